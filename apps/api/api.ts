@@ -1,0 +1,97 @@
+import type { Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import {
+  ApiTokenRepository,
+  apiTokenIndexes,
+  createAuthenticator,
+  organizationIndexes,
+  tokenRoutes,
+} from '../../libs/auth/index.js';
+import type { AppConfig } from '../../libs/config/index.js';
+import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
+import {
+  buildOpenApiDocument,
+  createAccessGuard,
+  createHttpApp,
+  createMetricsRegistry,
+  createRedisRateLimiter,
+  type Route,
+  systemRoutes,
+} from '../../libs/http/index.js';
+import type { Logger } from '../../libs/logging/index.js';
+import { createRedis, pingRedis, redisReady } from '../../libs/redis/index.js';
+import { type RunningService, retryUntilReady } from '../../libs/runtime/index.js';
+
+export interface ApiServer extends RunningService {
+  /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
+  url: string;
+  server: Server;
+}
+
+const API_VERSION = '0.1.0';
+
+/** Connects to MongoDB and Redis, creates indexes, and serves the API on HOST:PORT. */
+export async function startApi(
+  config: AppConfig,
+  logger: Logger,
+  options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
+): Promise<ApiServer> {
+  const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-api', logger, signal: options.signal });
+  const redis = createRedis(config.REDIS_URL, { name: 'api', logger, role: 'command' });
+  await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
+  await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes]);
+
+  const tokens = new ApiTokenRepository(mongo.db);
+  const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
+  const routes: Route[] = [];
+  const openApi = () =>
+    buildOpenApiDocument(routes, {
+      title: 'Website Monitoring Service API',
+      version: API_VERSION,
+      description: 'Configuration, checks, maintenance windows and alerting for monitored websites.',
+    });
+  routes.push(
+    ...systemRoutes({
+      metrics,
+      openApiDocument: openApi,
+      readinessChecks: [
+        { name: 'mongodb', isReady: () => pingMongo(mongo) },
+        { name: 'redis', isReady: () => pingRedis(redis) },
+      ],
+    }),
+    ...tokenRoutes(tokens),
+  );
+  const app = createHttpApp({
+    logger,
+    metrics,
+    routes,
+    trustProxy: config.TRUST_PROXY,
+    guard: createAccessGuard({
+      authenticate: createAuthenticator(tokens, logger),
+      rateLimiter: createRedisRateLimiter({ redis, keyPrefix: config.REDIS_KEY_PREFIX, limit: config.RATE_LIMIT_PER_MINUTE }),
+    }),
+  });
+
+  const server = app.listen(config.PORT, config.HOST);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url }, 'API listening');
+
+  return {
+    url,
+    server,
+    async stop() {
+      // Stop accepting, let in-flight requests finish, drop idle keep-alive sockets.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await redis.quit().catch(() => redis.disconnect());
+      await mongo.client.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Db } from 'mongodb';
+import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import type { Scope } from '../http/index.js';
+import { type GeneratedToken, generateToken } from './token.js';
+
+export interface ApiToken {
+  id: number;
+  organizationId: number;
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: Scope[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export const API_TOKENS = 'api_tokens';
+
+export const apiTokenIndexes: CollectionIndexes = {
+  collection: API_TOKENS,
+  indexes: [
+    { key: { hash: 1 }, unique: true, name: 'hash_unique' },
+    { key: { id: 1 }, unique: true, name: 'id_unique' },
+    { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
+    { key: { prefix: 1 }, name: 'prefix' },
+  ],
+};
+
+const NO_MONGO_ID = { projection: { _id: 0 } } as const;
+
+export class ApiTokenRepository {
+  private readonly tokens: TenantCollection<ApiToken>;
+
+  constructor(private readonly db: Db) {
+    this.tokens = new TenantCollection(db.collection<ApiToken>(API_TOKENS));
+  }
+
+  /** Creates a token; the clear token is in the result and nowhere else. */
+  async create(input: {
+    organizationId: number;
+    name: string;
+    scopes: Scope[];
+  }): Promise<{ record: ApiToken; token: string }> {
+    const generated: GeneratedToken = generateToken();
+    const record: ApiToken = {
+      id: await nextId(this.db, API_TOKENS),
+      organizationId: input.organizationId,
+      name: input.name,
+      prefix: generated.prefix,
+      hash: generated.hash,
+      scopes: input.scopes,
+      createdAt: new Date(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await this.tokens.insertOne({ ...record });
+    return { record, token: generated.token };
+  }
+
+  /** The unrevoked token with this hash, whatever its organization (this is how a caller is identified). */
+  findActiveByHash(hash: string): Promise<ApiToken | null> {
+    return this.tokens.collection.findOne({ hash, revokedAt: null }, NO_MONGO_ID);
+  }
+
+  list(organizationId: number): Promise<ApiToken[]> {
+    return this.tokens.find(organizationId, {}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  /** Every organization's tokens, for the operator's CLI. */
+  listAll(): Promise<ApiToken[]> {
+    return this.tokens.collection.find({}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  findById(organizationId: number, id: number): Promise<ApiToken | null> {
+    return this.tokens.findOne(organizationId, { id }, NO_MONGO_ID);
+  }
+
+  findByPrefix(prefix: string): Promise<ApiToken[]> {
+    return this.tokens.collection.find({ prefix }, NO_MONGO_ID).toArray();
+  }
+
+  countActiveAdmins(organizationId: number): Promise<number> {
+    return this.tokens.countDocuments(organizationId, { revokedAt: null, scopes: 'admin' });
+  }
+
+  /** Revokes the token; false when it does not exist in the organization or is already revoked. */
+  revoke(organizationId: number, id: number): Promise<boolean> {
+    return this.tokens.updateOne(organizationId, { id, revokedAt: null }, { $set: { revokedAt: new Date() } });
+  }
+
+  async touchLastUsed(organizationId: number, id: number, at: Date): Promise<void> {
+    await this.tokens.updateOne(organizationId, { id }, { $set: { lastUsedAt: at } });
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { SCOPES } from '../http/index.js';
+import type { ApiToken } from './api-token.repository.js';
+
+export const scopeList = z
+  .array(z.enum(SCOPES))
+  .min(1, 'at least one scope')
+  .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat');
+
+export const createTokenBody = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
+  scopes: scopeList.describe('read: GET only; write: read and change configuration; admin: also tokens and packages'),
+});
+
+export const tokenView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string().describe('The first characters of the token, to recognize it'),
+  scopes: z.array(z.enum(SCOPES)),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+
+export const createdTokenView = tokenView.extend({
+  token: z.string().describe('The token itself, shown this once only'),
+});
+
+export type TokenView = z.infer<typeof tokenView>;
+
+export function toTokenView(record: ApiToken): TokenView {
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.prefix,
+    scopes: record.scopes,
+    createdAt: record.createdAt.toISOString(),
+    lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
+    revokedAt: record.revokedAt?.toISOString() ?? null,
+  };
+}

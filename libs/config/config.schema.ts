@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+
+const SECRETS_KEY_BYTES = 32;
+
+/** Decodes a 32-byte AES key written as 64 hex characters or as base64. */
+export function decodeSecretsKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)
+      ? Buffer.from(trimmed, 'base64')
+      : undefined;
+  return bytes?.length === SECRETS_KEY_BYTES ? bytes : undefined;
+}
+
+const secretsKey = z.string().transform((text, ctx) => {
+  const key = decodeSecretsKey(text);
+  if (!key) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be 32 random bytes as 64 hex characters or base64 (generate one with: openssl rand -base64 32)',
+    });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] });
+
+/**
+ * Every environment variable the processes read. Each has a default fit for the embedded
+ * single-machine setup except `SECRETS_KEY`, which the processes that handle secrets require.
+ */
+export const envSchema = z.object({
+  /** @defaultValue mongodb://127.0.0.1:27017/webmon */
+  MONGODB_URL: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017/webmon'),
+  /** @defaultValue redis://127.0.0.1:6379 */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /** Interface the API binds to. @defaultValue 0.0.0.0 */
+  HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('0.0.0.0'),
+  /** @defaultValue 8080 */
+  PORT: port.default(8080),
+  /** AES-256-GCM key for secrets at rest. */
+  SECRETS_KEY: secretsKey.optional(),
+  /** Previous keys, comma separated, still accepted for decryption during a key rotation. */
+  SECRETS_KEYS_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const keys: Buffer[] = [];
+      for (const part of text.split(',').filter((p) => p.trim() !== '')) {
+        const key = decodeSecretsKey(part);
+        if (!key) {
+          ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes as 64 hex characters or base64' });
+          return z.NEVER;
+        }
+        keys.push(key);
+      }
+      return keys;
+    }),
+  /** Region label of this monitoring node; a worker serves its region's queue. @defaultValue local */
+  NODE_REGION: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
+    .default('local'),
+  /** Stable id of this monitoring node. @defaultValue the host name */
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+    .default(hostname().slice(0, 64)),
+  /** Public address of this node, published in the firewall allow-list. */
+  NODE_PUBLIC_IP: z.union([z.ipv4(), z.ipv6()]).optional(),
+  /** Lifts the SSRF guard (tests, monitoring of private networks). @defaultValue false */
+  ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** @defaultValue info */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Requests per minute and API token. @defaultValue 1200 */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, dashes or underscores')
+    .default('wm'),
+  /** Seconds a process may take to finish in-flight work after SIGTERM. @defaultValue 25 */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
+  TRUST_PROXY: bool.default(false),
+});
+
+export type AppConfig = z.infer<typeof envSchema>;

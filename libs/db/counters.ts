@@ -1,0 +1,75 @@
+import { type Collection, type Db, MongoServerError } from 'mongodb';
+
+interface CounterDocument {
+  _id: string;
+  seq: number;
+}
+
+interface ClaimDocument {
+  _id: string;
+}
+
+const DUPLICATE_KEY = 11000;
+/** Enough for a burst of thousands of concurrent allocations on a backend without atomic $inc. */
+const MAX_ATTEMPTS = 10_000;
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+async function increment(counters: Collection<CounterDocument>, sequence: string): Promise<number> {
+  for (;;) {
+    try {
+      const counter = await counters.findOneAndUpdate(
+        { _id: sequence },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (!counter) throw new Error(`counter ${sequence} was not returned by findOneAndUpdate`);
+      return counter.seq;
+    } catch (error) {
+      // Two first-ever increments race to insert the counter; the loser increments the winner's.
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+}
+
+/**
+ * The next integer id of `sequence` (one per collection). `$inc` proposes a candidate and an insert
+ * under the unique `_id` of `id_claims` makes it ours: MongoDB's `$inc` is atomic, but FerretDB 1.24
+ * reads and writes without a transaction, so two callers can be handed the same number; the insert
+ * is atomic on both, and the loser simply takes the next number.
+ */
+export function nextId(db: Db, sequence: string): Promise<number> {
+  // Allocations of one process queue up per sequence, so they do not collide with each other;
+  // the claim settles collisions with other processes.
+  const key = `${db.databaseName}/${sequence}`;
+  const previous = pending.get(key) ?? Promise.resolve();
+  const allocation = previous.then(() => allocate(db, sequence));
+  const settled = allocation.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(key, settled);
+  void settled.then(() => {
+    if (pending.get(key) === settled) pending.delete(key);
+  });
+  return allocation;
+}
+
+const pending = new Map<string, Promise<void>>();
+
+async function allocate(db: Db, sequence: string): Promise<number> {
+  const counters = db.collection<CounterDocument>('counters');
+  const claims = db.collection<ClaimDocument>('id_claims');
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const candidate = await increment(counters, sequence);
+    try {
+      await claims.insertOne({ _id: `${sequence}:${candidate}` });
+      return candidate;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+  throw new Error(`could not allocate an id for ${sequence} after ${MAX_ATTEMPTS} attempts`);
+}

@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { goBinDirs, locateBinary, startServerProcess, type EmbeddedServer } from './server-process.js';
+
+export function locateFerretDb(): string {
+  const binary = process.env.FERRETDB_BIN || locateBinary('ferretdb', goBinDirs());
+  if (!binary) {
+    throw new Error('ferretdb is not installed: run `npm run setup` (it builds FerretDB 1.24 with Go).');
+  }
+  return binary;
+}
+
+/**
+ * FerretDB 1.24 on its SQLite backend, listening on loopback only, with telemetry and the debug
+ * HTTP listener off.
+ */
+export function startFerretDb(options: { port: number; dataDir: string; database: string }): Promise<EmbeddedServer> {
+  const sqliteDir = join(options.dataDir, 'sqlite');
+  mkdirSync(sqliteDir, { recursive: true });
+  return startServerProcess({
+    name: 'ferretdb',
+    binary: locateFerretDb(),
+    args: [
+      '--handler=sqlite',
+      `--sqlite-url=file:${sqliteDir}/`,
+      `--state-dir=${options.dataDir}`,
+      `--listen-addr=127.0.0.1:${options.port}`,
+      '--telemetry=disable',
+      '--debug-addr=-',
+      '--log-level=warn',
+    ],
+    env: { DO_NOT_TRACK: '1' },
+    dataDir: options.dataDir,
+    port: options.port,
+    url: `mongodb://127.0.0.1:${options.port}/${options.database}`,
+  });
+}

@@ -1,0 +1,4 @@
+export { locateFerretDb, startFerretDb } from './ferretdb.js';
+export { findFreePort, isPortOpen } from './ports.js';
+export { startRedisServer } from './redis-server.js';
+export type { EmbeddedServer } from './server-process.js';

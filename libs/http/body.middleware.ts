@@ -1,0 +1,48 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError } from './app-error.js';
+import type { AppState } from './context.js';
+
+/** Largest accepted request body. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+function tooLarge(): AppError {
+  return new AppError('payload-too-large', { detail: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.` });
+}
+
+/**
+ * JSON bodies only: a body on POST/PUT/PATCH must be `application/json` (415 otherwise), at most
+ * 1 MiB (413, refused from Content-Length before reading when it is announced) and valid JSON (400).
+ */
+export function jsonBodyMiddleware(): Middleware<AppState> {
+  const parse = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: MAX_BODY_BYTES,
+    text: false,
+    urlencoded: false,
+    multipart: false,
+  });
+  return async (ctx, next) => {
+    const announced = ctx.request.length;
+    const hasBody = announced === undefined ? ctx.get('transfer-encoding') !== '' : announced > 0;
+    if (METHODS_WITH_BODY.has(ctx.method) && hasBody) {
+      if (!ctx.is('application/json', '+json')) {
+        throw new AppError('unsupported-media-type', {
+          detail: `Send the body as application/json (got ${ctx.get('content-type') || 'no Content-Type'}).`,
+        });
+      }
+      if ((announced ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+      try {
+        await parse(ctx, async () => {});
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        if (status === 413) throw tooLarge();
+        const reason = error instanceof Error ? error.message : 'unreadable body';
+        throw new AppError('malformed-json', { detail: `The body is not a JSON object or array: ${reason}` });
+      }
+    }
+    await next();
+  };
+}

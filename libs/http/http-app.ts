@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../logging/index.js';
+import { AppError } from './app-error.js';
+import { jsonBodyMiddleware } from './body.middleware.js';
+import type { AppState } from './context.js';
+import { createHttpDurationHistogram } from './metrics.js';
+import { problemMiddleware } from './problem.middleware.js';
+import { requestContextMiddleware } from './request-context.middleware.js';
+import type { Access, Route } from './route.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: Registry;
+  routes: readonly Route[];
+  guard: (access: Access) => Koa.Middleware<AppState>;
+  trustProxy: boolean;
+}
+
+/** A Koa app serving `routes`, with request ids, access logs, metrics, JSON bodies and RFC 9457 errors. */
+export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  // Errors are answered by problemMiddleware; Koa's own printer would log them a second time.
+  app.silent = true;
+  const router = new Router<AppState>();
+  for (const route of options.routes) {
+    router[route.method](route.path, options.guard(route.access), (ctx) => route.run(ctx));
+  }
+  app.use(requestContextMiddleware({ logger: options.logger, durationSeconds: createHttpDurationHistogram(options.metrics) }));
+  app.use(problemMiddleware());
+  app.use(jsonBodyMiddleware());
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError('method-not-allowed', { detail: 'This route does not take this method.' }),
+      notImplemented: () => new AppError('not-implemented', { detail: 'This method is not supported.' }),
+    }),
+  );
+  return app;
+}

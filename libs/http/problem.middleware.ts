@@ -1,0 +1,73 @@
+import type { Middleware } from 'koa';
+import { isMongoUnavailable } from '../db/index.js';
+import { isRedisUnavailable } from '../redis/index.js';
+import { AppError } from './app-error.js';
+import type { AppState } from './context.js';
+import { PROBLEM_TYPES, problemTypeUri, slugForStatus } from './problem-types.js';
+
+const RETRY_AFTER_UNAVAILABLE_SECONDS = '5';
+
+/** Errors thrown by Koa, the router and the body parser carry a status and say if they may be shown. */
+function httpStatusOf(error: unknown): { status: number; expose: boolean; headers?: Record<string, string> } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const candidate = error as { status?: unknown; expose?: unknown; headers?: unknown };
+  if (typeof candidate.status !== 'number' || candidate.status < 400 || candidate.status > 599) return null;
+  return {
+    status: candidate.status,
+    expose: candidate.expose === true,
+    headers: typeof candidate.headers === 'object' ? (candidate.headers as Record<string, string>) : undefined,
+  };
+}
+
+function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isMongoUnavailable(error) || isRedisUnavailable(error)) {
+    return new AppError('service-unavailable', {
+      detail: `${isMongoUnavailable(error) ? 'MongoDB' : 'Redis'} is unavailable; retry shortly.`,
+      headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE_SECONDS },
+    });
+  }
+  const http = httpStatusOf(error);
+  if (!http || http.status >= 500) return null;
+  const slug = slugForStatus(http.status);
+  const detail = http.expose && error instanceof Error ? error.message : PROBLEM_TYPES[slug].title;
+  return new AppError(slug, { detail, headers: http.headers });
+}
+
+/**
+ * The outermost middleware: every failure becomes an RFC 9457 problem document. Unknown errors are
+ * logged with their stack and answered with a 500 that shows only the request id.
+ */
+export function problemMiddleware(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('not-found', { detail: `No route for ${ctx.method} ${ctx.path}` });
+      }
+    } catch (error) {
+      let appError = toAppError(error);
+      if (!appError) {
+        ctx.state.log.error({ err: error }, 'unhandled error');
+        appError = new AppError('internal-error', {
+          detail: `An unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it.`,
+        });
+      } else if (appError.status === 503) {
+        ctx.state.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'dependency unavailable');
+      }
+      ctx.status = appError.status;
+      for (const [name, value] of Object.entries(appError.headers)) ctx.set(name, value);
+      ctx.type = 'application/problem+json';
+      ctx.body = {
+        type: problemTypeUri(appError.slug),
+        title: PROBLEM_TYPES[appError.slug].title,
+        status: appError.status,
+        detail: appError.detail,
+        instance: ctx.path,
+        requestId: ctx.state.requestId,
+        ...(appError.errors ? { errors: appError.errors } : {}),
+        ...appError.extensions,
+      };
+    }
+  };
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { validationError } from './app-error.js';
+import type { AppContext, AuthContext, Scope } from './context.js';
+import { parseInput } from './validation.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Access = Scope | 'public';
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+type EmptyObjectSchema = z.ZodObject<Record<never, z.ZodType>>;
+
+export interface RouteRequest<P extends ObjectSchema, Q extends ObjectSchema, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  /** Set for every route whose access is not `public`. */
+  auth: AuthContext;
+  ctx: AppContext;
+}
+
+export interface RouteDefinition<
+  P extends ObjectSchema,
+  Q extends ObjectSchema,
+  B extends z.ZodType,
+  R extends z.ZodType,
+> {
+  method: HttpMethod;
+  /** Koa-style path: `/api/tokens/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  success: {
+    status: 200 | 201 | 202 | 204;
+    description: string;
+    /** Absent for 204. The handler's result is parsed with it, so unlisted fields never leave. */
+    schema?: R;
+    /** @defaultValue application/json */
+    contentType?: string;
+  };
+  /** Error statuses this route can answer beyond those its shape implies (documentation). */
+  problems?: number[];
+  handle(request: RouteRequest<P, Q, B>): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R>>;
+}
+
+/** A route with its types erased, ready to mount and to document. */
+export interface Route {
+  method: HttpMethod;
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  params?: ObjectSchema;
+  query?: ObjectSchema;
+  body?: z.ZodType;
+  success: { status: number; description: string; schema?: z.ZodType; contentType: string };
+  problems: number[];
+  run(ctx: AppContext): Promise<void>;
+}
+
+const NO_INPUT = z.object({});
+
+/** Declares a route once: its zod schemas validate the request, type the handler and make the OpenAPI. */
+export function defineRoute<
+  P extends ObjectSchema = EmptyObjectSchema,
+  Q extends ObjectSchema = EmptyObjectSchema,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodUndefined,
+>(definition: RouteDefinition<P, Q, B, R>): Route {
+  const contentType = definition.success.contentType ?? 'application/json';
+  return {
+    ...definition,
+    success: { ...definition.success, contentType },
+    problems: definition.problems ?? [],
+    async run(ctx) {
+      const params = parseInput(definition.params ?? NO_INPUT, ctx.params ?? {}, 'path') as z.output<P>;
+      const query = parseInput(definition.query ?? NO_INPUT, ctx.query, 'query') as z.output<Q>;
+      let body = undefined as z.output<B>;
+      if (definition.body) {
+        const raw: unknown = ctx.request.body;
+        if (raw === undefined) {
+          throw validationError('A JSON body is required', [{ path: '', message: 'A JSON body is required' }]);
+        }
+        body = parseInput(definition.body, raw, 'body');
+      }
+      const result = await definition.handle({ params, query, body, auth: ctx.state.auth as AuthContext, ctx });
+      ctx.status = definition.success.status;
+      if (definition.success.schema) {
+        ctx.type = contentType;
+        ctx.body = definition.success.schema.parse(result);
+      }
+    },
+  };
+}
+
+/** Koa path `/a/:id/b` as OpenAPI `/a/{id}/b`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

@@ -1,0 +1,90 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../logging/index.js';
+
+export type { Redis } from 'ioredis';
+
+export interface RedisConnectionOptions {
+  /** Shown in Redis' CLIENT LIST and in logs. */
+  name: string;
+  logger: Logger;
+  /**
+   * `command`: fails fast while Redis is away (requests answer 503 instead of hanging);
+   * `worker`: waits for Redis, as BullMQ workers require (`maxRetriesPerRequest: null`).
+   */
+  role: 'command' | 'worker';
+}
+
+/** An ioredis client that reconnects forever and logs each loss of connection once. */
+export function createRedis(url: string, options: RedisConnectionOptions): Redis {
+  const failFast = options.role === 'command';
+  const redis = new Redis(url, {
+    connectionName: options.name,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: failFast ? 1 : null,
+    enableOfflineQueue: !failFast,
+    commandTimeout: failFast ? 3000 : undefined,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  let lost = false;
+  redis.on('error', (error: Error) => {
+    if (lost) return;
+    lost = true;
+    options.logger.warn({ err: error.message, connection: options.name }, 'Redis connection lost: retrying');
+  });
+  redis.on('ready', () => {
+    if (lost) options.logger.info({ connection: options.name }, 'Redis connection restored');
+    lost = false;
+  });
+  return redis;
+}
+
+/** Resolves once the client is connected, or rejects with the connection error. */
+export function redisReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      redis.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      redis.off('ready', onReady);
+      reject(error);
+    };
+    redis.once('ready', onReady);
+    redis.once('error', onError);
+  });
+}
+
+/** True when Redis answers PING within `timeoutMs`. */
+export async function pingRedis(redis: Redis, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([redis.ping().then((answer) => answer === 'PONG'), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const UNAVAILABLE_MESSAGES = [
+  "Stream isn't writeable",
+  'Connection is closed',
+  'Command timed out',
+  'Reached the max retries per request limit',
+];
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN']);
+
+/** True when the error means Redis cannot be reached now (as opposed to a bad command). */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    (code !== undefined && UNAVAILABLE_CODES.has(code)) ||
+    UNAVAILABLE_MESSAGES.some((message) => error.message.includes(message))
+  );
+}

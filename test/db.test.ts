@@ -1,0 +1,57 @@
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextId, TenantCollection, type TenantDocument } from '../libs/db/index.js';
+import { uniqueMongoUrl } from './support/harness.js';
+
+interface Note extends TenantDocument {
+  id: number;
+  text: string;
+}
+
+describe('MongoDB layer (real FerretDB/MongoDB)', () => {
+  let client: MongoClient;
+  beforeAll(async () => {
+    client = new MongoClient(uniqueMongoUrl());
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.db().dropDatabase();
+    await client.close();
+  });
+
+  it('hands out unique ids under concurrency', async () => {
+    const ids = await Promise.all(Array.from({ length: 200 }, () => nextId(client.db(), 'concurrent')));
+    expect(new Set(ids).size).toBe(200);
+    expect(Math.min(...ids)).toBe(1);
+    expect(Math.max(...ids)).toBeGreaterThanOrEqual(200);
+  });
+
+  it('never reissues an id when the counter lags behind (a lost update from another process)', async () => {
+    for (let i = 0; i < 5; i++) await nextId(client.db(), 'lagging');
+    await client.db().collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'lagging' }, { $set: { seq: 2 } });
+    expect(await nextId(client.db(), 'lagging')).toBe(6);
+  });
+
+  it('keeps separate sequences per collection', async () => {
+    expect(await nextId(client.db(), 'a')).toBe(1);
+    expect(await nextId(client.db(), 'b')).toBe(1);
+    expect(await nextId(client.db(), 'a')).toBe(2);
+  });
+
+  it('tenant collection never returns or changes another organization’s documents', async () => {
+    const notes = new TenantCollection<Note>(client.db().collection<Note>('notes'));
+    await notes.insertOne({ organizationId: 1, id: 1, text: 'one' });
+    await notes.insertOne({ organizationId: 2, id: 1, text: 'two' });
+
+    expect((await notes.findOne(1, { id: 1 }))?.text).toBe('one');
+    expect((await notes.findOne(2, { id: 1 }))?.text).toBe('two');
+    expect(await notes.find(3, {}).toArray()).toEqual([]);
+    // A filter that names another organization is overridden by the scoped one.
+    expect(await notes.findOne(1, { organizationId: 2, id: 1 } as never)).toMatchObject({ text: 'one' });
+    expect(await notes.updateOne(3, { id: 1 }, { $set: { text: 'hijacked' } })).toBe(false);
+    expect(await notes.deleteOne(3, { id: 1 })).toBe(false);
+    expect(await notes.countDocuments(1, {})).toBe(1);
+    expect((await notes.findOneAndUpdate(2, { id: 1 }, { $set: { text: 'changed' } }))?.text).toBe('changed');
+    expect((await notes.findOne(1, { id: 1 }))?.text).toBe('one');
+  });
+});

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { inject } from 'vitest';
+import { type ApiServer, startApi } from '../../apps/api/api.js';
+import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
+import { type AppConfig, loadConfig } from '../../libs/config/index.js';
+import type { Scope } from '../../libs/http/index.js';
+import { createLogger } from '../../libs/logging/index.js';
+
+/** A URL of the shared test MongoDB pointing at a database of its own. */
+export function uniqueMongoUrl(base = inject('mongoUrl')): string {
+  const url = new URL(base);
+  url.pathname = `/t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  return url.toString();
+}
+
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    MONGODB_URL: uniqueMongoUrl(),
+    REDIS_URL: inject('redisUrl'),
+    REDIS_KEY_PREFIX: `t${randomUUID().slice(0, 8)}`,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ...env,
+  });
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A running API on a database and key prefix of its own, with helpers to call it. */
+export class TestApi {
+  private constructor(
+    readonly api: ApiServer,
+    readonly config: AppConfig,
+    readonly mongo: MongoClient,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<TestApi> {
+    const config = testConfig(env);
+    const api = await startApi(config, createLogger('api', config.LOG_LEVEL));
+    const mongo = new MongoClient(config.MONGODB_URL);
+    await mongo.connect();
+    return new TestApi(api, config, mongo);
+  }
+
+  get db() {
+    return this.mongo.db();
+  }
+
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.api.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const parsed = type.includes('json') && text !== '' ? JSON.parse(text) : text;
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  /** A new organization and a token of it with the given scopes. */
+  async createOrganization(scopes: Scope[] = ['admin']): Promise<{ organizationId: number; token: string }> {
+    const organization = await new OrganizationRepository(this.db).create(`org ${randomUUID().slice(0, 6)}`);
+    const token = await this.createToken(organization.id, scopes);
+    return { organizationId: organization.id, token };
+  }
+
+  async createToken(organizationId: number, scopes: Scope[]): Promise<string> {
+    const { token } = await new ApiTokenRepository(this.db).create({ organizationId, name: 'test', scopes });
+    return token;
+  }
+
+  async stop(): Promise<void> {
+    await this.api.stop();
+    await this.mongo.db().dropDatabase().catch(() => undefined);
+    await this.mongo.close();
+  }
+}
