@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextId, TenantCollection, type TenantDocument } from '../libs/db/index.js';
+import { type CollectionIndexes, ensureIndexes, nextId, TenantCollection, type TenantDocument } from '../libs/db/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 
 interface Note extends TenantDocument {
@@ -53,5 +53,29 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     expect(await notes.countDocuments(1, {})).toBe(1);
     expect((await notes.findOneAndUpdate(2, { id: 1 }, { $set: { text: 'changed' } }))?.text).toBe('changed');
     expect((await notes.findOne(1, { id: 1 }))?.text).toBe('one');
+  });
+});
+
+describe('ensureIndexes', () => {
+  it('can run again and again, from several processes at once (FerretDB 1.24 regression)', async () => {
+    const client = new MongoClient(uniqueMongoUrl());
+    await client.connect();
+    const spec: CollectionIndexes = {
+      collection: 'things',
+      indexes: [
+        { key: { a: 1 }, name: 'a', unique: true },
+        { key: { b: 1 }, name: 'b' },
+        { key: { c: 1, a: 1 }, name: 'c_a' },
+      ],
+    };
+    try {
+      await ensureIndexes(client.db(), [spec]);
+      await Promise.all([ensureIndexes(client.db(), [spec]), ensureIndexes(client.db(), [spec])]);
+      const names = (await client.db().collection('things').listIndexes().toArray()).map((i) => i.name).sort();
+      expect(names).toEqual(['_id_', 'a', 'b', 'c_a']);
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+    }
   });
 });

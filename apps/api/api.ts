@@ -20,16 +20,15 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { MonitoringNodeRepository, monitoringNodeIndexes, monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { createRedis, pingRedis, redisReady } from '../../libs/redis/index.js';
-import { type RunningService, retryUntilReady } from '../../libs/runtime/index.js';
+import { type RunningService, retryUntilReady, SERVICE_VERSION } from '../../libs/runtime/index.js';
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
   url: string;
   server: Server;
 }
-
-const API_VERSION = '0.1.0';
 
 /** Connects to MongoDB and Redis, creates indexes, and serves the API on HOST:PORT. */
 export async function startApi(
@@ -40,7 +39,7 @@ export async function startApi(
   const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-api', logger, signal: options.signal });
   const redis = createRedis(config.REDIS_URL, { name: 'api', logger, role: 'command' });
   await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
-  await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes]);
+  await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes, monitoringNodeIndexes]);
 
   const tokens = new ApiTokenRepository(mongo.db);
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
@@ -48,7 +47,7 @@ export async function startApi(
   const openApi = () =>
     buildOpenApiDocument(routes, {
       title: 'Website Monitoring Service API',
-      version: API_VERSION,
+      version: SERVICE_VERSION,
       description: 'Configuration, checks, maintenance windows and alerting for monitored websites.',
     });
   routes.push(
@@ -61,6 +60,7 @@ export async function startApi(
       ],
     }),
     ...tokenRoutes(tokens),
+    ...monitoringNodeRoutes(new MonitoringNodeRepository(mongo.db)),
   );
   const app = createHttpApp({
     logger,

@@ -1,4 +1,4 @@
-import type { Db, IndexDescription } from 'mongodb';
+import { type Db, type IndexDescription, MongoServerError } from 'mongodb';
 
 /** The indexes one collection needs; repositories declare theirs next to their queries. */
 export interface CollectionIndexes {
@@ -6,9 +6,29 @@ export interface CollectionIndexes {
   indexes: IndexDescription[];
 }
 
-/** Creates every declared index; idempotent, so every process may run it at start. */
+const NAMESPACE_NOT_FOUND = 26;
+
+async function existingIndexNames(db: Db, collection: string): Promise<Set<string>> {
+  try {
+    const indexes = await db.collection(collection).listIndexes().toArray();
+    return new Set(indexes.map((index) => String(index.name)));
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return new Set();
+    throw error;
+  }
+}
+
+/**
+ * Creates the declared indexes that do not exist yet, so every process may run it at start. One
+ * index per call: FerretDB 1.24 drops the connection when one `createIndexes` names several indexes
+ * that already exist (which another process may have just created).
+ */
 export async function ensureIndexes(db: Db, specs: readonly CollectionIndexes[]): Promise<void> {
   for (const spec of specs) {
-    if (spec.indexes.length > 0) await db.collection(spec.collection).createIndexes(spec.indexes);
+    const existing = await existingIndexNames(db, spec.collection);
+    for (const index of spec.indexes) {
+      if (!index.name) throw new Error(`an index of ${spec.collection} has no name`);
+      if (!existing.has(index.name)) await db.collection(spec.collection).createIndexes([index]);
+    }
   }
 }

@@ -7,8 +7,14 @@ import type { AppState } from './context.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
+// A body refused before it was read would stay in the socket and corrupt the next request on it.
+const CLOSE_CONNECTION = { Connection: 'close' };
+
 function tooLarge(): AppError {
-  return new AppError('payload-too-large', { detail: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.` });
+  return new AppError('payload-too-large', {
+    detail: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+    headers: CLOSE_CONNECTION,
+  });
 }
 
 /**
@@ -31,6 +37,7 @@ export function jsonBodyMiddleware(): Middleware<AppState> {
       if (!ctx.is('application/json', '+json')) {
         throw new AppError('unsupported-media-type', {
           detail: `Send the body as application/json (got ${ctx.get('content-type') || 'no Content-Type'}).`,
+          headers: CLOSE_CONNECTION,
         });
       }
       if ((announced ?? 0) > MAX_BODY_BYTES) throw tooLarge();

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/index.js';
-import { AppError } from './app-error.js';
 import { jsonBodyMiddleware } from './body.middleware.js';
 import type { AppState } from './context.js';
 import { createHttpDurationHistogram } from './metrics.js';
@@ -31,12 +30,6 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(problemMiddleware());
   app.use(jsonBodyMiddleware());
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new AppError('method-not-allowed', { detail: 'This route does not take this method.' }),
-      notImplemented: () => new AppError('not-implemented', { detail: 'This method is not supported.' }),
-    }),
-  );
+  app.use(router.allowedMethods());
   return app;
 }

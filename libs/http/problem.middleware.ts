@@ -7,6 +7,12 @@ import { PROBLEM_TYPES, problemTypeUri, slugForStatus } from './problem-types.js
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = '5';
 
+const BARE_STATUS_DETAIL: Record<number, (method: string, path: string) => string> = {
+  404: (method, path) => `No route for ${method} ${path}`,
+  405: (method, path) => `${path} does not take ${method}; see the Allow header.`,
+  501: (method) => `The method ${method} is not supported.`,
+};
+
 /** Errors thrown by Koa, the router and the body parser carry a status and say if they may be shown. */
 function httpStatusOf(error: unknown): { status: number; expose: boolean; headers?: Record<string, string> } | null {
   if (typeof error !== 'object' || error === null) return null;
@@ -42,8 +48,10 @@ export function problemMiddleware(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError('not-found', { detail: `No route for ${ctx.method} ${ctx.path}` });
+      // The router answers unknown paths and methods with a bare status (and `Allow` for 405).
+      if (ctx.body === undefined || ctx.body === null) {
+        const bare = BARE_STATUS_DETAIL[ctx.status];
+        if (bare) throw new AppError(slugForStatus(ctx.status), { detail: bare(ctx.method, ctx.path) });
       }
     } catch (error) {
       let appError = toAppError(error);

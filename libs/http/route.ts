@@ -92,7 +92,8 @@ export function defineRoute<
       const result = await definition.handle({ params, query, body, auth: ctx.state.auth as AuthContext, ctx });
       ctx.status = definition.success.status;
       if (definition.success.schema) {
-        ctx.type = contentType;
+        // A handler may pick another representation (e.g. `?format=text`) by setting the type.
+        if (!ctx.type) ctx.type = contentType;
         ctx.body = definition.success.schema.parse(result);
       }
     },

@@ -1,0 +1,138 @@
+/**
+ * `npm run admin -- <command>`: the operator's tool for organizations and API tokens. Talks to
+ * MongoDB directly (MONGODB_URL, default the local embedded server); prints one JSON line a result.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ApiTokenRepository, OrganizationRepository, scopeList, toTokenView } from '../../libs/auth/index.js';
+import { ConfigError, loadConfig } from '../../libs/config/index.js';
+import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
+import { apiTokenIndexes, organizationIndexes } from '../../libs/auth/index.js';
+import { MongoClient } from 'mongodb';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-org --name NAME                         a new organization and its first admin token
+  create-token --org ID --scopes read,write,admin [--name NAME]
+                                                 a new API token of the organization
+  revoke-token --token-prefix PREFIX             revokes the token whose prefix (wm_ + 8) is given
+  list-tokens [--org ID]                         tokens (never the secrets), one JSON line each
+
+Environment: MONGODB_URL (default mongodb://127.0.0.1:27017/webmon)`;
+
+class UsageError extends Error {}
+
+const organizationId = z.coerce.number().int().positive();
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`${flag}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+const COMMANDS = new Set(['create-org', 'create-token', 'revoke-token', 'list-tokens']);
+
+function parseCommandLine(argv: string[]) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      'token-prefix': { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  if (command !== undefined && command !== 'help' && !COMMANDS.has(command)) {
+    throw new UsageError(`unknown command ${command}`);
+  }
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+  return { command, values };
+}
+
+type CommandLine = ReturnType<typeof parseCommandLine>;
+
+async function run({ command, values }: CommandLine, client: MongoClient, databaseName: string): Promise<void> {
+  const db = client.db(databaseName);
+  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes]);
+  const organizations = new OrganizationRepository(db);
+  const tokens = new ApiTokenRepository(db);
+  const requireOrganization = async (raw: string | undefined) => {
+    const id = parseWith(organizationId, required(raw, '--org'), '--org');
+    if (!(await organizations.findById(id))) throw new Error(`no organization ${id}`);
+    return id;
+  };
+
+  switch (command) {
+    case 'create-org': {
+      const name = parseWith(z.string().trim().min(1).max(200), required(values.name, '--name'), '--name');
+      const organization = await organizations.create(name);
+      const { token } = await tokens.create({ organizationId: organization.id, name: 'bootstrap admin', scopes: ['admin'] });
+      print({ organizationId: organization.id, token });
+      return;
+    }
+    case 'create-token': {
+      const id = await requireOrganization(values.org);
+      const scopes = parseWith(scopeList, required(values.scopes, '--scopes').split(','), '--scopes');
+      const name = parseWith(z.string().trim().min(1).max(100), values.name ?? 'cli', '--name');
+      const { record, token } = await tokens.create({ organizationId: id, name, scopes });
+      print({ organizationId: id, tokenId: record.id, scopes, token });
+      return;
+    }
+    case 'revoke-token': {
+      const prefix = required(values['token-prefix'], '--token-prefix');
+      if (!/^wm_[A-Za-z0-9_-]{8}$/.test(prefix)) throw new UsageError('--token-prefix: give the 11-character prefix shown by list-tokens (wm_ and 8 more)');
+      const matches = (await tokens.findByPrefix(prefix)).filter((t) => t.revokedAt === null);
+      if (matches.length === 0) throw new Error(`no active token with prefix ${prefix}`);
+      if (matches.length > 1) throw new Error(`${matches.length} active tokens share prefix ${prefix}; revoke by id over the API`);
+      const token = matches[0]!;
+      await tokens.revoke(token.organizationId, token.id);
+      print({ revoked: true, organizationId: token.organizationId, tokenId: token.id, prefix });
+      return;
+    }
+    case 'list-tokens': {
+      const list = values.org ? await tokens.list(await requireOrganization(values.org)) : await tokens.listAll();
+      for (const token of list) print({ organizationId: token.organizationId, ...toTokenView(token) });
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+let exitCode = 0;
+let client: MongoClient | undefined;
+try {
+  const commandLine = parseCommandLine(process.argv.slice(2));
+  if (commandLine.command === undefined || commandLine.command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const config = loadConfig();
+  client = new MongoClient(config.MONGODB_URL, { serverSelectionTimeoutMS: 5000, appName: 'webmon-admin' });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `cannot reach MongoDB at ${redactUrl(config.MONGODB_URL)} (${error instanceof Error ? error.message : error}); is \`npm start\` running, or MONGODB_URL set?`,
+    );
+  }
+  await run(commandLine, client, databaseNameOf(config.MONGODB_URL));
+} catch (error) {
+  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (usage) process.stderr.write(`\n${USAGE}\n`);
+  exitCode = usage ? 2 : error instanceof ConfigError ? 78 : 1;
+} finally {
+  await client?.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,8 @@
+export {
+  ACTIVE_WITHIN_MS,
+  type MonitoringNode,
+  MonitoringNodeRepository,
+  monitoringNodeIndexes,
+} from './monitoring-node.repository.js';
+export { HEARTBEAT_INTERVAL_MS, nodeAddress, startHeartbeat } from './node-heartbeat.js';
+export { monitoringNodeRoutes, sortIps } from './nodes.routes.js';

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what the service and its tests need and is not there yet: npm packages, Debian's
+# redis-server and FerretDB 1.24 (built with Go). Idempotent; prints nothing when all is in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FERRETDB_MODULE=github.com/FerretDB/FerretDB
+FERRETDB_VERSION=v1.24.2
+say() { echo "[setup] $*" >&2; }
+fail() { echo "[setup] ERROR: $*" >&2; exit 1; }
+
+# --- Node.js ------------------------------------------------------------------------------
+command -v node >/dev/null || fail "Node.js 20.19 or newer is required (https://nodejs.org)"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+  || fail "Node.js 20.19 or newer is required; this is $(node --version)"
+
+# --- npm packages (reinstalled when package-lock.json changes) -------------------------------
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.webmon-lock-hash
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  say "installing npm packages…"
+  # `npm install` honours package-lock.json; `npm ci` of npm 11.19 rejects locks that list only this
+  # platform's optional packages, which is what that same npm writes.
+  npm install --no-audit --no-fund --loglevel=error >&2
+  echo "$lock_hash" > "$stamp"
+fi
+
+# --- redis-server ---------------------------------------------------------------------------
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else fail "run as root or install sudo: $*"; fi; }
+if ! command -v redis-server >/dev/null; then
+  command -v apt-get >/dev/null || fail "redis-server is missing and apt-get is not available: install Redis 7 yourself"
+  say "installing redis-server with apt-get…"
+  as_root apt-get update -qq >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
+fi
+
+# --- FerretDB -------------------------------------------------------------------------------
+ferretdb_ok() { [ -x "$1" ] && DO_NOT_TRACK=1 "$1" --version 2>/dev/null | grep -q "version: $FERRETDB_VERSION"; }
+if [ -n "${FERRETDB_BIN:-}" ]; then
+  ferretdb_ok "$FERRETDB_BIN" || fail "FERRETDB_BIN=$FERRETDB_BIN is not FerretDB $FERRETDB_VERSION"
+else
+  command -v go >/dev/null || fail "Go is required to build FerretDB $FERRETDB_VERSION (https://go.dev/dl)"
+  gobin=$(go env GOBIN); [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+  if ! ferretdb_ok "$gobin/ferretdb"; then
+    say "building FerretDB $FERRETDB_VERSION with Go (about a minute the first time)…"
+    export DO_NOT_TRACK=1
+    if ! { go install "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" >&2 && ferretdb_ok "$gobin/ferretdb"; }; then
+      # `go install` can fail where the module proxy refuses the version list it reads for
+      # deprecation notices, and the module's zip lacks build/version/version.txt, without which
+      # the binary panics at start. Build from the module source with that file written instead.
+      say "go install did not give a working binary; building from the module source…"
+      src=$(go mod download -json "$FERRETDB_MODULE@$FERRETDB_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+      [ -d "$src" ] || fail "could not download $FERRETDB_MODULE@$FERRETDB_VERSION with the Go module proxy"
+      work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+      cp -r "$src/." "$work"; chmod -R u+w "$work"
+      echo "$FERRETDB_VERSION" > "$work/build/version/version.txt"
+      mkdir -p "$gobin"
+      (cd "$work" && go build -trimpath -o "$gobin/ferretdb" ./cmd/ferretdb) >&2
+      ferretdb_ok "$gobin/ferretdb" || fail "the FerretDB build at $gobin/ferretdb does not run"
+    fi
+    say "FerretDB $FERRETDB_VERSION installed at $gobin/ferretdb"
+  fi
+fi

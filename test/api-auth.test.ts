@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApi } from './support/harness.js';
+
+describe('authentication and tokens', () => {
+  let api: TestApi;
+  let admin: { organizationId: number; token: string };
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    admin = await api.createOrganization(['admin']);
+  });
+  afterAll(() => api.stop());
+
+  it('401 with WWW-Authenticate and a problem document when no token is sent', async () => {
+    const res = await api.request('GET', '/api/tokens');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="webmon"');
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: '/problems/unauthorized', status: 401, title: 'Authentication required' });
+  });
+
+  it.each([
+    ['a non-Bearer scheme', `Basic ${Buffer.from('a:b').toString('base64')}`, 'invalid_request'],
+    ['an empty Bearer', 'Bearer ', 'invalid_request'],
+    ['a malformed token', 'Bearer not-a-token', 'invalid_token'],
+    ['a well-formed unknown token', `Bearer wm_${'A'.repeat(43)}`, 'invalid_token'],
+  ])('401 for %s', async (_label, authorization, error) => {
+    const res = await api.request('GET', '/api/tokens', { headers: { authorization } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain(`error="${error}"`);
+  });
+
+  it('creates a token shown once, lists it by prefix only, and it works at once', async () => {
+    const created = await api.request<{ id: number; token: string; prefix: string; scopes: string[] }>('POST', '/api/tokens', {
+      token: admin.token,
+      body: { name: 'reporting', scopes: ['read'] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/api/tokens/${created.body.id}`);
+    expect(created.body.token).toMatch(/^wm_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.token.startsWith(created.body.prefix)).toBe(true);
+
+    const list = await api.request<Array<Record<string, unknown>>>('GET', '/api/tokens', { token: admin.token });
+    expect(list.status).toBe(200);
+    const listed = list.body.find((t) => t.id === created.body.id);
+    expect(listed).toMatchObject({ name: 'reporting', scopes: ['read'], revokedAt: null });
+    expect(listed).not.toHaveProperty('token');
+    expect(listed).not.toHaveProperty('hash');
+    expect(JSON.stringify(list.body)).not.toContain(created.body.token);
+
+    // Only the SHA-256 of the token is stored.
+    const stored = await api.db.collection('api_tokens').findOne({ id: created.body.id });
+    expect(JSON.stringify(stored)).not.toContain(created.body.token.slice(11));
+
+    const read = await api.request('GET', '/healthz', { token: created.body.token });
+    expect(read.status).toBe(200);
+  });
+
+  it('a read token cannot write: 403 naming the scope', async () => {
+    const reader = await api.createToken(admin.organizationId, ['read']);
+    const res = await api.request('POST', '/api/tokens', { token: reader, body: { name: 'x', scopes: ['read'] } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(res.body).toMatchObject({ type: '/problems/forbidden', detail: expect.stringContaining("'admin'") });
+  });
+
+  it('a write token is not an admin token', async () => {
+    const writer = await api.createToken(admin.organizationId, ['write']);
+    expect((await api.request('GET', '/api/tokens', { token: writer })).status).toBe(403);
+  });
+
+  it('a revoked token stops working at once', async () => {
+    const created = await api.request<{ id: number; token: string }>('POST', '/api/tokens', {
+      token: admin.token,
+      body: { name: 'short-lived', scopes: ['admin'] },
+    });
+    expect((await api.request('GET', '/api/tokens', { token: created.body.token })).status).toBe(200);
+    const revoked = await api.request('DELETE', `/api/tokens/${created.body.id}`, { token: admin.token });
+    expect(revoked.status).toBe(204);
+    const after = await api.request('GET', '/api/tokens', { token: created.body.token });
+    expect(after.status).toBe(401);
+    expect((await api.request('DELETE', `/api/tokens/${created.body.id}`, { token: admin.token })).status).toBe(404);
+  });
+
+  it("refuses to revoke the organization's last admin token", async () => {
+    const other = await api.createOrganization(['admin']);
+    const list = await api.request<Array<{ id: number }>>('GET', '/api/tokens', { token: other.token });
+    const only = list.body[0]!;
+    const res = await api.request('DELETE', `/api/tokens/${only.id}`, { token: other.token });
+    expect(res.status).toBe(409);
+    expect((await api.request('GET', '/api/tokens', { token: other.token })).status).toBe(200);
+  });
+
+  it('records lastUsedAt', async () => {
+    const token = await api.createToken(admin.organizationId, ['admin']);
+    await api.request('GET', '/api/tokens', { token });
+    await expect
+      .poll(async () => {
+        const list = await api.request<Array<{ lastUsedAt: string | null; prefix: string }>>('GET', '/api/tokens', { token });
+        return list.body.find((t) => token.startsWith(t.prefix))?.lastUsedAt;
+      })
+      .toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('never shows or changes another organization’s tokens', async () => {
+    const other = await api.createOrganization(['admin']);
+    const mine = await api.request<Array<{ id: number }>>('GET', '/api/tokens', { token: admin.token });
+    const theirs = await api.request<Array<{ id: number }>>('GET', '/api/tokens', { token: other.token });
+    const mineIds = new Set(mine.body.map((t) => t.id));
+    expect(theirs.body.some((t) => mineIds.has(t.id))).toBe(false);
+    const target = mine.body[0]!.id;
+    expect((await api.request('GET', `/api/tokens/${target}`, { token: other.token })).status).toBe(404);
+    expect((await api.request('DELETE', `/api/tokens/${target}`, { token: other.token })).status).toBe(404);
+    expect((await api.request('GET', `/api/tokens/${target}`, { token: admin.token })).status).toBe(200);
+  });
+
+  it('validates token creation and names the fields', async () => {
+    const res = await api.request<{ errors: Array<{ path: string; message: string }> }>('POST', '/api/tokens', {
+      token: admin.token,
+      body: { name: '', scopes: ['read', 'superuser'], extra: true },
+    });
+    expect(res.status).toBe(400);
+    const paths = res.body.errors.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['name', 'scopes.1', 'extra']));
+    expect(res.body.errors.find((e) => e.path === 'extra')?.message).toBe('Unknown field');
+  });
+});

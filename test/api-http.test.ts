@@ -1,0 +1,185 @@
+import { validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../libs/http/index.js';
+import { TestApi } from './support/harness.js';
+
+describe('HTTP conventions', () => {
+  let api: TestApi;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    ({ token } = await api.createOrganization(['admin']));
+  });
+  afterAll(() => api.stop());
+
+  const validBody = { name: 'n', scopes: ['read'] };
+
+  it('415 when a body is not application/json', async () => {
+    const res = await api.request('POST', '/api/tokens', {
+      token,
+      rawBody: 'name=n',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ type: '/problems/unsupported-media-type', status: 415 });
+  });
+
+  it('415 when a body has no Content-Type', async () => {
+    const res = await api.request('POST', '/api/tokens', { token, rawBody: JSON.stringify(validBody) });
+    expect(res.status).toBe(415);
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await api.request('POST', '/api/tokens', {
+      token,
+      body: validBody,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('400 for malformed JSON', async () => {
+    const res = await api.request('POST', '/api/tokens', {
+      token,
+      rawBody: '{"name": "n",',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: '/problems/malformed-json' });
+  });
+
+  it('400 for a JSON scalar body', async () => {
+    const res = await api.request('POST', '/api/tokens', { token, rawBody: '"text"', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('400 naming the body when it is missing', async () => {
+    const res = await api.request('POST', '/api/tokens', { token });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ detail: 'A JSON body is required' });
+  });
+
+  it('400 for an array where an object is expected', async () => {
+    const res = await api.request('POST', '/api/tokens', { token, body: [validBody] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: '/problems/validation-error' });
+  });
+
+  it('413 for a body over 1 MiB', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), scopes: ['read'] });
+    const res = await api.request('POST', '/api/tokens', { token, rawBody: big, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ type: '/problems/payload-too-large' });
+  });
+
+  it('413 for a chunked body over 1 MiB (no Content-Length)', async () => {
+    const chunk = new TextEncoder().encode(`{"name":"${'x'.repeat(256 * 1024)}`);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 6) controller.enqueue(chunk);
+        else {
+          controller.enqueue(new TextEncoder().encode('","scopes":["read"]}'));
+          controller.close();
+        }
+      },
+    });
+    const response = await fetch(`${api.api.url}/api/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it('404 problem for an unknown route, 400 for a malformed id', async () => {
+    const res = await api.request('GET', '/api/nothing-here', { token });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ type: '/problems/not-found', instance: '/api/nothing-here' });
+    const bad = await api.request<{ errors: Array<{ path: string }> }>('GET', '/api/tokens/abc', { token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]?.path).toBe('id');
+  });
+
+  it('405 with Allow for a known route and a wrong method', async () => {
+    const res = await api.request('PUT', '/api/tokens', { token, body: validBody });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+    expect(res.body).toMatchObject({ type: '/problems/method-not-allowed' });
+  });
+
+  it('echoes a safe x-request-id and makes one up otherwise', async () => {
+    const echoed = await api.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await api.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const problem = await api.request('GET', '/api/tokens', { headers: { 'x-request-id': 'trace-1' } });
+    expect(problem.body).toMatchObject({ requestId: 'trace-1' });
+  });
+
+  it('serves the meaning of each problem type', async () => {
+    const res = await api.request('GET', '/problems/rate-limited');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ type: '/problems/rate-limited', status: 429 });
+  });
+
+  it('healthz and readyz answer 200 when both servers are up', async () => {
+    expect((await api.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await api.request('GET', '/readyz', { token });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { mongodb: 'up', redis: 'up' } });
+  });
+
+  it('exposes Prometheus metrics with request durations by route pattern', async () => {
+    await api.request('GET', '/api/tokens/1', { token });
+    const res = await api.request<string>('GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(res.body).toContain('http_request_duration_seconds_bucket');
+    expect(res.body).toContain('route="/api/tokens/:id"');
+  });
+
+  it('serves an OpenAPI 3.1 document that validates and covers every route', async () => {
+    const res = await api.request<Record<string, unknown> & { paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(res.body) as never);
+    expect(result).toMatchObject({ valid: true });
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/healthz', '/readyz', '/metrics', '/openapi.json', '/api/tokens', '/api/tokens/{id}']),
+    );
+    expect(Object.keys(res.body.paths['/api/tokens/{id}'] ?? {})).toEqual(expect.arrayContaining(['get', 'delete']));
+  });
+});
+
+describe('rate limit per token', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.start({ RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(() => api.stop());
+
+  it('answers 429 with Retry-After and RateLimit headers past the limit, per token', async () => {
+    const { organizationId, token } = await api.createOrganization(['read']);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<TestApi['request']>> | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await api.request('GET', '/api/tokens/1', { token });
+      statuses.push(last.status);
+      if (i === 0) {
+        expect(last.headers.get('ratelimit-limit')).toBe('5');
+        expect(last.headers.get('ratelimit-remaining')).toBe('4');
+      }
+    }
+    expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
+    expect(statuses[5]).toBe(429);
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(last?.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(last?.body).toMatchObject({ type: '/problems/rate-limited' });
+
+    const other = await api.createToken(organizationId, ['read']);
+    expect((await api.request('GET', '/api/tokens/1', { token: other })).status).not.toBe(429);
+  });
+});

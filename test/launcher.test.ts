@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
+import { uniqueMongoUrl } from './support/harness.js';
+
+interface Launch {
+  child: ChildProcess;
+  output: () => string;
+  dataDir: string;
+}
+
+const launches: Launch[] = [];
+
+function launch(env: Record<string, string>): Launch {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webmon-launch-'));
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/cli/start.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const started = { child, output: () => output, dataDir };
+  launches.push(started);
+  return started;
+}
+
+async function waitForOutput(run: Launch, text: string, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!run.output().includes(text)) {
+    if (run.child.exitCode !== null) throw new Error(`launcher exited early:\n${run.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for "${text}":\n${run.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterEach(async () => {
+  for (const run of launches.splice(0)) {
+    if (run.child.exitCode === null && run.child.pid) process.kill(-run.child.pid, 'SIGKILL');
+    rmSync(run.dataDir, { recursive: true, force: true });
+  }
+});
+
+describe('npm start launcher', () => {
+  it('with URLs given, starts only api, worker and notifier, and stops them all on Ctrl-C', async () => {
+    const port = await findFreePort();
+    const run = launch({
+      MONGODB_URL: uniqueMongoUrl(),
+      REDIS_URL: inject('redisUrl'),
+      PORT: String(port),
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
+    await waitForOutput(run, 'webmon is up');
+    expect(run.output()).toContain('MongoDB: using the configured URL');
+    expect(run.output()).not.toContain('starting it on');
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+
+    run.child.kill('SIGINT');
+    const [code] = await once(run.child, 'exit');
+    expect(code).toBe(0);
+    expect(run.output()).toContain('[start] stopped');
+    expect(await isPortOpen('127.0.0.1', port)).toBe(false);
+  });
+
+  it('with nothing configured, starts FerretDB and Redis under the data directory and stops them after the apps', async () => {
+    const [mongoPort, redisPort, port] = [await findFreePort(), await findFreePort(), await findFreePort()];
+    const run = launch({
+      MONGODB_URL: '',
+      REDIS_URL: '',
+      SECRETS_KEY: '',
+      EMBEDDED_MONGODB_PORT: String(mongoPort),
+      EMBEDDED_REDIS_PORT: String(redisPort),
+      PORT: String(port),
+    });
+    await waitForOutput(run, 'webmon is up');
+    expect(run.output()).toContain(`MongoDB: starting it on 127.0.0.1:${mongoPort}`);
+    expect(run.output()).toContain(`Redis: starting it on 127.0.0.1:${redisPort}`);
+    expect(run.output()).toContain('WARNING: SECRETS_KEY is not set');
+    const keyFile = join(run.dataDir, 'secrets.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);
+    expect(existsSync(join(run.dataDir, 'redis', 'appendonlydir'))).toBe(true);
+    expect(existsSync(join(run.dataDir, 'ferretdb', 'sqlite'))).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    const serverPids = [...run.output().matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    expect(serverPids).toHaveLength(2);
+
+    run.child.kill('SIGINT');
+    const [code] = await once(run.child, 'exit');
+    expect(code).toBe(0);
+    const out = run.output();
+    expect(out.indexOf('redis stopped')).toBeGreaterThan(out.indexOf('stopping…'));
+    for (const pid of serverPids) expect(processAlive(pid)).toBe(false);
+    expect(await isPortOpen('127.0.0.1', mongoPort)).toBe(false);
+    expect(await isPortOpen('127.0.0.1', redisPort)).toBe(false);
+  }, 90_000);
+
+  it('stops with a message naming the variable when the configuration is bad', async () => {
+    const run = launch({ PORT: 'eighty', MONGODB_URL: uniqueMongoUrl(), REDIS_URL: inject('redisUrl') });
+    const [code] = await once(run.child, 'exit');
+    expect(code).toBe(78);
+    expect(run.output()).toContain('PORT:');
+  });
+});
