@@ -16,7 +16,11 @@ describe('authentication and tokens', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="webmon"');
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ type: '/problems/unauthorized', status: 401, title: 'Authentication required' });
+    expect(res.body).toMatchObject({
+      type: '/problems/unauthorized',
+      status: 401,
+      title: 'Authentication required',
+    });
   });
 
   it.each([
@@ -31,16 +35,22 @@ describe('authentication and tokens', () => {
   });
 
   it('creates a token shown once, lists it by prefix only, and it works at once', async () => {
-    const created = await api.request<{ id: number; token: string; prefix: string; scopes: string[] }>('POST', '/api/tokens', {
-      token: admin.token,
-      body: { name: 'reporting', scopes: ['read'] },
-    });
+    const created = await api.request<{ id: number; token: string; prefix: string; scopes: string[] }>(
+      'POST',
+      '/api/tokens',
+      {
+        token: admin.token,
+        body: { name: 'reporting', scopes: ['read'] },
+      },
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/api/tokens/${created.body.id}`);
     expect(created.body.token).toMatch(/^wm_[A-Za-z0-9_-]{43}$/);
     expect(created.body.token.startsWith(created.body.prefix)).toBe(true);
 
-    const list = await api.request<Array<Record<string, unknown>>>('GET', '/api/tokens', { token: admin.token });
+    const list = await api.request<Array<Record<string, unknown>>>('GET', '/api/tokens', {
+      token: admin.token,
+    });
     expect(list.status).toBe(200);
     const listed = list.body.find((t) => t.id === created.body.id);
     expect(listed).toMatchObject({ name: 'reporting', scopes: ['read'], revokedAt: null });
@@ -58,10 +68,16 @@ describe('authentication and tokens', () => {
 
   it('a read token cannot write: 403 naming the scope', async () => {
     const reader = await api.createToken(admin.organizationId, ['read']);
-    const res = await api.request('POST', '/api/tokens', { token: reader, body: { name: 'x', scopes: ['read'] } });
+    const res = await api.request('POST', '/api/tokens', {
+      token: reader,
+      body: { name: 'x', scopes: ['read'] },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
-    expect(res.body).toMatchObject({ type: '/problems/forbidden', detail: expect.stringContaining("'admin'") });
+    expect(res.body).toMatchObject({
+      type: '/problems/forbidden',
+      detail: expect.stringContaining("'admin'"),
+    });
   });
 
   it('a write token is not an admin token', async () => {
@@ -79,7 +95,9 @@ describe('authentication and tokens', () => {
     expect(revoked.status).toBe(204);
     const after = await api.request('GET', '/api/tokens', { token: created.body.token });
     expect(after.status).toBe(401);
-    expect((await api.request('DELETE', `/api/tokens/${created.body.id}`, { token: admin.token })).status).toBe(404);
+    expect(
+      (await api.request('DELETE', `/api/tokens/${created.body.id}`, { token: admin.token })).status,
+    ).toBe(404);
   });
 
   it("refuses to revoke the organization's last admin token", async () => {
@@ -96,7 +114,11 @@ describe('authentication and tokens', () => {
     await api.request('GET', '/api/tokens', { token });
     await expect
       .poll(async () => {
-        const list = await api.request<Array<{ lastUsedAt: string | null; prefix: string }>>('GET', '/api/tokens', { token });
+        const list = await api.request<Array<{ lastUsedAt: string | null; prefix: string }>>(
+          'GET',
+          '/api/tokens',
+          { token },
+        );
         return list.body.find((t) => token.startsWith(t.prefix))?.lastUsedAt;
       })
       .toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -115,10 +137,14 @@ describe('authentication and tokens', () => {
   });
 
   it('validates token creation and names the fields', async () => {
-    const res = await api.request<{ errors: Array<{ path: string; message: string }> }>('POST', '/api/tokens', {
-      token: admin.token,
-      body: { name: '', scopes: ['read', 'superuser'], extra: true },
-    });
+    const res = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'POST',
+      '/api/tokens',
+      {
+        token: admin.token,
+        body: { name: '', scopes: ['read', 'superuser'], extra: true },
+      },
+    );
     expect(res.status).toBe(400);
     const paths = res.body.errors.map((e) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['name', 'scopes.1', 'extra']));

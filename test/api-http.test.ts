@@ -50,7 +50,11 @@ describe('HTTP conventions', () => {
   });
 
   it('400 for a JSON scalar body', async () => {
-    const res = await api.request('POST', '/api/tokens', { token, rawBody: '"text"', headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', '/api/tokens', {
+      token,
+      rawBody: '"text"',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
   });
 
@@ -68,7 +72,11 @@ describe('HTTP conventions', () => {
 
   it('413 for a body over 1 MiB', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), scopes: ['read'] });
-    const res = await api.request('POST', '/api/tokens', { token, rawBody: big, headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', '/api/tokens', {
+      token,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ type: '/problems/payload-too-large' });
   });
@@ -113,7 +121,9 @@ describe('HTTP conventions', () => {
   it('echoes a safe x-request-id and makes one up otherwise', async () => {
     const echoed = await api.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');
-    const replaced = await api.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const replaced = await api.request('GET', '/healthz', {
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const problem = await api.request('GET', '/api/tokens', { headers: { 'x-request-id': 'trace-1' } });
     expect(problem.body).toMatchObject({ requestId: 'trace-1' });
@@ -142,15 +152,26 @@ describe('HTTP conventions', () => {
   });
 
   it('serves an OpenAPI 3.1 document that validates and covers every route', async () => {
-    const res = await api.request<Record<string, unknown> & { paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
+    const res = await api.request<
+      Record<string, unknown> & { paths: Record<string, Record<string, unknown>> }
+    >('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const result = await validate(structuredClone(res.body) as never);
     expect(result).toMatchObject({ valid: true });
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/healthz', '/readyz', '/metrics', '/openapi.json', '/api/tokens', '/api/tokens/{id}']),
+      expect.arrayContaining([
+        '/healthz',
+        '/readyz',
+        '/metrics',
+        '/openapi.json',
+        '/api/tokens',
+        '/api/tokens/{id}',
+      ]),
     );
-    expect(Object.keys(res.body.paths['/api/tokens/{id}'] ?? {})).toEqual(expect.arrayContaining(['get', 'delete']));
+    expect(Object.keys(res.body.paths['/api/tokens/{id}'] ?? {})).toEqual(
+      expect.arrayContaining(['get', 'delete']),
+    );
   });
 });
 

@@ -1,6 +1,12 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CollectionIndexes, ensureIndexes, nextId, TenantCollection, type TenantDocument } from '../libs/db/index.js';
+import {
+  type CollectionIndexes,
+  ensureIndexes,
+  nextId,
+  TenantCollection,
+  type TenantDocument,
+} from '../libs/db/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 
 interface Note extends TenantDocument {
@@ -28,7 +34,10 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
 
   it('never reissues an id when the counter lags behind (a lost update from another process)', async () => {
     for (let i = 0; i < 5; i++) await nextId(client.db(), 'lagging');
-    await client.db().collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'lagging' }, { $set: { seq: 2 } });
+    await client
+      .db()
+      .collection<{ _id: string; seq: number }>('counters')
+      .updateOne({ _id: 'lagging' }, { $set: { seq: 2 } });
     expect(await nextId(client.db(), 'lagging')).toBe(6);
   });
 
@@ -71,7 +80,9 @@ describe('ensureIndexes', () => {
     try {
       await ensureIndexes(client.db(), [spec]);
       await Promise.all([ensureIndexes(client.db(), [spec]), ensureIndexes(client.db(), [spec])]);
-      const names = (await client.db().collection('things').listIndexes().toArray()).map((i) => i.name).sort();
+      const names = (await client.db().collection('things').listIndexes().toArray())
+        .map((i) => i.name)
+        .sort();
       expect(names).toEqual(['_id_', 'a', 'b', 'c_a']);
     } finally {
       await client.db().dropDatabase();

@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedServer, findFreePort, startFerretDb, startRedisServer } from '../libs/embedded/index.js';
+import {
+  type EmbeddedServer,
+  findFreePort,
+  startFerretDb,
+  startRedisServer,
+} from '../libs/embedded/index.js';
 import { TestApi } from './support/harness.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webmon-resilience-'));
@@ -45,12 +50,17 @@ describe('when Redis goes away and comes back', () => {
     const call = await timed(() => api.request('GET', '/api/tokens', { token }));
     expect(call.value.status).toBe(503);
     expect(call.value.headers.get('retry-after')).toBe('5');
-    expect(call.value.body).toMatchObject({ type: '/problems/service-unavailable', detail: expect.stringContaining('Redis') });
+    expect(call.value.body).toMatchObject({
+      type: '/problems/service-unavailable',
+      detail: expect.stringContaining('Redis'),
+    });
     expect(call.ms).toBeLessThan(5000);
     expect((await api.request('GET', '/healthz')).status).toBe(200);
 
     redis = await startRedisServer({ port: redisPort, dataDir: join(dataDir, 'redis') });
-    await expect.poll(async () => (await api.request('GET', '/readyz')).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(async () => (await api.request('GET', '/readyz')).status, { timeout: 15_000, interval: 250 })
+      .toBe(200);
     expect((await api.request('GET', '/api/tokens', { token })).status).toBe(200);
   }, 40_000);
 });
@@ -63,7 +73,11 @@ describe('when MongoDB goes away and comes back', () => {
 
   beforeAll(async () => {
     ferretPort = await findFreePort();
-    ferret = await startFerretDb({ port: ferretPort, dataDir: join(dataDir, 'ferretdb'), database: 'resilience' });
+    ferret = await startFerretDb({
+      port: ferretPort,
+      dataDir: join(dataDir, 'ferretdb'),
+      database: 'resilience',
+    });
     api = await TestApi.start({ MONGODB_URL: ferret.url });
     ({ token } = await api.createOrganization(['admin']));
   });
@@ -86,8 +100,14 @@ describe('when MongoDB goes away and comes back', () => {
     expect(call.value.body).toMatchObject({ detail: expect.stringContaining('MongoDB') });
     expect(call.ms).toBeLessThan(6000);
 
-    ferret = await startFerretDb({ port: ferretPort, dataDir: join(dataDir, 'ferretdb'), database: 'resilience' });
-    await expect.poll(async () => (await api.request('GET', '/readyz')).status, { timeout: 20_000, interval: 250 }).toBe(200);
+    ferret = await startFerretDb({
+      port: ferretPort,
+      dataDir: join(dataDir, 'ferretdb'),
+      database: 'resilience',
+    });
+    await expect
+      .poll(async () => (await api.request('GET', '/readyz')).status, { timeout: 20_000, interval: 250 })
+      .toBe(200);
     expect((await api.request('GET', '/api/tokens', { token })).status).toBe(200);
   }, 60_000);
 });

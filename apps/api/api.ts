@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ApiTokenRepository,
@@ -20,7 +20,11 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import { MonitoringNodeRepository, monitoringNodeIndexes, monitoringNodeRoutes } from '../../libs/nodes/index.js';
+import {
+  MonitoringNodeRepository,
+  monitoringNodeIndexes,
+  monitoringNodeRoutes,
+} from '../../libs/nodes/index.js';
 import { createRedis, pingRedis, redisReady } from '../../libs/redis/index.js';
 import { type RunningService, retryUntilReady, SERVICE_VERSION } from '../../libs/runtime/index.js';
 
@@ -36,7 +40,11 @@ export async function startApi(
   logger: Logger,
   options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
 ): Promise<ApiServer> {
-  const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-api', logger, signal: options.signal });
+  const mongo = await connectMongo(config.MONGODB_URL, {
+    appName: 'webmon-api',
+    logger,
+    signal: options.signal,
+  });
   const redis = createRedis(config.REDIS_URL, { name: 'api', logger, role: 'command' });
   await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
   await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes, monitoringNodeIndexes]);
@@ -69,7 +77,11 @@ export async function startApi(
     trustProxy: config.TRUST_PROXY,
     guard: createAccessGuard({
       authenticate: createAuthenticator(tokens, logger),
-      rateLimiter: createRedisRateLimiter({ redis, keyPrefix: config.REDIS_KEY_PREFIX, limit: config.RATE_LIMIT_PER_MINUTE }),
+      rateLimiter: createRedisRateLimiter({
+        redis,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        limit: config.RATE_LIMIT_PER_MINUTE,
+      }),
     }),
   });
 

@@ -3,12 +3,18 @@
  * MongoDB directly (MONGODB_URL, default the local embedded server); prints one JSON line a result.
  */
 import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
 import { z } from 'zod';
-import { ApiTokenRepository, OrganizationRepository, scopeList, toTokenView } from '../../libs/auth/index.js';
+import {
+  ApiTokenRepository,
+  apiTokenIndexes,
+  OrganizationRepository,
+  organizationIndexes,
+  scopeList,
+  toTokenView,
+} from '../../libs/auth/index.js';
 import { ConfigError, loadConfig } from '../../libs/config/index.js';
 import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
-import { apiTokenIndexes, organizationIndexes } from '../../libs/auth/index.js';
-import { MongoClient } from 'mongodb';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -32,7 +38,8 @@ function required(value: string | undefined, flag: string): string {
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${flag}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(`${flag}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   return parsed.data;
 }
 
@@ -61,7 +68,11 @@ function parseCommandLine(argv: string[]) {
 
 type CommandLine = ReturnType<typeof parseCommandLine>;
 
-async function run({ command, values }: CommandLine, client: MongoClient, databaseName: string): Promise<void> {
+async function run(
+  { command, values }: CommandLine,
+  client: MongoClient,
+  databaseName: string,
+): Promise<void> {
   const db = client.db(databaseName);
   await ensureIndexes(db, [organizationIndexes, apiTokenIndexes]);
   const organizations = new OrganizationRepository(db);
@@ -76,7 +87,11 @@ async function run({ command, values }: CommandLine, client: MongoClient, databa
     case 'create-org': {
       const name = parseWith(z.string().trim().min(1).max(200), required(values.name, '--name'), '--name');
       const organization = await organizations.create(name);
-      const { token } = await tokens.create({ organizationId: organization.id, name: 'bootstrap admin', scopes: ['admin'] });
+      const { token } = await tokens.create({
+        organizationId: organization.id,
+        name: 'bootstrap admin',
+        scopes: ['admin'],
+      });
       print({ organizationId: organization.id, token });
       return;
     }
@@ -90,17 +105,23 @@ async function run({ command, values }: CommandLine, client: MongoClient, databa
     }
     case 'revoke-token': {
       const prefix = required(values['token-prefix'], '--token-prefix');
-      if (!/^wm_[A-Za-z0-9_-]{8}$/.test(prefix)) throw new UsageError('--token-prefix: give the 11-character prefix shown by list-tokens (wm_ and 8 more)');
+      if (!/^wm_[A-Za-z0-9_-]{8}$/.test(prefix))
+        throw new UsageError(
+          '--token-prefix: give the 11-character prefix shown by list-tokens (wm_ and 8 more)',
+        );
       const matches = (await tokens.findByPrefix(prefix)).filter((t) => t.revokedAt === null);
       if (matches.length === 0) throw new Error(`no active token with prefix ${prefix}`);
-      if (matches.length > 1) throw new Error(`${matches.length} active tokens share prefix ${prefix}; revoke by id over the API`);
+      if (matches.length > 1)
+        throw new Error(`${matches.length} active tokens share prefix ${prefix}; revoke by id over the API`);
       const token = matches[0]!;
       await tokens.revoke(token.organizationId, token.id);
       print({ revoked: true, organizationId: token.organizationId, tokenId: token.id, prefix });
       return;
     }
     case 'list-tokens': {
-      const list = values.org ? await tokens.list(await requireOrganization(values.org)) : await tokens.listAll();
+      const list = values.org
+        ? await tokens.list(await requireOrganization(values.org))
+        : await tokens.listAll();
       for (const token of list) print({ organizationId: token.organizationId, ...toTokenView(token) });
       return;
     }
@@ -128,7 +149,9 @@ try {
   }
   await run(commandLine, client, databaseNameOf(config.MONGODB_URL));
 } catch (error) {
-  const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const usage =
+    error instanceof UsageError ||
+    (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
   process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
   if (usage) process.stderr.write(`\n${USAGE}\n`);
   exitCode = usage ? 2 : error instanceof ConfigError ? 78 : 1;

@@ -49,7 +49,10 @@ try {
     SECRETS_KEY: stack.secretsKey,
   };
   config = loadConfigOrExit(env);
-  supervisor = new ProcessSupervisor(env, (name, code) => void shutdown(1, `${name} exited unexpectedly (code ${code})`));
+  supervisor = new ProcessSupervisor(
+    env,
+    (name, code) => void shutdown(1, `${name} exited unexpectedly (code ${code})`),
+  );
   for (const name of ['api', 'worker', 'notifier']) {
     say(`starting ${name}…`);
     await supervisor.start({ name, args: ['--import', 'tsx', resolve(`apps/${name}/main.ts`)] });

@@ -13,7 +13,11 @@ export async function startNotifier(
   logger: Logger,
   options: { signal?: AbortSignal } = {},
 ): Promise<RunningService> {
-  const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-notifier', logger, signal: options.signal });
+  const mongo = await connectMongo(config.MONGODB_URL, {
+    appName: 'webmon-notifier',
+    logger,
+    signal: options.signal,
+  });
   const redis = createRedis(config.REDIS_URL, { name: 'notifier', logger, role: 'worker' });
   await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
   return {

@@ -86,7 +86,11 @@ export class ApiTokenRepository {
 
   /** Revokes the token; false when it does not exist in the organization or is already revoked. */
   revoke(organizationId: number, id: number): Promise<boolean> {
-    return this.tokens.updateOne(organizationId, { id, revokedAt: null }, { $set: { revokedAt: new Date() } });
+    return this.tokens.updateOne(
+      organizationId,
+      { id, revokedAt: null },
+      { $set: { revokedAt: new Date() } },
+    );
   }
 
   async touchLastUsed(organizationId: number, id: number, at: Date): Promise<void> {

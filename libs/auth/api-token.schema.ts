@@ -9,7 +9,9 @@ export const scopeList = z
 
 export const createTokenBody = z.strictObject({
   name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
-  scopes: scopeList.describe('read: GET only; write: read and change configuration; admin: also tokens and packages'),
+  scopes: scopeList.describe(
+    'read: GET only; write: read and change configuration; admin: also tokens and packages',
+  ),
 });
 
 export const tokenView = z.object({

@@ -20,7 +20,10 @@ export function createAuthenticator(tokens: ApiTokenRepository, logger: Logger):
     if (now - (lastWrite.get(record.id) ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
       lastWrite.set(record.id, now);
       tokens.touchLastUsed(record.organizationId, record.id, new Date(now)).catch((error: unknown) => {
-        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not record token use');
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'could not record token use',
+        );
       });
     }
     return { organizationId: record.organizationId, tokenId: record.id, scopes: record.scopes };

@@ -22,7 +22,11 @@ export class OrganizationRepository {
   }
 
   async create(name: string): Promise<Organization> {
-    const organization: Organization = { id: await nextId(this.db, ORGANIZATIONS), name, createdAt: new Date() };
+    const organization: Organization = {
+      id: await nextId(this.db, ORGANIZATIONS),
+      name,
+      createdAt: new Date(),
+    };
     await this.collection.insertOne({ ...organization });
     return organization;
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { conflict, defineRoute, notFound, type Route } from '../http/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
-import { createdTokenView, createTokenBody, toTokenView, tokenView } from './api-token.schema.js';
+import { createdTokenView, createTokenBody, tokenView, toTokenView } from './api-token.schema.js';
 
 const tokenIdParams = z.object({ id: z.coerce.number().int().positive() });
 
@@ -64,9 +64,12 @@ export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
         const record = await tokens.findById(auth.organizationId, params.id);
         if (!record || record.revokedAt) throw notFound(`No active token ${params.id}`);
         if (record.scopes.includes('admin') && (await tokens.countActiveAdmins(auth.organizationId)) <= 1) {
-          throw conflict('This is the last active admin token of the organization; create another admin token first.');
+          throw conflict(
+            'This is the last active admin token of the organization; create another admin token first.',
+          );
         }
-        if (!(await tokens.revoke(auth.organizationId, params.id))) throw notFound(`No active token ${params.id}`);
+        if (!(await tokens.revoke(auth.organizationId, params.id)))
+          throw notFound(`No active token ${params.id}`);
       },
     }),
   ];

@@ -54,7 +54,10 @@ export const envSchema = z.object({
       for (const part of text.split(',').filter((p) => p.trim() !== '')) {
         const key = decodeSecretsKey(part);
         if (!key) {
-          ctx.addIssue({ code: 'custom', message: 'each key must be 32 bytes as 64 hex characters or base64' });
+          ctx.addIssue({
+            code: 'custom',
+            message: 'each key must be 32 bytes as 64 hex characters or base64',
+          });
           return z.NEVER;
         }
         keys.push(key);

@@ -1,4 +1,4 @@
-import { envSchema, type AppConfig } from './config.schema.js';
+import { type AppConfig, envSchema } from './config.schema.js';
 
 /** A configuration that cannot start a process; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -11,7 +11,9 @@ export class ConfigError extends Error {
 /** Reads and validates the environment. Values are never echoed back: some are secrets. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // An empty variable means "not set", as in docker-compose files with `VAR=`.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;
   throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));

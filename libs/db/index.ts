@@ -1,5 +1,5 @@
 export { nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
-export { isMongoUnavailable } from './unavailable.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
+export { isMongoUnavailable } from './unavailable.js';

@@ -40,7 +40,11 @@ export class TenantCollection<T extends TenantDocument> {
     await this.collection.insertOne(document);
   }
 
-  findOneAndUpdate(organizationId: number, filter: Filter<T>, update: UpdateFilter<T>): Promise<WithId<T> | null> {
+  findOneAndUpdate(
+    organizationId: number,
+    filter: Filter<T>,
+    update: UpdateFilter<T>,
+  ): Promise<WithId<T> | null> {
     return this.collection.findOneAndUpdate(this.scoped(organizationId, filter), update, {
       returnDocument: 'after',
     });

@@ -1,4 +1,9 @@
-import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 /** True when the error means MongoDB cannot be reached now (as opposed to a bad query). */
 export function isMongoUnavailable(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { goBinDirs, locateBinary, startServerProcess, type EmbeddedServer } from './server-process.js';
+import { type EmbeddedServer, goBinDirs, locateBinary, startServerProcess } from './server-process.js';
 
 export function locateFerretDb(): string {
   const binary = process.env.FERRETDB_BIN || locateBinary('ferretdb', goBinDirs());
@@ -14,7 +14,11 @@ export function locateFerretDb(): string {
  * FerretDB 1.24 on its SQLite backend, listening on loopback only, with telemetry and the debug
  * HTTP listener off.
  */
-export function startFerretDb(options: { port: number; dataDir: string; database: string }): Promise<EmbeddedServer> {
+export function startFerretDb(options: {
+  port: number;
+  dataDir: string;
+  database: string;
+}): Promise<EmbeddedServer> {
   const sqliteDir = join(options.dataDir, 'sqlite');
   mkdirSync(sqliteDir, { recursive: true });
   return startServerProcess({

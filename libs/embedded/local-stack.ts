@@ -50,7 +50,8 @@ function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name}: must be a port number (1-65535)`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${name}: must be a port number (1-65535)`);
   return port;
 }
 
@@ -59,12 +60,15 @@ function loadOrCreateSecretsKey(dataDir: string, configured: string | undefined,
   const file = join(dataDir, 'secrets.key');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
-    if (!decodeSecretsKey(stored)) throw new Error(`${file} does not hold a 32-byte key; restore it from a backup`);
+    if (!decodeSecretsKey(stored))
+      throw new Error(`${file} does not hold a 32-byte key; restore it from a backup`);
     return stored;
   }
   const key = randomBytes(32).toString('base64');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  say(`WARNING: SECRETS_KEY is not set; created one in ${file}. Back it up: stored secrets cannot be read without it.`);
+  say(
+    `WARNING: SECRETS_KEY is not set; created one in ${file}. Back it up: stored secrets cannot be read without it.`,
+  );
   return key;
 }
 
@@ -89,7 +93,12 @@ export async function prepareLocalStack(options: {
       options.env.MONGODB_URL,
       mongoPort,
       `mongodb://127.0.0.1:${mongoPort}/${DEFAULT_DATABASE}`,
-      () => startFerretDb({ port: mongoPort, dataDir: join(options.dataDir, 'ferretdb'), database: DEFAULT_DATABASE }),
+      () =>
+        startFerretDb({
+          port: mongoPort,
+          dataDir: join(options.dataDir, 'ferretdb'),
+          database: DEFAULT_DATABASE,
+        }),
       started,
       options.say,
     );

@@ -8,7 +8,9 @@ export function findFreePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -40,5 +42,7 @@ export async function waitForPort(
     if (await isPortOpen(host, port)) return;
     await sleep(100);
   }
-  throw new Error(`${options.what} did not accept connections on ${host}:${port} within ${options.timeoutMs} ms`);
+  throw new Error(
+    `${options.what} did not accept connections on ${host}:${port} within ${options.timeoutMs} ms`,
+  );
 }

@@ -1,21 +1,30 @@
-import { locateBinary, startServerProcess, type EmbeddedServer } from './server-process.js';
+import { type EmbeddedServer, locateBinary, startServerProcess } from './server-process.js';
 
 /** Debian's redis-server, append-only, `noeviction` (BullMQ must never lose keys), loopback only. */
 export function startRedisServer(options: { port: number; dataDir: string }): Promise<EmbeddedServer> {
   const binary = process.env.REDIS_SERVER_BIN || locateBinary('redis-server', ['/usr/bin', '/usr/sbin']);
-  if (!binary) throw new Error('redis-server is not installed: run `npm run setup` (it installs it with apt-get).');
+  if (!binary)
+    throw new Error('redis-server is not installed: run `npm run setup` (it installs it with apt-get).');
   return startServerProcess({
     name: 'redis',
     binary,
     args: [
-      '--port', String(options.port),
-      '--bind', '127.0.0.1',
-      '--dir', options.dataDir,
-      '--appendonly', 'yes',
-      '--save', '',
-      '--maxmemory-policy', 'noeviction',
-      '--protected-mode', 'yes',
-      '--daemonize', 'no',
+      '--port',
+      String(options.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      options.dataDir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--protected-mode',
+      'yes',
+      '--daemonize',
+      'no',
     ],
     dataDir: options.dataDir,
     port: options.port,

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { once } from 'node:events';
 import { waitForPort } from './ports.js';
 
 /** A database server this project started and is responsible for stopping. */

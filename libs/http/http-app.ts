@@ -26,7 +26,12 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   for (const route of options.routes) {
     router[route.method](route.path, options.guard(route.access), (ctx) => route.run(ctx));
   }
-  app.use(requestContextMiddleware({ logger: options.logger, durationSeconds: createHttpDurationHistogram(options.metrics) }));
+  app.use(
+    requestContextMiddleware({
+      logger: options.logger,
+      durationSeconds: createHttpDurationHistogram(options.metrics),
+    }),
+  );
   app.use(problemMiddleware());
   app.use(jsonBodyMiddleware());
   app.use(router.routes());

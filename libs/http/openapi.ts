@@ -74,7 +74,9 @@ function operationOf(route: Route) {
   const responses: Record<string, unknown> = {
     [success.status]: {
       description: success.description,
-      ...(success.schema ? { content: { [success.contentType]: { schema: jsonSchemaOf(success.schema, 'output') } } } : {}),
+      ...(success.schema
+        ? { content: { [success.contentType]: { schema: jsonSchemaOf(success.schema, 'output') } } }
+        : {}),
     },
   };
   for (const status of problemStatusesOf(route)) {
@@ -92,14 +94,22 @@ function operationOf(route: Route) {
     ...(route.access !== 'public' ? { 'x-required-scope': route.access } : {}),
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   };
 }
 
 /** The OpenAPI 3.1 document of the given routes, generated from their zod schemas. */
-export function buildOpenApiDocument(routes: readonly Route[], info: { title: string; version: string; description: string }) {
+export function buildOpenApiDocument(
+  routes: readonly Route[],
+  info: { title: string; version: string; description: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
@@ -113,7 +123,11 @@ export function buildOpenApiDocument(routes: readonly Route[], info: { title: st
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`wm_…`) of your organization' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token (`wm_…`) of your organization',
+        },
       },
     },
   };

@@ -14,14 +14,17 @@ const BARE_STATUS_DETAIL: Record<number, (method: string, path: string) => strin
 };
 
 /** Errors thrown by Koa, the router and the body parser carry a status and say if they may be shown. */
-function httpStatusOf(error: unknown): { status: number; expose: boolean; headers?: Record<string, string> } | null {
+function httpStatusOf(
+  error: unknown,
+): { status: number; expose: boolean; headers?: Record<string, string> } | null {
   if (typeof error !== 'object' || error === null) return null;
   const candidate = error as { status?: unknown; expose?: unknown; headers?: unknown };
   if (typeof candidate.status !== 'number' || candidate.status < 400 || candidate.status > 599) return null;
   return {
     status: candidate.status,
     expose: candidate.expose === true,
-    headers: typeof candidate.headers === 'object' ? (candidate.headers as Record<string, string>) : undefined,
+    headers:
+      typeof candidate.headers === 'object' ? (candidate.headers as Record<string, string>) : undefined,
   };
 }
 
@@ -61,7 +64,10 @@ export function problemMiddleware(): Middleware<AppState> {
           detail: `An unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it.`,
         });
       } else if (appError.status === 503) {
-        ctx.state.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'dependency unavailable');
+        ctx.state.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'dependency unavailable',
+        );
       }
       ctx.status = appError.status;
       for (const [name, value] of Object.entries(appError.headers)) ctx.set(name, value);

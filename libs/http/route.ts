@@ -85,11 +85,19 @@ export function defineRoute<
       if (definition.body) {
         const raw: unknown = ctx.request.body;
         if (raw === undefined) {
-          throw validationError('A JSON body is required', [{ path: '', message: 'A JSON body is required' }]);
+          throw validationError('A JSON body is required', [
+            { path: '', message: 'A JSON body is required' },
+          ]);
         }
         body = parseInput(definition.body, raw, 'body');
       }
-      const result = await definition.handle({ params, query, body, auth: ctx.state.auth as AuthContext, ctx });
+      const result = await definition.handle({
+        params,
+        query,
+        body,
+        auth: ctx.state.auth as AuthContext,
+        ctx,
+      });
       ctx.status = definition.success.status;
       if (definition.success.schema) {
         // A handler may pick another representation (e.g. `?format=text`) by setting the type.

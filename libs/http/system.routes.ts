@@ -43,7 +43,9 @@ export function systemRoutes(options: {
       problems: [503],
       handle: async () => {
         const results = await Promise.all(
-          options.readinessChecks.map(async (check) => [check.name, (await check.isReady()) ? 'up' : 'down'] as const),
+          options.readinessChecks.map(
+            async (check) => [check.name, (await check.isReady()) ? 'up' : 'down'] as const,
+          ),
         );
         const checks = Object.fromEntries(results);
         const down = results.filter(([, state]) => state === 'down').map(([name]) => name);
@@ -64,7 +66,12 @@ export function systemRoutes(options: {
       summary: 'Prometheus metrics (text exposition format)',
       tags: ['System'],
       access: 'public',
-      success: { status: 200, description: 'Metrics', schema: z.string(), contentType: options.metrics.contentType },
+      success: {
+        status: 200,
+        description: 'Metrics',
+        schema: z.string(),
+        contentType: options.metrics.contentType,
+      },
       handle: () => options.metrics.metrics(),
     }),
     defineRoute({
@@ -88,7 +95,12 @@ export function systemRoutes(options: {
       success: {
         status: 200,
         description: 'The problem type',
-        schema: z.object({ type: z.string(), status: z.number(), title: z.string(), description: z.string() }),
+        schema: z.object({
+          type: z.string(),
+          status: z.number(),
+          title: z.string(),
+          description: z.string(),
+        }),
       },
       handle: async ({ params }) => ({ type: `/problems/${params.slug}`, ...PROBLEM_TYPES[params.slug] }),
     }),

@@ -27,7 +27,11 @@ export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldError[]
 }
 
 /** Parses request input with its schema or throws a 400 that names every bad field. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, location: InputLocation): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  location: InputLocation,
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = fieldErrorsOf(result.error.issues);

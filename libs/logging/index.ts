@@ -1,4 +1,4 @@
-import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { type LevelWithSilent, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 

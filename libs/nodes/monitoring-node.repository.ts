@@ -36,11 +36,21 @@ export class MonitoringNodeRepository {
     this.nodes = db.collection<MonitoringNode>(MONITORING_NODES);
   }
 
-  async heartbeat(node: Pick<MonitoringNode, 'nodeId' | 'ip' | 'region' | 'version' | 'startedAt'>, at: Date): Promise<void> {
+  async heartbeat(
+    node: Pick<MonitoringNode, 'nodeId' | 'ip' | 'region' | 'version' | 'startedAt'>,
+    at: Date,
+  ): Promise<void> {
     await this.nodes.updateOne(
       { nodeId: node.nodeId },
       {
-        $set: { ip: node.ip, region: node.region, version: node.version, startedAt: node.startedAt, lastHeartbeatAt: at, stoppedAt: null },
+        $set: {
+          ip: node.ip,
+          region: node.region,
+          version: node.version,
+          startedAt: node.startedAt,
+          lastHeartbeatAt: at,
+          stoppedAt: null,
+        },
         $setOnInsert: { disabled: false },
       },
       { upsert: true },
@@ -68,7 +78,10 @@ export class MonitoringNodeRepository {
   /** Enabled nodes seen within `withinMs`, stopped or not (for allow-lists). */
   listRecent(now: Date, withinMs: number): Promise<MonitoringNode[]> {
     return this.nodes
-      .find({ lastHeartbeatAt: { $gte: new Date(now.getTime() - withinMs) }, disabled: false }, { projection: { _id: 0 } })
+      .find(
+        { lastHeartbeatAt: { $gte: new Date(now.getTime() - withinMs) }, disabled: false },
+        { projection: { _id: 0 } },
+      )
       .toArray();
   }
 }

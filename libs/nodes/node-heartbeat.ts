@@ -37,7 +37,11 @@ export async function startHeartbeat(options: {
         failing = false;
       },
       (error: unknown) => {
-        if (!failing) options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'heartbeat failed');
+        if (!failing)
+          options.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'heartbeat failed',
+          );
         failing = true;
       },
     );

@@ -1,7 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/index.js';
-import { ACTIVE_WITHIN_MS, ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from './monitoring-node.repository.js';
+import {
+  ACTIVE_WITHIN_MS,
+  ALLOW_LIST_WITHIN_MS,
+  type MonitoringNodeRepository,
+} from './monitoring-node.repository.js';
 
 const nodeView = z.object({
   ip: z.string().describe('Address of the node'),
@@ -13,7 +17,10 @@ const nodeView = z.object({
 export function sortIps(ips: Iterable<string>): string[] {
   const key = (ip: string) =>
     isIP(ip) === 4
-      ? `4:${ip.split('.').map((part) => part.padStart(3, '0')).join('.')}`
+      ? `4:${ip
+          .split('.')
+          .map((part) => part.padStart(3, '0'))
+          .join('.')}`
       : `6:${ip.toLowerCase()}`;
   return [...new Set(ips)].sort((a, b) => key(a).localeCompare(key(b)));
 }

@@ -41,7 +41,12 @@ export class ProcessSupervisor {
     });
     await new Promise<void>((resolve, reject) => {
       child.on('message', (message: unknown) => {
-        if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready') resolve();
+        if (
+          typeof message === 'object' &&
+          message !== null &&
+          (message as { type?: unknown }).type === 'ready'
+        )
+          resolve();
       });
       void exited.then((code) => reject(new Error(`${spec.name} exited with code ${code} while starting`)));
     });

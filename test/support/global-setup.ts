@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type EmbeddedServer, findFreePort, startFerretDb, startRedisServer } from '../../libs/embedded/index.js';
+import {
+  type EmbeddedServer,
+  findFreePort,
+  startFerretDb,
+  startRedisServer,
+} from '../../libs/embedded/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +24,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-test-'));
   const started: EmbeddedServer[] = [];
-  const useOrStart = async (url: string | undefined, start: () => Promise<EmbeddedServer>): Promise<string> => {
+  const useOrStart = async (
+    url: string | undefined,
+    start: () => Promise<EmbeddedServer>,
+  ): Promise<string> => {
     if (url) return url;
     const server = await start();
     started.push(server);

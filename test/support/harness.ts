@@ -94,7 +94,10 @@ export class TestApi {
 
   async stop(): Promise<void> {
     await this.api.stop();
-    await this.mongo.db().dropDatabase().catch(() => undefined);
+    await this.mongo
+      .db()
+      .dropDatabase()
+      .catch(() => undefined);
     await this.mongo.close();
   }
 }

@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# One image for api, worker and notifier; docker-compose.yml picks the process with `command`.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# `npm install` honours the lock file (see scripts/setup.sh for why not `npm ci`).
+RUN npm install --no-audit --no-fund --loglevel=error
+COPY tsconfig.json tsconfig.build.json ./
+COPY apps apps
+COPY libs libs
+RUN npm run build
+
+FROM node:24-bookworm-slim AS runtime-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund --loglevel=error
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=runtime-deps /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY package.json ./
+USER node
+EXPOSE 8080
+CMD ["node", "dist/apps/api/main.js"]

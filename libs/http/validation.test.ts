@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from './app-error.js';
+import { hasScope, type Scope } from './context.js';
+import { parseInput } from './validation.js';
+
+const schema = z.strictObject({
+  name: z.string().min(1),
+  customHeaders: z.record(z.string(), z.string().max(3)).optional(),
+  nested: z.strictObject({ flag: z.boolean() }).optional(),
+});
+
+function errorsOf(input: unknown) {
+  try {
+    parseInput(schema, input, 'body');
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).errors ?? [];
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('parseInput', () => {
+  it('returns the parsed value', () => {
+    expect(parseInput(schema, { name: 'x' }, 'body')).toEqual({ name: 'x' });
+  });
+
+  it('names a missing field as Required', () => {
+    expect(errorsOf({})).toEqual([{ path: 'name', message: 'Required' }]);
+  });
+
+  it('names each unknown field, nested ones with their path', () => {
+    expect(errorsOf({ name: 'x', extra: 1, nested: { flag: true, other: 2 } })).toEqual(
+      expect.arrayContaining([
+        { path: 'extra', message: 'Unknown field' },
+        { path: 'nested.other', message: 'Unknown field' },
+      ]),
+    );
+  });
+
+  it('uses dotted paths into records (customHeaders.X-Foo)', () => {
+    expect(errorsOf({ name: 'x', customHeaders: { 'X-Foo': 'toolong' } })[0]?.path).toBe(
+      'customHeaders.X-Foo',
+    );
+  });
+
+  it('says where the bad input was', () => {
+    expect(() => parseInput(schema, {}, 'query')).toThrow('Invalid query parameters: name');
+  });
+});
+
+describe('hasScope', () => {
+  it.each<[Scope[], Scope, boolean]>([
+    [['read'], 'read', true],
+    [['read'], 'write', false],
+    [['write'], 'read', true],
+    [['write'], 'admin', false],
+    [['admin'], 'write', true],
+    [['read', 'admin'], 'admin', true],
+    [[], 'read', false],
+  ])('%j may act at %s: %s', (granted, required, expected) => {
+    expect(hasScope(granted, required)).toBe(expected);
+  });
+});
