@@ -1,0 +1,1 @@
+export { keyIdOf, type SealedSecret, SecretBox, SecretUnreadableError } from './secret-box.js';
