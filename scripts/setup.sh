@@ -30,8 +30,10 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; t
 if ! command -v redis-server >/dev/null; then
   command -v apt-get >/dev/null || fail "redis-server is missing and apt-get is not available: install Redis 7 yourself"
   say "installing redis-server with apt-get…"
-  as_root apt-get update -qq >&2
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
+  apt_log=$(mktemp)
+  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } \
+    >"$apt_log" 2>&1 || { cat "$apt_log" >&2; fail "apt-get could not install redis-server (output above)"; }
+  rm -f "$apt_log"
 fi
 
 # --- FerretDB -------------------------------------------------------------------------------
