@@ -20,6 +20,7 @@ import {
   isPortOpen,
   startFerretDb,
   startRedisServer,
+  urlOrStartedServer,
 } from '../libs/embedded/index.js';
 
 const { values } = parseArgs({
@@ -70,17 +71,16 @@ const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-'));
 const servers: EmbeddedServer[] = [];
 let api: ChildProcess | undefined;
 try {
-  const useOrStart = async (url: string | undefined, start: () => Promise<EmbeddedServer>) => {
-    if (url) return url;
-    const server = await start();
-    servers.push(server);
-    return server.url;
-  };
-  const mongoUrl = await useOrStart(process.env.MONGODB_URL, async () =>
-    startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'bench' }),
+  const mongoUrl = await urlOrStartedServer(
+    process.env.MONGODB_URL,
+    async () =>
+      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'bench' }),
+    servers,
   );
-  const redisUrl = await useOrStart(process.env.REDIS_URL, async () =>
-    startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
+  const redisUrl = await urlOrStartedServer(
+    process.env.REDIS_URL,
+    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
+    servers,
   );
   const port = await findFreePort();
   api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {

@@ -25,8 +25,8 @@ import {
   monitoringNodeIndexes,
   monitoringNodeRoutes,
 } from '../../libs/nodes/index.js';
-import { createRedis, pingRedis, redisReady } from '../../libs/redis/index.js';
-import { type RunningService, retryUntilReady, SERVICE_VERSION } from '../../libs/runtime/index.js';
+import { connectRedis, pingRedis } from '../../libs/redis/index.js';
+import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
@@ -45,8 +45,12 @@ export async function startApi(
     logger,
     signal: options.signal,
   });
-  const redis = createRedis(config.REDIS_URL, { name: 'api', logger, role: 'command' });
-  await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
+  const redis = await connectRedis(config.REDIS_URL, {
+    name: 'api',
+    logger,
+    role: 'command',
+    signal: options.signal,
+  });
   await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes, monitoringNodeIndexes]);
 
   const tokens = new ApiTokenRepository(mongo.db);

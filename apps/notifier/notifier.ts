@@ -1,8 +1,8 @@
 import type { AppConfig } from '../../libs/config/index.js';
 import { connectMongo } from '../../libs/db/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import { createRedis, redisReady } from '../../libs/redis/index.js';
-import { type RunningService, retryUntilReady } from '../../libs/runtime/index.js';
+import { connectRedis } from '../../libs/redis/index.js';
+import type { RunningService } from '../../libs/runtime/index.js';
 
 /**
  * The notifier process: holds its MongoDB and Redis connections and shuts down cleanly. Event
@@ -18,8 +18,12 @@ export async function startNotifier(
     logger,
     signal: options.signal,
   });
-  const redis = createRedis(config.REDIS_URL, { name: 'notifier', logger, role: 'worker' });
-  await retryUntilReady(() => redisReady(redis), { what: 'Redis', logger, signal: options.signal });
+  const redis = await connectRedis(config.REDIS_URL, {
+    name: 'notifier',
+    logger,
+    role: 'worker',
+    signal: options.signal,
+  });
   return {
     async stop() {
       await redis.quit().catch(() => redis.disconnect());

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logging/index.js';
+import { retryUntilReady } from '../runtime/index.js';
 
 export type { Redis } from 'ioredis';
 
@@ -53,6 +54,25 @@ export function redisReady(redis: Redis): Promise<void> {
     redis.once('ready', onReady);
     redis.once('error', onError);
   });
+}
+
+/** A client (see `createRedis`) once it is connected; waits, logging, while Redis is not there yet. */
+export async function connectRedis(
+  url: string,
+  options: RedisConnectionOptions & { signal?: AbortSignal },
+): Promise<Redis> {
+  const redis = createRedis(url, options);
+  try {
+    await retryUntilReady(() => redisReady(redis), {
+      what: 'Redis',
+      logger: options.logger,
+      signal: options.signal,
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
 }
 
 /** True when Redis answers PING within `timeoutMs`. */

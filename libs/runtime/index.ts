@@ -1,4 +1,5 @@
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';
+export { runFromEnvironment } from './run-from-env.js';
 export { type RunningService, type RunServiceOptions, runService } from './run-service.js';
 export { SERVICE_VERSION } from './version.js';

@@ -7,6 +7,7 @@ import {
   findFreePort,
   startFerretDb,
   startRedisServer,
+  urlOrStartedServer,
 } from '../../libs/embedded/index.js';
 
 declare module 'vitest' {
@@ -24,20 +25,16 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-test-'));
   const started: EmbeddedServer[] = [];
-  const useOrStart = async (
-    url: string | undefined,
-    start: () => Promise<EmbeddedServer>,
-  ): Promise<string> => {
-    if (url) return url;
-    const server = await start();
-    started.push(server);
-    return server.url;
-  };
-  const mongoUrl = await useOrStart(process.env.MONGODB_URL, async () =>
-    startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'test' }),
+  const mongoUrl = await urlOrStartedServer(
+    process.env.MONGODB_URL,
+    async () =>
+      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'test' }),
+    started,
   );
-  const redisUrl = await useOrStart(process.env.REDIS_URL, async () =>
-    startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
+  const redisUrl = await urlOrStartedServer(
+    process.env.REDIS_URL,
+    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
+    started,
   );
   project.provide('mongoUrl', mongoUrl);
   project.provide('redisUrl', redisUrl);
