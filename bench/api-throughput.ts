@@ -7,6 +7,7 @@
  * Usage: npm run bench [-- --seconds 10 --connections 32]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,7 @@ try {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
       REDIS_KEY_PREFIX: `bench${Date.now()}`,
+      SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

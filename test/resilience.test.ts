@@ -123,6 +123,7 @@ describe('SIGTERM', () => {
         MONGODB_URL: helper.config.MONGODB_URL,
         REDIS_URL: helper.config.REDIS_URL,
         REDIS_KEY_PREFIX: helper.config.REDIS_KEY_PREFIX,
+        SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'),
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',

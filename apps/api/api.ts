@@ -1,14 +1,9 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  ApiTokenRepository,
-  apiTokenIndexes,
-  createAuthenticator,
-  organizationIndexes,
-  tokenRoutes,
-} from '../../libs/auth/index.js';
+import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
+import { customerRoutes } from '../../libs/customers/index.js';
 import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
@@ -20,13 +15,12 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import {
-  MonitoringNodeRepository,
-  monitoringNodeIndexes,
-  monitoringNodeRoutes,
-} from '../../libs/nodes/index.js';
+import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
+import { packageRoutes } from '../../libs/packages/index.js';
 import { connectRedis, pingRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
+import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+import { websiteRoutes } from '../../libs/websites/index.js';
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
@@ -51,9 +45,9 @@ export async function startApi(
     role: 'command',
     signal: options.signal,
   });
-  await ensureIndexes(mongo.db, [organizationIndexes, apiTokenIndexes, monitoringNodeIndexes]);
+  await ensureIndexes(mongo.db, ALL_INDEXES);
 
-  const tokens = new ApiTokenRepository(mongo.db);
+  const services = createServices({ db: mongo.db, redis, config, logger });
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
   const routes: Route[] = [];
   const openApi = () =>
@@ -71,8 +65,16 @@ export async function startApi(
         { name: 'redis', isReady: () => pingRedis(redis) },
       ],
     }),
-    ...tokenRoutes(tokens),
-    ...monitoringNodeRoutes(new MonitoringNodeRepository(mongo.db)),
+    ...tokenRoutes(services.tokens),
+    ...packageRoutes({
+      packages: services.packages,
+      mutex: services.mutex,
+      countCustomersOn: (organizationId, packageId) =>
+        services.customers.countOnPackage(organizationId, packageId),
+    }),
+    ...customerRoutes(services.customers),
+    ...websiteRoutes(services.websites),
+    ...monitoringNodeRoutes(services.nodes),
   );
   const app = createHttpApp({
     logger,
@@ -80,7 +82,7 @@ export async function startApi(
     routes,
     trustProxy: config.TRUST_PROXY,
     guard: createAccessGuard({
-      authenticate: createAuthenticator(tokens, logger),
+      authenticate: createAuthenticator(services.tokens, logger),
       rateLimiter: createRedisRateLimiter({
         redis,
         keyPrefix: config.REDIS_KEY_PREFIX,
@@ -106,6 +108,7 @@ export async function startApi(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
+      await services.close();
       await redis.quit().catch(() => redis.disconnect());
       await mongo.client.close();
     },

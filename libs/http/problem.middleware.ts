@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { isMongoUnavailable } from '../db/index.js';
+import { LockTimeoutError } from '../locks/index.js';
 import { isRedisUnavailable } from '../redis/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
@@ -35,6 +36,9 @@ function toAppError(error: unknown): AppError | null {
       detail: `${isMongoUnavailable(error) ? 'MongoDB' : 'Redis'} is unavailable; retry shortly.`,
       headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE_SECONDS },
     });
+  }
+  if (error instanceof LockTimeoutError) {
+    return new AppError('conflict', { detail: error.message, headers: { 'Retry-After': '1' } });
   }
   const http = httpStatusOf(error);
   if (!http || http.status >= 500) return null;

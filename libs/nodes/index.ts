@@ -1,5 +1,6 @@
 export {
   ACTIVE_WITHIN_MS,
+  ALLOW_LIST_WITHIN_MS,
   type MonitoringNode,
   MonitoringNodeRepository,
   monitoringNodeIndexes,

@@ -75,6 +75,15 @@ export class MonitoringNodeRepository {
       .toArray();
   }
 
+  /** The regions of enabled nodes seen within `withinMs`, sorted. */
+  async regions(now: Date, withinMs: number): Promise<string[]> {
+    const regions = await this.nodes.distinct('region', {
+      lastHeartbeatAt: { $gte: new Date(now.getTime() - withinMs) },
+      disabled: false,
+    });
+    return regions.map(String).sort();
+  }
+
   /** Enabled nodes seen within `withinMs`, stopped or not (for allow-lists). */
   listRecent(now: Date, withinMs: number): Promise<MonitoringNode[]> {
     return this.nodes

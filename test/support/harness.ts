@@ -101,3 +101,32 @@ export class TestApi {
     await this.mongo.close();
   }
 }
+
+/** A package (created over the API with the given admin token) with everything allowed unless overridden. */
+export async function createPackage(
+  api: TestApi,
+  token: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number; key: string }> {
+  const key = `pkg-${randomUUID().slice(0, 8)}`;
+  const res = await api.request<{ id: number; key: string }>('POST', '/api/packages', {
+    token,
+    body: { key, displayName: `Package ${key}`, ...overrides },
+  });
+  if (res.status !== 201) throw new Error(`package not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function createCustomer(
+  api: TestApi,
+  token: string,
+  packageId: number,
+  name = 'Customer',
+): Promise<number> {
+  const res = await api.request<{ id: number }>('POST', '/api/customers', {
+    token,
+    body: { name, packageId, email: 'ops@example.com' },
+  });
+  if (res.status !== 201) throw new Error(`customer not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { CUSTOMER_STATUSES } from './customer-status.js';
+
+const email = z.email().max(254);
+const name = z.string().trim().min(1).max(200);
+
+/** A customer as the seed lists it: `notificationEmail` (and `email`) absent when unset, no raw package type. */
+export const customerView = z.object({
+  id: z.number().int(),
+  organizationId: z.number().int(),
+  name: z.string(),
+  email: z.string().optional(),
+  packageId: z.number().int(),
+  packageDisplayName: z.string(),
+  status: z.enum(CUSTOMER_STATUSES),
+  cancellationDate: z.iso.datetime().nullable(),
+  notificationEmail: z.string().optional(),
+  createdAt: z.iso.datetime(),
+});
+
+export const listCustomersQuery = z.strictObject({
+  organizationId: z.coerce.number().int().positive().describe("Your organization's id (required)"),
+});
+
+export const automationCreateCustomerBody = z.strictObject({
+  name,
+  plan: z.string().min(1).max(40).describe('The package key (raw package type), e.g. "starter"'),
+  email: email.optional(),
+});
+
+export const automationCreatedCustomer = z.object({
+  id: z.string().describe('The customer id, as a string'),
+  status: z.enum(CUSTOMER_STATUSES),
+});
+
+export const createCustomerBody = z.strictObject({
+  name,
+  email: email.optional(),
+  notificationEmail: email.optional(),
+  packageId: z.number().int().positive(),
+});
+
+export const patchCustomerBody = z
+  .strictObject({
+    name,
+    email: email.nullable(),
+    notificationEmail: email.nullable(),
+    packageId: z.number().int().positive(),
+    status: z.enum(CUSTOMER_STATUSES),
+    cancellationDate: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .describe('With status marked_for_cancellation; defaults to the end of the current UTC month'),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');

@@ -1,0 +1,224 @@
+import { conflict, notFound, validationError } from '../http/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { CustomerDocument, CustomerRepository } from './customer.repository.js';
+import type { CancellationJobData, CustomerLifecycleQueue } from './customer-lifecycle.queue.js';
+import { type CustomerStatus, changeStatus } from './customer-status.js';
+
+/** What customers need from websites, provided by the websites capability (no import cycle). */
+export interface CustomerWebsitesPort {
+  countByCustomer(organizationId: number, customerId: number): Promise<number>;
+  /** Brings the schedules of the customer's websites in line with its state and package. */
+  rescheduleCustomer(organizationId: number, customerId: number): Promise<void>;
+}
+
+export interface CustomerPatch {
+  name?: string;
+  email?: string | null;
+  notificationEmail?: string | null;
+  packageId?: number;
+  status?: CustomerStatus;
+  cancellationDate?: string | null;
+}
+
+export const customerLock = (customerId: number) => `customer:${customerId}`;
+const packageLock = (packageId: number) => `package:${packageId}`;
+
+export class CustomerService {
+  constructor(
+    private readonly deps: {
+      customers: CustomerRepository;
+      packages: PackageRepository;
+      mutex: RedisMutex;
+      lifecycle: CustomerLifecycleQueue;
+      websites: CustomerWebsitesPort;
+      logger: Logger;
+    },
+  ) {}
+
+  countOnPackage(organizationId: number, packageId: number): Promise<number> {
+    return this.deps.customers.countOnPackage(organizationId, packageId);
+  }
+
+  list(organizationId: number): Promise<CustomerDocument[]> {
+    return this.deps.customers.list(organizationId);
+  }
+
+  async get(organizationId: number, id: number): Promise<CustomerDocument> {
+    const customer = await this.deps.customers.findById(organizationId, id);
+    if (!customer) throw notFound(`No customer ${id}`);
+    return customer;
+  }
+
+  private async requirePackage(
+    organizationId: number,
+    packageId: number,
+    path: string,
+  ): Promise<PackageDocument> {
+    const found = await this.deps.packages.findById(organizationId, packageId);
+    if (!found)
+      throw validationError(`Unknown package ${packageId}`, [
+        { path, message: `No package ${packageId} in your organization` },
+      ]);
+    return found;
+  }
+
+  /** Creates an active customer on a package (held locked, so it cannot be deleted meanwhile). */
+  create(
+    organizationId: number,
+    input: { name: string; email?: string; notificationEmail?: string; packageId: number },
+  ): Promise<CustomerDocument> {
+    return this.deps.mutex.withLock(packageLock(input.packageId), async () => {
+      await this.requirePackage(organizationId, input.packageId, 'packageId');
+      return this.deps.customers.create({
+        organizationId,
+        name: input.name,
+        email: input.email ?? null,
+        notificationEmail: input.notificationEmail ?? null,
+        packageId: input.packageId,
+        status: 'active',
+        cancellationDate: null,
+      });
+    });
+  }
+
+  /** `POST /api/v1/customers`: the package is named by its key (`plan`). */
+  async createFromPlan(
+    organizationId: number,
+    input: { name: string; plan: string; email?: string },
+  ): Promise<CustomerDocument> {
+    const found = await this.deps.packages.findByKey(organizationId, input.plan);
+    if (!found) {
+      const known = (await this.deps.packages.list(organizationId)).map((p) => p.key);
+      throw validationError(`Unknown plan "${input.plan}"`, [
+        {
+          path: 'plan',
+          message: known.length
+            ? `Unknown plan; known plans: ${known.join(', ')}`
+            : 'Unknown plan; no package exists yet',
+        },
+      ]);
+    }
+    return this.create(organizationId, { name: input.name, email: input.email, packageId: found.id });
+  }
+
+  update(organizationId: number, id: number, patch: CustomerPatch): Promise<CustomerDocument> {
+    return this.deps.mutex.withLock(customerLock(id), async () => {
+      const current = await this.get(organizationId, id);
+      if (patch.packageId !== undefined)
+        await this.requirePackage(organizationId, patch.packageId, 'packageId');
+      const outcome = changeStatus(
+        current,
+        {
+          status: patch.status,
+          cancellationDate:
+            patch.cancellationDate === undefined
+              ? undefined
+              : patch.cancellationDate === null
+                ? null
+                : new Date(patch.cancellationDate),
+        },
+        new Date(),
+      );
+      if (!outcome.ok) {
+        if (outcome.kind === 'conflict') throw conflict(outcome.message);
+        throw validationError(`Invalid ${outcome.path}`, [{ path: outcome.path, message: outcome.message }]);
+      }
+      const next: CustomerDocument = {
+        ...current,
+        ...outcome.state,
+        name: patch.name ?? current.name,
+        email: patch.email === undefined ? current.email : patch.email,
+        notificationEmail:
+          patch.notificationEmail === undefined ? current.notificationEmail : patch.notificationEmail,
+        packageId: patch.packageId ?? current.packageId,
+      };
+      const updated = await this.deps.customers.replace(next);
+      await this.syncCancellationJob(updated, current);
+      if (updated.status !== current.status || updated.packageId !== current.packageId) {
+        await this.deps.websites.rescheduleCustomer(organizationId, id);
+      }
+      return updated;
+    });
+  }
+
+  private async syncCancellationJob(updated: CustomerDocument, previous: CustomerDocument): Promise<void> {
+    const date = updated.cancellationDate;
+    if (date?.getTime() === previous.cancellationDate?.getTime()) return;
+    if (date) await this.deps.lifecycle.scheduleCancellation(updated.organizationId, updated.id, date);
+    else await this.deps.lifecycle.unscheduleCancellation(updated.id);
+  }
+
+  delete(organizationId: number, id: number): Promise<void> {
+    return this.deps.mutex.withLock(customerLock(id), async () => {
+      await this.get(organizationId, id);
+      const websites = await this.deps.websites.countByCustomer(organizationId, id);
+      if (websites > 0) throw conflict(`The customer has ${websites} website(s); delete or move them first`);
+      await this.deps.customers.delete(organizationId, id);
+      await this.deps.lifecycle.unscheduleCancellation(id);
+    });
+  }
+
+  /**
+   * Runs a due cancellation job: the customer becomes cancelled and its websites stop being checked.
+   * A job whose customer was reactivated or given another date since is stale and does nothing.
+   */
+  applyDueCancellation(job: CancellationJobData): Promise<void> {
+    return this.deps.mutex.withLock(customerLock(job.customerId), async () => {
+      const customer = await this.deps.customers.findById(job.organizationId, job.customerId);
+      if (
+        !customer ||
+        customer.status !== 'marked_for_cancellation' ||
+        customer.cancellationDate?.toISOString() !== job.cancellationDate
+      ) {
+        return;
+      }
+      if (customer.cancellationDate.getTime() > Date.now()) {
+        throw new Error(`cancellation of customer ${customer.id} is not due yet`);
+      }
+      await this.deps.customers.replace({ ...customer, status: 'cancelled', cancellationDate: null });
+      await this.deps.websites.rescheduleCustomer(customer.organizationId, customer.id);
+      this.deps.logger.info(
+        { customerId: customer.id, organizationId: customer.organizationId },
+        'customer cancelled',
+      );
+    });
+  }
+
+  /**
+   * MongoDB is the source of truth: cancels customers whose date has passed (their job may have
+   * been lost with Redis) and makes sure every other marked customer has its job.
+   */
+  async reconcileCancellations(): Promise<void> {
+    for (const customer of await this.deps.customers.listMarkedForCancellation()) {
+      const job: CancellationJobData = {
+        organizationId: customer.organizationId,
+        customerId: customer.id,
+        cancellationDate: customer.cancellationDate?.toISOString() ?? '',
+      };
+      if (customer.cancellationDate && customer.cancellationDate.getTime() <= Date.now()) {
+        await this.applyDueCancellation(job);
+      } else if (
+        customer.cancellationDate &&
+        (await this.deps.lifecycle.plannedCancellation(customer.id)) !== job.cancellationDate
+      ) {
+        await this.deps.lifecycle.scheduleCancellation(
+          customer.organizationId,
+          customer.id,
+          customer.cancellationDate,
+        );
+      }
+    }
+  }
+
+  /** Package display names for a page of customers, in one query. */
+  async packageNames(
+    organizationId: number,
+    customers: readonly CustomerDocument[],
+  ): Promise<Map<number, string>> {
+    const ids = [...new Set(customers.map((c) => c.packageId))];
+    const packages = await this.deps.packages.findByIds(organizationId, ids);
+    return new Map(packages.map((p) => [p.id, p.displayName]));
+  }
+}

@@ -1,0 +1,10 @@
+export { type CustomerDocument, CustomerRepository, customerIndexes } from './customer.repository.js';
+export { CustomerService, type CustomerWebsitesPort, customerLock } from './customer.service.js';
+export {
+  type CancellationJobData,
+  CUSTOMER_LIFECYCLE_QUEUE,
+  CustomerLifecycleQueue,
+  startCustomerLifecycleWorker,
+} from './customer-lifecycle.queue.js';
+export { CUSTOMER_STATUSES, type CustomerStatus, endOfUtcMonth, isMonitored } from './customer-status.js';
+export { customerRoutes } from './customers.routes.js';

@@ -1,0 +1,1 @@
+export { LockTimeoutError, type MutexOptions, RedisMutex } from './redis-mutex.js';

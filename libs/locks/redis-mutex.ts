@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from '../redis/index.js';
+
+/** The lock stayed taken for longer than the caller may wait. */
+export class LockTimeoutError extends Error {
+  constructor(readonly resource: string) {
+    super(`${resource} is being changed by another request; retry shortly`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+// Deletes the key only if it still holds our token, so an expired lock taken over by another
+// holder is never released by us.
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export interface MutexOptions {
+  /** The lock expires after this long even if its holder dies. @defaultValue 15000 */
+  ttlMs?: number;
+  /** How long to wait for a taken lock before giving up. @defaultValue 5000 */
+  waitMs?: number;
+}
+
+/**
+ * One holder at a time per resource, across every process that shares the Redis. Serializes the
+ * read-modify-write of a document (FerretDB runs updates without transactions) and the BullMQ
+ * scheduler upserts that follow it (concurrent upserts of one scheduler id can leave it dead).
+ */
+export class RedisMutex {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+    private readonly options: MutexOptions = {},
+  ) {}
+
+  async withLock<T>(resource: string, work: () => Promise<T>): Promise<T> {
+    const key = `${this.keyPrefix}:lock:${resource}`;
+    const token = randomUUID();
+    const ttlMs = this.options.ttlMs ?? 15_000;
+    const deadline = Date.now() + (this.options.waitMs ?? 5000);
+    for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 100)) {
+      if ((await this.redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK') break;
+      if (Date.now() >= deadline) throw new LockTimeoutError(resource);
+      await sleep(delayMs);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
+    }
+  }
+}

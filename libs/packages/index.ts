@@ -1,0 +1,3 @@
+export { type PackageDocument, PackageRepository, packageIndexes } from './package.repository.js';
+export { type Alerting, FEATURES, type Feature, type Features, type Limits } from './package.schema.js';
+export { type PackageRouteDependencies, packageRoutes, toPackageView } from './packages.routes.js';

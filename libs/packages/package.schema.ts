@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+export const FEATURES = [
+  'sslCheck',
+  'httpsRedirectCheck',
+  'statusCheck',
+  'sizeCheck',
+  'responseTimeCheck',
+  'keywordCheck',
+  'domainExpiryCheck',
+  'mtls',
+  'multiRegion',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** Each field once, without defaults: PATCH bodies must not fill in what was not sent. */
+const featureFields = Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()])) as Record<
+  Feature,
+  z.ZodBoolean
+>;
+
+const limitFields = {
+  maxWebsites: z.number().int().min(0).max(100_000).describe('Websites per customer'),
+  minCheckIntervalSeconds: z.number().int().min(10).max(86_400),
+  resultRetentionDays: z.number().int().min(1).max(730),
+};
+
+const alertingFields = {
+  confirmations: z.number().int().min(1).max(10).describe('Consecutive failed checks before down'),
+  recoveryConfirmations: z.number().int().min(1).max(10),
+  responseTimeThresholdMs: z.number().int().min(1).max(120_000),
+  sslExpiryWarningDays: z.number().int().min(0).max(365),
+  domainExpiryWarningDays: z.number().int().min(0).max(365),
+  reminderIntervalMinutes: z.number().int().min(0).max(10_080).describe('0: no reminders'),
+  regionQuorum: z.number().int().min(1).max(20).describe('Regions that must agree before down'),
+};
+
+const FEATURE_DEFAULTS = Object.fromEntries(FEATURES.map((feature) => [feature, true])) as Record<
+  Feature,
+  boolean
+>;
+const LIMIT_DEFAULTS = { maxWebsites: 50, minCheckIntervalSeconds: 60, resultRetentionDays: 30 };
+const ALERTING_DEFAULTS = {
+  confirmations: 2,
+  recoveryConfirmations: 1,
+  responseTimeThresholdMs: 5000,
+  sslExpiryWarningDays: 14,
+  domainExpiryWarningDays: 30,
+  reminderIntervalMinutes: 0,
+  regionQuorum: 1,
+};
+
+/** A nested object of a new package: the fields sent over the defaults. */
+function withDefaults<T extends Record<string, z.ZodType>>(
+  fields: T,
+  defaults: { [K in keyof T]: z.output<T[K]> },
+) {
+  return z
+    .strictObject(fields)
+    .partial()
+    .optional()
+    .transform(
+      (sent) =>
+        ({
+          ...defaults,
+          ...Object.fromEntries(Object.entries(sent ?? {}).filter(([, v]) => v !== undefined)),
+        }) as {
+          [K in keyof T]: z.output<T[K]>;
+        },
+    );
+}
+
+export const featuresSchema = withDefaults(featureFields, FEATURE_DEFAULTS);
+export const limitsSchema = withDefaults(limitFields, LIMIT_DEFAULTS);
+export const alertingSchema = withDefaults(alertingFields, ALERTING_DEFAULTS);
+
+const packageKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'must be 1-40 lowercase letters, digits, dashes or underscores')
+  .describe('The raw package type, e.g. "starter"; POST /api/v1/customers takes it as `plan`');
+
+export const createPackageBody = z.strictObject({
+  key: packageKey,
+  displayName: z.string().trim().min(1).max(100),
+  features: featuresSchema.describe('Omitted features are allowed'),
+  limits: limitsSchema,
+  alerting: alertingSchema,
+});
+
+/** A PATCH body: any top-level field, and any subset of each nested object (merged into it). */
+export const patchPackageBody = z
+  .strictObject({
+    key: packageKey,
+    displayName: z.string().trim().min(1).max(100),
+    features: z.strictObject(featureFields).partial(),
+    limits: z.strictObject(limitFields).partial(),
+    alerting: z.strictObject(alertingFields).partial(),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+
+export type Features = z.output<typeof featuresSchema>;
+export type Limits = z.output<typeof limitsSchema>;
+export type Alerting = z.output<typeof alertingSchema>;
+
+export const packageView = z.object({
+  id: z.number().int(),
+  organizationId: z.number().int(),
+  key: z.string(),
+  displayName: z.string(),
+  features: z.object(featureFields),
+  limits: z.object(limitFields),
+  alerting: z.object(alertingFields),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { conflict, defineRoute, notFound, type Route } from '../http/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import {
+  DuplicatePackageKeyError,
+  type PackageDocument,
+  type PackageRepository,
+} from './package.repository.js';
+import { createPackageBody, packageView, patchPackageBody } from './package.schema.js';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+export function toPackageView(document: PackageDocument): z.input<typeof packageView> {
+  return {
+    ...document,
+    createdAt: document.createdAt.toISOString(),
+    updatedAt: document.updatedAt.toISOString(),
+  };
+}
+
+async function keyConflictAsHttp<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DuplicatePackageKeyError) throw conflict(`${error.message} in this organization`);
+    throw error;
+  }
+}
+
+export interface PackageRouteDependencies {
+  packages: PackageRepository;
+  mutex: RedisMutex;
+  /** How many customers are on the package (a package in use cannot be deleted). */
+  countCustomersOn(organizationId: number, packageId: number): Promise<number>;
+}
+
+/** `/api/packages`: an organization's package configs (admin scope). */
+export function packageRoutes({ packages, mutex, countCustomersOn }: PackageRouteDependencies): Route[] {
+  const load = async (organizationId: number, id: number) => {
+    const found = await packages.findById(organizationId, id);
+    if (!found) throw notFound(`No package ${id}`);
+    return found;
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/packages',
+      operationId: 'listPackages',
+      summary: "List the organization's packages",
+      tags: ['Packages'],
+      access: 'admin',
+      success: { status: 200, description: 'Packages', schema: z.array(packageView) },
+      handle: async ({ auth }) => (await packages.list(auth.organizationId)).map(toPackageView),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/packages',
+      operationId: 'createPackage',
+      summary: 'Create a package: features, limits and alerting defaults',
+      description:
+        'Omitted features default to allowed; omitted limits and alerting values take the documented defaults.',
+      tags: ['Packages'],
+      access: 'admin',
+      body: createPackageBody,
+      problems: [409],
+      success: { status: 201, description: 'Created', schema: packageView },
+      handle: async ({ auth, body, ctx }) => {
+        const created = await keyConflictAsHttp(() =>
+          packages.create({ organizationId: auth.organizationId, ...body }),
+        );
+        ctx.set('Location', `/api/packages/${created.id}`);
+        return toPackageView(created);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/packages/:id',
+      operationId: 'getPackage',
+      summary: 'Get a package',
+      tags: ['Packages'],
+      access: 'admin',
+      params: idParams,
+      success: { status: 200, description: 'The package', schema: packageView },
+      handle: async ({ auth, params }) => toPackageView(await load(auth.organizationId, params.id)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/packages/:id',
+      operationId: 'updatePackage',
+      summary: 'Change a package; nested objects are merged',
+      tags: ['Packages'],
+      access: 'admin',
+      params: idParams,
+      body: patchPackageBody,
+      problems: [409],
+      success: { status: 200, description: 'The updated package', schema: packageView },
+      handle: async ({ auth, params, body }) =>
+        mutex.withLock(`package:${params.id}`, async () => {
+          const current = await load(auth.organizationId, params.id);
+          const next: PackageDocument = {
+            ...current,
+            key: body.key ?? current.key,
+            displayName: body.displayName ?? current.displayName,
+            features: { ...current.features, ...body.features },
+            limits: { ...current.limits, ...body.limits },
+            alerting: { ...current.alerting, ...body.alerting },
+          };
+          return toPackageView(await keyConflictAsHttp(() => packages.replace(next)));
+        }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/packages/:id',
+      operationId: 'deletePackage',
+      summary: 'Delete a package no customer is on',
+      tags: ['Packages'],
+      access: 'admin',
+      params: idParams,
+      problems: [409],
+      success: { status: 204, description: 'Deleted' },
+      handle: async ({ auth, params }) =>
+        mutex.withLock(`package:${params.id}`, async () => {
+          await load(auth.organizationId, params.id);
+          const customers = await countCustomersOn(auth.organizationId, params.id);
+          if (customers > 0)
+            throw conflict(`${customers} customer(s) are on this package; move them to another first`);
+          await packages.delete(auth.organizationId, params.id);
+        }),
+    }),
+  ];
+}

@@ -1,0 +1,87 @@
+import type { Db } from 'mongodb';
+import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
+import { type AppConfig, requireSecretsKey } from '../config/index.js';
+import {
+  CustomerLifecycleQueue,
+  CustomerRepository,
+  CustomerService,
+  customerIndexes,
+} from '../customers/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+import { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
+import { PackageRepository, packageIndexes } from '../packages/index.js';
+import type { Redis } from '../redis/index.js';
+import { CheckScheduler } from '../scheduler/index.js';
+import { SecretBox } from '../secrets/index.js';
+import { WebsiteRepository, WebsiteScheduling, WebsiteService, websiteIndexes } from '../websites/index.js';
+
+/** Every collection's indexes, created at start by each process. */
+export const ALL_INDEXES: readonly CollectionIndexes[] = [
+  organizationIndexes,
+  apiTokenIndexes,
+  monitoringNodeIndexes,
+  packageIndexes,
+  customerIndexes,
+  websiteIndexes,
+];
+
+export interface Services {
+  tokens: ApiTokenRepository;
+  nodes: MonitoringNodeRepository;
+  packages: PackageRepository;
+  customers: CustomerService;
+  websites: WebsiteService;
+  mutex: RedisMutex;
+  scheduler: CheckScheduler;
+  lifecycle: CustomerLifecycleQueue;
+  close(): Promise<void>;
+}
+
+/** The repositories and services of the control plane, built once per process over its connections. */
+export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }): Services {
+  const { db, redis, config, logger } = deps;
+  const secrets = new SecretBox(requireSecretsKey(config), config.SECRETS_KEYS_PREVIOUS);
+  const mutex = new RedisMutex(redis, config.REDIS_KEY_PREFIX);
+  const nodes = new MonitoringNodeRepository(db);
+  const packages = new PackageRepository(db);
+  const customerRepository = new CustomerRepository(db);
+  const websiteRepository = new WebsiteRepository(db);
+  const scheduler = new CheckScheduler(redis, config.REDIS_KEY_PREFIX);
+  const lifecycle = new CustomerLifecycleQueue(redis, config.REDIS_KEY_PREFIX);
+  const websites = new WebsiteService({
+    websites: websiteRepository,
+    customers: customerRepository,
+    packages,
+    secrets,
+    mutex,
+    scheduling: new WebsiteScheduling({
+      scheduler,
+      websites: websiteRepository,
+      nodes,
+      fallbackRegion: config.NODE_REGION,
+    }),
+  });
+  const customers = new CustomerService({
+    customers: customerRepository,
+    packages,
+    mutex,
+    lifecycle,
+    websites,
+    logger,
+  });
+  return {
+    tokens: new ApiTokenRepository(db),
+    nodes,
+    packages,
+    customers,
+    websites,
+    mutex,
+    scheduler,
+    lifecycle,
+    async close() {
+      await Promise.all([scheduler.close(), lifecycle.close()]);
+    },
+  };
+}

@@ -1,0 +1,10 @@
+export {
+  CHECK_FEATURES,
+  type CheckConfig,
+  defaultCheckConfig,
+  mergeCheckConfig,
+} from './check-config.schema.js';
+export { type WebsiteDocument, WebsiteRepository, websiteIndexes } from './website.repository.js';
+export { parseWebsiteRef, WebsiteService } from './website.service.js';
+export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';
+export { toWebsiteView, websiteRoutes } from './websites.routes.js';

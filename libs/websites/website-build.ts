@@ -1,0 +1,135 @@
+import { AppError, type FieldError, validationError } from '../http/index.js';
+import type { Feature, PackageDocument } from '../packages/index.js';
+import type { SealedSecret, SecretBox } from '../secrets/index.js';
+import { keyMatchesCertificate, parseCertificate, parsePrivateKey } from './pem.js';
+import type { WebsiteDocument } from './website.repository.js';
+import { WEBSITE_DEFAULTS, type WebsiteInput } from './website.schema.js';
+
+export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtlsClientKey`;
+
+export function headersToPairs(headers: Record<string, string>): WebsiteDocument['customHeaders'] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
+}
+
+export function headersToRecord(pairs: WebsiteDocument['customHeaders']): Record<string, string> {
+  return Object.fromEntries(pairs.map(({ name, value }) => [name, value]));
+}
+
+type Settings = Omit<
+  WebsiteDocument,
+  'id' | 'publicId' | 'organizationId' | 'checkConfig' | 'scheduledRegions' | 'createdAt' | 'updatedAt'
+>;
+
+function defaultsFor(base: Pick<Settings, 'customerId' | 'name' | 'url' | 'mtlsClientKey'>): Settings {
+  return { ...WEBSITE_DEFAULTS, customHeaders: [], regions: [], ...base };
+}
+
+function forbiddenByPackage(
+  pkg: PackageDocument,
+  problems: Array<FieldError & { feature: Feature | 'limits' }>,
+): never {
+  throw new AppError('forbidden', {
+    detail: `The package "${pkg.displayName}" does not allow this: ${[...new Set(problems.map((p) => p.feature))].join(', ')}`,
+    errors: problems.map(({ path, message }) => ({ path, message })),
+  });
+}
+
+/**
+ * The website settings after applying `input` to `current` (or to the defaults, for a create or a
+ * full update), checked against the rules that span fields and against the customer's package.
+ * `mtlsClientKey` is write-only: omitted, it is kept (also in a full update: a client cannot send
+ * back what it cannot read); null clears it; a new key is sealed for this website.
+ */
+export function buildWebsiteSettings(args: {
+  websiteId: number;
+  current: WebsiteDocument | null;
+  input: WebsiteInput;
+  full: boolean;
+  pkg: PackageDocument;
+  secrets: SecretBox;
+}): Settings {
+  const { input, current, pkg, secrets } = args;
+  const storedKey: SealedSecret | null = current?.mtlsClientKey ?? null;
+  const base: Settings =
+    args.full || !current
+      ? defaultsFor({
+          customerId: input.customerId ?? current?.customerId ?? 0,
+          name: input.name ?? current?.name ?? '',
+          url: input.url ?? current?.url ?? '',
+          mtlsClientKey: storedKey,
+        })
+      : { ...current };
+  const { mtlsClientKey: keyInput, customHeaders, ...plainInput } = input;
+  const settings: Settings = {
+    ...base,
+    ...plainInput,
+    customHeaders: customHeaders ? headersToPairs(customHeaders) : base.customHeaders,
+  };
+
+  const invalid: FieldError[] = [];
+  const forbidden: Array<FieldError & { feature: Feature | 'limits' }> = [];
+  if (settings.timeoutSeconds >= settings.checkInterval) {
+    invalid.push({
+      path: 'timeoutSeconds',
+      message: `must be less than checkInterval (${settings.checkInterval} s)`,
+    });
+  }
+  if (settings.httpMethod === 'HEAD' && settings.requestBody !== null) {
+    invalid.push({ path: 'requestBody', message: 'a HEAD request carries no body' });
+  }
+  if (settings.checkInterval < pkg.limits.minCheckIntervalSeconds) {
+    forbidden.push({
+      path: 'checkInterval',
+      message: `must be at least ${pkg.limits.minCheckIntervalSeconds} s on this package`,
+      feature: 'limits',
+    });
+  }
+  if (settings.regions.length > 1 && !pkg.features.multiRegion) {
+    forbidden.push({
+      path: 'regions',
+      message: 'checking from several regions needs the multiRegion feature',
+      feature: 'multiRegion',
+    });
+  }
+  if (settings.mtlsEnabled && !pkg.features.mtls) {
+    forbidden.push({
+      path: 'mtlsEnabled',
+      message: 'client certificates need the mtls feature',
+      feature: 'mtls',
+    });
+  }
+
+  // mTLS: parse what was sent, require both halves while enabled, and make sure they belong together.
+  const certificate = settings.mtlsClientCert === null ? null : parseCertificate(settings.mtlsClientCert);
+  if (certificate && !certificate.ok) invalid.push({ path: 'mtlsClientCert', message: certificate.message });
+  const newKey = typeof keyInput === 'string' ? parsePrivateKey(keyInput) : null;
+  if (newKey && !newKey.ok) invalid.push({ path: 'mtlsClientKey', message: newKey.message });
+  const keyAfter: SealedSecret | null | 'new' =
+    keyInput === undefined ? base.mtlsClientKey : keyInput === null ? null : 'new';
+  if (settings.mtlsEnabled && settings.mtlsClientCert === null) {
+    invalid.push({ path: 'mtlsClientCert', message: 'is required while mtlsEnabled is true' });
+  }
+  if (settings.mtlsEnabled && keyAfter === null) {
+    invalid.push({ path: 'mtlsClientKey', message: 'is required while mtlsEnabled is true' });
+  }
+  const certificateChanged = input.mtlsClientCert !== undefined;
+  if (certificate?.ok && (newKey?.ok || (keyAfter !== null && keyAfter !== 'new' && certificateChanged))) {
+    const key = newKey?.ok
+      ? newKey
+      : parsePrivateKey(secrets.open(keyAfter as SealedSecret, mtlsKeyContext(args.websiteId)));
+    if (key.ok && !keyMatchesCertificate(certificate.value, key.value)) {
+      invalid.push({ path: 'mtlsClientKey', message: 'does not belong to mtlsClientCert' });
+    }
+  }
+
+  if (invalid.length > 0)
+    throw validationError(`Invalid website: ${invalid.map((e) => e.path).join(', ')}`, invalid);
+  if (forbidden.length > 0) forbiddenByPackage(pkg, forbidden);
+  return {
+    ...settings,
+    mtlsClientKey:
+      keyAfter === 'new'
+        ? secrets.seal(keyInput as string, mtlsKeyContext(args.websiteId))
+        : (keyAfter as SealedSecret | null),
+  };
+}

@@ -1,0 +1,92 @@
+import type { Db } from 'mongodb';
+import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import type { SealedSecret } from '../secrets/index.js';
+import type { CheckConfig } from './check-config.schema.js';
+import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
+
+export interface WebsiteDocument {
+  id: number;
+  publicId: string;
+  organizationId: number;
+  customerId: number;
+  name: string;
+  url: string;
+  httpMethod: (typeof HTTP_METHODS)[number];
+  /** Pairs, not an object: header names may contain `.` and `$`, which document keys must not. */
+  customHeaders: Array<{ name: string; value: string }>;
+  requestBody: string | null;
+  followRedirects: boolean;
+  maxRedirects: number;
+  cookieHandling: (typeof COOKIE_HANDLING)[number];
+  mtlsEnabled: boolean;
+  mtlsClientCert: string | null;
+  mtlsClientKey: SealedSecret | null;
+  checkInterval: number;
+  timeoutSeconds: number;
+  regions: string[];
+  paused: boolean;
+  checkConfig: CheckConfig;
+  /** The regions whose check queues hold a scheduler for this website now. */
+  scheduledRegions: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const WEBSITES = 'websites';
+
+export const websiteIndexes: CollectionIndexes = {
+  collection: WEBSITES,
+  indexes: [
+    { key: { id: 1 }, unique: true, name: 'id_unique' },
+    { key: { publicId: 1 }, unique: true, name: 'public_id_unique' },
+    { key: { organizationId: 1, customerId: 1, id: 1 }, name: 'organization_customer' },
+  ],
+};
+
+const NO_MONGO_ID = { projection: { _id: 0 } } as const;
+
+export class WebsiteRepository {
+  private readonly websites: TenantCollection<WebsiteDocument>;
+
+  constructor(private readonly db: Db) {
+    this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
+  }
+
+  allocateId(): Promise<number> {
+    return nextId(this.db, WEBSITES);
+  }
+
+  async insert(document: WebsiteDocument): Promise<void> {
+    await this.websites.insertOne({ ...document });
+  }
+
+  /** By integer id or by publicId (UUID). */
+  findByRef(
+    organizationId: number,
+    ref: { id: number } | { publicId: string },
+  ): Promise<WebsiteDocument | null> {
+    return this.websites.findOne(organizationId, ref, NO_MONGO_ID);
+  }
+
+  listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
+    return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  countByCustomer(organizationId: number, customerId: number): Promise<number> {
+    return this.websites.countDocuments(organizationId, { customerId });
+  }
+
+  /** Writes every field but the identity ones; the caller holds the website's lock. */
+  async replace(document: WebsiteDocument): Promise<void> {
+    const { id, organizationId, publicId: _publicId, createdAt: _createdAt, ...fields } = document;
+    await this.websites.updateOne(organizationId, { id }, { $set: fields });
+  }
+
+  async setScheduledRegions(organizationId: number, id: number, regions: string[]): Promise<void> {
+    await this.websites.updateOne(organizationId, { id }, { $set: { scheduledRegions: regions } });
+  }
+
+  delete(organizationId: number, id: number): Promise<boolean> {
+    return this.websites.deleteOne(organizationId, { id });
+  }
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const COOKIE_HANDLING = ['jar', 'none'] as const;
+const MAX_HEADERS = 50;
+const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+const MAX_PEM_CHARS = 32 * 1024;
+/** Headers the probe sets itself: a configured value would break or smuggle the request. */
+const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+/** RFC 9110 token characters. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+const REGION = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Seconds; bounded above by a day and below by the package's minimum (checked against the package). */
+export const MAX_CHECK_INTERVAL_SECONDS = 86_400;
+
+const url = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+  .max(2048)
+  .refine((value) => {
+    const parsed = new URL(value);
+    return parsed.username === '' && parsed.password === '';
+  }, 'must not contain credentials; send them as customHeaders.Authorization');
+
+const customHeaders = z
+  .record(z.string(), z.string().max(8192).regex(HEADER_VALUE, 'must not contain line breaks or NUL'))
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > MAX_HEADERS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_HEADERS} headers` });
+    const seen = new Set<string>();
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (!HEADER_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+      } else if (FORBIDDEN_HEADERS.has(lower)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `${name} is set by the probe and cannot be configured`,
+        });
+      } else if (seen.has(lower)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is given twice (header names are case-insensitive)',
+        });
+      }
+      seen.add(lower);
+    }
+  });
+
+const requestBody = z
+  .string()
+  .refine(
+    (body) => Buffer.byteLength(body, 'utf8') <= MAX_REQUEST_BODY_BYTES,
+    `at most ${MAX_REQUEST_BODY_BYTES} bytes`,
+  )
+  .nullable();
+
+const pem = z.string().max(MAX_PEM_CHARS).nullable();
+
+/** Every website field a client may send; none has a default here (defaults differ between create and patch). */
+export const websiteFields = {
+  customerId: z.number().int().positive(),
+  name: z.string().trim().min(1).max(200),
+  url,
+  httpMethod: z.enum(HTTP_METHODS),
+  customHeaders,
+  requestBody,
+  followRedirects: z.boolean(),
+  maxRedirects: z.number().int().min(0).max(20),
+  cookieHandling: z
+    .enum(COOKIE_HANDLING)
+    .describe('jar: cookies set during a check are sent on its redirects; none: never'),
+  mtlsEnabled: z.boolean(),
+  mtlsClientCert: pem.describe('PEM client certificate (a chain may follow it)'),
+  mtlsClientKey: pem.describe(
+    'PEM private key, unencrypted; write-only: never returned, encrypted at rest. Omitted: kept; null: cleared',
+  ),
+  checkInterval: z.number().int().min(1).max(MAX_CHECK_INTERVAL_SECONDS).describe('Seconds between checks'),
+  timeoutSeconds: z.number().int().min(1).max(120),
+  regions: z
+    .array(z.string().regex(REGION, 'must be a region label (lowercase letters, digits, dashes)'))
+    .max(20)
+    .refine((regions) => new Set(regions).size === regions.length, 'regions must not repeat')
+    .describe('Regions to check from; empty: all regions (one region unless the package has multiRegion)'),
+  paused: z.boolean(),
+};
+
+/** The defaults a new website gets, and a full update returns omitted fields to. */
+export const WEBSITE_DEFAULTS = {
+  httpMethod: 'GET',
+  customHeaders: {},
+  requestBody: null,
+  followRedirects: true,
+  maxRedirects: 10,
+  cookieHandling: 'jar',
+  mtlsEnabled: false,
+  mtlsClientCert: null,
+  checkInterval: 300,
+  timeoutSeconds: 30,
+  regions: [],
+  paused: false,
+} as const satisfies Partial<Record<keyof typeof websiteFields, unknown>>;
+
+const { customerId, name, url: urlField, ...optionalFields } = websiteFields;
+
+export const createWebsiteBody = z.strictObject({
+  customerId,
+  name,
+  url: urlField,
+  ...Object.fromEntries(Object.entries(optionalFields).map(([key, schema]) => [key, schema.optional()])),
+} as { customerId: typeof customerId; name: typeof name; url: typeof urlField } & {
+  [K in keyof typeof optionalFields]: z.ZodOptional<(typeof optionalFields)[K]>;
+});
+
+export const patchWebsiteBody = createWebsiteBody
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+
+export type WebsiteInput = z.output<typeof patchWebsiteBody>;
+
+export const websiteView = z.object({
+  id: z.number().int(),
+  publicId: z.uuid(),
+  organizationId: z.number().int(),
+  customerId: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  httpMethod: z.enum(HTTP_METHODS),
+  customHeaders: z.record(z.string(), z.string()),
+  requestBody: z.string().nullable(),
+  followRedirects: z.boolean(),
+  maxRedirects: z.number().int(),
+  cookieHandling: z.enum(COOKIE_HANDLING),
+  mtlsEnabled: z.boolean(),
+  mtlsClientCert: z.string().nullable(),
+  mtlsClientKeySet: z.boolean().describe('Whether a client key is stored (the key itself is never returned)'),
+  checkInterval: z.number().int(),
+  timeoutSeconds: z.number().int(),
+  regions: z.array(z.string()),
+  paused: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export const websiteRefParams = z.object({
+  websiteRef: z
+    .string()
+    .refine(
+      (ref) => UUID.test(ref) || /^[1-9][0-9]{0,15}$/.test(ref),
+      'must be a website UUID (publicId) or integer id',
+    )
+    .describe('The website publicId (UUID) or integer id'),
+});
+
+export const websitePublicIdParams = z.object({
+  websiteRef: z
+    .string()
+    .regex(UUID, 'must be the website publicId (a UUID)')
+    .describe('The website publicId (UUID)'),
+});
+
+export const listWebsitesQuery = z.strictObject({
+  customerId: z.coerce.number().int().positive().describe('The customer whose websites to list'),
+});

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CustomerDocument,
+  type CustomerRepository,
+  type CustomerWebsitesPort,
+  customerLock,
+} from '../customers/index.js';
+import { AppError, notFound, validationError } from '../http/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import {
+  type CheckConfig,
+  type CheckConfigPatch,
+  defaultCheckConfig,
+  mergeCheckConfig,
+} from './check-config.schema.js';
+import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
+import { UUID, type WebsiteInput } from './website.schema.js';
+import { buildWebsiteSettings } from './website-build.js';
+import type { WebsiteScheduling } from './website-scheduling.js';
+
+const websiteLock = (id: number) => `website:${id}`;
+
+export function parseWebsiteRef(ref: string): { id: number } | { publicId: string } {
+  return UUID.test(ref) ? { publicId: ref.toLowerCase() } : { id: Number(ref) };
+}
+
+interface Owner {
+  customer: CustomerDocument;
+  pkg: PackageDocument;
+}
+
+/** Websites and their check configuration: every write validated, stored, then scheduled, under the website's lock. */
+export class WebsiteService implements CustomerWebsitesPort {
+  constructor(
+    private readonly deps: {
+      websites: WebsiteRepository;
+      customers: CustomerRepository;
+      packages: PackageRepository;
+      secrets: SecretBox;
+      mutex: RedisMutex;
+      scheduling: WebsiteScheduling;
+    },
+  ) {}
+
+  /** The customer (of this organization) and its package; `path` names the field when it is unknown. */
+  private async owner(organizationId: number, customerId: number, path = 'customerId'): Promise<Owner> {
+    const customer = await this.deps.customers.findById(organizationId, customerId);
+    if (!customer)
+      throw validationError(`Unknown customer ${customerId}`, [
+        { path, message: `No customer ${customerId} in your organization` },
+      ]);
+    const pkg = await this.deps.packages.findById(organizationId, customer.packageId);
+    if (!pkg) throw new Error(`customer ${customer.id} refers to missing package ${customer.packageId}`);
+    return { customer, pkg };
+  }
+
+  private async assertRoomFor(organizationId: number, owner: Owner): Promise<void> {
+    const count = await this.deps.websites.countByCustomer(organizationId, owner.customer.id);
+    if (count >= owner.pkg.limits.maxWebsites) {
+      throw new AppError('forbidden', {
+        detail: `The package "${owner.pkg.displayName}" allows ${owner.pkg.limits.maxWebsites} website(s) per customer (maxWebsites).`,
+        errors: [{ path: 'customerId', message: 'the customer has reached its package’s maxWebsites' }],
+      });
+    }
+  }
+
+  async get(organizationId: number, ref: string): Promise<WebsiteDocument> {
+    const website = await this.deps.websites.findByRef(organizationId, parseWebsiteRef(ref));
+    if (!website) throw notFound(`No website ${ref}`);
+    return website;
+  }
+
+  async listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
+    if (!(await this.deps.customers.findById(organizationId, customerId)))
+      throw notFound(`No customer ${customerId}`);
+    return this.deps.websites.listByCustomer(organizationId, customerId);
+  }
+
+  async create(
+    organizationId: number,
+    input: WebsiteInput & { customerId: number; name: string; url: string },
+  ): Promise<WebsiteDocument> {
+    // The customer's lock makes the website count and the insert one step (maxWebsites holds under concurrency).
+    return this.deps.mutex.withLock(customerLock(input.customerId), async () => {
+      const owner = await this.owner(organizationId, input.customerId);
+      await this.assertRoomFor(organizationId, owner);
+      const id = await this.deps.websites.allocateId();
+      const settings = buildWebsiteSettings({
+        websiteId: id,
+        current: null,
+        input,
+        full: true,
+        pkg: owner.pkg,
+        secrets: this.deps.secrets,
+      });
+      const now = new Date();
+      const website: WebsiteDocument = {
+        ...settings,
+        id,
+        publicId: randomUUID(),
+        organizationId,
+        checkConfig: defaultCheckConfig(settings.url, (feature) => owner.pkg.features[feature]),
+        scheduledRegions: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.deps.websites.insert(website);
+      await this.deps.mutex.withLock(websiteLock(id), () =>
+        this.deps.scheduling.sync(website, owner.customer, owner.pkg),
+      );
+      return website;
+    });
+  }
+
+  /** The seed's two rules: customerId, name and url all present → full update; otherwise partial. */
+  async update(organizationId: number, publicId: string, input: WebsiteInput): Promise<WebsiteDocument> {
+    const { id } = await this.get(organizationId, publicId);
+    return this.deps.mutex.withLock(websiteLock(id), async () => {
+      const current = await this.get(organizationId, publicId);
+      const full = input.customerId !== undefined && input.name !== undefined && input.url !== undefined;
+      const customerId = input.customerId ?? current.customerId;
+      const owner = await this.owner(organizationId, customerId);
+      if (customerId !== current.customerId) await this.assertRoomFor(organizationId, owner);
+      const settings = buildWebsiteSettings({
+        websiteId: id,
+        current,
+        input,
+        full,
+        pkg: owner.pkg,
+        secrets: this.deps.secrets,
+      });
+      const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
+      await this.deps.websites.replace(updated);
+      await this.deps.scheduling.sync(updated, owner.customer, owner.pkg);
+      return updated;
+    });
+  }
+
+  async delete(organizationId: number, publicId: string): Promise<void> {
+    const { id } = await this.get(organizationId, publicId);
+    await this.deps.mutex.withLock(websiteLock(id), async () => {
+      const website = await this.get(organizationId, publicId);
+      // MongoDB first: a scheduler left behind finds no website and is removed by the reconciler.
+      await this.deps.websites.delete(organizationId, id);
+      await this.deps.scheduling.unschedule(website);
+    });
+  }
+
+  async checkConfig(
+    organizationId: number,
+    ref: string,
+  ): Promise<{ website: WebsiteDocument; pkg: PackageDocument }> {
+    const website = await this.get(organizationId, ref);
+    return { website, pkg: (await this.owner(organizationId, website.customerId)).pkg };
+  }
+
+  async patchCheckConfig(
+    organizationId: number,
+    ref: string,
+    patch: CheckConfigPatch,
+  ): Promise<{ website: WebsiteDocument; pkg: PackageDocument }> {
+    const { id } = await this.get(organizationId, ref);
+    return this.deps.mutex.withLock(websiteLock(id), async () => {
+      const website = await this.get(organizationId, ref);
+      const { pkg } = await this.owner(organizationId, website.customerId);
+      const { config, invalid, forbidden } = mergeCheckConfig(
+        website.checkConfig,
+        patch,
+        (f) => pkg.features[f],
+      );
+      if (invalid.length > 0)
+        throw validationError(
+          `Invalid check configuration: ${invalid.map((e) => e.path).join(', ')}`,
+          invalid,
+        );
+      if (forbidden.length > 0) {
+        throw new AppError('forbidden', {
+          detail: `The package "${pkg.displayName}" does not include: ${forbidden.map((f) => f.feature).join(', ')}`,
+          errors: forbidden.map(({ path, feature }) => ({
+            path,
+            message: `needs the ${feature} feature, which the customer’s package lacks`,
+          })),
+        });
+      }
+      const updated: WebsiteDocument = {
+        ...website,
+        checkConfig: config as CheckConfig,
+        updatedAt: new Date(),
+      };
+      await this.deps.websites.replace(updated);
+      return { website: updated, pkg };
+    });
+  }
+
+  countByCustomer(organizationId: number, customerId: number): Promise<number> {
+    return this.deps.websites.countByCustomer(organizationId, customerId);
+  }
+
+  async rescheduleCustomer(organizationId: number, customerId: number): Promise<void> {
+    const owner = await this.owner(organizationId, customerId);
+    for (const { id } of await this.deps.websites.listByCustomer(organizationId, customerId)) {
+      await this.deps.mutex.withLock(websiteLock(id), async () => {
+        const website = await this.deps.websites.findByRef(organizationId, { id });
+        if (website) await this.deps.scheduling.sync(website, owner.customer, owner.pkg);
+      });
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { defineRoute, type Route } from '../http/index.js';
+import type { PackageDocument } from '../packages/index.js';
+import { checkConfigView, patchCheckConfigBody } from './check-config.schema.js';
+import type { WebsiteDocument } from './website.repository.js';
+import {
+  createWebsiteBody,
+  listWebsitesQuery,
+  patchWebsiteBody,
+  websitePublicIdParams,
+  websiteRefParams,
+  websiteView,
+} from './website.schema.js';
+import type { WebsiteService } from './website.service.js';
+import { headersToRecord } from './website-build.js';
+
+export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteView> {
+  const {
+    mtlsClientKey,
+    checkConfig: _checkConfig,
+    scheduledRegions: _scheduled,
+    customHeaders,
+    ...fields
+  } = website;
+  return {
+    ...fields,
+    customHeaders: headersToRecord(customHeaders),
+    mtlsClientKeySet: mtlsClientKey !== null,
+    createdAt: website.createdAt.toISOString(),
+    updatedAt: website.updatedAt.toISOString(),
+  };
+}
+
+function toCheckConfigView(website: WebsiteDocument, pkg: PackageDocument): z.input<typeof checkConfigView> {
+  return {
+    websiteId: website.id,
+    ...website.checkConfig,
+    responseTimeThresholdMs:
+      website.checkConfig.responseTimeThresholdMs ?? pkg.alerting.responseTimeThresholdMs,
+  };
+}
+
+export function websiteRoutes(service: WebsiteService): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/websites',
+      operationId: 'createWebsite',
+      summary: 'Add a website to a customer',
+      description:
+        'Omitted fields take their defaults. The website is scheduled before the response is sent.',
+      tags: ['Websites'],
+      access: 'write',
+      body: createWebsiteBody,
+      success: { status: 201, description: 'Created', schema: websiteView },
+      handle: async ({ auth, body, ctx }) => {
+        const website = await service.create(auth.organizationId, body);
+        ctx.set('Location', `/api/websites/${website.publicId}`);
+        return toWebsiteView(website);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites',
+      operationId: 'listWebsites',
+      summary: "List a customer's websites",
+      tags: ['Websites'],
+      access: 'read',
+      query: listWebsitesQuery,
+      success: { status: 200, description: 'Websites, by id', schema: z.array(websiteView) },
+      handle: async ({ auth, query }) =>
+        (await service.listByCustomer(auth.organizationId, query.customerId)).map(toWebsiteView),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef',
+      operationId: 'getWebsite',
+      summary: 'Get a website by publicId (UUID) or integer id',
+      tags: ['Websites'],
+      access: 'read',
+      params: websiteRefParams,
+      success: { status: 200, description: 'The website', schema: websiteView },
+      handle: async ({ auth, params }) =>
+        toWebsiteView(await service.get(auth.organizationId, params.websiteRef)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/websites/:websiteRef',
+      operationId: 'updateWebsite',
+      summary: 'Update a website (full or partial)',
+      description:
+        'A body with customerId, name and url is a full update: every omitted optional field returns to its default (except mtlsClientKey, which is write-only and kept unless sent as null). Any other body is a partial update: only the fields sent change. The path takes the publicId (UUID).',
+      tags: ['Websites'],
+      access: 'write',
+      params: websitePublicIdParams,
+      body: patchWebsiteBody,
+      success: { status: 200, description: 'The updated website', schema: websiteView },
+      handle: async ({ auth, params, body }) =>
+        toWebsiteView(await service.update(auth.organizationId, params.websiteRef, body)),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/websites/:websiteRef',
+      operationId: 'deleteWebsite',
+      summary: 'Delete a website and stop checking it',
+      tags: ['Websites'],
+      access: 'write',
+      params: websitePublicIdParams,
+      success: { status: 204, description: 'Deleted' },
+      handle: ({ auth, params }) => service.delete(auth.organizationId, params.websiteRef),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/check-config',
+      operationId: 'getCheckConfig',
+      summary: 'Which checks run for a website, and their settings',
+      tags: ['Check configuration'],
+      access: 'read',
+      params: websiteRefParams,
+      success: { status: 200, description: 'The whole configuration', schema: checkConfigView },
+      handle: async ({ auth, params }) => {
+        const { website, pkg } = await service.checkConfig(auth.organizationId, params.websiteRef);
+        return toCheckConfigView(website, pkg);
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/websites/:websiteRef/check-config',
+      operationId: 'updateCheckConfig',
+      summary: 'Change which checks run; the fields sent are merged',
+      description:
+        'Turning on a check the customer’s package lacks answers 403 naming it. minPageSize must not exceed maxPageSize; the keyword check needs a keyword; the size check needs a bound. responseTimeThresholdMs null returns to the package default.',
+      tags: ['Check configuration'],
+      access: 'write',
+      params: websiteRefParams,
+      body: patchCheckConfigBody,
+      success: { status: 200, description: 'The whole configuration', schema: checkConfigView },
+      handle: async ({ auth, params, body }) => {
+        const { website, pkg } = await service.patchCheckConfig(auth.organizationId, params.websiteRef, body);
+        return toCheckConfigView(website, pkg);
+      },
+    }),
+  ];
+}
