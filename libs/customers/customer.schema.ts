@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patchBody } from '../http/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const email = z.email().max(254);
@@ -40,17 +41,18 @@ export const createCustomerBody = z.strictObject({
   packageId: z.number().int().positive(),
 });
 
-export const patchCustomerBody = z
-  .strictObject({
-    name,
-    email: email.nullable(),
-    notificationEmail: email.nullable(),
-    packageId: z.number().int().positive(),
-    status: z.enum(CUSTOMER_STATUSES),
-    cancellationDate: z.iso
-      .datetime({ offset: true })
-      .nullable()
-      .describe('With status marked_for_cancellation; defaults to the end of the current UTC month'),
-  })
-  .partial()
-  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+export const patchCustomerBody = patchBody(
+  z
+    .strictObject({
+      name,
+      email: email.nullable(),
+      notificationEmail: email.nullable(),
+      packageId: z.number().int().positive(),
+      status: z.enum(CUSTOMER_STATUSES),
+      cancellationDate: z.iso
+        .datetime({ offset: true })
+        .nullable()
+        .describe('With status marked_for_cancellation; defaults to the end of the current UTC month'),
+    })
+    .partial(),
+);

@@ -167,13 +167,10 @@ export class CustomerService {
   applyDueCancellation(job: CancellationJobData): Promise<void> {
     return this.deps.mutex.withLock(customerLock(job.customerId), async () => {
       const customer = await this.deps.customers.findById(job.organizationId, job.customerId);
-      if (
-        !customer ||
-        customer.status !== 'marked_for_cancellation' ||
-        customer.cancellationDate?.toISOString() !== job.cancellationDate
-      ) {
-        return;
-      }
+      const stillPlanned =
+        customer?.status === 'marked_for_cancellation' &&
+        customer.cancellationDate?.toISOString() === job.cancellationDate;
+      if (!customer?.cancellationDate || !stillPlanned) return;
       if (customer.cancellationDate.getTime() > Date.now()) {
         throw new Error(`cancellation of customer ${customer.id} is not due yet`);
       }

@@ -9,4 +9,4 @@ export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
 export { type ReadinessCheck, systemRoutes } from './system.routes.js';
-export { fieldErrorsOf, parseInput } from './validation.js';
+export { fieldErrorsOf, parseInput, patchBody } from './validation.js';

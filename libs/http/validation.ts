@@ -38,3 +38,14 @@ export function parseInput<S extends z.ZodType>(
   const fields = [...new Set(errors.map((e) => e.path || '(root)'))].join(', ');
   throw validationError(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, errors);
 }
+
+/**
+ * A PATCH body: an object of optional fields that must name at least one. The rule is skipped when
+ * the object already has issues (an unknown field), so that the error names only the real culprit.
+ */
+export function patchBody<S extends z.ZodType<Record<string, unknown>>>(schema: S) {
+  return schema.refine((body) => Object.keys(body).length > 0, {
+    message: 'send at least one field to change',
+    when: (payload) => payload.issues.length === 0,
+  });
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patchBody } from '../http/index.js';
 
 export const FEATURES = [
   'sslCheck',
@@ -88,16 +89,17 @@ export const createPackageBody = z.strictObject({
 });
 
 /** A PATCH body: any top-level field, and any subset of each nested object (merged into it). */
-export const patchPackageBody = z
-  .strictObject({
-    key: packageKey,
-    displayName: z.string().trim().min(1).max(100),
-    features: z.strictObject(featureFields).partial(),
-    limits: z.strictObject(limitFields).partial(),
-    alerting: z.strictObject(alertingFields).partial(),
-  })
-  .partial()
-  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+export const patchPackageBody = patchBody(
+  z
+    .strictObject({
+      key: packageKey,
+      displayName: z.string().trim().min(1).max(100),
+      features: z.strictObject(featureFields).partial(),
+      limits: z.strictObject(limitFields).partial(),
+      alerting: z.strictObject(alertingFields).partial(),
+    })
+    .partial(),
+);
 
 export type Features = z.output<typeof featuresSchema>;
 export type Limits = z.output<typeof limitsSchema>;

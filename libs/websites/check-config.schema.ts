@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patchBody } from '../http/index.js';
 import type { Feature } from '../packages/index.js';
 
 /** The seven check switches and the package feature each needs. */
@@ -54,10 +55,7 @@ export const checkConfigFields = {
   keywordCaseSensitive: z.boolean(),
 };
 
-export const patchCheckConfigBody = z
-  .strictObject(checkConfigFields)
-  .partial()
-  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+export const patchCheckConfigBody = patchBody(z.strictObject(checkConfigFields).partial());
 
 export type CheckConfigPatch = z.output<typeof patchCheckConfigBody>;
 

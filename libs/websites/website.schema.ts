@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -20,8 +21,9 @@ const url = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
   .max(2048)
   .refine((value) => {
-    const parsed = new URL(value);
-    return parsed.username === '' && parsed.password === '';
+    // zod runs this even when the URL check above failed.
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    return !parsed || (parsed.username === '' && parsed.password === '');
   }, 'must not contain credentials; send them as customHeaders.Authorization');
 
 const customHeaders = z
@@ -117,9 +119,7 @@ export const createWebsiteBody = z.strictObject({
   [K in keyof typeof optionalFields]: z.ZodOptional<(typeof optionalFields)[K]>;
 });
 
-export const patchWebsiteBody = createWebsiteBody
-  .partial()
-  .refine((body) => Object.keys(body).length > 0, 'send at least one field to change');
+export const patchWebsiteBody = patchBody(createWebsiteBody.partial());
 
 export type WebsiteInput = z.output<typeof patchWebsiteBody>;
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { inject } from 'vitest';
 import { type ApiServer, startApi } from '../../apps/api/api.js';
@@ -129,4 +131,21 @@ export async function createCustomer(
   });
   if (res.status !== 201) throw new Error(`customer not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
+}
+
+/** The interval (ms) of a website's BullMQ Job Scheduler in a region's check queue, or undefined. */
+export async function scheduledInterval(
+  api: TestApi,
+  websiteId: number,
+  region = 'local',
+): Promise<number | undefined> {
+  const redis = new Redis(api.config.REDIS_URL);
+  const queue = new Queue(`checks-${region}`, { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+  try {
+    const scheduler = await queue.getJobScheduler(`website-${websiteId}`);
+    return scheduler?.every === undefined || scheduler.every === null ? undefined : Number(scheduler.every);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
 }
