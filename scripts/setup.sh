@@ -25,14 +25,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   echo "$lock_hash" > "$stamp"
 fi
 
-# --- redis-server ---------------------------------------------------------------------------
+# --- Debian packages: redis-server; openssl (the tests make certificates with it) ----------
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else fail "run as root or install sudo: $*"; fi; }
-if ! command -v redis-server >/dev/null; then
-  command -v apt-get >/dev/null || fail "redis-server is missing and apt-get is not available: install Redis 7 yourself"
-  say "installing redis-server with apt-get…"
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v openssl >/dev/null || missing+=(openssl)
+if [ ${#missing[@]} -gt 0 ]; then
+  command -v apt-get >/dev/null || fail "${missing[*]} missing and apt-get is not available: install them yourself"
+  say "installing ${missing[*]} with apt-get…"
   apt_log=$(mktemp)
-  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } \
-    >"$apt_log" 2>&1 || { cat "$apt_log" >&2; fail "apt-get could not install redis-server (output above)"; }
+  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } \
+    >"$apt_log" 2>&1 || { cat "$apt_log" >&2; fail "apt-get could not install ${missing[*]} (output above)"; }
   rm -f "$apt_log"
 fi
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
 
 describe('packages', () => {
   let api: TestApi;
@@ -86,6 +86,26 @@ describe('packages', () => {
     expect((await api.request('PATCH', `/api/packages/${pkg.id}`, { token: admin, body: {} })).status).toBe(
       400,
     );
+  });
+
+  it('raising the minimum interval reschedules the package’s websites at the new minimum', async () => {
+    const pkg = await createPackage(api, admin, { limits: { minCheckIntervalSeconds: 60 } });
+    const customerId = await createCustomer(api, admin, pkg.id);
+    const website = await api.request<{ id: number }>('POST', '/api/websites', {
+      token: admin,
+      body: { customerId, name: 'W', url: 'https://w.example.com/', checkInterval: 120 },
+    });
+    expect(await scheduledInterval(api, website.body.id)).toBe(120_000);
+    await api.request('PATCH', `/api/packages/${pkg.id}`, {
+      token: admin,
+      body: { limits: { minCheckIntervalSeconds: 600 } },
+    });
+    expect(await scheduledInterval(api, website.body.id)).toBe(600_000);
+    await api.request('PATCH', `/api/packages/${pkg.id}`, {
+      token: admin,
+      body: { limits: { minCheckIntervalSeconds: 60 } },
+    });
+    expect(await scheduledInterval(api, website.body.id)).toBe(120_000);
   });
 
   it('needs an admin token, even to read', async () => {

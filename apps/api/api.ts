@@ -71,6 +71,8 @@ export async function startApi(
       mutex: services.mutex,
       countCustomersOn: (organizationId, packageId) =>
         services.customers.countOnPackage(organizationId, packageId),
+      reschedule: (organizationId, packageId) =>
+        services.customers.reschedulePackage(organizationId, packageId),
     }),
     ...customerRoutes(services.customers),
     ...websiteRoutes(services.websites),

@@ -56,6 +56,10 @@ export class CustomerRepository {
     return this.customers.findOne(organizationId, { id }, NO_MONGO_ID);
   }
 
+  listOnPackage(organizationId: number, packageId: number): Promise<CustomerDocument[]> {
+    return this.customers.find(organizationId, { packageId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
   countOnPackage(organizationId: number, packageId: number): Promise<number> {
     return this.customers.countDocuments(organizationId, { packageId });
   }

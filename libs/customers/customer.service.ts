@@ -41,6 +41,13 @@ export class CustomerService {
     return this.deps.customers.countOnPackage(organizationId, packageId);
   }
 
+  /** After a package change: every website of every customer on it gets the package's new limits. */
+  async reschedulePackage(organizationId: number, packageId: number): Promise<void> {
+    for (const customer of await this.deps.customers.listOnPackage(organizationId, packageId)) {
+      await this.deps.websites.rescheduleCustomer(organizationId, customer.id);
+    }
+  }
+
   list(organizationId: number): Promise<CustomerDocument[]> {
     return this.deps.customers.list(organizationId);
   }

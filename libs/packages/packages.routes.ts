@@ -32,10 +32,17 @@ export interface PackageRouteDependencies {
   mutex: RedisMutex;
   /** How many customers are on the package (a package in use cannot be deleted). */
   countCustomersOn(organizationId: number, packageId: number): Promise<number>;
+  /** Brings the schedules of the package's websites in line with its new limits and features. */
+  reschedule(organizationId: number, packageId: number): Promise<void>;
 }
 
 /** `/api/packages`: an organization's package configs (admin scope). */
-export function packageRoutes({ packages, mutex, countCustomersOn }: PackageRouteDependencies): Route[] {
+export function packageRoutes({
+  packages,
+  mutex,
+  countCustomersOn,
+  reschedule,
+}: PackageRouteDependencies): Route[] {
   const load = async (organizationId: number, id: number) => {
     const found = await packages.findById(organizationId, id);
     if (!found) throw notFound(`No package ${id}`);
@@ -105,7 +112,12 @@ export function packageRoutes({ packages, mutex, countCustomersOn }: PackageRout
             limits: { ...current.limits, ...body.limits },
             alerting: { ...current.alerting, ...body.alerting },
           };
-          return toPackageView(await keyConflictAsHttp(() => packages.replace(next)));
+          const updated = await keyConflictAsHttp(() => packages.replace(next));
+          const schedulingChanged =
+            next.limits.minCheckIntervalSeconds !== current.limits.minCheckIntervalSeconds ||
+            next.features.multiRegion !== current.features.multiRegion;
+          if (schedulingChanged) await reschedule(auth.organizationId, params.id);
+          return toPackageView(updated);
         }),
     }),
     defineRoute({

@@ -1,0 +1,122 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
+
+describe('customer cancellation at its date (worker, delayed BullMQ job)', () => {
+  let api: TestApi;
+  let token: string;
+  let packageId: number;
+  let worker: RunningService | undefined;
+
+  const startTestWorker = async () => {
+    worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.9' },
+      createLogger('worker', 'silent'),
+    );
+  };
+  const customerWithWebsite = async () => {
+    const customerId = await createCustomer(api, token, packageId);
+    const website = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'W', url: 'https://w.example.com/' },
+    });
+    return { customerId, websiteId: website.body.id };
+  };
+  const markFor = (customerId: number, at: Date) =>
+    api.request('PATCH', `/api/customers/${customerId}`, {
+      token,
+      body: { status: 'marked_for_cancellation', cancellationDate: at.toISOString() },
+    });
+  const statusOf = async (customerId: number) =>
+    (await api.request<{ status: string }>('GET', `/api/customers/${customerId}`, { token })).body.status;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    ({ token } = await api.createOrganization(['admin']));
+    packageId = (await createPackage(api, token)).id;
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+  afterAll(() => api.stop());
+
+  it('cancels the customer when the date passes and stops checking its websites; reactivation restarts them', async () => {
+    await startTestWorker();
+    const { customerId, websiteId } = await customerWithWebsite();
+    expect(await scheduledInterval(api, websiteId)).toBe(300_000);
+    await markFor(customerId, new Date(Date.now() + 1500));
+    expect(await statusOf(customerId)).toBe('marked_for_cancellation');
+    expect(await scheduledInterval(api, websiteId)).toBe(300_000);
+
+    await expect.poll(() => statusOf(customerId), { timeout: 15_000, interval: 250 }).toBe('cancelled');
+    expect(await scheduledInterval(api, websiteId)).toBeUndefined();
+    const cancelled = await api.request('GET', `/api/customers/${customerId}`, { token });
+    expect(cancelled.body).toMatchObject({ cancellationDate: null });
+    expect((await api.request('GET', `/api/websites/${websiteId}`, { token })).status).toBe(200);
+
+    expect(
+      (await api.request('PATCH', `/api/customers/${customerId}`, { token, body: { status: 'active' } }))
+        .status,
+    ).toBe(200);
+    expect(await scheduledInterval(api, websiteId)).toBe(300_000);
+  }, 30_000);
+
+  it('a job planned while no worker ran is carried out by the next worker (it lives in Redis)', async () => {
+    const { customerId, websiteId } = await customerWithWebsite();
+    await markFor(customerId, new Date(Date.now() + 1000));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await statusOf(customerId)).toBe('marked_for_cancellation');
+    await startTestWorker();
+    await expect.poll(() => statusOf(customerId), { timeout: 15_000, interval: 250 }).toBe('cancelled');
+    expect(await scheduledInterval(api, websiteId)).toBeUndefined();
+  }, 30_000);
+
+  it('a lost job (Redis flushed) is made good from MongoDB when a worker starts', async () => {
+    const { customerId } = await customerWithWebsite();
+    const later = await customerWithWebsite();
+    await markFor(customerId, new Date(Date.now() + 1000));
+    const laterDate = new Date(Date.now() + 3_600_000);
+    await markFor(later.customerId, laterDate);
+    const redis = new Redis(api.config.REDIS_URL);
+    const queue = new Queue('customer-lifecycle', { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+    try {
+      await queue.obliterate({ force: true });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await startTestWorker();
+      expect(await statusOf(customerId)).toBe('cancelled');
+      expect(await statusOf(later.customerId)).toBe('marked_for_cancellation');
+      expect((await queue.getJob(`cancel-${later.customerId}`))?.data.cancellationDate).toBe(
+        laterDate.toISOString(),
+      );
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  }, 30_000);
+
+  it('a stale job (customer reactivated meanwhile) does nothing', async () => {
+    await startTestWorker();
+    const { customerId, websiteId } = await customerWithWebsite();
+    await markFor(customerId, new Date(Date.now() + 1500));
+    await api.request('PATCH', `/api/customers/${customerId}`, { token, body: { status: 'active' } });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await statusOf(customerId)).toBe('active');
+    expect(await scheduledInterval(api, websiteId)).toBe(300_000);
+  }, 30_000);
+
+  it('deleting a customer with websites is refused (409); without websites it works', async () => {
+    const { customerId, websiteId } = await customerWithWebsite();
+    expect((await api.request('DELETE', `/api/customers/${customerId}`, { token })).status).toBe(409);
+    const website = await api.request<{ publicId: string }>('GET', `/api/websites/${websiteId}`, { token });
+    expect((await api.request('DELETE', `/api/websites/${website.body.publicId}`, { token })).status).toBe(
+      204,
+    );
+    expect((await api.request('DELETE', `/api/customers/${customerId}`, { token })).status).toBe(204);
+    expect((await api.request('GET', `/api/customers/${customerId}`, { token })).status).toBe(404);
+  });
+});
