@@ -234,6 +234,28 @@ describe('websites', () => {
     expect(final).toMatchObject(Object.assign({}, ...changes));
   });
 
+  it('refuses non-JSON and oversized bodies without storing anything', async () => {
+    const before = (await api.request<Website[]>('GET', `/api/websites?customerId=${customerId}`, { token }))
+      .body.length;
+    const form = await api.request('POST', '/api/websites', {
+      token,
+      rawBody: `customerId=${customerId}&name=x&url=https://x.example.com`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(415);
+    const broken = await api.request('POST', '/api/websites', {
+      token,
+      rawBody: '{"customerId":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.status).toBe(400);
+    const huge = await create({ requestBody: 'x'.repeat(1024 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(
+      (await api.request<Website[]>('GET', `/api/websites?customerId=${customerId}`, { token })).body.length,
+    ).toBe(before);
+  });
+
   it('another organization sees none of it', async () => {
     const { body: website } = await create({});
     const other = await api.createOrganization(['admin']);
@@ -371,6 +393,44 @@ describe('websites', () => {
       const res = await patch(website.publicId, { mtlsClientCert: otherPair.certificate });
       expect(res.status).toBe(400);
       expect(pathsOf(res)).toEqual(['mtlsClientKey']);
+    });
+
+    it('keys sealed under a previous SECRETS_KEY still work after rotation', async () => {
+      const { body: website } = await create({
+        mtlsEnabled: true,
+        mtlsClientCert: pair.certificate,
+        mtlsClientKey: pair.key,
+      });
+      const oldKey = api.config.SECRETS_KEY!.toString('base64');
+      const rotated = await TestApi.start({
+        MONGODB_URL: api.config.MONGODB_URL,
+        REDIS_KEY_PREFIX: api.config.REDIS_KEY_PREFIX,
+        SECRETS_KEY: Buffer.alloc(32, 99).toString('base64'),
+        SECRETS_KEYS_PREVIOUS: oldKey,
+      });
+      const withoutOldKey = await TestApi.start({
+        MONGODB_URL: api.config.MONGODB_URL,
+        REDIS_KEY_PREFIX: api.config.REDIS_KEY_PREFIX,
+        SECRETS_KEY: Buffer.alloc(32, 98).toString('base64'),
+      });
+      try {
+        // Replacing the certificate makes the API open the stored key to check the pair.
+        const ok = await rotated.request('PATCH', `/api/websites/${website.publicId}`, {
+          token,
+          body: { mtlsClientCert: pair.certificate },
+        });
+        expect(ok.status).toBe(200);
+        const lost = await withoutOldKey.request<Problem>('PATCH', `/api/websites/${website.publicId}`, {
+          token,
+          body: { mtlsClientCert: pair.certificate },
+        });
+        expect(lost.status).toBe(500);
+        expect(lost.body.detail).toContain('SECRETS_KEYS_PREVIOUS');
+        expect(JSON.stringify(lost.body)).not.toContain('PRIVATE KEY');
+      } finally {
+        await rotated.api.stop();
+        await withoutOldKey.api.stop();
+      }
     });
 
     it('403 when the package lacks mtls', async () => {

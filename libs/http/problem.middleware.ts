@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { isMongoUnavailable } from '../db/index.js';
 import { LockTimeoutError } from '../locks/index.js';
 import { isRedisUnavailable } from '../redis/index.js';
+import { SecretUnreadableError } from '../secrets/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
 import { PROBLEM_TYPES, problemTypeUri, slugForStatus } from './problem-types.js';
@@ -37,6 +38,12 @@ function toAppError(error: unknown): AppError | null {
       headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE_SECONDS },
     });
   }
+  if (error instanceof SecretUnreadableError) {
+    return new AppError('internal-error', {
+      detail:
+        'A stored secret of this resource cannot be decrypted with the configured keys: the operator must add the key it was sealed with to SECRETS_KEYS_PREVIOUS.',
+    });
+  }
   if (error instanceof LockTimeoutError) {
     return new AppError('conflict', { detail: error.message, headers: { 'Retry-After': '1' } });
   }
@@ -67,11 +74,10 @@ export function problemMiddleware(): Middleware<AppState> {
         appError = new AppError('internal-error', {
           detail: `An unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it.`,
         });
-      } else if (appError.status === 503) {
-        ctx.state.log.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'dependency unavailable',
-        );
+      } else if (appError.status >= 500) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (appError.status === 503) ctx.state.log.warn({ err: message }, 'dependency unavailable');
+        else ctx.state.log.error({ err: message }, appError.detail);
       }
       ctx.status = appError.status;
       for (const [name, value] of Object.entries(appError.headers)) ctx.set(name, value);
