@@ -1,0 +1,48 @@
+/** Phase durations of one request, in milliseconds (blackbox_exporter's split). */
+export interface Timings {
+  dns: number;
+  connect: number;
+  tls: number;
+  ttfb: number;
+  download: number;
+  total: number;
+}
+
+export interface ProbeError {
+  /** DNS, CONNECT, TLS, TIMEOUT, BLOCKED_TARGET, TOO_MANY_REDIRECTS, REDIRECT_LOOP, INVALID_REDIRECT, PROTOCOL, BODY_TOO_LARGE… */
+  code: string;
+  message: string;
+}
+
+export interface TlsObservation {
+  validFrom: Date;
+  validTo: Date;
+  issuer: string;
+  subject: string;
+  /** Chain verified against the trusted roots. */
+  chainTrusted: boolean;
+  chainError: string | null;
+  hostnameMatches: boolean;
+}
+
+/** What one check run saw: the I/O is done; everything the checks need is here. */
+export interface Observation {
+  startedAt: Date;
+  url: string;
+  finalUrl: string;
+  httpStatus: number | null;
+  redirects: Array<{ url: string; status: number }>;
+  /** The decoded body as read (capped), or null when there was no response. */
+  body: Buffer | null;
+  /** Bytes of the decoded body; when `bodyTruncated`, at least this many. */
+  sizeBytes: number | null;
+  bodyTruncated: boolean;
+  timings: Timings;
+  error: ProbeError | null;
+  /** The certificate of the first https hop, when there was one. */
+  tls: TlsObservation | null;
+  /** The answer to `http://` of the same host, without following (only when that check is on). */
+  httpsRedirect: { status: number | null; location: string | null; error: ProbeError | null } | null;
+  /** The registrable domain's expiry (only when that check is on). */
+  domain: { name: string; expiresAt: Date | null; error: string | null } | null;
+}
