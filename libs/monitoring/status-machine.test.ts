@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { HealthStatus } from '../checks/index.js';
+import { type DecisionRules, decide, eventFor, INITIAL_STATE, type MonitorState, reportedStatus } from './status-machine.js';
+
+const oneRegion: DecisionRules = { confirmations: 2, recoveryConfirmations: 1, regionQuorum: 1, regions: ['eu'] };
+
+/** Feeds results in order and returns the health after each, plus the incidents and rechecks. */
+function replay(results: Array<[string, HealthStatus]>, rules: DecisionRules, start: MonitorState = INITIAL_STATE) {
+  let state = start;
+  return results.map(([region, status]) => {
+    const decision = decide(state, { region, status }, rules);
+    state = decision.state;
+    return { health: state.health, incident: decision.incident, recheck: decision.recheckSoon };
+  });
+}
+
+describe('decide', () => {
+  it('the first good result makes a new website up', () => {
+    expect(replay([['eu', 'up']], oneRegion)).toEqual([{ health: 'up', incident: null, recheck: false }]);
+  });
+
+  it('needs `confirmations` down results in a row, re-checking soon in between', () => {
+    expect(replay([['eu', 'up'], ['eu', 'down'], ['eu', 'down']], oneRegion)).toEqual([
+      { health: 'up', incident: null, recheck: false },
+      { health: 'up', incident: null, recheck: true },
+      { health: 'down', incident: 'open', recheck: false },
+    ]);
+  });
+
+  it('a single blip does not open an incident', () => {
+    expect(replay([['eu', 'up'], ['eu', 'down'], ['eu', 'up'], ['eu', 'down']], oneRegion).map((r) => r.health)).toEqual([
+      'up',
+      'up',
+      'up',
+      'up',
+    ]);
+  });
+
+  it('recovers after `recoveryConfirmations` good results', () => {
+    const rules = { ...oneRegion, recoveryConfirmations: 2 };
+    expect(replay([['eu', 'down'], ['eu', 'down'], ['eu', 'up'], ['eu', 'up']], rules)).toEqual([
+      { health: 'unknown', incident: null, recheck: true },
+      { health: 'down', incident: 'open', recheck: false },
+      { health: 'down', incident: null, recheck: true },
+      { health: 'up', incident: 'resolve', recheck: false },
+    ]);
+  });
+
+  it('degraded and back to up without an incident', () => {
+    expect(replay([['eu', 'up'], ['eu', 'degraded'], ['eu', 'up']], oneRegion)).toEqual([
+      { health: 'up', incident: null, recheck: false },
+      { health: 'degraded', incident: null, recheck: false },
+      { health: 'up', incident: null, recheck: false },
+    ]);
+  });
+
+  it('confirmations of 1 makes down at once', () => {
+    expect(replay([['eu', 'down']], { ...oneRegion, confirmations: 1 })[0]).toEqual({ health: 'down', incident: 'open', recheck: false });
+  });
+
+  describe('several regions', () => {
+    const twoOfThree: DecisionRules = { confirmations: 2, recoveryConfirmations: 1, regionQuorum: 2, regions: ['eu', 'us', 'ap'] };
+
+    it('one region down is not enough when the quorum is two', () => {
+      const health = replay([['eu', 'up'], ['us', 'up'], ['eu', 'down'], ['eu', 'down'], ['eu', 'down']], twoOfThree).map((r) => r.health);
+      expect(health.at(-1)).toBe('up');
+    });
+
+    it('two regions confirming down open one incident', () => {
+      const results = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']], twoOfThree);
+      expect(results.map((r) => r.incident)).toEqual([null, null, null, 'open']);
+    });
+
+    it('resolves when the quorum no longer holds', () => {
+      const results = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down'], ['eu', 'up']], twoOfThree);
+      expect(results.at(-1)).toMatchObject({ health: 'up', incident: 'resolve' });
+    });
+
+    it('a quorum larger than the regions checked is capped', () => {
+      const results = replay([['eu', 'down'], ['eu', 'down']], { ...twoOfThree, regions: ['eu'] });
+      expect(results.at(-1)?.health).toBe('down');
+    });
+
+    it('forgets regions the website is no longer checked from', () => {
+      const start = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']], twoOfThree);
+      expect(start.at(-1)?.health).toBe('down');
+      let state: MonitorState = INITIAL_STATE;
+      for (const [region, status] of [['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']] as const) {
+        state = decide(state, { region, status }, twoOfThree).state;
+      }
+      const after = decide(state, { region: 'eu', status: 'up' }, { ...twoOfThree, regions: ['eu'] });
+      expect(Object.keys(after.state.regions)).toEqual(['eu']);
+      expect(after.state.health).toBe('up');
+    });
+
+    it('degraded in one region makes the website degraded', () => {
+      expect(replay([['eu', 'up'], ['us', 'degraded']], twoOfThree).at(-1)?.health).toBe('degraded');
+    });
+  });
+});
+
+describe('reportedStatus and eventFor', () => {
+  it.each([
+    [{ paused: true, inMaintenance: true }, 'paused'],
+    [{ paused: false, inMaintenance: true }, 'maintenance'],
+    [{ paused: false, inMaintenance: false }, 'down'],
+  ])('%j → %s', (website, status) => {
+    expect(reportedStatus('down', website)).toBe(status);
+  });
+
+  it.each([
+    ['unknown', 'up', null],
+    ['unknown', 'down', 'website.down'],
+    ['up', 'down', 'website.down'],
+    ['down', 'up', 'website.up'],
+    ['up', 'degraded', 'website.degraded'],
+    ['degraded', 'up', 'website.up'],
+    ['down', 'degraded', 'website.degraded'],
+  ] as const)('%s → %s: %s', (from, to, event) => {
+    expect(eventFor({ from, to })).toBe(event);
+  });
+});
