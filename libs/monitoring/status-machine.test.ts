@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthStatus } from '../checks/index.js';
-import { type DecisionRules, decide, eventFor, INITIAL_STATE, type MonitorState, reportedStatus } from './status-machine.js';
+import {
+  type DecisionRules,
+  decide,
+  eventFor,
+  INITIAL_STATE,
+  type MonitorState,
+  reportedStatus,
+} from './status-machine.js';
 
-const oneRegion: DecisionRules = { confirmations: 2, recoveryConfirmations: 1, regionQuorum: 1, regions: ['eu'] };
+const oneRegion: DecisionRules = {
+  confirmations: 2,
+  recoveryConfirmations: 1,
+  regionQuorum: 1,
+  regions: ['eu'],
+};
 
 /** Feeds results in order and returns the health after each, plus the incidents and rechecks. */
-function replay(results: Array<[string, HealthStatus]>, rules: DecisionRules, start: MonitorState = INITIAL_STATE) {
+function replay(
+  results: Array<[string, HealthStatus]>,
+  rules: DecisionRules,
+  start: MonitorState = INITIAL_STATE,
+) {
   let state = start;
   return results.map(([region, status]) => {
     const decision = decide(state, { region, status }, rules);
@@ -20,7 +36,16 @@ describe('decide', () => {
   });
 
   it('needs `confirmations` down results in a row, re-checking soon in between', () => {
-    expect(replay([['eu', 'up'], ['eu', 'down'], ['eu', 'down']], oneRegion)).toEqual([
+    expect(
+      replay(
+        [
+          ['eu', 'up'],
+          ['eu', 'down'],
+          ['eu', 'down'],
+        ],
+        oneRegion,
+      ),
+    ).toEqual([
       { health: 'up', incident: null, recheck: false },
       { health: 'up', incident: null, recheck: true },
       { health: 'down', incident: 'open', recheck: false },
@@ -28,17 +53,32 @@ describe('decide', () => {
   });
 
   it('a single blip does not open an incident', () => {
-    expect(replay([['eu', 'up'], ['eu', 'down'], ['eu', 'up'], ['eu', 'down']], oneRegion).map((r) => r.health)).toEqual([
-      'up',
-      'up',
-      'up',
-      'up',
-    ]);
+    expect(
+      replay(
+        [
+          ['eu', 'up'],
+          ['eu', 'down'],
+          ['eu', 'up'],
+          ['eu', 'down'],
+        ],
+        oneRegion,
+      ).map((r) => r.health),
+    ).toEqual(['up', 'up', 'up', 'up']);
   });
 
   it('recovers after `recoveryConfirmations` good results', () => {
     const rules = { ...oneRegion, recoveryConfirmations: 2 };
-    expect(replay([['eu', 'down'], ['eu', 'down'], ['eu', 'up'], ['eu', 'up']], rules)).toEqual([
+    expect(
+      replay(
+        [
+          ['eu', 'down'],
+          ['eu', 'down'],
+          ['eu', 'up'],
+          ['eu', 'up'],
+        ],
+        rules,
+      ),
+    ).toEqual([
       { health: 'unknown', incident: null, recheck: true },
       { health: 'down', incident: 'open', recheck: false },
       { health: 'down', incident: null, recheck: true },
@@ -47,7 +87,16 @@ describe('decide', () => {
   });
 
   it('degraded and back to up without an incident', () => {
-    expect(replay([['eu', 'up'], ['eu', 'degraded'], ['eu', 'up']], oneRegion)).toEqual([
+    expect(
+      replay(
+        [
+          ['eu', 'up'],
+          ['eu', 'degraded'],
+          ['eu', 'up'],
+        ],
+        oneRegion,
+      ),
+    ).toEqual([
       { health: 'up', incident: null, recheck: false },
       { health: 'degraded', incident: null, recheck: false },
       { health: 'up', incident: null, recheck: false },
@@ -55,37 +104,91 @@ describe('decide', () => {
   });
 
   it('confirmations of 1 makes down at once', () => {
-    expect(replay([['eu', 'down']], { ...oneRegion, confirmations: 1 })[0]).toEqual({ health: 'down', incident: 'open', recheck: false });
+    expect(replay([['eu', 'down']], { ...oneRegion, confirmations: 1 })[0]).toEqual({
+      health: 'down',
+      incident: 'open',
+      recheck: false,
+    });
   });
 
   describe('several regions', () => {
-    const twoOfThree: DecisionRules = { confirmations: 2, recoveryConfirmations: 1, regionQuorum: 2, regions: ['eu', 'us', 'ap'] };
+    const twoOfThree: DecisionRules = {
+      confirmations: 2,
+      recoveryConfirmations: 1,
+      regionQuorum: 2,
+      regions: ['eu', 'us', 'ap'],
+    };
 
     it('one region down is not enough when the quorum is two', () => {
-      const health = replay([['eu', 'up'], ['us', 'up'], ['eu', 'down'], ['eu', 'down'], ['eu', 'down']], twoOfThree).map((r) => r.health);
+      const health = replay(
+        [
+          ['eu', 'up'],
+          ['us', 'up'],
+          ['eu', 'down'],
+          ['eu', 'down'],
+          ['eu', 'down'],
+        ],
+        twoOfThree,
+      ).map((r) => r.health);
       expect(health.at(-1)).toBe('up');
     });
 
     it('two regions confirming down open one incident', () => {
-      const results = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']], twoOfThree);
+      const results = replay(
+        [
+          ['eu', 'down'],
+          ['us', 'down'],
+          ['eu', 'down'],
+          ['us', 'down'],
+        ],
+        twoOfThree,
+      );
       expect(results.map((r) => r.incident)).toEqual([null, null, null, 'open']);
     });
 
     it('resolves when the quorum no longer holds', () => {
-      const results = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down'], ['eu', 'up']], twoOfThree);
+      const results = replay(
+        [
+          ['eu', 'down'],
+          ['us', 'down'],
+          ['eu', 'down'],
+          ['us', 'down'],
+          ['eu', 'up'],
+        ],
+        twoOfThree,
+      );
       expect(results.at(-1)).toMatchObject({ health: 'up', incident: 'resolve' });
     });
 
     it('a quorum larger than the regions checked is capped', () => {
-      const results = replay([['eu', 'down'], ['eu', 'down']], { ...twoOfThree, regions: ['eu'] });
+      const results = replay(
+        [
+          ['eu', 'down'],
+          ['eu', 'down'],
+        ],
+        { ...twoOfThree, regions: ['eu'] },
+      );
       expect(results.at(-1)?.health).toBe('down');
     });
 
     it('forgets regions the website is no longer checked from', () => {
-      const start = replay([['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']], twoOfThree);
+      const start = replay(
+        [
+          ['eu', 'down'],
+          ['us', 'down'],
+          ['eu', 'down'],
+          ['us', 'down'],
+        ],
+        twoOfThree,
+      );
       expect(start.at(-1)?.health).toBe('down');
       let state: MonitorState = INITIAL_STATE;
-      for (const [region, status] of [['eu', 'down'], ['us', 'down'], ['eu', 'down'], ['us', 'down']] as const) {
+      for (const [region, status] of [
+        ['eu', 'down'],
+        ['us', 'down'],
+        ['eu', 'down'],
+        ['us', 'down'],
+      ] as const) {
         state = decide(state, { region, status }, twoOfThree).state;
       }
       const after = decide(state, { region: 'eu', status: 'up' }, { ...twoOfThree, regions: ['eu'] });
@@ -94,7 +197,15 @@ describe('decide', () => {
     });
 
     it('degraded in one region makes the website degraded', () => {
-      expect(replay([['eu', 'up'], ['us', 'degraded']], twoOfThree).at(-1)?.health).toBe('degraded');
+      expect(
+        replay(
+          [
+            ['eu', 'up'],
+            ['us', 'degraded'],
+          ],
+          twoOfThree,
+        ).at(-1)?.health,
+      ).toBe('degraded');
     });
   });
 });

@@ -46,13 +46,21 @@ function worstOf(statuses: HealthStatus[]): HealthStatus {
  * that no longer holds and the reporting region saw `recoveryConfirmations` good results in a row.
  * Between those, up and degraded follow the latest good result of each region (worst wins).
  */
-export function decide(state: MonitorState, result: { region: string; status: HealthStatus }, rules: DecisionRules): Decision {
+export function decide(
+  state: MonitorState,
+  result: { region: string; status: HealthStatus },
+  rules: DecisionRules,
+): Decision {
   const regions: Record<string, RegionTrack> = {};
   for (const region of rules.regions) {
     const track = state.regions[region];
     if (track) regions[region] = { ...track };
   }
-  const previous = regions[result.region] ?? { lastStatus: result.status, consecutiveDown: 0, consecutiveUp: 0 };
+  const previous = regions[result.region] ?? {
+    lastStatus: result.status,
+    consecutiveDown: 0,
+    consecutiveUp: 0,
+  };
   const down = result.status === 'down';
   const track: RegionTrack = {
     lastStatus: result.status,
@@ -63,7 +71,11 @@ export function decide(state: MonitorState, result: { region: string; status: He
 
   const quorum = Math.min(Math.max(1, rules.regionQuorum), Math.max(1, rules.regions.length));
   const confirmedDown = Object.values(regions).filter((t) => t.consecutiveDown >= rules.confirmations).length;
-  const goodHealth = worstOf(Object.values(regions).map((t) => t.lastStatus).filter((s) => s !== 'down'));
+  const goodHealth = worstOf(
+    Object.values(regions)
+      .map((t) => t.lastStatus)
+      .filter((s) => s !== 'down'),
+  );
 
   let health: Health = state.health;
   let recheckSoon = false;
@@ -88,7 +100,10 @@ export function decide(state: MonitorState, result: { region: string; status: He
 }
 
 /** What the API reports for a website. */
-export function reportedStatus(health: Health, website: { paused: boolean; inMaintenance: boolean }): WebsiteStatus {
+export function reportedStatus(
+  health: Health,
+  website: { paused: boolean; inMaintenance: boolean },
+): WebsiteStatus {
   if (website.paused) return 'paused';
   return website.inMaintenance ? 'maintenance' : health;
 }

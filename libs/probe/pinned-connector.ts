@@ -1,0 +1,127 @@
+import { lookup } from 'node:dns/promises';
+import { isIP, type Socket, connect as tcpConnect } from 'node:net';
+import { checkServerIdentity, type PeerCertificate, type TLSSocket, connect as tlsConnect } from 'node:tls';
+import type { buildConnector } from 'undici';
+import type { TlsObservation } from '../checks/index.js';
+import { blockedReason } from './address-policy.js';
+import { ProbeFailure } from './probe-error.js';
+
+/** Resolves a host name to addresses, first choice first. */
+export type Resolve = (hostname: string) => Promise<string[]>;
+
+export const systemResolve: Resolve = async (hostname) =>
+  (await lookup(hostname, { all: true })).map((a) => a.address);
+
+/** What one hop's connection went through; filled in as it happens. */
+export interface HopConnection {
+  phase: 'dns' | 'connect' | 'tls' | 'request';
+  address: string | null;
+  dnsMs: number;
+  connectMs: number;
+  tlsMs: number;
+  /** performance.now() when the connection was ready for the request. */
+  readyAt: number | null;
+  tls: TlsObservation | null;
+  sockets: Socket[];
+}
+
+export interface ConnectorOptions {
+  allowPrivateTargets: boolean;
+  /** Single addresses reachable even though their range is blocked (a private host to monitor). */
+  exemptAddresses?: readonly string[];
+  resolve: Resolve;
+  /** Trusted roots for the chain check. */
+  ca: string[];
+  clientCertificate: { cert: string; key: string } | null;
+}
+
+/** Verification errors the SSL check reports on its own terms (dates, host name), not as an untrusted chain. */
+const NOT_CHAIN_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
+function distinguishedName(name: PeerCertificate['subject'] | undefined): string {
+  if (!name) return '';
+  return Object.entries(name)
+    .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`)
+    .join(', ');
+}
+
+/**
+ * An undici connector for one hop: resolves the host itself, refuses blocked addresses (SSRF guard),
+ * connects to the very address it checked (no second lookup, so no DNS rebinding), times DNS, TCP
+ * and TLS, and records the server certificate. The certificate is not rejected here: the SSL check
+ * judges it, so the other checks still see the answer.
+ */
+export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): buildConnector.connector {
+  return (target, callback) => {
+    const run = async (): Promise<Socket | TLSSocket> => {
+      const hostname = target.hostname.replace(/^\[|\]$/g, '');
+      const started = performance.now();
+      hop.phase = 'dns';
+      const addresses = isIP(hostname) ? [hostname] : await options.resolve(hostname);
+      hop.dnsMs = isIP(hostname) ? 0 : performance.now() - started;
+      const address = addresses[0];
+      if (!address) throw new ProbeFailure('DNS', `${hostname} has no address`);
+      const reason = blockedReason(address);
+      if (reason && !options.allowPrivateTargets && !options.exemptAddresses?.includes(address)) {
+        throw new ProbeFailure(
+          'BLOCKED_TARGET',
+          `${hostname} resolves to ${address} (${reason}), which monitoring may not reach`,
+        );
+      }
+      hop.address = address;
+
+      hop.phase = 'connect';
+      const connectStarted = performance.now();
+      const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+      const socket = tcpConnect({ host: address, port });
+      hop.sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('error', reject);
+      });
+      hop.connectMs = performance.now() - connectStarted;
+      if (target.protocol !== 'https:') {
+        hop.readyAt = performance.now();
+        return socket;
+      }
+
+      hop.phase = 'tls';
+      const tlsStarted = performance.now();
+      const secure = tlsConnect({
+        socket,
+        servername: isIP(hostname) ? undefined : hostname,
+        ca: options.ca,
+        rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
+        ...(options.clientCertificate ?? {}),
+      });
+      hop.sockets.push(secure);
+      await new Promise<void>((resolve, reject) => {
+        secure.once('secureConnect', resolve);
+        secure.once('error', reject);
+      });
+      hop.tlsMs = performance.now() - tlsStarted;
+      const certificate = secure.getPeerCertificate();
+      if (certificate?.valid_to) {
+        hop.tls = {
+          validFrom: new Date(certificate.valid_from),
+          validTo: new Date(certificate.valid_to),
+          issuer: distinguishedName(certificate.issuer),
+          subject: distinguishedName(certificate.subject),
+          chainTrusted: secure.authorized || NOT_CHAIN_ERRORS.has(String(secure.authorizationError)),
+          chainError: secure.authorizationError ? String(secure.authorizationError) : null,
+          hostnameMatches: checkServerIdentity(hostname, certificate) === undefined,
+        };
+      }
+      hop.readyAt = performance.now();
+      return secure;
+    };
+    run().then(
+      (socket) => {
+        hop.phase = 'request';
+        callback(null, socket);
+      },
+      (error: Error) => callback(error, null),
+    );
+  };
+}
