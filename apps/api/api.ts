@@ -15,6 +15,7 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { MonitorStateRepository, monitoringRoutes, ResultRepository } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import { connectRedis, pingRedis } from '../../libs/redis/index.js';
@@ -76,6 +77,11 @@ export async function startApi(
     }),
     ...customerRoutes(services.customers),
     ...websiteRoutes(services.websites),
+    ...monitoringRoutes({
+      website: (organizationId, ref) => services.websites.get(organizationId, ref),
+      results: new ResultRepository(mongo.db),
+      states: new MonitorStateRepository(mongo.db),
+    }),
     ...monitoringNodeRoutes(services.nodes),
   );
   const app = createHttpApp({

@@ -1,20 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
+import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import {
+  CheckRunner,
+  MonitorStateRepository,
+  ResultRepository,
+  ResultWriter,
+  startCheckWorker,
+} from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
+import { type ProbeOptions, systemResolve } from '../../libs/probe/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
+const RETENTION_CLEANUP_MS = 10 * 60_000;
+
+export interface WorkerOptions {
+  signal?: AbortSignal;
+  heartbeatIntervalMs?: number;
+  /** Overrides for tests that run targets on loopback names (the probe's edge to the network). */
+  probe?: Partial<ProbeOptions>;
+  lockDurationMs?: number;
+}
+
+function probeOptions(config: AppConfig, overrides: Partial<ProbeOptions> = {}): ProbeOptions {
+  const extraCa = config.PROBE_EXTRA_CA_FILE ? [readFileSync(config.PROBE_EXTRA_CA_FILE, 'utf8')] : [];
+  return {
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+    resolve: systemResolve,
+    ca: [...rootCertificates, ...extraCa],
+    userAgent: `webmon/${SERVICE_VERSION} (website monitoring)`,
+    ...overrides,
+  };
+}
+
 /**
- * A monitoring node: registers itself and heartbeats so the API can publish it, and runs the
- * customer lifecycle jobs (cancellations at their date).
+ * A monitoring node: registers itself and heartbeats, runs the checks of its region's queue, stores
+ * results and status changes, runs the customer lifecycle jobs, and cleans up expired results.
  */
 export async function startWorker(
   config: AppConfig,
   logger: Logger,
-  options: { signal?: AbortSignal; heartbeatIntervalMs?: number } = {},
+  options: WorkerOptions = {},
 ): Promise<RunningService> {
   const ip = nodeAddress(config.NODE_PUBLIC_IP);
   if (!ip)
@@ -23,6 +56,7 @@ export async function startWorker(
     );
   if (!config.NODE_PUBLIC_IP)
     logger.warn({ ip }, 'NODE_PUBLIC_IP not set: publishing the first external IPv4 address');
+  const probe = probeOptions(config, options.probe);
   const { signal } = options;
   const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-worker', logger, signal });
   const redis = await connectRedis(config.REDIS_URL, { name: 'worker', logger, role: 'command', signal });
@@ -34,6 +68,8 @@ export async function startWorker(
   });
   await ensureIndexes(mongo.db, ALL_INDEXES);
   const services = createServices({ db: mongo.db, redis, config, logger });
+  const results = new ResultRepository(mongo.db);
+  const writer = new ResultWriter(results.collection);
 
   await services.customers.reconcileCancellations();
   const lifecycle = startCustomerLifecycleWorker({
@@ -42,6 +78,41 @@ export async function startWorker(
     logger,
     cancel: (job) => services.customers.applyDueCancellation(job),
   });
+  const checks = startCheckWorker({
+    connection: blocking,
+    commands: redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    region: config.NODE_REGION,
+    concurrency: config.WORKER_CONCURRENCY,
+    recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+    lockDurationMs: options.lockDurationMs,
+    logger,
+    runner: new CheckRunner({
+      websites: services.websiteRepository,
+      customers: services.customerRepository,
+      packages: services.packages,
+      secrets: services.secrets,
+      states: new MonitorStateRepository(mongo.db),
+      results: writer,
+      mutex: services.mutex,
+      probe,
+      domainExpiry: createDomainExpiryLookup(mongo.db, {
+        rdapBaseUrl: config.RDAP_BASE_URL,
+        whoisServer: config.WHOIS_SERVER,
+      }),
+      nodeId: config.NODE_ID,
+    }),
+  });
+  const cleanup = setInterval(() => {
+    results.deleteExpired(new Date()).then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'expired check results removed'),
+      (error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'retention cleanup failed',
+        ),
+    );
+  }, RETENTION_CLEANUP_MS);
   const heartbeat = await startHeartbeat({
     nodes: services.nodes,
     node: { nodeId: config.NODE_ID, ip, region: config.NODE_REGION, version: SERVICE_VERSION },
@@ -50,8 +121,10 @@ export async function startWorker(
   });
   return {
     async stop() {
-      // Finish the jobs in hand (BullMQ waits for them) before letting go of the connections.
-      await lifecycle.close();
+      clearInterval(cleanup);
+      // BullMQ lets the checks in hand finish (their results are written before they complete).
+      await Promise.all([checks.close(), lifecycle.close()]);
+      await writer.flush();
       await heartbeat.stop();
       await services.close();
       await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));

@@ -89,6 +89,30 @@ export const envSchema = z.object({
     .default('wm'),
   /** Seconds a process may take to finish in-flight work after SIGTERM. @defaultValue 25 */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */
+  RECHECK_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** A PEM file of extra CAs the SSL check trusts besides the system roots (private PKI). */
+  PROBE_EXTRA_CA_FILE: z.string().optional(),
+  /** Single private addresses the probe may reach while the SSRF guard is on, comma separated. */
+  PROBE_EXEMPT_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6()]))),
+  /** RDAP service asked first for domain expiry (`<base>/domain/<name>`). @defaultValue https://rdap.org */
+  RDAP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://rdap.org'),
+  /** WHOIS server (host or host:port) for the fallback; unset: the registry's, found through IANA. */
+  WHOIS_SERVER: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port')
+    .optional(),
   /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
   TRUST_PROXY: bool.default(false),
 });

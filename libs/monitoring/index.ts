@@ -1,3 +1,19 @@
+export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
+export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
+export {
+  type EventDocument,
+  type IncidentDocument,
+  type MonitorStateDocument,
+  MonitorStateRepository,
+  monitoringIndexes,
+} from './monitor-state.repository.js';
+export { monitoringRoutes } from './monitoring.routes.js';
+export {
+  type CheckResultDocument,
+  checkResultIndexes,
+  ResultRepository,
+  ResultWriter,
+} from './result.repository.js';
 export {
   type Decision,
   type DecisionRules,
@@ -11,3 +27,4 @@ export {
   type StatusEventKind,
   type WebsiteStatus,
 } from './status-machine.js';
+export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';

@@ -10,6 +10,7 @@ import {
 import type { CollectionIndexes } from '../db/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
+import { checkResultIndexes, monitoringIndexes } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
 import type { Redis } from '../redis/index.js';
@@ -25,9 +26,14 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   packageIndexes,
   customerIndexes,
   websiteIndexes,
+  checkResultIndexes,
+  ...monitoringIndexes,
 ];
 
 export interface Services {
+  secrets: SecretBox;
+  customerRepository: CustomerRepository;
+  websiteRepository: WebsiteRepository;
   tokens: ApiTokenRepository;
   nodes: MonitoringNodeRepository;
   packages: PackageRepository;
@@ -72,6 +78,9 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     logger,
   });
   return {
+    secrets,
+    customerRepository,
+    websiteRepository,
     tokens: new ApiTokenRepository(db),
     nodes,
     packages,

@@ -6,5 +6,6 @@ export {
 } from './check-config.schema.js';
 export { type WebsiteDocument, WebsiteRepository, websiteIndexes } from './website.repository.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
+export { headersToRecord, mtlsKeyContext } from './website-build.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';
 export { toWebsiteView, websiteRoutes } from './websites.routes.js';

@@ -38,7 +38,7 @@ export function targetRoutes(base: () => string): Record<string, Handler> {
     },
     '/gzip': (_req, res) => {
       res.setHeader('content-encoding', 'gzip');
-      res.end(gzipSync(Buffer.from('x'.repeat(10_000) + 'needle')));
+      res.end(gzipSync(Buffer.from(`${'x'.repeat(10_000)}needle`)));
     },
     '/echo': (req, res, body) => {
       res.setHeader('content-type', 'application/json');

@@ -1,0 +1,106 @@
+import type { Collection, Db } from 'mongodb';
+import { getDomain } from 'tldts';
+import { fetch } from 'undici';
+import { domain as whoisDomain, query as whoisQuery } from 'whoiser';
+import type { Observation } from '../checks/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+import { rdapExpiry, whoisExpiry } from './expiry-parsing.js';
+
+interface CachedExpiry {
+  _id: string;
+  expiresAt: Date | null;
+  error: string | null;
+  source: 'rdap' | 'whois' | null;
+  checkedAt: Date;
+}
+
+export const DOMAIN_EXPIRY = 'domain_expiry';
+export const domainExpiryIndexes: CollectionIndexes = { collection: DOMAIN_EXPIRY, indexes: [] };
+
+/** Answers are reused for a day; failed lookups are tried again after an hour. */
+const FRESH_MS = 24 * 3_600_000;
+const RETRY_FAILED_MS = 3_600_000;
+const LOOKUP_TIMEOUT_MS = 10_000;
+
+export interface DomainExpiryOptions {
+  rdapBaseUrl: string;
+  /** host or host:port; unset: the registry's WHOIS server found through IANA. */
+  whoisServer?: string;
+}
+
+async function fromRdap(domain: string, baseUrl: string): Promise<Date | null> {
+  // fetch follows redirects: rdap.org sends each query on to the registry's own RDAP server.
+  const response = await fetch(`${baseUrl.replace(/\/$/, '')}/domain/${encodeURIComponent(domain)}`, {
+    headers: { accept: 'application/rdap+json, application/json' },
+    signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+  });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new Error(`RDAP answered ${response.status}`);
+  }
+  return rdapExpiry(await response.json());
+}
+
+async function fromWhois(domain: string, server: string | undefined): Promise<Date | null> {
+  if (server) {
+    const [host, port] = server.split(':');
+    return whoisExpiry(
+      await whoisQuery({ host, port: port ? Number(port) : 43, query: domain, timeout: LOOKUP_TIMEOUT_MS }),
+    );
+  }
+  const answers = await whoisDomain(domain, { follow: 1, timeout: LOOKUP_TIMEOUT_MS, raw: true });
+  for (const answer of Object.values(answers)) {
+    const raw = (answer as { __raw?: unknown }).__raw;
+    const date = typeof raw === 'string' ? whoisExpiry(raw) : null;
+    if (date) return date;
+  }
+  return null;
+}
+
+/**
+ * When a website's registrable domain (tldts) expires: RDAP first, WHOIS as the fallback, cached
+ * per domain in MongoDB for a day so thousands of websites on one domain cost one lookup.
+ */
+export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
+  const cache: Collection<CachedExpiry> = db.collection<CachedExpiry>(DOMAIN_EXPIRY);
+  return async (hostname: string): Promise<NonNullable<Observation['domain']>> => {
+    const domain = getDomain(hostname);
+    if (!domain)
+      return {
+        name: hostname,
+        expiresAt: null,
+        error: 'no registrable domain (an IP address or a bare name)',
+      };
+    const cached = await cache.findOne({ _id: domain });
+    const age = cached ? Date.now() - cached.checkedAt.getTime() : Number.POSITIVE_INFINITY;
+    if (cached && age < (cached.expiresAt ? FRESH_MS : RETRY_FAILED_MS)) {
+      return { name: domain, expiresAt: cached.expiresAt, error: cached.error };
+    }
+    const errors: string[] = [];
+    let expiresAt: Date | null = null;
+    let source: CachedExpiry['source'] = null;
+    try {
+      expiresAt = await fromRdap(domain, options.rdapBaseUrl);
+      if (expiresAt) source = 'rdap';
+      else errors.push('RDAP answer has no expiration date');
+    } catch (error) {
+      errors.push(`RDAP: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!expiresAt) {
+      try {
+        expiresAt = await fromWhois(domain, options.whoisServer);
+        if (expiresAt) source = 'whois';
+        else errors.push('WHOIS answer has no expiration date');
+      } catch (error) {
+        errors.push(`WHOIS: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const error = expiresAt ? null : errors.join('; ');
+    await cache.replaceOne(
+      { _id: domain },
+      { expiresAt, error, source, checkedAt: new Date() },
+      { upsert: true },
+    );
+    return { name: domain, expiresAt, error };
+  };
+}

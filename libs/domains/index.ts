@@ -1,0 +1,7 @@
+export {
+  createDomainExpiryLookup,
+  DOMAIN_EXPIRY,
+  type DomainExpiryOptions,
+  domainExpiryIndexes,
+} from './domain-expiry.js';
+export { rdapExpiry, whoisExpiry } from './expiry-parsing.js';

@@ -1,0 +1,224 @@
+import { evaluate, type Observation } from '../checks/index.js';
+import { type CustomerRepository, isMonitored } from '../customers/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
+import type { CheckJobData } from '../scheduler/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import {
+  CHECK_FEATURES,
+  type CheckConfig,
+  headersToRecord,
+  mtlsKeyContext,
+  type WebsiteDocument,
+  type WebsiteRepository,
+} from '../websites/index.js';
+import type { MonitorStateDocument, MonitorStateRepository } from './monitor-state.repository.js';
+import type { CheckResultDocument, ResultWriter } from './result.repository.js';
+import { decide, eventFor } from './status-machine.js';
+
+/** Looks up when a domain expires (RDAP, then WHOIS). */
+export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
+
+const MIN_BODY_CAP = 10 * 1024 * 1024;
+const DAY_MS = 86_400_000;
+
+export type RunOutcome =
+  | { ran: false; reason: string }
+  | { ran: true; result: CheckResultDocument; recheckSoon: boolean };
+
+/** Checks the package no longer includes are off, whatever the stored configuration says. */
+function withinPackage(config: CheckConfig, pkg: PackageDocument): CheckConfig {
+  const limited = { ...config };
+  for (const [key, feature] of Object.entries(CHECK_FEATURES) as Array<
+    [keyof typeof CHECK_FEATURES, (typeof CHECK_FEATURES)[keyof typeof CHECK_FEATURES]]
+  >) {
+    if (!pkg.features[feature]) limited[key] = false;
+  }
+  return limited;
+}
+
+/** `http://` of the website's host (and path), asked without following, for the HTTPS redirect check. */
+export function plainHttpUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.protocol = 'http:';
+  return parsed.href;
+}
+
+/**
+ * One check of one website from one region: the I/O (probe, extra lookups the enabled checks
+ * need), then the pure evaluation and status decision, then storage. A failed check is data in
+ * the result; an exception here means infrastructure trouble and the job is retried.
+ */
+export class CheckRunner {
+  constructor(
+    private readonly deps: {
+      websites: WebsiteRepository;
+      customers: CustomerRepository;
+      packages: PackageRepository;
+      secrets: SecretBox;
+      states: MonitorStateRepository;
+      results: ResultWriter;
+      mutex: RedisMutex;
+      probe: ProbeOptions;
+      domainExpiry: DomainExpiryLookup;
+      nodeId: string;
+    },
+  ) {}
+
+  async run(job: CheckJobData): Promise<RunOutcome> {
+    const website = await this.deps.websites.findByRef(job.organizationId, { id: job.websiteId });
+    if (!website) return { ran: false, reason: 'website deleted' };
+    const customer = await this.deps.customers.findById(job.organizationId, website.customerId);
+    const pkg = customer && (await this.deps.packages.findById(job.organizationId, customer.packageId));
+    if (!customer || !pkg) return { ran: false, reason: 'customer or package missing' };
+    if (website.paused || !isMonitored(customer.status)) return { ran: false, reason: 'not monitored' };
+
+    const config = withinPackage(website.checkConfig, pkg);
+    const observation = await this.observe(website, config);
+    const now = new Date();
+    const { status, checks } = evaluate(observation, { config, alerting: pkg.alerting, now });
+    const result: CheckResultDocument = {
+      organizationId: website.organizationId,
+      websiteId: website.id,
+      region: job.region,
+      nodeId: this.deps.nodeId,
+      startedAt: observation.startedAt,
+      status,
+      inMaintenance: false,
+      httpStatus: observation.httpStatus,
+      sizeBytes: observation.sizeBytes,
+      timings: observation.timings,
+      redirects: observation.redirects,
+      error: observation.error,
+      checks,
+      ssl: observation.tls && {
+        validTo: observation.tls.validTo,
+        daysLeft: Math.floor((observation.tls.validTo.getTime() - now.getTime()) / DAY_MS),
+        issuer: observation.tls.issuer,
+        subject: observation.tls.subject,
+        valid:
+          observation.tls.chainTrusted && observation.tls.hostnameMatches && observation.tls.validTo > now,
+      },
+      retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
+    };
+    await this.deps.results.write(result);
+    const recheckSoon = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
+      this.record(website, pkg, result),
+    );
+    return { ran: true, result, recheckSoon };
+  }
+
+  private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {
+    const request: ProbeRequest = {
+      url: website.url,
+      method: website.httpMethod,
+      headers: headersToRecord(website.customHeaders),
+      body: website.requestBody,
+      followRedirects: website.followRedirects,
+      maxRedirects: website.maxRedirects,
+      cookieHandling: website.cookieHandling,
+      clientCertificate:
+        website.mtlsEnabled && website.mtlsClientCert && website.mtlsClientKey
+          ? {
+              cert: website.mtlsClientCert,
+              key: this.deps.secrets.open(website.mtlsClientKey, mtlsKeyContext(website.id)),
+            }
+          : null,
+      timeoutMs: website.timeoutSeconds * 1000,
+      maxBodyBytes: Math.max(config.maxPageSize ?? 0, MIN_BODY_CAP),
+    };
+    const plainHttp = async () => {
+      const answer = await probeHttp(
+        {
+          ...request,
+          url: plainHttpUrl(website.url),
+          method: 'GET',
+          body: null,
+          followRedirects: false,
+          clientCertificate: null,
+          maxBodyBytes: 64 * 1024,
+        },
+        this.deps.probe,
+      );
+      return { status: answer.httpStatus, location: answer.location, error: answer.error };
+    };
+    const [main, httpsRedirect, domain] = await Promise.all([
+      probeHttp(request, this.deps.probe),
+      config.checkHttpsRedirectEnabled ? plainHttp() : Promise.resolve(null),
+      config.checkDomainExpiryEnabled
+        ? this.deps.domainExpiry(new URL(website.url).hostname)
+        : Promise.resolve(null),
+    ]);
+    const { location: _location, ...observation } = main;
+    return { ...observation, httpsRedirect, domain };
+  }
+
+  /** The status decision, incident and event for a stored result; the caller holds the monitor lock. */
+  private async record(
+    website: WebsiteDocument,
+    pkg: PackageDocument,
+    result: CheckResultDocument,
+  ): Promise<boolean> {
+    const { states } = this.deps;
+    const state = await states.load(website.organizationId, website.id);
+    const regions = website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region];
+    const decision = decide(
+      state,
+      { region: result.region, status: result.status },
+      { ...pkg.alerting, regions },
+    );
+    const next: MonitorStateDocument = {
+      ...state,
+      ...decision.state,
+      lastResultAt: result.startedAt,
+      lastStatus: result.status,
+      since: decision.change ? result.startedAt : state.since,
+    };
+    if (decision.incident === 'open') {
+      const cause =
+        result.error?.message ??
+        result.checks
+          .filter((c) => c.outcome === 'fail')
+          .map((c) => `${c.name}: ${c.message}`)
+          .join('; ');
+      const downRegions = Object.entries(decision.state.regions)
+        .filter(([, t]) => t.lastStatus === 'down')
+        .map(([r]) => r);
+      next.openIncidentId = await states.openIncident(next, result.startedAt, cause, downRegions);
+    } else if (decision.incident === 'resolve' && state.openIncidentId) {
+      await states.resolveIncident(state.openIncidentId, result.startedAt);
+      next.openIncidentId = null;
+    }
+    await states.save(next);
+    const kind = decision.change && eventFor(decision.change);
+    if (decision.change && kind) {
+      await states.emit({
+        organizationId: website.organizationId,
+        websiteId: website.id,
+        type: kind,
+        createdAt: new Date(),
+        data: {
+          website: {
+            id: website.id,
+            publicId: website.publicId,
+            name: website.name,
+            url: website.url,
+            customerId: website.customerId,
+          },
+          previousStatus: decision.change.from,
+          status: decision.change.to,
+          incident: next.openIncidentId ?? state.openIncidentId,
+          result: {
+            region: result.region,
+            startedAt: result.startedAt,
+            httpStatus: result.httpStatus,
+            error: result.error,
+            checks: result.checks,
+          },
+        },
+      });
+    }
+    return decision.recheckSoon;
+  }
+}

@@ -1,0 +1,242 @@
+import { ObjectId } from 'mongodb';
+import { z } from 'zod';
+import { defineRoute, type Route, validationError } from '../http/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import type { MonitorStateRepository } from './monitor-state.repository.js';
+import type { CheckResultDocument, ResultRepository } from './result.repository.js';
+import { reportedStatus } from './status-machine.js';
+import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
+
+const refParams = z.object({
+  websiteRef: z.string().regex(/^([0-9a-f-]{36}|[1-9][0-9]{0,15})$/i, 'must be a website UUID or integer id'),
+});
+const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
+
+const resultView = z.object({
+  websiteId: z.number().int(),
+  region: z.string(),
+  nodeId: z.string(),
+  startedAt: z.iso.datetime(),
+  status: z.enum(['up', 'degraded', 'down']),
+  inMaintenance: z.boolean(),
+  httpStatus: z.number().int().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  timings: z.object({
+    dns: z.number(),
+    connect: z.number(),
+    tls: z.number(),
+    ttfb: z.number(),
+    download: z.number(),
+    total: z.number(),
+  }),
+  redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
+      message: z.string(),
+      value: z.union([z.number(), z.string()]).nullable(),
+    }),
+  ),
+  ssl: z
+    .object({
+      validTo: z.iso.datetime(),
+      daysLeft: z.number().int(),
+      issuer: z.string(),
+      subject: z.string(),
+      valid: z.boolean(),
+    })
+    .nullable(),
+});
+
+function toResultView(result: CheckResultDocument): z.input<typeof resultView> {
+  return {
+    websiteId: result.websiteId,
+    region: result.region,
+    nodeId: result.nodeId,
+    startedAt: result.startedAt.toISOString(),
+    status: result.status,
+    inMaintenance: result.inMaintenance,
+    httpStatus: result.httpStatus,
+    sizeBytes: result.sizeBytes,
+    timings: result.timings,
+    redirects: result.redirects,
+    error: result.error,
+    checks: result.checks,
+    ssl: result.ssl && { ...result.ssl, validTo: result.ssl.validTo.toISOString() },
+  };
+}
+
+function encodeCursor(result: { startedAt: Date; _id: ObjectId }): string {
+  return Buffer.from(`${result.startedAt.toISOString()}|${result._id.toHexString()}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { startedAt: Date; id: ObjectId } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const startedAt = new Date(iso ?? '');
+  if (!id || !ObjectId.isValid(id) || Number.isNaN(startedAt.getTime())) {
+    throw validationError('Invalid cursor', [
+      { path: 'cursor', message: 'pass back the nextCursor of the previous page' },
+    ]);
+  }
+  return { startedAt, id: new ObjectId(id) };
+}
+
+const incidentView = z.object({
+  id: z.string(),
+  websiteId: z.number().int(),
+  startedAt: z.iso.datetime(),
+  resolvedAt: z.iso.datetime().nullable(),
+  cause: z.string(),
+  regions: z.array(z.string()),
+});
+
+export function monitoringRoutes(deps: {
+  website: (organizationId: number, ref: string) => Promise<WebsiteDocument>;
+  results: ResultRepository;
+  states: MonitorStateRepository;
+}): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/status',
+      operationId: 'getWebsiteStatus',
+      summary: 'Current status of a website',
+      description:
+        'status: paused, maintenance, or the confirmed health (unknown until the first result, up, degraded, down).',
+      tags: ['Results'],
+      access: 'read',
+      params: refParams,
+      success: {
+        status: 200,
+        description: 'The status',
+        schema: z.object({
+          websiteId: z.number().int(),
+          status: z.enum(['unknown', 'up', 'degraded', 'down', 'maintenance', 'paused']),
+          since: z.iso.datetime().nullable(),
+          lastCheckedAt: z.iso.datetime().nullable(),
+          regions: z.record(
+            z.string(),
+            z.object({ lastStatus: z.string(), consecutiveDown: z.number(), consecutiveUp: z.number() }),
+          ),
+          openIncidentId: z.string().nullable(),
+        }),
+      },
+      handle: async ({ auth, params }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const state = await deps.states.load(auth.organizationId, website.id);
+        return {
+          websiteId: website.id,
+          status: reportedStatus(state.health, { paused: website.paused, inMaintenance: false }),
+          since: state.since?.toISOString() ?? null,
+          lastCheckedAt: state.lastResultAt?.toISOString() ?? null,
+          regions: state.regions,
+          openIncidentId: state.openIncidentId,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/results',
+      operationId: 'listWebsiteResults',
+      summary: 'Check results, newest first, in pages',
+      tags: ['Results'],
+      access: 'read',
+      params: refParams,
+      query: z.strictObject({
+        from: isoDate.optional(),
+        to: isoDate.optional(),
+        limit: z.coerce.number().int().min(1).max(1000).default(100),
+        cursor: z.string().max(200).optional(),
+      }),
+      success: {
+        status: 200,
+        description: 'A page of results; nextCursor is null on the last page',
+        schema: z.object({ items: z.array(resultView), nextCursor: z.string().nullable() }),
+      },
+      handle: async ({ auth, params, query }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const page = await deps.results.page(auth.organizationId, website.id, {
+          from: query.from,
+          to: query.to,
+          after: query.cursor ? decodeCursor(query.cursor) : undefined,
+          limit: query.limit + 1,
+        });
+        const items = page.slice(0, query.limit);
+        const last = items.at(-1);
+        return {
+          items: items.map(toResultView),
+          nextCursor: page.length > query.limit && last ? encodeCursor(last) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/uptime',
+      operationId: 'getWebsiteUptime',
+      summary: 'Uptime, downtime and response time percentiles over a period',
+      tags: ['Results'],
+      access: 'read',
+      params: refParams,
+      query: z.strictObject({
+        period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
+      }),
+      success: {
+        status: 200,
+        description: 'Figures; uptimePercent is null before the first result',
+        schema: z.object({
+          period: z.string(),
+          uptimePercent: z.number().nullable(),
+          checks: z.number().int(),
+          downtimeSeconds: z.number().int(),
+          responseTimeMs: z.object({
+            p50: z.number().nullable(),
+            p95: z.number().nullable(),
+            p99: z.number().nullable(),
+          }),
+        }),
+      },
+      handle: async ({ auth, params, query }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const now = new Date();
+        const from = new Date(now.getTime() - UPTIME_PERIODS[query.period] * 1000);
+        const results = await deps.results.since(auth.organizationId, website.id, from);
+        const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, 10_000);
+        return {
+          period: query.period,
+          ...uptimeFigures({
+            now,
+            periodSeconds: UPTIME_PERIODS[query.period],
+            firstResultAt: results[0]?.startedAt ?? null,
+            incidents: incidents.filter((i) => (i.resolvedAt ?? now) > from),
+            responseTimesMs: results.filter((r) => r.status !== 'down').map((r) => r.timings.total),
+            checks: results.length,
+          }),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/incidents',
+      operationId: 'listWebsiteIncidents',
+      summary: 'Incidents (down periods), newest first',
+      tags: ['Results'],
+      access: 'read',
+      params: refParams,
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+      success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
+      handle: async ({ auth, params, query }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
+        return {
+          items: incidents.map((i) => ({
+            ...i,
+            startedAt: i.startedAt.toISOString(),
+            resolvedAt: i.resolvedAt?.toISOString() ?? null,
+          })),
+        };
+      },
+    }),
+  ];
+}

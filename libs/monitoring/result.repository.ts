@@ -1,0 +1,135 @@
+import type { Collection, Db, Filter, ObjectId, WithId } from 'mongodb';
+import type { CheckResult, HealthStatus, ProbeError, Timings } from '../checks/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+
+/** One check run as stored and served. */
+export interface CheckResultDocument {
+  organizationId: number;
+  websiteId: number;
+  region: string;
+  nodeId: string;
+  startedAt: Date;
+  status: HealthStatus;
+  inMaintenance: boolean;
+  httpStatus: number | null;
+  sizeBytes: number | null;
+  timings: Timings;
+  redirects: Array<{ url: string; status: number }>;
+  error: ProbeError | null;
+  checks: CheckResult[];
+  ssl: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;
+  /** Deleted by the retention cleanup after this (the package's resultRetentionDays). */
+  retainUntil: Date;
+}
+
+export const CHECK_RESULTS = 'check_results';
+
+export const checkResultIndexes: CollectionIndexes = {
+  collection: CHECK_RESULTS,
+  indexes: [
+    { key: { organizationId: 1, websiteId: 1, startedAt: -1 }, name: 'website_time' },
+    { key: { retainUntil: 1 }, name: 'retain_until' },
+  ],
+};
+
+const MAX_BATCH = 500;
+const FLUSH_EVERY_MS = 100;
+
+/**
+ * Stores results in batches: many concurrent checks share one insertMany. Each `write` resolves
+ * once its batch is in MongoDB, so a job completes only after its result is stored (none lost on
+ * a crash, none written twice on a retry of a finished job).
+ */
+export class ResultWriter {
+  private pending: Array<{
+    document: CheckResultDocument;
+    done: () => void;
+    failed: (error: unknown) => void;
+  }> = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly results: Collection<CheckResultDocument>) {}
+
+  write(document: CheckResultDocument): Promise<void> {
+    return new Promise((done, failed) => {
+      this.pending.push({ document, done, failed });
+      if (this.pending.length >= MAX_BATCH) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    });
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      await this.results.insertMany(
+        batch.map((entry) => ({ ...entry.document })),
+        { ordered: false },
+      );
+      for (const entry of batch) entry.done();
+    } catch (error) {
+      for (const entry of batch) entry.failed(error);
+    }
+  }
+}
+
+export class ResultRepository {
+  readonly collection: Collection<CheckResultDocument>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<CheckResultDocument>(CHECK_RESULTS);
+  }
+
+  /**
+   * A page of a website's results, newest first. The cursor is the (startedAt, _id) of the last
+   * item seen, so results of several regions with the same timestamp are never skipped.
+   */
+  page(
+    organizationId: number,
+    websiteId: number,
+    range: { from?: Date; to?: Date; after?: { startedAt: Date; id: ObjectId }; limit: number },
+  ): Promise<Array<WithId<CheckResultDocument>>> {
+    const startedAt: Record<string, Date> = {};
+    if (range.from) startedAt.$gte = range.from;
+    if (range.to) startedAt.$lte = range.to;
+    const filter: Filter<CheckResultDocument> = {
+      organizationId,
+      websiteId,
+      ...(Object.keys(startedAt).length ? { startedAt } : {}),
+    };
+    if (range.after) {
+      filter.$or = [
+        { startedAt: { $lt: range.after.startedAt } },
+        { startedAt: range.after.startedAt, _id: { $lt: range.after.id } },
+      ];
+    }
+    return this.collection.find(filter, { sort: { startedAt: -1, _id: -1 }, limit: range.limit }).toArray();
+  }
+
+  /** Status, response time and time of every result since `from` (for uptime figures). */
+  since(organizationId: number, websiteId: number, from: Date) {
+    return this.collection
+      .find(
+        { organizationId, websiteId, startedAt: { $gte: from } },
+        {
+          projection: { _id: 0, status: 1, startedAt: 1, 'timings.total': 1, inMaintenance: 1, region: 1 },
+          sort: { startedAt: 1 },
+        },
+      )
+      .toArray() as Promise<
+      Array<
+        Pick<CheckResultDocument, 'status' | 'startedAt' | 'inMaintenance' | 'region'> & {
+          timings: { total: number };
+        }
+      >
+    >;
+  }
+
+  /** Retention cleanup: results past their package's retention. */
+  async deleteExpired(now: Date): Promise<number> {
+    return (await this.collection.deleteMany({ retainUntil: { $lt: now } })).deletedCount;
+  }
+}
