@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { startHttpTarget, type Target } from './support/targets.js';
+
+describe('worker: scheduled checks end to end', () => {
+  let api: TestApi;
+  let token: string;
+  let customerId: number;
+  let target: Target;
+  let worker: RunningService;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
+    ({ token } = await api.createOrganization(['admin']));
+    const pkg = await createPackage(api, token, {
+      limits: { minCheckIntervalSeconds: 10 },
+      alerting: { confirmations: 2 },
+    });
+    customerId = await createCustomer(api, token, pkg.id);
+    target = await startHttpTarget();
+    worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: 'test-node' },
+      createLogger('worker', 'silent'),
+    );
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await target.close();
+    await api.stop();
+  });
+
+  const status = async (id: number) =>
+    (
+      await api.request<{ status: string; openIncidentId: string | null }>(
+        'GET',
+        `/api/websites/${id}/status`,
+        { token },
+      )
+    ).body;
+
+  it('checks on schedule, confirms a failure with a quick re-check, opens and resolves an incident', async () => {
+    const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Local', url: `${target.url}/ok`, checkInterval: 10, timeoutSeconds: 5 },
+    });
+    const { id, publicId } = created.body;
+
+    await expect.poll(async () => (await status(id)).status, { timeout: 15_000, interval: 200 }).toBe('up');
+    const results = await api.request<{ items: Array<Record<string, unknown>> }>(
+      'GET',
+      `/api/websites/${id}/results`,
+      { token },
+    );
+    expect(results.body.items[0]).toMatchObject({
+      websiteId: id,
+      region: 'local',
+      nodeId: 'test-node',
+      status: 'up',
+      httpStatus: 200,
+      sizeBytes: 28,
+      error: null,
+      inMaintenance: false,
+      ssl: null,
+    });
+    expect(
+      (results.body.items[0]?.checks as Array<{ name: string; outcome: string }>).map((c) => [
+        c.name,
+        c.outcome,
+      ]),
+    ).toEqual([
+      ['status', 'pass'],
+      ['responseTime', 'pass'],
+    ]);
+    await api.request('PATCH', `/api/websites/${id}/check-config`, {
+      token,
+      body: { checkKeywordEnabled: true, keyword: 'Welcome' },
+    });
+
+    // The target starts failing: two down results (the second from the quick re-check) confirm it.
+    await api.request('PATCH', `/api/websites/${publicId}`, {
+      token,
+      body: { url: `${target.url}/status/503` },
+    });
+    await expect.poll(async () => (await status(id)).status, { timeout: 20_000, interval: 200 }).toBe('down');
+    const down = await status(id);
+    expect(down.openIncidentId).toEqual(expect.any(String));
+    const incidents = await api.request<{
+      items: Array<{ id: string; resolvedAt: string | null; cause: string }>;
+    }>('GET', `/api/websites/${id}/incidents`, { token });
+    expect(incidents.body.items[0]).toMatchObject({
+      id: down.openIncidentId,
+      resolvedAt: null,
+      cause: expect.stringContaining('503'),
+    });
+
+    await api.request('PATCH', `/api/websites/${publicId}`, { token, body: { url: `${target.url}/ok` } });
+    await expect.poll(async () => (await status(id)).status, { timeout: 20_000, interval: 200 }).toBe('up');
+    const resolved = await api.request<{ items: Array<{ resolvedAt: string | null }> }>(
+      'GET',
+      `/api/websites/${id}/incidents`,
+      { token },
+    );
+    expect(resolved.body.items[0]?.resolvedAt).toEqual(expect.any(String));
+    const latest = await api.request<{ items: Array<{ checks: Array<{ name: string; outcome: string }> }> }>(
+      'GET',
+      `/api/websites/${id}/results?limit=1`,
+      { token },
+    );
+    expect(latest.body.items[0]?.checks.find((c) => c.name === 'keyword')?.outcome).toBe('pass');
+
+    const events = await api.db.collection('events').find({ websiteId: id }).sort({ createdAt: 1 }).toArray();
+    expect(events.map((e) => e.type)).toEqual(['website.down', 'website.up']);
+    expect(events[0]?.data).toMatchObject({
+      previousStatus: 'up',
+      status: 'down',
+      website: { id, publicId },
+    });
+
+    const uptime = await api.request<{ uptimePercent: number; checks: number; downtimeSeconds: number }>(
+      'GET',
+      `/api/websites/${id}/uptime?period=24h`,
+      { token },
+    );
+    expect(uptime.body.checks).toBeGreaterThanOrEqual(4);
+    expect(uptime.body.downtimeSeconds).toBeGreaterThan(0);
+    expect(uptime.body.uptimePercent).toBeLessThan(100);
+  }, 60_000);
+
+  it('pages results with a cursor, newest first, without gaps or repeats', async () => {
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: {
+        customerId,
+        name: 'Paged',
+        url: `${target.url}/ok`,
+        checkInterval: 10,
+        timeoutSeconds: 5,
+        paused: true,
+      },
+    });
+    const id = created.body.id;
+    const base = Date.now() - 3_600_000;
+    const website = await api.db.collection('websites').findOne({ id });
+    await api.db.collection('check_results').insertMany(
+      Array.from({ length: 25 }, (_, i) => ({
+        organizationId: website?.organizationId,
+        websiteId: id,
+        region: i % 2 ? 'eu' : 'us',
+        nodeId: 'n',
+        startedAt: new Date(base + Math.floor(i / 2) * 1000),
+        status: 'up',
+        inMaintenance: false,
+        httpStatus: 200,
+        sizeBytes: 1,
+        timings: { dns: 0, connect: 0, tls: 0, ttfb: 1, download: 0, total: 1 },
+        redirects: [],
+        error: null,
+        checks: [],
+        ssl: null,
+        retainUntil: new Date(Date.now() + 86_400_000),
+      })),
+    );
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: {
+        status: number;
+        body: { items: Array<{ startedAt: string; region: string }>; nextCursor: string | null };
+      } = await api.request(
+        'GET',
+        `/api/websites/${id}/results?limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+        { token },
+      );
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((r) => `${r.startedAt}/${r.region}`));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(25);
+    expect(new Set(seen).size).toBe(25);
+    expect(
+      [...seen]
+        .sort()
+        .reverse()
+        .map((s) => s.split('/')[0]),
+    ).toEqual(seen.map((s) => s.split('/')[0]));
+    expect((await api.request('GET', `/api/websites/${id}/results?cursor=garbage`, { token })).status).toBe(
+      400,
+    );
+    expect((await api.request('GET', `/api/websites/${id}/results?limit=5000`, { token })).status).toBe(400);
+  });
+});
