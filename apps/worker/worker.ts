@@ -19,6 +19,7 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
+const RECONCILE_EVERY_MS = 5 * 60_000;
 
 export interface WorkerOptions {
   signal?: AbortSignal;
@@ -72,6 +73,15 @@ export async function startWorker(
   const writer = new ResultWriter(results.collection);
 
   await services.customers.reconcileCancellations();
+  await services.reconciler.run();
+  const reconcile = setInterval(() => {
+    services.reconciler.run().catch((error: unknown) => {
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'schedule reconciliation failed',
+      );
+    });
+  }, RECONCILE_EVERY_MS);
   const lifecycle = startCustomerLifecycleWorker({
     connection: blocking,
     prefix: config.REDIS_KEY_PREFIX,
@@ -85,7 +95,7 @@ export async function startWorker(
     region: config.NODE_REGION,
     concurrency: config.WORKER_CONCURRENCY,
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
-    lockDurationMs: options.lockDurationMs,
+    lockDurationMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
     logger,
     runner: new CheckRunner({
       websites: services.websiteRepository,
@@ -122,6 +132,7 @@ export async function startWorker(
   return {
     async stop() {
       clearInterval(cleanup);
+      clearInterval(reconcile);
       // BullMQ lets the checks in hand finish (their results are written before they complete).
       await Promise.all([checks.close(), lifecycle.close()]);
       await writer.flush();

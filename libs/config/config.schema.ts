@@ -91,6 +91,8 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  /** A check job's lock; a worker that dies mid-check has its jobs taken over after this. @defaultValue 30 */
+  CHECK_JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */
   RECHECK_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** A PEM file of extra CAs the SSL check trusts besides the system roots (private PKI). */

@@ -36,6 +36,19 @@ export class RedisMutex {
     private readonly options: MutexOptions = {},
   ) {}
 
+  /** Runs `work` if nobody holds the lock now; otherwise returns undefined at once (singleton jobs). */
+  async ifFree<T>(resource: string, work: () => Promise<T>): Promise<T | undefined> {
+    const key = `${this.keyPrefix}:lock:${resource}`;
+    const token = randomUUID();
+    if ((await this.redis.set(key, token, 'PX', this.options.ttlMs ?? 15_000, 'NX')) !== 'OK')
+      return undefined;
+    try {
+      return await work();
+    } finally {
+      await this.redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
+    }
+  }
+
   async withLock<T>(resource: string, work: () => Promise<T>): Promise<T> {
     const key = `${this.keyPrefix}:lock:${resource}`;
     const token = randomUUID();

@@ -28,6 +28,22 @@ export function checkSchedulerId(websiteId: number): string {
   return `website-${websiteId}`;
 }
 
+/** The website id in a scheduler id, or undefined for another kind of scheduler. */
+export function websiteIdOf(schedulerId: string): number | undefined {
+  const match = /^website-(\d+)$/.exec(schedulerId);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Where in each interval a website's checks fall: a multiplicative hash of its id spreads websites
+ * with the same interval evenly, instead of all firing at the top of the interval. Never 0 (BullMQ
+ * reads 0 as "no offset").
+ */
+export function spreadOffsetMs(websiteId: number, everyMs: number): number {
+  const hashed = Number((BigInt(websiteId) * 2654435761n) % 4294967296n);
+  return 1 + Math.floor((hashed / 4294967296) * (everyMs - 1));
+}
+
 /**
  * The producer side of the per-region check queues: keeps one BullMQ Job Scheduler per website in
  * each region's queue in line with a plan. Callers serialize plans per website.
@@ -60,21 +76,49 @@ export class CheckScheduler {
       if (!wanted.has(region)) await this.queue(region).removeJobScheduler(id);
     }
     const every = plan.intervalSeconds * 1000;
+    const offset = spreadOffsetMs(plan.websiteId, every);
     for (const region of wanted) {
       const queue = this.queue(region);
       const existing = await queue.getJobScheduler(id);
       const data: CheckJobData = { websiteId: plan.websiteId, organizationId: plan.organizationId, region };
       if (existing && Number(existing.every) === every && sameData(existing.template?.data, data)) continue;
+      // Runs start to start every `every` ms at the website's own offset (no drift, no thundering herd).
       await queue.upsertJobScheduler(
         id,
-        { every },
+        { every, offset },
         {
           name: CHECK_JOB_NAME,
           data,
           opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
         },
       );
+      // The offset puts the first scheduled run up to an interval away; a new schedule checks now.
+      if (!existing) {
+        await queue.add(CHECK_JOB_NAME, data, {
+          jobId: `first-${plan.websiteId}-${region}`,
+          removeOnComplete: true,
+          removeOnFail: { count: 100 },
+        });
+      }
     }
+  }
+
+  /** The website ids that have a scheduler in a region's queue. */
+  async scheduledWebsiteIds(region: string): Promise<number[]> {
+    const ids: number[] = [];
+    const pageSize = 1000;
+    for (let start = 0; ; start += pageSize) {
+      const page = await this.queue(region).getJobSchedulers(start, start + pageSize - 1, true);
+      for (const scheduler of page) {
+        const websiteId = websiteIdOf(scheduler.key);
+        if (websiteId !== undefined) ids.push(websiteId);
+      }
+      if (page.length < pageSize) return ids;
+    }
+  }
+
+  async remove(websiteId: number, region: string): Promise<void> {
+    await this.queue(region).removeJobScheduler(checkSchedulerId(websiteId));
   }
 
   /** The interval (ms) of a website's scheduler in a region, or undefined when there is none. */

@@ -5,4 +5,6 @@ export {
   checkSchedulerId,
   checksQueueName,
   type SchedulePlan,
+  spreadOffsetMs,
+  websiteIdOf,
 } from './check-scheduler.js';

@@ -16,7 +16,13 @@ import { PackageRepository, packageIndexes } from '../packages/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
-import { WebsiteRepository, WebsiteScheduling, WebsiteService, websiteIndexes } from '../websites/index.js';
+import {
+  ScheduleReconciler,
+  WebsiteRepository,
+  WebsiteScheduling,
+  WebsiteService,
+  websiteIndexes,
+} from '../websites/index.js';
 
 /** Every collection's indexes, created at start by each process. */
 export const ALL_INDEXES: readonly CollectionIndexes[] = [
@@ -42,6 +48,7 @@ export interface Services {
   mutex: RedisMutex;
   scheduler: CheckScheduler;
   lifecycle: CustomerLifecycleQueue;
+  reconciler: ScheduleReconciler;
   close(): Promise<void>;
 }
 
@@ -56,18 +63,30 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
   const websiteRepository = new WebsiteRepository(db);
   const scheduler = new CheckScheduler(redis, config.REDIS_KEY_PREFIX);
   const lifecycle = new CustomerLifecycleQueue(redis, config.REDIS_KEY_PREFIX);
+  const scheduling = new WebsiteScheduling({
+    scheduler,
+    websites: websiteRepository,
+    nodes,
+    fallbackRegion: config.NODE_REGION,
+  });
   const websites = new WebsiteService({
     websites: websiteRepository,
     customers: customerRepository,
     packages,
     secrets,
     mutex,
-    scheduling: new WebsiteScheduling({
-      scheduler,
-      websites: websiteRepository,
-      nodes,
-      fallbackRegion: config.NODE_REGION,
-    }),
+    scheduling,
+  });
+  const reconciler = new ScheduleReconciler({
+    websites: websiteRepository,
+    customers: customerRepository,
+    packages,
+    scheduling,
+    scheduler,
+    nodes,
+    mutex,
+    fallbackRegion: config.NODE_REGION,
+    logger,
   });
   const customers = new CustomerService({
     customers: customerRepository,
@@ -89,6 +108,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     mutex,
     scheduler,
     lifecycle,
+    reconciler,
     async close() {
       await Promise.all([scheduler.close(), lifecycle.close()]);
     },

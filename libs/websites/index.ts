@@ -4,6 +4,7 @@ export {
   defaultCheckConfig,
   mergeCheckConfig,
 } from './check-config.schema.js';
+export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
 export { type WebsiteDocument, WebsiteRepository, websiteIndexes } from './website.repository.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export { headersToRecord, mtlsKeyContext } from './website-build.js';

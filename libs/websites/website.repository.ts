@@ -68,6 +68,11 @@ export class WebsiteRepository {
     return this.websites.findOne(organizationId, ref, NO_MONGO_ID);
   }
 
+  /** Every website of every organization, streamed (for the schedule reconciler). */
+  all(): AsyncIterable<WebsiteDocument> {
+    return this.websites.collection.find({}, { projection: { _id: 0 }, sort: { id: 1 } });
+  }
+
   listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
     return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
   }

@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 
+/** Requests /slow-counted has received (tests wait for a check to be in flight). */
+export let slowHits = 0;
+
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /** The behaviours the probe tests need, by path. */
@@ -21,6 +24,10 @@ export function targetRoutes(base: () => string): Record<string, Handler> {
       res.end('maintenance');
     },
     '/slow': (_req, res) => setTimeout(() => res.end('late'), 3000),
+    '/slow-counted': (_req, res) => {
+      slowHits++;
+      setTimeout(() => res.end('late'), 2500);
+    },
     '/big': (_req, res) => {
       const chunk = Buffer.alloc(64 * 1024, 97);
       let sent = 0;

@@ -1,0 +1,78 @@
+import type { CustomerDocument, CustomerRepository } from '../customers/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from '../nodes/index.js';
+import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { CheckScheduler } from '../scheduler/index.js';
+import type { WebsiteRepository } from './website.repository.js';
+import type { WebsiteScheduling } from './website-scheduling.js';
+
+export interface ReconcileReport {
+  websites: number;
+  orphansRemoved: number;
+  durationMs: number;
+}
+
+/**
+ * Makes Redis match MongoDB: every website gets the schedulers its settings, customer and package
+ * call for (missing ones added, changed ones fixed), and schedulers of websites that no longer
+ * exist are removed. So a flushed or restarted Redis heals by itself. One run at a time across
+ * all workers.
+ */
+export class ScheduleReconciler {
+  constructor(
+    private readonly deps: {
+      websites: WebsiteRepository;
+      customers: CustomerRepository;
+      packages: PackageRepository;
+      scheduling: WebsiteScheduling;
+      scheduler: CheckScheduler;
+      nodes: MonitoringNodeRepository;
+      mutex: RedisMutex;
+      fallbackRegion: string;
+      logger: Logger;
+    },
+  ) {}
+
+  /** The report, or undefined when another process is reconciling right now. */
+  run(): Promise<ReconcileReport | undefined> {
+    return this.deps.mutex.ifFree('schedule-reconciler', () => this.reconcile());
+  }
+
+  private async reconcile(): Promise<ReconcileReport> {
+    const started = Date.now();
+    const { websites, customers, packages, scheduling, scheduler, nodes, mutex } = this.deps;
+    const known = new Set<number>();
+    const regions = new Set([
+      this.deps.fallbackRegion,
+      ...(await nodes.regions(new Date(), ALLOW_LIST_WITHIN_MS)),
+    ]);
+    const owners = new Map<number, { customer: CustomerDocument; pkg: PackageDocument } | null>();
+    for await (const listed of websites.all()) {
+      known.add(listed.id);
+      for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
+      if (!owners.has(listed.customerId)) {
+        const customer = await customers.findById(listed.organizationId, listed.customerId);
+        const pkg = customer && (await packages.findById(listed.organizationId, customer.packageId));
+        owners.set(listed.customerId, customer && pkg ? { customer, pkg } : null);
+      }
+      const owner = owners.get(listed.customerId);
+      if (!owner) continue;
+      await mutex.withLock(`website:${listed.id}`, async () => {
+        const website = await websites.findByRef(listed.organizationId, { id: listed.id });
+        if (website) await scheduling.sync(website, owner.customer, owner.pkg);
+      });
+    }
+    let orphansRemoved = 0;
+    for (const region of regions) {
+      for (const websiteId of await scheduler.scheduledWebsiteIds(region)) {
+        if (known.has(websiteId)) continue;
+        await scheduler.remove(websiteId, region);
+        orphansRemoved++;
+      }
+    }
+    const report = { websites: known.size, orphansRemoved, durationMs: Date.now() - started };
+    this.deps.logger.info(report, 'schedules reconciled');
+    return report;
+  }
+}

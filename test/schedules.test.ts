@@ -1,0 +1,143 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { createLogger } from '../libs/logging/index.js';
+import { spreadOffsetMs } from '../libs/scheduler/index.js';
+import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
+import { slowHits, startHttpTarget, type Target } from './support/targets.js';
+
+describe('schedules, reconciliation and worker failures', () => {
+  let api: TestApi;
+  let token: string;
+  let customerId: number;
+  let target: Target;
+  let redis: Redis;
+  let queue: Queue;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    ({ token } = await api.createOrganization(['admin']));
+    customerId = await createCustomer(
+      api,
+      token,
+      (await createPackage(api, token, { limits: { minCheckIntervalSeconds: 10 } })).id,
+    );
+    target = await startHttpTarget();
+    redis = new Redis(api.config.REDIS_URL);
+    queue = new Queue('checks-local', { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+  });
+  afterAll(async () => {
+    await queue.close();
+    redis.disconnect();
+    await target.close();
+    await api.stop();
+  });
+
+  const website = async (path: string, extra: Record<string, unknown> = {}) =>
+    (
+      await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+        token,
+        body: {
+          customerId,
+          name: 'S',
+          url: `${target.url}${path}`,
+          checkInterval: 300,
+          timeoutSeconds: 10,
+          ...extra,
+        },
+      })
+    ).body;
+  const resultsOf = (id: number) => api.db.collection('check_results').find({ websiteId: id }).toArray();
+
+  it('spreads websites over the interval and checks a new one at once', async () => {
+    const site = await website('/ok');
+    const scheduler = await queue.getJobScheduler(`website-${site.id}`);
+    expect(Number(scheduler?.every)).toBe(300_000);
+    expect(Number(scheduler?.offset)).toBe(spreadOffsetMs(site.id, 300_000));
+    expect(await queue.getJob(`first-${site.id}-local`)).toBeDefined();
+  });
+
+  it('a flushed Redis is rebuilt from MongoDB when a worker starts; orphans and stale schedulers go', async () => {
+    const kept = await website('/ok');
+    const paused = await website('/ok');
+    await api.db.collection('websites').updateOne({ id: paused.id }, { $set: { paused: true } });
+    const keys = await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`);
+    await redis.del(...keys);
+    expect(await scheduledInterval(api, kept.id)).toBeUndefined();
+    await queue.upsertJobScheduler(
+      'website-999999',
+      { every: 60_000 },
+      { name: 'check', data: { websiteId: 999_999, organizationId: 1, region: 'local' } },
+    );
+    // The paused website still has a scheduler in Redis that MongoDB no longer wants.
+    await queue.upsertJobScheduler(`website-${paused.id}`, { every: 300_000 }, { name: 'check', data: {} });
+
+    const worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.11' },
+      createLogger('worker', 'silent'),
+    );
+    try {
+      expect(await scheduledInterval(api, kept.id)).toBe(300_000);
+      expect(await queue.getJobScheduler('website-999999')).toBeUndefined();
+      expect(await queue.getJobScheduler(`website-${paused.id}`)).toBeUndefined();
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('a worker killed mid-check (SIGKILL) has its job taken over by another', async () => {
+    const before = slowHits;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+      env: {
+        ...process.env,
+        MONGODB_URL: api.config.MONGODB_URL,
+        REDIS_URL: api.config.REDIS_URL,
+        REDIS_KEY_PREFIX: api.config.REDIS_KEY_PREFIX,
+        SECRETS_KEY: api.config.SECRETS_KEY!.toString('base64'),
+        ALLOW_PRIVATE_TARGETS: 'true',
+        NODE_PUBLIC_IP: '203.0.113.12',
+        NODE_ID: 'doomed',
+        CHECK_JOB_LOCK_SECONDS: '3',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    const site = await website('/slow-counted');
+    await expect.poll(() => slowHits > before, { timeout: 20_000, interval: 100 }).toBe(true);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(await resultsOf(site.id)).toHaveLength(0);
+
+    const rescuer = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.13', NODE_ID: 'rescuer' },
+      createLogger('worker', 'silent'),
+      { lockDurationMs: 3000 },
+    );
+    try {
+      await expect
+        .poll(async () => (await resultsOf(site.id)).length, { timeout: 20_000, interval: 250 })
+        .toBe(1);
+      expect((await resultsOf(site.id))[0]).toMatchObject({ nodeId: 'rescuer', httpStatus: 200 });
+    } finally {
+      await rescuer.stop();
+    }
+  }, 60_000);
+
+  it('a graceful stop finishes the check in hand and stores its result exactly once', async () => {
+    const worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.14', NODE_ID: 'graceful' },
+      createLogger('worker', 'silent'),
+    );
+    const before = slowHits;
+    const site = await website('/slow-counted');
+    await expect.poll(() => slowHits > before, { timeout: 20_000, interval: 100 }).toBe(true);
+    await worker.stop();
+    const stored = await resultsOf(site.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ nodeId: 'graceful', httpStatus: 200 });
+    expect(await queue.getJob(`first-${site.id}-local`)).toBeUndefined();
+  }, 30_000);
+});
