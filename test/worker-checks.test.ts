@@ -66,7 +66,7 @@ describe('worker: scheduled checks end to end', () => {
       ssl: null,
     });
     expect(
-      (results.body.items[0]?.checks as Array<{ name: string; outcome: string }>).map((c) => [
+      ((results.body.items[0]?.checks ?? []) as Array<{ name: string; outcome: string }>).map((c) => [
         c.name,
         c.outcome,
       ]),
