@@ -1,5 +1,5 @@
 import { evaluate, type Observation } from '../checks/index.js';
-import { type CustomerRepository, isMonitored } from '../customers/index.js';
+import { type CustomerDocument, type CustomerRepository, isMonitored } from '../customers/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
@@ -22,6 +22,9 @@ export type DomainExpiryLookup = (hostname: string) => Promise<Observation['doma
 
 const MIN_BODY_CAP = 10 * 1024 * 1024;
 const DAY_MS = 86_400_000;
+
+/** Customer and package change rarely; a check may see such a change up to this late. */
+const OWNER_CACHE_MS = 15_000;
 
 export type RunOutcome =
   | { ran: false; reason: string }
@@ -51,6 +54,11 @@ export function plainHttpUrl(url: string): string {
  * the result; an exception here means infrastructure trouble and the job is retried.
  */
 export class CheckRunner {
+  private readonly owners = new Map<
+    number,
+    { at: number; owner: Promise<{ customer: CustomerDocument; pkg: PackageDocument } | null> }
+  >();
+
   constructor(
     private readonly deps: {
       websites: WebsiteRepository;
@@ -69,9 +77,9 @@ export class CheckRunner {
   async run(job: CheckJobData): Promise<RunOutcome> {
     const website = await this.deps.websites.findByRef(job.organizationId, { id: job.websiteId });
     if (!website) return { ran: false, reason: 'website deleted' };
-    const customer = await this.deps.customers.findById(job.organizationId, website.customerId);
-    const pkg = customer && (await this.deps.packages.findById(job.organizationId, customer.packageId));
-    if (!customer || !pkg) return { ran: false, reason: 'customer or package missing' };
+    const owner = await this.ownerOf(website);
+    if (!owner) return { ran: false, reason: 'customer or package missing' };
+    const { customer, pkg } = owner;
     if (website.paused || !isMonitored(customer.status)) return { ran: false, reason: 'not monitored' };
 
     const config = withinPackage(website.checkConfig, pkg);
@@ -107,6 +115,20 @@ export class CheckRunner {
       this.record(website, pkg, result),
     );
     return { ran: true, result, recheckSoon };
+  }
+
+  /** The website's customer and package, cached briefly (many websites share them). */
+  private ownerOf(website: WebsiteDocument) {
+    const cached = this.owners.get(website.customerId);
+    if (cached && Date.now() - cached.at < OWNER_CACHE_MS) return cached.owner;
+    const owner = (async () => {
+      const customer = await this.deps.customers.findById(website.organizationId, website.customerId);
+      const pkg = customer && (await this.deps.packages.findById(website.organizationId, customer.packageId));
+      return customer && pkg ? { customer, pkg } : null;
+    })();
+    owner.catch(() => this.owners.delete(website.customerId));
+    this.owners.set(website.customerId, { at: Date.now(), owner });
+    return owner;
   }
 
   private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {

@@ -83,7 +83,6 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     packages,
     scheduling,
     scheduler,
-    nodes,
     mutex,
     fallbackRegion: config.NODE_REGION,
     logger,

@@ -1,7 +1,6 @@
 import type { CustomerDocument, CustomerRepository } from '../customers/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
-import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from '../nodes/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import type { CheckScheduler } from '../scheduler/index.js';
 import type { WebsiteRepository } from './website.repository.js';
@@ -27,7 +26,6 @@ export class ScheduleReconciler {
       packages: PackageRepository;
       scheduling: WebsiteScheduling;
       scheduler: CheckScheduler;
-      nodes: MonitoringNodeRepository;
       mutex: RedisMutex;
       fallbackRegion: string;
       logger: Logger;
@@ -41,12 +39,10 @@ export class ScheduleReconciler {
 
   private async reconcile(): Promise<ReconcileReport> {
     const started = Date.now();
-    const { websites, customers, packages, scheduling, scheduler, nodes, mutex } = this.deps;
+    const { websites, customers, packages, scheduling, scheduler, mutex } = this.deps;
     const known = new Set<number>();
-    const regions = new Set([
-      this.deps.fallbackRegion,
-      ...(await nodes.regions(new Date(), ALLOW_LIST_WITHIN_MS)),
-    ]);
+    const knownRegions = await scheduling.knownRegions();
+    const regions = new Set([this.deps.fallbackRegion, ...knownRegions]);
     const owners = new Map<number, { customer: CustomerDocument; pkg: PackageDocument } | null>();
     for await (const listed of websites.all()) {
       known.add(listed.id);
@@ -57,10 +53,11 @@ export class ScheduleReconciler {
         owners.set(listed.customerId, customer && pkg ? { customer, pkg } : null);
       }
       const owner = owners.get(listed.customerId);
-      if (!owner) continue;
+      if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, knownRegions))) continue;
+      // Out of line: fix it from a fresh read under the website's lock (an API write may be racing).
       await mutex.withLock(`website:${listed.id}`, async () => {
         const website = await websites.findByRef(listed.organizationId, { id: listed.id });
-        if (website) await scheduling.sync(website, owner.customer, owner.pkg);
+        if (website) await scheduling.sync(website, owner.customer, owner.pkg, knownRegions);
       });
     }
     let orphansRemoved = 0;

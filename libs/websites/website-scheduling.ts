@@ -39,18 +39,47 @@ export class WebsiteScheduling {
     },
   ) {}
 
-  /** Call with the website's lock held. */
-  async sync(website: WebsiteDocument, customer: CustomerDocument, pkg: PackageDocument): Promise<void> {
-    const regions =
-      website.paused || !isMonitored(customer.status)
-        ? []
-        : resolveRegions(
-            website.regions,
-            pkg.features.multiRegion,
-            await this.deps.nodes.regions(new Date(), ALLOW_LIST_WITHIN_MS),
-            this.deps.fallbackRegion,
-          );
+  knownRegions(): Promise<string[]> {
+    return this.deps.nodes.regions(new Date(), ALLOW_LIST_WITHIN_MS);
+  }
+
+  /** The regions the website should be scheduled in now. */
+  private wantedRegions(
+    website: WebsiteDocument,
+    customer: CustomerDocument,
+    pkg: PackageDocument,
+    known: string[],
+  ): string[] {
+    if (website.paused || !isMonitored(customer.status)) return [];
+    return resolveRegions(website.regions, pkg.features.multiRegion, known, this.deps.fallbackRegion);
+  }
+
+  /** Call with the website's lock held. `knownRegions` saves a query when the caller already has them. */
+  async sync(
+    website: WebsiteDocument,
+    customer: CustomerDocument,
+    pkg: PackageDocument,
+    knownRegions?: string[],
+  ): Promise<void> {
+    const regions = this.wantedRegions(website, customer, pkg, knownRegions ?? (await this.knownRegions()));
     await this.apply(website, regions, effectiveIntervalSeconds(website, pkg));
+  }
+
+  /** Whether Redis already holds exactly the schedulers the website should have (read only, no lock). */
+  async inSync(
+    website: WebsiteDocument,
+    customer: CustomerDocument,
+    pkg: PackageDocument,
+    knownRegions: string[],
+  ): Promise<boolean> {
+    const regions = this.wantedRegions(website, customer, pkg, knownRegions);
+    const stale = website.scheduledRegions.filter((region) => !regions.includes(region));
+    if (stale.length > 0 || regions.length !== website.scheduledRegions.length) return false;
+    const every = effectiveIntervalSeconds(website, pkg) * 1000;
+    for (const region of regions) {
+      if ((await this.deps.scheduler.intervalOf(website.id, region)) !== every) return false;
+    }
+    return true;
   }
 
   /** Removes every scheduler of the website. */

@@ -1,0 +1,263 @@
+/**
+ * Worker benchmark: N websites on a local target farm, one worker process, real FerretDB + Redis.
+ * Prints sustained checks/second, schedule lag p50/p99 (actual start − planned slot, exact from the
+ * stored results: slots are offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
+ * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
+import {
+  type EmbeddedServer,
+  findFreePort,
+  startFerretDb,
+  startRedisServer,
+  urlOrStartedServer,
+} from '../libs/embedded/index.js';
+import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
+import { defaultCheckConfig } from '../libs/websites/index.js';
+
+const { values } = parseArgs({
+  options: {
+    websites: { type: 'string', default: '1000' },
+    interval: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '60' },
+    concurrency: { type: 'string', default: '200' },
+  },
+});
+const websites = Number(values.websites);
+const intervalSeconds = Number(values.interval);
+const measureSeconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+if (
+  ![websites, intervalSeconds, measureSeconds, concurrency].every((n) => Number.isInteger(n) && n > 0) ||
+  intervalSeconds < 10
+) {
+  throw new Error(
+    '--websites, --seconds, --concurrency must be positive integers and --interval at least 10',
+  );
+}
+
+const CLOCK_TICKS = 100;
+const cpuSecondsOf = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+};
+const rssMiBOf = (pid: number) =>
+  Number(
+    readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'))
+      ?.replace(/\D+/g, ''),
+  ) / 1024;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const say = (message: string) => console.log(`[bench] ${message}`);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-worker-'));
+const servers: EmbeddedServer[] = [];
+let worker: ChildProcess | undefined;
+const farm = createServer((_req, res) => res.end('<h1>Welcome</h1>'));
+try {
+  const mongoUrl = await urlOrStartedServer(
+    process.env.MONGODB_URL,
+    async () =>
+      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'bench' }),
+    servers,
+  );
+  const redisUrl = await urlOrStartedServer(
+    process.env.REDIS_URL,
+    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
+    servers,
+  );
+  farm.listen(0, '127.0.0.1');
+  await new Promise((resolve) => farm.once('listening', resolve));
+  const farmUrl = `http://127.0.0.1:${(farm.address() as AddressInfo).port}`;
+  const prefix = `bench${Date.now()}`;
+
+  say(`seeding ${websites} websites…`);
+  const mongo = new MongoClient(mongoUrl);
+  await mongo.connect();
+  const db = mongo.db();
+  const now = new Date();
+  const organizationId = 1;
+  await db.collection('packages').insertOne({
+    id: 1,
+    organizationId,
+    key: 'bench',
+    displayName: 'Bench',
+    features: Object.fromEntries(
+      [
+        'sslCheck',
+        'httpsRedirectCheck',
+        'statusCheck',
+        'sizeCheck',
+        'responseTimeCheck',
+        'keywordCheck',
+        'domainExpiryCheck',
+        'mtls',
+        'multiRegion',
+      ].map((f) => [f, true]),
+    ),
+    limits: { maxWebsites: websites, minCheckIntervalSeconds: 10, resultRetentionDays: 1 },
+    alerting: {
+      confirmations: 2,
+      recoveryConfirmations: 1,
+      responseTimeThresholdMs: 5000,
+      sslExpiryWarningDays: 14,
+      domainExpiryWarningDays: 30,
+      reminderIntervalMinutes: 0,
+      regionQuorum: 1,
+    },
+    createdAt: now,
+    updatedAt: now,
+  });
+  await db.collection('customers').insertOne({
+    id: 1,
+    organizationId,
+    name: 'Bench',
+    email: null,
+    notificationEmail: null,
+    packageId: 1,
+    status: 'active',
+    cancellationDate: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (let start = 1; start <= websites; start += 5000) {
+    const batch = [];
+    for (let id = start; id < Math.min(start + 5000, websites + 1); id++) {
+      const url = `${farmUrl}/site/${id}`;
+      batch.push({
+        id,
+        publicId: randomUUID(),
+        organizationId,
+        customerId: 1,
+        name: `site ${id}`,
+        url,
+        httpMethod: 'GET',
+        customHeaders: [],
+        requestBody: null,
+        followRedirects: true,
+        maxRedirects: 10,
+        cookieHandling: 'jar',
+        mtlsEnabled: false,
+        mtlsClientCert: null,
+        mtlsClientKey: null,
+        checkInterval: intervalSeconds,
+        timeoutSeconds: Math.min(30, intervalSeconds - 1),
+        regions: [],
+        paused: false,
+        checkConfig: {
+          ...defaultCheckConfig(url, () => true),
+          checkKeywordEnabled: true,
+          keyword: 'Welcome',
+        },
+        scheduledRegions: ['local'],
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await db.collection('websites').insertMany(batch);
+  }
+  await db.collection('websites').createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
+  await db
+    .collection('websites')
+    .createIndex({ organizationId: 1, customerId: 1, id: 1 }, { name: 'organization_customer' });
+
+  say('creating schedulers…');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const scheduler = new CheckScheduler(redis, prefix);
+  const scheduleStarted = Date.now();
+  let next = 1;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next <= websites) {
+        const websiteId = next++;
+        await scheduler.apply({
+          websiteId,
+          organizationId,
+          intervalSeconds,
+          regions: ['local'],
+          previousRegions: [],
+        });
+      }
+    }),
+  );
+  say(`schedulers created in ${((Date.now() - scheduleStarted) / 1000).toFixed(1)} s`);
+  await scheduler.close();
+
+  const secretsKey = randomBytes(32).toString('base64');
+  worker = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+    env: {
+      ...process.env,
+      MONGODB_URL: mongoUrl,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      SECRETS_KEY: secretsKey,
+      ALLOW_PRIVATE_TARGETS: 'true',
+      NODE_PUBLIC_IP: '203.0.113.50',
+      NODE_ID: 'bench',
+      WORKER_CONCURRENCY: String(concurrency),
+      LOG_LEVEL: process.env.BENCH_WORKER_LOGS || 'warn',
+    },
+    stdio: ['ignore', process.env.BENCH_WORKER_LOGS ? 'inherit' : 'ignore', 'inherit'],
+  });
+  const warmupSeconds = intervalSeconds * 2;
+  say(
+    `worker started (pid ${worker.pid}); warming up ${warmupSeconds} s, then measuring ${measureSeconds} s…`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
+  const windowStart = new Date();
+  const cpuBefore = cpuSecondsOf(worker.pid!);
+  await new Promise((resolve) => setTimeout(resolve, measureSeconds * 1000));
+  const windowEnd = new Date();
+  const cpu = cpuSecondsOf(worker.pid!) - cpuBefore;
+  const rss = rssMiBOf(worker.pid!);
+
+  const results = await db
+    .collection('check_results')
+    .find(
+      { startedAt: { $gte: windowStart, $lt: windowEnd } },
+      { projection: { websiteId: 1, startedAt: 1, status: 1 } },
+    )
+    .toArray();
+  const everyMs = intervalSeconds * 1000;
+  const lags = results
+    .map((r) => {
+      const since = r.startedAt.getTime() - spreadOffsetMs(r.websiteId as number, everyMs);
+      return ((since % everyMs) + everyMs) % everyMs;
+    })
+    .sort((a, b) => a - b);
+  const down = results.filter((r) => r.status !== 'up').length;
+  const needed = websites / intervalSeconds;
+  console.log('');
+  console.log(
+    `websites ${websites}, interval ${intervalSeconds} s (needs ${needed.toFixed(1)} checks/s), concurrency ${concurrency}, window ${measureSeconds} s`,
+  );
+  console.log(
+    `checks/s sustained     ${(results.length / measureSeconds).toFixed(1)}  (${results.length} results, ${down} not up)`,
+  );
+  console.log(
+    `schedule lag ms        p50 ${percentile(lags, 50)?.toFixed(0)}  p99 ${percentile(lags, 99)?.toFixed(0)}`,
+  );
+  console.log(`worker CPU s/1k checks ${((cpu / Math.max(1, results.length)) * 1000).toFixed(2)}`);
+  console.log(`worker RSS MiB         ${rss.toFixed(0)}`);
+  redis.disconnect();
+  await mongo.close();
+} finally {
+  if (worker && worker.exitCode === null) {
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => worker?.once('exit', resolve));
+  }
+  farm.close();
+  await Promise.all(servers.map((server) => server.stop()));
+  rmSync(dataDir, { recursive: true, force: true });
+}
