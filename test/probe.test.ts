@@ -120,6 +120,21 @@ describe('HTTP probe', () => {
     expect(result.error?.code).toBe(code);
   });
 
+  it('a redirect to another host drops credentials but keeps other headers', async () => {
+    const result = await probeHttp(
+      request(`http://shop.test:${http.port}/cross-host`, {
+        headers: { Authorization: 'Bearer secret', 'X-Trace': 't1' },
+      }),
+      options,
+    );
+    expect(result.redirects).toHaveLength(1);
+    expect(result.finalUrl).toContain('other.test');
+    const echoed = JSON.parse(result.body!.toString()).headers;
+    expect(echoed.authorization).toBeUndefined();
+    expect(echoed['x-trace']).toBe('t1');
+    expect(echoed.host).toBe(`other.test:${http.port}`);
+  });
+
   it('a 303 continues with GET and no body', async () => {
     const result = await probeHttp(
       request(`${http.url}/see-other`, { method: 'POST', body: 'data' }),
@@ -251,6 +266,26 @@ describe('HTTPS probe and the SSL check', () => {
     expect(result.httpStatus).toBe(200);
     expect(ssl.outcome).toBe(outcome);
     expect(ssl.message).toMatch(message);
+  });
+
+  it('follows http:// to https:// across schemes, measuring TLS on the second hop', async () => {
+    const secure = await start(issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca }));
+    const plain = await startHttpTarget();
+    targets.push(plain);
+    const redirector = `${plain.url}/to-https?port=${secure.port}`;
+    plain.server.removeAllListeners('request');
+    plain.server.on('request', (req, res) => {
+      res.statusCode = 301;
+      res.setHeader(
+        'location',
+        `https://shop.test:${new URL(req.url ?? '/', 'http://x').searchParams.get('port')}/ok`,
+      );
+      res.end();
+    });
+    const result = await probeHttp(request(redirector), options);
+    expect(result).toMatchObject({ httpStatus: 200, redirects: [{ url: redirector, status: 301 }] });
+    expect(result.tls?.chainTrusted).toBe(true);
+    expect(result.timings.tls).toBeGreaterThan(0);
   });
 
   it('mTLS: the server refuses a client without the certificate and accepts the website’s own', async () => {

@@ -59,6 +59,12 @@ export function targetRoutes(base: () => string): Record<string, Handler> {
     '/see-other': (_req, res) => redirect(res, 303, '/echo'),
     '/to-loopback': (_req, res) => redirect(res, 302, `http://127.0.0.1:${new URL(base()).port}/ok`),
     '/to-file': (_req, res) => redirect(res, 302, 'file:///etc/passwd'),
+    '/cross-host': (req, res) =>
+      redirect(
+        res,
+        302,
+        `http://other.test:${new URL(base()).port}/echo?from=${encodeURIComponent(req.headers.host ?? '')}`,
+      ),
     '/cookie/set': (_req, res) => {
       res.setHeader('set-cookie', 'session=abc123; Path=/; HttpOnly');
       redirect(res, 302, '/cookie/need');
