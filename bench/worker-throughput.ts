@@ -2,7 +2,7 @@
  * Worker benchmark: N websites on a local target farm, one worker process, real FerretDB + Redis.
  * Prints sustained checks/second, schedule lag p50/p99 (actual start − planned slot, exact from the
  * stored results: slots are offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
- * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200]
+ * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200] [--warmup s]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,7 +22,7 @@ import {
   urlOrStartedServer,
 } from '../libs/embedded/index.js';
 import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
-import { defaultCheckConfig } from '../libs/websites/index.js';
+import { defaultCheckConfig, websiteKey } from '../libs/websites/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '60' },
     concurrency: { type: 'string', default: '200' },
+    warmup: { type: 'string' },
   },
 });
 const websites = Number(values.websites);
@@ -136,6 +137,7 @@ try {
     for (let id = start; id < Math.min(start + 5000, websites + 1); id++) {
       const url = `${farmUrl}/site/${id}`;
       batch.push({
+        _id: websiteKey(id),
         id,
         publicId: randomUUID(),
         organizationId,
@@ -165,7 +167,7 @@ try {
         updatedAt: now,
       });
     }
-    await db.collection('websites').insertMany(batch);
+    await db.collection<{ _id: string }>('websites').insertMany(batch);
   }
   await db.collection('websites').createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
   await db
@@ -210,7 +212,8 @@ try {
     },
     stdio: ['ignore', process.env.BENCH_WORKER_LOGS ? 'inherit' : 'ignore', 'inherit'],
   });
-  const warmupSeconds = intervalSeconds * 2;
+  // Long enough for the burst of first checks and one full interval.
+  const warmupSeconds = values.warmup ? Number(values.warmup) : intervalSeconds * 2;
   say(
     `worker started (pid ${worker.pid}); warming up ${warmupSeconds} s, then measuring ${measureSeconds} s…`,
   );

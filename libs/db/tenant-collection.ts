@@ -32,6 +32,16 @@ export class TenantCollection<T extends TenantDocument> {
     return this.collection.find(this.scoped(organizationId, filter), options);
   }
 
+  /**
+   * The document whose string `_id` is `key`, if it belongs to the organization. The filter is the
+   * `_id` alone (checked against the organization here): the one query FerretDB 1.24 runs from its
+   * primary key instead of scanning the collection, and MongoDB's primary key lookup.
+   */
+  async findOneByKey(organizationId: number, key: string, options?: FindOptions): Promise<WithId<T> | null> {
+    const found = (await this.collection.findOne({ _id: key } as Filter<T>, options)) as WithId<T> | null;
+    return found?.organizationId === organizationId ? found : null;
+  }
+
   countDocuments(organizationId: number, filter: Filter<T>): Promise<number> {
     return this.collection.countDocuments(this.scoped(organizationId, filter));
   }

@@ -13,6 +13,9 @@ export interface MonitorStateDocument extends MonitorState {
   openIncidentId: string | null;
 }
 
+/** Stored under the website id as a string `_id`: loaded and saved on every check. */
+type StoredMonitorState = MonitorStateDocument & { _id: string };
+
 export interface IncidentDocument {
   id: string;
   organizationId: number;
@@ -58,18 +61,20 @@ export const monitoringIndexes: CollectionIndexes[] = [
 ];
 
 export class MonitorStateRepository {
-  private readonly states: Collection<MonitorStateDocument>;
+  private readonly states: Collection<StoredMonitorState>;
   readonly incidents: Collection<IncidentDocument>;
   readonly events: Collection<EventDocument>;
 
   constructor(db: Db) {
-    this.states = db.collection<MonitorStateDocument>(MONITOR_STATES);
+    this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
     this.incidents = db.collection<IncidentDocument>(INCIDENTS);
     this.events = db.collection<EventDocument>(EVENTS);
   }
 
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
-    const found = await this.states.findOne({ websiteId, organizationId }, { projection: { _id: 0 } });
+    // By primary key alone (FerretDB runs only that without a scan); the organization is checked here.
+    const stored = await this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } });
+    const found = stored?.organizationId === organizationId ? stored : null;
     return (
       found ?? {
         ...INITIAL_STATE,
@@ -85,7 +90,7 @@ export class MonitorStateRepository {
 
   /** Callers hold the website's monitor lock. */
   async save(state: MonitorStateDocument): Promise<void> {
-    await this.states.replaceOne({ websiteId: state.websiteId }, state, { upsert: true });
+    await this.states.replaceOne({ _id: String(state.websiteId) }, state, { upsert: true });
   }
 
   async openIncident(

@@ -5,7 +5,7 @@ export {
   mergeCheckConfig,
 } from './check-config.schema.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
-export { type WebsiteDocument, WebsiteRepository, websiteIndexes } from './website.repository.js';
+export { type WebsiteDocument, WebsiteRepository, websiteIndexes, websiteKey } from './website.repository.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export { headersToRecord, mtlsKeyContext } from './website-build.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Db, Filter, UpdateFilter } from 'mongodb';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
 import type { SealedSecret } from '../secrets/index.js';
 import type { CheckConfig } from './check-config.schema.js';
@@ -45,6 +45,9 @@ export const websiteIndexes: CollectionIndexes = {
 
 const NO_MONGO_ID = { projection: { _id: 0 } } as const;
 
+/** The primary key of a website document: checks look websites up by it on every run. */
+export const websiteKey = (id: number) => `w${id}`;
+
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
 
@@ -57,7 +60,7 @@ export class WebsiteRepository {
   }
 
   async insert(document: WebsiteDocument): Promise<void> {
-    await this.websites.insertOne({ ...document });
+    await this.websites.insertOne({ ...document, _id: websiteKey(document.id) } as WebsiteDocument);
   }
 
   /** By integer id or by publicId (UUID). */
@@ -65,6 +68,7 @@ export class WebsiteRepository {
     organizationId: number,
     ref: { id: number } | { publicId: string },
   ): Promise<WebsiteDocument | null> {
+    if ('id' in ref) return this.websites.findOneByKey(organizationId, websiteKey(ref.id), NO_MONGO_ID);
     return this.websites.findOne(organizationId, ref, NO_MONGO_ID);
   }
 
@@ -81,14 +85,28 @@ export class WebsiteRepository {
     return this.websites.countDocuments(organizationId, { customerId });
   }
 
-  /** Writes every field but the identity ones; the caller holds the website's lock. */
+  /** Writes every field but the identity ones; the caller holds the website's lock (and has read it). */
   async replace(document: WebsiteDocument): Promise<void> {
-    const { id, organizationId, publicId: _publicId, createdAt: _createdAt, ...fields } = document;
-    await this.websites.updateOne(organizationId, { id }, { $set: fields });
+    const {
+      id,
+      organizationId: _organizationId,
+      publicId: _publicId,
+      createdAt: _createdAt,
+      ...fields
+    } = document;
+    await this.byKey(id, { $set: fields });
   }
 
-  async setScheduledRegions(organizationId: number, id: number, regions: string[]): Promise<void> {
-    await this.websites.updateOne(organizationId, { id }, { $set: { scheduledRegions: regions } });
+  async setScheduledRegions(_organizationId: number, id: number, regions: string[]): Promise<void> {
+    await this.byKey(id, { $set: { scheduledRegions: regions } });
+  }
+
+  /** An update by primary key; callers have read the document through its organization first. */
+  private async byKey(id: number, update: UpdateFilter<WebsiteDocument>): Promise<void> {
+    await this.websites.collection.updateOne(
+      { _id: websiteKey(id) } as unknown as Filter<WebsiteDocument>,
+      update,
+    );
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {
