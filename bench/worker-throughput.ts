@@ -21,8 +21,9 @@ import {
   startRedisServer,
   urlOrStartedServer,
 } from '../libs/embedded/index.js';
+import { createPackageBody } from '../libs/packages/index.js';
 import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
-import { defaultCheckConfig, websiteKey } from '../libs/websites/index.js';
+import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../libs/websites/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,37 +90,14 @@ try {
   const db = mongo.db();
   const now = new Date();
   const organizationId = 1;
-  await db.collection('packages').insertOne({
-    id: 1,
-    organizationId,
+  const pkg = createPackageBody.parse({
     key: 'bench',
     displayName: 'Bench',
-    features: Object.fromEntries(
-      [
-        'sslCheck',
-        'httpsRedirectCheck',
-        'statusCheck',
-        'sizeCheck',
-        'responseTimeCheck',
-        'keywordCheck',
-        'domainExpiryCheck',
-        'mtls',
-        'multiRegion',
-      ].map((f) => [f, true]),
-    ),
     limits: { maxWebsites: websites, minCheckIntervalSeconds: 10, resultRetentionDays: 1 },
-    alerting: {
-      confirmations: 2,
-      recoveryConfirmations: 1,
-      responseTimeThresholdMs: 5000,
-      sslExpiryWarningDays: 14,
-      domainExpiryWarningDays: 30,
-      reminderIntervalMinutes: 0,
-      regionQuorum: 1,
-    },
-    createdAt: now,
-    updatedAt: now,
   });
+  await db
+    .collection('packages')
+    .insertOne({ id: 1, organizationId, ...pkg, createdAt: now, updatedAt: now });
   await db.collection('customers').insertOne({
     id: 1,
     organizationId,
@@ -144,19 +122,12 @@ try {
         customerId: 1,
         name: `site ${id}`,
         url,
-        httpMethod: 'GET',
+        ...WEBSITE_DEFAULTS,
         customHeaders: [],
-        requestBody: null,
-        followRedirects: true,
-        maxRedirects: 10,
-        cookieHandling: 'jar',
-        mtlsEnabled: false,
-        mtlsClientCert: null,
+        regions: [],
         mtlsClientKey: null,
         checkInterval: intervalSeconds,
         timeoutSeconds: Math.min(30, intervalSeconds - 1),
-        regions: [],
-        paused: false,
         checkConfig: {
           ...defaultCheckConfig(url, () => true),
           checkKeywordEnabled: true,

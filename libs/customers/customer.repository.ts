@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import type { CustomerStatus } from './customer-status.js';
 
 export interface CustomerDocument {
@@ -82,4 +83,22 @@ export class CustomerRepository {
       .find({ status: 'marked_for_cancellation' }, { ...NO_MONGO_ID, sort: { cancellationDate: 1 } })
       .toArray();
   }
+}
+
+/** A customer with the package it is on (what limits, features and alerting apply to its websites). */
+export interface CustomerWithPackage {
+  customer: CustomerDocument;
+  pkg: PackageDocument;
+}
+
+/** The customer and its package, or null when either is missing. */
+export async function loadCustomerWithPackage(
+  customers: CustomerRepository,
+  packages: PackageRepository,
+  organizationId: number,
+  customerId: number,
+): Promise<CustomerWithPackage | null> {
+  const customer = await customers.findById(organizationId, customerId);
+  const pkg = customer && (await packages.findById(organizationId, customer.packageId));
+  return customer && pkg ? { customer, pkg } : null;
 }

@@ -1,4 +1,10 @@
-export { type CustomerDocument, CustomerRepository, customerIndexes } from './customer.repository.js';
+export {
+  type CustomerDocument,
+  CustomerRepository,
+  type CustomerWithPackage,
+  customerIndexes,
+  loadCustomerWithPackage,
+} from './customer.repository.js';
 export { CustomerService, type CustomerWebsitesPort, customerLock } from './customer.service.js';
 export {
   type CancellationJobData,

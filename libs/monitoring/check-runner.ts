@@ -1,5 +1,10 @@
 import { evaluate, type Observation } from '../checks/index.js';
-import { type CustomerDocument, type CustomerRepository, isMonitored } from '../customers/index.js';
+import {
+  type CustomerRepository,
+  type CustomerWithPackage,
+  isMonitored,
+  loadCustomerWithPackage,
+} from '../customers/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
@@ -54,10 +59,7 @@ export function plainHttpUrl(url: string): string {
  * the result; an exception here means infrastructure trouble and the job is retried.
  */
 export class CheckRunner {
-  private readonly owners = new Map<
-    number,
-    { at: number; owner: Promise<{ customer: CustomerDocument; pkg: PackageDocument } | null> }
-  >();
+  private readonly owners = new Map<number, { at: number; owner: Promise<CustomerWithPackage | null> }>();
 
   constructor(
     private readonly deps: {
@@ -121,11 +123,12 @@ export class CheckRunner {
   private ownerOf(website: WebsiteDocument) {
     const cached = this.owners.get(website.customerId);
     if (cached && Date.now() - cached.at < OWNER_CACHE_MS) return cached.owner;
-    const owner = (async () => {
-      const customer = await this.deps.customers.findById(website.organizationId, website.customerId);
-      const pkg = customer && (await this.deps.packages.findById(website.organizationId, customer.packageId));
-      return customer && pkg ? { customer, pkg } : null;
-    })();
+    const owner = loadCustomerWithPackage(
+      this.deps.customers,
+      this.deps.packages,
+      website.organizationId,
+      website.customerId,
+    );
     owner.catch(() => this.owners.delete(website.customerId));
     this.owners.set(website.customerId, { at: Date.now(), owner });
     return owner;

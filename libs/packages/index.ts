@@ -1,3 +1,10 @@
 export { type PackageDocument, PackageRepository, packageIndexes } from './package.repository.js';
-export { type Alerting, FEATURES, type Feature, type Features, type Limits } from './package.schema.js';
+export {
+  type Alerting,
+  createPackageBody,
+  FEATURES,
+  type Feature,
+  type Features,
+  type Limits,
+} from './package.schema.js';
 export { type PackageRouteDependencies, packageRoutes, toPackageView } from './packages.routes.js';

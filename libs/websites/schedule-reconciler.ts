@@ -1,7 +1,11 @@
-import type { CustomerDocument, CustomerRepository } from '../customers/index.js';
+import {
+  type CustomerRepository,
+  type CustomerWithPackage,
+  loadCustomerWithPackage,
+} from '../customers/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
-import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { PackageRepository } from '../packages/index.js';
 import type { CheckScheduler } from '../scheduler/index.js';
 import type { WebsiteRepository } from './website.repository.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
@@ -43,14 +47,15 @@ export class ScheduleReconciler {
     const known = new Set<number>();
     const knownRegions = await scheduling.knownRegions();
     const regions = new Set([this.deps.fallbackRegion, ...knownRegions]);
-    const owners = new Map<number, { customer: CustomerDocument; pkg: PackageDocument } | null>();
+    const owners = new Map<number, CustomerWithPackage | null>();
     for await (const listed of websites.all()) {
       known.add(listed.id);
       for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
       if (!owners.has(listed.customerId)) {
-        const customer = await customers.findById(listed.organizationId, listed.customerId);
-        const pkg = customer && (await packages.findById(listed.organizationId, customer.packageId));
-        owners.set(listed.customerId, customer && pkg ? { customer, pkg } : null);
+        owners.set(
+          listed.customerId,
+          await loadCustomerWithPackage(customers, packages, listed.organizationId, listed.customerId),
+        );
       }
       const owner = owners.get(listed.customerId);
       if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, knownRegions))) continue;

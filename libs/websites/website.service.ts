@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type CustomerDocument,
   type CustomerRepository,
   type CustomerWebsitesPort,
+  type CustomerWithPackage,
   customerLock,
+  loadCustomerWithPackage,
 } from '../customers/index.js';
 import { AppError, notFound, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
@@ -26,10 +27,7 @@ export function parseWebsiteRef(ref: string): { id: number } | { publicId: strin
   return UUID.test(ref) ? { publicId: ref.toLowerCase() } : { id: Number(ref) };
 }
 
-interface Owner {
-  customer: CustomerDocument;
-  pkg: PackageDocument;
-}
+type Owner = CustomerWithPackage;
 
 /** Websites and their check configuration: every write validated, stored, then scheduled, under the website's lock. */
 export class WebsiteService implements CustomerWebsitesPort {
@@ -46,14 +44,18 @@ export class WebsiteService implements CustomerWebsitesPort {
 
   /** The customer (of this organization) and its package; `path` names the field when it is unknown. */
   private async owner(organizationId: number, customerId: number, path = 'customerId'): Promise<Owner> {
-    const customer = await this.deps.customers.findById(organizationId, customerId);
-    if (!customer)
+    const owner = await loadCustomerWithPackage(
+      this.deps.customers,
+      this.deps.packages,
+      organizationId,
+      customerId,
+    );
+    if (!owner) {
       throw validationError(`Unknown customer ${customerId}`, [
         { path, message: `No customer ${customerId} in your organization` },
       ]);
-    const pkg = await this.deps.packages.findById(organizationId, customer.packageId);
-    if (!pkg) throw new Error(`customer ${customer.id} refers to missing package ${customer.packageId}`);
-    return { customer, pkg };
+    }
+    return owner;
   }
 
   private async assertRoomFor(organizationId: number, owner: Owner): Promise<void> {
