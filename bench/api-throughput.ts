@@ -16,12 +16,10 @@ import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
 import {
-  type EmbeddedServer,
   findFreePort,
   isPortOpen,
-  startFerretDb,
-  startRedisServer,
-  urlOrStartedServer,
+  type ThrowawayDatabases,
+  throwawayDatabases,
 } from '../libs/embedded/index.js';
 
 const { values } = parseArgs({
@@ -69,20 +67,16 @@ async function load(pool: Pool, path: string, headers: Record<string, string>, d
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-'));
-const servers: EmbeddedServer[] = [];
+let databases: ThrowawayDatabases | undefined;
 let api: ChildProcess | undefined;
 try {
-  const mongoUrl = await urlOrStartedServer(
-    process.env.MONGODB_URL,
-    async () =>
-      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'bench' }),
-    servers,
-  );
-  const redisUrl = await urlOrStartedServer(
-    process.env.REDIS_URL,
-    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
-    servers,
-  );
+  databases = await throwawayDatabases({
+    dataDir,
+    database: 'bench',
+    mongoUrl: process.env.MONGODB_URL,
+    redisUrl: process.env.REDIS_URL,
+  });
+  const { mongoUrl, redisUrl } = databases;
   const port = await findFreePort();
   api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
     env: {
@@ -146,6 +140,6 @@ try {
   await pool.close();
 } finally {
   api?.kill('SIGTERM');
-  await Promise.all(servers.map((server) => server.stop()));
+  await databases?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

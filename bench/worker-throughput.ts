@@ -14,13 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import {
-  type EmbeddedServer,
-  findFreePort,
-  startFerretDb,
-  startRedisServer,
-  urlOrStartedServer,
-} from '../libs/embedded/index.js';
+import { type ThrowawayDatabases, throwawayDatabases } from '../libs/embedded/index.js';
 import { createPackageBody } from '../libs/packages/index.js';
 import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../libs/websites/index.js';
@@ -64,21 +58,17 @@ const percentile = (sorted: number[], p: number) =>
 const say = (message: string) => console.log(`[bench] ${message}`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-worker-'));
-const servers: EmbeddedServer[] = [];
+let databases: ThrowawayDatabases | undefined;
 let worker: ChildProcess | undefined;
 const farm = createServer((_req, res) => res.end('<h1>Welcome</h1>'));
 try {
-  const mongoUrl = await urlOrStartedServer(
-    process.env.MONGODB_URL,
-    async () =>
-      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'bench' }),
-    servers,
-  );
-  const redisUrl = await urlOrStartedServer(
-    process.env.REDIS_URL,
-    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
-    servers,
-  );
+  databases = await throwawayDatabases({
+    dataDir,
+    database: 'bench',
+    mongoUrl: process.env.MONGODB_URL,
+    redisUrl: process.env.REDIS_URL,
+  });
+  const { mongoUrl, redisUrl } = databases;
   farm.listen(0, '127.0.0.1');
   await new Promise((resolve) => farm.once('listening', resolve));
   const farmUrl = `http://127.0.0.1:${(farm.address() as AddressInfo).port}`;
@@ -232,6 +222,6 @@ try {
     await new Promise((resolve) => worker?.once('exit', resolve));
   }
   farm.close();
-  await Promise.all(servers.map((server) => server.stop()));
+  await databases?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

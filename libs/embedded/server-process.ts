@@ -102,15 +102,3 @@ export async function startServerProcess(options: {
     },
   };
 }
-
-/** `url` when given; otherwise starts a server, records it in `started` (to stop later) and returns its URL. */
-export async function urlOrStartedServer(
-  url: string | undefined,
-  start: () => Promise<EmbeddedServer>,
-  started: EmbeddedServer[],
-): Promise<string> {
-  if (url) return url;
-  const server = await start();
-  started.push(server);
-  return server.url;
-}

@@ -2,13 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import {
-  type EmbeddedServer,
-  findFreePort,
-  startFerretDb,
-  startRedisServer,
-  urlOrStartedServer,
-} from '../../libs/embedded/index.js';
+import { throwawayDatabases } from '../../libs/embedded/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,22 +18,16 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-test-'));
-  const started: EmbeddedServer[] = [];
-  const mongoUrl = await urlOrStartedServer(
-    process.env.MONGODB_URL,
-    async () =>
-      startFerretDb({ port: await findFreePort(), dataDir: join(dataDir, 'ferretdb'), database: 'test' }),
-    started,
-  );
-  const redisUrl = await urlOrStartedServer(
-    process.env.REDIS_URL,
-    async () => startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') }),
-    started,
-  );
+  const { mongoUrl, redisUrl, stop } = await throwawayDatabases({
+    dataDir,
+    database: 'test',
+    mongoUrl: process.env.MONGODB_URL,
+    redisUrl: process.env.REDIS_URL,
+  });
   project.provide('mongoUrl', mongoUrl);
   project.provide('redisUrl', redisUrl);
   return async () => {
-    await Promise.all(started.map((server) => server.stop()));
+    await stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

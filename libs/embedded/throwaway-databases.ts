@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { startFerretDb } from './ferretdb.js';
+import { findFreePort } from './ports.js';
+import { startRedisServer } from './redis-server.js';
+import type { EmbeddedServer } from './server-process.js';
+
+export interface ThrowawayDatabases {
+  mongoUrl: string;
+  redisUrl: string;
+  /** Stops the servers started here (none when both URLs were given). */
+  stop(): Promise<void>;
+}
+
+/**
+ * MongoDB and Redis for a test run or a benchmark: the given URLs, or FerretDB and redis-server
+ * started on free loopback ports with their data under `dataDir`.
+ */
+export async function throwawayDatabases(options: {
+  dataDir: string;
+  database: string;
+  mongoUrl?: string;
+  redisUrl?: string;
+}): Promise<ThrowawayDatabases> {
+  const started: EmbeddedServer[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((server) => server.stop()));
+  };
+  try {
+    let mongoUrl = options.mongoUrl;
+    if (!mongoUrl) {
+      const server = await startFerretDb({
+        port: await findFreePort(),
+        dataDir: join(options.dataDir, 'ferretdb'),
+        database: options.database,
+      });
+      started.push(server);
+      mongoUrl = server.url;
+    }
+    let redisUrl = options.redisUrl;
+    if (!redisUrl) {
+      const server = await startRedisServer({
+        port: await findFreePort(),
+        dataDir: join(options.dataDir, 'redis'),
+      });
+      started.push(server);
+      redisUrl = server.url;
+    }
+    return { mongoUrl, redisUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
