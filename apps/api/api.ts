@@ -15,6 +15,7 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { MaintenanceWindowRepository, maintenanceRoutes } from '../../libs/maintenance/index.js';
 import { MonitorStateRepository, monitoringRoutes, ResultRepository } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
@@ -81,6 +82,11 @@ export async function startApi(
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
       results: new ResultRepository(mongo.db),
       states: new MonitorStateRepository(mongo.db),
+    }),
+    ...maintenanceRoutes({
+      windows: new MaintenanceWindowRepository(mongo.db),
+      websites: services.websiteRepository,
+      mutex: services.mutex,
     }),
     ...monitoringNodeRoutes(services.nodes),
   );

@@ -1,3 +1,11 @@
+export { currentWindow, maintenanceRoutes } from './maintenance.routes.js';
+export {
+  MAINTENANCE_WINDOWS,
+  MAX_WINDOWS_PER_WEBSITE,
+  type MaintenanceWindowDocument,
+  MaintenanceWindowRepository,
+  maintenanceWindowIndexes,
+} from './maintenance-window.repository.js';
 export {
   activeOccurrence,
   isKnownTimezone,

@@ -10,6 +10,7 @@ import {
 import type { CollectionIndexes } from '../db/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
+import { maintenanceWindowIndexes } from '../maintenance/index.js';
 import { checkResultIndexes, monitoringIndexes } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
@@ -34,6 +35,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   websiteIndexes,
   checkResultIndexes,
   ...monitoringIndexes,
+  maintenanceWindowIndexes,
 ];
 
 export interface Services {

@@ -77,6 +77,14 @@ export class WebsiteRepository {
     return this.websites.collection.find({}, { projection: { _id: 0 }, sort: { id: 1 } });
   }
 
+  /** Which of these ids are websites of the organization (one query). */
+  async existingIds(organizationId: number, ids: number[]): Promise<Set<number>> {
+    const found = await this.websites
+      .find(organizationId, { id: { $in: ids } }, { projection: { _id: 0, id: 1 } })
+      .toArray();
+    return new Set(found.map((website) => website.id));
+  }
+
   listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
     return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
   }

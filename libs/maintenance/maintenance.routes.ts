@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { conflict, defineRoute, notFound, type Route, validationError } from '../http/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { WebsiteRepository } from '../websites/index.js';
+import {
+  MAX_WINDOWS_PER_WEBSITE,
+  type MaintenanceWindowDocument,
+  type MaintenanceWindowRepository,
+} from './maintenance-window.repository.js';
+import {
+  batchBody,
+  batchView,
+  checkView,
+  createWindowBody,
+  patchWindowBody,
+  windowProblems,
+  windowView,
+} from './maintenance-window.schema.js';
+import { activeOccurrence } from './recurrence.js';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const websiteIdParams = z.object({ websiteId: z.coerce.number().int().positive() });
+
+function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {
+  const { recurrence } = window;
+  return {
+    id: window.id,
+    websiteId: window.websiteId,
+    title: window.title,
+    startsAt: window.startsAt.toISOString(),
+    endsAt: window.endsAt.toISOString(),
+    timezone: window.timezone,
+    recurrence: recurrence && {
+      frequency: recurrence.frequency,
+      interval: recurrence.interval,
+      ...(recurrence.byWeekday ? { byWeekday: recurrence.byWeekday } : {}),
+      ...(recurrence.until ? { until: recurrence.until.toISOString() } : {}),
+    },
+    createdAt: window.createdAt.toISOString(),
+    updatedAt: window.updatedAt.toISOString(),
+  };
+}
+
+function assertValid(window: Parameters<typeof windowProblems>[0]): void {
+  const problems = windowProblems(window);
+  if (problems.length > 0)
+    throw validationError(`Invalid maintenance window: ${problems.map((p) => p.path).join(', ')}`, problems);
+}
+
+/** The window of `windows` running at `at` with the latest end (when several overlap), with that occurrence. */
+export function currentWindow(windows: readonly MaintenanceWindowDocument[], at: Date) {
+  let best: { window: MaintenanceWindowDocument; startsAt: Date; endsAt: Date } | null = null;
+  for (const window of windows) {
+    const occurrence = activeOccurrence(window, at);
+    if (occurrence && (!best || occurrence.endsAt > best.endsAt)) best = { window, ...occurrence };
+  }
+  return best;
+}
+
+export function maintenanceRoutes(deps: {
+  windows: MaintenanceWindowRepository;
+  websites: WebsiteRepository;
+  mutex: RedisMutex;
+}): Route[] {
+  const { windows, websites, mutex } = deps;
+  const requireWebsite = async (organizationId: number, websiteId: number, inBody: boolean) => {
+    if (await websites.findByRef(organizationId, { id: websiteId })) return;
+    if (inBody)
+      throw validationError(`Unknown website ${websiteId}`, [
+        { path: 'websiteId', message: 'No such website in your organization' },
+      ]);
+    throw notFound(`No website ${websiteId}`);
+  };
+  const load = async (organizationId: number, id: number) => {
+    const window = await windows.findById(organizationId, id);
+    if (!window) throw notFound(`No maintenance window ${id}`);
+    return window;
+  };
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/maintenance-windows',
+      operationId: 'listMaintenanceWindows',
+      summary: 'List the maintenance windows of a website',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      query: z.strictObject({ websiteId: z.coerce.number().int().positive() }),
+      success: { status: 200, description: 'Windows, by id', schema: z.array(windowView) },
+      handle: async ({ auth, query }) => {
+        await requireWebsite(auth.organizationId, query.websiteId, false);
+        return (await windows.listByWebsite(auth.organizationId, query.websiteId)).map(toWindowView);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/maintenance-windows/:id',
+      operationId: 'getMaintenanceWindow',
+      summary: 'Get a maintenance window',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      params: idParams,
+      success: { status: 200, description: 'The window', schema: windowView },
+      handle: async ({ auth, params }) => toWindowView(await load(auth.organizationId, params.id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/maintenance-windows',
+      operationId: 'createMaintenanceWindow',
+      summary: 'Create a one-off or recurring maintenance window',
+      description: `endsAt after startsAt, at most 31 days long; timezone is IANA (default UTC); at most ${MAX_WINDOWS_PER_WEBSITE} windows per website. A recurring window repeats its wall-clock times in its timezone.`,
+      tags: ['Maintenance windows'],
+      access: 'write',
+      body: createWindowBody,
+      problems: [409],
+      success: { status: 201, description: 'Created', schema: windowView },
+      handle: async ({ auth, body, ctx }) => {
+        assertValid(body);
+        const created = await mutex.withLock(`maintenance:${body.websiteId}`, async () => {
+          await requireWebsite(auth.organizationId, body.websiteId, true);
+          if (
+            (await windows.countByWebsite(auth.organizationId, body.websiteId)) >= MAX_WINDOWS_PER_WEBSITE
+          ) {
+            throw conflict(
+              `The website already has ${MAX_WINDOWS_PER_WEBSITE} maintenance windows; delete some first`,
+            );
+          }
+          return windows.create({ organizationId: auth.organizationId, ...body });
+        });
+        ctx.set('Location', `/api/maintenance-windows/${created.id}`);
+        return toWindowView(created);
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/maintenance-windows/:id',
+      operationId: 'updateMaintenanceWindow',
+      summary: 'Change a maintenance window; the fields sent are merged and the result re-validated',
+      tags: ['Maintenance windows'],
+      access: 'write',
+      params: idParams,
+      body: patchWindowBody,
+      success: { status: 200, description: 'The updated window', schema: windowView },
+      handle: async ({ auth, params, body }) => {
+        const current = await load(auth.organizationId, params.id);
+        return mutex.withLock(`maintenance:${current.websiteId}`, async () => {
+          const next = { ...(await load(auth.organizationId, params.id)), ...body };
+          assertValid(next);
+          return toWindowView(await windows.replace(next));
+        });
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/maintenance-windows/:id',
+      operationId: 'deleteMaintenanceWindow',
+      summary: 'Delete a maintenance window',
+      tags: ['Maintenance windows'],
+      access: 'write',
+      params: idParams,
+      success: { status: 204, description: 'Deleted' },
+      handle: async ({ auth, params }) => {
+        if (!(await windows.delete(auth.organizationId, params.id)))
+          throw notFound(`No maintenance window ${params.id}`);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/maintenance-windows/check/:websiteId',
+      operationId: 'checkMaintenance',
+      summary: 'Is a website in maintenance now?',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      params: websiteIdParams,
+      success: { status: 200, description: 'The active occurrence, if any', schema: checkView },
+      handle: async ({ auth, params }) => {
+        await requireWebsite(auth.organizationId, params.websiteId, false);
+        const active = currentWindow(
+          await windows.listByWebsite(auth.organizationId, params.websiteId),
+          new Date(),
+        );
+        return {
+          websiteId: params.websiteId,
+          inMaintenance: active !== null,
+          window: active && {
+            id: active.window.id,
+            title: active.window.title,
+            timezone: active.window.timezone,
+            startsAt: active.startsAt.toISOString(),
+            endsAt: active.endsAt.toISOString(),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/maintenance-windows/check/batch',
+      operationId: 'checkMaintenanceBatch',
+      summary: 'Are these websites in maintenance now? (1–1000, answered in request order)',
+      description:
+        'An id that is unknown or of another organization answers inMaintenance false with error "not_found". Two queries in all, whatever the number of ids.',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      body: batchBody,
+      success: { status: 200, description: 'One result per id, in request order', schema: batchView },
+      handle: async ({ auth, body }) => {
+        const ids = [...new Set(body.websiteIds)];
+        const [known, all] = await Promise.all([
+          websites.existingIds(auth.organizationId, ids),
+          windows.listByWebsites(auth.organizationId, ids),
+        ]);
+        const byWebsite = new Map<number, MaintenanceWindowDocument[]>();
+        for (const window of all)
+          byWebsite.set(window.websiteId, [...(byWebsite.get(window.websiteId) ?? []), window]);
+        const now = new Date();
+        return {
+          results: body.websiteIds.map((websiteId) => {
+            if (!known.has(websiteId))
+              return {
+                websiteId,
+                inMaintenance: false,
+                windowId: null,
+                endsAt: null,
+                error: 'not_found' as const,
+              };
+            const active = currentWindow(byWebsite.get(websiteId) ?? [], now);
+            return {
+              websiteId,
+              inMaintenance: active !== null,
+              windowId: active?.window.id ?? null,
+              endsAt: active?.endsAt.toISOString() ?? null,
+            };
+          }),
+        };
+      },
+    }),
+  ];
+}
