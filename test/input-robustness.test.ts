@@ -50,6 +50,17 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
     { method: 'PATCH', path: `/api/customers/${customerId}`, base: { name: 'c' } },
     { method: 'POST', path: '/api/v1/customers', base: { name: 'c', plan: 'x' } },
     { method: 'POST', path: '/api/tokens', base: { name: 't', scopes: ['read'] } },
+    {
+      method: 'POST',
+      path: '/api/maintenance-windows',
+      base: {
+        websiteId: website.id,
+        title: 't',
+        startsAt: '2026-12-01T00:00:00Z',
+        endsAt: '2026-12-01T01:00:00Z',
+      },
+    },
+    { method: 'POST', path: '/api/maintenance-windows/check/batch', base: { websiteIds: [website.id] } },
   ];
   const FIELDS: Record<string, string[]> = {
     '/api/websites': [
@@ -85,11 +96,13 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
     '/api/customers': ['name', 'email', 'notificationEmail', 'packageId', 'status', 'cancellationDate'],
     '/api/v1/customers': ['name', 'plan', 'email'],
     '/api/tokens': ['name', 'scopes'],
+    '/api/maintenance-windows': ['websiteId', 'title', 'startsAt', 'endsAt', 'timezone', 'recurrence'],
+    '/api/maintenance-windows/check/batch': ['websiteIds'],
   };
   const fieldsFor = (path: string) =>
     path.endsWith('check-config')
       ? FIELDS['check-config']!
-      : FIELDS[Object.keys(FIELDS).find((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ?? '']!;
+      : (FIELDS[path] ?? FIELDS[Object.keys(FIELDS).find((prefix) => path.startsWith(`${prefix}/`)) ?? '']!);
 
   it('answers every odd value with a 2xx or 4xx, never a 5xx', async () => {
     const failures: string[] = [];
