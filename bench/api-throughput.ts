@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import {
   type ThrowawayDatabases,
   throwawayDatabases,
 } from '../libs/embedded/index.js';
+import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } },
@@ -29,24 +30,6 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 if (!(seconds > 0 && connections > 0))
   throw new Error('--seconds and --connections must be positive numbers');
-
-const CLOCK_TICKS = 100;
-
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-function rssMiBOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '')) / 1024;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 async function load(pool: Pool, path: string, headers: Record<string, string>, durationMs: number) {
   const latencies: number[] = [];

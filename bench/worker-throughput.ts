@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { type ThrowawayDatabases, throwawayDatabases } from '../libs/embedded/in
 import { createPackageBody } from '../libs/packages/index.js';
 import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../libs/websites/index.js';
+import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,20 +42,6 @@ if (
   );
 }
 
-const CLOCK_TICKS = 100;
-const cpuSecondsOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-};
-const rssMiBOf = (pid: number) =>
-  Number(
-    readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'))
-      ?.replace(/\D+/g, ''),
-  ) / 1024;
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 const say = (message: string) => console.log(`[bench] ${message}`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-worker-'));
@@ -150,6 +137,7 @@ try {
           intervalSeconds,
           regions: ['local'],
           previousRegions: [],
+          checkNowIfNew: false,
         });
       }
     }),
@@ -173,7 +161,7 @@ try {
     },
     stdio: ['ignore', process.env.BENCH_WORKER_LOGS ? 'inherit' : 'ignore', 'inherit'],
   });
-  // Long enough for the burst of first checks and one full interval.
+  // Two intervals, so every website has had its first slot before measuring.
   const warmupSeconds = values.warmup ? Number(values.warmup) : intervalSeconds * 2;
   say(
     `worker started (pid ${worker.pid}); warming up ${warmupSeconds} s, then measuring ${measureSeconds} s…`,
@@ -210,7 +198,7 @@ try {
     `checks/s sustained     ${(results.length / measureSeconds).toFixed(1)}  (${results.length} results, ${down} not up)`,
   );
   console.log(
-    `schedule lag ms        p50 ${percentile(lags, 50)?.toFixed(0)}  p99 ${percentile(lags, 99)?.toFixed(0)}`,
+    `schedule lag ms        p50 ${percentile(lags, 50).toFixed(0)}  p99 ${percentile(lags, 99).toFixed(0)}`,
   );
   console.log(`worker CPU s/1k checks ${((cpu / Math.max(1, results.length)) * 1000).toFixed(2)}`);
   console.log(`worker RSS MiB         ${rss.toFixed(0)}`);

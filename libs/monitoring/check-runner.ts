@@ -212,7 +212,7 @@ export class CheckRunner {
         .map(([r]) => r);
       next.openIncidentId = await states.openIncident(next, result.startedAt, cause, downRegions);
     } else if (decision.incident === 'resolve' && state.openIncidentId) {
-      await states.resolveIncident(state.openIncidentId, result.startedAt);
+      await states.resolveIncident(website.organizationId, state.openIncidentId, result.startedAt);
       next.openIncidentId = null;
     }
     await states.save(next);

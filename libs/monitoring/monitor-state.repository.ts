@@ -112,8 +112,8 @@ export class MonitorStateRepository {
     return incident.id;
   }
 
-  async resolveIncident(id: string, at: Date): Promise<void> {
-    await this.incidents.updateOne({ id, resolvedAt: null }, { $set: { resolvedAt: at } });
+  async resolveIncident(organizationId: number, id: string, at: Date): Promise<void> {
+    await this.incidents.updateOne({ id, organizationId, resolvedAt: null }, { $set: { resolvedAt: at } });
   }
 
   async emit(event: Omit<EventDocument, 'id' | 'deliveredAt'>): Promise<void> {

@@ -1,15 +1,12 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { defineRoute, type Route, validationError } from '../http/index.js';
-import type { WebsiteDocument } from '../websites/index.js';
+import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
 import { reportedStatus } from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
-const refParams = z.object({
-  websiteRef: z.string().regex(/^([0-9a-f-]{36}|[1-9][0-9]{0,15})$/i, 'must be a website UUID or integer id'),
-});
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
 const resultView = z.object({
@@ -107,7 +104,7 @@ export function monitoringRoutes(deps: {
         'status: paused, maintenance, or the confirmed health (unknown until the first result, up, degraded, down).',
       tags: ['Results'],
       access: 'read',
-      params: refParams,
+      params: websiteRefParams,
       success: {
         status: 200,
         description: 'The status',
@@ -143,7 +140,7 @@ export function monitoringRoutes(deps: {
       summary: 'Check results, newest first, in pages',
       tags: ['Results'],
       access: 'read',
-      params: refParams,
+      params: websiteRefParams,
       query: z.strictObject({
         from: isoDate.optional(),
         to: isoDate.optional(),
@@ -178,7 +175,7 @@ export function monitoringRoutes(deps: {
       summary: 'Uptime, downtime and response time percentiles over a period',
       tags: ['Results'],
       access: 'read',
-      params: refParams,
+      params: websiteRefParams,
       query: z.strictObject({
         period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
       }),
@@ -223,7 +220,7 @@ export function monitoringRoutes(deps: {
       summary: 'Incidents (down periods), newest first',
       tags: ['Results'],
       access: 'read',
-      params: refParams,
+      params: websiteRefParams,
       query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
       success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
       handle: async ({ auth, params, query }) => {

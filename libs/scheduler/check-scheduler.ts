@@ -16,6 +16,11 @@ export interface SchedulePlan {
   regions: readonly string[];
   /** Regions scheduled before this change, whose schedulers must go if no longer wanted. */
   previousRegions: readonly string[];
+  /**
+   * Check at once in regions that had no scheduler yet (a new, resumed or reactivated website). Off
+   * for the reconciler: rebuilding a flushed Redis must not fire every website at the same moment.
+   */
+  checkNowIfNew: boolean;
 }
 
 export const CHECK_JOB_NAME = 'check';
@@ -93,7 +98,7 @@ export class CheckScheduler {
         },
       );
       // The offset puts the first scheduled run up to an interval away; a new schedule checks now.
-      if (!existing) {
+      if (!existing && plan.checkNowIfNew) {
         await queue.add(CHECK_JOB_NAME, data, {
           jobId: `first-${plan.websiteId}-${region}`,
           removeOnComplete: true,

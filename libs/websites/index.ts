@@ -6,7 +6,7 @@ export {
 } from './check-config.schema.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
 export { type WebsiteDocument, WebsiteRepository, websiteIndexes, websiteKey } from './website.repository.js';
-export { WEBSITE_DEFAULTS } from './website.schema.js';
+export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export { headersToRecord, mtlsKeyContext } from './website-build.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';

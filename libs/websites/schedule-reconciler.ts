@@ -62,7 +62,8 @@ export class ScheduleReconciler {
       // Out of line: fix it from a fresh read under the website's lock (an API write may be racing).
       await mutex.withLock(`website:${listed.id}`, async () => {
         const website = await websites.findByRef(listed.organizationId, { id: listed.id });
-        if (website) await scheduling.sync(website, owner.customer, owner.pkg, knownRegions);
+        if (website)
+          await scheduling.sync(website, owner.customer, owner.pkg, { knownRegions, checkNowIfNew: false });
       });
     }
     let orphansRemoved = 0;

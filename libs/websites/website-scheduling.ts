@@ -54,15 +54,23 @@ export class WebsiteScheduling {
     return resolveRegions(website.regions, pkg.features.multiRegion, known, this.deps.fallbackRegion);
   }
 
-  /** Call with the website's lock held. `knownRegions` saves a query when the caller already has them. */
+  /**
+   * Call with the website's lock held. `knownRegions` saves a query when the caller already has
+   * them; `checkNowIfNew` (default on) checks at once where the website was not scheduled before.
+   */
   async sync(
     website: WebsiteDocument,
     customer: CustomerDocument,
     pkg: PackageDocument,
-    knownRegions?: string[],
+    options: { knownRegions?: string[]; checkNowIfNew?: boolean } = {},
   ): Promise<void> {
-    const regions = this.wantedRegions(website, customer, pkg, knownRegions ?? (await this.knownRegions()));
-    await this.apply(website, regions, effectiveIntervalSeconds(website, pkg));
+    const regions = this.wantedRegions(
+      website,
+      customer,
+      pkg,
+      options.knownRegions ?? (await this.knownRegions()),
+    );
+    await this.apply(website, regions, effectiveIntervalSeconds(website, pkg), options.checkNowIfNew ?? true);
   }
 
   /** Whether Redis already holds exactly the schedulers the website should have (read only, no lock). */
@@ -84,21 +92,27 @@ export class WebsiteScheduling {
 
   /** Removes every scheduler of the website. */
   unschedule(website: WebsiteDocument): Promise<void> {
-    return this.apply(website, [], website.checkInterval);
+    return this.apply(website, [], website.checkInterval, false);
   }
 
-  private async apply(website: WebsiteDocument, regions: string[], intervalSeconds: number): Promise<void> {
+  private async apply(
+    website: WebsiteDocument,
+    regions: string[],
+    intervalSeconds: number,
+    checkNowIfNew: boolean,
+  ): Promise<void> {
     await this.deps.scheduler.apply({
       websiteId: website.id,
       organizationId: website.organizationId,
       intervalSeconds,
       regions,
       previousRegions: website.scheduledRegions,
+      checkNowIfNew,
     });
     const unchanged =
       regions.length === website.scheduledRegions.length &&
       regions.every((r) => website.scheduledRegions.includes(r));
-    if (!unchanged) await this.deps.websites.setScheduledRegions(website.organizationId, website.id, regions);
+    if (!unchanged) await this.deps.websites.setScheduledRegions(website.id, regions);
     website.scheduledRegions = regions;
   }
 }

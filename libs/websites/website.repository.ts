@@ -105,7 +105,7 @@ export class WebsiteRepository {
     await this.byKey(id, { $set: fields });
   }
 
-  async setScheduledRegions(_organizationId: number, id: number, regions: string[]): Promise<void> {
+  async setScheduledRegions(id: number, regions: string[]): Promise<void> {
     await this.byKey(id, { $set: { scheduledRegions: regions } });
   }
 

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+
+/** Linux reports CPU time in clock ticks of 1/100 s. */
+const CLOCK_TICKS = 100;
+
+/** User + system CPU seconds a process has used so far (from /proc). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Resident memory of a process in MiB (from /proc). */
+export function rssMiBOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '')) / 1024;
+}
+
+/** The value at percentile `p` of ascending `sorted` values (NaN when empty). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
