@@ -40,7 +40,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- FerretDB -------------------------------------------------------------------------------
-ferretdb_ok() { [ -x "$1" ] && DO_NOT_TRACK=1 "$1" --version 2>/dev/null | grep -q "version: $FERRETDB_VERSION"; }
+# The output is captured before matching: `… | grep -q` under pipefail fails at random when grep
+# exits on the first line and FerretDB, still writing, dies of SIGPIPE.
+ferretdb_version() { DO_NOT_TRACK=1 "$1" --version 2>&1; }
+ferretdb_ok() { [ -x "$1" ] || return 1; local out; out=$(ferretdb_version "$1") || return 1; [[ "$out" == *"version: $FERRETDB_VERSION"* ]]; }
 if [ -n "${FERRETDB_BIN:-}" ]; then
   ferretdb_ok "$FERRETDB_BIN" || fail "FERRETDB_BIN=$FERRETDB_BIN is not FerretDB $FERRETDB_VERSION"
 else
@@ -61,7 +64,7 @@ else
       echo "$FERRETDB_VERSION" > "$work/build/version/version.txt"
       mkdir -p "$gobin"
       (cd "$work" && go build -trimpath -o "$gobin/ferretdb" ./cmd/ferretdb) >&2
-      ferretdb_ok "$gobin/ferretdb" || fail "the FerretDB build at $gobin/ferretdb does not run"
+      ferretdb_ok "$gobin/ferretdb" || fail "the FerretDB build at $gobin/ferretdb does not run; \`$gobin/ferretdb --version\` printed: $(ferretdb_version "$gobin/ferretdb" || true)"
     fi
     say "FerretDB $FERRETDB_VERSION installed at $gobin/ferretdb"
   fi
