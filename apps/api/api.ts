@@ -15,7 +15,7 @@ import {
   systemRoutes,
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import { MaintenanceWindowRepository, maintenanceRoutes } from '../../libs/maintenance/index.js';
+import { maintenanceRoutes } from '../../libs/maintenance/index.js';
 import { MonitorStateRepository, monitoringRoutes, ResultRepository } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
@@ -84,9 +84,10 @@ export async function startApi(
       states: new MonitorStateRepository(mongo.db),
     }),
     ...maintenanceRoutes({
-      windows: new MaintenanceWindowRepository(mongo.db),
+      windows: services.maintenanceWindows,
       websites: services.websiteRepository,
       mutex: services.mutex,
+      queue: services.maintenanceQueue,
     }),
     ...monitoringNodeRoutes(services.nodes),
   );

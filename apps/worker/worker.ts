@@ -5,6 +5,7 @@ import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
   CheckRunner,
   MonitorStateRepository,
@@ -43,7 +44,8 @@ function probeOptions(config: AppConfig, overrides: Partial<ProbeOptions> = {}):
 
 /**
  * A monitoring node: registers itself and heartbeats, runs the checks of its region's queue, stores
- * results and status changes, runs the customer lifecycle jobs, and cleans up expired results.
+ * results and status changes, runs the customer lifecycle and maintenance boundary jobs, and cleans
+ * up expired results.
  */
 export async function startWorker(
   config: AppConfig,
@@ -71,11 +73,21 @@ export async function startWorker(
   const services = createServices({ db: mongo.db, redis, config, logger });
   const results = new ResultRepository(mongo.db);
   const writer = new ResultWriter(results.collection);
+  const states = new MonitorStateRepository(mongo.db);
+  const maintenance = new MaintenanceSync({
+    windows: services.maintenanceWindows,
+    websites: services.websiteRepository,
+    states,
+    mutex: services.mutex,
+    queue: services.maintenanceQueue,
+    logger,
+  });
 
   await services.customers.reconcileCancellations();
   await services.reconciler.run();
+  await maintenance.reconcile();
   const reconcile = setInterval(() => {
-    services.reconciler.run().catch((error: unknown) => {
+    Promise.all([services.reconciler.run(), maintenance.reconcile()]).catch((error: unknown) => {
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
         'schedule reconciliation failed',
@@ -87,6 +99,12 @@ export async function startWorker(
     prefix: config.REDIS_KEY_PREFIX,
     logger,
     cancel: (job) => services.customers.applyDueCancellation(job),
+  });
+  const maintenanceWorker = startMaintenanceWorker({
+    connection: blocking,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    sync: (job) => maintenance.sync(job),
   });
   const checks = startCheckWorker({
     connection: blocking,
@@ -102,7 +120,7 @@ export async function startWorker(
       customers: services.customerRepository,
       packages: services.packages,
       secrets: services.secrets,
-      states: new MonitorStateRepository(mongo.db),
+      states,
       results: writer,
       mutex: services.mutex,
       probe,
@@ -134,7 +152,7 @@ export async function startWorker(
       clearInterval(cleanup);
       clearInterval(reconcile);
       // BullMQ lets the checks in hand finish (their results are written before they complete).
-      await Promise.all([checks.close(), lifecycle.close()]);
+      await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);
       await writer.flush();
       await heartbeat.stop();
       await services.close();

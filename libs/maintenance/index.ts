@@ -1,4 +1,12 @@
+export {
+  MAINTENANCE_QUEUE,
+  type MaintenanceJobData,
+  MaintenanceQueue,
+  startMaintenanceWorker,
+} from './maintenance.queue.js';
 export { currentWindow, maintenanceRoutes } from './maintenance.routes.js';
+export { type MaintenanceSpan, maintenanceSpan, spanBoundary, spanCovers } from './maintenance-span.js';
+export { type MaintenanceReconcileReport, MaintenanceSync } from './maintenance-sync.js';
 export {
   MAINTENANCE_WINDOWS,
   MAX_WINDOWS_PER_WEBSITE,
@@ -10,7 +18,6 @@ export {
   activeOccurrence,
   isKnownTimezone,
   MAX_WINDOW_DAYS,
-  nextBoundary,
   type Occurrence,
   occurrences,
   type Recurrence,

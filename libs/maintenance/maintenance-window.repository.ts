@@ -77,4 +77,14 @@ export class MaintenanceWindowRepository {
   delete(organizationId: number, id: number): Promise<boolean> {
     return this.windows.deleteOne(organizationId, { id });
   }
+
+  /** Removes every window of a website (the website is gone). */
+  async deleteByWebsite(organizationId: number, websiteId: number): Promise<void> {
+    await this.windows.collection.deleteMany({ organizationId, websiteId });
+  }
+
+  /** Every window of every organization, by website (the reconciler). */
+  all(): AsyncIterable<MaintenanceWindowDocument> {
+    return this.windows.collection.find({}, { ...NO_MONGO_ID, sort: { websiteId: 1, id: 1 } });
+  }
 }

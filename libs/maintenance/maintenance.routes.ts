@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conflict, defineRoute, notFound, type Route, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
+import type { MaintenanceQueue } from './maintenance.queue.js';
 import {
   MAX_WINDOWS_PER_WEBSITE,
   type MaintenanceWindowDocument,
@@ -61,8 +62,9 @@ export function maintenanceRoutes(deps: {
   windows: MaintenanceWindowRepository;
   websites: WebsiteRepository;
   mutex: RedisMutex;
+  queue: MaintenanceQueue;
 }): Route[] {
-  const { windows, websites, mutex } = deps;
+  const { windows, websites, mutex, queue } = deps;
   const requireWebsite = async (organizationId: number, websiteId: number, inBody: boolean) => {
     if (await websites.findByRef(organizationId, { id: websiteId })) return;
     if (inBody)
@@ -125,7 +127,10 @@ export function maintenanceRoutes(deps: {
               `The website already has ${MAX_WINDOWS_PER_WEBSITE} maintenance windows; delete some first`,
             );
           }
-          return windows.create({ organizationId: auth.organizationId, ...body });
+          const window = await windows.create({ organizationId: auth.organizationId, ...body });
+          // Before answering: the worker plans the boundary jobs (or starts the window now).
+          await queue.syncSoon(auth.organizationId, body.websiteId);
+          return window;
         });
         ctx.set('Location', `/api/maintenance-windows/${created.id}`);
         return toWindowView(created);
@@ -146,7 +151,9 @@ export function maintenanceRoutes(deps: {
         return mutex.withLock(`maintenance:${current.websiteId}`, async () => {
           const next = { ...(await load(auth.organizationId, params.id)), ...body };
           assertValid(next);
-          return toWindowView(await windows.replace(next));
+          const updated = await windows.replace(next);
+          await queue.syncSoon(auth.organizationId, updated.websiteId);
+          return toWindowView(updated);
         });
       },
     }),
@@ -160,8 +167,12 @@ export function maintenanceRoutes(deps: {
       params: idParams,
       success: { status: 204, description: 'Deleted' },
       handle: async ({ auth, params }) => {
-        if (!(await windows.delete(auth.organizationId, params.id)))
-          throw notFound(`No maintenance window ${params.id}`);
+        const { websiteId } = await load(auth.organizationId, params.id);
+        await mutex.withLock(`maintenance:${websiteId}`, async () => {
+          if (!(await windows.delete(auth.organizationId, params.id)))
+            throw notFound(`No maintenance window ${params.id}`);
+          await queue.syncSoon(auth.organizationId, websiteId);
+        });
       },
     }),
     defineRoute({

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeOccurrence,
-  isKnownTimezone,
-  nextBoundary,
-  occurrences,
-  type WindowSchedule,
-} from './recurrence.js';
+import { maintenanceSpan, spanBoundary, spanCovers } from './maintenance-span.js';
+import { activeOccurrence, isKnownTimezone, occurrences, type WindowSchedule } from './recurrence.js';
 
 const d = (iso: string) => new Date(iso);
 const take = (schedule: WindowSchedule, from: Date, n: number) => {
@@ -150,7 +145,7 @@ describe('weekly and monthly windows', () => {
   });
 });
 
-describe('activeOccurrence and nextBoundary', () => {
+describe('activeOccurrence and the next boundary', () => {
   const nightly: WindowSchedule = {
     startsAt: d('2026-11-20T23:00:00Z'),
     endsAt: d('2026-11-21T01:00:00Z'),
@@ -181,8 +176,12 @@ describe('activeOccurrence and nextBoundary', () => {
     [oneOff, '2026-12-01T10:00:00Z', { at: '2026-12-01T12:00:00.000Z', kind: 'end' }],
     [oneOff, '2026-12-01T12:00:00Z', null],
   ])('%# next boundary after %s', (schedule, after, expected) => {
-    const next = nextBoundary(schedule, d(after));
-    expect(next && { at: next.at.toISOString(), kind: next.kind }).toEqual(expected);
+    const at = d(after);
+    const span = maintenanceSpan([{ ...schedule, id: 1 }], at);
+    const boundary = spanBoundary(span, at);
+    expect(boundary && { at: boundary.toISOString(), kind: spanCovers(span, at) ? 'end' : 'start' }).toEqual(
+      expected,
+    );
   });
 });
 

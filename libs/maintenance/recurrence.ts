@@ -103,22 +103,3 @@ export function activeOccurrence(schedule: WindowSchedule, at: Date): Occurrence
   }
   return null;
 }
-
-/** The next start or end of any occurrence strictly after `after` (when a boundary job should fire). */
-export function nextBoundary(
-  schedule: WindowSchedule,
-  after: Date,
-): { at: Date; kind: 'start' | 'end' } | null {
-  const time = after.getTime();
-  let best: { at: Date; kind: 'start' | 'end' } | null = null;
-  for (const occurrence of occurrences(schedule, after)) {
-    if (best && occurrence.startsAt.getTime() > best.at.getTime()) break;
-    for (const [kind, at] of [
-      ['start', occurrence.startsAt],
-      ['end', occurrence.endsAt],
-    ] as const) {
-      if (at.getTime() > time && (!best || at.getTime() < best.at.getTime())) best = { at, kind };
-    }
-  }
-  return best;
-}

@@ -18,9 +18,13 @@ import {
   type WebsiteDocument,
   type WebsiteRepository,
 } from '../websites/index.js';
-import type { MonitorStateDocument, MonitorStateRepository } from './monitor-state.repository.js';
+import {
+  inMaintenanceAt,
+  type MonitorStateDocument,
+  type MonitorStateRepository,
+} from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultWriter } from './result.repository.js';
-import { decide, eventFor } from './status-machine.js';
+import { decide } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
 export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
@@ -112,10 +116,11 @@ export class CheckRunner {
       },
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
-    await this.deps.results.write(result);
-    const recheckSoon = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
+    const { recheckSoon, inMaintenance } = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
       this.record(website, pkg, result),
     );
+    result.inMaintenance = inMaintenance;
+    await this.deps.results.write(result);
     return { ran: true, result, recheckSoon };
   }
 
@@ -179,18 +184,19 @@ export class CheckRunner {
     return { ...observation, httpsRedirect, domain };
   }
 
-  /** The status decision, incident and event for a stored result; the caller holds the monitor lock. */
+  /** The status decision, incident and event for a result; the caller holds the monitor lock. */
   private async record(
     website: WebsiteDocument,
     pkg: PackageDocument,
     result: CheckResultDocument,
-  ): Promise<boolean> {
+  ): Promise<{ recheckSoon: boolean; inMaintenance: boolean }> {
     const { states } = this.deps;
     const state = await states.load(website.organizationId, website.id);
+    const inMaintenance = inMaintenanceAt(state, result.startedAt);
     const regions = website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region];
     const decision = decide(
       state,
-      { region: result.region, status: result.status },
+      { region: result.region, status: result.status, inMaintenance },
       { ...pkg.alerting, regions },
     );
     const next: MonitorStateDocument = {
@@ -198,52 +204,29 @@ export class CheckRunner {
       ...decision.state,
       lastResultAt: result.startedAt,
       lastStatus: result.status,
+      lastCause: result.status === 'down' ? causeOf(result) : state.lastCause,
       since: decision.change ? result.startedAt : state.since,
     };
-    if (decision.incident === 'open') {
-      const cause =
-        result.error?.message ??
-        result.checks
-          .filter((c) => c.outcome === 'fail')
-          .map((c) => `${c.name}: ${c.message}`)
-          .join('; ');
-      const downRegions = Object.entries(decision.state.regions)
-        .filter(([, t]) => t.lastStatus === 'down')
-        .map(([r]) => r);
-      next.openIncidentId = await states.openIncident(next, result.startedAt, cause, downRegions);
-    } else if (decision.incident === 'resolve' && state.openIncidentId) {
-      await states.resolveIncident(website.organizationId, state.openIncidentId, result.startedAt);
-      next.openIncidentId = null;
-    }
-    await states.save(next);
-    const kind = decision.change && eventFor(decision.change);
-    if (decision.change && kind) {
-      await states.emit({
-        organizationId: website.organizationId,
-        websiteId: website.id,
-        type: kind,
-        createdAt: new Date(),
-        data: {
-          website: {
-            id: website.id,
-            publicId: website.publicId,
-            name: website.name,
-            url: website.url,
-            customerId: website.customerId,
-          },
-          previousStatus: decision.change.from,
-          status: decision.change.to,
-          incident: next.openIncidentId ?? state.openIncidentId,
-          result: {
-            region: result.region,
-            startedAt: result.startedAt,
-            httpStatus: result.httpStatus,
-            error: result.error,
-            checks: result.checks,
-          },
-        },
-      });
-    }
-    return decision.recheckSoon;
+    await states.save(
+      await states.carryOut(website, next, decision, result.startedAt, {
+        region: result.region,
+        startedAt: result.startedAt,
+        httpStatus: result.httpStatus,
+        error: result.error,
+        checks: result.checks,
+      }),
+    );
+    return { recheckSoon: decision.recheckSoon, inMaintenance };
   }
+}
+
+/** What a down result says went wrong: its error, or its failed checks. */
+function causeOf(result: CheckResultDocument): string {
+  return (
+    result.error?.message ??
+    result.checks
+      .filter((check) => check.outcome === 'fail')
+      .map((check) => `${check.name}: ${check.message}`)
+      .join('; ')
+  );
 }

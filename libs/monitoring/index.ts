@@ -2,10 +2,14 @@ export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
 export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
 export {
   type EventDocument,
+  type EventWebsite,
   type IncidentDocument,
+  inMaintenanceAt,
+  type MaintenanceSpanState,
   type MonitorStateDocument,
   MonitorStateRepository,
   monitoringIndexes,
+  websiteEvent,
 } from './monitor-state.repository.js';
 export { monitoringRoutes } from './monitoring.routes.js';
 export {
@@ -24,7 +28,9 @@ export {
   type MonitorState,
   type RegionTrack,
   reportedStatus,
+  type Settlement,
   type StatusEventKind,
+  settle,
   type WebsiteStatus,
 } from './status-machine.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes } from '../db/index.js';
-import { INITIAL_STATE, type MonitorState } from './status-machine.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import { eventFor, INITIAL_STATE, type MonitorState, type Settlement } from './status-machine.js';
+
+/** A stretch of maintenance (the maintenance module computes it from the windows). */
+export interface MaintenanceSpanState {
+  windowId: number;
+  startsAt: Date;
+  endsAt: Date;
+}
 
 export interface MonitorStateDocument extends MonitorState {
   organizationId: number;
@@ -11,6 +19,28 @@ export interface MonitorStateDocument extends MonitorState {
   lastResultAt: Date | null;
   lastStatus: string | null;
   openIncidentId: string | null;
+  /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
+  lastCause: string | null;
+  /** The maintenance span running now or coming next, kept by the maintenance boundary jobs. */
+  maintenance: MaintenanceSpanState | null;
+  /** Whether `maintenance.started` went out and `maintenance.ended` did not yet. */
+  maintenanceActive: boolean;
+  /** When the planned boundary job fires (the start or end of `maintenance`). */
+  maintenanceBoundaryAt: Date | null;
+}
+
+/**
+ * Whether a check at `at` is inside maintenance: inside the span (even if its start job is late),
+ * or after `maintenance.started` until `maintenance.ended` went out (so the end is told once, by
+ * the job, before any result outside the window).
+ */
+export function inMaintenanceAt(state: MonitorStateDocument, at: Date): boolean {
+  const span = state.maintenance;
+  const time = at.getTime();
+  return (
+    state.maintenanceActive ||
+    (span !== null && span.startsAt.getTime() <= time && time < span.endsAt.getTime())
+  );
 }
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
@@ -36,6 +66,36 @@ export interface EventDocument {
   createdAt: Date;
   data: Record<string, unknown>;
   deliveredAt: Date | null;
+}
+
+/** The website as events describe it. */
+export type EventWebsite = Pick<
+  WebsiteDocument,
+  'organizationId' | 'id' | 'publicId' | 'name' | 'url' | 'customerId'
+>;
+
+/** An event about a website, in the payload shape of SPEC's notification events. */
+export function websiteEvent(
+  website: EventWebsite,
+  type: string,
+  data: { previousStatus: string; status: string; incident: string | null } & Record<string, unknown>,
+): Omit<EventDocument, 'id' | 'deliveredAt'> {
+  return {
+    organizationId: website.organizationId,
+    websiteId: website.id,
+    type,
+    createdAt: new Date(),
+    data: {
+      website: {
+        id: website.id,
+        publicId: website.publicId,
+        name: website.name,
+        url: website.url,
+        customerId: website.customerId,
+      },
+      ...data,
+    },
+  };
 }
 
 export const MONITOR_STATES = 'monitor_states';
@@ -74,18 +134,40 @@ export class MonitorStateRepository {
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
     // By primary key alone (FerretDB runs only that without a scan); the organization is checked here.
     const stored = await this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } });
-    const found = stored?.organizationId === organizationId ? stored : null;
-    return (
-      found ?? {
-        ...INITIAL_STATE,
-        organizationId,
-        websiteId,
-        since: null,
-        lastResultAt: null,
-        lastStatus: null,
-        openIncidentId: null,
-      }
-    );
+    if (stored?.organizationId === organizationId) {
+      // Documents from before maintenance tracking lack these fields.
+      return {
+        ...stored,
+        notifiedHealth: stored.notifiedHealth ?? stored.health,
+        lastCause: stored.lastCause ?? null,
+        maintenance: stored.maintenance ?? null,
+        maintenanceActive: stored.maintenanceActive ?? false,
+        maintenanceBoundaryAt: stored.maintenanceBoundaryAt ?? null,
+      };
+    }
+    return {
+      ...INITIAL_STATE,
+      organizationId,
+      websiteId,
+      since: null,
+      lastResultAt: null,
+      lastStatus: null,
+      openIncidentId: null,
+      lastCause: null,
+      maintenance: null,
+      maintenanceActive: false,
+      maintenanceBoundaryAt: null,
+    };
+  }
+
+  /** The states with maintenance going on or planned (the maintenance reconciler). */
+  withMaintenance(): Promise<MonitorStateDocument[]> {
+    return this.states
+      .find(
+        { $or: [{ maintenanceActive: true }, { maintenanceBoundaryAt: { $ne: null } }] },
+        { projection: { _id: 0 } },
+      )
+      .toArray();
   }
 
   /** Callers hold the website's monitor lock. */
@@ -114,6 +196,42 @@ export class MonitorStateRepository {
 
   async resolveIncident(organizationId: number, id: string, at: Date): Promise<void> {
     await this.incidents.updateOne({ id, organizationId, resolvedAt: null }, { $set: { resolvedAt: at } });
+  }
+
+  /**
+   * Carries out what a settlement calls for: opens or resolves the incident and writes the status
+   * event. Returns the state to save; the caller holds the website's monitor lock.
+   */
+  async carryOut(
+    website: EventWebsite,
+    state: MonitorStateDocument,
+    settlement: Pick<Settlement, 'notification' | 'incident'>,
+    at: Date,
+    result: Record<string, unknown> | null,
+  ): Promise<MonitorStateDocument> {
+    const next = { ...state };
+    if (settlement.incident === 'open') {
+      const downRegions = Object.entries(state.regions)
+        .filter(([, track]) => track.lastStatus === 'down')
+        .map(([region]) => region);
+      next.openIncidentId = await this.openIncident(state, at, state.lastCause ?? 'down', downRegions);
+    } else if (settlement.incident === 'resolve' && state.openIncidentId) {
+      await this.resolveIncident(state.organizationId, state.openIncidentId, at);
+      next.openIncidentId = null;
+    }
+    const { notification } = settlement;
+    const kind = notification && eventFor(notification);
+    if (notification && kind) {
+      await this.emit(
+        websiteEvent(website, kind, {
+          previousStatus: notification.from,
+          status: notification.to,
+          incident: next.openIncidentId ?? state.openIncidentId,
+          result,
+        }),
+      );
+    }
+    return next;
   }
 
   async emit(event: Omit<EventDocument, 'id' | 'deliveredAt'>): Promise<void> {

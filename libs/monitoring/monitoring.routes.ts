@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { defineRoute, type Route, validationError } from '../http/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
-import type { MonitorStateRepository } from './monitor-state.repository.js';
+import { inMaintenanceAt, type MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
 import { reportedStatus } from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
@@ -125,7 +125,10 @@ export function monitoringRoutes(deps: {
         const state = await deps.states.load(auth.organizationId, website.id);
         return {
           websiteId: website.id,
-          status: reportedStatus(state.health, { paused: website.paused, inMaintenance: false }),
+          status: reportedStatus(state.health, {
+            paused: website.paused,
+            inMaintenance: inMaintenanceAt(state, new Date()),
+          }),
           since: state.since?.toISOString() ?? null,
           lastCheckedAt: state.lastResultAt?.toISOString() ?? null,
           regions: state.regions,

@@ -7,6 +7,7 @@ import {
   INITIAL_STATE,
   type MonitorState,
   reportedStatus,
+  settle,
 } from './status-machine.js';
 
 const oneRegion: DecisionRules = {
@@ -24,10 +25,18 @@ function replay(
 ) {
   let state = start;
   return results.map(([region, status]) => {
-    const decision = decide(state, { region, status }, rules);
+    const decision = decide(state, { region, status, inMaintenance: false }, rules);
     state = decision.state;
     return { health: state.health, incident: decision.incident, recheck: decision.recheckSoon };
   });
+}
+
+/** The state after these statuses in region eu, inside or outside maintenance. */
+function stateAfter(statuses: HealthStatus[], inMaintenance: boolean, start: MonitorState = INITIAL_STATE) {
+  let state = start;
+  for (const status of statuses)
+    state = decide(state, { region: 'eu', status, inMaintenance }, oneRegion).state;
+  return state;
 }
 
 describe('decide', () => {
@@ -189,9 +198,13 @@ describe('decide', () => {
         ['eu', 'down'],
         ['us', 'down'],
       ] as const) {
-        state = decide(state, { region, status }, twoOfThree).state;
+        state = decide(state, { region, status, inMaintenance: false }, twoOfThree).state;
       }
-      const after = decide(state, { region: 'eu', status: 'up' }, { ...twoOfThree, regions: ['eu'] });
+      const after = decide(
+        state,
+        { region: 'eu', status: 'up', inMaintenance: false },
+        { ...twoOfThree, regions: ['eu'] },
+      );
       expect(Object.keys(after.state.regions)).toEqual(['eu']);
       expect(after.state.health).toBe('up');
     });
@@ -207,6 +220,62 @@ describe('decide', () => {
         ).at(-1)?.health,
       ).toBe('degraded');
     });
+  });
+});
+
+describe('maintenance: health followed, nobody told until it ends', () => {
+  const up = stateAfter(['up'], false);
+
+  it('a failure confirmed inside maintenance changes the health but notifies nothing and opens no incident', () => {
+    let state = up;
+    const decisions = (['down', 'down', 'down'] as const).map((status) => {
+      const decision = decide(state, { region: 'eu', status, inMaintenance: true }, oneRegion);
+      state = decision.state;
+      return decision;
+    });
+    expect(decisions.map((d) => [d.state.health, d.notification, d.incident])).toEqual([
+      ['up', null, null],
+      ['down', null, null],
+      ['down', null, null],
+    ]);
+    expect(decisions[1]?.change).toEqual({ from: 'up', to: 'down' });
+    expect(state.notifiedHealth).toBe('up');
+  });
+
+  it('at the end, one notification when the health differs from the one last notified', () => {
+    const downInside = stateAfter(['down', 'down'], true, up);
+    const end = settle(downInside);
+    expect(end.notification).toEqual({ from: 'up', to: 'down' });
+    expect(end.incident).toBe('open');
+    expect(end.state.notifiedHealth).toBe('down');
+    // Told once: settling again, or the next result outside, tells nothing more.
+    expect(settle(end.state).notification).toBeNull();
+    expect(
+      decide(end.state, { region: 'eu', status: 'down', inMaintenance: false }, oneRegion).notification,
+    ).toBeNull();
+  });
+
+  it('a website down before maintenance and recovered inside it is told up (incident resolved) at the end', () => {
+    const down = stateAfter(['down', 'down'], false);
+    expect(down.notifiedHealth).toBe('down');
+    const end = settle(stateAfter(['up'], true, down));
+    expect(end.notification).toEqual({ from: 'down', to: 'up' });
+    expect(end.incident).toBe('resolve');
+  });
+
+  it('nothing is told when the health inside maintenance came back to the one notified', () => {
+    expect(settle(stateAfter(['down', 'down', 'up'], true, up)).notification).toBeNull();
+    expect(
+      settle(stateAfter(['down', 'down'], true, stateAfter(['down', 'down'], false))).notification,
+    ).toBeNull();
+  });
+
+  it('the first result after the window notifies even if the end was not settled yet', () => {
+    const inside = stateAfter(['down', 'down'], true, up);
+    const after = decide(inside, { region: 'eu', status: 'down', inMaintenance: false }, oneRegion);
+    expect(after.change).toBeNull();
+    expect(after.notification).toEqual({ from: 'up', to: 'down' });
+    expect(after.incident).toBe('open');
   });
 });
 

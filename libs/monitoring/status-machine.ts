@@ -13,6 +13,8 @@ export interface RegionTrack {
 
 export interface MonitorState {
   health: Health;
+  /** The health subscribers were last told of (changes inside maintenance are told at its end). */
+  notifiedHealth: Health;
   regions: Record<string, RegionTrack>;
 }
 
@@ -24,16 +26,27 @@ export interface DecisionRules {
   regions: readonly string[];
 }
 
-export interface Decision {
+export interface HealthChange {
+  from: Health;
+  to: Health;
+}
+
+/** What subscribers are told, and the incident that goes with it. */
+export interface Settlement {
   state: MonitorState;
-  /** Set when the confirmed health changed. */
-  change: { from: Health; to: Health } | null;
+  /** Set when the health differs from the one last notified. */
+  notification: HealthChange | null;
   incident: 'open' | 'resolve' | null;
+}
+
+export interface Decision extends Settlement {
+  /** Set when the confirmed health changed (notified or not). */
+  change: HealthChange | null;
   /** A down result not confirmed yet (or a recovery not confirmed yet): check again soon, not after a full interval. */
   recheckSoon: boolean;
 }
 
-export const INITIAL_STATE: MonitorState = { health: 'unknown', regions: {} };
+export const INITIAL_STATE: MonitorState = { health: 'unknown', notifiedHealth: 'unknown', regions: {} };
 
 function worstOf(statuses: HealthStatus[]): HealthStatus {
   if (statuses.includes('down')) return 'down';
@@ -48,7 +61,7 @@ function worstOf(statuses: HealthStatus[]): HealthStatus {
  */
 export function decide(
   state: MonitorState,
-  result: { region: string; status: HealthStatus },
+  result: { region: string; status: HealthStatus; inMaintenance: boolean },
   rules: DecisionRules,
 ): Decision {
   const regions: Record<string, RegionTrack> = {};
@@ -90,12 +103,25 @@ export function decide(
     health = goodHealth;
   }
 
-  const changed = health !== state.health;
+  const change = health !== state.health ? { from: state.health, to: health } : null;
+  const next: MonitorState = { health, notifiedHealth: state.notifiedHealth, regions };
+  // Inside maintenance the health is still followed, but nobody is told and no incident opens.
+  const settled = result.inMaintenance ? { state: next, notification: null, incident: null } : settle(next);
+  return { ...settled, change, recheckSoon };
+}
+
+/**
+ * Tells subscribers the confirmed health when it differs from the one they know: after every
+ * result outside maintenance, and once when a maintenance window ends. An incident opens when the
+ * notified health becomes down and resolves when it leaves down.
+ */
+export function settle(state: MonitorState): Settlement {
+  if (state.health === state.notifiedHealth) return { state, notification: null, incident: null };
+  const notification = { from: state.notifiedHealth, to: state.health };
   return {
-    state: { health, regions },
-    change: changed ? { from: state.health, to: health } : null,
-    incident: changed && health === 'down' ? 'open' : changed && state.health === 'down' ? 'resolve' : null,
-    recheckSoon,
+    state: { ...state, notifiedHealth: state.health },
+    notification,
+    incident: notification.to === 'down' ? 'open' : notification.from === 'down' ? 'resolve' : null,
   };
 }
 
@@ -111,7 +137,7 @@ export function reportedStatus(
 export type StatusEventKind = 'website.down' | 'website.up' | 'website.degraded';
 
 /** The notification a health change calls for; none for the first result of a new website unless it is down. */
-export function eventFor(change: { from: Health; to: Health }): StatusEventKind | null {
+export function eventFor(change: HealthChange): StatusEventKind | null {
   if (change.to === 'down') return 'website.down';
   if (change.from === 'unknown') return null;
   if (change.to === 'degraded') return 'website.degraded';

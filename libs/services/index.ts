@@ -10,7 +10,11 @@ import {
 import type { CollectionIndexes } from '../db/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
-import { maintenanceWindowIndexes } from '../maintenance/index.js';
+import {
+  MaintenanceQueue,
+  MaintenanceWindowRepository,
+  maintenanceWindowIndexes,
+} from '../maintenance/index.js';
 import { checkResultIndexes, monitoringIndexes } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
@@ -51,6 +55,8 @@ export interface Services {
   scheduler: CheckScheduler;
   lifecycle: CustomerLifecycleQueue;
   reconciler: ScheduleReconciler;
+  maintenanceWindows: MaintenanceWindowRepository;
+  maintenanceQueue: MaintenanceQueue;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,8 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
   const websiteRepository = new WebsiteRepository(db);
   const scheduler = new CheckScheduler(redis, config.REDIS_KEY_PREFIX);
   const lifecycle = new CustomerLifecycleQueue(redis, config.REDIS_KEY_PREFIX);
+  const maintenanceWindows = new MaintenanceWindowRepository(db);
+  const maintenanceQueue = new MaintenanceQueue(redis, config.REDIS_KEY_PREFIX);
   const scheduling = new WebsiteScheduling({
     scheduler,
     websites: websiteRepository,
@@ -78,6 +86,11 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     secrets,
     mutex,
     scheduling,
+    afterDelete: async (website) => {
+      await maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
+      // Drops the planned boundary job and the website's maintenance state.
+      await maintenanceQueue.syncSoon(website.organizationId, website.id);
+    },
   });
   const reconciler = new ScheduleReconciler({
     websites: websiteRepository,
@@ -110,8 +123,10 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     scheduler,
     lifecycle,
     reconciler,
+    maintenanceWindows,
+    maintenanceQueue,
     async close() {
-      await Promise.all([scheduler.close(), lifecycle.close()]);
+      await Promise.all([scheduler.close(), lifecycle.close(), maintenanceQueue.close()]);
     },
   };
 }

@@ -39,6 +39,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       secrets: SecretBox;
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
+      /** What else goes with a deleted website (its maintenance windows). */
+      afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
   ) {}
 
@@ -147,6 +149,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       // MongoDB first: a scheduler left behind finds no website and is removed by the reconciler.
       await this.deps.websites.delete(organizationId, id);
       await this.deps.scheduling.unschedule(website);
+      await this.deps.afterDelete?.(website);
     });
   }
 
