@@ -120,6 +120,91 @@ describe('maintenance windows', () => {
     expect(new Date(check.body.window.endsAt).getTime()).toBeGreaterThan(Date.now());
   });
 
+  it('check flips to true when a window starts while the test runs, and back when it ends', async () => {
+    const site = await createWebsite();
+    const startsAt = Date.now() + 1500;
+    await createWindow({
+      websiteId: site,
+      startsAt: new Date(startsAt).toISOString(),
+      endsAt: new Date(startsAt + 2000).toISOString(),
+    });
+    const inMaintenance = async () =>
+      (
+        await api.request<{ inMaintenance: boolean }>('GET', `/api/maintenance-windows/check/${site}`, {
+          token,
+        })
+      ).body.inMaintenance;
+    expect(await inMaintenance()).toBe(false);
+    await expect.poll(inMaintenance, { timeout: 5000, interval: 100 }).toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(startsAt);
+    await expect.poll(inMaintenance, { timeout: 5000, interval: 100 }).toBe(false);
+    expect(Date.now()).toBeGreaterThanOrEqual(startsAt + 2000);
+  });
+
+  describe('occurrences keep their wall-clock times across daylight-saving changes', () => {
+    const occurrencesOf = async (body: Record<string, unknown>, from: string, limit: number) => {
+      const { body: window } = await createWindow(body);
+      const res = await api.request<{ timezone: string; items: Array<{ startsAt: string; endsAt: string }> }>(
+        'GET',
+        `/api/maintenance-windows/${window.id}/occurrences?from=${from}&limit=${limit}`,
+        { token },
+      );
+      expect(res.status).toBe(200);
+      return res.body.items.map((o) => [o.startsAt, o.endsAt]);
+    };
+
+    it('Europe/Berlin, 02:00–04:00 nightly: 2027-03-28 the skipped hour shortens it, 2027-10-31 the doubled one is taken once', async () => {
+      const body = {
+        timezone: 'Europe/Berlin',
+        startsAt: '2027-03-26T02:00:00+01:00',
+        endsAt: '2027-03-26T04:00:00+01:00',
+        recurrence: { frequency: 'daily' },
+      };
+      expect(await occurrencesOf(body, '2027-03-27T00:00:00Z', 3)).toEqual([
+        ['2027-03-27T01:00:00.000Z', '2027-03-27T03:00:00.000Z'],
+        // 02:00 does not exist on the 28th: the window runs 03:00–04:00 CEST.
+        ['2027-03-28T01:00:00.000Z', '2027-03-28T02:00:00.000Z'],
+        ['2027-03-29T00:00:00.000Z', '2027-03-29T02:00:00.000Z'],
+      ]);
+      expect(await occurrencesOf(body, '2027-10-30T00:00:00Z', 3)).toEqual([
+        ['2027-10-30T00:00:00.000Z', '2027-10-30T02:00:00.000Z'],
+        // 02:00 happens twice on the 31st: the later (CET) one, to 04:00 CET.
+        ['2027-10-31T01:00:00.000Z', '2027-10-31T03:00:00.000Z'],
+        ['2027-11-01T01:00:00.000Z', '2027-11-01T03:00:00.000Z'],
+      ]);
+    });
+
+    it('America/New_York, weekly on Sunday 22:00–23:00 around 2027-03-14 and 2027-11-07', async () => {
+      const body = {
+        timezone: 'America/New_York',
+        startsAt: '2027-03-07T22:00:00-05:00',
+        endsAt: '2027-03-07T23:00:00-05:00',
+        recurrence: { frequency: 'weekly', byWeekday: ['SU'] },
+      };
+      expect(await occurrencesOf(body, '2027-03-01T00:00:00Z', 2)).toEqual([
+        ['2027-03-08T03:00:00.000Z', '2027-03-08T04:00:00.000Z'],
+        ['2027-03-15T02:00:00.000Z', '2027-03-15T03:00:00.000Z'],
+      ]);
+      expect(await occurrencesOf(body, '2027-11-01T00:00:00Z', 2)).toEqual([
+        ['2027-11-01T02:00:00.000Z', '2027-11-01T03:00:00.000Z'],
+        ['2027-11-08T03:00:00.000Z', '2027-11-08T04:00:00.000Z'],
+      ]);
+    });
+
+    it('refuses a bad query naming the field', async () => {
+      const { body: window } = await createWindow({});
+      const res = await api.request<Problem>(
+        'GET',
+        `/api/maintenance-windows/${window.id}/occurrences?limit=500`,
+        {
+          token,
+        },
+      );
+      expect(res.status).toBe(400);
+      expect((res.body.errors ?? []).map((e) => e.path)).toEqual(['limit']);
+    });
+  });
+
   it('check/batch answers 1000 ids in request order, flagging unknown and foreign ones', async () => {
     const inWindow = await createWebsite();
     await createWindow({ websiteId: inWindow, startsAt: iso(-HOUR), endsAt: iso(HOUR) });

@@ -81,6 +81,20 @@ export const checkView = z.object({
   window: windowView.pick({ id: true, title: true, timezone: true }).extend(occurrenceView.shape).nullable(),
 });
 
+export const occurrencesQuery = z.strictObject({
+  from: z.iso
+    .datetime({ offset: true })
+    .transform((text) => new Date(text))
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export const occurrencesView = z.object({
+  windowId: z.number().int(),
+  timezone: z.string(),
+  items: z.array(occurrenceView),
+});
+
 export const batchBody = z.strictObject({
   websiteIds: z.array(z.number().int().positive()).min(1).max(1000),
 });

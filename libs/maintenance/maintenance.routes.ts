@@ -13,11 +13,13 @@ import {
   batchView,
   checkView,
   createWindowBody,
+  occurrencesQuery,
+  occurrencesView,
   patchWindowBody,
   windowProblems,
   windowView,
 } from './maintenance-window.schema.js';
-import { activeOccurrence } from './recurrence.js';
+import { activeOccurrence, occurrences } from './recurrence.js';
 
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const websiteIdParams = z.object({ websiteId: z.coerce.number().int().positive() });
@@ -104,6 +106,33 @@ export function maintenanceRoutes(deps: {
       params: idParams,
       success: { status: 200, description: 'The window', schema: windowView },
       handle: async ({ auth, params }) => toWindowView(await load(auth.organizationId, params.id)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/maintenance-windows/:id/occurrences',
+      operationId: 'listMaintenanceOccurrences',
+      summary: 'The occurrences of a window from a time on (a preview of its recurrence)',
+      description:
+        'Occurrences still running at `from` (default now) or starting after it, in order, at most `limit` (1–100, default 10). Wall-clock times repeat in the window’s timezone across daylight-saving changes.',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      params: idParams,
+      query: occurrencesQuery,
+      success: { status: 200, description: 'The occurrences', schema: occurrencesView },
+      handle: async ({ auth, params, query }) => {
+        const window = await load(auth.organizationId, params.id);
+        const from = query.from ?? new Date();
+        const items: Array<{ startsAt: string; endsAt: string }> = [];
+        for (const occurrence of occurrences(window, from)) {
+          if (items.length === query.limit) break;
+          if (occurrence.endsAt.getTime() <= from.getTime()) continue;
+          items.push({
+            startsAt: occurrence.startsAt.toISOString(),
+            endsAt: occurrence.endsAt.toISOString(),
+          });
+        }
+        return { windowId: window.id, timezone: window.timezone, items };
+      },
     }),
     defineRoute({
       method: 'post',
