@@ -1,43 +1,28 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MaintenanceSync } from '../libs/maintenance/index.js';
 import { MonitorStateRepository } from '../libs/monitoring/index.js';
-import type { RunningService } from '../libs/runtime/index.js';
 import { createServices } from '../libs/services/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { startHttpTarget, type Target } from './support/targets.js';
+import type { TestApi } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import type { Target } from './support/targets.js';
 
 type Event = { type: string; createdAt: Date; data: Record<string, unknown> };
 
 describe('maintenance windows with a worker: results marked, alerts held back and told once after', () => {
+  let stack: MonitoringStack;
   let api: TestApi;
   let token: string;
   let organizationId: number;
   let customerId: number;
   let target: Target;
-  let worker: RunningService;
 
   beforeAll(async () => {
-    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
-    ({ organizationId, token } = await api.createOrganization(['admin']));
-    const pkg = await createPackage(api, token, {
-      limits: { minCheckIntervalSeconds: 10 },
-      alerting: { confirmations: 2 },
-    });
-    customerId = await createCustomer(api, token, pkg.id);
-    target = await startHttpTarget();
-    worker = await startWorker(
-      { ...api.config, NODE_PUBLIC_IP: '203.0.113.20', NODE_ID: 'maintenance-node' },
-      createLogger('worker', 'silent'),
-    );
+    stack = await startMonitoringStack('maintenance-node');
+    ({ api, token, organizationId, customerId, target } = stack);
   });
-  afterAll(async () => {
-    await worker.stop();
-    await target.close();
-    await api.stop();
-  });
+  afterAll(() => stack.stop());
 
   const createWebsite = async (path: string) =>
     (
@@ -46,14 +31,7 @@ describe('maintenance windows with a worker: results marked, alerts held back an
         body: { customerId, name: 'M', url: `${target.url}${path}`, checkInterval: 10, timeoutSeconds: 5 },
       })
     ).body;
-  const status = async (id: number) =>
-    (
-      await api.request<{ status: string; openIncidentId: string | null }>(
-        'GET',
-        `/api/websites/${id}/status`,
-        { token },
-      )
-    ).body;
+  const status = (id: number) => stack.status(id);
   const events = async (id: number) =>
     (await api.db.collection<Event>('events').find({ websiteId: id }).sort({ createdAt: 1 }).toArray()).map(
       (e) => e.type,

@@ -1,45 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../apps/worker/worker.js';
-import { createLogger } from '../libs/logging/index.js';
-import type { RunningService } from '../libs/runtime/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { startHttpTarget, type Target } from './support/targets.js';
+import type { TestApi } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import type { Target } from './support/targets.js';
 
 describe('worker: scheduled checks end to end', () => {
+  let stack: MonitoringStack;
   let api: TestApi;
   let token: string;
   let customerId: number;
   let target: Target;
-  let worker: RunningService;
 
   beforeAll(async () => {
-    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
-    ({ token } = await api.createOrganization(['admin']));
-    const pkg = await createPackage(api, token, {
-      limits: { minCheckIntervalSeconds: 10 },
-      alerting: { confirmations: 2 },
-    });
-    customerId = await createCustomer(api, token, pkg.id);
-    target = await startHttpTarget();
-    worker = await startWorker(
-      { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: 'test-node' },
-      createLogger('worker', 'silent'),
-    );
+    stack = await startMonitoringStack('test-node');
+    ({ api, token, customerId, target } = stack);
   });
-  afterAll(async () => {
-    await worker.stop();
-    await target.close();
-    await api.stop();
-  });
+  afterAll(() => stack.stop());
 
-  const status = async (id: number) =>
-    (
-      await api.request<{ status: string; openIncidentId: string | null }>(
-        'GET',
-        `/api/websites/${id}/status`,
-        { token },
-      )
-    ).body;
+  const status = (id: number) => stack.status(id);
 
   it('checks on schedule, confirms a failure with a quick re-check, opens and resolves an incident', async () => {
     const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
