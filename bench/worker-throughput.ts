@@ -3,6 +3,7 @@
  * Prints sustained checks/second, schedule lag p50/p99 (actual start − planned slot, exact from the
  * stored results: slots are offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
  * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200] [--warmup s]
+ * BENCH_WORKER_CPU_PROF=<dir> makes the worker write a V8 CPU profile (.cpuprofile) there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { type ThrowawayDatabases, throwawayDatabases } from '../libs/embedded/in
 import { createPackageBody } from '../libs/packages/index.js';
 import { CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../libs/websites/index.js';
-import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
+import { cpuTimesOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -146,7 +147,11 @@ try {
   await scheduler.close();
 
   const secretsKey = randomBytes(32).toString('base64');
-  worker = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+  // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_WORKER_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`]
+    : [];
+  worker = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/worker/main.ts'], {
     env: {
       ...process.env,
       MONGODB_URL: mongoUrl,
@@ -168,10 +173,12 @@ try {
   );
   await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
   const windowStart = new Date();
-  const cpuBefore = cpuSecondsOf(worker.pid!);
+  const cpuBefore = cpuTimesOf(worker.pid!);
   await new Promise((resolve) => setTimeout(resolve, measureSeconds * 1000));
   const windowEnd = new Date();
-  const cpu = cpuSecondsOf(worker.pid!) - cpuBefore;
+  const cpuAfter = cpuTimesOf(worker.pid!);
+  const user = cpuAfter.user - cpuBefore.user;
+  const system = cpuAfter.system - cpuBefore.system;
   const rss = rssMiBOf(worker.pid!);
 
   const results = await db
@@ -200,7 +207,10 @@ try {
   console.log(
     `schedule lag ms        p50 ${percentile(lags, 50).toFixed(0)}  p99 ${percentile(lags, 99).toFixed(0)}`,
   );
-  console.log(`worker CPU s/1k checks ${((cpu / Math.max(1, results.length)) * 1000).toFixed(2)}`);
+  const perThousand = (seconds: number) => ((seconds / Math.max(1, results.length)) * 1000).toFixed(2);
+  console.log(
+    `worker CPU s/1k checks ${perThousand(user + system)}  (user ${perThousand(user)}, system ${perThousand(system)})`,
+  );
   console.log(`worker RSS MiB         ${rss.toFixed(0)}`);
   redis.disconnect();
   await mongo.close();

@@ -1,7 +1,14 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemResolve } from '../libs/probe/index.js';
 import type { TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
-import type { Target } from './support/targets.js';
+import { issue } from './support/pki-forge.js';
+import { startHttpsTarget, type Target } from './support/targets.js';
+
+const ca = issue({ commonName: 'webmon worker test CA', isCa: true, validToDays: 30 });
 
 describe('worker: scheduled checks end to end', () => {
   let stack: MonitoringStack;
@@ -11,7 +18,14 @@ describe('worker: scheduled checks end to end', () => {
   let target: Target;
 
   beforeAll(async () => {
-    stack = await startMonitoringStack('test-node');
+    stack = await startMonitoringStack('test-node', {
+      // shop.test is this machine, and the test CA is trusted: the probe's edge to the network.
+      probe: {
+        ca: [ca.cert],
+        resolve: (hostname) =>
+          hostname === 'shop.test' ? Promise.resolve(['127.0.0.1']) : systemResolve(hostname),
+      },
+    });
     ({ api, token, customerId, target } = stack);
   });
   afterAll(() => stack.stop());
@@ -105,6 +119,64 @@ describe('worker: scheduled checks end to end', () => {
     expect(uptime.body.downtimeSeconds).toBeGreaterThan(0);
     expect(uptime.body.uptimePercent).toBeLessThan(100);
   }, 60_000);
+
+  it('runs the HTTPS redirect check with the others: pass when http:// redirects to https://, down when not', async () => {
+    const https = await startHttpsTarget(
+      issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca }),
+    );
+    const redirector = createServer((_req, res) => {
+      res.writeHead(301, { location: `https://shop.test:${https.port}/ok` }).end();
+    }).listen(0, '127.0.0.1');
+    await once(redirector, 'listening');
+    const redirectorPort = (redirector.address() as AddressInfo).port;
+    try {
+      const latest = async (url: string) => {
+        const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+          token,
+          body: { customerId, name: 'Redirect', url, checkInterval: 10, timeoutSeconds: 5, paused: true },
+        });
+        const { id, publicId } = created.body;
+        await api.request('PATCH', `/api/websites/${id}/check-config`, {
+          token,
+          body: { checkHttpsRedirectEnabled: true },
+        });
+        await api.request('PATCH', `/api/websites/${publicId}`, { token, body: { paused: false } });
+        let result: Record<string, unknown> | undefined;
+        await expect
+          .poll(
+            async () => {
+              const page = await api.request<{ items: Array<Record<string, unknown>> }>(
+                'GET',
+                `/api/websites/${id}/results?limit=1`,
+                { token },
+              );
+              result = page.body.items[0];
+              return result !== undefined;
+            },
+            { timeout: 15_000, interval: 200 },
+          )
+          .toBe(true);
+        const checks = result?.checks as Array<{ name: string; outcome: string; message: string }>;
+        return { result, redirectCheck: checks.find((c) => c.name === 'httpsRedirect') };
+      };
+
+      const good = await latest(`http://shop.test:${redirectorPort}/`);
+      expect(good.redirectCheck).toMatchObject({ outcome: 'pass' });
+      expect(good.result).toMatchObject({
+        status: 'up',
+        httpStatus: 200,
+        redirects: [{ url: `http://shop.test:${redirectorPort}/`, status: 301 }],
+        ssl: { valid: true, subject: expect.stringContaining('shop.test') },
+      });
+
+      const plain = await latest(`http://shop.test:${target.port}/ok`);
+      expect(plain.redirectCheck).toMatchObject({ outcome: 'fail', message: expect.stringContaining('200') });
+      expect(plain.result).toMatchObject({ status: 'down', httpStatus: 200 });
+    } finally {
+      redirector.close();
+      await https.close();
+    }
+  }, 40_000);
 
   it('pages results with a cursor, newest first, without gaps or repeats', async () => {
     const created = await api.request<{ id: number }>('POST', '/api/websites', {

@@ -3,10 +3,16 @@ import { readFileSync } from 'node:fs';
 /** Linux reports CPU time in clock ticks of 1/100 s. */
 const CLOCK_TICKS = 100;
 
-/** User + system CPU seconds a process has used so far (from /proc). */
-export function cpuSecondsOf(pid: number): number {
+/** User and system (kernel: syscalls, loopback TCP) CPU seconds a process has used so far (from /proc). */
+export function cpuTimesOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
+}
+
+/** User + system CPU seconds a process has used so far. */
+export function cpuSecondsOf(pid: number): number {
+  const { user, system } = cpuTimesOf(pid);
+  return user + system;
 }
 
 /** Resident memory of a process in MiB (from /proc). */

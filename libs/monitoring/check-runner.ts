@@ -50,10 +50,16 @@ function withinPackage(config: CheckConfig, pkg: PackageDocument): CheckConfig {
   return limited;
 }
 
-/** `http://` of the website's host (and path), asked without following, for the HTTPS redirect check. */
+/**
+ * What the HTTPS redirect check asks, without following: an `https://` website's host and path over
+ * plain HTTP on its standard port (80: a visitor typing the bare name), or an `http://` website's
+ * own URL.
+ */
 export function plainHttpUrl(url: string): string {
   const parsed = new URL(url);
+  if (parsed.protocol !== 'https:') return parsed.href;
   parsed.protocol = 'http:';
+  parsed.port = '';
   return parsed.href;
 }
 

@@ -1,4 +1,4 @@
-import { startWorker } from '../../apps/worker/worker.js';
+import { startWorker, type WorkerOptions } from '../../apps/worker/worker.js';
 import { createLogger } from '../../libs/logging/index.js';
 import type { RunningService } from '../../libs/runtime/index.js';
 import { createCustomer, createPackage, TestApi } from './harness.js';
@@ -20,7 +20,10 @@ export interface MonitoringStack {
   stop(): Promise<void>;
 }
 
-export async function startMonitoringStack(nodeId: string): Promise<MonitoringStack> {
+export async function startMonitoringStack(
+  nodeId: string,
+  workerOptions: WorkerOptions = {},
+): Promise<MonitoringStack> {
   const api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
   const { organizationId, token } = await api.createOrganization(['admin']);
   const pkg = await createPackage(api, token, {
@@ -32,6 +35,7 @@ export async function startMonitoringStack(nodeId: string): Promise<MonitoringSt
   const worker: RunningService = await startWorker(
     { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: nodeId },
     createLogger('worker', 'silent'),
+    workerOptions,
   );
   return {
     api,
