@@ -178,7 +178,8 @@ describe('maintenance windows with a worker: results marked, alerts held back an
         endsAt: new Date(startsAt.getTime() + 600_000).toISOString(),
       },
     });
-    const states = new MonitorStateRepository(api.db);
+    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
     await expect
       .poll(
         async () => (await states.load(organizationId, site.id)).maintenanceBoundaryAt?.getTime() ?? null,
@@ -189,7 +190,6 @@ describe('maintenance windows with a worker: results marked, alerts held back an
       )
       .toBe(startsAt.getTime());
 
-    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
     const services = createServices({
       db: api.db,
       redis,
@@ -198,7 +198,9 @@ describe('maintenance windows with a worker: results marked, alerts held back an
     });
     try {
       expect(await services.maintenanceQueue.hasBoundary(site.id, startsAt)).toBe(true);
-      await redis.del(...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:maintenance:*`)));
+      // The boundary jobs and the hot copies of the monitor states go; MongoDB keeps the durable part.
+      for (const pattern of ['maintenance:*', 'monitor-state:*'])
+        await redis.del(...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:${pattern}`)));
       expect(await services.maintenanceQueue.hasBoundary(site.id, startsAt)).toBe(false);
       const sync = new MaintenanceSync({
         windows: services.maintenanceWindows,

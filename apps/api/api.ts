@@ -81,7 +81,7 @@ export async function startApi(
     ...monitoringRoutes({
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
       results: new ResultRepository(mongo.db),
-      states: new MonitorStateRepository(mongo.db),
+      states: new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX),
     }),
     ...maintenanceRoutes({
       windows: services.maintenanceWindows,

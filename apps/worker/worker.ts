@@ -18,6 +18,7 @@ import { type ProbeOptions, systemResolve } from '../../libs/probe/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+import { WebsiteCache } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
 const RECONCILE_EVERY_MS = 5 * 60_000;
@@ -73,7 +74,7 @@ export async function startWorker(
   const services = createServices({ db: mongo.db, redis, config, logger });
   const results = new ResultRepository(mongo.db);
   const writer = new ResultWriter(results.collection);
-  const states = new MonitorStateRepository(mongo.db);
+  const states = new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX);
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
@@ -116,7 +117,10 @@ export async function startWorker(
     lockDurationMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
     logger,
     runner: new CheckRunner({
-      websites: services.websiteRepository,
+      websites: new WebsiteCache({
+        websites: services.websiteRepository,
+        revisions: services.websiteRevisions,
+      }),
       customers: services.customerRepository,
       packages: services.packages,
       secrets: services.secrets,

@@ -15,8 +15,8 @@ import {
   type CheckConfig,
   headersToRecord,
   mtlsKeyContext,
+  type WebsiteCache,
   type WebsiteDocument,
-  type WebsiteRepository,
 } from '../websites/index.js';
 import {
   inMaintenanceAt,
@@ -73,7 +73,7 @@ export class CheckRunner {
 
   constructor(
     private readonly deps: {
-      websites: WebsiteRepository;
+      websites: WebsiteCache;
       customers: CustomerRepository;
       packages: PackageRepository;
       secrets: SecretBox;
@@ -87,7 +87,7 @@ export class CheckRunner {
   ) {}
 
   async run(job: CheckJobData): Promise<RunOutcome> {
-    const website = await this.deps.websites.findByRef(job.organizationId, { id: job.websiteId });
+    const website = await this.deps.websites.get(job.organizationId, job.websiteId);
     if (!website) return { ran: false, reason: 'website deleted' };
     const owner = await this.ownerOf(website);
     if (!owner) return { ran: false, reason: 'customer or package missing' };
@@ -105,7 +105,7 @@ export class CheckRunner {
       nodeId: this.deps.nodeId,
       startedAt: observation.startedAt,
       status,
-      inMaintenance: false,
+      inMaintenance: false, // settled under the monitor lock, from the monitor state
       httpStatus: observation.httpStatus,
       sizeBytes: observation.sizeBytes,
       timings: observation.timings,
@@ -122,12 +122,10 @@ export class CheckRunner {
       },
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
-    const { recheckSoon, inMaintenance } = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
+    const recorded = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
       this.record(website, pkg, result),
     );
-    result.inMaintenance = inMaintenance;
-    await this.deps.results.write(result);
-    return { ran: true, result, recheckSoon };
+    return { ran: true, ...recorded };
   }
 
   /** The website's customer and package, cached briefly (many websites share them). */
@@ -190,15 +188,20 @@ export class CheckRunner {
     return { ...observation, httpsRedirect, domain };
   }
 
-  /** The status decision, incident and event for a result; the caller holds the monitor lock. */
+  /**
+   * Stores the result, then the status decision, incident and event it leads to (so a status is
+   * never visible before the result behind it); the caller holds the monitor lock.
+   */
   private async record(
     website: WebsiteDocument,
     pkg: PackageDocument,
-    result: CheckResultDocument,
-  ): Promise<{ recheckSoon: boolean; inMaintenance: boolean }> {
+    observed: CheckResultDocument,
+  ): Promise<{ result: CheckResultDocument; recheckSoon: boolean }> {
     const { states } = this.deps;
     const state = await states.load(website.organizationId, website.id);
-    const inMaintenance = inMaintenanceAt(state, result.startedAt);
+    const inMaintenance = inMaintenanceAt(state, observed.startedAt);
+    const result = { ...observed, inMaintenance };
+    await this.deps.results.write(result);
     const regions = website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region];
     const decision = decide(
       state,
@@ -222,7 +225,7 @@ export class CheckRunner {
         checks: result.checks,
       }),
     );
-    return { recheckSoon: decision.recheckSoon, inMaintenance };
+    return { result, recheckSoon: decision.recheckSoon };
   }
 }
 

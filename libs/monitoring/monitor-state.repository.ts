@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes } from '../db/index.js';
+import type { Redis } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
+import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
 import { eventFor, INITIAL_STATE, type MonitorState, type Settlement } from './status-machine.js';
 
 /** A stretch of maintenance (the maintenance module computes it from the windows). */
@@ -27,6 +29,8 @@ export interface MonitorStateDocument extends MonitorState {
   maintenanceActive: boolean;
   /** When the planned boundary job fires (the start or end of `maintenance`). */
   maintenanceBoundaryAt: Date | null;
+  /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
+  persisted: { fingerprint: string; at: Date } | null;
 }
 
 /**
@@ -125,26 +129,39 @@ export class MonitorStateRepository {
   readonly incidents: Collection<IncidentDocument>;
   readonly events: Collection<EventDocument>;
 
-  constructor(db: Db) {
+  private readonly cache: MonitorStateCache;
+
+  constructor(db: Db, redis: Redis, redisPrefix: string) {
+    this.cache = new MonitorStateCache(redis, redisPrefix);
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
     this.incidents = db.collection<IncidentDocument>(INCIDENTS);
     this.events = db.collection<EventDocument>(EVENTS);
   }
 
+  /** The state from Redis's hot copy, else from MongoDB (a flushed or new Redis), else a new one. */
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
+    const cached = await this.cache.get(websiteId);
+    if (cached)
+      return cached.organizationId === organizationId ? cached : this.initial(organizationId, websiteId);
     // By primary key alone (FerretDB runs only that without a scan); the organization is checked here.
     const stored = await this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } });
     if (stored?.organizationId === organizationId) {
       // Documents from before maintenance tracking lack these fields.
-      return {
+      const state: MonitorStateDocument = {
         ...stored,
         notifiedHealth: stored.notifiedHealth ?? stored.health,
         lastCause: stored.lastCause ?? null,
         maintenance: stored.maintenance ?? null,
         maintenanceActive: stored.maintenanceActive ?? false,
         maintenanceBoundaryAt: stored.maintenanceBoundaryAt ?? null,
+        persisted: null,
       };
+      return { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
     }
+    return this.initial(organizationId, websiteId);
+  }
+
+  private initial(organizationId: number, websiteId: number): MonitorStateDocument {
     return {
       ...INITIAL_STATE,
       organizationId,
@@ -157,6 +174,7 @@ export class MonitorStateRepository {
       maintenance: null,
       maintenanceActive: false,
       maintenanceBoundaryAt: null,
+      persisted: null,
     };
   }
 
@@ -170,9 +188,19 @@ export class MonitorStateRepository {
       .toArray();
   }
 
-  /** Callers hold the website's monitor lock. */
+  /**
+   * Saves the hot copy in Redis; MongoDB gets it first when something durable changed (health told,
+   * incident, maintenance) or every few minutes, so a lost Redis loses only recent counters.
+   * Callers hold the website's monitor lock.
+   */
   async save(state: MonitorStateDocument): Promise<void> {
-    await this.states.replaceOne({ _id: String(state.websiteId) }, state, { upsert: true });
+    const now = new Date();
+    let saved = state;
+    if (needsDurableWrite(state, now)) {
+      saved = { ...state, persisted: { fingerprint: durableFingerprint(state), at: now } };
+      await this.states.replaceOne({ _id: String(state.websiteId) }, saved, { upsert: true });
+    }
+    await this.cache.set(saved);
   }
 
   async openIncident(

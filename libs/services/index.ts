@@ -24,6 +24,7 @@ import { SecretBox } from '../secrets/index.js';
 import {
   ScheduleReconciler,
   WebsiteRepository,
+  WebsiteRevisions,
   WebsiteScheduling,
   WebsiteService,
   websiteIndexes,
@@ -46,6 +47,7 @@ export interface Services {
   secrets: SecretBox;
   customerRepository: CustomerRepository;
   websiteRepository: WebsiteRepository;
+  websiteRevisions: WebsiteRevisions;
   tokens: ApiTokenRepository;
   nodes: MonitoringNodeRepository;
   packages: PackageRepository;
@@ -68,7 +70,8 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
   const nodes = new MonitoringNodeRepository(db);
   const packages = new PackageRepository(db);
   const customerRepository = new CustomerRepository(db);
-  const websiteRepository = new WebsiteRepository(db);
+  const websiteRevisions = new WebsiteRevisions(redis, config.REDIS_KEY_PREFIX);
+  const websiteRepository = new WebsiteRepository(db, (id) => websiteRevisions.bump(id));
   const scheduler = new CheckScheduler(redis, config.REDIS_KEY_PREFIX);
   const lifecycle = new CustomerLifecycleQueue(redis, config.REDIS_KEY_PREFIX);
   const maintenanceWindows = new MaintenanceWindowRepository(db);
@@ -114,6 +117,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     secrets,
     customerRepository,
     websiteRepository,
+    websiteRevisions,
     tokens: new ApiTokenRepository(db),
     nodes,
     packages,

@@ -9,5 +9,6 @@ export { type WebsiteDocument, WebsiteRepository, websiteIndexes, websiteKey } f
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export { headersToRecord, mtlsKeyContext } from './website-build.js';
+export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';
 export { toWebsiteView, websiteRoutes } from './websites.routes.js';

@@ -51,7 +51,11 @@ export const websiteKey = (id: number) => `w${id}`;
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Told after every write to a website (its revision for the workers' caches). */
+    private readonly changed: (websiteId: number) => Promise<void> = async () => undefined,
+  ) {
     this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
   }
 
@@ -61,6 +65,7 @@ export class WebsiteRepository {
 
   async insert(document: WebsiteDocument): Promise<void> {
     await this.websites.insertOne({ ...document, _id: websiteKey(document.id) } as WebsiteDocument);
+    await this.changed(document.id);
   }
 
   /** By integer id or by publicId (UUID). */
@@ -115,9 +120,12 @@ export class WebsiteRepository {
       { _id: websiteKey(id) } as unknown as Filter<WebsiteDocument>,
       update,
     );
+    await this.changed(id);
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.websites.deleteOne(organizationId, { id });
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.websites.deleteOne(organizationId, { id });
+    if (deleted) await this.changed(id);
+    return deleted;
   }
 }

@@ -1,0 +1,73 @@
+import type { Redis } from '../redis/index.js';
+import type { MonitorStateDocument } from './monitor-state.repository.js';
+
+/** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
+const TTL_SECONDS = 7 * 86_400;
+/** Counters and the last result time reach MongoDB at least this often, so losing Redis loses little. */
+export const DURABLE_EVERY_MS = 5 * 60_000;
+
+/** What must never be lost: the health told to subscribers, incidents, maintenance. */
+export function durableFingerprint(state: MonitorStateDocument): string {
+  return JSON.stringify([
+    state.health,
+    state.notifiedHealth,
+    state.since,
+    state.openIncidentId,
+    state.lastCause,
+    state.maintenance,
+    state.maintenanceActive,
+    state.maintenanceBoundaryAt,
+  ]);
+}
+
+/** Whether a save must reach MongoDB, given what was last written there. */
+export function needsDurableWrite(state: MonitorStateDocument, now: Date): boolean {
+  const { persisted } = state;
+  return (
+    persisted === null ||
+    persisted.fingerprint !== durableFingerprint(state) ||
+    now.getTime() - persisted.at.getTime() >= DURABLE_EVERY_MS
+  );
+}
+
+const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
+
+/**
+ * The hot copy of every monitor state in Redis: read and written on every check (under the
+ * website's monitor lock), while MongoDB gets the state only when something durable changed.
+ */
+export class MonitorStateCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(websiteId: number) {
+    return `${this.prefix}:monitor-state:${websiteId}`;
+  }
+
+  async get(websiteId: number): Promise<MonitorStateDocument | null> {
+    const text = await this.redis.get(this.key(websiteId));
+    if (text === null) return null;
+    // JSON turned the dates into strings: back to Date.
+    const raw = JSON.parse(text) as Record<string, unknown>;
+    const maintenance = raw.maintenance as { windowId: number; startsAt: string; endsAt: string } | null;
+    const persisted = raw.persisted as { fingerprint: string; at: string } | null;
+    return {
+      ...(raw as unknown as MonitorStateDocument),
+      since: date(raw.since),
+      lastResultAt: date(raw.lastResultAt),
+      maintenance: maintenance && {
+        windowId: maintenance.windowId,
+        startsAt: new Date(maintenance.startsAt),
+        endsAt: new Date(maintenance.endsAt),
+      },
+      maintenanceBoundaryAt: date(raw.maintenanceBoundaryAt),
+      persisted: persisted && { fingerprint: persisted.fingerprint, at: new Date(persisted.at) },
+    };
+  }
+
+  async set(state: MonitorStateDocument): Promise<void> {
+    await this.redis.set(this.key(state.websiteId), JSON.stringify(state), 'EX', TTL_SECONDS);
+  }
+}

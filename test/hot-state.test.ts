@@ -1,0 +1,133 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../libs/logging/index.js';
+import { MonitorStateRepository } from '../libs/monitoring/index.js';
+import { createServices, type Services } from '../libs/services/index.js';
+import { WebsiteCache } from '../libs/websites/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+
+describe('hot state in Redis, durable state in MongoDB', () => {
+  let api: TestApi;
+  let token: string;
+  let organizationId: number;
+  let redis: Redis;
+  let services: Services;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    ({ organizationId, token } = await api.createOrganization(['admin']));
+    redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    services = createServices({
+      db: api.db,
+      redis,
+      config: api.config,
+      logger: createLogger('test', 'silent'),
+    });
+  });
+  afterAll(async () => {
+    await services.close();
+    redis.disconnect();
+    await api.stop();
+  });
+
+  const createWebsite = async () =>
+    (
+      await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+        token,
+        body: {
+          customerId: await createCustomer(api, token, (await createPackage(api, token)).id),
+          name: 'Cached',
+          url: 'https://cached.example.com/',
+          paused: true,
+        },
+      })
+    ).body;
+
+  describe('monitor states', () => {
+    const stored = (websiteId: number) =>
+      api.db.collection('monitor_states').findOne({ websiteId }, { projection: { _id: 0 } });
+
+    it('a steady result changes only the Redis copy; a change of health reaches MongoDB at once', async () => {
+      const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
+      const websiteId = 900_001;
+      const first = await states.load(organizationId, websiteId);
+      await states.save({ ...first, health: 'up', notifiedHealth: 'up', lastResultAt: new Date(1000) });
+      expect(await stored(websiteId)).toMatchObject({ health: 'up', lastResultAt: new Date(1000) });
+
+      for (let second = 2; second <= 5; second++) {
+        const state = await states.load(organizationId, websiteId);
+        await states.save({ ...state, lastResultAt: new Date(second * 1000) });
+      }
+      expect((await states.load(organizationId, websiteId)).lastResultAt).toEqual(new Date(5000));
+      expect((await stored(websiteId))?.lastResultAt).toEqual(new Date(1000));
+
+      const steady = await states.load(organizationId, websiteId);
+      await states.save({ ...steady, health: 'down', lastResultAt: new Date(6000) });
+      expect(await stored(websiteId)).toMatchObject({
+        health: 'down',
+        notifiedHealth: 'up',
+        lastResultAt: new Date(6000),
+      });
+    });
+
+    it('without the Redis copy (a flushed Redis) the state comes back from MongoDB with what matters', async () => {
+      const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
+      const websiteId = 900_002;
+      const state = await states.load(organizationId, websiteId);
+      const maintenance = { windowId: 7, startsAt: new Date(10_000), endsAt: new Date(20_000) };
+      await states.save({
+        ...state,
+        health: 'down',
+        notifiedHealth: 'down',
+        openIncidentId: 'incident-1',
+        maintenance,
+        maintenanceBoundaryAt: maintenance.endsAt,
+      });
+      await redis.del(`${api.config.REDIS_KEY_PREFIX}:monitor-state:${websiteId}`);
+      expect(await states.load(organizationId, websiteId)).toMatchObject({
+        health: 'down',
+        notifiedHealth: 'down',
+        openIncidentId: 'incident-1',
+        maintenance,
+        maintenanceBoundaryAt: maintenance.endsAt,
+      });
+      // And never to another organization.
+      expect((await states.load(organizationId + 1, websiteId)).health).toBe('unknown');
+    });
+  });
+
+  describe('the workers’ website cache', () => {
+    it('serves a website from memory until a write through the repository changes its revision', async () => {
+      const site = await createWebsite();
+      const cache = new WebsiteCache({
+        websites: services.websiteRepository,
+        revisions: services.websiteRevisions,
+      });
+      expect((await cache.get(organizationId, site.id))?.name).toBe('Cached');
+
+      // Written behind the repository's back (no revision change): the cache does not read MongoDB.
+      await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Behind its back' } });
+      expect((await cache.get(organizationId, site.id))?.name).toBe('Cached');
+
+      // Through the API: the revision changes and the next read sees the write.
+      await api.request('PATCH', `/api/websites/${site.publicId}`, { token, body: { name: 'Renamed' } });
+      expect((await cache.get(organizationId, site.id))?.name).toBe('Renamed');
+
+      expect(await cache.get(organizationId + 1, site.id)).toBeNull();
+      await api.request('DELETE', `/api/websites/${site.publicId}`, { token });
+      expect(await cache.get(organizationId, site.id)).toBeNull();
+    });
+
+    it('a lost revision (flushed Redis) makes the next read go to MongoDB', async () => {
+      const site = await createWebsite();
+      const cache = new WebsiteCache({
+        websites: services.websiteRepository,
+        revisions: services.websiteRevisions,
+      });
+      await cache.get(organizationId, site.id);
+      await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Changed' } });
+      await redis.del(`${api.config.REDIS_KEY_PREFIX}:website-rev:${site.id}`);
+      expect((await cache.get(organizationId, site.id))?.name).toBe('Changed');
+    });
+  });
+});
