@@ -3,8 +3,6 @@ import type { MonitorStateDocument } from './monitor-state.repository.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const TTL_SECONDS = 7 * 86_400;
-/** Counters and the last result time reach MongoDB at least this often, so losing Redis loses little. */
-export const DURABLE_EVERY_MS = 5 * 60_000;
 
 /** What must never be lost: the health told to subscribers, incidents, maintenance. */
 export function durableFingerprint(state: MonitorStateDocument): string {
@@ -20,14 +18,13 @@ export function durableFingerprint(state: MonitorStateDocument): string {
   ]);
 }
 
-/** Whether a save must reach MongoDB, given what was last written there. */
-export function needsDurableWrite(state: MonitorStateDocument, now: Date): boolean {
-  const { persisted } = state;
-  return (
-    persisted === null ||
-    persisted.fingerprint !== durableFingerprint(state) ||
-    now.getTime() - persisted.at.getTime() >= DURABLE_EVERY_MS
-  );
+/**
+ * Whether a save must reach MongoDB: when something durable changed since the last write there.
+ * Confirmation counters and the last result time are not worth a write per check: a lost Redis
+ * restarts a confirmation streak (one more re-check) and the next result sets them again.
+ */
+export function needsDurableWrite(state: MonitorStateDocument): boolean {
+  return state.persisted === null || state.persisted.fingerprint !== durableFingerprint(state);
 }
 
 const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);

@@ -189,15 +189,14 @@ export class MonitorStateRepository {
   }
 
   /**
-   * Saves the hot copy in Redis; MongoDB gets it first when something durable changed (health told,
-   * incident, maintenance) or every few minutes, so a lost Redis loses only recent counters.
-   * Callers hold the website's monitor lock.
+   * Saves the hot copy in Redis; MongoDB gets it first when something durable changed (health,
+   * health told, incident, maintenance), so a lost Redis loses only confirmation counters and the
+   * last result time. Callers hold the website's monitor lock.
    */
   async save(state: MonitorStateDocument): Promise<void> {
-    const now = new Date();
     let saved = state;
-    if (needsDurableWrite(state, now)) {
-      saved = { ...state, persisted: { fingerprint: durableFingerprint(state), at: now } };
+    if (needsDurableWrite(state)) {
+      saved = { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
       await this.states.replaceOne({ _id: String(state.websiteId) }, saved, { upsert: true });
     }
     await this.cache.set(saved);
