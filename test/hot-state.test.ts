@@ -70,6 +70,18 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       });
     });
 
+    it('a first write is an insert; one for a state MongoDB has after all replaces it', async () => {
+      const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
+      const websiteId = 900_003;
+      const fresh = await states.load(organizationId, websiteId);
+      expect(fresh.persisted).toBeNull();
+      await states.save({ ...fresh, health: 'up', notifiedHealth: 'up' });
+      // A copy that never saw that write (a crash between MongoDB and Redis) writes again.
+      await states.save({ ...fresh, health: 'degraded', notifiedHealth: 'degraded' });
+      expect(await api.db.collection('monitor_states').countDocuments({ websiteId })).toBe(1);
+      expect(await stored(websiteId)).toMatchObject({ health: 'degraded' });
+    });
+
     it('without the Redis copy (a flushed Redis) the state comes back from MongoDB with what matters', async () => {
       const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
       const websiteId = 900_002;

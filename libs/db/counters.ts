@@ -13,7 +13,8 @@ const DUPLICATE_KEY = 11000;
 /** Enough for a burst of thousands of concurrent allocations on a backend without atomic $inc. */
 const MAX_ATTEMPTS = 10_000;
 
-function isDuplicateKey(error: unknown): boolean {
+/** A write refused for a unique index (or `_id`) value already taken. */
+export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 }
 

@@ -1,4 +1,4 @@
-export { nextId } from './counters.js';
+export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';

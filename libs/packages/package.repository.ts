@@ -1,5 +1,5 @@
-import { type Db, MongoServerError } from 'mongodb';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import type { Db } from 'mongodb';
+import { type CollectionIndexes, isDuplicateKey, nextId, TenantCollection } from '../db/index.js';
 import type { Alerting, Features, Limits } from './package.schema.js';
 
 /** An organization's package config: what its customers may use, and their alerting defaults. */
@@ -35,7 +35,7 @@ export class DuplicatePackageKeyError extends Error {
 const NO_MONGO_ID = { projection: { _id: 0 } } as const;
 
 function rethrowDuplicate(error: unknown, key: string): never {
-  if (error instanceof MongoServerError && error.code === 11000) throw new DuplicatePackageKeyError(key);
+  if (isDuplicateKey(error)) throw new DuplicatePackageKeyError(key);
   throw error;
 }
 
