@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchInserter, isDuplicateKey } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MonitorStateRepository } from '../libs/monitoring/index.js';
 import { createServices, type Services } from '../libs/services/index.js';
@@ -108,6 +109,44 @@ describe('hot state in Redis, durable state in MongoDB', () => {
     });
   });
 
+  it('prime gives websites without a hot copy theirs from MongoDB, or a new one, in bulk', async () => {
+    const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
+    const [inMongo, fresh, hot] = [900_010, 900_011, 900_012];
+    await states.save({
+      ...(await states.load(organizationId, inMongo)),
+      health: 'down',
+      notifiedHealth: 'down',
+    });
+    await states.save({
+      ...(await states.load(organizationId, hot)),
+      health: 'degraded',
+      notifiedHealth: 'degraded',
+    });
+    const keyOf = (id: number) => `${api.config.REDIS_KEY_PREFIX}:monitor-state:${id}`;
+    await redis.del(keyOf(inMongo));
+    await api.db.collection('monitor_states').updateOne({ websiteId: hot }, { $set: { health: 'up' } });
+
+    const primed = await states.prime([inMongo, fresh, hot].map((id) => ({ organizationId, id })));
+    expect(primed).toBe(2);
+    expect(await redis.exists(keyOf(inMongo), keyOf(fresh))).toBe(2);
+    expect((await states.load(organizationId, inMongo)).health).toBe('down');
+    expect((await states.load(organizationId, fresh)).health).toBe('unknown');
+    // A hot copy already there is left alone (it is newer than MongoDB's).
+    expect((await states.load(organizationId, hot)).health).toBe('degraded');
+  });
+
+  it('BatchInserter settles each insert with its own outcome', async () => {
+    const collection = api.db.collection<{ _id: string; n: number }>('batch_inserter_test');
+    await collection.insertOne({ _id: 'taken', n: 0 });
+    const inserter = new BatchInserter(collection, { flushEveryMs: 20 });
+    const outcomes = await Promise.allSettled(
+      ['a', 'taken', 'b'].map((id, n) => inserter.insert({ _id: id, n })),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(isDuplicateKey((outcomes[1] as PromiseRejectedResult).reason)).toBe(true);
+    expect(await collection.countDocuments()).toBe(3);
+  });
+
   describe('the workers’ website cache', () => {
     it('serves a website from memory until a write through the repository changes its revision', async () => {
       const site = await createWebsite();
@@ -128,6 +167,20 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       expect(await cache.get(organizationId + 1, site.id)).toBeNull();
       await api.request('DELETE', `/api/websites/${site.publicId}`, { token });
       expect(await cache.get(organizationId, site.id)).toBeNull();
+    });
+
+    it('prime loads the listed websites in one scan, with their revisions', async () => {
+      const [one, two] = [await createWebsite(), await createWebsite()];
+      const cache = new WebsiteCache({
+        websites: services.websiteRepository,
+        revisions: services.websiteRevisions,
+      });
+      const primed = await cache.prime([one.id, two.id, 999_999]);
+      expect(primed.map((w) => w.id).sort()).toEqual([one.id, two.id].sort());
+      await api.db.collection('websites').updateOne({ id: one.id }, { $set: { name: 'Behind its back' } });
+      expect((await cache.get(organizationId, one.id))?.name).toBe('Cached');
+      await api.request('PATCH', `/api/websites/${two.publicId}`, { token, body: { name: 'Renamed' } });
+      expect((await cache.get(organizationId, two.id))?.name).toBe('Renamed');
     });
 
     it('a lost revision (flushed Redis) makes the next read go to MongoDB', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
-import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
+import { BatchInserter, connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
@@ -10,7 +10,6 @@ import {
   CheckRunner,
   MonitorStateRepository,
   ResultRepository,
-  ResultWriter,
   startCheckWorker,
 } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
@@ -73,7 +72,8 @@ export async function startWorker(
   await ensureIndexes(mongo.db, ALL_INDEXES);
   const services = createServices({ db: mongo.db, redis, config, logger });
   const results = new ResultRepository(mongo.db);
-  const writer = new ResultWriter(results.collection);
+  // Many concurrent checks share one insertMany; a job completes once its result is stored.
+  const writer = new BatchInserter(results.collection);
   const states = new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX);
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
@@ -107,6 +107,35 @@ export async function startWorker(
     logger,
     sync: (job) => maintenance.sync(job),
   });
+  const runner = new CheckRunner({
+    websites: new WebsiteCache({
+      websites: services.websiteRepository,
+      revisions: services.websiteRevisions,
+    }),
+    customers: services.customerRepository,
+    packages: services.packages,
+    secrets: services.secrets,
+    states,
+    results: writer,
+    mutex: services.mutex,
+    probe,
+    domainExpiry: createDomainExpiryLookup(mongo.db, {
+      rdapBaseUrl: config.RDAP_BASE_URL,
+      whoisServer: config.WHOIS_SERVER,
+    }),
+    nodeId: config.NODE_ID,
+  });
+  // In the background: checks start at once; those before it ends read what they need one by one.
+  const warmUpStarted = Date.now();
+  services.scheduler
+    .scheduledWebsiteIds(config.NODE_REGION)
+    .then((ids) => runner.warmUp(ids))
+    .then(
+      (primed) =>
+        logger.info({ ...primed, durationMs: Date.now() - warmUpStarted }, 'worker caches warmed up'),
+      (error: unknown) =>
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cache warm-up failed'),
+    );
   const checks = startCheckWorker({
     connection: blocking,
     commands: redis,
@@ -116,24 +145,7 @@ export async function startWorker(
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     lockDurationMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
     logger,
-    runner: new CheckRunner({
-      websites: new WebsiteCache({
-        websites: services.websiteRepository,
-        revisions: services.websiteRevisions,
-      }),
-      customers: services.customerRepository,
-      packages: services.packages,
-      secrets: services.secrets,
-      states,
-      results: writer,
-      mutex: services.mutex,
-      probe,
-      domainExpiry: createDomainExpiryLookup(mongo.db, {
-        rdapBaseUrl: config.RDAP_BASE_URL,
-        whoisServer: config.WHOIS_SERVER,
-      }),
-      nodeId: config.NODE_ID,
-    }),
+    runner,
   });
   const cleanup = setInterval(() => {
     results.deleteExpired(new Date()).then(

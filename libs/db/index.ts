@@ -1,3 +1,4 @@
+export { BatchInserter } from './batch-inserter.js';
 export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';

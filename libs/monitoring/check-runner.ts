@@ -5,6 +5,7 @@ import {
   isMonitored,
   loadCustomerWithPackage,
 } from '../customers/index.js';
+import type { BatchInserter } from '../db/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
@@ -23,7 +24,7 @@ import {
   type MonitorStateDocument,
   type MonitorStateRepository,
 } from './monitor-state.repository.js';
-import type { CheckResultDocument, ResultWriter } from './result.repository.js';
+import type { CheckResultDocument } from './result.repository.js';
 import { decide } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
@@ -78,7 +79,8 @@ export class CheckRunner {
       packages: PackageRepository;
       secrets: SecretBox;
       states: MonitorStateRepository;
-      results: ResultWriter;
+      /** Stores results in batches; resolves once the result is in MongoDB. */
+      results: BatchInserter<CheckResultDocument>;
       mutex: RedisMutex;
       probe: ProbeOptions;
       domainExpiry: DomainExpiryLookup;
@@ -126,6 +128,15 @@ export class CheckRunner {
       this.record(website, pkg, result),
     );
     return { ran: true, ...recorded };
+  }
+
+  /**
+   * Fills the website cache and the hot monitor states of these websites in bulk (a worker's
+   * start), so the first interval does not cost a MongoDB read or two per website.
+   */
+  async warmUp(websiteIds: readonly number[]): Promise<{ websites: number; states: number }> {
+    const websites = await this.deps.websites.prime(websiteIds);
+    return { websites: websites.length, states: await this.deps.states.prime(websites) };
   }
 
   /** The website's customer and package, cached briefly (many websites share them). */
@@ -201,7 +212,7 @@ export class CheckRunner {
     const state = await states.load(website.organizationId, website.id);
     const inMaintenance = inMaintenanceAt(state, observed.startedAt);
     const result = { ...observed, inMaintenance };
-    await this.deps.results.write(result);
+    await this.deps.results.insert(result);
     const regions = website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region];
     const decision = decide(
       state,

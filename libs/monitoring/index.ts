@@ -16,7 +16,6 @@ export {
   type CheckResultDocument,
   checkResultIndexes,
   ResultRepository,
-  ResultWriter,
 } from './result.repository.js';
 export {
   type Decision,

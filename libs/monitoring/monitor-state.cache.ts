@@ -67,4 +67,29 @@ export class MonitorStateCache {
   async set(state: MonitorStateDocument): Promise<void> {
     await this.redis.set(this.key(state.websiteId), JSON.stringify(state), 'EX', TTL_SECONDS);
   }
+
+  /** Of these websites, those without a hot copy (a thousand per round trip). */
+  async missing(websiteIds: readonly number[]): Promise<number[]> {
+    const missing: number[] = [];
+    for (let start = 0; start < websiteIds.length; start += 1000) {
+      const chunk = websiteIds.slice(start, start + 1000);
+      const pipeline = this.redis.pipeline();
+      for (const id of chunk) pipeline.exists(this.key(id));
+      const answers = (await pipeline.exec()) ?? [];
+      chunk.forEach((id, i) => {
+        if (answers[i]?.[1] === 0) missing.push(id);
+      });
+    }
+    return missing;
+  }
+
+  /** Sets hot copies where there is none yet (a save racing with this wins). */
+  async setIfAbsent(states: readonly MonitorStateDocument[]): Promise<void> {
+    for (let start = 0; start < states.length; start += 1000) {
+      const pipeline = this.redis.pipeline();
+      for (const state of states.slice(start, start + 1000))
+        pipeline.set(this.key(state.websiteId), JSON.stringify(state), 'EX', TTL_SECONDS, 'NX');
+      await pipeline.exec();
+    }
+  }
 }

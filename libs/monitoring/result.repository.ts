@@ -32,50 +32,6 @@ export const checkResultIndexes: CollectionIndexes = {
   ],
 };
 
-const MAX_BATCH = 500;
-const FLUSH_EVERY_MS = 100;
-
-/**
- * Stores results in batches: many concurrent checks share one insertMany. Each `write` resolves
- * once its batch is in MongoDB, so a job completes only after its result is stored (none lost on
- * a crash, none written twice on a retry of a finished job).
- */
-export class ResultWriter {
-  private pending: Array<{
-    document: CheckResultDocument;
-    done: () => void;
-    failed: (error: unknown) => void;
-  }> = [];
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(private readonly results: Collection<CheckResultDocument>) {}
-
-  write(document: CheckResultDocument): Promise<void> {
-    return new Promise((done, failed) => {
-      this.pending.push({ document, done, failed });
-      if (this.pending.length >= MAX_BATCH) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
-    });
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
-    try {
-      await this.results.insertMany(
-        batch.map((entry) => ({ ...entry.document })),
-        { ordered: false },
-      );
-      for (const entry of batch) entry.done();
-    } catch (error) {
-      for (const entry of batch) entry.failed(error);
-    }
-  }
-}
-
 export class ResultRepository {
   readonly collection: Collection<CheckResultDocument>;
 
