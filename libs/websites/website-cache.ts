@@ -33,7 +33,7 @@ export class WebsiteRevisions {
     for (let start = 0; start < websiteIds.length; start += 1000) {
       const chunk = websiteIds.slice(start, start + 1000);
       const values = await this.redis.mget(chunk.map((id) => this.key(id)));
-      chunk.forEach((id, i) => revisions.set(id, values[i] ?? null));
+      for (const [i, id] of chunk.entries()) revisions.set(id, values[i] ?? null);
     }
     return revisions;
   }
