@@ -19,11 +19,8 @@ import {
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
-import {
-  inMaintenanceAt,
-  type MonitorStateDocument,
-  type MonitorStateRepository,
-} from './monitor-state.repository.js';
+import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
+import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument } from './result.repository.js';
 import { decide } from './status-machine.js';
 

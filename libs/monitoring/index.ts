@@ -1,12 +1,10 @@
 export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
 export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
+export { inMaintenanceAt, type MaintenanceSpanState, type MonitorStateDocument } from './monitor-state.js';
 export {
   type EventDocument,
   type EventWebsite,
   type IncidentDocument,
-  inMaintenanceAt,
-  type MaintenanceSpanState,
-  type MonitorStateDocument,
   MonitorStateRepository,
   monitoringIndexes,
   websiteEvent,

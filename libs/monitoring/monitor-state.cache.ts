@@ -1,5 +1,5 @@
 import type { Redis } from '../redis/index.js';
-import type { MonitorStateDocument } from './monitor-state.repository.js';
+import type { MonitorStateDocument } from './monitor-state.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const TTL_SECONDS = 7 * 86_400;

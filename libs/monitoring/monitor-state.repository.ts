@@ -4,48 +4,8 @@ import { BatchInserter, type CollectionIndexes, isDuplicateKey } from '../db/ind
 import type { Redis } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
-import { eventFor, INITIAL_STATE, type MonitorState, type Settlement } from './status-machine.js';
-
-/** A stretch of maintenance (the maintenance module computes it from the windows). */
-export interface MaintenanceSpanState {
-  windowId: number;
-  startsAt: Date;
-  endsAt: Date;
-}
-
-export interface MonitorStateDocument extends MonitorState {
-  organizationId: number;
-  websiteId: number;
-  /** When the confirmed health last changed. */
-  since: Date | null;
-  lastResultAt: Date | null;
-  lastStatus: string | null;
-  openIncidentId: string | null;
-  /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
-  lastCause: string | null;
-  /** The maintenance span running now or coming next, kept by the maintenance boundary jobs. */
-  maintenance: MaintenanceSpanState | null;
-  /** Whether `maintenance.started` went out and `maintenance.ended` did not yet. */
-  maintenanceActive: boolean;
-  /** When the planned boundary job fires (the start or end of `maintenance`). */
-  maintenanceBoundaryAt: Date | null;
-  /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
-  persisted: { fingerprint: string; at: Date } | null;
-}
-
-/**
- * Whether a check at `at` is inside maintenance: inside the span (even if its start job is late),
- * or after `maintenance.started` until `maintenance.ended` went out (so the end is told once, by
- * the job, before any result outside the window).
- */
-export function inMaintenanceAt(state: MonitorStateDocument, at: Date): boolean {
-  const span = state.maintenance;
-  const time = at.getTime();
-  return (
-    state.maintenanceActive ||
-    (span !== null && span.startsAt.getTime() <= time && time < span.endsAt.getTime())
-  );
-}
+import type { MonitorStateDocument } from './monitor-state.js';
+import { eventFor, INITIAL_STATE, type Settlement } from './status-machine.js';
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
 type StoredMonitorState = MonitorStateDocument & { _id: string };
