@@ -148,12 +148,27 @@ describe('hot state in Redis, durable state in MongoDB', () => {
   });
 
   describe('the workers’ website cache', () => {
+    const newCache = (capacity = 1000) =>
+      new WebsiteCache(
+        { websites: services.websiteRepository, revisions: services.websiteRevisions },
+        capacity,
+      );
+
+    it('keeps at most its capacity, dropping the oldest entry', async () => {
+      const sites = [await createWebsite(), await createWebsite(), await createWebsite()];
+      const cache = newCache(2);
+      for (const site of sites) await cache.get(organizationId, site.id);
+      for (const site of sites)
+        await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Behind its back' } });
+      const names = [];
+      for (const site of [...sites].reverse()) names.push((await cache.get(organizationId, site.id))?.name);
+      // The two kept were served from memory; the first, dropped, was read again from MongoDB.
+      expect(names).toEqual(['Cached', 'Cached', 'Behind its back']);
+    });
+
     it('serves a website from memory until a write through the repository changes its revision', async () => {
       const site = await createWebsite();
-      const cache = new WebsiteCache({
-        websites: services.websiteRepository,
-        revisions: services.websiteRevisions,
-      });
+      const cache = newCache();
       expect((await cache.get(organizationId, site.id))?.name).toBe('Cached');
 
       // Written behind the repository's back (no revision change): the cache does not read MongoDB.
@@ -171,10 +186,7 @@ describe('hot state in Redis, durable state in MongoDB', () => {
 
     it('prime loads the listed websites in one scan, with their revisions', async () => {
       const [one, two] = [await createWebsite(), await createWebsite()];
-      const cache = new WebsiteCache({
-        websites: services.websiteRepository,
-        revisions: services.websiteRevisions,
-      });
+      const cache = newCache();
       const primed = await cache.prime([one.id, two.id, 999_999]);
       expect(primed.map((w) => w.id).sort()).toEqual([one.id, two.id].sort());
       await api.db.collection('websites').updateOne({ id: one.id }, { $set: { name: 'Behind its back' } });
@@ -185,10 +197,7 @@ describe('hot state in Redis, durable state in MongoDB', () => {
 
     it('a lost revision (flushed Redis) makes the next read go to MongoDB', async () => {
       const site = await createWebsite();
-      const cache = new WebsiteCache({
-        websites: services.websiteRepository,
-        revisions: services.websiteRevisions,
-      });
+      const cache = newCache();
       await cache.get(organizationId, site.id);
       await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Changed' } });
       await redis.del(`${api.config.REDIS_KEY_PREFIX}:website-rev:${site.id}`);

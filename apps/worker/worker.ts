@@ -108,10 +108,10 @@ export async function startWorker(
     sync: (job) => maintenance.sync(job),
   });
   const runner = new CheckRunner({
-    websites: new WebsiteCache({
-      websites: services.websiteRepository,
-      revisions: services.websiteRevisions,
-    }),
+    websites: new WebsiteCache(
+      { websites: services.websiteRepository, revisions: services.websiteRevisions },
+      config.WORKER_WEBSITE_CACHE_SIZE,
+    ),
     customers: services.customerRepository,
     packages: services.packages,
     secrets: services.secrets,

@@ -91,6 +91,8 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
+  WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   /** A check job's lock; a worker that dies mid-check has its jobs taken over after this. @defaultValue 30 */
   CHECK_JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */

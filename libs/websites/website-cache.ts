@@ -56,7 +56,7 @@ export class WebsiteCache {
   constructor(
     private readonly deps: { websites: WebsiteRepository; revisions: WebsiteRevisions },
     /** Entries kept at most; the least recently stored go first. */
-    private readonly capacity = 50_000,
+    private readonly capacity: number,
   ) {}
 
   async get(organizationId: number, websiteId: number): Promise<WebsiteDocument | null> {
