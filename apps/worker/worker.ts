@@ -21,6 +21,7 @@ import { WebsiteCache } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
 const RECONCILE_EVERY_MS = 5 * 60_000;
+const WARM_UP_WAIT_MS = 60_000;
 
 export interface WorkerOptions {
   signal?: AbortSignal;
@@ -125,9 +126,10 @@ export async function startWorker(
     }),
     nodeId: config.NODE_ID,
   });
-  // In the background: checks start at once; those before it ends read what they need one by one.
+  // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
+  // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.
   const warmUpStarted = Date.now();
-  services.scheduler
+  const warmUp = services.scheduler
     .scheduledWebsiteIds(config.NODE_REGION)
     .then((ids) => runner.warmUp(ids))
     .then(
@@ -136,6 +138,7 @@ export async function startWorker(
       (error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cache warm-up failed'),
     );
+  await Promise.race([warmUp, new Promise((resolve) => setTimeout(resolve, WARM_UP_WAIT_MS).unref())]);
   const checks = startCheckWorker({
     connection: blocking,
     commands: redis,
