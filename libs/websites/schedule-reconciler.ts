@@ -48,7 +48,7 @@ export class ScheduleReconciler {
     const knownRegions = await scheduling.knownRegions();
     const regions = new Set([this.deps.fallbackRegion, ...knownRegions]);
     const owners = new Map<number, CustomerWithPackage | null>();
-    for await (const listed of websites.all()) {
+    for (const listed of await websites.schedulingFields()) {
       known.add(listed.id);
       for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
       if (!owners.has(listed.customerId)) {

@@ -2,7 +2,7 @@ import { type CustomerDocument, isMonitored } from '../customers/index.js';
 import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from '../nodes/index.js';
 import type { PackageDocument } from '../packages/index.js';
 import type { CheckScheduler } from '../scheduler/index.js';
-import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
+import type { WebsiteDocument, WebsiteRepository, WebsiteSchedulingFields } from './website.repository.js';
 
 /**
  * The regions a website is checked from: the ones it names, else every known region when the
@@ -45,7 +45,7 @@ export class WebsiteScheduling {
 
   /** The regions the website should be scheduled in now. */
   private wantedRegions(
-    website: WebsiteDocument,
+    website: WebsiteSchedulingFields,
     customer: CustomerDocument,
     pkg: PackageDocument,
     known: string[],
@@ -75,7 +75,7 @@ export class WebsiteScheduling {
 
   /** Whether Redis already holds exactly the schedulers the website should have (read only, no lock). */
   async inSync(
-    website: WebsiteDocument,
+    website: WebsiteSchedulingFields,
     customer: CustomerDocument,
     pkg: PackageDocument,
     knownRegions: string[],

@@ -48,6 +48,12 @@ const NO_MONGO_ID = { projection: { _id: 0 } } as const;
 /** The primary key of a website document: checks look websites up by it on every run. */
 export const websiteKey = (id: number) => `w${id}`;
 
+/** The fields that decide a website's schedulers. */
+export type WebsiteSchedulingFields = Pick<
+  WebsiteDocument,
+  'id' | 'organizationId' | 'customerId' | 'checkInterval' | 'paused' | 'regions' | 'scheduledRegions'
+>;
+
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
 
@@ -80,6 +86,30 @@ export class WebsiteRepository {
   /** Every website of every organization, streamed in no particular order (a sort of 100,000 documents costs FerretDB minutes). */
   all(): AsyncIterable<WebsiteDocument> {
     return this.websites.collection.find({}, { projection: { _id: 0 } });
+  }
+
+  /**
+   * What scheduling needs of every website, read whole before anyone works through it: a cursor
+   * held open across a slow loop keeps FerretDB's SQLite from committing the checks' inserts.
+   */
+  schedulingFields(): Promise<WebsiteSchedulingFields[]> {
+    return this.websites.collection
+      .find<WebsiteSchedulingFields>(
+        {},
+        {
+          projection: {
+            _id: 0,
+            id: 1,
+            organizationId: 1,
+            customerId: 1,
+            checkInterval: 1,
+            paused: 1,
+            regions: 1,
+            scheduledRegions: 1,
+          },
+        },
+      )
+      .toArray();
   }
 
   /** Which of these ids are websites of the organization (one query). */
