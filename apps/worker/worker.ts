@@ -138,7 +138,12 @@ export async function startWorker(
       (error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cache warm-up failed'),
     );
-  await Promise.race([warmUp, new Promise((resolve) => setTimeout(resolve, WARM_UP_WAIT_MS).unref())]);
+  await Promise.race([
+    warmUp,
+    new Promise((resolve) => setTimeout(resolve, WARM_UP_WAIT_MS).unref()),
+    // A shutdown requested meanwhile does not wait for it.
+    new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
+  ]);
   const checks = startCheckWorker({
     connection: blocking,
     commands: redis,
