@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Alerting } from '../packages/index.js';
 import { type CheckConfig, defaultCheckConfig } from '../websites/index.js';
-import { CHECKS, type CheckContext, evaluate, statusMatches } from './checks.js';
+import { CHECKS, type CheckContext, certificateSummary, evaluate, statusMatches } from './checks.js';
 import type { Observation } from './observation.js';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -220,6 +220,27 @@ describe('checks', () => {
     ],
   ] as const)('%s', (_label, name, o, config, outcome) => {
     expect(run(name, o, config as Partial<CheckConfig>).outcome).toBe(outcome);
+  });
+});
+
+describe('certificateSummary (the ssl part of a result)', () => {
+  const tls = observation().tls!;
+  it.each([
+    ['a good certificate', tls, true],
+    [
+      'an expiring one (a warning, still valid)',
+      { ...tls, validTo: new Date(now.getTime() + 5 * day) },
+      true,
+    ],
+    ['an untrusted chain', { ...tls, chainTrusted: false }, false],
+    ['another host name', { ...tls, hostnameMatches: false }, false],
+    ['an expired one', { ...tls, validTo: new Date(now.getTime() - day) }, false],
+    ['one not valid yet', { ...tls, validFrom: new Date(now.getTime() + day) }, false],
+  ])('%s: valid is %s, as the SSL check judges it', (_label, certificate, valid) => {
+    const summary = certificateSummary(certificate, now);
+    expect(summary.valid).toBe(valid);
+    expect(summary.valid).toBe(run('ssl', observation({ tls: certificate }), {}).outcome !== 'fail');
+    expect(summary.daysLeft).toBe(Math.floor((certificate.validTo.getTime() - now.getTime()) / day));
   });
 });
 

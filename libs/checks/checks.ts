@@ -1,6 +1,6 @@
 import type { Alerting } from '../packages/index.js';
 import type { CheckConfig } from '../websites/index.js';
-import type { Observation } from './observation.js';
+import type { Observation, TlsObservation } from './observation.js';
 
 export type CheckOutcome = 'pass' | 'warn' | 'fail' | 'skipped';
 export type CheckName =
@@ -51,25 +51,36 @@ const status: Check = (o, { config }) => {
   };
 };
 
+/** Whole days until the certificate expires (negative once expired). */
+function certificateDaysLeft(tls: TlsObservation, now: Date): number {
+  return Math.floor((tls.validTo.getTime() - now.getTime()) / DAY_MS);
+}
+
+/** The certificate as a result shows it; `valid` is exactly what the SSL check does not fail. */
+export function certificateSummary(tls: TlsObservation, now: Date) {
+  return {
+    validTo: tls.validTo,
+    daysLeft: certificateDaysLeft(tls, now),
+    issuer: tls.issuer,
+    subject: tls.subject,
+    valid: certificateProblem(tls, now) === null,
+  };
+}
+
+/** Why the certificate fails the SSL check, or null. */
+function certificateProblem(tls: TlsObservation, now: Date): string | null {
+  if (!tls.chainTrusted) return `certificate not trusted: ${tls.chainError ?? 'unknown issuer'}`;
+  if (!tls.hostnameMatches) return 'certificate does not match the host name';
+  if (tls.validTo.getTime() <= now.getTime()) return `certificate expired on ${tls.validTo.toISOString()}`;
+  if (tls.validFrom.getTime() > now.getTime()) return 'certificate not yet valid';
+  return null;
+}
+
 const ssl: Check = (o, { alerting, now }) => {
   if (!o.tls) return skipped(o.url.startsWith('https:') ? 'no TLS handshake completed' : 'not an https URL');
-  const daysLeft = Math.floor((o.tls.validTo.getTime() - now.getTime()) / DAY_MS);
-  if (!o.tls.chainTrusted)
-    return {
-      outcome: 'fail',
-      message: `certificate not trusted: ${o.tls.chainError ?? 'unknown issuer'}`,
-      value: daysLeft,
-    };
-  if (!o.tls.hostnameMatches)
-    return { outcome: 'fail', message: 'certificate does not match the host name', value: daysLeft };
-  if (o.tls.validTo.getTime() <= now.getTime())
-    return {
-      outcome: 'fail',
-      message: `certificate expired on ${o.tls.validTo.toISOString()}`,
-      value: daysLeft,
-    };
-  if (o.tls.validFrom.getTime() > now.getTime())
-    return { outcome: 'fail', message: 'certificate not yet valid', value: daysLeft };
+  const daysLeft = certificateDaysLeft(o.tls, now);
+  const problem = certificateProblem(o.tls, now);
+  if (problem) return { outcome: 'fail', message: problem, value: daysLeft };
   if (daysLeft <= alerting.sslExpiryWarningDays)
     return { outcome: 'warn', message: `certificate expires in ${daysLeft} day(s)`, value: daysLeft };
   return { outcome: 'pass', message: `certificate valid for ${daysLeft} more days`, value: daysLeft };

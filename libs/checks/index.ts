@@ -4,6 +4,7 @@ export {
   type CheckName,
   type CheckOutcome,
   type CheckResult,
+  certificateSummary,
   evaluate,
   type HealthStatus,
   statusMatches,

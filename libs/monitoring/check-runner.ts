@@ -1,4 +1,4 @@
-import { evaluate, type Observation } from '../checks/index.js';
+import { certificateSummary, evaluate, type Observation } from '../checks/index.js';
 import {
   type CustomerRepository,
   type CustomerWithPackage,
@@ -111,14 +111,7 @@ export class CheckRunner {
       redirects: observation.redirects,
       error: observation.error,
       checks,
-      ssl: observation.tls && {
-        validTo: observation.tls.validTo,
-        daysLeft: Math.floor((observation.tls.validTo.getTime() - now.getTime()) / DAY_MS),
-        issuer: observation.tls.issuer,
-        subject: observation.tls.subject,
-        valid:
-          observation.tls.chainTrusted && observation.tls.hostnameMatches && observation.tls.validTo > now,
-      },
+      ssl: observation.tls && certificateSummary(observation.tls, now),
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
     const recorded = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
