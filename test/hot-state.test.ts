@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BatchInserter, isDuplicateKey } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MonitorStateRepository } from '../libs/monitoring/index.js';
@@ -55,12 +55,17 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       await states.save({ ...first, health: 'up', notifiedHealth: 'up', lastResultAt: new Date(1000) });
       expect(await stored(websiteId)).toMatchObject({ health: 'up', lastResultAt: new Date(1000) });
 
+      // Counters, the last result time and the latest failure's wording change per check: Redis only.
       for (let second = 2; second <= 5; second++) {
         const state = await states.load(organizationId, websiteId);
-        await states.save({ ...state, lastResultAt: new Date(second * 1000) });
+        await states.save({
+          ...state,
+          lastResultAt: new Date(second * 1000),
+          lastCause: `size ${second} bytes`,
+        });
       }
       expect((await states.load(organizationId, websiteId)).lastResultAt).toEqual(new Date(5000));
-      expect((await stored(websiteId))?.lastResultAt).toEqual(new Date(1000));
+      expect(await stored(websiteId)).toMatchObject({ lastResultAt: new Date(1000), lastCause: null });
 
       const steady = await states.load(organizationId, websiteId);
       await states.save({ ...steady, health: 'down', lastResultAt: new Date(6000) });
@@ -193,6 +198,19 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       expect((await cache.get(organizationId, one.id))?.name).toBe('Cached');
       await api.request('PATCH', `/api/websites/${two.publicId}`, { token, body: { name: 'Renamed' } });
       expect((await cache.get(organizationId, two.id))?.name).toBe('Renamed');
+    });
+
+    it('an unchanged website is still served from memory an hour later (no re-read per interval)', async () => {
+      const site = await createWebsite();
+      const cache = newCache();
+      await cache.get(organizationId, site.id);
+      await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Behind its back' } });
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000 });
+      try {
+        expect((await cache.get(organizationId, site.id))?.name).toBe('Cached');
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('a lost revision (flushed Redis) makes the next read go to MongoDB', async () => {

@@ -213,7 +213,6 @@ export class CheckRunner {
       ...state,
       ...decision.state,
       lastResultAt: result.startedAt,
-      lastStatus: result.status,
       lastCause: result.status === 'down' ? causeOf(result) : state.lastCause,
       since: decision.change ? result.startedAt : state.since,
     };

@@ -4,14 +4,17 @@ import type { MonitorStateDocument } from './monitor-state.js';
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const TTL_SECONDS = 7 * 86_400;
 
-/** What must never be lost: the health told to subscribers, incidents, maintenance. */
+/**
+ * What must never be lost: the health told to subscribers, incidents, maintenance. Not the cause
+ * of the latest down result: it may change with every check while down, and the next down result
+ * sets it again.
+ */
 export function durableFingerprint(state: MonitorStateDocument): string {
   return JSON.stringify([
     state.health,
     state.notifiedHealth,
     state.since,
     state.openIncidentId,
-    state.lastCause,
     state.maintenance,
     state.maintenanceActive,
     state.maintenanceBoundaryAt,

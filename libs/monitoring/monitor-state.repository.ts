@@ -154,7 +154,6 @@ export class MonitorStateRepository {
       websiteId,
       since: null,
       lastResultAt: null,
-      lastStatus: null,
       openIncidentId: null,
       lastCause: null,
       maintenance: null,

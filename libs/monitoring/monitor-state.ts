@@ -13,7 +13,6 @@ export interface MonitorStateDocument extends MonitorState {
   /** When the confirmed health last changed. */
   since: Date | null;
   lastResultAt: Date | null;
-  lastStatus: string | null;
   openIncidentId: string | null;
   /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
   lastCause: string | null;

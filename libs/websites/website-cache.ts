@@ -39,8 +39,12 @@ export class WebsiteRevisions {
   }
 }
 
-/** Even an entry whose revision still matches is re-read after this long (bounds any missed bump). */
-const MAX_AGE_MS = 10 * 60_000;
+/**
+ * Even an entry whose revision still matches is re-read after this long (bounds a revision lost
+ * between a write and its bump). Far above any check interval: at 10 minutes every website checked
+ * every 10 minutes or less often would have gone back to MongoDB on each check.
+ */
+const MAX_AGE_MS = 6 * 3_600_000;
 
 /**
  * The websites a worker checks, kept in memory and re-read from MongoDB only when their revision
