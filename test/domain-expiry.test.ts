@@ -97,6 +97,21 @@ describe('domain expiry lookup (local RDAP and WHOIS servers)', () => {
     expect(rdapRequests.length).toBe(before);
   });
 
+  it('checks of one domain arriving together share one RDAP lookup', async () => {
+    const asked = () => rdapRequests.filter((url) => url === '/registry/domain/moved.org').length;
+    await client
+      .db()
+      .collection('domain_expiry')
+      .deleteOne({ _id: 'moved.org' } as never);
+    const before = asked();
+    const shared = lookup();
+    const answers = await Promise.all(
+      ['a.moved.org', 'b.moved.org', 'moved.org'].map((host) => shared(host)),
+    );
+    expect(answers.map((a) => a.expiresAt?.toISOString())).toEqual(Array(3).fill('2027-01-02T00:00:00.000Z'));
+    expect(asked() - before).toBe(1);
+  });
+
   it('says why when neither knows the domain, and for IP addresses', async () => {
     const unknown = await lookup()('nobody.io');
     expect(unknown.expiresAt).toBeNull();

@@ -59,18 +59,15 @@ async function fromWhois(domain: string, server: string | undefined): Promise<Da
 
 /**
  * When a website's registrable domain (tldts) expires: RDAP first, WHOIS as the fallback, cached
- * per domain in MongoDB for a day so thousands of websites on one domain cost one lookup.
+ * per domain in MongoDB for a day so thousands of websites on one domain cost one lookup. Checks
+ * of one domain that arrive while its lookup runs share it (no burst of RDAP queries when the
+ * cached answer of a popular domain expires).
  */
 export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
   const cache: Collection<CachedExpiry> = db.collection<CachedExpiry>(DOMAIN_EXPIRY);
-  return async (hostname: string): Promise<NonNullable<Observation['domain']>> => {
-    const domain = getDomain(hostname);
-    if (!domain)
-      return {
-        name: hostname,
-        expiresAt: null,
-        error: 'no registrable domain (an IP address or a bare name)',
-      };
+  const inFlight = new Map<string, Promise<NonNullable<Observation['domain']>>>();
+
+  const lookUp = async (domain: string): Promise<NonNullable<Observation['domain']>> => {
     const cached = await cache.findOne({ _id: domain });
     const age = cached ? Date.now() - cached.checkedAt.getTime() : Number.POSITIVE_INFINITY;
     if (cached && age < (cached.expiresAt ? FRESH_MS : RETRY_FAILED_MS)) {
@@ -102,5 +99,20 @@ export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
       { upsert: true },
     );
     return { name: domain, expiresAt, error };
+  };
+
+  return (hostname: string): Promise<NonNullable<Observation['domain']>> => {
+    const domain = getDomain(hostname);
+    if (!domain)
+      return Promise.resolve({
+        name: hostname,
+        expiresAt: null,
+        error: 'no registrable domain (an IP address or a bare name)',
+      });
+    const running = inFlight.get(domain);
+    if (running) return running;
+    const lookup = lookUp(domain).finally(() => inFlight.delete(domain));
+    inFlight.set(domain, lookup);
+    return lookup;
   };
 }

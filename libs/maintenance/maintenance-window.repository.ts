@@ -83,8 +83,8 @@ export class MaintenanceWindowRepository {
     await this.windows.collection.deleteMany({ organizationId, websiteId });
   }
 
-  /** Every window of every organization, by website (the reconciler). */
+  /** Every window of every organization, in no particular order (the reconciler groups them). */
   all(): AsyncIterable<MaintenanceWindowDocument> {
-    return this.windows.collection.find({}, { ...NO_MONGO_ID, sort: { websiteId: 1, id: 1 } });
+    return this.windows.collection.find({}, NO_MONGO_ID);
   }
 }

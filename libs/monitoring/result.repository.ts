@@ -71,13 +71,13 @@ export class ResultRepository {
       .find(
         { organizationId, websiteId, startedAt: { $gte: from } },
         {
-          projection: { _id: 0, status: 1, startedAt: 1, 'timings.total': 1, inMaintenance: 1, region: 1 },
+          projection: { _id: 0, status: 1, startedAt: 1, 'timings.total': 1 },
           sort: { startedAt: 1 },
         },
       )
       .toArray() as Promise<
       Array<
-        Pick<CheckResultDocument, 'status' | 'startedAt' | 'inMaintenance' | 'region'> & {
+        Pick<CheckResultDocument, 'status' | 'startedAt'> & {
           timings: { total: number };
         }
       >
