@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { conflict, defineRoute, notFound, type Route } from '../http/index.js';
+import { conflict, defineRoute, idParams, notFound, type Route } from '../http/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
 import { createdTokenView, createTokenBody, tokenView, toTokenView } from './api-token.schema.js';
-
-const tokenIdParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** `/api/tokens`: an admin token manages its own organization's tokens. */
 export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
@@ -41,7 +39,7 @@ export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
       summary: 'Get one API token',
       tags: ['Tokens'],
       access: 'admin',
-      params: tokenIdParams,
+      params: idParams,
       success: { status: 200, description: 'The token', schema: tokenView },
       handle: async ({ auth, params }) => {
         const record = await tokens.findById(auth.organizationId, params.id);
@@ -57,7 +55,7 @@ export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
       description: "The organization's last active admin token cannot be revoked over the API (409).",
       tags: ['Tokens'],
       access: 'admin',
-      params: tokenIdParams,
+      params: idParams,
       problems: [409],
       success: { status: 204, description: 'Revoked' },
       handle: async ({ auth, params }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, defineRoute, type Route } from '../http/index.js';
+import { AppError, defineRoute, idParams, type Route } from '../http/index.js';
 import type { CustomerDocument } from './customer.repository.js';
 import {
   automationCreateCustomerBody,
@@ -10,8 +10,6 @@ import {
   patchCustomerBody,
 } from './customer.schema.js';
 import type { CustomerService } from './customer.service.js';
-
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 function toCustomerView(
   customer: CustomerDocument,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, defineRoute, notFound, type Route, validationError } from '../http/index.js';
+import { conflict, defineRoute, idParams, notFound, type Route, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { MaintenanceQueue } from './maintenance.queue.js';
@@ -21,7 +21,6 @@ import {
 } from './maintenance-window.schema.js';
 import { activeOccurrence, occurrences } from './recurrence.js';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const websiteIdParams = z.object({ websiteId: z.coerce.number().int().positive() });
 
 function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, defineRoute, notFound, type Route } from '../http/index.js';
+import { conflict, defineRoute, idParams, notFound, type Route } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import {
   DuplicatePackageKeyError,
@@ -7,8 +7,6 @@ import {
   type PackageRepository,
 } from './package.repository.js';
 import { createPackageBody, packageView, patchPackageBody } from './package.schema.js';
-
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 export function toPackageView(document: PackageDocument): z.input<typeof packageView> {
   return {
