@@ -6,21 +6,14 @@
  *   - GET /api/tokens/:id (token lookup in MongoDB, rate limit in Redis, one indexed read)
  * Usage: npm run bench [-- --seconds 10 --connections 32]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import {
-  findFreePort,
-  isPortOpen,
-  type ThrowawayDatabases,
-  throwawayDatabases,
-} from '../libs/embedded/index.js';
+import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
+import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
@@ -49,32 +42,24 @@ async function load(pool: Pool, path: string, headers: Record<string, string>, d
   return { latencies: Float64Array.from(latencies).sort(), errors };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'webmon-bench-'));
-let databases: ThrowawayDatabases | undefined;
-let api: ChildProcess | undefined;
-try {
-  databases = await throwawayDatabases({
-    dataDir,
-    database: 'bench',
-    mongoUrl: process.env.MONGODB_URL,
-    redisUrl: process.env.REDIS_URL,
-  });
-  const { mongoUrl, redisUrl } = databases;
+await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   const port = await findFreePort();
-  api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
-    env: {
-      ...process.env,
-      MONGODB_URL: mongoUrl,
-      REDIS_URL: redisUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      REDIS_KEY_PREFIX: `bench${Date.now()}`,
-      SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const api = owned(
+    spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
+      env: {
+        ...process.env,
+        MONGODB_URL: mongoUrl,
+        REDIS_URL: redisUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        REDIS_KEY_PREFIX: `bench${Date.now()}`,
+        SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   for (let waited = 0; !(await isPortOpen('127.0.0.1', port)); waited += 100) {
     if (waited > 30_000 || api.exitCode !== null) throw new Error('the API did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -121,8 +106,4 @@ try {
     console.log(row.join(' '));
   }
   await pool.close();
-} finally {
-  api?.kill('SIGTERM');
-  await databases?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+});

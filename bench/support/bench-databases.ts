@@ -1,0 +1,67 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ThrowawayDatabases, throwawayDatabases } from '../../libs/embedded/index.js';
+
+export interface BenchStack {
+  mongoUrl: string;
+  redisUrl: string;
+  /** A process the benchmark started, stopped (SIGTERM, then awaited) when the benchmark ends. */
+  owned(child: ChildProcess): ChildProcess;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/**
+ * Runs a benchmark on throwaway FerretDB + Redis in a temporary directory (or on MONGODB_URL /
+ * REDIS_URL when set). Whatever it started is stopped and the directory removed at the end, also
+ * when the benchmark is interrupted (Ctrl-C, SIGTERM), so no server outlives it.
+ */
+export async function withBenchDatabases(
+  label: string,
+  run: (stack: BenchStack) => Promise<void>,
+): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), `webmon-bench-${label}-`));
+  const children: ChildProcess[] = [];
+  let databases: ThrowawayDatabases | undefined;
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () => {
+    cleaned ??= (async () => {
+      await Promise.all(children.map(stopChild));
+      await databases?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    })();
+    return cleaned;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`[bench] ${signal}: stopping what the benchmark started…`);
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    databases = await throwawayDatabases({
+      dataDir,
+      database: 'bench',
+      mongoUrl: process.env.MONGODB_URL,
+      redisUrl: process.env.REDIS_URL,
+    });
+    await run({
+      mongoUrl: databases.mongoUrl,
+      redisUrl: databases.redisUrl,
+      owned: (child) => {
+        children.push(child);
+        return child;
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanup();
+  }
+}
