@@ -54,7 +54,10 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
     expect(await scheduledInterval(api, websiteId)).toBe(300_000);
 
     await expect.poll(() => statusOf(customerId), { timeout: 15_000, interval: 250 }).toBe('cancelled');
-    expect(await scheduledInterval(api, websiteId)).toBeUndefined();
+    // The status is written first, then the customer's websites are unscheduled (a moment later).
+    await expect
+      .poll(() => scheduledInterval(api, websiteId), { timeout: 5_000, interval: 100 })
+      .toBeUndefined();
     const cancelled = await api.request('GET', `/api/customers/${customerId}`, { token });
     expect(cancelled.body).toMatchObject({ cancellationDate: null });
     expect((await api.request('GET', `/api/websites/${websiteId}`, { token })).status).toBe(200);
@@ -73,7 +76,10 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
     expect(await statusOf(customerId)).toBe('marked_for_cancellation');
     await startTestWorker();
     await expect.poll(() => statusOf(customerId), { timeout: 15_000, interval: 250 }).toBe('cancelled');
-    expect(await scheduledInterval(api, websiteId)).toBeUndefined();
+    // The status is written first, then the customer's websites are unscheduled (a moment later).
+    await expect
+      .poll(() => scheduledInterval(api, websiteId), { timeout: 5_000, interval: 100 })
+      .toBeUndefined();
   }, 30_000);
 
   it('a lost job (Redis flushed) is made good from MongoDB when a worker starts', async () => {
