@@ -25,6 +25,7 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
   let customerId: number;
   let website: { id: number; publicId: string };
   let packageId: number;
+  let channelId: number;
 
   beforeAll(async () => {
     api = await TestApi.start({ RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -37,10 +38,27 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
         body: { customerId, name: 'Robust', url: 'https://robust.example.com/' },
       })
     ).body;
+    channelId = (
+      await api.request<{ id: number }>('POST', '/api/notification-channels', {
+        token,
+        body: {
+          type: 'email',
+          name: 'Mail',
+          config: { host: 'smtp.example.com', from: 'a@example.com', to: ['b@example.com'] },
+        },
+      })
+    ).body.id;
   });
   afterAll(() => api.stop());
 
-  const targets = () => [
+  const targets = (): Array<{
+    method: string;
+    path: string;
+    base: Record<string, unknown>;
+    /** The fields go inside this object of the body. */
+    nested?: string;
+    fields?: string[];
+  }> => [
     { method: 'POST', path: '/api/websites', base: { customerId, name: 'n', url: 'https://a.example.com/' } },
     { method: 'PATCH', path: `/api/websites/${website.publicId}`, base: { name: 'n' } },
     { method: 'PATCH', path: `/api/websites/${website.id}/check-config`, base: { checkSslEnabled: true } },
@@ -61,6 +79,19 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
       },
     },
     { method: 'POST', path: '/api/maintenance-windows/check/batch', base: { websiteIds: [website.id] } },
+    {
+      method: 'POST',
+      path: '/api/notification-channels',
+      base: { type: 'webhook', name: 'w', config: { url: 'https://hooks.example.com/' } },
+    },
+    { method: 'PATCH', path: `/api/notification-channels/${channelId}`, base: { name: 'w' } },
+    {
+      method: 'PATCH',
+      path: `/api/notification-channels/${channelId}`,
+      base: {},
+      nested: 'config',
+      fields: ['host', 'port', 'secure', 'username', 'password', 'from', 'to'],
+    },
   ];
   const FIELDS: Record<string, string[]> = {
     '/api/websites': [
@@ -80,6 +111,7 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
       'timeoutSeconds',
       'regions',
       'paused',
+      'notificationChannelIds',
     ],
     'check-config': [
       'checkSslEnabled',
@@ -98,6 +130,7 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
     '/api/tokens': ['name', 'scopes'],
     '/api/maintenance-windows': ['websiteId', 'title', 'startsAt', 'endsAt', 'timezone', 'recurrence'],
     '/api/maintenance-windows/check/batch': ['websiteIds'],
+    '/api/notification-channels': ['type', 'name', 'enabled', 'events', 'scope', 'config'],
   };
   const fieldsFor = (path: string) =>
     path.endsWith('check-config')
@@ -107,12 +140,12 @@ describe('no input makes the API fail (every field × every JSON type)', () => {
   it('answers every odd value with a 2xx or 4xx, never a 5xx', async () => {
     const failures: string[] = [];
     for (const target of targets()) {
-      for (const field of fieldsFor(target.path)) {
+      for (const field of target.fields ?? fieldsFor(target.path)) {
         for (const value of ODD_VALUES) {
-          const res = await api.request(target.method, target.path, {
-            token,
-            body: { ...target.base, [field]: value },
-          });
+          const body = target.nested
+            ? { ...target.base, [target.nested]: { [field]: value } }
+            : { ...target.base, [field]: value };
+          const res = await api.request(target.method, target.path, { token, body });
           if (res.status >= 500)
             failures.push(`${target.method} ${target.path} ${field}=${JSON.stringify(value)}: ${res.status}`);
         }

@@ -18,6 +18,7 @@ import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
 import { MonitorStateRepository, monitoringRoutes, ResultRepository } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
+import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import { connectRedis, pingRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
@@ -89,6 +90,7 @@ export async function startApi(
       mutex: services.mutex,
       queue: services.maintenanceQueue,
     }),
+    ...channelRoutes(services.channels),
     ...monitoringNodeRoutes(services.nodes),
   );
   const app = createHttpApp({

@@ -13,6 +13,11 @@ export interface CustomerWebsitesPort {
   rescheduleCustomer(organizationId: number, customerId: number): Promise<void>;
 }
 
+/** Notification channels can be tied to a customer, which then cannot be deleted. */
+export interface CustomerChannelsPort {
+  countScopedTo(organizationId: number, customerId: number): Promise<number>;
+}
+
 export interface CustomerPatch {
   name?: string;
   email?: string | null;
@@ -33,6 +38,7 @@ export class CustomerService {
       mutex: RedisMutex;
       lifecycle: CustomerLifecycleQueue;
       websites: CustomerWebsitesPort;
+      channels: CustomerChannelsPort;
       logger: Logger;
     },
   ) {}
@@ -162,6 +168,11 @@ export class CustomerService {
       await this.get(organizationId, id);
       const websites = await this.deps.websites.countByCustomer(organizationId, id);
       if (websites > 0) throw conflict(`The customer has ${websites} website(s); delete or move them first`);
+      const channels = await this.deps.channels.countScopedTo(organizationId, id);
+      if (channels > 0)
+        throw conflict(
+          `${channels} notification channel(s) are for this customer's websites; delete them or change their scope first`,
+        );
       await this.deps.customers.delete(organizationId, id);
       await this.deps.lifecycle.unscheduleCancellation(id);
     });

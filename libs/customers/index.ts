@@ -5,7 +5,12 @@ export {
   customerIndexes,
   loadCustomerWithPackage,
 } from './customer.repository.js';
-export { CustomerService, type CustomerWebsitesPort, customerLock } from './customer.service.js';
+export {
+  type CustomerChannelsPort,
+  CustomerService,
+  type CustomerWebsitesPort,
+  customerLock,
+} from './customer.service.js';
 export {
   type CancellationJobData,
   CUSTOMER_LIFECYCLE_QUEUE,

@@ -10,4 +10,5 @@ export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
 export { type ReadinessCheck, systemRoutes } from './system.routes.js';
+export { absoluteHttpUrl } from './url.js';
 export { fieldErrorsOf, parseInput, patchBody } from './validation.js';

@@ -17,6 +17,7 @@ import {
 } from '../maintenance/index.js';
 import { checkResultIndexes, monitoringIndexes } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
+import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
@@ -41,6 +42,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   checkResultIndexes,
   ...monitoringIndexes,
   maintenanceWindowIndexes,
+  channelIndexes,
 ];
 
 export interface Services {
@@ -59,6 +61,7 @@ export interface Services {
   reconciler: ScheduleReconciler;
   maintenanceWindows: MaintenanceWindowRepository;
   maintenanceQueue: MaintenanceQueue;
+  channels: ChannelService;
   close(): Promise<void>;
 }
 
@@ -82,13 +85,29 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     nodes,
     fallbackRegion: config.NODE_REGION,
   });
-  const websites = new WebsiteService({
+  const channels: ChannelService = new ChannelService({
+    channels: new ChannelRepository(db),
+    secrets,
+    mutex,
+    customers: {
+      exists: async (organizationId, customerId) =>
+        (await customerRepository.findById(organizationId, customerId)) !== null,
+    },
+    // Called only once requests run, after `websites` below exists.
+    websites: {
+      detachChannel: (organizationId, channelId) => websites.detachChannel(organizationId, channelId),
+      countListingOutsideCustomer: (organizationId, channelId, customerId) =>
+        websites.countListingChannelOutsideCustomer(organizationId, channelId, customerId),
+    },
+  });
+  const websites: WebsiteService = new WebsiteService({
     websites: websiteRepository,
     customers: customerRepository,
     packages,
     secrets,
     mutex,
     scheduling,
+    channels,
     afterDelete: async (website) => {
       await maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
       // Drops the planned boundary job and the website's maintenance state.
@@ -111,6 +130,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     mutex,
     lifecycle,
     websites,
+    channels,
     logger,
   });
   return {
@@ -129,6 +149,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     reconciler,
     maintenanceWindows,
     maintenanceQueue,
+    channels,
     async close() {
       await Promise.all([scheduler.close(), lifecycle.close(), maintenanceQueue.close()]);
     },

@@ -7,7 +7,7 @@ export {
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
 export { type WebsiteDocument, WebsiteRepository, websiteIndexes, websiteKey } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
-export { parseWebsiteRef, WebsiteService } from './website.service.js';
+export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
 export { headersToRecord, mtlsKeyContext } from './website-build.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';

@@ -21,7 +21,7 @@ type Settings = Omit<
 >;
 
 function defaultsFor(base: Pick<Settings, 'customerId' | 'name' | 'url' | 'mtlsClientKey'>): Settings {
-  return { ...WEBSITE_DEFAULTS, customHeaders: [], regions: [], ...base };
+  return { ...WEBSITE_DEFAULTS, customHeaders: [], regions: [], notificationChannelIds: [], ...base };
 }
 
 function forbiddenByPackage(
@@ -58,7 +58,8 @@ export function buildWebsiteSettings(args: {
           url: input.url ?? current?.url ?? '',
           mtlsClientKey: storedKey,
         })
-      : { ...current };
+      : // Websites stored before notification channels existed have no list.
+        { ...current, notificationChannelIds: current.notificationChannelIds ?? [] };
   const { mtlsClientKey: keyInput, customHeaders, ...plainInput } = input;
   const settings: Settings = {
     ...base,

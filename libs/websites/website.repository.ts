@@ -25,6 +25,8 @@ export interface WebsiteDocument {
   timeoutSeconds: number;
   regions: string[];
   paused: boolean;
+  /** Channels told about this website besides those whose scope covers it. */
+  notificationChannelIds: number[];
   checkConfig: CheckConfig;
   /** The regions whose check queues hold a scheduler for this website now. */
   scheduledRegions: string[];
@@ -122,6 +124,21 @@ export class WebsiteRepository {
 
   listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
     return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  /** Ids of the organization's websites that list a notification channel. */
+  async idsListingChannel(organizationId: number, channelId: number): Promise<number[]> {
+    const found = await this.websites
+      .find(organizationId, { notificationChannelIds: channelId }, { projection: { _id: 0, id: 1 } })
+      .toArray();
+    return found.map((website) => website.id);
+  }
+
+  countListingChannelOutsideCustomer(organizationId: number, channelId: number, customerId: number) {
+    return this.websites.countDocuments(organizationId, {
+      notificationChannelIds: channelId,
+      customerId: { $ne: customerId },
+    });
   }
 
   countByCustomer(organizationId: number, customerId: number): Promise<number> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { patchBody } from '../http/index.js';
+import { absoluteHttpUrl, patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -16,15 +16,9 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** Seconds; bounded above by a day and below by the package's minimum (checked against the package). */
 export const MAX_CHECK_INTERVAL_SECONDS = 86_400;
+const MAX_LISTED_CHANNELS = 20;
 
-const url = z
-  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
-  .max(2048)
-  .refine((value) => {
-    // zod runs this even when the URL check above failed.
-    const parsed = URL.canParse(value) ? new URL(value) : null;
-    return !parsed || (parsed.username === '' && parsed.password === '');
-  }, 'must not contain credentials; send them as customHeaders.Authorization');
+const url = absoluteHttpUrl('send them as customHeaders.Authorization');
 
 const customHeaders = z
   .record(z.string(), z.string().max(8192).regex(HEADER_VALUE, 'must not contain line breaks or NUL'))
@@ -90,6 +84,13 @@ export const websiteFields = {
     .refine((regions) => new Set(regions).size === regions.length, 'regions must not repeat')
     .describe('Regions to check from; empty: all regions (one region unless the package has multiRegion)'),
   paused: z.boolean(),
+  notificationChannelIds: z
+    .array(z.number().int().positive())
+    .max(MAX_LISTED_CHANNELS)
+    .refine((ids) => new Set(ids).size === ids.length, 'channel ids must not repeat')
+    .describe(
+      'Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s)',
+    ),
 };
 
 /** The defaults a new website gets, and a full update returns omitted fields to. */
@@ -106,6 +107,7 @@ export const WEBSITE_DEFAULTS = {
   timeoutSeconds: 30,
   regions: [],
   paused: false,
+  notificationChannelIds: [],
 } as const satisfies Partial<Record<keyof typeof websiteFields, unknown>>;
 
 const { customerId, name, url: urlField, ...optionalFields } = websiteFields;
@@ -143,6 +145,7 @@ export const websiteView = z.object({
   timeoutSeconds: z.number().int(),
   regions: z.array(z.string()),
   paused: z.boolean(),
+  notificationChannelIds: z.array(z.number().int()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -29,6 +29,14 @@ export function parseWebsiteRef(ref: string): { id: number } | { publicId: strin
 
 type Owner = CustomerWithPackage;
 
+/** What websites need of notification channels, to list them. */
+export interface WebsiteChannelsPort {
+  /** The channels among `ids` that exist, with the customer each is tied to (null: none). */
+  customerScopes(organizationId: number, ids: readonly number[]): Promise<Map<number, number | null>>;
+  /** Runs `work` while no channel can be deleted or narrowed to a customer. */
+  withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T>;
+}
+
 /** Websites and their check configuration: every write validated, stored, then scheduled, under the website's lock. */
 export class WebsiteService implements CustomerWebsitesPort {
   constructor(
@@ -39,6 +47,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       secrets: SecretBox;
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
+      channels: WebsiteChannelsPort;
       /** What else goes with a deleted website (its maintenance windows). */
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
@@ -68,6 +77,33 @@ export class WebsiteService implements CustomerWebsitesPort {
         errors: [{ path: 'customerId', message: 'the customer has reached its package’s maxWebsites' }],
       });
     }
+  }
+
+  /**
+   * Stores a website through `write` once the channels it lists are known to exist and to cover
+   * its customer, with the channels locked so none goes away in between.
+   */
+  private async withListedChannels(website: WebsiteDocument, write: () => Promise<void>): Promise<void> {
+    const listed = website.notificationChannelIds;
+    if (listed.length === 0) return write();
+    await this.deps.channels.withChannelsLocked(website.organizationId, async () => {
+      const scopes = await this.deps.channels.customerScopes(website.organizationId, listed);
+      const invalid = listed.flatMap((channelId, index) => {
+        const path = `notificationChannelIds.${index}`;
+        if (!scopes.has(channelId))
+          return [{ path, message: `No notification channel ${channelId} in your organization` }];
+        const customerId = scopes.get(channelId);
+        if (customerId !== null && customerId !== website.customerId)
+          return [{ path, message: `channel ${channelId} is for the websites of customer ${customerId}` }];
+        return [];
+      });
+      if (invalid.length > 0)
+        throw validationError(
+          `Invalid notificationChannelIds: ${invalid.map((e) => e.path).join(', ')}`,
+          invalid,
+        );
+      await write();
+    });
   }
 
   async get(organizationId: number, ref: string): Promise<WebsiteDocument> {
@@ -110,7 +146,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         createdAt: now,
         updatedAt: now,
       };
-      await this.deps.websites.insert(website);
+      await this.withListedChannels(website, () => this.deps.websites.insert(website));
       await this.deps.mutex.withLock(websiteLock(id), () =>
         this.deps.scheduling.sync(website, owner.customer, owner.pkg),
       );
@@ -136,7 +172,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         secrets: this.deps.secrets,
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
-      await this.deps.websites.replace(updated);
+      await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
       await this.deps.scheduling.sync(updated, owner.customer, owner.pkg);
       return updated;
     });
@@ -197,6 +233,25 @@ export class WebsiteService implements CustomerWebsitesPort {
       await this.deps.websites.replace(updated);
       return { website: updated, pkg };
     });
+  }
+
+  /** After a channel's deletion: no website lists it any more. */
+  async detachChannel(organizationId: number, channelId: number): Promise<void> {
+    for (const id of await this.deps.websites.idsListingChannel(organizationId, channelId)) {
+      await this.deps.mutex.withLock(websiteLock(id), async () => {
+        const website = await this.deps.websites.findByRef(organizationId, { id });
+        if (!website?.notificationChannelIds.includes(channelId)) return;
+        await this.deps.websites.replace({
+          ...website,
+          notificationChannelIds: website.notificationChannelIds.filter((listed) => listed !== channelId),
+          updatedAt: new Date(),
+        });
+      });
+    }
+  }
+
+  countListingChannelOutsideCustomer(organizationId: number, channelId: number, customerId: number) {
+    return this.deps.websites.countListingChannelOutsideCustomer(organizationId, channelId, customerId);
   }
 
   countByCustomer(organizationId: number, customerId: number): Promise<number> {

@@ -26,6 +26,8 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
     ...fields,
     customHeaders: headersToRecord(customHeaders),
     mtlsClientKeySet: mtlsClientKey !== null,
+    // Websites stored before notification channels existed have no list.
+    notificationChannelIds: website.notificationChannelIds ?? [],
     createdAt: website.createdAt.toISOString(),
     updatedAt: website.updatedAt.toISOString(),
   };

@@ -1,0 +1,82 @@
+import type { Db } from 'mongodb';
+import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import type { SealedSecret } from '../secrets/index.js';
+import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
+
+export interface ChannelDocument {
+  id: number;
+  organizationId: number;
+  type: ChannelType;
+  name: string;
+  enabled: boolean;
+  events: EventKind[];
+  /** customerId null: not tied to a customer. */
+  scope: { customerId: number | null; listedOnly: boolean };
+  /** The type's config without its write-only fields. */
+  config: Record<string, ConfigValue>;
+  /** Write-only fields, sealed; a webhook's signing secret is `secret`. */
+  secrets: Record<string, SealedSecret>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const NOTIFICATION_CHANNELS = 'notification_channels';
+/** Channels one organization may have. */
+export const MAX_CHANNELS_PER_ORGANIZATION = 500;
+
+export const channelIndexes: CollectionIndexes = {
+  collection: NOTIFICATION_CHANNELS,
+  indexes: [
+    { key: { id: 1 }, unique: true, name: 'id_unique' },
+    { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
+  ],
+};
+
+const NO_MONGO_ID = { projection: { _id: 0 } } as const;
+
+export class ChannelRepository {
+  private readonly channels: TenantCollection<ChannelDocument>;
+
+  constructor(private readonly db: Db) {
+    this.channels = new TenantCollection(db.collection<ChannelDocument>(NOTIFICATION_CHANNELS));
+  }
+
+  allocateId(): Promise<number> {
+    return nextId(this.db, NOTIFICATION_CHANNELS);
+  }
+
+  async insert(document: ChannelDocument): Promise<void> {
+    await this.channels.insertOne({ ...document });
+  }
+
+  list(organizationId: number, filter: { customerId?: number } = {}): Promise<ChannelDocument[]> {
+    const query = filter.customerId === undefined ? {} : { 'scope.customerId': filter.customerId };
+    return this.channels.find(organizationId, query, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  count(organizationId: number): Promise<number> {
+    return this.channels.countDocuments(organizationId, {});
+  }
+
+  countScopedTo(organizationId: number, customerId: number): Promise<number> {
+    return this.channels.countDocuments(organizationId, { 'scope.customerId': customerId });
+  }
+
+  findById(organizationId: number, id: number): Promise<ChannelDocument | null> {
+    return this.channels.findOne(organizationId, { id }, NO_MONGO_ID);
+  }
+
+  findByIds(organizationId: number, ids: readonly number[]): Promise<ChannelDocument[]> {
+    return this.channels.find(organizationId, { id: { $in: [...ids] } }, NO_MONGO_ID).toArray();
+  }
+
+  /** Writes every field but the identity ones; the caller holds the channel's lock. */
+  async replace(document: ChannelDocument): Promise<void> {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = document;
+    await this.channels.updateOne(organizationId, { id }, { $set: fields });
+  }
+
+  delete(organizationId: number, id: number): Promise<boolean> {
+    return this.channels.deleteOne(organizationId, { id });
+  }
+}

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { customerLock } from '../customers/index.js';
+import { conflict, fieldErrorsOf, notFound, validationError } from '../http/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import type { SealedSecret, SecretBox } from '../secrets/index.js';
+import {
+  type ChannelDocument,
+  type ChannelRepository,
+  MAX_CHANNELS_PER_ORGANIZATION,
+} from './channel.repository.js';
+import {
+  type ChannelPatch,
+  type ChannelType,
+  type ConfigValue,
+  type CreateChannelInput,
+  configDefaultsOf,
+  configPatchSchema,
+  configProblems,
+  EVENT_KINDS,
+  secretFieldsOf,
+} from './channel.schema.js';
+
+/** What channels need of websites: they list channels in `notificationChannelIds`. */
+export interface ChannelWebsitesPort {
+  /** Removes the channel from every website that lists it. */
+  detachChannel(organizationId: number, channelId: number): Promise<void>;
+  /** How many websites list the channel without being the customer's. */
+  countListingOutsideCustomer(organizationId: number, channelId: number, customerId: number): Promise<number>;
+}
+
+export interface ChannelCustomersPort {
+  exists(organizationId: number, customerId: number): Promise<boolean>;
+}
+
+/**
+ * Serializes what must agree between channels and the websites listing them: deleting a channel
+ * or narrowing its scope, and a website write that lists channels (which takes it after the
+ * website's own lock; nothing takes a website lock while holding it).
+ */
+export const channelsLock = (organizationId: number) => `channels:${organizationId}`;
+
+export const channelSecretContext = (channelId: number, field: string) =>
+  `notification-channels/${channelId}/${field}`;
+
+/** The Standard Webhooks secret format: `whsec_` and base64 of random bytes. */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+type Input = Record<string, unknown>;
+
+/** Notification channels: validated, write-only fields sealed, kept consistent with the websites listing them. */
+export class ChannelService {
+  constructor(
+    private readonly deps: {
+      channels: ChannelRepository;
+      secrets: SecretBox;
+      mutex: RedisMutex;
+      websites: ChannelWebsitesPort;
+      customers: ChannelCustomersPort;
+    },
+  ) {}
+
+  list(organizationId: number, filter: { customerId?: number }): Promise<ChannelDocument[]> {
+    return this.deps.channels.list(organizationId, filter);
+  }
+
+  async get(organizationId: number, id: number): Promise<ChannelDocument> {
+    const channel = await this.deps.channels.findById(organizationId, id);
+    if (!channel) throw notFound(`No notification channel ${id}`);
+    return channel;
+  }
+
+  /** Runs `work` with the customer locked and known to exist (so it cannot be deleted meanwhile). */
+  private withCustomer<T>(organizationId: number, customerId: number | undefined, work: () => Promise<T>) {
+    if (customerId === undefined) return work();
+    return this.deps.mutex.withLock(customerLock(customerId), async () => {
+      if (!(await this.deps.customers.exists(organizationId, customerId)))
+        throw validationError(`Unknown customer ${customerId}`, [
+          { path: 'scope.customerId', message: `No customer ${customerId} in your organization` },
+        ]);
+      return work();
+    });
+  }
+
+  async create(
+    organizationId: number,
+    input: CreateChannelInput,
+  ): Promise<{ channel: ChannelDocument; secret: string | null }> {
+    return this.withCustomer(organizationId, input.scope?.customerId, async () => {
+      if ((await this.deps.channels.count(organizationId)) >= MAX_CHANNELS_PER_ORGANIZATION)
+        throw conflict(`An organization may have ${MAX_CHANNELS_PER_ORGANIZATION} notification channels`);
+      const id = await this.deps.channels.allocateId();
+      const secret = input.type === 'webhook' ? newSigningSecret() : null;
+      const { config, secrets } = this.applyConfig(
+        id,
+        input.type,
+        { config: {}, secrets: {} },
+        { ...configDefaultsOf(input.type), ...(input.config as Input) },
+      );
+      if (secret) secrets.secret = this.deps.secrets.seal(secret, channelSecretContext(id, 'secret'));
+      const now = new Date();
+      const channel: ChannelDocument = {
+        id,
+        organizationId,
+        type: input.type,
+        name: input.name,
+        enabled: input.enabled ?? true,
+        events: input.events ?? [...EVENT_KINDS],
+        scope: { customerId: input.scope?.customerId ?? null, listedOnly: input.scope?.listedOnly ?? false },
+        config,
+        secrets,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.deps.channels.insert(channel);
+      return { channel, secret };
+    });
+  }
+
+  async update(organizationId: number, id: number, patch: ChannelPatch): Promise<ChannelDocument> {
+    await this.get(organizationId, id);
+    return this.withCustomer(organizationId, patch.scope?.customerId, () =>
+      this.deps.mutex.withLock(channelsLock(organizationId), async () => {
+        const current = await this.get(organizationId, id);
+        const changes = patch.config === undefined ? {} : this.parseConfigPatch(current.type, patch.config);
+        const { config, secrets } = this.applyConfig(id, current.type, current, changes);
+        const scope = patch.scope
+          ? { customerId: patch.scope.customerId ?? null, listedOnly: patch.scope.listedOnly ?? false }
+          : current.scope;
+        if (scope.customerId !== null && scope.customerId !== current.scope.customerId) {
+          const outside = await this.deps.websites.countListingOutsideCustomer(
+            organizationId,
+            id,
+            scope.customerId,
+          );
+          if (outside > 0)
+            throw conflict(
+              `${outside} website(s) of other customers list this channel; remove it from their notificationChannelIds first`,
+            );
+        }
+        const updated: ChannelDocument = {
+          ...current,
+          name: patch.name ?? current.name,
+          enabled: patch.enabled ?? current.enabled,
+          events: patch.events ?? current.events,
+          scope,
+          config,
+          secrets,
+          updatedAt: new Date(),
+        };
+        await this.deps.channels.replace(updated);
+        return updated;
+      }),
+    );
+  }
+
+  /** A new signing secret for a webhook channel; the old one stops signing at once. */
+  async rotateSecret(organizationId: number, id: number): Promise<string> {
+    return this.deps.mutex.withLock(channelsLock(organizationId), async () => {
+      const current = await this.get(organizationId, id);
+      if (current.type !== 'webhook')
+        throw conflict(`A ${current.type} channel has no signing secret; only webhook channels do`);
+      const secret = newSigningSecret();
+      await this.deps.channels.replace({
+        ...current,
+        secrets: {
+          ...current.secrets,
+          secret: this.deps.secrets.seal(secret, channelSecretContext(id, 'secret')),
+        },
+        updatedAt: new Date(),
+      });
+      return secret;
+    });
+  }
+
+  async delete(organizationId: number, id: number): Promise<void> {
+    await this.deps.mutex.withLock(channelsLock(organizationId), async () => {
+      await this.get(organizationId, id);
+      await this.deps.channels.delete(organizationId, id);
+    });
+    // Outside the channels lock: website writes take it after their own lock.
+    await this.deps.websites.detachChannel(organizationId, id);
+  }
+
+  /** The channels among `ids` that exist, with the customer each is tied to (null: none). */
+  async customerScopes(organizationId: number, ids: readonly number[]): Promise<Map<number, number | null>> {
+    const found = await this.deps.channels.findByIds(organizationId, ids);
+    return new Map(found.map((channel) => [channel.id, channel.scope.customerId]));
+  }
+
+  withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T> {
+    return this.deps.mutex.withLock(channelsLock(organizationId), work);
+  }
+
+  countScopedTo(organizationId: number, customerId: number): Promise<number> {
+    return this.deps.channels.countScopedTo(organizationId, customerId);
+  }
+
+  private parseConfigPatch(type: ChannelType, config: Input): Input {
+    const parsed = configPatchSchema(type).safeParse(config);
+    if (parsed.success) return parsed.data;
+    const errors = fieldErrorsOf(parsed.error.issues).map((e) => ({ ...e, path: `config.${e.path}` }));
+    throw validationError(`Invalid request body: ${errors.map((e) => e.path).join(', ')}`, errors);
+  }
+
+  /**
+   * `changes` applied to a channel's config: write-only fields are sealed (omitted: kept; null:
+   * cleared), the rest stored as sent; then the rules that span fields.
+   */
+  private applyConfig(
+    id: number,
+    type: ChannelType,
+    current: Pick<ChannelDocument, 'config' | 'secrets'>,
+    changes: Input,
+  ): Pick<ChannelDocument, 'config' | 'secrets'> {
+    const secretFields = new Set(secretFieldsOf(type));
+    const config: Record<string, ConfigValue> = { ...current.config };
+    const secrets: Record<string, SealedSecret> = { ...current.secrets };
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      if (!secretFields.has(field)) config[field] = value as ConfigValue;
+      else if (value === null) delete secrets[field];
+      else secrets[field] = this.deps.secrets.seal(String(value), channelSecretContext(id, field));
+    }
+    const withSecrets = {
+      ...config,
+      ...Object.fromEntries([...secretFields].map((field) => [field, field in secrets ? '(set)' : null])),
+    };
+    const problems = configProblems(type, withSecrets);
+    if (problems.length > 0)
+      throw validationError(`Invalid config: ${problems.map((p) => p.path).join(', ')}`, problems);
+    return { config, secrets };
+  }
+}
