@@ -1,19 +1,21 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyIdOf, SecretBox } from '../libs/secrets/index.js';
 import { TestApi } from './support/harness.js';
+import { selfSignedClientCertificate } from './support/pki.js';
 
 const run = promisify(execFile);
 
 describe('admin CLI (npm run admin)', () => {
   let api: TestApi;
-  const adminWith = async (mongoUrl: string, args: string[]) => {
+  const adminWith = async (mongoUrl: string, args: string[], env: Record<string, string> = {}) => {
     try {
       const { stdout, stderr } = await run(
         process.execPath,
         ['--import', 'tsx', 'apps/cli/admin.ts', ...args],
         {
-          env: { ...process.env, MONGODB_URL: mongoUrl },
+          env: { ...process.env, MONGODB_URL: mongoUrl, ...env },
         },
       );
       return { code: 0, stdout, stderr };
@@ -82,12 +84,133 @@ describe('admin CLI (npm run admin)', () => {
     [['create-token', '--org', '1', '--scopes', 'read,root'], 2, '--scopes'],
     [['revoke-token', '--token-prefix', 'wm_'], 2, '--token-prefix'],
     [['launch-rockets'], 2, 'unknown command'],
+    [['create-package', '--org', '1', '--key', 'Bad Key', '--display-name', 'x'], 2, 'key:'],
+    [['create-package', '--org', '1', '--key', 'k', '--display-name', 'x', '--settings', '{'], 2, 'JSON'],
+    [
+      [
+        'create-package',
+        '--org',
+        '1',
+        '--key',
+        'k',
+        '--display-name',
+        'x',
+        '--settings',
+        '{"limits":{"maxWebsites":-1}}',
+      ],
+      2,
+      'limits.maxWebsites',
+    ],
     [['create-org', '--nmae', 'x'], 2, "Unknown option '--nmae'"],
   ])('%j fails with exit %i and says why', async (args, code, message) => {
     const result = await admin(...args);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe('');
+  });
+
+  it('create-package and list-packages; the package works over the API', async () => {
+    const { organizationId, token } = JSON.parse((await admin('create-org', '--name', 'Gamma')).stdout) as {
+      organizationId: number;
+      token: string;
+    };
+    const org = String(organizationId);
+    const made = await admin(
+      'create-package',
+      '--org',
+      org,
+      '--key',
+      'agency',
+      '--display-name',
+      'Agency',
+      '--settings',
+      '{"features":{"mtls":false},"limits":{"maxWebsites":5}}',
+    );
+    expect(made.code).toBe(0);
+    const created = JSON.parse(made.stdout) as Record<string, unknown>;
+    expect(created).toMatchObject({
+      organizationId,
+      key: 'agency',
+      displayName: 'Agency',
+      features: { mtls: false, sslCheck: true },
+      limits: { maxWebsites: 5, minCheckIntervalSeconds: 60 },
+      alerting: { confirmations: 2 },
+    });
+    const again = await admin('create-package', '--org', org, '--key', 'agency', '--display-name', 'Again');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already has a package with key "agency"');
+    const listed = (await admin('list-packages', '--org', org)).stdout.trim().split('\n');
+    expect(listed.map((line) => JSON.parse(line).key)).toEqual(['agency']);
+    const customer = await api.request('POST', '/api/v1/customers', {
+      token,
+      body: { name: 'Acme', plan: 'agency' },
+    });
+    expect(customer.status).toBe(201);
+  });
+
+  it('reseal-secrets moves every stored secret to the new key, once, and says what it cannot open', async () => {
+    const { token } = JSON.parse((await admin('create-org', '--name', 'Delta')).stdout) as { token: string };
+    const pkg = await api.request<{ id: number }>('POST', '/api/packages', {
+      token,
+      body: { key: 'all', displayName: 'All' },
+    });
+    const customer = await api.request<{ id: number }>('POST', '/api/customers', {
+      token,
+      body: { name: 'Acme', packageId: pkg.body.id },
+    });
+    const pair = selfSignedClientCertificate();
+    const website = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: {
+        customerId: customer.body.id,
+        name: 'mTLS',
+        url: 'https://mtls.example.com/',
+        mtlsEnabled: true,
+        mtlsClientCert: pair.certificate,
+        mtlsClientKey: pair.key,
+      },
+    });
+    const channel = await api.request<{ id: number }>('POST', '/api/notification-channels', {
+      token,
+      body: { type: 'opsgenie', name: 'Genie', config: { apiKey: '0a1b2c3d-0000-4000-8000-123456789abc' } },
+    });
+    expect([website.status, channel.status]).toEqual([201, 201]);
+
+    const oldKey = api.config.SECRETS_KEY as Buffer;
+    const newKey = Buffer.alloc(32, 42);
+    const rotation = {
+      SECRETS_KEY: newKey.toString('base64'),
+      SECRETS_KEYS_PREVIOUS: oldKey.toString('base64'),
+    };
+    const first = await adminWith(api.config.MONGODB_URL, ['reseal-secrets'], rotation);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({
+      websites: { documents: 1, resealed: 1, unreadable: 0 },
+      notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
+    });
+    // Only the new key is needed now, and the secrets still open where they belong.
+    const box = new SecretBox(newKey);
+    const storedWebsite = await api.db.collection('websites').findOne({ id: website.body.id });
+    expect(storedWebsite?.mtlsClientKey.kid).toBe(keyIdOf(newKey));
+    expect(box.open(storedWebsite?.mtlsClientKey, `websites/${website.body.id}/mtlsClientKey`)).toBe(
+      pair.key,
+    );
+    const storedChannel = await api.db.collection('notification_channels').findOne({ id: channel.body.id });
+    expect(box.open(storedChannel?.secrets.apiKey, `notification-channels/${channel.body.id}/apiKey`)).toBe(
+      '0a1b2c3d-0000-4000-8000-123456789abc',
+    );
+
+    const second = await adminWith(api.config.MONGODB_URL, ['reseal-secrets'], rotation);
+    expect(JSON.parse(second.stdout).websites.resealed).toBe(0);
+
+    // A key that sealed nothing stored here: everything is unreadable, and it says what to do.
+    const wrong = await adminWith(api.config.MONGODB_URL, ['reseal-secrets'], {
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      SECRETS_KEYS_PREVIOUS: '',
+    });
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ websites: { unreadable: 1 } });
+    expect(wrong.stderr).toContain('add the key that sealed them to SECRETS_KEYS_PREVIOUS');
   });
 
   it('says how to fix an unreachable MongoDB', async () => {

@@ -1,7 +1,9 @@
 /**
- * `npm run admin -- <command>`: the operator's tool for organizations and API tokens. Talks to
- * MongoDB directly (MONGODB_URL, default the local embedded server); prints one JSON line a result.
+ * `npm run admin -- <command>`: the operator's tool for organizations, packages, API tokens and
+ * the secrets key. Talks to MongoDB directly (MONGODB_URL, default the local embedded server);
+ * prints one JSON line a result, progress on stderr.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
@@ -13,8 +15,25 @@ import {
   scopeList,
   toTokenView,
 } from '../../libs/auth/index.js';
-import { ConfigError, loadConfig } from '../../libs/config/index.js';
+import {
+  type AppConfig,
+  ConfigError,
+  decodeSecretsKey,
+  loadConfig,
+  requireSecretsKey,
+} from '../../libs/config/index.js';
 import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
+import { readStoredSecretsKey } from '../../libs/embedded/index.js';
+import { fieldErrorsOf } from '../../libs/http/index.js';
+import { ChannelRepository } from '../../libs/notifications/index.js';
+import {
+  createPackageBody,
+  PackageRepository,
+  packageIndexes,
+  toPackageView,
+} from '../../libs/packages/index.js';
+import { type ResealReport, SecretBox } from '../../libs/secrets/index.js';
+import { WebsiteRepository } from '../../libs/websites/index.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -24,8 +43,14 @@ Commands:
                                                  a new API token of the organization
   revoke-token --token-prefix PREFIX             revokes the token whose prefix (wm_ + 8) is given
   list-tokens [--org ID]                         tokens (never the secrets), one JSON line each
+  create-package --org ID --key KEY --display-name NAME [--settings JSON]
+                                                 a package; JSON: {"features":{…},"limits":{…},"alerting":{…}}
+  list-packages --org ID                         the organization's packages, one JSON line each
+  reseal-secrets                                 seals every stored secret again under SECRETS_KEY
+                                                 (after a key rotation; see docs/operations.md)
 
-Environment: MONGODB_URL (default mongodb://127.0.0.1:27017/webmon)`;
+Environment: MONGODB_URL (default mongodb://127.0.0.1:27017/webmon); reseal-secrets also
+SECRETS_KEY (default: the key npm start keeps in ./.data/secrets.key) and SECRETS_KEYS_PREVIOUS`;
 
 class UsageError extends Error {}
 
@@ -45,7 +70,15 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-const COMMANDS = new Set(['create-org', 'create-token', 'revoke-token', 'list-tokens']);
+const COMMANDS = new Set([
+  'create-org',
+  'create-token',
+  'revoke-token',
+  'list-tokens',
+  'create-package',
+  'list-packages',
+  'reseal-secrets',
+]);
 
 function parseCommandLine(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -56,6 +89,9 @@ function parseCommandLine(argv: string[]) {
       org: { type: 'string' },
       scopes: { type: 'string' },
       'token-prefix': { type: 'string' },
+      key: { type: 'string' },
+      'display-name': { type: 'string' },
+      settings: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -68,13 +104,51 @@ function parseCommandLine(argv: string[]) {
 
 type CommandLine = ReturnType<typeof parseCommandLine>;
 
-async function run(
-  { command, values }: CommandLine,
-  client: MongoClient,
-  databaseName: string,
-): Promise<void> {
-  const db = client.db(databaseName);
-  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes]);
+/** The package body from the flags, validated like `POST /api/packages`. */
+function packageBodyFrom(values: CommandLine['values']) {
+  let settings: Record<string, unknown> = {};
+  if (values.settings !== undefined) {
+    let parsedJson: unknown;
+    try {
+      parsedJson = JSON.parse(values.settings);
+    } catch {
+      throw new UsageError('--settings: is not valid JSON');
+    }
+    if (typeof parsedJson !== 'object' || parsedJson === null || Array.isArray(parsedJson))
+      throw new UsageError('--settings: must be a JSON object');
+    settings = parsedJson as Record<string, unknown>;
+    if ('key' in settings || 'displayName' in settings)
+      throw new UsageError('--settings: give key and displayName with --key and --display-name');
+  }
+  const parsed = createPackageBody.safeParse({
+    ...settings,
+    key: required(values.key, '--key'),
+    displayName: required(values['display-name'], '--display-name'),
+  });
+  if (!parsed.success)
+    throw new UsageError(
+      fieldErrorsOf(parsed.error.issues)
+        .map(({ path, message }) => `${path === 'displayName' ? 'display-name' : path}: ${message}`)
+        .join('; '),
+    );
+  return parsed.data;
+}
+
+/** SECRETS_KEY, or the key `npm start` keeps in its data directory. */
+function secretBoxFor(config: AppConfig): SecretBox {
+  const stored = config.SECRETS_KEY
+    ? undefined
+    : readStoredSecretsKey(resolve(process.env.DATA_DIR || '.data'));
+  const key = (stored && decodeSecretsKey(stored)) || requireSecretsKey(config);
+  return new SecretBox(key, config.SECRETS_KEYS_PREVIOUS);
+}
+
+const progress = (what: string) => (report: ResealReport) =>
+  process.stderr.write(`${what}: ${report.documents} checked, ${report.resealed} resealed…\n`);
+
+async function run({ command, values }: CommandLine, client: MongoClient, config: AppConfig): Promise<void> {
+  const db = client.db(databaseNameOf(config.MONGODB_URL));
+  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes, packageIndexes]);
   const organizations = new OrganizationRepository(db);
   const tokens = new ApiTokenRepository(db);
   const requireOrganization = async (raw: string | undefined) => {
@@ -125,6 +199,32 @@ async function run(
       for (const token of list) print({ organizationId: token.organizationId, ...toTokenView(token) });
       return;
     }
+    case 'create-package': {
+      const id = await requireOrganization(values.org);
+      const body = packageBodyFrom(values);
+      const packages = new PackageRepository(db);
+      if (await packages.findByKey(id, body.key))
+        throw new Error(`organization ${id} already has a package with key "${body.key}"`);
+      print(toPackageView(await packages.create({ organizationId: id, ...body })));
+      return;
+    }
+    case 'list-packages': {
+      const id = await requireOrganization(values.org);
+      for (const found of await new PackageRepository(db).list(id)) print(toPackageView(found));
+      return;
+    }
+    case 'reseal-secrets': {
+      const box = secretBoxFor(config);
+      const websites = await new WebsiteRepository(db).resealSecrets(box, progress('websites'));
+      const channels = await new ChannelRepository(db).resealSecrets(box, progress('notification channels'));
+      print({ websites, notificationChannels: channels });
+      const unreadable = websites.unreadable + channels.unreadable;
+      if (unreadable > 0)
+        throw new Error(
+          `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,
+        );
+      return;
+    }
     default:
       throw new UsageError(`unknown command ${command}`);
   }
@@ -147,7 +247,7 @@ try {
       `cannot reach MongoDB at ${redactUrl(config.MONGODB_URL)} (${error instanceof Error ? error.message : error}); is \`npm start\` running, or MONGODB_URL set?`,
     );
   }
-  await run(commandLine, client, databaseNameOf(config.MONGODB_URL));
+  await run(commandLine, client, config);
 } catch (error) {
   const usage =
     error instanceof UsageError ||

@@ -55,15 +55,21 @@ function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return port;
 }
 
+/** The key `npm start` keeps in `dataDir` when SECRETS_KEY is not set, if it made one. */
+export function readStoredSecretsKey(dataDir: string): string | undefined {
+  const file = join(dataDir, 'secrets.key');
+  if (!existsSync(file)) return undefined;
+  const stored = readFileSync(file, 'utf8').trim();
+  if (!decodeSecretsKey(stored))
+    throw new Error(`${file} does not hold a 32-byte key; restore it from a backup`);
+  return stored;
+}
+
 function loadOrCreateSecretsKey(dataDir: string, configured: string | undefined, say: Say): string {
   if (configured) return configured;
+  const stored = readStoredSecretsKey(dataDir);
+  if (stored) return stored;
   const file = join(dataDir, 'secrets.key');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (!decodeSecretsKey(stored))
-      throw new Error(`${file} does not hold a 32-byte key; restore it from a backup`);
-    return stored;
-  }
   const key = randomBytes(32).toString('base64');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   say(

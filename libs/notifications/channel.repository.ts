@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
-import type { SealedSecret } from '../secrets/index.js';
+import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
 
 export interface ChannelDocument {
@@ -33,6 +33,10 @@ export const channelIndexes: CollectionIndexes = {
 };
 
 const NO_MONGO_ID = { projection: { _id: 0 } } as const;
+
+/** Bound into each sealed field, so it opens only as that field of its channel. */
+export const channelSecretContext = (channelId: number, field: string) =>
+  `notification-channels/${channelId}/${field}`;
 
 export class ChannelRepository {
   private readonly channels: TenantCollection<ChannelDocument>;
@@ -74,6 +78,22 @@ export class ChannelRepository {
   async replace(document: ChannelDocument): Promise<void> {
     const { id, organizationId, createdAt: _createdAt, ...fields } = document;
     await this.channels.updateOne(organizationId, { id }, { $set: fields });
+  }
+
+  /** Seals write-only fields sealed under an older SECRETS_KEY again under the current one. */
+  resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
+    return resealCollection({
+      collection: this.channels.collection,
+      box,
+      filter: {},
+      sealedFieldsOf: (channel) =>
+        Object.entries(channel.secrets).map(([field, sealed]) => ({
+          path: `secrets.${field}`,
+          sealed,
+          context: channelSecretContext(channel.id, field),
+        })),
+      onProgress,
+    });
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {

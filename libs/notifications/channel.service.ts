@@ -6,6 +6,7 @@ import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import {
   type ChannelDocument,
   type ChannelRepository,
+  channelSecretContext,
   MAX_CHANNELS_PER_ORGANIZATION,
 } from './channel.repository.js';
 import {
@@ -38,9 +39,6 @@ export interface ChannelCustomersPort {
  * website's own lock; nothing takes a website lock while holding it).
  */
 export const channelsLock = (organizationId: number) => `channels:${organizationId}`;
-
-export const channelSecretContext = (channelId: number, field: string) =>
-  `notification-channels/${channelId}/${field}`;
 
 /** The Standard Webhooks secret format: `whsec_` and base64 of random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

@@ -1,9 +1,13 @@
-export { type ChannelDocument, ChannelRepository, channelIndexes } from './channel.repository.js';
+export {
+  type ChannelDocument,
+  ChannelRepository,
+  channelIndexes,
+  channelSecretContext,
+} from './channel.repository.js';
 export { CHANNEL_TYPES, type ChannelType, EVENT_KINDS, type EventKind } from './channel.schema.js';
 export {
   type ChannelCustomersPort,
   ChannelService,
   type ChannelWebsitesPort,
-  channelSecretContext,
 } from './channel.service.js';
 export { channelRoutes, toChannelView } from './channels.routes.js';

@@ -5,10 +5,16 @@ export {
   mergeCheckConfig,
 } from './check-config.schema.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
-export { type WebsiteDocument, WebsiteRepository, websiteIndexes, websiteKey } from './website.repository.js';
+export {
+  mtlsKeyContext,
+  type WebsiteDocument,
+  WebsiteRepository,
+  websiteIndexes,
+  websiteKey,
+} from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
-export { headersToRecord, mtlsKeyContext } from './website-build.js';
+export { headersToRecord } from './website-build.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
 export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';
 export { toWebsiteView, websiteRoutes } from './websites.routes.js';

@@ -2,10 +2,8 @@ import { AppError, type FieldError, validationError } from '../http/index.js';
 import type { Feature, PackageDocument } from '../packages/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { keyMatchesCertificate, parseCertificate, parsePrivateKey } from './pem.js';
-import type { WebsiteDocument } from './website.repository.js';
+import { mtlsKeyContext, type WebsiteDocument } from './website.repository.js';
 import { WEBSITE_DEFAULTS, type WebsiteInput } from './website.schema.js';
-
-export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtlsClientKey`;
 
 export function headersToPairs(headers: Record<string, string>): WebsiteDocument['customHeaders'] {
   return Object.entries(headers).map(([name, value]) => ({ name, value }));

@@ -1,6 +1,6 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
-import type { SealedSecret } from '../secrets/index.js';
+import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { CheckConfig } from './check-config.schema.js';
 import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
 
@@ -46,6 +46,9 @@ export const websiteIndexes: CollectionIndexes = {
 };
 
 const NO_MONGO_ID = { projection: { _id: 0 } } as const;
+
+/** Bound into the sealed client key, so it opens only for its website. */
+export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtlsClientKey`;
 
 /** The primary key of a website document: checks look websites up by it on every run. */
 export const websiteKey = (id: number) => `w${id}`;
@@ -168,6 +171,23 @@ export class WebsiteRepository {
       update,
     );
     await this.changed(id);
+  }
+
+  /**
+   * Seals client keys sealed under an older SECRETS_KEY again under the current one. Workers keep
+   * their cached copies until restarted, which retiring a key needs anyway.
+   */
+  resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
+    return resealCollection({
+      collection: this.websites.collection,
+      box,
+      filter: { mtlsClientKey: { $ne: null } },
+      sealedFieldsOf: (website) =>
+        website.mtlsClientKey
+          ? [{ path: 'mtlsClientKey', sealed: website.mtlsClientKey, context: mtlsKeyContext(website.id) }]
+          : [],
+      onProgress,
+    });
   }
 
   async delete(organizationId: number, id: number): Promise<boolean> {
