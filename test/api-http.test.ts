@@ -111,6 +111,24 @@ describe('HTTP conventions', () => {
     expect(bad.body.errors[0]?.path).toBe('id');
   });
 
+  it('400 naming a query parameter given twice, and one of the wrong type', async () => {
+    const twice = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'GET',
+      '/api/websites?customerId=1&customerId=2',
+      { token },
+    );
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toEqual([{ path: 'customerId', message: 'must be given once' }]);
+    const wrongType = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'POST',
+      '/api/tokens',
+      { token, body: { ...validBody, name: 42 } },
+    );
+    expect(wrongType.body.errors).toEqual([
+      { path: 'name', message: 'Invalid input: expected string, received number' },
+    ]);
+  });
+
   it('405 with Allow for a known route and a wrong method', async () => {
     const res = await api.request('PUT', '/api/tokens', { token, body: validBody });
     expect(res.status).toBe(405);

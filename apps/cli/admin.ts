@@ -24,7 +24,7 @@ import {
 } from '../../libs/config/index.js';
 import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
 import { readStoredSecretsKey } from '../../libs/embedded/index.js';
-import { fieldErrorsOf } from '../../libs/http/index.js';
+import { validate } from '../../libs/http/index.js';
 import { ChannelRepository } from '../../libs/notifications/index.js';
 import {
   createPackageBody,
@@ -120,14 +120,14 @@ function packageBodyFrom(values: CommandLine['values']) {
     if ('key' in settings || 'displayName' in settings)
       throw new UsageError('--settings: give key and displayName with --key and --display-name');
   }
-  const parsed = createPackageBody.safeParse({
+  const parsed = validate(createPackageBody, {
     ...settings,
     key: required(values.key, '--key'),
     displayName: required(values['display-name'], '--display-name'),
   });
   if (!parsed.success)
     throw new UsageError(
-      fieldErrorsOf(parsed.error.issues)
+      parsed.errors
         .map(({ path, message }) => `${path === 'displayName' ? 'display-name' : path}: ${message}`)
         .join('; '),
     );

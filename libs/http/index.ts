@@ -11,4 +11,4 @@ export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
 export { type ReadinessCheck, systemRoutes } from './system.routes.js';
 export { absoluteHttpUrl } from './url.js';
-export { fieldErrorsOf, parseInput, patchBody } from './validation.js';
+export { parseInput, patchBody, validate } from './validation.js';

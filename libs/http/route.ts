@@ -80,6 +80,12 @@ export function defineRoute<
     problems: definition.problems ?? [],
     async run(ctx) {
       const params = parseInput(definition.params ?? NO_INPUT, ctx.params ?? {}, 'path') as z.output<P>;
+      const repeated = Object.keys(ctx.query).filter((name) => Array.isArray(ctx.query[name]));
+      if (repeated.length > 0)
+        throw validationError(
+          `Invalid query parameters: ${repeated.join(', ')}`,
+          repeated.map((path) => ({ path, message: 'must be given once' })),
+        );
       const query = parseInput(definition.query ?? NO_INPUT, ctx.query, 'query') as z.output<Q>;
       let body = undefined as z.output<B>;
       if (definition.body) {

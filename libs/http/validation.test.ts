@@ -29,6 +29,15 @@ describe('parseInput', () => {
     expect(errorsOf({})).toEqual([{ path: 'name', message: 'Required' }]);
   });
 
+  it('says what is wrong with a value of the wrong type (not "Required")', () => {
+    expect(errorsOf({ name: 5 })).toEqual([
+      { path: 'name', message: 'Invalid input: expected string, received number' },
+    ]);
+    expect(errorsOf({ name: null })).toEqual([
+      { path: 'name', message: 'Invalid input: expected string, received null' },
+    ]);
+  });
+
   it('names each unknown field, nested ones with their path', () => {
     expect(errorsOf({ name: 'x', extra: 1, nested: { flag: true, other: 2 } })).toEqual(
       expect.arrayContaining([
@@ -41,6 +50,12 @@ describe('parseInput', () => {
   it('uses dotted paths into records (customHeaders.X-Foo)', () => {
     expect(errorsOf({ name: 'x', customHeaders: { 'X-Foo': 'toolong' } })[0]?.path).toBe(
       'customHeaders.X-Foo',
+    );
+  });
+
+  it('puts a prefix before every path', () => {
+    expect(() => parseInput(schema, { nested: {} }, 'body', ['config'])).toThrow(
+      'Invalid request body: config.name, config.nested.flag',
     );
   });
 

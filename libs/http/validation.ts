@@ -14,16 +14,29 @@ function dotted(path: readonly PropertyKey[]): string {
 }
 
 /** Zod issues as field errors: one per unknown key, and "Required" for a missing field. */
-export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): FieldError[] {
   return issues.flatMap((issue): FieldError[] => {
+    const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: 'Unknown field' }));
+      return issue.keys.map((key) => ({ path: dotted([...path, key]), message: 'Unknown field' }));
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) {
-      return [{ path: dotted(issue.path), message: 'Required' }];
+    // `input` is there because of reportInput below; it only tells missing from wrong, never leaves.
+    if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) {
+      return [{ path: dotted(path), message: 'Required' }];
     }
-    return [{ path: dotted(issue.path), message: issue.message }];
+    return [{ path: dotted(path), message: issue.message }];
   });
+}
+
+/** Parses `input` with `schema`; problems come as field errors, dotted paths below `prefix`. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: readonly PropertyKey[] = [],
+): { success: true; data: z.output<S> } | { success: false; errors: FieldError[] } {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, errors: fieldErrorsOf(result.error.issues, prefix) };
 }
 
 /** Parses request input with its schema or throws a 400 that names every bad field. */
@@ -31,12 +44,12 @@ export function parseInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
   location: InputLocation,
+  prefix: readonly PropertyKey[] = [],
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = validate(schema, input, prefix);
   if (result.success) return result.data;
-  const errors = fieldErrorsOf(result.error.issues);
-  const fields = [...new Set(errors.map((e) => e.path || '(root)'))].join(', ');
-  throw validationError(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, errors);
+  const fields = [...new Set(result.errors.map((e) => e.path || '(root)'))].join(', ');
+  throw validationError(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, result.errors);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { customerLock } from '../customers/index.js';
-import { conflict, fieldErrorsOf, notFound, validationError } from '../http/index.js';
+import { conflict, notFound, parseInput, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import {
@@ -194,10 +194,7 @@ export class ChannelService {
   }
 
   private parseConfigPatch(type: ChannelType, config: Input): Input {
-    const parsed = configPatchSchema(type).safeParse(config);
-    if (parsed.success) return parsed.data;
-    const errors = fieldErrorsOf(parsed.error.issues).map((e) => ({ ...e, path: `config.${e.path}` }));
-    throw validationError(`Invalid request body: ${errors.map((e) => e.path).join(', ')}`, errors);
+    return parseInput(configPatchSchema(type), config, 'body', ['config']);
   }
 
   /**
