@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes } from '../../libs/customers/index.js';
@@ -91,6 +92,13 @@ export async function startApi(
       queue: services.maintenanceQueue,
     }),
     ...channelRoutes(services.channels),
+    ...deliveryRoutes({
+      requests: services.deliveryRequests,
+      deliveries: services.deliveries,
+      requireChannel: async (organizationId, channelId) => {
+        await services.channels.get(organizationId, channelId);
+      },
+    }),
     ...monitoringNodeRoutes(services.nodes),
   );
   const app = createHttpApp({

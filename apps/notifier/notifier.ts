@@ -1,12 +1,19 @@
+import { DeliveryRunner, GuardedPoster, startNotificationWorkers } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
-import { connectMongo } from '../../libs/db/index.js';
+import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { EventOutbox } from '../../libs/monitoring/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
 import type { RunningService } from '../../libs/runtime/index.js';
+import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+
+/** How often the outbox is swept for events whose announcement was lost, and how old they must be. */
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_AFTER_MS = 30_000;
 
 /**
- * The notifier process: holds its MongoDB and Redis connections and shuts down cleanly. Event
- * delivery (webhooks and native connectors) plugs into it with the alerting capability.
+ * The notifier process: dispatches outbox events to the channels they concern and delivers them
+ * (signed webhooks, chat and incident tools), retrying on SPEC's schedule.
  */
 export async function startNotifier(
   config: AppConfig,
@@ -21,12 +28,57 @@ export async function startNotifier(
   const redis = await connectRedis(config.REDIS_URL, {
     name: 'notifier',
     logger,
+    role: 'command',
+    signal: options.signal,
+  });
+  const blocking = await connectRedis(config.REDIS_URL, {
+    name: 'notifier-jobs',
+    logger,
     role: 'worker',
     signal: options.signal,
   });
+  await ensureIndexes(mongo.db, ALL_INDEXES);
+  const services = createServices({ db: mongo.db, redis, config, logger });
+  const poster = new GuardedPoster(
+    { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, exemptAddresses: config.PROBE_EXEMPT_ADDRESSES },
+    config.DELIVERY_TIMEOUT_SECONDS * 1000,
+  );
+  const runner = new DeliveryRunner({
+    outbox: new EventOutbox(mongo.db),
+    channels: services.channelRepository,
+    websites: services.websiteRepository,
+    deliveries: services.deliveries,
+    requests: services.deliveryRequests,
+    queue: services.notificationQueue,
+    secrets: services.secrets,
+    poster,
+    logger,
+  });
+  const workers = startNotificationWorkers({
+    connection: blocking,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    concurrency: config.NOTIFIER_CONCURRENCY,
+    retryScale: config.DELIVERY_RETRY_SCALE,
+    dispatch: (job) => runner.dispatch(job.eventId),
+    attempt: (job, attempt) => runner.attempt(job, attempt),
+  });
+  const sweepOutbox = () =>
+    runner.sweep(SWEEP_AFTER_MS).then(
+      (found) => found > 0 && logger.info({ found }, 'undispatched events announced again'),
+      (error: unknown) =>
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'outbox sweep failed'),
+    );
+  await sweepOutbox();
+  const sweep = setInterval(sweepOutbox, SWEEP_EVERY_MS);
   return {
     async stop() {
-      await redis.quit().catch(() => redis.disconnect());
+      clearInterval(sweep);
+      // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
+      await Promise.all(workers.map((worker) => worker.close()));
+      await poster.close();
+      await services.close();
+      await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));
       await mongo.client.close();
     },
   };

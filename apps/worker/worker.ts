@@ -75,7 +75,9 @@ export async function startWorker(
   const results = new ResultRepository(mongo.db);
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
-  const states = new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX);
+  const states = new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX, (eventId) =>
+    services.notificationQueue.announce(eventId),
+  );
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,

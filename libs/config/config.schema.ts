@@ -117,6 +117,12 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port')
     .optional(),
+  /** Deliveries one notifier attempts at once. @defaultValue 50 */
+  NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Seconds a delivery attempt may take. @defaultValue 15 */
+  DELIVERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(15),
+  /** Multiplies the retry delays (5 s … 10 h); tests shrink them. @defaultValue 1 */
+  DELIVERY_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
   /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
   TRUST_PROXY: bool.default(false),
 });

@@ -1,5 +1,6 @@
 export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
 export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
+export { EventOutbox } from './event-outbox.js';
 export { inMaintenanceAt, type MaintenanceSpanState, type MonitorStateDocument } from './monitor-state.js';
 export {
   type EventDocument,

@@ -106,7 +106,13 @@ export class MonitorStateRepository {
   private readonly cache: MonitorStateCache;
   private readonly firstWrites: BatchInserter<StoredMonitorState>;
 
-  constructor(db: Db, redis: Redis, redisPrefix: string) {
+  constructor(
+    db: Db,
+    redis: Redis,
+    redisPrefix: string,
+    /** Told the id of every event written (the notifier's queue). */
+    private readonly announce: (eventId: string) => Promise<void> = async () => undefined,
+  ) {
     this.cache = new MonitorStateCache(redis, redisPrefix);
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
     this.firstWrites = new BatchInserter(this.states);
@@ -266,7 +272,10 @@ export class MonitorStateRepository {
   }
 
   async emit(event: Omit<EventDocument, 'id' | 'deliveredAt'>): Promise<void> {
-    await this.events.insertOne({ ...event, id: randomUUID(), deliveredAt: null });
+    const id = randomUUID();
+    await this.events.insertOne({ ...event, id, deliveredAt: null });
+    // A lost announcement only delays the event: the notifier sweeps the outbox for stragglers.
+    await this.announce(id).catch(() => undefined);
   }
 
   incidentsOf(organizationId: number, websiteId: number, limit: number): Promise<IncidentDocument[]> {

@@ -4,7 +4,13 @@ export {
   channelIndexes,
   channelSecretContext,
 } from './channel.repository.js';
-export { CHANNEL_TYPES, type ChannelType, EVENT_KINDS, type EventKind } from './channel.schema.js';
+export {
+  CHANNEL_TYPES,
+  type ChannelType,
+  type ConfigValue,
+  EVENT_KINDS,
+  type EventKind,
+} from './channel.schema.js';
 export {
   type ChannelCustomersPort,
   ChannelService,

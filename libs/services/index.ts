@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { DeliveryRepository, DeliveryRequests, deliveryIndexes, NotificationQueue } from '../alerts/index.js';
 import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
 import { type AppConfig, requireSecretsKey } from '../config/index.js';
 import {
@@ -43,6 +44,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...monitoringIndexes,
   maintenanceWindowIndexes,
   channelIndexes,
+  deliveryIndexes,
 ];
 
 export interface Services {
@@ -62,6 +64,10 @@ export interface Services {
   maintenanceWindows: MaintenanceWindowRepository;
   maintenanceQueue: MaintenanceQueue;
   channels: ChannelService;
+  channelRepository: ChannelRepository;
+  deliveries: DeliveryRepository;
+  deliveryRequests: DeliveryRequests;
+  notificationQueue: NotificationQueue;
   close(): Promise<void>;
 }
 
@@ -85,8 +91,11 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     nodes,
     fallbackRegion: config.NODE_REGION,
   });
+  const channelRepository = new ChannelRepository(db);
+  const deliveries = new DeliveryRepository(db);
+  const notificationQueue = new NotificationQueue(redis, config.REDIS_KEY_PREFIX);
   const channels: ChannelService = new ChannelService({
-    channels: new ChannelRepository(db),
+    channels: channelRepository,
     secrets,
     mutex,
     customers: {
@@ -150,8 +159,21 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     maintenanceWindows,
     maintenanceQueue,
     channels,
+    channelRepository,
+    deliveries,
+    deliveryRequests: new DeliveryRequests({
+      channels: channelRepository,
+      deliveries,
+      queue: notificationQueue,
+    }),
+    notificationQueue,
     async close() {
-      await Promise.all([scheduler.close(), lifecycle.close(), maintenanceQueue.close()]);
+      await Promise.all([
+        scheduler.close(),
+        lifecycle.close(),
+        maintenanceQueue.close(),
+        notificationQueue.close(),
+      ]);
     },
   };
 }

@@ -23,8 +23,9 @@ export interface MonitoringStack {
 export async function startMonitoringStack(
   nodeId: string,
   workerOptions: WorkerOptions = {},
+  env: Record<string, string> = {},
 ): Promise<MonitoringStack> {
-  const api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
+  const api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1', ...env });
   const { organizationId, token } = await api.createOrganization(['admin']);
   const pkg = await createPackage(api, token, {
     limits: { minCheckIntervalSeconds: 10 },

@@ -1,0 +1,20 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * The Standard Webhooks signature of a message: `v1,` and the base64 HMAC-SHA256, keyed with the
+ * secret's bytes (base64 after `whsec_`), of `id.timestamp.body`.
+ */
+export function webhookSignature(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** The three headers of a Standard Webhooks delivery; `at` is the attempt's time. */
+export function webhookHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': webhookSignature(secret, id, timestamp, body),
+  };
+}

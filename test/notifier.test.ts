@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../apps/notifier/notifier.js';
+import { webhookSignature } from '../libs/alerts/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import type { TestApi } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+
+type Delivery = {
+  id: number;
+  status: string;
+  outcome: string | null;
+  eventType: string;
+  attempts: Array<{ httpStatus: number | null; error: string | null }>;
+};
+type Channel = { id: number; secret?: string; enabled: boolean };
+
+/** Retry delays of 5 s … 10 h shrunk to 0.25 ms … 0.5 s. */
+const RETRY_SCALE = '0.00005';
+
+describe('notifier: deliveries to webhooks and connectors', () => {
+  let stack: MonitoringStack;
+  let api: TestApi;
+  let token: string;
+  let notifier: RunningService;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    stack = await startMonitoringStack('notifier-node', {}, { DELIVERY_RETRY_SCALE: RETRY_SCALE });
+    ({ api, token } = stack);
+    notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await notifier.stop();
+    await receiver.close();
+    await stack.stop();
+  });
+
+  const createChannel = async (body: Record<string, unknown>) => {
+    const res = await api.request<Channel>('POST', '/api/notification-channels', { token, body });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const webhook = (path: string, extra: Record<string, unknown> = {}) =>
+    createChannel({
+      type: 'webhook',
+      name: path,
+      scope: { listedOnly: true },
+      config: { url: `${receiver.url}${path}` },
+      ...extra,
+    });
+  const test = async (channelId: number) => {
+    const res = await api.request<Delivery>('POST', `/api/notification-channels/${channelId}/test`, {
+      token,
+    });
+    expect(res.status).toBe(202);
+    return res.body;
+  };
+  const delivery = async (channelId: number, id: number) =>
+    (
+      await api.request<Delivery>('GET', `/api/notification-channels/${channelId}/deliveries/${id}`, {
+        token,
+      })
+    ).body;
+  const settled = async (channelId: number, id: number) => {
+    await expect
+      .poll(async () => (await delivery(channelId, id)).status, { timeout: 15_000, interval: 100 })
+      .not.toBe('pending');
+    return delivery(channelId, id);
+  };
+
+  it('a test event reaches a webhook signed per Standard Webhooks, and the log shows the attempt', async () => {
+    const channel = await webhook('/hooks/signed');
+    const sent = await test(channel.id);
+    expect(sent).toMatchObject({ status: 'pending', eventType: 'test', attempts: [] });
+    const done = await settled(channel.id, sent.id);
+    expect(done).toMatchObject({ status: 'succeeded', attempts: [{ httpStatus: 200, error: null }] });
+
+    const [request] = receiver.to('/hooks/signed');
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['user-agent']).toMatch(/^webmon-notifier\//);
+    const id = request?.headers['webhook-id'] as string;
+    const timestamp = Number(request?.headers['webhook-timestamp']);
+    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(30);
+    expect(request?.headers['webhook-signature']).toBe(
+      webhookSignature(channel.secret as string, id, timestamp, request?.body as string),
+    );
+    expect(request?.json).toEqual({
+      id,
+      type: 'test',
+      createdAt: expect.any(String),
+      organizationId: stack.organizationId,
+      data: { website: null, previousStatus: null, status: null, incident: null, result: null },
+    });
+
+    const log = await api.request<{ items: Delivery[]; nextCursor: number | null }>(
+      'GET',
+      `/api/notification-channels/${channel.id}/deliveries`,
+      { token },
+    );
+    expect(log.body.items.map((d) => d.id)).toEqual([sent.id]);
+    expect(log.body.nextCursor).toBeNull();
+  });
+
+  it('retries failed attempts with the same webhook-id until the receiver takes it', async () => {
+    const channel = await webhook('/hooks/flaky');
+    receiver.answer(500, 503);
+    const done = await settled(channel.id, (await test(channel.id)).id);
+    expect(done.status).toBe('succeeded');
+    expect(done.attempts.map((a) => a.httpStatus)).toEqual([500, 503, 200]);
+    const ids = new Set(receiver.to('/hooks/flaky').map((r) => r.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+  });
+
+  it('gives up after the last of 8 attempts, and a redelivery starts a new series', async () => {
+    const channel = await webhook('/hooks/down');
+    receiver.answer(...Array(8).fill(502));
+    const sent = await test(channel.id);
+    const failed = await settled(channel.id, sent.id);
+    expect(failed).toMatchObject({ status: 'failed', outcome: 'the receiver answered HTTP 502' });
+    expect(failed.attempts).toHaveLength(8);
+
+    const again = await api.request<Delivery>(
+      'POST',
+      `/api/notification-channels/${channel.id}/deliveries/${sent.id}/redeliver`,
+      { token },
+    );
+    expect(again.status).toBe(202);
+    const redelivered = await settled(channel.id, sent.id);
+    expect(redelivered.status).toBe('succeeded');
+    expect(redelivered.attempts.at(-1)?.httpStatus).toBe(200);
+    expect(receiver.to('/hooks/down')).toHaveLength(9);
+  });
+
+  it('410 Gone disables the channel', async () => {
+    const channel = await webhook('/hooks/gone');
+    receiver.answer(410);
+    const done = await settled(channel.id, (await test(channel.id)).id);
+    expect(done).toMatchObject({ status: 'failed', outcome: '410 Gone: the channel was disabled' });
+    expect(done.attempts).toHaveLength(1);
+    const after = await api.request<Channel>('GET', `/api/notification-channels/${channel.id}`, { token });
+    expect(after.body.enabled).toBe(false);
+  });
+
+  it('another organization can neither test, read nor redeliver', async () => {
+    const channel = await webhook('/hooks/private');
+    const other = await api.createOrganization(['admin']);
+    for (const [method, path] of [
+      ['POST', `/api/notification-channels/${channel.id}/test`],
+      ['GET', `/api/notification-channels/${channel.id}/deliveries`],
+      ['POST', `/api/notification-channels/${channel.id}/deliveries/1/redeliver`],
+    ] as const) {
+      expect((await api.request(method, path, { token: other.token })).status).toBe(404);
+    }
+  });
+});
