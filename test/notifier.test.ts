@@ -3,7 +3,7 @@ import { startNotifier } from '../apps/notifier/notifier.js';
 import { webhookSignature } from '../libs/alerts/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import type { TestApi } from './support/harness.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
@@ -145,6 +145,94 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     expect(after.body.enabled).toBe(false);
   });
 
+  it('a website going down and up reaches the channels that cover it, in each tool’s format', async () => {
+    const site = await startReceiver();
+    try {
+      const routingKey = 'R0ut1ngKeyR0ut1ngKeyR0ut1ngKey12';
+      await createChannel({ type: 'webhook', name: 'All', config: { url: `${receiver.url}/e2e/org` } });
+      await createChannel({
+        type: 'pagerduty',
+        name: 'PD',
+        events: ['website.down', 'website.up'],
+        config: { routingKey, eventsUrl: `${receiver.url}/e2e/pd` },
+      });
+      const listed = await webhook('/e2e/listed');
+      const otherCustomer = await createCustomer(api, token, (await createPackage(api, token)).id, 'Other');
+      await createChannel({
+        type: 'slack',
+        name: 'Other customer',
+        scope: { customerId: otherCustomer },
+        config: { webhookUrl: `${receiver.url}/e2e/other` },
+      });
+      const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+        token,
+        body: {
+          customerId: stack.customerId,
+          name: 'Flaky shop',
+          url: `${site.url}/site`,
+          checkInterval: 10,
+          timeoutSeconds: 5,
+          notificationChannelIds: [listed.id],
+        },
+      });
+      expect(created.status).toBe(201);
+      const websiteId = created.body.id;
+      await expect
+        .poll(async () => (await stack.status(websiteId)).status, { timeout: 15_000, interval: 200 })
+        .toBe('up');
+
+      site.defaultStatus = 503;
+      const ofType = (path: string, type: string) =>
+        receiver.to(path).filter((r) => (r.json as { type?: string } | undefined)?.type === type);
+      await expect
+        .poll(() => ofType('/e2e/org', 'website.down').length, { timeout: 30_000, interval: 200 })
+        .toBe(1);
+      const downEvent = ofType('/e2e/org', 'website.down')[0]?.json as {
+        data: {
+          website: { id: number; name: string };
+          previousStatus: string;
+          status: string;
+          incident: string;
+          result: { httpStatus: number };
+        };
+      };
+      expect(downEvent.data).toMatchObject({
+        website: {
+          id: websiteId,
+          publicId: created.body.publicId,
+          name: 'Flaky shop',
+          customerId: stack.customerId,
+        },
+        previousStatus: 'up',
+        status: 'down',
+        incident: expect.any(String),
+        result: { httpStatus: 503 },
+      });
+      await expect.poll(() => ofType('/e2e/listed', 'website.down').length, { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => receiver.to('/e2e/pd').length, { timeout: 10_000 }).toBe(1);
+      expect(receiver.to('/e2e/pd')[0]?.json).toMatchObject({
+        routing_key: routingKey,
+        event_action: 'trigger',
+        dedup_key: downEvent.data.incident,
+        payload: { severity: 'critical', source: `${site.url}/site` },
+      });
+
+      site.defaultStatus = 200;
+      await expect.poll(() => receiver.to('/e2e/pd').length, { timeout: 30_000, interval: 200 }).toBe(2);
+      expect(receiver.to('/e2e/pd')[1]?.json).toEqual({
+        routing_key: routingKey,
+        event_action: 'resolve',
+        dedup_key: downEvent.data.incident,
+      });
+      await expect.poll(() => ofType('/e2e/org', 'website.up').length, { timeout: 10_000 }).toBe(1);
+      // The other customer's channel heard nothing; every event was dispatched once.
+      expect(receiver.to('/e2e/other')).toEqual([]);
+      expect(ofType('/e2e/org', 'website.down')).toHaveLength(1);
+    } finally {
+      await site.close();
+    }
+  }, 90_000);
+
   it('another organization can neither test, read nor redeliver', async () => {
     const channel = await webhook('/hooks/private');
     const other = await api.createOrganization(['admin']);
@@ -155,5 +243,78 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     ] as const) {
       expect((await api.request(method, path, { token: other.token })).status).toBe(404);
     }
+  });
+});
+
+describe('notifier with the SSRF guard on, and its outbox sweep', () => {
+  let api: TestApi;
+  let token: string;
+  let organizationId: number;
+  let notifier: RunningService | undefined;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ DELIVERY_RETRY_SCALE: RETRY_SCALE });
+    ({ token, organizationId } = await api.createOrganization(['admin']));
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await notifier?.stop();
+    await receiver.close();
+    await api.stop();
+  });
+
+  it('an event whose announcement was lost is found in the outbox and delivered at start', async () => {
+    const channel = await api.request<Channel>('POST', '/api/notification-channels', {
+      token,
+      // Refused by the guard when attempted: this test is about the dispatch.
+      body: { type: 'webhook', name: 'Swept', config: { url: `${receiver.url}/swept` } },
+    });
+    expect(channel.status).toBe(201);
+    // Written as a worker would, two minutes ago, with no queue job behind it.
+    await api.db.collection('events').insertOne({
+      id: 'evt-lost',
+      organizationId,
+      websiteId: 999,
+      type: 'website.down',
+      createdAt: new Date(Date.now() - 120_000),
+      data: { website: null, previousStatus: 'up', status: 'down', incident: 'inc-1', result: null },
+      deliveredAt: null,
+    });
+    notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    await expect
+      .poll(async () => (await api.db.collection('events').findOne({ id: 'evt-lost' }))?.deliveredAt, {
+        timeout: 10_000,
+      })
+      .toBeInstanceOf(Date);
+    const deliveries = await api.db.collection('deliveries').find({ eventId: 'evt-lost' }).toArray();
+    expect(deliveries.map((d) => d.channelId)).toEqual([channel.body.id]);
+  });
+
+  it.each([
+    ['a loopback address', (url: string) => url],
+    ['a name resolving to loopback', (url: string) => url.replace('127.0.0.1', 'localhost')],
+  ])('refuses %s without retrying, and sends nothing', async (_label, toUrl) => {
+    const channel = await api.request<Channel>('POST', '/api/notification-channels', {
+      token,
+      body: { type: 'webhook', name: 'Internal', config: { url: toUrl(`${receiver.url}/internal`) } },
+    });
+    const sent = await api.request<Delivery>('POST', `/api/notification-channels/${channel.body.id}/test`, {
+      token,
+    });
+    const read = async () =>
+      (
+        await api.request<Delivery>(
+          'GET',
+          `/api/notification-channels/${channel.body.id}/deliveries/${sent.body.id}`,
+          { token },
+        )
+      ).body;
+    await expect.poll(async () => (await read()).status, { timeout: 10_000 }).toBe('failed');
+    const failed = await read();
+    expect(failed.outcome).toContain('loopback');
+    expect(failed.attempts).toHaveLength(1);
+    expect(failed.attempts[0]?.httpStatus).toBeNull();
+    expect(receiver.requests).toEqual([]);
   });
 });
