@@ -1,6 +1,9 @@
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
-import { webhookSignature } from '../libs/alerts/index.js';
+import { NotificationQueue, webhookSignature } from '../libs/alerts/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
@@ -9,6 +12,7 @@ import { type Receiver, startReceiver } from './support/receiver.js';
 
 type Delivery = {
   id: number;
+  eventId: string;
   status: string;
   outcome: string | null;
   eventType: string;
@@ -316,5 +320,204 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
     expect(failed.attempts).toHaveLength(1);
     expect(failed.attempts[0]?.httpStatus).toBeNull();
     expect(receiver.requests).toEqual([]);
+  });
+});
+
+describe('notifier: Jira issues and e-mail over SMTP', () => {
+  let api: TestApi;
+  let token: string;
+  let organizationId: number;
+  let notifier: RunningService;
+  let jira: Receiver;
+  let smtp: SMTPServer;
+  let smtpPort: number;
+  const mails: Array<{ from: string; to: string[]; user: string | undefined; raw: string }> = [];
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_RETRY_SCALE: RETRY_SCALE });
+    ({ token, organizationId } = await api.createOrganization(['admin']));
+    notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    jira = await startReceiver();
+    smtp = new SMTPServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      onAuth: (auth, _session, callback) =>
+        auth.username === 'alerts' && auth.password === 's3cret'
+          ? callback(null, { user: auth.username })
+          : callback(new Error('Invalid username or password')),
+      onData: (stream, session, callback) => {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => {
+          raw += chunk.toString('utf8');
+        });
+        stream.on('end', () => {
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            user: session.user as string | undefined,
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtpPort = (smtp.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await notifier.stop();
+    await jira.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await api.stop();
+  });
+
+  /** An event as a worker writes it, announced on the notifier's queue. */
+  const emit = async (type: string, incident: string) => {
+    const id = `evt-${type}-${incident}`;
+    await api.db.collection('events').insertOne({
+      id,
+      organizationId,
+      websiteId: 4242,
+      type,
+      createdAt: new Date(),
+      data: {
+        website: { id: 4242, publicId: 'p', name: 'Shop', url: 'https://shop.example.com/', customerId: 1 },
+        previousStatus: type === 'website.down' ? 'up' : 'down',
+        status: type === 'website.down' ? 'down' : 'up',
+        incident,
+        result: {
+          httpStatus: 503,
+          error: null,
+          checks: [{ name: 'status', outcome: 'fail', message: 'HTTP 503' }],
+        },
+      },
+      deliveredAt: null,
+    });
+    const queue = new NotificationQueue(
+      new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: null }),
+      api.config.REDIS_KEY_PREFIX,
+    );
+    await queue.announce(id);
+    await queue.close();
+    return id;
+  };
+  const deliveryOf = async (eventId: string) => {
+    await expect
+      .poll(async () => (await api.db.collection('deliveries').findOne({ eventId }))?.status, {
+        timeout: 15_000,
+      })
+      .toMatch(/succeeded|failed|skipped/);
+    return api.db.collection('deliveries').findOne({ eventId });
+  };
+
+  it('jira: down opens an issue; up comments on it and moves it with the configured transition', async () => {
+    jira.route('POST', '/rest/api/3/issue', 201, { id: '10001', key: 'OPS-7' });
+    jira.route('POST', '/rest/api/3/issue/OPS-7/comment', 201, { id: '1' });
+    jira.route('GET', '/rest/api/3/issue/OPS-7/transitions', 200, {
+      transitions: [
+        { id: '11', name: 'In Progress' },
+        { id: '31', name: 'Resolved' },
+      ],
+    });
+    jira.route('POST', '/rest/api/3/issue/OPS-7/transitions', 204, '');
+    const channel = await api.request<Channel>('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'jira',
+        name: 'Jira',
+        config: {
+          baseUrl: jira.url,
+          email: 'bot@example.com',
+          apiToken: 'atl-token',
+          projectKey: 'OPS',
+          doneTransition: 'resolved',
+        },
+      },
+    });
+    expect(channel.status).toBe(201);
+
+    const opened = await deliveryOf(await emit('website.down', 'inc-j1'));
+    expect(opened).toMatchObject({ status: 'succeeded', externalRef: 'OPS-7' });
+    const create = jira.to('/rest/api/3/issue')[0];
+    expect(create?.headers.authorization).toBe(
+      `Basic ${Buffer.from('bot@example.com:atl-token').toString('base64')}`,
+    );
+    expect(create?.json).toMatchObject({
+      fields: {
+        project: { key: 'OPS' },
+        issuetype: { name: 'Bug' },
+        summary: 'Shop is down',
+        description: { type: 'doc', version: 1 },
+        labels: ['webmon'],
+      },
+    });
+
+    const closed = await deliveryOf(await emit('website.up', 'inc-j1'));
+    expect(closed?.status).toBe('succeeded');
+    expect(jira.to('/rest/api/3/issue/OPS-7/comment')).toHaveLength(1);
+    expect(
+      jira.to('/rest/api/3/issue/OPS-7/transitions').filter((r) => r.method === 'POST')[0]?.json,
+    ).toEqual({
+      transition: { id: '31' },
+    });
+
+    // An up without an issue of its own is skipped, not sent.
+    const orphan = await deliveryOf(await emit('website.up', 'inc-unknown'));
+    expect(orphan).toMatchObject({
+      status: 'skipped',
+      outcome: 'no Jira issue was opened for incident inc-unknown',
+    });
+  });
+
+  it('email: a test mail through the channel’s SMTP server, authenticated', async () => {
+    const channel = await api.request<Channel>('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'email',
+        name: 'Ops mail',
+        events: ['test'],
+        config: {
+          host: '127.0.0.1',
+          port: smtpPort,
+          username: 'alerts',
+          password: 's3cret',
+          from: 'alerts@agency.example',
+          to: ['ops@agency.example', 'oncall@agency.example'],
+        },
+      },
+    });
+    expect(channel.status).toBe(201);
+    const sent = await api.request<Delivery>('POST', `/api/notification-channels/${channel.body.id}/test`, {
+      token,
+    });
+    const done = await deliveryOf(sent.body.eventId);
+    expect(done?.status).toBe('succeeded');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({
+      from: 'alerts@agency.example',
+      to: ['ops@agency.example', 'oncall@agency.example'],
+      user: 'alerts',
+    });
+    expect(mails[0]?.raw).toContain('Subject: [webmon] Test notification from webmon: this channel works');
+    // Header names are case-insensitive; nodemailer writes ID.
+    expect(mails[0]?.raw).toMatch(new RegExp(`X-Webmon-Event-Id: ${sent.body.eventId}`, 'i'));
+
+    // A wrong password is an SMTP error, retried, then given up with the server's words.
+    await api.request('PATCH', `/api/notification-channels/${channel.body.id}`, {
+      token,
+      body: { config: { password: 'wrong' } },
+    });
+    const refused = await api.request<Delivery>(
+      'POST',
+      `/api/notification-channels/${channel.body.id}/test`,
+      {
+        token,
+      },
+    );
+    const failed = await deliveryOf(refused.body.eventId);
+    expect(failed?.status).toBe('failed');
+    expect(failed?.outcome).toContain('Invalid username or password');
+    expect(mails).toHaveLength(1);
   });
 });

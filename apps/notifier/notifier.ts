@@ -1,10 +1,10 @@
-import { DeliveryRunner, GuardedPoster, startNotificationWorkers } from '../../libs/alerts/index.js';
+import { DeliveryRunner, GuardedHttp, startNotificationWorkers } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { EventOutbox } from '../../libs/monitoring/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
-import type { RunningService } from '../../libs/runtime/index.js';
+import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
 /** How often the outbox is swept for events whose announcement was lost, and how old they must be. */
@@ -39,9 +39,10 @@ export async function startNotifier(
   });
   await ensureIndexes(mongo.db, ALL_INDEXES);
   const services = createServices({ db: mongo.db, redis, config, logger });
-  const poster = new GuardedPoster(
+  const http = new GuardedHttp(
     { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, exemptAddresses: config.PROBE_EXEMPT_ADDRESSES },
     config.DELIVERY_TIMEOUT_SECONDS * 1000,
+    `webmon-notifier/${SERVICE_VERSION}`,
   );
   const runner = new DeliveryRunner({
     outbox: new EventOutbox(mongo.db),
@@ -51,7 +52,7 @@ export async function startNotifier(
     requests: services.deliveryRequests,
     queue: services.notificationQueue,
     secrets: services.secrets,
-    poster,
+    http,
     logger,
   });
   const workers = startNotificationWorkers({
@@ -76,7 +77,7 @@ export async function startNotifier(
       clearInterval(sweep);
       // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
       await Promise.all(workers.map((worker) => worker.close()));
-      await poster.close();
+      await http.close();
       await services.close();
       await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));
       await mongo.client.close();

@@ -26,6 +26,8 @@ export interface DeliveryDocument {
   attempts: DeliveryAttempt[];
   /** Why the last attempt series ended without success, or why it was skipped. */
   outcome: string | null;
+  /** What the tool made of it, to refer to later (the Jira issue a down event opened). */
+  externalRef?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -131,11 +133,22 @@ export class DeliveryRepository {
     id: number,
     status: DeliveryStatus,
     outcome: string | null,
+    externalRef?: string,
   ): Promise<void> {
     await this.deliveries.updateOne(
       organizationId,
       { id },
-      { $set: { status, outcome, updatedAt: new Date() } },
+      { $set: { status, outcome, updatedAt: new Date(), ...(externalRef ? { externalRef } : {}) } },
     );
+  }
+
+  /** What the channel's delivery of the incident's down event left to refer to (a Jira issue key). */
+  async externalRefOf(organizationId: number, channelId: number, incident: string): Promise<string | null> {
+    const opened = await this.deliveries.findOne(
+      organizationId,
+      { channelId, eventType: 'website.down', 'payload.data.incident': incident, status: 'succeeded' },
+      { projection: { _id: 0, externalRef: 1 } },
+    );
+    return opened?.externalRef ?? null;
   }
 }

@@ -8,17 +8,17 @@ import {
   channelSecretContext,
   type EventKind,
 } from '../notifications/index.js';
-import { SERVICE_VERSION } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
 import { httpRequestFor, type OpenedChannel } from './connectors.js';
 import type { DeliveryDocument, DeliveryRepository } from './delivery.repository.js';
+import { sendEmail } from './email.js';
 import type { EventPayload } from './event-payload.js';
-import { BlockedDestinationError, type GuardedPoster, type PostOutcome } from './guarded-post.js';
+import { BlockedDestinationError, EXCERPT_BYTES, type GuardedHttp, type HttpCall } from './guarded-http.js';
+import type { JiraOutcome } from './jira.js';
+import { closeIssue, openIssue } from './jira.js';
 import type { NotificationQueue } from './notification.queue.js';
-
-const USER_AGENT = `webmon-notifier/${SERVICE_VERSION}`;
 
 export function payloadOf(event: EventDocument): EventPayload {
   const data = event.data as Partial<EventPayload['data']>;
@@ -83,6 +83,12 @@ export class DeliveryRequests {
   }
 }
 
+/** How an attempt went: skipped (nothing to send), or the tool's answer. */
+type Outcome =
+  | { skipped: string }
+  | { ok: true; httpStatus: number | null; excerpt: string; externalRef?: string }
+  | { ok: false; httpStatus: number | null; excerpt: string; problem: string };
+
 /** The notifier's side: turns outbox events into deliveries and carries out their attempts. */
 export class DeliveryRunner {
   constructor(
@@ -94,7 +100,7 @@ export class DeliveryRunner {
       requests: DeliveryRequests;
       queue: NotificationQueue;
       secrets: SecretBox;
-      poster: GuardedPoster;
+      http: GuardedHttp;
       logger: Logger;
     },
   ) {}
@@ -134,21 +140,13 @@ export class DeliveryRunner {
   ): Promise<void> {
     const { deliveries, channels, logger } = this.deps;
     const delivery = await deliveries.findById(job.organizationId, job.deliveryId);
-    if (!delivery || delivery.status !== 'pending') return;
+    if (delivery?.status !== 'pending') return;
     const channel = await channels.findById(delivery.organizationId, delivery.channelId);
     if (!channel)
       return deliveries.settle(delivery.organizationId, delivery.id, 'failed', 'the channel was deleted');
     if (!channel.enabled && delivery.eventType !== 'test')
       return deliveries.settle(delivery.organizationId, delivery.id, 'skipped', 'the channel is disabled');
 
-    const request = httpRequestFor(this.open(channel), delivery.payload, new Date());
-    if (!request)
-      return deliveries.settle(
-        delivery.organizationId,
-        delivery.id,
-        'skipped',
-        `${delivery.eventType} is not sent to ${channel.type} channels`,
-      );
     const at = new Date();
     const log = {
       deliveryId: delivery.id,
@@ -156,9 +154,9 @@ export class DeliveryRunner {
       type: channel.type,
       event: delivery.eventType,
     };
-    let answer: PostOutcome;
+    let outcome: Outcome;
     try {
-      answer = await this.deps.poster.post(request, { 'user-agent': USER_AGENT });
+      outcome = await this.deliverVia(this.open(channel), delivery);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await deliveries.recordAttempt(delivery, {
@@ -176,18 +174,20 @@ export class DeliveryRunner {
         attempt.last || error instanceof BlockedDestinationError,
       );
     }
+    if ('skipped' in outcome)
+      return deliveries.settle(delivery.organizationId, delivery.id, 'skipped', outcome.skipped);
     await deliveries.recordAttempt(delivery, {
       at,
-      durationMs: answer.durationMs,
-      httpStatus: answer.status,
-      error: null,
-      responseExcerpt: answer.responseExcerpt,
+      durationMs: Date.now() - at.getTime(),
+      httpStatus: outcome.httpStatus,
+      error: outcome.ok ? null : outcome.problem,
+      responseExcerpt: outcome.excerpt.slice(0, EXCERPT_BYTES),
     });
-    if (answer.status >= 200 && answer.status < 300) {
-      logger.info({ ...log, status: answer.status }, 'delivered');
-      return deliveries.settle(delivery.organizationId, delivery.id, 'succeeded', null);
+    if (outcome.ok) {
+      logger.info({ ...log, status: outcome.httpStatus }, 'delivered');
+      return deliveries.settle(delivery.organizationId, delivery.id, 'succeeded', null, outcome.externalRef);
     }
-    if (answer.status === 410) {
+    if (outcome.httpStatus === 410) {
       // The receiver says it is gone for good: stop sending it anything.
       await channels.replace({ ...channel, enabled: false, updatedAt: new Date() });
       logger.warn(log, 'receiver answered 410 Gone: channel disabled');
@@ -198,7 +198,58 @@ export class DeliveryRunner {
         '410 Gone: the channel was disabled',
       );
     }
-    return this.retryOrFail(delivery, log, `the receiver answered HTTP ${answer.status}`, attempt.last);
+    return this.retryOrFail(delivery, log, outcome.problem, attempt.last);
+  }
+
+  /** One attempt through the channel's tool; throws when the tool could not be reached. */
+  private async deliverVia(channel: OpenedChannel, delivery: DeliveryDocument): Promise<Outcome> {
+    const { payload } = delivery;
+    const send = (call: HttpCall, maxBytes?: number) => this.deps.http.send(call, maxBytes);
+    const notForTool = { skipped: `${payload.type} is not sent to ${channel.type} channels` };
+    if (channel.type === 'email') {
+      const response = await sendEmail(channel, payload, this.deps.http.guard, this.deps.http.timeoutMs);
+      return { ok: true, httpStatus: null, excerpt: response };
+    }
+    if (channel.type === 'jira') {
+      const incident = payload.data.incident;
+      let result: JiraOutcome;
+      if (payload.type === 'website.down' || payload.type === 'test')
+        result = await openIssue(channel, payload, send);
+      else if (payload.type === 'website.up' && incident) {
+        const issueKey = await this.deps.deliveries.externalRefOf(
+          delivery.organizationId,
+          delivery.channelId,
+          incident,
+        );
+        if (!issueKey) return { skipped: `no Jira issue was opened for incident ${incident}` };
+        result = await closeIssue(channel, payload, issueKey, send);
+      } else return notForTool;
+      return result.ok
+        ? {
+            ok: true,
+            httpStatus: result.answer.status,
+            excerpt: result.answer.body,
+            externalRef: result.issueKey,
+          }
+        : {
+            ok: false,
+            httpStatus: result.answer.status,
+            excerpt: result.answer.body,
+            problem: result.problem ?? '',
+          };
+    }
+    const request = httpRequestFor(channel, payload, new Date());
+    if (!request) return notForTool;
+    const answer = await send({ method: 'POST', ...request });
+    const ok = answer.status >= 200 && answer.status < 300;
+    return ok
+      ? { ok, httpStatus: answer.status, excerpt: answer.body }
+      : {
+          ok,
+          httpStatus: answer.status,
+          excerpt: answer.body,
+          problem: `the receiver answered HTTP ${answer.status}`,
+        };
   }
 
   /** Throws to have the attempt retried, or settles the delivery as failed after the last one. */

@@ -3,7 +3,8 @@ export { httpRequestFor, type OpenedChannel, type OutgoingRequest } from './conn
 export { deliveryRoutes } from './deliveries.routes.js';
 export { type DeliveryDocument, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { DeliveryRequests, DeliveryRunner, payloadOf } from './delivery.service.js';
+export { emailMessage } from './email.js';
 export { type EventPayload, summarize } from './event-payload.js';
-export { BlockedDestinationError, GuardedPoster } from './guarded-post.js';
+export { BlockedDestinationError, GuardedHttp } from './guarded-http.js';
 export { NotificationQueue, RETRY_DELAYS_MS, startNotificationWorkers } from './notification.queue.js';
 export { webhookHeaders, webhookSignature } from './signing.js';

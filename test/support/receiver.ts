@@ -22,6 +22,8 @@ export interface Receiver {
   /** Statuses for the next requests, in order. */
   answer(...statuses: number[]): void;
   defaultStatus: number;
+  /** A fixed answer for `METHOD /path` (query ignored), before the queued statuses. */
+  route(method: string, path: string, status: number, body: unknown): void;
   /** Requests whose path starts with `prefix`. */
   to(prefix: string): ReceivedRequest[];
   close(): Promise<void>;
@@ -29,12 +31,15 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const queued: number[] = [];
+  const routes = new Map<string, { status: number; body: unknown }>();
   const requests: ReceivedRequest[] = [];
   const receiver = {
     url: '',
     requests,
     defaultStatus: 200,
     answer: (...statuses: number[]) => queued.push(...statuses),
+    route: (method: string, path: string, status: number, body: unknown) =>
+      routes.set(`${method} ${path}`, { status, body }),
     to: (prefix: string) => requests.filter((r) => r.path.startsWith(prefix)),
     close: async () => {
       server.closeAllConnections();
@@ -53,9 +58,10 @@ export async function startReceiver(): Promise<Receiver> {
         json = undefined;
       }
       requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, json });
-      res.statusCode = queued.shift() ?? receiver.defaultStatus;
+      const routed = routes.get(`${req.method} ${(req.url ?? '/').split('?')[0]}`);
+      res.statusCode = routed?.status ?? queued.shift() ?? receiver.defaultStatus;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ ok: res.statusCode < 300 }));
+      res.end(JSON.stringify(routed ? routed.body : { ok: res.statusCode < 300 }));
     });
   });
   server.listen(0, '127.0.0.1');

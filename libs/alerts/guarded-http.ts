@@ -1,0 +1,118 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { blockedReason } from '../probe/index.js';
+
+export interface GuardOptions {
+  allowPrivateTargets: boolean;
+  /** Single private addresses that may be reached with the guard on. */
+  exemptAddresses: readonly string[];
+}
+
+/** Why a destination may not be reached, or undefined. */
+function refusal(address: string, guard: GuardOptions): string | undefined {
+  if (guard.allowPrivateTargets || guard.exemptAddresses.includes(address)) return undefined;
+  return blockedReason(address);
+}
+
+/** The destination is in a range deliveries may not reach (SSRF guard). */
+export class BlockedDestinationError extends Error {}
+
+/** The addresses of `hostname` the guard lets deliveries reach (an address is judged as it is). */
+export async function allowedAddresses(hostname: string, guard: GuardOptions): Promise<LookupAddress[]> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  const addresses = family ? [{ address: bare, family }] : await lookup(bare, { all: true });
+  const allowed = addresses.filter((a) => !refusal(a.address, guard));
+  if (allowed.length > 0) return allowed;
+  const first = addresses[0];
+  if (!first) throw new BlockedDestinationError(`${bare} has no address`);
+  const where = family ? `${bare} is` : `${bare} resolves to ${first.address},`;
+  throw new BlockedDestinationError(
+    `${where} ${refusal(first.address, guard)}, which deliveries may not reach`,
+  );
+}
+
+/**
+ * A DNS lookup that drops addresses the guard refuses; the socket connects to an address it
+ * returned, so the name cannot be re-resolved to another one (DNS rebinding).
+ */
+function guardedLookup(guard: GuardOptions): LookupFunction {
+  return (hostname, options, callback) => {
+    allowedAddresses(hostname, guard).then(
+      (allowed) => {
+        const wanted = options.family ? allowed.filter((a) => a.family === options.family) : allowed;
+        const first = wanted[0] ?? allowed[0];
+        if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, wanted);
+        else callback(null, first?.address ?? '', first?.family ?? 4);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** The answer's body, up to the bytes asked for. */
+  body: string;
+  durationMs: number;
+}
+
+export interface HttpCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Bytes of an answer kept by default (the delivery log shows them). */
+export const EXCERPT_BYTES = 2048;
+
+/**
+ * HTTP for deliveries: outside the private network (unless allowed), no redirects followed,
+ * within `timeoutMs` overall. Connection errors and the guard's refusals are thrown.
+ */
+export class GuardedHttp {
+  private readonly agent: Agent;
+
+  constructor(
+    readonly guard: GuardOptions,
+    readonly timeoutMs: number,
+    private readonly userAgent: string,
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: guardedLookup(guard), timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  }
+
+  async send(call: HttpCall, maxBytes = EXCERPT_BYTES): Promise<HttpAnswer> {
+    const url = new URL(call.url);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    // A literal address is connected to without a lookup, so the guard looks at it here.
+    if (isIP(literal)) await allowedAddresses(literal, this.guard);
+    const started = performance.now();
+    const response = await request(url, {
+      method: call.method,
+      headers: { 'user-agent': this.userAgent, ...call.headers },
+      body: call.body,
+      dispatcher: this.agent,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    let body = Buffer.alloc(0);
+    for await (const chunk of response.body) {
+      if (body.length < maxBytes) body = Buffer.concat([body, chunk as Buffer]);
+    }
+    return {
+      status: response.statusCode,
+      body: body.subarray(0, maxBytes).toString('utf8'),
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
