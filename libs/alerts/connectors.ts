@@ -212,23 +212,12 @@ export function httpRequestFor(
       };
     }
     case 'slack':
-      return {
-        url: channel.secrets.webhookUrl ?? '',
-        headers: JSON_TYPE,
-        body: JSON.stringify(slack(payload, summary)),
-      };
     case 'discord':
-      return {
-        url: channel.secrets.webhookUrl ?? '',
-        headers: JSON_TYPE,
-        body: JSON.stringify(discord(payload, summary)),
-      };
-    case 'teams':
-      return {
-        url: channel.secrets.webhookUrl ?? '',
-        headers: JSON_TYPE,
-        body: JSON.stringify(teams(payload, summary)),
-      };
+    case 'teams': {
+      // Incoming-webhook tools: the URL is the credential, the body the tool's message format.
+      const message = { slack, discord, teams }[channel.type](payload, summary);
+      return { url: channel.secrets.webhookUrl ?? '', headers: JSON_TYPE, body: JSON.stringify(message) };
+    }
     case 'pagerduty':
       return pagerduty(channel, payload, summary);
     case 'opsgenie':
