@@ -120,6 +120,41 @@ describe('worker: scheduled checks end to end', () => {
     expect(uptime.body.uptimePercent).toBeLessThan(100);
   }, 60_000);
 
+  it('tells an expiring certificate once (ssl.expiring), not on every check', async () => {
+    const https = await startHttpsTarget(
+      issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca, validToDays: 5 }),
+    );
+    try {
+      const created = await api.request<{ id: number }>('POST', '/api/websites', {
+        token,
+        body: {
+          customerId,
+          name: 'Expiring',
+          url: `https://shop.test:${https.port}/ok`,
+          checkInterval: 10,
+          timeoutSeconds: 5,
+        },
+      });
+      const { id } = created.body;
+      const results = async () =>
+        (await api.request<{ items: unknown[] }>('GET', `/api/websites/${id}/results`, { token })).body.items
+          .length;
+      await expect.poll(results, { timeout: 25_000, interval: 250 }).toBeGreaterThanOrEqual(2);
+      const events = await api.db
+        .collection<{ type: string; data: { ssl: { daysLeft: number } | null; website: { id: number } } }>(
+          'events',
+        )
+        .find({ websiteId: id, type: /^ssl\./ })
+        .toArray();
+      expect(events.map((e) => e.type)).toEqual(['ssl.expiring']);
+      expect(events[0]?.data.ssl?.daysLeft).toBeGreaterThanOrEqual(4);
+      expect(events[0]?.data.website.id).toBe(id);
+      expect((await status(id)).status).toBe('degraded');
+    } finally {
+      await https.close();
+    }
+  }, 40_000);
+
   it('runs the HTTPS redirect check with the others: pass when http:// redirects to https://, down when not', async () => {
     const https = await startHttpsTarget(
       issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca }),

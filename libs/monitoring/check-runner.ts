@@ -19,8 +19,9 @@ import {
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
+import { expiryCrossings } from './expiry-alerts.js';
 import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
-import type { MonitorStateRepository } from './monitor-state.repository.js';
+import { type MonitorStateRepository, websiteEvent } from './monitor-state.repository.js';
 import type { CheckResultDocument } from './result.repository.js';
 import { decide } from './status-machine.js';
 
@@ -209,22 +210,38 @@ export class CheckRunner {
       { region: result.region, status: result.status, inMaintenance },
       { ...pkg.alerting, regions },
     );
+    // Expiry is told on crossings; inside maintenance nothing is, and a crossing still there after is.
+    const expiry = inMaintenance
+      ? { marks: state.expiry, events: [] }
+      : expiryCrossings(state.expiry, result.checks);
     const next: MonitorStateDocument = {
       ...state,
       ...decision.state,
       lastResultAt: result.startedAt,
       lastCause: result.status === 'down' ? causeOf(result) : state.lastCause,
       since: decision.change ? result.startedAt : state.since,
+      expiry: expiry.marks,
     };
-    await states.save(
-      await states.carryOut(website, next, decision, result.startedAt, {
-        region: result.region,
-        startedAt: result.startedAt,
-        httpStatus: result.httpStatus,
-        error: result.error,
-        checks: result.checks,
-      }),
-    );
+    const summary = {
+      region: result.region,
+      startedAt: result.startedAt,
+      httpStatus: result.httpStatus,
+      error: result.error,
+      checks: result.checks,
+    };
+    const carried = await states.carryOut(website, next, decision, result.startedAt, summary);
+    for (const kind of expiry.events) {
+      await states.emit(
+        websiteEvent(website, kind, {
+          previousStatus: carried.health,
+          status: carried.health,
+          incident: carried.openIncidentId,
+          result: summary,
+          ssl: result.ssl,
+        }),
+      );
+    }
+    await states.save(carried);
     return { result, recheckSoon: decision.recheckSoon };
   }
 }

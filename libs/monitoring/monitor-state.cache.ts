@@ -1,4 +1,5 @@
 import type { Redis } from '../redis/index.js';
+import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorStateDocument } from './monitor-state.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
@@ -18,6 +19,7 @@ export function durableFingerprint(state: MonitorStateDocument): string {
     state.maintenance,
     state.maintenanceActive,
     state.maintenanceBoundaryAt,
+    state.expiry,
   ]);
 }
 
@@ -63,6 +65,8 @@ export class MonitorStateCache {
         endsAt: new Date(maintenance.endsAt),
       },
       maintenanceBoundaryAt: date(raw.maintenanceBoundaryAt),
+      // Copies written before expiry alerts existed have no marks.
+      expiry: (raw.expiry as ExpiryMarks | undefined) ?? NO_EXPIRY_MARKS,
       persisted: persisted && { fingerprint: persisted.fingerprint, at: new Date(persisted.at) },
     };
   }

@@ -3,6 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import { BatchInserter, type CollectionIndexes, isDuplicateKey } from '../db/index.js';
 import type { Redis } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
+import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
 import type { MonitorStateDocument } from './monitor-state.js';
 import { eventFor, INITIAL_STATE, type Settlement } from './status-machine.js';
@@ -71,6 +72,7 @@ function fromStored(stored: MonitorStateDocument): MonitorStateDocument {
     maintenance: stored.maintenance ?? null,
     maintenanceActive: stored.maintenanceActive ?? false,
     maintenanceBoundaryAt: stored.maintenanceBoundaryAt ?? null,
+    expiry: stored.expiry ?? NO_EXPIRY_MARKS,
     persisted: null,
   };
   return { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
@@ -165,6 +167,7 @@ export class MonitorStateRepository {
       maintenance: null,
       maintenanceActive: false,
       maintenanceBoundaryAt: null,
+      expiry: NO_EXPIRY_MARKS,
       persisted: null,
     };
   }

@@ -1,3 +1,4 @@
+import type { ExpiryMarks } from './expiry-alerts.js';
 import type { MonitorState } from './status-machine.js';
 
 /** A stretch of maintenance (the maintenance module computes it from the windows). */
@@ -22,6 +23,8 @@ export interface MonitorStateDocument extends MonitorState {
   maintenanceActive: boolean;
   /** When the planned boundary job fires (the start or end of `maintenance`). */
   maintenanceBoundaryAt: Date | null;
+  /** What was told about the certificate and domain expiry (events fire on crossings only). */
+  expiry: ExpiryMarks;
   /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
   persisted: { fingerprint: string; at: Date } | null;
 }
