@@ -1,9 +1,12 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisMutex } from '../libs/locks/index.js';
+import { MonitorStateRepository } from '../libs/monitoring/index.js';
 import { systemResolve } from '../libs/probe/index.js';
-import type { TestApi } from './support/harness.js';
+import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { issue } from './support/pki-forge.js';
 import { startHttpsTarget, type Target } from './support/targets.js';
@@ -154,6 +157,53 @@ describe('worker: scheduled checks end to end', () => {
       await https.close();
     }
   }, 40_000);
+
+  it('reminds that a website is still down every reminderIntervalMinutes, once per interval', async () => {
+    const pkg = await createPackage(api, token, {
+      limits: { minCheckIntervalSeconds: 10 },
+      alerting: { confirmations: 2, reminderIntervalMinutes: 1 },
+    });
+    const reminded = await createCustomer(api, token, pkg.id, 'Reminded');
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: {
+        customerId: reminded,
+        name: 'Down',
+        url: `${target.url}/status/503`,
+        checkInterval: 10,
+        timeoutSeconds: 5,
+      },
+    });
+    const { id } = created.body;
+    const downEvents = async () =>
+      (
+        await api.db
+          .collection<{ data: { reminder?: boolean } }>('events')
+          .find({ websiteId: id, type: 'website.down' })
+          .toArray()
+      ).map((e) => e.data.reminder === true);
+    await expect.poll(downEvents, { timeout: 20_000, interval: 200 }).toEqual([false]);
+
+    // As if it went down two minutes ago: the next check is past the interval.
+    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
+      await new RedisMutex(redis, api.config.REDIS_KEY_PREFIX).withLock(`monitor:${id}`, async () => {
+        const state = await states.load(stack.organizationId, id);
+        await states.save({ ...state, since: new Date(Date.now() - 120_000) });
+      });
+    } finally {
+      redis.disconnect();
+    }
+    await expect.poll(downEvents, { timeout: 20_000, interval: 200 }).toEqual([false, true]);
+    // The reminder restarted the clock: the checks of the next minute tell nothing more.
+    const results = async () =>
+      (await api.request<{ items: unknown[] }>('GET', `/api/websites/${id}/results?limit=100`, { token }))
+        .body.items.length;
+    const before = await results();
+    await expect.poll(results, { timeout: 20_000, interval: 250 }).toBeGreaterThan(before);
+    expect(await downEvents()).toEqual([false, true]);
+  }, 60_000);
 
   it('runs the HTTPS redirect check with the others: pass when http:// redirects to https://, down when not', async () => {
     const https = await startHttpsTarget(

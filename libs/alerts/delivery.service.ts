@@ -211,6 +211,8 @@ export class DeliveryRunner {
       return { ok: true, httpStatus: null, excerpt: response };
     }
     if (channel.type === 'jira') {
+      if (payload.data.reminder === true)
+        return { skipped: 'reminders are not sent to Jira: the issue is open' };
       const incident = payload.data.incident;
       let result: JiraOutcome;
       if (payload.type === 'website.down' || payload.type === 'test')

@@ -81,7 +81,7 @@ export function summarize(payload: EventPayload): EventSummary {
   const title =
     payload.type === 'test'
       ? 'Test notification from webmon: this channel works'
-      : `${website?.name ?? 'A website'} ${HEADLINE[payload.type]}`;
+      : `${website?.name ?? 'A website'} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
   return {
     title,
     reason: reasonOf(payload.data.result),

@@ -55,6 +55,15 @@ describe('jira closeIssue', () => {
 });
 
 describe('emailMessage', () => {
+  it('says a reminder is one', () => {
+    const reminder: EventPayload = {
+      ...up,
+      type: 'website.down',
+      data: { ...up.data, previousStatus: 'down', status: 'down', reminder: true },
+    };
+    expect(emailMessage(reminder).subject).toBe('[webmon] Shop is still down');
+  });
+
   it('a subject that says what happened, and the facts one per line', () => {
     expect(emailMessage(up)).toEqual({
       subject: '[webmon] Shop is up again',

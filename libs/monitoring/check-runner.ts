@@ -22,6 +22,7 @@ import {
 import { expiryCrossings } from './expiry-alerts.js';
 import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
 import { type MonitorStateRepository, websiteEvent } from './monitor-state.repository.js';
+import { reminderDue } from './reminders.js';
 import type { CheckResultDocument } from './result.repository.js';
 import { decide } from './status-machine.js';
 
@@ -230,6 +231,20 @@ export class CheckRunner {
       checks: result.checks,
     };
     const carried = await states.carryOut(website, next, decision, result.startedAt, summary);
+    // A change told now starts the reminder clock again (from `since`).
+    if (decision.notification) carried.remindedAt = null;
+    else if (reminderDue(carried, result.startedAt, pkg.alerting.reminderIntervalMinutes, inMaintenance)) {
+      await states.emit(
+        websiteEvent(website, 'website.down', {
+          previousStatus: 'down',
+          status: 'down',
+          incident: carried.openIncidentId,
+          result: summary,
+          reminder: true,
+        }),
+      );
+      carried.remindedAt = result.startedAt;
+    }
     for (const kind of expiry.events) {
       await states.emit(
         websiteEvent(website, kind, {

@@ -20,6 +20,7 @@ export function durableFingerprint(state: MonitorStateDocument): string {
     state.maintenanceActive,
     state.maintenanceBoundaryAt,
     state.expiry,
+    state.remindedAt,
   ]);
 }
 
@@ -67,6 +68,7 @@ export class MonitorStateCache {
       maintenanceBoundaryAt: date(raw.maintenanceBoundaryAt),
       // Copies written before expiry alerts existed have no marks.
       expiry: (raw.expiry as ExpiryMarks | undefined) ?? NO_EXPIRY_MARKS,
+      remindedAt: date(raw.remindedAt),
       persisted: persisted && { fingerprint: persisted.fingerprint, at: new Date(persisted.at) },
     };
   }

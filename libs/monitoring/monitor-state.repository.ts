@@ -73,6 +73,7 @@ function fromStored(stored: MonitorStateDocument): MonitorStateDocument {
     maintenanceActive: stored.maintenanceActive ?? false,
     maintenanceBoundaryAt: stored.maintenanceBoundaryAt ?? null,
     expiry: stored.expiry ?? NO_EXPIRY_MARKS,
+    remindedAt: stored.remindedAt ?? null,
     persisted: null,
   };
   return { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
@@ -168,6 +169,7 @@ export class MonitorStateRepository {
       maintenanceActive: false,
       maintenanceBoundaryAt: null,
       expiry: NO_EXPIRY_MARKS,
+      remindedAt: null,
       persisted: null,
     };
   }

@@ -25,6 +25,8 @@ export interface MonitorStateDocument extends MonitorState {
   maintenanceBoundaryAt: Date | null;
   /** What was told about the certificate and domain expiry (events fire on crossings only). */
   expiry: ExpiryMarks;
+  /** When the last reminder that the website is still down went out (null: none since it went down). */
+  remindedAt: Date | null;
   /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
   persisted: { fingerprint: string; at: Date } | null;
 }
