@@ -109,6 +109,41 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     expect(log.body.nextCursor).toBeNull();
   });
 
+  it('after a secret rotation, deliveries are signed with the new and the old secret for a day', async () => {
+    const channel = await webhook('/hooks/rotated');
+    const rotated = await api.request<{ secret: string; previousSecretValidUntil: string }>(
+      'POST',
+      `/api/notification-channels/${channel.id}/rotate-secret`,
+      { token },
+    );
+    expect(Date.parse(rotated.body.previousSecretValidUntil) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    await settled(channel.id, (await test(channel.id)).id);
+    const [request] = receiver.to('/hooks/rotated');
+    const id = request?.headers['webhook-id'] as string;
+    const timestamp = Number(request?.headers['webhook-timestamp']);
+    const body = request?.body as string;
+    expect(request?.headers['webhook-signature']).toBe(
+      [rotated.body.secret, channel.secret as string]
+        .map((secret) => webhookSignature(secret, id, timestamp, body))
+        .join(' '),
+    );
+
+    // Once the grace is over, only the new secret signs.
+    await api.db
+      .collection('notification_channels')
+      .updateOne({ id: channel.id }, { $set: { previousSecretUntil: new Date(Date.now() - 1000) } });
+    await settled(channel.id, (await test(channel.id)).id);
+    const second = receiver.to('/hooks/rotated')[1];
+    expect(second?.headers['webhook-signature']).toBe(
+      webhookSignature(
+        rotated.body.secret,
+        second?.headers['webhook-id'] as string,
+        Number(second?.headers['webhook-timestamp']),
+        second?.body as string,
+      ),
+    );
+  });
+
   it('retries failed attempts with the same webhook-id until the receiver takes it', async () => {
     const channel = await webhook('/hooks/flaky');
     receiver.answer(500, 503);

@@ -207,7 +207,16 @@ export function httpRequestFor(
       const body = JSON.stringify(payload);
       return {
         url: text(channel.config.url),
-        headers: { ...JSON_TYPE, ...webhookHeaders(channel.secrets.secret ?? '', payload.id, at, body) },
+        headers: {
+          ...JSON_TYPE,
+          // The previous secret is there only while its rotation grace lasts.
+          ...webhookHeaders(
+            [channel.secrets.secret, channel.secrets.previousSecret].filter((s): s is string => Boolean(s)),
+            payload.id,
+            at,
+            body,
+          ),
+        },
         body,
       };
     }

@@ -266,13 +266,16 @@ export class DeliveryRunner {
     await this.deps.deliveries.settle(delivery.organizationId, delivery.id, 'failed', reason);
   }
 
-  /** The channel with its write-only fields opened (only here, for the request). */
+  /** The channel with its write-only fields opened (only here, for the request); a rotated-out secret only while its grace lasts. */
   private open(channel: ChannelDocument): OpenedChannel {
+    const graceOver = !channel.previousSecretUntil || channel.previousSecretUntil.getTime() <= Date.now();
     const secrets = Object.fromEntries(
-      Object.entries(channel.secrets).map(([field, sealed]) => [
-        field,
-        this.deps.secrets.open(sealed, channelSecretContext(channel.id, field)),
-      ]),
+      Object.entries(channel.secrets)
+        .filter(([field]) => !(field === 'previousSecret' && graceOver))
+        .map(([field, sealed]) => [
+          field,
+          this.deps.secrets.open(sealed, channelSecretContext(channel.id, field)),
+        ]),
     );
     return { type: channel.type, config: channel.config, secrets };
   }

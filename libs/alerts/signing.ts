@@ -9,12 +9,20 @@ export function webhookSignature(secret: string, id: string, timestamp: number, 
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/** The three headers of a Standard Webhooks delivery; `at` is the attempt's time. */
-export function webhookHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+/**
+ * The three headers of a Standard Webhooks delivery; `at` is the attempt's time. Several secrets
+ * (during a rotation) give several signatures, space separated.
+ */
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  at: Date,
+  body: string,
+): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': webhookSignature(secret, id, timestamp, body),
+    'webhook-signature': secrets.map((secret) => webhookSignature(secret, id, timestamp, body)).join(' '),
   };
 }

@@ -14,8 +14,10 @@ export interface ChannelDocument {
   scope: { customerId: number | null; listedOnly: boolean };
   /** The type's config without its write-only fields. */
   config: Record<string, ConfigValue>;
-  /** Write-only fields, sealed; a webhook's signing secret is `secret`. */
+  /** Write-only fields, sealed; a webhook's signing secret is `secret`, the one it replaced `previousSecret`. */
   secrets: Record<string, SealedSecret>;
+  /** Until when a rotated-out webhook secret still signs (beside the new one). */
+  previousSecretUntil?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -225,6 +225,7 @@ export const createdChannelView = channelView.extend({
 
 export const rotatedSecretView = z.object({
   secret: z.string().describe('The new signing secret (whsec_…), shown this once'),
+  previousSecretValidUntil: z.iso.datetime().describe('Until then the old secret signs too'),
 });
 
 export const listChannelsQuery = z.strictObject({

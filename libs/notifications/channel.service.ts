@@ -40,6 +40,9 @@ export interface ChannelCustomersPort {
  */
 export const channelsLock = (organizationId: number) => `channels:${organizationId}`;
 
+/** How long a rotated-out webhook secret keeps signing beside the new one. */
+export const ROTATION_GRACE_MS = 24 * 3_600_000;
+
 /** The Standard Webhooks secret format: `whsec_` and base64 of random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -151,22 +154,36 @@ export class ChannelService {
     );
   }
 
-  /** A new signing secret for a webhook channel; the old one stops signing at once. */
-  async rotateSecret(organizationId: number, id: number): Promise<string> {
+  /**
+   * A new signing secret for a webhook channel. The old one keeps signing beside it for
+   * `ROTATION_GRACE_MS` (Standard Webhooks sends several signatures), so receivers can switch.
+   */
+  async rotateSecret(
+    organizationId: number,
+    id: number,
+  ): Promise<{ secret: string; previousSecretUntil: Date }> {
     return this.deps.mutex.withLock(channelsLock(organizationId), async () => {
       const current = await this.get(organizationId, id);
       if (current.type !== 'webhook')
         throw conflict(`A ${current.type} channel has no signing secret; only webhook channels do`);
       const secret = newSigningSecret();
+      const seal = (field: string, value: string) =>
+        this.deps.secrets.seal(value, channelSecretContext(id, field));
+      const old =
+        current.secrets.secret &&
+        this.deps.secrets.open(current.secrets.secret, channelSecretContext(id, 'secret'));
+      const previousSecretUntil = new Date(Date.now() + ROTATION_GRACE_MS);
       await this.deps.channels.replace({
         ...current,
         secrets: {
           ...current.secrets,
-          secret: this.deps.secrets.seal(secret, channelSecretContext(id, 'secret')),
+          secret: seal('secret', secret),
+          ...(old ? { previousSecret: seal('previousSecret', old) } : {}),
         },
+        previousSecretUntil,
         updatedAt: new Date(),
       });
-      return secret;
+      return { secret, previousSecretUntil };
     });
   }
 

@@ -97,14 +97,20 @@ export function channelRoutes(service: ChannelService): Route[] {
       path: '/api/notification-channels/:id/rotate-secret',
       operationId: 'rotateNotificationChannelSecret',
       summary: 'Replace a webhook channel’s signing secret',
+      description:
+        'For 24 hours deliveries carry two signatures (new and old, space separated in webhook-signature), so receivers can switch without losing any.',
       tags: TAGS,
       access: 'write',
       params: idParams,
       problems: [409],
       success: { status: 200, description: 'The new secret, shown this once', schema: rotatedSecretView },
-      handle: async ({ auth, params }) => ({
-        secret: await service.rotateSecret(auth.organizationId, params.id),
-      }),
+      handle: async ({ auth, params }) => {
+        const rotated = await service.rotateSecret(auth.organizationId, params.id);
+        return {
+          secret: rotated.secret,
+          previousSecretValidUntil: rotated.previousSecretUntil.toISOString(),
+        };
+      },
     }),
     defineRoute({
       method: 'delete',
