@@ -303,7 +303,7 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
     await api.stop();
   });
 
-  it('an event whose announcement was lost is found in the outbox and delivered at start', async () => {
+  it('at start: an event whose announcement was lost is dispatched, and expired events and deliveries go', async () => {
     const channel = await api.request<Channel>('POST', '/api/notification-channels', {
       token,
       // Refused by the guard when attempted: this test is about the dispatch.
@@ -320,7 +320,48 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
       data: { website: null, previousStatus: 'up', status: 'down', incident: 'inc-1', result: null },
       deliveredAt: null,
     });
+    // Past DELIVERY_RETENTION_DAYS (30): a dispatched event and a finished delivery go, the rest stays.
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    await api.db.collection('events').insertOne({
+      id: 'evt-old',
+      organizationId,
+      websiteId: 1,
+      type: 'test',
+      createdAt: old,
+      data: {},
+      deliveredAt: old,
+    });
+    await api.db.collection('deliveries').insertMany([
+      { id: 900_001, organizationId, channelId: 1, eventId: 'old-done', status: 'succeeded', updatedAt: old },
+      {
+        id: 900_002,
+        organizationId,
+        channelId: 1,
+        eventId: 'old-pending',
+        status: 'pending',
+        updatedAt: old,
+      },
+      {
+        id: 900_003,
+        organizationId,
+        channelId: 1,
+        eventId: 'new-done',
+        status: 'failed',
+        updatedAt: new Date(),
+      },
+    ]);
     notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    const keptDeliveries = async () =>
+      (
+        await api.db
+          .collection('deliveries')
+          .find({ id: { $gte: 900_001 } })
+          .toArray()
+      )
+        .map((d) => d.eventId)
+        .sort();
+    await expect.poll(keptDeliveries, { timeout: 10_000 }).toEqual(['new-done', 'old-pending']);
+    expect(await api.db.collection('events').countDocuments({ id: 'evt-old' })).toBe(0);
     await expect
       .poll(async () => (await api.db.collection('events').findOne({ id: 'evt-lost' }))?.deliveredAt, {
         timeout: 10_000,

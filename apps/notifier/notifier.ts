@@ -7,6 +7,8 @@ import { connectRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
+const RETENTION_EVERY_MS = 3_600_000;
+
 /** How often the outbox is swept for events whose announcement was lost, and how old they must be. */
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_AFTER_MS = 30_000;
@@ -70,11 +72,28 @@ export async function startNotifier(
       (error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'outbox sweep failed'),
     );
+  const removeExpired = () =>
+    runner.removeExpired(config.DELIVERY_RETENTION_DAYS).then(
+      (removed) =>
+        removed.events + removed.deliveries > 0 &&
+        logger.info(removed, 'expired events and deliveries removed'),
+      (error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'delivery retention failed',
+        ),
+    );
   await sweepOutbox();
   const sweep = setInterval(sweepOutbox, SWEEP_EVERY_MS);
+  let retentionRun = removeExpired();
+  const retention = setInterval(() => {
+    retentionRun = removeExpired();
+  }, RETENTION_EVERY_MS);
   return {
     async stop() {
       clearInterval(sweep);
+      clearInterval(retention);
+      await retentionRun;
       // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
       await Promise.all(workers.map((worker) => worker.close()));
       await http.close();

@@ -142,6 +142,15 @@ export class DeliveryRepository {
     );
   }
 
+  /** Retention: finished deliveries last changed before `before`, of every organization. */
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const result = await this.deliveries.collection.deleteMany({
+      status: { $ne: 'pending' },
+      updatedAt: { $lt: before },
+    });
+    return result.deletedCount;
+  }
+
   /** What the channel's delivery of the incident's down event left to refer to (a Jira issue key). */
   async externalRefOf(organizationId: number, channelId: number, incident: string): Promise<string | null> {
     const opened = await this.deliveries.findOne(

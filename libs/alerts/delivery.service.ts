@@ -133,6 +133,15 @@ export class DeliveryRunner {
     return ids.length;
   }
 
+  /** Retention: dispatched events and finished deliveries older than `days`. */
+  async removeExpired(days: number): Promise<{ events: number; deliveries: number }> {
+    const before = new Date(Date.now() - days * 86_400_000);
+    return {
+      events: await this.deps.outbox.deleteDispatchedBefore(before),
+      deliveries: await this.deps.deliveries.deleteFinishedBefore(before),
+    };
+  }
+
   /** One attempt of a delivery; a thrown error retries it on the retry schedule. */
   async attempt(
     job: { organizationId: number; deliveryId: number },

@@ -18,6 +18,11 @@ export class EventOutbox {
     await this.events.updateOne({ id: eventId }, { $set: { deliveredAt: at } });
   }
 
+  /** Retention: events dispatched before `before` (their deliveries keep what was sent). */
+  async deleteDispatchedBefore(before: Date): Promise<number> {
+    return (await this.events.deleteMany({ deliveredAt: { $ne: null, $lt: before } })).deletedCount;
+  }
+
   /** Ids of events written before `before` and not dispatched (their announcement was lost). */
   async undispatched(before: Date, limit: number): Promise<string[]> {
     const found = await this.events
