@@ -332,35 +332,29 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
       deliveredAt: old,
     });
     await api.db.collection('deliveries').insertMany([
-      { id: 900_001, organizationId, channelId: 1, eventId: 'old-done', status: 'succeeded', updatedAt: old },
-      {
-        id: 900_002,
-        organizationId,
-        channelId: 1,
-        eventId: 'old-pending',
-        status: 'pending',
-        updatedAt: old,
-      },
-      {
-        id: 900_003,
-        organizationId,
-        channelId: 1,
-        eventId: 'new-done',
-        status: 'failed',
-        updatedAt: new Date(),
-      },
+      { id: 900_001, organizationId, channelId: 1, eventId: 'old', createdAt: old },
+      { id: 900_002, organizationId, channelId: 1, eventId: 'new', createdAt: new Date() },
+    ]);
+    await api.db.collection('delivery_log').insertMany([
+      { deliveryKey: 'old:1', organizationId, channelId: 1, kind: 'attempt', at: old },
+      { deliveryKey: 'new:1', organizationId, channelId: 1, kind: 'attempt', at: new Date() },
     ]);
     notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
-    const keptDeliveries = async () =>
-      (
+    const kept = async () => ({
+      deliveries: (
         await api.db
           .collection('deliveries')
           .find({ id: { $gte: 900_001 } })
           .toArray()
-      )
-        .map((d) => d.eventId)
-        .sort();
-    await expect.poll(keptDeliveries, { timeout: 10_000 }).toEqual(['new-done', 'old-pending']);
+      ).map((d) => d.eventId),
+      log: (
+        await api.db
+          .collection('delivery_log')
+          .find({ deliveryKey: { $in: ['old:1', 'new:1'] } })
+          .toArray()
+      ).map((e) => e.deliveryKey),
+    });
+    await expect.poll(kept, { timeout: 10_000 }).toEqual({ deliveries: ['new'], log: ['new:1'] });
     expect(await api.db.collection('events').countDocuments({ id: 'evt-old' })).toBe(0);
     await expect
       .poll(async () => (await api.db.collection('events').findOne({ id: 'evt-lost' }))?.deliveredAt, {
@@ -478,13 +472,31 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
     await queue.close();
     return id;
   };
+  /** The delivery of an event, as the API shows it once settled. */
   const deliveryOf = async (eventId: string) => {
+    let record: { id: number; channelId: number } | null = null;
     await expect
-      .poll(async () => (await api.db.collection('deliveries').findOne({ eventId }))?.status, {
-        timeout: 15_000,
-      })
-      .toMatch(/succeeded|failed|skipped/);
-    return api.db.collection('deliveries').findOne({ eventId });
+      .poll(
+        async () => {
+          record = await api.db
+            .collection<{ id: number; channelId: number }>('deliveries')
+            .findOne({ eventId });
+          return record !== null;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    const { id, channelId } = record as unknown as { id: number; channelId: number };
+    const read = async () =>
+      (
+        await api.request<Delivery & { externalRef: string | null }>(
+          'GET',
+          `/api/notification-channels/${channelId}/deliveries/${id}`,
+          { token },
+        )
+      ).body;
+    await expect.poll(async () => (await read()).status, { timeout: 15_000 }).not.toBe('pending');
+    return read();
   };
 
   it('jira: down opens an issue; up comments on it and moves it with the configured transition', async () => {

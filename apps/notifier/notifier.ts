@@ -46,8 +46,14 @@ export async function startNotifier(
     config.DELIVERY_TIMEOUT_SECONDS * 1000,
     `webmon-notifier/${SERVICE_VERSION}`,
   );
+  const outbox = new EventOutbox(mongo.db, (error) =>
+    logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'marking events dispatched failed; the sweep dispatches them again',
+    ),
+  );
   const runner = new DeliveryRunner({
-    outbox: new EventOutbox(mongo.db),
+    outbox,
     channels: services.channelRepository,
     websites: services.websiteRepository,
     deliveries: services.deliveries,
@@ -96,6 +102,7 @@ export async function startNotifier(
       await retentionRun;
       // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
       await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
       await services.close();
       await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));

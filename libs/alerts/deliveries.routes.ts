@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, notFound, type Route } from '../http/index.js';
 import { EVENT_KINDS } from '../notifications/index.js';
-import type { DeliveryDocument, DeliveryRepository } from './delivery.repository.js';
+import type { Delivery, DeliveryRepository } from './delivery.repository.js';
 import type { DeliveryRequests } from './delivery.service.js';
 
 const TAGS = ['Notification channels'];
@@ -18,6 +18,10 @@ const deliveryView = z.object({
       'pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel',
     ),
   outcome: z.string().nullable().describe('Why it failed or was skipped'),
+  externalRef: z
+    .string()
+    .nullable()
+    .describe('What the tool made of it (the Jira issue a down event opened)'),
   attempts: z.array(
     z.object({
       at: z.iso.datetime(),
@@ -34,7 +38,7 @@ const deliveryView = z.object({
   updatedAt: z.iso.datetime(),
 });
 
-function toDeliveryView(delivery: DeliveryDocument): z.input<typeof deliveryView> {
+function toDeliveryView(delivery: Delivery): z.input<typeof deliveryView> {
   return {
     id: delivery.id,
     channelId: delivery.channelId,
@@ -42,6 +46,7 @@ function toDeliveryView(delivery: DeliveryDocument): z.input<typeof deliveryView
     eventType: delivery.eventType,
     status: delivery.status,
     outcome: delivery.outcome,
+    externalRef: delivery.externalRef,
     attempts: delivery.attempts.map((attempt) => ({ ...attempt, at: attempt.at.toISOString() })),
     payload: { ...delivery.payload },
     createdAt: delivery.createdAt.toISOString(),
@@ -127,6 +132,7 @@ export function deliveryRoutes(deps: {
       method: 'post',
       path: '/api/notification-channels/:id/deliveries/:deliveryId/redeliver',
       operationId: 'redeliverNotification',
+      problems: [409],
       summary: 'Send a delivery again (a new series of attempts)',
       tags: TAGS,
       access: 'write',

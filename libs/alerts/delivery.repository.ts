@@ -1,5 +1,11 @@
-import type { Db } from 'mongodb';
-import { type CollectionIndexes, isDuplicateKey, nextId, TenantCollection } from '../db/index.js';
+import type { Db, Filter } from 'mongodb';
+import {
+  BatchInserter,
+  type CollectionIndexes,
+  isDuplicateKey,
+  nextId,
+  TenantCollection,
+} from '../db/index.js';
 import type { EventPayload } from './event-payload.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
@@ -13,8 +19,8 @@ export interface DeliveryAttempt {
   responseExcerpt: string | null;
 }
 
-/** One event on its way to one channel, with every attempt. */
-export interface DeliveryDocument {
+/** One event on its way to one channel, as stored: written once, never updated. */
+export interface DeliveryRecord {
   id: number;
   organizationId: number;
   channelId: number;
@@ -22,89 +28,144 @@ export interface DeliveryDocument {
   eventType: EventPayload['type'];
   /** What is sent, kept so a redelivery does not depend on the event still being stored. */
   payload: EventPayload;
+  createdAt: Date;
+}
+
+/** A delivery with what its log says: attempts, where it stands, why. */
+export interface Delivery extends DeliveryRecord {
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
-  /** Why the last attempt series ended without success, or why it was skipped. */
+  /** Why the last series ended without success, or why it was skipped. */
   outcome: string | null;
   /** What the tool made of it, to refer to later (the Jira issue a down event opened). */
-  externalRef?: string | null;
-  createdAt: Date;
+  externalRef: string | null;
   updatedAt: Date;
 }
 
-export const DELIVERIES = 'deliveries';
+/**
+ * What happened to a delivery, appended and never changed: an attempt, a settlement without one
+ * (skipped), or a redelivery. The log, not an updated document, is the delivery's state, because
+ * FerretDB scans the whole collection for every update (a per-delivery update made deliveries
+ * slower the more of them were kept).
+ */
+interface LogEntry {
+  deliveryKey: string;
+  organizationId: number;
+  channelId: number;
+  /** The incident of the delivery's event (Jira finds the issue its down event opened by it). */
+  incident: string | null;
+  kind: 'attempt' | 'settled' | 'redelivery';
+  at: Date;
+  attempt: Omit<DeliveryAttempt, 'at'> | null;
+  /** The status this entry ends the series with; null: the series goes on (or starts again). */
+  settles: Exclude<DeliveryStatus, 'pending'> | null;
+  outcome: string | null;
+  externalRef: string | null;
+}
 
-export const deliveryIndexes: CollectionIndexes = {
-  collection: DELIVERIES,
-  indexes: [
-    { key: { id: 1 }, unique: true, name: 'id_unique' },
-    // An event reaches a channel once, however often it is dispatched.
-    { key: { eventId: 1, channelId: 1 }, unique: true, name: 'event_channel_unique' },
-    { key: { organizationId: 1, channelId: 1, id: -1 }, name: 'channel_newest' },
-  ],
-};
+export const DELIVERIES = 'deliveries';
+export const DELIVERY_LOG = 'delivery_log';
+
+export const deliveryIndexes: CollectionIndexes[] = [
+  {
+    collection: DELIVERIES,
+    indexes: [
+      { key: { id: 1 }, unique: true, name: 'id_unique' },
+      { key: { organizationId: 1, channelId: 1, id: -1 }, name: 'channel_newest' },
+      { key: { createdAt: 1 }, name: 'created' },
+    ],
+  },
+  {
+    collection: DELIVERY_LOG,
+    indexes: [
+      { key: { deliveryKey: 1, at: 1 }, name: 'delivery_time' },
+      { key: { organizationId: 1, channelId: 1, incident: 1 }, name: 'channel_incident' },
+      { key: { at: 1 }, name: 'time' },
+    ],
+  },
+];
 
 const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-/** Attempts kept per delivery (redeliveries add more). */
-const MAX_ATTEMPTS_KEPT = 50;
+
+/** A delivery's primary key: one per event and channel, so a second dispatch finds the first. */
+export const deliveryKey = (eventId: string, channelId: number) => `${eventId}:${channelId}`;
+const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
+  deliveryKey(delivery.eventId, delivery.channelId);
+
+/** Where a delivery stands after its log (entries in the order they happened). */
+export function withLog(record: DeliveryRecord, entries: readonly LogEntry[]): Delivery {
+  const delivery: Delivery = {
+    ...record,
+    status: 'pending',
+    attempts: [],
+    outcome: null,
+    externalRef: null,
+    updatedAt: record.createdAt,
+  };
+  for (const entry of entries) {
+    if (entry.attempt) delivery.attempts.push({ at: entry.at, ...entry.attempt });
+    if (entry.kind === 'redelivery') {
+      delivery.status = 'pending';
+      delivery.outcome = null;
+    } else if (entry.settles) {
+      delivery.status = entry.settles;
+      delivery.outcome = entry.outcome;
+    }
+    delivery.externalRef = entry.externalRef ?? delivery.externalRef;
+    delivery.updatedAt = entry.at;
+  }
+  return delivery;
+}
 
 export class DeliveryRepository {
-  private readonly deliveries: TenantCollection<DeliveryDocument>;
+  private readonly deliveries: TenantCollection<DeliveryRecord>;
+  private readonly log: TenantCollection<LogEntry>;
+  /** Log entries of many concurrent attempts share one insertMany. */
+  private readonly logWriter: BatchInserter<LogEntry>;
 
   constructor(private readonly db: Db) {
-    this.deliveries = new TenantCollection(db.collection<DeliveryDocument>(DELIVERIES));
+    this.deliveries = new TenantCollection(db.collection<DeliveryRecord>(DELIVERIES));
+    this.log = new TenantCollection(db.collection<LogEntry>(DELIVERY_LOG));
+    this.logWriter = new BatchInserter(this.log.collection, { flushEveryMs: 20 });
   }
 
-  /** A new pending delivery, or the one this event already has for this channel. */
+  /** A new pending delivery, or the one this event already has for this channel (with its log). */
   async createOnce(
-    input: Pick<DeliveryDocument, 'organizationId' | 'channelId' | 'payload'>,
-  ): Promise<DeliveryDocument> {
-    const existing = await this.deliveries.findOne(
-      input.organizationId,
-      { eventId: input.payload.id, channelId: input.channelId },
-      NO_MONGO_ID,
-    );
-    if (existing) return existing;
-    const now = new Date();
-    const document: DeliveryDocument = {
+    input: Pick<DeliveryRecord, 'organizationId' | 'channelId' | 'payload'>,
+  ): Promise<{ delivery: Delivery; created: boolean }> {
+    const key = deliveryKey(input.payload.id, input.channelId);
+    const record: DeliveryRecord = {
       ...input,
       id: await nextId(this.db, DELIVERIES),
       eventId: input.payload.id,
       eventType: input.payload.type,
-      status: 'pending',
-      attempts: [],
-      outcome: null,
-      createdAt: now,
-      updatedAt: now,
+      createdAt: new Date(),
     };
     try {
-      await this.deliveries.insertOne({ ...document });
-      return document;
+      // Insert first: a second dispatch of an event is rare, and a miss by key costs FerretDB a scan.
+      await this.deliveries.insertOne({ ...record, _id: key } as DeliveryRecord);
+      return { delivery: withLog(record, []), created: true };
     } catch (error) {
-      // Another dispatcher of the same event got there first.
       if (!isDuplicateKey(error)) throw error;
-      const raced = await this.deliveries.findOne(
-        input.organizationId,
-        { eventId: input.payload.id, channelId: input.channelId },
-        NO_MONGO_ID,
-      );
-      if (!raced) throw error;
-      return raced;
+      const existing = await this.findByKey(input.organizationId, key);
+      if (!existing) throw error;
+      return { delivery: await this.withItsLog(existing), created: false };
     }
   }
 
-  findById(organizationId: number, id: number): Promise<DeliveryDocument | null> {
-    return this.deliveries.findOne(organizationId, { id }, NO_MONGO_ID);
+  /** By primary key, without the log: what an attempt needs (FerretDB answers it without a scan). */
+  findByKey(organizationId: number, key: string): Promise<DeliveryRecord | null> {
+    return this.deliveries.findOneByKey(organizationId, key, NO_MONGO_ID);
   }
 
-  /** A channel's deliveries, newest first, after the id `before` (paging). */
-  page(
-    organizationId: number,
-    channelId: number,
-    limit: number,
-    before?: number,
-  ): Promise<DeliveryDocument[]> {
-    return this.deliveries
+  async findById(organizationId: number, id: number): Promise<Delivery | null> {
+    const record = await this.deliveries.findOne(organizationId, { id }, NO_MONGO_ID);
+    return record && this.withItsLog(record);
+  }
+
+  /** A channel's deliveries, newest first, after the id `before` (paging), with their logs. */
+  async page(organizationId: number, channelId: number, limit: number, before?: number): Promise<Delivery[]> {
+    const records = await this.deliveries
       .find(
         organizationId,
         { channelId, ...(before ? { id: { $lt: before } } : {}) },
@@ -115,49 +176,108 @@ export class DeliveryRepository {
         },
       )
       .toArray();
+    const entries = await this.entriesOf(organizationId, records.map(keyOf));
+    return records.map((record) => withLog(record, entries.get(keyOf(record)) ?? []));
   }
 
-  /** Appends an attempt; only the delivery's own job writes it, so read-then-set is safe (and FerretDB lacks `$slice`). */
-  async recordAttempt(delivery: DeliveryDocument, attempt: DeliveryAttempt): Promise<DeliveryAttempt[]> {
-    const attempts = [...delivery.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT);
-    await this.deliveries.updateOne(
-      delivery.organizationId,
-      { id: delivery.id },
-      { $set: { attempts, updatedAt: attempt.at } },
-    );
-    return attempts;
+  private async withItsLog(record: DeliveryRecord): Promise<Delivery> {
+    const entries = await this.entriesOf(record.organizationId, [keyOf(record)]);
+    return withLog(record, entries.get(keyOf(record)) ?? []);
   }
 
-  async settle(
-    organizationId: number,
-    id: number,
-    status: DeliveryStatus,
-    outcome: string | null,
-    externalRef?: string,
+  private async entriesOf(organizationId: number, keys: string[]): Promise<Map<string, LogEntry[]>> {
+    if (keys.length === 0) return new Map();
+    const entries = await this.log.find(organizationId, { deliveryKey: { $in: keys } }).toArray();
+    // In the order they happened; the ObjectId breaks ties within a millisecond.
+    entries.sort((a, b) => a.at.getTime() - b.at.getTime() || String(a._id).localeCompare(String(b._id)));
+    const byKey = new Map<string, LogEntry[]>();
+    for (const { _id, ...entry } of entries)
+      byKey.set(entry.deliveryKey, [...(byKey.get(entry.deliveryKey) ?? []), entry]);
+    return byKey;
+  }
+
+  private append(
+    delivery: DeliveryRecord,
+    entry: Pick<LogEntry, 'kind' | 'at' | 'attempt' | 'settles' | 'outcome'> & {
+      externalRef?: string | null;
+    },
   ): Promise<void> {
-    await this.deliveries.updateOne(
-      organizationId,
-      { id },
-      { $set: { status, outcome, updatedAt: new Date(), ...(externalRef ? { externalRef } : {}) } },
-    );
+    return this.logWriter.insert({
+      deliveryKey: keyOf(delivery),
+      organizationId: delivery.organizationId,
+      channelId: delivery.channelId,
+      incident: delivery.payload.data.incident,
+      externalRef: null,
+      ...entry,
+    });
   }
 
-  /** Retention: finished deliveries last changed before `before`, of every organization. */
-  async deleteFinishedBefore(before: Date): Promise<number> {
-    const result = await this.deliveries.collection.deleteMany({
-      status: { $ne: 'pending' },
-      updatedAt: { $lt: before },
+  /** An attempt, and the status it ends the series with (null: it goes on). */
+  recordAttempt(
+    delivery: DeliveryRecord,
+    attempt: DeliveryAttempt,
+    settlement: {
+      status: Exclude<DeliveryStatus, 'pending'>;
+      outcome: string | null;
+      externalRef?: string;
+    } | null,
+  ): Promise<void> {
+    const { at, ...rest } = attempt;
+    return this.append(delivery, {
+      kind: 'attempt',
+      at,
+      attempt: rest,
+      settles: settlement?.status ?? null,
+      outcome: settlement?.outcome ?? null,
+      externalRef: settlement?.externalRef ?? null,
     });
-    return result.deletedCount;
+  }
+
+  /** Ends the series without an attempt (skipped, or the channel went away). */
+  settle(
+    delivery: DeliveryRecord,
+    status: Exclude<DeliveryStatus, 'pending'>,
+    outcome: string,
+  ): Promise<void> {
+    return this.append(delivery, {
+      kind: 'settled',
+      at: new Date(),
+      attempt: null,
+      settles: status,
+      outcome,
+    });
+  }
+
+  /** A redelivery: the delivery is pending again. */
+  reopen(delivery: DeliveryRecord): Promise<void> {
+    return this.append(delivery, {
+      kind: 'redelivery',
+      at: new Date(),
+      attempt: null,
+      settles: null,
+      outcome: null,
+    });
   }
 
   /** What the channel's delivery of the incident's down event left to refer to (a Jira issue key). */
   async externalRefOf(organizationId: number, channelId: number, incident: string): Promise<string | null> {
-    const opened = await this.deliveries.findOne(
+    const entry = await this.log.findOne(
       organizationId,
-      { channelId, eventType: 'website.down', 'payload.data.incident': incident, status: 'succeeded' },
-      { projection: { _id: 0, externalRef: 1 } },
+      { channelId, incident, externalRef: { $ne: null } } as Filter<LogEntry>,
+      NO_MONGO_ID,
     );
-    return opened?.externalRef ?? null;
+    return entry?.externalRef ?? null;
+  }
+
+  /** Retention: deliveries made, and log entries written, before `before`, of every organization. */
+  async deleteBefore(before: Date): Promise<number> {
+    const deleted = await this.deliveries.collection.deleteMany({ createdAt: { $lt: before } });
+    await this.log.collection.deleteMany({ at: { $lt: before } });
+    return deleted.deletedCount;
+  }
+
+  /** Writes log entries still waiting for their batch (at shutdown). */
+  flush(): Promise<void> {
+    return this.logWriter.flush();
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notFound } from '../http/index.js';
+import { conflict, notFound } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { EventDocument, EventOutbox } from '../monitoring/index.js';
 import {
@@ -12,13 +12,13 @@ import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
 import { httpRequestFor, type OpenedChannel } from './connectors.js';
-import type { DeliveryDocument, DeliveryRepository } from './delivery.repository.js';
+import type { Delivery, DeliveryRecord, DeliveryRepository } from './delivery.repository.js';
 import { sendEmail } from './email.js';
 import type { EventPayload } from './event-payload.js';
 import { BlockedDestinationError, EXCERPT_BYTES, type GuardedHttp, type HttpCall } from './guarded-http.js';
 import type { JiraOutcome } from './jira.js';
 import { closeIssue, openIssue } from './jira.js';
-import type { NotificationQueue } from './notification.queue.js';
+import type { DeliveryJobData, NotificationQueue } from './notification.queue.js';
 
 export function payloadOf(event: EventDocument): EventPayload {
   const data = event.data as Partial<EventPayload['data']>;
@@ -48,18 +48,18 @@ export class DeliveryRequests {
   ) {}
 
   /** The channel's delivery of the event (made once), queued while pending. */
-  async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<DeliveryDocument> {
-    const delivery = await this.deps.deliveries.createOnce({
+  async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<Delivery> {
+    const { delivery } = await this.deps.deliveries.createOnce({
       organizationId: channel.organizationId,
       channelId: channel.id,
       payload,
     });
-    if (delivery.status === 'pending') await this.deps.queue.deliver(delivery.organizationId, delivery.id);
+    if (delivery.status === 'pending') await this.deps.queue.deliver(delivery);
     return delivery;
   }
 
   /** Sends a `test` event to one channel now (enabled or not). */
-  async test(organizationId: number, channelId: number): Promise<DeliveryDocument> {
+  async test(organizationId: number, channelId: number): Promise<Delivery> {
     const channel = await this.deps.channels.findById(organizationId, channelId);
     if (!channel) throw notFound(`No notification channel ${channelId}`);
     return this.enqueue(channel, {
@@ -72,13 +72,15 @@ export class DeliveryRequests {
   }
 
   /** Starts a new series of attempts for a delivery, whatever became of the last one. */
-  async redeliver(organizationId: number, channelId: number, deliveryId: number): Promise<DeliveryDocument> {
+  async redeliver(organizationId: number, channelId: number, deliveryId: number): Promise<Delivery> {
     const delivery = await this.deps.deliveries.findById(organizationId, deliveryId);
     if (!delivery || delivery.channelId !== channelId)
       throw notFound(`No delivery ${deliveryId} of channel ${channelId}`);
-    await this.deps.deliveries.settle(organizationId, deliveryId, 'pending', null);
+    if (delivery.status === 'pending')
+      throw conflict('The delivery is still being attempted; redeliver it once it has succeeded or failed');
+    await this.deps.deliveries.reopen(delivery);
     // The attempt count makes a job id of its own, so a finished series does not block this one.
-    await this.deps.queue.deliver(organizationId, deliveryId, delivery.attempts.length);
+    await this.deps.queue.deliver(delivery, delivery.attempts.length);
     return { ...delivery, status: 'pending', outcome: null };
   }
 }
@@ -111,17 +113,24 @@ export class DeliveryRunner {
     const event = await outbox.find(eventId);
     if (!event || event.deliveredAt) return;
     const payload = payloadOf(event);
-    const website = await websites.findByRef(event.organizationId, { id: event.websiteId });
-    const targets = channelsForEvent(
-      {
-        type: payload.type,
-        customerId: payload.data.website?.customerId ?? null,
-        listedChannelIds: website?.notificationChannelIds ?? [],
-      },
-      await channels.list(event.organizationId),
-    );
+    const all = await channels.list(event.organizationId);
+    const select = (listedChannelIds: readonly number[]) =>
+      channelsForEvent(
+        { type: payload.type, customerId: payload.data.website?.customerId ?? null, listedChannelIds },
+        all,
+      );
+    // The website's own list matters only if it could add a channel its scope does not cover.
+    const byScope = select([]);
+    const listable = select(all.map((channel) => channel.id));
+    const targets =
+      listable.length === byScope.length
+        ? byScope
+        : select(
+            (await websites.findByRef(event.organizationId, { id: event.websiteId }))
+              ?.notificationChannelIds ?? [],
+          );
     for (const channel of targets) await this.deps.requests.enqueue(channel, payload);
-    await outbox.markDispatched(eventId, new Date());
+    outbox.markDispatched(eventId);
     if (targets.length > 0)
       this.deps.logger.info({ eventId, type: payload.type, channels: targets.length }, 'event dispatched');
   }
@@ -138,23 +147,20 @@ export class DeliveryRunner {
     const before = new Date(Date.now() - days * 86_400_000);
     return {
       events: await this.deps.outbox.deleteDispatchedBefore(before),
-      deliveries: await this.deps.deliveries.deleteFinishedBefore(before),
+      deliveries: await this.deps.deliveries.deleteBefore(before),
     };
   }
 
   /** One attempt of a delivery; a thrown error retries it on the retry schedule. */
-  async attempt(
-    job: { organizationId: number; deliveryId: number },
-    attempt: { last: boolean },
-  ): Promise<void> {
+  async attempt(job: DeliveryJobData, attempt: { last: boolean }): Promise<void> {
     const { deliveries, channels, logger } = this.deps;
-    const delivery = await deliveries.findById(job.organizationId, job.deliveryId);
-    if (delivery?.status !== 'pending') return;
+    const delivery = await deliveries.findByKey(job.organizationId, job.deliveryKey);
+    // Gone with retention, or its event was deleted with its organization.
+    if (!delivery) return;
     const channel = await channels.findById(delivery.organizationId, delivery.channelId);
-    if (!channel)
-      return deliveries.settle(delivery.organizationId, delivery.id, 'failed', 'the channel was deleted');
+    if (!channel) return deliveries.settle(delivery, 'failed', 'the channel was deleted');
     if (!channel.enabled && delivery.eventType !== 'test')
-      return deliveries.settle(delivery.organizationId, delivery.id, 'skipped', 'the channel is disabled');
+      return deliveries.settle(delivery, 'skipped', 'the channel is disabled');
 
     const at = new Date();
     const log = {
@@ -168,50 +174,58 @@ export class DeliveryRunner {
       outcome = await this.deliverVia(this.open(channel), delivery);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await deliveries.recordAttempt(delivery, {
-        at,
-        durationMs: Date.now() - at.getTime(),
-        httpStatus: null,
-        error: message,
-        responseExcerpt: null,
-      });
       // A refused destination stays refused: no point retrying it.
-      return this.retryOrFail(
+      const final = attempt.last || error instanceof BlockedDestinationError;
+      await deliveries.recordAttempt(
         delivery,
-        log,
-        message,
-        attempt.last || error instanceof BlockedDestinationError,
+        {
+          at,
+          durationMs: Date.now() - at.getTime(),
+          httpStatus: null,
+          error: message,
+          responseExcerpt: null,
+        },
+        final ? { status: 'failed', outcome: message } : null,
       );
+      return this.retryUnlessFinal(log, message, final);
     }
-    if ('skipped' in outcome)
-      return deliveries.settle(delivery.organizationId, delivery.id, 'skipped', outcome.skipped);
-    await deliveries.recordAttempt(delivery, {
+    if ('skipped' in outcome) return deliveries.settle(delivery, 'skipped', outcome.skipped);
+    const record = {
       at,
       durationMs: Date.now() - at.getTime(),
       httpStatus: outcome.httpStatus,
       error: outcome.ok ? null : outcome.problem,
       responseExcerpt: outcome.excerpt.slice(0, EXCERPT_BYTES),
-    });
+    };
     if (outcome.ok) {
       logger.info({ ...log, status: outcome.httpStatus }, 'delivered');
-      return deliveries.settle(delivery.organizationId, delivery.id, 'succeeded', null, outcome.externalRef);
+      await deliveries.recordAttempt(delivery, record, {
+        status: 'succeeded',
+        outcome: null,
+        externalRef: outcome.externalRef,
+      });
+      return;
     }
     if (outcome.httpStatus === 410) {
       // The receiver says it is gone for good: stop sending it anything.
       await channels.replace({ ...channel, enabled: false, updatedAt: new Date() });
       logger.warn(log, 'receiver answered 410 Gone: channel disabled');
-      return deliveries.settle(
-        delivery.organizationId,
-        delivery.id,
-        'failed',
-        '410 Gone: the channel was disabled',
-      );
+      await deliveries.recordAttempt(delivery, record, {
+        status: 'failed',
+        outcome: '410 Gone: the channel was disabled',
+      });
+      return;
     }
-    return this.retryOrFail(delivery, log, outcome.problem, attempt.last);
+    await deliveries.recordAttempt(
+      delivery,
+      record,
+      attempt.last ? { status: 'failed', outcome: outcome.problem } : null,
+    );
+    return this.retryUnlessFinal(log, outcome.problem, attempt.last);
   }
 
   /** One attempt through the channel's tool; throws when the tool could not be reached. */
-  private async deliverVia(channel: OpenedChannel, delivery: DeliveryDocument): Promise<Outcome> {
+  private async deliverVia(channel: OpenedChannel, delivery: DeliveryRecord): Promise<Outcome> {
     const { payload } = delivery;
     const send = (call: HttpCall, maxBytes?: number) => this.deps.http.send(call, maxBytes);
     const notForTool = { skipped: `${payload.type} is not sent to ${channel.type} channels` };
@@ -263,16 +277,10 @@ export class DeliveryRunner {
         };
   }
 
-  /** Throws to have the attempt retried, or settles the delivery as failed after the last one. */
-  private async retryOrFail(
-    delivery: DeliveryDocument,
-    log: Record<string, unknown>,
-    reason: string,
-    final: boolean,
-  ): Promise<void> {
+  /** Throws to have the attempt retried; after the last one (already settled as failed) it ends. */
+  private retryUnlessFinal(log: Record<string, unknown>, reason: string, final: boolean): void {
     this.deps.logger.warn({ ...log, err: reason, final }, 'delivery attempt failed');
     if (!final) throw new Error(reason);
-    await this.deps.deliveries.settle(delivery.organizationId, delivery.id, 'failed', reason);
   }
 
   /** The channel with its write-only fields opened (only here, for the request); a rotated-out secret only while its grace lasts. */

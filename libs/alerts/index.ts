@@ -1,7 +1,7 @@
 export { channelsForEvent } from './channel-matching.js';
 export { httpRequestFor, type OpenedChannel, type OutgoingRequest } from './connectors.js';
 export { deliveryRoutes } from './deliveries.routes.js';
-export { type DeliveryDocument, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
+export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { DeliveryRequests, DeliveryRunner, payloadOf } from './delivery.service.js';
 export { emailMessage } from './email.js';
 export { type EventPayload, summarize } from './event-payload.js';

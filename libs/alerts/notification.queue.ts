@@ -1,6 +1,7 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from '../redis/index.js';
+import { type DeliveryRecord, deliveryKey } from './delivery.repository.js';
 
 export const EVENTS_QUEUE = 'notify-events';
 export const DELIVERIES_QUEUE = 'deliveries';
@@ -15,6 +16,8 @@ export interface EventJobData {
 export interface DeliveryJobData {
   organizationId: number;
   deliveryId: number;
+  /** The delivery's primary key (read without a scan). */
+  deliveryKey: string;
 }
 
 const PENDING_STATES = new Set(['delayed', 'waiting', 'active', 'prioritized', 'waiting-children']);
@@ -48,14 +51,21 @@ export class NotificationQueue {
    * Attempts a delivery now and retries it on SPEC's schedule. `series` tells a redelivery from
    * the first run; a series already waiting or running is left alone.
    */
-  async deliver(organizationId: number, deliveryId: number, series = 0): Promise<void> {
-    const jobId = `delivery-${deliveryId}-${series}`;
+  async deliver(
+    delivery: Pick<DeliveryRecord, 'organizationId' | 'id' | 'eventId' | 'channelId'>,
+    series = 0,
+  ): Promise<void> {
+    const jobId = `delivery-${delivery.id}-${series}`;
     const existing = await this.deliveries.getJob(jobId);
     if (existing && PENDING_STATES.has(await existing.getState())) return;
     await existing?.remove();
     await this.deliveries.add(
       'deliver',
-      { organizationId, deliveryId },
+      {
+        organizationId: delivery.organizationId,
+        deliveryId: delivery.id,
+        deliveryKey: deliveryKey(delivery.eventId, delivery.channelId),
+      },
       {
         jobId,
         attempts: RETRY_DELAYS_MS.length + 1,

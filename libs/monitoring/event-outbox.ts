@@ -1,21 +1,55 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { EVENTS, type EventDocument } from './monitor-state.repository.js';
+
+const MARK_BATCH = 1000;
+const MARK_EVERY_MS = 2000;
 
 /** The notifier's side of the events outbox: what is still to dispatch, and marking it done. */
 export class EventOutbox {
   private readonly events: Collection<EventDocument>;
 
-  constructor(db: Db) {
+  private dispatched: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    db: Db,
+    /** Told when a batch of marks could not be written (the sweep will dispatch those again). */
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
     this.events = db.collection<EventDocument>(EVENTS);
   }
 
-  find(eventId: string): Promise<EventDocument | null> {
-    return this.events.findOne({ id: eventId }, { projection: { _id: 0 } });
+  /** By primary key (events written before it was the id are found by `id`, with a scan). */
+  async find(eventId: string): Promise<EventDocument | null> {
+    const byKey = await this.events.findOne({ _id: eventId } as unknown as Filter<EventDocument>, {
+      projection: { _id: 0 },
+    });
+    return byKey ?? this.events.findOne({ id: eventId }, { projection: { _id: 0 } });
   }
 
-  /** `deliveredAt` is when the event was handed to its channels' deliveries. */
-  async markDispatched(eventId: string, at: Date): Promise<void> {
-    await this.events.updateOne({ id: eventId }, { $set: { deliveredAt: at } });
+  /**
+   * Marks the event dispatched (`deliveredAt`: handed to its channels' deliveries) in the next
+   * batch: one updateMany for many events, as FerretDB scans the collection for every update. A
+   * mark lost to a crash only makes the sweep dispatch the event again, which creates nothing twice.
+   */
+  markDispatched(eventId: string): void {
+    this.dispatched.push(eventId);
+    if (this.dispatched.length >= MARK_BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), MARK_EVERY_MS);
+  }
+
+  /** Writes the pending marks now (also at shutdown). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ids = this.dispatched;
+    this.dispatched = [];
+    if (ids.length === 0) return;
+    try {
+      await this.events.updateMany({ id: { $in: ids } }, { $set: { deliveredAt: new Date() } });
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   /** Retention: events dispatched before `before` (their deliveries keep what was sent). */

@@ -278,7 +278,8 @@ export class MonitorStateRepository {
 
   async emit(event: Omit<EventDocument, 'id' | 'deliveredAt'>): Promise<void> {
     const id = randomUUID();
-    await this.events.insertOne({ ...event, id, deliveredAt: null });
+    // The id is the primary key too: the notifier reads and marks events by it without a scan.
+    await this.events.insertOne({ ...event, _id: id, id, deliveredAt: null } as EventDocument);
     // A lost announcement only delays the event: the notifier sweeps the outbox for stragglers.
     await this.announce(id).catch(() => undefined);
   }

@@ -44,7 +44,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...monitoringIndexes,
   maintenanceWindowIndexes,
   channelIndexes,
-  deliveryIndexes,
+  ...deliveryIndexes,
 ];
 
 export interface Services {
