@@ -126,7 +126,7 @@ try {
             intervalSeconds,
             regions: ['local'],
             previousRegions: [],
-            checkNowIfNew: false,
+            firstCheck: { where: 'none' },
           });
         }
       }),

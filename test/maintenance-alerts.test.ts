@@ -206,6 +206,7 @@ describe('maintenance windows with a worker: results marked, alerts held back an
         windows: services.maintenanceWindows,
         websites: services.websiteRepository,
         states,
+        results: services.results,
         mutex: services.mutex,
         queue: services.maintenanceQueue,
         logger: createLogger('test', 'silent'),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
-import { customerRoutes } from '../../libs/customers/index.js';
+import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
@@ -17,14 +17,14 @@ import {
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
-import { MonitorStateRepository, monitoringRoutes, ResultRepository } from '../../libs/monitoring/index.js';
+import { monitoringRoutes } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import { connectRedis, pingRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
-import { websiteRoutes } from '../../libs/websites/index.js';
+import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
@@ -82,8 +82,16 @@ export async function startApi(
     ...websiteRoutes(services.websites),
     ...monitoringRoutes({
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
-      results: new ResultRepository(mongo.db),
-      states: new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX),
+      results: services.results,
+      states: services.states,
+      owner: (website) =>
+        loadCustomerWithPackage(
+          services.customerRepository,
+          services.packages,
+          website.organizationId,
+          website.customerId,
+        ),
+      recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     }),
     ...maintenanceRoutes({
       windows: services.maintenanceWindows,
@@ -124,6 +132,12 @@ export async function startApi(
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url }, 'API listening');
+  // The API watches the fleet too: with every worker gone, someone must tell websites are unmonitored.
+  const fleet = startFleetWatcher({
+    scheduling: services.scheduling,
+    reconciler: services.reconciler,
+    logger,
+  });
 
   return {
     url,
@@ -133,6 +147,7 @@ export async function startApi(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
+      await fleet.stop();
       await services.close();
       await redis.quit().catch(() => redis.disconnect());
       await mongo.client.close();

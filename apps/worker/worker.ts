@@ -1,23 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { Counter, type Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { BatchInserter, connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
+import { createMetricsRegistry } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
-import {
-  CheckRunner,
-  MonitorStateRepository,
-  ResultRepository,
-  startCheckWorker,
-} from '../../libs/monitoring/index.js';
+import { CheckRunner, startCheckWorker } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve } from '../../libs/probe/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
-import { WebsiteCache } from '../../libs/websites/index.js';
+import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
 const RECONCILE_EVERY_MS = 5 * 60_000;
@@ -52,7 +49,7 @@ export async function startWorker(
   config: AppConfig,
   logger: Logger,
   options: WorkerOptions = {},
-): Promise<RunningService> {
+): Promise<RunningService & { metrics: Registry }> {
   const ip = nodeAddress(config.NODE_PUBLIC_IP);
   if (!ip)
     throw new Error(
@@ -72,24 +69,34 @@ export async function startWorker(
   });
   await ensureIndexes(mongo.db, ALL_INDEXES);
   const services = createServices({ db: mongo.db, redis, config, logger });
-  const results = new ResultRepository(mongo.db);
+  const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
-  const states = new MonitorStateRepository(mongo.db, redis, config.REDIS_KEY_PREFIX, (eventId) =>
-    services.notificationQueue.announce(eventId),
-  );
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
     states,
+    results,
     mutex: services.mutex,
     queue: services.maintenanceQueue,
     logger,
   });
 
+  // Registered first: its region serves from now on, so the reconcile below schedules its websites.
+  const heartbeat = await startHeartbeat({
+    nodes: services.nodes,
+    node: { nodeId: config.NODE_ID, ip, region: config.NODE_REGION, version: SERVICE_VERSION },
+    logger,
+    intervalMs: options.heartbeatIntervalMs,
+  });
   await services.customers.reconcileCancellations();
   await services.reconciler.run();
   await maintenance.reconcile();
+  const fleet = startFleetWatcher({
+    scheduling: services.scheduling,
+    reconciler: services.reconciler,
+    logger,
+  });
   const reconcile = setInterval(() => {
     Promise.all([services.reconciler.run(), maintenance.reconcile()]).catch((error: unknown) => {
       logger.warn(
@@ -127,6 +134,7 @@ export async function startWorker(
       whoisServer: config.WHOIS_SERVER,
     }),
     nodeId: config.NODE_ID,
+    recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
   });
   // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
   // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.
@@ -146,7 +154,28 @@ export async function startWorker(
     // A shutdown requested meanwhile does not wait for it.
     new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
   ]);
+  // Served with the worker's other metrics; dropped checks are also logged, once a minute at most.
+  const metrics = createMetricsRegistry({ service: 'worker', defaultMetrics: false });
+  const dropped = new Counter({
+    name: 'webmon_checks_dropped_total',
+    help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late)',
+    labelNames: ['region', 'reason'] as const,
+    registers: [metrics],
+  });
+  let droppedUnlogged = 0;
+  const droppedLog = setInterval(() => {
+    if (droppedUnlogged === 0) return;
+    logger.warn(
+      { dropped: droppedUnlogged, region: config.NODE_REGION },
+      'stale checks dropped: they started more than an interval after they were due',
+    );
+    droppedUnlogged = 0;
+  }, 60_000);
   const checks = startCheckWorker({
+    onDropped: (reason) => {
+      dropped.inc({ region: config.NODE_REGION, reason });
+      droppedUnlogged++;
+    },
     connection: blocking,
     commands: redis,
     prefix: config.REDIS_KEY_PREFIX,
@@ -167,16 +196,13 @@ export async function startWorker(
         ),
     );
   }, RETENTION_CLEANUP_MS);
-  const heartbeat = await startHeartbeat({
-    nodes: services.nodes,
-    node: { nodeId: config.NODE_ID, ip, region: config.NODE_REGION, version: SERVICE_VERSION },
-    logger,
-    intervalMs: options.heartbeatIntervalMs,
-  });
   return {
+    metrics,
     async stop() {
       clearInterval(cleanup);
+      clearInterval(droppedLog);
       clearInterval(reconcile);
+      await fleet.stop();
       // BullMQ lets the checks in hand finish (their results are written before they complete).
       await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);
       await writer.flush();

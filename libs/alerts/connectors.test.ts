@@ -17,9 +17,11 @@ const down: EventPayload = {
     status: 'down',
     incident: 'inc-9',
     result: {
+      region: 'eu-west',
+      startedAt: '2026-11-22T10:00:00.000Z',
       httpStatus: 503,
       error: null,
-      checks: [{ name: 'status', outcome: 'fail', message: 'HTTP 503' }],
+      checks: [{ name: 'status', outcome: 'fail', message: 'HTTP 503', value: 503 }],
     },
   },
 };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type EventPayload, toPayload } from '../events/index.js';
 import { conflict, notFound } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
-import type { EventDocument, EventOutbox } from '../monitoring/index.js';
+import type { EventOutbox } from '../monitoring/index.js';
 import {
   type ChannelDocument,
   type ChannelRepository,
@@ -14,28 +15,10 @@ import { channelsForEvent } from './channel-matching.js';
 import { httpRequestFor, type OpenedChannel } from './connectors.js';
 import type { Delivery, DeliveryRecord, DeliveryRepository } from './delivery.repository.js';
 import { sendEmail } from './email.js';
-import type { EventPayload } from './event-payload.js';
 import { BlockedDestinationError, EXCERPT_BYTES, type GuardedHttp, type HttpCall } from './guarded-http.js';
 import type { JiraOutcome } from './jira.js';
 import { closeIssue, openIssue } from './jira.js';
 import type { DeliveryJobData, NotificationQueue } from './notification.queue.js';
-
-export function payloadOf(event: EventDocument): EventPayload {
-  const data = event.data as Partial<EventPayload['data']>;
-  return {
-    id: event.id,
-    type: event.type as EventKind,
-    createdAt: event.createdAt.toISOString(),
-    organizationId: event.organizationId,
-    data: {
-      ...data,
-      website: data.website ?? null,
-      previousStatus: data.previousStatus ?? null,
-      status: data.status ?? null,
-      incident: data.incident ?? null,
-    },
-  };
-}
 
 /** What the API asks of deliveries: test sends and redeliveries, queued for the notifier. */
 export class DeliveryRequests {
@@ -110,9 +93,19 @@ export class DeliveryRunner {
   /** One delivery per channel the event goes to; safe to run again for the same event. */
   async dispatch(eventId: string): Promise<void> {
     const { outbox, channels, websites } = this.deps;
-    const event = await outbox.find(eventId);
-    if (!event || event.deliveredAt) return;
-    const payload = payloadOf(event);
+    const found = await outbox.find(eventId);
+    if (!found) return;
+    if ('invalid' in found) {
+      // Written by a producer that breaks the contract: retrying will not mend it.
+      this.deps.logger.error(
+        { eventId, problem: found.invalid },
+        'event does not match the events contract: not sent',
+      );
+      return outbox.markDispatched(eventId);
+    }
+    const { event } = found;
+    if (event.deliveredAt) return;
+    const payload = toPayload(event);
     const all = await channels.list(event.organizationId);
     const select = (listedChannelIds: readonly number[]) =>
       channelsForEvent(

@@ -1,35 +1,6 @@
-import type { EventKind } from '../notifications/index.js';
+import type { EventKind, EventPayload } from '../events/index.js';
 
-/** The website as an event describes it. */
-export interface PayloadWebsite {
-  id: number;
-  publicId: string;
-  name: string;
-  url: string;
-  customerId: number;
-}
-
-/** What a webhook receives, and what every connector formats (SPEC: event payload). */
-export interface EventPayload {
-  id: string;
-  type: EventKind;
-  createdAt: string;
-  organizationId: number;
-  data: {
-    website: PayloadWebsite | null;
-    previousStatus: string | null;
-    status: string | null;
-    incident: string | null;
-    result?: unknown;
-    [extra: string]: unknown;
-  };
-}
-
-interface ResultSummary {
-  httpStatus?: number | null;
-  error?: { message?: string } | null;
-  checks?: Array<{ name?: string; outcome?: string; message?: string }>;
-}
+export type { EventPayload } from '../events/index.js';
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 
@@ -50,6 +21,8 @@ const SEVERITY: Record<EventKind, Severity> = {
   'ssl.expiring': 'warning',
   'ssl.invalid': 'error',
   'domain.expiring': 'warning',
+  'website.unmonitored': 'warning',
+  'website.monitored': 'info',
   'maintenance.started': 'info',
   'maintenance.ended': 'info',
   test: 'info',
@@ -62,18 +35,20 @@ const HEADLINE: Record<EventKind, string> = {
   'ssl.expiring': 'has an SSL certificate expiring soon',
   'ssl.invalid': 'has an invalid SSL certificate',
   'domain.expiring': 'has a domain expiring soon',
+  'website.unmonitored': 'is no longer checked from any region',
+  'website.monitored': 'is checked again',
   'maintenance.started': 'entered maintenance',
   'maintenance.ended': 'left maintenance',
   test: '',
 };
 
-function reasonOf(result: unknown): string | null {
-  if (typeof result !== 'object' || result === null) return null;
-  const { error, checks } = result as ResultSummary;
-  if (error?.message) return error.message;
-  const failing = (checks ?? []).filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
-  const messages = failing.map((c) => c.message ?? c.name).filter((m): m is string => Boolean(m));
-  return messages.length > 0 ? messages.join('; ') : null;
+function reasonOf(data: EventPayload['data']): string | null {
+  if (data.unmonitored) return data.unmonitored.reason;
+  const { result } = data;
+  if (!result) return null;
+  if (result.error) return result.error.message;
+  const failing = result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
+  return failing.length > 0 ? failing.map((c) => c.message || c.name).join('; ') : null;
 }
 
 export function summarize(payload: EventPayload): EventSummary {
@@ -84,8 +59,11 @@ export function summarize(payload: EventPayload): EventSummary {
       : `${website?.name ?? 'A website'} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
   return {
     title,
-    reason: reasonOf(payload.data.result),
+    reason: reasonOf(payload.data),
     severity: SEVERITY[payload.type],
-    recovery: payload.type === 'website.up' || payload.type === 'maintenance.ended',
+    recovery:
+      payload.type === 'website.up' ||
+      payload.type === 'maintenance.ended' ||
+      payload.type === 'website.monitored',
   };
 }

@@ -69,6 +69,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
     .default('local'),
+  /** Where websites checked from one region go while it serves (else the first serving region). */
+  PREFERRED_REGION: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
+    .optional(),
   /** Stable id of this monitoring node. @defaultValue the host name */
   NODE_ID: z
     .string()

@@ -1,11 +1,11 @@
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
+  atMaintenanceBoundary,
   type MonitorStateDocument,
   type MonitorStateRepository,
-  reportedStatus,
-  settle,
-  websiteEvent,
+  type ResultRepository,
+  summaryOf,
 } from '../monitoring/index.js';
 import type { WebsiteDocument, WebsiteRepository } from '../websites/index.js';
 import type { MaintenanceJobData, MaintenanceQueue } from './maintenance.queue.js';
@@ -36,6 +36,7 @@ export class MaintenanceSync {
       windows: MaintenanceWindowRepository;
       websites: WebsiteRepository;
       states: MonitorStateRepository;
+      results: ResultRepository;
       mutex: RedisMutex;
       queue: MaintenanceQueue;
       logger: Logger;
@@ -85,42 +86,20 @@ export class MaintenanceSync {
     at: Date,
   ): Promise<MonitorStateDocument> {
     const active = spanCovers(span, at);
-    if (active === state.maintenanceActive) return state;
-    const { states } = this.deps;
-    const health = reportedStatus(state.health, { paused: website.paused, inMaintenance: false });
-    if (active && span) {
-      const window = windows.find((w) => w.id === span.windowId);
-      await states.emit(
-        websiteEvent(website, 'maintenance.started', {
-          previousStatus: health,
-          status: 'maintenance',
-          incident: state.openIncidentId,
-          maintenance: {
-            windowId: span.windowId,
-            title: window?.title ?? null,
-            startsAt: span.startsAt,
-            endsAt: span.endsAt,
-          },
-        }),
-      );
-      return { ...state, maintenanceActive: true };
-    }
-    await states.emit(
-      websiteEvent(website, 'maintenance.ended', {
-        previousStatus: 'maintenance',
-        status: health,
-        incident: state.openIncidentId,
-        maintenance: state.maintenance && { ...state.maintenance, endsAt: at },
-      }),
-    );
-    const settlement = settle(state);
-    return states.carryOut(
-      website,
-      { ...state, ...settlement.state, maintenanceActive: false },
-      settlement,
-      at,
-      null,
-    );
+    const outcome = atMaintenanceBoundary(state, { active, at, paused: website.paused });
+    if (outcome.events.length === 0) return state;
+    const current = active ? span : state.maintenance;
+    const latest = await this.deps.results.latest(website.organizationId, website.id);
+    return this.deps.states.carryOut(website, outcome, at, {
+      // The reason a status told at the end shows is the latest result's.
+      result: latest && summaryOf(latest),
+      maintenance: current && {
+        windowId: current.windowId,
+        title: windows.find((w) => w.id === current.windowId)?.title ?? null,
+        startsAt: current.startsAt,
+        endsAt: active ? current.endsAt : at,
+      },
+    });
   }
 
   /**

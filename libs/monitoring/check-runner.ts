@@ -9,22 +9,22 @@ import type { BatchInserter } from '../db/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
-import type { CheckJobData } from '../scheduler/index.js';
+import { type CheckJobData, isStale } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   CHECK_FEATURES,
   type CheckConfig,
+  effectiveIntervalSeconds,
   headersToRecord,
   mtlsKeyContext,
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
-import { expiryCrossings } from './expiry-alerts.js';
-import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
-import { type MonitorStateRepository, websiteEvent } from './monitor-state.repository.js';
-import { reminderDue } from './reminders.js';
-import type { CheckResultDocument } from './result.repository.js';
-import { decide } from './status-machine.js';
+import { afterResult } from './monitor-decisions.js';
+import { inMaintenanceAt } from './monitor-state.js';
+import type { MonitorStateRepository } from './monitor-state.repository.js';
+import { type CheckResultDocument, summaryOf } from './result.repository.js';
+import { freshWindowMs } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
 export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
@@ -84,16 +84,21 @@ export class CheckRunner {
       probe: ProbeOptions;
       domainExpiry: DomainExpiryLookup;
       nodeId: string;
+      /** The quick re-check's delay: part of how long a region's last result stays fresh. */
+      recheckDelayMs: number;
     },
   ) {}
 
-  async run(job: CheckJobData): Promise<RunOutcome> {
+  /** `plannedAt`: when the check was due (epoch ms); one more than an interval late is dropped as stale. */
+  async run(job: CheckJobData, plannedAt: number = Date.now()): Promise<RunOutcome> {
     const website = await this.deps.websites.get(job.organizationId, job.websiteId);
     if (!website) return { ran: false, reason: 'website deleted' };
     const owner = await this.ownerOf(website);
     if (!owner) return { ran: false, reason: 'customer or package missing' };
     const { customer, pkg } = owner;
     if (website.paused || !isMonitored(customer.status)) return { ran: false, reason: 'not monitored' };
+    if (isStale(plannedAt, Date.now(), effectiveIntervalSeconds(website, pkg) * 1000))
+      return { ran: false, reason: 'stale' };
 
     const config = withinPackage(website.checkConfig, pkg);
     const observation = await this.observe(website, config);
@@ -192,7 +197,7 @@ export class CheckRunner {
   }
 
   /**
-   * Stores the result, then the status decision, incident and event it leads to (so a status is
+   * Stores the result, then the status decision, incident and events it leads to (so a status is
    * never visible before the result behind it); the caller holds the monitor lock.
    */
   private async record(
@@ -205,59 +210,22 @@ export class CheckRunner {
     const inMaintenance = inMaintenanceAt(state, observed.startedAt);
     const result = { ...observed, inMaintenance };
     await this.deps.results.insert(result);
-    const regions = website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region];
-    const decision = decide(
+    const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
+    const outcome = afterResult(
       state,
-      { region: result.region, status: result.status, inMaintenance },
-      { ...pkg.alerting, regions },
+      { ...result, cause: result.status === 'down' ? causeOf(result) : null },
+      {
+        ...pkg.alerting,
+        regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
+        freshWithinMs: freshWindowMs(intervalMs, this.deps.recheckDelayMs),
+      },
     );
-    // Expiry is told on crossings; inside maintenance nothing is, and a crossing still there after is.
-    const expiry = inMaintenance
-      ? { marks: state.expiry, events: [] }
-      : expiryCrossings(state.expiry, result.checks);
-    const next: MonitorStateDocument = {
-      ...state,
-      ...decision.state,
-      lastResultAt: result.startedAt,
-      lastCause: result.status === 'down' ? causeOf(result) : state.lastCause,
-      since: decision.change ? result.startedAt : state.since,
-      expiry: expiry.marks,
-    };
-    const summary = {
-      region: result.region,
-      startedAt: result.startedAt,
-      httpStatus: result.httpStatus,
-      error: result.error,
-      checks: result.checks,
-    };
-    const carried = await states.carryOut(website, next, decision, result.startedAt, summary);
-    // A change told now starts the reminder clock again (from `since`).
-    if (decision.notification) carried.remindedAt = null;
-    else if (reminderDue(carried, result.startedAt, pkg.alerting.reminderIntervalMinutes, inMaintenance)) {
-      await states.emit(
-        websiteEvent(website, 'website.down', {
-          previousStatus: 'down',
-          status: 'down',
-          incident: carried.openIncidentId,
-          result: summary,
-          reminder: true,
-        }),
-      );
-      carried.remindedAt = result.startedAt;
-    }
-    for (const kind of expiry.events) {
-      await states.emit(
-        websiteEvent(website, kind, {
-          previousStatus: carried.health,
-          status: carried.health,
-          incident: carried.openIncidentId,
-          result: summary,
-          ssl: result.ssl,
-        }),
-      );
-    }
+    const carried = await states.carryOut(website, outcome, result.startedAt, {
+      result: summaryOf(result),
+      ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
+    });
     await states.save(carried);
-    return { result, recheckSoon: decision.recheckSoon };
+    return { result, recheckSoon: outcome.recheckSoon };
   }
 }
 

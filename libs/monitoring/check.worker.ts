@@ -15,6 +15,8 @@ export interface CheckWorkerOptions {
   recheckDelayMs: number;
   runner: CheckRunner;
   logger: Logger;
+  /** Told of every check dropped without probing (stale: it started more than an interval late). */
+  onDropped?: (reason: 'stale') => void;
   /** How long a job's lock lasts without renewal; a killed worker's jobs are taken over after it. @defaultValue 30000 */
   lockDurationMs?: number;
 }
@@ -30,8 +32,12 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   const worker = new Worker<CheckJobData>(
     name,
     async (job) => {
-      const outcome = await options.runner.run(job.data);
-      if (!outcome.ran) return outcome.reason;
+      // When it was due: a scheduler's run or a re-check is added ahead with its delay.
+      const outcome = await options.runner.run(job.data, job.timestamp + (job.delay ?? 0));
+      if (!outcome.ran) {
+        if (outcome.reason === 'stale') options.onDropped?.('stale');
+        return outcome.reason;
+      }
       if (outcome.recheckSoon) {
         await queue.add(CHECK_JOB_NAME, job.data, {
           delay: options.recheckDelayMs,

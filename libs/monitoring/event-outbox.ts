@@ -1,12 +1,13 @@
-import type { Collection, Db, Filter } from 'mongodb';
-import { EVENTS, type EventDocument } from './monitor-state.repository.js';
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import { type EventDocument, eventDocumentSchema } from '../events/index.js';
+import { EVENTS } from './monitor-state.repository.js';
 
 const MARK_BATCH = 1000;
 const MARK_EVERY_MS = 2000;
 
 /** The notifier's side of the events outbox: what is still to dispatch, and marking it done. */
 export class EventOutbox {
-  private readonly events: Collection<EventDocument>;
+  private readonly events: Collection<Document>;
 
   private dispatched: string[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -16,15 +17,23 @@ export class EventOutbox {
     /** Told when a batch of marks could not be written (the sweep will dispatch those again). */
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
-    this.events = db.collection<EventDocument>(EVENTS);
+    this.events = db.collection(EVENTS);
   }
 
-  /** By primary key (events written before it was the id are found by `id`, with a scan). */
-  async find(eventId: string): Promise<EventDocument | null> {
-    const byKey = await this.events.findOne({ _id: eventId } as unknown as Filter<EventDocument>, {
-      projection: { _id: 0 },
-    });
-    return byKey ?? this.events.findOne({ id: eventId }, { projection: { _id: 0 } });
+  /**
+   * By primary key (events written before it was the id are found by `id`, with a scan), read
+   * through the events contract: `invalid` says what in a stored event breaks it.
+   */
+  async find(eventId: string): Promise<{ event: EventDocument } | { invalid: string } | null> {
+    const projection = { projection: { _id: 0 } };
+    const stored =
+      (await this.events.findOne({ _id: eventId } as unknown as Filter<Document>, projection)) ??
+      (await this.events.findOne({ id: eventId }, projection));
+    if (!stored) return null;
+    const parsed = eventDocumentSchema.safeParse(stored);
+    return parsed.success
+      ? { event: parsed.data }
+      : { invalid: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   }
 
   /**

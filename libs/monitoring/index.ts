@@ -1,9 +1,17 @@
 export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
 export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
 export { EventOutbox } from './event-outbox.js';
+export {
+  afterPlacement,
+  afterResult,
+  atMaintenanceBoundary,
+  type MonitorOutcome,
+  type PlannedEvent,
+  statusEventFor,
+  withReported,
+} from './monitor-decisions.js';
 export { inMaintenanceAt, type MaintenanceSpanState, type MonitorStateDocument } from './monitor-state.js';
 export {
-  type EventDocument,
   type EventWebsite,
   type IncidentDocument,
   MonitorStateRepository,
@@ -11,23 +19,25 @@ export {
   websiteEvent,
 } from './monitor-state.repository.js';
 export { monitoringRoutes } from './monitoring.routes.js';
+export { PlacementStatus } from './placement-status.js';
 export {
   type CheckResultDocument,
   checkResultIndexes,
   ResultRepository,
+  summaryOf,
 } from './result.repository.js';
 export {
   type Decision,
   type DecisionRules,
   decide,
-  eventFor,
+  freshWindowMs,
   type Health,
   INITIAL_STATE,
   type MonitorState,
   type RegionTrack,
+  reevaluate,
   reportedStatus,
   type Settlement,
-  type StatusEventKind,
   settle,
   type WebsiteStatus,
 } from './status-machine.js';

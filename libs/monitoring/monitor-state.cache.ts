@@ -1,6 +1,7 @@
 import type { Redis } from '../redis/index.js';
 import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorStateDocument } from './monitor-state.js';
+import type { WebsiteStatus } from './status-machine.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const TTL_SECONDS = 7 * 86_400;
@@ -15,6 +16,7 @@ export function durableFingerprint(state: MonitorStateDocument): string {
     state.health,
     state.notifiedHealth,
     state.since,
+    state.reported,
     state.openIncidentId,
     state.maintenance,
     state.maintenanceActive,
@@ -56,9 +58,12 @@ export class MonitorStateCache {
     const raw = JSON.parse(text) as Record<string, unknown>;
     const maintenance = raw.maintenance as { windowId: number; startsAt: string; endsAt: string } | null;
     const persisted = raw.persisted as { fingerprint: string; at: string } | null;
+    const reported = raw.reported as { status: WebsiteStatus; since: string } | null | undefined;
     return {
       ...(raw as unknown as MonitorStateDocument),
       since: date(raw.since),
+      // Copies written before the reported status was kept have none.
+      reported: reported ? { status: reported.status, since: new Date(reported.since) } : null,
       lastResultAt: date(raw.lastResultAt),
       maintenance: maintenance && {
         windowId: maintenance.windowId,

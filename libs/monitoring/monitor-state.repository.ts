@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { BatchInserter, type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import type { EventData, EventDocument, EventDraft, ResultSummary } from '../events/index.js';
 import type { Redis } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
+import type { MonitorOutcome } from './monitor-decisions.js';
 import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
 import type { MonitorStateDocument } from './monitor-state.js';
-import { eventFor, INITIAL_STATE, type Settlement } from './status-machine.js';
+import { INITIAL_STATE } from './status-machine.js';
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
 type StoredMonitorState = MonitorStateDocument & { _id: string };
@@ -22,29 +24,18 @@ export interface IncidentDocument {
   regions: string[];
 }
 
-/** A status change for the notifier to deliver (the outbox: written with the change, delivered after). */
-export interface EventDocument {
-  id: string;
-  organizationId: number;
-  websiteId: number;
-  type: string;
-  createdAt: Date;
-  data: Record<string, unknown>;
-  deliveredAt: Date | null;
-}
-
 /** The website as events describe it. */
 export type EventWebsite = Pick<
   WebsiteDocument,
   'organizationId' | 'id' | 'publicId' | 'name' | 'url' | 'customerId'
 >;
 
-/** An event about a website, in the payload shape of SPEC's notification events. */
+/** An event about a website, in the shape of the events contract. */
 export function websiteEvent(
   website: EventWebsite,
-  type: string,
-  data: { previousStatus: string; status: string; incident: string | null } & Record<string, unknown>,
-): Omit<EventDocument, 'id' | 'deliveredAt'> {
+  type: EventDraft['type'],
+  data: Omit<EventData, 'website' | 'result'> & { result: ResultSummary | null },
+): EventDraft {
   return {
     organizationId: website.organizationId,
     websiteId: website.id,
@@ -74,6 +65,7 @@ function fromStored(stored: MonitorStateDocument): MonitorStateDocument {
     maintenanceBoundaryAt: stored.maintenanceBoundaryAt ?? null,
     expiry: stored.expiry ?? NO_EXPIRY_MARKS,
     remindedAt: stored.remindedAt ?? null,
+    reported: stored.reported ?? null,
     persisted: null,
   };
   return { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
@@ -162,6 +154,7 @@ export class MonitorStateRepository {
       organizationId,
       websiteId,
       since: null,
+      reported: null,
       lastResultAt: null,
       openIncidentId: null,
       lastCause: null,
@@ -241,42 +234,44 @@ export class MonitorStateRepository {
   }
 
   /**
-   * Carries out what a settlement calls for: opens or resolves the incident and writes the status
-   * event. Returns the state to save; the caller holds the website's monitor lock.
+   * Carries out a monitor outcome: opens or resolves the incident and writes its events (with the
+   * incident, the latest result and what else `details` adds). Returns the state to save; the
+   * caller holds the website's monitor lock.
    */
   async carryOut(
     website: EventWebsite,
-    state: MonitorStateDocument,
-    settlement: Pick<Settlement, 'notification' | 'incident'>,
+    outcome: Pick<MonitorOutcome, 'state' | 'incident' | 'events'>,
     at: Date,
-    result: Record<string, unknown> | null,
+    details: { result: ResultSummary | null } & Partial<
+      Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored'>
+    >,
   ): Promise<MonitorStateDocument> {
+    const { state } = outcome;
     const next = { ...state };
-    if (settlement.incident === 'open') {
+    if (outcome.incident === 'open') {
       const downRegions = Object.entries(state.regions)
         .filter(([, track]) => track.lastStatus === 'down')
         .map(([region]) => region);
       next.openIncidentId = await this.openIncident(state, at, state.lastCause ?? 'down', downRegions);
-    } else if (settlement.incident === 'resolve' && state.openIncidentId) {
+    } else if (outcome.incident === 'resolve' && state.openIncidentId) {
       await this.resolveIncident(state.organizationId, state.openIncidentId, at);
       next.openIncidentId = null;
     }
-    const { notification } = settlement;
-    const kind = notification && eventFor(notification);
-    if (notification && kind) {
+    for (const { type, previousStatus, status, reminder } of outcome.events) {
       await this.emit(
-        websiteEvent(website, kind, {
-          previousStatus: notification.from,
-          status: notification.to,
+        websiteEvent(website, type, {
+          ...details,
+          previousStatus,
+          status,
           incident: next.openIncidentId ?? state.openIncidentId,
-          result,
+          ...(reminder ? { reminder } : {}),
         }),
       );
     }
     return next;
   }
 
-  async emit(event: Omit<EventDocument, 'id' | 'deliveredAt'>): Promise<void> {
+  async emit(event: EventDraft): Promise<void> {
     const id = randomUUID();
     // The id is the primary key too: the notifier reads and marks events by it without a scan.
     await this.events.insertOne({ ...event, _id: id, id, deliveredAt: null } as EventDocument);

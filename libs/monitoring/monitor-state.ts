@@ -1,5 +1,5 @@
 import type { ExpiryMarks } from './expiry-alerts.js';
-import type { MonitorState } from './status-machine.js';
+import type { MonitorState, WebsiteStatus } from './status-machine.js';
 
 /** A stretch of maintenance (the maintenance module computes it from the windows). */
 export interface MaintenanceSpanState {
@@ -13,6 +13,8 @@ export interface MonitorStateDocument extends MonitorState {
   websiteId: number;
   /** When the confirmed health last changed. */
   since: Date | null;
+  /** What the API reports and since when (health, maintenance, paused, cancelled, unmonitored). */
+  reported: { status: WebsiteStatus; since: Date } | null;
   lastResultAt: Date | null;
   openIncidentId: string | null;
   /** What the latest down result said (error or failed checks): the cause of an incident it opens. */

@@ -1,11 +1,23 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
+import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { defineRoute, type Route, validationError } from '../http/index.js';
-import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
-import { inMaintenanceAt } from './monitor-state.js';
+import {
+  effectiveIntervalSeconds,
+  type Unmonitored,
+  type WebsiteDocument,
+  websiteRefParams,
+} from '../websites/index.js';
+import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
-import { reportedStatus } from './status-machine.js';
+import {
+  freshWindowMs,
+  isFresh,
+  reportedStatus,
+  WEBSITE_STATUSES,
+  type WebsiteStatus,
+} from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -90,10 +102,24 @@ const incidentView = z.object({
   regions: z.array(z.string()),
 });
 
+/** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
+function sinceOf(
+  status: WebsiteStatus,
+  state: MonitorStateDocument,
+  unmonitored: Unmonitored | null,
+): Date | null {
+  if (state.reported?.status === status) return state.reported.since;
+  if (status === 'unmonitored') return unmonitored?.since ?? null;
+  return status === state.health ? state.since : null;
+}
+
 export function monitoringRoutes(deps: {
   website: (organizationId: number, ref: string) => Promise<WebsiteDocument>;
   results: ResultRepository;
   states: MonitorStateRepository;
+  /** The website's customer and package (null: gone meanwhile). */
+  owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
+  recheckDelayMs: number;
 }): Route[] {
   return [
     defineRoute({
@@ -102,7 +128,7 @@ export function monitoringRoutes(deps: {
       operationId: 'getWebsiteStatus',
       summary: 'Current status of a website',
       description:
-        'status: paused, maintenance, or the confirmed health (unknown until the first result, up, degraded, down).',
+        'status: cancelled (its customer is), paused, unmonitored (no region it may be checked from has an active monitoring node; `unmonitored` says why), maintenance, or the confirmed health (unknown until the first result, up, degraded, down). `since`: when that status began. Per region: its latest result, and whether it is fresh (its latest result within two intervals plus the re-check delay, and the region still serving); only fresh regions decide the status.',
       tags: ['Results'],
       access: 'read',
       params: websiteRefParams,
@@ -111,28 +137,60 @@ export function monitoringRoutes(deps: {
         description: 'The status',
         schema: z.object({
           websiteId: z.number().int(),
-          status: z.enum(['unknown', 'up', 'degraded', 'down', 'maintenance', 'paused']),
+          status: z.enum(WEBSITE_STATUSES),
           since: z.iso.datetime().nullable(),
           lastCheckedAt: z.iso.datetime().nullable(),
+          unmonitored: z.object({ since: z.iso.datetime(), reason: z.string() }).nullable(),
           regions: z.record(
             z.string(),
-            z.object({ lastStatus: z.string(), consecutiveDown: z.number(), consecutiveUp: z.number() }),
+            z.object({
+              status: z.enum(['up', 'degraded', 'down']),
+              lastCheckedAt: z.iso.datetime().nullable(),
+              fresh: z.boolean(),
+              consecutiveDown: z.number().int(),
+              consecutiveUp: z.number().int(),
+            }),
           ),
           openIncidentId: z.string().nullable(),
         }),
       },
       handle: async ({ auth, params }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
-        const state = await deps.states.load(auth.organizationId, website.id);
+        const [state, owner] = await Promise.all([
+          deps.states.load(auth.organizationId, website.id),
+          deps.owner(website),
+        ]);
+        const now = new Date();
+        const unmonitored = website.unmonitored ?? null;
+        const status = reportedStatus(state.health, {
+          paused: website.paused,
+          cancelled: owner !== null && !isMonitored(owner.customer.status),
+          unmonitored: unmonitored !== null,
+          inMaintenance: inMaintenanceAt(state, now),
+        });
+        const freshWithinMs = owner
+          ? freshWindowMs(effectiveIntervalSeconds(website, owner.pkg) * 1000, deps.recheckDelayMs)
+          : 0;
         return {
           websiteId: website.id,
-          status: reportedStatus(state.health, {
-            paused: website.paused,
-            inMaintenance: inMaintenanceAt(state, new Date()),
-          }),
-          since: state.since?.toISOString() ?? null,
+          status,
+          since: sinceOf(status, state, unmonitored)?.toISOString() ?? null,
           lastCheckedAt: state.lastResultAt?.toISOString() ?? null,
-          regions: state.regions,
+          unmonitored: unmonitored && { since: unmonitored.since.toISOString(), reason: unmonitored.reason },
+          regions: Object.fromEntries(
+            Object.entries(state.regions).map(([region, track]) => [
+              region,
+              {
+                status: track.lastStatus,
+                lastCheckedAt:
+                  track.lastResultAt === undefined ? null : new Date(track.lastResultAt).toISOString(),
+                fresh:
+                  website.scheduledRegions.includes(region) && isFresh(track, now.getTime(), freshWithinMs),
+                consecutiveDown: track.consecutiveDown,
+                consecutiveUp: track.consecutiveUp,
+              },
+            ]),
+          ),
           openIncidentId: state.openIncidentId,
         };
       },

@@ -1,6 +1,7 @@
 import type { Collection, Db, Filter, ObjectId, WithId } from 'mongodb';
 import type { CheckResult, HealthStatus, ProbeError, Timings } from '../checks/index.js';
 import type { CollectionIndexes } from '../db/index.js';
+import type { ResultSummary } from '../events/index.js';
 
 /** One check run as stored and served. */
 export interface CheckResultDocument {
@@ -20,6 +21,12 @@ export interface CheckResultDocument {
   ssl: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;
   /** Deleted by the retention cleanup after this (the package's resultRetentionDays). */
   retainUntil: Date;
+}
+
+/** A result in short, as events carry it. */
+export function summaryOf(result: CheckResultDocument): ResultSummary {
+  const { region, startedAt, httpStatus, error, checks } = result;
+  return { region, startedAt, httpStatus, error, checks };
 }
 
 export const CHECK_RESULTS = 'check_results';
@@ -63,6 +70,14 @@ export class ResultRepository {
       ];
     }
     return this.collection.find(filter, { sort: { startedAt: -1, _id: -1 }, limit: range.limit }).toArray();
+  }
+
+  /** The website's newest result (what an event told without a result of its own shows). */
+  latest(organizationId: number, websiteId: number): Promise<CheckResultDocument | null> {
+    return this.collection.findOne(
+      { organizationId, websiteId },
+      { projection: { _id: 0 }, sort: { startedAt: -1 } },
+    );
   }
 
   /** Status, response time and time of every result since `from` (for uptime figures). */

@@ -1,14 +1,26 @@
 import type { HealthStatus } from '../checks/index.js';
 
 export type Health = HealthStatus | 'unknown';
-/** What the API shows: the confirmed health, unless the website is paused or in maintenance. */
-export type WebsiteStatus = Health | 'maintenance' | 'paused';
+export const WEBSITE_STATUSES = [
+  'unknown',
+  'up',
+  'degraded',
+  'down',
+  'maintenance',
+  'paused',
+  'cancelled',
+  'unmonitored',
+] as const;
+/** What the API shows: the confirmed health, unless something keeps the website from being checked. */
+export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
 
 /** The recent results of one region. */
 export interface RegionTrack {
   lastStatus: HealthStatus;
   consecutiveDown: number;
   consecutiveUp: number;
+  /** When its latest result started (epoch ms); tracks from before this was kept count as fresh. */
+  lastResultAt?: number;
 }
 
 export interface MonitorState {
@@ -24,6 +36,11 @@ export interface DecisionRules {
   regionQuorum: number;
   /** The regions the website is checked from now. */
   regions: readonly string[];
+  /**
+   * A region's results count while its latest is at most this old (2 intervals plus the re-check
+   * delay): a region that stopped reporting neither holds a status nor blocks a recovery.
+   */
+  freshWithinMs: number;
 }
 
 export interface HealthChange {
@@ -53,22 +70,64 @@ function worstOf(statuses: HealthStatus[]): HealthStatus {
   return statuses.includes('degraded') ? 'degraded' : 'up';
 }
 
+/** The tracks of the regions the website is checked from now. */
+function tracksOf(state: MonitorState, regions: readonly string[]): Record<string, RegionTrack> {
+  const tracks: Record<string, RegionTrack> = {};
+  for (const region of regions) {
+    const track = state.regions[region];
+    if (track) tracks[region] = { ...track };
+  }
+  return tracks;
+}
+
+/** How long a region's latest result counts: two intervals and a re-check (one missed check is not silence). */
+export function freshWindowMs(intervalMs: number, recheckDelayMs: number): number {
+  return 2 * intervalMs + recheckDelayMs;
+}
+
+/** Whether a region's results still count at `now`. */
+export function isFresh(track: RegionTrack, now: number, freshWithinMs: number): boolean {
+  return track.lastResultAt === undefined || now - track.lastResultAt <= freshWithinMs;
+}
+
+/** What the fresh regions say together: how many confirm down, and the health of the others. */
+function tally(tracks: Record<string, RegionTrack>, now: number, rules: DecisionRules) {
+  const fresh = Object.values(tracks).filter((track) => isFresh(track, now, rules.freshWithinMs));
+  // Never more regions than are fresh: a quorum must not wait for regions that stopped reporting.
+  const quorum = Math.min(Math.max(1, rules.regionQuorum), Math.max(1, fresh.length));
+  return {
+    fresh,
+    confirmedDown: fresh.filter((t) => t.consecutiveDown >= rules.confirmations).length >= quorum,
+    goodHealth: worstOf(fresh.map((t) => t.lastStatus).filter((s) => s !== 'down')),
+  };
+}
+
+function concluded(
+  state: MonitorState,
+  health: Health,
+  regions: Record<string, RegionTrack>,
+  inMaintenance: boolean,
+  recheckSoon: boolean,
+): Decision {
+  const change = health !== state.health ? { from: state.health, to: health } : null;
+  const next: MonitorState = { health, notifiedHealth: state.notifiedHealth, regions };
+  // Inside maintenance the health is still followed, but nobody is told and no incident opens.
+  const settled = inMaintenance ? { state: next, notification: null, incident: null } : settle(next);
+  return { ...settled, change, recheckSoon };
+}
+
 /**
- * The state after one result. A website becomes down only when `regionQuorum` regions (at most
- * as many as it is checked from) each saw `confirmations` down results in a row; it comes back when
+ * The state after one result. A website becomes down only when `regionQuorum` fresh regions (at
+ * most as many as are fresh) each saw `confirmations` down results in a row; it comes back when
  * that no longer holds and the reporting region saw `recoveryConfirmations` good results in a row.
- * Between those, up and degraded follow the latest good result of each region (worst wins).
+ * Between those, up and degraded follow the latest good result of each fresh region (worst wins).
  */
 export function decide(
   state: MonitorState,
-  result: { region: string; status: HealthStatus; inMaintenance: boolean },
+  result: { region: string; status: HealthStatus; inMaintenance: boolean; at: number },
   rules: DecisionRules,
 ): Decision {
-  const regions: Record<string, RegionTrack> = {};
-  for (const region of rules.regions) {
-    const track = state.regions[region];
-    if (track) regions[region] = { ...track };
-  }
+  const regions = tracksOf(state, rules.regions);
   const previous = regions[result.region] ?? {
     lastStatus: result.status,
     consecutiveDown: 0,
@@ -79,20 +138,14 @@ export function decide(
     lastStatus: result.status,
     consecutiveDown: down ? previous.consecutiveDown + 1 : 0,
     consecutiveUp: down ? 0 : previous.consecutiveUp + 1,
+    lastResultAt: result.at,
   };
   regions[result.region] = track;
-
-  const quorum = Math.min(Math.max(1, rules.regionQuorum), Math.max(1, rules.regions.length));
-  const confirmedDown = Object.values(regions).filter((t) => t.consecutiveDown >= rules.confirmations).length;
-  const goodHealth = worstOf(
-    Object.values(regions)
-      .map((t) => t.lastStatus)
-      .filter((s) => s !== 'down'),
-  );
+  const { confirmedDown, goodHealth } = tally(regions, result.at, rules);
 
   let health: Health = state.health;
   let recheckSoon = false;
-  if (confirmedDown >= quorum) {
+  if (confirmedDown) {
     health = 'down';
   } else if (state.health === 'down') {
     if (!down && track.consecutiveUp >= rules.recoveryConfirmations) health = goodHealth;
@@ -102,12 +155,30 @@ export function decide(
   } else {
     health = goodHealth;
   }
+  return concluded(state, health, regions, result.inMaintenance, recheckSoon);
+}
 
-  const change = health !== state.health ? { from: state.health, to: health } : null;
-  const next: MonitorState = { health, notifiedHealth: state.notifiedHealth, regions };
-  // Inside maintenance the health is still followed, but nobody is told and no incident opens.
-  const settled = result.inMaintenance ? { state: next, notification: null, incident: null } : settle(next);
-  return { ...settled, change, recheckSoon };
+/**
+ * The state when the regions or their freshness changed without a new result (a region stopped
+ * serving): decided over the fresh regions as they stand. A website that is down recovers when no
+ * quorum confirms down any more and some fresh region saw `recoveryConfirmations` good results.
+ */
+export function reevaluate(
+  state: MonitorState,
+  rules: DecisionRules,
+  now: number,
+  inMaintenance: boolean,
+): Decision {
+  const regions = tracksOf(state, rules.regions);
+  const { fresh, confirmedDown, goodHealth } = tally(regions, now, rules);
+  let health: Health = state.health;
+  if (confirmedDown && fresh.length > 0) health = 'down';
+  else if (
+    fresh.some((t) => t.lastStatus !== 'down') &&
+    (state.health !== 'down' || fresh.some((t) => t.consecutiveUp >= rules.recoveryConfirmations))
+  )
+    health = goodHealth;
+  return concluded(state, health, regions, inMaintenance, false);
 }
 
 /**
@@ -125,21 +196,13 @@ export function settle(state: MonitorState): Settlement {
   };
 }
 
-/** What the API reports for a website. */
+/** What the API reports for a website: why it is not checked, else maintenance, else its health. */
 export function reportedStatus(
   health: Health,
-  website: { paused: boolean; inMaintenance: boolean },
+  website: { paused: boolean; inMaintenance: boolean; cancelled?: boolean; unmonitored?: boolean },
 ): WebsiteStatus {
+  if (website.cancelled) return 'cancelled';
   if (website.paused) return 'paused';
+  if (website.unmonitored) return 'unmonitored';
   return website.inMaintenance ? 'maintenance' : health;
-}
-
-export type StatusEventKind = 'website.down' | 'website.up' | 'website.degraded';
-
-/** The notification a health change calls for; none for the first result of a new website unless it is down. */
-export function eventFor(change: HealthChange): StatusEventKind | null {
-  if (change.to === 'down') return 'website.down';
-  if (change.from === 'unknown') return null;
-  if (change.to === 'degraded') return 'website.degraded';
-  return change.to === 'up' ? 'website.up' : null;
 }

@@ -1,5 +1,12 @@
 export {
   ACTIVE_WITHIN_MS,
+  isActive,
+  type NodeLiveness,
+  type Placement,
+  placeWebsite,
+  servingRegions,
+} from './fleet-membership.js';
+export {
   ALLOW_LIST_WITHIN_MS,
   type MonitoringNode,
   MonitoringNodeRepository,

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes } from '../db/index.js';
+import { ACTIVE_WITHIN_MS, isActive, servingRegions } from './fleet-membership.js';
 
 /** A monitoring node (one worker host) as it registers itself. Nodes are the service's, not a tenant's. */
 export interface MonitoringNode {
@@ -16,8 +17,6 @@ export interface MonitoringNode {
 }
 
 export const MONITORING_NODES = 'monitoring_nodes';
-/** A node is active while its last heartbeat is at most this old. */
-export const ACTIVE_WITHIN_MS = 30_000;
 /** The firewall allow-list keeps a node this long after its last heartbeat, so a restart does not drop it. */
 export const ALLOW_LIST_WITHIN_MS = 24 * 60 * 60 * 1000;
 
@@ -65,23 +64,20 @@ export class MonitoringNodeRepository {
     return (await this.nodes.updateOne({ nodeId }, { $set: { disabled } })).matchedCount > 0;
   }
 
-  /** Enabled, running nodes whose last heartbeat is within `withinMs` of `now`. */
-  listLive(now: Date, withinMs: number): Promise<MonitoringNode[]> {
-    return this.nodes
+  /** The active nodes (fleet-membership's rule), sorted by region and id. */
+  async listActive(now: Date): Promise<MonitoringNode[]> {
+    const recent = await this.nodes
       .find(
-        { lastHeartbeatAt: { $gte: new Date(now.getTime() - withinMs) }, stoppedAt: null, disabled: false },
+        { lastHeartbeatAt: { $gte: new Date(now.getTime() - ACTIVE_WITHIN_MS) } },
         { projection: { _id: 0 }, sort: { region: 1, nodeId: 1 } },
       )
       .toArray();
+    return recent.filter((node) => isActive(node, now));
   }
 
-  /** The regions of enabled nodes seen within `withinMs`, sorted. */
-  async regions(now: Date, withinMs: number): Promise<string[]> {
-    const regions = await this.nodes.distinct('region', {
-      lastHeartbeatAt: { $gte: new Date(now.getTime() - withinMs) },
-      disabled: false,
-    });
-    return regions.map(String).sort();
+  /** The regions checks are scheduled in now: those with an active node. */
+  async servingRegions(now = new Date()): Promise<string[]> {
+    return servingRegions(await this.listActive(now), now);
   }
 
   /** Enabled nodes seen within `withinMs`, stopped or not (for allow-lists). */

@@ -1,11 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/index.js';
-import {
-  ACTIVE_WITHIN_MS,
-  ALLOW_LIST_WITHIN_MS,
-  type MonitoringNodeRepository,
-} from './monitoring-node.repository.js';
+import { ACTIVE_WITHIN_MS } from './fleet-membership.js';
+import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from './monitoring-node.repository.js';
 
 const nodeView = z.object({
   ip: z.string().describe('Address of the node'),
@@ -37,7 +34,7 @@ export function monitoringNodeRoutes(nodes: MonitoringNodeRepository): Route[] {
       access: 'read',
       success: { status: 200, description: 'Active nodes', schema: z.object({ nodes: z.array(nodeView) }) },
       handle: async () => {
-        const live = await nodes.listLive(new Date(), ACTIVE_WITHIN_MS);
+        const live = await nodes.listActive(new Date());
         return { nodes: live.map((node) => ({ ip: node.ip, region: node.region, active: true })) };
       },
     }),

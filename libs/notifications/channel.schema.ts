@@ -1,19 +1,8 @@
 import { z } from 'zod';
+import { EVENT_KINDS } from '../events/index.js';
 import { absoluteHttpUrl, patchBody } from '../http/index.js';
 
-/** What a channel can be told about (SPEC: event kinds). */
-export const EVENT_KINDS = [
-  'website.down',
-  'website.up',
-  'website.degraded',
-  'ssl.expiring',
-  'ssl.invalid',
-  'domain.expiring',
-  'maintenance.started',
-  'maintenance.ended',
-  'test',
-] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+export { EVENT_KINDS, type EventKind } from '../events/index.js';
 
 export const CHANNEL_TYPES = [
   'webhook',

@@ -16,11 +16,20 @@ export interface SchedulePlan {
   regions: readonly string[];
   /** Regions scheduled before this change, whose schedulers must go if no longer wanted. */
   previousRegions: readonly string[];
-  /**
-   * Check at once in regions that had no scheduler yet (a new, resumed or reactivated website). Off
-   * for the reconciler: rebuilding a flushed Redis must not fire every website at the same moment.
-   */
-  checkNowIfNew: boolean;
+  firstCheck: FirstCheck;
+}
+
+/**
+ * Which regions check at once, besides the schedule: `new` those the website was not scheduled in
+ * before (a new, resumed or reactivated website, a region that started serving; not a scheduler a
+ * flushed Redis lost, or every website would fire at once), `all` every one (what is requested
+ * changed), `none`.
+ * `spreadMs` spreads those checks over that long by website, so a region that starts serving is
+ * not hit by all its websites in the same second.
+ */
+export interface FirstCheck {
+  where: 'none' | 'new' | 'all';
+  spreadMs?: number;
 }
 
 export const CHECK_JOB_NAME = 'check';
@@ -82,30 +91,41 @@ export class CheckScheduler {
     }
     const every = plan.intervalSeconds * 1000;
     const offset = spreadOffsetMs(plan.websiteId, every);
+    const { where, spreadMs } = plan.firstCheck;
     for (const region of wanted) {
       const queue = this.queue(region);
       const existing = await queue.getJobScheduler(id);
       const data: CheckJobData = { websiteId: plan.websiteId, organizationId: plan.organizationId, region };
-      if (existing && Number(existing.every) === every && sameData(existing.template?.data, data)) continue;
-      // Runs start to start every `every` ms at the website's own offset (no drift, no thundering herd).
-      await queue.upsertJobScheduler(
-        id,
-        { every, offset },
-        {
-          name: CHECK_JOB_NAME,
-          data,
-          opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
-        },
-      );
-      // The offset puts the first scheduled run up to an interval away; a new schedule checks now.
-      if (!existing && plan.checkNowIfNew) {
+      if (!existing || Number(existing.every) !== every || !sameData(existing.template?.data, data)) {
+        // Runs start to start every `every` ms at the website's own offset (no drift, no thundering herd).
+        await queue.upsertJobScheduler(
+          id,
+          { every, offset },
+          {
+            name: CHECK_JOB_NAME,
+            data,
+            opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+          },
+        );
+      }
+      // The offset puts the first scheduled run up to an interval away: these check sooner.
+      if (where === 'all' || (where === 'new' && !plan.previousRegions.includes(region))) {
         await queue.add(CHECK_JOB_NAME, data, {
-          jobId: `first-${plan.websiteId}-${region}`,
+          jobId:
+            where === 'new'
+              ? `first-${plan.websiteId}-${region}`
+              : `now-${plan.websiteId}-${region}-${Date.now()}`,
+          delay: spreadMs ? spreadOffsetMs(plan.websiteId, spreadMs) : 0,
           removeOnComplete: true,
           removeOnFail: { count: 100 },
         });
       }
     }
+  }
+
+  /** Drops the jobs waiting in a region's queue (a region that stopped serving: nobody takes them). */
+  async drain(region: string): Promise<void> {
+    await this.queue(region).drain(true);
   }
 
   /** The website ids that have a scheduler in a region's queue. */
@@ -145,4 +165,12 @@ function sameData(stored: unknown, wanted: CheckJobData): boolean {
     data.organizationId === wanted.organizationId &&
     data.region === wanted.region
   );
+}
+
+/**
+ * A check that starts more than one interval after it was planned is stale (its worker was down,
+ * its region stopped serving): the next one is due anyway, and probing it would report the past.
+ */
+export function isStale(plannedAt: number, startedAt: number, intervalMs: number): boolean {
+  return startedAt - plannedAt > intervalMs;
 }

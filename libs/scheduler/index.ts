@@ -4,6 +4,8 @@ export {
   CheckScheduler,
   checkSchedulerId,
   checksQueueName,
+  type FirstCheck,
+  isStale,
   type SchedulePlan,
   spreadOffsetMs,
   websiteIdOf,

@@ -16,7 +16,13 @@ import {
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
 } from '../maintenance/index.js';
-import { checkResultIndexes, monitoringIndexes } from '../monitoring/index.js';
+import {
+  checkResultIndexes,
+  MonitorStateRepository,
+  monitoringIndexes,
+  PlacementStatus,
+  ResultRepository,
+} from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
@@ -61,6 +67,7 @@ export interface Services {
   scheduler: CheckScheduler;
   lifecycle: CustomerLifecycleQueue;
   reconciler: ScheduleReconciler;
+  scheduling: WebsiteScheduling;
   maintenanceWindows: MaintenanceWindowRepository;
   maintenanceQueue: MaintenanceQueue;
   channels: ChannelService;
@@ -68,6 +75,8 @@ export interface Services {
   deliveries: DeliveryRepository;
   deliveryRequests: DeliveryRequests;
   notificationQueue: NotificationQueue;
+  states: MonitorStateRepository;
+  results: ResultRepository;
   close(): Promise<void>;
 }
 
@@ -85,15 +94,26 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
   const lifecycle = new CustomerLifecycleQueue(redis, config.REDIS_KEY_PREFIX);
   const maintenanceWindows = new MaintenanceWindowRepository(db);
   const maintenanceQueue = new MaintenanceQueue(redis, config.REDIS_KEY_PREFIX);
+  const notificationQueue = new NotificationQueue(redis, config.REDIS_KEY_PREFIX);
+  const states = new MonitorStateRepository(db, redis, config.REDIS_KEY_PREFIX, (eventId) =>
+    notificationQueue.announce(eventId),
+  );
+  const results = new ResultRepository(db);
+  const placement = new PlacementStatus({
+    states,
+    results,
+    mutex,
+    recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+  });
   const scheduling = new WebsiteScheduling({
     scheduler,
     websites: websiteRepository,
     nodes,
-    fallbackRegion: config.NODE_REGION,
+    preferredRegion: config.PREFERRED_REGION,
+    onPlacement: (change) => placement.changed(change),
   });
   const channelRepository = new ChannelRepository(db);
   const deliveries = new DeliveryRepository(db);
-  const notificationQueue = new NotificationQueue(redis, config.REDIS_KEY_PREFIX);
   const channels: ChannelService = new ChannelService({
     channels: channelRepository,
     secrets,
@@ -130,7 +150,8 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     scheduling,
     scheduler,
     mutex,
-    fallbackRegion: config.NODE_REGION,
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
     logger,
   });
   const customers = new CustomerService({
@@ -156,6 +177,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     scheduler,
     lifecycle,
     reconciler,
+    scheduling,
     maintenanceWindows,
     maintenanceQueue,
     channels,
@@ -167,6 +189,8 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
       queue: notificationQueue,
     }),
     notificationQueue,
+    states,
+    results,
     async close() {
       await Promise.all([
         scheduler.close(),

@@ -4,9 +4,11 @@ export {
   defaultCheckConfig,
   mergeCheckConfig,
 } from './check-config.schema.js';
+export { FLEET_WATCH_INTERVAL_MS, startFleetWatcher } from './fleet-watcher.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
 export {
   mtlsKeyContext,
+  type Unmonitored,
   type WebsiteDocument,
   WebsiteRepository,
   websiteIndexes,
@@ -16,5 +18,10 @@ export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
 export { headersToRecord } from './website-build.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
-export { effectiveIntervalSeconds, resolveRegions, WebsiteScheduling } from './website-scheduling.js';
+export {
+  effectiveIntervalSeconds,
+  type PlacementChange,
+  type PlacementListener,
+  WebsiteScheduling,
+} from './website-scheduling.js';
 export { toWebsiteView, websiteRoutes } from './websites.routes.js';

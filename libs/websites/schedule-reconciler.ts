@@ -6,21 +6,32 @@ import {
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { PackageRepository } from '../packages/index.js';
-import type { CheckScheduler } from '../scheduler/index.js';
+import type { Redis } from '../redis/index.js';
+import type { CheckScheduler, FirstCheck } from '../scheduler/index.js';
 import type { WebsiteRepository } from './website.repository.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 
 export interface ReconcileReport {
   websites: number;
+  synced: number;
   orphansRemoved: number;
+  /** The serving regions this run scheduled in. */
+  serving: string[];
+  /** Whether the serving regions differed from those the last run applied. */
+  fleetChanged: boolean;
   durationMs: number;
 }
 
+/** A region that starts serving checks its websites within this long (spread, not all at once). */
+const NEW_REGION_FIRST_CHECKS_WITHIN_MS = 10_000;
+
 /**
- * Makes Redis match MongoDB: every website gets the schedulers its settings, customer and package
- * call for (missing ones added, changed ones fixed), and schedulers of websites that no longer
- * exist are removed. So a flushed or restarted Redis heals by itself. One run at a time across
- * all workers.
+ * Makes Redis match MongoDB and the fleet: every website gets the schedulers its settings,
+ * customer, package and the serving regions call for (missing ones added, changed ones fixed,
+ * those of regions that stopped serving removed), and schedulers of websites that no longer exist
+ * are removed. So a flushed Redis and a region coming or going heal by themselves. One run at a
+ * time across all processes; the serving regions it applied are kept in Redis, so every process
+ * can tell when the fleet changed since.
  */
 export class ScheduleReconciler {
   constructor(
@@ -31,10 +42,21 @@ export class ScheduleReconciler {
       scheduling: WebsiteScheduling;
       scheduler: CheckScheduler;
       mutex: RedisMutex;
-      fallbackRegion: string;
+      redis: Redis;
+      prefix: string;
       logger: Logger;
     },
   ) {}
+
+  private get appliedKey() {
+    return `${this.deps.prefix}:fleet:serving`;
+  }
+
+  /** The serving regions the last complete run applied (null: none yet, or Redis lost them). */
+  async appliedServing(): Promise<string[] | null> {
+    const text = await this.deps.redis.get(this.appliedKey);
+    return text === null ? null : text.split(',').filter(Boolean);
+  }
 
   /** The report, or undefined when another process is reconciling right now. */
   run(): Promise<ReconcileReport | undefined> {
@@ -44,10 +66,16 @@ export class ScheduleReconciler {
   private async reconcile(): Promise<ReconcileReport> {
     const started = Date.now();
     const { websites, customers, packages, scheduling, scheduler, mutex } = this.deps;
+    const serving = await scheduling.servingRegions();
+    const applied = await this.appliedServing();
+    const fleetChanged = applied !== null && applied.join(',') !== serving.join(',');
+    // A region a website gains (one started serving) checks it soon, not an interval later; a
+    // scheduler Redis lost is only put back (its first run falls at the website's offset).
+    const firstCheck: FirstCheck = { where: 'new', spreadMs: NEW_REGION_FIRST_CHECKS_WITHIN_MS };
     const known = new Set<number>();
-    const knownRegions = await scheduling.knownRegions();
-    const regions = new Set([this.deps.fallbackRegion, ...knownRegions]);
+    const regions = new Set([...serving, ...(applied ?? [])]);
     const owners = new Map<number, CustomerWithPackage | null>();
+    let synced = 0;
     for (const listed of await websites.schedulingFields()) {
       known.add(listed.id);
       for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
@@ -58,13 +86,13 @@ export class ScheduleReconciler {
         );
       }
       const owner = owners.get(listed.customerId);
-      if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, knownRegions))) continue;
+      if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, serving))) continue;
       // Out of line: fix it from a fresh read under the website's lock (an API write may be racing).
       await mutex.withLock(`website:${listed.id}`, async () => {
         const website = await websites.findByRef(listed.organizationId, { id: listed.id });
-        if (website)
-          await scheduling.sync(website, owner.customer, owner.pkg, { knownRegions, checkNowIfNew: false });
+        if (website) await scheduling.sync(website, owner.customer, owner.pkg, { serving, firstCheck });
       });
+      synced++;
     }
     let orphansRemoved = 0;
     for (const region of regions) {
@@ -73,9 +101,19 @@ export class ScheduleReconciler {
         await scheduler.remove(websiteId, region);
         orphansRemoved++;
       }
+      // Nobody serves it: what waits there would only be probed late (and dropped) by a node that returns.
+      if (!serving.includes(region)) await scheduler.drain(region);
     }
-    const report = { websites: known.size, orphansRemoved, durationMs: Date.now() - started };
-    this.deps.logger.info(report, 'schedules reconciled');
+    await this.deps.redis.set(this.appliedKey, serving.join(','));
+    const report = {
+      websites: known.size,
+      synced,
+      orphansRemoved,
+      serving,
+      fleetChanged,
+      durationMs: Date.now() - started,
+    };
+    this.deps.logger.info(report, fleetChanged ? 'schedules follow the fleet' : 'schedules reconciled');
     return report;
   }
 }

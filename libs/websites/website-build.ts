@@ -15,7 +15,14 @@ export function headersToRecord(pairs: WebsiteDocument['customHeaders']): Record
 
 type Settings = Omit<
   WebsiteDocument,
-  'id' | 'publicId' | 'organizationId' | 'checkConfig' | 'scheduledRegions' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'publicId'
+  | 'organizationId'
+  | 'checkConfig'
+  | 'scheduledRegions'
+  | 'unmonitored'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 function defaultsFor(base: Pick<Settings, 'customerId' | 'name' | 'url' | 'mtlsClientKey'>): Settings {

@@ -1,24 +1,13 @@
 import { type CustomerDocument, isMonitored } from '../customers/index.js';
-import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from '../nodes/index.js';
+import { type MonitoringNodeRepository, placeWebsite } from '../nodes/index.js';
 import type { PackageDocument } from '../packages/index.js';
-import type { CheckScheduler } from '../scheduler/index.js';
-import type { WebsiteDocument, WebsiteRepository, WebsiteSchedulingFields } from './website.repository.js';
-
-/**
- * The regions a website is checked from: the ones it names, else every known region when the
- * package allows several, else the first known one. Known regions are those of monitoring nodes
- * seen lately, or the fallback region when no node has registered yet.
- */
-export function resolveRegions(
-  requested: readonly string[],
-  multiRegion: boolean,
-  knownRegions: readonly string[],
-  fallbackRegion: string,
-): string[] {
-  if (requested.length > 0) return [...requested];
-  const known = knownRegions.length > 0 ? [...knownRegions].sort() : [fallbackRegion];
-  return multiRegion ? known : known.slice(0, 1);
-}
+import type { CheckScheduler, FirstCheck } from '../scheduler/index.js';
+import type {
+  Unmonitored,
+  WebsiteDocument,
+  WebsiteRepository,
+  WebsiteSchedulingFields,
+} from './website.repository.js';
 
 /** The interval a website is checked at: its own, but never below its package's minimum. */
 export function effectiveIntervalSeconds(
@@ -28,91 +17,132 @@ export function effectiveIntervalSeconds(
   return Math.max(website.checkInterval, pkg.limits.minCheckIntervalSeconds);
 }
 
-/** Keeps a website's BullMQ schedulers in line with its settings, its customer and its package. */
+/** A website whose regions or unmonitored state changed, with what they were. */
+export interface PlacementChange {
+  /** As it is now (`scheduledRegions`, `unmonitored`). */
+  website: WebsiteDocument;
+  customer: CustomerDocument;
+  pkg: PackageDocument;
+  before: { regions: readonly string[]; unmonitored: Unmonitored | null };
+}
+
+/** Told before a placement change is stored (the monitor decides the status again and tells subscribers). */
+export type PlacementListener = (change: PlacementChange) => Promise<void>;
+
+/** What the regions of a website should be now. */
+interface WantedPlacement {
+  regions: string[];
+  /** Set when the website should be checked but no region it may be checked from serves. */
+  unmonitoredReason: string | null;
+}
+
+const sameRegions = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((region) => b.includes(region));
+
+/**
+ * Keeps a website's BullMQ schedulers in line with its settings, its customer, its package and the
+ * serving regions of the fleet (regions with an active monitoring node).
+ */
 export class WebsiteScheduling {
   constructor(
     private readonly deps: {
       scheduler: CheckScheduler;
       websites: WebsiteRepository;
       nodes: MonitoringNodeRepository;
-      fallbackRegion: string;
+      /** Where single-region websites go while it serves. */
+      preferredRegion?: string | undefined;
+      onPlacement?: PlacementListener;
     },
   ) {}
 
-  knownRegions(): Promise<string[]> {
-    return this.deps.nodes.regions(new Date(), ALLOW_LIST_WITHIN_MS);
+  servingRegions(): Promise<string[]> {
+    return this.deps.nodes.servingRegions();
   }
 
-  /** The regions the website should be scheduled in now. */
-  private wantedRegions(
+  private wanted(
     website: WebsiteSchedulingFields,
     customer: CustomerDocument,
     pkg: PackageDocument,
-    known: string[],
-  ): string[] {
-    if (website.paused || !isMonitored(customer.status)) return [];
-    return resolveRegions(website.regions, pkg.features.multiRegion, known, this.deps.fallbackRegion);
+    serving: readonly string[],
+  ): WantedPlacement {
+    if (website.paused || !isMonitored(customer.status)) return { regions: [], unmonitoredReason: null };
+    return placeWebsite({
+      requested: website.regions,
+      multiRegion: pkg.features.multiRegion,
+      serving,
+      preferredRegion: this.deps.preferredRegion,
+    });
   }
 
   /**
-   * Call with the website's lock held. `knownRegions` saves a query when the caller already has
-   * them; `checkNowIfNew` (default on) checks at once where the website was not scheduled before.
+   * Call with the website's lock held. `serving` saves a query when the caller already has the
+   * serving regions; `firstCheck` says where to check at once (default: where it was not
+   * scheduled before).
    */
   async sync(
     website: WebsiteDocument,
     customer: CustomerDocument,
     pkg: PackageDocument,
-    options: { knownRegions?: string[]; checkNowIfNew?: boolean } = {},
+    options: { serving?: readonly string[]; firstCheck?: FirstCheck } = {},
   ): Promise<void> {
-    const regions = this.wantedRegions(
-      website,
-      customer,
-      pkg,
-      options.knownRegions ?? (await this.knownRegions()),
-    );
-    await this.apply(website, regions, effectiveIntervalSeconds(website, pkg), options.checkNowIfNew ?? true);
+    const wanted = this.wanted(website, customer, pkg, options.serving ?? (await this.servingRegions()));
+    await this.apply(website, wanted, effectiveIntervalSeconds(website, pkg), {
+      firstCheck: options.firstCheck ?? { where: 'new' },
+      owner: { customer, pkg },
+    });
   }
 
-  /** Whether Redis already holds exactly the schedulers the website should have (read only, no lock). */
+  /** Whether Redis and the website document already hold exactly what it should have (read only, no lock). */
   async inSync(
     website: WebsiteSchedulingFields,
     customer: CustomerDocument,
     pkg: PackageDocument,
-    knownRegions: string[],
+    serving: readonly string[],
   ): Promise<boolean> {
-    const regions = this.wantedRegions(website, customer, pkg, knownRegions);
-    const stale = website.scheduledRegions.filter((region) => !regions.includes(region));
-    if (stale.length > 0 || regions.length !== website.scheduledRegions.length) return false;
+    const wanted = this.wanted(website, customer, pkg, serving);
+    if (!sameRegions(wanted.regions, website.scheduledRegions)) return false;
+    if ((wanted.unmonitoredReason === null) !== ((website.unmonitored ?? null) === null)) return false;
     const every = effectiveIntervalSeconds(website, pkg) * 1000;
-    for (const region of regions) {
+    for (const region of wanted.regions) {
       if ((await this.deps.scheduler.intervalOf(website.id, region)) !== every) return false;
     }
     return true;
   }
 
-  /** Removes every scheduler of the website. */
+  /** Removes every scheduler of the website (it is being deleted). */
   unschedule(website: WebsiteDocument): Promise<void> {
-    return this.apply(website, [], website.checkInterval, false);
+    return this.apply(website, { regions: [], unmonitoredReason: null }, website.checkInterval, {
+      firstCheck: { where: 'none' },
+      owner: null,
+    });
   }
 
   private async apply(
     website: WebsiteDocument,
-    regions: string[],
+    wanted: WantedPlacement,
     intervalSeconds: number,
-    checkNowIfNew: boolean,
+    options: { firstCheck: FirstCheck; owner: { customer: CustomerDocument; pkg: PackageDocument } | null },
   ): Promise<void> {
+    const before = { regions: website.scheduledRegions, unmonitored: website.unmonitored ?? null };
     await this.deps.scheduler.apply({
       websiteId: website.id,
       organizationId: website.organizationId,
       intervalSeconds,
-      regions,
-      previousRegions: website.scheduledRegions,
-      checkNowIfNew,
+      regions: wanted.regions,
+      previousRegions: before.regions,
+      firstCheck: options.firstCheck,
     });
-    const unchanged =
-      regions.length === website.scheduledRegions.length &&
-      regions.every((r) => website.scheduledRegions.includes(r));
-    if (!unchanged) await this.deps.websites.setScheduledRegions(website.id, regions);
-    website.scheduledRegions = regions;
+    const unmonitored: Unmonitored | null = wanted.unmonitoredReason
+      ? { since: before.unmonitored?.since ?? new Date(), reason: wanted.unmonitoredReason }
+      : null;
+    const changed =
+      !sameRegions(wanted.regions, before.regions) || before.unmonitored?.reason !== unmonitored?.reason;
+    if (!changed) return;
+    const after = { ...website, scheduledRegions: wanted.regions, unmonitored };
+    // Told before it is stored: a crash in between tells it again at the next reconcile, never not at all.
+    if (options.owner) await this.deps.onPlacement?.({ website: after, ...options.owner, before });
+    await this.deps.websites.setPlacement(website.id, wanted.regions, unmonitored);
+    website.scheduledRegions = wanted.regions;
+    website.unmonitored = unmonitored;
   }
 }

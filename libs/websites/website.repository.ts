@@ -4,6 +4,12 @@ import { type ResealReport, resealCollection, type SealedSecret, type SecretBox 
 import type { CheckConfig } from './check-config.schema.js';
 import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
 
+/** Why a website that should be checked is not, and since when. */
+export interface Unmonitored {
+  since: Date;
+  reason: string;
+}
+
 export interface WebsiteDocument {
   id: number;
   publicId: string;
@@ -30,6 +36,8 @@ export interface WebsiteDocument {
   checkConfig: CheckConfig;
   /** The regions whose check queues hold a scheduler for this website now. */
   scheduledRegions: string[];
+  /** Set while none of the regions it may be checked from serves (absent on documents from before). */
+  unmonitored?: Unmonitored | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -56,7 +64,14 @@ export const websiteKey = (id: number) => `w${id}`;
 /** The fields that decide a website's schedulers. */
 export type WebsiteSchedulingFields = Pick<
   WebsiteDocument,
-  'id' | 'organizationId' | 'customerId' | 'checkInterval' | 'paused' | 'regions' | 'scheduledRegions'
+  | 'id'
+  | 'organizationId'
+  | 'customerId'
+  | 'checkInterval'
+  | 'paused'
+  | 'regions'
+  | 'scheduledRegions'
+  | 'unmonitored'
 >;
 
 export class WebsiteRepository {
@@ -111,6 +126,7 @@ export class WebsiteRepository {
             paused: 1,
             regions: 1,
             scheduledRegions: 1,
+            unmonitored: 1,
           },
         },
       )
@@ -160,8 +176,8 @@ export class WebsiteRepository {
     await this.byKey(id, { $set: fields });
   }
 
-  async setScheduledRegions(id: number, regions: string[]): Promise<void> {
-    await this.byKey(id, { $set: { scheduledRegions: regions } });
+  async setPlacement(id: number, regions: string[], unmonitored: Unmonitored | null): Promise<void> {
+    await this.byKey(id, { $set: { scheduledRegions: regions, unmonitored } });
   }
 
   /** An update by primary key; callers have read the document through its organization first. */

@@ -29,6 +29,25 @@ export function parseWebsiteRef(ref: string): { id: number } | { publicId: strin
 
 type Owner = CustomerWithPackage;
 
+/** The settings that make up the request a check sends. */
+const REQUEST_FIELDS = [
+  'url',
+  'httpMethod',
+  'customHeaders',
+  'requestBody',
+  'followRedirects',
+  'maxRedirects',
+  'cookieHandling',
+  'mtlsEnabled',
+  'mtlsClientCert',
+  'mtlsClientKey',
+  'timeoutSeconds',
+] as const satisfies ReadonlyArray<keyof WebsiteDocument>;
+
+function requestChanged(before: WebsiteDocument, after: WebsiteDocument): boolean {
+  return REQUEST_FIELDS.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
+
 /** What websites need of notification channels, to list them. */
 export interface WebsiteChannelsPort {
   /** The channels among `ids` that exist, with the customer each is tied to (null: none). */
@@ -143,6 +162,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         organizationId,
         checkConfig: defaultCheckConfig(settings.url, (feature) => owner.pkg.features[feature]),
         scheduledRegions: [],
+        unmonitored: null,
         createdAt: now,
         updatedAt: now,
       };
@@ -173,7 +193,10 @@ export class WebsiteService implements CustomerWebsitesPort {
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
       await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
-      await this.deps.scheduling.sync(updated, owner.customer, owner.pkg);
+      // A changed request is checked at once: the user wants to see what it gives now.
+      await this.deps.scheduling.sync(updated, owner.customer, owner.pkg, {
+        firstCheck: { where: requestChanged(current, updated) ? 'all' : 'new' },
+      });
       return updated;
     });
   }

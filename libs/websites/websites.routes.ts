@@ -19,6 +19,7 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
     mtlsClientKey,
     checkConfig: _checkConfig,
     scheduledRegions: _scheduled,
+    unmonitored: _unmonitored,
     customHeaders,
     ...fields
   } = website;

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/** Every kind of event a channel can receive. */
+export const EVENT_KINDS = [
+  'website.down',
+  'website.up',
+  'website.degraded',
+  'website.unmonitored',
+  'website.monitored',
+  'ssl.expiring',
+  'ssl.invalid',
+  'domain.expiring',
+  'maintenance.started',
+  'maintenance.ended',
+  'test',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const eventWebsiteSchema = z.object({
+  id: z.number().int(),
+  publicId: z.string(),
+  name: z.string(),
+  url: z.string(),
+  customerId: z.number().int(),
+});
+
+/** The result an event is about, in short: what messages show as the reason. */
+export const resultSummarySchema = z.object({
+  region: z.string(),
+  startedAt: z.date(),
+  httpStatus: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
+      message: z.string(),
+      value: z.union([z.number(), z.string()]).nullable(),
+    }),
+  ),
+});
+export type ResultSummary = z.infer<typeof resultSummarySchema>;
+
+const sslSummarySchema = z.object({
+  validTo: z.date(),
+  daysLeft: z.number().int(),
+  issuer: z.string(),
+  subject: z.string(),
+  valid: z.boolean(),
+});
+
+/** SPEC's event payload `data`, with the extras some kinds carry. */
+export const eventDataSchema = z.object({
+  website: eventWebsiteSchema.nullable(),
+  previousStatus: z.string().nullable(),
+  status: z.string().nullable(),
+  incident: z.string().nullable(),
+  /** The latest result (events written before it was kept for every kind have none). */
+  result: resultSummarySchema.nullable().default(null),
+  /** A website.down that repeats one already told (reminderIntervalMinutes). */
+  reminder: z.boolean().optional(),
+  ssl: sslSummarySchema.nullable().optional(),
+  maintenance: z
+    .object({
+      windowId: z.number().int(),
+      title: z.string().nullable(),
+      startsAt: z.date(),
+      endsAt: z.date(),
+    })
+    .nullable()
+    .optional(),
+  /** Why no region checks the website (website.unmonitored). */
+  unmonitored: z.object({ reason: z.string(), since: z.date() }).optional(),
+});
+export type EventData = z.infer<typeof eventDataSchema>;
+
+/** An event in the outbox: written by workers and the API, read by the notifier. */
+export const eventDocumentSchema = z.object({
+  id: z.string(),
+  organizationId: z.number().int(),
+  websiteId: z.number().int(),
+  type: z.enum(EVENT_KINDS),
+  createdAt: z.date(),
+  data: eventDataSchema,
+  deliveredAt: z.date().nullable(),
+});
+export type EventDocument = z.infer<typeof eventDocumentSchema>;
+/** What a producer writes; the outbox adds the id and the delivery mark. */
+export type EventDraft = Omit<EventDocument, 'id' | 'deliveredAt'>;
+
+/** A value as JSON carries it: dates become ISO strings. */
+export type Jsonified<T> = T extends Date
+  ? string
+  : T extends ReadonlyArray<infer Item>
+    ? Jsonified<Item>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
+
+/** What a receiver gets for an event (SPEC's payload): the event without its outbox fields, as JSON. */
+export type EventPayload = Jsonified<Pick<EventDocument, 'id' | 'type' | 'organizationId' | 'data'>> & {
+  createdAt: string;
+};
+
+/** The payload of a stored event: JSON's own conversion, typed by the contract. */
+export function toPayload(
+  event: Pick<EventDocument, 'id' | 'type' | 'createdAt' | 'organizationId' | 'data'>,
+): EventPayload {
+  const { id, type, createdAt, organizationId, data } = event;
+  return JSON.parse(JSON.stringify({ id, type, createdAt, organizationId, data }));
+}

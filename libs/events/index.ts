@@ -1,0 +1,15 @@
+export {
+  EVENT_KINDS,
+  type EventData,
+  type EventDocument,
+  type EventDraft,
+  type EventKind,
+  type EventPayload,
+  eventDataSchema,
+  eventDocumentSchema,
+  eventWebsiteSchema,
+  type Jsonified,
+  type ResultSummary,
+  resultSummarySchema,
+  toPayload,
+} from './event.schema.js';

@@ -1,0 +1,57 @@
+import type { Logger } from '../logging/index.js';
+import type { ScheduleReconciler } from './schedule-reconciler.js';
+import type { WebsiteScheduling } from './website-scheduling.js';
+
+/** How often each process compares the serving regions with those the schedules follow. @defaultValue 5 s */
+export const FLEET_WATCH_INTERVAL_MS = 5_000;
+
+/**
+ * Makes schedules follow the fleet within seconds, not at the periodic reconcile: every few
+ * seconds it compares the serving regions with the ones the last reconcile applied (kept in
+ * Redis) and reconciles when they differ, or when Redis lost that record (flushed). Runs in every
+ * API and worker process; the reconciler's lock lets one of them do it.
+ */
+export function startFleetWatcher(options: {
+  scheduling: WebsiteScheduling;
+  reconciler: ScheduleReconciler;
+  logger: Logger;
+  intervalMs?: number;
+}): { stop(): Promise<void> } {
+  const { scheduling, reconciler, logger } = options;
+  let current: Promise<void> | null = null;
+  let failing = false;
+  const tick = async () => {
+    const [serving, applied] = await Promise.all([scheduling.servingRegions(), reconciler.appliedServing()]);
+    if (applied !== null && applied.join(',') === serving.join(',')) return;
+    logger.info({ serving, applied }, 'the serving regions changed: schedules follow');
+    // Undefined when another process reconciles: the next tick looks again.
+    await reconciler.run();
+  };
+  const timer = setInterval(() => {
+    if (current) return;
+    current = tick()
+      .then(
+        () => {
+          if (failing) logger.info('fleet watch restored');
+          failing = false;
+        },
+        (error: unknown) => {
+          if (!failing)
+            logger.warn(
+              { err: error instanceof Error ? error.message : String(error) },
+              'fleet watch failed',
+            );
+          failing = true;
+        },
+      )
+      .finally(() => {
+        current = null;
+      });
+  }, options.intervalMs ?? FLEET_WATCH_INTERVAL_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
