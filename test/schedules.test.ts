@@ -20,6 +20,7 @@ describe('schedules, reconciliation and worker failures', () => {
 
   beforeAll(async () => {
     api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    await api.serveRegion('local');
     ({ token } = await api.createOrganization(['admin']));
     customerId = await createCustomer(
       api,

@@ -7,7 +7,6 @@ import {
   type ChannelDocument,
   type ChannelRepository,
   channelSecretContext,
-  type EventKind,
 } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';

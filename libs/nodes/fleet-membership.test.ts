@@ -52,6 +52,14 @@ describe('fleet membership', () => {
     },
   );
 
+  it('a single-region website stays where it is checked while that region serves', () => {
+    const place = (current: string[], serving: string[]) =>
+      placeWebsite({ requested: [], multiRegion: false, serving, preferredRegion: 'us', current }).regions;
+    expect(place(['eu'], ['aa', 'eu', 'us'])).toEqual(['eu']);
+    expect(place(['eu'], ['aa', 'us'])).toEqual(['us']);
+    expect(place([], ['aa', 'eu'])).toEqual(['aa']);
+  });
+
   it('says why a website is unmonitored', () => {
     expect(
       placeWebsite({ requested: ['us-east'], multiRegion: false, serving: ['eu'] }).unmonitoredReason,

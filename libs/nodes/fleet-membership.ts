@@ -31,15 +31,18 @@ export type Placement =
 
 /**
  * The regions a monitored website is checked from, given the serving regions: the regions it
- * names that serve; else every serving region when its package allows several; else one region,
- * the preferred one while it serves, otherwise the first serving one (deterministic, so every
- * process places it alike). No region: the website is unmonitored, and the reason says why.
+ * names that serve; else every serving region when its package allows several; else one region:
+ * the one it is checked from while that serves (a region joining moves nothing), else the preferred
+ * one while it serves, else the first serving one (deterministic, so every process places it
+ * alike). No region: the website is unmonitored, and the reason says why.
  */
 export function placeWebsite(input: {
   requested: readonly string[];
   multiRegion: boolean;
   serving: readonly string[];
   preferredRegion?: string | undefined;
+  /** The regions it is checked from now. */
+  current?: readonly string[];
 }): Placement {
   const { requested, serving } = input;
   if (requested.length > 0) {
@@ -53,7 +56,9 @@ export function placeWebsite(input: {
   if (serving.length === 0)
     return { regions: [], unmonitoredReason: 'no active monitoring node in any region' };
   if (input.multiRegion) return { regions: [...serving].sort(), unmonitoredReason: null };
-  const preferred = input.preferredRegion;
+  const kept = input.current?.find((region) => serving.includes(region));
+  const preferred =
+    input.preferredRegion && serving.includes(input.preferredRegion) ? input.preferredRegion : undefined;
   const [first] = [...serving].sort() as [string];
-  return { regions: [preferred && serving.includes(preferred) ? preferred : first], unmonitoredReason: null };
+  return { regions: [kept ?? preferred ?? first], unmonitoredReason: null };
 }

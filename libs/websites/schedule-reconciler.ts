@@ -23,7 +23,7 @@ export interface ReconcileReport {
 }
 
 /** A region that starts serving checks its websites within this long (spread, not all at once). */
-const NEW_REGION_FIRST_CHECKS_WITHIN_MS = 10_000;
+const NEW_REGION_FIRST_CHECKS_WITHIN_MS = 5_000;
 
 /**
  * Makes Redis match MongoDB and the fleet: every website gets the schedulers its settings,

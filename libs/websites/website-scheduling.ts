@@ -71,6 +71,7 @@ export class WebsiteScheduling {
       multiRegion: pkg.features.multiRegion,
       serving,
       preferredRegion: this.deps.preferredRegion,
+      current: website.scheduledRegions,
     });
   }
 

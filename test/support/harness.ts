@@ -8,6 +8,7 @@ import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/inde
 import { type AppConfig, loadConfig } from '../../libs/config/index.js';
 import type { Scope } from '../../libs/http/index.js';
 import { createLogger } from '../../libs/logging/index.js';
+import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
 
 /** A URL of the shared test MongoDB pointing at a database of its own. */
 export function uniqueMongoUrl(base = inject('mongoUrl')): string {
@@ -94,7 +95,30 @@ export class TestApi {
     return token;
   }
 
+  private readonly nodes: Array<{ stop(): Promise<void> }> = [];
+
+  /**
+   * A monitoring node of `region` that heartbeats like a worker's but runs no checks: its region
+   * serves, so websites get schedules there (tests of scheduling without a worker).
+   */
+  async serveRegion(region = 'local'): Promise<{ stop(): Promise<void> }> {
+    const node = await startHeartbeat({
+      nodes: new MonitoringNodeRepository(this.db),
+      node: {
+        nodeId: `test-${region}-${randomUUID().slice(0, 8)}`,
+        ip: '203.0.113.50',
+        region,
+        version: 'test',
+      },
+      logger: createLogger('test-node', 'silent'),
+      intervalMs: 5_000,
+    });
+    this.nodes.push(node);
+    return node;
+  }
+
   async stop(): Promise<void> {
+    await Promise.all(this.nodes.map((node) => node.stop().catch(() => undefined)));
     await this.api.stop();
     await this.mongo
       .db()
