@@ -67,6 +67,8 @@ describe('notification channels', () => {
       'website.down',
       'website.up',
       'website.degraded',
+      'website.unmonitored',
+      'website.monitored',
       'ssl.expiring',
       'ssl.invalid',
       'domain.expiring',

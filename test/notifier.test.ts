@@ -457,9 +457,11 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
         status: type === 'website.down' ? 'down' : 'up',
         incident,
         result: {
+          region: 'eu-west',
+          startedAt: new Date(),
           httpStatus: 503,
           error: null,
-          checks: [{ name: 'status', outcome: 'fail', message: 'HTTP 503' }],
+          checks: [{ name: 'status', outcome: 'fail', message: 'HTTP 503', value: 503 }],
         },
       },
       deliveredAt: null,

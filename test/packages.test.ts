@@ -8,6 +8,8 @@ describe('packages', () => {
 
   beforeAll(async () => {
     api = await TestApi.start();
+    // A serving region: websites are scheduled only where a monitoring node is active.
+    await api.serveRegion('local');
     const org = await api.createOrganization(['admin']);
     admin = org.token;
     reader = await api.createToken(org.organizationId, ['write']);

@@ -26,6 +26,8 @@ describe('websites', () => {
 
   beforeAll(async () => {
     api = await TestApi.start();
+    // A serving region: websites are scheduled only where a monitoring node is active.
+    await api.serveRegion('local');
     ({ organizationId, token } = await api.createOrganization(['admin']));
     const pkg = await createPackage(api, token, {
       limits: { minCheckIntervalSeconds: 30 },

@@ -90,6 +90,8 @@ describe('worker: scheduled checks end to end', () => {
       cause: expect.stringContaining('503'),
     });
 
+    // A changed URL is checked at once: stay down a little, so the downtime counts whole seconds.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     await api.request('PATCH', `/api/websites/${publicId}`, { token, body: { url: `${target.url}/ok` } });
     await expect.poll(async () => (await status(id)).status, { timeout: 20_000, interval: 200 }).toBe('up');
     const resolved = await api.request<{ items: Array<{ resolvedAt: string | null }> }>(

@@ -35,7 +35,7 @@ export async function startMonitoringStack(
   const target = await startHttpTarget();
   const worker: RunningService = await startWorker(
     { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: nodeId },
-    createLogger('worker', 'silent'),
+    createLogger('worker', api.config.LOG_LEVEL),
     workerOptions,
   );
   return {
