@@ -242,4 +242,52 @@ describe('fleet: regions live with their nodes', () => {
       await worker.stop();
     }
   }, 120_000);
+
+  it('status says what is true: a changed URL is checked at once; paused and cancelled with when they began', async () => {
+    healthy = true;
+    const worker = await startWorker(
+      { ...api.config, NODE_REGION: 'eu-west', NODE_ID: 'truth', NODE_PUBLIC_IP: '203.0.113.22' },
+      createLogger('worker', 'silent'),
+    );
+    try {
+      const customerId = await createCustomer(
+        api,
+        token,
+        (await createPackage(api, token, { limits: { minCheckIntervalSeconds: 10 } })).id,
+      );
+      const site = await website(customerId, { checkInterval: 300 });
+      await expect.poll(async () => (await status(site.id)).status, { timeout: 20_000 }).toBe('up');
+      const upSince = (await status(site.id)).since;
+      // The next scheduled check is up to 5 minutes away: a result within seconds is the check at once.
+      const patchedAt = new Date();
+      await api.request('PATCH', `/api/websites/${site.publicId}`, {
+        token,
+        body: { url: `${targetUrl}/?v=2` },
+      });
+      await expect.poll(() => resultsFrom(site.id, 'eu-west', patchedAt), { timeout: 10_000 }).toBe(1);
+      expect((await status(site.id)).since).toBe(upSince);
+
+      const pausedAt = Date.now();
+      await api.request('PATCH', `/api/websites/${site.publicId}`, { token, body: { paused: true } });
+      const paused = await status(site.id);
+      expect(paused.status).toBe('paused');
+      expect(Date.parse(paused.since ?? '')).toBeGreaterThanOrEqual(pausedAt - 1000);
+      await api.request('PATCH', `/api/websites/${site.publicId}`, { token, body: { paused: false } });
+
+      const cancellationDate = new Date(Date.now() + 3000).toISOString();
+      const marked = await api.request('PATCH', `/api/customers/${customerId}`, {
+        token,
+        body: { status: 'marked_for_cancellation', cancellationDate },
+      });
+      expect(marked.status).toBe(200);
+      await expect
+        .poll(async () => (await status(site.id)).status, { timeout: 20_000, interval: 500 })
+        .toBe('cancelled');
+      expect(Date.parse((await status(site.id)).since ?? '')).toBeGreaterThanOrEqual(
+        Date.parse(cancellationDate) - 1000,
+      );
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
 });
