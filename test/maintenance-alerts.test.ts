@@ -112,10 +112,12 @@ describe('maintenance windows with a worker: results marked, alerts held back an
       maintenance: { windowId: window.body.id, title: 'Database upgrade' },
     });
     expect(ended?.data).toMatchObject({ previousStatus: 'maintenance', status: 'down' });
+    // Told after the window, the down still carries the result that says why.
     expect(down?.data).toMatchObject({
       previousStatus: 'up',
       status: 'down',
       incident: after.openIncidentId,
+      result: { httpStatus: 503, region: 'local' },
     });
     const incidents = await api.request<{ items: Array<{ cause: string; startedAt: string }> }>(
       'GET',
