@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
@@ -43,6 +43,10 @@ describe('fleet: regions live with their nodes', () => {
     await once(target, 'listening');
     targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
   });
+  // A test that fails midway must not leave its workers serving (and taking jobs) in the next one.
+  afterEach(async () => {
+    await Promise.all([...children].map((child) => stop(child, 'SIGTERM')));
+  });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     target.closeAllConnections();
@@ -80,6 +84,7 @@ describe('fleet: regions live with their nodes', () => {
     return child;
   }
   async function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
     child.kill(signal);
     await exited;
