@@ -24,20 +24,21 @@ export const eventWebsiteSchema = z.object({
   customerId: z.number().int(),
 });
 
+/** One check's verdict in a result (results as served and as events carry them). */
+export const checkResultSchema = z.object({
+  name: z.string(),
+  outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
+  message: z.string(),
+  value: z.union([z.number(), z.string()]).nullable(),
+});
+
 /** The result an event is about, in short: what messages show as the reason. */
 export const resultSummarySchema = z.object({
   region: z.string(),
   startedAt: z.date(),
   httpStatus: z.number().int().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  checks: z.array(
-    z.object({
-      name: z.string(),
-      outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
-      message: z.string(),
-      value: z.union([z.number(), z.string()]).nullable(),
-    }),
-  ),
+  checks: z.array(checkResultSchema),
 });
 export type ResultSummary = z.infer<typeof resultSummarySchema>;
 

@@ -1,4 +1,5 @@
 export {
+  checkResultSchema,
   EVENT_KINDS,
   type EventData,
   type EventDocument,

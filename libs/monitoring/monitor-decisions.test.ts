@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import { afterPlacement, afterResult, atMaintenanceBoundary, statusEventFor } from './monitor-decisions.js';
-import type { MonitorStateDocument } from './monitor-state.js';
+import { initialMonitorState, type MonitorStateDocument } from './monitor-state.js';
 import { type DecisionRules, decide, INITIAL_STATE, type RegionTrack, reevaluate } from './status-machine.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');
@@ -20,20 +19,7 @@ const track = (lastStatus: RegionTrack['lastStatus'], secondsAgo: number, down =
   lastResultAt: T0 - secondsAgo * 1000,
 });
 const state = (over: Partial<MonitorStateDocument> = {}): MonitorStateDocument => ({
-  ...INITIAL_STATE,
-  organizationId: 1,
-  websiteId: 7,
-  since: null,
-  reported: null,
-  lastResultAt: null,
-  openIncidentId: null,
-  lastCause: null,
-  maintenance: null,
-  maintenanceActive: false,
-  maintenanceBoundaryAt: null,
-  expiry: NO_EXPIRY_MARKS,
-  remindedAt: null,
-  persisted: null,
+  ...initialMonitorState(1, 7),
   ...over,
 });
 const downInBoth = state({

@@ -7,8 +7,7 @@ import type { WebsiteDocument } from '../websites/index.js';
 import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
 import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
-import type { MonitorStateDocument } from './monitor-state.js';
-import { INITIAL_STATE } from './status-machine.js';
+import { initialMonitorState, type MonitorStateDocument } from './monitor-state.js';
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
 type StoredMonitorState = MonitorStateDocument & { _id: string };
@@ -119,12 +118,14 @@ export class MonitorStateRepository {
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
     const cached = await this.cache.get(websiteId);
     if (cached)
-      return cached.organizationId === organizationId ? cached : this.initial(organizationId, websiteId);
+      return cached.organizationId === organizationId
+        ? cached
+        : initialMonitorState(organizationId, websiteId);
     // By primary key alone (FerretDB runs only that without a scan); the organization is checked here.
     const stored = await this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } });
     return stored?.organizationId === organizationId
       ? fromStored(stored)
-      : this.initial(organizationId, websiteId);
+      : initialMonitorState(organizationId, websiteId);
   }
 
   /**
@@ -142,29 +143,12 @@ export class MonitorStateRepository {
       .filter((w) => missing.has(w.id))
       .map((w) => {
         const state = found.get(w.id);
-        return state?.organizationId === w.organizationId ? state : this.initial(w.organizationId, w.id);
+        return state?.organizationId === w.organizationId
+          ? state
+          : initialMonitorState(w.organizationId, w.id);
       });
     await this.cache.setIfAbsent(states);
     return states.length;
-  }
-
-  private initial(organizationId: number, websiteId: number): MonitorStateDocument {
-    return {
-      ...INITIAL_STATE,
-      organizationId,
-      websiteId,
-      since: null,
-      reported: null,
-      lastResultAt: null,
-      openIncidentId: null,
-      lastCause: null,
-      maintenance: null,
-      maintenanceActive: false,
-      maintenanceBoundaryAt: null,
-      expiry: NO_EXPIRY_MARKS,
-      remindedAt: null,
-      persisted: null,
-    };
   }
 
   /** The states with maintenance going on or planned (the maintenance reconciler). */

@@ -1,5 +1,5 @@
-import type { ExpiryMarks } from './expiry-alerts.js';
-import type { MonitorState, WebsiteStatus } from './status-machine.js';
+import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
+import { INITIAL_STATE, type MonitorState, type WebsiteStatus } from './status-machine.js';
 
 /** A stretch of maintenance (the maintenance module computes it from the windows). */
 export interface MaintenanceSpanState {
@@ -45,4 +45,24 @@ export function inMaintenanceAt(state: MonitorStateDocument, at: Date): boolean 
     state.maintenanceActive ||
     (span !== null && span.startsAt.getTime() <= time && time < span.endsAt.getTime())
   );
+}
+
+/** The state of a website nothing is known of yet. */
+export function initialMonitorState(organizationId: number, websiteId: number): MonitorStateDocument {
+  return {
+    ...INITIAL_STATE,
+    organizationId,
+    websiteId,
+    since: null,
+    reported: null,
+    lastResultAt: null,
+    openIncidentId: null,
+    lastCause: null,
+    maintenance: null,
+    maintenanceActive: false,
+    maintenanceBoundaryAt: null,
+    expiry: NO_EXPIRY_MARKS,
+    remindedAt: null,
+    persisted: null,
+  };
 }

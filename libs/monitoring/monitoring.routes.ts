@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
+import { checkResultSchema } from '../events/index.js';
 import { defineRoute, type Route, validationError } from '../http/index.js';
 import {
   effectiveIntervalSeconds,
@@ -41,14 +42,7 @@ const resultView = z.object({
   }),
   redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  checks: z.array(
-    z.object({
-      name: z.string(),
-      outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
-      message: z.string(),
-      value: z.union([z.number(), z.string()]).nullable(),
-    }),
-  ),
+  checks: z.array(checkResultSchema),
   ssl: z
     .object({
       validTo: z.iso.datetime(),
