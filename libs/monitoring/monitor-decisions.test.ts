@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { afterPlacement, afterResult, atMaintenanceBoundary, statusEventFor } from './monitor-decisions.js';
 import { initialMonitorState, type MonitorStateDocument } from './monitor-state.js';
-import { type DecisionRules, decide, INITIAL_STATE, type RegionTrack, reevaluate } from './status-machine.js';
+import { type DecisionRules, decide, type RegionTrack, reevaluate } from './status-machine.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');
 const rules: DecisionRules = {
