@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../libs/checks/index.js';
-import { type ProbeOptions, type ProbeRequest, probeHttp, systemResolve } from '../libs/probe/index.js';
+import {
+  type ProbeOptions,
+  type ProbeRequest,
+  probeHttp,
+  systemResolve,
+  TlsContexts,
+} from '../libs/probe/index.js';
 import { defaultCheckConfig } from '../libs/websites/index.js';
 import { issue } from './support/pki-forge.js';
 import { startHttpsTarget, startHttpTarget, type Target } from './support/targets.js';
@@ -14,7 +20,7 @@ const resolveTestNames: ProbeOptions['resolve'] = async (hostname) => {
 const options: ProbeOptions = {
   allowPrivateTargets: true,
   resolve: resolveTestNames,
-  ca: [ca.cert],
+  tls: new TlsContexts([ca.cert]),
   userAgent: 'webmon-test/1',
 };
 
@@ -304,5 +310,35 @@ describe('HTTPS probe and the SSL check', () => {
     );
     expect(withCert.httpStatus).toBe(200);
     expect(withCert.body?.toString()).toBe('hello webmon client');
+    // Contexts are kept per certificate: another website's certificate is its own, never the last one used.
+    const other = issue({ commonName: 'other client', issuer: clientCa, clientAuth: true });
+    const withOther = await probeHttp(
+      request(url, { clientCertificate: { cert: other.cert, key: other.key } }),
+      options,
+    );
+    expect(withOther.body?.toString()).toBe('hello other client');
+    const again = await probeHttp(
+      request(url, { clientCertificate: { cert: client.cert, key: client.key } }),
+      options,
+    );
+    expect(again.body?.toString()).toBe('hello webmon client');
+    expect((await probeHttp(request(url), options)).httpStatus).toBeNull();
+  });
+
+  it('mTLS: a client key that is not a key fails the check as TLS, with the reason', async () => {
+    const server = issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca });
+    const target = await startHttpsTarget(server);
+    targets.push(target);
+    const result = await probeHttp(
+      request(`https://shop.test:${target.port}/ok`, {
+        clientCertificate: {
+          cert: server.cert,
+          key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+        },
+      }),
+      options,
+    );
+    expect(result.httpStatus).toBeNull();
+    expect(result.error?.code).toBe('TLS');
   });
 });

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMutex } from '../libs/locks/index.js';
 import { MonitorStateRepository } from '../libs/monitoring/index.js';
-import { systemResolve } from '../libs/probe/index.js';
+import { systemResolve, TlsContexts } from '../libs/probe/index.js';
 import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { issue } from './support/pki-forge.js';
@@ -24,7 +24,7 @@ describe('worker: scheduled checks end to end', () => {
     stack = await startMonitoringStack('test-node', {
       // shop.test is this machine, and the test CA is trusted: the probe's edge to the network.
       probe: {
-        ca: [ca.cert],
+        tls: new TlsContexts([ca.cert]),
         resolve: (hostname) =>
           hostname === 'shop.test' ? Promise.resolve(['127.0.0.1']) : systemResolve(hostname),
       },

@@ -10,7 +10,7 @@ import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import { CheckRunner, startCheckWorker } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
-import { type ProbeOptions, systemResolve } from '../../libs/probe/index.js';
+import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
@@ -34,7 +34,7 @@ function probeOptions(config: AppConfig, overrides: Partial<ProbeOptions> = {}):
     allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
     exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
     resolve: systemResolve,
-    ca: [...rootCertificates, ...extraCa],
+    tls: new TlsContexts([...rootCertificates, ...extraCa]),
     userAgent: `webmon/${SERVICE_VERSION} (website monitoring)`,
     ...overrides,
   };

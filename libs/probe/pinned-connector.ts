@@ -5,6 +5,7 @@ import type { buildConnector } from 'undici';
 import type { TlsObservation } from '../checks/index.js';
 import { blockedReason } from './address-policy.js';
 import { ProbeFailure } from './probe-error.js';
+import type { TlsContexts } from './tls-contexts.js';
 
 /** Resolves a host name to addresses, first choice first. */
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -30,8 +31,8 @@ export interface ConnectorOptions {
   /** Single addresses reachable even though their range is blocked (a private host to monitor). */
   exemptAddresses?: readonly string[];
   resolve: Resolve;
-  /** Trusted roots for the chain check. */
-  ca: string[];
+  /** Trusted roots for the chain check, as shared TLS contexts. */
+  tls: TlsContexts;
   clientCertificate: { cert: string; key: string } | null;
 }
 
@@ -90,10 +91,9 @@ export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): 
       const secure = tlsConnect({
         socket,
         servername: isIP(hostname) ? undefined : hostname,
-        ca: options.ca,
+        secureContext: options.tls.contextFor(options.clientCertificate),
         rejectUnauthorized: false,
         ALPNProtocols: ['http/1.1'],
-        ...(options.clientCertificate ?? {}),
       });
       hop.sockets.push(secure);
       await new Promise<void>((resolve, reject) => {
