@@ -7,6 +7,8 @@ import { type ThrowawayDatabases, throwawayDatabases } from '../../libs/embedded
 export interface BenchStack {
   mongoUrl: string;
   redisUrl: string;
+  /** The embedded servers' process ids (absent when MONGODB_URL / REDIS_URL were given). */
+  pids: { mongo?: number; redis?: number };
   /** A process the benchmark started, stopped (SIGTERM, then awaited) when the benchmark ends. */
   owned(child: ChildProcess): ChildProcess;
 }
@@ -54,6 +56,7 @@ export async function withBenchDatabases(
     await run({
       mongoUrl: databases.mongoUrl,
       redisUrl: databases.redisUrl,
+      pids: databases.pids,
       owned: (child) => {
         children.push(child);
         return child;

@@ -7,6 +7,8 @@ import type { EmbeddedServer } from './server-process.js';
 export interface ThrowawayDatabases {
   mongoUrl: string;
   redisUrl: string;
+  /** Process ids of the servers started here (a benchmark reads their CPU time); absent for given URLs. */
+  pids: { mongo?: number; redis?: number };
   /** Stops the servers started here (none when both URLs were given). */
   stop(): Promise<void>;
 }
@@ -25,6 +27,7 @@ export async function throwawayDatabases(options: {
   const stop = async () => {
     await Promise.all(started.map((server) => server.stop()));
   };
+  const pids: ThrowawayDatabases['pids'] = {};
   try {
     let mongoUrl = options.mongoUrl;
     if (!mongoUrl) {
@@ -35,6 +38,7 @@ export async function throwawayDatabases(options: {
       });
       started.push(server);
       mongoUrl = server.url;
+      pids.mongo = server.pid;
     }
     let redisUrl = options.redisUrl;
     if (!redisUrl) {
@@ -44,8 +48,9 @@ export async function throwawayDatabases(options: {
       });
       started.push(server);
       redisUrl = server.url;
+      pids.redis = server.pid;
     }
-    return { mongoUrl, redisUrl, stop };
+    return { mongoUrl, redisUrl, pids, stop };
   } catch (error) {
     await stop();
     throw error;
