@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from '../redis/index.js';
-import { CHECK_JOB_NAME, type CheckJobData, checksQueueName } from '../scheduler/index.js';
+import { CHECK_JOB_NAME, type CheckJobData, checksQueueName, plannedAtOf } from '../scheduler/index.js';
 import type { CheckRunner } from './check-runner.js';
 
 export interface CheckWorkerOptions {
@@ -32,8 +32,7 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   const worker = new Worker<CheckJobData>(
     name,
     async (job) => {
-      // When it was due: a scheduler's run or a re-check is added ahead with its delay.
-      const outcome = await options.runner.run(job.data, job.timestamp + (job.delay ?? 0));
+      const outcome = await options.runner.run(job.data, plannedAtOf(job));
       if (!outcome.ran) {
         if (outcome.reason === 'stale') options.onDropped?.('stale');
         return outcome.reason;

@@ -168,6 +168,15 @@ function sameData(stored: unknown, wanted: CheckJobData): boolean {
 }
 
 /**
+ * When a job was due (epoch ms): added at `timestamp` with the delay in its options. Not
+ * `job.delay`: BullMQ sets that to 0 when it promotes a delayed job, which would date every
+ * scheduled check back to when the one before it ran.
+ */
+export function plannedAtOf(job: { timestamp: number; opts: { delay?: number } }): number {
+  return job.timestamp + (job.opts.delay ?? 0);
+}
+
+/**
  * A check that starts more than one interval after it was planned is stale (its worker was down,
  * its region stopped serving): the next one is due anyway, and probing it would report the past.
  */

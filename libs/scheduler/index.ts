@@ -6,6 +6,7 @@ export {
   checksQueueName,
   type FirstCheck,
   isStale,
+  plannedAtOf,
   type SchedulePlan,
   spreadOffsetMs,
   websiteIdOf,
