@@ -1,0 +1,344 @@
+/**
+ * Check cost side by side: our worker (with its embedded FerretDB and Redis), Gatus (memory storage,
+ * then SQLite) and blackbox_exporter against one local target farm, the same websites, interval and
+ * conditions (status 200, body contains "Welcome", response time < 5 s), over HTTP and over HTTPS
+ * (a full handshake per check: the farm closes every connection). Each is measured over a window
+ * after its steady state: CPU seconds of every process involved (from /proc) per 1,000 checks
+ * counted at the farm. Prints one table with the peers/ours ratios and writes JSON to bench/results/.
+ *
+ * Usage: npm run bench:peers -- [--websites 200] [--interval 10] [--window 30]
+ *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox] [--schemes http,https] [--runtime dist|tsx]
+ * GATUS_BIN / BLACKBOX_BIN name the peers' binaries; otherwise ../shared/peers/build-peers.sh builds them.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
+import { withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
+import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
+import {
+  driveBlackbox,
+  locatePeers,
+  type PeerBinaries,
+  startBlackbox,
+  startGatus,
+} from './support/peer-checkers.js';
+import { cpuSecondsOf } from './support/process-stats.js';
+import { startTargetFarm, type TargetFarm, untilSteady } from './support/target-farm.js';
+
+const SYSTEMS = ['webmon', 'gatus-memory', 'gatus-sqlite', 'blackbox'] as const;
+type System = (typeof SYSTEMS)[number];
+type Scheme = 'http' | 'https';
+
+const { values } = parseArgs({
+  options: {
+    websites: { type: 'string', default: '200' },
+    interval: { type: 'string', default: '10' },
+    window: { type: 'string', default: '30' },
+    systems: { type: 'string', default: SYSTEMS.join(',') },
+    schemes: { type: 'string', default: 'http,https' },
+    runtime: { type: 'string', default: 'dist' },
+  },
+});
+const websites = Number(values.websites);
+const intervalSeconds = Number(values.interval);
+const windowSeconds = Number(values.window);
+if (
+  ![websites, intervalSeconds, windowSeconds].every((n) => Number.isInteger(n) && n > 0) ||
+  intervalSeconds < 10
+)
+  throw new Error('--websites and --window must be positive integers, --interval an integer of at least 10');
+const systems = values.systems.split(',') as System[];
+for (const system of systems)
+  if (!SYSTEMS.includes(system)) throw new Error(`--systems: ${system} is not one of ${SYSTEMS.join(', ')}`);
+const schemes = values.schemes.split(',') as Scheme[];
+for (const scheme of schemes)
+  if (scheme !== 'http' && scheme !== 'https') throw new Error('--schemes: http and/or https');
+if (values.runtime !== 'dist' && values.runtime !== 'tsx') throw new Error('--runtime must be dist or tsx');
+const runtime: WorkerRuntime = values.runtime;
+const perSecond = websites / intervalSeconds;
+
+const say = (message: string) => console.log(`[peers] ${message}`);
+
+interface Measurement {
+  system: string;
+  scheme: Scheme;
+  checks: number;
+  checksPerSecond: number;
+  /** CPU seconds per process over the window. */
+  cpuSeconds: Record<string, number>;
+  /** Redis commands per check (ours only), most first. */
+  redisCommandsPerCheck?: Record<string, number>;
+  /** Results MongoDB holds for the window (ours only): every check stored. */
+  storedResults?: number;
+}
+
+async function measureWindow(
+  farm: TargetFarm,
+  pids: Record<string, number>,
+): Promise<{ checks: number; cpuSeconds: Record<string, number> }> {
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSecondsOf(pid)]));
+  const hitsBefore = farm.hits();
+  await new Promise((r) => setTimeout(r, windowSeconds * 1000));
+  const checks = farm.hits() - hitsBefore;
+  const cpuSeconds = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, cpuSecondsOf(pid) - (cpuBefore[name] ?? 0)]),
+  );
+  return { checks, cpuSeconds };
+}
+
+function commandStats(info: string): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(match[1]!, Number(match[2]));
+  return calls;
+}
+
+/** The time a steady state takes to reach, at most: every endpoint started and two intervals more. */
+const rampTimeoutMs = (websites * 0.222 + intervalSeconds * 3 + 60) * 1000;
+
+async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): Promise<Measurement> {
+  let measurement: Measurement | undefined;
+  await withBenchDatabases('peers', async (stack) => {
+    if (!stack.pids.mongo || !stack.pids.redis)
+      throw new Error(
+        'the peers benchmark measures the embedded FerretDB and Redis: unset MONGODB_URL and REDIS_URL',
+      );
+    const prefix = `peers${Date.now()}`;
+    const mongo = new MongoClient(stack.mongoUrl);
+    await mongo.connect();
+    const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+    try {
+      await seedWebsites({
+        db: mongo.db(),
+        redis,
+        prefix,
+        count: websites,
+        intervalSeconds,
+        urlOf: (id) => `${farm[scheme]}/site/${id}`,
+        say,
+      });
+      const worker = spawnBenchWorker(stack, {
+        prefix,
+        concurrency: 200,
+        runtime,
+        env: { PROBE_EXTRA_CA_FILE: caFile },
+      });
+      await untilSteady(farm, perSecond, rampTimeoutMs, intervalSeconds, say);
+      const statsBefore = commandStats(await redis.info('commandstats'));
+      const windowStart = new Date();
+      const { checks, cpuSeconds } = await measureWindow(farm, {
+        worker: worker.pid!,
+        redis: stack.pids.redis,
+        ferretdb: stack.pids.mongo,
+      });
+      const windowEnd = new Date();
+      const statsAfter = commandStats(await redis.info('commandstats'));
+      const perCheck = [...statsAfter]
+        .map(
+          ([command, calls]) =>
+            [command, (calls - (statsBefore.get(command) ?? 0)) / Math.max(1, checks)] as const,
+        )
+        .filter(([command, calls]) => calls > 0.005 && command !== 'info')
+        .sort((a, b) => b[1] - a[1]);
+      // Results of checks that started in the window; the last ones may still be on their way.
+      await new Promise((r) => setTimeout(r, 2000));
+      const storedResults = await mongo
+        .db()
+        .collection('check_results')
+        .countDocuments({ startedAt: { $gte: windowStart, $lt: windowEnd } });
+      measurement = {
+        system: 'webmon',
+        scheme,
+        checks,
+        checksPerSecond: checks / windowSeconds,
+        cpuSeconds,
+        redisCommandsPerCheck: Object.fromEntries(perCheck.map(([c, n]) => [c, Math.round(n * 100) / 100])),
+        storedResults,
+      };
+    } finally {
+      redis.disconnect();
+      await mongo.close();
+    }
+  });
+  return measurement!;
+}
+
+async function measurePeer(
+  system: Exclude<System, 'webmon'>,
+  peers: PeerBinaries,
+  farm: TargetFarm,
+  scheme: Scheme,
+  caFile: string,
+): Promise<Measurement> {
+  const urls = Array.from({ length: websites }, (_, i) => `${farm[scheme]}/site/${i + 1}`);
+  let measurement: Measurement | undefined;
+  const dir = mkdtempSync(join(tmpdir(), `webmon-peers-${system}-`));
+  await withOwnedProcesses(
+    async (own) => {
+      if (system === 'blackbox') {
+        const { child, port } = await startBlackbox({ binary: peers.blackbox, dir, caFile, own });
+        const driver = driveBlackbox(port, urls, perSecond);
+        try {
+          await untilSteady(farm, perSecond, rampTimeoutMs, intervalSeconds, say);
+          const window = await measureWindow(farm, { blackbox_exporter: child.pid! });
+          measurement = { system, scheme, ...window, checksPerSecond: window.checks / windowSeconds };
+        } finally {
+          driver.stop();
+        }
+        return;
+      }
+      const child = await startGatus({
+        binary: peers.gatus,
+        dir,
+        urls,
+        intervalSeconds,
+        storage: system === 'gatus-sqlite' ? 'sqlite' : 'memory',
+        caFile,
+        own,
+      });
+      await untilSteady(farm, perSecond, rampTimeoutMs, intervalSeconds, say);
+      const window = await measureWindow(farm, { gatus: child.pid! });
+      measurement = { system, scheme, ...window, checksPerSecond: window.checks / windowSeconds };
+    },
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
+  return measurement!;
+}
+
+const total = (m: Measurement) => Object.values(m.cpuSeconds).reduce((a, b) => a + b, 0);
+const perThousand = (cpu: number, checks: number) => (cpu / Math.max(1, checks)) * 1000;
+
+function rowsOf(
+  measurements: Measurement[],
+): Array<{ label: string; cost: Partial<Record<Scheme, number>>; rate: Partial<Record<Scheme, number>> }> {
+  const rows = new Map<
+    string,
+    { cost: Partial<Record<Scheme, number>>; rate: Partial<Record<Scheme, number>> }
+  >();
+  const put = (label: string, scheme: Scheme, cost: number, rate: number) => {
+    const row = rows.get(label) ?? { cost: {}, rate: {} };
+    row.cost[scheme] = cost;
+    row.rate[scheme] = rate;
+    rows.set(label, row);
+  };
+  for (const m of measurements) {
+    if (m.system === 'webmon') {
+      put(
+        'webmon worker alone',
+        m.scheme,
+        perThousand(m.cpuSeconds.worker ?? 0, m.checks),
+        m.checksPerSecond,
+      );
+      put(
+        'webmon whole system (worker + Redis + FerretDB)',
+        m.scheme,
+        perThousand(total(m), m.checks),
+        m.checksPerSecond,
+      );
+    } else put(m.system, m.scheme, perThousand(total(m), m.checks), m.checksPerSecond);
+  }
+  return [...rows].map(([label, row]) => ({ label, ...row }));
+}
+
+function printTable(measurements: Measurement[]): void {
+  const rows = rowsOf(measurements);
+  const cell = (row: (typeof rows)[number], scheme: Scheme) =>
+    row.cost[scheme] === undefined
+      ? '—'
+      : `${row.cost[scheme]!.toFixed(2)} (${row.rate[scheme]!.toFixed(1)}/s)`;
+  console.log('');
+  console.log(
+    `CPU seconds per 1,000 checks (checks/s at the farm); ${websites} websites every ${intervalSeconds} s, needs ${perSecond.toFixed(1)}/s`,
+  );
+  console.log(`| system | ${schemes.map((s) => s.toUpperCase()).join(' | ')} |`);
+  console.log(`|---|${schemes.map(() => '---').join('|')}|`);
+  for (const row of rows) console.log(`| ${row.label} | ${schemes.map((s) => cell(row, s)).join(' | ')} |`);
+  const ratio = (peer: string, ours: string) => {
+    const p = rows.find((r) => r.label === peer);
+    const o = rows.find((r) => r.label.startsWith(ours));
+    if (!p || !o) return;
+    const parts = schemes
+      .filter((s) => p.cost[s] !== undefined && o.cost[s] !== undefined)
+      .map((s) => `${s.toUpperCase()} ${(p.cost[s]! / o.cost[s]!).toFixed(2)}`);
+    console.log(`${peer} / ${ours}: ${parts.join(', ')}  (≥ 1: ours costs no more)`);
+  };
+  console.log('');
+  ratio('gatus-sqlite', 'webmon whole system');
+  ratio('gatus-memory', 'webmon worker alone');
+  ratio('gatus-memory', 'webmon whole system');
+  for (const m of measurements.filter((x) => x.redisCommandsPerCheck)) {
+    const commands = Object.entries(m.redisCommandsPerCheck!);
+    const sum = commands.reduce((a, [, n]) => a + n, 0);
+    console.log('');
+    console.log(
+      `webmon ${m.scheme.toUpperCase()}: ${sum.toFixed(1)} Redis commands per check (Lua-internal included), ${m.storedResults} results stored for ${m.checks} checks at the farm`,
+    );
+    console.log(
+      `  ${commands
+        .slice(0, 16)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ')}`,
+    );
+  }
+}
+
+const started = new Date();
+const load = loadavg();
+if (systems.includes('webmon') && runtime === 'dist') {
+  say('compiling the worker (npm run build), as the Docker image runs it…');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+}
+const peers = systems.some((s) => s !== 'webmon') ? locatePeers(say) : undefined;
+const farm = await startTargetFarm();
+const dir = mkdtempSync(join(tmpdir(), 'webmon-peers-'));
+const caFile = join(dir, 'ca.pem');
+writeFileSync(caFile, farm.caPem);
+const measurements: Measurement[] = [];
+try {
+  for (const scheme of schemes) {
+    for (const system of systems) {
+      say(
+        `${system} over ${scheme.toUpperCase()}: ${websites} websites every ${intervalSeconds} s, window ${windowSeconds} s…`,
+      );
+      const m =
+        system === 'webmon'
+          ? await measureWebmon(farm, scheme, caFile)
+          : await measurePeer(system, peers!, farm, scheme, caFile);
+      say(
+        `  ${m.checksPerSecond.toFixed(1)} checks/s, ${perThousand(total(m), m.checks).toFixed(2)} CPU s per 1k checks (${Object.entries(
+          m.cpuSeconds,
+        )
+          .map(([p, s]) => `${p} ${s.toFixed(2)} s`)
+          .join(', ')})`,
+      );
+      measurements.push(m);
+      // The farm's last connections and the stopped processes settle before the next system.
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+} finally {
+  await farm.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+printTable(measurements);
+mkdirSync('bench/results', { recursive: true });
+const file = `bench/results/peers-${started.toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(
+  file,
+  `${JSON.stringify(
+    {
+      command: `npm run bench:peers -- ${process.argv.slice(2).join(' ')}`.trim(),
+      startedAt: started,
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverageAtStart: load },
+      options: { websites, intervalSeconds, windowSeconds, runtime, systems, schemes },
+      table: rowsOf(measurements),
+      measurements,
+    },
+    null,
+    2,
+  )}\n`,
+);
+say(`written ${file}`);
