@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { spreadOffsetMs } from '../libs/scheduler/index.js';
+import { bucketOf, CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
 import { createServices } from '../libs/services/index.js';
 import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
 import { slowHits, startHttpTarget, type Target } from './support/targets.js';
@@ -56,9 +56,17 @@ describe('schedules, reconciliation and worker failures', () => {
 
   it('spreads websites over the interval and checks a new one at once', async () => {
     const site = await website('/ok');
-    const scheduler = await queue.getJobScheduler(`website-${site.id}`);
+    // Its bucket: the websites of the same interval whose offset falls in the same second.
+    const bucket = bucketOf(site.id, 300);
+    expect(bucket.slot).toBe(Math.floor(spreadOffsetMs(site.id, 300_000) / 1000));
+    const scheduler = await queue.getJobScheduler(bucket.schedulerId);
     expect(Number(scheduler?.every)).toBe(300_000);
-    expect(Number(scheduler?.offset)).toBe(spreadOffsetMs(site.id, 300_000));
+    expect(Number(scheduler?.offset)).toBe(bucket.offsetMs);
+    const members = await redis.smembers(
+      `${api.config.REDIS_KEY_PREFIX}:checks-local:webmon-bucket:300:${bucket.slot}`,
+    );
+    expect(members.filter((member) => member.endsWith(`:${site.id}`))).toHaveLength(1);
+    expect(await scheduledInterval(api, site.id)).toBe(300_000);
     expect(await queue.getJob(`first-${site.id}-local`)).toBeDefined();
   });
 
@@ -69,13 +77,23 @@ describe('schedules, reconciliation and worker failures', () => {
     const keys = await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`);
     await redis.del(...keys);
     expect(await scheduledInterval(api, kept.id)).toBeUndefined();
+    // A per-website scheduler of an older version, and a website Redis knows but MongoDB does not.
     await queue.upsertJobScheduler(
       'website-999999',
       { every: 60_000 },
       { name: 'check', data: { websiteId: 999_999, organizationId: 1, region: 'local' } },
     );
-    // The paused website still has a scheduler in Redis that MongoDB no longer wants.
-    await queue.upsertJobScheduler(`website-${paused.id}`, { every: 300_000 }, { name: 'check', data: {} });
+    const scheduler = new CheckScheduler(redis, api.config.REDIS_KEY_PREFIX);
+    const stray = { organizationId: 1, intervalSeconds: 60, regions: ['local'], previousRegions: [] };
+    await scheduler.apply({ ...stray, websiteId: 999_998, firstCheck: { where: 'none' } });
+    // The paused website still has a schedule in Redis that MongoDB no longer wants.
+    await scheduler.apply({
+      ...stray,
+      websiteId: paused.id,
+      intervalSeconds: 300,
+      firstCheck: { where: 'none' },
+    });
+    await scheduler.close();
 
     const worker = await startWorker(
       { ...api.config, NODE_PUBLIC_IP: '203.0.113.11' },
@@ -84,7 +102,10 @@ describe('schedules, reconciliation and worker failures', () => {
     try {
       expect(await scheduledInterval(api, kept.id)).toBe(300_000);
       expect(await queue.getJobScheduler('website-999999')).toBeUndefined();
-      expect(await queue.getJobScheduler(`website-${paused.id}`)).toBeUndefined();
+      expect(await scheduledInterval(api, 999_998)).toBeUndefined();
+      // Its bucket is empty now: its Job Scheduler went too.
+      expect(await queue.getJobScheduler(bucketOf(999_998, 60).schedulerId)).toBeUndefined();
+      expect(await scheduledInterval(api, paused.id)).toBeUndefined();
     } finally {
       await worker.stop();
     }

@@ -178,6 +178,7 @@ export async function startWorker(
     },
     connection: blocking,
     commands: redis,
+    scheduler: services.scheduler,
     prefix: config.REDIS_KEY_PREFIX,
     region: config.NODE_REGION,
     concurrency: config.WORKER_CONCURRENCY,

@@ -1,16 +1,28 @@
-import { Queue, Worker } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from '../redis/index.js';
-import { CHECK_JOB_NAME, type CheckJobData, checksQueueName, plannedAtOf } from '../scheduler/index.js';
+import {
+  BUCKET_JOB_NAME,
+  type BucketJobData,
+  CHECK_JOB_NAME,
+  type CheckJobData,
+  type CheckScheduler,
+  checksQueueName,
+  plannedAtOf,
+} from '../scheduler/index.js';
 import type { CheckRunner } from './check-runner.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 
 export interface CheckWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null` for BullMQ's blocking commands. */
   connection: Redis;
-  /** A fail-fast connection for adding re-check jobs. */
+  /** A fail-fast connection for re-check jobs and the buckets' sets. */
   commands: Redis;
+  /** Where the buckets' members and the slots already checked are kept. */
+  scheduler: CheckScheduler;
   prefix: string;
   region: string;
+  /** Checks in flight at once, across every job. */
   concurrency: number;
   recheckDelayMs: number;
   runner: CheckRunner;
@@ -22,34 +34,75 @@ export interface CheckWorkerOptions {
 }
 
 /**
- * Consumes the check queue of this node's region. A result that needs confirming gets one quick
- * re-check (job id per website and region, so several never pile up). Job failures are retried by
- * BullMQ; a worker killed mid-check has its jobs taken over once their locks expire.
+ * Consumes the check queue of this node's region: bucket jobs (the scheduled checks of every
+ * website in a bucket, each at most once per slot, so a bucket taken over from a killed worker
+ * checks only what it had not) and single checks. A result that needs confirming gets one quick
+ * re-check (job id per website and region, so several never pile up).
  */
 export function startCheckWorker(options: CheckWorkerOptions): { close(): Promise<void> } {
   const name = checksQueueName(options.region);
   const queue = new Queue<CheckJobData>(name, { connection: options.commands, prefix: options.prefix });
-  const worker = new Worker<CheckJobData>(
+  const limit = new ConcurrencyLimit(options.concurrency);
+  const { commands, scheduler, region } = options;
+
+  /** One website's check; what it came to (its status, or why it did not run). */
+  const check = async (data: CheckJobData, plannedAt: number): Promise<string> => {
+    const outcome = await limit.run(() => options.runner.run(data, plannedAt));
+    if (!outcome.ran) {
+      if (outcome.reason === 'stale') options.onDropped?.('stale');
+      return outcome.reason;
+    }
+    if (outcome.recheckSoon) {
+      await queue.add(CHECK_JOB_NAME, data, {
+        delay: options.recheckDelayMs,
+        jobId: `recheck-${data.websiteId}-${data.region}`,
+        removeOnComplete: true,
+        removeOnFail: { count: 100 },
+      });
+    }
+    return outcome.result.status;
+  };
+
+  const runBucket = async (job: Job<BucketJobData>): Promise<string> => {
+    const plannedAt = plannedAtOf(job);
+    const { intervalSeconds, slot } = job.data;
+    const members = await commands.smembers(scheduler.bucketKey(region, intervalSeconds, slot));
+    if (members.length === 0) return 'empty';
+    const websites = members.map((member) => member.split(':').map(Number) as [number, number]);
+    const done = await commands.hmget(scheduler.doneKey(region), ...websites.map(([, id]) => String(id)));
+    const failures: string[] = [];
+    let checked = 0;
+    await Promise.all(
+      websites.map(async ([organizationId, websiteId], index) => {
+        // Already checked for this slot: the bucket was taken over from a worker that died.
+        if (Number(done[index] ?? 0) >= plannedAt) return;
+        try {
+          await check({ websiteId, organizationId, region }, plannedAt);
+          await commands.hset(scheduler.doneKey(region), String(websiteId), String(plannedAt));
+          checked++;
+        } catch (error) {
+          failures.push(`website ${websiteId}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    // Failed: BullMQ records it; the websites that were checked are not checked again on a retry.
+    if (failures.length > 0)
+      throw new Error(
+        `${failures.length} of ${websites.length} checks failed (${failures.slice(0, 3).join('; ')})`,
+      );
+    return `${checked} checked`;
+  };
+
+  const worker = new Worker<CheckJobData | BucketJobData>(
     name,
-    async (job) => {
-      const outcome = await options.runner.run(job.data, plannedAtOf(job));
-      if (!outcome.ran) {
-        if (outcome.reason === 'stale') options.onDropped?.('stale');
-        return outcome.reason;
-      }
-      if (outcome.recheckSoon) {
-        await queue.add(CHECK_JOB_NAME, job.data, {
-          delay: options.recheckDelayMs,
-          jobId: `recheck-${job.data.websiteId}-${job.data.region}`,
-          removeOnComplete: true,
-          removeOnFail: { count: 100 },
-        });
-      }
-      return outcome.result.status;
-    },
+    (job) =>
+      job.name === BUCKET_JOB_NAME
+        ? runBucket(job as Job<BucketJobData>)
+        : check((job as Job<CheckJobData>).data, plannedAtOf(job)),
     {
       connection: options.connection,
       prefix: options.prefix,
+      // Jobs wait for a free check slot in `limit`; a bucket holds none while it waits.
       concurrency: options.concurrency,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: Math.max(1000, (options.lockDurationMs ?? 30_000) / 2),

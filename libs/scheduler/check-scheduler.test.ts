@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spreadOffsetMs, websiteIdOf } from './check-scheduler.js';
+import { bucketOf, spreadOffsetMs } from './check-scheduler.js';
 
 describe('spreadOffsetMs', () => {
   it('stays within the interval and is never 0', () => {
@@ -25,12 +25,20 @@ describe('spreadOffsetMs', () => {
   });
 });
 
-describe('websiteIdOf', () => {
-  it.each([
-    ['website-12', 12],
-    ['website-x', undefined],
-    ['other-1', undefined],
-  ])('%s → %s', (id, expected) => {
-    expect(websiteIdOf(id)).toBe(expected);
+describe('bucketOf', () => {
+  it('puts a website in the second of the interval its offset falls in', () => {
+    for (const id of [1, 2, 77, 123_456]) {
+      const { slot, offsetMs, schedulerId } = bucketOf(id, 60);
+      expect(slot).toBe(Math.floor(spreadOffsetMs(id, 60_000) / 1000));
+      expect(slot).toBeGreaterThanOrEqual(0);
+      expect(slot).toBeLessThan(60);
+      expect(offsetMs).toBe(slot * 1000 + 1);
+      expect(schedulerId).toBe(`bucket-60-${slot}`);
+    }
+  });
+
+  it('has at most one bucket per second of the interval', () => {
+    const slots = new Set(Array.from({ length: 5000 }, (_, i) => bucketOf(i + 1, 10).slot));
+    expect([...slots].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from '../redis/index.js';
 
-/** What a check job carries: ids only, never configuration or secrets (they are read at run time). */
+/** What a single-check job carries: ids only, never configuration or secrets (they are read at run time). */
 export interface CheckJobData {
   websiteId: number;
   organizationId: number;
@@ -32,26 +32,25 @@ export interface FirstCheck {
   spreadMs?: number;
 }
 
+/** A single check of one website (a first check, a quick re-check, a check now). */
 export const CHECK_JOB_NAME = 'check';
+/** The scheduled checks of one bucket: every website of a region sharing an interval and a second in it. */
+export const BUCKET_JOB_NAME = 'bucket';
+
+/** What a bucket job carries; the websites are read from the bucket's set when it runs. */
+export interface BucketJobData {
+  region: string;
+  intervalSeconds: number;
+  slot: number;
+}
 
 export function checksQueueName(region: string): string {
   return `checks-${region}`;
 }
 
-export function checkSchedulerId(websiteId: number): string {
-  return `website-${websiteId}`;
-}
-
-/** The website id in a scheduler id, or undefined for another kind of scheduler. */
-export function websiteIdOf(schedulerId: string): number | undefined {
-  const match = /^website-(\d+)$/.exec(schedulerId);
-  return match ? Number(match[1]) : undefined;
-}
-
 /**
  * Where in each interval a website's checks fall: a multiplicative hash of its id spreads websites
- * with the same interval evenly, instead of all firing at the top of the interval. Never 0 (BullMQ
- * reads 0 as "no offset").
+ * with the same interval evenly, instead of all firing at the top of the interval. Never 0.
  */
 export function spreadOffsetMs(websiteId: number, everyMs: number): number {
   const hashed = Number((BigInt(websiteId) * 2654435761n) % 4294967296n);
@@ -59,21 +58,41 @@ export function spreadOffsetMs(websiteId: number, everyMs: number): number {
 }
 
 /**
- * The producer side of the per-region check queues: keeps one BullMQ Job Scheduler per website in
- * each region's queue in line with a plan. Callers serialize plans per website.
+ * The bucket a website's scheduled checks run in: its interval and the second of the interval its
+ * spread offset falls in. One BullMQ Job Scheduler per bucket and region runs every website of it,
+ * so BullMQ's per-job cost (a dozen Lua-heavy round trips) is paid per bucket, not per check.
+ */
+export function bucketOf(
+  websiteId: number,
+  intervalSeconds: number,
+): { slot: number; offsetMs: number; schedulerId: string } {
+  const slot = Math.floor(spreadOffsetMs(websiteId, intervalSeconds * 1000) / 1000);
+  // 1 ms into its second: BullMQ reads an offset of 0 as "none" and would start at the upsert.
+  return { slot, offsetMs: slot * 1000 + 1, schedulerId: `bucket-${intervalSeconds}-${slot}` };
+}
+
+/** The legacy per-website Job Scheduler (before buckets); removed where found. */
+const LEGACY_SCHEDULER = /^website-\d+$/;
+const BUCKET_SCHEDULER = /^bucket-(\d+)-(\d+)$/;
+
+/**
+ * The producer side of the per-region check queues. In Redis, per region (beside BullMQ's keys):
+ * `webmon-plan` (hash: website id → "interval:organization"), one set per bucket of its members
+ * ("organization:website"), `webmon-done` (hash: website id → the last slot checked, so a bucket
+ * job taken over after a crash does not check twice). Callers serialize plans per website.
  */
 export class CheckScheduler {
-  private readonly queues = new Map<string, Queue<CheckJobData>>();
+  private readonly queues = new Map<string, Queue<CheckJobData | BucketJobData>>();
 
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
   ) {}
 
-  queue(region: string): Queue<CheckJobData> {
+  queue(region: string): Queue<CheckJobData | BucketJobData> {
     let queue = this.queues.get(region);
     if (!queue) {
-      queue = new Queue<CheckJobData>(checksQueueName(region), {
+      queue = new Queue<CheckJobData | BucketJobData>(checksQueueName(region), {
         connection: this.connection,
         prefix: this.prefix,
       });
@@ -82,35 +101,46 @@ export class CheckScheduler {
     return queue;
   }
 
-  /** Makes the schedulers of one website match `plan`; upserts only what differs. */
+  private key(region: string, name: string): string {
+    return `${this.prefix}:${checksQueueName(region)}:webmon-${name}`;
+  }
+
+  bucketKey(region: string, intervalSeconds: number, slot: number): string {
+    return this.key(region, `bucket:${intervalSeconds}:${slot}`);
+  }
+
+  /** The hash of the last slot each website was checked for in a region. */
+  doneKey(region: string): string {
+    return this.key(region, 'done');
+  }
+
+  /** Makes the schedule of one website match `plan`; writes only what differs. */
   async apply(plan: SchedulePlan): Promise<void> {
-    const id = checkSchedulerId(plan.websiteId);
     const wanted = new Set(plan.regions);
     for (const region of plan.previousRegions) {
-      if (!wanted.has(region)) await this.queue(region).removeJobScheduler(id);
+      if (!wanted.has(region)) await this.remove(plan.websiteId, region);
     }
-    const every = plan.intervalSeconds * 1000;
-    const offset = spreadOffsetMs(plan.websiteId, every);
     const { where, spreadMs } = plan.firstCheck;
+    const entry = `${plan.intervalSeconds}:${plan.organizationId}`;
     for (const region of wanted) {
-      const queue = this.queue(region);
-      const existing = await queue.getJobScheduler(id);
-      const data: CheckJobData = { websiteId: plan.websiteId, organizationId: plan.organizationId, region };
-      if (!existing || Number(existing.every) !== every || !sameData(existing.template?.data, data)) {
-        // Runs start to start every `every` ms at the website's own offset (no drift, no thundering herd).
-        await queue.upsertJobScheduler(
-          id,
-          { every, offset },
-          {
-            name: CHECK_JOB_NAME,
-            data,
-            opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
-          },
-        );
+      const current = await this.connection.hget(this.key(region, 'plan'), String(plan.websiteId));
+      if (current !== entry) {
+        if (current !== null) await this.leaveBucket(plan.websiteId, region, current);
+        const { slot } = bucketOf(plan.websiteId, plan.intervalSeconds);
+        await this.connection
+          .multi()
+          .sadd(
+            this.bucketKey(region, plan.intervalSeconds, slot),
+            `${plan.organizationId}:${plan.websiteId}`,
+          )
+          .hset(this.key(region, 'plan'), String(plan.websiteId), entry)
+          .exec();
       }
-      // The offset puts the first scheduled run up to an interval away: these check sooner.
+      await this.ensureBucketScheduler(region, plan.intervalSeconds, plan.websiteId);
+      // The bucket's next run is up to an interval away: these check sooner.
       if (where === 'all' || (where === 'new' && !plan.previousRegions.includes(region))) {
-        await queue.add(CHECK_JOB_NAME, data, {
+        const data: CheckJobData = { websiteId: plan.websiteId, organizationId: plan.organizationId, region };
+        await this.queue(region).add(CHECK_JOB_NAME, data, {
           jobId:
             where === 'new'
               ? `first-${plan.websiteId}-${region}`
@@ -123,48 +153,109 @@ export class CheckScheduler {
     }
   }
 
+  private async ensureBucketScheduler(
+    region: string,
+    intervalSeconds: number,
+    websiteId: number,
+  ): Promise<void> {
+    const { slot, offsetMs, schedulerId } = bucketOf(websiteId, intervalSeconds);
+    const queue = this.queue(region);
+    if (await queue.getJobScheduler(schedulerId)) return;
+    const data: BucketJobData = { region, intervalSeconds, slot };
+    // Runs start to start every interval at the bucket's offset (no drift, no thundering herd).
+    await queue.upsertJobScheduler(
+      schedulerId,
+      { every: intervalSeconds * 1000, offset: offsetMs },
+      { name: BUCKET_JOB_NAME, data, opts: { removeOnComplete: true, removeOnFail: { count: 1000 } } },
+    );
+  }
+
+  private async leaveBucket(websiteId: number, region: string, entry: string): Promise<void> {
+    const [interval, organizationId] = entry.split(':').map(Number);
+    if (!interval) return;
+    await this.connection.srem(
+      this.bucketKey(region, interval, bucketOf(websiteId, interval).slot),
+      `${organizationId}:${websiteId}`,
+    );
+  }
+
   /** Drops the jobs waiting in a region's queue (a region that stopped serving: nobody takes them). */
   async drain(region: string): Promise<void> {
     await this.queue(region).drain(true);
   }
 
-  /** The website ids that have a scheduler in a region's queue. */
+  /** The website ids scheduled in a region. */
   async scheduledWebsiteIds(region: string): Promise<number[]> {
-    const ids: number[] = [];
-    const pageSize = 1000;
-    for (let start = 0; ; start += pageSize) {
-      const page = await this.queue(region).getJobSchedulers(start, start + pageSize - 1, true);
-      for (const scheduler of page) {
-        const websiteId = websiteIdOf(scheduler.key);
-        if (websiteId !== undefined) ids.push(websiteId);
-      }
-      if (page.length < pageSize) return ids;
-    }
+    return (await this.connection.hkeys(this.key(region, 'plan'))).map(Number);
+  }
+
+  /** Every website's scheduled interval (ms) in a region, read at once. */
+  async intervals(region: string): Promise<Map<number, number>> {
+    const plan = await this.connection.hgetall(this.key(region, 'plan'));
+    return new Map(
+      Object.entries(plan).map(([websiteId, entry]) => [
+        Number(websiteId),
+        Number(entry.split(':')[0]) * 1000,
+      ]),
+    );
   }
 
   async remove(websiteId: number, region: string): Promise<void> {
-    await this.queue(region).removeJobScheduler(checkSchedulerId(websiteId));
+    const current = await this.connection.hget(this.key(region, 'plan'), String(websiteId));
+    if (current !== null) await this.leaveBucket(websiteId, region, current);
+    await this.connection
+      .multi()
+      .hdel(this.key(region, 'plan'), String(websiteId))
+      .hdel(this.doneKey(region), String(websiteId))
+      .exec();
   }
 
-  /** The interval (ms) of a website's scheduler in a region, or undefined when there is none. */
+  /** The interval (ms) a website is scheduled at in a region, or undefined when it is not. */
   async intervalOf(websiteId: number, region: string): Promise<number | undefined> {
-    const scheduler = await this.queue(region).getJobScheduler(checkSchedulerId(websiteId));
-    return scheduler?.every === undefined || scheduler.every === null ? undefined : Number(scheduler.every);
+    const entry = await this.connection.hget(this.key(region, 'plan'), String(websiteId));
+    if (entry === null) return undefined;
+    const { schedulerId } = bucketOf(websiteId, Number(entry.split(':')[0]));
+    // A bucket without its Job Scheduler (Redis lost it) does not run: not scheduled.
+    return (await this.queue(region).getJobScheduler(schedulerId))
+      ? Number(entry.split(':')[0]) * 1000
+      : undefined;
+  }
+
+  /**
+   * Removes the Job Schedulers of empty buckets and the per-website ones of older versions.
+   * Returns how many went.
+   */
+  async prune(region: string): Promise<number> {
+    const queue = this.queue(region);
+    let removed = 0;
+    const pageSize = 1000;
+    const ids: string[] = [];
+    for (let start = 0; ; start += pageSize) {
+      const page = await queue.getJobSchedulers(start, start + pageSize - 1, true);
+      ids.push(...page.map((scheduler) => scheduler.key));
+      if (page.length < pageSize) break;
+    }
+    for (const id of ids) {
+      const bucket = BUCKET_SCHEDULER.exec(id);
+      if (LEGACY_SCHEDULER.test(id)) {
+        await queue.removeJobScheduler(id);
+        removed++;
+      } else if (bucket) {
+        const key = this.bucketKey(region, Number(bucket[1]), Number(bucket[2]));
+        if ((await this.connection.scard(key)) > 0) continue;
+        await queue.removeJobScheduler(id);
+        removed++;
+        // A website that joined meanwhile keeps its bucket running.
+        const member = await this.connection.srandmember(key);
+        if (member) await this.ensureBucketScheduler(region, Number(bucket[1]), Number(member.split(':')[1]));
+      }
+    }
+    return removed;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
-}
-
-function sameData(stored: unknown, wanted: CheckJobData): boolean {
-  if (typeof stored !== 'object' || stored === null) return false;
-  const data = stored as Partial<CheckJobData>;
-  return (
-    data.websiteId === wanted.websiteId &&
-    data.organizationId === wanted.organizationId &&
-    data.region === wanted.region
-  );
 }
 
 /**

@@ -1,13 +1,14 @@
 export {
+  BUCKET_JOB_NAME,
+  type BucketJobData,
+  bucketOf,
   CHECK_JOB_NAME,
   type CheckJobData,
   CheckScheduler,
-  checkSchedulerId,
   checksQueueName,
   type FirstCheck,
   isStale,
   plannedAtOf,
   type SchedulePlan,
   spreadOffsetMs,
-  websiteIdOf,
 } from './check-scheduler.js';

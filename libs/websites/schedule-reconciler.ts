@@ -15,6 +15,8 @@ export interface ReconcileReport {
   websites: number;
   synced: number;
   orphansRemoved: number;
+  /** Job Schedulers of empty buckets (and of older versions' per-website schedules) removed. */
+  schedulersPruned: number;
   /** The serving regions this run scheduled in. */
   serving: string[];
   /** Whether the serving regions differed from those the last run applied. */
@@ -95,12 +97,14 @@ export class ScheduleReconciler {
       synced++;
     }
     let orphansRemoved = 0;
+    let schedulersPruned = 0;
     for (const region of regions) {
       for (const websiteId of await scheduler.scheduledWebsiteIds(region)) {
         if (known.has(websiteId)) continue;
         await scheduler.remove(websiteId, region);
         orphansRemoved++;
       }
+      schedulersPruned += await scheduler.prune(region);
       // Nobody serves it: what waits there would only be probed late (and dropped) by a node that returns.
       if (!serving.includes(region)) await scheduler.drain(region);
     }
@@ -109,6 +113,7 @@ export class ScheduleReconciler {
       websites: known.size,
       synced,
       orphansRemoved,
+      schedulersPruned,
       serving,
       fleetChanged,
       durationMs: Date.now() - started,

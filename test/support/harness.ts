@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { inject } from 'vitest';
@@ -9,6 +8,7 @@ import { type AppConfig, loadConfig } from '../../libs/config/index.js';
 import type { Scope } from '../../libs/http/index.js';
 import { createLogger } from '../../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
+import { CheckScheduler } from '../../libs/scheduler/index.js';
 
 /** A URL of the shared test MongoDB pointing at a database of its own. */
 export function uniqueMongoUrl(base = inject('mongoUrl')): string {
@@ -157,19 +157,18 @@ export async function createCustomer(
   return res.body.id;
 }
 
-/** The interval (ms) of a website's BullMQ Job Scheduler in a region's check queue, or undefined. */
+/** The interval (ms) a website is scheduled at in a region's check queue (its bucket running), or undefined. */
 export async function scheduledInterval(
   api: TestApi,
   websiteId: number,
   region = 'local',
 ): Promise<number | undefined> {
   const redis = new Redis(api.config.REDIS_URL);
-  const queue = new Queue(`checks-${region}`, { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+  const scheduler = new CheckScheduler(redis, api.config.REDIS_KEY_PREFIX);
   try {
-    const scheduler = await queue.getJobScheduler(`website-${websiteId}`);
-    return scheduler?.every === undefined || scheduler.every === null ? undefined : Number(scheduler.every);
+    return await scheduler.intervalOf(websiteId, region);
   } finally {
-    await queue.close();
+    await scheduler.close();
     redis.disconnect();
   }
 }
