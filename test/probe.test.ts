@@ -274,6 +274,20 @@ describe('HTTPS probe and the SSL check', () => {
     expect(ssl.message).toMatch(message);
   });
 
+  it.each([
+    ['a wildcard for its parent', { commonName: 'x', names: ['*.shop.test'] }, 'www.shop.test', true],
+    ['a wildcard, one label only', { commonName: 'x', names: ['*.shop.test'] }, 'a.b.shop.test', false],
+    ['a wildcard, not the parent itself', { commonName: 'x', names: ['*.shop.test'] }, 'shop.test', false],
+    ['no partial wildcards', { commonName: 'x', names: ['w*.shop.test'] }, 'www.shop.test', false],
+    ['the subject without DNS names', { commonName: 'cn-only.test' }, 'cn-only.test', true],
+    ['not the subject beside DNS names', { commonName: 'cn.test', names: ['san.test'] }, 'cn.test', false],
+    ['an IP address name', { commonName: 'x', names: ['127.0.0.1'] }, '127.0.0.1', true],
+    ['not a DNS name for an IP address', { commonName: '127.0.0.1', names: ['shop.test'] }, '127.0.0.1', false],
+  ])('host name matching: %s', async (_label, spec, host, matches) => {
+    const { result } = await sslOf(issue({ ...spec, issuer: ca }), host);
+    expect(result.tls?.hostnameMatches).toBe(matches);
+  });
+
   it('follows http:// to https:// across schemes, measuring TLS on the second hop', async () => {
     const secure = await start(issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca }));
     const plain = await startHttpTarget();
