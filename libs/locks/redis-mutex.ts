@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from '../redis/index.js';
 
@@ -16,6 +16,7 @@ const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+const RELEASE_SHA = createHash('sha1').update(RELEASE_SCRIPT).digest('hex');
 
 export interface MutexOptions {
   /** The lock expires after this long even if its holder dies. @defaultValue 15000 */
@@ -45,7 +46,7 @@ export class RedisMutex {
     try {
       return await work();
     } finally {
-      await this.redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
+      await this.release(key, token);
     }
   }
 
@@ -62,6 +63,16 @@ export class RedisMutex {
     try {
       return await work();
     } finally {
+      await this.release(key, token);
+    }
+  }
+
+  /** By the script's hash (every check takes a lock: not its text each time); the text once Redis lacks it. */
+  private async release(key: string, token: string): Promise<void> {
+    try {
+      await this.redis.evalsha(RELEASE_SHA, 1, key, token);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return;
       await this.redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
     }
   }
