@@ -282,7 +282,12 @@ describe('HTTPS probe and the SSL check', () => {
     ['the subject without DNS names', { commonName: 'cn-only.test' }, 'cn-only.test', true],
     ['not the subject beside DNS names', { commonName: 'cn.test', names: ['san.test'] }, 'cn.test', false],
     ['an IP address name', { commonName: 'x', names: ['127.0.0.1'] }, '127.0.0.1', true],
-    ['not a DNS name for an IP address', { commonName: '127.0.0.1', names: ['shop.test'] }, '127.0.0.1', false],
+    [
+      'not a DNS name for an IP address',
+      { commonName: '127.0.0.1', names: ['shop.test'] },
+      '127.0.0.1',
+      false,
+    ],
   ])('host name matching: %s', async (_label, spec, host, matches) => {
     const { result } = await sslOf(issue({ ...spec, issuer: ca }), host);
     expect(result.tls?.hostnameMatches).toBe(matches);

@@ -1,6 +1,6 @@
+import type { X509Certificate } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
-import type { X509Certificate } from 'node:crypto';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { TlsObservation } from '../checks/index.js';
@@ -48,7 +48,9 @@ function distinguishedName(name: string): string {
 /** Whether the certificate is for the host: its DNS or IP names, its subject only without DNS names. */
 function certificateMatches(certificate: X509Certificate, hostname: string): boolean {
   if (isIP(hostname)) return certificate.checkIP(hostname) !== undefined;
-  return certificate.checkHost(hostname, { partialWildcards: false, multiLabelWildcards: false }) !== undefined;
+  return (
+    certificate.checkHost(hostname, { partialWildcards: false, multiLabelWildcards: false }) !== undefined
+  );
 }
 
 /**
