@@ -4,7 +4,9 @@
  * Prints requests/s, latency percentiles, API CPU seconds per 1,000 requests and API RSS for:
  *   - GET /healthz (no I/O: the HTTP layer alone)
  *   - GET /api/tokens/:id (token lookup in MongoDB, rate limit in Redis, one indexed read)
- * Usage: npm run bench [-- --seconds 10 --connections 32]
+ *   - an agency importing its portfolio: N websites created one after the other, each a POST
+ *     /api/websites and a PATCH of its check configuration (total time, per-request percentiles)
+ * Usage: npm run bench [-- --seconds 10 --connections 32 --import 1000]
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,12 +19,102 @@ import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    import: { type: 'string', default: '1000' },
+  },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-if (!(seconds > 0 && connections > 0))
-  throw new Error('--seconds and --connections must be positive numbers');
+const importCount = Number(values.import);
+if (!(seconds > 0 && connections > 0 && Number.isInteger(importCount) && importCount >= 0))
+  throw new Error('--seconds and --connections must be positive numbers, --import a whole number');
+
+/** One JSON request; throws with the answer when its status is not the expected one. */
+async function send(
+  pool: Pool,
+  method: 'POST' | 'PATCH',
+  path: string,
+  token: string,
+  body: unknown,
+  expected: number,
+): Promise<{ id: number }> {
+  const response = await pool.request({
+    method,
+    path,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== expected)
+    throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as { id: number };
+}
+
+/** Creates `count` websites with their check configuration, one request at a time, as an import script would. */
+async function importWebsites(pool: Pool, token: string, count: number, pid: number): Promise<void> {
+  const pkg = await send(
+    pool,
+    'POST',
+    '/api/packages',
+    token,
+    { key: 'import', displayName: 'Import', limits: { maxWebsites: count, minCheckIntervalSeconds: 60 } },
+    201,
+  );
+  const customer = await send(
+    pool,
+    'POST',
+    '/api/customers',
+    token,
+    { name: 'Imported agency', packageId: pkg.id, email: 'ops@example.com' },
+    201,
+  );
+  const latencies: number[] = [];
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await work();
+    latencies.push(performance.now() - started);
+    return result;
+  };
+  const cpuBefore = cpuSecondsOf(pid);
+  const started = performance.now();
+  for (let i = 1; i <= count; i++) {
+    const website = await timed(() =>
+      send(
+        pool,
+        'POST',
+        '/api/websites',
+        token,
+        {
+          customerId: customer.id,
+          name: `Site ${i}`,
+          url: `https://site-${i}.example.com/`,
+          checkInterval: 300,
+        },
+        201,
+      ),
+    );
+    await timed(() =>
+      send(
+        pool,
+        'PATCH',
+        `/api/websites/${website.id}/check-config`,
+        token,
+        { checkKeywordEnabled: true, keyword: 'Welcome', checkResponseTimeEnabled: true },
+        200,
+      ),
+    );
+    if (i % 250 === 0) console.log(`  … ${i} of ${count} websites`);
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const sorted = Float64Array.from(latencies).sort();
+  console.log(
+    `import of ${count} websites with check configuration: ${elapsed.toFixed(1)} s, ${(latencies.length / elapsed).toFixed(0)} requests/s, ` +
+      `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms, ` +
+      `API CPU ${(((cpuSecondsOf(pid) - cpuBefore) / latencies.length) * 1000).toFixed(2)} s/1k requests`,
+  );
+}
 
 async function load(pool: Pool, path: string, headers: Record<string, string>, durationMs: number) {
   const latencies: number[] = [];
@@ -105,5 +197,6 @@ await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
     ];
     console.log(row.join(' '));
   }
+  if (importCount > 0) await importWebsites(pool, token, importCount, pid);
   await pool.close();
 });

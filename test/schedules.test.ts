@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { bucketOf, CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
+import { BUCKET_JOB_NAME, bucketOf, CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
 import { createServices } from '../libs/services/index.js';
 import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
 import { slowHits, startHttpTarget, type Target } from './support/targets.js';
@@ -167,6 +167,43 @@ describe('schedules, reconciliation and worker failures', () => {
       expect((await resultsOf(site.id))[0]).toMatchObject({ nodeId: 'rescuer', httpStatus: 200 });
     } finally {
       await rescuer.stop();
+    }
+  }, 60_000);
+
+  it('a bucket taken over from a worker that died checks only the websites it had not checked', async () => {
+    const done = await website('/ok');
+    const pending = await website('/ok');
+    const worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.15', NODE_ID: 'taker' },
+      createLogger('worker', 'silent'),
+    );
+    try {
+      // Their first checks, then the state a killed worker leaves: one bucket holding both, the
+      // first website already checked for this slot, the job back in the queue.
+      await expect
+        .poll(async () => (await resultsOf(done.id)).length + (await resultsOf(pending.id)).length, {
+          timeout: 20_000,
+        })
+        .toBe(2);
+      const prefix = `${api.config.REDIS_KEY_PREFIX}:checks-local`;
+      const organization = (await api.db.collection('websites').findOne({ id: done.id }))?.organizationId;
+      await redis.sadd(
+        `${prefix}:webmon-bucket:77:3`,
+        `${organization}:${done.id}`,
+        `${organization}:${pending.id}`,
+      );
+      const slot = Date.now();
+      await redis.hset(`${prefix}:webmon-done`, String(done.id), String(slot));
+      await queue.add(
+        BUCKET_JOB_NAME,
+        { region: 'local', intervalSeconds: 77, slot: 3 },
+        { timestamp: slot, removeOnComplete: false },
+      );
+      await expect.poll(async () => (await resultsOf(pending.id)).length, { timeout: 20_000 }).toBe(2);
+      expect(await resultsOf(done.id)).toHaveLength(1);
+      expect(Number(await redis.hget(`${prefix}:webmon-done`, String(pending.id)))).toBe(slot);
+    } finally {
+      await worker.stop();
     }
   }, 60_000);
 

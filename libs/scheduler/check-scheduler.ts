@@ -189,17 +189,6 @@ export class CheckScheduler {
     return (await this.connection.hkeys(this.key(region, 'plan'))).map(Number);
   }
 
-  /** Every website's scheduled interval (ms) in a region, read at once. */
-  async intervals(region: string): Promise<Map<number, number>> {
-    const plan = await this.connection.hgetall(this.key(region, 'plan'));
-    return new Map(
-      Object.entries(plan).map(([websiteId, entry]) => [
-        Number(websiteId),
-        Number(entry.split(':')[0]) * 1000,
-      ]),
-    );
-  }
-
   async remove(websiteId: number, region: string): Promise<void> {
     const current = await this.connection.hget(this.key(region, 'plan'), String(websiteId));
     if (current !== null) await this.leaveBucket(websiteId, region, current);
@@ -222,20 +211,43 @@ export class CheckScheduler {
   }
 
   /**
+   * What `intervalOf` answers, for every website of a region from two reads (the plan and the
+   * Job Schedulers) instead of two per website: what the reconciler compares against.
+   */
+  async intervalsNow(region: string): Promise<Map<number, number>> {
+    const [plan, running] = await Promise.all([
+      this.connection.hgetall(this.key(region, 'plan')),
+      this.schedulerIds(region),
+    ]);
+    const runningIds = new Set(running);
+    const intervals = new Map<number, number>();
+    for (const [id, entry] of Object.entries(plan)) {
+      const websiteId = Number(id);
+      const interval = Number(entry.split(':')[0]);
+      if (runningIds.has(bucketOf(websiteId, interval).schedulerId))
+        intervals.set(websiteId, interval * 1000);
+    }
+    return intervals;
+  }
+
+  private async schedulerIds(region: string): Promise<string[]> {
+    const ids: string[] = [];
+    const pageSize = 1000;
+    for (let start = 0; ; start += pageSize) {
+      const page = await this.queue(region).getJobSchedulers(start, start + pageSize - 1, true);
+      ids.push(...page.map((scheduler) => scheduler.key));
+      if (page.length < pageSize) return ids;
+    }
+  }
+
+  /**
    * Removes the Job Schedulers of empty buckets and the per-website ones of older versions.
    * Returns how many went.
    */
   async prune(region: string): Promise<number> {
     const queue = this.queue(region);
     let removed = 0;
-    const pageSize = 1000;
-    const ids: string[] = [];
-    for (let start = 0; ; start += pageSize) {
-      const page = await queue.getJobSchedulers(start, start + pageSize - 1, true);
-      ids.push(...page.map((scheduler) => scheduler.key));
-      if (page.length < pageSize) break;
-    }
-    for (const id of ids) {
+    for (const id of await this.schedulerIds(region)) {
       const bucket = BUCKET_SCHEDULER.exec(id);
       if (LEGACY_SCHEDULER.test(id)) {
         await queue.removeJobScheduler(id);

@@ -78,6 +78,16 @@ export class ScheduleReconciler {
     const regions = new Set([...serving, ...(applied ?? [])]);
     const owners = new Map<number, CustomerWithPackage | null>();
     let synced = 0;
+    // Each region's schedule read once, in two commands, not two per website.
+    const snapshots = new Map<string, Promise<Map<number, number>>>();
+    const scheduledInterval = async (websiteId: number, region: string) => {
+      let snapshot = snapshots.get(region);
+      if (!snapshot) {
+        snapshot = scheduler.intervalsNow(region);
+        snapshots.set(region, snapshot);
+      }
+      return (await snapshot).get(websiteId);
+    };
     for (const listed of await websites.schedulingFields()) {
       known.add(listed.id);
       for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
@@ -88,7 +98,8 @@ export class ScheduleReconciler {
         );
       }
       const owner = owners.get(listed.customerId);
-      if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, serving))) continue;
+      if (!owner || (await scheduling.inSync(listed, owner.customer, owner.pkg, serving, scheduledInterval)))
+        continue;
       // Out of line: fix it from a fresh read under the website's lock (an API write may be racing).
       await mutex.withLock(`website:${listed.id}`, async () => {
         const website = await websites.findByRef(listed.organizationId, { id: listed.id });

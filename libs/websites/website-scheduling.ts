@@ -93,19 +93,24 @@ export class WebsiteScheduling {
     });
   }
 
-  /** Whether Redis and the website document already hold exactly what it should have (read only, no lock). */
+  /**
+   * Whether Redis and the website document already hold exactly what it should have (read only, no
+   * lock). `intervalOf` answers what Redis schedules (the reconciler passes a snapshot).
+   */
   async inSync(
     website: WebsiteSchedulingFields,
     customer: CustomerDocument,
     pkg: PackageDocument,
     serving: readonly string[],
+    intervalOf: (websiteId: number, region: string) => Promise<number | undefined> = (id, region) =>
+      this.deps.scheduler.intervalOf(id, region),
   ): Promise<boolean> {
     const wanted = this.wanted(website, customer, pkg, serving);
     if (!sameRegions(wanted.regions, website.scheduledRegions)) return false;
     if ((wanted.unmonitoredReason === null) !== ((website.unmonitored ?? null) === null)) return false;
     const every = effectiveIntervalSeconds(website, pkg) * 1000;
     for (const region of wanted.regions) {
-      if ((await this.deps.scheduler.intervalOf(website.id, region)) !== every) return false;
+      if ((await intervalOf(website.id, region)) !== every) return false;
     }
     return true;
   }
