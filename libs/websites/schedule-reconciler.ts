@@ -1,6 +1,7 @@
 import {
   type CustomerRepository,
   type CustomerWithPackage,
+  customerLock,
   loadCustomerWithPackage,
 } from '../customers/index.js';
 import type { RedisMutex } from '../locks/index.js';
@@ -17,6 +18,8 @@ export interface ReconcileReport {
   orphansRemoved: number;
   /** Job Schedulers of empty buckets (and of older versions' per-website schedules) removed. */
   schedulersPruned: number;
+  /** Customers' website counters found off (a write interrupted between its two steps) and recounted. */
+  countsRepaired: number;
   /** The serving regions this run scheduled in. */
   serving: string[];
   /** Whether the serving regions differed from those the last run applied. */
@@ -60,6 +63,26 @@ export class ScheduleReconciler {
     return text === null ? null : text.split(',').filter(Boolean);
   }
 
+  /**
+   * Recounts, under the customer's lock, every stored website counter that differs from the
+   * websites just listed (a create or delete may have moved on since the listing: the recount
+   * under the lock is what counts).
+   */
+  private async repairCounts(
+    listed: Map<number, { organizationId: number; count: number }>,
+  ): Promise<number> {
+    let repaired = 0;
+    for (const stored of await this.deps.websites.storedCounts()) {
+      if ((listed.get(stored.customerId)?.count ?? 0) === stored.count) continue;
+      const before = stored.count;
+      const after = await this.deps.mutex.withLock(customerLock(stored.customerId), () =>
+        this.deps.websites.recountCustomer(stored.organizationId, stored.customerId),
+      );
+      if (after !== before) repaired++;
+    }
+    return repaired;
+  }
+
   /** The report, or undefined when another process is reconciling right now. */
   run(): Promise<ReconcileReport | undefined> {
     return this.deps.mutex.ifFree('schedule-reconciler', () => this.reconcile());
@@ -88,8 +111,12 @@ export class ScheduleReconciler {
       }
       return (await snapshot).get(websiteId);
     };
+    const perCustomer = new Map<number, { organizationId: number; count: number }>();
     for (const listed of await websites.schedulingFields()) {
       known.add(listed.id);
+      const tally = perCustomer.get(listed.customerId) ?? { organizationId: listed.organizationId, count: 0 };
+      tally.count++;
+      perCustomer.set(listed.customerId, tally);
       for (const region of [...listed.regions, ...listed.scheduledRegions]) regions.add(region);
       if (!owners.has(listed.customerId)) {
         owners.set(
@@ -119,12 +146,14 @@ export class ScheduleReconciler {
       // Nobody serves it: what waits there would only be probed late (and dropped) by a node that returns.
       if (!serving.includes(region)) await scheduler.drain(region);
     }
+    const countsRepaired = await this.repairCounts(perCustomer);
     await this.deps.redis.set(this.appliedKey, serving.join(','));
     const report = {
       websites: known.size,
       synced,
       orphansRemoved,
       schedulersPruned,
+      countsRepaired,
       serving,
       fleetChanged,
       durationMs: Date.now() - started,

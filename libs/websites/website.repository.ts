@@ -3,6 +3,7 @@ import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { CheckConfig } from './check-config.schema.js';
 import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
+import { WebsiteCounts } from './website-counts.js';
 
 /** Why a website that should be checked is not, and since when. */
 export interface Unmonitored {
@@ -76,6 +77,7 @@ export type WebsiteSchedulingFields = Pick<
 
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
+  private readonly counts: WebsiteCounts;
 
   constructor(
     private readonly db: Db,
@@ -83,14 +85,22 @@ export class WebsiteRepository {
     private readonly changed: (websiteId: number) => Promise<void> = async () => undefined,
   ) {
     this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
+    this.counts = new WebsiteCounts(db);
   }
 
   allocateId(): Promise<number> {
     return nextId(this.db, WEBSITES);
   }
 
+  /** The caller holds the customer's lock (its website count moves with the insert). */
   async insert(document: WebsiteDocument): Promise<void> {
-    await this.websites.insertOne({ ...document, _id: websiteKey(document.id) } as WebsiteDocument);
+    await this.counts.adjust(document.customerId, 1);
+    try {
+      await this.websites.insertOne({ ...document, _id: websiteKey(document.id) } as WebsiteDocument);
+    } catch (error) {
+      await this.counts.adjust(document.customerId, -1);
+      throw error;
+    }
     await this.changed(document.id);
   }
 
@@ -160,7 +170,32 @@ export class WebsiteRepository {
     });
   }
 
+  /** From the customer's counter (one primary-key read); counted from the websites when it has none. */
   countByCustomer(organizationId: number, customerId: number): Promise<number> {
+    return this.counts.get(organizationId, customerId, () =>
+      this.countWebsitesOf(organizationId, customerId),
+    );
+  }
+
+  /** Counts the customer's websites themselves and stores that as its counter (the caller holds its lock). */
+  recountCustomer(organizationId: number, customerId: number): Promise<number> {
+    return this.counts.recount(organizationId, customerId, () =>
+      this.countWebsitesOf(organizationId, customerId),
+    );
+  }
+
+  /** Every customer's stored website counter. */
+  storedCounts(): Promise<Array<{ organizationId: number; customerId: number; count: number }>> {
+    return this.counts.all();
+  }
+
+  /** A website moves to another customer: the caller holds both customers' locks. */
+  async moveCount(fromCustomerId: number, toCustomerId: number): Promise<void> {
+    await this.counts.adjust(toCustomerId, 1);
+    await this.counts.adjust(fromCustomerId, -1);
+  }
+
+  private countWebsitesOf(organizationId: number, customerId: number): Promise<number> {
     return this.websites.countDocuments(organizationId, { customerId });
   }
 
@@ -206,9 +241,15 @@ export class WebsiteRepository {
     });
   }
 
-  async delete(organizationId: number, id: number): Promise<boolean> {
-    const deleted = await this.websites.deleteOne(organizationId, { id });
-    if (deleted) await this.changed(id);
-    return deleted;
+  /** The caller has read it in its organization; deleted by primary key (a filter on `id` scans on FerretDB). */
+  async delete(website: Pick<WebsiteDocument, 'id' | 'customerId'>): Promise<boolean> {
+    const { deletedCount } = await this.websites.collection.deleteOne({
+      _id: websiteKey(website.id),
+    } as unknown as Filter<WebsiteDocument>);
+    if (deletedCount > 0) {
+      await this.counts.adjust(website.customerId, -1);
+      await this.changed(website.id);
+    }
+    return deletedCount > 0;
   }
 }

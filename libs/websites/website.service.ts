@@ -193,6 +193,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
       await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
+      if (customerId !== current.customerId)
+        await this.deps.websites.moveCount(current.customerId, customerId);
       // A changed request is checked at once: the user wants to see what it gives now.
       await this.deps.scheduling.sync(updated, owner.customer, owner.pkg, {
         firstCheck: { where: requestChanged(current, updated) ? 'all' : 'new' },
@@ -206,7 +208,7 @@ export class WebsiteService implements CustomerWebsitesPort {
     await this.deps.mutex.withLock(websiteLock(id), async () => {
       const website = await this.get(organizationId, publicId);
       // MongoDB first: a scheduler left behind finds no website and is removed by the reconciler.
-      await this.deps.websites.delete(organizationId, id);
+      await this.deps.websites.delete(website);
       await this.deps.scheduling.unschedule(website);
       await this.deps.afterDelete?.(website);
     });

@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../libs/logging/index.js';
+import { createServices } from '../libs/services/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+
+describe('maxWebsites from a per-customer counter', () => {
+  let api: TestApi;
+  let token: string;
+  let packageId: number;
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    await api.serveRegion('local');
+    ({ token } = await api.createOrganization(['admin']));
+    packageId = (await createPackage(api, token, { limits: { maxWebsites: 2, minCheckIntervalSeconds: 60 } }))
+      .id;
+  });
+  afterAll(() => api.stop());
+
+  const create = (customerId: number) =>
+    api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'S', url: 'http://127.0.0.1:9/', checkInterval: 300 },
+    });
+  const counter = async (customerId: number) =>
+    (
+      await api.db
+        .collection<{ _id: string; count: number }>('website_counts')
+        .findOne({ _id: `c${customerId}` })
+    )?.count;
+
+  it('refuses the website past the limit, makes room on delete and on a move to another customer', async () => {
+    const customer = await createCustomer(api, token, packageId, 'Limited');
+    const first = await create(customer);
+    expect((await create(customer)).status).toBe(201);
+    const refused = await create(customer);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).toContain('maxWebsites');
+    expect(await counter(customer)).toBe(2);
+
+    await api.request('DELETE', `/api/websites/${first.body.publicId}`, { token });
+    expect(await counter(customer)).toBe(1);
+    const again = await create(customer);
+    expect(again.status).toBe(201);
+
+    const other = await createCustomer(api, token, packageId, 'Other');
+    const moved = await api.request('PATCH', `/api/websites/${again.body.publicId}`, {
+      token,
+      body: { customerId: other },
+    });
+    expect(moved.status).toBe(200);
+    expect(await counter(customer)).toBe(1);
+    expect(await counter(other)).toBe(1);
+    expect((await create(customer)).status).toBe(201);
+  });
+
+  it('a counter left off by an interrupted write is put right by the reconciler', async () => {
+    const customer = await createCustomer(api, token, packageId, 'Drifted');
+    expect((await create(customer)).status).toBe(201);
+    expect((await create(customer)).status).toBe(201);
+    // As if a create died between raising the counter and inserting, twice over, and one had been lost.
+    await api.db
+      .collection<{ _id: string }>('website_counts')
+      .updateOne({ _id: `c${customer}` }, { $set: { count: 0 } });
+    expect((await create(customer)).status).toBe(201);
+    expect(await counter(customer)).toBe(1);
+
+    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    const services = createServices({
+      db: api.db,
+      redis,
+      config: api.config,
+      logger: createLogger('test', 'silent'),
+    });
+    try {
+      const report = await services.reconciler.run();
+      expect(report?.countsRepaired).toBeGreaterThanOrEqual(1);
+    } finally {
+      await services.close();
+      redis.disconnect();
+    }
+    expect(await counter(customer)).toBe(3);
+    expect((await create(customer)).status).toBe(403);
+  });
+});
