@@ -71,16 +71,18 @@ async function importWebsites(pool: Pool, token: string, count: number, pid: num
     201,
   );
   const latencies: number[] = [];
-  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+  const byRequest = { create: [] as number[], configure: [] as number[] };
+  const timed = async <T>(kind: keyof typeof byRequest, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     const result = await work();
     latencies.push(performance.now() - started);
+    byRequest[kind].push(performance.now() - started);
     return result;
   };
   const cpuBefore = cpuSecondsOf(pid);
   const started = performance.now();
   for (let i = 1; i <= count; i++) {
-    const website = await timed(() =>
+    const website = await timed('create', () =>
       send(
         pool,
         'POST',
@@ -95,7 +97,7 @@ async function importWebsites(pool: Pool, token: string, count: number, pid: num
         201,
       ),
     );
-    await timed(() =>
+    await timed('configure', () =>
       send(
         pool,
         'PATCH',
@@ -114,6 +116,12 @@ async function importWebsites(pool: Pool, token: string, count: number, pid: num
       `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms, ` +
       `API CPU ${(((cpuSecondsOf(pid) - cpuBefore) / latencies.length) * 1000).toFixed(2)} s/1k requests`,
   );
+  for (const [kind, values] of Object.entries(byRequest)) {
+    const sortedKind = Float64Array.from(values).sort();
+    console.log(
+      `  ${kind === 'create' ? 'POST /api/websites' : 'PATCH …/check-config'}: p50 ${percentile(sortedKind, 50).toFixed(1)} ms, p99 ${percentile(sortedKind, 99).toFixed(1)} ms`,
+    );
+  }
 }
 
 async function load(pool: Pool, path: string, headers: Record<string, string>, durationMs: number) {

@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BatchInserter,
   type CollectionIndexes,
   ensureIndexes,
   nextId,
@@ -23,6 +24,24 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
   afterAll(async () => {
     await client.db().dropDatabase();
     await client.close();
+  });
+
+  it('BatchInserter as a group commit: an insert alone goes out at once, those meanwhile together', async () => {
+    const collection = client.db().collection<{ _id: string; n: number }>('group_commit');
+    const inserter = new BatchInserter(collection, { flushEveryMs: 0 });
+    const started = performance.now();
+    await inserter.insert({ _id: 'alone', n: 0 });
+    // A timed batch would have waited its 100 ms; a group commit only the insert itself.
+    expect(performance.now() - started).toBeLessThan(80);
+    await Promise.all(Array.from({ length: 50 }, (_, n) => inserter.insert({ _id: `k${n}`, n })));
+    expect(await collection.countDocuments()).toBe(51);
+    // Each insert settles with its own outcome: a duplicate fails alone.
+    const outcomes = await Promise.allSettled([
+      inserter.insert({ _id: 'k1', n: 1 }),
+      inserter.insert({ _id: 'fresh', n: 99 }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await collection.countDocuments()).toBe(52);
   });
 
   it('hands out unique ids under concurrency', async () => {

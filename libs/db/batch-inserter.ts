@@ -13,7 +13,9 @@ interface Pending<T> {
 }
 
 /**
- * Many concurrent inserts shared by one unordered insertMany, at most `flushEveryMs` later. Each
+ * Many concurrent inserts shared by one unordered insertMany, at most `flushEveryMs` later; with
+ * `flushEveryMs: 0`, as a group commit: an insert goes out at once when no batch is being written,
+ * and those arriving meanwhile go together as soon as it is done (no added latency when idle). Each
  * `insert` settles with its own document's outcome: stored, or that document's error (a duplicate
  * key, say) while the rest of the batch is stored. So a caller awaiting its insert knows the
  * document is in MongoDB, and nothing is stored twice on a retry of a finished job.
@@ -21,6 +23,7 @@ interface Pending<T> {
 export class BatchInserter<T extends Document> {
   private pending: Array<Pending<T>> = [];
   private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
 
   constructor(
     private readonly collection: Collection<T>,
@@ -31,8 +34,17 @@ export class BatchInserter<T extends Document> {
     return new Promise((done, failed) => {
       this.pending.push({ document, done, failed });
       if (this.pending.length >= (this.options.maxBatch ?? 500)) void this.flush();
+      else if (this.options.flushEveryMs === 0) this.groupCommit();
       else this.timer ??= setTimeout(() => void this.flush(), this.options.flushEveryMs ?? 100);
     });
+  }
+
+  private groupCommit(): void {
+    if (this.writing) return;
+    this.writing = (async () => {
+      while (this.pending.length > 0) await this.flush();
+      this.writing = null;
+    })();
   }
 
   /** Writes what is pending now (at shutdown, or when a batch is full). */

@@ -109,7 +109,8 @@ export class MonitorStateRepository {
   ) {
     this.cache = new MonitorStateCache(redis, redisPrefix);
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
-    this.firstWrites = new BatchInserter(this.states);
+    // Group commit: the API creates one website at a time and must not wait for a batch timer.
+    this.firstWrites = new BatchInserter(this.states, { flushEveryMs: 0 });
     this.incidents = db.collection<IncidentDocument>(INCIDENTS);
     this.events = db.collection<EventDocument>(EVENTS);
   }
