@@ -1,7 +1,7 @@
 /**
  * Worker benchmark: N websites on a local target farm, one worker process, real FerretDB + Redis.
  * Prints sustained checks/second, schedule lag p50/p99 (actual start − planned slot, exact from the
- * stored results: slots are offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
+ * stored results: slots are the bucket's offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
  * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200] [--warmup s]
  *   [--runtime tsx|dist]   (dist: the compiled worker of `npm run build`, as the Docker image runs it)
  * BENCH_WORKER_CPU_PROF=<dir> makes the worker write a V8 CPU profile (.cpuprofile) there.
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { spreadOffsetMs } from '../libs/scheduler/index.js';
+import { bucketOf } from '../libs/scheduler/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
 import { cpuTimesOf, percentile, rssMiBOf } from './support/process-stats.js';
@@ -44,7 +44,11 @@ const runtime: WorkerRuntime = values.runtime;
 
 const say = (message: string) => console.log(`[bench] ${message}`);
 
-const farm = createServer((_req, res) => res.end('<h1>Welcome</h1>'));
+let farmHits = 0;
+const farm = createServer((_req, res) => {
+  farmHits++;
+  res.end('<h1>Welcome</h1>');
+});
 try {
   await withBenchDatabases('worker', async (stack) => {
     const { mongoUrl, redisUrl } = stack;
@@ -72,7 +76,23 @@ try {
     say(
       `worker started (pid ${worker.pid}); warming up ${warmupSeconds} s, then measuring ${measureSeconds} s…`,
     );
-    await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
+    // How long a new worker takes to reach its schedule: the farm sees 95 % of the rate over 5 s.
+    const spawnedAt = Date.now();
+    const samples: number[] = [];
+    let reachedAfter: number | undefined;
+    while (Date.now() - spawnedAt < warmupSeconds * 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      samples.push(farmHits);
+      if (reachedAfter === undefined && samples.length > 5) {
+        const rate = (samples.at(-1)! - samples.at(-6)!) / 5;
+        if (rate >= (websites / intervalSeconds) * 0.95) reachedAfter = (Date.now() - spawnedAt) / 1000;
+      }
+    }
+    say(
+      reachedAfter === undefined
+        ? `the worker had not reached its schedule's rate ${warmupSeconds} s after start`
+        : `the worker reached its schedule's rate ${reachedAfter.toFixed(0)} s after start (5 s window included)`,
+    );
     const windowStart = new Date();
     const cpuBefore = cpuTimesOf(worker.pid!);
     await new Promise((resolve) => setTimeout(resolve, measureSeconds * 1000));
@@ -92,7 +112,7 @@ try {
     const everyMs = intervalSeconds * 1000;
     const lags = results
       .map((r) => {
-        const since = r.startedAt.getTime() - spreadOffsetMs(r.websiteId as number, everyMs);
+        const since = r.startedAt.getTime() - bucketOf(r.websiteId as number, intervalSeconds).offsetMs;
         return ((since % everyMs) + everyMs) % everyMs;
       })
       .sort((a, b) => a - b);
