@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
+import { bucketOf } from '../libs/scheduler/index.js';
 import { withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
 import {
@@ -26,7 +27,7 @@ import {
   startBlackbox,
   startGatus,
 } from './support/peer-checkers.js';
-import { cpuSecondsOf } from './support/process-stats.js';
+import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { startTargetFarm, type TargetFarm, untilSteady } from './support/target-farm.js';
 
 const SYSTEMS = ['webmon', 'gatus-memory', 'gatus-sqlite', 'blackbox'] as const;
@@ -74,6 +75,8 @@ interface Measurement {
   redisCommandsPerCheck?: Record<string, number>;
   /** Results MongoDB holds for the window (ours only): every check stored. */
   storedResults?: number;
+  /** Start minus planned slot of those results (ours only). */
+  lagMs?: { p50: number; p99: number };
 }
 
 async function measureWindow(
@@ -145,10 +148,24 @@ async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): 
         .sort((a, b) => b[1] - a[1]);
       // Results of checks that started in the window; the last ones may still be on their way.
       await new Promise((r) => setTimeout(r, 2000));
-      const storedResults = await mongo
+      const stored = await mongo
         .db()
         .collection('check_results')
-        .countDocuments({ startedAt: { $gte: windowStart, $lt: windowEnd } });
+        .find(
+          { startedAt: { $gte: windowStart, $lt: windowEnd } },
+          { projection: { websiteId: 1, startedAt: 1 } },
+        )
+        .toArray();
+      const storedResults = stored.length;
+      // Schedule lag: start − planned slot (the bucket's offset + k·interval).
+      const everyMs = intervalSeconds * 1000;
+      const lags = stored
+        .map((r) => {
+          const since =
+            (r.startedAt as Date).getTime() - bucketOf(r.websiteId as number, intervalSeconds).offsetMs;
+          return ((since % everyMs) + everyMs) % everyMs;
+        })
+        .sort((a, b) => a - b);
       measurement = {
         system: 'webmon',
         scheme,
@@ -157,6 +174,7 @@ async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): 
         cpuSeconds,
         redisCommandsPerCheck: Object.fromEntries(perCheck.map(([c, n]) => [c, Math.round(n * 100) / 100])),
         storedResults,
+        lagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99) },
       };
     } finally {
       redis.disconnect();
@@ -274,7 +292,7 @@ function printTable(measurements: Measurement[]): void {
     const sum = commands.reduce((a, [, n]) => a + n, 0);
     console.log('');
     console.log(
-      `webmon ${m.scheme.toUpperCase()}: ${sum.toFixed(1)} Redis commands per check (Lua-internal included), ${m.storedResults} results stored for ${m.checks} checks at the farm`,
+      `webmon ${m.scheme.toUpperCase()}: ${sum.toFixed(1)} Redis commands per check (Lua-internal included), ${m.storedResults} results stored for ${m.checks} checks at the farm, schedule lag p50 ${m.lagMs?.p50.toFixed(0)} ms, p99 ${m.lagMs?.p99.toFixed(0)} ms`,
     );
     console.log(
       `  ${commands
