@@ -6,8 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import { BUCKET_JOB_NAME, bucketOf, CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
-import { createServices } from '../libs/services/index.js';
-import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
+import {
+  createCustomer,
+  createPackage,
+  scheduledInterval,
+  TestApi,
+  withServices,
+} from './support/harness.js';
 import { slowHits, startHttpTarget, type Target } from './support/targets.js';
 
 describe('schedules, reconciliation and worker failures', () => {
@@ -114,22 +119,12 @@ describe('schedules, reconciliation and worker failures', () => {
   it('rebuilding after a flush restores schedulers without firing every website at once', async () => {
     const site = await website('/ok');
     await redis.del(...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`)));
-    const commands = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-    const services = createServices({
-      db: api.db,
-      redis: commands,
-      config: api.config,
-      logger: createLogger('test', 'silent'),
-    });
-    try {
+    await withServices(api, async (services) => {
       await services.reconciler.run();
       expect(await scheduledInterval(api, site.id)).toBe(300_000);
       expect(await queue.getJob(`first-${site.id}-local`)).toBeUndefined();
       expect(await queue.getWaitingCount()).toBe(0);
-    } finally {
-      await services.close();
-      commands.disconnect();
-    }
+    });
   });
 
   it('a worker killed mid-check (SIGKILL) has its job taken over by another', async () => {

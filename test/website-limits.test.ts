@@ -1,8 +1,5 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../libs/logging/index.js';
-import { createServices } from '../libs/services/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 
 describe('maxWebsites from a per-customer counter', () => {
   let api: TestApi;
@@ -65,20 +62,8 @@ describe('maxWebsites from a per-customer counter', () => {
     expect((await create(customer)).status).toBe(201);
     expect(await counter(customer)).toBe(1);
 
-    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-    const services = createServices({
-      db: api.db,
-      redis,
-      config: api.config,
-      logger: createLogger('test', 'silent'),
-    });
-    try {
-      const report = await services.reconciler.run();
-      expect(report?.countsRepaired).toBeGreaterThanOrEqual(1);
-    } finally {
-      await services.close();
-      redis.disconnect();
-    }
+    const report = await withServices(api, (services) => services.reconciler.run());
+    expect(report?.countsRepaired).toBeGreaterThanOrEqual(1);
     expect(await counter(customer)).toBe(3);
     expect((await create(customer)).status).toBe(403);
   });

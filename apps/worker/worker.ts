@@ -177,7 +177,6 @@ export async function startWorker(
       droppedUnlogged++;
     },
     connection: blocking,
-    commands: redis,
     scheduler: services.scheduler,
     prefix: config.REDIS_KEY_PREFIX,
     region: config.NODE_REGION,

@@ -1,4 +1,4 @@
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from '../redis/index.js';
 import {
@@ -16,9 +16,7 @@ import { ConcurrencyLimit } from './concurrency-limit.js';
 export interface CheckWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null` for BullMQ's blocking commands. */
   connection: Redis;
-  /** A fail-fast connection for re-check jobs and the buckets' sets. */
-  commands: Redis;
-  /** Where the buckets' members and the slots already checked are kept. */
+  /** The buckets' members, the slots already checked, and the queue re-checks are added to. */
   scheduler: CheckScheduler;
   prefix: string;
   region: string;
@@ -41,9 +39,8 @@ export interface CheckWorkerOptions {
  */
 export function startCheckWorker(options: CheckWorkerOptions): { close(): Promise<void> } {
   const name = checksQueueName(options.region);
-  const queue = new Queue<CheckJobData>(name, { connection: options.commands, prefix: options.prefix });
   const limit = new ConcurrencyLimit(options.concurrency);
-  const { commands, scheduler, region } = options;
+  const { scheduler, region } = options;
 
   /** One website's check; what it came to (its status, or why it did not run). */
   const check = async (data: CheckJobData, plannedAt: number): Promise<string> => {
@@ -53,7 +50,7 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
       return outcome.reason;
     }
     if (outcome.recheckSoon) {
-      await queue.add(CHECK_JOB_NAME, data, {
+      await scheduler.queue(region).add(CHECK_JOB_NAME, data, {
         delay: options.recheckDelayMs,
         jobId: `recheck-${data.websiteId}-${data.region}`,
         removeOnComplete: true,
@@ -66,19 +63,22 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   const runBucket = async (job: Job<BucketJobData>): Promise<string> => {
     const plannedAt = plannedAtOf(job);
     const { intervalSeconds, slot } = job.data;
-    const members = await commands.smembers(scheduler.bucketKey(region, intervalSeconds, slot));
+    const { members, skipped } = await scheduler.bucketContents(region, intervalSeconds, slot);
+    if (skipped > 0)
+      options.logger.warn(
+        { region, intervalSeconds, slot, skipped },
+        'bucket entries that name no website skipped',
+      );
     if (members.length === 0) return 'empty';
-    const websites = members.map((member) => member.split(':').map(Number) as [number, number]);
-    const done = await commands.hmget(scheduler.doneKey(region), ...websites.map(([, id]) => String(id)));
     const failures: string[] = [];
     let checked = 0;
     await Promise.all(
-      websites.map(async ([organizationId, websiteId], index) => {
+      members.map(async ({ organizationId, websiteId, doneSlot }) => {
         // Already checked for this slot: the bucket was taken over from a worker that died.
-        if (Number(done[index] ?? 0) >= plannedAt) return;
+        if (doneSlot >= plannedAt) return;
         try {
           await check({ websiteId, organizationId, region }, plannedAt);
-          await commands.hset(scheduler.doneKey(region), String(websiteId), String(plannedAt));
+          await scheduler.markDone(region, websiteId, plannedAt);
           checked++;
         } catch (error) {
           failures.push(`website ${websiteId}: ${error instanceof Error ? error.message : String(error)}`);
@@ -88,7 +88,7 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
     // Failed: BullMQ records it; the websites that were checked are not checked again on a retry.
     if (failures.length > 0)
       throw new Error(
-        `${failures.length} of ${websites.length} checks failed (${failures.slice(0, 3).join('; ')})`,
+        `${failures.length} of ${members.length} checks failed (${failures.slice(0, 3).join('; ')})`,
       );
     return `${checked} checked`;
   };
@@ -115,7 +115,6 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   return {
     async close() {
       await worker.close();
-      await queue.close();
     },
   };
 }

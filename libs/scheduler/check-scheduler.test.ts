@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, spreadOffsetMs } from './check-scheduler.js';
+import { bucketOf, parseBucketMember, spreadOffsetMs } from './check-scheduler.js';
 
 describe('spreadOffsetMs', () => {
   it('stays within the interval and is never 0', () => {
@@ -40,5 +40,18 @@ describe('bucketOf', () => {
   it('has at most one bucket per second of the interval', () => {
     const slots = new Set(Array.from({ length: 5000 }, (_, i) => bucketOf(i + 1, 10).slot));
     expect([...slots].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('parseBucketMember', () => {
+  it.each([
+    ['3:17', { organizationId: 3, websiteId: 17 }],
+    ['17', null],
+    ['3:17:1', null],
+    ['a:17', null],
+    ['3:', null],
+    ['', null],
+  ])('%j → %j', (member, expected) => {
+    expect(parseBucketMember(member)).toEqual(expected);
   });
 });

@@ -71,6 +71,30 @@ export function bucketOf(
   return { slot, offsetMs: slot * 1000 + 1, schedulerId: `bucket-${intervalSeconds}-${slot}` };
 }
 
+/** A bucket's member: the website and its organization, as the set holds it ("organization:website"). */
+export interface BucketMember {
+  organizationId: number;
+  websiteId: number;
+}
+
+const MEMBER = /^(\d+):(\d+)$/;
+
+function memberOf({ organizationId, websiteId }: BucketMember): string {
+  return `${organizationId}:${websiteId}`;
+}
+
+/** A member read back from Redis, or null when it is not one (a foreign or damaged entry). */
+export function parseBucketMember(member: string): BucketMember | null {
+  const match = MEMBER.exec(member);
+  return match ? { organizationId: Number(match[1]), websiteId: Number(match[2]) } : null;
+}
+
+/** A `webmon-plan` entry ("interval:organization") read back from Redis, or null when damaged. */
+function parsePlanEntry(entry: string | null): { intervalSeconds: number; organizationId: number } | null {
+  const match = entry === null ? null : MEMBER.exec(entry);
+  return match ? { intervalSeconds: Number(match[1]), organizationId: Number(match[2]) } : null;
+}
+
 /** The legacy per-website Job Scheduler (before buckets); removed where found. */
 const LEGACY_SCHEDULER = /^website-\d+$/;
 const BUCKET_SCHEDULER = /^bucket-(\d+)-(\d+)$/;
@@ -105,13 +129,40 @@ export class CheckScheduler {
     return `${this.prefix}:${checksQueueName(region)}:webmon-${name}`;
   }
 
-  bucketKey(region: string, intervalSeconds: number, slot: number): string {
+  private bucketKey(region: string, intervalSeconds: number, slot: number): string {
     return this.key(region, `bucket:${intervalSeconds}:${slot}`);
   }
 
   /** The hash of the last slot each website was checked for in a region. */
-  doneKey(region: string): string {
+  private doneKey(region: string): string {
     return this.key(region, 'done');
+  }
+
+  /**
+   * The websites of a bucket, each with the last slot it was checked for (0: never), in two reads.
+   * Entries that are not members (damaged, foreign) are left out and counted in `skipped`.
+   */
+  async bucketContents(
+    region: string,
+    intervalSeconds: number,
+    slot: number,
+  ): Promise<{ members: Array<BucketMember & { doneSlot: number }>; skipped: number }> {
+    const raw = await this.connection.smembers(this.bucketKey(region, intervalSeconds, slot));
+    const parsed = raw.map(parseBucketMember).filter((member) => member !== null);
+    if (parsed.length === 0) return { members: [], skipped: raw.length };
+    const done = await this.connection.hmget(
+      this.doneKey(region),
+      ...parsed.map((member) => String(member.websiteId)),
+    );
+    return {
+      members: parsed.map((member, index) => ({ ...member, doneSlot: Number(done[index] ?? 0) || 0 })),
+      skipped: raw.length - parsed.length,
+    };
+  }
+
+  /** Records that a website was checked for a slot (a bucket retried later skips it). */
+  async markDone(region: string, websiteId: number, slot: number): Promise<void> {
+    await this.connection.hset(this.doneKey(region), String(websiteId), String(slot));
   }
 
   /** Makes the schedule of one website match `plan`; writes only what differs. */
@@ -125,14 +176,11 @@ export class CheckScheduler {
     for (const region of wanted) {
       const current = await this.connection.hget(this.key(region, 'plan'), String(plan.websiteId));
       if (current !== entry) {
-        if (current !== null) await this.leaveBucket(plan.websiteId, region, current);
+        await this.leaveBucket(plan.websiteId, region, current);
         const { slot } = bucketOf(plan.websiteId, plan.intervalSeconds);
         await this.connection
           .multi()
-          .sadd(
-            this.bucketKey(region, plan.intervalSeconds, slot),
-            `${plan.organizationId}:${plan.websiteId}`,
-          )
+          .sadd(this.bucketKey(region, plan.intervalSeconds, slot), memberOf(plan))
           .hset(this.key(region, 'plan'), String(plan.websiteId), entry)
           .exec();
       }
@@ -170,12 +218,12 @@ export class CheckScheduler {
     );
   }
 
-  private async leaveBucket(websiteId: number, region: string, entry: string): Promise<void> {
-    const [interval, organizationId] = entry.split(':').map(Number);
-    if (!interval) return;
+  private async leaveBucket(websiteId: number, region: string, entry: string | null): Promise<void> {
+    const planned = parsePlanEntry(entry);
+    if (!planned) return;
     await this.connection.srem(
-      this.bucketKey(region, interval, bucketOf(websiteId, interval).slot),
-      `${organizationId}:${websiteId}`,
+      this.bucketKey(region, planned.intervalSeconds, bucketOf(websiteId, planned.intervalSeconds).slot),
+      memberOf({ organizationId: planned.organizationId, websiteId }),
     );
   }
 
@@ -191,7 +239,7 @@ export class CheckScheduler {
 
   async remove(websiteId: number, region: string): Promise<void> {
     const current = await this.connection.hget(this.key(region, 'plan'), String(websiteId));
-    if (current !== null) await this.leaveBucket(websiteId, region, current);
+    await this.leaveBucket(websiteId, region, current);
     await this.connection
       .multi()
       .hdel(this.key(region, 'plan'), String(websiteId))
@@ -201,12 +249,12 @@ export class CheckScheduler {
 
   /** The interval (ms) a website is scheduled at in a region, or undefined when it is not. */
   async intervalOf(websiteId: number, region: string): Promise<number | undefined> {
-    const entry = await this.connection.hget(this.key(region, 'plan'), String(websiteId));
-    if (entry === null) return undefined;
-    const { schedulerId } = bucketOf(websiteId, Number(entry.split(':')[0]));
+    const planned = parsePlanEntry(await this.connection.hget(this.key(region, 'plan'), String(websiteId)));
+    if (!planned) return undefined;
+    const { schedulerId } = bucketOf(websiteId, planned.intervalSeconds);
     // A bucket without its Job Scheduler (Redis lost it) does not run: not scheduled.
     return (await this.queue(region).getJobScheduler(schedulerId))
-      ? Number(entry.split(':')[0]) * 1000
+      ? planned.intervalSeconds * 1000
       : undefined;
   }
 
@@ -223,9 +271,9 @@ export class CheckScheduler {
     const intervals = new Map<number, number>();
     for (const [id, entry] of Object.entries(plan)) {
       const websiteId = Number(id);
-      const interval = Number(entry.split(':')[0]);
-      if (runningIds.has(bucketOf(websiteId, interval).schedulerId))
-        intervals.set(websiteId, interval * 1000);
+      const planned = parsePlanEntry(entry);
+      if (planned && runningIds.has(bucketOf(websiteId, planned.intervalSeconds).schedulerId))
+        intervals.set(websiteId, planned.intervalSeconds * 1000);
     }
     return intervals;
   }
@@ -258,8 +306,8 @@ export class CheckScheduler {
         await queue.removeJobScheduler(id);
         removed++;
         // A website that joined meanwhile keeps its bucket running.
-        const member = await this.connection.srandmember(key);
-        if (member) await this.ensureBucketScheduler(region, Number(bucket[1]), Number(member.split(':')[1]));
+        const member = parseBucketMember((await this.connection.srandmember(key)) ?? '');
+        if (member) await this.ensureBucketScheduler(region, Number(bucket[1]), member.websiteId);
       }
     }
     return removed;

@@ -1,6 +1,7 @@
 export {
   BUCKET_JOB_NAME,
   type BucketJobData,
+  type BucketMember,
   bucketOf,
   CHECK_JOB_NAME,
   type CheckJobData,
@@ -8,6 +9,7 @@ export {
   checksQueueName,
   type FirstCheck,
   isStale,
+  parseBucketMember,
   plannedAtOf,
   type SchedulePlan,
   spreadOffsetMs,

@@ -9,6 +9,7 @@ import type { Scope } from '../../libs/http/index.js';
 import { createLogger } from '../../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';
+import { createServices, type Services } from '../../libs/services/index.js';
 
 /** A URL of the shared test MongoDB pointing at a database of its own. */
 export function uniqueMongoUrl(base = inject('mongoUrl')): string {
@@ -169,6 +170,29 @@ export async function scheduledInterval(
     return await scheduler.intervalOf(websiteId, region);
   } finally {
     await scheduler.close();
+    redis.disconnect();
+  }
+}
+
+/**
+ * Runs `work` with the services an API process builds, on the test API's MongoDB and a fail-fast
+ * Redis connection of their own; both are closed after.
+ */
+export async function withServices<T>(
+  api: TestApi,
+  work: (services: Services, redis: Redis) => Promise<T>,
+): Promise<T> {
+  const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const services = createServices({
+    db: api.db,
+    redis,
+    config: api.config,
+    logger: createLogger('test', 'silent'),
+  });
+  try {
+    return await work(services, redis);
+  } finally {
+    await services.close();
     redis.disconnect();
   }
 }
