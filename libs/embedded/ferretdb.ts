@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type EmbeddedServer, goBinDirs, locateBinary, startServerProcess } from './server-process.js';
+import { keepIdLookupIndexes } from './sqlite-id-index.js';
 
 export function locateFerretDb(): string {
   const binary = process.env.FERRETDB_BIN || locateBinary('ferretdb', goBinDirs());
@@ -12,16 +13,18 @@ export function locateFerretDb(): string {
 
 /**
  * FerretDB 1.24 on its SQLite backend, listening on loopback only, with telemetry and the debug
- * HTTP listener off.
+ * HTTP listener off, and the `_id` lookup indexes its queries need kept beside its tables.
  */
-export function startFerretDb(options: {
+export async function startFerretDb(options: {
   port: number;
   dataDir: string;
   database: string;
+  /** Where the index keeper says what went wrong (default: standard error). */
+  say?: (message: string) => void;
 }): Promise<EmbeddedServer> {
   const sqliteDir = join(options.dataDir, 'sqlite');
   mkdirSync(sqliteDir, { recursive: true });
-  return startServerProcess({
+  const server = await startServerProcess({
     name: 'ferretdb',
     binary: locateFerretDb(),
     args: [
@@ -38,4 +41,13 @@ export function startFerretDb(options: {
     port: options.port,
     url: `mongodb://127.0.0.1:${options.port}/${options.database}`,
   });
+  const say = options.say ?? ((message: string) => process.stderr.write(`[ferretdb] ${message}\n`));
+  const indexes = keepIdLookupIndexes({ sqliteDir, say });
+  return {
+    ...server,
+    async stop() {
+      await indexes.stop();
+      await server.stop();
+    },
+  };
 }

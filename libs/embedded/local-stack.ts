@@ -104,6 +104,7 @@ export async function prepareLocalStack(options: {
           port: mongoPort,
           dataDir: join(options.dataDir, 'ferretdb'),
           database: DEFAULT_DATABASE,
+          say: (message) => options.say(`MongoDB: ${message}`),
         }),
       started,
       options.say,
