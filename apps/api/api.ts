@@ -21,7 +21,7 @@ import { monitoringRoutes } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
-import { connectRedis, pingRedis } from '../../libs/redis/index.js';
+import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
@@ -138,6 +138,13 @@ export async function startApi(
     reconciler: services.reconciler,
     logger,
   });
+  // The API keeps nothing in Redis that it must rebuild (the workers and the notifier do); it says so.
+  const redisData = await watchRedisData({
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    onLost: async () => {},
+  });
 
   return {
     url,
@@ -147,6 +154,7 @@ export async function startApi(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
+      await redisData.stop();
       await fleet.stop();
       await services.close();
       await redis.quit().catch(() => redis.disconnect());

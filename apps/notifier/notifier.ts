@@ -3,14 +3,17 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { EventOutbox } from '../../libs/monitoring/index.js';
-import { connectRedis } from '../../libs/redis/index.js';
+import { connectRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
 
-/** How often the outbox is swept for events whose announcement was lost, and how old they must be. */
-const SWEEP_EVERY_MS = 60_000;
+/**
+ * How often the outbox is swept for events whose announcement was lost (and how old they must be)
+ * and owed delivery attempts that are due for jobs lost with Redis.
+ */
+const SWEEP_EVERY_MS = 15_000;
 const SWEEP_AFTER_MS = 30_000;
 
 /**
@@ -58,23 +61,24 @@ export async function startNotifier(
     websites: services.websiteRepository,
     deliveries: services.deliveries,
     requests: services.deliveryRequests,
+    owed: services.owedAttempts,
     queue: services.notificationQueue,
     secrets: services.secrets,
     http,
     logger,
+    retryScale: config.DELIVERY_RETRY_SCALE,
   });
   const workers = startNotificationWorkers({
     connection: blocking,
     prefix: config.REDIS_KEY_PREFIX,
     logger,
     concurrency: config.NOTIFIER_CONCURRENCY,
-    retryScale: config.DELIVERY_RETRY_SCALE,
     dispatch: (job) => runner.dispatch(job.eventId),
-    attempt: (job, attempt) => runner.attempt(job, attempt),
+    attempt: (job) => runner.attempt(job),
   });
-  const sweepOutbox = () =>
-    runner.sweep(SWEEP_AFTER_MS).then(
-      (found) => found > 0 && logger.info({ found }, 'undispatched events announced again'),
+  const sweepOutbox = (options = { eventsOlderThanMs: SWEEP_AFTER_MS, attemptsDueBy: new Date() }) =>
+    runner.sweep(options).then(
+      (found) => found.events > 0 && logger.info(found, 'undispatched events announced again'),
       (error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'outbox sweep failed'),
     );
@@ -90,7 +94,16 @@ export async function startNotifier(
         ),
     );
   await sweepOutbox();
-  const sweep = setInterval(sweepOutbox, SWEEP_EVERY_MS);
+  const sweep = setInterval(() => sweepOutbox(), SWEEP_EVERY_MS);
+  // Event announcements and delivery attempts wait in Redis; MongoDB knows which are owed.
+  const redisData = await watchRedisData({
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    // Every owed attempt, also those due later: their delayed jobs went with the data.
+    onLost: () =>
+      sweepOutbox({ eventsOlderThanMs: 0, attemptsDueBy: new Date(8.64e15) }).then(() => undefined),
+  });
   let retentionRun = removeExpired();
   const retention = setInterval(() => {
     retentionRun = removeExpired();
@@ -99,6 +112,7 @@ export async function startNotifier(
     async stop() {
       clearInterval(sweep);
       clearInterval(retention);
+      await redisData.stop();
       await retentionRun;
       // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
       await Promise.all(workers.map((worker) => worker.close()));

@@ -11,7 +11,7 @@ import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/
 import { CheckRunner, startCheckWorker } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
-import { connectRedis } from '../../libs/redis/index.js';
+import { connectRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
@@ -96,6 +96,17 @@ export async function startWorker(
     scheduling: services.scheduling,
     reconciler: services.reconciler,
     logger,
+  });
+  // Schedules, maintenance boundaries and cancellation timers live in Redis; MongoDB says what they are.
+  const redisData = await watchRedisData({
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    onLost: async () => {
+      await services.reconciler.run();
+      await maintenance.reconcile();
+      await services.customers.reconcileCancellations();
+    },
   });
   const reconcile = setInterval(() => {
     Promise.all([services.reconciler.run(), maintenance.reconcile()]).catch((error: unknown) => {
@@ -202,6 +213,7 @@ export async function startWorker(
       clearInterval(cleanup);
       clearInterval(droppedLog);
       clearInterval(reconcile);
+      await redisData.stop();
       await fleet.stop();
       // BullMQ lets the checks in hand finish (their results are written before they complete).
       await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);

@@ -12,12 +12,25 @@ import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
 import { httpRequestFor, type OpenedChannel } from './connectors.js';
-import type { Delivery, DeliveryRecord, DeliveryRepository } from './delivery.repository.js';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type DeliveryRepository,
+  type DeliveryStatus,
+  deliveryKey,
+} from './delivery.repository.js';
 import { sendEmail } from './email.js';
 import { BlockedDestinationError, EXCERPT_BYTES, type GuardedHttp, type HttpCall } from './guarded-http.js';
 import type { JiraOutcome } from './jira.js';
 import { closeIssue, openIssue } from './jira.js';
-import type { DeliveryJobData, NotificationQueue } from './notification.queue.js';
+import {
+  ATTEMPTS_PER_SERIES,
+  type DeliveryJobData,
+  type NotificationQueue,
+  RETRY_DELAYS_MS,
+} from './notification.queue.js';
+import type { OwedAttempt, OwedAttempts } from './owed-attempts.js';
 
 /** What the API asks of deliveries: test sends and redeliveries, queued for the notifier. */
 export class DeliveryRequests {
@@ -25,19 +38,39 @@ export class DeliveryRequests {
     private readonly deps: {
       channels: ChannelRepository;
       deliveries: DeliveryRepository;
+      owed: OwedAttempts;
       queue: NotificationQueue;
     },
   ) {}
 
-  /** The channel's delivery of the event (made once), queued while pending. */
+  /**
+   * The channel's delivery of the event (made once). A pending one that owes no attempt (its
+   * first was never recorded: a crash right after it was made) starts its series again.
+   */
   async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<Delivery> {
-    const { delivery } = await this.deps.deliveries.createOnce({
+    const { delivery, created } = await this.deps.deliveries.createOnce({
       organizationId: channel.organizationId,
       channelId: channel.id,
       payload,
     });
-    if (delivery.status === 'pending') await this.deps.queue.deliver(delivery);
+    if (created) await this.startSeries(delivery, 0);
+    else if (delivery.status === 'pending' && !(await this.deps.owed.find(keyOf(delivery))))
+      await this.startSeries(delivery, delivery.attempts.length);
     return delivery;
+  }
+
+  /** Owes a first attempt now (MongoDB first, so that a lost job is found by the sweep) and queues it. */
+  private async startSeries(delivery: DeliveryRecord, series: number): Promise<void> {
+    const owed: OwedAttempt = {
+      deliveryKey: keyOf(delivery),
+      organizationId: delivery.organizationId,
+      deliveryId: delivery.id,
+      series,
+      number: 1,
+      dueAt: new Date(),
+    };
+    await this.deps.owed.owe(owed);
+    await this.deps.queue.deliver(owed);
   }
 
   /** Sends a `test` event to one channel now (enabled or not). */
@@ -62,10 +95,19 @@ export class DeliveryRequests {
       throw conflict('The delivery is still being attempted; redeliver it once it has succeeded or failed');
     await this.deps.deliveries.reopen(delivery);
     // The attempt count makes a job id of its own, so a finished series does not block this one.
-    await this.deps.queue.deliver(delivery, delivery.attempts.length);
+    await this.startSeries(delivery, delivery.attempts.length);
     return { ...delivery, status: 'pending', outcome: null };
   }
 }
+
+const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
+  deliveryKey(delivery.eventId, delivery.channelId);
+
+type Settlement = {
+  status: Exclude<DeliveryStatus, 'pending'>;
+  outcome: string | null;
+  externalRef?: string;
+};
 
 /** How an attempt went: skipped (nothing to send), or the tool's answer. */
 type Outcome =
@@ -82,10 +124,13 @@ export class DeliveryRunner {
       websites: WebsiteRepository;
       deliveries: DeliveryRepository;
       requests: DeliveryRequests;
+      owed: OwedAttempts;
       queue: NotificationQueue;
       secrets: SecretBox;
       http: GuardedHttp;
       logger: Logger;
+      /** Multiplies SPEC's retry delays (tests shrink them). */
+      retryScale: number;
     },
   ) {}
 
@@ -127,11 +172,20 @@ export class DeliveryRunner {
       this.deps.logger.info({ eventId, type: payload.type, channels: targets.length }, 'event dispatched');
   }
 
-  /** Announces again events whose announcement was lost (Redis flushed, a worker died in between). */
-  async sweep(olderThanMs: number): Promise<number> {
-    const ids = await this.deps.outbox.undispatched(new Date(Date.now() - olderThanMs), 1000);
+  /**
+   * Announces again events whose announcement was lost (Redis flushed, a worker died in between),
+   * and queues again every owed attempt due by `attemptsDueBy` (its job lost with Redis, or a crash
+   * between owing and queueing it; one still queued or running is left alone).
+   */
+  async sweep(options: {
+    eventsOlderThanMs: number;
+    attemptsDueBy: Date;
+  }): Promise<{ events: number; attempts: number }> {
+    const ids = await this.deps.outbox.undispatched(new Date(Date.now() - options.eventsOlderThanMs), 1000);
     for (const id of ids) await this.deps.queue.announce(id);
-    return ids.length;
+    const due = await this.deps.owed.dueBy(options.attemptsDueBy, 1000);
+    for (const owed of due) await this.deps.queue.deliver(owed);
+    return { events: ids.length, attempts: due.length };
   }
 
   /** Retention: dispatched events and finished deliveries older than `days`. */
@@ -143,77 +197,84 @@ export class DeliveryRunner {
     };
   }
 
-  /** One attempt of a delivery; a thrown error retries it on the retry schedule. */
-  async attempt(job: DeliveryJobData, attempt: { last: boolean }): Promise<void> {
-    const { deliveries, channels, logger } = this.deps;
+  /**
+   * One attempt of a delivery, if it is the one the delivery owes (a job left from before a
+   * redelivery, or queued twice, does nothing). A failed attempt owes the next one after SPEC's
+   * delay, until the series' last.
+   */
+  async attempt(job: DeliveryJobData): Promise<void> {
+    const { deliveries, channels, logger, owed } = this.deps;
+    const owing = await owed.find(job.deliveryKey);
+    if (!owing || owing.series !== job.series || owing.number !== job.number) return;
     const delivery = await deliveries.findByKey(job.organizationId, job.deliveryKey);
     // Gone with retention, or its event was deleted with its organization.
-    if (!delivery) return;
+    if (!delivery) return owed.paid(job.deliveryKey);
+    const settleWithout = async (status: Settlement['status'], outcome: string) => {
+      await deliveries.settle(delivery, status, outcome);
+      await owed.paid(job.deliveryKey);
+    };
     const channel = await channels.findById(delivery.organizationId, delivery.channelId);
-    if (!channel) return deliveries.settle(delivery, 'failed', 'the channel was deleted');
+    if (!channel) return settleWithout('failed', 'the channel was deleted');
     if (!channel.enabled && delivery.eventType !== 'test')
-      return deliveries.settle(delivery, 'skipped', 'the channel is disabled');
+      return settleWithout('skipped', 'the channel is disabled');
 
+    const last = job.number >= ATTEMPTS_PER_SERIES;
     const at = new Date();
     const log = {
       deliveryId: delivery.id,
       channelId: channel.id,
       type: channel.type,
       event: delivery.eventType,
+      attempt: job.number,
     };
+    const recorded = (attempt: Omit<DeliveryAttempt, 'at' | 'durationMs'>, settlement: Settlement | null) =>
+      this.concluded(delivery, owing, { at, durationMs: Date.now() - at.getTime(), ...attempt }, settlement);
     let outcome: Outcome;
     try {
       outcome = await this.deliverVia(this.open(channel), delivery);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A refused destination stays refused: no point retrying it.
-      const final = attempt.last || error instanceof BlockedDestinationError;
-      await deliveries.recordAttempt(
-        delivery,
-        {
-          at,
-          durationMs: Date.now() - at.getTime(),
-          httpStatus: null,
-          error: message,
-          responseExcerpt: null,
-        },
+      const final = last || error instanceof BlockedDestinationError;
+      logger.warn({ ...log, err: message, final }, 'delivery attempt failed');
+      return recorded(
+        { httpStatus: null, error: message, responseExcerpt: null },
         final ? { status: 'failed', outcome: message } : null,
       );
-      return this.retryUnlessFinal(log, message, final);
     }
-    if ('skipped' in outcome) return deliveries.settle(delivery, 'skipped', outcome.skipped);
-    const record = {
-      at,
-      durationMs: Date.now() - at.getTime(),
+    if ('skipped' in outcome) return settleWithout('skipped', outcome.skipped);
+    const attempt = {
       httpStatus: outcome.httpStatus,
       error: outcome.ok ? null : outcome.problem,
       responseExcerpt: outcome.excerpt.slice(0, EXCERPT_BYTES),
     };
     if (outcome.ok) {
       logger.info({ ...log, status: outcome.httpStatus }, 'delivered');
-      await deliveries.recordAttempt(delivery, record, {
-        status: 'succeeded',
-        outcome: null,
-        externalRef: outcome.externalRef,
-      });
-      return;
+      return recorded(attempt, { status: 'succeeded', outcome: null, externalRef: outcome.externalRef });
     }
     if (outcome.httpStatus === 410) {
       // The receiver says it is gone for good: stop sending it anything.
       await channels.replace({ ...channel, enabled: false, updatedAt: new Date() });
       logger.warn(log, 'receiver answered 410 Gone: channel disabled');
-      await deliveries.recordAttempt(delivery, record, {
-        status: 'failed',
-        outcome: '410 Gone: the channel was disabled',
-      });
-      return;
+      return recorded(attempt, { status: 'failed', outcome: '410 Gone: the channel was disabled' });
     }
-    await deliveries.recordAttempt(
-      delivery,
-      record,
-      attempt.last ? { status: 'failed', outcome: outcome.problem } : null,
-    );
-    return this.retryUnlessFinal(log, outcome.problem, attempt.last);
+    logger.warn({ ...log, err: outcome.problem, final: last }, 'delivery attempt failed');
+    return recorded(attempt, last ? { status: 'failed', outcome: outcome.problem } : null);
+  }
+
+  /** Logs the attempt; a settled delivery owes nothing more, else it owes the next attempt after its delay. */
+  private async concluded(
+    delivery: DeliveryRecord,
+    owing: OwedAttempt,
+    attempt: DeliveryAttempt,
+    settlement: Settlement | null,
+  ): Promise<void> {
+    await this.deps.deliveries.recordAttempt(delivery, attempt, settlement);
+    if (settlement) return this.deps.owed.paid(owing.deliveryKey);
+    const delayMs = (RETRY_DELAYS_MS[owing.number - 1] ?? 0) * this.deps.retryScale;
+    const next = { ...owing, number: owing.number + 1, dueAt: new Date(attempt.at.getTime() + delayMs) };
+    await this.deps.owed.owe(next);
+    await this.deps.queue.deliver(next);
   }
 
   /** One attempt through the channel's tool; throws when the tool could not be reached. */
@@ -267,12 +328,6 @@ export class DeliveryRunner {
           excerpt: answer.body,
           problem: `the receiver answered HTTP ${answer.status}`,
         };
-  }
-
-  /** Throws to have the attempt retried; after the last one (already settled as failed) it ends. */
-  private retryUnlessFinal(log: Record<string, unknown>, reason: string, final: boolean): void {
-    this.deps.logger.warn({ ...log, err: reason, final }, 'delivery attempt failed');
-    if (!final) throw new Error(reason);
   }
 
   /** The channel with its write-only fields opened (only here, for the request); a rotated-out secret only while its grace lasts. */

@@ -7,4 +7,5 @@ export { emailMessage } from './email.js';
 export { type EventPayload, summarize } from './event-payload.js';
 export { BlockedDestinationError, GuardedHttp } from './guarded-http.js';
 export { NotificationQueue, RETRY_DELAYS_MS, startNotificationWorkers } from './notification.queue.js';
+export { type OwedAttempt, OwedAttempts, owedAttemptIndexes } from './owed-attempts.js';
 export { webhookHeaders, webhookSignature } from './signing.js';

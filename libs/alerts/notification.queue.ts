@@ -1,7 +1,7 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from '../redis/index.js';
-import { type DeliveryRecord, deliveryKey } from './delivery.repository.js';
+import type { OwedAttempt } from './owed-attempts.js';
 
 export const EVENTS_QUEUE = 'notify-events';
 export const DELIVERIES_QUEUE = 'deliveries';
@@ -9,16 +9,15 @@ export const DELIVERIES_QUEUE = 'deliveries';
 /** SPEC: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h between attempts. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
+/** Attempts in one series: the first and one after each retry delay. */
+export const ATTEMPTS_PER_SERIES = RETRY_DELAYS_MS.length + 1;
+
 export interface EventJobData {
   eventId: string;
 }
 
-export interface DeliveryJobData {
-  organizationId: number;
-  deliveryId: number;
-  /** The delivery's primary key (read without a scan). */
-  deliveryKey: string;
-}
+/** One attempt of a delivery; what it owes is in MongoDB (`OwedAttempts`), the job only runs it. */
+export type DeliveryJobData = Omit<OwedAttempt, 'dueAt'>;
 
 const PENDING_STATES = new Set(['delayed', 'waiting', 'active', 'prioritized', 'waiting-children']);
 
@@ -48,32 +47,21 @@ export class NotificationQueue {
   }
 
   /**
-   * Attempts a delivery now and retries it on SPEC's schedule. `series` tells a redelivery from
-   * the first run; a series already waiting or running is left alone.
+   * Queues the attempt `owed` (at its due time). An attempt already waiting or running is left
+   * alone, so the sweep may call this for every attempt that is due.
    */
-  async deliver(
-    delivery: Pick<DeliveryRecord, 'organizationId' | 'id' | 'eventId' | 'channelId'>,
-    series = 0,
-  ): Promise<void> {
-    const jobId = `delivery-${delivery.id}-${series}`;
+  async deliver(owed: OwedAttempt): Promise<void> {
+    const jobId = `delivery-${owed.deliveryId}-${owed.series}-${owed.number}`;
     const existing = await this.deliveries.getJob(jobId);
     if (existing && PENDING_STATES.has(await existing.getState())) return;
     await existing?.remove();
-    await this.deliveries.add(
-      'deliver',
-      {
-        organizationId: delivery.organizationId,
-        deliveryId: delivery.id,
-        deliveryKey: deliveryKey(delivery.eventId, delivery.channelId),
-      },
-      {
-        jobId,
-        attempts: RETRY_DELAYS_MS.length + 1,
-        backoff: { type: 'delivery' },
-        removeOnComplete: { count: 1000 },
-        removeOnFail: { count: 1000 },
-      },
-    );
+    const { dueAt, ...data } = owed;
+    await this.deliveries.add('deliver', data, {
+      jobId,
+      delay: Math.max(0, dueAt.getTime() - Date.now()),
+      removeOnComplete: true,
+      removeOnFail: { count: 1000 },
+    });
   }
 
   close(): Promise<void> {
@@ -81,15 +69,14 @@ export class NotificationQueue {
   }
 }
 
-/** Consumers of both queues in the notifier; `retryScale` shrinks the retry delays (tests). */
+/** Consumers of both queues in the notifier. */
 export function startNotificationWorkers(options: {
   connection: Redis;
   prefix: string;
   logger: Logger;
   concurrency: number;
-  retryScale: number;
   dispatch(job: EventJobData): Promise<void>;
-  attempt(job: DeliveryJobData, attempt: { number: number; last: boolean }): Promise<void>;
+  attempt(job: DeliveryJobData): Promise<void>;
 }): Array<Worker> {
   const { connection, prefix, logger } = options;
   const events = new Worker<EventJobData>(
@@ -103,21 +90,8 @@ export function startNotificationWorkers(options: {
   );
   const deliveries = new Worker<DeliveryJobData>(
     DELIVERIES_QUEUE,
-    (job: Job<DeliveryJobData>) => {
-      const number = job.attemptsMade + 1;
-      return options.attempt(job.data, { number, last: number >= (job.opts.attempts ?? 1) });
-    },
-    {
-      connection,
-      prefix,
-      concurrency: options.concurrency,
-      settings: {
-        backoffStrategy: (attemptsMade: number) =>
-          Math.round(
-            (RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1] ?? 0) * options.retryScale,
-          ),
-      },
-    },
+    (job: Job<DeliveryJobData>) => options.attempt(job.data),
+    { connection, prefix, concurrency: options.concurrency },
   );
   for (const [worker, what] of [
     [events, 'event dispatch'],

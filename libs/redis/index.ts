@@ -108,3 +108,5 @@ export function isRedisUnavailable(error: unknown): boolean {
     UNAVAILABLE_MESSAGES.some((message) => error.message.includes(message))
   );
 }
+
+export { type RedisDataWatch, watchRedisData } from './data-watch.js';

@@ -1,5 +1,12 @@
 import type { Db } from 'mongodb';
-import { DeliveryRepository, DeliveryRequests, deliveryIndexes, NotificationQueue } from '../alerts/index.js';
+import {
+  DeliveryRepository,
+  DeliveryRequests,
+  deliveryIndexes,
+  NotificationQueue,
+  OwedAttempts,
+  owedAttemptIndexes,
+} from '../alerts/index.js';
 import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
 import { type AppConfig, requireSecretsKey } from '../config/index.js';
 import {
@@ -51,6 +58,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   maintenanceWindowIndexes,
   channelIndexes,
   ...deliveryIndexes,
+  owedAttemptIndexes,
 ];
 
 export interface Services {
@@ -73,6 +81,7 @@ export interface Services {
   channels: ChannelService;
   channelRepository: ChannelRepository;
   deliveries: DeliveryRepository;
+  owedAttempts: OwedAttempts;
   deliveryRequests: DeliveryRequests;
   notificationQueue: NotificationQueue;
   states: MonitorStateRepository;
@@ -114,6 +123,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
   });
   const channelRepository = new ChannelRepository(db);
   const deliveries = new DeliveryRepository(db);
+  const owedAttempts = new OwedAttempts(db);
   const channels: ChannelService = new ChannelService({
     channels: channelRepository,
     secrets,
@@ -183,9 +193,11 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     channels,
     channelRepository,
     deliveries,
+    owedAttempts,
     deliveryRequests: new DeliveryRequests({
       channels: channelRepository,
       deliveries,
+      owed: owedAttempts,
       queue: notificationQueue,
     }),
     notificationQueue,
