@@ -86,6 +86,32 @@ describe('when MongoDB goes away and comes back', () => {
     await ferret.stop();
   });
 
+  it('answers 503 with Retry-After within 3 s while MongoDB is stalled, and recovers when it resumes', async () => {
+    expect((await api.request('GET', '/api/tokens', { token })).status).toBe(200);
+    // A stalled server (SIGSTOP) accepts connections and answers nothing: only a deadline tells.
+    process.kill(ferret.pid, 'SIGSTOP');
+    try {
+      const call = await timed(() => api.request('GET', '/api/tokens', { token }));
+      expect(call.value.status).toBe(503);
+      expect(call.value.headers.get('retry-after')).toBe('5');
+      expect(call.value.body).toMatchObject({ detail: expect.stringContaining('MongoDB') });
+      expect(call.ms).toBeLessThan(3000);
+      const ready = await timed(() => api.request('GET', '/readyz'));
+      expect(ready.value.status).toBe(503);
+      expect(ready.value.body).toMatchObject({ checks: { mongodb: 'down', redis: 'up' } });
+      expect(ready.ms).toBeLessThan(3000);
+      const next = await timed(() => api.request('GET', '/api/tokens', { token }));
+      expect(next.value.status).toBe(503);
+      expect(next.ms).toBeLessThan(3000);
+    } finally {
+      process.kill(ferret.pid, 'SIGCONT');
+    }
+    await expect
+      .poll(async () => (await api.request('GET', '/readyz')).status, { timeout: 20_000, interval: 250 })
+      .toBe(200);
+    expect((await api.request('GET', '/api/tokens', { token })).status).toBe(200);
+  }, 60_000);
+
   it('answers 503 within a few seconds, stays up, and recovers by itself', async () => {
     expect((await api.request('GET', '/api/tokens', { token })).status).toBe(200);
     await ferret.stop();

@@ -5,7 +5,7 @@ import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
-import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
+import { connectMongo, ensureIndexes, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -52,6 +52,7 @@ export async function startApi(
   await ensureIndexes(mongo.db, ALL_INDEXES);
 
   const services = createServices({ db: mongo.db, redis, config, logger });
+  const mongoHealth = watchMongoHealth(mongo, { logger });
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
   const routes: Route[] = [];
   const openApi = () =>
@@ -65,7 +66,8 @@ export async function startApi(
       metrics,
       openApiDocument: openApi,
       readinessChecks: [
-        { name: 'mongodb', isReady: () => pingMongo(mongo) },
+        // Known down: at once; else asked now, within 2.5 s (a stall not yet noticed is then).
+        { name: 'mongodb', isReady: async () => mongoHealth.available && (await pingMongo(mongo, 2500)) },
         { name: 'redis', isReady: () => pingRedis(redis) },
       ],
     }),
@@ -114,6 +116,7 @@ export async function startApi(
     metrics,
     routes,
     trustProxy: config.TRUST_PROXY,
+    dependencies: [mongoHealth],
     guard: createAccessGuard({
       authenticate: createAuthenticator(services.tokens, logger),
       rateLimiter: createRedisRateLimiter({
@@ -155,6 +158,7 @@ export async function startApi(
       server.closeIdleConnections();
       await closed;
       await redisData.stop();
+      mongoHealth.stop();
       await fleet.stop();
       await services.close();
       await redis.quit().catch(() => redis.disconnect());

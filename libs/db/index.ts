@@ -2,5 +2,6 @@ export { BatchInserter } from './batch-inserter.js';
 export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
+export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { isMongoUnavailable } from './unavailable.js';

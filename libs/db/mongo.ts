@@ -40,12 +40,22 @@ export async function connectMongo(
   return { client, db: client.db(databaseNameOf(url)) };
 }
 
-/** True when MongoDB answers a ping within `timeoutMs`. */
+/**
+ * True when MongoDB answers a ping within `timeoutMs`. The driver's own deadline does not cover
+ * every wait (a connection checkout from a pool whose connections all hang), so a timer bounds it.
+ */
 export async function pingMongo(mongo: Mongo, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
   try {
-    await mongo.db.command({ ping: 1 }, { timeoutMS: timeoutMs });
-    return true;
+    const ping = mongo.db.command({ ping: 1 }, { timeoutMS: timeoutMs }).then(() => true as const);
+    ping.catch(() => undefined);
+    return await Promise.race([ping, deadline]);
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }

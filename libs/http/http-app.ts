@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/index.js';
 import { jsonBodyMiddleware } from './body.middleware.js';
 import type { AppState } from './context.js';
+import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
 import { createHttpDurationHistogram } from './metrics.js';
 import { problemMiddleware } from './problem.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
@@ -15,6 +16,8 @@ export interface HttpAppOptions {
   routes: readonly Route[];
   guard: (access: Access) => Koa.Middleware<AppState>;
   trustProxy: boolean;
+  /** Servers the `/api/` routes need: 503 at once while one is unavailable. */
+  dependencies?: readonly Dependency[];
 }
 
 /** A Koa app serving `routes`, with request ids, access logs, metrics, JSON bodies and RFC 9457 errors. */
@@ -33,6 +36,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
     }),
   );
   app.use(problemMiddleware());
+  app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
   app.use(jsonBodyMiddleware());
   app.use(router.routes());
   app.use(router.allowedMethods());

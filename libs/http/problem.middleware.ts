@@ -9,6 +9,14 @@ import { PROBLEM_TYPES, problemTypeUri, slugForStatus } from './problem-types.js
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = '5';
 
+/** 503 with Retry-After: `what` (MongoDB, Redis) cannot serve the request now. */
+export function serviceUnavailable(what: string): AppError {
+  return new AppError('service-unavailable', {
+    detail: `${what} is unavailable; retry shortly.`,
+    headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE_SECONDS },
+  });
+}
+
 const BARE_STATUS_DETAIL: Record<number, (method: string, path: string) => string> = {
   404: (method, path) => `No route for ${method} ${path}`,
   405: (method, path) => `${path} does not take ${method}; see the Allow header.`,
@@ -33,10 +41,7 @@ function httpStatusOf(
 function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (isMongoUnavailable(error) || isRedisUnavailable(error)) {
-    return new AppError('service-unavailable', {
-      detail: `${isMongoUnavailable(error) ? 'MongoDB' : 'Redis'} is unavailable; retry shortly.`,
-      headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE_SECONDS },
-    });
+    return serviceUnavailable(isMongoUnavailable(error) ? 'MongoDB' : 'Redis');
   }
   if (error instanceof SecretUnreadableError) {
     return new AppError('internal-error', {
