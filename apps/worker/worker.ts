@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
-import { BatchInserter, connectMongo, ensureIndexes } from '../../libs/db/index.js';
+import { BatchInserter, connectMongo, ensureIndexes, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { createMetricsRegistry } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
-import { CheckRunner, startCheckWorker } from '../../libs/monitoring/index.js';
+import {
+  CheckRunner,
+  isRecordRetryable,
+  type PendingRecord,
+  PendingRecords,
+  startCheckWorker,
+} from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
 import { connectRedis, watchRedisData } from '../../libs/redis/index.js';
@@ -128,7 +134,30 @@ export async function startWorker(
     logger,
     sync: (job) => maintenance.sync(job),
   });
-  const runner = new CheckRunner({
+  // The worker's metrics (served by the metrics listener of its process).
+  const metrics = createMetricsRegistry({ service: 'worker', defaultMetrics: false });
+  const resultsDropped = new Counter({
+    name: 'webmon_results_dropped_total',
+    help: 'Check results dropped because MongoDB could not take them and the result buffer was full',
+    registers: [metrics],
+  });
+  const mongoHealth = watchMongoHealth(mongo, { logger });
+  const pending: PendingRecords<PendingRecord> = new PendingRecords<PendingRecord>({
+    capacity: config.WORKER_RESULT_BUFFER,
+    record: (entry) => runner.recordKept(entry),
+    isTransient: isRecordRetryable,
+    onDropped: (count) => resultsDropped.inc(count),
+    logger,
+  });
+  new Gauge({
+    name: 'webmon_results_waiting',
+    help: 'Check results kept in the worker until MongoDB can take them',
+    registers: [metrics],
+    collect() {
+      this.set(pending.size);
+    },
+  });
+  const runner: CheckRunner = new CheckRunner({
     websites: new WebsiteCache(
       { websites: services.websiteRepository, revisions: services.websiteRevisions },
       config.WORKER_WEBSITE_CACHE_SIZE,
@@ -146,6 +175,8 @@ export async function startWorker(
     }),
     nodeId: config.NODE_ID,
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+    pending,
+    mongo: mongoHealth,
   });
   // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
   // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.
@@ -165,8 +196,7 @@ export async function startWorker(
     // A shutdown requested meanwhile does not wait for it.
     new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
   ]);
-  // Served with the worker's other metrics; dropped checks are also logged, once a minute at most.
-  const metrics = createMetricsRegistry({ service: 'worker', defaultMetrics: false });
+  // Dropped checks are also logged, once a minute at most.
   const dropped = new Counter({
     name: 'webmon_checks_dropped_total',
     help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late)',
@@ -218,6 +248,9 @@ export async function startWorker(
       // BullMQ lets the checks in hand finish (their results are written before they complete).
       await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);
       await writer.flush();
+      const lost = await pending.close(5000);
+      if (lost > 0) logger.error({ lost }, 'MongoDB did not come back before shutdown: kept results lost');
+      mongoHealth.stop();
       await heartbeat.stop();
       await services.close();
       await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));

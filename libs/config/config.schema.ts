@@ -98,6 +98,8 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
   WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
+  /** Check results a worker keeps while MongoDB cannot take them (about 2 KiB each); past it the oldest are dropped. @defaultValue 10000 */
+  WORKER_RESULT_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
   /** A check job's lock; a worker that dies mid-check has its jobs taken over after this. @defaultValue 30 */
   CHECK_JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */

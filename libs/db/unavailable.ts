@@ -1,4 +1,5 @@
 import {
+  MongoBulkWriteError,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoServerSelectionError,
@@ -11,6 +12,10 @@ export function isMongoUnavailable(error: unknown): boolean {
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNetworkError ||
     error instanceof MongoNotConnectedError ||
-    error instanceof MongoTopologyClosedError
+    error instanceof MongoTopologyClosedError ||
+    // insertMany reports a connection lost mid-batch as a bulk error carrying the network error.
+    (error instanceof MongoBulkWriteError &&
+      error.errorResponse !== error &&
+      isMongoUnavailable(error.errorResponse))
   );
 }

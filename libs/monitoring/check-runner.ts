@@ -1,3 +1,4 @@
+import { ObjectId } from 'mongodb';
 import { certificateSummary, evaluate, type Observation } from '../checks/index.js';
 import {
   type CustomerRepository,
@@ -5,8 +6,8 @@ import {
   isMonitored,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import type { BatchInserter } from '../db/index.js';
-import type { RedisMutex } from '../locks/index.js';
+import { type BatchInserter, isDuplicateKey, isMongoUnavailable, type MongoHealth } from '../db/index.js';
+import { LockTimeoutError, type RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
@@ -23,6 +24,7 @@ import {
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
+import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, summaryOf } from './result.repository.js';
 import { freshWindowMs } from './status-machine.js';
 
@@ -38,6 +40,24 @@ const OWNER_CACHE_MS = 15_000;
 export type RunOutcome =
   | { ran: false; reason: string }
   | { ran: true; result: CheckResultDocument; recheckSoon: boolean };
+
+/** A check made, waiting to be recorded (result stored, status decided). */
+export interface PendingRecord {
+  websiteId: number;
+  website: WebsiteDocument;
+  pkg: PackageDocument;
+  /** With its `_id` fixed before the first try, so a retried insert cannot store it twice. */
+  result: CheckResultDocument & { _id: ObjectId };
+}
+
+/** MongoDB cannot take the record now (gone, stalled, or a lock held by a record stuck in it). */
+export function isRecordRetryable(error: unknown): boolean {
+  return (
+    isMongoUnavailable(error) ||
+    error instanceof LockTimeoutError ||
+    (error instanceof Error && error.name === 'MongoOperationTimeoutError')
+  );
+}
 
 /** Checks the package no longer includes are off, whatever the stored configuration says. */
 function withinPackage(config: CheckConfig, pkg: PackageDocument): CheckConfig {
@@ -86,6 +106,10 @@ export class CheckRunner {
       nodeId: string;
       /** The quick re-check's delay: part of how long a region's last result stays fresh. */
       recheckDelayMs: number;
+      /** Where results wait while MongoDB cannot take them. */
+      pending: PendingRecords<PendingRecord>;
+      /** Whether MongoDB answers now; a record in flight when it stops is kept for later. */
+      mongo: Pick<MongoHealth, 'available' | 'onLost'>;
     },
   ) {}
 
@@ -121,10 +145,46 @@ export class CheckRunner {
       ssl: observation.tls && certificateSummary(observation.tls, now),
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
-    const recorded = await this.deps.mutex.withLock(`monitor:${website.id}`, () =>
-      this.record(website, pkg, result),
+    const entry: PendingRecord = {
+      websiteId: website.id,
+      website,
+      pkg,
+      result: { ...result, _id: new ObjectId() },
+    };
+    const { pending, mongo } = this.deps;
+    // A MongoDB failure is not the website's: the result waits, it is not lost and not a failure.
+    if (mongo.available && !pending.holds(website.id)) {
+      try {
+        const recorded = await this.recordUnlessMongoLost(entry);
+        if (recorded) return { ran: true, ...recorded };
+      } catch (error) {
+        if (!isRecordRetryable(error)) throw error;
+      }
+    }
+    pending.add(entry);
+    return { ran: true, result, recheckSoon: false };
+  }
+
+  /** Records a kept result (see `PendingRecords`); one already decided is only stored. */
+  async recordKept(entry: PendingRecord): Promise<void> {
+    await this.deps.mutex.withLock(`monitor:${entry.websiteId}`, () =>
+      this.record(entry.website, entry.pkg, entry.result, { replay: true }),
     );
-    return { ran: true, ...recorded };
+  }
+
+  /** The record, or null when MongoDB stops answering meanwhile (the record may still land later). */
+  private recordUnlessMongoLost(
+    entry: PendingRecord,
+  ): Promise<{ result: CheckResultDocument; recheckSoon: boolean } | null> {
+    let unsubscribe = () => {};
+    const lost = new Promise<null>((resolve) => {
+      unsubscribe = this.deps.mongo.onLost(() => resolve(null));
+    });
+    const recording = this.deps.mutex.withLock(`monitor:${entry.websiteId}`, () =>
+      this.record(entry.website, entry.pkg, entry.result, { replay: false }),
+    );
+    recording.catch(() => undefined);
+    return Promise.race([recording, lost]).finally(unsubscribe);
   }
 
   /**
@@ -203,13 +263,20 @@ export class CheckRunner {
   private async record(
     website: WebsiteDocument,
     pkg: PackageDocument,
-    observed: CheckResultDocument,
+    observed: CheckResultDocument & { _id: ObjectId },
+    options: { replay: boolean },
   ): Promise<{ result: CheckResultDocument; recheckSoon: boolean }> {
     const { states } = this.deps;
     const state = await states.load(website.organizationId, website.id);
     const inMaintenance = inMaintenanceAt(state, observed.startedAt);
     const result = { ...observed, inMaintenance };
-    await this.deps.results.insert(result);
+    // Stored by an earlier try whose answer was lost: stored once all the same.
+    await this.deps.results.insert(result).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    // A kept result an earlier try already decided (its region's track is at or past it).
+    const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
+    if (options.replay && decidedUpTo >= result.startedAt.getTime()) return { result, recheckSoon: false };
     const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
     const outcome = afterResult(
       state,

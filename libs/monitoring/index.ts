@@ -1,5 +1,12 @@
 export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
-export { CheckRunner, type DomainExpiryLookup, plainHttpUrl, type RunOutcome } from './check-runner.js';
+export {
+  CheckRunner,
+  type DomainExpiryLookup,
+  isRecordRetryable,
+  type PendingRecord,
+  plainHttpUrl,
+  type RunOutcome,
+} from './check-runner.js';
 export { EventOutbox } from './event-outbox.js';
 export {
   afterPlacement,
@@ -19,6 +26,7 @@ export {
   websiteEvent,
 } from './monitor-state.repository.js';
 export { monitoringRoutes } from './monitoring.routes.js';
+export { PendingRecords } from './pending-records.js';
 export { PlacementStatus } from './placement-status.js';
 export {
   type CheckResultDocument,

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logging/index.js';
+import { PendingRecords } from './pending-records.js';
+
+class Unavailable extends Error {}
+
+function buffer(capacity: number) {
+  const recorded: string[] = [];
+  let dropped = 0;
+  let up = false;
+  const pending = new PendingRecords<{ websiteId: number; name: string }>({
+    capacity,
+    record: async (entry) => {
+      if (!up) throw new Unavailable('MongoDB is away');
+      if (entry.name === 'broken') throw new Error('cannot be stored');
+      recorded.push(entry.name);
+    },
+    isTransient: (error) => error instanceof Unavailable,
+    onDropped: (count) => {
+      dropped += count;
+    },
+    logger: createLogger('test', 'silent'),
+    retryEveryMs: 20,
+  });
+  return {
+    pending,
+    recorded,
+    dropped: () => dropped,
+    comeBack: () => {
+      up = true;
+    },
+  };
+}
+
+describe('results kept while MongoDB is away', () => {
+  it('are recorded in the order they were made once it is back, each once', async () => {
+    const { pending, recorded, comeBack } = buffer(10);
+    pending.add({ websiteId: 1, name: 'a1' });
+    pending.add({ websiteId: 2, name: 'b1' });
+    pending.add({ websiteId: 1, name: 'a2' });
+    expect(pending.holds(1)).toBe(true);
+    expect(pending.holds(3)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(recorded).toEqual([]);
+    comeBack();
+    await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['a1', 'b1', 'a2']);
+    expect(pending.size).toBe(0);
+    expect(pending.holds(1)).toBe(false);
+  });
+
+  it('past the bound, the oldest are dropped and counted', async () => {
+    const { pending, recorded, dropped, comeBack } = buffer(2);
+    for (const name of ['1', '2', '3', '4']) pending.add({ websiteId: Number(name), name });
+    expect(dropped()).toBe(2);
+    expect(pending.holds(1)).toBe(false);
+    comeBack();
+    await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['3', '4']);
+  });
+
+  it('one that can never be recorded is dropped, not holding the others back', async () => {
+    const { pending, recorded, dropped, comeBack } = buffer(10);
+    pending.add({ websiteId: 1, name: 'broken' });
+    pending.add({ websiteId: 2, name: 'fine' });
+    comeBack();
+    await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['fine']);
+    expect(dropped()).toBe(1);
+  });
+
+  it('at shutdown, what cannot be recorded in time is reported', async () => {
+    const { pending } = buffer(10);
+    pending.add({ websiteId: 1, name: 'x' });
+    expect(await pending.close(50)).toBe(1);
+  });
+});

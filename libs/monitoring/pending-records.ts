@@ -1,0 +1,117 @@
+import type { Logger } from '../logging/index.js';
+
+/**
+ * Checks whose result could not be stored (MongoDB unreachable or stalled), kept in the worker in
+ * the order they were made and recorded when MongoDB answers again, each once. While a website has
+ * one waiting, its later results wait behind it, so its status is decided in order. Bounded: past
+ * `capacity` the oldest is dropped, counted, and logged once per outage.
+ */
+export class PendingRecords<T extends { websiteId: number }> {
+  private readonly entries: T[] = [];
+  private readonly perWebsite = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> = Promise.resolve();
+  private busy = false;
+  private droppedThisOutage = 0;
+
+  constructor(
+    private readonly options: {
+      capacity: number;
+      /** Stores the entry and decides its status; throws while MongoDB cannot be reached. */
+      record: (entry: T) => Promise<void>;
+      /** True when the error means "try again later" rather than "this entry cannot be recorded". */
+      isTransient: (error: unknown) => boolean;
+      onDropped: (count: number) => void;
+      logger: Logger;
+      retryEveryMs?: number;
+    },
+  ) {}
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Whether a result of this website is waiting (a newer one must wait behind it). */
+  holds(websiteId: number): boolean {
+    return (this.perWebsite.get(websiteId) ?? 0) > 0;
+  }
+
+  add(entry: T): void {
+    if (this.entries.length >= this.options.capacity) {
+      const oldest = this.entries.shift();
+      if (oldest) this.forget(oldest);
+      this.options.onDropped(1);
+      if (this.droppedThisOutage++ === 0)
+        this.options.logger.error(
+          { capacity: this.options.capacity },
+          'result buffer full while MongoDB is away: the oldest results are being dropped (raise WORKER_RESULT_BUFFER)',
+        );
+    }
+    if (this.entries.length === 0)
+      this.options.logger.warn('MongoDB cannot store results now: keeping them until it can');
+    this.entries.push(entry);
+    this.perWebsite.set(entry.websiteId, (this.perWebsite.get(entry.websiteId) ?? 0) + 1);
+    this.timer ??= setInterval(() => this.drainSoon(), this.options.retryEveryMs ?? 1000);
+  }
+
+  private forget(entry: T): void {
+    const left = (this.perWebsite.get(entry.websiteId) ?? 1) - 1;
+    if (left > 0) this.perWebsite.set(entry.websiteId, left);
+    else this.perWebsite.delete(entry.websiteId);
+  }
+
+  private drainSoon(): void {
+    if (this.busy) return;
+    this.busy = true;
+    this.draining = this.drain().finally(() => {
+      this.busy = false;
+    });
+  }
+
+  /** Records waiting entries in order until one cannot be recorded yet. */
+  private async drain(): Promise<void> {
+    let recorded = 0;
+    while (this.entries.length > 0) {
+      const entry = this.entries[0] as T;
+      try {
+        await this.options.record(entry);
+        recorded++;
+      } catch (error) {
+        if (this.options.isTransient(error)) break;
+        // Not MongoDB's absence: retrying will not help, and it must not hold the others back.
+        this.options.logger.error(
+          { websiteId: entry.websiteId, err: error instanceof Error ? error.message : String(error) },
+          'a kept result could not be recorded: dropped',
+        );
+        this.options.onDropped(1);
+      }
+      this.entries.shift();
+      this.forget(entry);
+    }
+    if (recorded > 0)
+      this.options.logger.info({ recorded, waiting: this.entries.length }, 'kept results recorded');
+    if (this.entries.length === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      this.droppedThisOutage = 0;
+    }
+  }
+
+  /** At shutdown: one last try to record what waits (bounded by `withinMs`); returns what is left. */
+  async close(withinMs: number): Promise<number> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.draining;
+    if (this.entries.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.drain(),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, withinMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    return this.entries.length;
+  }
+}

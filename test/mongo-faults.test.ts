@@ -1,0 +1,124 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { type EmbeddedServer, findFreePort, startFerretDb } from '../libs/embedded/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * MongoDB stalled (SIGSTOP) and then killed and restarted while a worker checks: every check made
+ * meanwhile is stored once (kept in the worker until MongoDB takes it), none twice, no process is
+ * restarted, and the API says 503 quickly meanwhile. A FerretDB of its own, since it is stopped.
+ */
+describe('when MongoDB stalls or dies under load', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webmon-mongo-faults-'));
+  let port: number;
+  let ferret: EmbeddedServer;
+  let api: TestApi;
+  let worker: RunningService | undefined;
+  let target: Server;
+  let targetUrl: string;
+  const hits = new Map<number, number>();
+
+  const startFerret = async () =>
+    startFerretDb({ port, dataDir: join(dataDir, 'ferretdb'), database: 'faults', say: () => {} });
+
+  beforeAll(async () => {
+    port = await findFreePort();
+    ferret = await startFerret();
+    api = await TestApi.start({ MONGODB_URL: ferret.url, ALLOW_PRIVATE_TARGETS: 'true' });
+    target = createServer((req, res) => {
+      const site = Number(req.url?.split('/')[2]);
+      hits.set(site, (hits.get(site) ?? 0) + 1);
+      res.end('ok');
+    });
+    target.listen(0, '127.0.0.1');
+    await once(target, 'listening');
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.stop();
+    target?.close();
+    await ferret?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps every result made meanwhile and stores each once; the API answers 503 within 3 s', async () => {
+    const { token } = await api.createOrganization(['admin']);
+    const customerId = await createCustomer(
+      api,
+      token,
+      (await createPackage(api, token, { limits: { minCheckIntervalSeconds: 10 } })).id,
+    );
+    worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.30', NODE_ID: 'faults' },
+      createLogger('worker', api.config.LOG_LEVEL),
+    );
+    const sites = 20;
+    const ids: number[] = [];
+    for (let n = 0; n < sites; n++) {
+      const created = await api.request<{ id: number }>('POST', '/api/websites', {
+        token,
+        body: {
+          customerId,
+          name: `Site ${n}`,
+          url: `${targetUrl}/site/${n}`,
+          checkInterval: 10,
+          // The HTTPS redirect check is off by default: one request per check, so the target's
+          // count is the number of checks made.
+          timeoutSeconds: 5,
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      ids.push(created.body.id);
+    }
+    const results = api.db.collection<{ websiteId: number; startedAt: Date }>('check_results');
+    const checkedSince = async (since: Date) =>
+      (await results.distinct('websiteId', { startedAt: { $gt: since } })).length;
+    await expect.poll(() => checkedSince(new Date(0)), { timeout: 60_000, interval: 500 }).toBe(sites);
+
+    // Stalled: accepts connections, answers nothing.
+    process.kill(ferret.pid, 'SIGSTOP');
+    try {
+      await sleep(1000);
+      const started = Date.now();
+      const answer = await api.request('GET', '/api/tokens', { token });
+      expect(answer.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(3000);
+      await sleep(9000);
+    } finally {
+      process.kill(ferret.pid, 'SIGCONT');
+    }
+    await sleep(5000);
+    // Killed, and back 15 s later on the same data.
+    process.kill(ferret.pid, 'SIGKILL');
+    await ferret.stop();
+    await sleep(15_000);
+    ferret = await startFerret();
+    const back = new Date();
+
+    // Nothing restarted: new checks of every website are stored again.
+    await expect.poll(() => checkedSince(back), { timeout: 60_000, interval: 500 }).toBe(sites);
+    await worker.stop();
+    worker = undefined;
+
+    const stored = new Map<number, number[]>();
+    for (const result of await results.find({}, { projection: { websiteId: 1, startedAt: 1 } }).toArray())
+      stored.set(result.websiteId, [...(stored.get(result.websiteId) ?? []), result.startedAt.getTime()]);
+    for (const [n, id] of ids.entries()) {
+      const times = stored.get(id) ?? [];
+      // 0 lost: as many stored as the target saw checks; 0 duplicated: no check stored twice.
+      expect({ site: n, stored: times.length }).toEqual({ site: n, stored: hits.get(n) });
+      expect(new Set(times).size).toBe(times.length);
+    }
+  }, 240_000);
+});
