@@ -161,7 +161,7 @@ describe('SIGTERM', () => {
       log += chunk.toString();
     });
     try {
-      await expect.poll(() => log.includes('api started'), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => log.includes('api started'), { timeout: 120_000 }).toBe(true);
 
       // A request whose body is still arriving when SIGTERM comes.
       let finishBody: () => void = () => {};
@@ -192,5 +192,5 @@ describe('SIGTERM', () => {
       child.kill('SIGKILL');
       await helper.stop();
     }
-  }, 40_000);
+  }, 180_000);
 });
