@@ -134,7 +134,7 @@ export async function startWorker(
     logger,
     sync: (job) => maintenance.sync(job),
   });
-  // The worker's metrics (served by the metrics listener of its process).
+  // The worker's metrics, returned to whoever runs it (tests and benches read them).
   const metrics = createMetricsRegistry({ service: 'worker', defaultMetrics: false });
   const resultsDropped = new Counter({
     name: 'webmon_results_dropped_total',
