@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +7,7 @@ import { type EmbeddedServer, findFreePort, startFerretDb } from '../libs/embedd
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { type SiteFarm, startSiteFarm } from './support/site-farm.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,9 +22,7 @@ describe('when MongoDB stalls or dies under load', () => {
   let ferret: EmbeddedServer;
   let api: TestApi;
   let worker: RunningService | undefined;
-  let target: Server;
-  let targetUrl: string;
-  const hits = new Map<number, number>();
+  let farm: SiteFarm;
 
   const startFerret = async () =>
     startFerretDb({ port, dataDir: join(dataDir, 'ferretdb'), database: 'faults', say: () => {} });
@@ -35,19 +31,12 @@ describe('when MongoDB stalls or dies under load', () => {
     port = await findFreePort();
     ferret = await startFerret();
     api = await TestApi.start({ MONGODB_URL: ferret.url, ALLOW_PRIVATE_TARGETS: 'true' });
-    target = createServer((req, res) => {
-      const site = Number(req.url?.split('/')[2]);
-      hits.set(site, (hits.get(site) ?? 0) + 1);
-      res.end('ok');
-    });
-    target.listen(0, '127.0.0.1');
-    await once(target, 'listening');
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    farm = await startSiteFarm();
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
     await api?.stop();
-    target?.close();
+    farm?.close();
     await ferret?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -64,23 +53,7 @@ describe('when MongoDB stalls or dies under load', () => {
       createLogger('worker', api.config.LOG_LEVEL),
     );
     const sites = 50;
-    const ids: number[] = [];
-    for (let n = 0; n < sites; n++) {
-      const created = await api.request<{ id: number }>('POST', '/api/websites', {
-        token,
-        body: {
-          customerId,
-          name: `Site ${n}`,
-          url: `${targetUrl}/site/${n}`,
-          checkInterval: 10,
-          // The HTTPS redirect check is off by default: one request per check, so the target's
-          // count is the number of checks made.
-          timeoutSeconds: 5,
-        },
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      ids.push(created.body.id);
-    }
+    const ids = await farm.createSites(api, token, customerId, sites, 10);
     const results = api.db.collection<{ websiteId: number; startedAt: Date }>('check_results');
     const checkedSince = async (since: Date) =>
       (await results.distinct('websiteId', { startedAt: { $gt: since } })).length;
@@ -117,7 +90,7 @@ describe('when MongoDB stalls or dies under load', () => {
     for (const [n, id] of ids.entries()) {
       const times = stored.get(id) ?? [];
       // 0 lost: as many stored as the target saw checks; 0 duplicated: no check stored twice.
-      expect({ site: n, stored: times.length }).toEqual({ site: n, stored: hits.get(n) });
+      expect({ site: n, stored: times.length }).toEqual({ site: n, stored: farm.hits.get(n)?.length });
       expect(new Set(times).size).toBe(times.length);
     }
     // MongoDB's trouble is not the websites': none was told down.

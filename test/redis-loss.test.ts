@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -13,6 +10,7 @@ import type { RunningService } from '../libs/runtime/index.js';
 import { createCustomer, createPackage } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
+import { type SiteFarm, startSiteFarm } from './support/site-farm.js';
 
 /**
  * Redis losing all its data (FLUSHALL here; a restart without persistence is the same) while the
@@ -26,10 +24,7 @@ describe('when Redis loses its data', () => {
   let stack: MonitoringStack;
   let notifier: RunningService;
   let receiver: Receiver;
-  let target: Server;
-  let targetUrl: string;
-  /** When each website (by its path's number) was checked. */
-  const hits = new Map<number, number[]>();
+  let farm: SiteFarm;
 
   beforeAll(async () => {
     redisServer = await startRedisServer({ port: await findFreePort(), dataDir: join(dataDir, 'redis') });
@@ -45,20 +40,13 @@ describe('when Redis loses its data', () => {
     );
     notifier = await startNotifier(stack.api.config, createLogger('notifier', 'silent'));
     receiver = await startReceiver();
-    target = createServer((req, res) => {
-      const site = Number(req.url?.split('/')[2]);
-      hits.set(site, [...(hits.get(site) ?? []), Date.now()]);
-      res.end('ok');
-    });
-    target.listen(0, '127.0.0.1');
-    await once(target, 'listening');
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    farm = await startSiteFarm();
   }, 120_000);
   afterAll(async () => {
     await notifier?.stop();
     await stack?.stop();
     await receiver?.close();
-    target?.close();
+    farm?.close();
     redis?.disconnect();
     await redisServer?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -67,19 +55,8 @@ describe('when Redis loses its data', () => {
   it('checks resume within 20 s for every website, spread over the interval as before', async () => {
     const { api, token, customerId } = stack;
     const sites = 30;
-    for (let n = 0; n < sites; n++) {
-      const created = await api.request('POST', '/api/websites', {
-        token,
-        body: {
-          customerId,
-          name: `Site ${n}`,
-          url: `${targetUrl}/site/${n}`,
-          checkInterval: 10,
-          timeoutSeconds: 5,
-        },
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await farm.createSites(api, token, customerId, sites, 10);
+    const { hits } = farm;
     const checkedAfter = (since: number) =>
       [...Array(sites).keys()].filter((n) => (hits.get(n) ?? []).some((at) => at > since)).length;
     await expect.poll(() => checkedAfter(0), { timeout: 60_000, interval: 250 }).toBe(sites);
@@ -122,7 +99,7 @@ describe('when Redis loses its data', () => {
         body: {
           customerId,
           name: `Site ${n}`,
-          url: `${targetUrl}/site/${n}`,
+          url: `${farm.url}/site/${n}`,
           checkInterval: 60,
           timeoutSeconds: 5,
         },
