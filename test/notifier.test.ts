@@ -306,8 +306,12 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
   it('at start: an event whose announcement was lost is dispatched, and expired events and deliveries go', async () => {
     const channel = await api.request<Channel>('POST', '/api/notification-channels', {
       token,
-      // Refused by the guard when attempted: this test is about the dispatch.
-      body: { type: 'webhook', name: 'Swept', config: { url: `${receiver.url}/swept` } },
+      // A name resolving to loopback: refused by the guard when attempted (this test is about the dispatch).
+      body: {
+        type: 'webhook',
+        name: 'Swept',
+        config: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/swept` },
+      },
     });
     expect(channel.status).toBe(201);
     // Written as a worker would, two minutes ago, with no queue job behind it.
@@ -365,14 +369,28 @@ describe('notifier with the SSRF guard on, and its outbox sweep', () => {
     expect(deliveries.map((d) => d.channelId)).toEqual([channel.body.id]);
   });
 
-  it.each([
-    ['a loopback address', (url: string) => url],
-    ['a name resolving to loopback', (url: string) => url.replace('127.0.0.1', 'localhost')],
-  ])('refuses %s without retrying, and sends nothing', async (_label, toUrl) => {
+  it('refuses a loopback address when the channel is written', async () => {
+    const refused = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'POST',
+      '/api/notification-channels',
+      { token, body: { type: 'webhook', name: 'Internal', config: { url: `${receiver.url}/internal` } } },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      { path: 'config.url', message: expect.stringContaining('loopback') },
+    ]);
+  });
+
+  it('refuses a name resolving to loopback without retrying, and sends nothing', async () => {
     const channel = await api.request<Channel>('POST', '/api/notification-channels', {
       token,
-      body: { type: 'webhook', name: 'Internal', config: { url: toUrl(`${receiver.url}/internal`) } },
+      body: {
+        type: 'webhook',
+        name: 'Internal',
+        config: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/internal` },
+      },
     });
+    expect(channel.status).toBe(201);
     const sent = await api.request<Delivery>('POST', `/api/notification-channels/${channel.body.id}/test`, {
       token,
     });

@@ -2,19 +2,11 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { blockedReason } from '../probe/index.js';
+import { refusalUnder, type TargetGuard } from '../probe/index.js';
 
-export interface GuardOptions {
-  allowPrivateTargets: boolean;
-  /** Single private addresses that may be reached with the guard on. */
-  exemptAddresses: readonly string[];
-}
+export type GuardOptions = TargetGuard;
 
-/** Why a destination may not be reached, or undefined. */
-function refusal(address: string, guard: GuardOptions): string | undefined {
-  if (guard.allowPrivateTargets || guard.exemptAddresses.includes(address)) return undefined;
-  return blockedReason(address);
-}
+const refusal = (address: string, guard: GuardOptions) => refusalUnder(guard, address);
 
 /** The destination is in a range deliveries may not reach (SSRF guard). */
 export class BlockedDestinationError extends Error {}

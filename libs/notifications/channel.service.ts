@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { customerLock } from '../customers/index.js';
 import { conflict, notFound, parseInput, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
+import { refusedUrl, type TargetGuard } from '../probe/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import {
   type ChannelDocument,
@@ -57,6 +58,8 @@ export class ChannelService {
       mutex: RedisMutex;
       websites: ChannelWebsitesPort;
       customers: ChannelCustomersPort;
+      /** What a destination URL's IP literal may be. */
+      guard: TargetGuard;
     },
   ) {}
 
@@ -238,6 +241,13 @@ export class ChannelService {
       ...Object.fromEntries([...secretFields].map((field) => [field, field in secrets ? '(set)' : null])),
     };
     const problems = configProblems(type, withSecrets);
+    // Destinations sent now (write-only ones too): an IP literal of a refused range answers 400 here.
+    for (const [field, value] of Object.entries(changes)) {
+      if (typeof value !== 'string') continue;
+      const url = /^https?:\/\//i.test(value) ? value : field === 'host' ? `http://${value}/` : null;
+      const refused = url && refusedUrl(this.deps.guard, url);
+      if (refused) problems.push({ path: `config.${field}`, message: refused });
+    }
     if (problems.length > 0)
       throw validationError(`Invalid config: ${problems.map((p) => p.path).join(', ')}`, problems);
     return { config, secrets };

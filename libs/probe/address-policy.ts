@@ -1,72 +1,115 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Address ranges a monitoring probe must never be steered into (SSRF guard). */
-const BLOCKED_V4: Array<[string, number, string]> = [
-  ['0.0.0.0', 8, 'unspecified'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'carrier-grade NAT'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
-const BLOCKED_V6: Array<[string, number, string]> = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['100::', 64, 'discard'],
-  ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'unique local'],
-  ['fe80::', 10, 'link-local'],
-  ['ff00::', 8, 'multicast'],
-];
+/**
+ * Why an address of a refused range may not be probed or sent to (SSRF guard), by ipaddr.js's
+ * range name. Only global unicast passes; ranges not named here are refused with their own name.
+ */
+const REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local (cloud metadata)',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT',
+  private: 'private',
+  reserved: 'reserved',
+  uniqueLocal: 'unique local',
+  discard: 'discard',
+  benchmarking: 'benchmarking',
+  deprecated: 'deprecated',
+};
+const V6_LINK_LOCAL = 'link-local';
 
-/** One BlockList per reason, so a refusal can say why. */
-const lists = new Map<string, BlockList>();
-function block(ranges: Array<[string, number, string]>, type: 'ipv4' | 'ipv6'): void {
-  for (const [network, prefix, reason] of ranges) {
-    let list = lists.get(reason);
-    if (!list) {
-      list = new BlockList();
-      lists.set(reason, list);
+const v4 = (bytes: readonly number[]) => bytes.join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the standard forms that embed one: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96), NAT64
+ * (64:ff9b::/96, and the local-use 64:ff9b:1::/48 in both its /48 and /96 layouts, RFC 6052/8215),
+ * 6to4 (2002::/16) and Teredo (2001::/32: its server and its obfuscated client). Empty for others.
+ */
+export function embeddedIpv4(address: string): string[] {
+  if (!ipaddr.IPv6.isValid(address)) return [];
+  const parsed = ipaddr.IPv6.parse(address);
+  const bytes = parsed.toByteArray();
+  const last = bytes.slice(12, 16);
+  switch (parsed.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [v4(last)];
+    case 'rfc6052': {
+      // 64:ff9b:1::/48 may carry it at the end (/96) or after the prefix (/48: bits 48-63 and
+      // 72-87); a layout that gives 0.0.0.0 is not the one in use.
+      const local = bytes[4] === 0 && bytes[5] === 1;
+      const candidates = local
+        ? [v4(last), v4([bytes[6], bytes[7], bytes[9], bytes[10]] as number[])]
+        : [v4(last)];
+      return candidates.filter((candidate) => candidate !== '0.0.0.0');
     }
-    list.addSubnet(network, prefix, type);
+    case '6to4':
+      return [v4(bytes.slice(2, 6))];
+    case 'teredo':
+      return [v4(bytes.slice(4, 8)), v4(last.map((byte) => byte ^ 0xff))];
+    default:
+      // IPv4-compatible (deprecated, but still routed by some stacks): 96 zero bits, then IPv4.
+      return bytes.slice(0, 12).every((byte) => byte === 0) && !['::', '::1'].includes(parsed.toString())
+        ? [v4(last)]
+        : [];
   }
-}
-block(BLOCKED_V4, 'ipv4');
-block(BLOCKED_V6, 'ipv6');
-
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible or NAT64 (64:ff9b::/96) IPv6 address. */
-export function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1]!, 16);
-  const low = Number.parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /**
  * Why the address may not be probed (e.g. "loopback"), or undefined when it is a public address.
- * IPv4 carried in IPv6 forms is judged as the IPv4 address it is.
+ * IPv4 carried in an IPv6 form is judged as the IPv4 address it is (every candidate, for forms
+ * whose layout is ambiguous).
  */
 export function blockedReason(address: string): string | undefined {
-  const family = isIP(address);
-  if (family === 0) return 'not an IP address';
-  const inner = family === 6 ? embeddedIpv4(address) : undefined;
-  if (inner) return blockedReason(inner);
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const [reason, list] of lists) {
-    if (list.check(address, type)) return reason;
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) {
+    const range = ipaddr.IPv4.parse(address).range();
+    return range === 'unicast' ? undefined : (REASONS[range] ?? range);
   }
-  if (family === 4 && address === '255.255.255.255') return 'broadcast';
-  return undefined;
+  if (!ipaddr.IPv6.isValid(address) || address.includes('%')) return 'not an IP address';
+  const inner = embeddedIpv4(address);
+  if (inner.length > 0) {
+    for (const candidate of inner) {
+      const reason = blockedReason(candidate);
+      if (reason) return `${reason} (IPv4 ${candidate} inside IPv6)`;
+    }
+    return undefined;
+  }
+  const range = ipaddr.IPv6.parse(address).range();
+  if (range === 'unicast') return undefined;
+  if (range === 'linkLocal') return V6_LINK_LOCAL;
+  // 2001:db8::/32 is in ipaddr.js's "reserved"; say what it is.
+  if (ipaddr.IPv6.parse(address).match(ipaddr.IPv6.parseCIDR('2001:db8::/32'))) return 'documentation';
+  return REASONS[range] ?? range;
+}
+
+/** What the operator lets probes and deliveries reach besides public addresses. */
+export interface TargetGuard {
+  allowPrivateTargets: boolean;
+  /** Single addresses of refused ranges that may be reached all the same. */
+  exemptAddresses: readonly string[];
+}
+
+/** Why `address` may not be reached under `guard`, or undefined. */
+export function refusalUnder(guard: TargetGuard, address: string): string | undefined {
+  if (guard.allowPrivateTargets || guard.exemptAddresses.includes(address)) return undefined;
+  return blockedReason(address);
+}
+
+/**
+ * Why a URL may not be stored as a target: its host is an IP literal of a refused range (as URL
+ * parsing writes it: `http://0x7f000001/` and `http://127.1/` are 127.0.0.1). Host names are judged
+ * when connecting, on every hop, since what they resolve to can change.
+ */
+export function refusedUrl(guard: TargetGuard, url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(host)) return undefined;
+  const reason = refusalUnder(guard, host);
+  return (
+    reason &&
+    `${host} is ${reason}, which monitoring may not reach (the operator can allow it with ALLOW_PRIVATE_TARGETS)`
+  );
 }

@@ -4,7 +4,7 @@ import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { TlsObservation } from '../checks/index.js';
-import { blockedReason } from './address-policy.js';
+import { refusalUnder } from './address-policy.js';
 import { ProbeFailure } from './probe-error.js';
 import type { TlsContexts } from './tls-contexts.js';
 
@@ -69,8 +69,11 @@ export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): 
       hop.dnsMs = isIP(hostname) ? 0 : performance.now() - started;
       const address = addresses[0];
       if (!address) throw new ProbeFailure('DNS', `${hostname} has no address`);
-      const reason = blockedReason(address);
-      if (reason && !options.allowPrivateTargets && !options.exemptAddresses?.includes(address)) {
+      const reason = refusalUnder(
+        { allowPrivateTargets: options.allowPrivateTargets, exemptAddresses: options.exemptAddresses ?? [] },
+        address,
+      );
+      if (reason) {
         throw new ProbeFailure(
           'BLOCKED_TARGET',
           `${hostname} resolves to ${address} (${reason}), which monitoring may not reach`,

@@ -121,6 +121,10 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     preferredRegion: config.PREFERRED_REGION,
     onPlacement: (change) => placement.changed(change),
   });
+  const guard = {
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+  };
   const channelRepository = new ChannelRepository(db);
   const deliveries = new DeliveryRepository(db);
   const owedAttempts = new OwedAttempts(db);
@@ -128,6 +132,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     channels: channelRepository,
     secrets,
     mutex,
+    guard,
     customers: {
       exists: async (organizationId, customerId) =>
         (await customerRepository.findById(organizationId, customerId)) !== null,
@@ -147,6 +152,7 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
     mutex,
     scheduling,
     channels,
+    guard,
     afterDelete: async (website) => {
       await maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
       // Drops the planned boundary job and the website's maintenance state.

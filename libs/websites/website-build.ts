@@ -1,5 +1,6 @@
 import { AppError, type FieldError, validationError } from '../http/index.js';
 import type { Feature, PackageDocument } from '../packages/index.js';
+import { refusedUrl, type TargetGuard } from '../probe/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { keyMatchesCertificate, parseCertificate, parsePrivateKey } from './pem.js';
 import { mtlsKeyContext, type WebsiteDocument } from './website.repository.js';
@@ -52,6 +53,8 @@ export function buildWebsiteSettings(args: {
   full: boolean;
   pkg: PackageDocument;
   secrets: SecretBox;
+  /** What a URL's IP literal may be (refused ranges answer 400 at once, not at every check). */
+  guard: TargetGuard;
 }): Settings {
   const { input, current, pkg, secrets } = args;
   const storedKey: SealedSecret | null = current?.mtlsClientKey ?? null;
@@ -73,6 +76,8 @@ export function buildWebsiteSettings(args: {
   };
 
   const invalid: FieldError[] = [];
+  const refused = input.url === undefined ? undefined : refusedUrl(args.guard, settings.url);
+  if (refused) invalid.push({ path: 'url', message: refused });
   const forbidden: Array<FieldError & { feature: Feature | 'limits' }> = [];
   if (settings.timeoutSeconds >= settings.checkInterval) {
     invalid.push({

@@ -9,6 +9,7 @@ import {
 import { AppError, notFound, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { TargetGuard } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   type CheckConfig,
@@ -67,6 +68,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
       channels: WebsiteChannelsPort;
+      /** What a website URL's IP literal may be. */
+      guard: TargetGuard;
       /** What else goes with a deleted website (its maintenance windows). */
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
@@ -153,6 +156,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         full: true,
         pkg: owner.pkg,
         secrets: this.deps.secrets,
+        guard: this.deps.guard,
       });
       const now = new Date();
       const website: WebsiteDocument = {
@@ -190,6 +194,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         full,
         pkg: owner.pkg,
         secrets: this.deps.secrets,
+        guard: this.deps.guard,
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
       await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
