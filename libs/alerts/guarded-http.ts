@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { refusalUnder, type TargetGuard } from '../probe/index.js';
+import { refusalUnder, type TargetGuard } from '../targets/index.js';
 
 export type GuardOptions = TargetGuard;
 

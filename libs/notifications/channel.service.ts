@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { customerLock } from '../customers/index.js';
 import { conflict, notFound, parseInput, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
-import { refusedUrl, type TargetGuard } from '../probe/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
+import { refusedUrl, type TargetGuard } from '../targets/index.js';
 import {
   type ChannelDocument,
   type ChannelRepository,

@@ -1,10 +1,3 @@
-export {
-  blockedReason,
-  embeddedIpv4,
-  refusalUnder,
-  refusedUrl,
-  type TargetGuard,
-} from './address-policy.js';
 export { type HttpProbeResult, type ProbeOptions, type ProbeRequest, probeHttp } from './http-probe.js';
 export { type Resolve, systemResolve } from './pinned-connector.js';
 export { ProbeFailure } from './probe-error.js';

@@ -4,7 +4,7 @@ import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { TlsObservation } from '../checks/index.js';
-import { refusalUnder } from './address-policy.js';
+import { refusalUnder } from '../targets/index.js';
 import { ProbeFailure } from './probe-error.js';
 import type { TlsContexts } from './tls-contexts.js';
 

@@ -1,7 +1,7 @@
 import { AppError, type FieldError, validationError } from '../http/index.js';
 import type { Feature, PackageDocument } from '../packages/index.js';
-import { refusedUrl, type TargetGuard } from '../probe/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
+import { refusedUrl, type TargetGuard } from '../targets/index.js';
 import { keyMatchesCertificate, parseCertificate, parsePrivateKey } from './pem.js';
 import { mtlsKeyContext, type WebsiteDocument } from './website.repository.js';
 import { WEBSITE_DEFAULTS, type WebsiteInput } from './website.schema.js';

@@ -9,8 +9,8 @@ import {
 import { AppError, notFound, validationError } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
-import type { TargetGuard } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import type { TargetGuard } from '../targets/index.js';
 import {
   type CheckConfig,
   type CheckConfigPatch,
