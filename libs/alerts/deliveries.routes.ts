@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineRoute, notFound, type Route } from '../http/index.js';
+import { decimalId, decimalInteger, defineRoute, notFound, type Route } from '../http/index.js';
 import { EVENT_KINDS } from '../notifications/index.js';
 import type { Delivery, DeliveryRepository } from './delivery.repository.js';
 import type { DeliveryRequests } from './delivery.service.js';
 
 const TAGS = ['Notification channels'];
-const channelParams = z.object({ id: z.coerce.number().int().positive() });
+const channelParams = z.object({ id: decimalId() });
 
 const deliveryView = z.object({
   id: z.number().int(),
@@ -87,8 +87,8 @@ export function deliveryRoutes(deps: {
       access: 'read',
       params: channelParams,
       query: z.strictObject({
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        cursor: z.coerce.number().int().positive().optional().describe('nextCursor of the previous page'),
+        limit: decimalInteger({ min: 1, max: 200 }).default(50),
+        cursor: decimalId().optional().describe('nextCursor of the previous page'),
       }),
       success: {
         status: 200,
@@ -117,7 +117,7 @@ export function deliveryRoutes(deps: {
       summary: 'One delivery with every attempt',
       tags: TAGS,
       access: 'read',
-      params: channelParams.extend({ deliveryId: z.coerce.number().int().positive() }),
+      params: channelParams.extend({ deliveryId: decimalId() }),
       success: { status: 200, description: 'The delivery', schema: deliveryView },
       handle: async ({ auth, params }) => {
         const delivery = await deps.deliveries.findById(auth.organizationId, params.deliveryId);
@@ -136,7 +136,7 @@ export function deliveryRoutes(deps: {
       summary: 'Send a delivery again (a new series of attempts)',
       tags: TAGS,
       access: 'write',
-      params: channelParams.extend({ deliveryId: z.coerce.number().int().positive() }),
+      params: channelParams.extend({ deliveryId: decimalId() }),
       success: { status: 202, description: 'The delivery, pending again', schema: deliveryView },
       handle: async ({ auth, params }) =>
         toDeliveryView(await deps.requests.redeliver(auth.organizationId, params.id, params.deliveryId)),

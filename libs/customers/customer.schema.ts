@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { patchBody } from '../http/index.js';
+import { decimalId, patchBody } from '../http/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const email = z.email().max(254);
@@ -20,7 +20,7 @@ export const customerView = z.object({
 });
 
 export const listCustomersQuery = z.strictObject({
-  organizationId: z.coerce.number().int().positive().describe("Your organization's id (required)"),
+  organizationId: decimalId().describe("Your organization's id (required)"),
 });
 
 export const automationCreateCustomerBody = z.strictObject({

@@ -5,7 +5,7 @@ export { type AppContext, type AppState, type AuthContext, hasScope, SCOPES, typ
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createMetricsRegistry } from './metrics.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { idParams } from './params.js';
+export { decimalId, decimalInteger, idParams } from './params.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';

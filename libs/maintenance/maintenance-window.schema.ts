@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { patchBody } from '../http/index.js';
+import { decimalInteger, patchBody } from '../http/index.js';
 import { isKnownTimezone, MAX_WINDOW_DAYS, WEEKDAYS } from './recurrence.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -86,7 +86,7 @@ export const occurrencesQuery = z.strictObject({
     .datetime({ offset: true })
     .transform((text) => new Date(text))
     .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  limit: decimalInteger({ min: 1, max: 100 }).default(10),
 });
 
 export const occurrencesView = z.object({

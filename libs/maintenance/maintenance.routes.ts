@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { conflict, defineRoute, idParams, notFound, type Route, validationError } from '../http/index.js';
+import {
+  conflict,
+  decimalId,
+  defineRoute,
+  idParams,
+  notFound,
+  type Route,
+  validationError,
+} from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { MaintenanceQueue } from './maintenance.queue.js';
@@ -21,7 +29,7 @@ import {
 } from './maintenance-window.schema.js';
 import { activeOccurrence, occurrences } from './recurrence.js';
 
-const websiteIdParams = z.object({ websiteId: z.coerce.number().int().positive() });
+const websiteIdParams = z.object({ websiteId: decimalId() });
 
 function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {
   const { recurrence } = window;
@@ -88,7 +96,7 @@ export function maintenanceRoutes(deps: {
       summary: 'List the maintenance windows of a website',
       tags: ['Maintenance windows'],
       access: 'read',
-      query: z.strictObject({ websiteId: z.coerce.number().int().positive() }),
+      query: z.strictObject({ websiteId: decimalId() }),
       success: { status: 200, description: 'Windows, by id', schema: z.array(windowView) },
       handle: async ({ auth, query }) => {
         await requireWebsite(auth.organizationId, query.websiteId, false);

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { checkResultSchema } from '../events/index.js';
-import { defineRoute, type Route, validationError } from '../http/index.js';
+import { decimalInteger, defineRoute, type Route, validationError } from '../http/index.js';
 import {
   effectiveIntervalSeconds,
   type Unmonitored,
@@ -200,7 +200,7 @@ export function monitoringRoutes(deps: {
       query: z.strictObject({
         from: isoDate.optional(),
         to: isoDate.optional(),
-        limit: z.coerce.number().int().min(1).max(1000).default(100),
+        limit: decimalInteger({ min: 1, max: 1000 }).default(100),
         cursor: z.string().max(200).optional(),
       }),
       success: {
@@ -277,7 +277,7 @@ export function monitoringRoutes(deps: {
       tags: ['Results'],
       access: 'read',
       params: websiteRefParams,
-      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+      query: z.strictObject({ limit: decimalInteger({ min: 1, max: 500 }).default(50) }),
       success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_KINDS } from '../events/index.js';
-import { absoluteHttpUrl, patchBody } from '../http/index.js';
+import { absoluteHttpUrl, decimalId, patchBody } from '../http/index.js';
 
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
 
@@ -218,5 +218,5 @@ export const rotatedSecretView = z.object({
 });
 
 export const listChannelsQuery = z.strictObject({
-  customerId: z.coerce.number().int().positive().optional().describe('Only channels scoped to this customer'),
+  customerId: decimalId().optional().describe('Only channels scoped to this customer'),
 });

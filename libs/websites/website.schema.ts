@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteHttpUrl, patchBody } from '../http/index.js';
+import { absoluteHttpUrl, decimalId, patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -168,5 +168,5 @@ export const websitePublicIdParams = z.object({
 });
 
 export const listWebsitesQuery = z.strictObject({
-  customerId: z.coerce.number().int().positive().describe('The customer whose websites to list'),
+  customerId: decimalId().describe('The customer whose websites to list'),
 });
