@@ -151,3 +151,38 @@ describe('authentication and tokens', () => {
     expect(res.body.errors.find((e) => e.path === 'extra')?.message).toBe('Unknown field');
   });
 });
+
+describe('failed authentications are throttled per client address', () => {
+  let api: TestApi;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true' });
+    ({ token } = await api.createOrganization(['admin']));
+  });
+  afterAll(() => api.stop());
+
+  it('429 with Retry-After after the limit, while a client with a valid token keeps working', async () => {
+    const attacker = { 'x-forwarded-for': '198.51.100.66' };
+    for (let i = 0; i < 5; i++) {
+      const guess = await api.request('GET', '/api/tokens', {
+        token: `wm_guess${i}`,
+        headers: attacker,
+      });
+      expect(guess.status).toBe(401);
+    }
+    const throttled = await api.request<{ detail: string }>('GET', '/api/tokens', {
+      token: 'wm_guess-more',
+      headers: attacker,
+    });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.body.detail).toContain('failed authentications');
+    // Once over the limit even a missing header is refused before anything is looked up.
+    expect((await api.request('GET', '/api/tokens', { headers: attacker })).status).toBe(429);
+
+    const other = { 'x-forwarded-for': '203.0.113.7' };
+    for (let i = 0; i < 10; i++)
+      expect((await api.request('GET', '/api/tokens', { token, headers: other })).status).toBe(200);
+  });
+});

@@ -124,6 +124,11 @@ export async function startApi(
         keyPrefix: config.REDIS_KEY_PREFIX,
         limit: config.RATE_LIMIT_PER_MINUTE,
       }),
+      authFailureLimiter: createRedisRateLimiter({
+        redis,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        limit: config.AUTH_FAILURES_PER_MINUTE,
+      }),
     }),
   });
 

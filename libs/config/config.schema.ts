@@ -87,6 +87,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per minute and API token. @defaultValue 1200 */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  /** Failed authentications a client address may make per minute before it gets 429 (no token is looked up then). @defaultValue 60 */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z
     .string()

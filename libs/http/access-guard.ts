@@ -18,19 +18,38 @@ function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token
 }
 
 /**
- * The middleware in front of every non-public route: bearer token (401), per-token rate limit (429)
- * and scope (403), in that order.
+ * The middleware in front of every non-public route: failed authentications per client address
+ * (429 once over their limit, before any token is looked up), bearer token (401), per-token rate
+ * limit (429) and scope (403), in that order. The client address is the peer's, or with
+ * TRUST_PROXY the first of X-Forwarded-For.
  */
-export function createAccessGuard(options: { authenticate: Authenticate; rateLimiter: RateLimiter }) {
+export function createAccessGuard(options: {
+  authenticate: Authenticate;
+  rateLimiter: RateLimiter;
+  authFailureLimiter: RateLimiter;
+}) {
   return (access: Access): Middleware<AppState> =>
     async (ctx, next) => {
       if (access === 'public') return next();
+      const client = `auth-failures:${ctx.ip}`;
+      const failures = await options.authFailureLimiter.peek(client);
+      if (!failures.allowed) {
+        throw new AppError('rate-limited', {
+          detail: `${failures.limit} failed authentications from this address in ${failures.windowSeconds} s; retry in ${failures.resetSeconds} s.`,
+          headers: { 'Retry-After': String(failures.resetSeconds) },
+        });
+      }
+      const failed = async (error: AppError): Promise<never> => {
+        await options.authFailureLimiter.consume(client);
+        throw error;
+      };
       const header = ctx.get('authorization');
-      if (!header) throw unauthorized('Send an API token as `Authorization: Bearer <token>`.');
+      if (!header) return failed(unauthorized('Send an API token as `Authorization: Bearer <token>`.'));
       const token = BEARER.exec(header)?.[1];
-      if (!token) throw unauthorized('The Authorization header must be `Bearer <token>`.', 'invalid_request');
+      if (!token)
+        return failed(unauthorized('The Authorization header must be `Bearer <token>`.', 'invalid_request'));
       const auth = await options.authenticate(token);
-      if (!auth) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
+      if (!auth) return failed(unauthorized('The token is unknown or revoked.', 'invalid_token'));
       ctx.state.auth = auth;
 
       const decision = await options.rateLimiter.consume(`token:${auth.tokenId}`);

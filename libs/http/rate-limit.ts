@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from '../redis/index.js';
 
 export interface RateLimitDecision {
@@ -10,7 +11,10 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
+  /** Counts one request against the key and says whether it is within the limit. */
   consume(key: string): Promise<RateLimitDecision>;
+  /** Whether the key is within the limit now, without counting anything. */
+  peek(key: string): Promise<RateLimitDecision>;
 }
 
 // Counts one request in the key's window and returns [count, milliseconds left in the window].
@@ -21,6 +25,32 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}
 `;
+
+// The key's count and milliseconds left, counting nothing.
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+return {count, ttl}
+`;
+
+/** Runs a script by its hash, loading it once when Redis does not know it (after a restart too). */
+async function runScript(
+  redis: Redis,
+  script: string,
+  sha: string,
+  key: string,
+  arg: number,
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(sha, 1, key, arg);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return redis.eval(script, 1, key, arg);
+  }
+}
+const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
+const CONSUME_SHA = sha1(CONSUME_SCRIPT);
+const PEEK_SHA = sha1(PEEK_SCRIPT);
 
 /**
  * A fixed-window counter per key in Redis, shared by every API replica. One round trip per request;
@@ -33,21 +63,23 @@ export function createRedisRateLimiter(options: {
   windowMs?: number;
 }): RateLimiter {
   const windowMs = options.windowMs ?? 60_000;
+  const decision = ([count, ttlMs]: [number, number], counted: boolean): RateLimitDecision => ({
+    // A peek asks whether one more would be allowed.
+    allowed: counted ? count <= options.limit : count < options.limit,
+    limit: options.limit,
+    remaining: Math.max(0, options.limit - count),
+    resetSeconds: ttlMs > 0 ? Math.max(1, Math.ceil(ttlMs / 1000)) : windowMs / 1000,
+    windowSeconds: windowMs / 1000,
+  });
+  const keyOf = (key: string) => `${options.keyPrefix}:ratelimit:${key}`;
   return {
     async consume(key) {
-      const [count, ttlMs] = (await options.redis.eval(
-        CONSUME_SCRIPT,
-        1,
-        `${options.keyPrefix}:ratelimit:${key}`,
-        windowMs,
-      )) as [number, number];
-      return {
-        allowed: count <= options.limit,
-        limit: options.limit,
-        remaining: Math.max(0, options.limit - count),
-        resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
-        windowSeconds: windowMs / 1000,
-      };
+      const answer = await runScript(options.redis, CONSUME_SCRIPT, CONSUME_SHA, keyOf(key), windowMs);
+      return decision(answer as [number, number], true);
+    },
+    async peek(key) {
+      const answer = await runScript(options.redis, PEEK_SCRIPT, PEEK_SHA, keyOf(key), windowMs);
+      return decision(answer as [number, number], false);
     },
   };
 }
