@@ -170,6 +170,11 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
         mtlsEnabled: true,
         mtlsClientCert: pair.certificate,
         mtlsClientKey: pair.key,
+        customHeaders: { Authorization: 'Bearer rotate-me' },
+        secretHeaders: { 'X-Api-Key': 'key-rotate-me' },
+        httpMethod: 'POST',
+        requestBody: 'body-rotate-me',
+        requestBodySecret: true,
       },
     });
     const channel = await api.request<{ id: number }>('POST', '/api/notification-channels', {
@@ -187,7 +192,8 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     const first = await adminWith(api.config.MONGODB_URL, ['reseal-secrets'], rotation);
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toEqual({
-      websites: { documents: 1, resealed: 1, unreadable: 0 },
+      // The client key, two credential headers and the body.
+      websites: { documents: 1, resealed: 4, unreadable: 0 },
       notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
@@ -196,6 +202,16 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(storedWebsite?.mtlsClientKey.kid).toBe(keyIdOf(newKey));
     expect(box.open(storedWebsite?.mtlsClientKey, `websites/${website.body.id}/mtlsClientKey`)).toBe(
       pair.key,
+    );
+    const opened = Object.fromEntries(
+      (storedWebsite?.secretHeaders as Array<{ name: string; value: never }>).map(({ name, value }) => [
+        name,
+        box.open(value, `websites/${website.body.id}/secretHeaders/${name.toLowerCase()}`),
+      ]),
+    );
+    expect(opened).toEqual({ Authorization: 'Bearer rotate-me', 'X-Api-Key': 'key-rotate-me' });
+    expect(box.open(storedWebsite?.requestBodySealed, `websites/${website.body.id}/requestBody`)).toBe(
+      'body-rotate-me',
     );
     const storedChannel = await api.db.collection('notification_channels').findOne({ id: channel.body.id });
     expect(box.open(storedChannel?.secrets.apiKey, `notification-channels/${channel.body.id}/apiKey`)).toBe(
@@ -211,7 +227,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       SECRETS_KEYS_PREVIOUS: '',
     });
     expect(wrong.code).toBe(1);
-    expect(JSON.parse(wrong.stdout)).toMatchObject({ websites: { unreadable: 1 } });
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ websites: { unreadable: 4 } });
     expect(wrong.stderr).toContain('add the key that sealed them to SECRETS_KEYS_PREVIOUS');
   });
 

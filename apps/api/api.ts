@@ -52,6 +52,10 @@ export async function startApi(
   await ensureIndexes(mongo.db, ALL_INDEXES);
 
   const services = createServices({ db: mongo.db, redis, config, logger });
+  // Credential headers of websites stored before they were sealed (idempotent; none after the first start).
+  const sealedHeaders = await services.websiteRepository.sealCredentialHeaders(services.secrets);
+  if (sealedHeaders > 0)
+    logger.info({ websites: sealedHeaders }, 'credential headers of older websites sealed');
   const mongoHealth = watchMongoHealth(mongo, { logger });
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
   const routes: Route[] = [];

@@ -19,11 +19,17 @@ const REDACTED_PATHS = [
 ];
 
 /** A JSON line logger for one process (`service` says which). */
-export function createLogger(service: string, level: LevelWithSilent = 'info'): Logger {
-  return pino({
+export function createLogger(
+  service: string,
+  level: LevelWithSilent = 'info',
+  /** Where the lines go (default: standard output); tests read them back. */
+  destination?: pino.DestinationStream,
+): Logger {
+  const options = {
     level,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -16,8 +16,8 @@ import {
   CHECK_FEATURES,
   type CheckConfig,
   effectiveIntervalSeconds,
-  headersToRecord,
   mtlsKeyContext,
+  openRequest,
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
@@ -212,11 +212,13 @@ export class CheckRunner {
   }
 
   private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {
+    // Secret headers and body are opened here, for the probe, and nowhere else.
+    const { headers, body } = openRequest(website, this.deps.secrets);
     const request: ProbeRequest = {
       url: website.url,
       method: website.httpMethod,
-      headers: headersToRecord(website.customHeaders),
-      body: website.requestBody,
+      headers,
+      body,
       followRedirects: website.followRedirects,
       maxRedirects: website.maxRedirects,
       cookieHandling: website.cookieHandling,

@@ -6,6 +6,7 @@ export {
 } from './check-config.schema.js';
 export { FLEET_WATCH_INTERVAL_MS, startFleetWatcher } from './fleet-watcher.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
+export { openRequest } from './secret-request.js';
 export {
   mtlsKeyContext,
   type Unmonitored,
@@ -16,7 +17,6 @@ export {
 } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
-export { headersToRecord } from './website-build.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
 export {
   effectiveIntervalSeconds,

@@ -3,12 +3,9 @@ import type { Feature, PackageDocument } from '../packages/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
 import { keyMatchesCertificate, parseCertificate, parsePrivateKey } from './pem.js';
+import { applyRequestInput } from './secret-request.js';
 import { mtlsKeyContext, type WebsiteDocument } from './website.repository.js';
 import { WEBSITE_DEFAULTS, type WebsiteInput } from './website.schema.js';
-
-export function headersToPairs(headers: Record<string, string>): WebsiteDocument['customHeaders'] {
-  return Object.entries(headers).map(([name, value]) => ({ name, value }));
-}
 
 export function headersToRecord(pairs: WebsiteDocument['customHeaders']): Record<string, string> {
   return Object.fromEntries(pairs.map(({ name, value }) => [name, value]));
@@ -68,14 +65,29 @@ export function buildWebsiteSettings(args: {
         })
       : // Websites stored before notification channels existed have no list.
         { ...current, notificationChannelIds: current.notificationChannelIds ?? [] };
-  const { mtlsClientKey: keyInput, customHeaders, ...plainInput } = input;
-  const settings: Settings = {
-    ...base,
-    ...plainInput,
-    customHeaders: customHeaders ? headersToPairs(customHeaders) : base.customHeaders,
-  };
+  const {
+    mtlsClientKey: keyInput,
+    customHeaders,
+    secretHeaders,
+    requestBody,
+    requestBodySecret,
+    ...plainInput
+  } = input;
+  const request = applyRequestInput({
+    websiteId: args.websiteId,
+    current: {
+      customHeaders: current?.customHeaders ?? [],
+      secretHeaders: current?.secretHeaders ?? [],
+      requestBody: current?.requestBody ?? null,
+      requestBodySealed: current?.requestBodySealed ?? null,
+    },
+    input: { customHeaders, secretHeaders, requestBody, requestBodySecret },
+    full: args.full || !current,
+    secrets,
+  });
+  const settings: Settings = { ...base, ...plainInput, ...request.stored };
 
-  const invalid: FieldError[] = [];
+  const invalid: FieldError[] = [...request.problems];
   const refused = input.url === undefined ? undefined : refusedUrl(args.guard, settings.url);
   if (refused) invalid.push({ path: 'url', message: refused });
   const forbidden: Array<FieldError & { feature: Feature | 'limits' }> = [];

@@ -2,6 +2,12 @@ import type { Db, Filter, UpdateFilter } from 'mongodb';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { CheckConfig } from './check-config.schema.js';
+import {
+  ALWAYS_SECRET_HEADERS,
+  applyRequestInput,
+  requestBodyContext,
+  secretHeaderContext,
+} from './secret-request.js';
 import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
 import { WebsiteCounts } from './website-counts.js';
 
@@ -21,7 +27,11 @@ export interface WebsiteDocument {
   httpMethod: (typeof HTTP_METHODS)[number];
   /** Pairs, not an object: header names may contain `.` and `$`, which document keys must not. */
   customHeaders: Array<{ name: string; value: string }>;
+  /** Headers whose values are credentials, sealed (`secretHeaderContext`); absent on older documents. */
+  secretHeaders?: Array<{ name: string; value: SealedSecret }>;
   requestBody: string | null;
+  /** The body while it is a secret (then `requestBody` is null); absent on older documents. */
+  requestBodySealed?: SealedSecret | null;
   followRedirects: boolean;
   maxRedirects: number;
   cookieHandling: (typeof COOKIE_HANDLING)[number];
@@ -232,13 +242,64 @@ export class WebsiteRepository {
     return resealCollection({
       collection: this.websites.collection,
       box,
-      filter: { mtlsClientKey: { $ne: null } },
-      sealedFieldsOf: (website) =>
-        website.mtlsClientKey
+      filter: {},
+      sealedFieldsOf: (website) => [
+        ...(website.mtlsClientKey
           ? [{ path: 'mtlsClientKey', sealed: website.mtlsClientKey, context: mtlsKeyContext(website.id) }]
-          : [],
+          : []),
+        ...(website.secretHeaders ?? []).map((header, index) => ({
+          path: `secretHeaders.${index}.value`,
+          sealed: header.value,
+          context: secretHeaderContext(website.id, header.name),
+        })),
+        ...(website.requestBodySealed
+          ? [
+              {
+                path: 'requestBodySealed',
+                sealed: website.requestBodySealed,
+                context: requestBodyContext(website.id),
+              },
+            ]
+          : []),
+      ],
       onProgress,
     });
+  }
+
+  /**
+   * Seals the credential headers (Authorization, Proxy-Authorization, Cookie) of websites stored
+   * before they were sealed; idempotent (each write is conditional on the headers it read).
+   */
+  async sealCredentialHeaders(box: SecretBox): Promise<number> {
+    let sealed = 0;
+    for await (const website of this.websites.collection.find({}, { projection: { _id: 0 } })) {
+      if (!website.customHeaders.some((header) => ALWAYS_SECRET_HEADERS.has(header.name.toLowerCase())))
+        continue;
+      const { stored } = applyRequestInput({
+        websiteId: website.id,
+        current: {
+          customHeaders: website.customHeaders,
+          secretHeaders: website.secretHeaders ?? [],
+          requestBody: website.requestBody,
+          requestBodySealed: website.requestBodySealed ?? null,
+        },
+        input: {},
+        full: false,
+        secrets: box,
+      });
+      const result = await this.websites.collection.updateOne(
+        {
+          _id: websiteKey(website.id),
+          customHeaders: website.customHeaders,
+        } as unknown as Filter<WebsiteDocument>,
+        { $set: { customHeaders: stored.customHeaders, secretHeaders: stored.secretHeaders } },
+      );
+      if (result.modifiedCount > 0) {
+        sealed++;
+        await this.changed(website.id);
+      }
+    }
+    return sealed;
   }
 
   /** The caller has read it in its organization; deleted by primary key (a filter on `id` scans on FerretDB). */

@@ -20,33 +20,47 @@ const MAX_LISTED_CHANNELS = 20;
 
 const url = absoluteHttpUrl('send them as customHeaders.Authorization');
 
-const customHeaders = z
-  .record(z.string(), z.string().max(8192).regex(HEADER_VALUE, 'must not contain line breaks or NUL'))
-  .superRefine((headers, ctx) => {
-    const names = Object.keys(headers);
-    if (names.length > MAX_HEADERS)
-      ctx.addIssue({ code: 'custom', message: `at most ${MAX_HEADERS} headers` });
-    const seen = new Set<string>();
-    for (const name of names) {
-      const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
-      } else if (FORBIDDEN_HEADERS.has(lower)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `${name} is set by the probe and cannot be configured`,
-        });
-      } else if (seen.has(lower)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'is given twice (header names are case-insensitive)',
-        });
-      }
-      seen.add(lower);
+const headerValue = z.string().max(8192).regex(HEADER_VALUE, 'must not contain line breaks or NUL');
+
+/** Header names: valid, not set by the probe itself, not twice (names are case-insensitive). */
+function checkHeaderNames(headers: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const names = Object.keys(headers);
+  if (names.length > MAX_HEADERS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_HEADERS} headers` });
+  const seen = new Set<string>();
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+    } else if (FORBIDDEN_HEADERS.has(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `${name} is set by the probe and cannot be configured`,
+      });
+    } else if (seen.has(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'is given twice (header names are case-insensitive)',
+      });
     }
-  });
+    seen.add(lower);
+  }
+}
+
+const customHeaders = z
+  .record(z.string(), headerValue)
+  .superRefine(checkHeaderNames)
+  .describe(
+    'Headers sent with each check. Authorization, Proxy-Authorization and Cookie are stored sealed and never returned (see secretHeaders)',
+  );
+
+const secretHeaders = z
+  .record(z.string(), headerValue.nullable())
+  .superRefine(checkHeaderNames)
+  .describe(
+    'Headers whose values are credentials (an API key, a token): write-only, sealed at rest, never returned or logged; responses list their names in secretHeaderNames. A value sets or replaces one, null removes it, omitted ones are kept (also in a full update)',
+  );
 
 const requestBody = z
   .string()
@@ -65,7 +79,13 @@ export const websiteFields = {
   url,
   httpMethod: z.enum(HTTP_METHODS),
   customHeaders,
+  secretHeaders,
   requestBody,
+  requestBodySecret: z
+    .boolean()
+    .describe(
+      'The body is a credential: stored sealed, never returned (requestBody reads null). Setting it false needs the body sent again',
+    ),
   followRedirects: z.boolean(),
   maxRedirects: z.number().int().min(0).max(20),
   cookieHandling: z
@@ -133,8 +153,10 @@ export const websiteView = z.object({
   name: z.string(),
   url: z.string(),
   httpMethod: z.enum(HTTP_METHODS),
-  customHeaders: z.record(z.string(), z.string()),
-  requestBody: z.string().nullable(),
+  customHeaders: z.record(z.string(), z.string()).describe('The headers sent in clear'),
+  secretHeaderNames: z.array(z.string()).describe('Headers sent with each check whose values are sealed'),
+  requestBody: z.string().nullable().describe('null also while requestBodySecret is true'),
+  requestBodySecret: z.boolean(),
   followRedirects: z.boolean(),
   maxRedirects: z.number().int(),
   cookieHandling: z.enum(COOKIE_HANDLING),

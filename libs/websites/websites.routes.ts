@@ -21,11 +21,15 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
     scheduledRegions: _scheduled,
     unmonitored: _unmonitored,
     customHeaders,
+    secretHeaders,
+    requestBodySealed,
     ...fields
   } = website;
   return {
     ...fields,
     customHeaders: headersToRecord(customHeaders),
+    secretHeaderNames: (secretHeaders ?? []).map((header) => header.name),
+    requestBodySecret: (requestBodySealed ?? null) !== null,
     mtlsClientKeySet: mtlsClientKey !== null,
     // Websites stored before notification channels existed have no list.
     notificationChannelIds: website.notificationChannelIds ?? [],
