@@ -204,10 +204,12 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       pair.key,
     );
     const opened = Object.fromEntries(
-      (storedWebsite?.secretHeaders as Array<{ name: string; value: never }>).map(({ name, value }) => [
-        name,
-        box.open(value, `websites/${website.body.id}/secretHeaders/${name.toLowerCase()}`),
-      ]),
+      ((storedWebsite?.secretHeaders ?? []) as Array<{ name: string; value: never }>).map(
+        ({ name, value }) => [
+          name,
+          box.open(value, `websites/${website.body.id}/secretHeaders/${name.toLowerCase()}`),
+        ],
+      ),
     );
     expect(opened).toEqual({ Authorization: 'Bearer rotate-me', 'X-Api-Key': 'key-rotate-me' });
     expect(box.open(storedWebsite?.requestBodySealed, `websites/${website.body.id}/requestBody`)).toBe(
