@@ -49,7 +49,8 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
     await startTestWorker();
     const { customerId, websiteId } = await customerWithWebsite();
     expect(await scheduledInterval(api, websiteId)).toBe(300_000);
-    await markFor(customerId, new Date(Date.now() + 1500));
+    const cancellationDate = new Date(Date.now() + 1500);
+    await markFor(customerId, cancellationDate);
     expect(await statusOf(customerId)).toBe('marked_for_cancellation');
     expect(await scheduledInterval(api, websiteId)).toBe(300_000);
 
@@ -58,8 +59,17 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
     await expect
       .poll(() => scheduledInterval(api, websiteId), { timeout: 5_000, interval: 100 })
       .toBeUndefined();
+    // A cancelled customer keeps when it was cancelled, also across other changes.
     const cancelled = await api.request('GET', `/api/customers/${customerId}`, { token });
-    expect(cancelled.body).toMatchObject({ cancellationDate: null });
+    expect(cancelled.body).toMatchObject({ cancellationDate: cancellationDate.toISOString() });
+    const renamed = await api.request('PATCH', `/api/customers/${customerId}`, {
+      token,
+      body: { name: 'Gone Ltd' },
+    });
+    expect(renamed.body).toMatchObject({
+      status: 'cancelled',
+      cancellationDate: cancellationDate.toISOString(),
+    });
     expect((await api.request('GET', `/api/websites/${websiteId}`, { token })).status).toBe(200);
 
     expect(

@@ -37,7 +37,8 @@ const ALLOWED: Record<CustomerStatus, readonly CustomerStatus[]> = {
 /**
  * The state after a PATCH of `status` / `cancellationDate`. active → marked_for_cancellation (the
  * date defaults to the end of the current UTC month and must be in the future); marked → active
- * clears the date; cancelled → active restarts checks; marked → cancelled happens only when the
+ * clears the date; a cancelled customer keeps the date it was cancelled on; cancelled → active
+ * clears it and restarts checks; marked → cancelled happens only when the
  * date passes. Anything else is a conflict.
  */
 export function changeStatus(
@@ -63,7 +64,9 @@ export function changeStatus(
         message: 'Only a customer marked_for_cancellation has a cancellation date',
       };
     }
-    return { ok: true, state: { status: target, cancellationDate: null } };
+    // A cancelled customer keeps the date it was cancelled on; reactivated, it has none.
+    const kept = target === 'cancelled' && current.status === 'cancelled' ? current.cancellationDate : null;
+    return { ok: true, state: { status: target, cancellationDate: kept } };
   }
   if (request.cancellationDate === null) {
     return {

@@ -192,7 +192,8 @@ export class CustomerService {
       if (customer.cancellationDate.getTime() > Date.now()) {
         throw new Error(`cancellation of customer ${customer.id} is not due yet`);
       }
-      await this.deps.customers.replace({ ...customer, status: 'cancelled', cancellationDate: null });
+      // The date stays: it says when the customer was cancelled.
+      await this.deps.customers.replace({ ...customer, status: 'cancelled' });
       await this.deps.websites.rescheduleCustomer(customer.organizationId, customer.id);
       this.deps.logger.info(
         { customerId: customer.id, organizationId: customer.organizationId },
