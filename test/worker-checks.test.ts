@@ -125,6 +125,40 @@ describe('worker: scheduled checks end to end', () => {
     expect(uptime.body.uptimePercent).toBeLessThan(100);
   }, 60_000);
 
+  it('a body longer than the probe reads is flagged truncated, its size a lower bound', async () => {
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Huge', url: `${target.url}/big`, checkInterval: 300, timeoutSeconds: 20 },
+    });
+    type Result = { truncated: boolean; sizeBytes: number; httpStatus: number };
+    const latest = async () =>
+      (
+        await api.request<{ items: Result[] }>('GET', `/api/websites/${created.body.id}/results?limit=1`, {
+          token,
+        })
+      ).body.items[0];
+    await expect.poll(latest, { timeout: 30_000, interval: 250 }).toBeDefined();
+    const result = (await latest()) as Result;
+    expect(result).toMatchObject({ httpStatus: 200, truncated: true });
+    expect(result.sizeBytes).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+
+    const small = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Small', url: `${target.url}/ok`, checkInterval: 300, timeoutSeconds: 5 },
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await api.request<{ items: Result[] }>('GET', `/api/websites/${small.body.id}/results?limit=1`, {
+              token,
+            })
+          ).body.items[0]?.truncated,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(false);
+  }, 60_000);
+
   it('tells an expiring certificate once (ssl.expiring), not on every check', async () => {
     const https = await startHttpsTarget(
       issue({ commonName: 'shop.test', names: ['shop.test'], issuer: ca, validToDays: 5 }),

@@ -138,6 +138,7 @@ export class CheckRunner {
       inMaintenance: false, // settled under the monitor lock, from the monitor state
       httpStatus: observation.httpStatus,
       sizeBytes: observation.sizeBytes,
+      truncated: observation.bodyTruncated,
       timings: observation.timings,
       redirects: observation.redirects,
       error: observation.error,

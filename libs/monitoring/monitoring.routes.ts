@@ -32,6 +32,11 @@ const resultView = z.object({
   inMaintenance: z.boolean(),
   httpStatus: z.number().int().nullable(),
   sizeBytes: z.number().int().nullable(),
+  truncated: z
+    .boolean()
+    .describe(
+      'The body was longer than the probe reads (the page-size cap, at least 10 MiB): sizeBytes is a lower bound',
+    ),
   timings: z.object({
     dns: z.number(),
     connect: z.number(),
@@ -64,6 +69,7 @@ function toResultView(result: CheckResultDocument): z.input<typeof resultView> {
     inMaintenance: result.inMaintenance,
     httpStatus: result.httpStatus,
     sizeBytes: result.sizeBytes,
+    truncated: result.truncated ?? false,
     timings: result.timings,
     redirects: result.redirects,
     error: result.error,

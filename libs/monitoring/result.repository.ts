@@ -14,6 +14,8 @@ export interface CheckResultDocument {
   inMaintenance: boolean;
   httpStatus: number | null;
   sizeBytes: number | null;
+  /** The body was longer than the probe reads (then `sizeBytes` is a lower bound); absent on older results. */
+  truncated?: boolean;
   timings: Timings;
   redirects: Array<{ url: string; status: number }>;
   error: ProbeError | null;

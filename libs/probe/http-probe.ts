@@ -39,6 +39,7 @@ function newHop(): HopConnection {
     readyAt: null,
     tls: null,
     sockets: [],
+    tlsAlert: null,
   };
 }
 
@@ -94,6 +95,13 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
   let headers = { ...request.headers };
   let httpStatus: number | null = null;
 
+  const timedHops = new Set<HopConnection>();
+  const addConnectionTimings = (hop: HopConnection) => {
+    timedHops.add(hop);
+    timings.dns += hop.dnsMs;
+    timings.connect += hop.connectMs;
+    timings.tls += hop.tlsMs;
+  };
   const finish = (fields: Partial<HttpProbeResult>): HttpProbeResult => {
     timings.total = performance.now() - started;
     for (const key of Object.keys(timings) as Array<keyof Timings>)
@@ -140,9 +148,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
         });
         const headersAt = performance.now();
         httpStatus = response.statusCode;
-        timings.dns += hop.dnsMs;
-        timings.connect += hop.connectMs;
-        timings.tls += hop.tlsMs;
+        addConnectionTimings(hop);
         timings.ttfb += headersAt - (hop.readyAt ?? sentAt);
         firstTls ??= hop.tls;
         if (jar) {
@@ -209,8 +215,11 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
       }
     }
   } catch (error) {
-    const phase = hops.at(-1)?.phase ?? 'request';
-    const probeError: ProbeError = classifyProbeError(error, phase, timedOut);
+    const last = hops.at(-1);
+    // The hop that failed took its time too (a refused client certificate comes after the handshake).
+    if (last && !timedHops.has(last)) addConnectionTimings(last);
+    const phase = last?.phase ?? 'request';
+    const probeError: ProbeError = classifyProbeError(last?.tlsAlert ?? error, phase, timedOut);
     // A failure before the answer of the last hop means there is no answer to judge.
     if (
       probeError.code !== 'TOO_MANY_REDIRECTS' &&

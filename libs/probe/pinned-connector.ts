@@ -25,6 +25,11 @@ export interface HopConnection {
   readyAt: number | null;
   tls: TlsObservation | null;
   sockets: Socket[];
+  /**
+   * A TLS alert the server sent after the handshake (TLS 1.3 asks for the client certificate
+   * then): the HTTP client only sees the connection close, this says why.
+   */
+  tlsAlert: NodeJS.ErrnoException | null;
 }
 
 export interface ConnectorOptions {
@@ -111,6 +116,9 @@ export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): 
         secure.once('error', reject);
       });
       hop.tlsMs = performance.now() - tlsStarted;
+      secure.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code?.startsWith('ERR_SSL')) hop.tlsAlert ??= error;
+      });
       // The X509Certificate form parses on demand: getPeerCertificate() hashes and hex-encodes the
       // whole certificate three times over, a fifth of an HTTPS check's CPU.
       const certificate = secure.getPeerX509Certificate();

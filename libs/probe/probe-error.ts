@@ -20,6 +20,15 @@ const CONNECT_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA']);
+/** TLS alerts a server sends when it refuses the client certificate it was given. */
+const CLIENT_CERTIFICATE_REFUSED = new Set([
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
+]);
 
 /** The probe error an exception stands for, in the phase it happened. */
 export function classifyProbeError(
@@ -33,6 +42,13 @@ export function classifyProbeError(
   const message = error instanceof Error ? error.message : String(error);
   if (DNS_CODES.has(code) || phase === 'dns')
     return { code: 'DNS', message: `DNS lookup failed: ${message}` };
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')
+    return {
+      code: 'TLS',
+      message: 'the server requires a client certificate and the check sent none (set mtlsEnabled with one)',
+    };
+  if (CLIENT_CERTIFICATE_REFUSED.has(code))
+    return { code: 'TLS', message: `the server refused the client certificate (${message})` };
   if (phase === 'tls' || code.startsWith('ERR_SSL') || code === 'EPROTO' || code.startsWith('ERR_TLS')) {
     return { code: 'TLS', message: `TLS handshake failed: ${message}` };
   }
