@@ -75,6 +75,15 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
     expect(run.output()).not.toContain('starting it on');
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
+    // The worker and the notifier serve their metrics and probes on ports of their own, printed.
+    for (const [name, metricsPort] of [
+      ['worker', 9101],
+      ['notifier', 9102],
+    ] as const) {
+      expect(run.output()).toContain(`${name} metrics and health: http://127.0.0.1:${metricsPort}/metrics`);
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toContain('process_cpu');
+    }
 
     run.child.kill('SIGINT');
     const [code] = await once(run.child, 'exit');

@@ -53,11 +53,19 @@ try {
     env,
     (name, code) => void shutdown(1, `${name} exited unexpectedly (code ${code})`),
   );
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  // The API serves its metrics on its own port; the worker and the notifier get one each.
+  const metricsPorts: Record<string, number> = { worker: 9101, notifier: 9102 };
   for (const name of ['api', 'worker', 'notifier']) {
     say(`starting ${name}…`);
-    await supervisor.start({ name, args: ['--import', 'tsx', resolve(`apps/${name}/main.ts`)] });
+    const metricsPort = metricsPorts[name];
+    await supervisor.start({
+      name,
+      args: ['--import', 'tsx', resolve(`apps/${name}/main.ts`)],
+      ...(metricsPort ? { env: { METRICS_PORT: String(metricsPort) } } : {}),
+    });
+    if (metricsPort) say(`${name} metrics and health: http://${host}:${metricsPort}/metrics`);
   }
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   say(`webmon is up: http://${host}:${config.PORT}  (Ctrl-C stops everything)`);
   say('create an organization and its admin token: npm run admin -- create-org --name "My agency"');
 } catch (error) {

@@ -1,9 +1,11 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
 import { DeliveryRunner, GuardedHttp, startNotificationWorkers } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
-import { connectMongo, ensureIndexes } from '../../libs/db/index.js';
+import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
+import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { EventOutbox } from '../../libs/monitoring/index.js';
-import { connectRedis, watchRedisData } from '../../libs/redis/index.js';
+import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 
@@ -23,8 +25,8 @@ const SWEEP_AFTER_MS = 30_000;
 export async function startNotifier(
   config: AppConfig,
   logger: Logger,
-  options: { signal?: AbortSignal } = {},
-): Promise<RunningService> {
+  options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
+): Promise<RunningService & { metrics: Registry }> {
   const mongo = await connectMongo(config.MONGODB_URL, {
     appName: 'webmon-notifier',
     logger,
@@ -55,7 +57,28 @@ export async function startNotifier(
       'marking events dispatched failed; the sweep dispatches them again',
     ),
   );
+  const metrics = createMetricsRegistry({
+    service: 'notifier',
+    defaultMetrics: options.defaultMetrics ?? false,
+  });
+  const deliveriesTotal = new Counter({
+    name: 'webmon_deliveries_total',
+    help: 'Delivery attempts and settlements, by channel type and outcome (retrying: failed, another attempt owed)',
+    labelNames: ['channel_type', 'outcome'] as const,
+    registers: [metrics],
+  });
+  const deliveryDuration = new Histogram({
+    name: 'webmon_delivery_duration_seconds',
+    help: 'How long an attempt to reach a channel took',
+    labelNames: ['channel_type'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [metrics],
+  });
   const runner = new DeliveryRunner({
+    onOutcome: ({ channelType, outcome, durationMs }) => {
+      deliveriesTotal.inc({ channel_type: channelType, outcome });
+      if (durationMs !== null) deliveryDuration.observe({ channel_type: channelType }, durationMs / 1000);
+    },
     outbox,
     channels: services.channelRepository,
     websites: services.websiteRepository,
@@ -105,11 +128,23 @@ export async function startNotifier(
       sweepOutbox({ eventsOlderThanMs: 0, attemptsDueBy: new Date(8.64e15) }).then(() => undefined),
   });
   let retentionRun = removeExpired();
+  const ops = await startOpsServer({
+    port: config.METRICS_PORT,
+    host: config.HOST,
+    metrics,
+    readinessChecks: [
+      { name: 'mongodb', isReady: () => pingMongo(mongo, 2500) },
+      { name: 'redis', isReady: () => pingRedis(redis) },
+    ],
+    logger,
+  });
   const retention = setInterval(() => {
     retentionRun = removeExpired();
   }, RETENTION_EVERY_MS);
   return {
+    metrics,
     async stop() {
+      await ops?.close();
       clearInterval(sweep);
       clearInterval(retention);
       await redisData.stop();

@@ -1,4 +1,6 @@
 import { runFromEnvironment } from '../../libs/runtime/index.js';
 import { startWorker } from './worker.js';
 
-await runFromEnvironment('worker', (config, logger, signal) => startWorker(config, logger, { signal }));
+await runFromEnvironment('worker', (config, logger, signal) =>
+  startWorker(config, logger, { signal, defaultMetrics: true }),
+);

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { BatchInserter, connectMongo, ensureIndexes, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
-import { createMetricsRegistry } from '../../libs/http/index.js';
+import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
@@ -14,10 +14,11 @@ import {
   type PendingRecord,
   PendingRecords,
   startCheckWorker,
+  workerMetrics,
 } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
-import { connectRedis, watchRedisData } from '../../libs/redis/index.js';
+import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
@@ -32,6 +33,8 @@ export interface WorkerOptions {
   /** Overrides for tests that run targets on loopback names (the probe's edge to the network). */
   probe?: Partial<ProbeOptions>;
   lockDurationMs?: number;
+  /** Node's process metrics too (off where several services share one process, as in tests). */
+  defaultMetrics?: boolean;
 }
 
 function probeOptions(config: AppConfig, overrides: Partial<ProbeOptions> = {}): ProbeOptions {
@@ -135,7 +138,10 @@ export async function startWorker(
     sync: (job) => maintenance.sync(job),
   });
   // The worker's metrics, returned to whoever runs it (tests and benches read them).
-  const metrics = createMetricsRegistry({ service: 'worker', defaultMetrics: false });
+  const metrics = createMetricsRegistry({
+    service: 'worker',
+    defaultMetrics: options.defaultMetrics ?? false,
+  });
   const resultsDropped = new Counter({
     name: 'webmon_results_dropped_total',
     help: 'Check results dropped because MongoDB could not take them and the result buffer was full',
@@ -212,7 +218,13 @@ export async function startWorker(
     );
     droppedUnlogged = 0;
   }, 60_000);
+  const checkMetrics = workerMetrics(metrics, {
+    region: config.NODE_REGION,
+    queueCounts: () =>
+      services.scheduler.queue(config.NODE_REGION).getJobCounts('waiting', 'delayed', 'active'),
+  });
   const checks = startCheckWorker({
+    onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
     onDropped: (reason) => {
       dropped.inc({ region: config.NODE_REGION, reason });
       droppedUnlogged++;
@@ -237,9 +249,20 @@ export async function startWorker(
         ),
     );
   }, RETENTION_CLEANUP_MS);
+  const ops = await startOpsServer({
+    port: config.METRICS_PORT,
+    host: config.HOST,
+    metrics,
+    readinessChecks: [
+      { name: 'mongodb', isReady: async () => mongoHealth.available },
+      { name: 'redis', isReady: () => pingRedis(redis) },
+    ],
+    logger,
+  });
   return {
     metrics,
     async stop() {
+      await ops?.close();
       clearInterval(cleanup);
       clearInterval(droppedLog);
       clearInterval(reconcile);

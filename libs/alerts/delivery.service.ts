@@ -103,6 +103,13 @@ export class DeliveryRequests {
 const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
   deliveryKey(delivery.eventId, delivery.channelId);
 
+/** How an attempt ended, for metrics: by channel type, never by channel or organization. */
+export interface AttemptOutcome {
+  channelType: string;
+  outcome: 'succeeded' | 'failed' | 'retrying' | 'skipped';
+  durationMs: number | null;
+}
+
 type Settlement = {
   status: Exclude<DeliveryStatus, 'pending'>;
   outcome: string | null;
@@ -131,6 +138,8 @@ export class DeliveryRunner {
       logger: Logger;
       /** Multiplies SPEC's retry delays (tests shrink them). */
       retryScale: number;
+      /** Told of each attempt's outcome (metrics); `durationMs` null when nothing was sent. */
+      onOutcome?: (outcome: AttemptOutcome) => void;
     },
   ) {}
 
@@ -209,11 +218,12 @@ export class DeliveryRunner {
     const delivery = await deliveries.findByKey(job.organizationId, job.deliveryKey);
     // Gone with retention, or its event was deleted with its organization.
     if (!delivery) return owed.paid(job.deliveryKey);
-    const settleWithout = async (status: Settlement['status'], outcome: string) => {
+    const channel = await channels.findById(delivery.organizationId, delivery.channelId);
+    const settleWithout = async (status: 'failed' | 'skipped', outcome: string) => {
       await deliveries.settle(delivery, status, outcome);
       await owed.paid(job.deliveryKey);
+      this.deps.onOutcome?.({ channelType: channel?.type ?? 'deleted', outcome: status, durationMs: null });
     };
-    const channel = await channels.findById(delivery.organizationId, delivery.channelId);
     if (!channel) return settleWithout('failed', 'the channel was deleted');
     if (!channel.enabled && delivery.eventType !== 'test')
       return settleWithout('skipped', 'the channel is disabled');
@@ -227,8 +237,15 @@ export class DeliveryRunner {
       event: delivery.eventType,
       attempt: job.number,
     };
-    const recorded = (attempt: Omit<DeliveryAttempt, 'at' | 'durationMs'>, settlement: Settlement | null) =>
-      this.concluded(delivery, owing, { at, durationMs: Date.now() - at.getTime(), ...attempt }, settlement);
+    const recorded = async (
+      attempt: Omit<DeliveryAttempt, 'at' | 'durationMs'>,
+      settlement: Settlement | null,
+    ) => {
+      const durationMs = Date.now() - at.getTime();
+      await this.concluded(delivery, owing, { at, durationMs, ...attempt }, settlement);
+      const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
+      this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
+    };
     let outcome: Outcome;
     try {
       outcome = await this.deliverVia(this.open(channel), delivery);

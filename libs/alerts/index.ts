@@ -2,7 +2,7 @@ export { channelsForEvent } from './channel-matching.js';
 export { httpRequestFor, type OpenedChannel, type OutgoingRequest } from './connectors.js';
 export { deliveryRoutes } from './deliveries.routes.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
-export { DeliveryRequests, DeliveryRunner } from './delivery.service.js';
+export { type AttemptOutcome, DeliveryRequests, DeliveryRunner } from './delivery.service.js';
 export { emailMessage } from './email.js';
 export { type EventPayload, summarize } from './event-payload.js';
 export { BlockedDestinationError, GuardedHttp } from './guarded-http.js';

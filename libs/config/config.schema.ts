@@ -43,6 +43,8 @@ export const envSchema = z.object({
   HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('0.0.0.0'),
   /** @defaultValue 8080 */
   PORT: port.default(8080),
+  /** The worker's or notifier's /metrics, /healthz and /readyz (on HOST); 0: none. @defaultValue 0 */
+  METRICS_PORT: port.default(0),
   /** AES-256-GCM key for secrets at rest. */
   SECRETS_KEY: secretsKey.optional(),
   /** Previous keys, comma separated, still accepted for decryption during a key rotation. */

@@ -5,10 +5,11 @@ export { type AppContext, type AppState, type AuthContext, hasScope, SCOPES, typ
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createMetricsRegistry } from './metrics.js';
 export { buildOpenApiDocument } from './openapi.js';
+export { type OpsServer, startOpsServer } from './ops-server.js';
 export { decimalId, decimalInteger, idParams } from './params.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
-export { type ReadinessCheck, systemRoutes } from './system.routes.js';
+export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';
 export { absoluteHttpUrl } from './url.js';
 export { parseInput, patchBody, validate } from './validation.js';

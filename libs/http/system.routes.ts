@@ -15,11 +15,10 @@ const readiness = z.object({
   checks: z.record(z.string(), z.enum(['up', 'down'])),
 });
 
-/** Liveness, readiness, metrics, the OpenAPI document and the problem type descriptions. */
-export function systemRoutes(options: {
+/** Liveness, readiness and metrics: what every process serves (the worker and notifier on METRICS_PORT). */
+export function probeRoutes(options: {
   readinessChecks: readonly ReadinessCheck[];
   metrics: Registry;
-  openApiDocument: () => Record<string, unknown>;
 }): Route[] {
   return [
     defineRoute({
@@ -74,6 +73,17 @@ export function systemRoutes(options: {
       },
       handle: () => options.metrics.metrics(),
     }),
+  ];
+}
+
+/** The API's system routes: the probe routes, the OpenAPI document and the problem type descriptions. */
+export function systemRoutes(options: {
+  readinessChecks: readonly ReadinessCheck[];
+  metrics: Registry;
+  openApiDocument: () => Record<string, unknown>;
+}): Route[] {
+  return [
+    ...probeRoutes(options),
     defineRoute({
       method: 'get',
       path: '/openapi.json',

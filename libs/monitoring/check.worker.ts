@@ -12,6 +12,7 @@ import {
 } from '../scheduler/index.js';
 import type { CheckRunner } from './check-runner.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import type { CheckResultDocument } from './result.repository.js';
 
 export interface CheckWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null` for BullMQ's blocking commands. */
@@ -27,6 +28,8 @@ export interface CheckWorkerOptions {
   logger: Logger;
   /** Told of every check dropped without probing (stale: it started more than an interval late). */
   onDropped?: (reason: 'stale') => void;
+  /** Told of every check made: its result, and how long after it was due it started. */
+  onChecked?: (result: CheckResultDocument, lagMs: number) => void;
   /** How long a job's lock lasts without renewal; a killed worker's jobs are taken over after it. @defaultValue 30000 */
   lockDurationMs?: number;
 }
@@ -49,6 +52,7 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
       if (outcome.reason === 'stale') options.onDropped?.('stale');
       return outcome.reason;
     }
+    options.onChecked?.(outcome.result, outcome.result.startedAt.getTime() - plannedAt);
     if (outcome.recheckSoon) {
       await scheduler.queue(region).add(CHECK_JOB_NAME, data, {
         delay: options.recheckDelayMs,

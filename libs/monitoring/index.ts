@@ -50,3 +50,4 @@ export {
   type WebsiteStatus,
 } from './status-machine.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
+export { workerMetrics } from './worker-metrics.js';

@@ -5,6 +5,8 @@ export interface SupervisedProcess {
   name: string;
   /** Node.js arguments, e.g. `['--import', 'tsx', 'apps/api/main.ts']`. */
   args: string[];
+  /** Variables of this process only, over the shared environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface Running {
@@ -30,7 +32,7 @@ export class ProcessSupervisor {
   /** Starts a process and resolves once it reports `ready` (or rejects if it exits first). */
   async start(spec: SupervisedProcess): Promise<void> {
     const child = spawn(process.execPath, spec.args, {
-      env: this.env,
+      env: { ...this.env, ...spec.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });

@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { CheckResultDocument } from './result.repository.js';
+
+const PHASES = ['dns', 'connect', 'tls', 'ttfb', 'download', 'total'] as const;
+
+/**
+ * A worker's check metrics. Labels are the region, the status, the phase: never a website, a URL
+ * or an organization (a label per website would make a series per website).
+ */
+export function workerMetrics(
+  registry: Registry,
+  options: {
+    region: string;
+    /** Jobs of the region's queue by state, read when scraped. */
+    queueCounts: () => Promise<Record<string, number>>;
+  },
+) {
+  const checks = new Counter({
+    name: 'webmon_checks_total',
+    help: 'Checks made, by region and resulting status',
+    labelNames: ['region', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'webmon_check_duration_seconds',
+    help: 'How long each phase of a check took',
+    labelNames: ['region', 'phase'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const lag = new Histogram({
+    name: 'webmon_schedule_lag_seconds',
+    help: 'From when a check was due to when it started',
+    labelNames: ['region'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'webmon_queue_jobs',
+    help: "Jobs in the region's check queue, by state",
+    labelNames: ['region', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await options.queueCounts();
+      for (const state of ['waiting', 'delayed', 'active'])
+        this.set({ region: options.region, state }, counts[state] ?? 0);
+    },
+  });
+  for (const status of ['up', 'degraded', 'down']) checks.inc({ region: options.region, status }, 0);
+  return {
+    checked(result: CheckResultDocument, lagMs: number): void {
+      const { region } = options;
+      checks.inc({ region, status: result.status });
+      for (const phase of PHASES) duration.observe({ region, phase }, result.timings[phase] / 1000);
+      lag.observe({ region }, Math.max(0, lagMs) / 1000);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../apps/notifier/notifier.js';
+import { startWorker } from '../apps/worker/worker.js';
+import { findFreePort } from '../libs/embedded/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+
+/** A Prometheus sample's value from an exposition text, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const inside = line.slice(name.length + 1, line.indexOf('}'));
+    if (wanted.every((pair) => inside.split(',').includes(pair))) return Number(line.split(' ').at(-1));
+  }
+  return undefined;
+}
+
+/** The worker and the notifier serve their own metrics and probes on METRICS_PORT. */
+describe('worker and notifier metrics', () => {
+  let api: TestApi;
+  let worker: RunningService;
+  let notifier: RunningService;
+  let site: Receiver;
+  let workerUrl: string;
+  let notifierUrl: string;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1' });
+    ({ token } = await api.createOrganization(['admin']));
+    site = await startReceiver();
+    const [workerPort, notifierPort] = [await findFreePort(), await findFreePort()];
+    workerUrl = `http://127.0.0.1:${workerPort}`;
+    notifierUrl = `http://127.0.0.1:${notifierPort}`;
+    const silent = createLogger('test', 'silent');
+    worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.50', NODE_ID: 'metrics', METRICS_PORT: workerPort },
+      silent,
+    );
+    notifier = await startNotifier({ ...api.config, METRICS_PORT: notifierPort }, silent);
+  }, 60_000);
+  afterAll(async () => {
+    await notifier?.stop();
+    await worker?.stop();
+    await site?.close();
+    await api?.stop();
+  });
+
+  it('count checks, their phases and lag, the queue, and deliveries, with no website in any label', async () => {
+    const customerId = await createCustomer(
+      api,
+      token,
+      (
+        await createPackage(api, token, {
+          limits: { minCheckIntervalSeconds: 10 },
+          alerting: { confirmations: 1 },
+        })
+      ).id,
+    );
+    await api.request('POST', '/api/notification-channels', {
+      token,
+      body: { type: 'webhook', name: 'Ops', config: { url: `${site.url}/hook` } },
+    });
+    for (const path of ['/up', '/down']) {
+      const created = await api.request('POST', '/api/websites', {
+        token,
+        body: { customerId, name: path, url: `${site.url}${path}`, checkInterval: 10, timeoutSeconds: 5 },
+      });
+      expect(created.status).toBe(201);
+    }
+    site.route('GET', '/down', 503, 'down');
+    const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text();
+    await expect
+      .poll(
+        async () =>
+          sample(await scrape(workerUrl), 'webmon_checks_total', { region: 'local', status: 'down' }),
+        {
+          timeout: 30_000,
+          interval: 250,
+        },
+      )
+      .toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(
+        async () =>
+          sample(await scrape(notifierUrl), 'webmon_deliveries_total', {
+            channel_type: 'webhook',
+            outcome: 'succeeded',
+          }),
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBeGreaterThanOrEqual(1);
+
+    const checks = await scrape(workerUrl);
+    expect(sample(checks, 'webmon_checks_total', { region: 'local', status: 'up' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      sample(checks, 'webmon_check_duration_seconds_count', { region: 'local', phase: 'total' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(sample(checks, 'webmon_schedule_lag_seconds_count', { region: 'local' })).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(sample(checks, 'webmon_queue_jobs', { region: 'local', state: 'delayed' })).toBeGreaterThanOrEqual(
+      0,
+    );
+    expect(sample(checks, 'webmon_checks_dropped_total', { region: 'local', reason: 'stale' }) ?? 0).toBe(0);
+    const deliveries = await scrape(notifierUrl);
+    expect(
+      sample(deliveries, 'webmon_delivery_duration_seconds_count', { channel_type: 'webhook' }),
+    ).toBeGreaterThanOrEqual(1);
+    for (const text of [checks, deliveries]) {
+      expect(text).not.toContain(site.url);
+      expect(text).not.toMatch(/website_?id|organization/i);
+    }
+  }, 90_000);
+
+  it('answer /healthz and /readyz', async () => {
+    for (const url of [workerUrl, notifierUrl]) {
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ready', checks: { mongodb: 'up', redis: 'up' } });
+    }
+  });
+});
