@@ -33,6 +33,21 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
   });
   afterAll(() => api.stop());
 
+  it('answers --help, help <command> and <command> --help', async () => {
+    const all = await admin('--help');
+    expect(all).toMatchObject({ code: 0, stdout: expect.stringContaining('Commands:') });
+    const one = await admin('help', 'create-token');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^Usage: npm run admin -- create-token --org ID --scopes/);
+    expect(one.stdout).not.toContain('create-org');
+    expect((await admin('create-package', '--help')).stdout).toContain('create-package --org ID --key KEY');
+    const unknown = await admin('help', 'launch-rockets');
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown command launch-rockets'),
+    });
+  });
+
   it('create-org prints one JSON line with an admin token that works over the API', async () => {
     const result = await admin('create-org', '--name', 'Acme Agency');
     expect(result.code).toBe(0);

@@ -86,7 +86,40 @@ describe('websites', () => {
     expect(res.body.length).toBeGreaterThan(0);
     expect(res.body.every((w) => w.customerId === customerId)).toBe(true);
     expect((await api.request('GET', '/api/websites?customerId=999999', { token })).status).toBe(404);
-    expect((await api.request('GET', '/api/websites', { token })).status).toBe(400);
+    const missing = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'GET',
+      '/api/websites',
+      {
+        token,
+      },
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual([{ path: 'customerId', message: 'Required' }]);
+  });
+
+  it('a short interval without a timeout gets a default timeout that fits it', async () => {
+    const quick = await createCustomer(
+      api,
+      token,
+      (await createPackage(api, token, { limits: { minCheckIntervalSeconds: 10 } })).id,
+    );
+    const created = await api.request<Website & { timeoutSeconds: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: quick, name: 'Quick', url: 'https://quick.example.com/', checkInterval: 10 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.timeoutSeconds).toBe(9);
+    const explicit = await api.request('POST', '/api/websites', {
+      token,
+      body: {
+        customerId,
+        name: 'Quick',
+        url: 'https://quick.example.com/',
+        checkInterval: 10,
+        timeoutSeconds: 30,
+      },
+    });
+    expect(explicit.status).toBe(400);
   });
 
   it.each([

@@ -92,14 +92,30 @@ function parseCommandLine(argv: string[]) {
       key: { type: 'string' },
       'display-name': { type: 'string' },
       settings: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
-  const command = positionals[0];
-  if (command !== undefined && command !== 'help' && !COMMANDS.has(command)) {
-    throw new UsageError(`unknown command ${command}`);
+  const command = values.help ? 'help' : positionals[0];
+  // `help <command>` and `<command> --help` ask about one command.
+  const about = command === 'help' ? (values.help ? positionals[0] : positionals[1]) : undefined;
+  for (const name of [command, about])
+    if (name !== undefined && name !== 'help' && !COMMANDS.has(name))
+      throw new UsageError(`unknown command ${name}`);
+  const extra = positionals.slice(command === 'help' && !values.help ? 2 : 1);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  return { command, about, values };
+}
+
+/** USAGE's lines about one command (its line and those continuing it). */
+function usageOf(command: string): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  const own = [lines[start]];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('      ')) break;
+    own.push(line);
   }
-  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
-  return { command, values };
+  return `Usage: npm run admin -- ${own.join('\n').trim()}`;
 }
 
 type CommandLine = ReturnType<typeof parseCommandLine>;
@@ -235,7 +251,7 @@ let client: MongoClient | undefined;
 try {
   const commandLine = parseCommandLine(process.argv.slice(2));
   if (commandLine.command === undefined || commandLine.command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${commandLine.about ? usageOf(commandLine.about) : USAGE}\n`);
     process.exit(0);
   }
   const config = loadConfig();

@@ -86,6 +86,12 @@ export function buildWebsiteSettings(args: {
     secrets,
   });
   const settings: Settings = { ...base, ...plainInput, ...request.stored };
+  // A default timeout fits the interval it goes with: a 10 s interval gets 9 s, not 30 s and a 400.
+  if (input.timeoutSeconds === undefined && (args.full || !current))
+    settings.timeoutSeconds = Math.min(
+      WEBSITE_DEFAULTS.timeoutSeconds,
+      Math.max(1, settings.checkInterval - 1),
+    );
 
   const invalid: FieldError[] = [...request.problems];
   const refused = input.url === undefined ? undefined : refusedUrl(args.guard, settings.url);
