@@ -112,7 +112,18 @@ describe('worker and notifier metrics', () => {
     expect(
       sample(deliveries, 'webmon_delivery_duration_seconds_count', { channel_type: 'webhook' }),
     ).toBeGreaterThanOrEqual(1);
-    for (const text of [checks, deliveries]) {
+    // The API's own: requests by route and status, websites by status, open incidents.
+    const control = await (await fetch(`${api.api.url}/metrics`)).text();
+    expect(
+      sample(control, 'webmon_http_requests_total', { route: 'POST /api/websites', status: '201' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(sample(control, 'webmon_websites', { status: 'down' })).toBeGreaterThanOrEqual(1);
+    expect(sample(control, 'webmon_websites', { status: 'up' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(control, 'webmon_incidents_open', {}) ??
+        Number(/^webmon_incidents_open\S* (\d+)/m.exec(control)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
+    for (const text of [checks, deliveries, control]) {
       expect(text).not.toContain(site.url);
       expect(text).not.toMatch(/website_?id|organization/i);
     }

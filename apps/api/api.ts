@@ -17,7 +17,7 @@ import {
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
-import { monitoringRoutes } from '../../libs/monitoring/index.js';
+import { monitoringGauges, monitoringRoutes } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
@@ -58,6 +58,10 @@ export async function startApi(
     logger.info({ websites: sealedHeaders }, 'credential headers of older websites sealed');
   const mongoHealth = watchMongoHealth(mongo, { logger });
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
+  monitoringGauges(metrics, {
+    states: services.states,
+    websitesTotal: () => services.websiteRepository.countAll(),
+  });
   const routes: Route[] = [];
   const openApi = () =>
     buildOpenApiDocument(routes, {

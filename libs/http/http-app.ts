@@ -5,7 +5,7 @@ import type { Logger } from '../logging/index.js';
 import { jsonBodyMiddleware } from './body.middleware.js';
 import type { AppState } from './context.js';
 import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
-import { createHttpDurationHistogram } from './metrics.js';
+import { createHttpMetrics } from './metrics.js';
 import { problemMiddleware } from './problem.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import type { Access, Route } from './route.js';
@@ -32,7 +32,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(
     requestContextMiddleware({
       logger: options.logger,
-      durationSeconds: createHttpDurationHistogram(options.metrics),
+      metrics: createHttpMetrics(options.metrics),
     }),
   );
   app.use(problemMiddleware());

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Histogram } from 'prom-client';
 import type { Logger } from '../logging/index.js';
 import type { AppState } from './context.js';
+import type { createHttpMetrics } from './metrics.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,7 +12,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestContextMiddleware(options: {
   logger: Logger;
-  durationSeconds: Histogram<'method' | 'route' | 'status'>;
+  metrics: ReturnType<typeof createHttpMetrics>;
 }): Middleware<AppState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -26,7 +26,9 @@ export function requestContextMiddleware(options: {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      options.durationSeconds.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      const status = String(ctx.status);
+      options.metrics.durationSeconds.observe({ method: ctx.method, route, status }, seconds);
+      options.metrics.requestsTotal.inc({ route: `${ctx.method} ${route}`, status });
       ctx.state.log.info(
         {
           method: ctx.method,

@@ -26,6 +26,7 @@ export {
   websiteEvent,
 } from './monitor-state.repository.js';
 export { monitoringRoutes } from './monitoring.routes.js';
+export { monitoringGauges } from './monitoring-gauges.js';
 export { PendingRecords } from './pending-records.js';
 export { PlacementStatus } from './placement-status.js';
 export {

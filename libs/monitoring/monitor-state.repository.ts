@@ -115,6 +115,21 @@ export class MonitorStateRepository {
     this.events = db.collection<EventDocument>(EVENTS);
   }
 
+  /** Websites by the status reported now, across organizations (metrics; one aggregation). */
+  async countByReportedStatus(): Promise<Map<string, number>> {
+    const groups = await this.states
+      .aggregate<{ _id: string | null; count: number }>([
+        { $group: { _id: '$reported.status', count: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(groups.map((group) => [group._id ?? 'unknown', group.count]));
+  }
+
+  /** Open incidents across organizations (metrics). */
+  countOpenIncidents(): Promise<number> {
+    return this.incidents.countDocuments({ resolvedAt: null });
+  }
+
   /** The state from Redis's hot copy, else from MongoDB (a flushed or new Redis), else a new one. */
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
     const cached = await this.cache.get(websiteId);

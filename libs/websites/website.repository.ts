@@ -165,6 +165,11 @@ export class WebsiteRepository {
     return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
   }
 
+  /** Websites of every organization (metrics). */
+  countAll(): Promise<number> {
+    return this.websites.collection.countDocuments({});
+  }
+
   /** Ids of the organization's websites that list a notification channel. */
   async idsListingChannel(organizationId: number, channelId: number): Promise<number[]> {
     const found = await this.websites
