@@ -1,6 +1,6 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import type { Redis } from '../redis/index.js';
+import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
 import type { OwedAttempt } from './owed-attempts.js';
 
 export const EVENTS_QUEUE = 'notify-events';
@@ -27,8 +27,8 @@ export class NotificationQueue {
   private readonly deliveries: Queue<DeliveryJobData>;
 
   constructor(connection: Redis, prefix: string) {
-    this.events = new Queue<EventJobData>(EVENTS_QUEUE, { connection, prefix });
-    this.deliveries = new Queue<DeliveryJobData>(DELIVERIES_QUEUE, { connection, prefix });
+    this.events = quietQueueErrors(new Queue<EventJobData>(EVENTS_QUEUE, { connection, prefix }));
+    this.deliveries = quietQueueErrors(new Queue<DeliveryJobData>(DELIVERIES_QUEUE, { connection, prefix }));
   }
 
   /** An event was written to the outbox; dispatching it twice is harmless (and de-duplicated). */
@@ -97,7 +97,7 @@ export function startNotificationWorkers(options: {
     [events, 'event dispatch'],
     [deliveries, 'delivery'],
   ] as const) {
-    worker.on('error', (error) => logger.error({ err: error.message }, `${what} worker error`));
+    worker.on('error', logUnlessConnectionLost(logger, `${what} worker error`));
   }
   return [events, deliveries];
 }

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import type { Redis } from '../redis/index.js';
+import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
 
 export const CUSTOMER_LIFECYCLE_QUEUE = 'customer-lifecycle';
 const CANCEL_JOB = 'cancel';
@@ -19,7 +19,9 @@ export class CustomerLifecycleQueue {
   private readonly queue: Queue<CancellationJobData>;
 
   constructor(connection: Redis, prefix: string) {
-    this.queue = new Queue<CancellationJobData>(CUSTOMER_LIFECYCLE_QUEUE, { connection, prefix });
+    this.queue = quietQueueErrors(
+      new Queue<CancellationJobData>(CUSTOMER_LIFECYCLE_QUEUE, { connection, prefix }),
+    );
   }
 
   async scheduleCancellation(organizationId: number, customerId: number, at: Date): Promise<void> {
@@ -71,8 +73,6 @@ export function startCustomerLifecycleWorker(options: {
   worker.on('failed', (job, error) => {
     options.logger.warn({ jobId: job?.id, err: error.message }, 'customer lifecycle job failed');
   });
-  worker.on('error', (error) =>
-    options.logger.error({ err: error.message }, 'customer lifecycle worker error'),
-  );
+  worker.on('error', logUnlessConnectionLost(options.logger, 'customer lifecycle worker error'));
   return worker;
 }

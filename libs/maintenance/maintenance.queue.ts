@@ -1,6 +1,6 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import type { Redis } from '../redis/index.js';
+import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 const SYNC_JOB = 'sync';
@@ -32,7 +32,7 @@ export class MaintenanceQueue {
   private readonly queue: Queue<MaintenanceJobData>;
 
   constructor(connection: Redis, prefix: string) {
-    this.queue = new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE, { connection, prefix });
+    this.queue = quietQueueErrors(new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE, { connection, prefix }));
   }
 
   /** Re-evaluates a website's maintenance now (its windows changed). Never de-duplicated, so a change made while a sync runs is not missed. */
@@ -87,6 +87,6 @@ export function startMaintenanceWorker(options: {
   worker.on('failed', (job, error) =>
     options.logger.warn({ jobId: job?.id, err: error.message }, 'maintenance job failed'),
   );
-  worker.on('error', (error) => options.logger.error({ err: error.message }, 'maintenance worker error'));
+  worker.on('error', logUnlessConnectionLost(options.logger, 'maintenance worker error'));
   return worker;
 }

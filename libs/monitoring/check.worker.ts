@@ -1,6 +1,6 @@
 import { type Job, Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import type { Redis } from '../redis/index.js';
+import { logUnlessConnectionLost, type Redis } from '../redis/index.js';
 import {
   BUCKET_JOB_NAME,
   type BucketJobData,
@@ -115,7 +115,7 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   worker.on('failed', (job, error) =>
     options.logger.warn({ jobId: job?.id, err: error.message }, 'check job failed'),
   );
-  worker.on('error', (error) => options.logger.error({ err: error.message }, 'check worker error'));
+  worker.on('error', logUnlessConnectionLost(options.logger, 'check worker error'));
   return {
     async close() {
       await worker.close();

@@ -26,15 +26,20 @@ export function createRedis(url: string, options: RedisConnectionOptions): Redis
     commandTimeout: failFast ? 3000 : undefined,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
-  let lost = false;
+  // One line when an outage starts and one when it ends: not one per reconnect attempt.
+  let lostAt: number | null = null;
   redis.on('error', (error: Error) => {
-    if (lost) return;
-    lost = true;
+    if (lostAt !== null) return;
+    lostAt = Date.now();
     options.logger.warn({ err: error.message, connection: options.name }, 'Redis connection lost: retrying');
   });
   redis.on('ready', () => {
-    if (lost) options.logger.info({ connection: options.name }, 'Redis connection restored');
-    lost = false;
+    if (lostAt !== null)
+      options.logger.info(
+        { connection: options.name, outageMs: Date.now() - lostAt },
+        'Redis connection restored',
+      );
+    lostAt = null;
   });
   return redis;
 }
@@ -110,3 +115,25 @@ export function isRedisUnavailable(error: unknown): boolean {
 }
 
 export { type RedisDataWatch, watchRedisData } from './data-watch.js';
+
+/**
+ * An 'error' listener for BullMQ queues and workers: a lost connection is already told once by the
+ * connection (see `createRedis`), so only other errors are logged. A queue without any listener
+ * would print each reconnect attempt's error as raw text.
+ */
+export function logUnlessConnectionLost(logger: Logger, message: string): (error: Error) => void {
+  return (error) => {
+    if (!isRedisUnavailable(error)) logger.error({ err: error.message }, message);
+  };
+}
+
+/**
+ * A BullMQ queue's 'error' events are its connection's errors, told once by the connection itself
+ * (`createRedis`); without a listener BullMQ prints each reconnect attempt's error as raw text.
+ */
+export function quietQueueErrors<T extends { on(event: 'error', listener: (error: Error) => void): unknown }>(
+  queue: T,
+): T {
+  queue.on('error', () => undefined);
+  return queue;
+}

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from '../redis/index.js';
+import { quietQueueErrors, type Redis } from '../redis/index.js';
 
 /** What a single-check job carries: ids only, never configuration or secrets (they are read at run time). */
 export interface CheckJobData {
@@ -116,10 +116,12 @@ export class CheckScheduler {
   queue(region: string): Queue<CheckJobData | BucketJobData> {
     let queue = this.queues.get(region);
     if (!queue) {
-      queue = new Queue<CheckJobData | BucketJobData>(checksQueueName(region), {
-        connection: this.connection,
-        prefix: this.prefix,
-      });
+      queue = quietQueueErrors(
+        new Queue<CheckJobData | BucketJobData>(checksQueueName(region), {
+          connection: this.connection,
+          prefix: this.prefix,
+        }),
+      );
       this.queues.set(region, queue);
     }
     return queue;
