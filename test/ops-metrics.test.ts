@@ -126,6 +126,21 @@ describe('metrics of the worker, the notifier and the API', () => {
     }
   }, 90_000);
 
+  it('the organization’s open incidents, across customers, and no other organization’s', async () => {
+    type Incidents = { items: Array<{ websiteId: number; resolvedAt: string | null }> };
+    const open = await api.request<Incidents>('GET', '/api/incidents?open=true', { token });
+    expect(open.status).toBe(200);
+    expect(open.body.items.length).toBeGreaterThanOrEqual(1);
+    expect(open.body.items.every((incident) => incident.resolvedAt === null)).toBe(true);
+    const resolved = await api.request<Incidents>('GET', '/api/incidents?open=false', { token });
+    expect(resolved.body.items.every((incident) => incident.resolvedAt !== null)).toBe(true);
+    const other = await api.createOrganization(['read']);
+    expect(
+      (await api.request<Incidents>('GET', '/api/incidents', { token: other.token })).body.items,
+    ).toEqual([]);
+    expect((await api.request('GET', '/api/incidents?open=yes', { token })).status).toBe(400);
+  });
+
   it('answer /healthz and /readyz', async () => {
     for (const url of [workerUrl, notifierUrl]) {
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

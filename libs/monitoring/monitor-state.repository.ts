@@ -279,6 +279,21 @@ export class MonitorStateRepository {
     await this.announce(id).catch(() => undefined);
   }
 
+  /** The organization's incidents, newest first; `open`: only those not resolved (or only resolved: false). */
+  incidentsOfOrganization(
+    organizationId: number,
+    options: { open?: boolean; limit: number },
+  ): Promise<IncidentDocument[]> {
+    const state =
+      options.open === undefined ? {} : options.open ? { resolvedAt: null } : { resolvedAt: { $ne: null } };
+    return this.incidents
+      .find(
+        { organizationId, ...state },
+        { projection: { _id: 0 }, sort: { startedAt: -1 }, limit: options.limit },
+      )
+      .toArray();
+  }
+
   incidentsOf(organizationId: number, websiteId: number, limit: number): Promise<IncidentDocument[]> {
     return this.incidents
       .find({ organizationId, websiteId }, { projection: { _id: 0 }, sort: { startedAt: -1 }, limit })

@@ -10,7 +10,7 @@ import {
   websiteRefParams,
 } from '../websites/index.js';
 import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
-import type { MonitorStateRepository } from './monitor-state.repository.js';
+import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
 import {
   freshWindowMs,
@@ -288,14 +288,37 @@ export function monitoringRoutes(deps: {
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
         const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
-        return {
-          items: incidents.map((i) => ({
-            ...i,
-            startedAt: i.startedAt.toISOString(),
-            resolvedAt: i.resolvedAt?.toISOString() ?? null,
-          })),
-        };
+        return { items: incidents.map(toIncidentView) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/incidents',
+      operationId: 'listIncidents',
+      summary: 'Incidents of every website of the organization, newest first',
+      description: 'An agency-wide view: `open=true` lists what is down now across all customers.',
+      tags: ['Results'],
+      access: 'read',
+      query: z.strictObject({
+        open: z.enum(['true', 'false']).optional().describe('true: unresolved only; false: resolved only'),
+        limit: decimalInteger({ min: 1, max: 500 }).default(100),
+      }),
+      success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
+      handle: async ({ auth, query }) => {
+        const incidents = await deps.states.incidentsOfOrganization(auth.organizationId, {
+          limit: query.limit,
+          ...(query.open === undefined ? {} : { open: query.open === 'true' }),
+        });
+        return { items: incidents.map(toIncidentView) };
       },
     }),
   ];
+}
+
+function toIncidentView(incident: IncidentDocument): z.input<typeof incidentView> {
+  return {
+    ...incident,
+    startedAt: incident.startedAt.toISOString(),
+    resolvedAt: incident.resolvedAt?.toISOString() ?? null,
+  };
 }
