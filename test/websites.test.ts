@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createPackage, scheduledInterval, TestApi } from './support/harness.js';
+import {
+  createCustomer,
+  createPackage,
+  scheduledInterval,
+  TestApi,
+  type TestResponse,
+} from './support/harness.js';
 import { encryptedKey, selfSignedClientCertificate } from './support/pki.js';
 
 interface Website {
@@ -86,15 +92,58 @@ describe('websites', () => {
     expect(res.body.length).toBeGreaterThan(0);
     expect(res.body.every((w) => w.customerId === customerId)).toBe(true);
     expect((await api.request('GET', '/api/websites?customerId=999999', { token })).status).toBe(404);
+    // A required query parameter that is missing says so.
     const missing = await api.request<{ errors: Array<{ path: string; message: string }> }>(
       'GET',
-      '/api/websites',
-      {
-        token,
-      },
+      '/api/maintenance-windows',
+      { token },
     );
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual([{ path: 'customerId', message: 'Required' }]);
+    expect(missing.body.errors).toEqual([{ path: 'websiteId', message: 'Required' }]);
+  });
+
+  it('lists the organization’s websites across customers, paged, with status, filters and tenancy', async () => {
+    const pkg = await createPackage(api, token);
+    const [first, second] = [
+      await createCustomer(api, token, pkg.id),
+      await createCustomer(api, token, pkg.id),
+    ];
+    const made: number[] = [];
+    for (const [customer, paused] of [
+      [first, false],
+      [second, true],
+    ] as const) {
+      const created = await api.request<Website>('POST', '/api/websites', {
+        token,
+        body: { customerId: customer, name: 'Agency', url: 'https://agency.example.com/', paused },
+      });
+      made.push(created.body.id);
+    }
+    type Listed = Website & { status: string; lastCheckedAt: string | null };
+    const all = await api.request<Listed[]>('GET', '/api/websites?limit=500', { token });
+    expect(all.status).toBe(200);
+    const mine = all.body.filter((w) => made.includes(w.id));
+    expect(mine.map((w) => [w.customerId, w.status, w.lastCheckedAt])).toEqual([
+      [first, 'unknown', null],
+      [second, 'paused', null],
+    ]);
+    const paused = await api.request<Listed[]>('GET', '/api/websites?status=paused&limit=500', { token });
+    expect(paused.body.every((w) => w.status === 'paused')).toBe(true);
+    expect(paused.body.map((w) => w.id)).toContain(made[1]);
+
+    // A page at a time, following the Link header.
+    const seen: number[] = [];
+    let next: string | null = '/api/websites?limit=2';
+    while (next) {
+      const page: TestResponse<Listed[]> = await api.request<Listed[]>('GET', next, { token });
+      seen.push(...page.body.map((w) => w.id));
+      next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    expect(seen).toEqual(all.body.map((w) => w.id));
+
+    const other = await api.createOrganization(['read']);
+    expect((await api.request<Listed[]>('GET', '/api/websites', { token: other.token })).body).toEqual([]);
+    expect((await api.request('GET', '/api/websites?status=sideways', { token })).status).toBe(400);
   });
 
   it('a short interval without a timeout gets a default timeout that fits it', async () => {

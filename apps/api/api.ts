@@ -89,7 +89,9 @@ export async function startApi(
         services.customers.reschedulePackage(organizationId, packageId),
     }),
     ...customerRoutes(services.customers),
-    ...websiteRoutes(services.websites),
+    ...websiteRoutes(services.websites, (organizationId, ids) =>
+      services.states.reportedOf(organizationId, ids),
+    ),
     ...monitoringRoutes({
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
       results: services.results,

@@ -125,6 +125,26 @@ export class MonitorStateRepository {
     return new Map(groups.map((group) => [group._id ?? 'unknown', group.count]));
   }
 
+  /** What the API reports for each of these websites now, and when each was last checked. */
+  async reportedOf(
+    organizationId: number,
+    websiteIds: readonly number[],
+  ): Promise<Map<number, { status: string; lastCheckedAt: Date | null }>> {
+    if (websiteIds.length === 0) return new Map();
+    const found = await this.states
+      .find(
+        { organizationId, websiteId: { $in: [...websiteIds] } },
+        { projection: { _id: 0, websiteId: 1, reported: 1, lastResultAt: 1 } },
+      )
+      .toArray();
+    return new Map(
+      found.map((state) => [
+        state.websiteId,
+        { status: state.reported?.status ?? 'unknown', lastCheckedAt: state.lastResultAt ?? null },
+      ]),
+    );
+  }
+
   /** Open incidents across organizations (metrics). */
   countOpenIncidents(): Promise<number> {
     return this.incidents.countDocuments({ resolvedAt: null });

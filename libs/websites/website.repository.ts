@@ -161,6 +161,24 @@ export class WebsiteRepository {
     return new Set(found.map((website) => website.id));
   }
 
+  /** The organization's websites (of one customer, if given) by id, after `afterId`, at most `limit`. */
+  listPage(
+    organizationId: number,
+    options: { customerId?: number | undefined; afterId?: number | undefined; limit?: number | undefined },
+  ): Promise<WebsiteDocument[]> {
+    const filter = {
+      ...(options.customerId === undefined ? {} : { customerId: options.customerId }),
+      ...(options.afterId === undefined ? {} : { id: { $gt: options.afterId } }),
+    };
+    return this.websites
+      .find(organizationId, filter, {
+        ...NO_MONGO_ID,
+        sort: { id: 1 },
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      })
+      .toArray();
+  }
+
   listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
     return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
   }

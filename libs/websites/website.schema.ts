@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteHttpUrl, decimalId, patchBody } from '../http/index.js';
+import { absoluteHttpUrl, decimalId, decimalInteger, patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -189,6 +189,24 @@ export const websitePublicIdParams = z.object({
     .describe('The website publicId (UUID)'),
 });
 
+export const LISTED_STATUSES = [
+  'unknown',
+  'up',
+  'degraded',
+  'down',
+  'maintenance',
+  'paused',
+  'cancelled',
+  'unmonitored',
+] as const;
+
 export const listWebsitesQuery = z.strictObject({
-  customerId: decimalId().describe('The customer whose websites to list'),
+  customerId: decimalId()
+    .optional()
+    .describe("One customer's websites (all of them); omitted: the organization's, a page at a time"),
+  status: z.enum(LISTED_STATUSES).optional().describe('Only websites whose status is this now'),
+  limit: decimalInteger({ min: 1, max: 500 })
+    .optional()
+    .describe('Websites per page (default 100 without customerId; with it, all unless given)'),
+  afterId: decimalId().optional().describe('The last id of the previous page (from the Link header)'),
 });

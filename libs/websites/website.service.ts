@@ -136,10 +136,17 @@ export class WebsiteService implements CustomerWebsitesPort {
     return website;
   }
 
-  async listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
-    if (!(await this.deps.customers.findById(organizationId, customerId)))
-      throw notFound(`No customer ${customerId}`);
-    return this.deps.websites.listByCustomer(organizationId, customerId);
+  /** The organization's websites, or one customer's (404 when it is not the organization's). */
+  async list(
+    organizationId: number,
+    options: { customerId?: number | undefined; afterId?: number | undefined; limit?: number | undefined },
+  ): Promise<WebsiteDocument[]> {
+    if (
+      options.customerId !== undefined &&
+      !(await this.deps.customers.findById(organizationId, options.customerId))
+    )
+      throw notFound(`No customer ${options.customerId}`);
+    return this.deps.websites.listPage(organizationId, options);
   }
 
   async create(

@@ -5,6 +5,7 @@ import { checkConfigView, patchCheckConfigBody } from './check-config.schema.js'
 import type { WebsiteDocument } from './website.repository.js';
 import {
   createWebsiteBody,
+  LISTED_STATUSES,
   listWebsitesQuery,
   patchWebsiteBody,
   websitePublicIdParams,
@@ -47,7 +48,20 @@ function toCheckConfigView(website: WebsiteDocument, pkg: PackageDocument): z.in
   };
 }
 
-export function websiteRoutes(service: WebsiteService): Route[] {
+/** What the monitor says of listed websites now (the API wires the monitor states in). */
+export type ListedStatuses = (
+  organizationId: number,
+  websiteIds: readonly number[],
+) => Promise<Map<number, { status: string; lastCheckedAt: Date | null }>>;
+
+const listedWebsite = websiteView.extend({
+  status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
+  lastCheckedAt: z.iso.datetime().nullable(),
+});
+
+const DEFAULT_PAGE = 100;
+
+export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuses): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -70,13 +84,47 @@ export function websiteRoutes(service: WebsiteService): Route[] {
       method: 'get',
       path: '/api/websites',
       operationId: 'listWebsites',
-      summary: "List a customer's websites",
+      summary: "List the organization's websites, or one customer's, with their status",
+      description:
+        'Without customerId: every customer\'s websites, a page of `limit` (100) at a time; a `Link: <…>; rel="next"` header points to the next page. A page filtered by `status` may hold fewer.',
       tags: ['Websites'],
       access: 'read',
       query: listWebsitesQuery,
-      success: { status: 200, description: 'Websites, by id', schema: z.array(websiteView) },
-      handle: async ({ auth, query }) =>
-        (await service.listByCustomer(auth.organizationId, query.customerId)).map(toWebsiteView),
+      success: { status: 200, description: 'Websites, by id', schema: z.array(listedWebsite) },
+      handle: async ({ auth, query, ctx }) => {
+        const limit = query.limit ?? (query.customerId === undefined ? DEFAULT_PAGE : undefined);
+        const websites = await service.list(auth.organizationId, {
+          customerId: query.customerId,
+          afterId: query.afterId,
+          limit,
+        });
+        const last = websites.at(-1);
+        if (limit !== undefined && websites.length === limit && last) {
+          const next = new URLSearchParams(ctx.querystring);
+          next.set('afterId', String(last.id));
+          next.set('limit', String(limit));
+          ctx.set('Link', `</api/websites?${next}>; rel="next"`);
+        }
+        const statuses = await statusesOf(
+          auth.organizationId,
+          websites.map((website) => website.id),
+        );
+        return websites
+          .map((website) => {
+            const reported = statuses.get(website.id);
+            const status = website.paused
+              ? 'paused'
+              : website.unmonitored
+                ? 'unmonitored'
+                : (reported?.status ?? 'unknown');
+            return {
+              ...toWebsiteView(website),
+              status: status as (typeof LISTED_STATUSES)[number],
+              lastCheckedAt: reported?.lastCheckedAt?.toISOString() ?? null,
+            };
+          })
+          .filter((item) => query.status === undefined || item.status === query.status);
+      },
     }),
     defineRoute({
       method: 'get',
