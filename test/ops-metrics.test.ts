@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { startWorker } from '../apps/worker/worker.js';
@@ -120,6 +121,14 @@ describe('metrics of the worker, the notifier and the API', () => {
     expect(sample(control, 'webmon_websites', { status: 'down' })).toBeGreaterThanOrEqual(1);
     expect(sample(control, 'webmon_websites', { status: 'up' })).toBeGreaterThanOrEqual(1);
     expect(sample(control, 'webmon_incidents_open', {})).toBeGreaterThanOrEqual(1);
+    // Every metric the Grafana dashboard draws is one these processes expose.
+    const dashboard = readFileSync('docs/grafana/webmon.json', 'utf8');
+    const drawn = new Set(dashboard.match(/\b(?:webmon|http)_[a-z_]+/g));
+    const exposed = `${checks}\n${deliveries}\n${control}`;
+    for (const name of drawn) {
+      const family = name.replace(/_(bucket|count|sum)$/, '');
+      expect(exposed, name).toMatch(new RegExp(`^# TYPE ${family} `, 'm'));
+    }
     for (const text of [checks, deliveries, control]) {
       expect(text).not.toContain(site.url);
       expect(text).not.toMatch(/website_?id|organization/i);
