@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+/** What the API reports of a website: its confirmed health, unless something keeps it from being checked. */
+export const WEBSITE_STATUSES = [
+  'unknown',
+  'up',
+  'degraded',
+  'down',
+  'maintenance',
+  'paused',
+  'cancelled',
+  'unmonitored',
+] as const;
+
 /** Every kind of event a channel can receive. */
 export const EVENT_KINDS = [
   'website.down',

@@ -13,4 +13,5 @@ export {
   type ResultSummary,
   resultSummarySchema,
   toPayload,
+  WEBSITE_STATUSES,
 } from './event.schema.js';

@@ -1,16 +1,10 @@
 import type { HealthStatus } from '../checks/index.js';
+import { WEBSITE_STATUSES } from '../events/index.js';
+
+export { WEBSITE_STATUSES };
 
 export type Health = HealthStatus | 'unknown';
-export const WEBSITE_STATUSES = [
-  'unknown',
-  'up',
-  'degraded',
-  'down',
-  'maintenance',
-  'paused',
-  'cancelled',
-  'unmonitored',
-] as const;
+
 /** What the API shows: the confirmed health, unless something keeps the website from being checked. */
 export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
 

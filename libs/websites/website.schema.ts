@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBSITE_STATUSES } from '../events/index.js';
 import { absoluteHttpUrl, decimalId, decimalInteger, patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -189,16 +190,8 @@ export const websitePublicIdParams = z.object({
     .describe('The website publicId (UUID)'),
 });
 
-export const LISTED_STATUSES = [
-  'unknown',
-  'up',
-  'degraded',
-  'down',
-  'maintenance',
-  'paused',
-  'cancelled',
-  'unmonitored',
-] as const;
+/** The statuses a listed website can have (those GET …/status reports). */
+export const LISTED_STATUSES = WEBSITE_STATUSES;
 
 export const listWebsitesQuery = z.strictObject({
   customerId: decimalId()
