@@ -107,9 +107,12 @@ function sinceOf(
   status: WebsiteStatus,
   state: MonitorStateDocument,
   unmonitored: Unmonitored | null,
+  cancelledAt: Date | null,
 ): Date | null {
   if (state.reported?.status === status) return state.reported.since;
   if (status === 'unmonitored') return unmonitored?.since ?? null;
+  // The customer's status is written before the monitor state follows it: its date says when.
+  if (status === 'cancelled') return cancelledAt;
   return status === state.health ? state.since : null;
 }
 
@@ -174,7 +177,9 @@ export function monitoringRoutes(deps: {
         return {
           websiteId: website.id,
           status,
-          since: sinceOf(status, state, unmonitored)?.toISOString() ?? null,
+          since:
+            sinceOf(status, state, unmonitored, owner?.customer.cancellationDate ?? null)?.toISOString() ??
+            null,
           lastCheckedAt: state.lastResultAt?.toISOString() ?? null,
           unmonitored: unmonitored && { since: unmonitored.since.toISOString(), reason: unmonitored.reason },
           regions: Object.fromEntries(
