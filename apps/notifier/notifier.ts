@@ -1,5 +1,10 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
-import { DeliveryRunner, GuardedHttp, startNotificationWorkers } from '../../libs/alerts/index.js';
+import type { Registry } from 'prom-client';
+import {
+  DeliveryRunner,
+  deliveryMetrics,
+  GuardedHttp,
+  startNotificationWorkers,
+} from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
@@ -61,24 +66,8 @@ export async function startNotifier(
     service: 'notifier',
     defaultMetrics: options.defaultMetrics ?? false,
   });
-  const deliveriesTotal = new Counter({
-    name: 'webmon_deliveries_total',
-    help: 'Delivery attempts and settlements, by channel type and outcome (retrying: failed, another attempt owed)',
-    labelNames: ['channel_type', 'outcome'] as const,
-    registers: [metrics],
-  });
-  const deliveryDuration = new Histogram({
-    name: 'webmon_delivery_duration_seconds',
-    help: 'How long an attempt to reach a channel took',
-    labelNames: ['channel_type'] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [metrics],
-  });
   const runner = new DeliveryRunner({
-    onOutcome: ({ channelType, outcome, durationMs }) => {
-      deliveriesTotal.inc({ channel_type: channelType, outcome });
-      if (durationMs !== null) deliveryDuration.observe({ channel_type: channelType }, durationMs / 1000);
-    },
+    onOutcome: deliveryMetrics(metrics),
     outbox,
     channels: services.channelRepository,
     websites: services.websiteRepository,

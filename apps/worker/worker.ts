@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { BatchInserter, connectMongo, ensureIndexes, watchMongoHealth } from '../../libs/db/index.js';
@@ -142,26 +142,19 @@ export async function startWorker(
     service: 'worker',
     defaultMetrics: options.defaultMetrics ?? false,
   });
-  const resultsDropped = new Counter({
-    name: 'webmon_results_dropped_total',
-    help: 'Check results dropped because MongoDB could not take them and the result buffer was full',
-    registers: [metrics],
+  const checkMetrics = workerMetrics(metrics, {
+    region: config.NODE_REGION,
+    queueCounts: () =>
+      services.scheduler.queue(config.NODE_REGION).getJobCounts('waiting', 'delayed', 'active'),
+    resultsWaiting: () => pending.size,
   });
   const mongoHealth = watchMongoHealth(mongo, { logger });
   const pending: PendingRecords<PendingRecord> = new PendingRecords<PendingRecord>({
     capacity: config.WORKER_RESULT_BUFFER,
     record: (entry) => runner.recordKept(entry),
     isTransient: isRecordRetryable,
-    onDropped: (count) => resultsDropped.inc(count),
+    onDropped: (count) => checkMetrics.resultsDropped(count),
     logger,
-  });
-  new Gauge({
-    name: 'webmon_results_waiting',
-    help: 'Check results kept in the worker until MongoDB can take them',
-    registers: [metrics],
-    collect() {
-      this.set(pending.size);
-    },
   });
   const runner: CheckRunner = new CheckRunner({
     websites: new WebsiteCache(
@@ -203,12 +196,6 @@ export async function startWorker(
     new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
   ]);
   // Dropped checks are also logged, once a minute at most.
-  const dropped = new Counter({
-    name: 'webmon_checks_dropped_total',
-    help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late)',
-    labelNames: ['region', 'reason'] as const,
-    registers: [metrics],
-  });
   let droppedUnlogged = 0;
   const droppedLog = setInterval(() => {
     if (droppedUnlogged === 0) return;
@@ -218,15 +205,10 @@ export async function startWorker(
     );
     droppedUnlogged = 0;
   }, 60_000);
-  const checkMetrics = workerMetrics(metrics, {
-    region: config.NODE_REGION,
-    queueCounts: () =>
-      services.scheduler.queue(config.NODE_REGION).getJobCounts('waiting', 'delayed', 'active'),
-  });
   const checks = startCheckWorker({
     onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
     onDropped: (reason) => {
-      dropped.inc({ region: config.NODE_REGION, reason });
+      checkMetrics.dropped(reason);
       droppedUnlogged++;
     },
     connection: blocking,

@@ -1,7 +1,8 @@
 import { createTransport } from 'nodemailer';
+import type { TargetGuard } from '../targets/index.js';
 import type { OpenedChannel } from './connectors.js';
 import { type EventPayload, summarize } from './event-payload.js';
-import { allowedAddresses, type GuardOptions } from './guarded-http.js';
+import { allowedAddresses } from './guarded-http.js';
 
 /** The mail an event makes: plain text, the facts one per line. */
 export function emailMessage(payload: EventPayload): { subject: string; text: string } {
@@ -29,7 +30,7 @@ const asString = (value: unknown) => (typeof value === 'string' ? value : '');
 export async function sendEmail(
   channel: OpenedChannel,
   payload: EventPayload,
-  guard: GuardOptions,
+  guard: TargetGuard,
   timeoutMs: number,
 ): Promise<string> {
   const { config, secrets } = channel;

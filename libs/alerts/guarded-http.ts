@@ -4,25 +4,21 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
 
-export type GuardOptions = TargetGuard;
-
-const refusal = (address: string, guard: GuardOptions) => refusalUnder(guard, address);
-
 /** The destination is in a range deliveries may not reach (SSRF guard). */
 export class BlockedDestinationError extends Error {}
 
 /** The addresses of `hostname` the guard lets deliveries reach (an address is judged as it is). */
-export async function allowedAddresses(hostname: string, guard: GuardOptions): Promise<LookupAddress[]> {
+export async function allowedAddresses(hostname: string, guard: TargetGuard): Promise<LookupAddress[]> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   const addresses = family ? [{ address: bare, family }] : await lookup(bare, { all: true });
-  const allowed = addresses.filter((a) => !refusal(a.address, guard));
+  const allowed = addresses.filter((a) => !refusalUnder(guard, a.address));
   if (allowed.length > 0) return allowed;
   const first = addresses[0];
   if (!first) throw new BlockedDestinationError(`${bare} has no address`);
   const where = family ? `${bare} is` : `${bare} resolves to ${first.address},`;
   throw new BlockedDestinationError(
-    `${where} ${refusal(first.address, guard)}, which deliveries may not reach`,
+    `${where} ${refusalUnder(guard, first.address)}, which deliveries may not reach`,
   );
 }
 
@@ -30,7 +26,7 @@ export async function allowedAddresses(hostname: string, guard: GuardOptions): P
  * A DNS lookup that drops addresses the guard refuses; the socket connects to an address it
  * returned, so the name cannot be re-resolved to another one (DNS rebinding).
  */
-function guardedLookup(guard: GuardOptions): LookupFunction {
+function guardedLookup(guard: TargetGuard): LookupFunction {
   return (hostname, options, callback) => {
     allowedAddresses(hostname, guard).then(
       (allowed) => {
@@ -69,7 +65,7 @@ export class GuardedHttp {
   private readonly agent: Agent;
 
   constructor(
-    readonly guard: GuardOptions,
+    readonly guard: TargetGuard,
     readonly timeoutMs: number,
     private readonly userAgent: string,
   ) {

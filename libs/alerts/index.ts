@@ -3,6 +3,7 @@ export { httpRequestFor, type OpenedChannel, type OutgoingRequest } from './conn
 export { deliveryRoutes } from './deliveries.routes.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { type AttemptOutcome, DeliveryRequests, DeliveryRunner } from './delivery.service.js';
+export { deliveryMetrics } from './delivery-metrics.js';
 export { emailMessage } from './email.js';
 export { type EventPayload, summarize } from './event-payload.js';
 export { BlockedDestinationError, GuardedHttp } from './guarded-http.js';

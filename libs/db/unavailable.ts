@@ -2,6 +2,7 @@ import {
   MongoBulkWriteError,
   MongoNetworkError,
   MongoNotConnectedError,
+  MongoOperationTimeoutError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
@@ -13,6 +14,8 @@ export function isMongoUnavailable(error: unknown): boolean {
     error instanceof MongoNetworkError ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoTopologyClosedError ||
+    // A deadline (`timeoutMS`) passed without an answer: a stalled server, as far as we can tell.
+    error instanceof MongoOperationTimeoutError ||
     // insertMany reports a connection lost mid-batch as a bulk error carrying the network error.
     (error instanceof MongoBulkWriteError &&
       error.errorResponse !== error &&

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { Redis } from '../redis/index.js';
+import { type Redis, redisScript } from '../redis/index.js';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -33,24 +32,8 @@ local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}
 `;
 
-/** Runs a script by its hash, loading it once when Redis does not know it (after a restart too). */
-async function runScript(
-  redis: Redis,
-  script: string,
-  sha: string,
-  key: string,
-  arg: number,
-): Promise<unknown> {
-  try {
-    return await redis.evalsha(sha, 1, key, arg);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return redis.eval(script, 1, key, arg);
-  }
-}
-const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
-const CONSUME_SHA = sha1(CONSUME_SCRIPT);
-const PEEK_SHA = sha1(PEEK_SCRIPT);
+const consumeScript = redisScript(CONSUME_SCRIPT);
+const peekScript = redisScript(PEEK_SCRIPT);
 
 /**
  * A fixed-window counter per key in Redis, shared by every API replica. One round trip per request;
@@ -74,11 +57,11 @@ export function createRedisRateLimiter(options: {
   const keyOf = (key: string) => `${options.keyPrefix}:ratelimit:${key}`;
   return {
     async consume(key) {
-      const answer = await runScript(options.redis, CONSUME_SCRIPT, CONSUME_SHA, keyOf(key), windowMs);
+      const answer = await consumeScript.run(options.redis, [keyOf(key)], [windowMs]);
       return decision(answer as [number, number], true);
     },
     async peek(key) {
-      const answer = await runScript(options.redis, PEEK_SCRIPT, PEEK_SHA, keyOf(key), windowMs);
+      const answer = await peekScript.run(options.redis, [keyOf(key)], [windowMs]);
       return decision(answer as [number, number], false);
     },
   };

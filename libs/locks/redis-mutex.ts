@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from '../redis/index.js';
+import { type Redis, redisScript } from '../redis/index.js';
 
 /** The lock stayed taken for longer than the caller may wait. */
 export class LockTimeoutError extends Error {
@@ -16,7 +16,7 @@ const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
-const RELEASE_SHA = createHash('sha1').update(RELEASE_SCRIPT).digest('hex');
+const releaseScript = redisScript(RELEASE_SCRIPT);
 
 export interface MutexOptions {
   /** The lock expires after this long even if its holder dies. @defaultValue 15000 */
@@ -67,13 +67,8 @@ export class RedisMutex {
     }
   }
 
-  /** By the script's hash (every check takes a lock: not its text each time); the text once Redis lacks it. */
+  /** By the script's hash (every check takes a lock); best effort: an unreleased lock expires. */
   private async release(key: string, token: string): Promise<void> {
-    try {
-      await this.redis.evalsha(RELEASE_SHA, 1, key, token);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) return;
-      await this.redis.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
-    }
+    await releaseScript.run(this.redis, [key], [token]).catch(() => undefined);
   }
 }

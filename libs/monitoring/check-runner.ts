@@ -52,11 +52,7 @@ export interface PendingRecord {
 
 /** MongoDB cannot take the record now (gone, stalled, or a lock held by a record stuck in it). */
 export function isRecordRetryable(error: unknown): boolean {
-  return (
-    isMongoUnavailable(error) ||
-    error instanceof LockTimeoutError ||
-    (error instanceof Error && error.name === 'MongoOperationTimeoutError')
-  );
+  return isMongoUnavailable(error) || error instanceof LockTimeoutError;
 }
 
 /** Checks the package no longer includes are off, whatever the stored configuration says. */

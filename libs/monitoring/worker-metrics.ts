@@ -13,6 +13,8 @@ export function workerMetrics(
     region: string;
     /** Jobs of the region's queue by state, read when scraped. */
     queueCounts: () => Promise<Record<string, number>>;
+    /** Results kept until MongoDB can take them, read when scraped. */
+    resultsWaiting: () => number;
   },
 ) {
   const checks = new Counter({
@@ -46,8 +48,33 @@ export function workerMetrics(
         this.set({ region: options.region, state }, counts[state] ?? 0);
     },
   });
+  const dropped = new Counter({
+    name: 'webmon_checks_dropped_total',
+    help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late)',
+    labelNames: ['region', 'reason'] as const,
+    registers: [registry],
+  });
+  const resultsDropped = new Counter({
+    name: 'webmon_results_dropped_total',
+    help: 'Check results dropped because MongoDB could not take them and the result buffer was full',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'webmon_results_waiting',
+    help: 'Check results kept in the worker until MongoDB can take them',
+    registers: [registry],
+    collect() {
+      this.set(options.resultsWaiting());
+    },
+  });
   for (const status of ['up', 'degraded', 'down']) checks.inc({ region: options.region, status }, 0);
   return {
+    dropped(reason: string): void {
+      dropped.inc({ region: options.region, reason });
+    },
+    resultsDropped(count: number): void {
+      resultsDropped.inc(count);
+    },
     checked(result: CheckResultDocument, lagMs: number): void {
       const { region } = options;
       checks.inc({ region, status: result.status });

@@ -115,6 +115,7 @@ export function isRedisUnavailable(error: unknown): boolean {
 }
 
 export { type RedisDataWatch, watchRedisData } from './data-watch.js';
+export { type RedisScript, redisScript } from './script.js';
 
 /**
  * An 'error' listener for BullMQ queues and workers: a lost connection is already told once by the
