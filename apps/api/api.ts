@@ -17,7 +17,7 @@ import {
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
-import { monitoringGauges, monitoringRoutes } from '../../libs/monitoring/index.js';
+import { listedStatuses, monitoringGauges, monitoringRoutes } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
@@ -89,8 +89,9 @@ export async function startApi(
         services.customers.reschedulePackage(organizationId, packageId),
     }),
     ...customerRoutes(services.customers),
-    ...websiteRoutes(services.websites, (organizationId, ids) =>
-      services.states.reportedOf(organizationId, ids),
+    ...websiteRoutes(
+      services.websites,
+      listedStatuses({ states: services.states, customers: services.customerRepository }),
     ),
     ...monitoringRoutes({
       website: (organizationId, ref) => services.websites.get(organizationId, ref),

@@ -57,6 +57,10 @@ export class CustomerRepository {
     return this.customers.findOne(organizationId, { id }, NO_MONGO_ID);
   }
 
+  findByIds(organizationId: number, ids: readonly number[]): Promise<CustomerDocument[]> {
+    return this.customers.find(organizationId, { id: { $in: [...ids] } }, NO_MONGO_ID).toArray();
+  }
+
   listOnPackage(organizationId: number, packageId: number): Promise<CustomerDocument[]> {
     return this.customers.find(organizationId, { packageId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
   }

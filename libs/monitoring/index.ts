@@ -8,6 +8,7 @@ export {
   type RunOutcome,
 } from './check-runner.js';
 export { EventOutbox } from './event-outbox.js';
+export { listedStatuses } from './listed-statuses.js';
 export {
   afterPlacement,
   afterResult,

@@ -125,24 +125,16 @@ export class MonitorStateRepository {
     return new Map(groups.map((group) => [group._id ?? 'unknown', group.count]));
   }
 
-  /** What the API reports for each of these websites now, and when each was last checked. */
-  async reportedOf(
+  /** The states of these websites of the organization (none for a website never checked). */
+  async statesOf(
     organizationId: number,
     websiteIds: readonly number[],
-  ): Promise<Map<number, { status: string; lastCheckedAt: Date | null }>> {
+  ): Promise<Map<number, MonitorStateDocument>> {
     if (websiteIds.length === 0) return new Map();
     const found = await this.states
-      .find(
-        { organizationId, websiteId: { $in: [...websiteIds] } },
-        { projection: { _id: 0, websiteId: 1, reported: 1, lastResultAt: 1 } },
-      )
+      .find({ organizationId, websiteId: { $in: [...websiteIds] } }, { projection: { _id: 0 } })
       .toArray();
-    return new Map(
-      found.map((state) => [
-        state.websiteId,
-        { status: state.reported?.status ?? 'unknown', lastCheckedAt: state.lastResultAt ?? null },
-      ]),
-    );
+    return new Map(found.map((stored) => [stored.websiteId, fromStored(stored)]));
   }
 
   /** Open incidents across organizations (metrics). */

@@ -51,8 +51,8 @@ function toCheckConfigView(website: WebsiteDocument, pkg: PackageDocument): z.in
 /** What the monitor says of listed websites now (the API wires the monitor states in). */
 export type ListedStatuses = (
   organizationId: number,
-  websiteIds: readonly number[],
-) => Promise<Map<number, { status: string; lastCheckedAt: Date | null }>>;
+  websites: readonly WebsiteDocument[],
+) => Promise<Map<number, { status: (typeof LISTED_STATUSES)[number]; lastCheckedAt: Date | null }>>;
 
 const listedWebsite = websiteView.extend({
   status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
@@ -105,22 +105,14 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
           next.set('limit', String(limit));
           ctx.set('Link', `</api/websites?${next}>; rel="next"`);
         }
-        const statuses = await statusesOf(
-          auth.organizationId,
-          websites.map((website) => website.id),
-        );
+        const statuses = await statusesOf(auth.organizationId, websites);
         return websites
           .map((website) => {
-            const reported = statuses.get(website.id);
-            const status = website.paused
-              ? 'paused'
-              : website.unmonitored
-                ? 'unmonitored'
-                : (reported?.status ?? 'unknown');
+            const listed = statuses.get(website.id);
             return {
               ...toWebsiteView(website),
-              status: status as (typeof LISTED_STATUSES)[number],
-              lastCheckedAt: reported?.lastCheckedAt?.toISOString() ?? null,
+              status: listed?.status ?? 'unknown',
+              lastCheckedAt: listed?.lastCheckedAt?.toISOString() ?? null,
             };
           })
           .filter((item) => query.status === undefined || item.status === query.status);
