@@ -295,9 +295,12 @@ export class WebsiteRepository {
    */
   async sealCredentialHeaders(box: SecretBox): Promise<number> {
     let sealed = 0;
-    for await (const website of this.websites.collection.find({}, { projection: { _id: 0 } })) {
-      if (!website.customHeaders.some((header) => ALWAYS_SECRET_HEADERS.has(header.name.toLowerCase())))
-        continue;
+    // Only the websites holding one: the server filters, every start reads nothing else.
+    const names = [...ALWAYS_SECRET_HEADERS].join('|');
+    const holding = { 'customHeaders.name': { $regex: `^(${names})$`, $options: 'i' } };
+    for await (const website of this.websites.collection.find(holding as Filter<WebsiteDocument>, {
+      projection: { _id: 0 },
+    })) {
       const { stored } = applyRequestInput({
         websiteId: website.id,
         current: {
