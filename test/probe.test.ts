@@ -141,6 +141,32 @@ describe('HTTP probe', () => {
     expect(echoed.host).toBe(`other.test:${http.port}`);
   });
 
+  it('a redirect to another host drops the website’s secret headers and secret body too', async () => {
+    const sent = {
+      method: 'POST',
+      headers: { 'X-Api-Key': 'k3y', 'X-Trace': 't1' },
+      body: 'token=s3cret',
+    };
+    const guarded = await probeHttp(
+      request(`http://shop.test:${http.port}/cross-host-307`, {
+        ...sent,
+        originBound: { headers: ['x-api-key'], body: true },
+      }),
+      options,
+    );
+    const echoed = JSON.parse(guarded.body!.toString());
+    expect(echoed.headers['x-api-key']).toBeUndefined();
+    expect(echoed.headers['x-trace']).toBe('t1');
+    expect(echoed.body).toBe('');
+    // Headers and bodies that are not secrets follow a 307 as they are.
+    const plain = await probeHttp(request(`http://shop.test:${http.port}/cross-host-307`, sent), options);
+    expect(JSON.parse(plain.body!.toString())).toMatchObject({
+      method: 'POST',
+      body: 'token=s3cret',
+      headers: { 'x-api-key': 'k3y' },
+    });
+  });
+
   it('a 303 continues with GET and no body', async () => {
     const result = await probeHttp(
       request(`${http.url}/see-other`, { method: 'POST', body: 'data' }),

@@ -210,12 +210,13 @@ export class CheckRunner {
 
   private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {
     // Secret headers and body are opened here, for the probe, and nowhere else.
-    const { headers, body } = openRequest(website, this.deps.secrets);
+    const { headers, body, originBound } = openRequest(website, this.deps.secrets);
     const request: ProbeRequest = {
       url: website.url,
       method: website.httpMethod,
       headers,
       body,
+      originBound,
       followRedirects: website.followRedirects,
       maxRedirects: website.maxRedirects,
       cookieHandling: website.cookieHandling,

@@ -17,6 +17,12 @@ export interface ProbeRequest {
   timeoutMs: number;
   /** The decoded body is read up to this many bytes. */
   maxBodyBytes: number;
+  /**
+   * Credentials of this request that stay with its origin, like Authorization and Cookie: the
+   * names of its secret headers, and whether its body is one. A redirect to another origin drops
+   * them (a secret body goes nowhere else; the request goes on without it).
+   */
+  originBound?: { headers: readonly string[]; body: boolean };
 }
 
 export interface ProbeOptions extends Omit<ConnectorOptions, 'clientCertificate'> {
@@ -92,6 +98,10 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
   let current = new URL(request.url);
   let method = request.method.toUpperCase();
   let body = request.body;
+  const originBound = new Set([
+    ...ORIGIN_BOUND_HEADERS,
+    ...(request.originBound?.headers ?? []).map((name) => name.toLowerCase()),
+  ]);
   let headers = { ...request.headers };
   let httpStatus: number | null = null;
 
@@ -189,8 +199,9 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
           }
           if (next.origin !== current.origin) {
             headers = Object.fromEntries(
-              Object.entries(headers).filter(([name]) => !ORIGIN_BOUND_HEADERS.has(name.toLowerCase())),
+              Object.entries(headers).filter(([name]) => !originBound.has(name.toLowerCase())),
             );
+            if (request.originBound?.body) body = null;
           }
           current = next;
           continue;

@@ -105,16 +105,27 @@ export function applyRequestInput(args: {
   };
 }
 
-/** The request's headers and body in clear, for the probe only. */
+/**
+ * The request's headers and body in clear, for the probe only, and which of them are secrets (the
+ * probe keeps those with the website's origin across redirects).
+ */
 export function openRequest(
   website: { id: number; customHeaders: HeaderPairs; requestBody: string | null } & SecretRequestFields,
   secrets: SecretBox,
-): { headers: Record<string, string>; body: string | null } {
+): {
+  headers: Record<string, string>;
+  body: string | null;
+  originBound: { headers: string[]; body: boolean };
+} {
   const headers = Object.fromEntries(website.customHeaders.map(({ name, value }) => [name, value]));
   for (const { name, value } of website.secretHeaders ?? [])
     headers[name] = secrets.open(value, secretHeaderContext(website.id, name));
   const body = website.requestBodySealed
     ? secrets.open(website.requestBodySealed, requestBodyContext(website.id))
     : website.requestBody;
-  return { headers, body };
+  const originBound = {
+    headers: (website.secretHeaders ?? []).map((header) => header.name),
+    body: (website.requestBodySealed ?? null) !== null,
+  };
+  return { headers, body, originBound };
 }

@@ -65,6 +65,7 @@ export function targetRoutes(base: () => string): Record<string, Handler> {
         302,
         `http://other.test:${new URL(base()).port}/echo?from=${encodeURIComponent(req.headers.host ?? '')}`,
       ),
+    '/cross-host-307': (_req, res) => redirect(res, 307, `http://other.test:${new URL(base()).port}/echo`),
     '/cookie/set': (_req, res) => {
       res.setHeader('set-cookie', 'session=abc123; Path=/; HttpOnly');
       redirect(res, 302, '/cookie/need');
