@@ -10,6 +10,7 @@ import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
   CheckRunner,
+  type DroppedCheckReason,
   isRecordRetryable,
   type PendingRecord,
   PendingRecords,
@@ -196,20 +197,20 @@ export async function startWorker(
     new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
   ]);
   // Dropped checks are also logged, once a minute at most.
-  let droppedUnlogged = 0;
+  const droppedUnlogged: Partial<Record<DroppedCheckReason, number>> = {};
   const droppedLog = setInterval(() => {
-    if (droppedUnlogged === 0) return;
+    if (Object.keys(droppedUnlogged).length === 0) return;
     logger.warn(
-      { dropped: droppedUnlogged, region: config.NODE_REGION },
-      'stale checks dropped: they started more than an interval after they were due',
+      { dropped: { ...droppedUnlogged }, region: config.NODE_REGION },
+      'checks dropped: stale ones would have started more than an interval after they were due, overlapping ones while the previous check of the website still ran (add workers or raise WORKER_CONCURRENCY if this lasts)',
     );
-    droppedUnlogged = 0;
+    for (const reason of Object.keys(droppedUnlogged) as DroppedCheckReason[]) delete droppedUnlogged[reason];
   }, 60_000);
   const checks = startCheckWorker({
     onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
     onDropped: (reason) => {
       checkMetrics.dropped(reason);
-      droppedUnlogged++;
+      droppedUnlogged[reason] = (droppedUnlogged[reason] ?? 0) + 1;
     },
     connection: blocking,
     scheduler: services.scheduler,

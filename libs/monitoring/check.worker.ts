@@ -14,6 +14,13 @@ import type { CheckRunner } from './check-runner.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { CheckResultDocument } from './result.repository.js';
 
+/**
+ * Why a check was dropped without probing. stale: it would start more than an interval after it
+ * was due; overlap: the website's previous check in this worker still waits or runs (MongoDB slow,
+ * every check slot taken), and that check covers this slot.
+ */
+export type DroppedCheckReason = 'stale' | 'overlap';
+
 export interface CheckWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null` for BullMQ's blocking commands. */
   connection: Redis;
@@ -26,8 +33,8 @@ export interface CheckWorkerOptions {
   recheckDelayMs: number;
   runner: CheckRunner;
   logger: Logger;
-  /** Told of every check dropped without probing (stale: it started more than an interval late). */
-  onDropped?: (reason: 'stale') => void;
+  /** Told of every check dropped without probing (see `DroppedCheckReason`). */
+  onDropped?: (reason: DroppedCheckReason) => void;
   /** Told of every check made: its result, and how long after it was due it started. */
   onChecked?: (result: CheckResultDocument, lagMs: number) => void;
   /** How long a job's lock lasts without renewal; a killed worker's jobs are taken over after it. @defaultValue 30000 */
@@ -44,9 +51,25 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
   const name = checksQueueName(options.region);
   const limit = new ConcurrencyLimit(options.concurrency);
   const { scheduler, region } = options;
+  // Websites with a check waiting for a slot or running here: two at once would probe the site
+  // twice in the same instant when a backlog clears, and store two results of one moment.
+  const inFlight = new Set<number>();
 
   /** One website's check; what it came to (its status, or why it did not run). */
   const check = async (data: CheckJobData, plannedAt: number): Promise<string> => {
+    if (inFlight.has(data.websiteId)) {
+      options.onDropped?.('overlap');
+      return 'overlap';
+    }
+    inFlight.add(data.websiteId);
+    try {
+      return await checkOnce(data, plannedAt);
+    } finally {
+      inFlight.delete(data.websiteId);
+    }
+  };
+
+  const checkOnce = async (data: CheckJobData, plannedAt: number): Promise<string> => {
     const outcome = await limit.run(() => options.runner.run(data, plannedAt));
     if (!outcome.ran) {
       if (outcome.reason === 'stale') options.onDropped?.('stale');

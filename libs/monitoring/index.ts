@@ -1,4 +1,4 @@
-export { type CheckWorkerOptions, startCheckWorker } from './check.worker.js';
+export { type CheckWorkerOptions, type DroppedCheckReason, startCheckWorker } from './check.worker.js';
 export {
   CheckRunner,
   type DomainExpiryLookup,

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { DroppedCheckReason } from './check.worker.js';
 import type { CheckResultDocument } from './result.repository.js';
 
 const PHASES = ['dns', 'connect', 'tls', 'ttfb', 'download', 'total'] as const;
@@ -50,7 +51,7 @@ export function workerMetrics(
   });
   const dropped = new Counter({
     name: 'webmon_checks_dropped_total',
-    help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late)',
+    help: 'Checks dropped without probing, by region and reason (stale: started more than an interval late; overlap: the previous check of the website still ran)',
     labelNames: ['region', 'reason'] as const,
     registers: [registry],
   });
@@ -69,7 +70,7 @@ export function workerMetrics(
   });
   for (const status of ['up', 'degraded', 'down']) checks.inc({ region: options.region, status }, 0);
   return {
-    dropped(reason: string): void {
+    dropped(reason: DroppedCheckReason): void {
       dropped.inc({ region: options.region, reason });
     },
     resultsDropped(count: number): void {

@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemResolve } from '../libs/probe/index.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A check can outlast its interval (here the domain-expiry lookup: RDAP times out after 10 s, then
+ * a slow WHOIS). The slot that comes due meanwhile must not probe the site a second time at once.
+ */
+describe('a website whose check outlasts its interval', () => {
+  let stack: MonitoringStack;
+  let rdap: Server;
+  let whois: TcpServer;
+  let site: Server;
+  const hits: number[] = [];
+
+  beforeAll(async () => {
+    rdap = createServer(() => {}).listen(0, '127.0.0.1'); // never answers
+    whois = createTcpServer((socket) => {
+      socket.once('data', () => setTimeout(() => socket.end('No match\r\n'), 8000));
+    }).listen(0, '127.0.0.1');
+    site = createServer((_req, res) => {
+      hits.push(Date.now());
+      res.end('ok');
+    }).listen(0, '127.0.0.1');
+    await Promise.all([once(rdap, 'listening'), once(whois, 'listening'), once(site, 'listening')]);
+    stack = await startMonitoringStack(
+      'overlap-node',
+      {
+        probe: {
+          resolve: (hostname) =>
+            hostname === 'slow-registry.test' ? Promise.resolve(['127.0.0.1']) : systemResolve(hostname),
+        },
+      },
+      {
+        RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}`,
+        WHOIS_SERVER: `127.0.0.1:${(whois.address() as AddressInfo).port}`,
+      },
+    );
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    rdap.closeAllConnections();
+    for (const server of [rdap, whois, site]) server.close();
+  });
+
+  it('is not probed again while its previous check still runs; the slot after it is', async () => {
+    const { api, token, customerId } = stack;
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: {
+        customerId,
+        name: 'Slow registry',
+        url: `http://slow-registry.test:${(site.address() as AddressInfo).port}/`,
+        checkInterval: 10,
+        timeoutSeconds: 5,
+      },
+    });
+    expect(created.status).toBe(201);
+    const patchedAt = Date.now();
+    const config = await api.request('PATCH', `/api/websites/${created.body.id}/check-config`, {
+      token,
+      body: { checkDomainExpiryEnabled: true },
+    });
+    expect(config.status).toBe(200);
+    // The check made at once after the PATCH waits ~18 s for the lookup; one slot comes due meanwhile.
+    const afterPatch = () => hits.filter((at) => at >= patchedAt);
+    await expect.poll(() => afterPatch().length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    const firstAt = afterPatch()[0] ?? 0;
+    await sleep(firstAt + 16_000 - Date.now());
+    expect(hits.filter((at) => at > firstAt).map((at) => at - firstAt)).toEqual([]);
+    // Checks go on once it is done (the lookup's failure is cached, so the next ones are quick).
+    await expect.poll(() => hits.filter((at) => at > firstAt).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  }, 60_000);
+});
