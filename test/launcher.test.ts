@@ -15,11 +15,16 @@ interface Launch {
 
 const launches: Launch[] = [];
 
-function launch(env: Record<string, string>): Launch {
+/** Runs `npm start`'s launcher; with `terminal`, under a pseudo-terminal (`script`), as a person would. */
+function launch(env: Record<string, string>, options: { terminal?: boolean } = {}): Launch {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-launch-'));
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/cli/start.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+  const command = [process.execPath, '--import', 'tsx', 'apps/cli/start.ts'];
+  const [file, ...args] = options.terminal
+    ? ['script', '--quiet', '--return', '--command', command.join(' '), '/dev/null']
+    : command;
+  const child = spawn(file as string, args, {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -69,9 +74,12 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
       REDIS_URL: inject('redisUrl'),
       PORT: String(port),
       SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      LOG_LEVEL: 'info',
     });
     await waitForOutput(run, 'webmon is up');
     expect(run.output()).toContain('MongoDB: using the configured URL');
+    // Not a terminal: the processes log JSON lines, for whatever collects them.
+    expect(run.output()).toContain('"service":"api"');
     expect(run.output()).not.toContain('starting it on');
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
@@ -123,6 +131,23 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
     for (const pid of serverPids) expect(processAlive(pid)).toBe(false);
     expect(await isPortOpen('127.0.0.1', mongoPort)).toBe(false);
     expect(await isPortOpen('127.0.0.1', redisPort)).toBe(false);
+  });
+
+  it('at a terminal, the processes log readable lines (through a pipe: JSON lines, above)', async () => {
+    const run = launch(
+      {
+        MONGODB_URL: uniqueMongoUrl(),
+        REDIS_URL: inject('redisUrl'),
+        PORT: String(await findFreePort()),
+        SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+        LOG_LEVEL: 'info',
+      },
+      { terminal: true },
+    );
+    await waitForOutput(run, 'webmon is up');
+    // e.g. "[12:01:02.345] INFO: [api] API listening" (coloured), nothing of pino's JSON.
+    expect(run.output()).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*\[api\] /);
+    expect(run.output()).not.toContain('"level":30');
   });
 
   it('stops with a message naming the variable when the configuration is bad', async () => {

@@ -128,6 +128,19 @@ describe('secret request settings', () => {
     const told = JSON.stringify(hooks.requests);
     // Debug level, and what the worker and the notifier said about this check and its delivery.
     expect(logs).toContain('delivered');
+    // LOG_LEVEL=debug tells each check's decision: the website, region, status and what failed.
+    const decided = logs
+      .split('\n')
+      .filter((line) => line.includes('"check decided"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(decided.find((line) => line.health === 'down')).toMatchObject({
+      websiteId: expect.any(Number),
+      region: api.config.NODE_REGION,
+      status: 'down',
+      httpStatus: 503,
+      failing: [expect.stringContaining('status')],
+      told: ['website.down'],
+    });
     for (const secret of SECRETS) {
       expect(stored).not.toContain(secret);
       expect(told).not.toContain(secret);

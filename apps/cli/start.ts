@@ -47,6 +47,8 @@ try {
     MONGODB_URL: stack.mongoUrl,
     REDIS_URL: stack.redisUrl,
     SECRETS_KEY: stack.secretsKey,
+    // A person at a terminal reads lines, a pipe (a log shipper, a service manager) gets JSON.
+    LOG_FORMAT: process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json'),
   };
   config = loadConfigOrExit(env);
   supervisor = new ProcessSupervisor(

@@ -87,6 +87,8 @@ export const envSchema = z.object({
   ALLOW_PRIVATE_TARGETS: bool.default(false),
   /** @defaultValue info */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object per line (log shippers); pretty: readable lines (`npm start` at a terminal). @defaultValue json */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** Requests per minute and API token. @defaultValue 1200 */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   /** Failed authentications a client address may make per minute before it gets 429 (no token is looked up then). @defaultValue 60 */

@@ -1,4 +1,5 @@
 import { type LevelWithSilent, type Logger, pino } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -18,12 +19,18 @@ const REDACTED_PATHS = [
   'req.headers.cookie',
 ];
 
-/** A JSON line logger for one process (`service` says which). */
+/**
+ * Where a logger's lines go: JSON lines on standard output (the default, for log shippers),
+ * `'pretty'` for a person at a terminal (one readable, coloured line per entry, same redaction), or
+ * a stream (tests read the lines back).
+ */
+export type LogDestination = pino.DestinationStream | 'pretty';
+
+/** A logger for one process (`service` says which). */
 export function createLogger(
   service: string,
   level: LevelWithSilent = 'info',
-  /** Where the lines go (default: standard output); tests read them back. */
-  destination?: pino.DestinationStream,
+  destination?: LogDestination,
 ): Logger {
   const options = {
     level,
@@ -31,5 +38,15 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
+  if (destination === 'pretty')
+    return pino(
+      options,
+      prettyStream({
+        sync: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,service',
+        messageFormat: '[{service}] {msg}',
+      }),
+    );
   return destination ? pino(options, destination) : pino(options);
 }

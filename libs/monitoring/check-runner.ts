@@ -7,6 +7,7 @@ import {
   loadCustomerWithPackage,
 } from '../customers/index.js';
 import { type BatchInserter, isDuplicateKey, isMongoUnavailable, type MongoHealth } from '../db/index.js';
+import type { EventKind } from '../events/index.js';
 import { LockTimeoutError, type RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
@@ -26,7 +27,7 @@ import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, summaryOf } from './result.repository.js';
-import { freshWindowMs } from './status-machine.js';
+import { freshWindowMs, type Health } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
 export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
@@ -37,9 +38,20 @@ const DAY_MS = 86_400_000;
 /** Customer and package change rarely; a check may see such a change up to this late. */
 const OWNER_CACHE_MS = 15_000;
 
-export type RunOutcome =
-  | { ran: false; reason: string }
-  | { ran: true; result: CheckResultDocument; recheckSoon: boolean };
+/** What a result led to: the website's confirmed health after it, and the events it told. */
+export interface CheckDecision {
+  health: Health;
+  told: EventKind[];
+}
+
+/** A result stored with what it led to (null: it waits for MongoDB, or was decided before). */
+interface Recorded {
+  result: CheckResultDocument;
+  recheckSoon: boolean;
+  decision: CheckDecision | null;
+}
+
+export type RunOutcome = { ran: false; reason: string } | ({ ran: true } & Recorded);
 
 /** A check made, waiting to be recorded (result stored, status decided). */
 export interface PendingRecord {
@@ -159,7 +171,7 @@ export class CheckRunner {
       }
     }
     pending.add(entry);
-    return { ran: true, result, recheckSoon: false };
+    return { ran: true, result, recheckSoon: false, decision: null };
   }
 
   /** Records a kept result (see `PendingRecords`); one already decided is only stored. */
@@ -170,9 +182,7 @@ export class CheckRunner {
   }
 
   /** The record, or null when MongoDB stops answering meanwhile (the record may still land later). */
-  private recordUnlessMongoLost(
-    entry: PendingRecord,
-  ): Promise<{ result: CheckResultDocument; recheckSoon: boolean } | null> {
+  private recordUnlessMongoLost(entry: PendingRecord): Promise<Recorded | null> {
     let unsubscribe = () => {};
     const lost = new Promise<null>((resolve) => {
       unsubscribe = this.deps.mongo.onLost(() => resolve(null));
@@ -265,7 +275,7 @@ export class CheckRunner {
     pkg: PackageDocument,
     observed: CheckResultDocument & { _id: ObjectId },
     options: { replay: boolean },
-  ): Promise<{ result: CheckResultDocument; recheckSoon: boolean }> {
+  ): Promise<Recorded> {
     const { states } = this.deps;
     const state = await states.load(website.organizationId, website.id);
     const inMaintenance = inMaintenanceAt(state, observed.startedAt);
@@ -276,7 +286,8 @@ export class CheckRunner {
     });
     // A kept result an earlier try already decided (its region's track is at or past it).
     const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
-    if (options.replay && decidedUpTo >= result.startedAt.getTime()) return { result, recheckSoon: false };
+    if (options.replay && decidedUpTo >= result.startedAt.getTime())
+      return { result, recheckSoon: false, decision: null };
     const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
     const outcome = afterResult(
       state,
@@ -292,7 +303,11 @@ export class CheckRunner {
       ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
     });
     await states.save(carried);
-    return { result, recheckSoon: outcome.recheckSoon };
+    return {
+      result,
+      recheckSoon: outcome.recheckSoon,
+      decision: { health: carried.health, told: outcome.events.map((event) => event.type) },
+    };
   }
 }
 

@@ -10,7 +10,7 @@ import {
   checksQueueName,
   plannedAtOf,
 } from '../scheduler/index.js';
-import type { CheckRunner } from './check-runner.js';
+import type { CheckRunner, RunOutcome } from './check-runner.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { CheckResultDocument } from './result.repository.js';
 
@@ -76,6 +76,8 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
       return outcome.reason;
     }
     options.onChecked?.(outcome.result, outcome.result.startedAt.getTime() - plannedAt);
+    // Built only when asked for: a check is cheap, and this line would be one per check.
+    if (options.logger.isLevelEnabled('debug')) options.logger.debug(decisionLine(outcome), 'check decided');
     if (outcome.recheckSoon) {
       await scheduler.queue(region).add(CHECK_JOB_NAME, data, {
         delay: options.recheckDelayMs,
@@ -143,5 +145,24 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
     async close() {
       await worker.close();
     },
+  };
+}
+
+/** A check's decision as LOG_LEVEL=debug shows it: no URL, header or body, only what was decided. */
+function decisionLine({ result, decision, recheckSoon }: RunOutcome & { ran: true }) {
+  return {
+    websiteId: result.websiteId,
+    region: result.region,
+    status: result.status,
+    httpStatus: result.httpStatus,
+    totalMs: result.timings.total,
+    failing: [
+      ...(result.error ? [`${result.error.code}: ${result.error.message}`] : []),
+      ...result.checks.filter((check) => check.outcome === 'fail').map((c) => `${c.name}: ${c.message}`),
+    ],
+    // null: the result waits in the worker for MongoDB, its decision comes when it is stored.
+    health: decision?.health ?? null,
+    told: decision?.told ?? [],
+    recheckSoon,
   };
 }

@@ -8,7 +8,7 @@ export function runFromEnvironment(
   start: (config: AppConfig, logger: Logger, signal: AbortSignal) => Promise<RunningService>,
 ): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(name, config.LOG_LEVEL);
+  const logger = createLogger(name, config.LOG_LEVEL, config.LOG_FORMAT === 'pretty' ? 'pretty' : undefined);
   return runService({
     name,
     logger,
