@@ -7,36 +7,38 @@ import type { DeliveryRequests } from './delivery.service.js';
 const TAGS = ['Notification channels'];
 const channelParams = z.object({ id: decimalId() });
 
-const deliveryView = z.object({
-  id: z.number().int(),
-  channelId: z.number().int(),
-  eventId: z.string(),
-  eventType: z.enum(EVENT_KINDS),
-  status: z
-    .enum(['pending', 'succeeded', 'failed', 'skipped'])
-    .describe(
-      'pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel',
+const deliveryView = z
+  .object({
+    id: z.number().int(),
+    channelId: z.number().int(),
+    eventId: z.string(),
+    eventType: z.enum(EVENT_KINDS),
+    status: z
+      .enum(['pending', 'succeeded', 'failed', 'skipped'])
+      .describe(
+        'pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel',
+      ),
+    outcome: z.string().nullable().describe('Why it failed or was skipped'),
+    externalRef: z
+      .string()
+      .nullable()
+      .describe('What the tool made of it (the Jira issue a down event opened)'),
+    attempts: z.array(
+      z.object({
+        at: z.iso.datetime(),
+        durationMs: z.number().int(),
+        httpStatus: z.number().int().nullable(),
+        error: z.string().nullable(),
+        responseExcerpt: z.string().nullable().describe('The first 2 KiB of the answer'),
+      }),
     ),
-  outcome: z.string().nullable().describe('Why it failed or was skipped'),
-  externalRef: z
-    .string()
-    .nullable()
-    .describe('What the tool made of it (the Jira issue a down event opened)'),
-  attempts: z.array(
-    z.object({
-      at: z.iso.datetime(),
-      durationMs: z.number().int(),
-      httpStatus: z.number().int().nullable(),
-      error: z.string().nullable(),
-      responseExcerpt: z.string().nullable().describe('The first 2 KiB of the answer'),
-    }),
-  ),
-  payload: z
-    .record(z.string(), z.unknown())
-    .describe('The event as sent (webhooks) or formatted (connectors)'),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+    payload: z
+      .record(z.string(), z.unknown())
+      .describe('The event as sent (webhooks) or formatted (connectors)'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Delivery' });
 
 function toDeliveryView(delivery: Delivery): z.input<typeof deliveryView> {
   return {
@@ -71,7 +73,12 @@ export function deliveryRoutes(deps: {
       tags: TAGS,
       access: 'write',
       params: channelParams,
-      success: { status: 202, description: 'The delivery, pending', schema: deliveryView },
+      success: {
+        status: 202,
+        description: 'The delivery, pending',
+        schema: deliveryView,
+        headers: ['Location'],
+      },
       handle: async ({ auth, params, ctx }) => {
         const delivery = await deps.requests.test(auth.organizationId, params.id);
         ctx.set('Location', `/api/notification-channels/${params.id}/deliveries/${delivery.id}`);

@@ -7,26 +7,32 @@ export const scopeList = z
   .min(1, 'at least one scope')
   .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat');
 
-export const createTokenBody = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
-  scopes: scopeList.describe(
-    'read: GET only; write: read and change configuration; admin: also tokens and packages',
-  ),
-});
+export const createTokenBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
+    scopes: scopeList.describe(
+      'read: GET only; write: read and change configuration; admin: also tokens and packages',
+    ),
+  })
+  .meta({ id: 'TokenCreate' });
 
-export const tokenView = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  prefix: z.string().describe('The first characters of the token, to recognize it'),
-  scopes: z.array(z.enum(SCOPES)),
-  createdAt: z.iso.datetime(),
-  lastUsedAt: z.iso.datetime().nullable(),
-  revokedAt: z.iso.datetime().nullable(),
-});
+export const tokenView = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    prefix: z.string().describe('The first characters of the token, to recognize it'),
+    scopes: z.array(z.enum(SCOPES)),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime().nullable(),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Token' });
 
-export const createdTokenView = tokenView.extend({
-  token: z.string().describe('The token itself, shown this once only'),
-});
+export const createdTokenView = tokenView
+  .extend({
+    token: z.string().describe('The token itself, shown this once only'),
+  })
+  .meta({ id: 'CreatedToken' });
 
 export type TokenView = z.infer<typeof tokenView>;
 

@@ -24,7 +24,7 @@ export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
       tags: ['Tokens'],
       access: 'admin',
       body: createTokenBody,
-      success: { status: 201, description: 'Created', schema: createdTokenView },
+      success: { status: 201, description: 'Created', schema: createdTokenView, headers: ['Cache-Control'] },
       handle: async ({ auth, body, ctx }) => {
         const { record, token } = await tokens.create({ organizationId: auth.organizationId, ...body });
         ctx.set('Location', `/api/tokens/${record.id}`);

@@ -6,40 +6,48 @@ const email = z.email().max(254);
 const name = z.string().trim().min(1).max(200);
 
 /** A customer as the seed lists it: `notificationEmail` (and `email`) absent when unset, no raw package type. */
-export const customerView = z.object({
-  id: z.number().int(),
-  organizationId: z.number().int(),
-  name: z.string(),
-  email: z.string().optional(),
-  packageId: z.number().int(),
-  packageDisplayName: z.string(),
-  status: z.enum(CUSTOMER_STATUSES),
-  cancellationDate: z.iso.datetime().nullable(),
-  notificationEmail: z.string().optional(),
-  createdAt: z.iso.datetime(),
-});
+export const customerView = z
+  .object({
+    id: z.number().int(),
+    organizationId: z.number().int(),
+    name: z.string(),
+    email: z.string().optional(),
+    packageId: z.number().int(),
+    packageDisplayName: z.string(),
+    status: z.enum(CUSTOMER_STATUSES),
+    cancellationDate: z.iso.datetime().nullable(),
+    notificationEmail: z.string().optional(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Customer' });
 
 export const listCustomersQuery = z.strictObject({
   organizationId: decimalId().describe("Your organization's id (required)"),
 });
 
-export const automationCreateCustomerBody = z.strictObject({
-  name,
-  plan: z.string().min(1).max(40).describe('The package key (raw package type), e.g. "starter"'),
-  email: email.optional(),
-});
+export const automationCreateCustomerBody = z
+  .strictObject({
+    name,
+    plan: z.string().min(1).max(40).describe('The package key (raw package type), e.g. "starter"'),
+    email: email.optional(),
+  })
+  .meta({ id: 'AutomationCustomerCreate' });
 
-export const automationCreatedCustomer = z.object({
-  id: z.string().describe('The customer id, as a string'),
-  status: z.enum(CUSTOMER_STATUSES),
-});
+export const automationCreatedCustomer = z
+  .object({
+    id: z.string().describe('The customer id, as a string'),
+    status: z.enum(CUSTOMER_STATUSES),
+  })
+  .meta({ id: 'AutomationCreatedCustomer' });
 
-export const createCustomerBody = z.strictObject({
-  name,
-  email: email.optional(),
-  notificationEmail: email.optional(),
-  packageId: z.number().int().positive(),
-});
+export const createCustomerBody = z
+  .strictObject({
+    name,
+    email: email.optional(),
+    notificationEmail: email.optional(),
+    packageId: z.number().int().positive(),
+  })
+  .meta({ id: 'CustomerCreate' });
 
 export const patchCustomerBody = patchBody(
   z
@@ -55,4 +63,4 @@ export const patchCustomerBody = patchBody(
         .describe('With status marked_for_cancellation; defaults to the end of the current UTC month'),
     })
     .partial(),
-);
+).meta({ id: 'CustomerUpdate' });

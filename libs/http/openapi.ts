@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openApiPath, type Route } from './route.js';
+import { type DocumentedHeader, openApiPath, type Route } from './route.js';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
@@ -34,14 +34,104 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   503: 'MongoDB or Redis unavailable',
 };
 
-type JsonSchema = Record<string, unknown>;
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+const stringHeader = (description: string) => ({ description, schema: { type: 'string' } });
 
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+/** Every response header the API documents, under `components.headers`. */
+const HEADERS = {
+  'x-request-id': stringHeader(
+    "The request's id: the caller's `x-request-id` when it sent a sane one, else a new UUID; also in logs and in problems as `requestId`",
+  ),
+  'RateLimit-Limit': integerHeader(
+    'Requests the token may make per window (draft-ietf-httpapi-ratelimit-headers)',
+  ),
+  'RateLimit-Remaining': integerHeader('Requests left in the current window'),
+  'RateLimit-Reset': integerHeader('Seconds until the window resets'),
+  'RateLimit-Policy': stringHeader('The limit and its window, e.g. `1200;w=60`'),
+  'Retry-After': integerHeader('Seconds to wait before trying again'),
+  'WWW-Authenticate': stringHeader('`Bearer realm="webmon"` with the RFC 6750 error'),
+  Location: stringHeader('Path of the created or started resource'),
+  Link: stringHeader('`<…>; rel="next"` to the next page, absent on the last'),
+  'Cache-Control': stringHeader('How long the answer may be reused (`no-store` for one showing a secret)'),
+} as const;
+type HeaderName = keyof typeof HEADERS;
+
+const headerRefs = (names: readonly HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const RATE_LIMIT_HEADERS: HeaderName[] = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+];
+
+type JsonSchema = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+/** Marks a reference to a named input schema until `settleNames` knows what it is called. */
+const INPUT_MARK = '\u0000input';
+
+/**
+ * The named schemas (zod `.meta({ id })`) met while converting a document's schemas, by
+ * direction: an id is one component, `Website`; its input form, when it differs from the output
+ * one (fields with defaults become optional), is `WebsiteInput`. Class-generating clients get
+ * those names instead of `InlineResponse200`.
+ */
+class NamedSchemas {
+  private readonly found: Record<Io, Map<string, JsonSchema>> = { input: new Map(), output: new Map() };
+
+  convert(schema: z.ZodType, io: Io): JsonSchema {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as {
+      $defs?: Record<string, JsonSchema>;
+    } & JsonSchema;
+    for (const [id, definition] of Object.entries($defs ?? {}))
+      this.found[io].set(id, pointRefs(definition, io));
+    return pointRefs(rest, io);
+  }
+
+  /** The components, and the document with every input reference pointing at its final name. */
+  settleNames<T>(document: T): { document: T; schemas: Record<string, JsonSchema> } {
+    const schemas: Record<string, JsonSchema> = Object.fromEntries(this.found.output);
+    const inputNames = new Map<string, string>();
+    for (const [id, definition] of this.found.input) {
+      const output = schemas[id];
+      const name = output && JSON.stringify(output) !== JSON.stringify(definition) ? `${id}Input` : id;
+      inputNames.set(id, name);
+      schemas[name] = definition;
+    }
+    const settle = (value: unknown): unknown => {
+      if (typeof value === 'string' && value.endsWith(INPUT_MARK)) {
+        const id = value.slice('#/components/schemas/'.length, -INPUT_MARK.length);
+        return `#/components/schemas/${inputNames.get(id) ?? id}`;
+      }
+      if (Array.isArray(value)) return value.map(settle);
+      if (value && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, settle(inner)]));
+      return value;
+    };
+    return { document: settle(document) as T, schemas: settle(schemas) as Record<string, JsonSchema> };
+  }
 }
 
-function parametersOf(schema: z.ZodObject<z.ZodRawShape> | undefined, location: 'path' | 'query') {
+/** zod writes `#/$defs/<id>`; OpenAPI keeps named schemas under `components.schemas`. */
+function pointRefs(schema: JsonSchema, io: Io): JsonSchema {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+      ? `#/components/schemas/${value.slice('#/$defs/'.length)}${io === 'input' ? INPUT_MARK : ''}`
+      : value,
+  ) as JsonSchema;
+}
+
+function parametersOf(
+  named: NamedSchemas,
+  schema: z.ZodObject<z.ZodRawShape> | undefined,
+  location: 'path' | 'query',
+) {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
     const fieldSchema = field as z.ZodType;
@@ -50,7 +140,7 @@ function parametersOf(schema: z.ZodObject<z.ZodRawShape> | undefined, location: 
       in: location,
       required: location === 'path' || !fieldSchema.safeParse(undefined).success,
       ...(fieldSchema.description ? { description: fieldSchema.description } : {}),
-      schema: jsonSchemaOf(fieldSchema, 'input'),
+      schema: named.convert(fieldSchema, 'input'),
     };
   });
 }
@@ -69,19 +159,36 @@ function problemStatusesOf(route: Route): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function operationOf(route: Route) {
+/** The headers of a route's answers: the request id always, the rate limit once the token is known. */
+function successHeaders(route: Route): HeaderName[] {
+  const extra: DocumentedHeader[] = [...(route.success.headers ?? [])];
+  if (route.success.status === 201 && !extra.includes('Location')) extra.push('Location');
+  return ['x-request-id', ...(route.access === 'public' ? [] : RATE_LIMIT_HEADERS), ...extra];
+}
+
+function problemHeaders(route: Route, status: number): HeaderName[] {
+  const names: HeaderName[] = ['x-request-id'];
+  if (route.access !== 'public' && status !== 401) names.push(...RATE_LIMIT_HEADERS);
+  if (status === 429 || status === 503) names.push('Retry-After');
+  if (status === 401 || status === 403) names.push('WWW-Authenticate');
+  return names;
+}
+
+function operationOf(named: NamedSchemas, route: Route) {
   const { success } = route;
   const responses: Record<string, unknown> = {
     [success.status]: {
       description: success.description,
+      headers: headerRefs(successHeaders(route)),
       ...(success.schema
-        ? { content: { [success.contentType]: { schema: jsonSchemaOf(success.schema, 'output') } } }
+        ? { content: { [success.contentType]: { schema: named.convert(success.schema, 'output') } } }
         : {}),
     },
   };
   for (const status of problemStatusesOf(route)) {
     responses[status] = {
       description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
+      headers: headerRefs(problemHeaders(route, status)),
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
   }
@@ -92,12 +199,12 @@ function operationOf(route: Route) {
     tags: route.tags,
     security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
     ...(route.access !== 'public' ? { 'x-required-scope': route.access } : {}),
-    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    parameters: [...parametersOf(named, route.params, 'path'), ...parametersOf(named, route.query, 'query')],
     ...(route.body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } },
+            content: { 'application/json': { schema: named.convert(route.body, 'input') } },
           },
         }
       : {}),
@@ -110,18 +217,23 @@ export function buildOpenApiDocument(
   routes: readonly Route[],
   info: { title: string; version: string; description: string },
 ) {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const named = new NamedSchemas();
+  const raw: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
-    paths[path] ??= {};
-    paths[path][route.method] = operationOf(route);
+    raw[path] ??= {};
+    raw[path][route.method] = operationOf(named, route);
   }
+  const { document: paths, schemas } = named.settleNames(raw);
   return {
     openapi: '3.1.0',
     info,
+    // Relative: the API that serves this document, wherever it is deployed.
+    servers: [{ url: '/', description: 'The API serving this document' }],
     paths,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA },
+      schemas: { Problem: PROBLEM_SCHEMA, ...schemas },
+      headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

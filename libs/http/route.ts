@@ -4,6 +4,8 @@ import type { AppContext, AuthContext, Scope } from './context.js';
 import { parseInput } from './validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Response headers a route may set that its OpenAPI operation documents. */
+export type DocumentedHeader = 'Location' | 'Link' | 'Cache-Control';
 export type Access = Scope | 'public';
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 type EmptyObjectSchema = z.ZodObject<Record<never, z.ZodType>>;
@@ -41,6 +43,8 @@ export interface RouteDefinition<
     schema?: R;
     /** @defaultValue application/json */
     contentType?: string;
+    /** Headers the handler sets beyond the common ones (documentation; 201 implies Location). */
+    headers?: DocumentedHeader[];
   };
   /** Error statuses this route can answer beyond those its shape implies (documentation). */
   problems?: number[];
@@ -59,7 +63,13 @@ export interface Route {
   params?: ObjectSchema;
   query?: ObjectSchema;
   body?: z.ZodType;
-  success: { status: number; description: string; schema?: z.ZodType; contentType: string };
+  success: {
+    status: number;
+    description: string;
+    schema?: z.ZodType;
+    contentType: string;
+    headers?: DocumentedHeader[];
+  };
   problems: number[];
   run(ctx: AppContext): Promise<void>;
 }

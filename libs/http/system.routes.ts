@@ -10,10 +10,12 @@ export interface ReadinessCheck {
   isReady(): Promise<boolean>;
 }
 
-const readiness = z.object({
-  status: z.enum(['ready', 'unavailable']),
-  checks: z.record(z.string(), z.enum(['up', 'down'])),
-});
+const readiness = z
+  .object({
+    status: z.enum(['ready', 'unavailable']),
+    checks: z.record(z.string(), z.enum(['up', 'down'])),
+  })
+  .meta({ id: 'Readiness' });
 
 /** Liveness, readiness and metrics: what every process serves (the worker and notifier on METRICS_PORT). */
 export function probeRoutes(options: {

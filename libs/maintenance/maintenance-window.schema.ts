@@ -25,13 +25,17 @@ const fields = {
   recurrence: recurrenceSchema.nullable(),
 };
 
-export const createWindowBody = z.strictObject({
-  ...fields,
-  timezone: fields.timezone.default('UTC'),
-  recurrence: fields.recurrence.default(null),
-});
+export const createWindowBody = z
+  .strictObject({
+    ...fields,
+    timezone: fields.timezone.default('UTC'),
+    recurrence: fields.recurrence.default(null),
+  })
+  .meta({ id: 'MaintenanceWindowCreate' });
 
-export const patchWindowBody = patchBody(z.strictObject(fields).omit({ websiteId: true }).partial());
+export const patchWindowBody = patchBody(z.strictObject(fields).omit({ websiteId: true }).partial()).meta({
+  id: 'MaintenanceWindowUpdate',
+});
 
 export type WindowInput = z.output<typeof createWindowBody>;
 
@@ -56,30 +60,37 @@ export function windowProblems(
 
 const occurrenceView = z.object({ startsAt: z.iso.datetime(), endsAt: z.iso.datetime() });
 
-export const windowView = z.object({
-  id: z.number().int(),
-  websiteId: z.number().int(),
-  title: z.string(),
-  startsAt: z.iso.datetime(),
-  endsAt: z.iso.datetime(),
-  timezone: z.string(),
-  recurrence: z
-    .object({
-      frequency: z.enum(['daily', 'weekly', 'monthly']),
-      interval: z.number().int(),
-      byWeekday: z.array(z.enum(WEEKDAYS)).optional(),
-      until: z.iso.datetime().optional(),
-    })
-    .nullable(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const windowView = z
+  .object({
+    id: z.number().int(),
+    websiteId: z.number().int(),
+    title: z.string(),
+    startsAt: z.iso.datetime(),
+    endsAt: z.iso.datetime(),
+    timezone: z.string(),
+    recurrence: z
+      .object({
+        frequency: z.enum(['daily', 'weekly', 'monthly']),
+        interval: z.number().int(),
+        byWeekday: z.array(z.enum(WEEKDAYS)).optional(),
+        until: z.iso.datetime().optional(),
+      })
+      .nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'MaintenanceWindow' });
 
-export const checkView = z.object({
-  websiteId: z.number().int(),
-  inMaintenance: z.boolean(),
-  window: windowView.pick({ id: true, title: true, timezone: true }).extend(occurrenceView.shape).nullable(),
-});
+export const checkView = z
+  .object({
+    websiteId: z.number().int(),
+    inMaintenance: z.boolean(),
+    window: windowView
+      .pick({ id: true, title: true, timezone: true })
+      .extend(occurrenceView.shape)
+      .nullable(),
+  })
+  .meta({ id: 'MaintenanceCheck' });
 
 export const occurrencesQuery = z.strictObject({
   from: z.iso
@@ -89,24 +100,30 @@ export const occurrencesQuery = z.strictObject({
   limit: decimalInteger({ min: 1, max: 100 }).default(10),
 });
 
-export const occurrencesView = z.object({
-  windowId: z.number().int(),
-  timezone: z.string(),
-  items: z.array(occurrenceView),
-});
+export const occurrencesView = z
+  .object({
+    windowId: z.number().int(),
+    timezone: z.string(),
+    items: z.array(occurrenceView),
+  })
+  .meta({ id: 'MaintenanceOccurrences' });
 
-export const batchBody = z.strictObject({
-  websiteIds: z.array(z.number().int().positive()).min(1).max(1000),
-});
+export const batchBody = z
+  .strictObject({
+    websiteIds: z.array(z.number().int().positive()).min(1).max(1000),
+  })
+  .meta({ id: 'MaintenanceCheckBatchRequest' });
 
-export const batchView = z.object({
-  results: z.array(
-    z.object({
-      websiteId: z.number().int(),
-      inMaintenance: z.boolean(),
-      windowId: z.number().int().nullable(),
-      endsAt: z.iso.datetime().nullable(),
-      error: z.literal('not_found').optional(),
-    }),
-  ),
-});
+export const batchView = z
+  .object({
+    results: z.array(
+      z.object({
+        websiteId: z.number().int(),
+        inMaintenance: z.boolean(),
+        windowId: z.number().int().nullable(),
+        endsAt: z.iso.datetime().nullable(),
+        error: z.literal('not_found').optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'MaintenanceCheckBatch' });

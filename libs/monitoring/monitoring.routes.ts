@@ -23,41 +23,43 @@ import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
-const resultView = z.object({
-  websiteId: z.number().int(),
-  region: z.string(),
-  nodeId: z.string(),
-  startedAt: z.iso.datetime(),
-  status: z.enum(['up', 'degraded', 'down']),
-  inMaintenance: z.boolean(),
-  httpStatus: z.number().int().nullable(),
-  sizeBytes: z.number().int().nullable(),
-  truncated: z
-    .boolean()
-    .describe(
-      'The body was longer than the probe reads (the page-size cap, at least 10 MiB): sizeBytes is a lower bound',
-    ),
-  timings: z.object({
-    dns: z.number(),
-    connect: z.number(),
-    tls: z.number(),
-    ttfb: z.number(),
-    download: z.number(),
-    total: z.number(),
-  }),
-  redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  checks: z.array(checkResultSchema),
-  ssl: z
-    .object({
-      validTo: z.iso.datetime(),
-      daysLeft: z.number().int(),
-      issuer: z.string(),
-      subject: z.string(),
-      valid: z.boolean(),
-    })
-    .nullable(),
-});
+const resultView = z
+  .object({
+    websiteId: z.number().int(),
+    region: z.string(),
+    nodeId: z.string(),
+    startedAt: z.iso.datetime(),
+    status: z.enum(['up', 'degraded', 'down']),
+    inMaintenance: z.boolean(),
+    httpStatus: z.number().int().nullable(),
+    sizeBytes: z.number().int().nullable(),
+    truncated: z
+      .boolean()
+      .describe(
+        'The body was longer than the probe reads (the page-size cap, at least 10 MiB): sizeBytes is a lower bound',
+      ),
+    timings: z.object({
+      dns: z.number(),
+      connect: z.number(),
+      tls: z.number(),
+      ttfb: z.number(),
+      download: z.number(),
+      total: z.number(),
+    }),
+    redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    checks: z.array(checkResultSchema),
+    ssl: z
+      .object({
+        validTo: z.iso.datetime(),
+        daysLeft: z.number().int(),
+        issuer: z.string(),
+        subject: z.string(),
+        valid: z.boolean(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'Result' });
 
 function toResultView(result: CheckResultDocument): z.input<typeof resultView> {
   return {
@@ -93,14 +95,16 @@ function decodeCursor(cursor: string): { startedAt: Date; id: ObjectId } {
   return { startedAt, id: new ObjectId(id) };
 }
 
-const incidentView = z.object({
-  id: z.string(),
-  websiteId: z.number().int(),
-  startedAt: z.iso.datetime(),
-  resolvedAt: z.iso.datetime().nullable(),
-  cause: z.string(),
-  regions: z.array(z.string()),
-});
+const incidentView = z
+  .object({
+    id: z.string(),
+    websiteId: z.number().int(),
+    startedAt: z.iso.datetime(),
+    resolvedAt: z.iso.datetime().nullable(),
+    cause: z.string(),
+    regions: z.array(z.string()),
+  })
+  .meta({ id: 'Incident' });
 
 /** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
 function sinceOf(
@@ -138,24 +142,26 @@ export function monitoringRoutes(deps: {
       success: {
         status: 200,
         description: 'The status',
-        schema: z.object({
-          websiteId: z.number().int(),
-          status: z.enum(WEBSITE_STATUSES),
-          since: z.iso.datetime().nullable(),
-          lastCheckedAt: z.iso.datetime().nullable(),
-          unmonitored: z.object({ since: z.iso.datetime(), reason: z.string() }).nullable(),
-          regions: z.record(
-            z.string(),
-            z.object({
-              status: z.enum(['up', 'degraded', 'down']),
-              lastCheckedAt: z.iso.datetime().nullable(),
-              fresh: z.boolean(),
-              consecutiveDown: z.number().int(),
-              consecutiveUp: z.number().int(),
-            }),
-          ),
-          openIncidentId: z.string().nullable(),
-        }),
+        schema: z
+          .object({
+            websiteId: z.number().int(),
+            status: z.enum(WEBSITE_STATUSES),
+            since: z.iso.datetime().nullable(),
+            lastCheckedAt: z.iso.datetime().nullable(),
+            unmonitored: z.object({ since: z.iso.datetime(), reason: z.string() }).nullable(),
+            regions: z.record(
+              z.string(),
+              z.object({
+                status: z.enum(['up', 'degraded', 'down']),
+                lastCheckedAt: z.iso.datetime().nullable(),
+                fresh: z.boolean(),
+                consecutiveDown: z.number().int(),
+                consecutiveUp: z.number().int(),
+              }),
+            ),
+            openIncidentId: z.string().nullable(),
+          })
+          .meta({ id: 'WebsiteStatus' }),
       },
       handle: async ({ auth, params }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
@@ -249,17 +255,19 @@ export function monitoringRoutes(deps: {
       success: {
         status: 200,
         description: 'Figures; uptimePercent is null before the first result',
-        schema: z.object({
-          period: z.string(),
-          uptimePercent: z.number().nullable(),
-          checks: z.number().int(),
-          downtimeSeconds: z.number().int(),
-          responseTimeMs: z.object({
-            p50: z.number().nullable(),
-            p95: z.number().nullable(),
-            p99: z.number().nullable(),
-          }),
-        }),
+        schema: z
+          .object({
+            period: z.string(),
+            uptimePercent: z.number().nullable(),
+            checks: z.number().int(),
+            downtimeSeconds: z.number().int(),
+            responseTimeMs: z.object({
+              p50: z.number().nullable(),
+              p95: z.number().nullable(),
+              p99: z.number().nullable(),
+            }),
+          })
+          .meta({ id: 'Uptime' }),
       },
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);

@@ -4,11 +4,13 @@ import { defineRoute, type Route } from '../http/index.js';
 import { ACTIVE_WITHIN_MS } from './fleet-membership.js';
 import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from './monitoring-node.repository.js';
 
-const nodeView = z.object({
-  ip: z.string().describe('Address of the node'),
-  region: z.string(),
-  active: z.boolean(),
-});
+const nodeView = z
+  .object({
+    ip: z.string().describe('Address of the node'),
+    region: z.string(),
+    active: z.boolean(),
+  })
+  .meta({ id: 'MonitoringNode' });
 
 /** IPv4 before IPv6, each in numeric order. */
 export function sortIps(ips: Iterable<string>): string[] {
@@ -52,6 +54,7 @@ export function monitoringNodeRoutes(nodes: MonitoringNodeRepository): Route[] {
         status: 200,
         description: 'The allow-list',
         schema: z.object({ generated: z.iso.date(), ips: z.array(z.string()) }).or(z.string()),
+        headers: ['Cache-Control'],
       },
       handle: async ({ query, ctx }) => {
         const now = new Date();

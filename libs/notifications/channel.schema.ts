@@ -160,16 +160,18 @@ function createVariant<T extends ChannelType>(type: T) {
   return z.strictObject({ type: z.literal(type), ...common, config });
 }
 
-export const createChannelBody = z.discriminatedUnion('type', [
-  createVariant('webhook'),
-  createVariant('slack'),
-  createVariant('teams'),
-  createVariant('discord'),
-  createVariant('pagerduty'),
-  createVariant('opsgenie'),
-  createVariant('jira'),
-  createVariant('email'),
-]);
+export const createChannelBody = z
+  .discriminatedUnion('type', [
+    createVariant('webhook'),
+    createVariant('slack'),
+    createVariant('teams'),
+    createVariant('discord'),
+    createVariant('pagerduty'),
+    createVariant('opsgenie'),
+    createVariant('jira'),
+    createVariant('email'),
+  ])
+  .meta({ id: 'ChannelCreate' });
 export type CreateChannelInput = z.output<typeof createChannelBody>;
 
 export const patchChannelBody = patchBody(
@@ -185,37 +187,43 @@ export const patchChannelBody = patchBody(
         'Fields of the channel type’s config to change (as in the create body); write-only fields omitted are kept',
       ),
   }),
-);
+).meta({ id: 'ChannelUpdate' });
 export type ChannelPatch = z.output<typeof patchChannelBody>;
 
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
 
-export const channelView = z.object({
-  id: z.number().int(),
-  organizationId: z.number().int(),
-  type: z.enum(CHANNEL_TYPES),
-  name: z.string(),
-  enabled: z.boolean(),
-  events: z.array(z.enum(EVENT_KINDS)),
-  scope: z.object({ customerId: z.number().int().optional(), listedOnly: z.boolean() }),
-  config: z
-    .record(z.string(), configValue)
-    .describe('The type’s config; each write-only field shows as <field>Set: true|false instead'),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const channelView = z
+  .object({
+    id: z.number().int(),
+    organizationId: z.number().int(),
+    type: z.enum(CHANNEL_TYPES),
+    name: z.string(),
+    enabled: z.boolean(),
+    events: z.array(z.enum(EVENT_KINDS)),
+    scope: z.object({ customerId: z.number().int().optional(), listedOnly: z.boolean() }),
+    config: z
+      .record(z.string(), configValue)
+      .describe('The type’s config; each write-only field shows as <field>Set: true|false instead'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Channel' });
 
-export const createdChannelView = channelView.extend({
-  secret: z
-    .string()
-    .optional()
-    .describe('Webhook channels only: the signing secret (whsec_…), shown this once'),
-});
+export const createdChannelView = channelView
+  .extend({
+    secret: z
+      .string()
+      .optional()
+      .describe('Webhook channels only: the signing secret (whsec_…), shown this once'),
+  })
+  .meta({ id: 'CreatedChannel' });
 
-export const rotatedSecretView = z.object({
-  secret: z.string().describe('The new signing secret (whsec_…), shown this once'),
-  previousSecretValidUntil: z.iso.datetime().describe('Until then the old secret signs too'),
-});
+export const rotatedSecretView = z
+  .object({
+    secret: z.string().describe('The new signing secret (whsec_…), shown this once'),
+    previousSecretValidUntil: z.iso.datetime().describe('Until then the old secret signs too'),
+  })
+  .meta({ id: 'RotatedSecret' });
 
 export const listChannelsQuery = z.strictObject({
   customerId: decimalId().optional().describe('Only channels scoped to this customer'),

@@ -80,13 +80,15 @@ const packageKey = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'must be 1-40 lowercase letters, digits, dashes or underscores')
   .describe('The raw package type, e.g. "starter"; POST /api/v1/customers takes it as `plan`');
 
-export const createPackageBody = z.strictObject({
-  key: packageKey,
-  displayName: z.string().trim().min(1).max(100),
-  features: featuresSchema.describe('Omitted features are allowed'),
-  limits: limitsSchema,
-  alerting: alertingSchema,
-});
+export const createPackageBody = z
+  .strictObject({
+    key: packageKey,
+    displayName: z.string().trim().min(1).max(100),
+    features: featuresSchema.describe('Omitted features are allowed'),
+    limits: limitsSchema,
+    alerting: alertingSchema,
+  })
+  .meta({ id: 'PackageCreate' });
 
 /** A PATCH body: any top-level field, and any subset of each nested object (merged into it). */
 export const patchPackageBody = patchBody(
@@ -99,20 +101,22 @@ export const patchPackageBody = patchBody(
       alerting: z.strictObject(alertingFields).partial(),
     })
     .partial(),
-);
+).meta({ id: 'PackageUpdate' });
 
 export type Features = z.output<typeof featuresSchema>;
 export type Limits = z.output<typeof limitsSchema>;
 export type Alerting = z.output<typeof alertingSchema>;
 
-export const packageView = z.object({
-  id: z.number().int(),
-  organizationId: z.number().int(),
-  key: z.string(),
-  displayName: z.string(),
-  features: z.object(featureFields),
-  limits: z.object(limitFields),
-  alerting: z.object(alertingFields),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const packageView = z
+  .object({
+    id: z.number().int(),
+    organizationId: z.number().int(),
+    key: z.string(),
+    displayName: z.string(),
+    features: z.object(featureFields),
+    limits: z.object(limitFields),
+    alerting: z.object(alertingFields),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Package' });

@@ -55,7 +55,9 @@ export const checkConfigFields = {
   keywordCaseSensitive: z.boolean(),
 };
 
-export const patchCheckConfigBody = patchBody(z.strictObject(checkConfigFields).partial());
+export const patchCheckConfigBody = patchBody(z.strictObject(checkConfigFields).partial()).meta({
+  id: 'CheckConfigUpdate',
+});
 
 export type CheckConfigPatch = z.output<typeof patchCheckConfigBody>;
 
@@ -77,20 +79,22 @@ export interface CheckConfig {
   keywordCaseSensitive: boolean;
 }
 
-export const checkConfigView = z.object({
-  websiteId: z.number().int(),
-  ...Object.fromEntries(Object.keys(CHECK_FEATURES).map((key) => [key, z.boolean()])),
-  minPageSize: z.number().int().nullable(),
-  maxPageSize: z.number().int().nullable(),
-  expectedStatusCodes: z.array(z.string()),
-  responseTimeThresholdMs: z
-    .number()
-    .int()
-    .describe('The threshold in force (the package default unless set)'),
-  keyword: z.string().nullable(),
-  keywordMode: z.enum(['present', 'absent']),
-  keywordCaseSensitive: z.boolean(),
-});
+export const checkConfigView = z
+  .object({
+    websiteId: z.number().int(),
+    ...Object.fromEntries(Object.keys(CHECK_FEATURES).map((key) => [key, z.boolean()])),
+    minPageSize: z.number().int().nullable(),
+    maxPageSize: z.number().int().nullable(),
+    expectedStatusCodes: z.array(z.string()),
+    responseTimeThresholdMs: z
+      .number()
+      .int()
+      .describe('The threshold in force (the package default unless set)'),
+    keyword: z.string().nullable(),
+    keywordMode: z.enum(['present', 'absent']),
+    keywordCaseSensitive: z.boolean(),
+  })
+  .meta({ id: 'CheckConfig' });
 
 /** A new website: status, SSL (for https) and response time on, the rest off; within the package's features. */
 export function defaultCheckConfig(url: string, allowed: (feature: Feature) => boolean): CheckConfig {

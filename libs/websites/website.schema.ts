@@ -133,45 +133,51 @@ export const WEBSITE_DEFAULTS = {
 
 const { customerId, name, url: urlField, ...optionalFields } = websiteFields;
 
-export const createWebsiteBody = z.strictObject({
-  customerId,
-  name,
-  url: urlField,
-  ...Object.fromEntries(Object.entries(optionalFields).map(([key, schema]) => [key, schema.optional()])),
-} as { customerId: typeof customerId; name: typeof name; url: typeof urlField } & {
-  [K in keyof typeof optionalFields]: z.ZodOptional<(typeof optionalFields)[K]>;
-});
+export const createWebsiteBody = z
+  .strictObject({
+    customerId,
+    name,
+    url: urlField,
+    ...Object.fromEntries(Object.entries(optionalFields).map(([key, schema]) => [key, schema.optional()])),
+  } as { customerId: typeof customerId; name: typeof name; url: typeof urlField } & {
+    [K in keyof typeof optionalFields]: z.ZodOptional<(typeof optionalFields)[K]>;
+  })
+  .meta({ id: 'WebsiteCreate' });
 
-export const patchWebsiteBody = patchBody(createWebsiteBody.partial());
+export const patchWebsiteBody = patchBody(createWebsiteBody.partial()).meta({ id: 'WebsiteUpdate' });
 
 export type WebsiteInput = z.output<typeof patchWebsiteBody>;
 
-export const websiteView = z.object({
-  id: z.number().int(),
-  publicId: z.uuid(),
-  organizationId: z.number().int(),
-  customerId: z.number().int(),
-  name: z.string(),
-  url: z.string(),
-  httpMethod: z.enum(HTTP_METHODS),
-  customHeaders: z.record(z.string(), z.string()).describe('The headers sent in clear'),
-  secretHeaderNames: z.array(z.string()).describe('Headers sent with each check whose values are sealed'),
-  requestBody: z.string().nullable().describe('null also while requestBodySecret is true'),
-  requestBodySecret: z.boolean(),
-  followRedirects: z.boolean(),
-  maxRedirects: z.number().int(),
-  cookieHandling: z.enum(COOKIE_HANDLING),
-  mtlsEnabled: z.boolean(),
-  mtlsClientCert: z.string().nullable(),
-  mtlsClientKeySet: z.boolean().describe('Whether a client key is stored (the key itself is never returned)'),
-  checkInterval: z.number().int(),
-  timeoutSeconds: z.number().int(),
-  regions: z.array(z.string()),
-  paused: z.boolean(),
-  notificationChannelIds: z.array(z.number().int()),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const websiteView = z
+  .object({
+    id: z.number().int(),
+    publicId: z.uuid(),
+    organizationId: z.number().int(),
+    customerId: z.number().int(),
+    name: z.string(),
+    url: z.string(),
+    httpMethod: z.enum(HTTP_METHODS),
+    customHeaders: z.record(z.string(), z.string()).describe('The headers sent in clear'),
+    secretHeaderNames: z.array(z.string()).describe('Headers sent with each check whose values are sealed'),
+    requestBody: z.string().nullable().describe('null also while requestBodySecret is true'),
+    requestBodySecret: z.boolean(),
+    followRedirects: z.boolean(),
+    maxRedirects: z.number().int(),
+    cookieHandling: z.enum(COOKIE_HANDLING),
+    mtlsEnabled: z.boolean(),
+    mtlsClientCert: z.string().nullable(),
+    mtlsClientKeySet: z
+      .boolean()
+      .describe('Whether a client key is stored (the key itself is never returned)'),
+    checkInterval: z.number().int(),
+    timeoutSeconds: z.number().int(),
+    regions: z.array(z.string()),
+    paused: z.boolean(),
+    notificationChannelIds: z.array(z.number().int()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Website' });
 
 export const websiteRefParams = z.object({
   websiteRef: z

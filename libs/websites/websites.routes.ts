@@ -54,10 +54,12 @@ export type ListedStatuses = (
   websites: readonly WebsiteDocument[],
 ) => Promise<Map<number, { status: (typeof LISTED_STATUSES)[number]; lastCheckedAt: Date | null }>>;
 
-const listedWebsite = websiteView.extend({
-  status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
-  lastCheckedAt: z.iso.datetime().nullable(),
-});
+const listedWebsite = websiteView
+  .extend({
+    status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
+    lastCheckedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ListedWebsite' });
 
 const DEFAULT_PAGE = 100;
 
@@ -90,7 +92,12 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       tags: ['Websites'],
       access: 'read',
       query: listWebsitesQuery,
-      success: { status: 200, description: 'Websites, by id', schema: z.array(listedWebsite) },
+      success: {
+        status: 200,
+        description: 'Websites, by id',
+        schema: z.array(listedWebsite),
+        headers: ['Link'],
+      },
       handle: async ({ auth, query, ctx }) => {
         const limit = query.limit ?? (query.customerId === undefined ? DEFAULT_PAGE : undefined);
         const websites = await service.list(auth.organizationId, {
