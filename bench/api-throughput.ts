@@ -7,6 +7,7 @@
  *   - an agency importing its portfolio: N websites created one after the other, each a POST
  *     /api/websites and a PATCH of its check configuration (total time, per-request percentiles)
  * Usage: npm run bench [-- --seconds 10 --connections 32 --import 1000]
+ * BENCH_API_CPU_PROF=<dir> makes the API write a V8 CPU profile (.cpuprofile) there when it stops.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -142,10 +143,14 @@ async function load(pool: Pool, path: string, headers: Record<string, string>, d
   return { latencies: Float64Array.from(latencies).sort(), errors };
 }
 
+const profileArgs = process.env.BENCH_API_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`]
+  : [];
+
 await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   const port = await findFreePort();
   const api = owned(
-    spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
+    spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'apps/api/main.ts'], {
       env: {
         ...process.env,
         MONGODB_URL: mongoUrl,
