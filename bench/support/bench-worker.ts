@@ -2,15 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Db } from 'mongodb';
+import type { CheckConfig } from '../../libs/checks/index.js';
 import { createPackageBody } from '../../libs/packages/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';
-import {
-  type CheckConfig,
-  defaultCheckConfig,
-  WEBSITE_DEFAULTS,
-  websiteKey,
-} from '../../libs/websites/index.js';
+import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../../libs/websites/index.js';
 import type { BenchStack } from './bench-databases.js';
 
 /**

@@ -1,21 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import type { Alerting } from '../packages/index.js';
-import { type CheckConfig, defaultCheckConfig } from '../websites/index.js';
-import { CHECKS, type CheckContext, certificateSummary, evaluate, statusMatches } from './checks.js';
+import {
+  CHECKS,
+  type CheckConfig,
+  type CheckContext,
+  type CheckThresholds,
+  certificateSummary,
+  evaluate,
+  statusMatches,
+} from './checks.js';
 import type { Observation } from './observation.js';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const day = 86_400_000;
-const alerting: Alerting = {
-  confirmations: 2,
-  recoveryConfirmations: 1,
+const alerting: CheckThresholds = {
   responseTimeThresholdMs: 1000,
   sslExpiryWarningDays: 14,
   domainExpiryWarningDays: 30,
-  reminderIntervalMinutes: 0,
-  regionQuorum: 1,
 };
-const baseConfig = defaultCheckConfig('https://shop.example.com/', () => true);
+// A new https website's configuration: status, SSL and response time on.
+const baseConfig: CheckConfig = {
+  checkSslEnabled: true,
+  checkHttpsRedirectEnabled: false,
+  checkStatusEnabled: true,
+  checkSizeEnabled: false,
+  checkResponseTimeEnabled: true,
+  checkKeywordEnabled: false,
+  checkDomainExpiryEnabled: false,
+  minPageSize: null,
+  maxPageSize: null,
+  expectedStatusCodes: ['200-399'],
+  responseTimeThresholdMs: null,
+  keyword: null,
+  keywordMode: 'present',
+  keywordCaseSensitive: false,
+};
 
 function observation(overrides: Partial<Observation> = {}): Observation {
   return {

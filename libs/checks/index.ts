@@ -1,9 +1,11 @@
 export {
   CHECKS,
+  type CheckConfig,
   type CheckContext,
   type CheckName,
   type CheckOutcome,
   type CheckResult,
+  type CheckThresholds,
   certificateSummary,
   evaluate,
   type HealthStatus,

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { certificateSummary, evaluate, type Observation } from '../checks/index.js';
+import { type CheckConfig, certificateSummary, evaluate, type Observation } from '../checks/index.js';
 import {
   type CustomerRepository,
   type CustomerWithPackage,
@@ -15,7 +15,6 @@ import { type CheckJobData, isStale } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   CHECK_FEATURES,
-  type CheckConfig,
   effectiveIntervalSeconds,
   mtlsKeyContext,
   openRequest,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CheckConfig } from '../checks/index.js';
 import { patchBody } from '../http/index.js';
 import type { Feature } from '../packages/index.js';
 
@@ -60,24 +61,6 @@ export const patchCheckConfigBody = patchBody(z.strictObject(checkConfigFields).
 });
 
 export type CheckConfigPatch = z.output<typeof patchCheckConfigBody>;
-
-/** As stored: `responseTimeThresholdMs` null means "the package's default". */
-export interface CheckConfig {
-  checkSslEnabled: boolean;
-  checkHttpsRedirectEnabled: boolean;
-  checkStatusEnabled: boolean;
-  checkSizeEnabled: boolean;
-  checkResponseTimeEnabled: boolean;
-  checkKeywordEnabled: boolean;
-  checkDomainExpiryEnabled: boolean;
-  minPageSize: number | null;
-  maxPageSize: number | null;
-  expectedStatusCodes: string[];
-  responseTimeThresholdMs: number | null;
-  keyword: string | null;
-  keywordMode: 'present' | 'absent';
-  keywordCaseSensitive: boolean;
-}
 
 export const checkConfigView = z
   .object({

@@ -1,6 +1,5 @@
 export {
   CHECK_FEATURES,
-  type CheckConfig,
   defaultCheckConfig,
   mergeCheckConfig,
 } from './check-config.schema.js';

@@ -1,7 +1,7 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
+import type { CheckConfig } from '../checks/index.js';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
-import type { CheckConfig } from './check-config.schema.js';
 import {
   ALWAYS_SECRET_HEADERS,
   applyRequestInput,

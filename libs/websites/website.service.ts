@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CheckConfig } from '../checks/index.js';
 import {
   type CustomerRepository,
   type CustomerWebsitesPort,
@@ -11,12 +12,7 @@ import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
-import {
-  type CheckConfig,
-  type CheckConfigPatch,
-  defaultCheckConfig,
-  mergeCheckConfig,
-} from './check-config.schema.js';
+import { type CheckConfigPatch, defaultCheckConfig, mergeCheckConfig } from './check-config.schema.js';
 import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
 import { buildWebsiteSettings } from './website-build.js';
