@@ -16,6 +16,8 @@ import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
 import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
@@ -178,7 +180,13 @@ await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
     name: 'bench',
     scopes: ['admin'],
   });
-  await mongo.close();
+  // A worker of the API's region serves, as with `npm start`: websites are scheduled, not told
+  // `unmonitored` (an event and two reads each that a normal installation does not make).
+  const heartbeat = await startHeartbeat({
+    nodes: new MonitoringNodeRepository(mongo.db()),
+    node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
+    logger: createLogger('bench', 'silent'),
+  });
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   const pid = api.pid!;
@@ -212,4 +220,6 @@ await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   }
   if (importCount > 0) await importWebsites(pool, token, importCount, pid);
   await pool.close();
+  await heartbeat.stop();
+  await mongo.close();
 });

@@ -29,7 +29,10 @@ export async function startFerretDb(options: {
     binary: locateFerretDb(),
     args: [
       '--handler=sqlite',
-      `--sqlite-url=file:${sqliteDir}/`,
+      // WAL (FerretDB's default) with synchronous=NORMAL: a commit no longer waits for an fsync;
+      // FerretDB killed loses nothing, a power loss can lose the last moments of writes, as
+      // MongoDB's default journal (committed every 100 ms) can. Writes took a quarter less time.
+      `--sqlite-url=file:${sqliteDir}/?_pragma=synchronous(normal)`,
       `--state-dir=${options.dataDir}`,
       `--listen-addr=127.0.0.1:${options.port}`,
       '--telemetry=disable',
