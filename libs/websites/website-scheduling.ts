@@ -84,13 +84,34 @@ export class WebsiteScheduling {
     website: WebsiteDocument,
     customer: CustomerDocument,
     pkg: PackageDocument,
-    options: { serving?: readonly string[]; firstCheck?: FirstCheck } = {},
+    options: {
+      serving?: readonly string[];
+      firstCheck?: FirstCheck;
+      /** Where Redis schedules it, when that is not `scheduledRegions` (a website stored with `regionsForNew`'s answer: nowhere yet). */
+      scheduledInRedis?: readonly string[];
+    } = {},
   ): Promise<void> {
     const wanted = this.wanted(website, customer, pkg, options.serving ?? (await this.servingRegions()));
     await this.apply(website, wanted, effectiveIntervalSeconds(website, pkg), {
       firstCheck: options.firstCheck ?? { where: 'new' },
       owner: { customer, pkg },
+      scheduledInRedis: options.scheduledInRedis,
     });
+  }
+
+  /**
+   * The regions a website about to be stored will be scheduled in, to store with it (one write
+   * instead of an insert and an update); then `sync` with `scheduledInRedis: []`. Null when it will
+   * be unmonitored: that is told before it is stored, so `sync` stores it after the insert.
+   */
+  regionsForNew(
+    website: WebsiteSchedulingFields,
+    customer: CustomerDocument,
+    pkg: PackageDocument,
+    serving: readonly string[],
+  ): string[] | null {
+    const wanted = this.wanted(website, customer, pkg, serving);
+    return wanted.unmonitoredReason === null ? wanted.regions : null;
   }
 
   /**
@@ -120,6 +141,7 @@ export class WebsiteScheduling {
     return this.apply(website, { regions: [], unmonitoredReason: null }, website.checkInterval, {
       firstCheck: { where: 'none' },
       owner: null,
+      scheduledInRedis: undefined,
     });
   }
 
@@ -127,7 +149,11 @@ export class WebsiteScheduling {
     website: WebsiteDocument,
     wanted: WantedPlacement,
     intervalSeconds: number,
-    options: { firstCheck: FirstCheck; owner: { customer: CustomerDocument; pkg: PackageDocument } | null },
+    options: {
+      firstCheck: FirstCheck;
+      owner: { customer: CustomerDocument; pkg: PackageDocument } | null;
+      scheduledInRedis: readonly string[] | undefined;
+    },
   ): Promise<void> {
     const before = { regions: website.scheduledRegions, unmonitored: website.unmonitored ?? null };
     await this.deps.scheduler.apply({
@@ -135,7 +161,7 @@ export class WebsiteScheduling {
       organizationId: website.organizationId,
       intervalSeconds,
       regions: wanted.regions,
-      previousRegions: before.regions,
+      previousRegions: options.scheduledInRedis ?? before.regions,
       firstCheck: options.firstCheck,
     });
     const unmonitored: Unmonitored | null = wanted.unmonitoredReason

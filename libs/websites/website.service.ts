@@ -175,9 +175,14 @@ export class WebsiteService implements CustomerWebsitesPort {
         createdAt: now,
         updatedAt: now,
       };
+      // Stored with its regions, scheduled right after: a crash in between leaves it for the
+      // reconciler, which schedules what Redis lacks.
+      const serving = await this.deps.scheduling.servingRegions();
+      website.scheduledRegions =
+        this.deps.scheduling.regionsForNew(website, owner.customer, owner.pkg, serving) ?? [];
       await this.withListedChannels(website, () => this.deps.websites.insert(website));
       await this.deps.mutex.withLock(websiteLock(id), () =>
-        this.deps.scheduling.sync(website, owner.customer, owner.pkg),
+        this.deps.scheduling.sync(website, owner.customer, owner.pkg, { serving, scheduledInRedis: [] }),
       );
       return website;
     });
