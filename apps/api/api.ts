@@ -5,13 +5,18 @@ import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
-import { connectMongo, ensureIndexes, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
+import {
+  connectMongo,
+  ensureIndexes,
+  isMongoUnavailable,
+  pingMongo,
+  watchMongoHealth,
+} from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
   createHttpApp,
   createMetricsRegistry,
-  createRedisRateLimiter,
   type Route,
   systemRoutes,
 } from '../../libs/http/index.js';
@@ -21,7 +26,13 @@ import { listedStatuses, monitoringGauges, monitoringRoutes } from '../../libs/m
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
-import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
+import {
+  connectRedis,
+  createRedisRateLimiter,
+  isRedisUnavailable,
+  pingRedis,
+  watchRedisData,
+} from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
@@ -128,6 +139,10 @@ export async function startApi(
     routes,
     trustProxy: config.TRUST_PROXY,
     dependencies: [mongoHealth],
+    outages: [
+      { name: 'MongoDB', causes: isMongoUnavailable },
+      { name: 'Redis', causes: isRedisUnavailable },
+    ],
     guard: createAccessGuard({
       authenticate: createAuthenticator(services.tokens, logger),
       rateLimiter: createRedisRateLimiter({

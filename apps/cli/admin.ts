@@ -22,9 +22,9 @@ import {
   loadConfig,
   requireSecretsKey,
 } from '../../libs/config/index.js';
+import { validate } from '../../libs/contract/index.js';
 import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
 import { readStoredSecretsKey } from '../../libs/embedded/index.js';
-import { validate } from '../../libs/http/index.js';
 import { ChannelRepository } from '../../libs/notifications/index.js';
 import {
   createPackageBody,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { decimalId, decimalInteger, defineRoute, notFound, type Route } from '../http/index.js';
+import { decimalId, decimalInteger } from '../contract/index.js';
+import { notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import { EVENT_KINDS } from '../notifications/index.js';
 import type { Delivery, DeliveryRepository } from './delivery.repository.js';
 import type { DeliveryRequests } from './delivery.service.js';

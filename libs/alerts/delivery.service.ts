@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { conflict, notFound } from '../errors/index.js';
 import { type EventPayload, toPayload } from '../events/index.js';
-import { conflict, notFound } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { EventOutbox } from '../monitoring/index.js';
 import {

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
+import type { Scope } from '../contract/index.js';
 import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
-import type { Scope } from '../http/index.js';
 import { type GeneratedToken, generateToken } from './token.js';
 
 export interface ApiToken {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../http/index.js';
+import { SCOPES } from '../contract/index.js';
 import type { ApiToken } from './api-token.repository.js';
 
 export const scopeList = z

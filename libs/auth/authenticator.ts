@@ -1,4 +1,4 @@
-import type { Authenticate } from '../http/index.js';
+import type { Authenticate } from '../contract/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
 import { hashToken, isWellFormedToken } from './token.js';

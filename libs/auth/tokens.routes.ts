@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { conflict, defineRoute, idParams, notFound, type Route } from '../http/index.js';
+import { idParams } from '../contract/index.js';
+import { conflict, notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
 import { createdTokenView, createTokenBody, tokenView, toTokenView } from './api-token.schema.js';
 

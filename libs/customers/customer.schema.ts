@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalId, patchBody } from '../http/index.js';
+import { decimalId, patchBody } from '../contract/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const email = z.email().max(254);

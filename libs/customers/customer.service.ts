@@ -1,4 +1,4 @@
-import { conflict, notFound, validationError } from '../http/index.js';
+import { conflict, invalidInput, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
@@ -71,7 +71,7 @@ export class CustomerService {
   ): Promise<PackageDocument> {
     const found = await this.deps.packages.findById(organizationId, packageId);
     if (!found)
-      throw validationError(`Unknown package ${packageId}`, [
+      throw invalidInput(`Unknown package ${packageId}`, [
         { path, message: `No package ${packageId} in your organization` },
       ]);
     return found;
@@ -104,7 +104,7 @@ export class CustomerService {
     const found = await this.deps.packages.findByKey(organizationId, input.plan);
     if (!found) {
       const known = (await this.deps.packages.list(organizationId)).map((p) => p.key);
-      throw validationError(`Unknown plan "${input.plan}"`, [
+      throw invalidInput(`Unknown plan "${input.plan}"`, [
         {
           path: 'plan',
           message: known.length
@@ -136,7 +136,7 @@ export class CustomerService {
       );
       if (!outcome.ok) {
         if (outcome.kind === 'conflict') throw conflict(outcome.message);
-        throw validationError(`Invalid ${outcome.path}`, [{ path: outcome.path, message: outcome.message }]);
+        throw invalidInput(`Invalid ${outcome.path}`, [{ path: outcome.path, message: outcome.message }]);
       }
       const next: CustomerDocument = {
         ...current,

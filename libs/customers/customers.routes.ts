@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AppError, defineRoute, idParams, type Route } from '../http/index.js';
+import { idParams } from '../contract/index.js';
+import { notAllowed } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import type { CustomerDocument } from './customer.repository.js';
 import {
   automationCreateCustomerBody,
@@ -47,9 +49,9 @@ export function customerRoutes(service: CustomerService): Route[] {
       success: { status: 200, description: 'Customers, by id', schema: z.array(customerView) },
       handle: async ({ auth, query }) => {
         if (query.organizationId !== auth.organizationId) {
-          throw new AppError('forbidden', {
-            detail: `This token belongs to organization ${auth.organizationId}, not ${query.organizationId}.`,
-          });
+          throw notAllowed(
+            `This token belongs to organization ${auth.organizationId}, not ${query.organizationId}.`,
+          );
         }
         const customers = await service.list(auth.organizationId);
         const names = await service.packageNames(auth.organizationId, customers);

@@ -1,11 +1,9 @@
 import type { Middleware } from 'koa';
+import { type Authenticate, hasScope } from '../contract/index.js';
+import type { RateLimiter } from '../redis/index.js';
 import { AppError } from './app-error.js';
-import { type AppState, type AuthContext, hasScope } from './context.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { AppState } from './context.js';
 import type { Access } from './route.js';
-
-/** Looks a presented token up; null when it is unknown or revoked. */
-export type Authenticate = (token: string) => Promise<AuthContext | null>;
 
 const REALM = 'Bearer realm="webmon"';
 const BEARER = /^Bearer +([^\s]+) *$/i;

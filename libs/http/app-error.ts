@@ -1,10 +1,5 @@
+import type { FieldError } from '../errors/index.js';
 import { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
-
-/** One field that failed validation; `path` is dotted (`customHeaders.X-Foo`). */
-export interface FieldError {
-  path: string;
-  message: string;
-}
 
 export interface AppErrorOptions {
   detail: string;
@@ -14,7 +9,10 @@ export interface AppErrorOptions {
   extensions?: Record<string, unknown>;
 }
 
-/** An error whose detail is safe to show; turned into an RFC 9457 response in one place. */
+/**
+ * An HTTP-level problem (authentication, rate limit, malformed request, unavailable server) whose
+ * detail is safe to show; the domain's own errors are `DomainError`s, mapped to these in one place.
+ */
 export class AppError extends Error {
   readonly status: number;
   readonly detail: string;
@@ -35,9 +33,3 @@ export class AppError extends Error {
     this.extensions = options.extensions ?? {};
   }
 }
-
-export const validationError = (detail: string, errors: FieldError[]) =>
-  new AppError('validation-error', { detail, errors });
-export const notFound = (detail: string) => new AppError('not-found', { detail });
-export const conflict = (detail: string) => new AppError('conflict', { detail });
-export const forbidden = (detail: string) => new AppError('forbidden', { detail });

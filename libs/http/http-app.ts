@@ -6,7 +6,7 @@ import { jsonBodyMiddleware } from './body.middleware.js';
 import type { AppState } from './context.js';
 import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
 import { createHttpMetrics } from './metrics.js';
-import { problemMiddleware } from './problem.middleware.js';
+import { type Outage, problemMiddleware } from './problem.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import type { Access, Route } from './route.js';
 
@@ -18,6 +18,8 @@ export interface HttpAppOptions {
   trustProxy: boolean;
   /** Servers the `/api/` routes need: 503 at once while one is unavailable. */
   dependencies?: readonly Dependency[];
+  /** Servers whose errors are answered 503 with Retry-After, not 500 (MongoDB, Redis). */
+  outages?: readonly Outage[];
 }
 
 /** A Koa app serving `routes`, with request ids, access logs, metrics, JSON bodies and RFC 9457 errors. */
@@ -35,7 +37,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
       metrics: createHttpMetrics(options.metrics),
     }),
   );
-  app.use(problemMiddleware());
+  app.use(problemMiddleware(options.outages ?? []));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
   app.use(jsonBodyMiddleware());
   app.use(router.routes());

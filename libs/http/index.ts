@@ -1,15 +1,11 @@
-export { type Authenticate, createAccessGuard } from './access-guard.js';
-export { AppError, conflict, type FieldError, forbidden, notFound, validationError } from './app-error.js';
+export { createAccessGuard } from './access-guard.js';
 export { MAX_BODY_BYTES } from './body.middleware.js';
-export { type AppContext, type AppState, type AuthContext, hasScope, SCOPES, type Scope } from './context.js';
+export type { AppContext, AppState } from './context.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createMetricsRegistry } from './metrics.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { type OpsServer, startOpsServer } from './ops-server.js';
-export { decimalId, decimalInteger, idParams } from './params.js';
+export type { Outage } from './problem.middleware.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
-export { createRedisRateLimiter, type RateLimitDecision, type RateLimiter } from './rate-limit.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
 export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';
-export { absoluteHttpUrl } from './url.js';
-export { parseInput, patchBody, validate } from './validation.js';

@@ -1,11 +1,23 @@
 import type { Middleware } from 'koa';
-import { isMongoUnavailable } from '../db/index.js';
-import { LockTimeoutError } from '../locks/index.js';
-import { isRedisUnavailable } from '../redis/index.js';
-import { SecretUnreadableError } from '../secrets/index.js';
+import { DomainError, type DomainErrorKind } from '../errors/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
-import { PROBLEM_TYPES, problemTypeUri, slugForStatus } from './problem-types.js';
+import { PROBLEM_TYPES, type ProblemSlug, problemTypeUri, slugForStatus } from './problem-types.js';
+
+/** A server whose failures mean "unavailable, retry" (503) rather than a fault of the request. */
+export interface Outage {
+  name: string;
+  /** True for an error that means this server cannot be reached or does not answer now. */
+  causes(error: unknown): boolean;
+}
+
+const PROBLEM_OF_KIND: Record<DomainErrorKind, ProblemSlug> = {
+  invalid: 'validation-error',
+  'not-allowed': 'forbidden',
+  'not-found': 'not-found',
+  conflict: 'conflict',
+  internal: 'internal-error',
+};
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = '5';
 
@@ -38,20 +50,18 @@ function httpStatusOf(
   };
 }
 
-function toAppError(error: unknown): AppError | null {
+function toAppError(error: unknown, outages: readonly Outage[]): AppError | null {
   if (error instanceof AppError) return error;
-  if (isMongoUnavailable(error) || isRedisUnavailable(error)) {
-    return serviceUnavailable(isMongoUnavailable(error) ? 'MongoDB' : 'Redis');
-  }
-  if (error instanceof SecretUnreadableError) {
-    return new AppError('internal-error', {
-      detail:
-        'A stored secret of this resource cannot be decrypted with the configured keys: the operator must add the key it was sealed with to SECRETS_KEYS_PREVIOUS.',
+  if (error instanceof DomainError) {
+    return new AppError(PROBLEM_OF_KIND[error.kind], {
+      detail: error.detail,
+      errors: error.errors,
+      headers:
+        error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) },
     });
   }
-  if (error instanceof LockTimeoutError) {
-    return new AppError('conflict', { detail: error.message, headers: { 'Retry-After': '1' } });
-  }
+  const outage = outages.find((candidate) => candidate.causes(error));
+  if (outage) return serviceUnavailable(outage.name);
   const http = httpStatusOf(error);
   if (!http || http.status >= 500) return null;
   const slug = slugForStatus(http.status);
@@ -63,7 +73,7 @@ function toAppError(error: unknown): AppError | null {
  * The outermost middleware: every failure becomes an RFC 9457 problem document. Unknown errors are
  * logged with their stack and answered with a 500 that shows only the request id.
  */
-export function problemMiddleware(): Middleware<AppState> {
+export function problemMiddleware(outages: readonly Outage[]): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -73,7 +83,7 @@ export function problemMiddleware(): Middleware<AppState> {
         if (bare) throw new AppError(slugForStatus(ctx.status), { detail: bare(ctx.method, ctx.path) });
       }
     } catch (error) {
-      let appError = toAppError(error);
+      let appError = toAppError(error, outages);
       if (!appError) {
         ctx.state.log.error({ err: error }, 'unhandled error');
         appError = new AppError('internal-error', {

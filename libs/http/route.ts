@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { validationError } from './app-error.js';
-import type { AppContext, AuthContext, Scope } from './context.js';
-import { parseInput } from './validation.js';
+import { type AuthContext, parseInput, type Scope } from '../contract/index.js';
+import { invalidInput } from '../errors/index.js';
+import type { AppContext } from './context.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Response headers a route may set that its OpenAPI operation documents. */
@@ -92,7 +92,7 @@ export function defineRoute<
       const params = parseInput(definition.params ?? NO_INPUT, ctx.params ?? {}, 'path') as z.output<P>;
       const repeated = Object.keys(ctx.query).filter((name) => Array.isArray(ctx.query[name]));
       if (repeated.length > 0)
-        throw validationError(
+        throw invalidInput(
           `Invalid query parameters: ${repeated.join(', ')}`,
           repeated.map((path) => ({ path, message: 'must be given once' })),
         );
@@ -101,9 +101,7 @@ export function defineRoute<
       if (definition.body) {
         const raw: unknown = ctx.request.body;
         if (raw === undefined) {
-          throw validationError('A JSON body is required', [
-            { path: '', message: 'A JSON body is required' },
-          ]);
+          throw invalidInput('A JSON body is required', [{ path: '', message: 'A JSON body is required' }]);
         }
         body = parseInput(definition.body, raw, 'body');
       }

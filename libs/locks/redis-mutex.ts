@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DomainError } from '../errors/index.js';
 import { type Redis, redisScript } from '../redis/index.js';
 
-/** The lock stayed taken for longer than the caller may wait. */
-export class LockTimeoutError extends Error {
+/** The lock stayed taken for longer than the caller may wait: a conflict worth retrying in a second. */
+export class LockTimeoutError extends DomainError {
   constructor(readonly resource: string) {
-    super(`${resource} is being changed by another request; retry shortly`);
+    super('conflict', `${resource} is being changed by another request; retry shortly`, {
+      retryAfterSeconds: 1,
+    });
     this.name = 'LockTimeoutError';
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalInteger, patchBody } from '../http/index.js';
+import { decimalInteger, patchBody } from '../contract/index.js';
 import { isKnownTimezone, MAX_WINDOW_DAYS, WEEKDAYS } from './recurrence.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));

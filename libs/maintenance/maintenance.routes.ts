@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import {
-  conflict,
-  decimalId,
-  defineRoute,
-  idParams,
-  notFound,
-  type Route,
-  validationError,
-} from '../http/index.js';
+import { decimalId, idParams } from '../contract/index.js';
+import { conflict, invalidInput, notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { MaintenanceQueue } from './maintenance.queue.js';
@@ -54,7 +48,7 @@ function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowV
 function assertValid(window: Parameters<typeof windowProblems>[0]): void {
   const problems = windowProblems(window);
   if (problems.length > 0)
-    throw validationError(`Invalid maintenance window: ${problems.map((p) => p.path).join(', ')}`, problems);
+    throw invalidInput(`Invalid maintenance window: ${problems.map((p) => p.path).join(', ')}`, problems);
 }
 
 /** The window of `windows` running at `at` with the latest end (when several overlap), with that occurrence. */
@@ -77,7 +71,7 @@ export function maintenanceRoutes(deps: {
   const requireWebsite = async (organizationId: number, websiteId: number, inBody: boolean) => {
     if (await websites.findByRef(organizationId, { id: websiteId })) return;
     if (inBody)
-      throw validationError(`Unknown website ${websiteId}`, [
+      throw invalidInput(`Unknown website ${websiteId}`, [
         { path: 'websiteId', message: 'No such website in your organization' },
       ]);
     throw notFound(`No website ${websiteId}`);

@@ -1,8 +1,10 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
+import { decimalInteger } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
+import { invalidInput } from '../errors/index.js';
 import { checkResultSchema } from '../events/index.js';
-import { decimalInteger, defineRoute, type Route, validationError } from '../http/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import {
   effectiveIntervalSeconds,
   type Unmonitored,
@@ -88,7 +90,7 @@ function decodeCursor(cursor: string): { startedAt: Date; id: ObjectId } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const startedAt = new Date(iso ?? '');
   if (!id || !ObjectId.isValid(id) || Number.isNaN(startedAt.getTime())) {
-    throw validationError('Invalid cursor', [
+    throw invalidInput('Invalid cursor', [
       { path: 'cursor', message: 'pass back the nextCursor of the previous page' },
     ]);
   }

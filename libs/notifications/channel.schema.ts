@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { absoluteHttpUrl, decimalId, patchBody } from '../contract/index.js';
 import { EVENT_KINDS } from '../events/index.js';
-import { absoluteHttpUrl, decimalId, patchBody } from '../http/index.js';
 
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { parseInput } from '../contract/index.js';
 import { customerLock } from '../customers/index.js';
-import { conflict, notFound, parseInput, validationError } from '../http/index.js';
+import { conflict, invalidInput, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
@@ -78,7 +79,7 @@ export class ChannelService {
     if (customerId === undefined) return work();
     return this.deps.mutex.withLock(customerLock(customerId), async () => {
       if (!(await this.deps.customers.exists(organizationId, customerId)))
-        throw validationError(`Unknown customer ${customerId}`, [
+        throw invalidInput(`Unknown customer ${customerId}`, [
           { path: 'scope.customerId', message: `No customer ${customerId} in your organization` },
         ]);
       return work();
@@ -249,7 +250,7 @@ export class ChannelService {
       if (refused) problems.push({ path: `config.${field}`, message: refused });
     }
     if (problems.length > 0)
-      throw validationError(`Invalid config: ${problems.map((p) => p.path).join(', ')}`, problems);
+      throw invalidInput(`Invalid config: ${problems.map((p) => p.path).join(', ')}`, problems);
     return { config, secrets };
   }
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { defineRoute, idParams, type Route } from '../http/index.js';
+import { idParams } from '../contract/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import type { ChannelDocument } from './channel.repository.js';
 import {
   channelView,

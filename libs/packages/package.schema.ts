@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { patchBody } from '../http/index.js';
+import { patchBody } from '../contract/index.js';
 
 export const FEATURES = [
   'sslCheck',

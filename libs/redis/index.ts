@@ -115,6 +115,11 @@ export function isRedisUnavailable(error: unknown): boolean {
 }
 
 export { type RedisDataWatch, watchRedisData } from './data-watch.js';
+export {
+  createRedisRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+} from './rate-limit.js';
 export { type RedisScript, redisScript } from './script.js';
 
 /**

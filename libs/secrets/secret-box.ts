@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { DomainError } from '../errors/index.js';
 
 /** A secret as stored: AES-256-GCM ciphertext with the id of the key that sealed it. */
 export interface SealedSecret {
@@ -16,11 +17,18 @@ export function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** The secret could not be opened: unknown key, tampered ciphertext, or sealed for another place. */
-export class SecretUnreadableError extends Error {
-  constructor(reason: string) {
-    super(`stored secret cannot be decrypted: ${reason}`);
+/**
+ * The secret could not be opened: unknown key, tampered ciphertext, or sealed for another place.
+ * Callers are told what the operator must do; the reason (which key) is for the logs.
+ */
+export class SecretUnreadableError extends DomainError {
+  constructor(readonly reason: string) {
+    super(
+      'internal',
+      'A stored secret of this resource cannot be decrypted with the configured keys: the operator must add the key it was sealed with to SECRETS_KEYS_PREVIOUS.',
+    );
     this.name = 'SecretUnreadableError';
+    this.message = `stored secret cannot be decrypted: ${reason}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CheckConfig } from '../checks/index.js';
-import { patchBody } from '../http/index.js';
+import { patchBody } from '../contract/index.js';
 import type { Feature } from '../packages/index.js';
 
 /** The seven check switches and the package feature each needs. */

@@ -1,4 +1,4 @@
-import type { FieldError } from '../http/index.js';
+import type { FieldError } from '../errors/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 
 /** Headers whose values are credentials whatever the user says: always sealed, never returned. */

@@ -1,4 +1,4 @@
-import { AppError, type FieldError, validationError } from '../http/index.js';
+import { type FieldError, invalidInput, notAllowed } from '../errors/index.js';
 import type { Feature, PackageDocument } from '../packages/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
@@ -31,10 +31,10 @@ function forbiddenByPackage(
   pkg: PackageDocument,
   problems: Array<FieldError & { feature: Feature | 'limits' }>,
 ): never {
-  throw new AppError('forbidden', {
-    detail: `The package "${pkg.displayName}" does not allow this: ${[...new Set(problems.map((p) => p.feature))].join(', ')}`,
-    errors: problems.map(({ path, message }) => ({ path, message })),
-  });
+  throw notAllowed(
+    `The package "${pkg.displayName}" does not allow this: ${[...new Set(problems.map((p) => p.feature))].join(', ')}`,
+    problems.map(({ path, message }) => ({ path, message })),
+  );
 }
 
 /**
@@ -152,7 +152,7 @@ export function buildWebsiteSettings(args: {
   }
 
   if (invalid.length > 0)
-    throw validationError(`Invalid website: ${invalid.map((e) => e.path).join(', ')}`, invalid);
+    throw invalidInput(`Invalid website: ${invalid.map((e) => e.path).join(', ')}`, invalid);
   if (forbidden.length > 0) forbiddenByPackage(pkg, forbidden);
   return {
     ...settings,

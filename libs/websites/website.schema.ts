@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { absoluteHttpUrl, decimalId, decimalInteger, patchBody } from '../contract/index.js';
 import { WEBSITE_STATUSES } from '../events/index.js';
-import { absoluteHttpUrl, decimalId, decimalInteger, patchBody } from '../http/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;

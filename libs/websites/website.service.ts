@@ -7,7 +7,7 @@ import {
   customerLock,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import { AppError, notFound, validationError } from '../http/index.js';
+import { invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -82,7 +82,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       customerId,
     );
     if (!owner) {
-      throw validationError(`Unknown customer ${customerId}`, [
+      throw invalidInput(`Unknown customer ${customerId}`, [
         { path, message: `No customer ${customerId} in your organization` },
       ]);
     }
@@ -92,10 +92,10 @@ export class WebsiteService implements CustomerWebsitesPort {
   private async assertRoomFor(organizationId: number, owner: Owner): Promise<void> {
     const count = await this.deps.websites.countByCustomer(organizationId, owner.customer.id);
     if (count >= owner.pkg.limits.maxWebsites) {
-      throw new AppError('forbidden', {
-        detail: `The package "${owner.pkg.displayName}" allows ${owner.pkg.limits.maxWebsites} website(s) per customer (maxWebsites).`,
-        errors: [{ path: 'customerId', message: 'the customer has reached its package’s maxWebsites' }],
-      });
+      throw notAllowed(
+        `The package "${owner.pkg.displayName}" allows ${owner.pkg.limits.maxWebsites} website(s) per customer (maxWebsites).`,
+        [{ path: 'customerId', message: 'the customer has reached its package’s maxWebsites' }],
+      );
     }
   }
 
@@ -118,7 +118,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         return [];
       });
       if (invalid.length > 0)
-        throw validationError(
+        throw invalidInput(
           `Invalid notificationChannelIds: ${invalid.map((e) => e.path).join(', ')}`,
           invalid,
         );
@@ -252,18 +252,15 @@ export class WebsiteService implements CustomerWebsitesPort {
         (f) => pkg.features[f],
       );
       if (invalid.length > 0)
-        throw validationError(
-          `Invalid check configuration: ${invalid.map((e) => e.path).join(', ')}`,
-          invalid,
-        );
+        throw invalidInput(`Invalid check configuration: ${invalid.map((e) => e.path).join(', ')}`, invalid);
       if (forbidden.length > 0) {
-        throw new AppError('forbidden', {
-          detail: `The package "${pkg.displayName}" does not include: ${forbidden.map((f) => f.feature).join(', ')}`,
-          errors: forbidden.map(({ path, feature }) => ({
+        throw notAllowed(
+          `The package "${pkg.displayName}" does not include: ${forbidden.map((f) => f.feature).join(', ')}`,
+          forbidden.map(({ path, feature }) => ({
             path,
             message: `needs the ${feature} feature, which the customer’s package lacks`,
           })),
-        });
+        );
       }
       const updated: WebsiteDocument = {
         ...website,

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { type ApiServer, startApi } from '../../apps/api/api.js';
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, loadConfig } from '../../libs/config/index.js';
-import type { Scope } from '../../libs/http/index.js';
+import type { Scope } from '../../libs/contract/index.js';
 import { createLogger } from '../../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';

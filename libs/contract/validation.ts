@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type FieldError, validationError } from './app-error.js';
+import { type FieldError, invalidInput } from '../errors/index.js';
 
 export type InputLocation = 'body' | 'query' | 'path';
 
@@ -49,7 +49,7 @@ export function parseInput<S extends z.ZodType>(
   const result = validate(schema, input, prefix);
   if (result.success) return result.data;
   const fields = [...new Set(result.errors.map((e) => e.path || '(root)'))].join(', ');
-  throw validationError(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, result.errors);
+  throw invalidInput(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, result.errors);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Redis, redisScript } from '../redis/index.js';
+import type { Redis } from 'ioredis';
+import { redisScript } from './script.js';
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from './app-error.js';
-import { hasScope, type Scope } from './context.js';
+import type { DomainError } from '../errors/index.js';
+import { hasScope, type Scope } from './scopes.js';
 import { parseInput } from './validation.js';
 
 const schema = z.strictObject({
@@ -14,8 +14,8 @@ function errorsOf(input: unknown) {
   try {
     parseInput(schema, input, 'body');
   } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return (error as AppError).errors ?? [];
+    expect(error).toMatchObject({ kind: 'invalid' });
+    return (error as DomainError).errors ?? [];
   }
   throw new Error('expected a validation error');
 }

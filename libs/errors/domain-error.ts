@@ -1,0 +1,44 @@
+/** One field that failed validation; `path` is dotted (`customHeaders.X-Foo`). */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/**
+ * What went wrong, in the domain's words. The HTTP layer turns each kind into a status and an
+ * RFC 9457 problem type (invalid 400, not-allowed 403, not-found 404, conflict 409, internal 500);
+ * nothing below it knows about HTTP.
+ */
+export type DomainErrorKind = 'invalid' | 'not-allowed' | 'not-found' | 'conflict' | 'internal';
+
+export interface DomainErrorOptions {
+  /** The fields at fault, for `invalid` and `not-allowed`. */
+  errors?: FieldError[];
+  /** When trying again later may succeed (a lock held by another request). */
+  retryAfterSeconds?: number;
+}
+
+/** An error whose detail is safe to show to the caller (it says what to do, never a secret). */
+export class DomainError extends Error {
+  readonly errors: FieldError[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly detail: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(detail);
+    this.name = 'DomainError';
+    this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export const invalidInput = (detail: string, errors: FieldError[]) =>
+  new DomainError('invalid', detail, { errors });
+/** Not allowed to this caller or by the customer's package (a feature, a limit). */
+export const notAllowed = (detail: string, errors?: FieldError[]) =>
+  new DomainError('not-allowed', detail, { errors });
+export const notFound = (detail: string) => new DomainError('not-found', detail);
+export const conflict = (detail: string) => new DomainError('conflict', detail);

@@ -1,0 +1,10 @@
+export {
+  conflict,
+  DomainError,
+  type DomainErrorKind,
+  type DomainErrorOptions,
+  type FieldError,
+  invalidInput,
+  notAllowed,
+  notFound,
+} from './domain-error.js';
