@@ -5,6 +5,7 @@ import {
   isDuplicateKey,
   nextId,
   TenantCollection,
+  WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { EventPayload } from './event-payload.js';
 
@@ -85,8 +86,6 @@ export const deliveryIndexes: CollectionIndexes[] = [
   },
 ];
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 /** A delivery's primary key: one per event and channel, so a second dispatch finds the first. */
 export const deliveryKey = (eventId: string, channelId: number) => `${eventId}:${channelId}`;
 const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
@@ -155,11 +154,11 @@ export class DeliveryRepository {
 
   /** By primary key, without the log: what an attempt needs (FerretDB answers it without a scan). */
   findByKey(organizationId: number, key: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.findOneByKey(organizationId, key, NO_MONGO_ID);
+    return this.deliveries.findOneByKey(organizationId, key, WITHOUT_MONGO_ID);
   }
 
   async findById(organizationId: number, id: number): Promise<Delivery | null> {
-    const record = await this.deliveries.findOne(organizationId, { id }, NO_MONGO_ID);
+    const record = await this.deliveries.findOne(organizationId, { id }, WITHOUT_MONGO_ID);
     return record && this.withItsLog(record);
   }
 
@@ -170,7 +169,7 @@ export class DeliveryRepository {
         organizationId,
         { channelId, ...(before ? { id: { $lt: before } } : {}) },
         {
-          ...NO_MONGO_ID,
+          ...WITHOUT_MONGO_ID,
           sort: { id: -1 },
           limit,
         },
@@ -264,7 +263,7 @@ export class DeliveryRepository {
     const entry = await this.log.findOne(
       organizationId,
       { channelId, incident, externalRef: { $ne: null } } as Filter<LogEntry>,
-      NO_MONGO_ID,
+      WITHOUT_MONGO_ID,
     );
     return entry?.externalRef ?? null;
   }

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Scope } from '../contract/index.js';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
 import { type GeneratedToken, generateToken } from './token.js';
 
 export interface ApiToken {
@@ -26,8 +26,6 @@ export const apiTokenIndexes: CollectionIndexes = {
     { key: { prefix: 1 }, name: 'prefix' },
   ],
 };
-
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
 
 export class ApiTokenRepository {
   private readonly tokens: TenantCollection<ApiToken>;
@@ -60,24 +58,24 @@ export class ApiTokenRepository {
 
   /** The unrevoked token with this hash, whatever its organization (this is how a caller is identified). */
   findActiveByHash(hash: string): Promise<ApiToken | null> {
-    return this.tokens.collection.findOne({ hash, revokedAt: null }, NO_MONGO_ID);
+    return this.tokens.collection.findOne({ hash, revokedAt: null }, WITHOUT_MONGO_ID);
   }
 
   list(organizationId: number): Promise<ApiToken[]> {
-    return this.tokens.find(organizationId, {}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.tokens.find(organizationId, {}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
   }
 
   /** Every organization's tokens, for the operator's CLI. */
   listAll(): Promise<ApiToken[]> {
-    return this.tokens.collection.find({}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.tokens.collection.find({}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
   }
 
   findById(organizationId: number, id: number): Promise<ApiToken | null> {
-    return this.tokens.findOne(organizationId, { id }, NO_MONGO_ID);
+    return this.tokens.findOne(organizationId, { id }, WITHOUT_MONGO_ID);
   }
 
   findByPrefix(prefix: string): Promise<ApiToken[]> {
-    return this.tokens.collection.find({ prefix }, NO_MONGO_ID).toArray();
+    return this.tokens.collection.find({ prefix }, WITHOUT_MONGO_ID).toArray();
   }
 
   countActiveAdmins(organizationId: number): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import type { CustomerStatus } from './customer-status.js';
 
@@ -28,63 +28,50 @@ export const customerIndexes: CollectionIndexes = {
   ],
 };
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 export class CustomerRepository {
-  private readonly customers: TenantCollection<CustomerDocument>;
+  private readonly customers: TenantResources<CustomerDocument>;
 
-  constructor(private readonly db: Db) {
-    this.customers = new TenantCollection(db.collection<CustomerDocument>(CUSTOMERS));
+  constructor(db: Db) {
+    this.customers = new TenantResources(db, CUSTOMERS);
   }
 
-  async create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
-    const now = new Date();
-    const document: CustomerDocument = {
-      ...input,
-      id: await nextId(this.db, CUSTOMERS),
-      createdAt: now,
-      updatedAt: now,
-    };
-    await this.customers.insertOne({ ...document });
-    return document;
+  create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
+    return this.customers.create(input);
   }
 
   list(organizationId: number): Promise<CustomerDocument[]> {
-    return this.customers.find(organizationId, {}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.customers.findMany(organizationId);
   }
 
   findById(organizationId: number, id: number): Promise<CustomerDocument | null> {
-    return this.customers.findOne(organizationId, { id }, NO_MONGO_ID);
+    return this.customers.findById(organizationId, id);
   }
 
   findByIds(organizationId: number, ids: readonly number[]): Promise<CustomerDocument[]> {
-    return this.customers.find(organizationId, { id: { $in: [...ids] } }, NO_MONGO_ID).toArray();
+    return this.customers.findByIds(organizationId, ids);
   }
 
   listOnPackage(organizationId: number, packageId: number): Promise<CustomerDocument[]> {
-    return this.customers.find(organizationId, { packageId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.customers.findMany(organizationId, { packageId });
   }
 
   countOnPackage(organizationId: number, packageId: number): Promise<number> {
-    return this.customers.countDocuments(organizationId, { packageId });
+    return this.customers.scoped.countDocuments(organizationId, { packageId });
   }
 
   /** Replaces the editable fields; the caller holds the customer's lock. */
-  async replace(document: CustomerDocument): Promise<CustomerDocument> {
-    const updated = { ...document, updatedAt: new Date() };
-    const { id, organizationId, createdAt: _createdAt, ...fields } = updated;
-    await this.customers.updateOne(organizationId, { id }, { $set: fields });
-    return updated;
+  replace(document: CustomerDocument): Promise<CustomerDocument> {
+    return this.customers.replace(document);
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {
-    return this.customers.deleteOne(organizationId, { id });
+    return this.customers.delete(organizationId, id);
   }
 
   /** Customers of every organization still marked for cancellation (for the lifecycle reconciler). */
   listMarkedForCancellation(): Promise<CustomerDocument[]> {
-    return this.customers.collection
-      .find({ status: 'marked_for_cancellation' }, { ...NO_MONGO_ID, sort: { cancellationDate: 1 } })
+    return this.customers.scoped.collection
+      .find({ status: 'marked_for_cancellation' }, { ...WITHOUT_MONGO_ID, sort: { cancellationDate: 1 } })
       .toArray();
   }
 }

@@ -4,4 +4,5 @@ export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
+export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';
 export { isMongoUnavailable } from './unavailable.js';

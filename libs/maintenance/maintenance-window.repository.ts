@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
 import type { Recurrence } from './recurrence.js';
 
 export interface MaintenanceWindowDocument {
@@ -27,64 +27,51 @@ export const maintenanceWindowIndexes: CollectionIndexes = {
   ],
 };
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 export class MaintenanceWindowRepository {
-  private readonly windows: TenantCollection<MaintenanceWindowDocument>;
+  private readonly windows: TenantResources<MaintenanceWindowDocument>;
 
-  constructor(private readonly db: Db) {
-    this.windows = new TenantCollection(db.collection<MaintenanceWindowDocument>(MAINTENANCE_WINDOWS));
+  constructor(db: Db) {
+    this.windows = new TenantResources(db, MAINTENANCE_WINDOWS);
   }
 
-  async create(
+  create(
     input: Omit<MaintenanceWindowDocument, 'id' | 'createdAt' | 'updatedAt'>,
   ): Promise<MaintenanceWindowDocument> {
-    const now = new Date();
-    const document = {
-      ...input,
-      id: await nextId(this.db, MAINTENANCE_WINDOWS),
-      createdAt: now,
-      updatedAt: now,
-    };
-    await this.windows.insertOne({ ...document });
-    return document;
+    return this.windows.create(input);
   }
 
   findById(organizationId: number, id: number): Promise<MaintenanceWindowDocument | null> {
-    return this.windows.findOne(organizationId, { id }, NO_MONGO_ID);
+    return this.windows.findById(organizationId, id);
   }
 
   listByWebsite(organizationId: number, websiteId: number): Promise<MaintenanceWindowDocument[]> {
-    return this.windows.find(organizationId, { websiteId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.windows.findMany(organizationId, { websiteId });
   }
 
   /** Every window of these websites, in one query (the batch check). */
   listByWebsites(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]> {
-    return this.windows.find(organizationId, { websiteId: { $in: websiteIds } }, NO_MONGO_ID).toArray();
+    return this.windows.findMany(organizationId, { websiteId: { $in: websiteIds } });
   }
 
   countByWebsite(organizationId: number, websiteId: number): Promise<number> {
-    return this.windows.countDocuments(organizationId, { websiteId });
+    return this.windows.scoped.countDocuments(organizationId, { websiteId });
   }
 
-  async replace(document: MaintenanceWindowDocument): Promise<MaintenanceWindowDocument> {
-    const updated = { ...document, updatedAt: new Date() };
-    const { id, organizationId, createdAt: _createdAt, ...fields } = updated;
-    await this.windows.updateOne(organizationId, { id }, { $set: fields });
-    return updated;
+  replace(document: MaintenanceWindowDocument): Promise<MaintenanceWindowDocument> {
+    return this.windows.replace(document);
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {
-    return this.windows.deleteOne(organizationId, { id });
+    return this.windows.delete(organizationId, id);
   }
 
   /** Removes every window of a website (the website is gone). */
   async deleteByWebsite(organizationId: number, websiteId: number): Promise<void> {
-    await this.windows.collection.deleteMany({ organizationId, websiteId });
+    await this.windows.scoped.collection.deleteMany({ organizationId, websiteId });
   }
 
   /** Every window of every organization, in no particular order (the reconciler groups them). */
   all(): AsyncIterable<MaintenanceWindowDocument> {
-    return this.windows.collection.find({}, NO_MONGO_ID);
+    return this.windows.scoped.collection.find({}, WITHOUT_MONGO_ID);
   }
 }

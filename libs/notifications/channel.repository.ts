@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, TenantResources } from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
 
@@ -34,58 +34,59 @@ export const channelIndexes: CollectionIndexes = {
   ],
 };
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 /** Bound into each sealed field, so it opens only as that field of its channel. */
 export const channelSecretContext = (channelId: number, field: string) =>
   `notification-channels/${channelId}/${field}`;
 
 export class ChannelRepository {
-  private readonly channels: TenantCollection<ChannelDocument>;
+  private readonly channels: TenantResources<ChannelDocument>;
 
-  constructor(private readonly db: Db) {
-    this.channels = new TenantCollection(db.collection<ChannelDocument>(NOTIFICATION_CHANNELS));
+  constructor(db: Db) {
+    this.channels = new TenantResources(db, NOTIFICATION_CHANNELS);
   }
 
+  /** A channel's id before it is stored: its secrets are sealed for it. */
   allocateId(): Promise<number> {
-    return nextId(this.db, NOTIFICATION_CHANNELS);
+    return this.channels.allocateId();
   }
 
+  /** Stores a new channel, its id from `allocateId`. */
   async insert(document: ChannelDocument): Promise<void> {
-    await this.channels.insertOne({ ...document });
+    await this.channels.scoped.insertOne({ ...document });
   }
 
   list(organizationId: number, filter: { customerId?: number } = {}): Promise<ChannelDocument[]> {
-    const query = filter.customerId === undefined ? {} : { 'scope.customerId': filter.customerId };
-    return this.channels.find(organizationId, query, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.channels.findMany(
+      organizationId,
+      filter.customerId === undefined ? {} : { 'scope.customerId': filter.customerId },
+    );
   }
 
   count(organizationId: number): Promise<number> {
-    return this.channels.countDocuments(organizationId, {});
+    return this.channels.scoped.countDocuments(organizationId, {});
   }
 
   countScopedTo(organizationId: number, customerId: number): Promise<number> {
-    return this.channels.countDocuments(organizationId, { 'scope.customerId': customerId });
+    return this.channels.scoped.countDocuments(organizationId, { 'scope.customerId': customerId });
   }
 
   findById(organizationId: number, id: number): Promise<ChannelDocument | null> {
-    return this.channels.findOne(organizationId, { id }, NO_MONGO_ID);
+    return this.channels.findById(organizationId, id);
   }
 
   findByIds(organizationId: number, ids: readonly number[]): Promise<ChannelDocument[]> {
-    return this.channels.find(organizationId, { id: { $in: [...ids] } }, NO_MONGO_ID).toArray();
+    return this.channels.findByIds(organizationId, ids);
   }
 
-  /** Writes every field but the identity ones; the caller holds the channel's lock. */
-  async replace(document: ChannelDocument): Promise<void> {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = document;
-    await this.channels.updateOne(organizationId, { id }, { $set: fields });
+  /** Writes every field but the identity ones, with `updatedAt` now; the caller holds the channel's lock. */
+  replace(document: ChannelDocument): Promise<ChannelDocument> {
+    return this.channels.replace(document);
   }
 
   /** Seals write-only fields sealed under an older SECRETS_KEY again under the current one. */
   resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
     return resealCollection({
-      collection: this.channels.collection,
+      collection: this.channels.scoped.collection,
       box,
       filter: {},
       sealedFieldsOf: (channel) =>
@@ -99,6 +100,6 @@ export class ChannelRepository {
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {
-    return this.channels.deleteOne(organizationId, { id });
+    return this.channels.delete(organizationId, id);
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { type CollectionIndexes, isDuplicateKey, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, isDuplicateKey, TenantResources } from '../db/index.js';
 import type { Alerting, Features, Limits } from './package.schema.js';
 
 /** An organization's package config: what its customers may use, and their alerting defaults. */
@@ -32,65 +32,48 @@ export class DuplicatePackageKeyError extends Error {
   }
 }
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 function rethrowDuplicate(error: unknown, key: string): never {
   if (isDuplicateKey(error)) throw new DuplicatePackageKeyError(key);
   throw error;
 }
 
 export class PackageRepository {
-  private readonly packages: TenantCollection<PackageDocument>;
+  private readonly packages: TenantResources<PackageDocument>;
 
-  constructor(private readonly db: Db) {
-    this.packages = new TenantCollection(db.collection<PackageDocument>(PACKAGES));
+  constructor(db: Db) {
+    this.packages = new TenantResources(db, PACKAGES);
   }
 
   async create(input: Omit<PackageDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<PackageDocument> {
     if (await this.findByKey(input.organizationId, input.key)) throw new DuplicatePackageKeyError(input.key);
-    const now = new Date();
-    const document: PackageDocument = {
-      ...input,
-      id: await nextId(this.db, PACKAGES),
-      createdAt: now,
-      updatedAt: now,
-    };
-    await this.packages
-      .insertOne({ ...document })
-      .catch((error: unknown) => rethrowDuplicate(error, input.key));
-    return document;
+    return this.packages.create(input).catch((error: unknown) => rethrowDuplicate(error, input.key));
   }
 
   list(organizationId: number): Promise<PackageDocument[]> {
-    return this.packages.find(organizationId, {}, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.packages.findMany(organizationId);
   }
 
   findById(organizationId: number, id: number): Promise<PackageDocument | null> {
-    return this.packages.findOne(organizationId, { id }, NO_MONGO_ID);
+    return this.packages.findById(organizationId, id);
   }
 
-  findByKey(organizationId: number, key: string): Promise<PackageDocument | null> {
-    return this.packages.findOne(organizationId, { key }, NO_MONGO_ID);
+  async findByKey(organizationId: number, key: string): Promise<PackageDocument | null> {
+    return (await this.packages.findMany(organizationId, { key }))[0] ?? null;
   }
 
   /** Several packages of one organization at once (for lists that show package names). */
-  findByIds(organizationId: number, ids: number[]): Promise<PackageDocument[]> {
-    return this.packages.find(organizationId, { id: { $in: ids } }, NO_MONGO_ID).toArray();
+  findByIds(organizationId: number, ids: readonly number[]): Promise<PackageDocument[]> {
+    return this.packages.findByIds(organizationId, ids);
   }
 
   /** Replaces the editable fields; the caller holds the package's lock. */
   async replace(document: PackageDocument): Promise<PackageDocument> {
     const other = await this.findByKey(document.organizationId, document.key);
     if (other && other.id !== document.id) throw new DuplicatePackageKeyError(document.key);
-    const updated = { ...document, updatedAt: new Date() };
-    const { id, organizationId, createdAt: _createdAt, ...fields } = updated;
-    await this.packages
-      .updateOne(organizationId, { id }, { $set: fields })
-      .catch((error: unknown) => rethrowDuplicate(error, document.key));
-    return updated;
+    return this.packages.replace(document).catch((error: unknown) => rethrowDuplicate(error, document.key));
   }
 
   delete(organizationId: number, id: number): Promise<boolean> {
-    return this.packages.deleteOne(organizationId, { id });
+    return this.packages.delete(organizationId, id);
   }
 }

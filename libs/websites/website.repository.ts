@@ -1,6 +1,6 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
 import type { CheckConfig } from '../checks/index.js';
-import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import {
   ALWAYS_SECRET_HEADERS,
@@ -64,8 +64,6 @@ export const websiteIndexes: CollectionIndexes = {
   ],
 };
 
-const NO_MONGO_ID = { projection: { _id: 0 } } as const;
-
 /** Bound into the sealed client key, so it opens only for its website. */
 export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtlsClientKey`;
 
@@ -119,8 +117,8 @@ export class WebsiteRepository {
     organizationId: number,
     ref: { id: number } | { publicId: string },
   ): Promise<WebsiteDocument | null> {
-    if ('id' in ref) return this.websites.findOneByKey(organizationId, websiteKey(ref.id), NO_MONGO_ID);
-    return this.websites.findOne(organizationId, ref, NO_MONGO_ID);
+    if ('id' in ref) return this.websites.findOneByKey(organizationId, websiteKey(ref.id), WITHOUT_MONGO_ID);
+    return this.websites.findOne(organizationId, ref, WITHOUT_MONGO_ID);
   }
 
   /** Every website of every organization, streamed in no particular order (a sort of 100,000 documents costs FerretDB minutes). */
@@ -172,7 +170,7 @@ export class WebsiteRepository {
     };
     return this.websites
       .find(organizationId, filter, {
-        ...NO_MONGO_ID,
+        ...WITHOUT_MONGO_ID,
         sort: { id: 1 },
         ...(options.limit === undefined ? {} : { limit: options.limit }),
       })
@@ -180,7 +178,9 @@ export class WebsiteRepository {
   }
 
   listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
-    return this.websites.find(organizationId, { customerId }, { ...NO_MONGO_ID, sort: { id: 1 } }).toArray();
+    return this.websites
+      .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
+      .toArray();
   }
 
   /** Websites of every organization (metrics). */
