@@ -5,13 +5,7 @@ import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
-import {
-  connectMongo,
-  ensureIndexes,
-  isMongoUnavailable,
-  pingMongo,
-  watchMongoHealth,
-} from '../../libs/db/index.js';
+import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -27,14 +21,13 @@ import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
-  connectRedis,
   createRedisRateLimiter,
   isRedisUnavailable,
   pingRedis,
   watchRedisData,
 } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+import { openProcessServices } from '../../libs/services/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
 export interface ApiServer extends RunningService {
@@ -49,20 +42,14 @@ export async function startApi(
   logger: Logger,
   options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
 ): Promise<ApiServer> {
-  const mongo = await connectMongo(config.MONGODB_URL, {
-    appName: 'webmon-api',
-    logger,
-    signal: options.signal,
-  });
-  const redis = await connectRedis(config.REDIS_URL, {
+  const connections = await openProcessServices({
     name: 'api',
+    config,
     logger,
-    role: 'command',
+    jobs: false,
     signal: options.signal,
   });
-  await ensureIndexes(mongo.db, ALL_INDEXES);
-
-  const services = createServices({ db: mongo.db, redis, config, logger });
+  const { mongo, redis, services } = connections;
   // Credential headers of websites stored before they were sealed (idempotent; none after the first start).
   const sealedHeaders = await services.websiteRepository.sealCredentialHeaders(services.secrets);
   if (sealedHeaders > 0)
@@ -191,9 +178,7 @@ export async function startApi(
       await redisData.stop();
       mongoHealth.stop();
       await fleet.stop();
-      await services.close();
-      await redis.quit().catch(() => redis.disconnect());
-      await mongo.client.close();
+      await connections.close();
     },
   };
 }

@@ -6,13 +6,13 @@ import {
   startNotificationWorkers,
 } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
-import { connectMongo, ensureIndexes, pingMongo } from '../../libs/db/index.js';
+import { pingMongo } from '../../libs/db/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { EventOutbox } from '../../libs/monitoring/index.js';
-import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
+import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+import { openProcessServices } from '../../libs/services/index.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
 
@@ -32,25 +32,14 @@ export async function startNotifier(
   logger: Logger,
   options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
 ): Promise<RunningService & { metrics: Registry }> {
-  const mongo = await connectMongo(config.MONGODB_URL, {
-    appName: 'webmon-notifier',
-    logger,
-    signal: options.signal,
-  });
-  const redis = await connectRedis(config.REDIS_URL, {
+  const connections = await openProcessServices({
     name: 'notifier',
+    config,
     logger,
-    role: 'command',
+    jobs: true,
     signal: options.signal,
   });
-  const blocking = await connectRedis(config.REDIS_URL, {
-    name: 'notifier-jobs',
-    logger,
-    role: 'worker',
-    signal: options.signal,
-  });
-  await ensureIndexes(mongo.db, ALL_INDEXES);
-  const services = createServices({ db: mongo.db, redis, config, logger });
+  const { mongo, redis, blocking, services } = connections;
   const http = new GuardedHttp(
     { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, exemptAddresses: config.PROBE_EXEMPT_ADDRESSES },
     config.DELIVERY_TIMEOUT_SECONDS * 1000,
@@ -142,9 +131,7 @@ export async function startNotifier(
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
-      await services.close();
-      await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));
-      await mongo.client.close();
+      await connections.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import { rootCertificates } from 'node:tls';
 import type { Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
 import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
-import { BatchInserter, connectMongo, ensureIndexes, watchMongoHealth } from '../../libs/db/index.js';
+import { BatchInserter, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -19,9 +19,9 @@ import {
 } from '../../libs/monitoring/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
-import { connectRedis, pingRedis, watchRedisData } from '../../libs/redis/index.js';
+import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { ALL_INDEXES, createServices } from '../../libs/services/index.js';
+import { openProcessServices } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
@@ -69,16 +69,8 @@ export async function startWorker(
     logger.warn({ ip }, 'NODE_PUBLIC_IP not set: publishing the first external IPv4 address');
   const probe = probeOptions(config, options.probe);
   const { signal } = options;
-  const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-worker', logger, signal });
-  const redis = await connectRedis(config.REDIS_URL, { name: 'worker', logger, role: 'command', signal });
-  const blocking = await connectRedis(config.REDIS_URL, {
-    name: 'worker-jobs',
-    logger,
-    role: 'worker',
-    signal,
-  });
-  await ensureIndexes(mongo.db, ALL_INDEXES);
-  const services = createServices({ db: mongo.db, redis, config, logger });
+  const connections = await openProcessServices({ name: 'worker', config, logger, jobs: true, signal });
+  const { mongo, redis, blocking, services } = connections;
   const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
@@ -258,9 +250,7 @@ export async function startWorker(
       if (lost > 0) logger.error({ lost }, 'MongoDB did not come back before shutdown: kept results lost');
       mongoHealth.stop();
       await heartbeat.stop();
-      await services.close();
-      await Promise.all([redis.quit(), blocking.quit()].map((quit) => quit.catch(() => undefined)));
-      await mongo.client.close();
+      await connections.close();
     },
   };
 }

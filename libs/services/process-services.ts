@@ -1,0 +1,52 @@
+import type { AppConfig } from '../config/index.js';
+import { connectMongo, ensureIndexes, type Mongo } from '../db/index.js';
+import type { Logger } from '../logging/index.js';
+import { connectRedis, type Redis } from '../redis/index.js';
+import { ALL_INDEXES, createServices, type Services } from './services.js';
+
+/** What a process of the service starts from: its connections, the indexes, its services. */
+export interface ProcessServices<Blocking extends Redis | null = Redis | null> {
+  mongo: Mongo;
+  /** Commands: fails fast while Redis is away. */
+  redis: Redis;
+  /** BullMQ workers' blocking connection: waits for Redis (only with `jobs`). */
+  blocking: Blocking;
+  services: Services;
+  /** Closes the queues it built, then the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a process (`webmon-<name>`) to MongoDB and Redis, waiting and logging while they are not
+ * there yet, creates the indexes, and builds its services on first use. `jobs`: the process runs
+ * BullMQ workers, which need a connection of their own.
+ */
+export async function openProcessServices<Jobs extends boolean>(options: {
+  name: string;
+  config: AppConfig;
+  logger: Logger;
+  jobs: Jobs;
+  signal?: AbortSignal;
+}): Promise<ProcessServices<Jobs extends true ? Redis : null>> {
+  const { name, config, logger, signal } = options;
+  const mongo = await connectMongo(config.MONGODB_URL, { appName: `webmon-${name}`, logger, signal });
+  const redis = await connectRedis(config.REDIS_URL, { name, logger, role: 'command', signal });
+  const blocking = options.jobs
+    ? await connectRedis(config.REDIS_URL, { name: `${name}-jobs`, logger, role: 'worker', signal })
+    : null;
+  await ensureIndexes(mongo.db, ALL_INDEXES);
+  const services = createServices({ db: mongo.db, redis, config, logger });
+  return {
+    mongo,
+    redis,
+    blocking: blocking as Jobs extends true ? Redis : null,
+    services,
+    async close() {
+      await services.close();
+      await Promise.all(
+        [redis, blocking].map((connection) => connection?.quit().catch(() => connection.disconnect())),
+      );
+      await mongo.client.close();
+    },
+  };
+}

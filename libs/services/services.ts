@@ -1,0 +1,305 @@
+import type { Db } from 'mongodb';
+import {
+  DeliveryRepository,
+  DeliveryRequests,
+  deliveryIndexes,
+  NotificationQueue,
+  OwedAttempts,
+  owedAttemptIndexes,
+} from '../alerts/index.js';
+import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
+import { type AppConfig, requireSecretsKey } from '../config/index.js';
+import {
+  CustomerLifecycleQueue,
+  CustomerRepository,
+  CustomerService,
+  customerIndexes,
+} from '../customers/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+import { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import {
+  MaintenanceQueue,
+  MaintenanceWindowRepository,
+  maintenanceWindowIndexes,
+} from '../maintenance/index.js';
+import {
+  checkResultIndexes,
+  MonitorStateRepository,
+  monitoringIndexes,
+  PlacementStatus,
+  ResultRepository,
+} from '../monitoring/index.js';
+import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
+import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
+import { PackageRepository, packageIndexes } from '../packages/index.js';
+import type { Redis } from '../redis/index.js';
+import { CheckScheduler } from '../scheduler/index.js';
+import { SecretBox } from '../secrets/index.js';
+import {
+  ScheduleReconciler,
+  WebsiteRepository,
+  WebsiteRevisions,
+  WebsiteScheduling,
+  WebsiteService,
+  websiteIndexes,
+} from '../websites/index.js';
+
+/** Every collection's indexes, created at start by each process. */
+export const ALL_INDEXES: readonly CollectionIndexes[] = [
+  organizationIndexes,
+  apiTokenIndexes,
+  monitoringNodeIndexes,
+  packageIndexes,
+  customerIndexes,
+  websiteIndexes,
+  checkResultIndexes,
+  ...monitoringIndexes,
+  maintenanceWindowIndexes,
+  channelIndexes,
+  ...deliveryIndexes,
+  owedAttemptIndexes,
+];
+
+export interface Services {
+  secrets: SecretBox;
+  customerRepository: CustomerRepository;
+  websiteRepository: WebsiteRepository;
+  websiteRevisions: WebsiteRevisions;
+  tokens: ApiTokenRepository;
+  nodes: MonitoringNodeRepository;
+  packages: PackageRepository;
+  customers: CustomerService;
+  websites: WebsiteService;
+  mutex: RedisMutex;
+  scheduler: CheckScheduler;
+  lifecycle: CustomerLifecycleQueue;
+  reconciler: ScheduleReconciler;
+  scheduling: WebsiteScheduling;
+  maintenanceWindows: MaintenanceWindowRepository;
+  maintenanceQueue: MaintenanceQueue;
+  channels: ChannelService;
+  channelRepository: ChannelRepository;
+  deliveries: DeliveryRepository;
+  owedAttempts: OwedAttempts;
+  deliveryRequests: DeliveryRequests;
+  notificationQueue: NotificationQueue;
+  states: MonitorStateRepository;
+  results: ResultRepository;
+  /** What this process has built so far (diagnostics: which services a process uses). */
+  built(): Array<keyof Services>;
+  close(): Promise<void>;
+}
+
+/**
+ * The repositories and services of the control plane over one process's connections, each built
+ * on first use: a process builds what it uses (the notifier never builds the check scheduler's
+ * queues, the worker never builds the channel or customer services), and nothing twice.
+ */
+export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }): Services {
+  return new LazyServices(deps);
+}
+
+class LazyServices implements Services {
+  private readonly instances = new Map<keyof Services, unknown>();
+
+  constructor(private readonly deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }) {}
+
+  private once<K extends keyof Services>(key: K, build: () => Services[K]): Services[K] {
+    if (!this.instances.has(key)) this.instances.set(key, build());
+    return this.instances.get(key) as Services[K];
+  }
+
+  private get prefix() {
+    return this.deps.config.REDIS_KEY_PREFIX;
+  }
+
+  private get guard() {
+    return {
+      allowPrivateTargets: this.deps.config.ALLOW_PRIVATE_TARGETS,
+      exemptAddresses: this.deps.config.PROBE_EXEMPT_ADDRESSES,
+    };
+  }
+
+  get secrets(): Services['secrets'] {
+    const { config } = this.deps;
+    return this.once('secrets', () => new SecretBox(requireSecretsKey(config), config.SECRETS_KEYS_PREVIOUS));
+  }
+  get mutex(): Services['mutex'] {
+    return this.once('mutex', () => new RedisMutex(this.deps.redis, this.prefix));
+  }
+  get nodes(): Services['nodes'] {
+    return this.once('nodes', () => new MonitoringNodeRepository(this.deps.db));
+  }
+  get packages(): Services['packages'] {
+    return this.once('packages', () => new PackageRepository(this.deps.db));
+  }
+  get tokens(): Services['tokens'] {
+    return this.once('tokens', () => new ApiTokenRepository(this.deps.db));
+  }
+  get customerRepository(): Services['customerRepository'] {
+    return this.once('customerRepository', () => new CustomerRepository(this.deps.db));
+  }
+  get websiteRevisions(): Services['websiteRevisions'] {
+    return this.once('websiteRevisions', () => new WebsiteRevisions(this.deps.redis, this.prefix));
+  }
+  get websiteRepository(): Services['websiteRepository'] {
+    return this.once(
+      'websiteRepository',
+      () => new WebsiteRepository(this.deps.db, (id) => this.websiteRevisions.bump(id)),
+    );
+  }
+  get scheduler(): Services['scheduler'] {
+    return this.once('scheduler', () => new CheckScheduler(this.deps.redis, this.prefix));
+  }
+  get lifecycle(): Services['lifecycle'] {
+    return this.once('lifecycle', () => new CustomerLifecycleQueue(this.deps.redis, this.prefix));
+  }
+  get maintenanceWindows(): Services['maintenanceWindows'] {
+    return this.once('maintenanceWindows', () => new MaintenanceWindowRepository(this.deps.db));
+  }
+  get maintenanceQueue(): Services['maintenanceQueue'] {
+    return this.once('maintenanceQueue', () => new MaintenanceQueue(this.deps.redis, this.prefix));
+  }
+  get notificationQueue(): Services['notificationQueue'] {
+    return this.once('notificationQueue', () => new NotificationQueue(this.deps.redis, this.prefix));
+  }
+  get states(): Services['states'] {
+    return this.once(
+      'states',
+      () =>
+        new MonitorStateRepository(this.deps.db, this.deps.redis, this.prefix, (eventId) =>
+          this.notificationQueue.announce(eventId),
+        ),
+    );
+  }
+  get results(): Services['results'] {
+    return this.once('results', () => new ResultRepository(this.deps.db));
+  }
+  get scheduling(): Services['scheduling'] {
+    return this.once('scheduling', () => {
+      const placement = new PlacementStatus({
+        states: this.states,
+        results: this.results,
+        mutex: this.mutex,
+        recheckDelayMs: this.deps.config.RECHECK_DELAY_SECONDS * 1000,
+      });
+      return new WebsiteScheduling({
+        scheduler: this.scheduler,
+        websites: this.websiteRepository,
+        nodes: this.nodes,
+        preferredRegion: this.deps.config.PREFERRED_REGION,
+        onPlacement: (change) => placement.changed(change),
+      });
+    });
+  }
+  get channelRepository(): Services['channelRepository'] {
+    return this.once('channelRepository', () => new ChannelRepository(this.deps.db));
+  }
+  get deliveries(): Services['deliveries'] {
+    return this.once('deliveries', () => new DeliveryRepository(this.deps.db));
+  }
+  get owedAttempts(): Services['owedAttempts'] {
+    return this.once('owedAttempts', () => new OwedAttempts(this.deps.db));
+  }
+  get deliveryRequests(): Services['deliveryRequests'] {
+    return this.once(
+      'deliveryRequests',
+      () =>
+        new DeliveryRequests({
+          channels: this.channelRepository,
+          deliveries: this.deliveries,
+          owed: this.owedAttempts,
+          queue: this.notificationQueue,
+        }),
+    );
+  }
+  get channels(): Services['channels'] {
+    return this.once(
+      'channels',
+      () =>
+        new ChannelService({
+          channels: this.channelRepository,
+          secrets: this.secrets,
+          mutex: this.mutex,
+          guard: this.guard,
+          customers: {
+            exists: async (organizationId, customerId) =>
+              (await this.customerRepository.findById(organizationId, customerId)) !== null,
+          },
+          // The website service needs the channels too: each reaches the other when called.
+          websites: {
+            detachChannel: (organizationId, channelId) =>
+              this.websites.detachChannel(organizationId, channelId),
+            countListingOutsideCustomer: (organizationId, channelId, customerId) =>
+              this.websites.countListingChannelOutsideCustomer(organizationId, channelId, customerId),
+          },
+        }),
+    );
+  }
+  get websites(): Services['websites'] {
+    return this.once(
+      'websites',
+      () =>
+        new WebsiteService({
+          websites: this.websiteRepository,
+          customers: this.customerRepository,
+          packages: this.packages,
+          secrets: this.secrets,
+          mutex: this.mutex,
+          scheduling: this.scheduling,
+          channels: this.channels,
+          guard: this.guard,
+          afterDelete: async (website) => {
+            await this.maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
+            // Drops the planned boundary job and the website's maintenance state.
+            await this.maintenanceQueue.syncSoon(website.organizationId, website.id);
+          },
+        }),
+    );
+  }
+  get reconciler(): Services['reconciler'] {
+    return this.once(
+      'reconciler',
+      () =>
+        new ScheduleReconciler({
+          websites: this.websiteRepository,
+          customers: this.customerRepository,
+          packages: this.packages,
+          scheduling: this.scheduling,
+          scheduler: this.scheduler,
+          mutex: this.mutex,
+          redis: this.deps.redis,
+          prefix: this.prefix,
+          logger: this.deps.logger,
+        }),
+    );
+  }
+  get customers(): Services['customers'] {
+    return this.once(
+      'customers',
+      () =>
+        new CustomerService({
+          customers: this.customerRepository,
+          packages: this.packages,
+          mutex: this.mutex,
+          lifecycle: this.lifecycle,
+          websites: this.websites,
+          channels: this.channels,
+          logger: this.deps.logger,
+        }),
+    );
+  }
+
+  built(): Array<keyof Services> {
+    return [...this.instances.keys()];
+  }
+
+  /** Closes the queues this process built. */
+  async close(): Promise<void> {
+    const queues = (['scheduler', 'lifecycle', 'maintenanceQueue', 'notificationQueue'] as const)
+      .map((key) => this.instances.get(key) as { close(): Promise<void> } | undefined)
+      .filter((queue) => queue !== undefined);
+    await Promise.all(queues.map((queue) => queue.close()));
+  }
+}
