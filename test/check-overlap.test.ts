@@ -62,6 +62,9 @@ describe('a website whose check outlasts its interval', () => {
       },
     });
     expect(created.status).toBe(201);
+    // The check made at once on creation (no domain lookup yet) is done before the change.
+    await expect.poll(() => hits.length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    await sleep(500);
     const patchedAt = Date.now();
     const config = await api.request('PATCH', `/api/websites/${created.body.id}/check-config`, {
       token,

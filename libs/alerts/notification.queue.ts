@@ -1,6 +1,6 @@
-import { type Job, Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
+import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 import type { OwedAttempt } from './owed-attempts.js';
 
 export const EVENTS_QUEUE = 'notify-events';
@@ -77,27 +77,26 @@ export function startNotificationWorkers(options: {
   concurrency: number;
   dispatch(job: EventJobData): Promise<void>;
   attempt(job: DeliveryJobData): Promise<void>;
-}): Array<Worker> {
+}): Worker[] {
   const { connection, prefix, logger } = options;
-  const events = new Worker<EventJobData>(
-    EVENTS_QUEUE,
-    (job: Job<EventJobData>) => options.dispatch(job.data),
-    {
+  return [
+    startJobWorker<EventJobData>({
+      queue: EVENTS_QUEUE,
       connection,
       prefix,
+      logger,
+      what: 'event dispatch',
       concurrency: 8,
-    },
-  );
-  const deliveries = new Worker<DeliveryJobData>(
-    DELIVERIES_QUEUE,
-    (job: Job<DeliveryJobData>) => options.attempt(job.data),
-    { connection, prefix, concurrency: options.concurrency },
-  );
-  for (const [worker, what] of [
-    [events, 'event dispatch'],
-    [deliveries, 'delivery'],
-  ] as const) {
-    worker.on('error', logUnlessConnectionLost(logger, `${what} worker error`));
-  }
-  return [events, deliveries];
+      process: (job) => options.dispatch(job.data),
+    }),
+    startJobWorker<DeliveryJobData>({
+      queue: DELIVERIES_QUEUE,
+      connection,
+      prefix,
+      logger,
+      what: 'delivery',
+      concurrency: options.concurrency,
+      process: (job) => options.attempt(job.data),
+    }),
+  ];
 }

@@ -1,6 +1,6 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
+import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 
 export const CUSTOMER_LIFECYCLE_QUEUE = 'customer-lifecycle';
 const CANCEL_JOB = 'cancel';
@@ -63,16 +63,15 @@ export function startCustomerLifecycleWorker(options: {
   logger: Logger;
   cancel(job: CancellationJobData): Promise<void>;
 }): Worker<CancellationJobData> {
-  const worker = new Worker<CancellationJobData>(
-    CUSTOMER_LIFECYCLE_QUEUE,
-    async (job) => {
+  return startJobWorker<CancellationJobData>({
+    queue: CUSTOMER_LIFECYCLE_QUEUE,
+    connection: options.connection,
+    prefix: options.prefix,
+    logger: options.logger,
+    what: 'customer lifecycle',
+    concurrency: 4,
+    process: async (job) => {
       if (job.name === CANCEL_JOB) await options.cancel(job.data);
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: 4 },
-  );
-  worker.on('failed', (job, error) => {
-    options.logger.warn({ jobId: job?.id, err: error.message }, 'customer lifecycle job failed');
   });
-  worker.on('error', logUnlessConnectionLost(options.logger, 'customer lifecycle worker error'));
-  return worker;
 }

@@ -1,6 +1,6 @@
-import { type Job, Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { logUnlessConnectionLost, quietQueueErrors, type Redis } from '../redis/index.js';
+import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 const SYNC_JOB = 'sync';
@@ -79,14 +79,13 @@ export function startMaintenanceWorker(options: {
   logger: Logger;
   sync(job: MaintenanceJobData): Promise<void>;
 }): Worker<MaintenanceJobData> {
-  const worker = new Worker<MaintenanceJobData>(
-    MAINTENANCE_QUEUE,
-    (job: Job<MaintenanceJobData>) => options.sync(job.data),
-    { connection: options.connection, prefix: options.prefix, concurrency: 8 },
-  );
-  worker.on('failed', (job, error) =>
-    options.logger.warn({ jobId: job?.id, err: error.message }, 'maintenance job failed'),
-  );
-  worker.on('error', logUnlessConnectionLost(options.logger, 'maintenance worker error'));
-  return worker;
+  return startJobWorker<MaintenanceJobData>({
+    queue: MAINTENANCE_QUEUE,
+    connection: options.connection,
+    prefix: options.prefix,
+    logger: options.logger,
+    what: 'maintenance',
+    concurrency: 8,
+    process: (job) => options.sync(job.data),
+  });
 }

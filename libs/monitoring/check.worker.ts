@@ -1,6 +1,6 @@
-import { type Job, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { logUnlessConnectionLost, type Redis } from '../redis/index.js';
+import { type Redis, startJobWorker } from '../redis/index.js';
 import {
   BUCKET_JOB_NAME,
   type BucketJobData,
@@ -122,25 +122,20 @@ export function startCheckWorker(options: CheckWorkerOptions): { close(): Promis
     return `${checked} checked`;
   };
 
-  const worker = new Worker<CheckJobData | BucketJobData>(
-    name,
-    (job) =>
+  const worker = startJobWorker<CheckJobData | BucketJobData>({
+    queue: name,
+    connection: options.connection,
+    prefix: options.prefix,
+    logger: options.logger,
+    what: 'check',
+    // Jobs wait for a free check slot in `limit`; a bucket holds none while it waits.
+    concurrency: options.concurrency,
+    lockDurationMs: options.lockDurationMs ?? 30_000,
+    process: (job) =>
       job.name === BUCKET_JOB_NAME
         ? runBucket(job as Job<BucketJobData>)
         : check((job as Job<CheckJobData>).data, plannedAtOf(job)),
-    {
-      connection: options.connection,
-      prefix: options.prefix,
-      // Jobs wait for a free check slot in `limit`; a bucket holds none while it waits.
-      concurrency: options.concurrency,
-      lockDuration: options.lockDurationMs ?? 30_000,
-      stalledInterval: Math.max(1000, (options.lockDurationMs ?? 30_000) / 2),
-    },
-  );
-  worker.on('failed', (job, error) =>
-    options.logger.warn({ jobId: job?.id, err: error.message }, 'check job failed'),
-  );
-  worker.on('error', logUnlessConnectionLost(options.logger, 'check worker error'));
+  });
   return {
     async close() {
       await worker.close();
