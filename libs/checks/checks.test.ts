@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultCheckConfig } from '../websites/index.js';
 import {
   CHECKS,
   type CheckConfig,
@@ -17,23 +18,8 @@ const alerting: CheckThresholds = {
   sslExpiryWarningDays: 14,
   domainExpiryWarningDays: 30,
 };
-// A new https website's configuration: status, SSL and response time on.
-const baseConfig: CheckConfig = {
-  checkSslEnabled: true,
-  checkHttpsRedirectEnabled: false,
-  checkStatusEnabled: true,
-  checkSizeEnabled: false,
-  checkResponseTimeEnabled: true,
-  checkKeywordEnabled: false,
-  checkDomainExpiryEnabled: false,
-  minPageSize: null,
-  maxPageSize: null,
-  expectedStatusCodes: ['200-399'],
-  responseTimeThresholdMs: null,
-  keyword: null,
-  keywordMode: 'present',
-  keywordCaseSensitive: false,
-};
+// A new https website's configuration (status, SSL and response time on), as websites make it.
+const baseConfig: CheckConfig = defaultCheckConfig('https://shop.example.com/', () => true);
 
 function observation(overrides: Partial<Observation> = {}): Observation {
   return {
