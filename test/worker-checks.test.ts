@@ -125,6 +125,30 @@ describe('worker: scheduled checks end to end', () => {
     expect(uptime.body.uptimePercent).toBeLessThan(100);
   }, 60_000);
 
+  it('lists a website with the time of its latest check, also when the check changed nothing durable', async () => {
+    const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Listed', url: `${target.url}/ok`, checkInterval: 10, timeoutSeconds: 5 },
+    });
+    const id = created.body.id;
+    // The first check writes the new state to MongoDB; the next one (still up) only its hot copy.
+    const results = () => api.db.collection('check_results').countDocuments({ websiteId: id });
+    await expect.poll(results, { timeout: 25_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    const status = await api.request<{ lastCheckedAt: string }>('GET', `/api/websites/${id}/status`, {
+      token,
+    });
+    const listed = await api.request<Array<{ id: number; status: string; lastCheckedAt: string | null }>>(
+      'GET',
+      `/api/websites?customerId=${customerId}`,
+      { token },
+    );
+    expect(listed.body.find((w) => w.id === id)).toMatchObject({
+      status: 'up',
+      lastCheckedAt: status.body.lastCheckedAt,
+    });
+    await api.request('PATCH', `/api/websites/${created.body.publicId}`, { token, body: { paused: true } });
+  }, 40_000);
+
   it('a body longer than the probe reads is flagged truncated, its size a lower bound', async () => {
     const created = await api.request<{ id: number }>('POST', '/api/websites', {
       token,

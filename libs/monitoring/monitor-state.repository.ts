@@ -125,16 +125,25 @@ export class MonitorStateRepository {
     return new Map(groups.map((group) => [group._id ?? 'unknown', group.count]));
   }
 
-  /** The states of these websites of the organization (none for a website never checked). */
+  /**
+   * The states of these websites of the organization, as `load` reads them: the hot copies in
+   * Redis (MongoDB's lag behind them: it gets no write for a check that changes nothing durable),
+   * MongoDB for the others; none for a website never checked.
+   */
   async statesOf(
     organizationId: number,
     websiteIds: readonly number[],
   ): Promise<Map<number, MonitorStateDocument>> {
-    if (websiteIds.length === 0) return new Map();
-    const found = await this.states
-      .find({ organizationId, websiteId: { $in: [...websiteIds] } }, { projection: { _id: 0 } })
-      .toArray();
-    return new Map(found.map((stored) => [stored.websiteId, fromStored(stored)]));
+    const hot = await this.cache.getMany(websiteIds);
+    const states = new Map([...hot].filter(([, state]) => state.organizationId === organizationId));
+    const cold = websiteIds.filter((id) => !hot.has(id));
+    if (cold.length > 0) {
+      const found = await this.states
+        .find({ organizationId, websiteId: { $in: cold } }, { projection: { _id: 0 } })
+        .toArray();
+      for (const stored of found) states.set(stored.websiteId, fromStored(stored));
+    }
+    return states;
   }
 
   /** Open incidents across organizations (metrics). */
