@@ -189,14 +189,14 @@ export async function startWorker(
     new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
   ]);
   // Dropped checks are also logged, once a minute at most.
-  const droppedUnlogged: Partial<Record<DroppedCheckReason, number>> = {};
+  let droppedUnlogged: Partial<Record<DroppedCheckReason, number>> = {};
   const droppedLog = setInterval(() => {
     if (Object.keys(droppedUnlogged).length === 0) return;
     logger.warn(
-      { dropped: { ...droppedUnlogged }, region: config.NODE_REGION },
+      { dropped: droppedUnlogged, region: config.NODE_REGION },
       'checks dropped: stale ones would have started more than an interval after they were due, overlapping ones while the previous check of the website still ran (add workers or raise WORKER_CONCURRENCY if this lasts)',
     );
-    for (const reason of Object.keys(droppedUnlogged) as DroppedCheckReason[]) delete droppedUnlogged[reason];
+    droppedUnlogged = {};
   }, 60_000);
   const checks = startCheckWorker({
     onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),

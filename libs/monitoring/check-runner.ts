@@ -25,7 +25,7 @@ import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { PendingRecords } from './pending-records.js';
-import { type CheckResultDocument, summaryOf } from './result.repository.js';
+import { type CheckResultDocument, failuresOf, summaryOf } from './result.repository.js';
 import { freshWindowMs, type Health } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
@@ -290,7 +290,7 @@ export class CheckRunner {
     const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
     const outcome = afterResult(
       state,
-      { ...result, cause: result.status === 'down' ? causeOf(result) : null },
+      { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
       {
         ...pkg.alerting,
         regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
@@ -308,15 +308,4 @@ export class CheckRunner {
       decision: { health: carried.health, told: outcome.events.map((event) => event.type) },
     };
   }
-}
-
-/** What a down result says went wrong: its error, or its failed checks. */
-function causeOf(result: CheckResultDocument): string {
-  return (
-    result.error?.message ??
-    result.checks
-      .filter((check) => check.outcome === 'fail')
-      .map((check) => `${check.name}: ${check.message}`)
-      .join('; ')
-  );
 }

@@ -12,7 +12,7 @@ import {
 } from '../scheduler/index.js';
 import type { CheckRunner, RunOutcome } from './check-runner.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
-import type { CheckResultDocument } from './result.repository.js';
+import { type CheckResultDocument, failuresOf } from './result.repository.js';
 
 /**
  * Why a check was dropped without probing. stale: it would start more than an interval after it
@@ -151,10 +151,7 @@ function decisionLine({ result, decision, recheckSoon }: RunOutcome & { ran: tru
     status: result.status,
     httpStatus: result.httpStatus,
     totalMs: result.timings.total,
-    failing: [
-      ...(result.error ? [`${result.error.code}: ${result.error.message}`] : []),
-      ...result.checks.filter((check) => check.outcome === 'fail').map((c) => `${c.name}: ${c.message}`),
-    ],
+    failing: failuresOf(result),
     // null: the result waits in the worker for MongoDB, its decision comes when it is stored.
     health: decision?.health ?? null,
     told: decision?.told ?? [],

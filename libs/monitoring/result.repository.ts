@@ -31,6 +31,14 @@ export function summaryOf(result: CheckResultDocument): ResultSummary {
   return { region, startedAt, httpStatus, error, checks };
 }
 
+/** What went wrong in a result: the probe's error, else each failed check with its message. */
+export function failuresOf(result: Pick<CheckResultDocument, 'error' | 'checks'>): string[] {
+  if (result.error) return [result.error.message];
+  return result.checks
+    .filter((check) => check.outcome === 'fail')
+    .map((check) => `${check.name}: ${check.message}`);
+}
+
 export const CHECK_RESULTS = 'check_results';
 
 export const checkResultIndexes: CollectionIndexes = {
