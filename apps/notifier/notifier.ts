@@ -1,11 +1,7 @@
 import type { Registry } from 'prom-client';
-import {
-  DeliveryRunner,
-  deliveryMetrics,
-  GuardedHttp,
-  startNotificationWorkers,
-} from '../../libs/alerts/index.js';
+import { DeliveryRunner, deliveryMetrics, startNotificationWorkers } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
+import { GuardedHttp } from '../../libs/connectors/index.js';
 import { pingMongo } from '../../libs/db/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';

@@ -7,7 +7,7 @@ import {
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
-import type { EventPayload } from './event-payload.js';
+import type { EventPayload } from '../events/index.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
 

@@ -1,4 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import {
+  BlockedDestinationError,
+  connectorOf,
+  EXCERPT_BYTES,
+  type GuardedHttp,
+  type OpenedChannel,
+  type Verdict,
+} from '../connectors/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { type EventPayload, toPayload } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
@@ -11,7 +19,6 @@ import {
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
-import { httpRequestFor, type OpenedChannel } from './connectors.js';
 import {
   type Delivery,
   type DeliveryAttempt,
@@ -20,10 +27,6 @@ import {
   type DeliveryStatus,
   deliveryKey,
 } from './delivery.repository.js';
-import { sendEmail } from './email.js';
-import { BlockedDestinationError, EXCERPT_BYTES, type GuardedHttp, type HttpCall } from './guarded-http.js';
-import type { JiraOutcome } from './jira.js';
-import { closeIssue, openIssue } from './jira.js';
 import {
   ATTEMPTS_PER_SERIES,
   type DeliveryJobData,
@@ -115,12 +118,6 @@ type Settlement = {
   outcome: string | null;
   externalRef?: string;
 };
-
-/** How an attempt went: skipped (nothing to send), or the tool's answer. */
-type Outcome =
-  | { skipped: string }
-  | { ok: true; httpStatus: number | null; excerpt: string; externalRef?: string }
-  | { ok: false; httpStatus: number | null; excerpt: string; problem: string };
 
 /** The notifier's side: turns outbox events into deliveries and carries out their attempts. */
 export class DeliveryRunner {
@@ -246,9 +243,16 @@ export class DeliveryRunner {
       const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
       this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
     };
-    let outcome: Outcome;
+    let outcome: Verdict;
     try {
-      outcome = await this.deliverVia(this.open(channel), delivery);
+      outcome = await connectorOf(channel.type).deliver(this.open(channel), delivery.payload, {
+        send: (call, maxBytes) => this.deps.http.send(call, maxBytes),
+        guard: this.deps.http.guard,
+        timeoutMs: this.deps.http.timeoutMs,
+        externalRefOf: (incident) =>
+          this.deps.deliveries.externalRefOf(delivery.organizationId, delivery.channelId, incident),
+        at,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A refused destination stays refused: no point retrying it.
@@ -259,17 +263,17 @@ export class DeliveryRunner {
         final ? { status: 'failed', outcome: message } : null,
       );
     }
-    if ('skipped' in outcome) return settleWithout('skipped', outcome.skipped);
+    if (outcome.verdict === 'skipped') return settleWithout('skipped', outcome.reason);
     const attempt = {
       httpStatus: outcome.httpStatus,
-      error: outcome.ok ? null : outcome.problem,
+      error: outcome.verdict === 'done' ? null : outcome.problem,
       responseExcerpt: outcome.excerpt.slice(0, EXCERPT_BYTES),
     };
-    if (outcome.ok) {
+    if (outcome.verdict === 'done') {
       logger.info({ ...log, status: outcome.httpStatus }, 'delivered');
       return recorded(attempt, { status: 'succeeded', outcome: null, externalRef: outcome.externalRef });
     }
-    if (outcome.httpStatus === 410) {
+    if (outcome.verdict === 'gone') {
       // The receiver says it is gone for good: stop sending it anything.
       await channels.replace({ ...channel, enabled: false, updatedAt: new Date() });
       logger.warn(log, 'receiver answered 410 Gone: channel disabled');
@@ -294,59 +298,6 @@ export class DeliveryRunner {
     await this.deps.queue.deliver(next);
   }
 
-  /** One attempt through the channel's tool; throws when the tool could not be reached. */
-  private async deliverVia(channel: OpenedChannel, delivery: DeliveryRecord): Promise<Outcome> {
-    const { payload } = delivery;
-    const send = (call: HttpCall, maxBytes?: number) => this.deps.http.send(call, maxBytes);
-    const notForTool = { skipped: `${payload.type} is not sent to ${channel.type} channels` };
-    if (channel.type === 'email') {
-      const response = await sendEmail(channel, payload, this.deps.http.guard, this.deps.http.timeoutMs);
-      return { ok: true, httpStatus: null, excerpt: response };
-    }
-    if (channel.type === 'jira') {
-      if (payload.data.reminder === true)
-        return { skipped: 'reminders are not sent to Jira: the issue is open' };
-      const incident = payload.data.incident;
-      let result: JiraOutcome;
-      if (payload.type === 'website.down' || payload.type === 'test')
-        result = await openIssue(channel, payload, send);
-      else if (payload.type === 'website.up' && incident) {
-        const issueKey = await this.deps.deliveries.externalRefOf(
-          delivery.organizationId,
-          delivery.channelId,
-          incident,
-        );
-        if (!issueKey) return { skipped: `no Jira issue was opened for incident ${incident}` };
-        result = await closeIssue(channel, payload, issueKey, send);
-      } else return notForTool;
-      return result.ok
-        ? {
-            ok: true,
-            httpStatus: result.answer.status,
-            excerpt: result.answer.body,
-            externalRef: result.issueKey,
-          }
-        : {
-            ok: false,
-            httpStatus: result.answer.status,
-            excerpt: result.answer.body,
-            problem: result.problem ?? '',
-          };
-    }
-    const request = httpRequestFor(channel, payload, new Date());
-    if (!request) return notForTool;
-    const answer = await send({ method: 'POST', ...request });
-    const ok = answer.status >= 200 && answer.status < 300;
-    return ok
-      ? { ok, httpStatus: answer.status, excerpt: answer.body }
-      : {
-          ok,
-          httpStatus: answer.status,
-          excerpt: answer.body,
-          problem: `the receiver answered HTTP ${answer.status}`,
-        };
-  }
-
   /** The channel with its write-only fields opened (only here, for the request); a rotated-out secret only while its grace lasts. */
   private open(channel: ChannelDocument): OpenedChannel {
     const graceOver = !channel.previousSecretUntil || channel.previousSecretUntil.getTime() <= Date.now();
@@ -358,6 +309,6 @@ export class DeliveryRunner {
           this.deps.secrets.open(sealed, channelSecretContext(channel.id, field)),
         ]),
     );
-    return { type: channel.type, config: channel.config, secrets };
+    return { config: channel.config, secrets };
   }
 }

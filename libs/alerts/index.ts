@@ -1,12 +1,7 @@
 export { channelsForEvent } from './channel-matching.js';
-export { httpRequestFor, type OpenedChannel, type OutgoingRequest } from './connectors.js';
 export { deliveryRoutes } from './deliveries.routes.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { type AttemptOutcome, DeliveryRequests, DeliveryRunner } from './delivery.service.js';
 export { deliveryMetrics } from './delivery-metrics.js';
-export { emailMessage } from './email.js';
-export { type EventPayload, summarize } from './event-payload.js';
-export { BlockedDestinationError, GuardedHttp } from './guarded-http.js';
 export { NotificationQueue, RETRY_DELAYS_MS, startNotificationWorkers } from './notification.queue.js';
 export { type OwedAttempt, OwedAttempts, owedAttemptIndexes } from './owed-attempts.js';
-export { webhookHeaders, webhookSignature } from './signing.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CHANNEL_TYPES, connectorOf } from '../connectors/index.js';
 import { parseInput } from '../contract/index.js';
 import { customerLock } from '../customers/index.js';
 import { conflict, invalidInput, notFound } from '../errors/index.js';
@@ -16,11 +17,8 @@ import {
   type ChannelType,
   type ConfigValue,
   type CreateChannelInput,
-  configDefaultsOf,
   configPatchSchema,
-  configProblems,
   EVENT_KINDS,
-  secretFieldsOf,
 } from './channel.schema.js';
 
 /** What channels need of websites: they list channels in `notificationChannelIds`. */
@@ -49,6 +47,8 @@ export const ROTATION_GRACE_MS = 24 * 3_600_000;
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 type Input = Record<string, unknown>;
+
+const signingTypes = () => CHANNEL_TYPES.filter((type) => connectorOf(type).signs);
 
 /** Notification channels: validated, write-only fields sealed, kept consistent with the websites listing them. */
 export class ChannelService {
@@ -94,12 +94,12 @@ export class ChannelService {
       if ((await this.deps.channels.count(organizationId)) >= MAX_CHANNELS_PER_ORGANIZATION)
         throw conflict(`An organization may have ${MAX_CHANNELS_PER_ORGANIZATION} notification channels`);
       const id = await this.deps.channels.allocateId();
-      const secret = input.type === 'webhook' ? newSigningSecret() : null;
+      const secret = connectorOf(input.type).signs ? newSigningSecret() : null;
       const { config, secrets } = this.applyConfig(
         id,
         input.type,
         { config: {}, secrets: {} },
-        { ...configDefaultsOf(input.type), ...(input.config as Input) },
+        { ...connectorOf(input.type).defaults, ...(input.config as Input) },
       );
       if (secret) secrets.secret = this.deps.secrets.seal(secret, channelSecretContext(id, 'secret'));
       const now = new Date();
@@ -168,8 +168,10 @@ export class ChannelService {
   ): Promise<{ secret: string; previousSecretUntil: Date }> {
     return this.deps.mutex.withLock(channelsLock(organizationId), async () => {
       const current = await this.get(organizationId, id);
-      if (current.type !== 'webhook')
-        throw conflict(`A ${current.type} channel has no signing secret; only webhook channels do`);
+      if (!connectorOf(current.type).signs)
+        throw conflict(
+          `A ${current.type} channel has no signing secret; only ${signingTypes().join(', ')} channels do`,
+        );
       const secret = newSigningSecret();
       const seal = (field: string, value: string) =>
         this.deps.secrets.seal(value, channelSecretContext(id, field));
@@ -228,7 +230,9 @@ export class ChannelService {
     current: Pick<ChannelDocument, 'config' | 'secrets'>,
     changes: Input,
   ): Pick<ChannelDocument, 'config' | 'secrets'> {
-    const secretFields = new Set(secretFieldsOf(type));
+    const connector = connectorOf(type);
+    const secretFields = new Set<string>(connector.secrets);
+    const hostFields = new Set<string>(connector.hostFields ?? []);
     const config: Record<string, ConfigValue> = { ...current.config };
     const secrets: Record<string, SealedSecret> = { ...current.secrets };
     for (const [field, value] of Object.entries(changes)) {
@@ -241,11 +245,11 @@ export class ChannelService {
       ...config,
       ...Object.fromEntries([...secretFields].map((field) => [field, field in secrets ? '(set)' : null])),
     };
-    const problems = configProblems(type, withSecrets);
+    const problems = connector.problems?.(withSecrets) ?? [];
     // Destinations sent now (write-only ones too): an IP literal of a refused range answers 400 here.
     for (const [field, value] of Object.entries(changes)) {
       if (typeof value !== 'string') continue;
-      const url = /^https?:\/\//i.test(value) ? value : field === 'host' ? `http://${value}/` : null;
+      const url = /^https?:\/\//i.test(value) ? value : hostFields.has(field) ? `http://${value}/` : null;
       const refused = url && refusedUrl(this.deps.guard, url);
       if (refused) problems.push({ path: `config.${field}`, message: refused });
     }

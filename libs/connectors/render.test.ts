@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelDocument } from '../notifications/index.js';
-import { channelsForEvent } from './channel-matching.js';
-import { httpRequestFor, type OpenedChannel } from './connectors.js';
-import type { EventPayload } from './event-payload.js';
+import type { EventPayload } from '../events/index.js';
+import type { OpenedChannel, RequestConnector } from './connector.js';
+import { discord } from './discord.js';
+import { opsgenie } from './opsgenie.js';
+import { pagerduty } from './pagerduty.js';
 import { webhookSignature } from './signing.js';
+import { slack } from './slack.js';
+import { teams } from './teams.js';
+import { webhook } from './webhook.js';
 
 const website = { id: 7, publicId: 'p', name: 'Shop <b>', url: 'https://shop.example.com/', customerId: 3 };
 const down: EventPayload = {
@@ -33,19 +37,18 @@ const up: EventPayload = {
 };
 const maintenance: EventPayload = { ...down, id: 'evt-3', type: 'maintenance.started' };
 const at = new Date('2026-11-22T10:00:05Z');
-const json = (channel: OpenedChannel, payload: EventPayload) => {
-  const request = httpRequestFor(channel, payload, at);
+const json = (connector: RequestConnector, channel: OpenedChannel, payload: EventPayload) => {
+  const request = connector.request(channel, payload, at);
   return request && { ...request, json: JSON.parse(request.body) };
 };
 
 describe('connector requests', () => {
   it('webhook: the payload as is, signed', () => {
     const channel: OpenedChannel = {
-      type: 'webhook',
       config: { url: 'https://hooks.example.com/x' },
       secrets: { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
     };
-    const request = json(channel, down);
+    const request = json(webhook, channel, down);
     expect(request?.url).toBe('https://hooks.example.com/x');
     expect(request?.json).toEqual(down);
     expect(request?.headers['webhook-signature']).toBe(
@@ -59,10 +62,7 @@ describe('connector requests', () => {
   });
 
   it('slack: mrkdwn escaped, the reason from the failing check', () => {
-    const request = json(
-      { type: 'slack', config: {}, secrets: { webhookUrl: 'https://hooks.slack.com/s/x' } },
-      down,
-    );
+    const request = json(slack, { config: {}, secrets: { webhookUrl: 'https://hooks.slack.com/s/x' } }, down);
     expect(request?.url).toBe('https://hooks.slack.com/s/x');
     expect(request?.json.text).toBe('Shop <b> is down');
     expect(request?.json.blocks[0].text.text).toBe(
@@ -72,7 +72,8 @@ describe('connector requests', () => {
 
   it('discord: an embed, and no mentions', () => {
     const request = json(
-      { type: 'discord', config: {}, secrets: { webhookUrl: 'https://discord.com/api/webhooks/1/t' } },
+      discord,
+      { config: {}, secrets: { webhookUrl: 'https://discord.com/api/webhooks/1/t' } },
       down,
     );
     expect(request?.json).toMatchObject({
@@ -83,7 +84,8 @@ describe('connector requests', () => {
 
   it('teams: an Adaptive Card in a message', () => {
     const request = json(
-      { type: 'teams', config: {}, secrets: { webhookUrl: 'https://x.logic.azure.com/wf' } },
+      teams,
+      { config: {}, secrets: { webhookUrl: 'https://x.logic.azure.com/wf' } },
       down,
     );
     expect(request?.json.type).toBe('message');
@@ -99,78 +101,34 @@ describe('connector requests', () => {
 
   it('pagerduty: trigger on down and resolve on up, both keyed by the incident; maintenance is not an alert', () => {
     const channel: OpenedChannel = {
-      type: 'pagerduty',
       config: { eventsUrl: 'https://events.pagerduty.com/v2/enqueue' },
       secrets: { routingKey: 'k'.repeat(32) },
     };
-    expect(json(channel, down)?.json).toMatchObject({
+    expect(json(pagerduty, channel, down)?.json).toMatchObject({
       routing_key: 'k'.repeat(32),
       event_action: 'trigger',
       dedup_key: 'inc-9',
       payload: { summary: 'Shop <b> is down: HTTP 503', source: website.url, severity: 'critical' },
     });
-    expect(json(channel, up)?.json).toEqual({
+    expect(json(pagerduty, channel, up)?.json).toEqual({
       routing_key: 'k'.repeat(32),
       event_action: 'resolve',
       dedup_key: 'inc-9',
     });
-    expect(httpRequestFor(channel, maintenance, at)).toBeNull();
+    expect(pagerduty.request(channel, maintenance, at)).toBeNull();
   });
 
   it('opsgenie: create by alias on down, close by alias on up, GenieKey auth', () => {
     const channel: OpenedChannel = {
-      type: 'opsgenie',
       config: { apiUrl: 'https://api.eu.opsgenie.com/' },
       secrets: { apiKey: 'key' },
     };
-    const create = json(channel, down);
+    const create = json(opsgenie, channel, down);
     expect(create?.url).toBe('https://api.eu.opsgenie.com/v2/alerts');
     expect(create?.headers.authorization).toBe('GenieKey key');
     expect(create?.json).toMatchObject({ message: 'Shop <b> is down', alias: 'inc-9', priority: 'P1' });
-    expect(json(channel, up)?.url).toBe(
+    expect(json(opsgenie, channel, up)?.url).toBe(
       'https://api.eu.opsgenie.com/v2/alerts/inc-9/close?identifierType=alias',
     );
-  });
-});
-
-describe('channelsForEvent', () => {
-  const channel = (id: number, over: Partial<ChannelDocument> = {}): ChannelDocument => ({
-    id,
-    organizationId: 1,
-    type: 'webhook',
-    name: `c${id}`,
-    enabled: true,
-    events: ['website.down', 'website.up'],
-    scope: { customerId: null, listedOnly: false },
-    config: {},
-    secrets: {},
-    createdAt: new Date(),
-    updatedAt: new Date(),
-    ...over,
-  });
-  const channels = [
-    channel(1),
-    channel(2, { scope: { customerId: 3, listedOnly: false } }),
-    channel(3, { scope: { customerId: 4, listedOnly: false } }),
-    channel(4, { scope: { customerId: null, listedOnly: true } }),
-    channel(5, { scope: { customerId: null, listedOnly: true } }),
-    channel(6, { enabled: false }),
-    channel(7, { events: ['website.up'] }),
-  ];
-
-  it('the organization’s, the customer’s, and listed ones; enabled and subscribed only', () => {
-    const ids = channelsForEvent(
-      { type: 'website.down', customerId: 3, listedChannelIds: [4] },
-      channels,
-    ).map((c) => c.id);
-    expect(ids).toEqual([1, 2, 4]);
-  });
-
-  it('a listed channel of the website’s customer still needs to be subscribed', () => {
-    const ids = channelsForEvent(
-      { type: 'website.down', customerId: 4, listedChannelIds: [7] },
-      channels,
-    ).map((c) => c.id);
-    expect(ids).toEqual([1, 3]);
   });
 });

@@ -1,8 +1,11 @@
 import { createTransport } from 'nodemailer';
+import { z } from 'zod';
+import type { EventPayload } from '../events/index.js';
 import type { TargetGuard } from '../targets/index.js';
-import type { OpenedChannel } from './connectors.js';
-import { type EventPayload, summarize } from './event-payload.js';
+import { defineConnector, type OpenedChannel } from './connector.js';
+import { summarize } from './event-summary.js';
 import { allowedAddresses } from './guarded-http.js';
+import { emailAddress, text } from './message-parts.js';
 
 /** The mail an event makes: plain text, the facts one per line. */
 export function emailMessage(payload: EventPayload): { subject: string; text: string } {
@@ -20,23 +23,21 @@ export function emailMessage(payload: EventPayload): { subject: string; text: st
   return { subject: `[webmon] ${summary.title}`, text: `${summary.title}\n\n${facts.join('\n')}\n` };
 }
 
-const asString = (value: unknown) => (typeof value === 'string' ? value : '');
-
 /**
  * Sends the event's mail through the channel's SMTP server. The server's name is resolved and
  * checked by the SSRF guard, and the connection goes to the checked address (TLS still verifies
  * the name). Returns the server's final answer.
  */
-export async function sendEmail(
+async function sendEmail(
   channel: OpenedChannel,
   payload: EventPayload,
   guard: TargetGuard,
   timeoutMs: number,
 ): Promise<string> {
   const { config, secrets } = channel;
-  const host = asString(config.host);
+  const host = text(config.host);
   const [address] = await allowedAddresses(host, guard);
-  const username = asString(config.username);
+  const username = text(config.username);
   const transport = createTransport({
     host: address?.address,
     port: Number(config.port),
@@ -50,7 +51,7 @@ export async function sendEmail(
   try {
     const message = emailMessage(payload);
     const info = await transport.sendMail({
-      from: asString(config.from),
+      from: text(config.from),
       to: Array.isArray(config.to) ? config.to : [],
       subject: message.subject,
       text: message.text,
@@ -61,3 +62,38 @@ export async function sendEmail(
     transport.close();
   }
 }
+
+/** E-mail through the channel's own SMTP server: plain text, every event. */
+export const email = defineConnector({
+  label: 'e-mail',
+  shape: {
+    host: z
+      .string()
+      .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/, 'must be a host name or IPv4 address')
+      .describe('SMTP server'),
+    port: z.number().int().min(1).max(65_535),
+    secure: z.boolean().describe('true: TLS from the first byte (port 465); false: STARTTLS when offered'),
+    username: z.string().min(1).max(256).nullable(),
+    password: z.string().min(1).max(1024).nullable().describe('Write-only; null clears it'),
+    from: emailAddress,
+    to: z
+      .array(emailAddress)
+      .min(1)
+      .max(50)
+      .refine(
+        (to) => new Set(to.map((a) => a.toLowerCase())).size === to.length,
+        'addresses must not repeat',
+      ),
+  },
+  secrets: ['password'],
+  defaults: { port: 587, secure: false, username: null, password: null },
+  hostFields: ['host'],
+  problems: (config) =>
+    config.password !== null && config.username === null
+      ? [{ path: 'config.username', message: 'is required when a password is set' }]
+      : [],
+  async deliver(channel, event, io) {
+    const response = await sendEmail(channel, event, io.guard, io.timeoutMs);
+    return { verdict: 'done', httpStatus: null, excerpt: response };
+  },
+});

@@ -1,7 +1,5 @@
 import type { EventKind, EventPayload } from '../events/index.js';
 
-export type { EventPayload } from '../events/index.js';
-
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 
 /** An event in words, for chat messages, tickets and mails. */

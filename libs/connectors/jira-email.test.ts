@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenedChannel } from './connectors.js';
+import type { EventPayload } from '../events/index.js';
+import type { OpenedChannel } from './connector.js';
 import { emailMessage } from './email.js';
-import type { EventPayload } from './event-payload.js';
 import type { HttpAnswer, HttpCall } from './guarded-http.js';
 import { closeIssue } from './jira.js';
 
@@ -21,7 +21,6 @@ const up: EventPayload = {
 
 describe('jira closeIssue', () => {
   const channel: OpenedChannel = {
-    type: 'jira',
     config: { baseUrl: 'https://agency.atlassian.net/', email: 'bot@example.com', doneTransition: 'Done' },
     secrets: { apiToken: 't' },
   };
@@ -47,7 +46,7 @@ describe('jira closeIssue', () => {
       return answer;
     });
     expect(outcome).toMatchObject({
-      ok: false,
+      verdict: 'retry',
       problem: 'OPS-1 has no transition named "Done" (it has: Closed)',
     });
     expect(calls.map((c) => c.method)).toEqual(['POST', 'GET']);

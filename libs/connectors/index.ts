@@ -1,0 +1,21 @@
+export type {
+  ConfigProblem,
+  ConfigValue,
+  Connector,
+  ConnectorIo,
+  OpenedChannel,
+  OutgoingRequest,
+  RequestConnector,
+  Verdict,
+} from './connector.js';
+export { emailMessage } from './email.js';
+export { type EventSummary, summarize } from './event-summary.js';
+export {
+  BlockedDestinationError,
+  EXCERPT_BYTES,
+  GuardedHttp,
+  type HttpAnswer,
+  type HttpCall,
+} from './guarded-http.js';
+export { CHANNEL_TYPES, type ChannelType, CONNECTORS, connectorOf } from './registry.js';
+export { webhookHeaders, webhookSignature } from './signing.js';

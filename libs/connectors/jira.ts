@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { EventPayload } from '../events/index.js';
+import {
+  type ConnectorIo,
+  defineConnector,
+  notFor,
+  type OpenedChannel,
+  type Verdict,
+  verdictOf,
+} from './connector.js';
+import { summarize } from './event-summary.js';
+import type { HttpAnswer, HttpCall } from './guarded-http.js';
+import { emailAddress, endpoint, text } from './message-parts.js';
+
+const ok = (answer: HttpAnswer) => answer.status >= 200 && answer.status < 300;
+
+/** Atlassian Document Format: one paragraph a line. */
+function document(lines: readonly string[]) {
+  return {
+    type: 'doc',
+    version: 1,
+    content: lines.map((line) => ({ type: 'paragraph', content: [{ type: 'text', text: line }] })),
+  };
+}
+
+function factsOf(payload: EventPayload): string[] {
+  const summary = summarize(payload);
+  const { website, incident } = payload.data;
+  return [
+    website ? `Website: ${website.name} (${website.url})` : null,
+    summary.reason ? `Reason: ${summary.reason}` : null,
+    incident ? `Incident: ${incident}` : null,
+    `Time: ${payload.createdAt}`,
+  ].filter((line): line is string => line !== null);
+}
+
+function call(channel: OpenedChannel, method: HttpCall['method'], path: string, body?: unknown): HttpCall {
+  const credentials = Buffer.from(`${text(channel.config.email)}:${channel.secrets.apiToken ?? ''}`).toString(
+    'base64',
+  );
+  return {
+    method,
+    url: `${text(channel.config.baseUrl).replace(/\/+$/, '')}${path}`,
+    headers: {
+      authorization: `Basic ${credentials}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+}
+
+/** Jira Cloud REST v3: the issue a website going down opens. */
+export function createIssueCall(channel: OpenedChannel, payload: EventPayload): HttpCall {
+  return call(channel, 'POST', '/rest/api/3/issue', {
+    fields: {
+      project: { key: text(channel.config.projectKey) },
+      issuetype: { name: text(channel.config.issueType) },
+      summary: summarize(payload).title.slice(0, 255),
+      description: document(factsOf(payload)),
+      labels: ['webmon'],
+    },
+  });
+}
+
+type Send = ConnectorIo['send'];
+
+/** Opens the issue for a website that went down; its key is the delivery's external reference. */
+export async function openIssue(channel: OpenedChannel, payload: EventPayload, send: Send): Promise<Verdict> {
+  const answer = await send(createIssueCall(channel, payload), 64 * 1024);
+  if (!ok(answer)) return verdictOf(answer);
+  const key = (JSON.parse(answer.body) as { key?: unknown }).key;
+  return typeof key === 'string'
+    ? verdictOf(answer, { externalRef: key })
+    : verdictOf(answer, { problem: 'Jira created an issue but returned no key' });
+}
+
+/** Comments on the issue of a website that is up again, then moves it with the configured transition. */
+export async function closeIssue(
+  channel: OpenedChannel,
+  payload: EventPayload,
+  issueKey: string,
+  send: Send,
+): Promise<Verdict> {
+  const issue = `/rest/api/3/issue/${encodeURIComponent(issueKey)}`;
+  const comment = await send(
+    call(channel, 'POST', `${issue}/comment`, {
+      body: document([summarize(payload).title, ...factsOf(payload)]),
+    }),
+  );
+  if (!ok(comment)) return verdictOf(comment);
+  const listed = await send(call(channel, 'GET', `${issue}/transitions`), 256 * 1024);
+  if (!ok(listed)) return verdictOf(listed);
+  const wanted = text(channel.config.doneTransition).toLowerCase();
+  const transitions =
+    (JSON.parse(listed.body) as { transitions?: Array<{ id: string; name: string }> }).transitions ?? [];
+  const transition = transitions.find((t) => t.name.toLowerCase() === wanted);
+  if (!transition)
+    return verdictOf(listed, {
+      problem: `${issueKey} has no transition named "${text(channel.config.doneTransition)}" (it has: ${transitions.map((t) => t.name).join(', ') || 'none'})`,
+    });
+  return verdictOf(
+    await send(call(channel, 'POST', `${issue}/transitions`, { transition: { id: transition.id } })),
+  );
+}
+
+/** Jira Cloud: a website going down opens an issue, its coming back up comments on it and closes it. */
+export const jira = defineConnector({
+  label: 'Jira',
+  shape: {
+    baseUrl: endpoint.describe('The Jira Cloud site, e.g. https://agency.atlassian.net'),
+    email: emailAddress.describe('The Atlassian account the API token belongs to'),
+    apiToken: z.string().trim().min(1).max(1024).describe('Write-only'),
+    projectKey: z.string().regex(/^[A-Z][A-Z0-9_]{1,9}$/, 'must be a Jira project key such as OPS'),
+    issueType: z.string().trim().min(1).max(100),
+    doneTransition: z.string().trim().min(1).max(100).describe('Transition applied when the website is up'),
+  },
+  secrets: ['apiToken'],
+  defaults: { issueType: 'Bug', doneTransition: 'Done' },
+  async deliver(channel, event, io) {
+    if (event.data.reminder === true)
+      return { verdict: 'skipped', reason: 'reminders are not sent to Jira: the issue is open' };
+    if (event.type === 'website.down' || event.type === 'test') return openIssue(channel, event, io.send);
+    const incident = event.data.incident;
+    if (event.type !== 'website.up' || !incident) return notFor(event, 'Jira');
+    const issueKey = await io.externalRefOf(incident);
+    if (!issueKey) return { verdict: 'skipped', reason: `no Jira issue was opened for incident ${incident}` };
+    return closeIssue(channel, event, issueKey, io.send);
+  },
+});

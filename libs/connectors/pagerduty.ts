@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { requestConnector } from './connector.js';
+import { summarize } from './event-summary.js';
+import { alertKey, endpoint, isMaintenance, JSON_TYPE, text } from './message-parts.js';
+
+/** PagerDuty Events API v2: down triggers, up resolves, both under the incident's dedup key. */
+export const pagerduty = requestConnector({
+  label: 'PagerDuty',
+  shape: {
+    routingKey: z
+      .string()
+      .regex(/^[A-Za-z0-9]{32}$/, 'must be a 32-character Events API v2 integration key')
+      .describe('Write-only'),
+    eventsUrl: endpoint.describe('Events API v2 endpoint'),
+  },
+  secrets: ['routingKey'],
+  defaults: { eventsUrl: 'https://events.pagerduty.com/v2/enqueue' },
+  request(channel, event) {
+    if (isMaintenance(event)) return null;
+    const summary = summarize(event);
+    const routing_key = channel.secrets.routingKey ?? '';
+    const dedup_key = alertKey(event);
+    const body =
+      event.type === 'website.up'
+        ? { routing_key, event_action: 'resolve', dedup_key }
+        : {
+            routing_key,
+            event_action: 'trigger',
+            dedup_key,
+            payload: {
+              summary: [summary.title, summary.reason].filter(Boolean).join(': ').slice(0, 1024),
+              source: event.data.website?.url ?? 'webmon',
+              severity: summary.severity,
+              timestamp: event.createdAt,
+              custom_details: { event: event.type, status: event.data.status, reason: summary.reason },
+            },
+            links: event.data.website
+              ? [{ href: event.data.website.url, text: event.data.website.name }]
+              : [],
+          };
+    return { url: text(channel.config.eventsUrl), headers: JSON_TYPE, body: JSON.stringify(body) };
+  },
+});

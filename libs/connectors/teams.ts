@@ -1,0 +1,38 @@
+import { incomingWebhook } from './incoming-webhook.js';
+
+/** Microsoft Teams through a Workflows webhook: an Adaptive Card. */
+export const teams = incomingWebhook(
+  'Microsoft Teams',
+  'A Workflows (Power Automate) webhook URL; write-only',
+  (event, summary) => {
+    const website = event.data.website;
+    const facts = [
+      website ? { title: 'Website', value: website.url } : null,
+      event.data.status ? { title: 'Status', value: event.data.status } : null,
+      summary.reason ? { title: 'Reason', value: summary.reason } : null,
+      { title: 'At', value: event.createdAt },
+    ].filter(Boolean);
+    const color =
+      summary.severity === 'info' ? 'Good' : summary.severity === 'warning' ? 'Warning' : 'Attention';
+    return {
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          content: {
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+            type: 'AdaptiveCard',
+            version: '1.4',
+            body: [
+              { type: 'TextBlock', text: summary.title, weight: 'Bolder', size: 'Medium', wrap: true, color },
+              { type: 'FactSet', facts },
+            ],
+            ...(website
+              ? { actions: [{ type: 'Action.OpenUrl', title: 'Open website', url: website.url }] }
+              : {}),
+          },
+        },
+      ],
+    };
+  },
+);
