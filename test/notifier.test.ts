@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { NotificationQueue } from '../libs/alerts/index.js';
@@ -8,6 +6,7 @@ import { webhookSignature } from '../libs/connectors/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
@@ -418,46 +417,19 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
   let organizationId: number;
   let notifier: RunningService;
   let jira: Receiver;
-  let smtp: SMTPServer;
-  let smtpPort: number;
-  const mails: Array<{ from: string; to: string[]; user: string | undefined; raw: string }> = [];
+  let smtp: MailReceiver;
 
   beforeAll(async () => {
     api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_RETRY_SCALE: RETRY_SCALE });
     ({ token, organizationId } = await api.createOrganization(['admin']));
     notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
     jira = await startReceiver();
-    smtp = new SMTPServer({
-      authOptional: false,
-      allowInsecureAuth: true,
-      disabledCommands: ['STARTTLS'],
-      onAuth: (auth, _session, callback) =>
-        auth.username === 'alerts' && auth.password === 's3cret'
-          ? callback(null, { user: auth.username })
-          : callback(new Error('Invalid username or password')),
-      onData: (stream, session, callback) => {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => {
-          raw += chunk.toString('utf8');
-        });
-        stream.on('end', () => {
-          mails.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            user: session.user as string | undefined,
-            raw,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startMailReceiver({ username: 'alerts', password: 's3cret' });
   });
   afterAll(async () => {
     await notifier.stop();
     await jira.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     await api.stop();
   });
 
@@ -588,7 +560,7 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
         events: ['test'],
         config: {
           host: '127.0.0.1',
-          port: smtpPort,
+          port: smtp.port,
           username: 'alerts',
           password: 's3cret',
           from: 'alerts@agency.example',
@@ -602,15 +574,17 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
     });
     const done = await deliveryOf(sent.body.eventId);
     expect(done?.status).toBe('succeeded');
-    expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]).toMatchObject({
       from: 'alerts@agency.example',
       to: ['ops@agency.example', 'oncall@agency.example'],
       user: 'alerts',
     });
-    expect(mails[0]?.raw).toContain('Subject: [webmon] Test notification from webmon: this channel works');
+    expect(smtp.mails[0]?.raw).toContain(
+      'Subject: [webmon] Test notification from webmon: this channel works',
+    );
     // Header names are case-insensitive; nodemailer writes ID.
-    expect(mails[0]?.raw).toMatch(new RegExp(`X-Webmon-Event-Id: ${sent.body.eventId}`, 'i'));
+    expect(smtp.mails[0]?.raw).toMatch(new RegExp(`X-Webmon-Event-Id: ${sent.body.eventId}`, 'i'));
 
     // A wrong password is an SMTP error, retried, then given up with the server's words.
     await api.request('PATCH', `/api/notification-channels/${channel.body.id}`, {
@@ -627,6 +601,6 @@ describe('notifier: Jira issues and e-mail over SMTP', () => {
     const failed = await deliveryOf(refused.body.eventId);
     expect(failed?.status).toBe('failed');
     expect(failed?.outcome).toContain('Invalid username or password');
-    expect(mails).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(1);
   });
 });
