@@ -6,11 +6,14 @@
  * after its steady state: CPU seconds of every process involved (from /proc) per 1,000 checks
  * counted at the farm. Prints one table with the peers/ours ratios and writes JSON to bench/results/.
  *
+ * `node-floor` is no product: a bare Node.js process making the same checks over raw sockets (see
+ * bench/support/node-floor.ts), the least Node's own networking and TLS cost here.
+ *
  * Usage: npm run bench:peers -- [--websites 200] [--interval 10] [--window 30]
- *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox] [--schemes http,https] [--runtime dist|tsx]
+ *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox,node-floor] [--schemes http,https] [--runtime dist|tsx]
  * GATUS_BIN / BLACKBOX_BIN name the peers' binaries; otherwise ../shared/peers/build-peers.sh builds them.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +33,7 @@ import {
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { startTargetFarm, type TargetFarm, untilSteady } from './support/target-farm.js';
 
-const SYSTEMS = ['webmon', 'gatus-memory', 'gatus-sqlite', 'blackbox'] as const;
+const SYSTEMS = ['webmon', 'gatus-memory', 'gatus-sqlite', 'blackbox', 'node-floor'] as const;
 type System = (typeof SYSTEMS)[number];
 type Scheme = 'http' | 'https';
 
@@ -185,7 +188,7 @@ async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): 
 }
 
 async function measurePeer(
-  system: Exclude<System, 'webmon'>,
+  system: Exclude<System, 'webmon' | 'node-floor'>,
   peers: PeerBinaries,
   farm: TargetFarm,
   scheme: Scheme,
@@ -223,6 +226,28 @@ async function measurePeer(
     },
     () => rmSync(dir, { recursive: true, force: true }),
   );
+  return measurement!;
+}
+
+async function measureNodeFloor(farm: TargetFarm, scheme: Scheme, caFile: string): Promise<Measurement> {
+  const urls = Array.from({ length: websites }, (_, i) => `${farm[scheme]}/site/${i + 1}`);
+  let measurement: Measurement | undefined;
+  await withOwnedProcesses(async (own) => {
+    const child = own(
+      spawn(process.execPath, ['--import', 'tsx', 'bench/support/node-floor.ts'], {
+        env: {
+          ...process.env,
+          FLOOR_URLS: JSON.stringify(urls),
+          FLOOR_PER_SECOND: String(perSecond),
+          FLOOR_CA_FILE: caFile,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
+    await untilSteady(farm, perSecond, rampTimeoutMs, intervalSeconds, say);
+    const window = await measureWindow(farm, { node: child.pid! });
+    measurement = { system: 'node-floor', scheme, ...window, checksPerSecond: window.checks / windowSeconds };
+  });
   return measurement!;
 }
 
@@ -287,6 +312,8 @@ function printTable(measurements: Measurement[]): void {
   ratio('gatus-sqlite', 'webmon whole system');
   ratio('gatus-memory', 'webmon worker alone');
   ratio('gatus-memory', 'webmon whole system');
+  ratio('node-floor', 'webmon worker alone');
+  ratio('gatus-memory', 'node-floor');
   for (const m of measurements.filter((x) => x.redisCommandsPerCheck)) {
     const commands = Object.entries(m.redisCommandsPerCheck!);
     const sum = commands.reduce((a, [, n]) => a + n, 0);
@@ -309,7 +336,7 @@ if (systems.includes('webmon') && runtime === 'dist') {
   say('compiling the worker (npm run build), as the Docker image runs it…');
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }
-const peers = systems.some((s) => s !== 'webmon') ? locatePeers(say) : undefined;
+const peers = systems.some((s) => s !== 'webmon' && s !== 'node-floor') ? locatePeers(say) : undefined;
 const farm = await startTargetFarm();
 const dir = mkdtempSync(join(tmpdir(), 'webmon-peers-'));
 const caFile = join(dir, 'ca.pem');
@@ -324,7 +351,9 @@ try {
       const m =
         system === 'webmon'
           ? await measureWebmon(farm, scheme, caFile)
-          : await measurePeer(system, peers!, farm, scheme, caFile);
+          : system === 'node-floor'
+            ? await measureNodeFloor(farm, scheme, caFile)
+            : await measurePeer(system, peers!, farm, scheme, caFile);
       say(
         `  ${m.checksPerSecond.toFixed(1)} checks/s, ${perThousand(total(m), m.checks).toFixed(2)} CPU s per 1k checks (${Object.entries(
           m.cpuSeconds,
