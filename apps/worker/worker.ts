@@ -14,6 +14,7 @@ import {
   isRecordRetryable,
   type PendingRecord,
   PendingRecords,
+  RollupRecorder,
   startCheckWorker,
   workerMetrics,
 } from '../../libs/monitoring/index.js';
@@ -74,6 +75,7 @@ export async function startWorker(
   const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
+  const rollups = new RollupRecorder(services.rollups.collection, logger);
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
@@ -159,6 +161,7 @@ export async function startWorker(
     secrets: services.secrets,
     states,
     results: writer,
+    rollups,
     mutex: services.mutex,
     probe,
     domainExpiry: createDomainExpiryLookup(mongo.db, {
@@ -215,8 +218,10 @@ export async function startWorker(
     runner,
   });
   const cleanup = setInterval(() => {
-    results.deleteExpired(new Date()).then(
-      (deleted) => deleted > 0 && logger.info({ deleted }, 'expired check results removed'),
+    Promise.all([results.deleteExpired(new Date()), services.rollups.deleteExpired(new Date())]).then(
+      ([deleted, rolledUp]) =>
+        deleted + rolledUp > 0 &&
+        logger.info({ deleted, rollupsDeleted: rolledUp }, 'expired check results and rollups removed'),
       (error: unknown) =>
         logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
@@ -246,6 +251,7 @@ export async function startWorker(
       // BullMQ lets the checks in hand finish (their results are written before they complete).
       await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);
       await writer.flush();
+      await rollups.close();
       const lost = await pending.close(5000);
       if (lost > 0) logger.error({ lost }, 'MongoDB did not come back before shutdown: kept results lost');
       mongoHealth.stop();

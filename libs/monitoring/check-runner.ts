@@ -26,6 +26,7 @@ import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, failuresOf, summaryOf } from './result.repository.js';
+import type { RollupRecorder } from './rollups.js';
 import { freshWindowMs, type Health } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
@@ -107,6 +108,8 @@ export class CheckRunner {
       states: MonitorStateRepository;
       /** Stores results in batches; resolves once the result is in MongoDB. */
       results: BatchInserter<CheckResultDocument>;
+      /** Told of each stored result (hourly rollups for status pages and badges). */
+      rollups: Pick<RollupRecorder, 'add'>;
       mutex: RedisMutex;
       probe: ProbeOptions;
       domainExpiry: DomainExpiryLookup;
@@ -279,10 +282,15 @@ export class CheckRunner {
     const state = await states.load(website.organizationId, website.id);
     const inMaintenance = inMaintenanceAt(state, observed.startedAt);
     const result = { ...observed, inMaintenance };
-    // Stored by an earlier try whose answer was lost: stored once all the same.
-    await this.deps.results.insert(result).catch((error: unknown) => {
-      if (!isDuplicateKey(error)) throw error;
-    });
+    // Stored by an earlier try whose answer was lost: stored (and rolled up) once all the same.
+    const stored = await this.deps.results.insert(result).then(
+      () => true,
+      (error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+        return false;
+      },
+    );
+    if (stored) this.deps.rollups.add(result);
     // A kept result an earlier try already decided (its region's track is at or past it).
     const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
     if (options.replay && decidedUpTo >= result.startedAt.getTime())

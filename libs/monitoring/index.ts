@@ -37,6 +37,13 @@ export {
   summaryOf,
 } from './result.repository.js';
 export {
+  type HourlyRollup,
+  hourOf,
+  RollupRecorder,
+  RollupRepository,
+  rollupIndexes,
+} from './rollups.js';
+export {
   type Decision,
   type DecisionRules,
   decide,

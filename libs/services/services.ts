@@ -29,6 +29,8 @@ import {
   monitoringIndexes,
   PlacementStatus,
   ResultRepository,
+  RollupRepository,
+  rollupIndexes,
 } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
@@ -54,6 +56,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   customerIndexes,
   websiteIndexes,
   checkResultIndexes,
+  rollupIndexes,
   ...monitoringIndexes,
   maintenanceWindowIndexes,
   channelIndexes,
@@ -86,6 +89,7 @@ export interface Services {
   notificationQueue: NotificationQueue;
   states: MonitorStateRepository;
   results: ResultRepository;
+  rollups: RollupRepository;
   /** What this process has built so far (diagnostics: which services a process uses). */
   built(): Array<keyof Services>;
   close(): Promise<void>;
@@ -175,6 +179,9 @@ class LazyServices implements Services {
   }
   get results(): Services['results'] {
     return this.once('results', () => new ResultRepository(this.deps.db));
+  }
+  get rollups(): Services['rollups'] {
+    return this.once('rollups', () => new RollupRepository(this.deps.db));
   }
   get scheduling(): Services['scheduling'] {
     return this.once('scheduling', () => {

@@ -1,0 +1,195 @@
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { HealthStatus } from '../checks/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+import type { Logger } from '../logging/index.js';
+
+/**
+ * Hourly rollups of check results, per website and region: how many checks, of which status, and
+ * their response times. Status pages, badges and the dashboard read these (24 documents a website
+ * a day at most) instead of the raw results, which a busy website writes 8,640 of a day.
+ */
+export interface HourlyRollup {
+  /** `<websiteId>:<region>:<hour ISO>`: one writer per region, so increments do not race. */
+  _id: string;
+  organizationId: number;
+  websiteId: number;
+  region: string;
+  hour: Date;
+  checks: number;
+  up: number;
+  degraded: number;
+  down: number;
+  /** Response times of the checks that got an answer (not down). */
+  responseMsSum: number;
+  responseMsCount: number;
+  responseMsMax: number;
+  /** Removed after this (kept as long as the longest uptime bar). */
+  expiresAt: Date;
+}
+
+export const RESULT_ROLLUPS = 'result_rollups';
+/** 90 daily bars plus today. */
+export const ROLLUP_RETENTION_DAYS = 91;
+const HOUR_MS = 3_600_000;
+
+export const rollupIndexes: CollectionIndexes = {
+  collection: RESULT_ROLLUPS,
+  indexes: [
+    { key: { organizationId: 1, websiteId: 1, hour: 1 }, name: 'website_hour' },
+    { key: { expiresAt: 1 }, name: 'expires_at' },
+  ],
+};
+
+type Counted = Pick<
+  HourlyRollup,
+  'checks' | 'up' | 'degraded' | 'down' | 'responseMsSum' | 'responseMsCount' | 'responseMsMax'
+>;
+type Increment = Pick<HourlyRollup, '_id' | 'organizationId' | 'websiteId' | 'region' | 'hour'> & Counted;
+
+/** What a rollup needs of a result. */
+export interface RolledResult {
+  organizationId: number;
+  websiteId: number;
+  region: string;
+  startedAt: Date;
+  status: HealthStatus;
+  timings: { total: number };
+}
+
+export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
+/** Adds a result to the increments waiting to be written (pure: the map is the caller's). */
+export function addToIncrements(increments: Map<string, Increment>, result: RolledResult): void {
+  const hour = hourOf(result.startedAt);
+  const id = `${result.websiteId}:${result.region}:${hour.toISOString()}`;
+  const entry = increments.get(id) ?? {
+    _id: id,
+    organizationId: result.organizationId,
+    websiteId: result.websiteId,
+    region: result.region,
+    hour,
+    checks: 0,
+    up: 0,
+    degraded: 0,
+    down: 0,
+    responseMsSum: 0,
+    responseMsCount: 0,
+    responseMsMax: 0,
+  };
+  entry.checks++;
+  entry[result.status]++;
+  if (result.status !== 'down') {
+    entry.responseMsSum += result.timings.total;
+    entry.responseMsCount++;
+    entry.responseMsMax = Math.max(entry.responseMsMax, result.timings.total);
+  }
+  increments.set(id, entry);
+}
+
+/**
+ * A worker's rollups: results are added as they are stored and written together every
+ * `flushEveryMs` (one bulk write for all of them, not one per check) and at shutdown. A worker
+ * killed without a shutdown loses at most that much of the rollups (never a result).
+ */
+export class RollupRecorder {
+  private increments = new Map<string, Increment>();
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly rollups: Collection<HourlyRollup>,
+    private readonly logger: Logger,
+    flushEveryMs = 15_000,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    this.timer.unref();
+  }
+
+  add(result: RolledResult): void {
+    addToIncrements(this.increments, result);
+  }
+
+  /** Writes what was added so far; a failed write keeps it for the next flush. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.write());
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.increments;
+    if (batch.size === 0) return;
+    this.increments = new Map();
+    const operations: AnyBulkWriteOperation<HourlyRollup>[] = [...batch.values()].map((entry) => ({
+      updateOne: {
+        filter: { _id: entry._id },
+        update: {
+          $setOnInsert: {
+            organizationId: entry.organizationId,
+            websiteId: entry.websiteId,
+            region: entry.region,
+            hour: entry.hour,
+            expiresAt: new Date(entry.hour.getTime() + ROLLUP_RETENTION_DAYS * 24 * HOUR_MS),
+          },
+          $inc: {
+            checks: entry.checks,
+            up: entry.up,
+            degraded: entry.degraded,
+            down: entry.down,
+            responseMsSum: entry.responseMsSum,
+            responseMsCount: entry.responseMsCount,
+          },
+          $max: { responseMsMax: entry.responseMsMax },
+        },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.rollups.bulkWrite(operations, { ordered: false });
+    } catch (error) {
+      // Kept for the next flush: an unordered bulk write may have applied some, so counts can
+      // come out a little high after an outage; never low.
+      for (const entry of batch.values()) this.merge(entry);
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error), rollups: batch.size },
+        'rollups not written; retrying with the next flush',
+      );
+    }
+  }
+
+  private merge(entry: Increment): void {
+    const current = this.increments.get(entry._id);
+    if (!current) {
+      this.increments.set(entry._id, entry);
+      return;
+    }
+    for (const field of ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const)
+      current[field] += entry[field];
+    current.responseMsMax = Math.max(current.responseMsMax, entry.responseMsMax);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
+
+/** Reading rollups (status pages, badges, the dashboard) and their retention. */
+export class RollupRepository {
+  readonly collection: Collection<HourlyRollup>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<HourlyRollup>(RESULT_ROLLUPS);
+  }
+
+  /** The hourly rollups of these websites from `from` on, every region. */
+  since(organizationId: number, websiteIds: readonly number[], from: Date): Promise<HourlyRollup[]> {
+    if (websiteIds.length === 0) return Promise.resolve([]);
+    return this.collection
+      .find({ organizationId, websiteId: { $in: [...websiteIds] }, hour: { $gte: from } })
+      .toArray();
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    return (await this.collection.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+  }
+}
