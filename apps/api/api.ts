@@ -28,6 +28,7 @@ import {
 } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
+import { publicStatusRoutes, statusPageRoutes } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
 export interface ApiServer extends RunningService {
@@ -122,6 +123,8 @@ export async function startApi(
       },
     }),
     ...monitoringNodeRoutes(services.nodes),
+    ...statusPageRoutes(services.statusPages),
+    ...publicStatusRoutes(services.publicStatusPages),
   );
   const app = createHttpApp({
     logger,

@@ -39,6 +39,8 @@ export class CustomerService {
       lifecycle: CustomerLifecycleQueue;
       websites: CustomerWebsitesPort;
       channels: CustomerChannelsPort;
+      /** The customer's status pages go with it (they show nothing without it). */
+      statusPages: { deleteByCustomer(organizationId: number, customerId: number): Promise<void> };
       logger: Logger;
     },
   ) {}
@@ -173,6 +175,7 @@ export class CustomerService {
         throw conflict(
           `${channels} notification channel(s) are for this customer's websites; delete them or change their scope first`,
         );
+      await this.deps.statusPages.deleteByCustomer(organizationId, id);
       await this.deps.customers.delete(organizationId, id);
       await this.deps.lifecycle.unscheduleCancellation(id);
     });

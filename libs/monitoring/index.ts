@@ -37,8 +37,9 @@ export {
   summaryOf,
 } from './result.repository.js';
 export {
-  type HourlyRollup,
-  hourOf,
+  periodStart,
+  type ResultRollup,
+  type RollupPeriod,
   RollupRecorder,
   RollupRepository,
   rollupIndexes,

@@ -315,6 +315,25 @@ export class MonitorStateRepository {
       .toArray();
   }
 
+  /** The incidents of these websites open now or resolved since `since`. */
+  incidentsOfWebsites(
+    organizationId: number,
+    websiteIds: readonly number[],
+    since: Date,
+  ): Promise<IncidentDocument[]> {
+    if (websiteIds.length === 0) return Promise.resolve([]);
+    return this.incidents
+      .find(
+        {
+          organizationId,
+          websiteId: { $in: [...websiteIds] },
+          $or: [{ resolvedAt: null }, { resolvedAt: { $gte: since } }],
+        },
+        { projection: { _id: 0 } },
+      )
+      .toArray();
+  }
+
   incidentsOf(organizationId: number, websiteId: number, limit: number): Promise<IncidentDocument[]> {
     return this.incidents
       .find({ organizationId, websiteId }, { projection: { _id: 0 }, sort: { startedAt: -1 }, limit })

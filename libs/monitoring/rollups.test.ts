@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToIncrements, hourOf, type RolledResult } from './rollups.js';
+import { addToIncrements, periodStart, type RolledResult } from './rollups.js';
 
 const result = (over: Partial<RolledResult>): RolledResult => ({
   organizationId: 1,
@@ -24,11 +24,14 @@ describe('rollups', () => {
     addToIncrements(increments, result({ region: 'us-east' }));
     addToIncrements(increments, result({ startedAt: new Date('2026-11-23T11:00:00Z') }));
     expect([...increments.keys()]).toEqual([
-      '7:eu-west:2026-11-23T10:00:00.000Z',
-      '7:us-east:2026-11-23T10:00:00.000Z',
-      '7:eu-west:2026-11-23T11:00:00.000Z',
+      '7:eu-west:hour:2026-11-23T10:00:00.000Z',
+      '7:eu-west:day:2026-11-23T00:00:00.000Z',
+      '7:us-east:hour:2026-11-23T10:00:00.000Z',
+      '7:us-east:day:2026-11-23T00:00:00.000Z',
+      '7:eu-west:hour:2026-11-23T11:00:00.000Z',
     ]);
-    expect(increments.get('7:eu-west:2026-11-23T10:00:00.000Z')).toMatchObject({
+    expect(increments.get('7:eu-west:day:2026-11-23T00:00:00.000Z')).toMatchObject({ checks: 5, up: 3 });
+    expect(increments.get('7:eu-west:hour:2026-11-23T10:00:00.000Z')).toMatchObject({
       checks: 4,
       up: 2,
       degraded: 1,
@@ -36,7 +39,7 @@ describe('rollups', () => {
       responseMsSum: 510,
       responseMsCount: 3,
       responseMsMax: 300,
-      hour: hourOf(new Date('2026-11-23T10:30:00Z')),
+      start: periodStart('hour', new Date('2026-11-23T10:30:00Z')),
     });
   });
 });

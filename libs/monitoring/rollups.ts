@@ -4,17 +4,21 @@ import type { CollectionIndexes } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 
 /**
- * Hourly rollups of check results, per website and region: how many checks, of which status, and
- * their response times. Status pages, badges and the dashboard read these (24 documents a website
- * a day at most) instead of the raw results, which a busy website writes 8,640 of a day.
+ * Rollups of check results per website, region and hour or UTC day: how many checks, of which
+ * status, and their response times. Status pages, badges and the dashboard read these (24 hourly
+ * and one daily document a website and region a day) instead of the raw results, of which a
+ * website checked every 10 s has 8,640 a day.
  */
-export interface HourlyRollup {
-  /** `<websiteId>:<region>:<hour ISO>`: one writer per region, so increments do not race. */
+export type RollupPeriod = 'hour' | 'day';
+
+export interface ResultRollup {
+  /** `<websiteId>:<region>:<period>:<start ISO>`: one writer per region, so increments do not race. */
   _id: string;
   organizationId: number;
   websiteId: number;
   region: string;
-  hour: Date;
+  period: RollupPeriod;
+  start: Date;
   checks: number;
   up: number;
   degraded: number;
@@ -23,28 +27,30 @@ export interface HourlyRollup {
   responseMsSum: number;
   responseMsCount: number;
   responseMsMax: number;
-  /** Removed after this (kept as long as the longest uptime bar). */
+  /** Removed after this: hours after two days, days after the 90 of the uptime bars and today. */
   expiresAt: Date;
 }
 
 export const RESULT_ROLLUPS = 'result_rollups';
-/** 90 daily bars plus today. */
-export const ROLLUP_RETENTION_DAYS = 91;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const RETENTION_MS: Record<RollupPeriod, number> = { hour: 2 * DAY_MS, day: 91 * DAY_MS };
+const PERIOD_MS: Record<RollupPeriod, number> = { hour: HOUR_MS, day: DAY_MS };
 
 export const rollupIndexes: CollectionIndexes = {
   collection: RESULT_ROLLUPS,
   indexes: [
-    { key: { organizationId: 1, websiteId: 1, hour: 1 }, name: 'website_hour' },
+    { key: { organizationId: 1, websiteId: 1, period: 1, start: 1 }, name: 'website_period_start' },
     { key: { expiresAt: 1 }, name: 'expires_at' },
   ],
 };
 
 type Counted = Pick<
-  HourlyRollup,
+  ResultRollup,
   'checks' | 'up' | 'degraded' | 'down' | 'responseMsSum' | 'responseMsCount' | 'responseMsMax'
 >;
-type Increment = Pick<HourlyRollup, '_id' | 'organizationId' | 'websiteId' | 'region' | 'hour'> & Counted;
+type Increment = Pick<ResultRollup, '_id' | 'organizationId' | 'websiteId' | 'region' | 'period' | 'start'> &
+  Counted;
 
 /** What a rollup needs of a result. */
 export interface RolledResult {
@@ -56,18 +62,25 @@ export interface RolledResult {
   timings: { total: number };
 }
 
-export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+/** The start of the hour or UTC day `at` falls in. */
+export const periodStart = (period: RollupPeriod, at: Date) =>
+  new Date(Math.floor(at.getTime() / PERIOD_MS[period]) * PERIOD_MS[period]);
 
-/** Adds a result to the increments waiting to be written (pure: the map is the caller's). */
+/** Adds a result to its hour's and its day's increments waiting to be written (pure: the map is the caller's). */
 export function addToIncrements(increments: Map<string, Increment>, result: RolledResult): void {
-  const hour = hourOf(result.startedAt);
-  const id = `${result.websiteId}:${result.region}:${hour.toISOString()}`;
+  for (const period of ['hour', 'day'] as const) addTo(increments, period, result);
+}
+
+function addTo(increments: Map<string, Increment>, period: RollupPeriod, result: RolledResult): void {
+  const start = periodStart(period, result.startedAt);
+  const id = `${result.websiteId}:${result.region}:${period}:${start.toISOString()}`;
   const entry = increments.get(id) ?? {
     _id: id,
     organizationId: result.organizationId,
     websiteId: result.websiteId,
     region: result.region,
-    hour,
+    period,
+    start,
     checks: 0,
     up: 0,
     degraded: 0,
@@ -97,7 +110,7 @@ export class RollupRecorder {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly rollups: Collection<HourlyRollup>,
+    private readonly rollups: Collection<ResultRollup>,
     private readonly logger: Logger,
     flushEveryMs = 15_000,
   ) {
@@ -119,7 +132,7 @@ export class RollupRecorder {
     const batch = this.increments;
     if (batch.size === 0) return;
     this.increments = new Map();
-    const operations: AnyBulkWriteOperation<HourlyRollup>[] = [...batch.values()].map((entry) => ({
+    const operations: AnyBulkWriteOperation<ResultRollup>[] = [...batch.values()].map((entry) => ({
       updateOne: {
         filter: { _id: entry._id },
         update: {
@@ -127,8 +140,9 @@ export class RollupRecorder {
             organizationId: entry.organizationId,
             websiteId: entry.websiteId,
             region: entry.region,
-            hour: entry.hour,
-            expiresAt: new Date(entry.hour.getTime() + ROLLUP_RETENTION_DAYS * 24 * HOUR_MS),
+            period: entry.period,
+            start: entry.start,
+            expiresAt: new Date(entry.start.getTime() + RETENTION_MS[entry.period]),
           },
           $inc: {
             checks: entry.checks,
@@ -175,17 +189,25 @@ export class RollupRecorder {
 
 /** Reading rollups (status pages, badges, the dashboard) and their retention. */
 export class RollupRepository {
-  readonly collection: Collection<HourlyRollup>;
+  readonly collection: Collection<ResultRollup>;
 
   constructor(db: Db) {
-    this.collection = db.collection<HourlyRollup>(RESULT_ROLLUPS);
+    this.collection = db.collection<ResultRollup>(RESULT_ROLLUPS);
   }
 
-  /** The hourly rollups of these websites from `from` on, every region. */
-  since(organizationId: number, websiteIds: readonly number[], from: Date): Promise<HourlyRollup[]> {
+  /** The rollups of one period of these websites starting at `from` or later, every region. */
+  since(
+    organizationId: number,
+    websiteIds: readonly number[],
+    period: RollupPeriod,
+    from: Date,
+  ): Promise<ResultRollup[]> {
     if (websiteIds.length === 0) return Promise.resolve([]);
     return this.collection
-      .find({ organizationId, websiteId: { $in: [...websiteIds] }, hour: { $gte: from } })
+      .find(
+        { organizationId, websiteId: { $in: [...websiteIds] }, period, start: { $gte: from } },
+        { projection: { _id: 0 } },
+      )
       .toArray();
   }
 

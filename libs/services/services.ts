@@ -25,6 +25,7 @@ import {
 } from '../maintenance/index.js';
 import {
   checkResultIndexes,
+  listedStatuses,
   MonitorStateRepository,
   monitoringIndexes,
   PlacementStatus,
@@ -38,6 +39,12 @@ import { PackageRepository, packageIndexes } from '../packages/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
+import {
+  PublicStatusPages,
+  StatusPageRepository,
+  StatusPageService,
+  statusPageIndexes,
+} from '../status-pages/index.js';
 import {
   ScheduleReconciler,
   WebsiteRepository,
@@ -57,6 +64,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   websiteIndexes,
   checkResultIndexes,
   rollupIndexes,
+  statusPageIndexes,
   ...monitoringIndexes,
   maintenanceWindowIndexes,
   channelIndexes,
@@ -90,6 +98,9 @@ export interface Services {
   states: MonitorStateRepository;
   results: ResultRepository;
   rollups: RollupRepository;
+  statusPageRepository: StatusPageRepository;
+  statusPages: StatusPageService;
+  publicStatusPages: PublicStatusPages;
   /** What this process has built so far (diagnostics: which services a process uses). */
   built(): Array<keyof Services>;
   close(): Promise<void>;
@@ -182,6 +193,41 @@ class LazyServices implements Services {
   }
   get rollups(): Services['rollups'] {
     return this.once('rollups', () => new RollupRepository(this.deps.db));
+  }
+  get statusPageRepository(): Services['statusPageRepository'] {
+    return this.once('statusPageRepository', () => new StatusPageRepository(this.deps.db));
+  }
+  get statusPages(): Services['statusPages'] {
+    return this.once(
+      'statusPages',
+      () =>
+        new StatusPageService({
+          pages: this.statusPageRepository,
+          mutex: this.mutex,
+          owners: {
+            customerExists: async (organizationId, customerId) =>
+              (await this.customerRepository.findById(organizationId, customerId)) !== null,
+            websiteIdsOf: async (organizationId, customerId) =>
+              (await this.websiteRepository.listByCustomer(organizationId, customerId)).map((w) => w.id),
+          },
+        }),
+    );
+  }
+  get publicStatusPages(): Services['publicStatusPages'] {
+    return this.once(
+      'publicStatusPages',
+      () =>
+        new PublicStatusPages({
+          pages: this.statusPageRepository,
+          websites: this.websiteRepository,
+          statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
+          rollups: this.rollups,
+          incidents: (organizationId, ids, since) =>
+            this.states.incidentsOfWebsites(organizationId, ids, since),
+          maintenanceWindows: (organizationId, ids) =>
+            this.maintenanceWindows.listByWebsites(organizationId, ids),
+        }),
+    );
   }
   get scheduling(): Services['scheduling'] {
     return this.once('scheduling', () => {
@@ -293,6 +339,7 @@ class LazyServices implements Services {
           lifecycle: this.lifecycle,
           websites: this.websites,
           channels: this.channels,
+          statusPages: this.statusPageRepository,
           logger: this.deps.logger,
         }),
     );

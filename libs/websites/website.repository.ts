@@ -121,6 +121,11 @@ export class WebsiteRepository {
     return this.websites.findOne(organizationId, ref, WITHOUT_MONGO_ID);
   }
 
+  /** Any organization's website by its public id (badges: a public URL carries no token). */
+  findByPublicId(publicId: string): Promise<WebsiteDocument | null> {
+    return this.websites.collection.findOne({ publicId }, WITHOUT_MONGO_ID);
+  }
+
   /** Every website of every organization, streamed in no particular order (a sort of 100,000 documents costs FerretDB minutes). */
   all(): AsyncIterable<WebsiteDocument> {
     return this.websites.collection.find({}, { projection: { _id: 0 } });

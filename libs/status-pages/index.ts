@@ -1,0 +1,9 @@
+export { publicStatusRoutes } from './public.routes.js';
+export { type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export {
+  type StatusPageDocument,
+  StatusPageRepository,
+  statusPageIndexes,
+} from './status-page.repository.js';
+export { type StatusPageOwnersPort, StatusPageService } from './status-page.service.js';
+export { statusPageRoutes } from './status-pages.routes.js';

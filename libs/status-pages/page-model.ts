@@ -1,0 +1,237 @@
+/**
+ * What a status page shows, decided from rollups, incidents and maintenance occurrences (pure: the
+ * caller reads them). Only what a customer's client may see: names, states, times; no URLs,
+ * headers, causes, ids of other customers or node addresses.
+ */
+
+export type ShownStatus =
+  | 'up'
+  | 'degraded'
+  | 'down'
+  | 'maintenance'
+  | 'unknown'
+  | 'paused'
+  | 'unmonitored'
+  | 'cancelled';
+
+const STATUS_TEXT: Record<ShownStatus, string> = {
+  up: 'Operational',
+  degraded: 'Degraded performance',
+  down: 'Down',
+  maintenance: 'Under maintenance',
+  unknown: 'No data yet',
+  paused: 'Not monitored',
+  unmonitored: 'Not monitored',
+  cancelled: 'Not monitored',
+};
+
+export const statusText = (status: ShownStatus) => STATUS_TEXT[status];
+
+export interface PageWebsiteInput {
+  id: number;
+  publicId: string;
+  name: string;
+  status: ShownStatus;
+  lastCheckedAt: Date | null;
+  /** When the website was added: days before it have no bar. */
+  createdAt: Date;
+}
+
+export interface RollupInput {
+  websiteId: number;
+  /** The hour's or day's start. */
+  start: Date;
+  checks: number;
+  responseMsSum: number;
+  responseMsCount: number;
+}
+
+export interface IncidentInput {
+  websiteId: number;
+  startedAt: Date;
+  resolvedAt: Date | null;
+}
+
+export interface MaintenanceInput {
+  websiteId: number;
+  title: string;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+export interface DayBar {
+  date: string;
+  /** null: no data that day (not yet added, or not checked). */
+  uptimePercent: number | null;
+  downtimeSeconds: number;
+}
+
+export interface StatusPageData {
+  title: string;
+  branding: { logoUrl: string | null; accentColor: string | null; footerText: string | null };
+  generatedAt: string;
+  overall: {
+    state: 'operational' | 'degraded' | 'partial-outage' | 'major-outage' | 'maintenance' | 'unknown';
+    text: string;
+  };
+  websites: Array<{
+    publicId: string;
+    name: string;
+    status: ShownStatus;
+    statusText: string;
+    lastCheckedAt: string | null;
+    uptime90dPercent: number | null;
+    days: DayBar[];
+    /** 24 hourly averages, oldest first, when the page shows response times. */
+    responseTimes: Array<{ hour: string; averageMs: number | null }> | null;
+  }>;
+  incidents: Array<{
+    website: string;
+    startedAt: string;
+    resolvedAt: string | null;
+    durationSeconds: number;
+    open: boolean;
+  }>;
+  maintenance: Array<{ website: string; title: string; startsAt: string; endsAt: string }>;
+}
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+export const BAR_DAYS = 90;
+/** Resolved incidents older than this are not listed. */
+export const RECENT_INCIDENT_DAYS = 14;
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** Milliseconds of `[from, to)` inside the incidents (down time). */
+function downMs(incidents: readonly IncidentInput[], from: number, to: number, now: number): number {
+  let total = 0;
+  for (const incident of incidents) {
+    const start = Math.max(from, incident.startedAt.getTime());
+    const end = Math.min(to, incident.resolvedAt?.getTime() ?? now);
+    if (end > start) total += end - start;
+  }
+  return total;
+}
+
+/** Uptime percent of `[from, now)` given the incidents in it; null for an empty window. */
+export function uptimeBetween(incidents: readonly IncidentInput[], from: number, now: number): number | null {
+  if (now <= from) return null;
+  return round3((1 - downMs(incidents, from, now, now) / (now - from)) * 100);
+}
+
+/** One bar per UTC day, the oldest first, the last one today (up to now). */
+export function dayBars(input: {
+  now: Date;
+  createdAt: Date;
+  checkedDays: ReadonlySet<string>;
+  incidents: readonly IncidentInput[];
+}): DayBar[] {
+  const now = input.now.getTime();
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const bars: DayBar[] = [];
+  for (let index = BAR_DAYS - 1; index >= 0; index--) {
+    const dayStart = today - index * DAY_MS;
+    const date = new Date(dayStart).toISOString().slice(0, 10);
+    const from = Math.max(dayStart, input.createdAt.getTime());
+    const to = Math.min(dayStart + DAY_MS, now);
+    const down = to > from ? downMs(input.incidents, from, to, now) : 0;
+    const hasData = to > from && (input.checkedDays.has(date) || down > 0);
+    bars.push({
+      date,
+      uptimePercent: hasData ? round3((1 - down / (to - from)) * 100) : null,
+      downtimeSeconds: Math.round(down / 1000),
+    });
+  }
+  return bars;
+}
+
+function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] {
+  const checked = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
+  const down = checked.filter((s) => s === 'down').length;
+  if (down > 0 && down === checked.length) return { state: 'major-outage', text: 'Major outage' };
+  if (down > 0) return { state: 'partial-outage', text: 'Partial outage' };
+  if (checked.includes('degraded')) return { state: 'degraded', text: 'Degraded performance' };
+  if (statuses.includes('maintenance')) return { state: 'maintenance', text: 'Under maintenance' };
+  if (checked.length === 0) return { state: 'unknown', text: 'No data yet' };
+  return { state: 'operational', text: 'All systems operational' };
+}
+
+export function buildStatusPage(input: {
+  now: Date;
+  page: { title: string; branding: StatusPageData['branding']; showResponseTimes: boolean };
+  websites: readonly PageWebsiteInput[];
+  /** Daily rollups of the last 90 days and hourly ones of the last 24 hours. */
+  days: readonly RollupInput[];
+  hours: readonly RollupInput[];
+  incidents: readonly IncidentInput[];
+  maintenance: readonly MaintenanceInput[];
+}): StatusPageData {
+  const now = input.now.getTime();
+  const currentHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const nameOf = new Map(input.websites.map((w) => [w.id, w.name]));
+  const websites = input.websites.map((website) => {
+    const hours = input.hours.filter((r) => r.websiteId === website.id);
+    const incidents = input.incidents.filter((i) => i.websiteId === website.id);
+    const checkedDays = new Set(
+      input.days
+        .filter((r) => r.websiteId === website.id && r.checks > 0)
+        .map((r) => r.start.toISOString().slice(0, 10)),
+    );
+    const days = dayBars({ now: input.now, createdAt: website.createdAt, checkedDays, incidents });
+    const withData = days.filter((d) => d.uptimePercent !== null);
+    const windowStart = Math.max(now - BAR_DAYS * DAY_MS, website.createdAt.getTime());
+    const uptime90dPercent = withData.length === 0 ? null : uptimeBetween(incidents, windowStart, now);
+    const responseTimes = input.page.showResponseTimes
+      ? Array.from({ length: 24 }, (_, index) => {
+          const hour = currentHour - (23 - index) * HOUR_MS;
+          const inHour = hours.filter((r) => r.start.getTime() === hour);
+          const count = inHour.reduce((sum, r) => sum + r.responseMsCount, 0);
+          const total = inHour.reduce((sum, r) => sum + r.responseMsSum, 0);
+          return {
+            hour: new Date(hour).toISOString(),
+            averageMs: count === 0 ? null : Math.round(total / count),
+          };
+        })
+      : null;
+    return {
+      publicId: website.publicId,
+      name: website.name,
+      status: website.status,
+      statusText: statusText(website.status),
+      lastCheckedAt: website.lastCheckedAt?.toISOString() ?? null,
+      uptime90dPercent,
+      days,
+      responseTimes,
+    };
+  });
+  const recentFrom = now - RECENT_INCIDENT_DAYS * DAY_MS;
+  const incidents = input.incidents
+    .filter((i) => nameOf.has(i.websiteId) && (i.resolvedAt === null || i.resolvedAt.getTime() >= recentFrom))
+    .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime())
+    .map((i) => ({
+      website: nameOf.get(i.websiteId) ?? '',
+      startedAt: i.startedAt.toISOString(),
+      resolvedAt: i.resolvedAt?.toISOString() ?? null,
+      durationSeconds: Math.round(((i.resolvedAt?.getTime() ?? now) - i.startedAt.getTime()) / 1000),
+      open: i.resolvedAt === null,
+    }));
+  const maintenance = input.maintenance
+    .filter((m) => nameOf.has(m.websiteId) && m.endsAt.getTime() > now)
+    .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime())
+    .map((m) => ({
+      website: nameOf.get(m.websiteId) ?? '',
+      title: m.title,
+      startsAt: m.startsAt.toISOString(),
+      endsAt: m.endsAt.toISOString(),
+    }));
+  return {
+    title: input.page.title,
+    branding: input.page.branding,
+    generatedAt: input.now.toISOString(),
+    overall: overallOf(websites.map((w) => w.status)),
+    websites,
+    incidents,
+    maintenance,
+  };
+}

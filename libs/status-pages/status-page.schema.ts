@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { absoluteHttpUrl, decimalId, patchBody } from '../contract/index.js';
+
+export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
+export const slug = z
+  .string()
+  .regex(SLUG_PATTERN, 'must be 3–63 characters of a–z, 0–9 and -')
+  .describe('The page’s address: /status/{slug}; unique across the installation');
+
+const branding = z.strictObject({
+  logoUrl: absoluteHttpUrl('a logo is fetched by visitors’ browsers').nullable().default(null),
+  accentColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1570ef')
+    .nullable()
+    .default(null),
+  footerText: z.string().trim().max(500).nullable().default(null),
+});
+
+const websiteIds = z
+  .array(z.number().int().positive())
+  .max(500)
+  .refine((ids) => new Set(ids).size === ids.length, 'website ids must not repeat')
+  .nullable()
+  .describe('The customer’s websites shown; null: all of them, as they come and go');
+
+export const createStatusPageBody = z
+  .strictObject({
+    slug,
+    title: z.string().trim().min(1).max(200),
+    customerId: z.number().int().positive(),
+    websiteIds: websiteIds.default(null),
+    branding: branding.default({ logoUrl: null, accentColor: null, footerText: null }),
+    public: z.boolean().default(false).describe('Served at /status/{slug} without a token'),
+    showResponseTimes: z.boolean().default(true),
+  })
+  .meta({ id: 'StatusPageCreate' });
+export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
+
+export const patchStatusPageBody = patchBody(
+  z.strictObject({
+    slug: slug.optional(),
+    title: z.string().trim().min(1).max(200).optional(),
+    websiteIds: websiteIds.optional(),
+    branding: branding.partial().optional(),
+    public: z.boolean().optional(),
+    showResponseTimes: z.boolean().optional(),
+  }),
+).meta({ id: 'StatusPageUpdate' });
+export type StatusPagePatch = z.output<typeof patchStatusPageBody>;
+
+export const statusPageView = z
+  .object({
+    id: z.number().int(),
+    organizationId: z.number().int(),
+    slug: z.string(),
+    title: z.string(),
+    customerId: z.number().int(),
+    websiteIds: z.array(z.number().int()).nullable(),
+    branding: z.object({
+      logoUrl: z.string().nullable(),
+      accentColor: z.string().nullable(),
+      footerText: z.string().nullable(),
+    }),
+    public: z.boolean(),
+    showResponseTimes: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'StatusPage' });
+
+export const listStatusPagesQuery = z.strictObject({
+  customerId: decimalId().optional().describe('Only the pages of this customer'),
+});
