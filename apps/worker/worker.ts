@@ -35,6 +35,8 @@ export interface WorkerOptions {
   /** Overrides for tests that run targets on loopback names (the probe's edge to the network). */
   probe?: Partial<ProbeOptions>;
   lockDurationMs?: number;
+  /** How often rollups are written (tests shorten it). */
+  rollupFlushMs?: number;
   /** Node's process metrics too (off where several services share one process, as in tests). */
   defaultMetrics?: boolean;
 }
@@ -75,7 +77,7 @@ export async function startWorker(
   const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
-  const rollups = new RollupRecorder(services.rollups.collection, logger);
+  const rollups = new RollupRecorder(services.rollups.collection, logger, options.rollupFlushMs);
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,

@@ -54,7 +54,10 @@ export function upcomingMaintenance(
   return upcoming;
 }
 
-/** A small time-bounded cache: a public page is read by many visitors at once. */
+/**
+ * A small time-bounded cache: a public page is read by many visitors at once. "Not found" is not
+ * kept, so a page made public shows at once.
+ */
 class ShortCache<T> {
   private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
 
@@ -63,7 +66,10 @@ class ShortCache<T> {
     if (cached && Date.now() - cached.at < PUBLIC_CACHE_SECONDS * 1000) return cached.value;
     if (this.entries.size >= CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     const value = load();
-    value.catch(() => this.entries.delete(key));
+    value.then(
+      (found) => found === null && this.entries.delete(key),
+      () => this.entries.delete(key),
+    );
     this.entries.set(key, { at: Date.now(), value });
     return value;
   }

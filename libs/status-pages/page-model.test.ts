@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { buildStatusPage, dayBars } from './page-model.js';
+
+const now = new Date('2026-11-23T12:00:00Z');
+
+describe('dayBars', () => {
+  it('no bar before the website existed or on days without checks; downtime clipped to each day', () => {
+    const bars = dayBars({
+      now,
+      createdAt: new Date('2026-11-21T18:00:00Z'),
+      checkedDays: new Set(['2026-11-21', '2026-11-22', '2026-11-23']),
+      incidents: [
+        {
+          websiteId: 1,
+          startedAt: new Date('2026-11-22T23:00:00Z'),
+          resolvedAt: new Date('2026-11-23T01:00:00Z'),
+        },
+      ],
+    });
+    expect(bars).toHaveLength(90);
+    expect(bars.slice(0, 87).every((bar) => bar.uptimePercent === null)).toBe(true);
+    expect(bars.slice(87)).toEqual([
+      // 6 h of the 21st (from its creation), all up.
+      { date: '2026-11-21', uptimePercent: 100, downtimeSeconds: 0 },
+      // One hour down of 24.
+      { date: '2026-11-22', uptimePercent: 95.833, downtimeSeconds: 3600 },
+      // One hour down of the 12 so far today.
+      { date: '2026-11-23', uptimePercent: 91.667, downtimeSeconds: 3600 },
+    ]);
+  });
+});
+
+describe('buildStatusPage', () => {
+  const base = {
+    now,
+    page: {
+      title: 'T',
+      branding: { logoUrl: null, accentColor: null, footerText: null },
+      showResponseTimes: false,
+    },
+    days: [],
+    hours: [],
+    incidents: [],
+    maintenance: [],
+  };
+  const website = (id: number, status: 'up' | 'down' | 'degraded' | 'maintenance' | 'paused') => ({
+    id,
+    publicId: `p${id}`,
+    name: `W${id}`,
+    status,
+    lastCheckedAt: null,
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+  });
+
+  it('says the overall state in words', () => {
+    const overall = (...statuses: Array<'up' | 'down' | 'degraded' | 'maintenance' | 'paused'>) =>
+      buildStatusPage({ ...base, websites: statuses.map((s, i) => website(i, s)) }).overall.text;
+    expect(overall('up', 'up')).toBe('All systems operational');
+    expect(overall('up', 'degraded')).toBe('Degraded performance');
+    expect(overall('up', 'down')).toBe('Partial outage');
+    expect(overall('down', 'down', 'paused')).toBe('Major outage');
+    expect(overall('up', 'maintenance')).toBe('Under maintenance');
+    expect(overall('paused')).toBe('No data yet');
+  });
+
+  it('lists open incidents and recent resolved ones only, and no response times unless asked', () => {
+    const data = buildStatusPage({
+      ...base,
+      websites: [website(1, 'down')],
+      incidents: [
+        { websiteId: 1, startedAt: new Date('2026-11-23T11:00:00Z'), resolvedAt: null },
+        {
+          websiteId: 1,
+          startedAt: new Date('2026-10-01T00:00:00Z'),
+          resolvedAt: new Date('2026-10-01T01:00:00Z'),
+        },
+        { websiteId: 9, startedAt: new Date('2026-11-23T11:00:00Z'), resolvedAt: null },
+      ],
+    });
+    expect(data.incidents).toEqual([
+      {
+        website: 'W1',
+        startedAt: '2026-11-23T11:00:00.000Z',
+        resolvedAt: null,
+        durationSeconds: 3600,
+        open: true,
+      },
+    ]);
+    expect(data.websites[0]?.responseTimes).toBeNull();
+  });
+});
