@@ -5,6 +5,7 @@ import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
+import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import {
   buildOpenApiDocument,
@@ -125,6 +126,14 @@ export async function startApi(
     ...monitoringNodeRoutes(services.nodes),
     ...statusPageRoutes(services.statusPages),
     ...publicStatusRoutes(services.publicStatusPages),
+    ...dashboardRoutes({
+      websites: services.websiteRepository,
+      customers: services.customerRepository,
+      statuses: listedStatuses({ states: services.states, customers: services.customerRepository }),
+      rollups: services.rollups,
+      incidents: (organizationId, ids, since) =>
+        services.states.incidentsOfWebsites(organizationId, ids, since),
+    }),
   );
   const app = createHttpApp({
     logger,

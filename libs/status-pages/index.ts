@@ -1,3 +1,10 @@
+export {
+  hourlyAverages,
+  type IncidentInput,
+  type ShownStatus,
+  statusText,
+  uptimeBetween,
+} from './page-model.js';
 export { publicStatusRoutes } from './public.routes.js';
 export { type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export {

@@ -63,12 +63,14 @@ function chart(points: ReadonlyArray<{ hour: string; averageMs: number | null }>
     .map((p, i) =>
       p.averageMs === null
         ? null
-        : `${(i * step).toFixed(1)},${(height - (p.averageMs / max) * (height - 4)).toFixed(1)}`,
+        : { x: (i * step).toFixed(1), y: (height - (p.averageMs / max) * (height - 8) - 4).toFixed(1) },
     )
-    .filter((c): c is string => c !== null);
+    .filter((c): c is { x: string; y: string } => c !== null);
+  // A dot per hour, so that a single hour with answers shows too.
+  const dots = coordinates.map((c) => `<circle cx="${c.x}" cy="${c.y}" r="3" fill="currentColor"/>`).join('');
   const average = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
   const description = `Average response time per hour over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms`;
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${description}" preserveAspectRatio="none"><title>${description}</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="${coordinates.join(' ')}"/></svg>`;
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${description}" preserveAspectRatio="none"><title>${description}</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="${coordinates.map((c) => `${c.x},${c.y}`).join(' ')}"/>${dots}</svg>`;
 }
 
 const STYLE = `

@@ -120,6 +120,21 @@ export function uptimeBetween(incidents: readonly IncidentInput[], from: number,
   return round3((1 - downMs(incidents, from, now, now) / (now - from)) * 100);
 }
 
+/** The last 24 hours' average response times, oldest first, from one website's hourly rollups. */
+export function hourlyAverages(
+  hours: readonly RollupInput[],
+  now: Date,
+): Array<{ hour: string; averageMs: number | null }> {
+  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return Array.from({ length: 24 }, (_, index) => {
+    const hour = currentHour - (23 - index) * HOUR_MS;
+    const inHour = hours.filter((r) => r.start.getTime() === hour);
+    const count = inHour.reduce((sum, r) => sum + r.responseMsCount, 0);
+    const total = inHour.reduce((sum, r) => sum + r.responseMsSum, 0);
+    return { hour: new Date(hour).toISOString(), averageMs: count === 0 ? null : Math.round(total / count) };
+  });
+}
+
 /** One bar per UTC day, the oldest first, the last one today (up to now). */
 export function dayBars(input: {
   now: Date;
@@ -168,7 +183,6 @@ export function buildStatusPage(input: {
   maintenance: readonly MaintenanceInput[];
 }): StatusPageData {
   const now = input.now.getTime();
-  const currentHour = Math.floor(now / HOUR_MS) * HOUR_MS;
   const nameOf = new Map(input.websites.map((w) => [w.id, w.name]));
   const websites = input.websites.map((website) => {
     const hours = input.hours.filter((r) => r.websiteId === website.id);
@@ -182,18 +196,7 @@ export function buildStatusPage(input: {
     const withData = days.filter((d) => d.uptimePercent !== null);
     const windowStart = Math.max(now - BAR_DAYS * DAY_MS, website.createdAt.getTime());
     const uptime90dPercent = withData.length === 0 ? null : uptimeBetween(incidents, windowStart, now);
-    const responseTimes = input.page.showResponseTimes
-      ? Array.from({ length: 24 }, (_, index) => {
-          const hour = currentHour - (23 - index) * HOUR_MS;
-          const inHour = hours.filter((r) => r.start.getTime() === hour);
-          const count = inHour.reduce((sum, r) => sum + r.responseMsCount, 0);
-          const total = inHour.reduce((sum, r) => sum + r.responseMsSum, 0);
-          return {
-            hour: new Date(hour).toISOString(),
-            averageMs: count === 0 ? null : Math.round(total / count),
-          };
-        })
-      : null;
+    const responseTimes = input.page.showResponseTimes ? hourlyAverages(hours, input.now) : null;
     return {
       publicId: website.publicId,
       name: website.name,

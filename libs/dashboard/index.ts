@@ -1,0 +1,2 @@
+export { dashboardRoutes } from './dashboard.routes.js';
+export { type OverviewDeps, type WebsiteOverview, websiteOverview } from './overview.js';

@@ -1,0 +1,98 @@
+import type { RollupRepository } from '../monitoring/index.js';
+import {
+  hourlyAverages,
+  type IncidentInput,
+  type ShownStatus,
+  statusText,
+  uptimeBetween,
+} from '../status-pages/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+
+const DAY_MS = 86_400_000;
+/** Websites one overview shows at most; more are paged with `afterId`. */
+export const OVERVIEW_PAGE = 1000;
+
+export interface OverviewDeps {
+  websites: {
+    listPage(
+      organizationId: number,
+      options: { afterId?: number; limit?: number },
+    ): Promise<WebsiteDocument[]>;
+  };
+  customers: {
+    findByIds(organizationId: number, ids: readonly number[]): Promise<Array<{ id: number; name: string }>>;
+  };
+  statuses(
+    organizationId: number,
+    websites: readonly WebsiteDocument[],
+  ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
+  rollups: Pick<RollupRepository, 'since'>;
+  incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
+}
+
+export interface WebsiteOverview {
+  id: number;
+  name: string;
+  url: string;
+  customerId: number;
+  customerName: string;
+  status: ShownStatus;
+  statusText: string;
+  lastCheckedAt: string | null;
+  uptime24hPercent: number | null;
+  /** 24 hourly average response times, oldest first (null: no answer that hour). */
+  responseTimes24h: Array<number | null>;
+}
+
+/**
+ * The agency's view of every website at once: status, last check, uptime and response times of
+ * the last 24 hours, read from hourly rollups and incidents (one query each for the whole page).
+ */
+export async function websiteOverview(
+  deps: OverviewDeps,
+  organizationId: number,
+  options: { afterId?: number; now?: Date } = {},
+): Promise<{ items: WebsiteOverview[]; nextAfterId: number | null }> {
+  const now = options.now ?? new Date();
+  const page = await deps.websites.listPage(organizationId, {
+    afterId: options.afterId,
+    limit: OVERVIEW_PAGE + 1,
+  });
+  const websites = page.slice(0, OVERVIEW_PAGE);
+  const ids = websites.map((website) => website.id);
+  const from = new Date(now.getTime() - DAY_MS);
+  const [statuses, customers, hours, incidents] = await Promise.all([
+    deps.statuses(organizationId, websites),
+    deps.customers.findByIds(organizationId, [...new Set(websites.map((website) => website.customerId))]),
+    deps.rollups.since(organizationId, ids, 'hour', new Date(from.getTime() - 3_600_000)),
+    deps.incidents(organizationId, ids, from),
+  ]);
+  const customerName = new Map(customers.map((customer) => [customer.id, customer.name]));
+  const items = websites.map((website) => {
+    const own = hours.filter((rollup) => rollup.websiteId === website.id);
+    const state = statuses.get(website.id);
+    const status = state?.status ?? 'unknown';
+    const checked = own.some((rollup) => rollup.checks > 0);
+    const windowStart = Math.max(from.getTime(), website.createdAt.getTime());
+    return {
+      id: website.id,
+      name: website.name,
+      url: website.url,
+      customerId: website.customerId,
+      customerName: customerName.get(website.customerId) ?? `Customer ${website.customerId}`,
+      status,
+      statusText: statusText(status),
+      lastCheckedAt: state?.lastCheckedAt?.toISOString() ?? null,
+      uptime24hPercent: checked
+        ? uptimeBetween(
+            incidents.filter((incident) => incident.websiteId === website.id),
+            windowStart,
+            now.getTime(),
+          )
+        : null,
+      responseTimes24h: hourlyAverages(own, now).map((point) => point.averageMs),
+    };
+  });
+  const last = websites.at(-1);
+  return { items, nextAfterId: page.length > OVERVIEW_PAGE && last ? last.id : null };
+}
