@@ -36,7 +36,7 @@ describe('in a real browser (Debian chromium): the status page and the dashboard
           },
         })
       ).body;
-    const up = await create('Storefront', '/ok');
+    const up = await create('Storefront', '/redirect/1');
     const down = await create('Payments API', '/status/503');
     upPublicId = up.publicId;
     await until(async () => (await stack.status(up.id)).status === 'up', 20_000);
@@ -149,6 +149,10 @@ describe('in a real browser (Debian chromium): the status page and the dashboard
     expect(firstResult[2]).toContain('up');
     expect(firstResult[3]).toBe('200');
     expect(Number(firstResult[9])).toBeGreaterThanOrEqual(0);
+    // The redirect it followed, with that request's own phases.
+    expect(firstResult[10]).toMatch(
+      /^307 http:\/\/127\.0\.0\.1:\d+\/redirect\/1 \(DNS [\d.]+, connect [\d.]+, TLS 0, first byte [\d.]+ ms\)$/,
+    );
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-website.png'), fullPage: true });
     await context.close();
   });

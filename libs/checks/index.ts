@@ -11,4 +11,11 @@ export {
   type HealthStatus,
   statusMatches,
 } from './checks.js';
-export type { Observation, ProbeError, Timings, TlsObservation } from './observation.js';
+export type {
+  HopTimings,
+  Observation,
+  ProbeError,
+  RedirectHop,
+  Timings,
+  TlsObservation,
+} from './observation.js';

@@ -25,13 +25,29 @@ export interface TlsObservation {
   hostnameMatches: boolean;
 }
 
+/** The connection and answer times of one request of a check (milliseconds). */
+export interface HopTimings {
+  dns: number;
+  connect: number;
+  tls: number;
+  ttfb: number;
+}
+
+/** A request that answered with a redirect: where, what status, and how long each phase took. */
+export interface RedirectHop {
+  url: string;
+  status: number;
+  /** Absent on results stored before hops were timed. */
+  timings?: HopTimings;
+}
+
 /** What one check run saw: the I/O is done; everything the checks need is here. */
 export interface Observation {
   startedAt: Date;
   url: string;
   finalUrl: string;
   httpStatus: number | null;
-  redirects: Array<{ url: string; status: number }>;
+  redirects: RedirectHop[];
   /** The decoded body as read (capped), or null when there was no response. */
   body: Buffer | null;
   /** Bytes of the decoded body; when `bodyTruncated`, at least this many. */

@@ -48,7 +48,18 @@ const resultView = z
       download: z.number(),
       total: z.number(),
     }),
-    redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
+    redirects: z
+      .array(
+        z.object({
+          url: z.string(),
+          status: z.number().int(),
+          timings: z
+            .object({ dns: z.number(), connect: z.number(), tls: z.number(), ttfb: z.number() })
+            .optional()
+            .describe('This request’s phases in ms (the result’s `timings` add up every request)'),
+        }),
+      )
+      .describe('The requests that answered with a redirect, in order; the last request is the result’s own'),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     checks: z.array(checkResultSchema),
     ssl: z

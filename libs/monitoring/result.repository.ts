@@ -1,5 +1,5 @@
 import type { Collection, Db, Filter, ObjectId, WithId } from 'mongodb';
-import type { CheckResult, HealthStatus, ProbeError, Timings } from '../checks/index.js';
+import type { CheckResult, HealthStatus, ProbeError, RedirectHop, Timings } from '../checks/index.js';
 import type { CollectionIndexes } from '../db/index.js';
 import type { ResultSummary } from '../events/index.js';
 
@@ -17,7 +17,7 @@ export interface CheckResultDocument {
   /** The body was longer than the probe reads (then `sizeBytes` is a lower bound); absent on older results. */
   truncated?: boolean;
   timings: Timings;
-  redirects: Array<{ url: string; status: number }>;
+  redirects: RedirectHop[];
   error: ProbeError | null;
   checks: CheckResult[];
   ssl: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;

@@ -1,9 +1,11 @@
 import { CookieJar } from 'tough-cookie';
 import { Client } from 'undici';
-import type { Observation, ProbeError, Timings, TlsObservation } from '../checks/index.js';
+import type { Observation, ProbeError, RedirectHop, Timings, TlsObservation } from '../checks/index.js';
 import { readDecodedBody } from './body-reader.js';
 import { type ConnectorOptions, type HopConnection, pinnedConnector } from './pinned-connector.js';
 import { classifyProbeError, ProbeFailure } from './probe-error.js';
+
+const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 export interface ProbeRequest {
   url: string;
@@ -91,7 +93,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
   const jar = request.cookieHandling === 'jar' ? new CookieJar() : null;
   const connectorOptions: ConnectorOptions = { ...options, clientCertificate: request.clientCertificate };
   const timings: Timings = { dns: 0, connect: 0, tls: 0, ttfb: 0, download: 0, total: 0 };
-  const redirects: Array<{ url: string; status: number }> = [];
+  const redirects: RedirectHop[] = [];
   const visited = new Set<string>();
   const hops: HopConnection[] = [];
   let firstTls: TlsObservation | null = null;
@@ -114,8 +116,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
   };
   const finish = (fields: Partial<HttpProbeResult>): HttpProbeResult => {
     timings.total = performance.now() - started;
-    for (const key of Object.keys(timings) as Array<keyof Timings>)
-      timings[key] = Math.round(timings[key] * 100) / 100;
+    for (const key of Object.keys(timings) as Array<keyof Timings>) timings[key] = roundMs(timings[key]);
     return {
       startedAt,
       url: request.url,
@@ -159,7 +160,8 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
         const headersAt = performance.now();
         httpStatus = response.statusCode;
         addConnectionTimings(hop);
-        timings.ttfb += headersAt - (hop.readyAt ?? sentAt);
+        const ttfb = headersAt - (hop.readyAt ?? sentAt);
+        timings.ttfb += ttfb;
         firstTls ??= hop.tls;
         if (jar) {
           const setCookie = response.headers['set-cookie'];
@@ -183,7 +185,16 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
           if (next.protocol !== 'http:' && next.protocol !== 'https:') {
             throw new ProbeFailure('INVALID_REDIRECT', `redirect to a ${next.protocol} URL`);
           }
-          redirects.push({ url: current.href, status: response.statusCode });
+          redirects.push({
+            url: current.href,
+            status: response.statusCode,
+            timings: {
+              dns: roundMs(hop.dnsMs),
+              connect: roundMs(hop.connectMs),
+              tls: roundMs(hop.tlsMs),
+              ttfb: roundMs(ttfb),
+            },
+          });
           if (visited.has(next.href))
             throw new ProbeFailure('REDIRECT_LOOP', `redirect loop back to ${next.href}`);
           if (redirects.length > request.maxRedirects) {

@@ -195,7 +195,15 @@ async function openDetail(website) {
   $('results').tBodies[0].replaceChildren(
     ...results.items.map((r) => {
       const t = r.timings;
-      const hops = r.redirects.map((hop) => `${hop.status} ${hop.url}`).join(' → ') || 'none';
+      const hops =
+        r.redirects
+          .map((hop) => {
+            const h = hop.timings;
+            return h
+              ? `${hop.status} ${hop.url} (DNS ${h.dns}, connect ${h.connect}, TLS ${h.tls}, first byte ${h.ttfb} ms)`
+              : `${hop.status} ${hop.url}`;
+          })
+          .join(' → ') || 'none';
       return element(
         'tr',
         {},
