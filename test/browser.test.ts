@@ -3,15 +3,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOTS } from './support/browser.js';
+import { until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('in a real browser (Debian chromium): the status page and the dashboard', () => {
   let stack: MonitoringStack;

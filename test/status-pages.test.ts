@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createPackage } from './support/harness.js';
+import { createCustomer, createPackage, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 
 interface PageData {
@@ -17,15 +17,6 @@ interface PageData {
   }>;
   incidents: Array<{ website: string; open: boolean; durationSeconds: number }>;
   maintenance: Array<{ website: string; title: string }>;
-}
-
-/** Waits for `condition` (beforeAll cannot use expect.poll). */
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('status pages and badges', () => {

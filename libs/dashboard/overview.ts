@@ -1,7 +1,6 @@
-import type { RollupRepository } from '../monitoring/index.js';
 import {
   hourlyAverages,
-  type IncidentInput,
+  type MonitoringReads,
   type ShownStatus,
   statusText,
   uptimeBetween,
@@ -12,7 +11,7 @@ const DAY_MS = 86_400_000;
 /** Websites one overview shows at most; more are paged with `afterId`. */
 export const OVERVIEW_PAGE = 1000;
 
-export interface OverviewDeps {
+export interface OverviewDeps extends MonitoringReads {
   websites: {
     listPage(
       organizationId: number,
@@ -22,12 +21,6 @@ export interface OverviewDeps {
   customers: {
     findByIds(organizationId: number, ids: readonly number[]): Promise<Array<{ id: number; name: string }>>;
   };
-  statuses(
-    organizationId: number,
-    websites: readonly WebsiteDocument[],
-  ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
-  rollups: Pick<RollupRepository, 'since'>;
-  incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
 }
 
 export interface WebsiteOverview {

@@ -40,6 +40,7 @@ import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
 import {
+  type MonitoringReads,
   PublicStatusPages,
   StatusPageRepository,
   StatusPageService,
@@ -101,6 +102,8 @@ export interface Services {
   statusPageRepository: StatusPageRepository;
   statusPages: StatusPageService;
   publicStatusPages: PublicStatusPages;
+  /** States, rollups and incidents of many websites at once (status pages, the dashboard). */
+  monitoringReads: MonitoringReads;
   /** What this process has built so far (diagnostics: which services a process uses). */
   built(): Array<keyof Services>;
   close(): Promise<void>;
@@ -212,6 +215,14 @@ class LazyServices implements Services {
           },
         }),
     );
+  }
+  get monitoringReads(): Services['monitoringReads'] {
+    return this.once('monitoringReads', () => ({
+      statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
+      rollups: this.rollups,
+      incidents: (organizationId: number, ids: readonly number[], since: Date) =>
+        this.states.incidentsOfWebsites(organizationId, ids, since),
+    }));
   }
   get publicStatusPages(): Services['publicStatusPages'] {
     return this.once(

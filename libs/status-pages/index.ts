@@ -6,7 +6,7 @@ export {
   uptimeBetween,
 } from './page-model.js';
 export { publicStatusRoutes } from './public.routes.js';
-export { type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export { type MonitoringReads, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export {
   type StatusPageDocument,
   StatusPageRepository,

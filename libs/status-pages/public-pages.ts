@@ -20,18 +20,22 @@ const MAINTENANCE_AHEAD_DAYS = 30;
 const OCCURRENCES_PER_WINDOW = 3;
 const CACHE_ENTRIES = 1000;
 
-export interface PublicPagesDeps {
-  pages: StatusPageRepository;
-  websites: {
-    listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
-    findByPublicId(publicId: string): Promise<WebsiteDocument | null>;
-  };
+/** What pages about many websites at once read: states, rollups and incidents, a query each. */
+export interface MonitoringReads {
   statuses(
     organizationId: number,
     websites: readonly WebsiteDocument[],
   ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
   rollups: Pick<RollupRepository, 'since'>;
   incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
+}
+
+export interface PublicPagesDeps extends MonitoringReads {
+  pages: StatusPageRepository;
+  websites: {
+    listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
+    findByPublicId(publicId: string): Promise<WebsiteDocument | null>;
+  };
   maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
 }
 

@@ -196,3 +196,12 @@ export async function withServices<T>(
     redis.disconnect();
   }
 }
+
+/** Waits for `condition` to hold, checking every 200 ms (for hooks, where expect.poll cannot run). */
+export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
