@@ -248,6 +248,17 @@ describe('status pages and badges', () => {
       body: { title: 'Changed' },
     });
     expect(refused.status).toBe(403);
+
+    // A customer's pages go with it.
+    const leaving = await createCustomer(api(), token(), (await createPackage(api(), token())).id);
+    const doomed = await api().request<{ id: number }>('POST', '/api/status-pages', {
+      token: token(),
+      body: { slug: `gone-${randomUUID().slice(0, 8)}`, title: 'Gone', customerId: leaving, public: true },
+    });
+    expect((await api().request('DELETE', `/api/customers/${leaving}`, { token: token() })).status).toBe(204);
+    expect(
+      (await api().request('GET', `/api/status-pages/${doomed.body.id}`, { token: token() })).status,
+    ).toBe(404);
   });
 
   it('renders a page of 50 websites from rollups alone (no raw results exist)', async () => {
