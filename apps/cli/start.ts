@@ -68,7 +68,9 @@ try {
     });
     if (metricsPort) say(`${name} metrics and health: http://${host}:${metricsPort}/metrics`);
   }
-  say(`webmon is up: http://${host}:${config.PORT}/ (the dashboard; the API under /api)  (Ctrl-C stops everything)`);
+  say(
+    `webmon is up: http://${host}:${config.PORT}/ (the dashboard; the API under /api)  (Ctrl-C stops everything)`,
+  );
   say('create an organization and its admin token: npm run admin -- create-org --name "My agency"');
 } catch (error) {
   process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);

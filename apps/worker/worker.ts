@@ -77,7 +77,6 @@ export async function startWorker(
   const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
   const writer = new BatchInserter(results.collection);
-  const rollups = new RollupRecorder(services.rollups.collection, logger, options.rollupFlushMs);
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
@@ -146,6 +145,11 @@ export async function startWorker(
     resultsWaiting: () => pending.size,
   });
   const mongoHealth = watchMongoHealth(mongo, { logger });
+  const rollups = new RollupRecorder(services.rollups.collection, {
+    logger,
+    mongo: mongoHealth,
+    flushEveryMs: options.rollupFlushMs,
+  });
   const pending: PendingRecords<PendingRecord> = new PendingRecords<PendingRecord>({
     capacity: config.WORKER_RESULT_BUFFER,
     record: (entry) => runner.recordKept(entry),

@@ -1,6 +1,6 @@
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { Collection, Db, UpdateFilter } from 'mongodb';
 import type { HealthStatus } from '../checks/index.js';
-import type { CollectionIndexes } from '../db/index.js';
+import type { CollectionIndexes, MongoHealth } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 
 /**
@@ -101,7 +101,7 @@ function addTo(increments: Map<string, Increment>, period: RollupPeriod, result:
 
 /**
  * A worker's rollups: results are added as they are stored and written together every
- * `flushEveryMs` (one bulk write for all of them, not one per check) and at shutdown. A worker
+ * `flushEveryMs` (an upsert per website, region and period, not one per check) and at shutdown. A worker
  * killed without a shutdown loses at most that much of the rollups (never a result).
  */
 export class RollupRecorder {
@@ -111,10 +111,16 @@ export class RollupRecorder {
 
   constructor(
     private readonly rollups: Collection<ResultRollup>,
-    private readonly logger: Logger,
-    flushEveryMs = 15_000,
+    private readonly options: {
+      logger: Logger;
+      /** Written only while MongoDB answers; a write it stops answering is given up (and kept). */
+      mongo: Pick<MongoHealth, 'available' | 'onLost'>;
+      flushEveryMs?: number;
+      /** A write not answered within this is given up (and kept for the next flush). */
+      writeTimeoutMs?: number;
+    },
   ) {
-    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? 60_000);
     this.timer.unref();
   }
 
@@ -130,43 +136,70 @@ export class RollupRecorder {
 
   private async write(): Promise<void> {
     const batch = this.increments;
-    if (batch.size === 0) return;
+    if (batch.size === 0 || !this.options.mongo.available) return;
     this.increments = new Map();
-    const operations: AnyBulkWriteOperation<ResultRollup>[] = [...batch.values()].map((entry) => ({
-      updateOne: {
-        filter: { _id: entry._id },
-        update: {
-          $setOnInsert: {
-            organizationId: entry.organizationId,
-            websiteId: entry.websiteId,
-            region: entry.region,
-            period: entry.period,
-            start: entry.start,
-            expiresAt: new Date(entry.start.getTime() + RETENTION_MS[entry.period]),
-          },
-          $inc: {
-            checks: entry.checks,
-            up: entry.up,
-            degraded: entry.degraded,
-            down: entry.down,
-            responseMsSum: entry.responseMsSum,
-            responseMsCount: entry.responseMsCount,
-          },
-          $max: { responseMsMax: entry.responseMsMax },
-        },
-        upsert: true,
+    const updateOf = (entry: Increment): UpdateFilter<ResultRollup> => ({
+      $setOnInsert: {
+        organizationId: entry.organizationId,
+        websiteId: entry.websiteId,
+        region: entry.region,
+        period: entry.period,
+        start: entry.start,
+        expiresAt: new Date(entry.start.getTime() + RETENTION_MS[entry.period]),
       },
-    }));
+      $inc: {
+        checks: entry.checks,
+        up: entry.up,
+        degraded: entry.degraded,
+        down: entry.down,
+        responseMsSum: entry.responseMsSum,
+        responseMsCount: entry.responseMsCount,
+      },
+      $max: { responseMsMax: entry.responseMsMax },
+    });
+    // One upsert at a time, not a bulk write: FerretDB 1.24 on SQLite was seen to hang for good
+    // (and every other command with it) on an unordered bulk of upserts after a restart.
+    const writeAll = async (lost: Promise<never>) => {
+      for (const entry of [...batch.values()]) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('a write was not answered in time')),
+            this.options.writeTimeoutMs ?? 10_000,
+          );
+        });
+        try {
+          await Promise.race([
+            this.rollups.updateOne({ _id: entry._id }, updateOf(entry), { upsert: true }),
+            lost,
+            late,
+          ]);
+        } finally {
+          clearTimeout(timer);
+          late.catch(() => undefined);
+        }
+        batch.delete(entry._id);
+      }
+    };
+    let unsubscribe = () => {};
+    // A stalled or vanished MongoDB can leave a write unanswered for good: it must not hold the
+    // flushes behind it (nor the shutdown).
+    const lost = new Promise<never>((_, reject) => {
+      unsubscribe = this.options.mongo.onLost(() => reject(new Error('MongoDB became unavailable')));
+    });
+    lost.catch(() => undefined);
     try {
-      await this.rollups.bulkWrite(operations, { ordered: false });
+      await writeAll(lost);
     } catch (error) {
-      // Kept for the next flush: an unordered bulk write may have applied some, so counts can
-      // come out a little high after an outage; never low.
+      // What was not written is kept for the next flush (a write given up that lands later
+      // counts twice: after an outage counts can come out a little high, never low).
       for (const entry of batch.values()) this.merge(entry);
-      this.logger.warn(
+      this.options.logger.warn(
         { err: error instanceof Error ? error.message : String(error), rollups: batch.size },
         'rollups not written; retrying with the next flush',
       );
+    } finally {
+      unsubscribe();
     }
   }
 
