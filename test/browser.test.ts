@@ -147,6 +147,12 @@ describe('in a real browser (Debian chromium): the status page and the dashboard
       /^307 http:\/\/127\.0\.0\.1:\d+\/redirect\/1 \(DNS [\d.]+, connect [\d.]+, TLS 0, first byte [\d.]+ ms\)$/,
     );
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-website.png'), fullPage: true });
+
+    // On a phone: the tables stack their cells, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: '← All websites' }).click();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-phone.png'), fullPage: true });
     await context.close();
   });
 });
