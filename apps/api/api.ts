@@ -127,12 +127,9 @@ export async function startApi(
     ...statusPageRoutes(services.statusPages),
     ...publicStatusRoutes(services.publicStatusPages),
     ...dashboardRoutes({
+      ...services.monitoringReads,
       websites: services.websiteRepository,
       customers: services.customerRepository,
-      statuses: listedStatuses({ states: services.states, customers: services.customerRepository }),
-      rollups: services.rollups,
-      incidents: (organizationId, ids, since) =>
-        services.states.incidentsOfWebsites(organizationId, ids, since),
     }),
   );
   const app = createHttpApp({

@@ -111,6 +111,13 @@ function htmlPageRoute(pages: PublicStatusPages): Route {
   };
 }
 
+/** What a badge shows, or 404 for a website on no public page (or none at all). */
+async function badgeOf(pages: PublicStatusPages, publicId: string, periodDays: number) {
+  const found = await pages.badge(publicId, periodDays);
+  if (!found) throw notFound('No website by that id on a public status page');
+  return found;
+}
+
 async function badge(ctx: AppContext, svg: string) {
   ctx.type = SVG;
   ctx.set('Cache-Control', CACHE);
@@ -162,8 +169,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
       },
       problems: [404],
       handle: async ({ params, ctx }) => {
-        const found = await pages.badge(params.publicId, 1);
-        if (!found) throw notFound('No website by that id on a public status page');
+        const found = await badgeOf(pages, params.publicId, 1);
         return badge(
           ctx,
           badgeSvg('status', statusText(found.status).toLowerCase(), statusBadgeColor(found.status)),
@@ -190,8 +196,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
       },
       problems: [404],
       handle: async ({ params, query, ctx }) => {
-        const found = await pages.badge(params.publicId, BADGE_PERIODS[query.period]);
-        if (!found) throw notFound('No website by that id on a public status page');
+        const found = await badgeOf(pages, params.publicId, BADGE_PERIODS[query.period]);
         const value = found.uptimePercent === null ? 'no data' : `${found.uptimePercent.toFixed(2)}%`;
         return badge(ctx, badgeSvg(`uptime ${query.period}`, value, uptimeBadgeColor(found.uptimePercent)));
       },
