@@ -1,6 +1,6 @@
 import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
+import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 import type { OwedAttempt } from './owed-attempts.js';
 
 export const EVENTS_QUEUE = 'notify-events';
@@ -27,8 +27,12 @@ export class NotificationQueue {
   private readonly deliveries: Queue<DeliveryJobData>;
 
   constructor(connection: Redis, prefix: string) {
-    this.events = quietQueueErrors(new Queue<EventJobData>(EVENTS_QUEUE, { connection, prefix }));
-    this.deliveries = quietQueueErrors(new Queue<DeliveryJobData>(DELIVERIES_QUEUE, { connection, prefix }));
+    this.events = quietQueueErrors(
+      new Queue<EventJobData>(queueName(connection, EVENTS_QUEUE), { connection, prefix }),
+    );
+    this.deliveries = quietQueueErrors(
+      new Queue<DeliveryJobData>(queueName(connection, DELIVERIES_QUEUE), { connection, prefix }),
+    );
   }
 
   /** An event was written to the outbox; dispatching it twice is harmless (and de-duplicated). */

@@ -39,6 +39,8 @@ export const envSchema = z.object({
   MONGODB_URL: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017/webmon'),
   /** @defaultValue redis://127.0.0.1:6379 */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /** REDIS_URL names one node of a Redis Cluster; the others are found from it. @defaultValue false */
+  REDIS_CLUSTER: bool.default(false),
   /** Interface the API binds to. @defaultValue 0.0.0.0 */
   HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('0.0.0.0'),
   /** @defaultValue 8080 */

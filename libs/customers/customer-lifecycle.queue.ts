@@ -1,6 +1,6 @@
 import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
+import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 
 export const CUSTOMER_LIFECYCLE_QUEUE = 'customer-lifecycle';
 const CANCEL_JOB = 'cancel';
@@ -20,7 +20,7 @@ export class CustomerLifecycleQueue {
 
   constructor(connection: Redis, prefix: string) {
     this.queue = quietQueueErrors(
-      new Queue<CancellationJobData>(CUSTOMER_LIFECYCLE_QUEUE, { connection, prefix }),
+      new Queue<CancellationJobData>(queueName(connection, CUSTOMER_LIFECYCLE_QUEUE), { connection, prefix }),
     );
   }
 

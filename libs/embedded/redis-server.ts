@@ -1,7 +1,14 @@
 import { type EmbeddedServer, locateBinary, startServerProcess } from './server-process.js';
 
-/** Debian's redis-server, append-only, `noeviction` (BullMQ must never lose keys), loopback only. */
-export function startRedisServer(options: { port: number; dataDir: string }): Promise<EmbeddedServer> {
+/**
+ * Debian's redis-server, append-only, `noeviction` (BullMQ must never lose keys), loopback only.
+ * `cluster`: a node of a Redis Cluster still to be formed (its state in `nodes.conf` of its directory).
+ */
+export function startRedisServer(options: {
+  port: number;
+  dataDir: string;
+  cluster?: boolean;
+}): Promise<EmbeddedServer> {
   const binary = process.env.REDIS_SERVER_BIN || locateBinary('redis-server', ['/usr/bin', '/usr/sbin']);
   if (!binary)
     throw new Error('redis-server is not installed: run `npm run setup` (it installs it with apt-get).');
@@ -25,6 +32,16 @@ export function startRedisServer(options: { port: number; dataDir: string }): Pr
       'yes',
       '--daemonize',
       'no',
+      ...(options.cluster
+        ? [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '2000',
+          ]
+        : []),
     ],
     dataDir: options.dataDir,
     port: options.port,

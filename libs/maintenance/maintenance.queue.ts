@@ -1,6 +1,6 @@
 import { Queue, type Worker } from 'bullmq';
 import type { Logger } from '../logging/index.js';
-import { quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
+import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 const SYNC_JOB = 'sync';
@@ -32,7 +32,9 @@ export class MaintenanceQueue {
   private readonly queue: Queue<MaintenanceJobData>;
 
   constructor(connection: Redis, prefix: string) {
-    this.queue = quietQueueErrors(new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE, { connection, prefix }));
+    this.queue = quietQueueErrors(
+      new Queue<MaintenanceJobData>(queueName(connection, MAINTENANCE_QUEUE), { connection, prefix }),
+    );
   }
 
   /** Re-evaluates a website's maintenance now (its windows changed). Never de-duplicated, so a change made while a sync runs is not missed. */

@@ -1,4 +1,4 @@
-import type { Redis } from '../redis/index.js';
+import { existMany, getMany, type Redis, setManyIfAbsent } from '../redis/index.js';
 import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorStateDocument } from './monitor-state.js';
 import type { WebsiteStatus } from './status-machine.js';
@@ -86,7 +86,10 @@ export class MonitorStateCache {
     const found = new Map<number, MonitorStateDocument>();
     for (let start = 0; start < websiteIds.length; start += 1000) {
       const chunk = websiteIds.slice(start, start + 1000);
-      const texts = await this.redis.mget(chunk.map((id) => this.key(id)));
+      const texts = await getMany(
+        this.redis,
+        chunk.map((id) => this.key(id)),
+      );
       chunk.forEach((id, i) => {
         const text = texts[i];
         if (text) found.set(id, parseHotCopy(text));
@@ -104,11 +107,12 @@ export class MonitorStateCache {
     const missing: number[] = [];
     for (let start = 0; start < websiteIds.length; start += 1000) {
       const chunk = websiteIds.slice(start, start + 1000);
-      const pipeline = this.redis.pipeline();
-      for (const id of chunk) pipeline.exists(this.key(id));
-      const answers = (await pipeline.exec()) ?? [];
+      const exist = await existMany(
+        this.redis,
+        chunk.map((id) => this.key(id)),
+      );
       chunk.forEach((id, i) => {
-        if (answers[i]?.[1] === 0) missing.push(id);
+        if (!exist[i]) missing.push(id);
       });
     }
     return missing;
@@ -117,10 +121,10 @@ export class MonitorStateCache {
   /** Sets hot copies where there is none yet (a save racing with this wins). */
   async setIfAbsent(states: readonly MonitorStateDocument[]): Promise<void> {
     for (let start = 0; start < states.length; start += 1000) {
-      const pipeline = this.redis.pipeline();
-      for (const state of states.slice(start, start + 1000))
-        pipeline.set(this.key(state.websiteId), JSON.stringify(state), 'EX', TTL_SECONDS, 'NX');
-      await pipeline.exec();
+      const entries = states
+        .slice(start, start + 1000)
+        .map((state) => [this.key(state.websiteId), JSON.stringify(state)] as const);
+      await setManyIfAbsent(this.redis, entries, TTL_SECONDS);
     }
   }
 }

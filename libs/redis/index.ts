@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
+import { Cluster, type RedisOptions, Redis as SingleRedis } from 'ioredis';
 import type { Logger } from '../logging/index.js';
 import { retryUntilReady } from '../runtime/index.js';
+import type { Redis } from './client.js';
 
-export type { Redis } from 'ioredis';
+export type { Redis } from './client.js';
 
 export interface RedisConnectionOptions {
   /** Shown in Redis' CLIENT LIST and in logs. */
@@ -13,19 +14,47 @@ export interface RedisConnectionOptions {
    * `worker`: waits for Redis, as BullMQ workers require (`maxRetriesPerRequest: null`).
    */
   role: 'command' | 'worker';
+  /** `url` names one node of a Redis Cluster; the others are found from it. */
+  cluster?: boolean;
+}
+
+const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
+
+/**
+ * A Redis Cluster client seeded with the node `url` names (its credentials and TLS apply to every
+ * node). Command connections pipeline automatically, so commands on keys of many hash slots (which
+ * cannot share an MGET or a pipeline there) still leave in one write per node.
+ */
+function createCluster(url: string, options: RedisOptions & { autoPipelining: boolean }): Cluster {
+  const { autoPipelining, enableOfflineQueue, ...nodeOptions } = options;
+  const seed = new URL(url);
+  return new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+    enableAutoPipelining: autoPipelining,
+    enableOfflineQueue,
+    clusterRetryStrategy: reconnectDelay,
+    redisOptions: {
+      ...nodeOptions,
+      username: decodeURIComponent(seed.username) || undefined,
+      password: decodeURIComponent(seed.password) || undefined,
+      tls: seed.protocol === 'rediss:' ? {} : undefined,
+    },
+  });
 }
 
 /** An ioredis client that reconnects forever and logs each loss of connection once. */
 export function createRedis(url: string, options: RedisConnectionOptions): Redis {
   const failFast = options.role === 'command';
-  const redis = new Redis(url, {
+  const connection: RedisOptions = {
     connectionName: options.name,
     connectTimeout: 3000,
     maxRetriesPerRequest: failFast ? 1 : null,
     enableOfflineQueue: !failFast,
     commandTimeout: failFast ? 3000 : undefined,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-  });
+    retryStrategy: reconnectDelay,
+  };
+  const redis: Redis = options.cluster
+    ? createCluster(url, { ...connection, autoPipelining: failFast })
+    : new SingleRedis(url, connection);
   // One line when an outage starts and one when it ends: not one per reconnect attempt.
   let lostAt: number | null = null;
   redis.on('error', (error: Error) => {
@@ -98,6 +127,7 @@ export async function pingRedis(redis: Redis, timeoutMs = 2000): Promise<boolean
 export { type RedisDataWatch, watchRedisData } from './data-watch.js';
 export { isRedisUnavailable, logUnlessConnectionLost, quietQueueErrors } from './errors.js';
 export { startJobWorker } from './job-worker.js';
+export { existMany, getMany, queueName, setManyIfAbsent } from './keys.js';
 export {
   createRedisRateLimiter,
   type RateLimitDecision,

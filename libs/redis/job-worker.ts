@@ -1,7 +1,8 @@
 import { type Job, type Processor, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logging/index.js';
+import type { Redis } from './client.js';
 import { logUnlessConnectionLost } from './errors.js';
+import { queueName } from './keys.js';
 
 /**
  * A BullMQ worker of one of our queues: failed jobs are logged as "<what> job failed" (BullMQ
@@ -9,6 +10,7 @@ import { logUnlessConnectionLost } from './errors.js';
  * other worker errors are logged once each.
  */
 export function startJobWorker<Data>(options: {
+  /** The queue's name; hash-tagged on a cluster (`queueName`). */
   queue: string;
   /** A connection with `maxRetriesPerRequest: null`, as BullMQ's blocking commands need. */
   connection: Redis;
@@ -21,17 +23,21 @@ export function startJobWorker<Data>(options: {
   /** How long a job's lock lasts without renewal (BullMQ's default: 30 s); stalls are checked at half of it. */
   lockDurationMs?: number;
 }): Worker<Data> {
-  const worker = new Worker<Data>(options.queue, options.process as Processor<Data>, {
-    connection: options.connection,
-    prefix: options.prefix,
-    concurrency: options.concurrency,
-    ...(options.lockDurationMs
-      ? {
-          lockDuration: options.lockDurationMs,
-          stalledInterval: Math.max(1000, options.lockDurationMs / 2),
-        }
-      : {}),
-  });
+  const worker = new Worker<Data>(
+    queueName(options.connection, options.queue),
+    options.process as Processor<Data>,
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      ...(options.lockDurationMs
+        ? {
+            lockDuration: options.lockDurationMs,
+            stalledInterval: Math.max(1000, options.lockDurationMs / 2),
+          }
+        : {}),
+    },
+  );
   worker.on('failed', (job, error) =>
     options.logger.warn({ jobId: job?.id, err: error.message }, `${options.what} job failed`),
   );

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from './client.js';
 import { redisScript } from './script.js';
 
 export interface RateLimitDecision {

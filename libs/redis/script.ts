@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Redis } from './client.js';
 
 /** A Lua script run by its hash (not its text on every call), loaded once when Redis lacks it. */
 export interface RedisScript {

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { quietQueueErrors, type Redis } from '../redis/index.js';
+import { queueName, quietQueueErrors, type Redis } from '../redis/index.js';
 
 /** What a single-check job carries: ids only, never configuration or secrets (they are read at run time). */
 export interface CheckJobData {
@@ -117,7 +117,7 @@ export class CheckScheduler {
     let queue = this.queues.get(region);
     if (!queue) {
       queue = quietQueueErrors(
-        new Queue<CheckJobData | BucketJobData>(checksQueueName(region), {
+        new Queue<CheckJobData | BucketJobData>(queueName(this.connection, checksQueueName(region)), {
           connection: this.connection,
           prefix: this.prefix,
         }),
@@ -128,7 +128,8 @@ export class CheckScheduler {
   }
 
   private key(region: string, name: string): string {
-    return `${this.prefix}:${checksQueueName(region)}:webmon-${name}`;
+    // Beside the queue's keys, in its hash slot on a cluster: MULTI writes a bucket and the plan together.
+    return `${this.prefix}:${queueName(this.connection, checksQueueName(region))}:webmon-${name}`;
   }
 
   private bucketKey(region: string, intervalSeconds: number, slot: number): string {

@@ -30,9 +30,10 @@ export async function openProcessServices<Jobs extends boolean>(options: {
 }): Promise<ProcessServices<Jobs extends true ? Redis : null>> {
   const { name, config, logger, signal } = options;
   const mongo = await connectMongo(config.MONGODB_URL, { appName: `webmon-${name}`, logger, signal });
-  const redis = await connectRedis(config.REDIS_URL, { name, logger, role: 'command', signal });
+  const cluster = config.REDIS_CLUSTER;
+  const redis = await connectRedis(config.REDIS_URL, { name, logger, role: 'command', cluster, signal });
   const blocking = options.jobs
-    ? await connectRedis(config.REDIS_URL, { name: `${name}-jobs`, logger, role: 'worker', signal })
+    ? await connectRedis(config.REDIS_URL, { name: `${name}-jobs`, logger, role: 'worker', cluster, signal })
     : null;
   await ensureIndexes(mongo.db, ALL_INDEXES);
   const services = createServices({ db: mongo.db, redis, config, logger });

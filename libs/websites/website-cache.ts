@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis/index.js';
+import { getMany, type Redis } from '../redis/index.js';
 import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
 
 /** A revision key nobody touched for this long belongs to a website long gone. */
@@ -32,7 +32,10 @@ export class WebsiteRevisions {
     const revisions = new Map<number, string | null>();
     for (let start = 0; start < websiteIds.length; start += 1000) {
       const chunk = websiteIds.slice(start, start + 1000);
-      const values = await this.redis.mget(chunk.map((id) => this.key(id)));
+      const values = await getMany(
+        this.redis,
+        chunk.map((id) => this.key(id)),
+      );
       for (const [i, id] of chunk.entries()) revisions.set(id, values[i] ?? null);
     }
     return revisions;
