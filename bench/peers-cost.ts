@@ -7,10 +7,12 @@
  * counted at the farm. Prints one table with the peers/ours ratios and writes JSON to bench/results/.
  *
  * `node-floor` is no product: a bare Node.js process making the same checks over raw sockets (see
- * bench/support/node-floor.ts), the least Node's own networking and TLS cost here.
+ * bench/support/node-floor.ts), the least Node's own networking and TLS cost here;
+ * `node-floor-stored` the same, also storing every result in the embedded FerretDB (its row: the
+ * Node.js process alone, as "webmon worker alone").
  *
  * Usage: npm run bench:peers -- [--websites 200] [--interval 10] [--window 30]
- *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox,node-floor] [--schemes http,https] [--runtime dist|tsx]
+ *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox,node-floor,node-floor-stored] [--schemes http,https] [--runtime dist|tsx]
  * GATUS_BIN / BLACKBOX_BIN name the peers' binaries; otherwise ../shared/peers/build-peers.sh builds them.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { bucketOf } from '../libs/scheduler/index.js';
-import { withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
+import { type Own, withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
 import {
   driveBlackbox,
@@ -33,7 +35,18 @@ import {
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { startTargetFarm, type TargetFarm, untilSteady } from './support/target-farm.js';
 
-const SYSTEMS = ['webmon', 'gatus-memory', 'gatus-sqlite', 'blackbox', 'node-floor'] as const;
+const SYSTEMS = [
+  'webmon',
+  'gatus-memory',
+  'gatus-sqlite',
+  'blackbox',
+  'node-floor',
+  'node-floor-stored',
+] as const;
+/** Bare Node.js checkers, no product: see bench/support/node-floor.ts. */
+type Floor = 'node-floor' | 'node-floor-stored';
+const isFloor = (system: System): system is Floor =>
+  system === 'node-floor' || system === 'node-floor-stored';
 type System = (typeof SYSTEMS)[number];
 type Scheme = 'http' | 'https';
 
@@ -188,7 +201,7 @@ async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): 
 }
 
 async function measurePeer(
-  system: Exclude<System, 'webmon' | 'node-floor'>,
+  system: Exclude<System, 'webmon' | Floor>,
   peers: PeerBinaries,
   farm: TargetFarm,
   scheme: Scheme,
@@ -229,10 +242,16 @@ async function measurePeer(
   return measurement!;
 }
 
-async function measureNodeFloor(farm: TargetFarm, scheme: Scheme, caFile: string): Promise<Measurement> {
+/** `node-floor`, or with `stored` `node-floor-stored` on throwaway databases (FerretDB's CPU shown apart). */
+async function measureNodeFloor(
+  farm: TargetFarm,
+  scheme: Scheme,
+  caFile: string,
+  stored: boolean,
+): Promise<Measurement> {
   const urls = Array.from({ length: websites }, (_, i) => `${farm[scheme]}/site/${i + 1}`);
   let measurement: Measurement | undefined;
-  await withOwnedProcesses(async (own) => {
+  const run = async (own: Own, mongo?: { url: string; pid: number }) => {
     const child = own(
       spawn(process.execPath, ['--import', 'tsx', 'bench/support/node-floor.ts'], {
         env: {
@@ -240,14 +259,27 @@ async function measureNodeFloor(farm: TargetFarm, scheme: Scheme, caFile: string
           FLOOR_URLS: JSON.stringify(urls),
           FLOOR_PER_SECOND: String(perSecond),
           FLOOR_CA_FILE: caFile,
+          FLOOR_MONGODB_URL: mongo?.url ?? '',
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
     await untilSteady(farm, perSecond, rampTimeoutMs, intervalSeconds, say);
-    const window = await measureWindow(farm, { node: child.pid! });
-    measurement = { system: 'node-floor', scheme, ...window, checksPerSecond: window.checks / windowSeconds };
-  });
+    const window = await measureWindow(farm, { node: child.pid!, ...(mongo ? { ferretdb: mongo.pid } : {}) });
+    measurement = {
+      system: stored ? 'node-floor-stored' : 'node-floor',
+      scheme,
+      ...window,
+      checksPerSecond: window.checks / windowSeconds,
+    };
+  };
+  if (!stored) await withOwnedProcesses((own) => run(own));
+  else
+    await withBenchDatabases('floor', async (stack) => {
+      if (!stack.pids.mongo)
+        throw new Error('node-floor-stored measures the embedded FerretDB: unset MONGODB_URL');
+      await run(stack.owned, { url: stack.mongoUrl, pid: stack.pids.mongo });
+    });
   return measurement!;
 }
 
@@ -281,7 +313,14 @@ function rowsOf(
         perThousand(total(m), m.checks),
         m.checksPerSecond,
       );
-    } else put(m.system, m.scheme, perThousand(total(m), m.checks), m.checksPerSecond);
+    } else if (m.system === 'node-floor-stored')
+      put(
+        'node-floor-stored (Node.js process alone)',
+        m.scheme,
+        perThousand(m.cpuSeconds.node ?? 0, m.checks),
+        m.checksPerSecond,
+      );
+    else put(m.system, m.scheme, perThousand(total(m), m.checks), m.checksPerSecond);
   }
   return [...rows].map(([label, row]) => ({ label, ...row }));
 }
@@ -314,6 +353,8 @@ function printTable(measurements: Measurement[]): void {
   ratio('gatus-memory', 'webmon whole system');
   ratio('node-floor', 'webmon worker alone');
   ratio('gatus-memory', 'node-floor');
+  ratio('gatus-memory', 'node-floor-stored');
+  ratio('node-floor-stored', 'webmon worker alone');
   for (const m of measurements.filter((x) => x.redisCommandsPerCheck)) {
     const commands = Object.entries(m.redisCommandsPerCheck!);
     const sum = commands.reduce((a, [, n]) => a + n, 0);
@@ -336,7 +377,7 @@ if (systems.includes('webmon') && runtime === 'dist') {
   say('compiling the worker (npm run build), as the Docker image runs it…');
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }
-const peers = systems.some((s) => s !== 'webmon' && s !== 'node-floor') ? locatePeers(say) : undefined;
+const peers = systems.some((s) => s !== 'webmon' && !isFloor(s)) ? locatePeers(say) : undefined;
 const farm = await startTargetFarm();
 const dir = mkdtempSync(join(tmpdir(), 'webmon-peers-'));
 const caFile = join(dir, 'ca.pem');
@@ -351,8 +392,8 @@ try {
       const m =
         system === 'webmon'
           ? await measureWebmon(farm, scheme, caFile)
-          : system === 'node-floor'
-            ? await measureNodeFloor(farm, scheme, caFile)
+          : isFloor(system)
+            ? await measureNodeFloor(farm, scheme, caFile, system === 'node-floor-stored')
             : await measurePeer(system, peers!, farm, scheme, caFile);
       say(
         `  ${m.checksPerSecond.toFixed(1)} checks/s, ${perThousand(total(m), m.checks).toFixed(2)} CPU s per 1k checks (${Object.entries(

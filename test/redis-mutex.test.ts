@@ -45,4 +45,66 @@ describe('RedisMutex (real Redis)', () => {
       await expect(waiter.withLock('r4', async () => undefined)).rejects.toBeInstanceOf(LockTimeoutError);
     });
   });
+
+  it('withLockedKey reads the key as the lock is taken and writes it as the lock is released', async () => {
+    const mutex = new RedisMutex(redis, prefix);
+    const key = `${prefix}:state:r5`;
+    await redis.set(key, 'before');
+    const seen = await mutex.withLockedKey('r5', key, async (value) => {
+      // Held meanwhile, and nothing written yet.
+      expect(await redis.exists(`${prefix}:lock:r5`)).toBe(1);
+      expect(await redis.get(key)).toBe('before');
+      return { result: value, write: { value: 'after', ttlSeconds: 60 } };
+    });
+    expect(seen).toBe('before');
+    expect(await redis.get(key)).toBe('after');
+    expect(await redis.ttl(key)).toBeGreaterThan(50);
+    expect(await redis.exists(`${prefix}:lock:r5`)).toBe(0);
+
+    // A missing key reads as null; work that writes nothing leaves the key as it was.
+    expect(
+      await mutex.withLockedKey('r5', `${prefix}:state:none`, async (value) => ({ result: value })),
+    ).toBeNull();
+    expect(await mutex.withLockedKey('r5', key, async () => ({ result: 1 }))).toBe(1);
+    expect(await redis.get(key)).toBe('after');
+  });
+
+  it('withLockedKey: failed work writes nothing and releases; it waits for a holder of withLock', async () => {
+    const mutex = new RedisMutex(redis, prefix);
+    const key = `${prefix}:state:r6`;
+    await expect(
+      mutex.withLockedKey('r6', key, async () => {
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await redis.exists(key, `${prefix}:lock:r6`)).toBe(0);
+
+    const order: string[] = [];
+    await Promise.all([
+      mutex.withLock('r6', async () => {
+        order.push('plain+');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        order.push('plain-');
+      }),
+      new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
+        mutex.withLockedKey('r6', key, async () => {
+          order.push('keyed');
+          return { result: undefined };
+        }),
+      ),
+    ]);
+    expect(order).toEqual(['plain+', 'plain-', 'keyed']);
+  });
+
+  it('withLockedKey never releases a lock another holder took over after ours expired', async () => {
+    const mutex = new RedisMutex(redis, prefix, { ttlMs: 50 });
+    const key = `${prefix}:state:r7`;
+    await mutex.withLockedKey('r7', key, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      await redis.set(`${prefix}:lock:r7`, 'someone-else', 'PX', 10_000);
+      return { result: undefined, write: { value: 'ours', ttlSeconds: 60 } };
+    });
+    expect(await redis.get(`${prefix}:lock:r7`)).toBe('someone-else');
+    expect(await redis.get(key)).toBe('ours');
+  });
 });

@@ -168,7 +168,6 @@ export async function startWorker(
     states,
     results: writer,
     rollups,
-    mutex: services.mutex,
     probe,
     domainExpiry: createDomainExpiryLookup(mongo.db, {
       rdapBaseUrl: config.RDAP_BASE_URL,

@@ -1,1 +1,1 @@
-export { LockTimeoutError, type MutexOptions, RedisMutex } from './redis-mutex.js';
+export { type LockedKeyOutcome, LockTimeoutError, type MutexOptions, RedisMutex } from './redis-mutex.js';

@@ -47,7 +47,7 @@ export class MaintenanceSync {
   async sync(job: MaintenanceJobData): Promise<void> {
     const at = new Date(Math.max(Date.now(), job.at ?? 0));
     const { organizationId, websiteId } = job;
-    await this.deps.mutex.withLock(`monitor:${websiteId}`, async () => {
+    await this.deps.states.withMonitorLock(websiteId, async () => {
       const [website, state] = await Promise.all([
         this.deps.websites.findByRef(organizationId, { id: websiteId }),
         this.deps.states.load(organizationId, websiteId),

@@ -8,7 +8,7 @@ import {
 } from '../customers/index.js';
 import { type BatchInserter, isDuplicateKey, isMongoUnavailable, type MongoHealth } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
-import { LockTimeoutError, type RedisMutex } from '../locks/index.js';
+import { LockTimeoutError } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
@@ -110,7 +110,6 @@ export class CheckRunner {
       results: BatchInserter<CheckResultDocument>;
       /** Told of each stored result (hourly rollups for status pages and badges). */
       rollups: Pick<RollupRecorder, 'add'>;
-      mutex: RedisMutex;
       probe: ProbeOptions;
       domainExpiry: DomainExpiryLookup;
       nodeId: string;
@@ -178,9 +177,7 @@ export class CheckRunner {
 
   /** Records a kept result (see `PendingRecords`); one already decided is only stored. */
   async recordKept(entry: PendingRecord): Promise<void> {
-    await this.deps.mutex.withLock(`monitor:${entry.websiteId}`, () =>
-      this.record(entry.website, entry.pkg, entry.result, { replay: true }),
-    );
+    await this.record(entry.website, entry.pkg, entry.result, { replay: true });
   }
 
   /** The record, or null when MongoDB stops answering meanwhile (the record may still land later). */
@@ -189,9 +186,7 @@ export class CheckRunner {
     const lost = new Promise<null>((resolve) => {
       unsubscribe = this.deps.mongo.onLost(() => resolve(null));
     });
-    const recording = this.deps.mutex.withLock(`monitor:${entry.websiteId}`, () =>
-      this.record(entry.website, entry.pkg, entry.result, { replay: false }),
-    );
+    const recording = this.record(entry.website, entry.pkg, entry.result, { replay: false });
     recording.catch(() => undefined);
     return Promise.race([recording, lost]).finally(unsubscribe);
   }
@@ -270,50 +265,53 @@ export class CheckRunner {
 
   /**
    * Stores the result, then the status decision, incident and events it leads to (so a status is
-   * never visible before the result behind it); the caller holds the monitor lock.
+   * never visible before the result behind it), under the website's monitor lock.
    */
-  private async record(
+  private record(
     website: WebsiteDocument,
     pkg: PackageDocument,
     observed: CheckResultDocument & { _id: ObjectId },
     options: { replay: boolean },
   ): Promise<Recorded> {
     const { states } = this.deps;
-    const state = await states.load(website.organizationId, website.id);
-    const inMaintenance = inMaintenanceAt(state, observed.startedAt);
-    const result = { ...observed, inMaintenance };
-    // Stored by an earlier try whose answer was lost: stored (and rolled up) once all the same.
-    const stored = await this.deps.results.insert(result).then(
-      () => true,
-      (error: unknown) => {
-        if (!isDuplicateKey(error)) throw error;
-        return false;
-      },
-    );
-    if (stored) this.deps.rollups.add(result);
-    // A kept result an earlier try already decided (its region's track is at or past it).
-    const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
-    if (options.replay && decidedUpTo >= result.startedAt.getTime())
-      return { result, recheckSoon: false, decision: null };
-    const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
-    const outcome = afterResult(
-      state,
-      { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
-      {
-        ...pkg.alerting,
-        regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
-        freshWithinMs: freshWindowMs(intervalMs, this.deps.recheckDelayMs),
-      },
-    );
-    const carried = await states.carryOut(website, outcome, result.startedAt, {
-      result: summaryOf(result),
-      ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
+    return states.withState<Recorded>(website.organizationId, website.id, async (state) => {
+      const inMaintenance = inMaintenanceAt(state, observed.startedAt);
+      const result = { ...observed, inMaintenance };
+      // Stored by an earlier try whose answer was lost: stored (and rolled up) once all the same.
+      const stored = await this.deps.results.insert(result).then(
+        () => true,
+        (error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+          return false;
+        },
+      );
+      if (stored) this.deps.rollups.add(result);
+      // A kept result an earlier try already decided (its region's track is at or past it).
+      const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
+      if (options.replay && decidedUpTo >= result.startedAt.getTime())
+        return { result: { result, recheckSoon: false, decision: null }, save: null };
+      const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
+      const outcome = afterResult(
+        state,
+        { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
+        {
+          ...pkg.alerting,
+          regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
+          freshWithinMs: freshWindowMs(intervalMs, this.deps.recheckDelayMs),
+        },
+      );
+      const carried = await states.carryOut(website, outcome, result.startedAt, {
+        result: summaryOf(result),
+        ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
+      });
+      return {
+        result: {
+          result,
+          recheckSoon: outcome.recheckSoon,
+          decision: { health: carried.health, told: outcome.events.map((event) => event.type) },
+        },
+        save: carried,
+      };
     });
-    await states.save(carried);
-    return {
-      result,
-      recheckSoon: outcome.recheckSoon,
-      decision: { health: carried.health, told: outcome.events.map((event) => event.type) },
-    };
   }
 }

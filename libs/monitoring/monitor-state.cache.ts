@@ -1,10 +1,10 @@
-import { existMany, getMany, type Redis, setManyIfAbsent } from '../redis/index.js';
+import { existMany, getMany, type Redis, setManyIfAbsent, slotTag } from '../redis/index.js';
 import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorStateDocument } from './monitor-state.js';
 import type { WebsiteStatus } from './status-machine.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
-const TTL_SECONDS = 7 * 86_400;
+export const HOT_COPY_TTL_SECONDS = 7 * 86_400;
 
 /**
  * What must never be lost: the health told to subscribers, incidents, maintenance. Not the cause
@@ -38,7 +38,7 @@ export function needsDurableWrite(state: MonitorStateDocument): boolean {
 const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
 
 /** A hot copy as stored (JSON turned its dates into strings), back to a state. */
-function parseHotCopy(text: string): MonitorStateDocument {
+export function parseHotCopy(text: string): MonitorStateDocument {
   const raw = JSON.parse(text) as Record<string, unknown>;
   const maintenance = raw.maintenance as { windowId: number; startsAt: string; endsAt: string } | null;
   const persisted = raw.persisted as { fingerprint: string; at: string } | null;
@@ -72,8 +72,14 @@ export class MonitorStateCache {
     private readonly prefix: string,
   ) {}
 
-  private key(websiteId: number) {
-    return `${this.prefix}:monitor-state:${websiteId}`;
+  /** Where the website's hot copy lives: in its monitor lock's hash slot on a cluster. */
+  key(websiteId: number): string {
+    return `${this.prefix}:monitor-state:${slotTag(this.redis, websiteId)}`;
+  }
+
+  /** The `RedisMutex` resource of the website's monitor lock (see `key`). */
+  lockResource(websiteId: number): string {
+    return `monitor:${slotTag(this.redis, websiteId)}`;
   }
 
   async get(websiteId: number): Promise<MonitorStateDocument | null> {
@@ -99,7 +105,7 @@ export class MonitorStateCache {
   }
 
   async set(state: MonitorStateDocument): Promise<void> {
-    await this.redis.set(this.key(state.websiteId), JSON.stringify(state), 'EX', TTL_SECONDS);
+    await this.redis.set(this.key(state.websiteId), JSON.stringify(state), 'EX', HOT_COPY_TTL_SECONDS);
   }
 
   /** Of these websites, those without a hot copy (a thousand per round trip). */
@@ -124,7 +130,7 @@ export class MonitorStateCache {
       const entries = states
         .slice(start, start + 1000)
         .map((state) => [this.key(state.websiteId), JSON.stringify(state)] as const);
-      await setManyIfAbsent(this.redis, entries, TTL_SECONDS);
+      await setManyIfAbsent(this.redis, entries, HOT_COPY_TTL_SECONDS);
     }
   }
 }

@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { BatchInserter, type CollectionIndexes, isDuplicateKey } from '../db/index.js';
 import type { EventData, EventDocument, EventDraft, ResultSummary } from '../events/index.js';
+import { RedisMutex } from '../locks/index.js';
 import type { Redis } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
-import { durableFingerprint, MonitorStateCache, needsDurableWrite } from './monitor-state.cache.js';
+import {
+  durableFingerprint,
+  HOT_COPY_TTL_SECONDS,
+  MonitorStateCache,
+  needsDurableWrite,
+  parseHotCopy,
+} from './monitor-state.cache.js';
 import { initialMonitorState, type MonitorStateDocument } from './monitor-state.js';
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
@@ -99,6 +106,8 @@ export class MonitorStateRepository {
 
   private readonly cache: MonitorStateCache;
   private readonly firstWrites: BatchInserter<StoredMonitorState>;
+  /** Holds the monitor locks: the same keys as every other `RedisMutex` of the prefix. */
+  private readonly mutex: RedisMutex;
 
   constructor(
     db: Db,
@@ -108,6 +117,7 @@ export class MonitorStateRepository {
     private readonly announce: (eventId: string) => Promise<void> = async () => undefined,
   ) {
     this.cache = new MonitorStateCache(redis, redisPrefix);
+    this.mutex = new RedisMutex(redis, redisPrefix);
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
     // Group commit: the API creates one website at a time and must not wait for a batch timer.
     this.firstWrites = new BatchInserter(this.states, { flushEveryMs: 0 });
@@ -151,9 +161,49 @@ export class MonitorStateRepository {
     return this.incidents.countDocuments({ resolvedAt: null });
   }
 
+  /**
+   * Runs `work` holding the website's monitor lock (one writer of its state at a time, across
+   * processes) with its state as `load` reads it, and keeps the state `work` answers as `save` does.
+   * The hot copy is read as the lock is taken and written as it is released: two Redis round trips
+   * per check instead of four.
+   */
+  withState<T>(
+    organizationId: number,
+    websiteId: number,
+    work: (state: MonitorStateDocument) => Promise<{ result: T; save: MonitorStateDocument | null }>,
+  ): Promise<T> {
+    return this.mutex.withLockedKey(
+      this.cache.lockResource(websiteId),
+      this.cache.key(websiteId),
+      async (hot) => {
+        const state = await this.fromHotCopy(
+          organizationId,
+          websiteId,
+          hot === null ? null : parseHotCopy(hot),
+        );
+        const { result, save } = await work(state);
+        if (!save) return { result };
+        const kept = await this.persist(save);
+        return { result, write: { value: JSON.stringify(kept), ttlSeconds: HOT_COPY_TTL_SECONDS } };
+      },
+    );
+  }
+
+  /** Runs `work` holding the website's monitor lock (see `withState`). */
+  withMonitorLock<T>(websiteId: number, work: () => Promise<T>): Promise<T> {
+    return this.mutex.withLock(this.cache.lockResource(websiteId), work);
+  }
+
   /** The state from Redis's hot copy, else from MongoDB (a flushed or new Redis), else a new one. */
   async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
-    const cached = await this.cache.get(websiteId);
+    return this.fromHotCopy(organizationId, websiteId, await this.cache.get(websiteId));
+  }
+
+  private async fromHotCopy(
+    organizationId: number,
+    websiteId: number,
+    cached: MonitorStateDocument | null,
+  ): Promise<MonitorStateDocument> {
     if (cached)
       return cached.organizationId === organizationId
         ? cached
@@ -204,12 +254,15 @@ export class MonitorStateRepository {
    * last result time. Callers hold the website's monitor lock.
    */
   async save(state: MonitorStateDocument): Promise<void> {
-    let saved = state;
-    if (needsDurableWrite(state)) {
-      saved = { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
-      await this.writeDurable(saved, state.persisted === null);
-    }
-    await this.cache.set(saved);
+    await this.cache.set(await this.persist(state));
+  }
+
+  /** MongoDB's part of `save` (when something durable changed); answers the state to keep hot. */
+  private async persist(state: MonitorStateDocument): Promise<MonitorStateDocument> {
+    if (!needsDurableWrite(state)) return state;
+    const saved = { ...state, persisted: { fingerprint: durableFingerprint(state), at: new Date() } };
+    await this.writeDurable(saved, state.persisted === null);
+    return saved;
   }
 
   /**

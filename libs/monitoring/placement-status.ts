@@ -1,5 +1,4 @@
 import { isMonitored } from '../customers/index.js';
-import type { RedisMutex } from '../locks/index.js';
 import { effectiveIntervalSeconds, type PlacementChange } from '../websites/index.js';
 import { afterPlacement } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
@@ -17,14 +16,13 @@ export class PlacementStatus {
     private readonly deps: {
       states: MonitorStateRepository;
       results: ResultRepository;
-      mutex: RedisMutex;
       recheckDelayMs: number;
     },
   ) {}
 
   async changed({ website, customer, pkg, before }: PlacementChange): Promise<void> {
     const { states, results } = this.deps;
-    await this.deps.mutex.withLock(`monitor:${website.id}`, async () => {
+    await states.withMonitorLock(website.id, async () => {
       const state = await states.load(website.organizationId, website.id);
       const at = new Date();
       const outcome = afterPlacement(state, {

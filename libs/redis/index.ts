@@ -127,7 +127,7 @@ export async function pingRedis(redis: Redis, timeoutMs = 2000): Promise<boolean
 export { type RedisDataWatch, watchRedisData } from './data-watch.js';
 export { isRedisUnavailable, logUnlessConnectionLost, quietQueueErrors } from './errors.js';
 export { startJobWorker } from './job-worker.js';
-export { existMany, getMany, queueName, setManyIfAbsent } from './keys.js';
+export { existMany, getMany, queueName, setManyIfAbsent, slotTag } from './keys.js';
 export {
   createRedisRateLimiter,
   type RateLimitDecision,

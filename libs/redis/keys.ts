@@ -11,6 +11,14 @@ export function queueName(redis: Redis, base: string): string {
 }
 
 /**
+ * A part of key names that keeps one thing's keys (a website's lock and state) in one hash slot on
+ * a cluster, so a script may touch them together; bare on a single Redis, so keys keep their names.
+ */
+export function slotTag(redis: Redis, id: string | number): string {
+  return redis.isCluster ? `{${id}}` : String(id);
+}
+
+/**
  * The values of many keys. One MGET on a single Redis; on a cluster, where an MGET must stay in one
  * hash slot, one GET per key, which the cluster client pipelines per node.
  */

@@ -245,7 +245,6 @@ class LazyServices implements Services {
       const placement = new PlacementStatus({
         states: this.states,
         results: this.results,
-        mutex: this.mutex,
         recheckDelayMs: this.deps.config.RECHECK_DELAY_SECONDS * 1000,
       });
       return new WebsiteScheduling({
