@@ -38,7 +38,9 @@ export {
 } from './result.repository.js';
 export {
   periodStart,
+  RESULT_ROLLUPS,
   type ResultRollup,
+  ROLLUP_FLUSH_MS,
   type RollupPeriod,
   RollupRecorder,
   RollupRepository,
