@@ -6,10 +6,12 @@
  *   - GET /api/tokens/:id (token lookup in MongoDB, rate limit in Redis, one indexed read)
  *   - an agency importing its portfolio: N websites created one after the other, each a POST
  *     /api/websites and a PATCH of its check configuration (total time, per-request percentiles)
- * Usage: npm run bench [-- --seconds 10 --connections 32 --import 1000]
+ * Usage: npm run bench [-- --seconds 10 --connections 32 --import 1000 --runtime dist|tsx]
+ *   (dist, the default: the API compiled by `npm run build` first, as the Docker image runs it;
+ *   tsx: the sources, as `npm start` runs them)
  * BENCH_API_CPU_PROF=<dir> makes the API write a V8 CPU profile (.cpuprofile) there when it stops.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
@@ -18,6 +20,7 @@ import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.j
 import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
+import { appEntry, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
@@ -26,8 +29,10 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     import: { type: 'string', default: '1000' },
+    runtime: { type: 'string', default: 'dist' },
   },
 });
+const runtime = parseRuntime(values.runtime);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const importCount = Number(values.import);
@@ -145,6 +150,11 @@ async function load(pool: Pool, path: string, headers: Record<string, string>, d
   return { latencies: Float64Array.from(latencies).sort(), errors };
 }
 
+if (runtime === 'dist') {
+  console.log('[bench] compiling the API (npm run build), as the Docker image runs it…');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+}
+
 const profileArgs = process.env.BENCH_API_CPU_PROF
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`]
   : [];
@@ -152,7 +162,7 @@ const profileArgs = process.env.BENCH_API_CPU_PROF
 await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   const port = await findFreePort();
   const api = owned(
-    spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'apps/api/main.ts'], {
+    spawn(process.execPath, [...profileArgs, ...appEntry('api', runtime)], {
       env: {
         ...process.env,
         MONGODB_URL: mongoUrl,
@@ -191,7 +201,7 @@ await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   const pid = api.pid!;
   console.log(
-    `API benchmark: ${connections} connections, ${seconds} s per scenario, Node ${process.version}`,
+    `API benchmark (${runtime}): ${connections} connections, ${seconds} s per scenario, Node ${process.version}`,
   );
   console.log(
     'scenario                     req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req   API RSS MiB',

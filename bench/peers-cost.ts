@@ -23,8 +23,9 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { bucketOf } from '../libs/scheduler/index.js';
+import { parseRuntime } from './support/app-runtime.js';
 import { type Own, withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
-import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
+import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
 import {
   driveBlackbox,
   locatePeers,
@@ -74,8 +75,7 @@ for (const system of systems)
 const schemes = values.schemes.split(',') as Scheme[];
 for (const scheme of schemes)
   if (scheme !== 'http' && scheme !== 'https') throw new Error('--schemes: http and/or https');
-if (values.runtime !== 'dist' && values.runtime !== 'tsx') throw new Error('--runtime must be dist or tsx');
-const runtime: WorkerRuntime = values.runtime;
+const runtime = parseRuntime(values.runtime);
 const perSecond = websites / intervalSeconds;
 
 const say = (message: string) => console.log(`[peers] ${message}`);

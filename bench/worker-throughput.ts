@@ -12,8 +12,9 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { bucketOf } from '../libs/scheduler/index.js';
+import { parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
-import { seedWebsites, spawnBenchWorker, type WorkerRuntime } from './support/bench-worker.js';
+import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
 import { cpuTimesOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
@@ -39,8 +40,7 @@ if (
   );
 }
 
-if (values.runtime !== 'tsx' && values.runtime !== 'dist') throw new Error('--runtime must be tsx or dist');
-const runtime: WorkerRuntime = values.runtime;
+const runtime = parseRuntime(values.runtime);
 
 const say = (message: string) => console.log(`[bench] ${message}`);
 

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { Db } from 'mongodb';
 import type { CheckConfig } from '../../libs/checks/index.js';
 import { createPackageBody } from '../../libs/packages/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS, websiteKey } from '../../libs/websites/index.js';
+import { type AppRuntime, appEntry } from './app-runtime.js';
 import type { BenchStack } from './bench-databases.js';
 
 /**
@@ -106,22 +106,16 @@ export async function seedWebsites(options: {
   await scheduler.close();
 }
 
-/** How the worker runs: compiled JavaScript as the Docker image does (`dist`), or TypeScript through tsx. */
-export type WorkerRuntime = 'dist' | 'tsx';
-
 /** Starts one worker process of region `local` on the benchmark's databases; it is stopped with them. */
 export function spawnBenchWorker(
   stack: BenchStack,
-  options: { prefix: string; concurrency: number; runtime: WorkerRuntime; env?: Record<string, string> },
+  options: { prefix: string; concurrency: number; runtime: AppRuntime; env?: Record<string, string> },
 ): ChildProcess {
-  if (options.runtime === 'dist' && !existsSync('dist/apps/worker/main.js'))
-    throw new Error('dist/apps/worker/main.js is missing: run `npm run build` first, or pass --runtime tsx');
   // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_WORKER_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`]
     : [];
-  const entry =
-    options.runtime === 'dist' ? ['dist/apps/worker/main.js'] : ['--import', 'tsx', 'apps/worker/main.ts'];
+  const entry = appEntry('worker', options.runtime);
   return stack.owned(
     spawn(process.execPath, [...profile, ...entry], {
       env: {

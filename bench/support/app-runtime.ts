@@ -1,0 +1,19 @@
+import { existsSync } from 'node:fs';
+
+/** How a process of ours runs: compiled JavaScript as the Docker image does (`dist`), or TypeScript through tsx (`npm start`). */
+export type AppRuntime = 'dist' | 'tsx';
+
+/** The node arguments that start `apps/<app>/main` in that runtime. */
+export function appEntry(app: 'api' | 'worker', runtime: AppRuntime): string[] {
+  if (runtime === 'tsx') return ['--import', 'tsx', `apps/${app}/main.ts`];
+  const compiled = `dist/apps/${app}/main.js`;
+  if (!existsSync(compiled))
+    throw new Error(`${compiled} is missing: run \`npm run build\` first, or pass --runtime tsx`);
+  return [compiled];
+}
+
+/** `--runtime` read from the command line, or an error saying what it takes. */
+export function parseRuntime(value: string | undefined): AppRuntime {
+  if (value !== 'dist' && value !== 'tsx') throw new Error('--runtime must be dist or tsx');
+  return value;
+}
