@@ -11,7 +11,7 @@
  *   tsx: the sources, as `npm start` runs them)
  * BENCH_API_CPU_PROF=<dir> makes the API write a V8 CPU profile (.cpuprofile) there when it stops.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
@@ -20,7 +20,7 @@ import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.j
 import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
-import { appEntry, parseRuntime } from './support/app-runtime.js';
+import { appEntry, compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
@@ -150,10 +150,7 @@ async function load(pool: Pool, path: string, headers: Record<string, string>, d
   return { latencies: Float64Array.from(latencies).sort(), errors };
 }
 
-if (runtime === 'dist') {
-  console.log('[bench] compiling the API (npm run build), as the Docker image runs it…');
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-}
+if (runtime === 'dist') compileForDist((message) => console.log(`[bench] ${message}`));
 
 const profileArgs = process.env.BENCH_API_CPU_PROF
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`]

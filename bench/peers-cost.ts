@@ -15,7 +15,7 @@
  *   [--systems webmon,gatus-memory,gatus-sqlite,blackbox,node-floor,node-floor-stored] [--schemes http,https] [--runtime dist|tsx]
  * GATUS_BIN / BLACKBOX_BIN name the peers' binaries; otherwise ../shared/peers/build-peers.sh builds them.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { bucketOf } from '../libs/scheduler/index.js';
-import { parseRuntime } from './support/app-runtime.js';
+import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { type Own, withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
 import {
@@ -373,10 +373,7 @@ function printTable(measurements: Measurement[]): void {
 
 const started = new Date();
 const load = loadavg();
-if (systems.includes('webmon') && runtime === 'dist') {
-  say('compiling the worker (npm run build), as the Docker image runs it…');
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-}
+if (systems.includes('webmon') && runtime === 'dist') compileForDist(say);
 const peers = systems.some((s) => s !== 'webmon' && !isFloor(s)) ? locatePeers(say) : undefined;
 const farm = await startTargetFarm();
 const dir = mkdtempSync(join(tmpdir(), 'webmon-peers-'));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /** How a process of ours runs: compiled JavaScript as the Docker image does (`dist`), or TypeScript through tsx (`npm start`). */
@@ -10,6 +11,12 @@ export function appEntry(app: 'api' | 'worker', runtime: AppRuntime): string[] {
   if (!existsSync(compiled))
     throw new Error(`${compiled} is missing: run \`npm run build\` first, or pass --runtime tsx`);
   return [compiled];
+}
+
+/** Compiles the sources to dist/ (as `npm run build`, without the dashboard's assets) for `dist`. */
+export function compileForDist(say: (message: string) => void): void {
+  say('compiling the sources (npm run build), as the Docker image runs them…');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }
 
 /** `--runtime` read from the command line, or an error saying what it takes. */

@@ -34,114 +34,124 @@ const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 
  * Every environment variable the processes read. Each has a default fit for the embedded
  * single-machine setup except `SECRETS_KEY`, which the processes that handle secrets require.
  */
-export const envSchema = z.object({
-  /** @defaultValue mongodb://127.0.0.1:27017/webmon */
-  MONGODB_URL: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017/webmon'),
-  /** @defaultValue redis://127.0.0.1:6379 */
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  /** REDIS_URL names one node of a Redis Cluster; the others are found from it. @defaultValue false */
-  REDIS_CLUSTER: bool.default(false),
-  /** Interface the API binds to. @defaultValue 0.0.0.0 */
-  HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('0.0.0.0'),
-  /** @defaultValue 8080 */
-  PORT: port.default(8080),
-  /** The worker's or notifier's /metrics, /healthz and /readyz (on HOST); 0: none. @defaultValue 0 */
-  METRICS_PORT: port.default(0),
-  /** AES-256-GCM key for secrets at rest. */
-  SECRETS_KEY: secretsKey.optional(),
-  /** Previous keys, comma separated, still accepted for decryption during a key rotation. */
-  SECRETS_KEYS_PREVIOUS: z
-    .string()
-    .default('')
-    .transform((text, ctx) => {
-      const keys: Buffer[] = [];
-      for (const part of text.split(',').filter((p) => p.trim() !== '')) {
-        const key = decodeSecretsKey(part);
-        if (!key) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'each key must be 32 bytes as 64 hex characters or base64',
-          });
-          return z.NEVER;
+export const envSchema = z
+  .object({
+    /** @defaultValue mongodb://127.0.0.1:27017/webmon */
+    MONGODB_URL: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017/webmon'),
+    /** @defaultValue redis://127.0.0.1:6379 */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+    /** REDIS_URL names one node of a Redis Cluster; the others are found from it. @defaultValue false */
+    REDIS_CLUSTER: bool.default(false),
+    /** Interface the API binds to. @defaultValue 0.0.0.0 */
+    HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('0.0.0.0'),
+    /** @defaultValue 8080 */
+    PORT: port.default(8080),
+    /** The worker's or notifier's /metrics, /healthz and /readyz (on HOST); 0: none. @defaultValue 0 */
+    METRICS_PORT: port.default(0),
+    /** AES-256-GCM key for secrets at rest. */
+    SECRETS_KEY: secretsKey.optional(),
+    /** Previous keys, comma separated, still accepted for decryption during a key rotation. */
+    SECRETS_KEYS_PREVIOUS: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const keys: Buffer[] = [];
+        for (const part of text.split(',').filter((p) => p.trim() !== '')) {
+          const key = decodeSecretsKey(part);
+          if (!key) {
+            ctx.addIssue({
+              code: 'custom',
+              message: 'each key must be 32 bytes as 64 hex characters or base64',
+            });
+            return z.NEVER;
+          }
+          keys.push(key);
         }
-        keys.push(key);
-      }
-      return keys;
-    }),
-  /** Region label of this monitoring node; a worker serves its region's queue. @defaultValue local */
-  NODE_REGION: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
-    .default('local'),
-  /** Where websites checked from one region go while it serves (else the first serving region). */
-  PREFERRED_REGION: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
-    .optional(),
-  /** Stable id of this monitoring node. @defaultValue the host name */
-  NODE_ID: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
-    .default(hostname().slice(0, 64)),
-  /** Public address of this node, published in the firewall allow-list. */
-  NODE_PUBLIC_IP: z.union([z.ipv4(), z.ipv6()]).optional(),
-  /** Lifts the SSRF guard (tests, monitoring of private networks). @defaultValue false */
-  ALLOW_PRIVATE_TARGETS: bool.default(false),
-  /** @defaultValue info */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** json: one JSON object per line (log shippers); pretty: readable lines (`npm start` at a terminal). @defaultValue json */
-  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
-  /** Requests per minute and API token. @defaultValue 1200 */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
-  /** Failed authentications a client address may make per minute before it gets 429 (no token is looked up then). @defaultValue 60 */
-  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
-  /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
-  REDIS_KEY_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, dashes or underscores')
-    .default('wm'),
-  /** Seconds a process may take to finish in-flight work after SIGTERM. @defaultValue 25 */
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
-  /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
-  /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
-  WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
-  /** Check results a worker keeps while MongoDB cannot take them (about 2 KiB each); past it the oldest are dropped. @defaultValue 10000 */
-  WORKER_RESULT_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
-  /** A check job's lock; a worker that dies mid-check has its jobs taken over after this. @defaultValue 30 */
-  CHECK_JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
-  /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */
-  RECHECK_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
-  /** A PEM file of extra CAs the SSL check trusts besides the system roots (private PKI). */
-  PROBE_EXTRA_CA_FILE: z.string().optional(),
-  /** Single private addresses the probe may reach while the SSRF guard is on, comma separated. */
-  PROBE_EXEMPT_ADDRESSES: z
-    .string()
-    .default('')
-    .transform((text) =>
-      text
-        .split(',')
-        .map((a) => a.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.union([z.ipv4(), z.ipv6()]))),
-  /** RDAP service asked first for domain expiry (`<base>/domain/<name>`). @defaultValue https://rdap.org */
-  RDAP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://rdap.org'),
-  /** WHOIS server (host or host:port) for the fallback; unset: the registry's, found through IANA. */
-  WHOIS_SERVER: z
-    .string()
-    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port')
-    .optional(),
-  /** Deliveries one notifier attempts at once. @defaultValue 50 */
-  NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
-  /** Seconds a delivery attempt may take. @defaultValue 15 */
-  DELIVERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(15),
-  /** Multiplies the retry delays (5 s … 10 h); tests shrink them. @defaultValue 1 */
-  DELIVERY_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
-  /** Days dispatched events and deliveries (with their attempt logs) are kept; at least 2 (a delivery retries for 38 h). @defaultValue 30 */
-  DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
-  /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
-  TRUST_PROXY: bool.default(false),
-});
+        return keys;
+      }),
+    /** Region label of this monitoring node; a worker serves its region's queue. @defaultValue local */
+    NODE_REGION: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
+      .default('local'),
+    /** Where websites checked from one region go while it serves (else the first serving region). */
+    PREFERRED_REGION: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits or dashes')
+      .optional(),
+    /** Stable id of this monitoring node. @defaultValue the host name */
+    NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+      .default(hostname().slice(0, 64)),
+    /** Public address of this node, published in the firewall allow-list. */
+    NODE_PUBLIC_IP: z.union([z.ipv4(), z.ipv6()]).optional(),
+    /** Lifts the SSRF guard (tests, monitoring of private networks). @defaultValue false */
+    ALLOW_PRIVATE_TARGETS: bool.default(false),
+    /** @defaultValue info */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** json: one JSON object per line (log shippers); pretty: readable lines (`npm start` at a terminal). @defaultValue json */
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+    /** Requests per minute and API token. @defaultValue 1200 */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+    /** Failed authentications a client address may make per minute before it gets 429 (no token is looked up then). @defaultValue 60 */
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, dashes or underscores')
+      .default('wm'),
+    /** Seconds a process may take to finish in-flight work after SIGTERM. @defaultValue 25 */
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+    /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+    /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
+    WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
+    /** Check results a worker keeps while MongoDB cannot take them (about 2 KiB each); past it the oldest are dropped. @defaultValue 10000 */
+    WORKER_RESULT_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
+    /** A check job's lock; a worker that dies mid-check has its jobs taken over after this. @defaultValue 30 */
+    CHECK_JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+    /** Delay of the quick re-check that confirms a failure. @defaultValue 15 */
+    RECHECK_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+    /** A PEM file of extra CAs the SSL check trusts besides the system roots (private PKI). */
+    PROBE_EXTRA_CA_FILE: z.string().optional(),
+    /** Single private addresses the probe may reach while the SSRF guard is on, comma separated. */
+    PROBE_EXEMPT_ADDRESSES: z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.union([z.ipv4(), z.ipv6()]))),
+    /** RDAP service asked first for domain expiry (`<base>/domain/<name>`). @defaultValue https://rdap.org */
+    RDAP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://rdap.org'),
+    /** WHOIS server (host or host:port) for the fallback; unset: the registry's, found through IANA. */
+    WHOIS_SERVER: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port')
+      .optional(),
+    /** Deliveries one notifier attempts at once. @defaultValue 50 */
+    NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+    /** Seconds a delivery attempt may take. @defaultValue 15 */
+    DELIVERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(15),
+    /** Multiplies the retry delays (5 s … 10 h); tests shrink them. @defaultValue 1 */
+    DELIVERY_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
+    /** Days dispatched events and deliveries (with their attempt logs) are kept; at least 2 (a delivery retries for 38 h). @defaultValue 30 */
+    DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
+    /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
+    TRUST_PROXY: bool.default(false),
+  })
+  .superRefine((env, ctx) => {
+    // A cluster serves database 0 only: a URL naming another would be silently ignored.
+    if (env.REDIS_CLUSTER && !['', '/', '/0'].includes(new URL(env.REDIS_URL).pathname))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message: 'a Redis Cluster has only database 0: drop the database number from the URL',
+      });
+  });
 
 export type AppConfig = z.infer<typeof envSchema>;

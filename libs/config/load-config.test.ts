@@ -43,6 +43,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes REDIS_CLUSTER with a node URL, and refuses one naming a database the cluster lacks', () => {
+    expect(loadConfig({ REDIS_CLUSTER: 'true', REDIS_URL: 'redis://10.0.0.5:7000' })).toMatchObject({
+      REDIS_CLUSTER: true,
+      REDIS_URL: 'redis://10.0.0.5:7000',
+    });
+    expect(loadConfig({ REDIS_URL: 'redis://10.0.0.5:6379/3' }).REDIS_CLUSTER).toBe(false);
+    expect(() => loadConfig({ REDIS_CLUSTER: 'true', REDIS_URL: 'redis://10.0.0.5:7000/3' })).toThrow(
+      expect.objectContaining({
+        problems: [expect.stringMatching(/^REDIS_URL: a Redis Cluster has only database 0/)],
+      }),
+    );
+  });
+
   it('never echoes a rejected value (it may be a secret)', () => {
     const secretish = 'p@ssw0rd-not-a-key';
     expect(() => loadConfig({ SECRETS_KEY: secretish })).toThrow(

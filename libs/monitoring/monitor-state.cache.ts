@@ -4,7 +4,12 @@ import type { MonitorStateDocument } from './monitor-state.js';
 import type { WebsiteStatus } from './status-machine.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
-export const HOT_COPY_TTL_SECONDS = 7 * 86_400;
+const HOT_COPY_TTL_SECONDS = 7 * 86_400;
+
+/** A state as its hot copy is written to Redis (`parseHotCopy` reads it back). */
+export function hotCopyOf(state: MonitorStateDocument): { value: string; ttlSeconds: number } {
+  return { value: JSON.stringify(state), ttlSeconds: HOT_COPY_TTL_SECONDS };
+}
 
 /**
  * What must never be lost: the health told to subscribers, incidents, maintenance. Not the cause
@@ -105,7 +110,8 @@ export class MonitorStateCache {
   }
 
   async set(state: MonitorStateDocument): Promise<void> {
-    await this.redis.set(this.key(state.websiteId), JSON.stringify(state), 'EX', HOT_COPY_TTL_SECONDS);
+    const { value, ttlSeconds } = hotCopyOf(state);
+    await this.redis.set(this.key(state.websiteId), value, 'EX', ttlSeconds);
   }
 
   /** Of these websites, those without a hot copy (a thousand per round trip). */

@@ -9,7 +9,7 @@ import { NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
 import {
   durableFingerprint,
-  HOT_COPY_TTL_SECONDS,
+  hotCopyOf,
   MonitorStateCache,
   needsDurableWrite,
   parseHotCopy,
@@ -183,8 +183,7 @@ export class MonitorStateRepository {
         );
         const { result, save } = await work(state);
         if (!save) return { result };
-        const kept = await this.persist(save);
-        return { result, write: { value: JSON.stringify(kept), ttlSeconds: HOT_COPY_TTL_SECONDS } };
+        return { result, write: hotCopyOf(await this.persist(save)) };
       },
     );
   }

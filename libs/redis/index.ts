@@ -21,23 +21,39 @@ export interface RedisConnectionOptions {
 const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
 
 /**
+ * The node a cluster client starts from, and what applies to every node, from a REDIS_URL: its
+ * host (an IPv6 address without the URL's brackets), port, credentials and TLS (`rediss:`).
+ */
+export function clusterSeed(url: string): {
+  host: string;
+  port: number;
+  username: string | undefined;
+  password: string | undefined;
+  tls: boolean;
+} {
+  const seed = new URL(url);
+  return {
+    host: seed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(seed.port || 6379),
+    username: decodeURIComponent(seed.username) || undefined,
+    password: decodeURIComponent(seed.password) || undefined,
+    tls: seed.protocol === 'rediss:',
+  };
+}
+
+/**
  * A Redis Cluster client seeded with the node `url` names (its credentials and TLS apply to every
  * node). Command connections pipeline automatically, so commands on keys of many hash slots (which
  * cannot share an MGET or a pipeline there) still leave in one write per node.
  */
 function createCluster(url: string, options: RedisOptions & { autoPipelining: boolean }): Cluster {
   const { autoPipelining, enableOfflineQueue, ...nodeOptions } = options;
-  const seed = new URL(url);
-  return new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+  const { host, port, username, password, tls } = clusterSeed(url);
+  return new Cluster([{ host, port }], {
     enableAutoPipelining: autoPipelining,
     enableOfflineQueue,
     clusterRetryStrategy: reconnectDelay,
-    redisOptions: {
-      ...nodeOptions,
-      username: decodeURIComponent(seed.username) || undefined,
-      password: decodeURIComponent(seed.password) || undefined,
-      tls: seed.protocol === 'rediss:' ? {} : undefined,
-    },
+    redisOptions: { ...nodeOptions, username, password, tls: tls ? {} : undefined },
   });
 }
 
