@@ -184,6 +184,33 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     expect(after.body.enabled).toBe(false);
   });
 
+  it('410 Gone during a PATCH of the channel disables it and keeps the PATCH', async () => {
+    const channel = await webhook('/hooks/gone-race');
+    receiver.answer(410);
+    const inFlight = receiver.hold('/hooks/gone-race');
+    const sent = await test(channel.id);
+    await inFlight.arrived;
+    // Changed while the delivery that will be answered 410 is on its way.
+    const patched = await api.request<Channel & { name: string }>(
+      'PATCH',
+      `/api/notification-channels/${channel.id}`,
+      { token, body: { name: 'Renamed meanwhile', config: { url: `${receiver.url}/hooks/gone-race-2` } } },
+    );
+    expect(patched.status).toBe(200);
+    inFlight.release();
+    await settled(channel.id, sent.id);
+    const after = await api.request<Channel & { name: string; config: { url: string } }>(
+      'GET',
+      `/api/notification-channels/${channel.id}`,
+      { token },
+    );
+    expect(after.body).toMatchObject({
+      enabled: false,
+      name: 'Renamed meanwhile',
+      config: { url: `${receiver.url}/hooks/gone-race-2` },
+    });
+  });
+
   it('a website going down and up reaches the channels that cover it, in each tool’s format', async () => {
     const site = await startReceiver();
     try {

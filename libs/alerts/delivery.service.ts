@@ -274,8 +274,9 @@ export class DeliveryRunner {
       return recorded(attempt, { status: 'succeeded', outcome: null, externalRef: outcome.externalRef });
     }
     if (outcome.verdict === 'gone') {
-      // The receiver says it is gone for good: stop sending it anything.
-      await channels.replace({ ...channel, enabled: false, updatedAt: new Date() });
+      // The receiver says it is gone for good: stop sending it anything (this field alone: the copy
+      // in hand was read before the call, and the channel may have been changed since).
+      await channels.disable(channel.organizationId, channel.id, new Date());
       logger.warn(log, 'receiver answered 410 Gone: channel disabled');
       return recorded(attempt, { status: 'failed', outcome: '410 Gone: the channel was disabled' });
     }

@@ -83,6 +83,18 @@ export class ChannelRepository {
     return this.channels.replace(document);
   }
 
+  /**
+   * Disables the channel and nothing else: one conditional update of `enabled`, so a PATCH or a
+   * secret rotation made while a delivery was in flight (outside the channel lock) is kept.
+   */
+  async disable(organizationId: number, id: number, at: Date): Promise<void> {
+    await this.channels.scoped.updateOne(
+      organizationId,
+      { id, enabled: true },
+      { $set: { enabled: false, updatedAt: at } },
+    );
+  }
+
   /** Seals write-only fields sealed under an older SECRETS_KEY again under the current one. */
   resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
     return resealCollection({

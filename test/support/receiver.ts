@@ -26,6 +26,11 @@ export interface Receiver {
   route(method: string, path: string, status: number, body: unknown): void;
   /** Requests whose path starts with `prefix`. */
   to(prefix: string): ReceivedRequest[];
+  /**
+   * Holds the answer to the next request whose path starts with `prefix` until `release` is
+   * called; `arrived` resolves when that request is in (a request in flight, for races).
+   */
+  hold(prefix: string): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -33,6 +38,7 @@ export async function startReceiver(): Promise<Receiver> {
   const queued: number[] = [];
   const routes = new Map<string, { status: number; body: unknown }>();
   const requests: ReceivedRequest[] = [];
+  const holds: Array<{ prefix: string; arrive(): void; released: Promise<void> }> = [];
   const receiver = {
     url: '',
     requests,
@@ -41,6 +47,18 @@ export async function startReceiver(): Promise<Receiver> {
     route: (method: string, path: string, status: number, body: unknown) =>
       routes.set(`${method} ${path}`, { status, body }),
     to: (prefix: string) => requests.filter((r) => r.path.startsWith(prefix)),
+    hold: (prefix: string) => {
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        arrive = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.push({ prefix, arrive, released });
+      return { arrived, release };
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -49,7 +67,7 @@ export async function startReceiver(): Promise<Receiver> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
       try {
@@ -58,6 +76,12 @@ export async function startReceiver(): Promise<Receiver> {
         json = undefined;
       }
       requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, json });
+      const held = holds.findIndex((h) => (req.url ?? '/').startsWith(h.prefix));
+      if (held >= 0) {
+        const [gate] = holds.splice(held, 1);
+        gate?.arrive();
+        await gate?.released;
+      }
       const routed = routes.get(`${req.method} ${(req.url ?? '/').split('?')[0]}`);
       res.statusCode = routed?.status ?? queued.shift() ?? receiver.defaultStatus;
       res.setHeader('content-type', 'application/json');
