@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -64,12 +65,18 @@ afterEach(async () => {
   }
 });
 
+/** The worker's and notifier's metrics off: the defaults (9101, 9102) may serve a running webmon. */
+const NO_METRICS_PORTS = { WORKER_METRICS_PORT: '0', NOTIFIER_METRICS_PORT: '0' };
+
 // The launcher starts several Node processes (and servers): slow on a busy machine, so the limits
 // wait on its own "webmon is up" with room to spare instead of a short fixed time.
 describe('npm start launcher', { timeout: 240_000 }, () => {
   it('with URLs given, starts only api, worker and notifier, and stops them all on Ctrl-C', async () => {
     const port = await findFreePort();
+    const [workerMetrics, notifierMetrics] = [await findFreePort(), await findFreePort()];
     const run = launch({
+      WORKER_METRICS_PORT: String(workerMetrics),
+      NOTIFIER_METRICS_PORT: String(notifierMetrics),
       MONGODB_URL: uniqueMongoUrl(),
       REDIS_URL: inject('redisUrl'),
       PORT: String(port),
@@ -85,8 +92,8 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
     expect(ready.status).toBe(200);
     // The worker and the notifier serve their metrics and probes on ports of their own, printed.
     for (const [name, metricsPort] of [
-      ['worker', 9101],
-      ['notifier', 9102],
+      ['worker', workerMetrics],
+      ['notifier', notifierMetrics],
     ] as const) {
       expect(run.output()).toContain(`${name} metrics and health: http://127.0.0.1:${metricsPort}/metrics`);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status).toBe(200);
@@ -103,6 +110,7 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
   it('with nothing configured, starts FerretDB and Redis under the data directory and stops them after the apps', async () => {
     const [mongoPort, redisPort, port] = [await findFreePort(), await findFreePort(), await findFreePort()];
     const run = launch({
+      ...NO_METRICS_PORTS,
       MONGODB_URL: '',
       REDIS_URL: '',
       SECRETS_KEY: '',
@@ -136,6 +144,7 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
   it('at a terminal, the processes log readable lines (through a pipe: JSON lines, above)', async () => {
     const run = launch(
       {
+        ...NO_METRICS_PORTS,
         MONGODB_URL: uniqueMongoUrl(),
         REDIS_URL: inject('redisUrl'),
         PORT: String(await findFreePort()),
@@ -148,6 +157,30 @@ describe('npm start launcher', { timeout: 240_000 }, () => {
     // e.g. "[12:01:02.345] INFO: [api] API listening" (coloured), nothing of pino's JSON.
     expect(run.output()).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*\[api\] /);
     expect(run.output()).not.toContain('"level":30');
+  });
+
+  it('stops before starting anything, naming the variable to set, when a metrics port is taken', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const busy = (taken.address() as AddressInfo).port;
+      const run = launch({
+        NOTIFIER_METRICS_PORT: String(busy),
+        WORKER_METRICS_PORT: '0',
+        MONGODB_URL: uniqueMongoUrl(),
+        REDIS_URL: inject('redisUrl'),
+        PORT: String(await findFreePort()),
+        SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      });
+      const [code] = await once(run.child, 'exit');
+      expect(code).toBe(1);
+      expect(run.output()).toContain(
+        `port ${busy} for the notifier's metrics is taken (another webmon?): set NOTIFIER_METRICS_PORT to a free port, or 0 for none`,
+      );
+      expect(run.output()).not.toContain('starting api');
+    } finally {
+      taken.close();
+    }
   });
 
   it('stops with a message naming the variable when the configuration is bad', async () => {

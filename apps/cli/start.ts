@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { type AppConfig, loadConfigOrExit } from '../../libs/config/index.js';
-import { type EmbeddedServer, prepareLocalStack } from '../../libs/embedded/index.js';
+import { type EmbeddedServer, isPortOpen, prepareLocalStack } from '../../libs/embedded/index.js';
 import { ProcessSupervisor } from '../../libs/runtime/index.js';
 
 const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
@@ -57,10 +57,20 @@ try {
   );
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   // The API serves its metrics on its own port; the worker and the notifier get one each.
-  const metricsPorts: Record<string, number> = { worker: 9101, notifier: 9102 };
+  const metricsPorts: Record<string, { port: number; setting: string }> = {
+    worker: { port: config.WORKER_METRICS_PORT, setting: 'WORKER_METRICS_PORT' },
+    notifier: { port: config.NOTIFIER_METRICS_PORT, setting: 'NOTIFIER_METRICS_PORT' },
+  };
+  // Checked before anything starts: a second `npm start` (another checkout, a test beside a running
+  // service) would otherwise see its worker die of EADDRINUSE without saying what to change.
+  for (const [name, { port, setting }] of Object.entries(metricsPorts))
+    if (port !== 0 && (await isPortOpen(host, port)))
+      throw new Error(
+        `port ${port} for the ${name}'s metrics is taken (another webmon?): set ${setting} to a free port, or 0 for none`,
+      );
   for (const name of ['api', 'worker', 'notifier']) {
     say(`starting ${name}…`);
-    const metricsPort = metricsPorts[name];
+    const metricsPort = metricsPorts[name]?.port;
     await supervisor.start({
       name,
       args: ['--import', 'tsx', resolve(`apps/${name}/main.ts`)],

@@ -48,6 +48,10 @@ export const envSchema = z
     PORT: port.default(8080),
     /** The worker's or notifier's /metrics, /healthz and /readyz (on HOST); 0: none. @defaultValue 0 */
     METRICS_PORT: port.default(0),
+    /** `npm start`: the worker's METRICS_PORT; 0: none. @defaultValue 9101 */
+    WORKER_METRICS_PORT: port.default(9101),
+    /** `npm start`: the notifier's METRICS_PORT; 0: none. @defaultValue 9102 */
+    NOTIFIER_METRICS_PORT: port.default(9102),
     /** AES-256-GCM key for secrets at rest. */
     SECRETS_KEY: secretsKey.optional(),
     /** Previous keys, comma separated, still accepted for decryption during a key rotation. */
