@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCheckConfig } from '../websites/index.js';
+import type { CheckConfig } from './check-config.js';
 import {
   CHECKS,
-  type CheckConfig,
   type CheckContext,
   type CheckThresholds,
   certificateSummary,

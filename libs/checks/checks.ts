@@ -1,25 +1,5 @@
+import type { CheckConfig } from './check-config.js';
 import type { Observation, TlsObservation } from './observation.js';
-
-/**
- * What a website asks of its checks, as stored (the websites lib validates and keeps it).
- * `responseTimeThresholdMs` null means "the package's default".
- */
-export interface CheckConfig {
-  checkSslEnabled: boolean;
-  checkHttpsRedirectEnabled: boolean;
-  checkStatusEnabled: boolean;
-  checkSizeEnabled: boolean;
-  checkResponseTimeEnabled: boolean;
-  checkKeywordEnabled: boolean;
-  checkDomainExpiryEnabled: boolean;
-  minPageSize: number | null;
-  maxPageSize: number | null;
-  expectedStatusCodes: string[];
-  responseTimeThresholdMs: number | null;
-  keyword: string | null;
-  keywordMode: 'present' | 'absent';
-  keywordCaseSensitive: boolean;
-}
 
 /** The package's thresholds the checks apply (a package's alerting settings carry them). */
 export interface CheckThresholds {

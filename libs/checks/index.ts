@@ -1,6 +1,6 @@
+export { type CheckConfig, type CheckSwitch, checkConfigSchema } from './check-config.js';
 export {
   CHECKS,
-  type CheckConfig,
   type CheckContext,
   type CheckName,
   type CheckOutcome,

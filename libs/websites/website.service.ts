@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckConfig } from '../checks/index.js';
 import {
   type CustomerRepository,
   type CustomerWebsitesPort,
@@ -246,14 +245,14 @@ export class WebsiteService implements CustomerWebsitesPort {
     return this.deps.mutex.withLock(websiteLock(id), async () => {
       const website = await this.get(organizationId, ref);
       const { pkg } = await this.owner(organizationId, website.customerId);
-      const { config, invalid, forbidden } = mergeCheckConfig(
-        website.checkConfig,
-        patch,
-        (f) => pkg.features[f],
-      );
-      if (invalid.length > 0)
-        throw invalidInput(`Invalid check configuration: ${invalid.map((e) => e.path).join(', ')}`, invalid);
-      if (forbidden.length > 0) {
+      const merged = mergeCheckConfig(website.checkConfig, patch, (f) => pkg.features[f]);
+      if (!merged.ok) {
+        const { invalid, forbidden } = merged;
+        if (invalid.length > 0)
+          throw invalidInput(
+            `Invalid check configuration: ${invalid.map((e) => e.path).join(', ')}`,
+            invalid,
+          );
         throw notAllowed(
           `The package "${pkg.displayName}" does not include: ${forbidden.map((f) => f.feature).join(', ')}`,
           forbidden.map(({ path, feature }) => ({
@@ -262,11 +261,7 @@ export class WebsiteService implements CustomerWebsitesPort {
           })),
         );
       }
-      const updated: WebsiteDocument = {
-        ...website,
-        checkConfig: config as CheckConfig,
-        updatedAt: new Date(),
-      };
+      const updated: WebsiteDocument = { ...website, checkConfig: merged.config, updatedAt: new Date() };
       await this.deps.websites.replace(updated);
       return { website: updated, pkg };
     });
