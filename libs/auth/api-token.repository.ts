@@ -1,6 +1,12 @@
-import type { Db } from 'mongodb';
+import { type Db, ObjectId } from 'mongodb';
 import type { Scope } from '../contract/index.js';
-import { type CollectionIndexes, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
+import {
+  type CollectionIndexes,
+  KeyLookup,
+  nextId,
+  TenantCollection,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
 import { type GeneratedToken, generateToken } from './token.js';
 
 export interface ApiToken {
@@ -17,6 +23,14 @@ export interface ApiToken {
 
 export const API_TOKENS = 'api_tokens';
 
+/**
+ * Tokens by hash (every authenticated request) in two primary-key reads. "Unknown" is not cached:
+ * tokens are made by the admin CLI in another process, and failed authentications are limited per
+ * client address before any lookup.
+ */
+const hashLookup = (db: Db) =>
+  new KeyLookup<ApiToken>(db, { namespace: 'api_tokens.hash', collection: API_TOKENS, keyField: 'hash' });
+
 export const apiTokenIndexes: CollectionIndexes = {
   collection: API_TOKENS,
   indexes: [
@@ -25,13 +39,16 @@ export const apiTokenIndexes: CollectionIndexes = {
     { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
     { key: { prefix: 1 }, name: 'prefix' },
   ],
+  backfill: (db) => hashLookup(db).backfill(),
 };
 
 export class ApiTokenRepository {
   private readonly tokens: TenantCollection<ApiToken>;
+  private readonly hashes: KeyLookup<ApiToken>;
 
   constructor(private readonly db: Db) {
     this.tokens = new TenantCollection(db.collection<ApiToken>(API_TOKENS));
+    this.hashes = hashLookup(db);
   }
 
   /** Creates a token; the clear token is in the result and nowhere else. */
@@ -52,13 +69,16 @@ export class ApiTokenRepository {
       lastUsedAt: null,
       revokedAt: null,
     };
-    await this.tokens.insertOne({ ...record });
+    const mongoId = new ObjectId();
+    await this.hashes.claim(record.hash, mongoId, () => this.tokens.insertOne({ ...record, _id: mongoId }));
     return { record, token: generated.token };
   }
 
   /** The unrevoked token with this hash, whatever its organization (this is how a caller is identified). */
-  findActiveByHash(hash: string): Promise<ApiToken | null> {
-    return this.tokens.collection.findOne({ hash, revokedAt: null }, WITHOUT_MONGO_ID);
+  async findActiveByHash(hash: string): Promise<ApiToken | null> {
+    // `_id` is projected out, so what comes back is the token itself.
+    const token = (await this.hashes.find(hash, WITHOUT_MONGO_ID)) as ApiToken | null;
+    return token?.revokedAt === null ? token : null;
   }
 
   list(organizationId: number): Promise<ApiToken[]> {

@@ -1,6 +1,14 @@
 export { BatchInserter } from './batch-inserter.js';
 export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
+export {
+  ABSENT_KEY_TTL_MS,
+  KEY_LOOKUPS,
+  KeyLookup,
+  type KeyLookupOptions,
+  KeyTakenError,
+  type LookupRef,
+} from './key-lookup.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';

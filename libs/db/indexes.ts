@@ -4,6 +4,8 @@ import { type Db, type IndexDescription, MongoServerError } from 'mongodb';
 export interface CollectionIndexes {
   collection: string;
   indexes: IndexDescription[];
+  /** Run after the indexes: fills what reads now rely on for documents stored before (key lookups). */
+  backfill?: (db: Db) => Promise<unknown>;
 }
 
 const NAMESPACE_NOT_FOUND = 26;
@@ -21,7 +23,7 @@ async function existingIndexNames(db: Db, collection: string): Promise<Set<strin
 /**
  * Creates the declared indexes that do not exist yet, so every process may run it at start. One
  * index per call: FerretDB 1.24 drops the connection when one `createIndexes` names several indexes
- * that already exist (which another process may have just created).
+ * that already exist (which another process may have just created). Then each collection's backfill.
  */
 export async function ensureIndexes(db: Db, specs: readonly CollectionIndexes[]): Promise<void> {
   for (const spec of specs) {
@@ -30,5 +32,6 @@ export async function ensureIndexes(db: Db, specs: readonly CollectionIndexes[])
       if (!index.name) throw new Error(`an index of ${spec.collection} has no name`);
       if (!existing.has(index.name)) await db.collection(spec.collection).createIndexes([index]);
     }
+    await spec.backfill?.(db);
   }
 }

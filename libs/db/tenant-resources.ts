@@ -1,5 +1,6 @@
 import type { Db, Filter, Sort } from 'mongodb';
 import { nextId } from './counters.js';
+import type { LookupRef } from './key-lookup.js';
 import { TenantCollection, type TenantDocument } from './tenant-collection.js';
 
 /** Reads leave MongoDB's `_id` out: resources are known by their integer `id`. */
@@ -32,12 +33,18 @@ export class TenantResources<T extends TenantResource> {
     return nextId(this.db, this.collectionName);
   }
 
-  /** Stores a new resource under the next id, created and updated now. */
-  async create(input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>): Promise<T> {
+  /**
+   * Stores a new resource under the next id, created and updated now; under `mongoId` when given
+   * (a key lookup pointing at it is written before it).
+   */
+  async create(input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>, mongoId?: LookupRef): Promise<T> {
     const now = new Date();
     const document = { ...input, id: await this.allocateId(), createdAt: now, updatedAt: now } as T;
     // A copy: the driver adds `_id` to the document it is given.
-    await this.scoped.insertOne({ ...document } as Parameters<TenantCollection<T>['insertOne']>[0]);
+    await this.scoped.insertOne({
+      ...document,
+      ...(mongoId === undefined ? {} : { _id: mongoId }),
+    } as Parameters<TenantCollection<T>['insertOne']>[0]);
     return document;
   }
 

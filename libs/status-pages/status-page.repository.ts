@@ -1,5 +1,14 @@
-import type { Db } from 'mongodb';
-import { type CollectionIndexes, isDuplicateKey, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
+import { type Db, ObjectId } from 'mongodb';
+import {
+  ABSENT_KEY_TTL_MS,
+  type CollectionIndexes,
+  isDuplicateKey,
+  KeyLookup,
+  KeyTakenError,
+  type LookupRef,
+  TenantResources,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
 import { conflict } from '../errors/index.js';
 
 export interface StatusPageDocument {
@@ -12,12 +21,23 @@ export interface StatusPageDocument {
   branding: { logoUrl: string | null; accentColor: string | null; footerText: string | null };
   public: boolean;
   showResponseTimes: boolean;
+  /** Origins that may frame the page; absent on pages stored before it existed (none may). */
+  embedAllowedOrigins?: string[];
   createdAt: Date;
   updatedAt: Date;
 }
 
 export const STATUS_PAGES = 'status_pages';
 export const MAX_STATUS_PAGES_PER_ORGANIZATION = 500;
+
+/** Pages by slug (`/status/<slug>`) in two primary-key reads; the entry follows a renamed slug. */
+const slugLookup = (db: Db) =>
+  new KeyLookup<StatusPageDocument>(db, {
+    namespace: 'status_pages.slug',
+    collection: STATUS_PAGES,
+    keyField: 'slug',
+    absentTtlMs: ABSENT_KEY_TTL_MS,
+  });
 
 export const statusPageIndexes: CollectionIndexes = {
   collection: STATUS_PAGES,
@@ -26,15 +46,21 @@ export const statusPageIndexes: CollectionIndexes = {
     { key: { slug: 1 }, unique: true, name: 'slug_unique' },
     { key: { organizationId: 1, customerId: 1 }, name: 'organization_customer' },
   ],
+  backfill: (db) => slugLookup(db).backfill(),
 };
 
 const slugTaken = (slug: string) => conflict(`The slug "${slug}" is taken; choose another`);
+const asSlugTaken = (slug: string) => (error: unknown) => {
+  throw error instanceof KeyTakenError || isDuplicateKey(error) ? slugTaken(slug) : error;
+};
 
 export class StatusPageRepository {
   private readonly pages: TenantResources<StatusPageDocument>;
+  private readonly slugs: KeyLookup<StatusPageDocument>;
 
   constructor(private readonly db: Db) {
     this.pages = new TenantResources(db, STATUS_PAGES);
+    this.slugs = slugLookup(db);
   }
 
   private get collection() {
@@ -42,8 +68,17 @@ export class StatusPageRepository {
   }
 
   /** Any organization's page by its slug (the public page has no token to scope it by). */
-  findBySlug(slug: string): Promise<StatusPageDocument | null> {
-    return this.collection.findOne({ slug }, WITHOUT_MONGO_ID);
+  async findBySlug(slug: string): Promise<StatusPageDocument | null> {
+    // `_id` is projected out, so what comes back is the page itself.
+    return (await this.slugs.find(slug, WITHOUT_MONGO_ID)) as StatusPageDocument | null;
+  }
+
+  /** The page's MongoDB `_id` and its slug as stored (what its slug's lookup entry points at). */
+  private stored(organizationId: number, id: number) {
+    return this.collection.findOne<{ _id: LookupRef; slug: string }>(
+      { organizationId, id },
+      { projection: { _id: 1, slug: 1 } },
+    );
   }
 
   /** The public pages of a customer (a badge is served for a website on one of them). */
@@ -66,26 +101,40 @@ export class StatusPageRepository {
   async create(
     input: Omit<StatusPageDocument, 'id' | 'createdAt' | 'updatedAt'>,
   ): Promise<StatusPageDocument> {
-    if (await this.findBySlug(input.slug)) throw slugTaken(input.slug);
-    return this.pages.create(input).catch((error: unknown) => {
-      throw isDuplicateKey(error) ? slugTaken(input.slug) : error;
-    });
+    const mongoId = new ObjectId();
+    return this.slugs
+      .claim(input.slug, mongoId, () => this.pages.create(input, mongoId))
+      .catch(asSlugTaken(input.slug));
   }
 
+  /** A new slug is claimed before the page takes it and the old one released after, so one always answers. */
   async replace(page: StatusPageDocument): Promise<StatusPageDocument> {
-    const other = await this.findBySlug(page.slug);
-    if (other && other.id !== page.id) throw slugTaken(page.slug);
-    return this.pages.replace(page).catch((error: unknown) => {
-      throw isDuplicateKey(error) ? slugTaken(page.slug) : error;
-    });
+    const current = await this.stored(page.organizationId, page.id);
+    if (!current || current.slug === page.slug) return this.pages.replace(page).catch(asSlugTaken(page.slug));
+    const replaced = await this.slugs
+      .claim(page.slug, current._id, () => this.pages.replace(page))
+      .catch(asSlugTaken(page.slug));
+    await this.slugs.release(current.slug, current._id);
+    return replaced;
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.pages.delete(organizationId, id);
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const current = await this.stored(organizationId, id);
+    if (!current) return false;
+    const deleted = await this.pages.delete(organizationId, id);
+    await this.slugs.release(current.slug, current._id);
+    return deleted;
   }
 
-  /** A customer deleted: its pages go with it. */
+  /** A customer deleted: its pages go with it, then their slugs. */
   async deleteByCustomer(organizationId: number, customerId: number): Promise<void> {
+    const pages = await this.collection
+      .find<{ _id: LookupRef; slug: string }>(
+        { organizationId, customerId },
+        { projection: { _id: 1, slug: 1 } },
+      )
+      .toArray();
     await this.collection.deleteMany({ organizationId, customerId });
+    for (const page of pages) await this.slugs.release(page.slug, page._id);
   }
 }

@@ -1,6 +1,13 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
 import type { CheckConfig } from '../checks/index.js';
-import { type CollectionIndexes, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
+import {
+  ABSENT_KEY_TTL_MS,
+  type CollectionIndexes,
+  KeyLookup,
+  nextId,
+  TenantCollection,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import {
   ALWAYS_SECRET_HEADERS,
@@ -55,6 +62,15 @@ export interface WebsiteDocument {
 
 export const WEBSITES = 'websites';
 
+/** Websites by publicId (badges, `/api/websites/{publicId}`) in two primary-key reads. */
+const publicIdLookup = (db: Db) =>
+  new KeyLookup<WebsiteDocument>(db, {
+    namespace: 'websites.publicId',
+    collection: WEBSITES,
+    keyField: 'publicId',
+    absentTtlMs: ABSENT_KEY_TTL_MS,
+  });
+
 export const websiteIndexes: CollectionIndexes = {
   collection: WEBSITES,
   indexes: [
@@ -62,6 +78,7 @@ export const websiteIndexes: CollectionIndexes = {
     { key: { publicId: 1 }, unique: true, name: 'public_id_unique' },
     { key: { organizationId: 1, customerId: 1, id: 1 }, name: 'organization_customer' },
   ],
+  backfill: (db) => publicIdLookup(db).backfill(),
 };
 
 /** Bound into the sealed client key, so it opens only for its website. */
@@ -86,6 +103,7 @@ export type WebsiteSchedulingFields = Pick<
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
   private readonly counts: WebsiteCounts;
+  private readonly publicIds: KeyLookup<WebsiteDocument>;
 
   constructor(
     private readonly db: Db,
@@ -94,6 +112,7 @@ export class WebsiteRepository {
   ) {
     this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
     this.counts = new WebsiteCounts(db);
+    this.publicIds = publicIdLookup(db);
   }
 
   allocateId(): Promise<number> {
@@ -104,7 +123,10 @@ export class WebsiteRepository {
   async insert(document: WebsiteDocument): Promise<void> {
     await this.counts.adjust(document.customerId, 1);
     try {
-      await this.websites.insertOne({ ...document, _id: websiteKey(document.id) } as WebsiteDocument);
+      const key = websiteKey(document.id);
+      await this.publicIds.claim(document.publicId, key, () =>
+        this.websites.insertOne({ ...document, _id: key } as WebsiteDocument),
+      );
     } catch (error) {
       await this.counts.adjust(document.customerId, -1);
       throw error;
@@ -112,18 +134,20 @@ export class WebsiteRepository {
     await this.changed(document.id);
   }
 
-  /** By integer id or by publicId (UUID). */
-  findByRef(
+  /** By integer id or by publicId (UUID); each a primary-key read (or two). */
+  async findByRef(
     organizationId: number,
     ref: { id: number } | { publicId: string },
   ): Promise<WebsiteDocument | null> {
     if ('id' in ref) return this.websites.findOneByKey(organizationId, websiteKey(ref.id), WITHOUT_MONGO_ID);
-    return this.websites.findOne(organizationId, ref, WITHOUT_MONGO_ID);
+    const website = await this.findByPublicId(ref.publicId);
+    return website?.organizationId === organizationId ? website : null;
   }
 
   /** Any organization's website by its public id (badges: a public URL carries no token). */
-  findByPublicId(publicId: string): Promise<WebsiteDocument | null> {
-    return this.websites.collection.findOne({ publicId }, WITHOUT_MONGO_ID);
+  async findByPublicId(publicId: string): Promise<WebsiteDocument | null> {
+    // `_id` is projected out, so what comes back is the website itself.
+    return (await this.publicIds.find(publicId, WITHOUT_MONGO_ID)) as WebsiteDocument | null;
   }
 
   /** Every website of every organization, streamed in no particular order (a sort of 100,000 documents costs FerretDB minutes). */
@@ -334,10 +358,12 @@ export class WebsiteRepository {
   }
 
   /** The caller has read it in its organization; deleted by primary key (a filter on `id` scans on FerretDB). */
-  async delete(website: Pick<WebsiteDocument, 'id' | 'customerId'>): Promise<boolean> {
+  async delete(website: Pick<WebsiteDocument, 'id' | 'customerId' | 'publicId'>): Promise<boolean> {
+    const key = websiteKey(website.id);
     const { deletedCount } = await this.websites.collection.deleteOne({
-      _id: websiteKey(website.id),
+      _id: key,
     } as unknown as Filter<WebsiteDocument>);
+    await this.publicIds.release(website.publicId, key);
     if (deletedCount > 0) {
       await this.counts.adjust(website.customerId, -1);
       await this.changed(website.id);

@@ -1,0 +1,197 @@
+import type { Collection, Db, Document, Filter, FindOptions, ObjectId, WithId } from 'mongodb';
+import { isDuplicateKey } from './counters.js';
+
+/** The primary key of the document a lookup entry points at. */
+export type LookupRef = string | ObjectId;
+
+interface LookupEntry {
+  _id: string;
+  ref: LookupRef;
+}
+
+export const KEY_LOOKUPS = 'key_lookups';
+
+/**
+ * How long a key the public asked for and nobody holds is answered "not found" from memory: long
+ * enough that a flood of made-up keys costs no reads, short enough that a key created by another
+ * API process (this one's creates clear it at once) shows within seconds.
+ */
+export const ABSENT_KEY_TTL_MS = 5_000;
+
+/** Another document holds the key now. */
+export class KeyTakenError extends Error {
+  constructor(readonly key: string) {
+    super(`the key ${key} is taken`);
+  }
+}
+
+const sameRef = (a: LookupRef, b: LookupRef) => typeof a === typeof b && String(a) === String(b);
+
+/**
+ * Keys recently found to have no document, kept `ttlMs` and at most `maxEntries` (the oldest go
+ * first), so a flood of made-up keys is answered from memory.
+ */
+class AbsentKeys {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  has(key: string): boolean {
+    const at = this.seen.get(key);
+    if (at === undefined) return false;
+    if (Date.now() - at < this.ttlMs) return true;
+    this.seen.delete(key);
+    return false;
+  }
+
+  add(key: string): void {
+    this.seen.delete(key);
+    if (this.seen.size >= this.maxEntries) this.seen.delete(this.seen.keys().next().value as string);
+    this.seen.set(key, Date.now());
+  }
+
+  forget(key: string): void {
+    this.seen.delete(key);
+  }
+}
+
+/** One per database and namespace in a process, so every repository instance clears the same one. */
+const absentKeysByNamespace = new Map<string, AbsentKeys>();
+
+function absentKeysOf(db: Db, ttlMs: number, options: KeyLookupOptions): AbsentKeys {
+  const name = `${db.databaseName}/${options.namespace}`;
+  let absent = absentKeysByNamespace.get(name);
+  if (!absent) {
+    absent = new AbsentKeys(ttlMs, options.absentMaxEntries ?? 10_000);
+    absentKeysByNamespace.set(name, absent);
+  }
+  return absent;
+}
+
+export interface KeyLookupOptions {
+  /** Names the lookup; entries are `_id: "<namespace>/<key>"` in `key_lookups`. */
+  namespace: string;
+  /** The collection of the documents looked up. */
+  collection: string;
+  /** The unique field of those documents the key is (publicId, slug, hash). */
+  keyField: string;
+  /**
+   * Caches "no such document" this long (0: never). A document created by this process is visible
+   * at once; one created by another process after this one found nothing, within this time.
+   */
+  absentTtlMs?: number;
+  /** How many absent keys are remembered at most. @defaultValue 10000 */
+  absentMaxEntries?: number;
+}
+
+/**
+ * A document by a unique key other than its `_id` in two primary-key reads: an entry in
+ * `key_lookups` keyed by the key, then the document by the `_id` it names. On FerretDB 1.24 an
+ * `_id` filter is the only one that does not read the whole collection (its secondary indexes are
+ * not used); on MongoDB both reads are primary-key reads.
+ *
+ * Writes go entry first, document second (and the entry is removed after the document), so a
+ * crash leaves at most an entry whose document is missing or holds another key: reads check the
+ * document still holds the key, and a claim takes such an entry over.
+ */
+export class KeyLookup<T extends Document> {
+  private readonly entries: Collection<LookupEntry>;
+  private readonly owners: Collection<T>;
+  private readonly absent: AbsentKeys | null;
+
+  constructor(
+    db: Db,
+    private readonly options: KeyLookupOptions,
+  ) {
+    this.entries = db.collection<LookupEntry>(KEY_LOOKUPS);
+    this.owners = db.collection<T>(options.collection);
+    this.absent = options.absentTtlMs ? absentKeysOf(db, options.absentTtlMs, options) : null;
+  }
+
+  private entryId(key: string): string {
+    return `${this.options.namespace}/${key}`;
+  }
+
+  private async holder(ref: LookupRef, key: string, options?: FindOptions): Promise<WithId<T> | null> {
+    const owner = (await this.owners.findOne({ _id: ref } as Filter<T>, options)) as WithId<T> | null;
+    return owner?.[this.options.keyField] === key ? owner : null;
+  }
+
+  /** The document holding `key` now, or null; a projection must keep the key field. */
+  async find(key: string, options?: FindOptions): Promise<WithId<T> | null> {
+    if (this.absent?.has(key)) return null;
+    const entry = await this.entries.findOne({ _id: this.entryId(key) });
+    const owner = entry ? await this.holder(entry.ref, key, options) : null;
+    if (!owner) this.absent?.add(key);
+    return owner;
+  }
+
+  /**
+   * Points `key` at `ref`, then runs `write` (which stores the document holding it); the entry is
+   * removed again if `write` fails. Throws `KeyTakenError` when another document holds the key.
+   */
+  async claim<R>(key: string, ref: LookupRef, write: () => Promise<R>): Promise<R> {
+    await this.point(key, ref);
+    try {
+      return await write();
+    } catch (error) {
+      await this.release(key, ref);
+      throw error;
+    } finally {
+      // Also after the write: a read between the entry and the document may have found nothing.
+      this.absent?.forget(key);
+    }
+  }
+
+  private async point(key: string, ref: LookupRef): Promise<void> {
+    const _id = this.entryId(key);
+    this.absent?.forget(key);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.entries.insertOne({ _id, ref });
+        return;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const entry = await this.entries.findOne({ _id });
+      if (!entry) continue;
+      if (sameRef(entry.ref, ref)) return;
+      if (await this.holder(entry.ref, key, { projection: { [this.options.keyField]: 1 } }))
+        throw new KeyTakenError(key);
+      // Left by a crash or an earlier owner: take it over.
+      await this.entries.deleteOne({ _id });
+    }
+    throw new KeyTakenError(key);
+  }
+
+  /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */
+  async release(key: string, ref: LookupRef): Promise<void> {
+    const _id = this.entryId(key);
+    const entry = await this.entries.findOne({ _id });
+    if (entry && sameRef(entry.ref, ref)) await this.entries.deleteOne({ _id });
+  }
+
+  /**
+   * Adds the entries of documents stored before this lookup existed (or while a process without it
+   * wrote), once per database: a marker entry records that it is done. Idempotent; says how many
+   * documents it went through (0 once done).
+   */
+  async backfill(): Promise<number> {
+    const marker = `~backfilled/${this.options.namespace}`;
+    if (await this.entries.findOne({ _id: marker })) return 0;
+    const { keyField } = this.options;
+    // Read whole first: a cursor held open across the inserts keeps FerretDB's SQLite from committing.
+    const owners = await this.owners.find({}, { projection: { _id: 1, [keyField]: 1 } }).toArray();
+    for (const owner of owners) {
+      const key = owner[keyField];
+      if (typeof key === 'string') await this.point(key, owner._id as LookupRef);
+    }
+    await this.entries.insertOne({ _id: marker, ref: marker }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    return owners.length;
+  }
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
+import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
+import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
+import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
+import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
+
+/**
+ * Whether the store answers this `find` from its primary key: on FerretDB, the filter is pushed
+ * down to SQLite and SQLite searches the `_id` index (`SEARCH`, not `SCAN`); on MongoDB, at most
+ * one key and one document are examined.
+ */
+async function readsByPrimaryKey(db: Db, find: Document): Promise<{ byKey: boolean; plan: string }> {
+  const explained = await db.command({
+    explain: { find: find.find, filter: find.filter },
+    verbosity: 'executionStats',
+  });
+  if (explained.serverInfo?.ferretdbVersion) {
+    const plan = JSON.stringify(explained.queryPlanner?.Plan);
+    return { byKey: explained.filterPushdown === true && plan.includes('SEARCH'), plan };
+  }
+  const stats = explained.executionStats ?? {};
+  return {
+    byKey: stats.totalDocsExamined <= 1 && stats.totalKeysExamined <= 1,
+    plan: JSON.stringify(explained.queryPlanner?.winningPlan),
+  };
+}
+
+describe('lookups on request paths read by primary key (FerretDB explain / documents examined)', () => {
+  let api: TestApi;
+  let monitored: MongoClient;
+  let db: Db;
+  let token: string;
+  let organizationId: number;
+  let customerId: number;
+  let website: { id: number; publicId: string };
+  const slug = `lookup-${randomUUID().slice(0, 8)}`;
+  const finds: Document[] = [];
+
+  /** The `find` commands `work` sends. */
+  async function findsOf(work: () => Promise<unknown>): Promise<Document[]> {
+    finds.length = 0;
+    await work();
+    return [...finds];
+  }
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    ({ organizationId, token } = await api.createOrganization());
+    const pkg = await createPackage(api, token);
+    customerId = await createCustomer(api, token, pkg.id);
+    website = (
+      await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+        token,
+        body: { customerId, name: 'Shop', url: 'https://shop.example.com/', checkInterval: 60 },
+      })
+    ).body;
+    const page = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug, title: 'Shop status', customerId, public: true },
+    });
+    expect(page.status).toBe(201);
+    monitored = new MongoClient(api.config.MONGODB_URL, { monitorCommands: true });
+    monitored.on('commandStarted', (event: CommandStartedEvent) => {
+      if (event.commandName === 'find') finds.push(event.command);
+    });
+    await monitored.connect();
+    db = monitored.db();
+  });
+  afterAll(async () => {
+    await monitored?.close();
+    await api?.stop();
+  });
+
+  const lookups: Array<[string, () => Promise<unknown>]> = [
+    ['website by publicId (badges)', () => new WebsiteRepository(db).findByPublicId(website.publicId)],
+    [
+      'website by publicId in an organization (PATCH/GET /api/websites/{publicId})',
+      () => new WebsiteRepository(db).findByRef(organizationId, { publicId: website.publicId }),
+    ],
+    ['website by an unknown publicId', () => new WebsiteRepository(db).findByPublicId(randomUUID())],
+    ['status page by slug (/status/<slug>)', () => new StatusPageRepository(db).findBySlug(slug)],
+    ['status page by an unknown slug', () => new StatusPageRepository(db).findBySlug(`no-${randomUUID()}`)],
+    ['token by hash (every request)', () => new ApiTokenRepository(db).findActiveByHash(hashToken(token))],
+  ];
+
+  it.each(lookups)('%s: every find is a primary-key read', async (_name, lookup) => {
+    const sent = await findsOf(lookup);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const find of sent) {
+      // The keeper adds SQLite's `_id` index to a new collection within seconds.
+      await until(async () => (await readsByPrimaryKey(db, find)).byKey, 20_000).catch(() => undefined);
+      const { byKey, plan } = await readsByPrimaryKey(db, find);
+      expect(byKey, `${find.find} ${JSON.stringify(find.filter)}: ${plan}`).toBe(true);
+    }
+  });
+
+  it('the lookups find what they should', async () => {
+    expect((await new WebsiteRepository(db).findByPublicId(website.publicId))?.id).toBe(website.id);
+    expect(
+      await new WebsiteRepository(db).findByRef(organizationId + 1, { publicId: website.publicId }),
+    ).toBe(null);
+    expect((await new StatusPageRepository(db).findBySlug(slug))?.title).toBe('Shop status');
+    expect((await new ApiTokenRepository(db).findActiveByHash(hashToken(token)))?.organizationId).toBe(
+      organizationId,
+    );
+  });
+
+  it('"not found" is answered from memory the second time, and what is created after is found at once', async () => {
+    const websites = new WebsiteRepository(db);
+    const unknown = randomUUID();
+    expect(await websites.findByPublicId(unknown)).toBe(null);
+    expect(await findsOf(() => websites.findByPublicId(unknown))).toEqual([]);
+    const pages = new StatusPageRepository(db);
+    const wanted = `soon-${randomUUID().slice(0, 8)}`;
+    expect(await pages.findBySlug(wanted)).toBe(null);
+    expect(await findsOf(() => pages.findBySlug(wanted))).toEqual([]);
+    // The API runs in this process: its create clears the cache these repositories share.
+    const created = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug: wanted, title: 'Soon', customerId, public: true },
+    });
+    expect(created.status).toBe(201);
+    expect((await pages.findBySlug(wanted))?.title).toBe('Soon');
+    expect((await api.request('GET', `/status/${wanted}.json`)).status).toBe(200);
+  });
+
+  it('a slug answers only for the page that owns it now: renamed, then taken by another page', async () => {
+    const pages = new StatusPageRepository(db);
+    const old = `old-${randomUUID().slice(0, 8)}`;
+    const created = await api.request<{ id: number }>('POST', '/api/status-pages', {
+      token,
+      body: { slug: old, title: 'First', customerId, public: true },
+    });
+    const renamed = `new-${randomUUID().slice(0, 8)}`;
+    expect(
+      (await api.request('PATCH', `/api/status-pages/${created.body.id}`, { token, body: { slug: renamed } }))
+        .status,
+    ).toBe(200);
+    expect(await pages.findBySlug(old)).toBe(null);
+    expect((await pages.findBySlug(renamed))?.id).toBe(created.body.id);
+    const second = await api.request<{ id: number }>('POST', '/api/status-pages', {
+      token,
+      body: { slug: old, title: 'Second', customerId, public: true },
+    });
+    expect(second.status).toBe(201);
+    expect((await pages.findBySlug(old))?.title).toBe('Second');
+    const taken = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug: renamed, title: 'Third', customerId, public: true },
+    });
+    expect(taken.status).toBe(409);
+    expect((await api.request('DELETE', `/api/status-pages/${second.body.id}`, { token })).status).toBe(204);
+    expect(await pages.findBySlug(old)).toBe(null);
+  });
+
+  it('lookups of documents stored before them are added at start, once, whatever was left', async () => {
+    const entries = db.collection(KEY_LOOKUPS);
+    // As an older version left the data: no entries at all, and one pointing at a document that is gone.
+    await entries.deleteMany({});
+    await entries.insertOne({ _id: `status_pages.slug/${slug}` as never, ref: 'gone' });
+    await ensureIndexes(db, [websiteIndexes, statusPageIndexes, apiTokenIndexes]);
+    const count = await entries.countDocuments({});
+    await ensureIndexes(db, [websiteIndexes, statusPageIndexes, apiTokenIndexes]);
+    expect(await entries.countDocuments({})).toBe(count);
+    expect((await new WebsiteRepository(db).findByPublicId(website.publicId))?.id).toBe(website.id);
+    expect((await new StatusPageRepository(db).findBySlug(slug))?.title).toBe('Shop status');
+    expect((await api.request('GET', '/api/websites', { token })).status).toBe(200);
+  });
+});
