@@ -73,3 +73,20 @@ else
     say "FerretDB $FERRETDB_VERSION installed at $gobin/ferretdb"
   fi
 fi
+
+# --- openapi-python-client (the contract test generates a Python client with it; never a runtime
+# dependency): a venv of its own under .cache/, so the test needs no network ---
+OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
+client_venv=.cache/openapi-python-client
+client_ok() { [ -x "$client_venv/bin/openapi-python-client" ] && [ "$("$client_venv/bin/openapi-python-client" --version 2>/dev/null)" = "openapi-python-client version: $OPENAPI_PYTHON_CLIENT_VERSION" ]; }
+if ! client_ok; then
+  command -v python3 >/dev/null || fail "python3 is required for the generated-client test (apt-get install python3 python3-venv)"
+  say "installing openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION into $client_venv…"
+  rm -rf "$client_venv"
+  pip_log=$(mktemp)
+  { python3 -m venv "$client_venv" && "$client_venv/bin/pip" install --quiet --disable-pip-version-check \
+      "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION"; } >"$pip_log" 2>&1 \
+    || { cat "$pip_log" >&2; fail "could not install openapi-python-client (output above; python3-venv missing?)"; }
+  rm -f "$pip_log"
+  client_ok || fail "$client_venv/bin/openapi-python-client does not run"
+fi

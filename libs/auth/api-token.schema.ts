@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { SCOPES } from '../contract/index.js';
+import { SCOPES, uniqueArray } from '../contract/index.js';
 import type { ApiToken } from './api-token.repository.js';
 
-export const scopeList = z
-  .array(z.enum(SCOPES))
-  .min(1, 'at least one scope')
-  .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat');
+const scope = z.enum(SCOPES).meta({ id: 'TokenScope' });
+
+export const scopeList = uniqueArray(scope).min(1, 'at least one scope');
 
 export const createTokenBody = z
   .strictObject({
@@ -21,7 +20,7 @@ export const tokenView = z
     id: z.number().int(),
     name: z.string(),
     prefix: z.string().describe('The first characters of the token, to recognize it'),
-    scopes: z.array(z.enum(SCOPES)),
+    scopes: z.array(scope),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),

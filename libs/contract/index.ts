@@ -1,4 +1,4 @@
-export { decimalId, decimalInteger, idParams } from './params.js';
+export { decimalId, decimalInteger, decimalIntegers, idParams, resourceId, uniqueArray } from './params.js';
 export { type AuthContext, type Authenticate, hasScope, SCOPES, type Scope } from './scopes.js';
 export { absoluteHttpUrl } from './url.js';
-export { type InputLocation, parseInput, patchBody, validate } from './validation.js';
+export { type InputLocation, invalidFields, parseInput, patchBody, validate } from './validation.js';

@@ -39,7 +39,21 @@ export function validate<S extends z.ZodType>(
   return { success: false, errors: fieldErrorsOf(result.error.issues, prefix) };
 }
 
-/** Parses request input with its schema or throws a 400 that names every bad field. */
+/** Fields named in a problem's detail; `errors` lists the same first ones (problem.middleware.ts). */
+const FIELDS_IN_DETAIL = 10;
+
+/** A 400 naming the bad fields: the first ones in the detail, and how many more there are. */
+export function invalidFields(location: InputLocation, errors: FieldError[]) {
+  const fields = [...new Set(errors.map((e) => e.path || '(root)'))];
+  const more = fields.length - FIELDS_IN_DETAIL;
+  const named = fields.slice(0, FIELDS_IN_DETAIL).join(', ');
+  return invalidInput(
+    `Invalid ${LOCATION_LABEL[location]}: ${named}${more > 0 ? ` and ${more} more` : ''}`,
+    errors,
+  );
+}
+
+/** Parses request input with its schema or throws a 400 that names the bad fields. */
 export function parseInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
@@ -48,8 +62,7 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const result = validate(schema, input, prefix);
   if (result.success) return result.data;
-  const fields = [...new Set(result.errors.map((e) => e.path || '(root)'))].join(', ');
-  throw invalidInput(`Invalid ${LOCATION_LABEL[location]}: ${fields}`, result.errors);
+  throw invalidFields(location, result.errors);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { decimalId, patchBody } from '../contract/index.js';
+import { decimalId, patchBody, resourceId } from '../contract/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
+
+const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
 
 const email = z.email().max(254);
 const name = z.string().trim().min(1).max(200);
@@ -14,7 +16,7 @@ export const customerView = z
     email: z.string().optional(),
     packageId: z.number().int(),
     packageDisplayName: z.string(),
-    status: z.enum(CUSTOMER_STATUSES),
+    status: customerStatus,
     cancellationDate: z.iso.datetime().nullable(),
     notificationEmail: z.string().optional(),
     createdAt: z.iso.datetime(),
@@ -36,7 +38,7 @@ export const automationCreateCustomerBody = z
 export const automationCreatedCustomer = z
   .object({
     id: z.string().describe('The customer id, as a string'),
-    status: z.enum(CUSTOMER_STATUSES),
+    status: customerStatus,
   })
   .meta({ id: 'AutomationCreatedCustomer' });
 
@@ -45,7 +47,7 @@ export const createCustomerBody = z
     name,
     email: email.optional(),
     notificationEmail: email.optional(),
-    packageId: z.number().int().positive(),
+    packageId: resourceId(),
   })
   .meta({ id: 'CustomerCreate' });
 
@@ -55,8 +57,8 @@ export const patchCustomerBody = patchBody(
       name,
       email: email.nullable(),
       notificationEmail: email.nullable(),
-      packageId: z.number().int().positive(),
-      status: z.enum(CUSTOMER_STATUSES),
+      packageId: resourceId(),
+      status: customerStatus,
       cancellationDate: z.iso
         .datetime({ offset: true })
         .nullable()

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/index.js';
+import { allowedMethodsMiddleware } from './allowed-methods.middleware.js';
 import { jsonBodyMiddleware } from './body.middleware.js';
 import type { AppState } from './context.js';
 import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
@@ -38,9 +39,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
     }),
   );
   app.use(problemMiddleware(options.outages ?? []));
+  app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
   app.use(jsonBodyMiddleware());
   app.use(router.routes());
-  app.use(router.allowedMethods());
   return app;
 }

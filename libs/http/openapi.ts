@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { decimalIntegers } from '../contract/index.js';
+import { MAX_LISTED_FIELD_ERRORS } from './problem.middleware.js';
 import { type DocumentedHeader, openApiPath, type Route } from './route.js';
 
 const PROBLEM_SCHEMA = {
@@ -13,11 +15,18 @@ const PROBLEM_SCHEMA = {
     requestId: { type: 'string' },
     errors: {
       type: 'array',
+      maxItems: MAX_LISTED_FIELD_ERRORS,
+      description: `The first ${MAX_LISTED_FIELD_ERRORS} bad fields`,
       items: {
         type: 'object',
         required: ['path', 'message'],
         properties: { path: { type: 'string' }, message: { type: 'string' } },
       },
+    },
+    errorsOmitted: {
+      type: 'integer',
+      minimum: 1,
+      description: 'How many more bad fields `errors` leaves out',
     },
   },
 } as const;
@@ -86,7 +95,7 @@ class NamedSchemas {
       $schema: _dialect,
       $defs,
       ...rest
-    } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as {
+    } = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: documentDecimalInteger }) as {
       $defs?: Record<string, JsonSchema>;
     } & JsonSchema;
     for (const [id, definition] of Object.entries($defs ?? {}))
@@ -116,6 +125,15 @@ class NamedSchemas {
     };
     return { document: settle(document) as T, schemas: settle(schemas) as Record<string, JsonSchema> };
   }
+}
+
+/** A decimal-string path or query integer is documented as the integer it is (type, bounds, description kept). */
+function documentDecimalInteger(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const bounds = decimalIntegers.get(context.zodSchema as z.ZodType);
+  if (!bounds) return;
+  const { description } = context.jsonSchema;
+  for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
+  Object.assign(context.jsonSchema, { type: 'integer', ...bounds }, description ? { description } : {});
 }
 
 /** zod writes `#/$defs/<id>`; OpenAPI keeps named schemas under `components.schemas`. */
@@ -190,6 +208,15 @@ function operationOf(named: NamedSchemas, route: Route) {
       description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
       headers: headerRefs(problemHeaders(route, status)),
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
+  }
+  for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
+    responses[status] = {
+      description: other.description,
+      headers: headerRefs(['x-request-id', ...(other.headers ?? [])]),
+      ...(other.body
+        ? { content: { [other.body.contentType]: { schema: named.convert(other.body.schema, 'output') } } }
+        : {}),
     };
   }
   return {

@@ -60,11 +60,6 @@ export const PROBLEM_TYPES = {
     title: 'Internal server error',
     description: 'An unexpected error; the response carries a `requestId` to quote when reporting it.',
   },
-  'not-implemented': {
-    status: 501,
-    title: 'Not implemented',
-    description: 'The method is not supported by this server.',
-  },
   'service-unavailable': {
     status: 503,
     title: 'Service unavailable',

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { DomainError, type DomainErrorKind } from '../errors/index.js';
+import { DomainError, type DomainErrorKind, type FieldError } from '../errors/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
 import { PROBLEM_TYPES, type ProblemSlug, problemTypeUri, slugForStatus } from './problem-types.js';
@@ -29,11 +29,23 @@ export function serviceUnavailable(what: string): AppError {
   });
 }
 
-const BARE_STATUS_DETAIL: Record<number, (method: string, path: string) => string> = {
-  404: (method, path) => `No route for ${method} ${path}`,
-  405: (method, path) => `${path} does not take ${method}; see the Allow header.`,
-  501: (method) => `The method ${method} is not supported.`,
-};
+/** A problem lists this many bad fields at most; a request with thousands must not get them all back. */
+export const MAX_LISTED_FIELD_ERRORS = 10;
+/** Echoed text (a path, a parameter name, a message quoting input) is cut here. */
+const MAX_ECHOED_CHARS = 200;
+
+function truncated(text: string, max = MAX_ECHOED_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The first bad fields, their echoes cut short, and how many more there were. */
+function boundedErrors(errors: readonly FieldError[]): { errors: FieldError[]; errorsOmitted?: number } {
+  const listed = errors
+    .slice(0, MAX_LISTED_FIELD_ERRORS)
+    .map(({ path, message }) => ({ path: truncated(path), message: truncated(message) }));
+  const omitted = errors.length - listed.length;
+  return omitted > 0 ? { errors: listed, errorsOmitted: omitted } : { errors: listed };
+}
 
 /** Errors thrown by Koa, the router and the body parser carry a status and say if they may be shown. */
 function httpStatusOf(
@@ -77,11 +89,9 @@ export function problemMiddleware(outages: readonly Outage[]): Middleware<AppSta
   return async (ctx, next) => {
     try {
       await next();
-      // The router answers unknown paths and methods with a bare status (and `Allow` for 405).
-      if (ctx.body === undefined || ctx.body === null) {
-        const bare = BARE_STATUS_DETAIL[ctx.status];
-        if (bare) throw new AppError(slugForStatus(ctx.status), { detail: bare(ctx.method, ctx.path) });
-      }
+      // The router answers an unknown path with a bare 404.
+      if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null))
+        throw new AppError('not-found', { detail: `No route for ${ctx.method} ${truncated(ctx.path)}` });
     } catch (error) {
       let appError = toAppError(error, outages);
       if (!appError) {
@@ -101,10 +111,11 @@ export function problemMiddleware(outages: readonly Outage[]): Middleware<AppSta
         type: problemTypeUri(appError.slug),
         title: PROBLEM_TYPES[appError.slug].title,
         status: appError.status,
-        detail: appError.detail,
-        instance: ctx.path,
+        // A detail may list bad fields; 1,000 characters hold the first ones and their names.
+        detail: truncated(appError.detail, 1000),
+        instance: truncated(ctx.path),
         requestId: ctx.state.requestId,
-        ...(appError.errors ? { errors: appError.errors } : {}),
+        ...(appError.errors ? boundedErrors(appError.errors) : {}),
         ...appError.extensions,
       };
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AuthContext, parseInput, type Scope } from '../contract/index.js';
+import { type AuthContext, invalidFields, parseInput, type Scope } from '../contract/index.js';
 import { invalidInput } from '../errors/index.js';
 import type { AppContext } from './context.js';
 
@@ -9,6 +9,14 @@ export type DocumentedHeader = 'Location' | 'Link' | 'Cache-Control';
 export type Access = Scope | 'public';
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 type EmptyObjectSchema = z.ZodObject<Record<never, z.ZodType>>;
+
+/** An answer other than the success and the problem documents (documentation): a 304, an HTML 404 page. */
+export interface OtherResponse {
+  description: string;
+  /** Absent for an answer without a body (304). */
+  body?: { schema: z.ZodType; contentType: string };
+  headers?: DocumentedHeader[];
+}
 
 export interface RouteRequest<P extends ObjectSchema, Q extends ObjectSchema, B extends z.ZodType> {
   params: z.output<P>;
@@ -48,6 +56,8 @@ export interface RouteDefinition<
   };
   /** Error statuses this route can answer beyond those its shape implies (documentation). */
   problems?: number[];
+  /** Answers that are not problem documents, by status; one replaces the problem of its status. */
+  otherResponses?: Record<number, OtherResponse>;
   handle(request: RouteRequest<P, Q, B>): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R>>;
 }
 
@@ -71,6 +81,7 @@ export interface Route {
     headers?: DocumentedHeader[];
   };
   problems: number[];
+  otherResponses?: Record<number, OtherResponse>;
   run(ctx: AppContext): Promise<void>;
 }
 
@@ -92,8 +103,8 @@ export function defineRoute<
       const params = parseInput(definition.params ?? NO_INPUT, ctx.params ?? {}, 'path') as z.output<P>;
       const repeated = Object.keys(ctx.query).filter((name) => Array.isArray(ctx.query[name]));
       if (repeated.length > 0)
-        throw invalidInput(
-          `Invalid query parameters: ${repeated.join(', ')}`,
+        throw invalidFields(
+          'query',
           repeated.map((path) => ({ path, message: 'must be given once' })),
         );
       const query = parseInput(definition.query ?? NO_INPUT, ctx.query, 'query') as z.output<Q>;

@@ -1,23 +1,20 @@
 import { z } from 'zod';
-import { decimalInteger, patchBody } from '../contract/index.js';
+import { decimalInteger, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 import { isKnownTimezone, MAX_WINDOW_DAYS, WEEKDAYS } from './recurrence.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
-export const recurrenceSchema = z.strictObject({
-  frequency: z.enum(['daily', 'weekly', 'monthly']),
-  interval: z.number().int().min(1).max(365).default(1),
-  byWeekday: z
-    .array(z.enum(WEEKDAYS))
-    .min(1)
-    .max(7)
-    .refine((days) => new Set(days).size === days.length, 'weekdays must not repeat')
-    .optional(),
-  until: instant.optional(),
-});
+export const recurrenceSchema = z
+  .strictObject({
+    frequency: z.enum(['daily', 'weekly', 'monthly']),
+    interval: z.number().int().min(1).max(365).default(1),
+    byWeekday: uniqueArray(z.enum(WEEKDAYS)).min(1).max(7).optional(),
+    until: instant.optional(),
+  })
+  .meta({ id: 'Recurrence' });
 
 const fields = {
-  websiteId: z.number().int().positive(),
+  websiteId: resourceId(),
   title: z.string().trim().min(1).max(200),
   startsAt: instant,
   endsAt: instant,
@@ -110,7 +107,7 @@ export const occurrencesView = z
 
 export const batchBody = z
   .strictObject({
-    websiteIds: z.array(z.number().int().positive()).min(1).max(1000),
+    websiteIds: z.array(resourceId()).min(1).max(1000),
   })
   .meta({ id: 'MaintenanceCheckBatchRequest' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelType, connectorOf } from '../connectors/index.js';
-import { decimalId, patchBody } from '../contract/index.js';
+import { decimalId, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 import { EVENT_KINDS } from '../events/index.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
@@ -13,15 +13,17 @@ export function configPatchSchema(type: ChannelType) {
   return z.strictObject(connectorOf(type).shape).partial();
 }
 
-export const eventsSchema = z
-  .array(z.enum(EVENT_KINDS))
+/** Enums named once: one class in generated clients, not one per field that holds them. */
+const eventKind = z.enum(EVENT_KINDS).meta({ id: 'EventKind' });
+const channelType = z.enum(CHANNEL_TYPES).meta({ id: 'ChannelType' });
+
+export const eventsSchema = uniqueArray(eventKind)
   .min(1)
-  .refine((events) => new Set(events).size === events.length, 'events must not repeat')
   .describe('The event kinds this channel receives (default: all)');
 
 export const scopeSchema = z
   .strictObject({
-    customerId: z.number().int().positive().optional().describe('Only the websites of this customer'),
+    customerId: resourceId().optional().describe('Only the websites of this customer'),
     listedOnly: z
       .boolean()
       .optional()
@@ -33,7 +35,8 @@ export const scopeSchema = z
   })
   .describe(
     'Which websites’ events the channel receives besides those that list it: {} all of the organization, {customerId} one customer’s, {listedOnly: true} none',
-  );
+  )
+  .meta({ id: 'ChannelScope' });
 
 const common = {
   name: z.string().trim().min(1).max(200),
@@ -42,16 +45,27 @@ const common = {
   scope: scopeSchema.optional(),
 };
 
-/** A type's create body: its config with the fields that have defaults optional. */
+/** `pagerduty` → `Pagerduty`: the stem of a type's component names. */
+const pascalCase = (type: ChannelType) => `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
+
+/**
+ * A type's create body: its config with the fields that have defaults optional. Each is a named
+ * component (`SlackChannelCreate`, its config `SlackChannelConfig`): openapi-python-client drops
+ * inline union members' nested objects as duplicate models.
+ */
 function createVariant(type: ChannelType) {
   const { shape, defaults } = connectorOf(type);
   const optional = new Set(Object.keys(defaults));
-  const config = z.strictObject(
-    Object.fromEntries(
-      Object.entries(shape).map(([key, schema]) => [key, optional.has(key) ? schema.optional() : schema]),
-    ),
-  );
-  return z.strictObject({ type: z.literal(type), ...common, config });
+  const config = z
+    .strictObject(
+      Object.fromEntries(
+        Object.entries(shape).map(([key, schema]) => [key, optional.has(key) ? schema.optional() : schema]),
+      ),
+    )
+    .meta({ id: `${pascalCase(type)}ChannelConfig` });
+  return z
+    .strictObject({ type: z.literal(type), ...common, config })
+    .meta({ id: `${pascalCase(type)}ChannelCreate` });
 }
 
 const [firstType, ...otherTypes] = CHANNEL_TYPES;
@@ -82,11 +96,13 @@ export const channelView = z
   .object({
     id: z.number().int(),
     organizationId: z.number().int(),
-    type: z.enum(CHANNEL_TYPES),
+    type: channelType,
     name: z.string(),
     enabled: z.boolean(),
-    events: z.array(z.enum(EVENT_KINDS)),
-    scope: z.object({ customerId: z.number().int().optional(), listedOnly: z.boolean() }),
+    events: z.array(eventKind),
+    scope: z
+      .object({ customerId: z.number().int().optional(), listedOnly: z.boolean() })
+      .meta({ id: 'ChannelScope' }),
     config: z
       .record(z.string(), configValue)
       .describe('The type’s config; each write-only field shows as <field>Set: true|false instead'),

@@ -51,29 +51,41 @@ const ALERTING_DEFAULTS = {
   regionQuorum: 1,
 };
 
-/** A nested object of a new package: the fields sent over the defaults. */
-function withDefaults<T extends Record<string, z.ZodType>>(
-  fields: T,
-  defaults: { [K in keyof T]: z.output<T[K]> },
-) {
-  return z
-    .strictObject(fields)
-    .partial()
-    .optional()
-    .transform(
-      (sent) =>
-        ({
-          ...defaults,
-          ...Object.fromEntries(Object.entries(sent ?? {}).filter(([, v]) => v !== undefined)),
-        }) as {
-          [K in keyof T]: z.output<T[K]>;
-        },
-    );
+/**
+ * A nested object as a client sends it (any subset of its fields) and as the API shows it (all),
+ * each named once so generated clients share one class between create and update.
+ */
+function nestedObject<T extends Record<string, z.ZodType>>(fields: T, id: string) {
+  return {
+    fields,
+    sent: z.strictObject(fields).partial().meta({ id }),
+    shown: z.object(fields).meta({ id }),
+  };
 }
 
-export const featuresSchema = withDefaults(featureFields, FEATURE_DEFAULTS);
-export const limitsSchema = withDefaults(limitFields, LIMIT_DEFAULTS);
-export const alertingSchema = withDefaults(alertingFields, ALERTING_DEFAULTS);
+const features = nestedObject(featureFields, 'PackageFeatures');
+const limits = nestedObject(limitFields, 'PackageLimits');
+const alerting = nestedObject(alertingFields, 'PackageAlerting');
+
+/** A nested object of a new package: the fields sent over the defaults. */
+function withDefaults<T extends Record<string, z.ZodType>>(
+  nested: { fields: T; sent: z.ZodType<Record<string, unknown>> },
+  defaults: { [K in keyof T]: z.output<T[K]> },
+) {
+  return nested.sent.optional().transform(
+    (sent) =>
+      ({
+        ...defaults,
+        ...Object.fromEntries(Object.entries(sent ?? {}).filter(([, v]) => v !== undefined)),
+      }) as {
+        [K in keyof T]: z.output<T[K]>;
+      },
+  );
+}
+
+export const featuresSchema = withDefaults(features, FEATURE_DEFAULTS);
+export const limitsSchema = withDefaults(limits, LIMIT_DEFAULTS);
+export const alertingSchema = withDefaults(alerting, ALERTING_DEFAULTS);
 
 const packageKey = z
   .string()
@@ -96,9 +108,9 @@ export const patchPackageBody = patchBody(
     .strictObject({
       key: packageKey,
       displayName: z.string().trim().min(1).max(100),
-      features: z.strictObject(featureFields).partial(),
-      limits: z.strictObject(limitFields).partial(),
-      alerting: z.strictObject(alertingFields).partial(),
+      features: features.sent,
+      limits: limits.sent,
+      alerting: alerting.sent,
     })
     .partial(),
 ).meta({ id: 'PackageUpdate' });
@@ -113,9 +125,9 @@ export const packageView = z
     organizationId: z.number().int(),
     key: z.string(),
     displayName: z.string(),
-    features: z.object(featureFields),
-    limits: z.object(limitFields),
-    alerting: z.object(alertingFields),
+    features: features.shown,
+    limits: limits.shown,
+    alerting: alerting.shown,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

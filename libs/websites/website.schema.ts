@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { absoluteHttpUrl, decimalId, decimalInteger, patchBody } from '../contract/index.js';
+import {
+  absoluteHttpUrl,
+  decimalId,
+  decimalInteger,
+  patchBody,
+  resourceId,
+  uniqueArray,
+} from '../contract/index.js';
 import { WEBSITE_STATUSES } from '../events/index.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -73,12 +80,16 @@ const requestBody = z
 
 const pem = z.string().max(MAX_PEM_CHARS).nullable();
 
+/** Enums named once: one class in generated clients, not one per field that holds them. */
+const httpMethod = z.enum(HTTP_METHODS).meta({ id: 'HttpMethod' });
+const cookieHandling = z.enum(COOKIE_HANDLING).meta({ id: 'CookieHandling' });
+
 /** Every website field a client may send; none has a default here (defaults differ between create and patch). */
 export const websiteFields = {
-  customerId: z.number().int().positive(),
+  customerId: resourceId(),
   name: z.string().trim().min(1).max(200),
   url,
-  httpMethod: z.enum(HTTP_METHODS),
+  httpMethod,
   customHeaders,
   secretHeaders,
   requestBody,
@@ -89,9 +100,9 @@ export const websiteFields = {
     ),
   followRedirects: z.boolean(),
   maxRedirects: z.number().int().min(0).max(20),
-  cookieHandling: z
-    .enum(COOKIE_HANDLING)
-    .describe('jar: cookies set during a check are sent on its redirects; none: never'),
+  cookieHandling: cookieHandling.describe(
+    'jar: cookies set during a check are sent on its redirects; none: never',
+  ),
   mtlsEnabled: z.boolean(),
   mtlsClientCert: pem.describe('PEM client certificate (a chain may follow it)'),
   mtlsClientKey: pem.describe(
@@ -99,16 +110,12 @@ export const websiteFields = {
   ),
   checkInterval: z.number().int().min(1).max(MAX_CHECK_INTERVAL_SECONDS).describe('Seconds between checks'),
   timeoutSeconds: z.number().int().min(1).max(120),
-  regions: z
-    .array(z.string().regex(REGION, 'must be a region label (lowercase letters, digits, dashes)'))
+  regions: uniqueArray(z.string().regex(REGION, 'must be a region label (lowercase letters, digits, dashes)'))
     .max(20)
-    .refine((regions) => new Set(regions).size === regions.length, 'regions must not repeat')
     .describe('Regions to check from; empty: all regions (one region unless the package has multiRegion)'),
   paused: z.boolean(),
-  notificationChannelIds: z
-    .array(z.number().int().positive())
+  notificationChannelIds: uniqueArray(resourceId())
     .max(MAX_LISTED_CHANNELS)
-    .refine((ids) => new Set(ids).size === ids.length, 'channel ids must not repeat')
     .describe(
       'Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s)',
     ),
@@ -156,14 +163,14 @@ export const websiteView = z
     customerId: z.number().int(),
     name: z.string(),
     url: z.string(),
-    httpMethod: z.enum(HTTP_METHODS),
+    httpMethod,
     customHeaders: z.record(z.string(), z.string()).describe('The headers sent in clear'),
     secretHeaderNames: z.array(z.string()).describe('Headers sent with each check whose values are sealed'),
     requestBody: z.string().nullable().describe('null also while requestBodySecret is true'),
     requestBodySecret: z.boolean(),
     followRedirects: z.boolean(),
     maxRedirects: z.number().int(),
-    cookieHandling: z.enum(COOKIE_HANDLING),
+    cookieHandling,
     mtlsEnabled: z.boolean(),
     mtlsClientCert: z.string().nullable(),
     mtlsClientKeySet: z
