@@ -6,8 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemResolve } from '../libs/probe/index.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * A check can outlast its interval (here the domain-expiry lookup: RDAP times out after 10 s, then
  * a slow WHOIS). The slot that comes due meanwhile must not probe the site a second time at once.
@@ -18,11 +16,18 @@ describe('a website whose check outlasts its interval', () => {
   let whois: TcpServer;
   let site: Server;
   const hits: number[] = [];
+  /** When the WHOIS server answered the slow check's lookup: that check runs until then. */
+  let lookupAnsweredAt: number | undefined;
 
   beforeAll(async () => {
     rdap = createServer(() => {}).listen(0, '127.0.0.1'); // never answers
     whois = createTcpServer((socket) => {
-      socket.once('data', () => setTimeout(() => socket.end('No match\r\n'), 8000));
+      socket.once('data', () =>
+        setTimeout(() => {
+          lookupAnsweredAt ??= Date.now();
+          socket.end('No match\r\n');
+        }, 8000),
+      );
     }).listen(0, '127.0.0.1');
     site = createServer((_req, res) => {
       hits.push(Date.now());
@@ -49,6 +54,14 @@ describe('a website whose check outlasts its interval', () => {
     for (const server of [rdap, whois, site]) server.close();
   });
 
+  /** The worker's counter `name`, summed over the series matching `labels`. */
+  const counted = async (name: string, labels: Record<string, string> = {}) => {
+    const series = (await stack.metrics.getSingleMetric(name)?.get())?.values ?? [];
+    return series
+      .filter((one) => Object.entries(labels).every(([key, value]) => one.labels[key] === value))
+      .reduce((sum, one) => sum + one.value, 0);
+  };
+
   it('is not probed again while its previous check still runs; the slot after it is', async () => {
     const { api, token, customerId } = stack;
     const created = await api.request<{ id: number }>('POST', '/api/websites', {
@@ -63,8 +76,9 @@ describe('a website whose check outlasts its interval', () => {
     });
     expect(created.status).toBe(201);
     // The check made at once on creation (no domain lookup yet) is done before the change.
-    await expect.poll(() => hits.length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-    await sleep(500);
+    await expect
+      .poll(() => counted('webmon_checks_total'), { timeout: 15_000, interval: 50 })
+      .toBeGreaterThan(0);
     const patchedAt = Date.now();
     const config = await api.request('PATCH', `/api/websites/${created.body.id}/check-config`, {
       token,
@@ -75,9 +89,14 @@ describe('a website whose check outlasts its interval', () => {
     const afterPatch = () => hits.filter((at) => at >= patchedAt);
     await expect.poll(() => afterPatch().length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
     const firstAt = afterPatch()[0] ?? 0;
-    await sleep(firstAt + 16_000 - Date.now());
-    expect(hits.filter((at) => at > firstAt).map((at) => at - firstAt)).toEqual([]);
+    // The slot was there to probe the site a second time: it was dropped as an overlap instead.
+    await expect
+      .poll(() => counted('webmon_checks_dropped_total', { reason: 'overlap' }), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await expect.poll(() => lookupAnsweredAt, { timeout: 30_000 }).toBeDefined();
+    const slowCheckRan = (at: number) => at > firstAt && at <= (lookupAnsweredAt ?? 0);
+    expect(hits.filter(slowCheckRan).map((at) => at - firstAt)).toEqual([]);
     // Checks go on once it is done (the lookup's failure is cached, so the next ones are quick).
-    await expect.poll(() => hits.filter((at) => at > firstAt).length, { timeout: 20_000 }).toBeGreaterThan(0);
-  }, 60_000);
+    await expect.poll(() => hits.filter((at) => at > firstAt).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  }, 90_000);
 });

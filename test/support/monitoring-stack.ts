@@ -1,6 +1,6 @@
+import type { Registry } from 'prom-client';
 import { startWorker, type WorkerOptions } from '../../apps/worker/worker.js';
 import { createLogger } from '../../libs/logging/index.js';
-import type { RunningService } from '../../libs/runtime/index.js';
 import { createCustomer, createPackage, TestApi } from './harness.js';
 import { startHttpTarget, type Target } from './targets.js';
 
@@ -15,6 +15,8 @@ export interface MonitoringStack {
   organizationId: number;
   customerId: number;
   target: Target;
+  /** The worker's metrics: tests wait on its counters (checks made, dropped) rather than on time. */
+  metrics: Registry;
   /** The website's status as GET /status answers it. */
   status(websiteId: number): Promise<{ status: string; openIncidentId: string | null }>;
   stop(): Promise<void>;
@@ -33,7 +35,7 @@ export async function startMonitoringStack(
   });
   const customerId = await createCustomer(api, token, pkg.id);
   const target = await startHttpTarget();
-  const worker: RunningService = await startWorker(
+  const worker = await startWorker(
     { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: nodeId },
     createLogger('worker', api.config.LOG_LEVEL),
     workerOptions,
@@ -44,6 +46,7 @@ export async function startMonitoringStack(
     organizationId,
     customerId,
     target,
+    metrics: worker.metrics,
     status: async (websiteId) =>
       (
         await api.request<{ status: string; openIncidentId: string | null }>(
