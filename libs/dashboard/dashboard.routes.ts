@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { decimalId } from '../contract/index.js';
 import type { AppContext, Route } from '../http/index.js';
-import { defineRoute } from '../http/index.js';
+import { defineRoute, setContentSecurityPolicy } from '../http/index.js';
 import { type OverviewDeps, websiteOverview } from './overview.js';
 
 const websiteOverviewView = z
@@ -26,6 +26,16 @@ const ASSETS = {
   '/dashboard/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/dashboard/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 } as const;
+
+const DASHBOARD_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+];
 
 function assetRoute(path: keyof typeof ASSETS): Route {
   const { file, type } = ASSETS[path];
@@ -53,12 +63,8 @@ function assetRoute(path: keyof typeof ASSETS): Route {
       ctx.status = 200;
       ctx.type = type;
       ctx.set('Cache-Control', 'no-cache');
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      // The token lives in this page: no framing, no script or connection but our own.
-      ctx.set(
-        'Content-Security-Policy',
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-      );
+      // The token lives in this page: no framing, no script or connection but our own, no referrer.
+      setContentSecurityPolicy(ctx, DASHBOARD_POLICY, { origins: [] });
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.body = content;
     },

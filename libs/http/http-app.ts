@@ -4,12 +4,14 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/index.js';
 import { allowedMethodsMiddleware } from './allowed-methods.middleware.js';
 import { jsonBodyMiddleware } from './body.middleware.js';
+import { compressionMiddleware } from './compression.js';
 import type { AppState } from './context.js';
 import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
 import { createHttpMetrics } from './metrics.js';
 import { type Outage, problemMiddleware } from './problem.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import type { Access, Route } from './route.js';
+import { securityHeadersMiddleware } from './security-headers.js';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -23,7 +25,10 @@ export interface HttpAppOptions {
   outages?: readonly Outage[];
 }
 
-/** A Koa app serving `routes`, with request ids, access logs, metrics, JSON bodies and RFC 9457 errors. */
+/**
+ * A Koa app serving `routes`, with request ids, access logs, metrics, security headers, compression,
+ * JSON bodies and RFC 9457 errors.
+ */
 export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
   // Errors are answered by problemMiddleware; Koa's own printer would log them a second time.
@@ -38,6 +43,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
       metrics: createHttpMetrics(options.metrics),
     }),
   );
+  // Outside the problem middleware: problem documents get the headers and compression too.
+  app.use(securityHeadersMiddleware());
+  app.use(compressionMiddleware());
   app.use(problemMiddleware(options.outages ?? []));
   app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));

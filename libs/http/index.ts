@@ -1,5 +1,6 @@
 export { createAccessGuard } from './access-guard.js';
 export { MAX_BODY_BYTES } from './body.middleware.js';
+export { PrecompressedBody } from './compression.js';
 export type { AppContext, AppState } from './context.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createMetricsRegistry } from './metrics.js';
@@ -8,4 +9,5 @@ export { type OpsServer, startOpsServer } from './ops-server.js';
 export type { Outage } from './problem.middleware.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
+export { type Framing, setContentSecurityPolicy } from './security-headers.js';
 export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';

@@ -43,6 +43,7 @@ import {
   type MonitoringReads,
   PublicStatusPages,
   StatusPageRepository,
+  StatusPageRevisions,
   StatusPageService,
   statusPageIndexes,
 } from '../status-pages/index.js';
@@ -101,6 +102,7 @@ export interface Services {
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
   statusPages: StatusPageService;
+  statusPageRevisions: StatusPageRevisions;
   publicStatusPages: PublicStatusPages;
   /** States, rollups and incidents of many websites at once (status pages, the dashboard). */
   monitoringReads: MonitoringReads;
@@ -207,6 +209,7 @@ class LazyServices implements Services {
         new StatusPageService({
           pages: this.statusPageRepository,
           mutex: this.mutex,
+          revisions: this.statusPageRevisions,
           owners: {
             customerExists: async (organizationId, customerId) =>
               (await this.customerRepository.findById(organizationId, customerId)) !== null,
@@ -215,6 +218,9 @@ class LazyServices implements Services {
           },
         }),
     );
+  }
+  get statusPageRevisions(): Services['statusPageRevisions'] {
+    return this.once('statusPageRevisions', () => new StatusPageRevisions(this.deps.redis, this.prefix));
   }
   get monitoringReads(): Services['monitoringReads'] {
     return this.once('monitoringReads', () => ({
@@ -230,6 +236,7 @@ class LazyServices implements Services {
       () =>
         new PublicStatusPages({
           pages: this.statusPageRepository,
+          revisions: this.statusPageRevisions,
           websites: this.websiteRepository,
           statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
           rollups: this.rollups,

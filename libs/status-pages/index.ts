@@ -5,6 +5,7 @@ export {
   statusText,
   uptimeBetween,
 } from './page-model.js';
+export { StatusPageRevisions } from './page-revisions.js';
 export { publicStatusRoutes } from './public.routes.js';
 export { type MonitoringReads, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export {

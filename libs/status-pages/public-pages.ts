@@ -1,6 +1,8 @@
+import { PrecompressedBody } from '../http/index.js';
 import { type MaintenanceWindowDocument, occurrences } from '../maintenance/index.js';
 import type { RollupPeriod, RollupRepository } from '../monitoring/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
+import { renderStatusPage } from './page-html.js';
 import {
   BAR_DAYS,
   buildStatusPage,
@@ -10,15 +12,17 @@ import {
   type StatusPageData,
   uptimeBetween,
 } from './page-model.js';
+import type { StatusPageRevisions } from './page-revisions.js';
+import { RevisedCache } from './revised-cache.js';
 import type { StatusPageDocument, StatusPageRepository } from './status-page.repository.js';
+import { publicStatusPageView } from './status-page.schema.js';
 
 const DAY_MS = 86_400_000;
-/** How long a page's data (and a badge's) is served again before it is read anew. */
+/** How long a page's data (and a badge's) is served again before it is read anew, unchanged. */
 export const PUBLIC_CACHE_SECONDS = 30;
 /** Maintenance shown ahead, and how many occurrences of one window. */
 const MAINTENANCE_AHEAD_DAYS = 30;
 const OCCURRENCES_PER_WINDOW = 3;
-const CACHE_ENTRIES = 1000;
 
 /** What pages about many websites at once read: states, rollups and incidents, a query each. */
 export interface MonitoringReads {
@@ -32,6 +36,7 @@ export interface MonitoringReads {
 
 export interface PublicPagesDeps extends MonitoringReads {
   pages: StatusPageRepository;
+  revisions: StatusPageRevisions;
   websites: {
     listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
     findByPublicId(publicId: string): Promise<WebsiteDocument | null>;
@@ -58,45 +63,44 @@ export function upcomingMaintenance(
   return upcoming;
 }
 
-/**
- * A small time-bounded cache: a public page is read by many visitors at once. "Not found" is not
- * kept, so a page made public shows at once.
- */
-class ShortCache<T> {
-  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
+/** A public page as visitors get it: rendered once per change or refresh, in both formats. */
+export interface PublishedPage {
+  /** Origins that may frame the HTML page (none: it may not be framed). */
+  embedAllowedOrigins: readonly string[];
+  html: PrecompressedBody;
+  json: PrecompressedBody;
+}
 
-  get(key: string, load: () => Promise<T>): Promise<T> {
-    const cached = this.entries.get(key);
-    if (cached && Date.now() - cached.at < PUBLIC_CACHE_SECONDS * 1000) return cached.value;
-    if (this.entries.size >= CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    const value = load();
-    value.then(
-      (found) => found === null && this.entries.delete(key),
-      () => this.entries.delete(key),
-    );
-    this.entries.set(key, { at: Date.now(), value });
-    return value;
-  }
+export interface PublicBadge {
+  status: ShownStatus;
+  uptimePercent: number | null;
 }
 
 /**
  * What the public sees: a public page by its slug and badges of the websites on public pages,
- * read from rollups, incidents and monitor states (never raw results) and cached 30 s.
+ * read from rollups, incidents and monitor states (never raw results). Both are cached while the
+ * page's revision (badges: the customer's pages' revision) is current, and 30 s at most.
  */
 export class PublicStatusPages {
-  private readonly pagesCache = new ShortCache<StatusPageData | null>();
-  private readonly badgeCache = new ShortCache<{
-    status: ShownStatus;
-    uptimePercent: number | null;
-  } | null>();
+  private readonly pagesCache = new RevisedCache<PublishedPage>(PUBLIC_CACHE_SECONDS * 1000);
+  /** A website's badge (null: on no public page) under its customer's pages' revision. */
+  private readonly badgeCache = new RevisedCache<{
+    organizationId: number;
+    customerId: number;
+    badge: PublicBadge | null;
+  }>(PUBLIC_CACHE_SECONDS * 1000);
 
   constructor(private readonly deps: PublicPagesDeps) {}
 
-  /** The page's data, or null when there is no public page by that slug. */
-  page(slug: string): Promise<StatusPageData | null> {
-    return this.pagesCache.get(slug, async () => {
+  /** The page rendered, or null when no public page has that slug now. */
+  page(slug: string): Promise<PublishedPage | null> {
+    const revisionOf = () => this.deps.revisions.ofSlug(slug);
+    return this.pagesCache.get(slug, revisionOf, async () => {
+      const revision = await revisionOf();
       const page = await this.deps.pages.findBySlug(slug);
-      return page?.public ? this.build(page, new Date()) : null;
+      // The slug check guards against a lookup that still knew the slug's former owner.
+      if (!page?.public || page.slug !== slug) return { revision, value: null };
+      return { revision, value: publish(page, await this.build(page, new Date())) };
     });
   }
 
@@ -143,34 +147,61 @@ export class PublicStatusPages {
    * A website's status and its uptime over `periodDays`, if it is on a public page (a badge of
    * any other website is not found, whether or not it exists).
    */
-  badge(
-    publicId: string,
-    periodDays: number,
-  ): Promise<{ status: ShownStatus; uptimePercent: number | null } | null> {
-    return this.badgeCache.get(`${publicId}:${periodDays}`, async () => {
-      const website = await this.deps.websites.findByPublicId(publicId);
-      if (!website) return null;
-      const pages = await this.deps.pages.publicPagesOf(website.organizationId, website.customerId);
-      if (!pages.some((page) => page.websiteIds === null || page.websiteIds.includes(website.id)))
-        return null;
-      const now = new Date();
-      const from = new Date(now.getTime() - periodDays * DAY_MS);
-      const [statuses, days, incidents] = await Promise.all([
-        this.deps.statuses(website.organizationId, [website]),
-        this.deps.rollups.since(
-          website.organizationId,
-          [website.id],
-          'day',
-          new Date(from.getTime() - DAY_MS),
-        ),
-        this.deps.incidents(website.organizationId, [website.id], from),
-      ]);
-      return {
-        status: statuses.get(website.id)?.status ?? 'unknown',
-        uptimePercent: days.some((day) => day.checks > 0)
-          ? uptimeBetween(incidents, Math.max(from.getTime(), website.createdAt.getTime()), now.getTime())
-          : null,
-      };
-    });
+  /**
+   * A website's status and its uptime over `periodDays`, if it is on a public page (a badge of
+   * any other website is not found, whether or not it exists).
+   */
+  badge(publicId: string, periodDays: number): Promise<PublicBadge | null> {
+    return this.badgeCache
+      .get(
+        `${publicId}:${periodDays}`,
+        // A website that was not found is looked for again after 30 s (a website change).
+        async (found) =>
+          found ? this.deps.revisions.ofCustomer(found.organizationId, found.customerId) : null,
+        async () => {
+          const website = await this.deps.websites.findByPublicId(publicId);
+          if (!website) return { revision: null, value: null };
+          const { organizationId, customerId } = website;
+          const revision = await this.deps.revisions.ofCustomer(organizationId, customerId);
+          return {
+            revision,
+            value: { organizationId, customerId, badge: await this.badgeOf(website, periodDays) },
+          };
+        },
+      )
+      .then((found) => found?.badge ?? null);
   }
+
+  private async badgeOf(website: WebsiteDocument, periodDays: number): Promise<PublicBadge | null> {
+    const pages = await this.deps.pages.publicPagesOf(website.organizationId, website.customerId);
+    if (!pages.some((page) => page.websiteIds === null || page.websiteIds.includes(website.id))) return null;
+    const now = new Date();
+    const from = new Date(now.getTime() - periodDays * DAY_MS);
+    const [statuses, days, incidents] = await Promise.all([
+      this.deps.statuses(website.organizationId, [website]),
+      this.deps.rollups.since(website.organizationId, [website.id], 'day', new Date(from.getTime() - DAY_MS)),
+      this.deps.incidents(website.organizationId, [website.id], from),
+    ]);
+    return {
+      status: statuses.get(website.id)?.status ?? 'unknown',
+      uptimePercent: days.some((day) => day.checks > 0)
+        ? uptimeBetween(incidents, Math.max(from.getTime(), website.createdAt.getTime()), now.getTime())
+        : null,
+    };
+  }
+}
+
+/** Renders a page's data once, as HTML and as JSON (parsed by its schema: nothing unlisted leaves). */
+function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage {
+  return {
+    embedAllowedOrigins: page.embedAllowedOrigins ?? [],
+    html: new PrecompressedBody(
+      Buffer.from(renderStatusPage(data, { jsonPath: `/status/${page.slug}.json` })),
+      'text/html; charset=utf-8',
+    ),
+    json: new PrecompressedBody(
+      Buffer.from(JSON.stringify(publicStatusPageView.parse(data))),
+      'application/json; charset=utf-8',
+    ),
+  };
 }

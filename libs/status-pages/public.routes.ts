@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { notFound } from '../errors/index.js';
 import type { AppContext, Route } from '../http/index.js';
-import { defineRoute } from '../http/index.js';
+import { defineRoute, setContentSecurityPolicy } from '../http/index.js';
 import { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
-import { renderNotFoundPage, renderStatusPage } from './page-html.js';
-import { type StatusPageData, statusText } from './page-model.js';
+import { renderNotFoundPage } from './page-html.js';
+import { statusText } from './page-model.js';
 import { PUBLIC_CACHE_SECONDS, type PublicStatusPages } from './public-pages.js';
-import { SLUG_PATTERN } from './status-page.schema.js';
+import { publicStatusPageView, SLUG_PATTERN } from './status-page.schema.js';
 
 const TAGS = ['Public status pages'];
 const CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
@@ -18,95 +18,65 @@ const badgeParams = z.strictObject({
   publicId: z.uuid().describe('The website’s publicId (the website must be on a public status page)'),
 });
 
-/** The page's data in JSON: the same figures the HTML page shows. */
-const statusPageDataView = z
-  .object({
-    title: z.string(),
-    branding: z.object({
-      logoUrl: z.string().nullable(),
-      accentColor: z.string().nullable(),
-      footerText: z.string().nullable(),
-    }),
-    generatedAt: z.iso.datetime(),
-    overall: z.object({ state: z.string(), text: z.string() }),
-    websites: z.array(
-      z.object({
-        publicId: z.string(),
-        name: z.string(),
-        status: z.string(),
-        statusText: z.string(),
-        lastCheckedAt: z.iso.datetime().nullable(),
-        uptime90dPercent: z.number().nullable(),
-        days: z.array(
-          z.object({
-            date: z.string(),
-            uptimePercent: z.number().nullable(),
-            downtimeSeconds: z.number().int(),
-          }),
-        ),
-        responseTimes: z
-          .array(z.object({ hour: z.iso.datetime(), averageMs: z.number().nullable() }))
-          .nullable(),
-      }),
-    ),
-    incidents: z.array(
-      z.object({
-        website: z.string(),
-        startedAt: z.iso.datetime(),
-        resolvedAt: z.iso.datetime().nullable(),
-        durationSeconds: z.number().int(),
-        open: z.boolean(),
-      }),
-    ),
-    maintenance: z.array(
-      z.object({
-        website: z.string(),
-        title: z.string(),
-        startsAt: z.iso.datetime(),
-        endsAt: z.iso.datetime(),
-      }),
-    ),
-  })
-  .meta({ id: 'PublicStatusPage' });
+/** Styles inline, no script, images (the logo) from anywhere the agency put it. */
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  'img-src http: https:',
+  "base-uri 'none'",
+  "form-action 'none'",
+];
+/** A badge is an image: it draws with its own inline styles and loads nothing. */
+const BADGE_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'"];
 
-/** The page itself: HTML whatever happens (a visitor's browser gets a page, not a problem document). */
-function htmlPageRoute(pages: PublicStatusPages): Route {
+/** The public page as HTML (a 404 page when there is none) or as JSON (a 404 problem). */
+function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): Route {
+  const html = format === 'html';
   return {
     method: 'get',
-    path: '/status/:slug',
-    operationId: 'viewStatusPage',
-    summary: 'A public status page (HTML, works without JavaScript)',
-    description: 'An unknown or non-public slug answers a 404 page.',
+    // The JSON route is mounted first: `/status/:slug` would take `x.json` as a slug.
+    path: html ? '/status/:slug' : '/status/:slug.json',
+    operationId: html ? 'viewStatusPage' : 'getStatusPageData',
+    summary: html
+      ? 'A public status page (HTML, works without JavaScript)'
+      : 'A public status page’s data (what the HTML page shows)',
+    description:
+      'An unknown or non-public slug answers 404. The answer carries a strong ETag: ' +
+      'If-None-Match with it answers 304 while the page is unchanged.',
     tags: TAGS,
     access: 'public',
     params: slugParams,
-    success: {
-      status: 200,
-      description: 'The page',
-      schema: z.string(),
-      contentType: 'text/html; charset=utf-8',
-      headers: ['Cache-Control'],
-    },
+    success: html
+      ? {
+          status: 200,
+          description: 'The page',
+          schema: z.string(),
+          contentType: 'text/html; charset=utf-8',
+          headers: ['Cache-Control'],
+        }
+      : {
+          status: 200,
+          description: 'The page’s data',
+          schema: publicStatusPageView,
+          contentType: 'application/json',
+          headers: ['Cache-Control'],
+        },
     problems: [404],
     async run(ctx: AppContext) {
       const slug = String(ctx.params.slug ?? '');
-      const data: StatusPageData | null = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
-      ctx.type = 'text/html; charset=utf-8';
-      // Styles inline, no script, images (the logo) from anywhere the agency put it.
-      ctx.set(
-        'Content-Security-Policy',
-        "default-src 'none'; style-src 'unsafe-inline'; img-src http: https:",
-      );
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      if (!data) {
+      const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
+      if (!page && !html) throw notFound('No public status page by that name');
+      if (html) setContentSecurityPolicy(ctx, PAGE_POLICY, { origins: page?.embedAllowedOrigins ?? [] });
+      if (!page) {
+        // A visitor's browser gets a page, not a problem document.
         ctx.status = 404;
+        ctx.type = 'text/html; charset=utf-8';
         ctx.set('Cache-Control', 'no-store');
         ctx.body = renderNotFoundPage();
         return;
       }
-      ctx.status = 200;
       ctx.set('Cache-Control', CACHE);
-      ctx.body = renderStatusPage(data, { jsonPath: `/status/${slug}.json` });
+      await (html ? page.html : page.json).send(ctx);
     },
   };
 }
@@ -121,37 +91,15 @@ async function badgeOf(pages: PublicStatusPages, publicId: string, periodDays: n
 async function badge(ctx: AppContext, svg: string) {
   ctx.type = SVG;
   ctx.set('Cache-Control', CACHE);
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  setContentSecurityPolicy(ctx, BADGE_POLICY, 'anywhere');
   return svg;
 }
 
 /** `/status/{slug}`, its JSON twin, and badges of the websites on public pages. No token. */
 export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
   return [
-    // Before the HTML route: `/status/:slug` would take `x.json` as a slug.
-    defineRoute({
-      method: 'get',
-      path: '/status/:slug.json',
-      operationId: 'getStatusPageData',
-      summary: 'A public status page’s data (what the HTML page shows)',
-      tags: TAGS,
-      access: 'public',
-      params: slugParams,
-      success: {
-        status: 200,
-        description: 'The page’s data',
-        schema: statusPageDataView,
-        headers: ['Cache-Control'],
-      },
-      problems: [404],
-      handle: async ({ params, ctx }) => {
-        const data = SLUG_PATTERN.test(params.slug) ? await pages.page(params.slug) : null;
-        if (!data) throw notFound('No public status page by that name');
-        ctx.set('Cache-Control', CACHE);
-        return data;
-      },
-    }),
-    htmlPageRoute(pages),
+    publishedPageRoute(pages, 'json'),
+    publishedPageRoute(pages, 'html'),
     defineRoute({
       method: 'get',
       path: '/badge/:publicId/status.svg',

@@ -17,6 +17,25 @@ const branding = z.strictObject({
   footerText: z.string().trim().max(500).nullable().default(null),
 });
 
+/** An origin a page may be framed by: scheme, host and port as a browser writes them. */
+const embeddingOrigin = z
+  .string()
+  .refine(
+    (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol) && new URL(text).origin === text,
+    {
+      message:
+        'must be an http(s) origin such as https://www.example.com (no path, lowercase, no trailing /)',
+    },
+  );
+
+const embedAllowedOrigins = z
+  .array(embeddingOrigin)
+  .max(20)
+  .refine((origins) => new Set(origins).size === origins.length, 'origins must not repeat')
+  .describe(
+    'Sites that may show the page in a frame (CSP frame-ancestors); empty: none may (X-Frame-Options: DENY)',
+  );
+
 const websiteIds = z
   .array(z.number().int().positive())
   .max(500)
@@ -33,6 +52,7 @@ export const createStatusPageBody = z
     branding: branding.default({ logoUrl: null, accentColor: null, footerText: null }),
     public: z.boolean().default(false).describe('Served at /status/{slug} without a token'),
     showResponseTimes: z.boolean().default(true),
+    embedAllowedOrigins: embedAllowedOrigins.default([]),
   })
   .meta({ id: 'StatusPageCreate' });
 export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
@@ -45,6 +65,7 @@ export const patchStatusPageBody = patchBody(
     branding: branding.partial().optional(),
     public: z.boolean().optional(),
     showResponseTimes: z.boolean().optional(),
+    embedAllowedOrigins: embedAllowedOrigins.optional(),
   }),
 ).meta({ id: 'StatusPageUpdate' });
 export type StatusPagePatch = z.output<typeof patchStatusPageBody>;
@@ -64,6 +85,7 @@ export const statusPageView = z
     }),
     public: z.boolean(),
     showResponseTimes: z.boolean(),
+    embedAllowedOrigins: z.array(z.string()),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -72,3 +94,54 @@ export const statusPageView = z
 export const listStatusPagesQuery = z.strictObject({
   customerId: decimalId().optional().describe('Only the pages of this customer'),
 });
+
+/** The page's data in JSON: the same figures the HTML page shows. */
+export const publicStatusPageView = z
+  .object({
+    title: z.string(),
+    branding: z.object({
+      logoUrl: z.string().nullable(),
+      accentColor: z.string().nullable(),
+      footerText: z.string().nullable(),
+    }),
+    generatedAt: z.iso.datetime(),
+    overall: z.object({ state: z.string(), text: z.string() }),
+    websites: z.array(
+      z.object({
+        publicId: z.string(),
+        name: z.string(),
+        status: z.string(),
+        statusText: z.string(),
+        lastCheckedAt: z.iso.datetime().nullable(),
+        uptime90dPercent: z.number().nullable(),
+        days: z.array(
+          z.object({
+            date: z.string(),
+            uptimePercent: z.number().nullable(),
+            downtimeSeconds: z.number().int(),
+          }),
+        ),
+        responseTimes: z
+          .array(z.object({ hour: z.iso.datetime(), averageMs: z.number().nullable() }))
+          .nullable(),
+      }),
+    ),
+    incidents: z.array(
+      z.object({
+        website: z.string(),
+        startedAt: z.iso.datetime(),
+        resolvedAt: z.iso.datetime().nullable(),
+        durationSeconds: z.number().int(),
+        open: z.boolean(),
+      }),
+    ),
+    maintenance: z.array(
+      z.object({
+        website: z.string(),
+        title: z.string(),
+        startsAt: z.iso.datetime(),
+        endsAt: z.iso.datetime(),
+      }),
+    ),
+  })
+  .meta({ id: 'PublicStatusPage' });

@@ -1,6 +1,7 @@
 import { customerLock } from '../customers/index.js';
 import { conflict, invalidInput, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
+import type { StatusPageRevisions } from './page-revisions.js';
 import {
   MAX_STATUS_PAGES_PER_ORGANIZATION,
   type StatusPageDocument,
@@ -15,11 +16,28 @@ export interface StatusPageOwnersPort {
   websiteIdsOf(organizationId: number, customerId: number): Promise<number[]>;
 }
 
-/** Status pages: one customer's websites, shown to its clients. */
+/**
+ * Status pages: one customer's websites, shown to its clients. Each change replaces the page's
+ * revisions once MongoDB has it, so every API process drops what it cached of the page.
+ */
 export class StatusPageService {
   constructor(
-    private readonly deps: { pages: StatusPageRepository; owners: StatusPageOwnersPort; mutex: RedisMutex },
+    private readonly deps: {
+      pages: StatusPageRepository;
+      owners: StatusPageOwnersPort;
+      mutex: RedisMutex;
+      revisions: StatusPageRevisions;
+    },
   ) {}
+
+  private async changed(page: StatusPageDocument, formerSlug = page.slug): Promise<StatusPageDocument> {
+    await this.deps.revisions.changed({
+      slugs: [formerSlug, page.slug],
+      organizationId: page.organizationId,
+      customerId: page.customerId,
+    });
+    return page;
+  }
 
   list(organizationId: number, filter: { customerId?: number }): Promise<StatusPageDocument[]> {
     return this.deps.pages.list(organizationId, filter);
@@ -62,7 +80,7 @@ export class StatusPageService {
     return this.withCustomer(organizationId, input.customerId, input.websiteIds, async () => {
       if ((await this.deps.pages.count(organizationId)) >= MAX_STATUS_PAGES_PER_ORGANIZATION)
         throw conflict(`An organization may have ${MAX_STATUS_PAGES_PER_ORGANIZATION} status pages`);
-      return this.deps.pages.create({ organizationId, ...input });
+      return this.changed(await this.deps.pages.create({ organizationId, ...input }));
     });
   }
 
@@ -70,7 +88,7 @@ export class StatusPageService {
     const { customerId } = await this.get(organizationId, id);
     return this.withCustomer(organizationId, customerId, patch.websiteIds ?? null, async () => {
       const current = await this.get(organizationId, id);
-      return this.deps.pages.replace({
+      const updated = await this.deps.pages.replace({
         ...current,
         slug: patch.slug ?? current.slug,
         title: patch.title ?? current.title,
@@ -78,11 +96,15 @@ export class StatusPageService {
         branding: { ...current.branding, ...patch.branding },
         public: patch.public ?? current.public,
         showResponseTimes: patch.showResponseTimes ?? current.showResponseTimes,
+        embedAllowedOrigins: patch.embedAllowedOrigins ?? current.embedAllowedOrigins ?? [],
       });
+      return this.changed(updated, current.slug);
     });
   }
 
   async delete(organizationId: number, id: number): Promise<void> {
+    const page = await this.get(organizationId, id);
     if (!(await this.deps.pages.delete(organizationId, id))) throw notFound(`No status page ${id}`);
+    await this.changed(page);
   }
 }

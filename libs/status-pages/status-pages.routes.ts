@@ -11,7 +11,12 @@ import {
 import type { StatusPageService } from './status-page.service.js';
 
 export function toStatusPageView(page: StatusPageDocument): z.input<typeof statusPageView> {
-  return { ...page, createdAt: page.createdAt.toISOString(), updatedAt: page.updatedAt.toISOString() };
+  return {
+    ...page,
+    embedAllowedOrigins: page.embedAllowedOrigins ?? [],
+    createdAt: page.createdAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+  };
 }
 
 const TAGS = ['Status pages'];

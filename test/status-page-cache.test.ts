@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+
+/**
+ * Two API processes on one MongoDB and one Redis (as behind a load balancer): a change made
+ * through one shows at once on the other, whose cache held the page before.
+ */
+describe('status pages cached as bytes, invalidated on every API process at once', () => {
+  let one: TestApi;
+  let two: TestApi;
+  let token: string;
+  let customerId: number;
+
+  const createPage = async (api: TestApi, as: string, body: Record<string, unknown>) => {
+    const created = await api.request<{ id: number }>('POST', '/api/status-pages', { token: as, body });
+    expect(created.status).toBe(201);
+    return created.body.id;
+  };
+  const patch = (api: TestApi, id: number, body: Record<string, unknown>) =>
+    api.request('PATCH', `/api/status-pages/${id}`, { token, body });
+  const titleOn = async (api: TestApi, slug: string) => {
+    const answer = await api.request<{ title: string }>('GET', `/status/${slug}.json`);
+    return answer.status === 200 ? answer.body.title : answer.status;
+  };
+  /** Asked on both, so each process caches the page before the change. */
+  const warm = async (slug: string) => [await titleOn(one, slug), await titleOn(two, slug)];
+
+  beforeAll(async () => {
+    one = await TestApi.start();
+    two = await TestApi.start({
+      MONGODB_URL: one.config.MONGODB_URL,
+      REDIS_KEY_PREFIX: one.config.REDIS_KEY_PREFIX,
+    });
+    await one.serveRegion('local');
+    ({ token } = await one.createOrganization(['admin']));
+    const pkg = await createPackage(one, token);
+    customerId = await createCustomer(one, token, pkg.id);
+  });
+  afterAll(async () => {
+    await two?.stop();
+    await one?.stop();
+  });
+
+  it('serves the same bytes with a strong ETag and answers 304 to If-None-Match', async () => {
+    const slug = `etag-${randomUUID().slice(0, 8)}`;
+    await createPage(one, token, { slug, title: 'Etag', customerId, public: true });
+    for (const path of [`/status/${slug}`, `/status/${slug}.json`]) {
+      const first = await one.request('GET', path);
+      const again = await one.request('GET', path);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(again.body).toEqual(first.body);
+      const notModified = await one.request('GET', path, { headers: { 'if-none-match': String(etag) } });
+      expect(notModified.status).toBe(304);
+      expect(notModified.body).toBe('');
+      expect(notModified.headers.get('etag')).toBe(etag);
+      const stale = await one.request('GET', path, { headers: { 'if-none-match': '"not-this-one"' } });
+      expect(stale.status).toBe(200);
+    }
+    // An edit is a new page: the old ETag no longer matches.
+    const before = (await one.request('GET', `/status/${slug}.json`)).headers.get('etag');
+    const id = (
+      await one.request<Array<{ id: number; slug: string }>>('GET', '/api/status-pages', { token })
+    ).body.find((page) => page.slug === slug)?.id;
+    await patch(one, Number(id), { title: 'Etag, edited' });
+    const after = await two.request('GET', `/status/${slug}.json`, {
+      headers: { 'if-none-match': String(before) },
+    });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(before);
+  });
+
+  it('unpublishing, editing and deleting on one process show on the other at once', async () => {
+    const slug = `acme-${randomUUID().slice(0, 8)}`;
+    // A customer of its own: a public page of another test would keep the badge served.
+    const customerId = await createCustomer(one, token, (await createPackage(one, token)).id);
+    const website = await one.request<{ publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Shop', url: 'https://shop.example.com/', paused: true },
+    });
+    const badgePath = `/badge/${website.body.publicId}/status.svg`;
+    const id = await createPage(one, token, { slug, title: 'Acme', customerId, public: true });
+    expect(await warm(slug)).toEqual(['Acme', 'Acme']);
+    expect((await two.request('GET', badgePath)).status).toBe(200);
+
+    expect((await patch(one, id, { title: 'Acme, renamed' })).status).toBe(200);
+    expect(await titleOn(two, slug)).toBe('Acme, renamed');
+
+    expect((await patch(one, id, { public: false })).status).toBe(200);
+    expect(await titleOn(two, slug)).toBe(404);
+    expect((await two.request('GET', `/status/${slug}`)).status).toBe(404);
+    // Its websites' badges go with it.
+    expect((await two.request('GET', badgePath)).status).toBe(404);
+
+    expect((await patch(two, id, { public: true })).status).toBe(200);
+    expect(await warm(slug)).toEqual(['Acme, renamed', 'Acme, renamed']);
+    expect((await one.request('DELETE', `/api/status-pages/${id}`, { token })).status).toBe(204);
+    expect(await titleOn(two, slug)).toBe(404);
+    expect(await titleOn(one, slug)).toBe(404);
+  });
+
+  it('a renamed slug 404s at once, and a freed slug taken by another organization shows its page', async () => {
+    const slug = `shared-${randomUUID().slice(0, 8)}`;
+    const renamed = `${slug}-new`;
+    const id = await createPage(one, token, { slug, title: 'First owner', customerId, public: true });
+    expect(await warm(slug)).toEqual(['First owner', 'First owner']);
+
+    expect((await patch(one, id, { slug: renamed })).status).toBe(200);
+    expect(await titleOn(two, slug)).toBe(404);
+    expect(await titleOn(two, renamed)).toBe('First owner');
+    expect(await titleOn(one, slug)).toBe(404);
+
+    const other = await one.createOrganization(['admin']);
+    const otherPackage = await createPackage(one, other.token);
+    const otherCustomer = await createCustomer(one, other.token, otherPackage.id);
+    await createPage(one, other.token, {
+      slug,
+      title: 'Second owner',
+      customerId: otherCustomer,
+      public: true,
+    });
+    // Both processes had just answered 404 for the slug; both show the new owner now.
+    expect(await warm(slug)).toEqual(['Second owner', 'Second owner']);
+    expect(String((await two.request('GET', `/status/${slug}`)).body)).toContain('Second owner');
+  });
+});
