@@ -31,6 +31,9 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
       token,
       body: { status: 'marked_for_cancellation', cancellationDate: at.toISOString() },
     });
+  /** Resolves once `date` has passed: a cancellation planned for it is due from then on. */
+  const datePassed = (date: Date) =>
+    new Promise((resolve) => setTimeout(resolve, Math.max(0, date.getTime() - Date.now()) + 50));
   const statusOf = async (customerId: number) =>
     (await api.request<{ status: string }>('GET', `/api/customers/${customerId}`, { token })).body.status;
 
@@ -81,8 +84,10 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
 
   it('a job planned while no worker ran is carried out by the next worker (it lives in Redis)', async () => {
     const { customerId, websiteId } = await customerWithWebsite();
-    await markFor(customerId, new Date(Date.now() + 1000));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const cancellationDate = new Date(Date.now() + 1000);
+    await markFor(customerId, cancellationDate);
+    // Due, and only a worker carries it out: until one runs, nothing cancels the customer.
+    await datePassed(cancellationDate);
     expect(await statusOf(customerId)).toBe('marked_for_cancellation');
     await startTestWorker();
     await expect.poll(() => statusOf(customerId), { timeout: 15_000, interval: 250 }).toBe('cancelled');
@@ -95,14 +100,15 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
   it('a lost job (Redis flushed) is made good from MongoDB when a worker starts', async () => {
     const { customerId } = await customerWithWebsite();
     const later = await customerWithWebsite();
-    await markFor(customerId, new Date(Date.now() + 1000));
+    const cancellationDate = new Date(Date.now() + 1000);
+    await markFor(customerId, cancellationDate);
     const laterDate = new Date(Date.now() + 3_600_000);
     await markFor(later.customerId, laterDate);
     const redis = new Redis(api.config.REDIS_URL);
     const queue = new Queue('customer-lifecycle', { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
     try {
       await queue.obliterate({ force: true });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await datePassed(cancellationDate);
       await startTestWorker();
       expect(await statusOf(customerId)).toBe('cancelled');
       expect(await statusOf(later.customerId)).toBe('marked_for_cancellation');
@@ -118,9 +124,15 @@ describe('customer cancellation at its date (worker, delayed BullMQ job)', () =>
   it('a stale job (customer reactivated meanwhile) does nothing', async () => {
     await startTestWorker();
     const { customerId, websiteId } = await customerWithWebsite();
-    await markFor(customerId, new Date(Date.now() + 1500));
+    const control = await customerWithWebsite();
+    const cancellationDate = new Date(Date.now() + 1500);
+    await markFor(customerId, cancellationDate);
+    await markFor(control.customerId, new Date(cancellationDate.getTime() + 1000));
     await api.request('PATCH', `/api/customers/${customerId}`, { token, body: { status: 'active' } });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The control's job, due a second later, is carried out: the worker ran what came due meanwhile.
+    await expect
+      .poll(() => statusOf(control.customerId), { timeout: 20_000, interval: 250 })
+      .toBe('cancelled');
     expect(await statusOf(customerId)).toBe('active');
     expect(await scheduledInterval(api, websiteId)).toBe(300_000);
   }, 30_000);
