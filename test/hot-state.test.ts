@@ -2,7 +2,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BatchInserter, isDuplicateKey } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
-import { MonitorStateRepository } from '../libs/monitoring/index.js';
+import {
+  type MonitorStateDocument,
+  MonitorStateRepository,
+  MonitorTransitions,
+} from '../libs/monitoring/index.js';
 import { createServices, type Services } from '../libs/services/index.js';
 import { WebsiteCache } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
@@ -31,6 +35,15 @@ describe('hot state in Redis, durable state in MongoDB', () => {
     await api.stop();
   });
 
+  /** Makes `state` the website's, through the one transition path. */
+  const save = (states: MonitorStateRepository, state: MonitorStateDocument) =>
+    new MonitorTransitions({
+      states,
+      outbox: services.events,
+      mutex: services.mutex,
+      logger: createLogger('test', 'silent'),
+    }).adjust(state.organizationId, state.websiteId, 'test', () => state);
+
   const createWebsite = async () =>
     (
       await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
@@ -52,13 +65,13 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
       const websiteId = 900_001;
       const first = await states.load(organizationId, websiteId);
-      await states.save({ ...first, health: 'up', notifiedHealth: 'up', lastResultAt: new Date(1000) });
+      await save(states, { ...first, health: 'up', notifiedHealth: 'up', lastResultAt: new Date(1000) });
       expect(await stored(websiteId)).toMatchObject({ health: 'up', lastResultAt: new Date(1000) });
 
       // Counters, the last result time and the latest failure's wording change per check: Redis only.
       for (let second = 2; second <= 5; second++) {
         const state = await states.load(organizationId, websiteId);
-        await states.save({
+        await save(states, {
           ...state,
           lastResultAt: new Date(second * 1000),
           lastCause: `size ${second} bytes`,
@@ -68,7 +81,7 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       expect(await stored(websiteId)).toMatchObject({ lastResultAt: new Date(1000), lastCause: null });
 
       const steady = await states.load(organizationId, websiteId);
-      await states.save({ ...steady, health: 'down', lastResultAt: new Date(6000) });
+      await save(states, { ...steady, health: 'down', lastResultAt: new Date(6000) });
       expect(await stored(websiteId)).toMatchObject({
         health: 'down',
         notifiedHealth: 'up',
@@ -81,9 +94,9 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       const websiteId = 900_003;
       const fresh = await states.load(organizationId, websiteId);
       expect(fresh.persisted).toBeNull();
-      await states.save({ ...fresh, health: 'up', notifiedHealth: 'up' });
+      await save(states, { ...fresh, health: 'up', notifiedHealth: 'up' });
       // A copy that never saw that write (a crash between MongoDB and Redis) writes again.
-      await states.save({ ...fresh, health: 'degraded', notifiedHealth: 'degraded' });
+      await save(states, { ...fresh, health: 'degraded', notifiedHealth: 'degraded' });
       expect(await api.db.collection('monitor_states').countDocuments({ websiteId })).toBe(1);
       expect(await stored(websiteId)).toMatchObject({ health: 'degraded' });
     });
@@ -93,7 +106,7 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       const websiteId = 900_002;
       const state = await states.load(organizationId, websiteId);
       const maintenance = { windowId: 7, startsAt: new Date(10_000), endsAt: new Date(20_000) };
-      await states.save({
+      await save(states, {
         ...state,
         health: 'down',
         notifiedHealth: 'down',
@@ -117,12 +130,12 @@ describe('hot state in Redis, durable state in MongoDB', () => {
   it('prime gives websites without a hot copy theirs from MongoDB, or a new one, in bulk', async () => {
     const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
     const [inMongo, fresh, hot] = [900_010, 900_011, 900_012];
-    await states.save({
+    await save(states, {
       ...(await states.load(organizationId, inMongo)),
       health: 'down',
       notifiedHealth: 'down',
     });
-    await states.save({
+    await save(states, {
       ...(await states.load(organizationId, hot)),
       health: 'degraded',
       notifiedHealth: 'degraded',

@@ -209,6 +209,7 @@ describe('maintenance windows with a worker: results marked, alerts held back an
         windows: services.maintenanceWindows,
         websites: services.websiteRepository,
         states,
+        transitions: services.transitions,
         results: services.results,
         mutex: services.mutex,
         queue: services.maintenanceQueue,

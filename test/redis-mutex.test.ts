@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { LockTimeoutError, RedisMutex } from '../libs/locks/index.js';
+import { type Lease, LockTimeoutError, RedisMutex } from '../libs/locks/index.js';
 
 describe('RedisMutex (real Redis)', () => {
   const redis = new Redis(inject('redisUrl'));
@@ -56,16 +56,16 @@ describe('RedisMutex (real Redis)', () => {
       expect(await redis.get(key)).toBe('before');
       return { result: value, write: { value: 'after', ttlSeconds: 60 } };
     });
-    expect(seen).toBe('before');
+    expect(seen).toEqual({ result: 'before', refused: false });
     expect(await redis.get(key)).toBe('after');
     expect(await redis.ttl(key)).toBeGreaterThan(50);
     expect(await redis.exists(`${prefix}:lock:r5`)).toBe(0);
 
     // A missing key reads as null; work that writes nothing leaves the key as it was.
     expect(
-      await mutex.withLockedKey('r5', `${prefix}:state:none`, async (value) => ({ result: value })),
+      (await mutex.withLockedKey('r5', `${prefix}:state:none`, async (value) => ({ result: value }))).result,
     ).toBeNull();
-    expect(await mutex.withLockedKey('r5', key, async () => ({ result: 1 }))).toBe(1);
+    expect((await mutex.withLockedKey('r5', key, async () => ({ result: 1 }))).result).toBe(1);
     expect(await redis.get(key)).toBe('after');
   });
 
@@ -80,31 +80,96 @@ describe('RedisMutex (real Redis)', () => {
     expect(await redis.exists(key, `${prefix}:lock:r6`)).toBe(0);
 
     const order: string[] = [];
-    await Promise.all([
-      mutex.withLock('r6', async () => {
+    let releasePlain = () => {};
+    const plainHeld = new Promise<void>((held) => {
+      void mutex.withLock('r6', async () => {
         order.push('plain+');
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        held();
+        await new Promise<void>((release) => {
+          releasePlain = release;
+        });
         order.push('plain-');
-      }),
-      new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
-        mutex.withLockedKey('r6', key, async () => {
-          order.push('keyed');
-          return { result: undefined };
-        }),
-      ),
-    ]);
+      });
+    });
+    await plainHeld;
+    const keyed = mutex.withLockedKey('r6', key, async () => {
+      order.push('keyed');
+      return { result: undefined };
+    });
+    // The keyed holder is waiting: it tried (and retried) while the plain one held the lock.
+    await until(async () => (await redis.get(`${prefix}:lock:r6`)) !== null && order.length === 1);
+    releasePlain();
+    await keyed;
     expect(order).toEqual(['plain+', 'plain-', 'keyed']);
   });
 
-  it('withLockedKey never releases a lock another holder took over after ours expired', async () => {
-    const mutex = new RedisMutex(redis, prefix, { ttlMs: 50 });
+  it('withLockedKey writes nothing when its lock expired and another holder took it (fenced), and never releases theirs', async () => {
+    const mutex = new RedisMutex(redis, prefix, { ttlMs: 50, maxHoldMs: 50 });
     const key = `${prefix}:state:r7`;
-    await mutex.withLockedKey('r7', key, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 80));
+    await redis.set(key, 'newer holder’s');
+    const outcome = await mutex.withLockedKey('r7', key, async (_value, lease) => {
+      // Ours expires (no renewal past maxHoldMs) and another holder takes the lock and writes.
+      await until(async () => (await redis.exists(`${prefix}:lock:r7`)) === 0);
       await redis.set(`${prefix}:lock:r7`, 'someone-else', 'PX', 10_000);
-      return { result: undefined, write: { value: 'ours', ttlSeconds: 60 } };
+      expect(lease.lost).toBe(false);
+      return { result: 'late', write: { value: 'ours, late', ttlSeconds: 60 } };
     });
+    expect(outcome).toEqual({ result: 'late', refused: true });
     expect(await redis.get(`${prefix}:lock:r7`)).toBe('someone-else');
-    expect(await redis.get(key)).toBe('ours');
+    expect(await redis.get(key)).toBe('newer holder’s');
+  });
+
+  it('renews the lock while the work runs, so a holder slower than the TTL keeps it', async () => {
+    const mutex = new RedisMutex(redis, prefix, { ttlMs: 300 });
+    const key = `${prefix}:state:r8`;
+    const outcome = await mutex.withLockedKey('r8', key, async (_value, lease) => {
+      // Three TTLs of work: without renewal the lock would be gone after the first.
+      for (let i = 0; i < 9; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await redis.exists(`${prefix}:lock:r8`)).toBe(1);
+      }
+      expect(lease.lost).toBe(false);
+      return { result: 'slow', write: { value: 'written', ttlSeconds: 60 } };
+    });
+    expect(outcome).toEqual({ result: 'slow', refused: false });
+    expect(await redis.get(key)).toBe('written');
+  });
+
+  it('hands each holding a fence above the last, and says when the last holder let its lock expire', async () => {
+    const mutex = new RedisMutex(redis, prefix, { ttlMs: 100, maxHoldMs: 100 });
+    const key = `${prefix}:state:r9`;
+    const lease = (work: (lease: Lease) => Promise<void> = async () => undefined) =>
+      mutex.withLockedKey('r9', key, async (_value, held) => {
+        await work(held);
+        return { result: held };
+      });
+    const first = (await lease()).result;
+    const second = (await lease()).result;
+    expect(second.fence).toBeGreaterThan(first.fence);
+    expect(second.lapsed).toBe(false);
+    // A holder stalls past its lock: the next one is told, and still gets a higher fence.
+    let stalled: Lease | undefined;
+    const stalling = lease(async (held) => {
+      stalled = held;
+      await until(async () => (await redis.exists(`${prefix}:lock:r9`)) === 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    await until(async () => stalled !== undefined && (await redis.exists(`${prefix}:lock:r9`)) === 0);
+    const next = (await lease()).result;
+    expect(next.lapsed).toBe(true);
+    expect(next.fence).toBeGreaterThan(stalled?.fence ?? Number.POSITIVE_INFINITY);
+    await stalling;
+    // Redis's clock, not a counter: a flushed fence key does not send fences back.
+    await redis.del(`${prefix}:lock:r9:fence`);
+    expect((await lease()).result.fence).toBeGreaterThan(next.fence);
   });
 });
+
+/** Waits until `condition` holds (polling), for at most 10 s. */
+async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

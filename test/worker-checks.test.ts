@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisMutex } from '../libs/locks/index.js';
-import { MonitorStateRepository } from '../libs/monitoring/index.js';
+import { createLogger } from '../libs/logging/index.js';
 import { systemResolve, TlsContexts } from '../libs/probe/index.js';
+import { createServices } from '../libs/services/index.js';
 import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { issue } from './support/pki-forge.js';
@@ -246,13 +246,19 @@ describe('worker: scheduled checks end to end', () => {
 
     // As if it went down two minutes ago: the next check is past the interval.
     const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    const services = createServices({
+      db: api.db,
+      redis,
+      config: api.config,
+      logger: createLogger('test', 'silent'),
+    });
     try {
-      const states = new MonitorStateRepository(api.db, redis, api.config.REDIS_KEY_PREFIX);
-      await new RedisMutex(redis, api.config.REDIS_KEY_PREFIX).withLock(`monitor:${id}`, async () => {
-        const state = await states.load(stack.organizationId, id);
-        await states.save({ ...state, since: new Date(Date.now() - 120_000) });
-      });
+      await services.transitions.adjust(stack.organizationId, id, 'test', (state) => ({
+        ...state,
+        since: new Date(Date.now() - 120_000),
+      }));
     } finally {
+      await services.close();
       redis.disconnect();
     }
     await expect.poll(downEvents, { timeout: 20_000, interval: 200 }).toEqual([false, true]);

@@ -3,9 +3,9 @@ import { DeliveryRunner, deliveryMetrics, startNotificationWorkers } from '../..
 import type { AppConfig } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
 import { pingMongo } from '../../libs/db/index.js';
+import { EventOutbox } from '../../libs/events/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import { EventOutbox } from '../../libs/monitoring/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
@@ -41,12 +41,13 @@ export async function startNotifier(
     config.DELIVERY_TIMEOUT_SECONDS * 1000,
     `webmon-notifier/${SERVICE_VERSION}`,
   );
-  const outbox = new EventOutbox(mongo.db, (error) =>
-    logger.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'marking events dispatched failed; the sweep dispatches them again',
-    ),
-  );
+  const outbox = new EventOutbox(mongo.db, {
+    onMarkError: (error) =>
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'marking events dispatched failed; the sweep dispatches them again',
+      ),
+  });
   const metrics = createMetricsRegistry({
     service: 'notifier',
     defaultMetrics: options.defaultMetrics ?? false,

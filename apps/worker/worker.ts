@@ -9,6 +9,7 @@ import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js'
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
+  CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
   type DroppedCheckReason,
   isRecordRetryable,
@@ -76,11 +77,12 @@ export async function startWorker(
   const { mongo, redis, blocking, services } = connections;
   const { results, states } = services;
   // Many concurrent checks share one insertMany; a job completes once its result is stored.
-  const writer = new BatchInserter(results.collection);
+  const writer = new BatchInserter(results.collection, { timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS });
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
     states,
+    transitions: services.transitions,
     results,
     mutex: services.mutex,
     queue: services.maintenanceQueue,
@@ -143,6 +145,8 @@ export async function startWorker(
     queueCounts: () =>
       services.scheduler.queue(config.NODE_REGION).getJobCounts('waiting', 'delayed', 'active'),
     resultsWaiting: () => pending.size,
+    refusedStateWrites: () => services.transitions.refusedWrites,
+    unannouncedEvents: () => services.events.announceFailures,
   });
   const mongoHealth = watchMongoHealth(mongo, { logger });
   const rollups = new RollupRecorder(services.rollups.collection, {
@@ -166,6 +170,7 @@ export async function startWorker(
     packages: services.packages,
     secrets: services.secrets,
     states,
+    transitions: services.transitions,
     results: writer,
     rollups,
     probe,

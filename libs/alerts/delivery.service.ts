@@ -8,9 +8,8 @@ import {
   type Verdict,
 } from '../connectors/index.js';
 import { conflict, notFound } from '../errors/index.js';
-import { type EventPayload, toPayload } from '../events/index.js';
+import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
-import type { EventOutbox } from '../monitoring/index.js';
 import {
   type ChannelDocument,
   type ChannelRepository,

@@ -27,7 +27,12 @@ export class BatchInserter<T extends Document> {
 
   constructor(
     private readonly collection: Collection<T>,
-    private readonly options: { maxBatch?: number; flushEveryMs?: number } = {},
+    private readonly options: {
+      maxBatch?: number;
+      flushEveryMs?: number;
+      /** A bound on each batch's write (a stalled server answers nothing, and errors nothing). */
+      timeoutMS?: number;
+    } = {},
   ) {}
 
   insert(document: OptionalUnlessRequiredId<T>): Promise<void> {
@@ -58,7 +63,10 @@ export class BatchInserter<T extends Document> {
       // A copy: the driver adds `_id` to the documents it is given.
       await this.collection.insertMany(
         batch.map((entry) => ({ ...entry.document })),
-        { ordered: false },
+        {
+          ordered: false,
+          ...(this.options.timeoutMS === undefined ? {} : { timeoutMS: this.options.timeoutMS }),
+        },
       );
       for (const entry of batch) entry.done();
     } catch (error) {

@@ -13,4 +13,4 @@ export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from '
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';
-export { isMongoUnavailable } from './unavailable.js';
+export { isMongoUnavailable, MongoDeadlineError, withinDeadline } from './unavailable.js';

@@ -15,3 +15,4 @@ export {
   toPayload,
   WEBSITE_STATUSES,
 } from './event.schema.js';
+export { EVENTS, EventOutbox, type EventOutboxOptions, eventIndexes } from './event-outbox.js';

@@ -1,1 +1,7 @@
-export { type LockedKeyOutcome, LockTimeoutError, type MutexOptions, RedisMutex } from './redis-mutex.js';
+export {
+  type Lease,
+  type LockedKeyOutcome,
+  LockTimeoutError,
+  type MutexOptions,
+  RedisMutex,
+} from './redis-mutex.js';

@@ -21,20 +21,48 @@ return 0
 `;
 const releaseScript = redisScript(RELEASE_SCRIPT);
 
-// Takes the lock (KEYS[1]) and, if taken, reads KEYS[2] in the same round trip: [1, value] or [0].
+/** How long a lock's fence is remembered after its last holder (longer than any holder may hold it). */
+const FENCE_MEMORY_SECONDS = 86_400;
+
+// Takes the lock (KEYS[1]) and, if taken, reads KEYS[2] in the same round trip, and hands out a
+// fence: Redis's clock in microseconds, above the last holder's (KEYS[3], suffixed "r" once that
+// holder released; without the suffix, that holder's lock expired while it may still be writing).
+// Answers [1, value, fence, lapsed] or [0].
 const TAKE_AND_READ_SCRIPT = `
-if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, redis.call('GET', KEYS[2])} end
-return {0}
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
+local now = redis.call('TIME')
+local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local last = redis.call('GET', KEYS[3])
+local lapsed = 0
+if last then
+  local released = string.sub(last, -1) == 'r'
+  if not released then lapsed = 1 end
+  local previous = tonumber(released and string.sub(last, 1, -2) or last)
+  if previous and previous >= fence then fence = previous + 1 end
+end
+local fenceText = string.format('%.0f', fence)
+redis.call('SET', KEYS[3], fenceText, 'EX', ARGV[3])
+return {1, redis.call('GET', KEYS[2]), fenceText, lapsed}
 `;
 const takeAndReadScript = redisScript(TAKE_AND_READ_SCRIPT);
 
-// Writes KEYS[2] (unless ARGV[2] is empty), then releases the lock (KEYS[1]) if still ours.
+// Only while the lock (KEYS[1]) is still ours: writes KEYS[2] (unless ARGV[2] is empty), releases
+// the lock and marks its fence (KEYS[3]) released. Answers 0, writing nothing, when it is not ours.
 const WRITE_AND_RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) end
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[3], ARGV[4] .. 'r', 'EX', ARGV[5])
 return 1
 `;
 const writeAndReleaseScript = redisScript(WRITE_AND_RELEASE_SCRIPT);
+
+// Extends the lock by ARGV[2] ms if it is still ours.
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+const renewScript = redisScript(RENEW_SCRIPT);
 
 /** What work under `withLockedKey` leaves: its result, and the key's new value if it changes. */
 export interface LockedKeyOutcome<T> {
@@ -42,11 +70,26 @@ export interface LockedKeyOutcome<T> {
   write?: { value: string; ttlSeconds: number };
 }
 
+/** The holding of a lock, as its work sees it. */
+export interface Lease {
+  /** Greater than every earlier holder's of the resource: what writes elsewhere are fenced with. */
+  readonly fence: number;
+  /** The holder before this one let its lock expire (stalled or died): it may still write late. */
+  readonly lapsed: boolean;
+  /** A renewal found the lock expired or taken by another: nothing more may be written under it. */
+  readonly lost: boolean;
+}
+
 export interface MutexOptions {
   /** The lock expires after this long even if its holder dies. @defaultValue 15000 */
   ttlMs?: number;
   /** How long to wait for a taken lock before giving up. @defaultValue 5000 */
   waitMs?: number;
+  /**
+   * `withLockedKey` renews its lock every third of `ttlMs` while the work runs, up to this long in
+   * all: a holder stalled longer (a frozen process, an unbounded wait) loses it. @defaultValue 4 × ttlMs
+   */
+  maxHoldMs?: number;
 }
 
 /**
@@ -89,38 +132,70 @@ export class RedisMutex {
 
   /**
    * `withLock` for work that reads one key and may write it: the key is read as the lock is taken
-   * and written as it is released, two round trips instead of four. On a Redis Cluster, `key` and
-   * the lock (`<prefix>:lock:<resource>`) must share a hash slot (one hash tag in both).
+   * and written as it is released, two round trips instead of four, and only while the lock is
+   * still ours (`refused` otherwise: the lock expired and another holder may have written since).
+   * The lock is renewed while the work runs (see `maxHoldMs`); the work gets its `Lease`, whose
+   * fence it writes elsewhere with. On a Redis Cluster, `key` and the lock
+   * (`<prefix>:lock:<resource>`) must share a hash slot (one hash tag in both).
    */
   async withLockedKey<T>(
     resource: string,
     key: string,
-    work: (value: string | null) => Promise<LockedKeyOutcome<T>>,
-  ): Promise<T> {
+    work: (value: string | null, lease: Lease) => Promise<LockedKeyOutcome<T>>,
+  ): Promise<{ result: T; refused: boolean }> {
     const lock = this.lockKey(resource);
+    const fenceKey = `${lock}:fence`;
     const token = randomUUID();
-    const { value } = await this.take(resource, async () => {
-      const answer = (await takeAndReadScript.run(this.redis, [lock, key], [token, this.ttlMs])) as [
-        number,
-        string | null | undefined,
-      ];
-      return answer[0] === 1 ? { value: answer[1] ?? null } : undefined;
+    const taken = await this.take(resource, async () => {
+      const answer = (await takeAndReadScript.run(
+        this.redis,
+        [lock, key, fenceKey],
+        [token, this.ttlMs, FENCE_MEMORY_SECONDS],
+      )) as [number, string | null | undefined, string, number];
+      return answer[0] === 1
+        ? { value: answer[1] ?? null, fence: Number(answer[2]), lapsed: answer[3] === 1 }
+        : undefined;
     });
+    const lease = { fence: taken.fence, lapsed: taken.lapsed, lost: false };
+    const stopRenewing = this.renewWhileHeld(lock, token, lease);
+    const finish = (write?: { value: string; ttlSeconds: number }) =>
+      writeAndReleaseScript.run(
+        this.redis,
+        [lock, key, fenceKey],
+        [token, write?.value ?? '', write?.ttlSeconds ?? 0, taken.fence, FENCE_MEMORY_SECONDS],
+      );
     let outcome: LockedKeyOutcome<T>;
     try {
-      outcome = await work(value);
+      outcome = await work(taken.value, lease);
     } catch (error) {
-      await this.release(lock, token);
+      stopRenewing();
+      await finish().catch(() => undefined);
       throw error;
     }
+    stopRenewing();
     // A failed write fails the work, as a failed write inside it would (the lock then expires).
-    const { write } = outcome;
-    await writeAndReleaseScript.run(
-      this.redis,
-      [lock, key],
-      [token, write?.value ?? '', write?.ttlSeconds ?? 0],
-    );
-    return outcome.result;
+    const written = (await finish(outcome.write)) === 1;
+    return { result: outcome.result, refused: !written && outcome.write !== undefined };
+  }
+
+  /** Extends the lock every third of its TTL until stopped or `maxHoldMs` is over; marks the lease lost if it is. */
+  private renewWhileHeld(lock: string, token: string, lease: { lost: boolean }): () => void {
+    const until = Date.now() + (this.options.maxHoldMs ?? 4 * this.ttlMs);
+    const timer = setInterval(() => {
+      if (Date.now() + this.ttlMs / 3 > until) return clearInterval(timer);
+      renewScript.run(this.redis, [lock], [token, this.ttlMs]).then(
+        (renewed) => {
+          if (renewed !== 1) {
+            lease.lost = true;
+            clearInterval(timer);
+          }
+        },
+        // Redis away: the next tick tries again; the lock may expire meanwhile, as without renewal.
+        () => undefined,
+      );
+    }, this.ttlMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private get ttlMs(): number {

@@ -4,8 +4,10 @@ import {
   atMaintenanceBoundary,
   type MonitorStateDocument,
   type MonitorStateRepository,
+  type MonitorTransitions,
   type ResultRepository,
   summaryOf,
+  type TransitionPlan,
 } from '../monitoring/index.js';
 import type { WebsiteDocument, WebsiteRepository } from '../websites/index.js';
 import type { MaintenanceJobData, MaintenanceQueue } from './maintenance.queue.js';
@@ -23,6 +25,16 @@ export interface MaintenanceReconcileReport {
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
+/** A plan that only keeps `state` (its maintenance fields), telling nothing. */
+function quietly(state: MonitorStateDocument, at: Date): TransitionPlan {
+  return {
+    trigger: 'maintenance:sync',
+    at,
+    outcome: { state, incident: null, events: [] },
+    details: { result: null },
+  };
+}
+
 /**
  * Keeps each website's maintenance state (in its monitor state) in step with its windows: tells
  * `maintenance.started` / `maintenance.ended`, settles at the end what happened inside (one
@@ -36,6 +48,7 @@ export class MaintenanceSync {
       windows: MaintenanceWindowRepository;
       websites: WebsiteRepository;
       states: MonitorStateRepository;
+      transitions: MonitorTransitions;
       results: ResultRepository;
       mutex: RedisMutex;
       queue: MaintenanceQueue;
@@ -47,59 +60,61 @@ export class MaintenanceSync {
   async sync(job: MaintenanceJobData): Promise<void> {
     const at = new Date(Math.max(Date.now(), job.at ?? 0));
     const { organizationId, websiteId } = job;
-    await this.deps.states.withMonitorLock(websiteId, async () => {
-      const [website, state] = await Promise.all([
-        this.deps.websites.findByRef(organizationId, { id: websiteId }),
-        this.deps.states.load(organizationId, websiteId),
-      ]);
+    const website = await this.deps.websites.findByRef(organizationId, { id: websiteId });
+    await this.deps.transitions.run(website ?? { organizationId, id: websiteId }, async (state) => {
       if (!website) {
         // The website is gone: so are its windows and its planned job.
         await this.deps.windows.deleteByWebsite(organizationId, websiteId);
-        if (state.maintenanceBoundaryAt) {
-          await this.deps.queue.dropBoundary(websiteId, state.maintenanceBoundaryAt);
-          await this.deps.states.save({
-            ...state,
-            maintenance: null,
-            maintenanceActive: false,
-            maintenanceBoundaryAt: null,
-          });
-        }
-        return;
+        if (!state.maintenanceBoundaryAt) return { result: undefined, plan: null };
+        await this.deps.queue.dropBoundary(websiteId, state.maintenanceBoundaryAt);
+        const cleared = {
+          ...state,
+          maintenance: null,
+          maintenanceActive: false,
+          maintenanceBoundaryAt: null,
+        };
+        return { result: undefined, plan: quietly(cleared, at) };
       }
       const windows = await this.deps.windows.listByWebsite(organizationId, websiteId);
       const span = maintenanceSpan(windows, at);
-      const next = await this.tell(website, state, windows, span, at);
       const boundary = spanBoundary(span, at);
       if (state.maintenanceBoundaryAt && !sameTime(state.maintenanceBoundaryAt, boundary))
         await this.deps.queue.dropBoundary(websiteId, state.maintenanceBoundaryAt);
       if (boundary) await this.deps.queue.ensureBoundary(organizationId, websiteId, boundary);
-      await this.deps.states.save({ ...next, maintenance: span, maintenanceBoundaryAt: boundary });
+      const plan = await this.boundaryPlan(website, state, windows, span, at);
+      const next = { ...plan.outcome.state, maintenance: span, maintenanceBoundaryAt: boundary };
+      return { result: undefined, plan: { ...plan, outcome: { ...plan.outcome, state: next } } };
     });
   }
 
   /** The maintenance events a change of span calls for, and the settlement at the end. */
-  private async tell(
+  private async boundaryPlan(
     website: WebsiteDocument,
     state: MonitorStateDocument,
     windows: MaintenanceWindowDocument[],
     span: MaintenanceSpan | null,
     at: Date,
-  ): Promise<MonitorStateDocument> {
+  ): Promise<TransitionPlan> {
     const active = spanCovers(span, at);
     const outcome = atMaintenanceBoundary(state, { active, at, paused: website.paused });
-    if (outcome.events.length === 0) return state;
+    if (outcome.events.length === 0) return quietly(outcome.state, at);
     const current = active ? span : state.maintenance;
     const latest = await this.deps.results.latest(website.organizationId, website.id);
-    return this.deps.states.carryOut(website, outcome, at, {
-      // The reason a status told at the end shows is the latest result's.
-      result: latest && summaryOf(latest),
-      maintenance: current && {
-        windowId: current.windowId,
-        title: windows.find((w) => w.id === current.windowId)?.title ?? null,
-        startsAt: current.startsAt,
-        endsAt: active ? current.endsAt : at,
+    return {
+      trigger: `maintenance:${active ? 'start' : 'end'}:${current?.windowId ?? 0}`,
+      at,
+      outcome,
+      details: {
+        // The reason a status told at the end shows is the latest result's.
+        result: latest && summaryOf(latest),
+        maintenance: current && {
+          windowId: current.windowId,
+          title: windows.find((w) => w.id === current.windowId)?.title ?? null,
+          startsAt: current.startsAt,
+          endsAt: active ? current.endsAt : at,
+        },
       },
-    });
+    };
   }
 
   /**

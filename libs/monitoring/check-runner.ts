@@ -6,7 +6,13 @@ import {
   isMonitored,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import { type BatchInserter, isDuplicateKey, isMongoUnavailable, type MongoHealth } from '../db/index.js';
+import {
+  type BatchInserter,
+  isDuplicateKey,
+  isMongoUnavailable,
+  type MongoHealth,
+  withinDeadline,
+} from '../db/index.js';
 import type { EventKind } from '../events/index.js';
 import { LockTimeoutError } from '../locks/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
@@ -24,6 +30,7 @@ import {
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
+import type { DurableEffects, MongoWrites, MonitorTransitions } from './monitor-transition.js';
 import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, failuresOf, summaryOf } from './result.repository.js';
 import type { RollupRecorder } from './rollups.js';
@@ -38,13 +45,20 @@ const DAY_MS = 86_400_000;
 /** Customer and package change rarely; a check may see such a change up to this late. */
 const OWNER_CACHE_MS = 15_000;
 
+/**
+ * Every MongoDB operation on the check path gives up after this long, well inside the monitor
+ * lock's 15 s TTL (which its holder renews meanwhile): a stalled MongoDB makes the check's result
+ * and decision wait in the worker, not the check.
+ */
+export const CHECK_PATH_MONGO_TIMEOUT_MS = 10_000;
+
 /** What a result led to: the website's confirmed health after it, and the events it told. */
 export interface CheckDecision {
   health: Health;
   told: EventKind[];
 }
 
-/** A result stored with what it led to (null: it waits for MongoDB, or was decided before). */
+/** A result with what it led to (null: it waits for MongoDB to be decided, or was decided before). */
 interface Recorded {
   result: CheckResultDocument;
   recheckSoon: boolean;
@@ -60,6 +74,12 @@ export interface PendingRecord {
   pkg: PackageDocument;
   /** With its `_id` fixed before the first try, so a retried insert cannot store it twice. */
   result: CheckResultDocument & { _id: ObjectId };
+  /**
+   * Set when it was decided while MongoDB was away (on the hot state in Redis, under the monitor
+   * lock): what MongoDB still owes for that decision, written after the result. Null: it waits to
+   * be decided.
+   */
+  decided: { effects: DurableEffects | null } | null;
 }
 
 /** MongoDB cannot take the record now (gone, stalled, or a lock held by a record stuck in it). */
@@ -97,7 +117,9 @@ export function plainHttpUrl(url: string): string {
  * the result; an exception here means infrastructure trouble and the job is retried.
  */
 export class CheckRunner {
-  private readonly owners = new Map<number, { at: number; owner: Promise<CustomerWithPackage | null> }>();
+  /** Each customer's, as last read, and the read under way. */
+  private readonly owners = new Map<number, { at: number; owner: CustomerWithPackage | null }>();
+  private readonly ownerReads = new Map<number, Promise<CustomerWithPackage | null>>();
 
   constructor(
     private readonly deps: {
@@ -106,6 +128,7 @@ export class CheckRunner {
       packages: PackageRepository;
       secrets: SecretBox;
       states: MonitorStateRepository;
+      transitions: MonitorTransitions;
       /** Stores results in batches; resolves once the result is in MongoDB. */
       results: BatchInserter<CheckResultDocument>;
       /** Told of each stored result (hourly rollups for status pages and badges). */
@@ -117,8 +140,8 @@ export class CheckRunner {
       recheckDelayMs: number;
       /** Where results wait while MongoDB cannot take them. */
       pending: PendingRecords<PendingRecord>;
-      /** Whether MongoDB answers now; a record in flight when it stops is kept for later. */
-      mongo: Pick<MongoHealth, 'available' | 'onLost'>;
+      /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
+      mongo: Pick<MongoHealth, 'available'>;
     },
   ) {}
 
@@ -160,14 +183,15 @@ export class CheckRunner {
       website,
       pkg,
       result: { ...result, _id: new ObjectId() },
+      decided: null,
     };
-    const { pending, mongo } = this.deps;
-    // A MongoDB failure is not the website's: the result waits, it is not lost and not a failure.
-    if (mongo.available && !pending.holds(website.id)) {
+    const { pending } = this.deps;
+    // An earlier result of this website waits to be decided: this one is decided after it.
+    if (!pending.holdsUndecided(website.id)) {
       try {
-        const recorded = await this.recordUnlessMongoLost(entry);
-        if (recorded) return { ran: true, ...recorded };
+        return { ran: true, ...(await this.record(entry, { replay: false })) };
       } catch (error) {
+        // No hot state to decide on while MongoDB is away (or its lock held by a stalled record).
         if (!isRecordRetryable(error)) throw error;
       }
     }
@@ -175,20 +199,14 @@ export class CheckRunner {
     return { ran: true, result, recheckSoon: false, decision: null };
   }
 
-  /** Records a kept result (see `PendingRecords`); one already decided is only stored. */
+  /** Records a kept result (see `PendingRecords`): stored, then decided or its decision's effects written. */
   async recordKept(entry: PendingRecord): Promise<void> {
-    await this.record(entry.website, entry.pkg, entry.result, { replay: true });
-  }
-
-  /** The record, or null when MongoDB stops answering meanwhile (the record may still land later). */
-  private recordUnlessMongoLost(entry: PendingRecord): Promise<Recorded | null> {
-    let unsubscribe = () => {};
-    const lost = new Promise<null>((resolve) => {
-      unsubscribe = this.deps.mongo.onLost(() => resolve(null));
-    });
-    const recording = this.record(entry.website, entry.pkg, entry.result, { replay: false });
-    recording.catch(() => undefined);
-    return Promise.race([recording, lost]).finally(unsubscribe);
+    if (!entry.decided) {
+      await this.record(entry, { replay: true });
+      return;
+    }
+    await this.store(entry.result, 'now');
+    if (entry.decided.effects) await this.deps.transitions.applyKept(entry.decided.effects);
   }
 
   /**
@@ -200,19 +218,35 @@ export class CheckRunner {
     return { websites: websites.length, states: await this.deps.states.prime(websites) };
   }
 
-  /** The website's customer and package, cached briefly (many websites share them). */
-  private ownerOf(website: WebsiteDocument) {
-    const cached = this.owners.get(website.customerId);
-    if (cached && Date.now() - cached.at < OWNER_CACHE_MS) return cached.owner;
-    const owner = loadCustomerWithPackage(
-      this.deps.customers,
-      this.deps.packages,
-      website.organizationId,
-      website.customerId,
-    );
-    owner.catch(() => this.owners.delete(website.customerId));
-    this.owners.set(website.customerId, { at: Date.now(), owner });
-    return owner;
+  /**
+   * The website's customer and package, cached briefly (many websites share them); while MongoDB
+   * is away, as last read (checks go on with what the worker knows).
+   */
+  private async ownerOf(website: WebsiteDocument): Promise<CustomerWithPackage | null> {
+    const known = this.owners.get(website.customerId);
+    if (known && (Date.now() - known.at < OWNER_CACHE_MS || !this.deps.mongo.available)) return known.owner;
+    let read = this.ownerReads.get(website.customerId);
+    if (!read) {
+      read = withinDeadline(
+        loadCustomerWithPackage(
+          this.deps.customers,
+          this.deps.packages,
+          website.organizationId,
+          website.customerId,
+        ),
+        CHECK_PATH_MONGO_TIMEOUT_MS,
+        `customer ${website.customerId}`,
+      ).finally(() => this.ownerReads.delete(website.customerId));
+      this.ownerReads.set(website.customerId, read);
+    }
+    try {
+      const owner = await read;
+      this.owners.set(website.customerId, { at: Date.now(), owner });
+      return owner;
+    } catch (error) {
+      if (known && isMongoUnavailable(error)) return known.owner;
+      throw error;
+    }
   }
 
   private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {
@@ -264,54 +298,79 @@ export class CheckRunner {
   }
 
   /**
-   * Stores the result, then the status decision, incident and events it leads to (so a status is
-   * never visible before the result behind it), under the website's monitor lock.
+   * Stores the result, then decides the status, incident and events it leads to (so a status is
+   * never visible before the result behind it), on the monitor transition path. While MongoDB is
+   * away (or a result of the website waits in the buffer) the decision is made on the hot state
+   * all the same, and the result and MongoDB's part of the decision are kept in the buffer.
    */
-  private record(
-    website: WebsiteDocument,
-    pkg: PackageDocument,
-    observed: CheckResultDocument & { _id: ObjectId },
-    options: { replay: boolean },
-  ): Promise<Recorded> {
-    const { states } = this.deps;
-    return states.withState<Recorded>(website.organizationId, website.id, async (state) => {
-      const inMaintenance = inMaintenanceAt(state, observed.startedAt);
-      const result = { ...observed, inMaintenance };
-      // Stored by an earlier try whose answer was lost: stored (and rolled up) once all the same.
-      const stored = await this.deps.results.insert(result).then(
-        () => true,
-        (error: unknown) => {
-          if (!isDuplicateKey(error)) throw error;
-          return false;
-        },
-      );
-      if (stored) this.deps.rollups.add(result);
-      // A kept result an earlier try already decided (its region's track is at or past it).
-      const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
-      if (options.replay && decidedUpTo >= result.startedAt.getTime())
-        return { result: { result, recheckSoon: false, decision: null }, save: null };
-      const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
-      const outcome = afterResult(
-        state,
-        { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
-        {
-          ...pkg.alerting,
-          regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
-          freshWithinMs: freshWindowMs(intervalMs, this.deps.recheckDelayMs),
-        },
-      );
-      const carried = await states.carryOut(website, outcome, result.startedAt, {
-        result: summaryOf(result),
-        ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
-      });
-      return {
-        result: {
-          result,
-          recheckSoon: outcome.recheckSoon,
-          decision: { health: carried.health, told: outcome.events.map((event) => event.type) },
-        },
-        save: carried,
-      };
-    });
+  private async record(entry: PendingRecord, options: { replay: boolean }): Promise<Recorded> {
+    const { website, pkg } = entry;
+    const { pending, transitions } = this.deps;
+    // A replay from the buffer writes to MongoDB or fails (it stays in the buffer); a fresh check
+    // keeps what MongoDB cannot take now, behind what of this website waits already.
+    let mongoWrites: MongoWrites = options.replay
+      ? 'now'
+      : pending.holds(website.id)
+        ? 'defer'
+        : 'defer-if-away';
+    const done = await transitions.run(
+      website,
+      async (state) => {
+        const result = { ...entry.result, inMaintenance: inMaintenanceAt(state, entry.result.startedAt) };
+        const stored = mongoWrites !== 'defer' && (await this.store(result, mongoWrites));
+        if (!stored) mongoWrites = 'defer';
+        const decided = { result, stored, recheckSoon: false, told: [] as EventKind[] };
+        // A kept result an earlier try already decided (its region's track is at or past it).
+        const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
+        if (options.replay && decidedUpTo >= result.startedAt.getTime())
+          return { result: decided, plan: null };
+        const outcome = afterResult(
+          state,
+          { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
+          {
+            ...pkg.alerting,
+            regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
+            freshWithinMs: freshWindowMs(
+              effectiveIntervalSeconds(website, pkg) * 1000,
+              this.deps.recheckDelayMs,
+            ),
+          },
+        );
+        return {
+          result: { ...decided, recheckSoon: outcome.recheckSoon, told: outcome.events.map((e) => e.type) },
+          plan: {
+            trigger: `result:${result.region}:${result.startedAt.getTime()}`,
+            at: result.startedAt,
+            outcome,
+            details: {
+              result: summaryOf(result),
+              ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
+            },
+          },
+        };
+      },
+      () => mongoWrites,
+    );
+    const { result, stored, recheckSoon, told } = done.result;
+    if (!stored || done.kept) pending.add({ ...entry, result, decided: { effects: done.kept } });
+    const decision = done.refused ? null : { health: done.state.health, told };
+    return { result, recheckSoon: done.refused ? false : recheckSoon, decision };
+  }
+
+  /**
+   * Stores a result once (one an earlier try stored is not stored or rolled up again); false when
+   * MongoDB cannot take it now and `mongoWrites` lets it wait.
+   */
+  private async store(result: CheckResultDocument, mongoWrites: MongoWrites): Promise<boolean> {
+    if (mongoWrites === 'defer-if-away' && !this.deps.mongo.available) return false;
+    try {
+      await this.deps.results.insert(result);
+    } catch (error) {
+      if (isDuplicateKey(error)) return true;
+      if (mongoWrites === 'defer-if-away' && isMongoUnavailable(error)) return false;
+      throw error;
+    }
+    this.deps.rollups.add(result);
+    return true;
   }
 }

@@ -1,5 +1,6 @@
 export { type CheckWorkerOptions, type DroppedCheckReason, startCheckWorker } from './check.worker.js';
 export {
+  CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
   type DomainExpiryLookup,
   isRecordRetryable,
@@ -7,7 +8,6 @@ export {
   plainHttpUrl,
   type RunOutcome,
 } from './check-runner.js';
-export { EventOutbox } from './event-outbox.js';
 export { listedStatuses } from './listed-statuses.js';
 export {
   afterPlacement,
@@ -18,14 +18,24 @@ export {
   statusEventFor,
   withReported,
 } from './monitor-decisions.js';
-export { inMaintenanceAt, type MaintenanceSpanState, type MonitorStateDocument } from './monitor-state.js';
 export {
-  type EventWebsite,
+  inMaintenanceAt,
+  type MaintenanceSpanState,
+  type MonitorStateDocument,
+  monitorStateSchema,
+} from './monitor-state.js';
+export {
   type IncidentDocument,
   MonitorStateRepository,
   monitoringIndexes,
-  websiteEvent,
 } from './monitor-state.repository.js';
+export {
+  type DurableEffects,
+  type EventDetails,
+  type EventWebsite,
+  MonitorTransitions,
+  type TransitionPlan,
+} from './monitor-transition.js';
 export { monitoringRoutes } from './monitoring.routes.js';
 export { monitoringGauges } from './monitoring-gauges.js';
 export { PendingRecords } from './pending-records.js';

@@ -1,7 +1,5 @@
 import { existMany, getMany, type Redis, setManyIfAbsent, slotTag } from '../redis/index.js';
-import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
-import type { MonitorStateDocument } from './monitor-state.js';
-import type { WebsiteStatus } from './status-machine.js';
+import { type MonitorStateDocument, monitorStateSchema } from './monitor-state.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const HOT_COPY_TTL_SECONDS = 7 * 86_400;
@@ -40,31 +38,9 @@ export function needsDurableWrite(state: MonitorStateDocument): boolean {
   return state.persisted === null || state.persisted.fingerprint !== durableFingerprint(state);
 }
 
-const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
-
 /** A hot copy as stored (JSON turned its dates into strings), back to a state. */
 export function parseHotCopy(text: string): MonitorStateDocument {
-  const raw = JSON.parse(text) as Record<string, unknown>;
-  const maintenance = raw.maintenance as { windowId: number; startsAt: string; endsAt: string } | null;
-  const persisted = raw.persisted as { fingerprint: string; at: string } | null;
-  const reported = raw.reported as { status: WebsiteStatus; since: string } | null | undefined;
-  return {
-    ...(raw as unknown as MonitorStateDocument),
-    since: date(raw.since),
-    // Copies written before the reported status was kept have none.
-    reported: reported ? { status: reported.status, since: new Date(reported.since) } : null,
-    lastResultAt: date(raw.lastResultAt),
-    maintenance: maintenance && {
-      windowId: maintenance.windowId,
-      startsAt: new Date(maintenance.startsAt),
-      endsAt: new Date(maintenance.endsAt),
-    },
-    maintenanceBoundaryAt: date(raw.maintenanceBoundaryAt),
-    // Copies written before expiry alerts existed have no marks.
-    expiry: (raw.expiry as ExpiryMarks | undefined) ?? NO_EXPIRY_MARKS,
-    remindedAt: date(raw.remindedAt),
-    persisted: persisted && { fingerprint: persisted.fingerprint, at: new Date(persisted.at) },
-  };
+  return monitorStateSchema.parse(JSON.parse(text));
 }
 
 /**

@@ -1,37 +1,80 @@
+import { z } from 'zod';
+import { WEBSITE_STATUSES } from '../events/index.js';
 import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
-import { INITIAL_STATE, type MonitorState, type WebsiteStatus } from './status-machine.js';
+import { INITIAL_STATE } from './status-machine.js';
 
-/** A stretch of maintenance (the maintenance module computes it from the windows). */
-export interface MaintenanceSpanState {
-  windowId: number;
-  startsAt: Date;
-  endsAt: Date;
-}
+/** A date as MongoDB gives it, or as JSON (the hot copy in Redis) turned it into a string. */
+const storedDate = z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]);
+const healthStatus = z.enum(['up', 'degraded', 'down']);
+const health = z.enum(['unknown', 'up', 'degraded', 'down']);
 
-export interface MonitorStateDocument extends MonitorState {
-  organizationId: number;
-  websiteId: number;
-  /** When the confirmed health last changed. */
-  since: Date | null;
-  /** What the API reports and since when (health, maintenance, paused, cancelled, unmonitored). */
-  reported: { status: WebsiteStatus; since: Date } | null;
-  lastResultAt: Date | null;
-  openIncidentId: string | null;
-  /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
-  lastCause: string | null;
-  /** The maintenance span running now or coming next, kept by the maintenance boundary jobs. */
-  maintenance: MaintenanceSpanState | null;
-  /** Whether `maintenance.started` went out and `maintenance.ended` did not yet. */
-  maintenanceActive: boolean;
-  /** When the planned boundary job fires (the start or end of `maintenance`). */
-  maintenanceBoundaryAt: Date | null;
-  /** What was told about the certificate and domain expiry (events fire on crossings only). */
-  expiry: ExpiryMarks;
-  /** When the last reminder that the website is still down went out (null: none since it went down). */
-  remindedAt: Date | null;
-  /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
-  persisted: { fingerprint: string; at: Date } | null;
-}
+const regionTrackSchema = z.object({
+  lastStatus: healthStatus,
+  consecutiveDown: z.number().int().min(0),
+  consecutiveUp: z.number().int().min(0),
+  /** Epoch ms; tracks from before this was kept have none (they count as fresh). */
+  lastResultAt: z.number().optional(),
+});
+
+const maintenanceSpanSchema = z.object({
+  windowId: z.number().int(),
+  startsAt: storedDate,
+  endsAt: storedDate,
+});
+
+const expiryMarksSchema = z.object({
+  ssl: z.enum(['ok', 'expiring', 'invalid']).nullable(),
+  domain: z.enum(['ok', 'expiring']).nullable(),
+}) satisfies z.ZodType<ExpiryMarks>;
+
+/**
+ * A website's monitor state, as MongoDB stores it and as its hot copy in Redis holds it: one schema
+ * reads both. Fields added over time default for documents written before them.
+ */
+export const monitorStateSchema = z
+  .object({
+    organizationId: z.number().int(),
+    websiteId: z.number().int(),
+    health,
+    /** The health subscribers were last told of (changes inside maintenance are told at its end). */
+    notifiedHealth: health.optional(),
+    regions: z.record(z.string(), regionTrackSchema).default({}),
+    /** When the confirmed health last changed. */
+    since: storedDate.nullable().default(null),
+    /** What the API reports and since when (health, maintenance, paused, cancelled, unmonitored). */
+    reported: z
+      .object({ status: z.enum(WEBSITE_STATUSES), since: storedDate })
+      .nullable()
+      .default(null),
+    lastResultAt: storedDate.nullable().default(null),
+    openIncidentId: z.string().nullable().default(null),
+    /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
+    lastCause: z.string().nullable().default(null),
+    /** The maintenance span running now or coming next, kept by the maintenance boundary jobs. */
+    maintenance: maintenanceSpanSchema.nullable().default(null),
+    /** Whether `maintenance.started` went out and `maintenance.ended` did not yet. */
+    maintenanceActive: z.boolean().default(false),
+    /** When the planned boundary job fires (the start or end of `maintenance`). */
+    maintenanceBoundaryAt: storedDate.nullable().default(null),
+    /** What was told about the certificate and domain expiry (events fire on crossings only). */
+    expiry: expiryMarksSchema.default(NO_EXPIRY_MARKS),
+    /** When the last reminder that the website is still down went out (null: none since it went down). */
+    remindedAt: storedDate.nullable().default(null),
+    /** What of this state is in MongoDB (the durable fingerprint) and since when; null: nothing yet. */
+    persisted: z.object({ fingerprint: z.string(), at: storedDate }).nullable().default(null),
+    /**
+     * The fence of the monitor lock's holding that wrote it (0: none yet): MongoDB refuses a write
+     * with a lower one, which only a holder whose lock expired can bring.
+     */
+    fence: z.number().int().min(0).default(0),
+  })
+  .transform(({ notifiedHealth, ...state }) => ({
+    ...state,
+    notifiedHealth: notifiedHealth ?? state.health,
+  }));
+
+export type MonitorStateDocument = z.output<typeof monitorStateSchema>;
+export type MaintenanceSpanState = z.output<typeof maintenanceSpanSchema>;
 
 /**
  * Whether a check at `at` is inside maintenance: inside the span (even if its start job is late),
@@ -49,20 +92,5 @@ export function inMaintenanceAt(state: MonitorStateDocument, at: Date): boolean 
 
 /** The state of a website nothing is known of yet. */
 export function initialMonitorState(organizationId: number, websiteId: number): MonitorStateDocument {
-  return {
-    ...INITIAL_STATE,
-    organizationId,
-    websiteId,
-    since: null,
-    reported: null,
-    lastResultAt: null,
-    openIncidentId: null,
-    lastCause: null,
-    maintenance: null,
-    maintenanceActive: false,
-    maintenanceBoundaryAt: null,
-    expiry: NO_EXPIRY_MARKS,
-    remindedAt: null,
-    persisted: null,
-  };
+  return monitorStateSchema.parse({ ...INITIAL_STATE, organizationId, websiteId });
 }

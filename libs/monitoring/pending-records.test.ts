@@ -8,7 +8,7 @@ function buffer(capacity: number) {
   const recorded: string[] = [];
   let dropped = 0;
   let up = false;
-  const pending = new PendingRecords<{ websiteId: number; name: string }>({
+  const pending = new PendingRecords<{ websiteId: number; name: string; decided: 'yes' | null }>({
     capacity,
     record: async (entry) => {
       if (!up) throw new Unavailable('MongoDB is away');
@@ -35,32 +35,35 @@ function buffer(capacity: number) {
 describe('results kept while MongoDB is away', () => {
   it('are recorded in the order they were made once it is back, each once', async () => {
     const { pending, recorded, comeBack } = buffer(10);
-    pending.add({ websiteId: 1, name: 'a1' });
-    pending.add({ websiteId: 2, name: 'b1' });
-    pending.add({ websiteId: 1, name: 'a2' });
+    pending.add({ websiteId: 1, name: 'a1', decided: 'yes' });
+    pending.add({ websiteId: 2, name: 'b1', decided: null });
+    pending.add({ websiteId: 1, name: 'a2', decided: 'yes' });
     expect(pending.holds(1)).toBe(true);
     expect(pending.holds(3)).toBe(false);
+    // Website 1's wait decided (their MongoDB part only), website 2's to be decided.
+    expect([pending.holdsUndecided(1), pending.holdsUndecided(2)]).toEqual([false, true]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(recorded).toEqual([]);
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['a1', 'b1', 'a2']);
     expect(pending.size).toBe(0);
     expect(pending.holds(1)).toBe(false);
+    expect(pending.holdsUndecided(2)).toBe(false);
   });
 
   it('past the bound, the oldest are dropped and counted', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(2);
-    for (const name of ['1', '2', '3', '4']) pending.add({ websiteId: Number(name), name });
+    for (const name of ['1', '2', '3', '4']) pending.add({ websiteId: Number(name), name, decided: null });
     expect(dropped()).toBe(2);
-    expect(pending.holds(1)).toBe(false);
+    expect([pending.holds(1), pending.holdsUndecided(1)]).toEqual([false, false]);
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['3', '4']);
   });
 
   it('one that can never be recorded is dropped, not holding the others back', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(10);
-    pending.add({ websiteId: 1, name: 'broken' });
-    pending.add({ websiteId: 2, name: 'fine' });
+    pending.add({ websiteId: 1, name: 'broken', decided: null });
+    pending.add({ websiteId: 2, name: 'fine', decided: null });
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['fine']);
     expect(dropped()).toBe(1);
@@ -68,7 +71,7 @@ describe('results kept while MongoDB is away', () => {
 
   it('at shutdown, what cannot be recorded in time is reported', async () => {
     const { pending } = buffer(10);
-    pending.add({ websiteId: 1, name: 'x' });
+    pending.add({ websiteId: 1, name: 'x', decided: null });
     expect(await pending.close(50)).toBe(1);
   });
 });

@@ -2,13 +2,16 @@ import type { Logger } from '../logging/index.js';
 
 /**
  * Checks whose result could not be stored (MongoDB unreachable or stalled), kept in the worker in
- * the order they were made and recorded when MongoDB answers again, each once. While a website has
- * one waiting, its later results wait behind it, so its status is decided in order. Bounded: past
- * `capacity` the oldest is dropped, counted, and logged once per outage.
+ * the order they were made and recorded when MongoDB answers again, each once: some decided
+ * already (on the hot state; what MongoDB owes for the decision waits with them), some waiting to
+ * be decided. While a website has one waiting, what MongoDB gets of its later results waits behind
+ * it, so it is written in order; while one waits to be decided, its later results wait undecided.
+ * Bounded: past `capacity` the oldest is dropped, counted, and logged once per outage.
  */
-export class PendingRecords<T extends { websiteId: number }> {
+export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
   private readonly entries: T[] = [];
   private readonly perWebsite = new Map<number, number>();
+  private readonly undecidedPerWebsite = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> = Promise.resolve();
   private busy = false;
@@ -31,9 +34,14 @@ export class PendingRecords<T extends { websiteId: number }> {
     return this.entries.length;
   }
 
-  /** Whether a result of this website is waiting (a newer one must wait behind it). */
+  /** Whether a result of this website is waiting (what MongoDB gets of a newer one waits behind it). */
   holds(websiteId: number): boolean {
     return (this.perWebsite.get(websiteId) ?? 0) > 0;
+  }
+
+  /** Whether a result of this website waits to be decided (a newer one is decided after it). */
+  holdsUndecided(websiteId: number): boolean {
+    return (this.undecidedPerWebsite.get(websiteId) ?? 0) > 0;
   }
 
   add(entry: T): void {
@@ -50,14 +58,14 @@ export class PendingRecords<T extends { websiteId: number }> {
     if (this.entries.length === 0)
       this.options.logger.warn('MongoDB cannot store results now: keeping them until it can');
     this.entries.push(entry);
-    this.perWebsite.set(entry.websiteId, (this.perWebsite.get(entry.websiteId) ?? 0) + 1);
+    count(this.perWebsite, entry.websiteId, 1);
+    if (entry.decided === null) count(this.undecidedPerWebsite, entry.websiteId, 1);
     this.timer ??= setInterval(() => this.drainSoon(), this.options.retryEveryMs ?? 1000);
   }
 
   private forget(entry: T): void {
-    const left = (this.perWebsite.get(entry.websiteId) ?? 1) - 1;
-    if (left > 0) this.perWebsite.set(entry.websiteId, left);
-    else this.perWebsite.delete(entry.websiteId);
+    count(this.perWebsite, entry.websiteId, -1);
+    if (entry.decided === null) count(this.undecidedPerWebsite, entry.websiteId, -1);
   }
 
   private drainSoon(): void {
@@ -114,4 +122,10 @@ export class PendingRecords<T extends { websiteId: number }> {
     }
     return this.entries.length;
   }
+}
+
+function count(counts: Map<number, number>, websiteId: number, by: 1 | -1): void {
+  const left = (counts.get(websiteId) ?? 0) + by;
+  if (left > 0) counts.set(websiteId, left);
+  else counts.delete(websiteId);
 }

@@ -2,28 +2,26 @@ import { isMonitored } from '../customers/index.js';
 import { effectiveIntervalSeconds, type PlacementChange } from '../websites/index.js';
 import { afterPlacement } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
-import type { MonitorStateRepository } from './monitor-state.repository.js';
+import type { MonitorTransitions } from './monitor-transition.js';
 import { type ResultRepository, summaryOf } from './result.repository.js';
 import { freshWindowMs } from './status-machine.js';
 
 /**
  * The monitor's side of a placement change (regions gained or lost, checking stopped or resumed):
- * decides the status again over the regions left and tells what changed, under the website's
- * monitor lock, so it never interleaves with a check's decision.
+ * decides the status again over the regions left and tells what changed, on the monitor transition
+ * path, so it never interleaves with a check's decision.
  */
 export class PlacementStatus {
   constructor(
     private readonly deps: {
-      states: MonitorStateRepository;
+      transitions: MonitorTransitions;
       results: ResultRepository;
       recheckDelayMs: number;
     },
   ) {}
 
   async changed({ website, customer, pkg, before }: PlacementChange): Promise<void> {
-    const { states, results } = this.deps;
-    await states.withMonitorLock(website.id, async () => {
-      const state = await states.load(website.organizationId, website.id);
+    await this.deps.transitions.run(website, async (state) => {
       const at = new Date();
       const outcome = afterPlacement(state, {
         at,
@@ -42,12 +40,19 @@ export class PlacementStatus {
         unmonitored: (website.unmonitored ?? null) !== null,
       });
       const latest =
-        outcome.events.length > 0 ? await results.latest(website.organizationId, website.id) : null;
-      const carried = await states.carryOut(website, outcome, at, {
-        result: latest && summaryOf(latest),
-        ...(website.unmonitored ? { unmonitored: website.unmonitored } : {}),
-      });
-      await states.save(carried);
+        outcome.events.length > 0 ? await this.deps.results.latest(website.organizationId, website.id) : null;
+      return {
+        result: undefined,
+        plan: {
+          trigger: 'placement',
+          at,
+          outcome,
+          details: {
+            result: latest && summaryOf(latest),
+            ...(website.unmonitored ? { unmonitored: website.unmonitored } : {}),
+          },
+        },
+      };
     });
   }
 }

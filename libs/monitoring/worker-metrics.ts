@@ -16,6 +16,9 @@ export function workerMetrics(
     queueCounts: () => Promise<Record<string, number>>;
     /** Results kept until MongoDB can take them, read when scraped. */
     resultsWaiting: () => number;
+    /** Counts kept by the monitor transitions and the events outbox since the start, read when scraped. */
+    refusedStateWrites: () => number;
+    unannouncedEvents: () => number;
   },
 ) {
   const checks = new Counter({
@@ -68,6 +71,16 @@ export function workerMetrics(
       this.set(options.resultsWaiting());
     },
   });
+  countedSinceStart(registry, {
+    name: 'webmon_monitor_state_writes_refused_total',
+    help: 'Monitor state writes refused: the lock expired under its holder (a stalled process or store) or a later holder wrote; the decision was dropped, the result kept',
+    read: options.refusedStateWrites,
+  });
+  countedSinceStart(registry, {
+    name: 'webmon_event_announcements_failed_total',
+    help: "Events stored whose announcement to the notifier's queue failed (the notifier's sweep delivers them within a minute)",
+    read: options.unannouncedEvents,
+  });
   for (const status of ['up', 'degraded', 'down']) checks.inc({ region: options.region, status }, 0);
   return {
     dropped(reason: DroppedCheckReason): void {
@@ -83,4 +96,19 @@ export function workerMetrics(
       lag.observe({ region }, Math.max(0, lagMs) / 1000);
     },
   };
+}
+
+/** A counter that follows a count kept elsewhere (since the process started), read when scraped. */
+function countedSinceStart(registry: Registry, options: { name: string; help: string; read: () => number }) {
+  let reported = 0;
+  new Counter({
+    name: options.name,
+    help: options.help,
+    registers: [registry],
+    collect() {
+      const now = options.read();
+      if (now > reported) this.inc(now - reported);
+      reported = now;
+    },
+  });
 }

@@ -16,6 +16,7 @@ import {
   customerIndexes,
 } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
+import { EventOutbox, eventIndexes } from '../events/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
@@ -24,9 +25,11 @@ import {
   maintenanceWindowIndexes,
 } from '../maintenance/index.js';
 import {
+  CHECK_PATH_MONGO_TIMEOUT_MS,
   checkResultIndexes,
   listedStatuses,
   MonitorStateRepository,
+  MonitorTransitions,
   monitoringIndexes,
   PlacementStatus,
   ResultRepository,
@@ -68,6 +71,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   rollupIndexes,
   statusPageIndexes,
   ...monitoringIndexes,
+  eventIndexes,
   maintenanceWindowIndexes,
   channelIndexes,
   ...deliveryIndexes,
@@ -98,6 +102,10 @@ export interface Services {
   deliveryRequests: DeliveryRequests;
   notificationQueue: NotificationQueue;
   states: MonitorStateRepository;
+  /** The events outbox: transitions append to it, the notifier reads it. */
+  events: EventOutbox;
+  /** The one path by which monitor states change (checks, placement, maintenance). */
+  transitions: MonitorTransitions;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -188,9 +196,32 @@ class LazyServices implements Services {
     return this.once(
       'states',
       () =>
-        new MonitorStateRepository(this.deps.db, this.deps.redis, this.prefix, (eventId) =>
-          this.notificationQueue.announce(eventId),
-        ),
+        new MonitorStateRepository(this.deps.db, this.deps.redis, this.prefix, {
+          timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
+        }),
+    );
+  }
+  get events(): Services['events'] {
+    return this.once(
+      'events',
+      () =>
+        new EventOutbox(this.deps.db, {
+          announce: (eventId) => this.notificationQueue.announce(eventId),
+          logger: this.deps.logger,
+          timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
+        }),
+    );
+  }
+  get transitions(): Services['transitions'] {
+    return this.once(
+      'transitions',
+      () =>
+        new MonitorTransitions({
+          states: this.states,
+          outbox: this.events,
+          mutex: this.mutex,
+          logger: this.deps.logger,
+        }),
     );
   }
   get results(): Services['results'] {
@@ -250,7 +281,7 @@ class LazyServices implements Services {
   get scheduling(): Services['scheduling'] {
     return this.once('scheduling', () => {
       const placement = new PlacementStatus({
-        states: this.states,
+        transitions: this.transitions,
         results: this.results,
         recheckDelayMs: this.deps.config.RECHECK_DELAY_SECONDS * 1000,
       });

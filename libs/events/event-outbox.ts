@@ -1,0 +1,138 @@
+import type { Collection, Db } from 'mongodb';
+import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import type { Logger } from '../logging/index.js';
+import { type EventDocument, eventDocumentSchema } from './event.schema.js';
+
+export const EVENTS = 'events';
+
+export const eventIndexes: CollectionIndexes = {
+  collection: EVENTS,
+  indexes: [
+    { key: { id: 1 }, unique: true, name: 'id_unique' },
+    { key: { deliveredAt: 1, createdAt: 1 }, name: 'undelivered' },
+  ],
+};
+
+/** Stored under its id as `_id` too: the notifier reads and marks events by it without a scan. */
+type StoredEvent = EventDocument & { _id: string };
+
+const MARK_BATCH = 1000;
+const MARK_EVERY_MS = 2000;
+
+export interface EventOutboxOptions {
+  /** Tells the notifier's queue of a new event; a lost announcement only delays it (the sweep finds it). */
+  announce?: (eventId: string) => Promise<void>;
+  /** Told when a batch of marks could not be written (the sweep will dispatch those again). */
+  onMarkError?: (error: unknown) => void;
+  logger?: Logger;
+  /** A bound on each write on the check path (see docs/monitoring.md). */
+  timeoutMS?: number;
+}
+
+/**
+ * The events outbox, in one place: producers append events (each parsed by the events contract
+ * before it is written, and written once whatever the retries: its id is its key), the notifier
+ * finds them, marks them dispatched and sweeps for those whose announcement was lost.
+ */
+export class EventOutbox {
+  private readonly events: Collection<StoredEvent>;
+  private dispatched: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  /** Events stored whose announcement failed, since the start (a metric); each is logged too. */
+  announceFailures = 0;
+
+  constructor(
+    db: Db,
+    private readonly options: EventOutboxOptions = {},
+  ) {
+    this.events = db.collection<StoredEvent>(EVENTS);
+  }
+
+  /**
+   * Writes the events in order and announces each. An event already there (a replay of the same
+   * transition: its id derives from it) is not written again but announced again, which the
+   * notifier's dispatch, keyed by event and channel, makes harmless.
+   */
+  async append(events: readonly EventDocument[]): Promise<void> {
+    for (const draft of events) {
+      const event = eventDocumentSchema.parse(draft);
+      try {
+        await this.events.insertOne(
+          { ...event, _id: event.id },
+          this.options.timeoutMS === undefined ? {} : { timeoutMS: this.options.timeoutMS },
+        );
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      await this.announce(event);
+    }
+  }
+
+  private async announce(event: EventDocument): Promise<void> {
+    const { announce } = this.options;
+    if (!announce) return;
+    try {
+      await announce(event.id);
+    } catch (error) {
+      this.announceFailures++;
+      this.options.logger?.warn(
+        { eventId: event.id, type: event.type, err: error instanceof Error ? error.message : String(error) },
+        'event stored but not announced: the notifier’s sweep will find it within a minute',
+      );
+    }
+  }
+
+  /**
+   * By primary key (events written before it was the id are found by `id`, with a scan), read
+   * through the events contract: `invalid` says what in a stored event breaks it.
+   */
+  async find(eventId: string): Promise<{ event: EventDocument } | { invalid: string } | null> {
+    const projection = { projection: { _id: 0 } };
+    const stored =
+      (await this.events.findOne({ _id: eventId }, projection)) ??
+      (await this.events.findOne({ id: eventId }, projection));
+    if (!stored) return null;
+    const parsed = eventDocumentSchema.safeParse(stored);
+    return parsed.success
+      ? { event: parsed.data }
+      : { invalid: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  }
+
+  /**
+   * Marks the event dispatched (`deliveredAt`: handed to its channels' deliveries) in the next
+   * batch: one updateMany for many events, as FerretDB scans the collection for every update. A
+   * mark lost to a crash only makes the sweep dispatch the event again, which creates nothing twice.
+   */
+  markDispatched(eventId: string): void {
+    this.dispatched.push(eventId);
+    if (this.dispatched.length >= MARK_BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), MARK_EVERY_MS);
+  }
+
+  /** Writes the pending marks now (also at shutdown). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ids = this.dispatched;
+    this.dispatched = [];
+    if (ids.length === 0) return;
+    try {
+      await this.events.updateMany({ id: { $in: ids } }, { $set: { deliveredAt: new Date() } });
+    } catch (error) {
+      this.options.onMarkError?.(error);
+    }
+  }
+
+  /** Retention: events dispatched before `before` (their deliveries keep what was sent). */
+  async deleteDispatchedBefore(before: Date): Promise<number> {
+    return (await this.events.deleteMany({ deliveredAt: { $ne: null, $lt: before } })).deletedCount;
+  }
+
+  /** Ids of events written before `before` and not dispatched (their announcement was lost). */
+  async undispatched(before: Date, limit: number): Promise<string[]> {
+    const found = await this.events
+      .find({ deliveredAt: null, createdAt: { $lt: before } }, { projection: { _id: 0, id: 1 }, limit })
+      .toArray();
+    return found.map((event) => event.id);
+  }
+}

@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { isMongoUnavailable } from '../db/index.js';
+import type { EventData, EventDocument, EventOutbox, ResultSummary } from '../events/index.js';
+import type { Lease, RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import type { MonitorOutcome } from './monitor-decisions.js';
+import { durableFingerprint, hotCopyOf, needsDurableWrite, parseHotCopy } from './monitor-state.cache.js';
+import type { MonitorStateDocument } from './monitor-state.js';
+import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
+
+/** The website as events describe it. */
+export type EventWebsite = Pick<
+  WebsiteDocument,
+  'organizationId' | 'id' | 'publicId' | 'name' | 'url' | 'customerId'
+>;
+
+/** What events carry besides the website, the statuses and the incident. */
+export type EventDetails = { result: ResultSummary | null } & Partial<
+  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored'>
+>;
+
+/** A decision to carry out: the state it leads to, the incident to open or resolve, the events. */
+export interface TransitionPlan {
+  /**
+   * What caused it, unique among the transitions that can start from one state (a result's region
+   * and time; "placement"; a maintenance boundary): with the state's fence it derives the incident's
+   * and the events' ids, so carrying the same decision out again writes nothing twice.
+   */
+  trigger: string;
+  at: Date;
+  outcome: Pick<MonitorOutcome, 'state' | 'incident' | 'events'>;
+  details: EventDetails;
+}
+
+/** What a transition leaves for MongoDB, in the order it is written; each part idempotent. */
+export interface DurableEffects {
+  websiteId: number;
+  /** The state to store (null: nothing durable changed), fenced by the holding that decided it. */
+  state: MonitorStateDocument | null;
+  openIncident: IncidentDocument | null;
+  resolveIncident: { organizationId: number; id: string; at: Date } | null;
+  events: EventDocument[];
+}
+
+/** Where MongoDB's part of a transition goes: now, or kept (while MongoDB is away) for `applyKept`. */
+export type MongoWrites = 'now' | 'defer-if-away' | 'defer';
+
+export interface TransitionResult<T> {
+  result: T;
+  /** The state after it (when refused: what was decided, which did not become the state). */
+  state: MonitorStateDocument;
+  /** The lock expired under the work and another holder may have written: nothing was kept. */
+  refused: boolean;
+  /** MongoDB's part, not written yet: the caller keeps it and hands it to `applyKept` later. */
+  kept: DurableEffects | null;
+}
+
+/** A UUID-shaped id derived from `parts` (the same parts, the same id). */
+function derivedId(...parts: Array<string | number>): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const REFUSAL_LOG_EVERY_MS = 60_000;
+
+/** MongoDB refused a fresh transition's state: a holder with a later fence wrote it. */
+class LaterHolderWrote extends Error {}
+
+/**
+ * The one path by which a website's monitor state changes: take the website's monitor lock (its
+ * hot copy read in the same round trip) → load → decide → carry out (MongoDB: the state, fenced,
+ * then the incident and the events, each idempotent) → save the hot copy as the lock is released,
+ * only if the lock is still ours. The check runner, placement changes and maintenance boundaries
+ * all go through it.
+ */
+export class MonitorTransitions {
+  private readonly refusalsLogged = new Map<number, number>();
+
+  constructor(
+    private readonly deps: {
+      states: MonitorStateRepository;
+      outbox: EventOutbox;
+      mutex: RedisMutex;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Writes refused since the start (the lock lost, or a later holder wrote): a metric. */
+  refusedWrites = 0;
+
+  /**
+   * Runs `decide` on the website's state under its monitor lock and carries out the plan it
+   * answers (none: nothing changes). `mongoWrites` says what happens to MongoDB's part: `now` (an
+   * error fails the transition and nothing is kept), `defer-if-away` (kept when MongoDB does not
+   * answer in time, the hot copy is saved all the same), `defer` (kept in any case).
+   */
+  async run<T>(
+    website: Pick<EventWebsite, 'organizationId' | 'id'> & Partial<EventWebsite>,
+    decide: (state: MonitorStateDocument) => Promise<{ result: T; plan: TransitionPlan | null }>,
+    /** Or a function of what `decide` found (asked after it). */
+    mongoWrites: MongoWrites | (() => MongoWrites) = 'now',
+  ): Promise<TransitionResult<T>> {
+    const { states, mutex } = this.deps;
+    const { result: done, refused } = await mutex.withLockedKey(
+      states.cache.lockResource(website.id),
+      states.cache.key(website.id),
+      async (hot, lease) => {
+        const state = await states.fromHotCopy(
+          website.organizationId,
+          website.id,
+          hot === null ? null : parseHotCopy(hot),
+        );
+        const { result, plan } = await decide(state);
+        const unchanged = { result, state, refused: false, kept: null };
+        if (!plan) return { result: unchanged };
+        if (lease.lost) return { result: { ...unchanged, refused: true } };
+        const { next, effects } = this.effectsOf(website, state, plan, lease);
+        let kept: DurableEffects | null;
+        try {
+          kept = await this.writeOrKeep(
+            effects,
+            typeof mongoWrites === 'function' ? mongoWrites() : mongoWrites,
+          );
+        } catch (error) {
+          if (error instanceof LaterHolderWrote) return { result: { ...unchanged, refused: true } };
+          throw error;
+        }
+        const saved =
+          kept || !effects.state
+            ? next
+            : { ...next, persisted: { fingerprint: durableFingerprint(next), at: new Date() } };
+        return { result: { result, state: saved, refused: false, kept }, write: hotCopyOf(saved) };
+      },
+    );
+    if (refused || done.refused) {
+      this.refused(website.id);
+      // What it decided never became the state, and MongoDB's part is not to be written.
+      return { ...done, refused: true, kept: null };
+    }
+    return done;
+  }
+
+  /** A change of the state alone (no incident, no event), through the same path. */
+  async adjust(
+    organizationId: number,
+    websiteId: number,
+    trigger: string,
+    change: (state: MonitorStateDocument) => MonitorStateDocument,
+  ): Promise<MonitorStateDocument> {
+    const at = new Date();
+    const done = await this.run({ organizationId, id: websiteId }, async (state) => ({
+      result: undefined,
+      plan: {
+        trigger,
+        at,
+        outcome: { state: change(state), incident: null, events: [] },
+        details: { result: null },
+      },
+    }));
+    return done.state;
+  }
+
+  /**
+   * Writes effects kept while MongoDB was away, in order (a website's after its earlier ones). A
+   * state refused here was overtaken by a later holding's: its incident and events still happened.
+   */
+  async applyKept(effects: DurableEffects): Promise<void> {
+    await this.apply(effects, 'replay');
+  }
+
+  private async writeOrKeep(
+    effects: DurableEffects,
+    mongoWrites: MongoWrites,
+  ): Promise<DurableEffects | null> {
+    if (mongoWrites === 'defer') return effects;
+    try {
+      await this.apply(effects, 'fresh');
+      return null;
+    } catch (error) {
+      if (mongoWrites === 'defer-if-away' && isMongoUnavailable(error)) return effects;
+      throw error;
+    }
+  }
+
+  /** The state first: a refused one (a later holder wrote) stops a fresh transition before it tells anything. */
+  private async apply(effects: DurableEffects, mode: 'fresh' | 'replay'): Promise<void> {
+    const { states, outbox } = this.deps;
+    if (effects.state && (await states.writeDurable(effects.state)) === 'refused' && mode === 'fresh')
+      throw new LaterHolderWrote();
+    if (effects.openIncident) await states.insertIncident(effects.openIncident);
+    if (effects.resolveIncident) {
+      const { organizationId, id, at } = effects.resolveIncident;
+      await states.resolveIncident(organizationId, id, at);
+    }
+    if (effects.events.length > 0) await outbox.append(effects.events);
+  }
+
+  /** The state the plan leads to, and what MongoDB must get for it. */
+  private effectsOf(
+    website: Partial<EventWebsite>,
+    base: MonitorStateDocument,
+    plan: TransitionPlan,
+    lease: Lease,
+  ): { next: MonitorStateDocument; effects: DurableEffects } {
+    const { outcome, at } = plan;
+    const transition = derivedId(base.websiteId, base.fence, plan.trigger);
+    const next: MonitorStateDocument = { ...outcome.state, fence: lease.fence };
+    let openIncident: IncidentDocument | null = null;
+    let resolveIncident: DurableEffects['resolveIncident'] = null;
+    if (outcome.incident === 'open') {
+      openIncident = {
+        id: derivedId(transition, 'incident'),
+        organizationId: base.organizationId,
+        websiteId: base.websiteId,
+        startedAt: at,
+        resolvedAt: null,
+        cause: outcome.state.lastCause ?? 'down',
+        regions: Object.entries(outcome.state.regions)
+          .filter(([, track]) => track.lastStatus === 'down')
+          .map(([region]) => region),
+      };
+      next.openIncidentId = openIncident.id;
+    } else if (outcome.incident === 'resolve' && base.openIncidentId) {
+      resolveIncident = { organizationId: base.organizationId, id: base.openIncidentId, at };
+      next.openIncidentId = null;
+    }
+    const createdAt = new Date();
+    const events = outcome.events.map(({ type, previousStatus, status, reminder }, index) => {
+      if (!isEventWebsite(website))
+        throw new Error(`a transition of website ${base.websiteId} tells ${type} without the website`);
+      return {
+        id: derivedId(transition, 'event', index, type),
+        organizationId: website.organizationId,
+        websiteId: website.id,
+        type,
+        createdAt,
+        deliveredAt: null,
+        data: {
+          website: {
+            id: website.id,
+            publicId: website.publicId,
+            name: website.name,
+            url: website.url,
+            customerId: website.customerId,
+          },
+          ...plan.details,
+          previousStatus,
+          status,
+          incident: next.openIncidentId ?? base.openIncidentId,
+          ...(reminder ? { reminder } : {}),
+        },
+      } satisfies EventDocument;
+    });
+    // After a holder that let its lock expire, MongoDB gets this state whatever changed: its fence
+    // then refuses that holder's late write.
+    const durable = lease.lapsed || needsDurableWrite(next);
+    return {
+      next,
+      effects: {
+        websiteId: base.websiteId,
+        state: durable ? next : null,
+        openIncident,
+        resolveIncident,
+        events,
+      },
+    };
+  }
+
+  /** Counted each time, logged once per website and minute. */
+  private refused(websiteId: number): void {
+    this.refusedWrites++;
+    const now = Date.now();
+    if (now - (this.refusalsLogged.get(websiteId) ?? 0) < REFUSAL_LOG_EVERY_MS) return;
+    if (this.refusalsLogged.size > 10_000) this.refusalsLogged.clear();
+    this.refusalsLogged.set(websiteId, now);
+    this.deps.logger.warn(
+      { websiteId },
+      'monitor state write refused: this holder’s lock expired and another may have decided since (a stalled process or store); its decision was dropped, the result is kept',
+    );
+  }
+}
+
+function isEventWebsite(website: Partial<EventWebsite>): website is EventWebsite {
+  return website.publicId !== undefined && website.name !== undefined && website.url !== undefined;
+}
