@@ -39,12 +39,18 @@ export function uniqueArray<T extends z.ZodType>(item: T) {
   return z
     .array(item)
     .superRefine((items, ctx) => {
-      const repeat = items.findIndex((value, index) => items.indexOf(value) !== index);
-      if (repeat !== -1)
-        ctx.addIssue({
-          code: 'custom',
-          message: `items must be unique: item ${repeat} repeats item ${items.indexOf(items[repeat])}`,
-        });
+      const firstIndex = new Map<unknown, number>();
+      for (const [index, value] of items.entries()) {
+        const first = firstIndex.get(value);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `items must be unique: item ${index} repeats item ${first}`,
+          });
+          return;
+        }
+        firstIndex.set(value, index);
+      }
     })
     .meta({ uniqueItems: true });
 }

@@ -8,6 +8,13 @@ export { buildOpenApiDocument } from './openapi.js';
 export { type OpsServer, startOpsServer } from './ops-server.js';
 export type { Outage } from './problem.middleware.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
-export { type Access, defineRoute, type HttpMethod, type Route, type RouteRequest } from './route.js';
+export {
+  type Access,
+  defineRoute,
+  type HttpMethod,
+  type OtherResponse,
+  type Route,
+  type RouteRequest,
+} from './route.js';
 export { type Framing, setContentSecurityPolicy } from './security-headers.js';
 export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';

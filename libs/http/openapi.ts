@@ -62,6 +62,9 @@ const HEADERS = {
   Location: stringHeader('Path of the created or started resource'),
   Link: stringHeader('`<…>; rel="next"` to the next page, absent on the last'),
   'Cache-Control': stringHeader('How long the answer may be reused (`no-store` for one showing a secret)'),
+  ETag: stringHeader(
+    'The representation’s version; send it back in `If-None-Match` to get a 304 while it holds',
+  ),
 } as const;
 type HeaderName = keyof typeof HEADERS;
 

@@ -72,6 +72,7 @@ export const windowView = z
         byWeekday: z.array(z.enum(WEEKDAYS)).optional(),
         until: z.iso.datetime().optional(),
       })
+      .meta({ id: 'Recurrence' })
       .nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),

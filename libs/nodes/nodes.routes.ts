@@ -56,6 +56,7 @@ export function monitoringNodeRoutes(nodes: MonitoringNodeRepository): Route[] {
         schema: z.object({ generated: z.iso.date(), ips: z.array(z.string()) }).or(z.string()),
         headers: ['Cache-Control'],
       },
+      problems: [503],
       handle: async ({ query, ctx }) => {
         const now = new Date();
         const ips = sortIps((await nodes.listRecent(now, ALLOW_LIST_WITHIN_MS)).map((node) => node.ip));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound } from '../errors/index.js';
-import type { AppContext, Route } from '../http/index.js';
+import type { AppContext, OtherResponse, Route } from '../http/index.js';
 import { defineRoute, setContentSecurityPolicy } from '../http/index.js';
 import { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
 import { renderNotFoundPage } from './page-html.js';
@@ -29,6 +29,15 @@ const PAGE_POLICY = [
 /** A badge is an image: it draws with its own inline styles and loads nothing. */
 const BADGE_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'"];
 
+const NOT_MODIFIED: OtherResponse = {
+  description: 'Unchanged since the ETag sent in If-None-Match',
+  headers: ['Cache-Control', 'ETag'],
+};
+const NOT_FOUND_PAGE: OtherResponse = {
+  description: 'No public page by that slug: a page saying so',
+  body: { schema: z.string(), contentType: 'text/html; charset=utf-8' },
+};
+
 /** The public page as HTML (a 404 page when there is none) or as JSON (a 404 problem). */
 function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): Route {
   const html = format === 'html';
@@ -52,16 +61,18 @@ function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): 
           description: 'The page',
           schema: z.string(),
           contentType: 'text/html; charset=utf-8',
-          headers: ['Cache-Control'],
+          headers: ['Cache-Control', 'ETag'],
         }
       : {
           status: 200,
           description: 'The page’s data',
           schema: publicStatusPageView,
           contentType: 'application/json',
-          headers: ['Cache-Control'],
+          headers: ['Cache-Control', 'ETag'],
         },
-    problems: [404],
+    // A browser gets a page saying there is none, not a problem document.
+    problems: html ? [429, 503] : [404, 429, 503],
+    otherResponses: html ? { 304: NOT_MODIFIED, 404: NOT_FOUND_PAGE } : { 304: NOT_MODIFIED },
     async run(ctx: AppContext) {
       const slug = String(ctx.params.slug ?? '');
       const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
@@ -115,7 +126,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
         contentType: SVG,
         headers: ['Cache-Control'],
       },
-      problems: [404],
+      problems: [404, 429, 503],
       handle: async ({ params, ctx }) => {
         const found = await badgeOf(pages, params.publicId, 1);
         return badge(
@@ -142,7 +153,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
         contentType: SVG,
         headers: ['Cache-Control'],
       },
-      problems: [404],
+      problems: [404, 429, 503],
       handle: async ({ params, query, ctx }) => {
         const found = await badgeOf(pages, params.publicId, BADGE_PERIODS[query.period]);
         const value = found.uptimePercent === null ? 'no data' : `${found.uptimePercent.toFixed(2)}%`;
