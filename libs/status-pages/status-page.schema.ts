@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteHttpUrl, decimalId, patchBody } from '../contract/index.js';
+import { absoluteHttpUrl, decimalId, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 export const slug = z
@@ -28,18 +28,14 @@ const embeddingOrigin = z
     },
   );
 
-const embedAllowedOrigins = z
-  .array(embeddingOrigin)
+const embedAllowedOrigins = uniqueArray(embeddingOrigin)
   .max(20)
-  .refine((origins) => new Set(origins).size === origins.length, 'origins must not repeat')
   .describe(
     'Sites that may show the page in a frame (CSP frame-ancestors); empty: none may (X-Frame-Options: DENY)',
   );
 
-const websiteIds = z
-  .array(z.number().int().positive())
+const websiteIds = uniqueArray(resourceId())
   .max(500)
-  .refine((ids) => new Set(ids).size === ids.length, 'website ids must not repeat')
   .nullable()
   .describe('The customer’s websites shown; null: all of them, as they come and go');
 
@@ -47,7 +43,7 @@ export const createStatusPageBody = z
   .strictObject({
     slug,
     title: z.string().trim().min(1).max(200),
-    customerId: z.number().int().positive(),
+    customerId: resourceId(),
     websiteIds: websiteIds.default(null),
     branding: branding.default({ logoUrl: null, accentColor: null, footerText: null }),
     public: z.boolean().default(false).describe('Served at /status/{slug} without a token'),
