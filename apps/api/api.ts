@@ -12,6 +12,7 @@ import {
   createAccessGuard,
   createHttpApp,
   createMetricsRegistry,
+  limitedPerAddress,
   type Route,
   systemRoutes,
 } from '../../libs/http/index.js';
@@ -125,7 +126,18 @@ export async function startApi(
     }),
     ...monitoringNodeRoutes(services.nodes),
     ...statusPageRoutes(services.statusPages),
-    ...publicStatusRoutes(services.publicStatusPages),
+    // Their own budget per client address: a flood of them must not use up the API's.
+    ...limitedPerAddress(
+      {
+        name: 'public-pages',
+        limiter: createRedisRateLimiter({
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          limit: config.PUBLIC_PAGES_PER_MINUTE,
+        }),
+      },
+      publicStatusRoutes(services.publicStatusPages),
+    ),
     ...dashboardRoutes({
       ...services.monitoringReads,
       websites: services.websiteRepository,

@@ -100,6 +100,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     /** Failed authentications a client address may make per minute before it gets 429 (no token is looked up then). @defaultValue 60 */
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    /** Requests per minute a client address may make to status pages and badges (their own budget, apart from the API's). @defaultValue 600 */
+    PUBLIC_PAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
     REDIS_KEY_PREFIX: z
       .string()

@@ -1,4 +1,5 @@
 export { BatchInserter } from './batch-inserter.js';
+export { Bulkhead, publicReads } from './bulkhead.js';
 export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {

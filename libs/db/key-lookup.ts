@@ -1,4 +1,5 @@
 import type { Collection, Db, Document, Filter, FindOptions, ObjectId, WithId } from 'mongodb';
+import type { Bulkhead } from './bulkhead.js';
 import { isDuplicateKey } from './counters.js';
 
 /** The primary key of the document a lookup entry points at. */
@@ -120,11 +121,17 @@ export class KeyLookup<T extends Document> {
     return owner?.[this.options.keyField] === key ? owner : null;
   }
 
-  /** The document holding `key` now, or null; a projection must keep the key field. */
-  async find(key: string, options?: FindOptions): Promise<WithId<T> | null> {
+  /**
+   * The document holding `key` now, or null; a projection must keep the key field. The reads go
+   * through `bulkhead` when given (a key known absent is answered before, from memory).
+   */
+  async find(key: string, options?: FindOptions, bulkhead?: Bulkhead): Promise<WithId<T> | null> {
     if (this.absent?.has(key)) return null;
-    const entry = await this.entries.findOne({ _id: this.entryId(key) });
-    const owner = entry ? await this.holder(entry.ref, key, options) : null;
+    const read = async () => {
+      const entry = await this.entries.findOne({ _id: this.entryId(key) });
+      return entry ? await this.holder(entry.ref, key, options) : null;
+    };
+    const owner = await (bulkhead ? bulkhead.run(read) : read());
     if (!owner) this.absent?.add(key);
     return owner;
   }

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { type Authenticate, hasScope } from '../contract/index.js';
-import type { RateLimiter } from '../redis/index.js';
+import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
 import { AppError } from './app-error.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 import type { Access } from './route.js';
 
 const REALM = 'Bearer realm="webmon"';
@@ -13,6 +13,20 @@ function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token
     detail,
     headers: { 'WWW-Authenticate': error ? `${REALM}, error="${error}"` : REALM },
   });
+}
+
+/** Tells the client its budget (`RateLimit-*` headers); 429 with `Retry-After` once it is used up. */
+export function applyRateLimit(ctx: AppContext, decision: RateLimitDecision, budget: string): void {
+  ctx.set('RateLimit-Limit', String(decision.limit));
+  ctx.set('RateLimit-Remaining', String(decision.remaining));
+  ctx.set('RateLimit-Reset', String(decision.resetSeconds));
+  ctx.set('RateLimit-Policy', `${decision.limit};w=${decision.windowSeconds}`);
+  if (!decision.allowed) {
+    throw new AppError('rate-limited', {
+      detail: `${budget} may make ${decision.limit} requests per ${decision.windowSeconds} s; retry in ${decision.resetSeconds} s.`,
+      headers: { 'Retry-After': String(decision.resetSeconds) },
+    });
+  }
 }
 
 /**
@@ -50,17 +64,7 @@ export function createAccessGuard(options: {
       if (!auth) return failed(unauthorized('The token is unknown or revoked.', 'invalid_token'));
       ctx.state.auth = auth;
 
-      const decision = await options.rateLimiter.consume(`token:${auth.tokenId}`);
-      ctx.set('RateLimit-Limit', String(decision.limit));
-      ctx.set('RateLimit-Remaining', String(decision.remaining));
-      ctx.set('RateLimit-Reset', String(decision.resetSeconds));
-      ctx.set('RateLimit-Policy', `${decision.limit};w=${decision.windowSeconds}`);
-      if (!decision.allowed) {
-        throw new AppError('rate-limited', {
-          detail: `This token may make ${decision.limit} requests per ${decision.windowSeconds} s; retry in ${decision.resetSeconds} s.`,
-          headers: { 'Retry-After': String(decision.resetSeconds) },
-        });
-      }
+      applyRateLimit(ctx, await options.rateLimiter.consume(`token:${auth.tokenId}`), 'This token');
 
       if (!hasScope(auth.scopes, access)) {
         throw new AppError('forbidden', {

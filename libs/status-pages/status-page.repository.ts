@@ -6,6 +6,7 @@ import {
   KeyLookup,
   KeyTakenError,
   type LookupRef,
+  publicReads,
   TenantResources,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
@@ -70,7 +71,7 @@ export class StatusPageRepository {
   /** Any organization's page by its slug (the public page has no token to scope it by). */
   async findBySlug(slug: string): Promise<StatusPageDocument | null> {
     // `_id` is projected out, so what comes back is the page itself.
-    return (await this.slugs.find(slug, WITHOUT_MONGO_ID)) as StatusPageDocument | null;
+    return (await this.slugs.find(slug, WITHOUT_MONGO_ID, publicReads)) as StatusPageDocument | null;
   }
 
   /** The page's MongoDB `_id` and its slug as stored (what its slug's lookup entry points at). */

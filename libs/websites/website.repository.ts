@@ -5,6 +5,7 @@ import {
   type CollectionIndexes,
   KeyLookup,
   nextId,
+  publicReads,
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
@@ -140,14 +141,14 @@ export class WebsiteRepository {
     ref: { id: number } | { publicId: string },
   ): Promise<WebsiteDocument | null> {
     if ('id' in ref) return this.websites.findOneByKey(organizationId, websiteKey(ref.id), WITHOUT_MONGO_ID);
-    const website = await this.findByPublicId(ref.publicId);
+    // `_id` is projected out, so what comes back is the website itself.
+    const website = (await this.publicIds.find(ref.publicId, WITHOUT_MONGO_ID)) as WebsiteDocument | null;
     return website?.organizationId === organizationId ? website : null;
   }
 
   /** Any organization's website by its public id (badges: a public URL carries no token). */
   async findByPublicId(publicId: string): Promise<WebsiteDocument | null> {
-    // `_id` is projected out, so what comes back is the website itself.
-    return (await this.publicIds.find(publicId, WITHOUT_MONGO_ID)) as WebsiteDocument | null;
+    return (await this.publicIds.find(publicId, WITHOUT_MONGO_ID, publicReads)) as WebsiteDocument | null;
   }
 
   /** Every website of every organization, streamed in no particular order (a sort of 100,000 documents costs FerretDB minutes). */
