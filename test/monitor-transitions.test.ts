@@ -128,6 +128,42 @@ describe('the monitor transition path under races and failures (real FerretDB an
     expect(await api.db.collection('events').countDocuments({ websiteId: website.id })).toBe(0);
   }, 30_000);
 
+  it('the reconciler resolves an open incident its website’s state does not name, and leaves the named one', async () => {
+    const { states, transitions } = path();
+    const website: EventWebsite = {
+      organizationId: 2,
+      id: 910_002,
+      publicId: randomUUID(),
+      name: 'Orphaned',
+      url: 'https://orphaned.example.com/',
+      customerId: 1,
+    };
+    const down = await transitions.run(website, async (state) => ({
+      result: undefined,
+      plan: resultPlan(state, 'down', new Date(Date.now() - 120_000)),
+    }));
+    const named = down.state.openIncidentId;
+    expect(named).not.toBeNull();
+    // Left by a transition whose state never became the website's.
+    await states.insertIncident({
+      id: randomUUID(),
+      organizationId: website.organizationId,
+      websiteId: website.id,
+      startedAt: new Date(Date.now() - 90_000),
+      resolvedAt: null,
+      cause: 'HTTP 503',
+      regions: ['eu'],
+    });
+    const open = () =>
+      api.db
+        .collection('incidents')
+        .find({ websiteId: website.id, resolvedAt: null }, { projection: { _id: 0, id: 1 } })
+        .toArray();
+    expect(await open()).toHaveLength(2);
+    expect(await transitions.resolveOrphanIncidents(60_000)).toBe(1);
+    expect(await open()).toEqual([{ id: named }]);
+  });
+
   describe('with a worker whose MongoDB refuses the first event insert', () => {
     let target: Target;
     let stopWorker: (() => Promise<void>) | undefined;

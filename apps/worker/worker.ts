@@ -116,7 +116,11 @@ export async function startWorker(
     },
   });
   const reconcile = setInterval(() => {
-    Promise.all([services.reconciler.run(), maintenance.reconcile()]).catch((error: unknown) => {
+    Promise.all([
+      services.reconciler.run(),
+      maintenance.reconcile(),
+      services.mutex.ifFree('incident-reconciler', () => services.transitions.resolveOrphanIncidents()),
+    ]).catch((error: unknown) => {
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
         'schedule reconciliation failed',
@@ -163,7 +167,11 @@ export async function startWorker(
   });
   const runner: CheckRunner = new CheckRunner({
     websites: new WebsiteCache(
-      { websites: services.websiteRepository, revisions: services.websiteRevisions },
+      {
+        websites: services.websiteRepository,
+        revisions: services.websiteRevisions,
+        readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
+      },
       config.WORKER_WEBSITE_CACHE_SIZE,
     ),
     customers: services.customerRepository,
@@ -244,7 +252,12 @@ export async function startWorker(
     host: config.HOST,
     metrics,
     readinessChecks: [
-      { name: 'mongodb', isReady: async () => mongoHealth.available },
+      {
+        name: 'mongodb',
+        isReady: async () => mongoHealth.available,
+        whileDown:
+          'checks go on from the configuration in memory; results and what they lead to are kept in the worker (webmon_results_waiting) until MongoDB answers',
+      },
       { name: 'redis', isReady: () => pingRedis(redis) },
     ],
     logger,

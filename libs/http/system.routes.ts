@@ -8,12 +8,19 @@ import { defineRoute, type Route } from './route.js';
 export interface ReadinessCheck {
   name: string;
   isReady(): Promise<boolean>;
+  /**
+   * Set when the process goes on working without it (the worker checks through a MongoDB outage):
+   * while it is down the answer is 200 `degraded`, with this said in `degraded`, not 503.
+   */
+  whileDown?: string;
 }
 
 const readiness = z
   .object({
-    status: z.enum(['ready', 'unavailable']),
+    status: z.enum(['ready', 'degraded']),
     checks: z.record(z.string(), z.enum(['up', 'down'])),
+    /** What works differently meanwhile, per dependency down (only with `degraded`). */
+    degraded: z.record(z.string(), z.string()).optional(),
   })
   .meta({ id: 'Readiness' });
 
@@ -37,7 +44,7 @@ export function probeRoutes(options: {
       method: 'get',
       path: '/readyz',
       operationId: 'getReadiness',
-      summary: 'Readiness: MongoDB and Redis are reachable',
+      summary: 'Readiness: MongoDB and Redis are reachable (degraded: a process working on without one)',
       tags: ['System'],
       access: 'public',
       success: { status: 200, description: 'Ready', schema: readiness },
@@ -49,7 +56,8 @@ export function probeRoutes(options: {
           ),
         );
         const checks = Object.fromEntries(results);
-        const down = results.filter(([, state]) => state === 'down').map(([name]) => name);
+        const downChecks = options.readinessChecks.filter((check) => checks[check.name] === 'down');
+        const down = downChecks.filter((check) => check.whileDown === undefined).map((check) => check.name);
         if (down.length > 0) {
           throw new AppError('service-unavailable', {
             detail: `Not ready: ${down.join(', ')} unreachable.`,
@@ -57,6 +65,12 @@ export function probeRoutes(options: {
             extensions: { checks },
           });
         }
+        if (downChecks.length > 0)
+          return {
+            status: 'degraded' as const,
+            checks,
+            degraded: Object.fromEntries(downChecks.map((check) => [check.name, check.whileDown ?? ''])),
+          };
         return { status: 'ready' as const, checks };
       },
     }),

@@ -142,6 +142,41 @@ export class MonitorTransitions {
     return done;
   }
 
+  /**
+   * Resolves every incident open for longer than `graceMs` whose website's state names another (or
+   * none): left by a transition whose state never became the website's (a refused holder, a crash
+   * between MongoDB and Redis). Each is judged under the website's monitor lock, so never while a
+   * transition is under way. Returns how many it resolved.
+   */
+  async resolveOrphanIncidents(graceMs = 60_000, now = new Date()): Promise<number> {
+    const { states, mutex } = this.deps;
+    let resolved = 0;
+    for (const incident of await states.openIncidentsBefore(new Date(now.getTime() - graceMs), 1000)) {
+      const { organizationId, websiteId } = incident;
+      const { result: orphan } = await mutex.withLockedKey(
+        states.cache.lockResource(websiteId),
+        states.cache.key(websiteId),
+        async (hot) => {
+          const state = await states.fromHotCopy(
+            organizationId,
+            websiteId,
+            hot === null ? null : parseHotCopy(hot),
+          );
+          if (state.openIncidentId === incident.id) return { result: false };
+          await states.resolveIncident(organizationId, incident.id, now);
+          return { result: true };
+        },
+      );
+      if (orphan) resolved++;
+    }
+    if (resolved > 0)
+      this.deps.logger.warn(
+        { resolved },
+        'open incidents their websites’ states no longer named were resolved',
+      );
+    return resolved;
+  }
+
   /** A change of the state alone (no incident, no event), through the same path. */
   async adjust(
     organizationId: number,

@@ -16,8 +16,8 @@ export function nodeAddress(configured: string | undefined): string | undefined 
 }
 
 /**
- * Registers this node and keeps its heartbeat fresh. A failed beat is logged and retried at the
- * next tick: a short MongoDB outage must not stop the worker.
+ * Registers this node and keeps its heartbeat fresh. A failed beat is logged and retried within a
+ * second: a MongoDB outage must not stop the worker, nor leave it looking dead once MongoDB is back.
  */
 export async function startHeartbeat(options: {
   nodes: MonitoringNodeRepository;
@@ -30,25 +30,36 @@ export async function startHeartbeat(options: {
   await beat();
   options.logger.info(options.node, 'monitoring node registered');
   let failing = false;
-  const timer = setInterval(() => {
-    beat().then(
-      () => {
-        if (failing) options.logger.info('heartbeat restored');
-        failing = false;
-      },
-      (error: unknown) => {
-        if (!failing)
-          options.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'heartbeat failed',
-          );
-        failing = true;
-      },
-    );
-  }, options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  // A failed beat is tried again every second, not at the next tick: once MongoDB is back, this
+  // node must look alive again before anyone judges the fleet by heartbeats stale since the outage.
+  const next = (delayMs: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      beat().then(
+        () => {
+          if (failing) options.logger.info('heartbeat restored');
+          failing = false;
+          next(options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
+        },
+        (error: unknown) => {
+          if (!failing)
+            options.logger.warn(
+              { err: error instanceof Error ? error.message : String(error) },
+              'heartbeat failed',
+            );
+          failing = true;
+          next(Math.min(1000, options.intervalMs ?? HEARTBEAT_INTERVAL_MS));
+        },
+      );
+    }, delayMs);
+  };
+  next(options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await options.nodes.markStopped(options.node.nodeId, new Date());
     },
   };

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import { ACTIVE_WITHIN_MS } from '../nodes/index.js';
 import type { ScheduleReconciler } from './schedule-reconciler.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 
@@ -20,9 +21,14 @@ export function startFleetWatcher(options: {
   const { scheduling, reconciler, logger } = options;
   let current: Promise<void> | null = null;
   let failing = false;
+  let recoveredAt = 0;
   const tick = async () => {
     const [serving, applied] = await Promise.all([scheduling.servingRegions(), reconciler.appliedServing()]);
     if (applied !== null && applied.join(',') === serving.join(',')) return;
+    // Just after MongoDB came back every heartbeat is as old as the outage: a region lost now may
+    // only not have beaten yet. Regions gained are followed at once; lost ones once beats caught up.
+    const lost = applied?.some((region) => !serving.includes(region)) ?? false;
+    if (lost && (failing || Date.now() - recoveredAt < ACTIVE_WITHIN_MS)) return;
     logger.info({ serving, applied }, 'the serving regions changed: schedules follow');
     // Undefined when another process reconciles: the next tick looks again.
     await reconciler.run();
@@ -32,7 +38,10 @@ export function startFleetWatcher(options: {
     current = tick()
       .then(
         () => {
-          if (failing) logger.info('fleet watch restored');
+          if (failing) {
+            logger.info('fleet watch restored');
+            recoveredAt = Date.now();
+          }
           failing = false;
         },
         (error: unknown) => {

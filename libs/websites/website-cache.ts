@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isMongoUnavailable, withinDeadline } from '../db/index.js';
 import { getMany, type Redis } from '../redis/index.js';
 import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
 
@@ -61,22 +62,37 @@ export class WebsiteCache {
   >();
 
   constructor(
-    private readonly deps: { websites: WebsiteRepository; revisions: WebsiteRevisions },
+    private readonly deps: {
+      websites: WebsiteRepository;
+      revisions: WebsiteRevisions;
+      /** A bound on each read of MongoDB; without one a stalled server holds the check forever. */
+      readTimeoutMs?: number;
+    },
     /** Entries kept at most; the least recently stored go first. */
     private readonly capacity: number,
   ) {}
 
+  /**
+   * The website, from memory while its revision is unchanged. While MongoDB does not answer, the
+   * copy in memory is served even if stale (checks go on with what the worker knows); one never
+   * loaded waits for MongoDB.
+   */
   async get(organizationId: number, websiteId: number): Promise<WebsiteDocument | null> {
     const revision = await this.deps.revisions.current(websiteId);
     const entry = this.entries.get(websiteId);
-    if (
-      entry &&
-      entry.revision === revision &&
-      Date.now() - entry.at < MAX_AGE_MS &&
-      entry.website.organizationId === organizationId
-    )
-      return entry.website;
-    const website = await this.deps.websites.findByRef(organizationId, { id: websiteId });
+    const known = entry?.website.organizationId === organizationId ? entry : undefined;
+    if (known && known.revision === revision && Date.now() - known.at < MAX_AGE_MS) return known.website;
+    const read = this.deps.websites.findByRef(organizationId, { id: websiteId });
+    let website: WebsiteDocument | null;
+    try {
+      website =
+        this.deps.readTimeoutMs === undefined
+          ? await read
+          : await withinDeadline(read, this.deps.readTimeoutMs, `website ${websiteId}`);
+    } catch (error) {
+      if (known && isMongoUnavailable(error)) return known.website;
+      throw error;
+    }
     this.entries.delete(websiteId);
     if (website) this.store(website, revision);
     return website;

@@ -9,6 +9,8 @@ export interface SiteFarm {
   url: string;
   /** When site `n` was requested (epoch ms), in order. */
   hits: Map<number, number[]>;
+  /** Sites answering 503 instead of 200. */
+  failing: Set<number>;
   /** Creates `count` websites `/site/0` … checked every `checkInterval` s; returns their ids. */
   createSites(
     api: TestApi,
@@ -22,10 +24,12 @@ export interface SiteFarm {
 
 export async function startSiteFarm(): Promise<SiteFarm> {
   const hits = new Map<number, number[]>();
+  const failing = new Set<number>();
   const server = createServer((req, res) => {
     const site = Number(req.url?.split('/')[2]);
     hits.set(site, [...(hits.get(site) ?? []), Date.now()]);
-    res.end('ok');
+    res.statusCode = failing.has(site) ? 503 : 200;
+    res.end(failing.has(site) ? 'down' : 'ok');
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -33,6 +37,7 @@ export async function startSiteFarm(): Promise<SiteFarm> {
   return {
     url,
     hits,
+    failing,
     async createSites(api, token, customerId, count, checkInterval) {
       const ids: number[] = [];
       for (let n = 0; n < count; n++) {
