@@ -135,6 +135,44 @@ describe('metrics of the worker, the notifier and the API', () => {
     }
   }, 90_000);
 
+  it('count websites under the status the API reports of each (never checked and paused: paused)', async () => {
+    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Paused');
+    for (const n of [1, 2, 3]) {
+      const created = await api.request('POST', '/api/websites', {
+        token,
+        body: { customerId, name: `Paused ${n}`, url: `${site.url}/paused/${n}`, paused: true },
+      });
+      expect(created.status).toBe(201);
+    }
+    const reported = async () => {
+      const counts = new Map<string, number>();
+      const websites = await api.db
+        .collection<{ id: number }>('websites')
+        .find({}, { projection: { id: 1 } })
+        .toArray();
+      for (const { id } of websites) {
+        const { status } = (
+          await api.request<{ status: string }>('GET', `/api/websites/${id}/status`, { token })
+        ).body;
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+      }
+      return counts;
+    };
+    const exposed = async () => {
+      const text = await (await fetch(`${api.api.url}/metrics`)).text();
+      return new Map(
+        ['up', 'degraded', 'down', 'maintenance', 'paused', 'cancelled', 'unmonitored', 'unknown']
+          .map((status) => [status, sample(text, 'webmon_websites', { status }) ?? 0] as const)
+          .filter(([, count]) => count > 0),
+      );
+    };
+    // The gauge is read at most every 15 s: it agrees once it read again.
+    await expect
+      .poll(async () => JSON.stringify([...(await exposed())].sort()), { timeout: 40_000, interval: 1000 })
+      .toBe(JSON.stringify([...(await reported())].sort()));
+    expect((await exposed()).get('paused')).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
   it('the organization’s open incidents, across customers, and no other organization’s', async () => {
     type Incidents = { items: Array<{ websiteId: number; resolvedAt: string | null }> };
     const open = await api.request<Incidents>('GET', '/api/incidents?open=true', { token });

@@ -61,7 +61,8 @@ export async function startApi(
   const metrics = createMetricsRegistry({ service: 'api', defaultMetrics: options.defaultMetrics ?? false });
   monitoringGauges(metrics, {
     states: services.states,
-    websitesTotal: () => services.websiteRepository.countAll(),
+    websites: () => services.websiteRepository.statusFieldsOfAll(),
+    unmonitoredCustomerIds: () => services.customerRepository.unmonitoredIds(),
   });
   const routes: Route[] = [];
   // Built once, at the first request (every route is declared by then), not per request: the

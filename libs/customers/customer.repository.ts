@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { type CollectionIndexes, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
-import type { CustomerStatus } from './customer-status.js';
+import { type CustomerStatus, isMonitored } from './customer-status.js';
 
 export interface CustomerDocument {
   id: number;
@@ -37,6 +37,14 @@ export class CustomerRepository {
 
   create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
     return this.customers.create(input);
+  }
+
+  /** Ids of every customer, of every organization, whose websites are not monitored (cancelled): metrics. */
+  async unmonitoredIds(): Promise<Set<number>> {
+    const all = await this.customers.scoped.collection
+      .find<Pick<CustomerDocument, 'id' | 'status'>>({}, { projection: { _id: 0, id: 1, status: 1 } })
+      .toArray();
+    return new Set(all.filter((customer) => !isMonitored(customer.status)).map((customer) => customer.id));
   }
 
   list(organizationId: number): Promise<CustomerDocument[]> {

@@ -1,8 +1,22 @@
 import { type CustomerRepository, isMonitored } from '../customers/index.js';
-import type { WebsiteDocument } from '../websites/index.js';
-import { inMaintenanceAt } from './monitor-state.js';
+import type { WebsiteDocument, WebsiteStatusFields } from '../websites/index.js';
+import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import { reportedStatus, type WebsiteStatus } from './status-machine.js';
+
+/** The status the API reports of a website: its customer cancelled, paused, unmonitored, in maintenance, else its health. */
+export function reportedStatusOf(
+  website: Pick<WebsiteStatusFields, 'paused' | 'unmonitored'>,
+  state: MonitorStateDocument | undefined,
+  facts: { customerCancelled: boolean; now: Date },
+): WebsiteStatus {
+  return reportedStatus(state?.health ?? 'unknown', {
+    paused: website.paused,
+    cancelled: facts.customerCancelled,
+    unmonitored: (website.unmonitored ?? null) !== null,
+    inMaintenance: state ? inMaintenanceAt(state, facts.now) : false,
+  });
+}
 
 /**
  * The status of each listed website as GET …/status decides it (`reportedStatus`: cancelled,
@@ -26,11 +40,9 @@ export function listedStatuses(deps: { states: MonitorStateRepository; customers
     return new Map(
       websites.map((website) => {
         const state = states.get(website.id);
-        const status = reportedStatus(state?.health ?? 'unknown', {
-          paused: website.paused,
-          cancelled: cancelled.has(website.customerId),
-          unmonitored: (website.unmonitored ?? null) !== null,
-          inMaintenance: state ? inMaintenanceAt(state, now) : false,
+        const status = reportedStatusOf(website, state, {
+          customerCancelled: cancelled.has(website.customerId),
+          now,
         });
         return [website.id, { status, lastCheckedAt: state?.lastResultAt ?? null }];
       }),

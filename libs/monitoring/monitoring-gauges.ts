@@ -1,28 +1,47 @@
 import { Gauge, type Registry } from 'prom-client';
+import type { WebsiteStatusFields } from '../websites/index.js';
+import { reportedStatusOf } from './listed-statuses.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
-
-const STATUSES = ['up', 'degraded', 'down', 'maintenance', 'paused', 'cancelled', 'unmonitored', 'unknown'];
+import { WEBSITE_STATUSES } from './status-machine.js';
 
 /**
- * `webmon_websites{status}` and `webmon_incidents_open`, read from MongoDB at most once per
- * `refreshMs` however often Prometheus scrapes (a scan of the monitor states on FerretDB).
+ * `webmon_websites{status}` (each website counted under the status the API reports of it, by the
+ * same rule) and `webmon_incidents_open`, read from MongoDB at most once per `refreshMs` however
+ * often Prometheus scrapes (scans of the websites and monitor states).
  */
 export function monitoringGauges(
   registry: Registry,
-  deps: { states: MonitorStateRepository; websitesTotal: () => Promise<number>; refreshMs?: number },
+  deps: {
+    states: MonitorStateRepository;
+    websites: () => AsyncIterable<WebsiteStatusFields>;
+    /** Customers whose websites are not monitored (cancelled). */
+    unmonitoredCustomerIds: () => Promise<Set<number>>;
+    refreshMs?: number;
+  },
 ): void {
   let read: { at: number; figures: Promise<{ byStatus: Map<string, number>; open: number }> } | null = null;
   const figures = () => {
     if (read && Date.now() - read.at < (deps.refreshMs ?? 15_000)) return read.figures;
     const next = (async () => {
-      const [byStatus, total, open] = await Promise.all([
-        deps.states.countByReportedStatus(),
-        deps.websitesTotal(),
+      const [states, cancelled, open] = await Promise.all([
+        deps.states.allStates(),
+        deps.unmonitoredCustomerIds(),
         deps.states.countOpenIncidents(),
       ]);
-      // Websites never checked have no state yet.
-      const known = [...byStatus.values()].reduce((sum, n) => sum + n, 0);
-      byStatus.set('unknown', (byStatus.get('unknown') ?? 0) + Math.max(0, total - known));
+      const byStatus = new Map<string, number>();
+      const now = new Date();
+      for await (const website of deps.websites()) {
+        const state = states.get(website.id);
+        const status = reportedStatusOf(
+          website,
+          state?.organizationId === website.organizationId ? state : undefined,
+          {
+            customerCancelled: cancelled.has(website.customerId),
+            now,
+          },
+        );
+        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      }
       return { byStatus, open };
     })();
     read = { at: Date.now(), figures: next };
@@ -33,13 +52,12 @@ export function monitoringGauges(
   };
   new Gauge({
     name: 'webmon_websites',
-    help: 'Websites by the status reported now',
+    help: 'Websites by the status the API reports of them now',
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
       const { byStatus } = await figures();
-      for (const status of new Set([...STATUSES, ...byStatus.keys()]))
-        this.set({ status }, byStatus.get(status) ?? 0);
+      for (const status of WEBSITE_STATUSES) this.set({ status }, byStatus.get(status) ?? 0);
     },
   });
   new Gauge({

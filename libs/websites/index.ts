@@ -13,6 +13,7 @@ export {
   WebsiteRepository,
   websiteIndexes,
   websiteKey,
+  type WebsiteStatusFields,
 } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';

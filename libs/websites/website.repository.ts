@@ -61,6 +61,12 @@ export interface WebsiteDocument {
   updatedAt: Date;
 }
 
+/** The fields of a website its reported status depends on (besides its customer and monitor state). */
+export type WebsiteStatusFields = Pick<
+  WebsiteDocument,
+  'id' | 'organizationId' | 'customerId' | 'paused' | 'unmonitored'
+>;
+
 export const WEBSITES = 'websites';
 
 /** Websites by publicId (badges, `/api/websites/{publicId}`) in two primary-key reads. */
@@ -156,6 +162,14 @@ export class WebsiteRepository {
     return this.websites.collection.find({}, { projection: { _id: 0 } });
   }
 
+  /** What decides the status the API reports, of every website (metrics; one scan of small documents). */
+  statusFieldsOfAll(): AsyncIterable<WebsiteStatusFields> {
+    return this.websites.collection.find<WebsiteStatusFields>(
+      {},
+      { projection: { _id: 0, id: 1, organizationId: 1, customerId: 1, paused: 1, unmonitored: 1 } },
+    );
+  }
+
   /**
    * What scheduling needs of every website, read whole before anyone works through it: a cursor
    * held open across a slow loop keeps FerretDB's SQLite from committing the checks' inserts.
@@ -211,11 +225,6 @@ export class WebsiteRepository {
     return this.websites
       .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
       .toArray();
-  }
-
-  /** Websites of every organization (metrics). */
-  countAll(): Promise<number> {
-    return this.websites.collection.countDocuments({});
   }
 
   /** Ids of the organization's websites that list a notification channel. */
