@@ -1,5 +1,4 @@
 export { BatchInserter } from './batch-inserter.js';
-export { Bulkhead, publicReads } from './bulkhead.js';
 export { isDuplicateKey, nextId } from './counters.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {
@@ -12,6 +11,7 @@ export {
 } from './key-lookup.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
+export { publicReads } from './public-reads.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';
 export { isMongoUnavailable, MongoDeadlineError, withinDeadline } from './unavailable.js';

@@ -1,5 +1,5 @@
 import type { Collection, Db, Document, Filter, FindOptions, ObjectId, WithId } from 'mongodb';
-import type { Bulkhead } from './bulkhead.js';
+import type { ConcurrencyLimit } from '../runtime/index.js';
 import { isDuplicateKey } from './counters.js';
 
 /** The primary key of the document a lookup entry points at. */
@@ -125,7 +125,7 @@ export class KeyLookup<T extends Document> {
    * The document holding `key` now, or null; a projection must keep the key field. The reads go
    * through `bulkhead` when given (a key known absent is answered before, from memory).
    */
-  async find(key: string, options?: FindOptions, bulkhead?: Bulkhead): Promise<WithId<T> | null> {
+  async find(key: string, options?: FindOptions, bulkhead?: ConcurrencyLimit): Promise<WithId<T> | null> {
     if (this.absent?.has(key)) return null;
     const read = async () => {
       const entry = await this.entries.findOne({ _id: this.entryId(key) });

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../logging/index.js';
 import { type Redis, startJobWorker } from '../redis/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import {
   BUCKET_JOB_NAME,
   type BucketJobData,
@@ -11,7 +12,6 @@ import {
   plannedAtOf,
 } from '../scheduler/index.js';
 import type { CheckRunner, RunOutcome } from './check-runner.js';
-import { ConcurrencyLimit } from './concurrency-limit.js';
 import { type CheckResultDocument, failuresOf } from './result.repository.js';
 
 /**
