@@ -27,6 +27,7 @@ import {
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
+import { decisionRules } from './decision-rules.js';
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
@@ -34,7 +35,7 @@ import type { DurableEffects, MongoWrites, MonitorTransitions } from './monitor-
 import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, failuresOf, summaryOf } from './result.repository.js';
 import type { RollupRecorder } from './rollups.js';
-import { freshWindowMs, type Health } from './status-machine.js';
+import type { Health } from './status-machine.js';
 
 /** Looks up when a domain expires (RDAP, then WHOIS). */
 export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
@@ -327,14 +328,10 @@ export class CheckRunner {
         const outcome = afterResult(
           state,
           { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
-          {
-            ...pkg.alerting,
-            regions: website.scheduledRegions.length > 0 ? website.scheduledRegions : [result.region],
-            freshWithinMs: freshWindowMs(
-              effectiveIntervalSeconds(website, pkg) * 1000,
-              this.deps.recheckDelayMs,
-            ),
-          },
+          decisionRules(website, pkg, {
+            recheckDelayMs: this.deps.recheckDelayMs,
+            reportingRegion: result.region,
+          }),
         );
         return {
           result: { ...decided, recheckSoon: outcome.recheckSoon, told: outcome.events.map((e) => e.type) },

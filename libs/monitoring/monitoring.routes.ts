@@ -5,22 +5,12 @@ import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { invalidInput } from '../errors/index.js';
 import { checkResultSchema } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
-import {
-  effectiveIntervalSeconds,
-  type Unmonitored,
-  type WebsiteDocument,
-  websiteRefParams,
-} from '../websites/index.js';
+import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
+import { freshWithinMsOf } from './decision-rules.js';
 import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
 import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
-import {
-  freshWindowMs,
-  isFresh,
-  reportedStatus,
-  WEBSITE_STATUSES,
-  type WebsiteStatus,
-} from './status-machine.js';
+import { isFresh, reportedStatus, WEBSITE_STATUSES, type WebsiteStatus } from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -190,9 +180,7 @@ export function monitoringRoutes(deps: {
           unmonitored: unmonitored !== null,
           inMaintenance: inMaintenanceAt(state, now),
         });
-        const freshWithinMs = owner
-          ? freshWindowMs(effectiveIntervalSeconds(website, owner.pkg) * 1000, deps.recheckDelayMs)
-          : 0;
+        const freshWithinMs = owner ? freshWithinMsOf(website, owner.pkg, deps.recheckDelayMs) : 0;
         return {
           websiteId: website.id,
           status,

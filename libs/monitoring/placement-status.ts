@@ -1,10 +1,10 @@
 import { isMonitored } from '../customers/index.js';
-import { effectiveIntervalSeconds, type PlacementChange } from '../websites/index.js';
+import type { PlacementChange } from '../websites/index.js';
+import { decisionRules } from './decision-rules.js';
 import { afterPlacement } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorTransitions } from './monitor-transition.js';
 import { type ResultRepository, summaryOf } from './result.repository.js';
-import { freshWindowMs } from './status-machine.js';
 
 /**
  * The monitor's side of a placement change (regions gained or lost, checking stopped or resumed):
@@ -25,14 +25,7 @@ export class PlacementStatus {
       const at = new Date();
       const outcome = afterPlacement(state, {
         at,
-        rules: {
-          ...pkg.alerting,
-          regions: website.scheduledRegions,
-          freshWithinMs: freshWindowMs(
-            effectiveIntervalSeconds(website, pkg) * 1000,
-            this.deps.recheckDelayMs,
-          ),
-        },
+        rules: decisionRules(website, pkg, { recheckDelayMs: this.deps.recheckDelayMs }),
         inMaintenance: inMaintenanceAt(state, at),
         paused: website.paused,
         cancelled: !isMonitored(customer.status),
