@@ -11,17 +11,16 @@
  *   tsx: the sources, as `npm start` runs them)
  * BENCH_API_CPU_PROF=<dir> makes the API write a V8 CPU profile (.cpuprofile) there when it stops.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import { findFreePort, isPortOpen } from '../libs/embedded/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
-import { appEntry, compileForDist, parseRuntime } from './support/app-runtime.js';
+import { startApiProcess } from './support/api-process.js';
+import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
+import { loadFor } from './support/http-load.js';
 import { cpuSecondsOf, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
@@ -132,22 +131,14 @@ async function importWebsites(pool: Pool, token: string, count: number, pid: num
   }
 }
 
-async function load(pool: Pool, path: string, headers: Record<string, string>, durationMs: number) {
-  const latencies: number[] = [];
-  let errors = 0;
-  const deadline = Date.now() + durationMs;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < deadline) {
-        const started = performance.now();
-        const response = await pool.request({ method: 'GET', path, headers });
-        await response.body.dump();
-        latencies.push(performance.now() - started);
-        if (response.statusCode !== 200) errors++;
-      }
-    }),
-  );
-  return { latencies: Float64Array.from(latencies).sort(), errors };
+function load(pool: Pool, path: string, headers: Record<string, string>, durationMs: number) {
+  return loadFor({
+    pool,
+    connections,
+    durationMs,
+    next: () => ({ method: 'GET', path, headers }),
+    expected: [200],
+  });
 }
 
 if (runtime === 'dist') compileForDist((message) => console.log(`[bench] ${message}`));
@@ -156,29 +147,9 @@ const profileArgs = process.env.BENCH_API_CPU_PROF
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`]
   : [];
 
-await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
-  const port = await findFreePort();
-  const api = owned(
-    spawn(process.execPath, [...profileArgs, ...appEntry('api', runtime)], {
-      env: {
-        ...process.env,
-        MONGODB_URL: mongoUrl,
-        REDIS_URL: redisUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        REDIS_KEY_PREFIX: `bench${Date.now()}`,
-        SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString('base64'),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }),
-  );
-  for (let waited = 0; !(await isPortOpen('127.0.0.1', port)); waited += 100) {
-    if (waited > 30_000 || api.exitCode !== null) throw new Error('the API did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const mongo = new MongoClient(mongoUrl);
+await withBenchDatabases('api', async (stack) => {
+  const { port, pid } = await startApiProcess(stack, { runtime, nodeArgs: profileArgs });
+  const mongo = new MongoClient(stack.mongoUrl);
   await mongo.connect();
   const organization = await new OrganizationRepository(mongo.db()).create('bench');
   const tokens = new ApiTokenRepository(mongo.db());
@@ -196,7 +167,6 @@ await withBenchDatabases('api', async ({ mongoUrl, redisUrl, owned }) => {
   });
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
-  const pid = api.pid!;
   console.log(
     `API benchmark (${runtime}): ${connections} connections, ${seconds} s per scenario, Node ${process.version}`,
   );

@@ -1,0 +1,193 @@
+/**
+ * What a lookup by key costs at `--websites` websites (10,000 by default): the API as its own
+ * process on FerretDB and Redis (started here on free ports unless MONGODB_URL / REDIS_URL are
+ * set), loaded from this process over loopback, every request for a random key:
+ *   - PATCH and GET /api/websites/{publicId} (authenticated, the website found by its publicId)
+ *   - badges of websites on public pages, and of unknown ids
+ *   - status pages (HTML and JSON) by slug, and unknown slugs
+ * Websites are spread over customers of 50, each with a public status page. One website per
+ * customer is created over the API, the others are stored as copies and their lookup entries
+ * added by the start-up backfill (its time is printed: what an upgrade at that size costs once).
+ * Usage: npm run bench:lookups [-- --websites 10000 --seconds 10 --connections 32 --runtime dist|tsx]
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { Pool } from 'undici';
+import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
+import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
+import { websiteIndexes } from '../libs/websites/index.js';
+import { startApiProcess } from './support/api-process.js';
+import { compileForDist, parseRuntime } from './support/app-runtime.js';
+import { withBenchDatabases } from './support/bench-databases.js';
+import { type LoadRequest, loadFor } from './support/http-load.js';
+import { cpuSecondsOf, percentile } from './support/process-stats.js';
+
+const { values } = parseArgs({
+  options: {
+    websites: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    runtime: { type: 'string', default: 'dist' },
+  },
+});
+const runtime = parseRuntime(values.runtime);
+const websiteCount = Number(values.websites);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const PER_CUSTOMER = 50;
+if (!(Number.isInteger(websiteCount) && websiteCount >= PER_CUSTOMER && seconds > 0 && connections > 0))
+  throw new Error(
+    `--websites must be a whole number of at least ${PER_CUSTOMER}, --seconds and --connections positive`,
+  );
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+
+if (runtime === 'dist') compileForDist((message) => console.log(`[bench] ${message}`));
+
+await withBenchDatabases('lookups', async (stack) => {
+  const { url, pid } = await startApiProcess(stack, {
+    runtime,
+    env: { PUBLIC_PAGES_PER_MINUTE: '1000000' },
+  });
+  const mongo = new MongoClient(stack.mongoUrl);
+  await mongo.connect();
+  const db = mongo.db();
+  const organization = await new OrganizationRepository(db).create('bench');
+  const { token } = await new ApiTokenRepository(db).create({
+    organizationId: organization.id,
+    name: 'bench',
+    scopes: ['admin'],
+  });
+  const heartbeat = await startHeartbeat({
+    nodes: new MonitoringNodeRepository(db),
+    node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
+    logger: createLogger('bench', 'silent'),
+  });
+  const pool = new Pool(url, { connections, pipelining: 1 });
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const send = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
+    const response = await pool.request({ method, path, headers: auth, body: JSON.stringify(body) });
+    const text = await response.body.text();
+    if (response.statusCode >= 300) throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
+    return JSON.parse(text) as { id: number; publicId: string; slug: string };
+  };
+
+  const customers = Math.ceil(websiteCount / PER_CUSTOMER);
+  console.log(`[bench] ${customers} customers with a public status page and ${websiteCount} websites…`);
+  const pkg = await send('POST', '/api/packages', {
+    key: 'bench',
+    displayName: 'Bench',
+    limits: { maxWebsites: PER_CUSTOMER, minCheckIntervalSeconds: 60 },
+  });
+  const slugs: string[] = [];
+  const templates: Array<{ id: number; customerId: number }> = [];
+  for (let c = 0; c < customers; c++) {
+    const customer = await send('POST', '/api/customers', {
+      name: `Customer ${c}`,
+      packageId: pkg.id,
+      email: 'ops@example.com',
+    });
+    const website = await send('POST', '/api/websites', {
+      customerId: customer.id,
+      name: `Site ${c}`,
+      url: `https://site-${c}.example.com/`,
+      checkInterval: 300,
+      paused: true,
+    });
+    templates.push({ id: website.id, customerId: customer.id });
+    const page = await send('POST', '/api/status-pages', {
+      slug: `customer-${c}`,
+      title: `Customer ${c}`,
+      customerId: customer.id,
+      public: true,
+    });
+    slugs.push(page.slug);
+  }
+  const websites = db.collection('websites');
+  let nextId = 1_000_000;
+  for (const template of templates) {
+    const document = await websites.findOne({ id: template.id });
+    const copies = Math.min(PER_CUSTOMER - 1, websiteCount - templates.length - (nextId - 1_000_000));
+    if (copies <= 0) continue;
+    await websites.insertMany(
+      Array.from({ length: copies }, () => {
+        const id = nextId++;
+        return { ...document, _id: `w${id}` as never, id, publicId: randomUUID(), name: `Site ${id}` };
+      }),
+    );
+  }
+  // As after an upgrade: the copies' lookups are added by the start-up backfill.
+  await db.collection(KEY_LOOKUPS).deleteOne({ _id: '~backfilled/websites.publicId' as never });
+  const backfillStarted = performance.now();
+  await ensureIndexes(db, [websiteIndexes]);
+  const backfillSeconds = (performance.now() - backfillStarted) / 1000;
+  const publicIds = (await websites.find({}, { projection: { _id: 0, publicId: 1 } }).toArray()).map(
+    (website) => String(website.publicId),
+  );
+  console.log(
+    `[bench] ${publicIds.length} websites; start-up backfill of their publicId lookups: ${backfillSeconds.toFixed(1)} s`,
+  );
+
+  const scenarios: Array<[string, () => LoadRequest, number[]]> = [
+    [
+      'PATCH /api/websites/{publicId}',
+      () => ({
+        method: 'PATCH',
+        path: `/api/websites/${pick(publicIds)}`,
+        headers: auth,
+        body: JSON.stringify({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
+      }),
+      [200],
+    ],
+    [
+      'GET /api/websites/{publicId}',
+      () => ({ method: 'GET', path: `/api/websites/${pick(publicIds)}`, headers: auth }),
+      [200],
+    ],
+    [
+      'GET /badge/{publicId}/status.svg',
+      () => ({ method: 'GET', path: `/badge/${pick(publicIds)}/status.svg` }),
+      [200],
+    ],
+    ['  unknown publicId', () => ({ method: 'GET', path: `/badge/${randomUUID()}/status.svg` }), [404]],
+    ['GET /status/{slug}', () => ({ method: 'GET', path: `/status/${pick(slugs)}` }), [200]],
+    ['GET /status/{slug}.json', () => ({ method: 'GET', path: `/status/${pick(slugs)}.json` }), [200]],
+    ['  unknown slug', () => ({ method: 'GET', path: `/status/no-${randomUUID().slice(0, 8)}` }), [404]],
+  ];
+  console.log(
+    `Lookups at ${publicIds.length} websites (${runtime}): ${connections} connections, ${seconds} s each, random keys, Node ${process.version}`,
+  );
+  console.log(
+    'scenario                            req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req',
+  );
+  for (const [name, next, expected] of scenarios) {
+    await loadFor({ pool, connections, durationMs: 1000, next, expected }); // warm-up
+    const cpuBefore = cpuSecondsOf(pid);
+    const started = performance.now();
+    const { latencies, errors } = await loadFor({
+      pool,
+      connections,
+      durationMs: seconds * 1000,
+      next,
+      expected,
+    });
+    const elapsed = (performance.now() - started) / 1000;
+    console.log(
+      [
+        name.padEnd(33),
+        (latencies.length / elapsed).toFixed(0).padStart(7),
+        percentile(latencies, 50).toFixed(2).padStart(9),
+        percentile(latencies, 95).toFixed(2).padStart(8),
+        percentile(latencies, 99).toFixed(2).padStart(8),
+        String(errors).padStart(8),
+        (((cpuSecondsOf(pid) - cpuBefore) / latencies.length) * 1000).toFixed(3).padStart(18),
+      ].join(' '),
+    );
+  }
+  await pool.close();
+  await heartbeat.stop();
+  await mongo.close();
+});
