@@ -109,6 +109,9 @@ const incidentView = z
   })
   .meta({ id: 'Incident' });
 
+/** One list shape for a website's incidents and the organization's (named once for generated clients). */
+const incidentList = z.object({ items: z.array(incidentView) }).meta({ id: 'IncidentList' });
+
 /** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
 function sinceOf(
   status: WebsiteStatus,
@@ -224,7 +227,9 @@ export function monitoringRoutes(deps: {
       success: {
         status: 200,
         description: 'A page of results; nextCursor is null on the last page',
-        schema: z.object({ items: z.array(resultView), nextCursor: z.string().nullable() }),
+        schema: z
+          .object({ items: z.array(resultView), nextCursor: z.string().nullable() })
+          .meta({ id: 'ResultPage' }),
       },
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
@@ -298,7 +303,7 @@ export function monitoringRoutes(deps: {
       access: 'read',
       params: websiteRefParams,
       query: z.strictObject({ limit: decimalInteger({ min: 1, max: 500 }).default(50) }),
-      success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
+      success: { status: 200, description: 'Incidents', schema: incidentList },
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
         const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
@@ -317,7 +322,7 @@ export function monitoringRoutes(deps: {
         open: z.enum(['true', 'false']).optional().describe('true: unresolved only; false: resolved only'),
         limit: decimalInteger({ min: 1, max: 500 }).default(100),
       }),
-      success: { status: 200, description: 'Incidents', schema: z.object({ items: z.array(incidentView) }) },
+      success: { status: 200, description: 'Incidents', schema: incidentList },
       handle: async ({ auth, query }) => {
         const incidents = await deps.states.incidentsOfOrganization(auth.organizationId, {
           limit: query.limit,
