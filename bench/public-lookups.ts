@@ -3,8 +3,10 @@
  * process on FerretDB and Redis (started here on free ports unless MONGODB_URL / REDIS_URL are
  * set), loaded from this process over loopback, every request for a random key:
  *   - PATCH and GET /api/websites/{publicId} (authenticated, the website found by its publicId)
- *   - badges of websites on public pages, and of unknown ids
- *   - status pages (HTML and JSON) by slug, and unknown slugs
+ *   - badges of websites on public pages (one again and again: cached; any: mostly built anew),
+ *     and of unknown ids
+ *   - status pages (HTML and JSON) by slug (one page: cached; any of them: mostly built anew), and
+ *     unknown slugs
  * Websites are spread over customers of 50, each with a public status page. One website per
  * customer is created over the API, the others are stored as copies and their lookup entries
  * added by the start-up backfill (its time is printed: what an upgrade at that size costs once).
@@ -148,12 +150,19 @@ await withBenchDatabases('lookups', async (stack) => {
       [200],
     ],
     [
-      'GET /badge/{publicId}/status.svg',
+      'GET /badge/…/status.svg, one website',
+      () => ({ method: 'GET', path: `/badge/${publicIds[0]}/status.svg` }),
+      [200],
+    ],
+    [
+      'GET /badge/…/status.svg, any website',
       () => ({ method: 'GET', path: `/badge/${pick(publicIds)}/status.svg` }),
       [200],
     ],
     ['  unknown publicId', () => ({ method: 'GET', path: `/badge/${randomUUID()}/status.svg` }), [404]],
-    ['GET /status/{slug}', () => ({ method: 'GET', path: `/status/${pick(slugs)}` }), [200]],
+    // The same page again and again: what most visitors get, from the page cache.
+    ['GET /status/{slug}, one page', () => ({ method: 'GET', path: `/status/${slugs[0]}` }), [200]],
+    ['GET /status/{slug}, any page', () => ({ method: 'GET', path: `/status/${pick(slugs)}` }), [200]],
     ['GET /status/{slug}.json', () => ({ method: 'GET', path: `/status/${pick(slugs)}.json` }), [200]],
     ['  unknown slug', () => ({ method: 'GET', path: `/status/no-${randomUUID().slice(0, 8)}` }), [404]],
   ];
@@ -177,7 +186,7 @@ await withBenchDatabases('lookups', async (stack) => {
     const elapsed = (performance.now() - started) / 1000;
     console.log(
       [
-        name.padEnd(33),
+        name.padEnd(36),
         (latencies.length / elapsed).toFixed(0).padStart(7),
         percentile(latencies, 50).toFixed(2).padStart(9),
         percentile(latencies, 95).toFixed(2).padStart(8),

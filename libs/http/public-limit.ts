@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../redis/index.js';
+import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
 import { applyRateLimit } from './access-guard.js';
 import type { Route } from './route.js';
 
@@ -10,17 +10,66 @@ export interface PublicBudget {
   limiter: RateLimiter;
 }
 
+/** Addresses over their budget remembered per process at most; past it the oldest is forgotten. */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+/**
+ * A refusal is sent this late, so a client that ignores `Retry-After` and asks again at once makes
+ * one request a second per connection instead of as many as the API can answer; at most
+ * `MAX_HELD_REFUSALS` wait at once per process (past that they are sent at once).
+ */
+const REFUSAL_DELAY_MS = 1000;
+const MAX_HELD_REFUSALS = 1000;
+
+/**
+ * Addresses known to be over the budget until their window ends: answered 429 without asking
+ * Redis again (the window cannot end sooner), so a flood from one address costs no round trips.
+ */
+class BlockedAddresses {
+  private readonly until = new Map<string, { endsAt: number; decision: RateLimitDecision }>();
+
+  /** The refusal to give now, if the address is blocked. */
+  refusal(key: string): RateLimitDecision | null {
+    const blocked = this.until.get(key);
+    if (!blocked) return null;
+    const leftMs = blocked.endsAt - Date.now();
+    if (leftMs <= 0) {
+      this.until.delete(key);
+      return null;
+    }
+    return { ...blocked.decision, remaining: 0, resetSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };
+  }
+
+  remember(key: string, decision: RateLimitDecision): void {
+    if (this.until.size >= MAX_BLOCKED_ADDRESSES) this.until.delete(this.until.keys().next().value as string);
+    this.until.set(key, { endsAt: Date.now() + decision.resetSeconds * 1000, decision });
+  }
+}
+
 /**
  * The routes, each counting its requests against the budget of the client address before it runs
  * (429 with `Retry-After` once used up), apart from the API's per-token limit. The address is the
  * connection's peer, or with TRUST_PROXY the first of X-Forwarded-For (Koa's `ctx.ip`).
  */
 export function limitedPerAddress(budget: PublicBudget, routes: readonly Route[]): Route[] {
+  const blocked = new BlockedAddresses();
+  let held = 0;
+  const delayRefusal = async () => {
+    if (held >= MAX_HELD_REFUSALS) return;
+    held++;
+    await new Promise((resolve) => setTimeout(resolve, REFUSAL_DELAY_MS));
+    held--;
+  };
   return routes.map((route) => ({
     ...route,
     problems: route.problems.includes(429) ? route.problems : [...route.problems, 429],
     async run(ctx) {
-      const decision = await budget.limiter.consume(`public:${budget.name}:${ctx.ip}`);
+      const key = `public:${budget.name}:${ctx.ip}`;
+      let decision = blocked.refusal(key);
+      if (!decision) {
+        decision = await budget.limiter.consume(key);
+        if (!decision.allowed) blocked.remember(key, decision);
+      }
+      if (!decision.allowed) await delayRefusal();
       applyRateLimit(ctx, decision, 'This address');
       await route.run(ctx);
     },
