@@ -84,6 +84,10 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     ['status page by slug (/status/<slug>)', () => new StatusPageRepository(db).findBySlug(slug)],
     ['status page by an unknown slug', () => new StatusPageRepository(db).findBySlug(`no-${randomUUID()}`)],
     ['token by hash (every request)', () => new ApiTokenRepository(db).findActiveByHash(hashToken(token))],
+    [
+      'websites of a customer (a status page)',
+      () => new WebsiteRepository(db).listByCustomer(organizationId, customerId),
+    ],
   ];
 
   it.each(lookups)('%s: every find is a primary-key read', async (_name, lookup) => {
@@ -106,6 +110,28 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect((await new ApiTokenRepository(db).findActiveByHash(hashToken(token)))?.organizationId).toBe(
       organizationId,
     );
+    expect(
+      (await new WebsiteRepository(db).listByCustomer(organizationId, customerId)).map((w) => w.id),
+    ).toEqual([website.id]);
+  });
+
+  it("a customer's websites are listed as they come and go", async () => {
+    const websites = new WebsiteRepository(db);
+    const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Docs', url: 'https://docs.example.com/', checkInterval: 60 },
+    });
+    expect((await websites.listByCustomer(organizationId, customerId)).map((w) => w.id)).toEqual([
+      website.id,
+      created.body.id,
+    ]);
+    expect((await api.request('DELETE', `/api/websites/${created.body.publicId}`, { token })).status).toBe(
+      204,
+    );
+    expect((await websites.listByCustomer(organizationId, customerId)).map((w) => w.id)).toEqual([
+      website.id,
+    ]);
+    expect(await websites.listByCustomer(organizationId + 1, customerId)).toEqual([]);
   });
 
   it('"not found" is answered from memory the second time, and what is created after is found at once', async () => {
@@ -156,17 +182,22 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect(await pages.findBySlug(old)).toBe(null);
   });
 
-  it('lookups of documents stored before them are added at start, once, whatever was left', async () => {
+  it("lookups (and customers' website lists) of documents stored before them are added at start, once, whatever was left", async () => {
     const entries = db.collection(KEY_LOOKUPS);
     // As an older version left the data: no entries at all, and one pointing at a document that is gone.
     await entries.deleteMany({});
     await entries.insertOne({ _id: `status_pages.slug/${slug}` as never, ref: 'gone' });
+    await db.collection('website_counts').updateMany({}, { $unset: { websiteIds: '' } });
     await ensureIndexes(db, [websiteIndexes, statusPageIndexes, apiTokenIndexes]);
     const count = await entries.countDocuments({});
     await ensureIndexes(db, [websiteIndexes, statusPageIndexes, apiTokenIndexes]);
     expect(await entries.countDocuments({})).toBe(count);
     expect((await new WebsiteRepository(db).findByPublicId(website.publicId))?.id).toBe(website.id);
     expect((await new StatusPageRepository(db).findBySlug(slug))?.title).toBe('Shop status');
+    expect(await db.collection('website_counts').countDocuments({ websiteIds: { $exists: false } })).toBe(0);
+    expect(
+      (await new WebsiteRepository(db).listByCustomer(organizationId, customerId)).map((w) => w.id),
+    ).toEqual([website.id]);
     expect((await api.request('GET', '/api/websites', { token })).status).toBe(200);
   });
 });

@@ -85,7 +85,15 @@ export const websiteIndexes: CollectionIndexes = {
     { key: { publicId: 1 }, unique: true, name: 'public_id_unique' },
     { key: { organizationId: 1, customerId: 1, id: 1 }, name: 'organization_customer' },
   ],
-  backfill: (db) => publicIdLookup(db).backfill(),
+  backfill: async (db) => {
+    await publicIdLookup(db).backfill();
+    await new WebsiteCounts(db).backfillWebsiteIds(() =>
+      db
+        .collection<WebsiteDocument>(WEBSITES)
+        .find({}, { projection: { _id: 0, id: 1, customerId: 1 } })
+        .toArray(),
+    );
+  },
 };
 
 /** Bound into the sealed client key, so it opens only for its website. */
@@ -128,14 +136,14 @@ export class WebsiteRepository {
 
   /** The caller holds the customer's lock (its website count moves with the insert). */
   async insert(document: WebsiteDocument): Promise<void> {
-    await this.counts.adjust(document.customerId, 1);
+    await this.counts.joined(document.customerId, document.id);
     try {
       const key = websiteKey(document.id);
       await this.publicIds.claim(document.publicId, key, () =>
         this.websites.insertOne({ ...document, _id: key } as WebsiteDocument),
       );
     } catch (error) {
-      await this.counts.adjust(document.customerId, -1);
+      await this.counts.left(document.customerId, document.id);
       throw error;
     }
     await this.changed(document.id);
@@ -221,10 +229,23 @@ export class WebsiteRepository {
       .toArray();
   }
 
-  listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
-    return this.websites
-      .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
-      .toArray();
+  /**
+   * The customer's websites by id: those its counter lists, each read by primary key (a filter on
+   * the customer scans every website on FerretDB); read with that filter only while it lists none.
+   */
+  async listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
+    const ids = await this.counts.websiteIdsOf(organizationId, customerId);
+    if (!ids)
+      return this.websites
+        .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
+        .toArray();
+    // `_id` is projected out, so what comes back are the websites themselves.
+    const found = (await Promise.all(
+      ids.map((id) => this.websites.findOneByKey(organizationId, websiteKey(id), WITHOUT_MONGO_ID)),
+    )) as Array<WebsiteDocument | null>;
+    return found
+      .filter((website): website is WebsiteDocument => website?.customerId === customerId)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** Ids of the organization's websites that list a notification channel. */
@@ -244,15 +265,13 @@ export class WebsiteRepository {
 
   /** From the customer's counter (one primary-key read); counted from the websites when it has none. */
   countByCustomer(organizationId: number, customerId: number): Promise<number> {
-    return this.counts.get(organizationId, customerId, () =>
-      this.countWebsitesOf(organizationId, customerId),
-    );
+    return this.counts.get(organizationId, customerId, () => this.idsOfCustomer(organizationId, customerId));
   }
 
   /** Counts the customer's websites themselves and stores that as its counter (the caller holds its lock). */
   recountCustomer(organizationId: number, customerId: number): Promise<number> {
     return this.counts.recount(organizationId, customerId, () =>
-      this.countWebsitesOf(organizationId, customerId),
+      this.idsOfCustomer(organizationId, customerId),
     );
   }
 
@@ -262,13 +281,16 @@ export class WebsiteRepository {
   }
 
   /** A website moves to another customer: the caller holds both customers' locks. */
-  async moveCount(fromCustomerId: number, toCustomerId: number): Promise<void> {
-    await this.counts.adjust(toCustomerId, 1);
-    await this.counts.adjust(fromCustomerId, -1);
+  async moveCount(websiteId: number, fromCustomerId: number, toCustomerId: number): Promise<void> {
+    await this.counts.joined(toCustomerId, websiteId);
+    await this.counts.left(fromCustomerId, websiteId);
   }
 
-  private countWebsitesOf(organizationId: number, customerId: number): Promise<number> {
-    return this.websites.countDocuments(organizationId, { customerId });
+  private async idsOfCustomer(organizationId: number, customerId: number): Promise<number[]> {
+    const found = await this.websites
+      .find(organizationId, { customerId }, { projection: { _id: 0, id: 1 } })
+      .toArray();
+    return found.map((website) => website.id);
   }
 
   /** Writes every field but the identity ones; the caller holds the website's lock (and has read it). */
@@ -375,7 +397,7 @@ export class WebsiteRepository {
     } as unknown as Filter<WebsiteDocument>);
     await this.publicIds.release(website.publicId, key);
     if (deletedCount > 0) {
-      await this.counts.adjust(website.customerId, -1);
+      await this.counts.left(website.customerId, website.id);
       await this.changed(website.id);
     }
     return deletedCount > 0;

@@ -208,7 +208,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
       await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
       if (customerId !== current.customerId)
-        await this.deps.websites.moveCount(current.customerId, customerId);
+        await this.deps.websites.moveCount(id, current.customerId, customerId);
       // A changed request is checked at once: the user wants to see what it gives now.
       await this.deps.scheduling.sync(updated, owner.customer, owner.pkg, {
         firstCheck: { where: requestChanged(current, updated) ? 'all' : 'new' },
