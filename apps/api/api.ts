@@ -23,6 +23,14 @@ import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
+  SELF_ROUTE_PATHS,
+  SIGN_IN_WINDOW_MS,
+  SignIn,
+  sessionRoutes,
+  UserAdministration,
+  userRoutes,
+} from '../../libs/people/index.js';
+import {
   createRedisRateLimiter,
   isRedisUnavailable,
   pingRedis,
@@ -65,6 +73,23 @@ export async function startApi(
     unmonitoredCustomerIds: () => services.customerRepository.unmonitoredIds(),
   });
   const routes: Route[] = [];
+  // Failed authentications per client address: the access guard's and failed sign-ins together.
+  const authFailureLimiter = createRedisRateLimiter({
+    redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    limit: config.AUTH_FAILURES_PER_MINUTE,
+  });
+  const signIn = new SignIn({
+    users: services.users,
+    sessions: services.sessions,
+    accountFailures: createRedisRateLimiter({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limit: config.SIGN_IN_FAILURES_PER_ACCOUNT,
+      windowMs: SIGN_IN_WINDOW_MS,
+    }),
+    addressFailures: authFailureLimiter,
+  });
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -85,6 +110,17 @@ export async function startApi(
       ],
     }),
     ...tokenRoutes(services.tokens),
+    ...sessionRoutes({ signIn, sessions: services.sessions, users: services.users }),
+    ...userRoutes({
+      users: services.users,
+      administration: new UserAdministration({
+        users: services.users,
+        sessions: services.sessions,
+        mutex: services.mutex,
+        customerExists: async (organizationId, customerId) =>
+          (await services.customerRepository.findById(organizationId, customerId)) !== null,
+      }),
+    }),
     ...packageRoutes({
       packages: services.packages,
       mutex: services.mutex,
@@ -157,16 +193,14 @@ export async function startApi(
     ],
     guard: createAccessGuard({
       authenticate: createAuthenticator(services.tokens, logger),
+      authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
+      customerCallerRoutes: new Set(SELF_ROUTE_PATHS),
       rateLimiter: createRedisRateLimiter({
         redis,
         keyPrefix: config.REDIS_KEY_PREFIX,
         limit: config.RATE_LIMIT_PER_MINUTE,
       }),
-      authFailureLimiter: createRedisRateLimiter({
-        redis,
-        keyPrefix: config.REDIS_KEY_PREFIX,
-        limit: config.AUTH_FAILURES_PER_MINUTE,
-      }),
+      authFailureLimiter,
     }),
   });
 

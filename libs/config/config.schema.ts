@@ -149,6 +149,12 @@ export const envSchema = z
     DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
     /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */
     TRUST_PROXY: bool.default(false),
+    /** A signed-in person's session ends after this long unused (each request starts it again). @defaultValue 43200 (12 h) */
+    SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(43_200),
+    /** A session ends this long after its sign-in, however used. @defaultValue 2592000 (30 days) */
+    SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+    /** Failed sign-ins one account (e-mail) may have in 15 minutes before sign-in answers 429. @defaultValue 5 */
+    SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
   })
   .superRefine((env, ctx) => {
     // A cluster serves database 0 only: a URL naming another would be silently ignored.

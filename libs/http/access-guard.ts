@@ -1,5 +1,11 @@
 import type { Middleware } from 'koa';
-import { type Authenticate, hasScope } from '../contract/index.js';
+import {
+  type AuthContext,
+  type Authenticate,
+  type AuthenticateSession,
+  hasScope,
+  SESSION_COOKIE,
+} from '../contract/index.js';
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
 import { AppError } from './app-error.js';
 import type { AppContext, AppState } from './context.js';
@@ -7,6 +13,8 @@ import type { Access } from './route.js';
 
 const REALM = 'Bearer realm="webmon"';
 const BEARER = /^Bearer +([^\s]+) *$/i;
+/** Methods that change nothing, which a cross-site page may make anyway (links, images). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): AppError {
   return new AppError('unauthorized', {
@@ -30,16 +38,60 @@ export function applyRateLimit(ctx: AppContext, decision: RateLimitDecision, bud
 }
 
 /**
- * The middleware in front of every non-public route: failed authentications per client address
- * (429 once over their limit, before any token is looked up), bearer token (401), per-token rate
- * limit (429) and scope (403), in that order. The client address is the peer's, or with
- * TRUST_PROXY the first of X-Forwarded-For.
+ * The origin a browser says the request came from: `Origin`, or the origin of `Referer` when a
+ * browser sent no `Origin` (some do not on same-origin requests); undefined when neither is there.
  */
-export function createAccessGuard(options: {
+function claimedOrigin(ctx: AppContext): string | undefined {
+  const origin = ctx.get('origin');
+  if (origin) return origin;
+  const referer = ctx.get('referer');
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'an unreadable Referer';
+  }
+}
+
+/**
+ * 403 unless a write made with a session cookie comes from this site: a cookie goes along with a
+ * cross-site form post (SameSite=Lax stops it only for some), a bearer token never does.
+ */
+export function requireSameOrigin(ctx: AppContext): void {
+  const claimed = claimedOrigin(ctx);
+  // Not ctx.origin: Koa 3 answers the request's Origin header there. Behind TRUST_PROXY, the
+  // protocol and host the load balancer was asked for.
+  if (claimed === `${ctx.protocol}://${ctx.host}`) return;
+  throw new AppError('forbidden', {
+    detail: claimed
+      ? `A request signed in with a session cookie from another site (${claimed.slice(0, 100)}) is refused: cross-site request.`
+      : 'A write signed in with a session cookie needs an Origin (or Referer) header of this site: cross-site request refused.',
+    extensions: { reason: 'cross-site-request' },
+  });
+}
+
+export interface AccessGuardOptions {
   authenticate: Authenticate;
+  /** Callers signed in with the session cookie; without it only bearer tokens are accepted. */
+  authenticateSession?: AuthenticateSession;
   rateLimiter: RateLimiter;
   authFailureLimiter: RateLimiter;
-}) {
+  /**
+   * Route paths a caller bound to one customer (a `client` user) may use: each of them answers only
+   * with that customer's resources. Every other route answers such a caller 404, as an unknown id.
+   */
+  customerCallerRoutes?: ReadonlySet<string>;
+}
+
+/**
+ * The middleware in front of every non-public route: failed authentications per client address
+ * (429 once over their limit, before any token is looked up), the caller from a bearer token or the
+ * session cookie (401), same-origin writes with a cookie (403), the caller's rate limit (429), scope
+ * (403) and customer binding (404), in that order. The client address is the peer's, or with
+ * TRUST_PROXY the first of X-Forwarded-For.
+ */
+export function createAccessGuard(options: AccessGuardOptions) {
+  const customerRoutes = options.customerCallerRoutes ?? new Set<string>();
   return (access: Access): Middleware<AppState> =>
     async (ctx, next) => {
       if (access === 'public') return next();
@@ -56,22 +108,48 @@ export function createAccessGuard(options: {
         throw error;
       };
       const header = ctx.get('authorization');
-      if (!header) return failed(unauthorized('Send an API token as `Authorization: Bearer <token>`.'));
-      const token = BEARER.exec(header)?.[1];
-      if (!token)
-        return failed(unauthorized('The Authorization header must be `Bearer <token>`.', 'invalid_request'));
-      const auth = await options.authenticate(token);
-      if (!auth) return failed(unauthorized('The token is unknown or revoked.', 'invalid_token'));
+      const sessionId = options.authenticateSession ? ctx.cookies.get(SESSION_COOKIE) : undefined;
+      let auth: AuthContext | null;
+      if (header) {
+        const token = BEARER.exec(header)?.[1];
+        if (!token)
+          return failed(
+            unauthorized('The Authorization header must be `Bearer <token>`.', 'invalid_request'),
+          );
+        auth = await options.authenticate(token);
+        if (!auth) return failed(unauthorized('The token is unknown or revoked.', 'invalid_token'));
+      } else if (sessionId && options.authenticateSession) {
+        auth = await options.authenticateSession(sessionId, {
+          address: ctx.ip,
+          userAgent: ctx.get('user-agent').slice(0, 200),
+        });
+        if (!auth)
+          return failed(unauthorized('The session has ended or is unknown; sign in again.', 'invalid_token'));
+        if (!SAFE_METHODS.has(ctx.method)) requireSameOrigin(ctx);
+      } else {
+        return failed(
+          unauthorized('Send an API token as `Authorization: Bearer <token>`, or sign in (session cookie).'),
+        );
+      }
       ctx.state.auth = auth;
 
-      applyRateLimit(ctx, await options.rateLimiter.consume(`token:${auth.tokenId}`), 'This token');
+      const [budgetKey, budget] =
+        auth.userId !== undefined
+          ? [`user:${auth.userId}`, 'This user']
+          : [`token:${auth.tokenId}`, 'This token'];
+      applyRateLimit(ctx, await options.rateLimiter.consume(budgetKey), budget);
 
       if (!hasScope(auth.scopes, access)) {
         throw new AppError('forbidden', {
-          detail: `This request needs a token with the '${access}' scope.`,
+          detail: auth.role
+            ? `This request needs the '${access}' scope, which the role '${auth.role}' does not have.`
+            : `This request needs a token with the '${access}' scope.`,
           headers: { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${access}"` },
         });
       }
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
+      if (auth.customerId !== undefined && !(route && customerRoutes.has(route)))
+        throw new AppError('not-found', { detail: 'No such resource.' });
       await next();
     };
 }

@@ -1,4 +1,5 @@
-export { createAccessGuard } from './access-guard.js';
+export { type AccessGuardOptions, createAccessGuard, requireSameOrigin } from './access-guard.js';
+export { AppError } from './app-error.js';
 export { MAX_BODY_BYTES } from './body.middleware.js';
 export { PrecompressedBody } from './compression.js';
 export type { AppContext, AppState } from './context.js';

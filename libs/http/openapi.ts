@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalIntegers } from '../contract/index.js';
+import { decimalIntegers, SESSION_COOKIE } from '../contract/index.js';
 import { MAX_LISTED_FIELD_ERRORS } from './problem.middleware.js';
 import { type DocumentedHeader, openApiPath, type Route } from './route.js';
 
@@ -227,7 +227,8 @@ function operationOf(named: NamedSchemas, route: Route) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
-    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    // Either one: a token for scripts, the session cookie for people signed in.
+    security: route.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
     ...(route.access !== 'public' ? { 'x-required-scope': route.access } : {}),
     parameters: [...parametersOf(named, route.params, 'path'), ...parametersOf(named, route.query, 'query')],
     ...(route.body
@@ -269,6 +270,13 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description: 'An API token (`wm_…`) of your organization',
+        },
+        cookieAuth: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'The session of a person signed in with `POST /api/auth/login`; writes need an `Origin` (or `Referer`) of this site',
         },
       },
     },

@@ -39,6 +39,7 @@ import {
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
+import { SessionStore, UserRepository, userIndexes } from '../people/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
@@ -63,6 +64,7 @@ import {
 export const ALL_INDEXES: readonly CollectionIndexes[] = [
   organizationIndexes,
   apiTokenIndexes,
+  userIndexes,
   monitoringNodeIndexes,
   packageIndexes,
   customerIndexes,
@@ -84,6 +86,9 @@ export interface Services {
   websiteRepository: WebsiteRepository;
   websiteRevisions: WebsiteRevisions;
   tokens: ApiTokenRepository;
+  users: UserRepository;
+  /** Signed-in people's sessions (Redis). */
+  sessions: SessionStore;
   nodes: MonitoringNodeRepository;
   packages: PackageRepository;
   customers: CustomerService;
@@ -164,6 +169,20 @@ class LazyServices implements Services {
   }
   get tokens(): Services['tokens'] {
     return this.once('tokens', () => new ApiTokenRepository(this.deps.db));
+  }
+  get users(): Services['users'] {
+    return this.once('users', () => new UserRepository(this.deps.db));
+  }
+  get sessions(): Services['sessions'] {
+    const { config } = this.deps;
+    return this.once(
+      'sessions',
+      () =>
+        new SessionStore(this.deps.redis, this.prefix, {
+          idleMs: config.SESSION_IDLE_SECONDS * 1000,
+          absoluteMs: config.SESSION_LIFETIME_SECONDS * 1000,
+        }),
+    );
   }
   get customerRepository(): Services['customerRepository'] {
     return this.once('customerRepository', () => new CustomerRepository(this.deps.db));

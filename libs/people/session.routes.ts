@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../contract/index.js';
+import { notAllowed, notFound } from '../errors/index.js';
+import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../http/index.js';
+import type { SessionStore } from './session-store.js';
+import type { SignIn } from './sign-in.js';
+import type { UserRepository } from './user.repository.js';
+import { loginBody, sessionView, signedInView, toUserView } from './user.schema.js';
+
+const TAGS = ['People'];
+
+/** The session id's cookie: never readable by scripts, sent along with top-level navigation only. */
+function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs: number): void {
+  ctx.cookies.set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    // ctx.secure: HTTPS, or with TRUST_PROXY `X-Forwarded-Proto: https` from the load balancer.
+    secure: ctx.secure,
+    maxAge: maxAgeMs,
+    overwrite: true,
+  });
+}
+
+const clientOf = (ctx: AppContext): ClientInfo => ({
+  address: ctx.ip,
+  userAgent: ctx.get('user-agent').slice(0, 200),
+});
+
+/** The signed-in person behind a caller; an API token has none. */
+function personOf(auth: AuthContext): { userId: number; sessionHandle: string } {
+  if (auth.userId === undefined || auth.sessionHandle === undefined)
+    throw notAllowed('This is for a person signed in with the session cookie; an API token has no user.');
+  return { userId: auth.userId, sessionHandle: auth.sessionHandle };
+}
+
+/** Named `handle`, not `id`: ids in this API are integers, and generated clients rely on it. */
+const sessionParams = z.object({
+  handle: z.string().regex(/^[A-Za-z0-9_-]{16}$/, 'a session handle from GET /api/me/sessions'),
+});
+
+/** Routes a client user (bound to a customer) may use as well: each concerns the caller alone. */
+export const SELF_ROUTE_PATHS = [
+  '/api/auth/logout',
+  '/api/me',
+  '/api/me/sessions',
+  '/api/me/sessions/:handle',
+];
+
+/** Signing in and out, the signed-in person and their sessions. */
+export function sessionRoutes(deps: {
+  signIn: SignIn;
+  sessions: SessionStore;
+  users: UserRepository;
+}): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/login',
+      operationId: 'login',
+      summary: 'Sign in: answers the user and sets the session cookie',
+      description:
+        'Sets `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS). A wrong e-mail and a wrong password answer the same 401; 5 failures per account in 15 minutes (and the per-address limit of failed authentications) answer 429 with Retry-After.',
+      tags: TAGS,
+      access: 'public',
+      body: loginBody,
+      problems: [401, 403, 429, 503],
+      success: { status: 200, description: 'Signed in', schema: signedInView, headers: ['Cache-Control'] },
+      handle: async ({ body, ctx }) => {
+        // Signing a browser in to the attacker's account from another site is refused too.
+        if (ctx.get('origin')) requireSameOrigin(ctx);
+        const { sessionId, user } = await deps.signIn.signIn(body, clientOf(ctx));
+        setSessionCookie(ctx, sessionId, deps.sessions.absoluteMs);
+        ctx.set('Cache-Control', 'no-store');
+        return { user: toUserView(user) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/logout',
+      operationId: 'logout',
+      summary: 'Sign out: ends this session and clears its cookie',
+      tags: TAGS,
+      access: 'read',
+      success: { status: 204, description: 'Signed out' },
+      handle: async ({ auth, ctx }) => {
+        const { userId, sessionHandle } = personOf(auth);
+        await deps.sessions.end(userId, sessionHandle);
+        setSessionCookie(ctx, null, 0);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/me',
+      operationId: 'getMe',
+      summary: 'The signed-in user',
+      tags: TAGS,
+      access: 'read',
+      success: { status: 200, description: 'The user', schema: signedInView },
+      handle: async ({ auth }) => {
+        const user = await deps.users.findById(auth.organizationId, personOf(auth).userId);
+        if (!user) throw notFound('No such user');
+        return { user: toUserView(user) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/me/sessions',
+      operationId: 'listMySessions',
+      summary: "The signed-in user's sessions, oldest first",
+      tags: TAGS,
+      access: 'read',
+      success: { status: 200, description: 'Sessions', schema: z.array(sessionView) },
+      handle: async ({ auth }) => {
+        const { userId, sessionHandle } = personOf(auth);
+        return (await deps.sessions.list(userId)).map((session) => ({
+          id: session.handle,
+          createdAt: session.createdAt.toISOString(),
+          lastSeenAt: session.lastSeenAt.toISOString(),
+          address: session.address,
+          userAgent: session.userAgent,
+          current: session.handle === sessionHandle,
+        }));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/me/sessions/:handle',
+      operationId: 'endMySession',
+      summary: 'End one of your sessions (sign out elsewhere)',
+      tags: TAGS,
+      access: 'read',
+      params: sessionParams,
+      success: { status: 204, description: 'Ended' },
+      handle: async ({ auth, params }) => {
+        if (!(await deps.sessions.end(personOf(auth).userId, params.handle)))
+          throw notFound(`No session ${params.handle}`);
+      },
+    }),
+  ];
+}

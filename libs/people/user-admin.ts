@@ -1,0 +1,74 @@
+import type { AuthContext } from '../contract/index.js';
+import { invalidInput, notFound } from '../errors/index.js';
+import { ownerRuleViolation } from './owner-rules.js';
+import type { SessionStore } from './session-store.js';
+import type { UserRepository } from './user.repository.js';
+import type { User, UserUpdate } from './user.schema.js';
+
+export interface UserAdministrationDeps {
+  users: UserRepository;
+  sessions: SessionStore;
+  /** Serializes the organization's user changes, so two cannot each remove "the other" last owner. */
+  mutex: { withLock<T>(resource: string, work: () => Promise<T>): Promise<T> };
+  customerExists(organizationId: number, customerId: number): Promise<boolean>;
+}
+
+/** Changes and deletions of an organization's users by its admins, under the owner rules. */
+export class UserAdministration {
+  constructor(private readonly deps: UserAdministrationDeps) {}
+
+  private async existing(organizationId: number, id: number): Promise<User> {
+    const user = await this.deps.users.findById(organizationId, id);
+    if (!user) throw notFound(`No user ${id}`);
+    return user;
+  }
+
+  private async checkOwnerRules(actor: AuthContext, user: User, next: User['role'] | null): Promise<void> {
+    const owners = user.role === 'owner' ? await this.deps.users.countOwners(user.organizationId) : 0;
+    const violation = ownerRuleViolation({ actor: actor.role, target: user.role, next, owners });
+    if (violation) throw violation;
+  }
+
+  /** The customer a user of `role` is bound to after the change: required for a client, refused otherwise. */
+  private async customerAfter(user: User, role: User['role'], changes: UserUpdate): Promise<number | null> {
+    const customerId = changes.customerId === undefined ? user.customerId : changes.customerId;
+    if (role !== 'client') {
+      if (changes.customerId != null)
+        throw invalidInput('Only a client user is bound to a customer', [
+          { path: 'customerId', message: 'only for the role client' },
+        ]);
+      return null;
+    }
+    if (customerId === null)
+      throw invalidInput('A client user needs a customer', [
+        { path: 'customerId', message: 'Required for a client' },
+      ]);
+    if (!(await this.deps.customerExists(user.organizationId, customerId)))
+      throw invalidInput(`No customer ${customerId}`, [
+        { path: 'customerId', message: `no customer ${customerId}` },
+      ]);
+    return customerId;
+  }
+
+  async update(actor: AuthContext, id: number, changes: UserUpdate): Promise<User> {
+    return this.deps.mutex.withLock(`users:${actor.organizationId}`, async () => {
+      const user = await this.existing(actor.organizationId, id);
+      const role = changes.role ?? user.role;
+      await this.checkOwnerRules(actor, user, role);
+      const customerId = await this.customerAfter(user, role, changes);
+      const updated: User = { ...user, name: changes.name ?? user.name, role, customerId };
+      await this.deps.users.update(user, { name: updated.name, role, customerId });
+      return updated;
+    });
+  }
+
+  /** Deletes the user and ends their sessions. */
+  async delete(actor: AuthContext, id: number): Promise<void> {
+    await this.deps.mutex.withLock(`users:${actor.organizationId}`, async () => {
+      const user = await this.existing(actor.organizationId, id);
+      await this.checkOwnerRules(actor, user, null);
+      await this.deps.users.delete(user);
+      await this.deps.sessions.endAll(user.id);
+    });
+  }
+}

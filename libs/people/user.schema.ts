@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { ROLES, resourceId } from '../contract/index.js';
+import { MAX_PASSWORD_LENGTH } from './password.js';
+
+export const role = z.enum(ROLES).meta({ id: 'Role' });
+
+/** E-mail addresses are unique whatever their case: stored and looked up trimmed and lowercased. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const email = z
+  .email()
+  .max(254)
+  .transform(normalizeEmail)
+  .describe('Unique across the service, whatever its case');
+const personName = z.string().trim().min(1).max(100);
+
+/** A user as stored (`_id` is `u<id>`); every read is parsed with it. */
+export const storedUser = z.object({
+  id: z.number().int().min(1),
+  organizationId: z.number().int().min(1),
+  email: z.string(),
+  name: z.string(),
+  role,
+  /** Set for a `client` (the customer whose resources it sees), null for every other role. */
+  customerId: z.number().int().min(1).nullable(),
+  passwordHash: z.string(),
+  /** Sessions begun before this are over (a password reset by the CLI, which has no Redis, ends them so). */
+  passwordChangedAt: z.date(),
+  createdAt: z.date(),
+  lastSignInAt: z.date().nullable(),
+  twoFactorEnabled: z.boolean(),
+});
+export type User = z.infer<typeof storedUser>;
+
+export const userView = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    name: z.string(),
+    role,
+    customerId: z.number().int().nullable().describe('The customer a `client` sees; null for other roles'),
+    createdAt: z.iso.datetime(),
+    lastSignInAt: z.iso.datetime().nullable(),
+    twoFactorEnabled: z.boolean(),
+  })
+  .meta({ id: 'User' });
+export type UserView = z.infer<typeof userView>;
+
+export function toUserView(user: User): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    customerId: user.customerId,
+    createdAt: user.createdAt.toISOString(),
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+    twoFactorEnabled: user.twoFactorEnabled,
+  };
+}
+
+export const signedInView = z.object({ user: userView }).meta({ id: 'SignedIn' });
+
+export const loginBody = z
+  .strictObject({
+    // Not checked as an address: a malformed one answers what a wrong one does.
+    email: z.string().max(254).transform(normalizeEmail),
+    password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+  })
+  .meta({ id: 'Login' });
+
+export const updateUserBody = z
+  .strictObject({
+    name: personName.optional(),
+    role: role.optional(),
+    customerId: resourceId()
+      .nullable()
+      .optional()
+      .describe('Required when the role is (or becomes) client; refused for other roles'),
+  })
+  .meta({ id: 'UserUpdate' });
+export type UserUpdate = z.infer<typeof updateUserBody>;
+
+/** A user to create: a client is bound to a customer, no other role is. */
+export const newUser = z
+  .object({
+    organizationId: z.number().int().min(1),
+    email,
+    name: personName,
+    role,
+    customerId: z.number().int().min(1).nullable(),
+  })
+  .superRefine((user, ctx) => {
+    if ((user.role === 'client') !== (user.customerId !== null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerId'],
+        message: user.role === 'client' ? 'Required for a client' : 'only for the role client',
+      });
+  });
+export type NewUser = z.input<typeof newUser>;
+
+export const sessionView = z
+  .object({
+    id: z.string().describe('A handle for the session (not the session id, which only its cookie holds)'),
+    createdAt: z.iso.datetime(),
+    lastSeenAt: z.iso.datetime(),
+    address: z.string(),
+    userAgent: z.string(),
+    current: z.boolean().describe('The session this request came with'),
+  })
+  .meta({ id: 'Session' });

@@ -1,0 +1,279 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPackage, TestApi } from './support/harness.js';
+import {
+  createOrganizationId,
+  createUser,
+  sessionCookieOf,
+  signIn,
+  TEST_PASSWORD,
+  withCookie,
+} from './support/people.js';
+
+const problemOf = (body: unknown) => {
+  const { requestId: _id, ...rest } = body as Record<string, unknown>;
+  return rest;
+};
+
+describe('people: sign-in, sessions and roles', () => {
+  let api: TestApi;
+  let organizationId: number;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    organizationId = await createOrganizationId(api);
+    adminToken = await api.createToken(organizationId, ['admin']);
+  });
+  afterAll(() => api.stop());
+
+  it('signs in with an HttpOnly SameSite=Lax cookie (no Secure over plain HTTP) that GET /api/me takes', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const res = await api.request<{ user: Record<string, unknown> }>('POST', '/api/auth/login', {
+      body: { email: `  ${email.toUpperCase()} `, password: TEST_PASSWORD },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ email, role: 'viewer', customerId: null, twoFactorEnabled: false });
+    expect(res.body.user.lastSignInAt).toMatch(/^\d{4}-/);
+    expect(res.body.user).not.toHaveProperty('passwordHash');
+    const header = res.headers.getSetCookie().find((c) => c.startsWith('webmon_session='))!;
+    expect(header).toMatch(/^webmon_session=[A-Za-z0-9_-]{43};/);
+    expect(header.toLowerCase()).toContain('httponly');
+    expect(header.toLowerCase()).toContain('samesite=lax');
+    expect(header).toContain('path=/');
+    expect(header.toLowerCase()).not.toContain('secure');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+
+    const cookie = sessionCookieOf(res)!;
+    const me = await withCookie<{ user: { email: string } }>(api, cookie, 'GET', '/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body.user.email).toBe(email);
+    // The cookie opens what the role may read.
+    expect((await withCookie(api, cookie, 'GET', '/api/websites')).status).toBe(200);
+  });
+
+  it('keeps only the SHA-256 of a session id in Redis', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const id = (await signIn(api, email)).split('=')[1]!;
+    const redis = new Redis(api.config.REDIS_URL);
+    try {
+      const keys = await redis.keys(`${api.config.REDIS_KEY_PREFIX}:session*`);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key).not.toContain(id);
+        expect(JSON.stringify(await redis.hgetall(key))).not.toContain(id);
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('answers a wrong e-mail and a wrong password the same', async () => {
+    const { email } = await createUser(api, organizationId, 'editor');
+    const unknown = await api.request('POST', '/api/auth/login', {
+      body: { email: 'nobody-here@example.com', password: 'not the password at all' },
+    });
+    const wrong = await api.request('POST', '/api/auth/login', {
+      body: { email, password: 'not the password at all' },
+    });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(problemOf(wrong.body)).toEqual(problemOf(unknown.body));
+    expect(sessionCookieOf(wrong)).toBeUndefined();
+    expect(wrong.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'));
+  });
+
+  it('throttles the 6th wrong password of an account (429, Retry-After), even with the right one; others go on', async () => {
+    const { email } = await createUser(api, organizationId, 'editor');
+    for (let i = 0; i < 5; i++) {
+      const res = await api.request('POST', '/api/auth/login', {
+        body: { email, password: `wrong password ${i}` },
+      });
+      expect(res.status).toBe(401);
+    }
+    const sixth = await api.request('POST', '/api/auth/login', {
+      body: { email, password: 'wrong password 5' },
+    });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(sixth.body).toMatchObject({
+      type: '/problems/rate-limited',
+      detail: expect.stringContaining('account'),
+    });
+    const right = await api.request('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD } });
+    expect(right.status).toBe(429);
+    const other = await createUser(api, organizationId, 'editor');
+    expect(await signIn(api, other.email)).toMatch(/^webmon_session=/);
+  });
+
+  it('refuses a write with the cookie from another site (403) and takes a same-origin one', async () => {
+    const { email } = await createUser(api, organizationId, 'admin');
+    const cookie = await signIn(api, email);
+    const body = { key: 'csrf-probe', displayName: 'CSRF probe' };
+    const crossSite = await withCookie(api, cookie, 'POST', '/api/packages', {
+      body,
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toMatchObject({
+      type: '/problems/forbidden',
+      reason: 'cross-site-request',
+      detail: expect.stringContaining('cross-site'),
+    });
+    const noOrigin = await api.request('POST', '/api/packages', { body, headers: { cookie } });
+    expect(noOrigin.status).toBe(403);
+    const crossReferer = await api.request('POST', '/api/packages', {
+      body,
+      headers: { cookie, referer: 'https://evil.example/form' },
+    });
+    expect(crossReferer.status).toBe(403);
+    expect(await api.db.collection('packages').countDocuments({ key: 'csrf-probe' })).toBe(0);
+
+    const sameReferer = await api.request('POST', '/api/packages', {
+      body,
+      headers: { cookie, referer: `${api.api.url}/dashboard` },
+    });
+    expect(sameReferer.status).toBe(201);
+    const sameOrigin = await withCookie(api, cookie, 'POST', '/api/packages', {
+      body: { key: 'csrf-probe-2', displayName: 'Same origin' },
+    });
+    expect(sameOrigin.status).toBe(201);
+    // A bearer token is never sent by a browser on its own: no Origin needed.
+    const token = await api.request('POST', '/api/packages', {
+      token: adminToken,
+      body: { key: 'csrf-probe-3', displayName: 'Token' },
+    });
+    expect(token.status).toBe(201);
+  });
+
+  it('logout and DELETE /api/me/sessions/{id} end sessions', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const first = await signIn(api, email);
+    const second = await signIn(api, email);
+    const listed = await withCookie<
+      Array<{ id: string; current: boolean; address: string; userAgent: string }>
+    >(api, first, 'GET', '/api/me/sessions', { headers: { 'user-agent': 'test-browser/1.0' } });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(2);
+    const current = listed.body.find((s) => s.current)!;
+    const other = listed.body.find((s) => !s.current)!;
+    expect(current).toMatchObject({
+      address: expect.stringContaining('127.0.0.1'),
+      userAgent: 'test-browser/1.0',
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(first.split('=')[1]);
+
+    expect((await withCookie(api, first, 'DELETE', `/api/me/sessions/${other.id}`)).status).toBe(204);
+    expect((await withCookie(api, second, 'GET', '/api/me')).status).toBe(401);
+    expect((await withCookie(api, first, 'DELETE', `/api/me/sessions/${other.id}`)).status).toBe(404);
+
+    const out = await withCookie(api, first, 'POST', '/api/auth/logout');
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie().some((c) => /^webmon_session=;/.test(c))).toBe(true);
+    const after = await withCookie(api, first, 'GET', '/api/me');
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ detail: expect.stringContaining('sign in again') });
+  });
+
+  it("a viewer's cookie cannot write (403), an editor's can", async () => {
+    const pkg = await createPackage(api, adminToken);
+    const viewer = await signIn(api, (await createUser(api, organizationId, 'viewer')).email);
+    const editor = await signIn(api, (await createUser(api, organizationId, 'editor')).email);
+    const body = { name: 'Made by a person', packageId: pkg.id, email: 'ops@example.com' };
+    const refused = await withCookie(api, viewer, 'POST', '/api/customers', { body });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ detail: expect.stringContaining("role 'viewer'") });
+    expect((await withCookie(api, editor, 'POST', '/api/customers', { body })).status).toBe(201);
+    // An editor is not an admin.
+    expect((await withCookie(api, editor, 'GET', '/api/users')).status).toBe(403);
+    expect((await withCookie(api, editor, 'GET', '/api/tokens')).status).toBe(403);
+  });
+
+  it('a client user reaches only its own things: other routes answer 404, writes 403', async () => {
+    const pkg = await createPackage(api, adminToken);
+    const customer = await api.request<{ id: number }>('POST', '/api/customers', {
+      token: adminToken,
+      body: { name: 'Client Co', packageId: pkg.id, email: 'c@example.com' },
+    });
+    const client = await createUser(api, organizationId, 'client', customer.body.id);
+    const cookie = await signIn(api, client.email);
+    const me = await withCookie<{ user: { customerId: number } }>(api, cookie, 'GET', '/api/me');
+    expect(me.body.user.customerId).toBe(customer.body.id);
+    expect((await withCookie(api, cookie, 'GET', '/api/me/sessions')).status).toBe(200);
+    expect((await withCookie(api, cookie, 'GET', '/api/websites')).status).toBe(404);
+    expect((await withCookie(api, cookie, 'GET', `/api/customers/${customer.body.id}`)).status).toBe(404);
+    expect((await withCookie(api, cookie, 'GET', '/api/incidents')).status).toBe(404);
+    expect(
+      (await withCookie(api, cookie, 'POST', '/api/customers', { body: { name: 'x', packageId: pkg.id } }))
+        .status,
+    ).toBe(403);
+  });
+
+  it('a session whose user was deleted ends', async () => {
+    const user = await createUser(api, organizationId, 'editor');
+    const cookie = await signIn(api, user.email);
+    expect((await api.request('DELETE', `/api/users/${user.id}`, { token: adminToken })).status).toBe(204);
+    expect((await withCookie(api, cookie, 'GET', '/api/me')).status).toBe(401);
+    const again = await api.request('POST', '/api/auth/login', {
+      body: { email: user.email, password: TEST_PASSWORD },
+    });
+    expect(again.status).toBe(401);
+  });
+
+  it('/api/me is for people: an API token gets 403', async () => {
+    const res = await api.request('GET', '/api/me', { token: adminToken });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ detail: expect.stringContaining('API token') });
+  });
+
+  it('the OpenAPI document declares the cookie beside the bearer token', async () => {
+    const doc = await api.request<{
+      components: { securitySchemes: Record<string, unknown> };
+      paths: Record<string, Record<string, { security: unknown[] }>>;
+    }>('GET', '/openapi.json');
+    expect(doc.body.components.securitySchemes.cookieAuth).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'webmon_session' }),
+    );
+    expect(doc.body.paths['/api/websites']?.get?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(doc.body.paths['/api/auth/login']?.post?.security).toEqual([]);
+  });
+});
+
+describe('people: session lifetimes and HTTPS', () => {
+  let api: TestApi;
+  let organizationId: number;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ SESSION_IDLE_SECONDS: '3', TRUST_PROXY: 'true' });
+    organizationId = await createOrganizationId(api);
+  });
+  afterAll(() => api.stop());
+
+  it('a session unused for the idle time ends; each use starts the idle time again', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const used = await signIn(api, email);
+    const idle = await signIn(api, email);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await withCookie(api, used, 'GET', '/api/me')).status).toBe(200);
+    }
+    // 4 s since its sign-in, all of them idle.
+    expect((await withCookie(api, idle, 'GET', '/api/me')).status).toBe(401);
+    expect((await withCookie(api, used, 'GET', '/api/me')).status).toBe(200);
+  });
+
+  it('sets Secure when the request came over HTTPS (X-Forwarded-Proto behind TRUST_PROXY)', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const res = await api.request('POST', '/api/auth/login', {
+      body: { email, password: TEST_PASSWORD },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(res.status).toBe(200);
+    expect(
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('webmon_session='))
+        ?.toLowerCase(),
+    ).toContain('; secure');
+  });
+});
