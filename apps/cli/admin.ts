@@ -1,6 +1,6 @@
 /**
- * `npm run admin -- <command>`: the operator's tool for organizations, packages, API tokens and
- * the secrets key. Talks to MongoDB directly (MONGODB_URL, default the local embedded server);
+ * `npm run admin -- <command>`: the operator's tool for organizations, packages, API tokens, users
+ * and the secrets key. Talks to MongoDB directly (MONGODB_URL, default the local embedded server);
  * prints one JSON line a result, progress on stderr.
  */
 import { resolve } from 'node:path';
@@ -23,7 +23,8 @@ import {
   requireSecretsKey,
 } from '../../libs/config/index.js';
 import { validate } from '../../libs/contract/index.js';
-import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
+import { CustomerRepository } from '../../libs/customers/index.js';
+import { databaseNameOf, ensureIndexes, KeyTakenError, redactUrl } from '../../libs/db/index.js';
 import { readStoredSecretsKey } from '../../libs/embedded/index.js';
 import { ChannelRepository } from '../../libs/notifications/index.js';
 import {
@@ -32,6 +33,16 @@ import {
   packageIndexes,
   toPackageView,
 } from '../../libs/packages/index.js';
+import {
+  generatePassword,
+  hashPassword,
+  newUser,
+  normalizeEmail,
+  passwordProblem,
+  toUserView,
+  UserRepository,
+  userIndexes,
+} from '../../libs/people/index.js';
 import { type ResealReport, SecretBox } from '../../libs/secrets/index.js';
 import { WebsiteRepository } from '../../libs/websites/index.js';
 
@@ -46,6 +57,13 @@ Commands:
   create-package --org ID --key KEY --display-name NAME [--settings JSON]
                                                  a package; JSON: {"features":{…},"limits":{…},"alerting":{…}}
   list-packages --org ID                         the organization's packages, one JSON line each
+  create-user --org ID --email EMAIL --name NAME --role ROLE [--customer ID] [--password-stdin]
+                                                 a user (viewer, editor, admin, owner, or client of
+                                                 --customer); prints a generated password once
+                                                 unless --password-stdin reads one
+  reset-password --email EMAIL [--password-stdin]
+                                                 a new password (printed once, or read from stdin);
+                                                 ends the user's sessions
   reseal-secrets                                 seals every stored secret again under SECRETS_KEY
                                                  (after a key rotation; see docs/operations.md)
 
@@ -77,6 +95,8 @@ const COMMANDS = new Set([
   'list-tokens',
   'create-package',
   'list-packages',
+  'create-user',
+  'reset-password',
   'reseal-secrets',
 ]);
 
@@ -92,6 +112,10 @@ function parseCommandLine(argv: string[]) {
       key: { type: 'string' },
       'display-name': { type: 'string' },
       settings: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      customer: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -150,6 +174,39 @@ function packageBodyFrom(values: CommandLine['values']) {
   return parsed.data;
 }
 
+/** The user from the flags, validated like the API's users (a client needs --customer, no one else may have it). */
+function newUserFrom(values: CommandLine['values'], organization: number) {
+  const customer =
+    values.customer === undefined ? null : parseWith(organizationId, values.customer, '--customer');
+  const parsed = validate(newUser, {
+    organizationId: organization,
+    email: required(values.email, '--email'),
+    name: required(values.name, '--name'),
+    role: required(values.role, '--role'),
+    customerId: customer,
+  });
+  if (!parsed.success)
+    throw new UsageError(
+      parsed.errors
+        .map(({ path, message }) => `--${path === 'customerId' ? 'customer' : path}: ${message}`)
+        .join('; '),
+    );
+  return parsed.data;
+}
+
+/** The password read from standard input (one line) with --password-stdin, else a generated one to print. */
+async function newPassword(
+  fromStdin: boolean | undefined,
+): Promise<{ password: string; generated: boolean }> {
+  if (!fromStdin) return { password: generatePassword(), generated: true };
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.replace(/\r?\n$/, '');
+  const problem = passwordProblem(password);
+  if (problem) throw new Error(`the password ${problem}`);
+  return { password, generated: false };
+}
+
 /** SECRETS_KEY, or the key `npm start` keeps in its data directory. */
 function secretBoxFor(config: AppConfig): SecretBox {
   const stored = config.SECRETS_KEY
@@ -164,7 +221,7 @@ const progress = (what: string) => (report: ResealReport) =>
 
 async function run({ command, values }: CommandLine, client: MongoClient, config: AppConfig): Promise<void> {
   const db = client.db(databaseNameOf(config.MONGODB_URL));
-  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes, packageIndexes]);
+  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes, packageIndexes, userIndexes]);
   const organizations = new OrganizationRepository(db);
   const tokens = new ApiTokenRepository(db);
   const requireOrganization = async (raw: string | undefined) => {
@@ -227,6 +284,45 @@ async function run({ command, values }: CommandLine, client: MongoClient, config
     case 'list-packages': {
       const id = await requireOrganization(values.org);
       for (const found of await new PackageRepository(db).list(id)) print(toPackageView(found));
+      return;
+    }
+    case 'create-user': {
+      const user = newUserFrom(values, await requireOrganization(values.org));
+      if (
+        user.customerId !== null &&
+        !(await new CustomerRepository(db).findById(user.organizationId, user.customerId))
+      )
+        throw new Error(`no customer ${user.customerId} in organization ${user.organizationId}`);
+      const { password, generated } = await newPassword(values['password-stdin']);
+      const created = await new UserRepository(db)
+        .create(user, await hashPassword(password))
+        .catch((error: unknown) => {
+          throw error instanceof KeyTakenError
+            ? new Error(`a user with the e-mail ${user.email} exists`)
+            : error;
+        });
+      print({
+        organizationId: created.organizationId,
+        ...toUserView(created),
+        ...(generated ? { password } : {}),
+      });
+      return;
+    }
+    case 'reset-password': {
+      const users = new UserRepository(db);
+      const email = normalizeEmail(required(values.email, '--email'));
+      const user = await users.findByEmail(email);
+      if (!user) throw new Error(`no user with the e-mail ${email}`);
+      const { password, generated } = await newPassword(values['password-stdin']);
+      // Sessions begun before passwordChangedAt are over (checked on every request).
+      await users.update(user, { passwordHash: await hashPassword(password), passwordChangedAt: new Date() });
+      print({
+        organizationId: user.organizationId,
+        userId: user.id,
+        email,
+        sessionsEnded: true,
+        ...(generated ? { password } : {}),
+      });
       return;
     }
     case 'reseal-secrets': {

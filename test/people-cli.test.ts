@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPackage, TestApi } from './support/harness.js';
+import { createOrganizationId, signIn, withCookie } from './support/people.js';
+
+// Each call starts a Node process with tsx: seconds on a busy machine, so generous limits.
+describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () => {
+  let api: TestApi;
+  let organizationId: number;
+
+  /** Runs `npm run admin -- …` against the test database, with `stdin` on its standard input. */
+  const admin = (args: string[], stdin = '') =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', 'apps/cli/admin.ts', ...args],
+        { env: { ...process.env, MONGODB_URL: api.config.MONGODB_URL } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+      child.stdin?.end(stdin);
+    });
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    organizationId = await createOrganizationId(api);
+  });
+  afterAll(() => api.stop());
+
+  it('create-user prints the user and a generated password once; the user signs in with it', async () => {
+    const result = await admin([
+      'create-user',
+      '--org',
+      String(organizationId),
+      '--email',
+      'Owner@Example.com',
+      '--name',
+      'The Owner',
+      '--role',
+      'owner',
+    ]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]!) as { id: number; email: string; role: string; password: string };
+    expect(created).toMatchObject({ organizationId, email: 'owner@example.com', role: 'owner' });
+    expect(created.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const stored = await api.db.collection('users').findOne({ id: created.id });
+    expect(JSON.stringify(stored)).not.toContain(created.password);
+
+    const cookie = await signIn(api, 'owner@example.com', created.password);
+    const me = await withCookie<{ user: { role: string } }>(api, cookie, 'GET', '/api/me');
+    expect(me.body.user.role).toBe('owner');
+
+    const again = await admin([
+      'create-user',
+      '--org',
+      String(organizationId),
+      '--email',
+      'owner@EXAMPLE.com',
+      '--name',
+      'Twin',
+      '--role',
+      'viewer',
+    ]);
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('exists') });
+  });
+
+  it('--password-stdin takes the password from standard input, checked by the policy', async () => {
+    const args = ['create-user', '--org', String(organizationId), '--email', 'e@example.com', '--name', 'Ed'];
+    const weak = await admin([...args, '--role', 'editor', '--password-stdin'], 'Password1234!\n');
+    expect(weak).toMatchObject({ code: 1, stderr: expect.stringContaining('too common') });
+    const short = await admin([...args, '--role', 'editor', '--password-stdin'], 'short\n');
+    expect(short.stderr).toContain('at least 12');
+    const made = await admin(
+      [...args, '--role', 'editor', '--password-stdin'],
+      'violet-harbour-nine-lamps\n',
+    );
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).not.toHaveProperty('password');
+    await signIn(api, 'e@example.com', 'violet-harbour-nine-lamps');
+  });
+
+  it('a client needs --customer of the organization, no other role takes one', async () => {
+    const pkg = await createPackage(api, await api.createToken(organizationId, ['admin']));
+    const customer = await api.request<{ id: number }>('POST', '/api/customers', {
+      token: await api.createToken(organizationId, ['admin']),
+      body: { name: 'Client Co', packageId: pkg.id, email: 'c@example.com' },
+    });
+    const base = ['create-user', '--org', String(organizationId), '--name', 'Cl'];
+    const missing = await admin([...base, '--email', 'c1@example.com', '--role', 'client']);
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--customer: Required for a client'),
+    });
+    const unknown = await admin([
+      ...base,
+      '--email',
+      'c1@example.com',
+      '--role',
+      'client',
+      '--customer',
+      '9999',
+    ]);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('no customer 9999') });
+    const viewer = await admin([...base, '--email', 'c1@example.com', '--role', 'viewer', '--customer', '1']);
+    expect(viewer.code).toBe(2);
+    const made = await admin([
+      ...base,
+      '--email',
+      'c1@example.com',
+      '--role',
+      'client',
+      '--customer',
+      String(customer.body.id),
+    ]);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ role: 'client', customerId: customer.body.id });
+  });
+
+  it("reset-password sets a new password and ends the user's sessions", async () => {
+    const made = await admin([
+      'create-user',
+      '--org',
+      String(organizationId),
+      '--email',
+      'r@example.com',
+      '--name',
+      'Reset',
+      '--role',
+      'viewer',
+    ]);
+    const { password } = JSON.parse(made.stdout) as { password: string };
+    const cookie = await signIn(api, 'r@example.com', password);
+    const reset = await admin(['reset-password', '--email', 'R@example.com']);
+    expect(reset.code).toBe(0);
+    const answer = JSON.parse(reset.stdout) as { password: string; sessionsEnded: boolean };
+    expect(answer.sessionsEnded).toBe(true);
+    expect(answer.password).not.toBe(password);
+    expect((await withCookie(api, cookie, 'GET', '/api/me')).status).toBe(401);
+    const old = await api.request('POST', '/api/auth/login', { body: { email: 'r@example.com', password } });
+    expect(old.status).toBe(401);
+    await signIn(api, 'r@example.com', answer.password);
+    expect((await admin(['reset-password', '--email', 'nobody@example.com'])).code).toBe(1);
+  });
+});
