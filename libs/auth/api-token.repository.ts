@@ -28,8 +28,7 @@ export const API_TOKENS = 'api_tokens';
  * tokens are made by the admin CLI in another process, and failed authentications are limited per
  * client address before any lookup.
  */
-const hashLookup = (db: Db) =>
-  new KeyLookup<ApiToken>(db, { namespace: 'api_tokens.hash', collection: API_TOKENS, keyField: 'hash' });
+const hashLookup = (db: Db) => new KeyLookup<ApiToken>(db, { collection: API_TOKENS, keyField: 'hash' });
 
 export const apiTokenIndexes: CollectionIndexes = {
   collection: API_TOKENS,

@@ -63,7 +63,7 @@ class AbsentKeys {
 const absentKeysByNamespace = new Map<string, AbsentKeys>();
 
 function absentKeysOf(db: Db, ttlMs: number, options: KeyLookupOptions): AbsentKeys {
-  const name = `${db.databaseName}/${options.namespace}`;
+  const name = `${db.databaseName}/${namespaceOf(options)}`;
   let absent = absentKeysByNamespace.get(name);
   if (!absent) {
     absent = new AbsentKeys(ttlMs, options.absentMaxEntries ?? 10_000);
@@ -72,10 +72,11 @@ function absentKeysOf(db: Db, ttlMs: number, options: KeyLookupOptions): AbsentK
   return absent;
 }
 
+/** Entries are `_id: "<collection>.<keyField>/<key>"` in `key_lookups`. */
+const namespaceOf = (options: KeyLookupOptions) => `${options.collection}.${options.keyField}`;
+
 export interface KeyLookupOptions {
-  /** Names the lookup; entries are `_id: "<namespace>/<key>"` in `key_lookups`. */
-  namespace: string;
-  /** The collection of the documents looked up. */
+  /** The collection of the documents looked up; with `keyField`, it names the lookup's entries. */
   collection: string;
   /** The unique field of those documents the key is (publicId, slug, hash). */
   keyField: string;
@@ -113,7 +114,7 @@ export class KeyLookup<T extends Document> {
   }
 
   private entryId(key: string): string {
-    return `${this.options.namespace}/${key}`;
+    return `${namespaceOf(this.options)}/${key}`;
   }
 
   private async holder(ref: LookupRef, key: string, options?: FindOptions): Promise<WithId<T> | null> {
@@ -187,7 +188,7 @@ export class KeyLookup<T extends Document> {
    * documents it went through (0 once done).
    */
   async backfill(): Promise<number> {
-    const marker = `~backfilled/${this.options.namespace}`;
+    const marker = `~backfilled/${namespaceOf(this.options)}`;
     if (await this.entries.findOne({ _id: marker })) return 0;
     const { keyField } = this.options;
     // Read whole first: a cursor held open across the inserts keeps FerretDB's SQLite from committing.

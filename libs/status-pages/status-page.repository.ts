@@ -34,7 +34,6 @@ export const MAX_STATUS_PAGES_PER_ORGANIZATION = 500;
 /** Pages by slug (`/status/<slug>`) in two primary-key reads; the entry follows a renamed slug. */
 const slugLookup = (db: Db) =>
   new KeyLookup<StatusPageDocument>(db, {
-    namespace: 'status_pages.slug',
     collection: STATUS_PAGES,
     keyField: 'slug',
     absentTtlMs: ABSENT_KEY_TTL_MS,

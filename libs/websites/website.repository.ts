@@ -72,7 +72,6 @@ export const WEBSITES = 'websites';
 /** Websites by publicId (badges, `/api/websites/{publicId}`) in two primary-key reads. */
 const publicIdLookup = (db: Db) =>
   new KeyLookup<WebsiteDocument>(db, {
-    namespace: 'websites.publicId',
     collection: WEBSITES,
     keyField: 'publicId',
     absentTtlMs: ABSENT_KEY_TTL_MS,
