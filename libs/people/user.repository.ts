@@ -13,8 +13,7 @@ const userKey = (id: number) => `u${id}`;
  * Users by e-mail (every sign-in) in two primary-key reads, whatever the number of users. "Unknown"
  * is not cached: users are made by the admin CLI in another process.
  */
-const emailLookup = (db: Db) =>
-  new KeyLookup<StoredUser>(db, { namespace: 'users.email', collection: USERS, keyField: 'email' });
+const emailLookup = (db: Db) => new KeyLookup<StoredUser>(db, { collection: USERS, keyField: 'email' });
 
 export const userIndexes: CollectionIndexes = {
   collection: USERS,
