@@ -1,6 +1,10 @@
+import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackage, TestApi } from './support/harness.js';
+import { startApi } from '../apps/api/api.js';
+import { createLogger } from '../libs/logging/index.js';
+import { createPackage, TestApi, testConfig } from './support/harness.js';
 import {
   createOrganizationId,
   createUser,
@@ -275,5 +279,40 @@ describe('people: session lifetimes and HTTPS', () => {
         .find((c) => c.startsWith('webmon_session='))
         ?.toLowerCase(),
     ).toContain('; secure');
+  });
+});
+
+describe('people: what the logs hold', () => {
+  it('never a password, a session id or a cookie', async () => {
+    let logs = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk.toString();
+        done();
+      },
+    });
+    const config = testConfig({ LOG_LEVEL: 'trace' });
+    const server = await startApi(config, createLogger('api', 'trace', sink));
+    const mongo = new MongoClient(config.MONGODB_URL);
+    try {
+      const api = { api: server, request: TestApi.prototype.request } as unknown as TestApi;
+      Object.defineProperty(api, 'db', { value: mongo.db() });
+      const { email } = await createUser(api, await createOrganizationId(api), 'viewer');
+      const wrong = await api.request('POST', '/api/auth/login', {
+        body: { email, password: 'a wrong password 1' },
+      });
+      expect(wrong.status).toBe(401);
+      const cookie = await signIn(api, email);
+      expect((await withCookie(api, cookie, 'GET', '/api/me')).status).toBe(200);
+      expect((await withCookie(api, cookie, 'POST', '/api/auth/logout')).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(logs).toContain('/api/auth/login');
+      for (const secret of [TEST_PASSWORD, 'a wrong password 1', cookie.split('=')[1]!, 'webmon_session'])
+        expect(logs).not.toContain(secret);
+    } finally {
+      await server.stop();
+      await mongo.db().dropDatabase();
+      await mongo.close();
+    }
   });
 });
