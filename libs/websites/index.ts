@@ -11,9 +11,9 @@ export {
   type Unmonitored,
   type WebsiteDocument,
   WebsiteRepository,
+  type WebsiteStatusFields,
   websiteIndexes,
   websiteKey,
-  type WebsiteStatusFields,
 } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
