@@ -20,6 +20,13 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
       child.stdin?.end(stdin);
     });
 
+  /** `create-user` in the test organization: e-mail, name, role, then any other flags; `stdin` on its input. */
+  const createUser = (user: [email: string, name: string, role: string, ...more: string[]], stdin = '') => {
+    const [email, name, role, ...more] = user;
+    const flags = ['--org', String(organizationId), '--email', email, '--name', name, '--role', role];
+    return admin(['create-user', ...flags, ...more], stdin);
+  };
+
   beforeAll(async () => {
     api = await TestApi.start();
     organizationId = await createOrganizationId(api);
@@ -27,17 +34,7 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
   afterAll(() => api.stop());
 
   it('create-user prints the user and a generated password once; the user signs in with it', async () => {
-    const result = await admin([
-      'create-user',
-      '--org',
-      String(organizationId),
-      '--email',
-      'Owner@Example.com',
-      '--name',
-      'The Owner',
-      '--role',
-      'owner',
-    ]);
+    const result = await createUser(['Owner@Example.com', 'The Owner', 'owner']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -51,84 +48,44 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
     const me = await withCookie<{ user: { role: string } }>(api, cookie, 'GET', '/api/me');
     expect(me.body.user.role).toBe('owner');
 
-    const again = await admin([
-      'create-user',
-      '--org',
-      String(organizationId),
-      '--email',
-      'owner@EXAMPLE.com',
-      '--name',
-      'Twin',
-      '--role',
-      'viewer',
-    ]);
+    const again = await createUser(['owner@EXAMPLE.com', 'Twin', 'viewer']);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('exists') });
   });
 
   it('--password-stdin takes the password from standard input, checked by the policy', async () => {
-    const args = ['create-user', '--org', String(organizationId), '--email', 'e@example.com', '--name', 'Ed'];
-    const weak = await admin([...args, '--role', 'editor', '--password-stdin'], 'Password1234!\n');
+    const withPassword = (stdin: string) =>
+      createUser(['e@example.com', 'Ed', 'editor', '--password-stdin'], stdin);
+    const weak = await withPassword('Password1234!\n');
     expect(weak).toMatchObject({ code: 1, stderr: expect.stringContaining('too common') });
-    const short = await admin([...args, '--role', 'editor', '--password-stdin'], 'short\n');
-    expect(short.stderr).toContain('at least 12');
-    const made = await admin(
-      [...args, '--role', 'editor', '--password-stdin'],
-      'violet-harbour-nine-lamps\n',
-    );
+    expect((await withPassword('short\n')).stderr).toContain('at least 12');
+    const made = await withPassword('violet-harbour-nine-lamps\n');
     expect(made.code).toBe(0);
     expect(JSON.parse(made.stdout)).not.toHaveProperty('password');
     await signIn(api, 'e@example.com', 'violet-harbour-nine-lamps');
   });
 
   it('a client needs --customer of the organization, no other role takes one', async () => {
-    const pkg = await createPackage(api, await api.createToken(organizationId, ['admin']));
+    const token = await api.createToken(organizationId, ['admin']);
+    const pkg = await createPackage(api, token);
     const customer = await api.request<{ id: number }>('POST', '/api/customers', {
-      token: await api.createToken(organizationId, ['admin']),
+      token,
       body: { name: 'Client Co', packageId: pkg.id, email: 'c@example.com' },
     });
-    const base = ['create-user', '--org', String(organizationId), '--name', 'Cl'];
-    const missing = await admin([...base, '--email', 'c1@example.com', '--role', 'client']);
+    const missing = await createUser(['c1@example.com', 'Cl', 'client']);
     expect(missing).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--customer: Required for a client'),
     });
-    const unknown = await admin([
-      ...base,
-      '--email',
-      'c1@example.com',
-      '--role',
-      'client',
-      '--customer',
-      '9999',
-    ]);
+    const unknown = await createUser(['c1@example.com', 'Cl', 'client', '--customer', '9999']);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('no customer 9999') });
-    const viewer = await admin([...base, '--email', 'c1@example.com', '--role', 'viewer', '--customer', '1']);
-    expect(viewer.code).toBe(2);
-    const made = await admin([
-      ...base,
-      '--email',
-      'c1@example.com',
-      '--role',
-      'client',
-      '--customer',
-      String(customer.body.id),
-    ]);
+    expect((await createUser(['c1@example.com', 'Cl', 'viewer', '--customer', '1'])).code).toBe(2);
+    const made = await createUser(['c1@example.com', 'Cl', 'client', '--customer', String(customer.body.id)]);
     expect(made.code).toBe(0);
     expect(JSON.parse(made.stdout)).toMatchObject({ role: 'client', customerId: customer.body.id });
   });
 
   it("reset-password sets a new password and ends the user's sessions", async () => {
-    const made = await admin([
-      'create-user',
-      '--org',
-      String(organizationId),
-      '--email',
-      'r@example.com',
-      '--name',
-      'Reset',
-      '--role',
-      'viewer',
-    ]);
+    const made = await createUser(['r@example.com', 'Reset', 'viewer']);
     const { password } = JSON.parse(made.stdout) as { password: string };
     const cookie = await signIn(api, 'r@example.com', password);
     const reset = await admin(['reset-password', '--email', 'R@example.com']);
