@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
-import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
+import { ensureIndexes, KEY_LOOKUPS, TenantResources } from '../libs/db/index.js';
 import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
 import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
@@ -85,6 +85,10 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     ['status page by an unknown slug', () => new StatusPageRepository(db).findBySlug(`no-${randomUUID()}`)],
     ['token by hash (every request)', () => new ApiTokenRepository(db).findActiveByHash(hashToken(token))],
     [
+      'a customer by id (TenantResources: customers, packages, channels, windows, pages)',
+      () => new TenantResources(db, 'customers').findById(organizationId, customerId),
+    ],
+    [
       'websites of a customer (a status page)',
       () => new WebsiteRepository(db).listByCustomer(organizationId, customerId),
     ],
@@ -113,6 +117,18 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect(
       (await new WebsiteRepository(db).listByCustomer(organizationId, customerId)).map((w) => w.id),
     ).toEqual([website.id]);
+  });
+
+  it('a resource stored without its id entry is found by a scan once, then by primary key', async () => {
+    const notes = new TenantResources(db, 'notes');
+    const now = new Date();
+    await db.collection('notes').insertOne({ id: 7, organizationId, createdAt: now, updatedAt: now });
+    expect((await notes.findById(organizationId, 7))?.id).toBe(7);
+    const sent = await findsOf(() => notes.findById(organizationId, 7));
+    expect(sent.map((find) => find.filter)).toEqual([{ _id: 'notes.id/7' }, { _id: expect.anything() }]);
+    expect(await notes.findById(organizationId + 1, 7)).toBe(null);
+    expect(await notes.delete(organizationId, 7)).toBe(true);
+    expect(await notes.findById(organizationId, 7)).toBe(null);
   });
 
   it("a customer's websites are listed as they come and go", async () => {

@@ -119,7 +119,8 @@ export class KeyLookup<T extends Document> {
 
   private async holder(ref: LookupRef, key: string, options?: FindOptions): Promise<WithId<T> | null> {
     const owner = (await this.owners.findOne({ _id: ref } as Filter<T>, options)) as WithId<T> | null;
-    return owner?.[this.options.keyField] === key ? owner : null;
+    // Keys are text; a numeric field (an integer id) is compared as its text.
+    return owner && String(owner[this.options.keyField]) === key ? owner : null;
   }
 
   /**
@@ -154,7 +155,8 @@ export class KeyLookup<T extends Document> {
     }
   }
 
-  private async point(key: string, ref: LookupRef): Promise<void> {
+  /** Points `key` at `ref`, a document that holds it already (found another way); throws `KeyTakenError` as `claim`. */
+  async point(key: string, ref: LookupRef): Promise<void> {
     const _id = this.entryId(key);
     this.absent?.forget(key);
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -173,6 +175,11 @@ export class KeyLookup<T extends Document> {
       await this.entries.deleteOne({ _id });
     }
     throw new KeyTakenError(key);
+  }
+
+  /** Removes the entry of a key no document will hold again (an integer id), after its document is deleted. */
+  async forget(key: string): Promise<void> {
+    await this.entries.deleteOne({ _id: this.entryId(key) });
   }
 
   /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */

@@ -1,6 +1,6 @@
-import type { Db, Filter, Sort } from 'mongodb';
+import { type Db, type Filter, ObjectId, type Sort } from 'mongodb';
 import { nextId } from './counters.js';
-import type { LookupRef } from './key-lookup.js';
+import { KeyLookup, type LookupRef } from './key-lookup.js';
 import { TenantCollection, type TenantDocument } from './tenant-collection.js';
 
 /** Reads leave MongoDB's `_id` out: resources are known by their integer `id`. */
@@ -16,16 +16,21 @@ export interface TenantResource extends TenantDocument {
 /**
  * What every organization-owned resource's repository does the same way: a new resource takes the
  * collection's next id and both timestamps; an update writes every field but the identity ones;
- * reads are scoped to the organization and leave `_id` out.
+ * reads are scoped to the organization and leave `_id` out. A resource is found by its id in two
+ * primary-key reads (a `key_lookups` entry `<collection>.id/<id>`, then the document), as a filter
+ * on `id` scans the collection on FerretDB 1.24; one stored without an entry (before entries were
+ * kept, or inserted past `create`) is found by that filter once and entered for the next time.
  */
 export class TenantResources<T extends TenantResource> {
   readonly scoped: TenantCollection<T>;
+  private readonly ids: KeyLookup<T>;
 
   constructor(
     private readonly db: Db,
     private readonly collectionName: string,
   ) {
     this.scoped = new TenantCollection(db.collection<T>(collectionName));
+    this.ids = new KeyLookup<T>(db, { collection: collectionName, keyField: 'id' });
   }
 
   /** The next id of the collection's sequence (for a resource that needs its id before it is stored). */
@@ -40,11 +45,10 @@ export class TenantResources<T extends TenantResource> {
   async create(input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>, mongoId?: LookupRef): Promise<T> {
     const now = new Date();
     const document = { ...input, id: await this.allocateId(), createdAt: now, updatedAt: now } as T;
-    // A copy: the driver adds `_id` to the document it is given.
-    await this.scoped.insertOne({
-      ...document,
-      ...(mongoId === undefined ? {} : { _id: mongoId }),
-    } as Parameters<TenantCollection<T>['insertOne']>[0]);
+    const ref = mongoId ?? new ObjectId();
+    await this.ids.claim(String(document.id), ref, () =>
+      this.scoped.insertOne({ ...document, _id: ref } as Parameters<TenantCollection<T>['insertOne']>[0]),
+    );
     return document;
   }
 
@@ -56,9 +60,15 @@ export class TenantResources<T extends TenantResource> {
     return updated;
   }
 
-  // `_id` is projected out, so what comes back is the resource itself.
-  findById(organizationId: number, id: number): Promise<T | null> {
-    return this.scoped.findOne(organizationId, { id } as Filter<T>, WITHOUT_MONGO_ID) as Promise<T | null>;
+  async findById(organizationId: number, id: number): Promise<T | null> {
+    // `_id` is projected out, so what comes back is the resource itself.
+    const byKey = (await this.ids.find(String(id), WITHOUT_MONGO_ID)) as T | null;
+    if (byKey) return byKey.organizationId === organizationId ? byKey : null;
+    const found = await this.scoped.findOne(organizationId, { id } as Filter<T>);
+    if (!found) return null;
+    await this.ids.point(String(id), found._id as LookupRef);
+    const { _id, ...resource } = found;
+    return resource as unknown as T;
   }
 
   findByIds(organizationId: number, ids: readonly number[]): Promise<T[]> {
@@ -70,7 +80,9 @@ export class TenantResources<T extends TenantResource> {
     return this.scoped.find(organizationId, filter, { ...WITHOUT_MONGO_ID, sort }).toArray() as Promise<T[]>;
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.scoped.deleteOne(organizationId, { id } as Filter<T>);
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.scoped.deleteOne(organizationId, { id } as Filter<T>);
+    if (deleted) await this.ids.forget(String(id));
+    return deleted;
   }
 }
