@@ -19,6 +19,7 @@ import { commandOn, type MongoFaultProxy, startMongoFaultProxy } from './support
 import { startHttpTarget, type Target } from './support/targets.js';
 
 const silent = createLogger('test', 'silent');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A result of one region, as the check runner decides it (one failure confirms). */
 function resultPlan(state: MonitorStateDocument, status: 'up' | 'down', at: Date): TransitionPlan {
@@ -83,50 +84,61 @@ describe('the monitor transition path under races and failures (real FerretDB an
     };
   };
 
-  it('a holder stalled on its MongoDB write past the lock’s TTL is refused: the status is the newer holder’s', async () => {
-    const website: EventWebsite = {
-      organizationId: 1,
-      id: 910_001,
-      publicId: randomUUID(),
-      name: 'Raced',
-      url: 'https://raced.example.com/',
-      customerId: 1,
-    };
-    const a = path(proxied.db(api.db.databaseName));
-    const b = path();
-    // Up, and in MongoDB.
-    await b.transitions.run(website, async (state) => ({
-      result: undefined,
-      plan: resultPlan(state, 'up', new Date(Date.now() - 10_000)),
-    }));
+  // A decides "down" from a result and its write of the state stalls 3 s on the way to MongoDB; B,
+  // with a later result, gets the lock once A's has expired and decides from the state A never
+  // wrote to Redis. Either MongoDB gets B's state first (A's late write is refused by the fence) or
+  // A's first (A finds its lock gone before it tells anything): the status is B's either way.
+  for (const [order, websiteId, bThinksMs] of [
+    ['B’s write lands first', 910_001, 0],
+    ['A’s write lands first', 910_003, 3500],
+  ] as const)
+    it(`a holder stalled on its MongoDB write past the lock’s TTL tells nothing and the status is the newer holder’s (${order})`, async () => {
+      const website: EventWebsite = {
+        organizationId: 1,
+        id: websiteId,
+        publicId: randomUUID(),
+        name: 'Raced',
+        url: 'https://raced.example.com/',
+        customerId: 1,
+      };
+      const a = path(proxied.db(api.db.databaseName));
+      // B's own lock outlasts its thinking.
+      const b = path(api.db, 10_000);
+      // Up, and in MongoDB.
+      await b.transitions.run(website, async (state) => ({
+        result: undefined,
+        plan: resultPlan(state, 'up', new Date(Date.now() - 10_000)),
+      }));
 
-    // A decides "down" from a result, and its write of the state stalls for 3 s on the way to MongoDB.
-    const stalled = proxy.delayOnce(commandOn('update', 'monitor_states'), 3000);
-    const aDone = a.transitions.run(
-      website,
-      async (state) => ({ result: 'A', plan: resultPlan(state, 'down', new Date(Date.now() - 5000)) }),
-      'defer-if-away',
-    );
-    await stalled;
-    // B, with a later result, gets the lock once A's has expired, and decides from the state A never wrote.
-    const bDone = await b.transitions.run(
-      website,
-      async (state) => ({ result: 'B', plan: resultPlan(state, 'up', new Date()) }),
-      'defer-if-away',
-    );
-    const aOutcome = await aDone;
+      const stalled = proxy.delayOnce(commandOn('update', 'monitor_states'), 3000);
+      const aDone = a.transitions.run(
+        website,
+        async (state) => ({ result: 'A', plan: resultPlan(state, 'down', new Date(Date.now() - 5000)) }),
+        'defer-if-away',
+      );
+      await stalled;
+      const stalledAt = Date.now();
+      const bDone = await b.transitions.run(
+        website,
+        async (state) => {
+          await sleep(Math.max(0, stalledAt + bThinksMs - Date.now()));
+          return { result: 'B', plan: resultPlan(state, 'up', new Date()) };
+        },
+        'defer-if-away',
+      );
+      const aOutcome = await aDone;
 
-    expect(bDone).toMatchObject({ result: 'B', refused: false });
-    expect(aOutcome).toMatchObject({ result: 'A', refused: true, kept: null });
-    expect(a.transitions.refusedWrites).toBe(1);
-    const now = await b.states.load(website.organizationId, website.id);
-    expect(now).toMatchObject({ health: 'up', openIncidentId: null, fence: bDone.state.fence });
-    const stored = await api.db.collection('monitor_states').findOne({ websiteId: website.id });
-    expect(stored).toMatchObject({ health: 'up', fence: bDone.state.fence });
-    // A's decision told nothing and opened nothing.
-    expect(await api.db.collection('incidents').countDocuments({ websiteId: website.id })).toBe(0);
-    expect(await api.db.collection('events').countDocuments({ websiteId: website.id })).toBe(0);
-  }, 30_000);
+      expect(bDone).toMatchObject({ result: 'B', refused: false });
+      expect(aOutcome).toMatchObject({ result: 'A', refused: true, kept: null });
+      expect(a.transitions.refusedWrites).toBe(1);
+      const now = await b.states.load(website.organizationId, website.id);
+      expect(now).toMatchObject({ health: 'up', openIncidentId: null, fence: bDone.state.fence });
+      const stored = await api.db.collection('monitor_states').findOne({ websiteId: website.id });
+      expect(stored).toMatchObject({ health: 'up', fence: bDone.state.fence });
+      // A's decision told nothing and opened nothing.
+      expect(await api.db.collection('incidents').countDocuments({ websiteId: website.id })).toBe(0);
+      expect(await api.db.collection('events').countDocuments({ websiteId: website.id })).toBe(0);
+    }, 30_000);
 
   it('the reconciler resolves an open incident its website’s state does not name, and leaves the named one', async () => {
     const { states, transitions } = path();

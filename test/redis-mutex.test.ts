@@ -159,9 +159,17 @@ describe('RedisMutex (real Redis)', () => {
     expect(next.lapsed).toBe(true);
     expect(next.fence).toBeGreaterThan(stalled?.fence ?? Number.POSITIVE_INFINITY);
     await stalling;
+    // `next` wrote nothing fenced after the lapsed holder: the holding after it is told as well,
+    // until one says it settled it.
+    const told = await mutex.withLockedKey('r9', key, async (_value, held) => ({
+      result: held,
+      settled: true,
+    }));
+    expect(told.result.lapsed).toBe(true);
+    expect((await lease()).result.lapsed).toBe(false);
     // Redis's clock, not a counter: a flushed fence key does not send fences back.
     await redis.del(`${prefix}:lock:r9:fence`);
-    expect((await lease()).result.fence).toBeGreaterThan(next.fence);
+    expect((await lease()).result.fence).toBeGreaterThan(told.result.fence);
   });
 });
 

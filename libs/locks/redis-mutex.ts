@@ -47,12 +47,13 @@ return {1, redis.call('GET', KEYS[2]), fenceText, lapsed}
 const takeAndReadScript = redisScript(TAKE_AND_READ_SCRIPT);
 
 // Only while the lock (KEYS[1]) is still ours: writes KEYS[2] (unless ARGV[2] is empty), releases
-// the lock and marks its fence (KEYS[3]) released. Answers 0, writing nothing, when it is not ours.
+// the lock and, if ARGV[6] is 1, marks its fence (KEYS[3]) released (else the next holder is told
+// the last one lapsed, as this one was). Answers 0, writing nothing, when it is not ours.
 const WRITE_AND_RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) end
 redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[3], ARGV[4] .. 'r', 'EX', ARGV[5])
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[4] .. 'r', 'EX', ARGV[5]) end
 return 1
 `;
 const writeAndReleaseScript = redisScript(WRITE_AND_RELEASE_SCRIPT);
@@ -68,6 +69,12 @@ const renewScript = redisScript(RENEW_SCRIPT);
 export interface LockedKeyOutcome<T> {
   result: T;
   write?: { value: string; ttlSeconds: number };
+  /**
+   * Whether this holding leaves nothing unfenced behind: the next holder is told it follows a lapsed
+   * one unless it does (a holding whose work failed never does; one that followed a lapsed holding
+   * does only once it wrote what fences that holder's late writes out). @defaultValue !lease.lapsed
+   */
+  settled?: boolean;
 }
 
 /** The holding of a lock, as its work sees it. */
@@ -78,6 +85,8 @@ export interface Lease {
   readonly lapsed: boolean;
   /** A renewal found the lock expired or taken by another: nothing more may be written under it. */
   readonly lost: boolean;
+  /** Asks Redis whether the lock is still this holding's (a round trip: before writes that tell). */
+  stillHeld(): Promise<boolean>;
 }
 
 export interface MutexOptions {
@@ -156,25 +165,37 @@ export class RedisMutex {
         ? { value: answer[1] ?? null, fence: Number(answer[2]), lapsed: answer[3] === 1 }
         : undefined;
     });
-    const lease = { fence: taken.fence, lapsed: taken.lapsed, lost: false };
+    const lease = {
+      fence: taken.fence,
+      lapsed: taken.lapsed,
+      lost: false,
+      stillHeld: async () => (await this.redis.get(lock)) === token,
+    };
     const stopRenewing = this.renewWhileHeld(lock, token, lease);
-    const finish = (write?: { value: string; ttlSeconds: number }) =>
+    const finish = (write: { value: string; ttlSeconds: number } | undefined, settled: boolean) =>
       writeAndReleaseScript.run(
         this.redis,
         [lock, key, fenceKey],
-        [token, write?.value ?? '', write?.ttlSeconds ?? 0, taken.fence, FENCE_MEMORY_SECONDS],
+        [
+          token,
+          write?.value ?? '',
+          write?.ttlSeconds ?? 0,
+          taken.fence,
+          FENCE_MEMORY_SECONDS,
+          settled ? 1 : 0,
+        ],
       );
     let outcome: LockedKeyOutcome<T>;
     try {
       outcome = await work(taken.value, lease);
     } catch (error) {
       stopRenewing();
-      await finish().catch(() => undefined);
+      await finish(undefined, false).catch(() => undefined);
       throw error;
     }
     stopRenewing();
     // A failed write fails the work, as a failed write inside it would (the lock then expires).
-    const written = (await finish(outcome.write)) === 1;
+    const written = (await finish(outcome.write, outcome.settled ?? !taken.lapsed)) === 1;
     return { result: outcome.result, refused: !written && outcome.write !== undefined };
   }
 

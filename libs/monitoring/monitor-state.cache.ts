@@ -85,11 +85,6 @@ export class MonitorStateCache {
     return found;
   }
 
-  async set(state: MonitorStateDocument): Promise<void> {
-    const { value, ttlSeconds } = hotCopyOf(state);
-    await this.redis.set(this.key(state.websiteId), value, 'EX', ttlSeconds);
-  }
-
   /** Of these websites, those without a hot copy (a thousand per round trip). */
   async missing(websiteIds: readonly number[]): Promise<number[]> {
     const missing: number[] = [];

@@ -204,14 +204,29 @@ export class MonitorStateRepository {
     );
   }
 
-  /** Incidents open since before `before`, oldest first (the incident reconciler). */
-  openIncidentsBefore(before: Date, limit: number): Promise<IncidentDocument[]> {
-    return this.incidents
-      .find(
-        { resolvedAt: null, startedAt: { $lt: before } },
-        { projection: { _id: 0 }, sort: { startedAt: 1 }, limit },
-      )
-      .toArray();
+  /** Incidents open since before `before`, oldest first, a page at a time (the incident reconciler). */
+  async *openIncidentsBefore(before: Date, pageSize = 1000): AsyncGenerator<IncidentDocument> {
+    let from: Date | null = null;
+    const seenAtFrom = new Set<string>();
+    for (;;) {
+      const startedAt: Record<string, Date> = { $lt: before };
+      if (from) startedAt.$gte = from;
+      const page = await this.incidents
+        .find(
+          { resolvedAt: null, startedAt },
+          { projection: { _id: 0 }, sort: { startedAt: 1 }, limit: pageSize },
+        )
+        .toArray();
+      const fresh = page.filter((incident) => !seenAtFrom.has(incident.id));
+      for (const incident of fresh) yield incident;
+      const last = page.at(-1);
+      if (page.length < pageSize || !last || fresh.length === 0) return;
+      // Those at the page's last instant are read again next time (ties): skip the ones seen.
+      if (from?.getTime() !== last.startedAt.getTime()) seenAtFrom.clear();
+      from = last.startedAt;
+      for (const incident of page)
+        if (incident.startedAt.getTime() === from.getTime()) seenAtFrom.add(incident.id);
+    }
   }
 
   /** The organization's incidents, newest first; `open`: only those not resolved (or only resolved: false). */

@@ -122,16 +122,22 @@ export class MonitorTransitions {
           kept = await this.writeOrKeep(
             effects,
             typeof mongoWrites === 'function' ? mongoWrites() : mongoWrites,
+            lease,
           );
         } catch (error) {
           if (error instanceof LaterHolderWrote) return { result: { ...unchanged, refused: true } };
           throw error;
         }
-        const saved =
-          kept || !effects.state
-            ? next
-            : { ...next, persisted: { fingerprint: durableFingerprint(next), at: new Date() } };
-        return { result: { result, state: saved, refused: false, kept }, write: hotCopyOf(saved) };
+        const written = !kept && effects.state !== null;
+        const saved = written
+          ? { ...next, persisted: { fingerprint: durableFingerprint(next), at: new Date() } }
+          : next;
+        return {
+          result: { result, state: saved, refused: false, kept },
+          write: hotCopyOf(saved),
+          // After a lapsed holder, only a state written with this fence refuses its late writes.
+          settled: !lease.lapsed || written,
+        };
       },
     );
     if (refused || done.refused) {
@@ -151,7 +157,8 @@ export class MonitorTransitions {
   async resolveOrphanIncidents(graceMs = 60_000, now = new Date()): Promise<number> {
     const { states, mutex } = this.deps;
     let resolved = 0;
-    for (const incident of await states.openIncidentsBefore(new Date(now.getTime() - graceMs), 1000)) {
+    // Page after page, oldest first: many long, rightful incidents must not hide an orphan.
+    for await (const incident of states.openIncidentsBefore(new Date(now.getTime() - graceMs))) {
       const { organizationId, websiteId } = incident;
       const { result: orphan } = await mutex.withLockedKey(
         states.cache.lockResource(websiteId),
@@ -202,16 +209,17 @@ export class MonitorTransitions {
    * state refused here was overtaken by a later holding's: its incident and events still happened.
    */
   async applyKept(effects: DurableEffects): Promise<void> {
-    await this.apply(effects, 'replay');
+    await this.apply(effects, null);
   }
 
   private async writeOrKeep(
     effects: DurableEffects,
     mongoWrites: MongoWrites,
+    lease: Lease,
   ): Promise<DurableEffects | null> {
     if (mongoWrites === 'defer') return effects;
     try {
-      await this.apply(effects, 'fresh');
+      await this.apply(effects, lease);
       return null;
     } catch (error) {
       if (mongoWrites === 'defer-if-away' && isMongoUnavailable(error)) return effects;
@@ -219,10 +227,14 @@ export class MonitorTransitions {
     }
   }
 
-  /** The state first: a refused one (a later holder wrote) stops a fresh transition before it tells anything. */
-  private async apply(effects: DurableEffects, mode: 'fresh' | 'replay'): Promise<void> {
+  /**
+   * The state first: a fresh transition (under `lease`) whose state is refused (a later holder
+   * wrote), or whose lock is no longer its own once the state is written, tells nothing.
+   */
+  private async apply(effects: DurableEffects, lease: Lease | null): Promise<void> {
     const { states, outbox } = this.deps;
-    if (effects.state && (await states.writeDurable(effects.state)) === 'refused' && mode === 'fresh')
+    const refused = effects.state !== null && (await states.writeDurable(effects.state)) === 'refused';
+    if (lease && (refused || (this.tells(effects) && !(await lease.stillHeld()))))
       throw new LaterHolderWrote();
     if (effects.openIncident) await states.insertIncident(effects.openIncident);
     if (effects.resolveIncident) {
@@ -230,6 +242,10 @@ export class MonitorTransitions {
       await states.resolveIncident(organizationId, id, at);
     }
     if (effects.events.length > 0) await outbox.append(effects.events);
+  }
+
+  private tells(effects: DurableEffects): boolean {
+    return effects.openIncident !== null || effects.resolveIncident !== null || effects.events.length > 0;
   }
 
   /** The state the plan leads to, and what MongoDB must get for it. */

@@ -60,6 +60,17 @@ describe('results kept while MongoDB is away', () => {
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['3', '4']);
   });
 
+  it('past the bound, results waiting to be decided go before decided ones (which carry what was told)', async () => {
+    const { pending, recorded, dropped, comeBack } = buffer(2);
+    pending.add({ websiteId: 1, name: 'told', decided: 'yes' });
+    pending.add({ websiteId: 2, name: 'undecided', decided: null });
+    pending.add({ websiteId: 3, name: 'newest', decided: null });
+    expect(dropped()).toBe(1);
+    expect([pending.holds(2), pending.holdsUndecided(2)]).toEqual([false, false]);
+    comeBack();
+    await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['told', 'newest']);
+  });
+
   it('one that can never be recorded is dropped, not holding the others back', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(10);
     pending.add({ websiteId: 1, name: 'broken', decided: null });

@@ -46,13 +46,16 @@ export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
 
   add(entry: T): void {
     if (this.entries.length >= this.options.capacity) {
-      const oldest = this.entries.shift();
-      if (oldest) this.forget(oldest);
+      // The oldest undecided result goes first: a decided one carries what subscribers were told
+      // (the hot state says so already), which nothing would tell again.
+      const undecided = this.entries.findIndex((kept) => kept.decided === null);
+      const [dropped] = this.entries.splice(Math.max(0, undecided), 1);
+      if (dropped) this.forget(dropped);
       this.options.onDropped(1);
       if (this.droppedThisOutage++ === 0)
         this.options.logger.error(
           { capacity: this.options.capacity },
-          'result buffer full while MongoDB is away: the oldest results are being dropped (raise WORKER_RESULT_BUFFER)',
+          'result buffer full while MongoDB is away: the oldest results are being dropped, undecided ones first (raise WORKER_RESULT_BUFFER)',
         );
     }
     if (this.entries.length === 0)
