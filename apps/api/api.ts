@@ -7,6 +7,7 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
+import { DomainError } from '../../libs/errors/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -23,7 +24,7 @@ import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
-  SELF_ROUTE_PATHS,
+  customerCallerRoutes,
   SIGN_IN_WINDOW_MS,
   SignIn,
   sessionRoutes,
@@ -194,7 +195,16 @@ export async function startApi(
     guard: createAccessGuard({
       authenticate: createAuthenticator(services.tokens, logger),
       authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
-      customerCallerRoutes: new Set(SELF_ROUTE_PATHS),
+      customerCallerRoutes: customerCallerRoutes({
+        websiteCustomerId: async (organizationId, ref) => {
+          try {
+            return (await services.websites.get(organizationId, ref)).customerId;
+          } catch (error) {
+            if (error instanceof DomainError && error.kind === 'not-found') return null;
+            throw error;
+          }
+        },
+      }),
       rateLimiter: createRedisRateLimiter({
         redis,
         keyPrefix: config.REDIS_KEY_PREFIX,

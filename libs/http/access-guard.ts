@@ -70,6 +70,15 @@ export function requireSameOrigin(ctx: AppContext): void {
   });
 }
 
+/**
+ * Whether what a request asks for belongs to the caller's customer (a route's check for a caller
+ * bound to one customer). It may narrow the request to that customer (a list's filter).
+ */
+export type CustomerGate = (
+  ctx: AppContext,
+  caller: { organizationId: number; customerId: number },
+) => Promise<boolean>;
+
 export interface AccessGuardOptions {
   authenticate: Authenticate;
   /** Callers signed in with the session cookie; without it only bearer tokens are accepted. */
@@ -77,10 +86,11 @@ export interface AccessGuardOptions {
   rateLimiter: RateLimiter;
   authFailureLimiter: RateLimiter;
   /**
-   * Route paths a caller bound to one customer (a `client` user) may use: each of them answers only
-   * with that customer's resources. Every other route answers such a caller 404, as an unknown id.
+   * The routes a caller bound to one customer (a `client` user) may use, by path, each with its
+   * check that the request concerns that customer. Every other route, and a request the check
+   * refuses, answers such a caller 404, as an unknown id does.
    */
-  customerCallerRoutes?: ReadonlySet<string>;
+  customerCallerRoutes?: ReadonlyMap<string, CustomerGate>;
 }
 
 /**
@@ -91,7 +101,7 @@ export interface AccessGuardOptions {
  * TRUST_PROXY the first of X-Forwarded-For.
  */
 export function createAccessGuard(options: AccessGuardOptions) {
-  const customerRoutes = options.customerCallerRoutes ?? new Set<string>();
+  const customerRoutes = options.customerCallerRoutes ?? new Map<string, CustomerGate>();
   return (access: Access): Middleware<AppState> =>
     async (ctx, next) => {
       if (access === 'public') return next();
@@ -147,9 +157,12 @@ export function createAccessGuard(options: AccessGuardOptions) {
           headers: { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${access}"` },
         });
       }
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
-      if (auth.customerId !== undefined && !(route && customerRoutes.has(route)))
-        throw new AppError('not-found', { detail: 'No such resource.' });
+      if (auth.customerId !== undefined) {
+        const gate = customerRoutes.get((ctx as { _matchedRoute?: string })._matchedRoute ?? '');
+        const caller = { organizationId: auth.organizationId, customerId: auth.customerId };
+        if (!(gate && (await gate(ctx, caller))))
+          throw new AppError('not-found', { detail: 'No such resource.' });
+      }
       await next();
     };
 }

@@ -1,4 +1,9 @@
-export { type AccessGuardOptions, createAccessGuard, requireSameOrigin } from './access-guard.js';
+export {
+  type AccessGuardOptions,
+  type CustomerGate,
+  createAccessGuard,
+  requireSameOrigin,
+} from './access-guard.js';
 export { AppError } from './app-error.js';
 export { MAX_BODY_BYTES } from './body.middleware.js';
 export { PrecompressedBody } from './compression.js';

@@ -1,5 +1,6 @@
+export { customerCallerRoutes } from './customer-gates.js';
 export { generatePassword, hashPassword, passwordProblem } from './password.js';
-export { SELF_ROUTE_PATHS, sessionRoutes } from './session.routes.js';
+export { sessionRoutes } from './session.routes.js';
 export { type SessionLifetimes, SessionStore } from './session-store.js';
 export { SIGN_IN_WINDOW_MS, SignIn } from './sign-in.js';
 export { USERS, UserRepository, userIndexes } from './user.repository.js';
