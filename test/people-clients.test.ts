@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, signIn, withCookie } from './support/people.js';
 
-describe("people: a client user sees only its customer's websites", () => {
+describe("people: a client user sees only its customer's websites and status pages", () => {
   let api: TestApi;
   let token: string;
-  let ours: { customerId: number; websiteId: number; publicId: string };
-  let theirs: { customerId: number; websiteId: number; publicId: string };
+  type Owned = { customerId: number; websiteId: number; publicId: string; pageId: number };
+  let ours: Owned;
+  let theirs: Owned;
   let client: string;
 
   const customerWithWebsite = async (packageId: number, name: string) => {
@@ -21,7 +22,12 @@ describe("people: a client user sees only its customer's websites", () => {
       },
     });
     expect(website.status).toBe(201);
-    return { customerId, websiteId: website.body.id, publicId: website.body.publicId };
+    const page = await api.request<{ id: number }>('POST', '/api/status-pages', {
+      token,
+      body: { slug: `${name.toLowerCase()}-status`, title: `${name} status`, customerId },
+    });
+    expect(page.status).toBe(201);
+    return { customerId, websiteId: website.body.id, publicId: website.body.publicId, pageId: page.body.id };
   };
 
   beforeAll(async () => {
@@ -61,6 +67,16 @@ describe("people: a client user sees only its customer's websites", () => {
     },
   );
 
+  it('lists and reads its own status pages, not another customer’s', async () => {
+    const listed = await withCookie<Array<{ id: number }>>(api, client, 'GET', '/api/status-pages');
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((page) => page.id)).toEqual([ours.pageId]);
+    expect((await get(`/api/status-pages?customerId=${theirs.customerId}`)).status).toBe(404);
+    expect((await get(`/api/status-pages/${ours.pageId}`)).status).toBe(200);
+    expect((await get(`/api/status-pages/${theirs.pageId}`)).status).toBe(404);
+    expect((await get('/api/status-pages/999999')).status).toBe(404);
+  });
+
   it('reads its own customer, not another', async () => {
     expect((await get(`/api/customers/${ours.customerId}`)).status).toBe(200);
     expect((await get(`/api/customers/${theirs.customerId}`)).status).toBe(404);
@@ -69,7 +85,7 @@ describe("people: a client user sees only its customer's websites", () => {
   it('every route not yet narrowed to its customer answers 404; every write 403', async () => {
     for (const path of [
       '/api/incidents?open=true',
-      '/api/status-pages',
+      '/api/maintenance-windows?websiteId=1',
       '/api/notification-channels',
       '/api/users',
     ])

@@ -7,7 +7,6 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
-import { DomainError } from '../../libs/errors/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -196,14 +195,8 @@ export async function startApi(
       authenticate: createAuthenticator(services.tokens, logger),
       authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
       customerCallerRoutes: customerCallerRoutes({
-        websiteCustomerId: async (organizationId, ref) => {
-          try {
-            return (await services.websites.get(organizationId, ref)).customerId;
-          } catch (error) {
-            if (error instanceof DomainError && error.kind === 'not-found') return null;
-            throw error;
-          }
-        },
+        website: (organizationId, ref) => services.websites.get(organizationId, ref),
+        statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
       }),
       rateLimiter: createRedisRateLimiter({
         redis,

@@ -1,29 +1,44 @@
-import type { CustomerGate } from '../http/index.js';
+import { DomainError } from '../errors/index.js';
+import type { AppContext, CustomerGate } from '../http/index.js';
 import { SELF_ROUTE_PATHS } from './session.routes.js';
 
+/** Reads an organization's resource by the key in the path; throws a not-found `DomainError` when there is none. */
+type Owned = (organizationId: number, key: string) => Promise<{ customerId: number }>;
+
 const always: CustomerGate = async () => true;
+
+/** A list narrowed to the caller's customer when `customerId` is not given; another customer's: as if unknown. */
+const narrowedToCustomer: CustomerGate = async (ctx: AppContext, caller) => {
+  const asked = ctx.query.customerId;
+  if (asked === undefined) ctx.query = { ...ctx.query, customerId: String(caller.customerId) };
+  return asked === undefined || asked === String(caller.customerId);
+};
+
+/** The resource named by the path parameter `param` belongs to the caller's customer. */
+const ownedBy =
+  (read: Owned, param: string): CustomerGate =>
+  async (ctx, caller) => {
+    try {
+      return (await read(caller.organizationId, String(ctx.params[param]))).customerId === caller.customerId;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not-found') return false;
+      throw error;
+    }
+  };
 
 /**
  * The routes a client user (bound to one customer) may call, each with the check that the request
  * concerns that customer; every other route answers it 404 (the access guard). Listed here, in one
  * place, so a route is closed to clients until it is known to be safe for them.
  */
-export function customerCallerRoutes(deps: {
-  /** The customer of the organization's website `ref` (id or publicId), or null when there is none. */
-  websiteCustomerId(organizationId: number, ref: string): Promise<number | null>;
-}): Map<string, CustomerGate> {
-  const ownWebsite: CustomerGate = async (ctx, caller) =>
-    (await deps.websiteCustomerId(caller.organizationId, String(ctx.params.websiteRef))) ===
-    caller.customerId;
+export function customerCallerRoutes(deps: { website: Owned; statusPage: Owned }): Map<string, CustomerGate> {
   const routes = new Map<string, CustomerGate>(SELF_ROUTE_PATHS.map((path) => [path, always]));
-  // The website list, narrowed to the caller's customer (another customer's: as if unknown).
-  routes.set('/api/websites', async (ctx, caller) => {
-    const asked = ctx.query.customerId;
-    if (asked === undefined) ctx.query = { ...ctx.query, customerId: String(caller.customerId) };
-    return asked === undefined || asked === String(caller.customerId);
-  });
+  routes.set('/api/websites', narrowedToCustomer);
+  const ownWebsite = ownedBy(deps.website, 'websiteRef');
   for (const path of ['', '/check-config', '/status', '/results', '/uptime', '/incidents'])
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
+  routes.set('/api/status-pages', narrowedToCustomer);
+  routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
   routes.set('/api/customers/:id', async (ctx, caller) => ctx.params.id === String(caller.customerId));
   return routes;
 }
