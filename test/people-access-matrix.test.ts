@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role, Scope } from '../libs/contract/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createOrganizationId, createUser, signIn, withCookie } from './support/people.js';
+
+interface Operation {
+  security: unknown[];
+  'x-required-scope'?: Scope;
+}
+
+const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
+const ROLE_RANK: Record<Exclude<Role, 'client'>, number> = { viewer: 0, editor: 1, admin: 2, owner: 2 };
+/** Paths a client may call at all (libs/people/customer-gates.ts); with unknown ids they answer 404 too. */
+const CLIENT_READS =
+  /^\/api\/(me(\/sessions)?|websites(\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\})?|customers\/\{id\})$/;
+
+/** A concrete path for a documented one: every parameter an id no one has. */
+const concrete = (path: string) =>
+  path.replace(/\{handle\}/, 'AAAAAAAAAAAAAAAA').replace(/\{[A-Za-z]+\}/g, '999999');
+
+// Every operation of the OpenAPI document × every role, as the document says: a role below the
+// operation's scope is 403, one at or above it is let through (whatever the handler then says of
+// the unknown ids), and a client is 403 for writes and 404 for every read not opened to it.
+describe('access matrix: every documented route × every role', { timeout: 120_000 }, () => {
+  let api: TestApi;
+  let operations: Array<{ method: string; path: string; scope: Scope }>;
+  const cookies = new Map<Role, string>();
+  const tokens = new Map<Scope, string>();
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    const organizationId = await createOrganizationId(api);
+    const token = await api.createToken(organizationId, ['admin']);
+    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
+    for (const scope of ['read', 'write', 'admin'] as const)
+      tokens.set(scope, await api.createToken(organizationId, [scope]));
+    for (const role of ['viewer', 'editor', 'admin', 'owner', 'client'] as const) {
+      const user = await createUser(api, organizationId, role, role === 'client' ? customerId : null);
+      cookies.set(role, await signIn(api, user.email));
+    }
+    const document = await api.request<{ paths: Record<string, Record<string, Operation>> }>(
+      'GET',
+      '/openapi.json',
+    );
+    operations = Object.entries(document.body.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).flatMap(([method, operation]) =>
+        // Signing out is tested on its own (it would end the session the matrix goes on with).
+        operation['x-required-scope'] && path !== '/api/auth/logout'
+          ? [{ method: method.toUpperCase(), path, scope: operation['x-required-scope'] }]
+          : [],
+      ),
+    );
+  });
+  afterAll(() => api.stop());
+
+  it('covers the documented routes', () => {
+    expect(operations.length).toBeGreaterThan(50);
+  });
+
+  /** Calls every operation as the caller; lists those whose status `expected` refuses. */
+  const unexpected = async (
+    send: (method: string, path: string, body: unknown) => Promise<{ status: number }>,
+    expected: (operation: { path: string; scope: Scope }) => (status: number) => boolean,
+  ) => {
+    const answers: string[] = [];
+    for (const { method, path, scope } of operations) {
+      const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
+      const { status } = await send(method, concrete(path), body);
+      if (!expected({ path, scope })(status)) answers.push(`${method} ${path} (${scope}): ${status}`);
+    }
+    return answers;
+  };
+  /** 403 exactly where the caller's rank is below the scope; elsewhere anything but 401 and 403. */
+  const scopeBoundary =
+    (rank: number, peopleOnly: boolean) => (operation: { path: string; scope: Scope }) => {
+      const allowed = rank >= RANK[operation.scope] && !(peopleOnly && operation.path.startsWith('/api/me'));
+      return (status: number) => (allowed ? ![401, 403].includes(status) : status === 403);
+    };
+
+  it.each(['viewer', 'editor', 'admin', 'owner'] as const)(
+    '%s: 403 exactly below the scope',
+    async (role) => {
+      const send = (method: string, path: string, body: unknown) =>
+        withCookie(api, cookies.get(role)!, method, path, { body });
+      expect(await unexpected(send, scopeBoundary(ROLE_RANK[role], false))).toEqual([]);
+    },
+  );
+
+  // The /api/me routes are for people: a token of any scope gets 403 there.
+  it.each(['read', 'write', 'admin'] as const)(
+    'a token with %s: 403 exactly below the scope',
+    async (granted) => {
+      const send = (method: string, path: string, body: unknown) =>
+        api.request(method, path, { token: tokens.get(granted), body });
+      expect(await unexpected(send, scopeBoundary(RANK[granted], true))).toEqual([]);
+    },
+  );
+
+  it('client: 403 for writes, 404 for reads not opened to it, its own reads let through', async () => {
+    const send = (method: string, path: string, body: unknown) =>
+      withCookie(api, cookies.get('client')!, method, path, { body });
+    const expected =
+      ({ path, scope }: { path: string; scope: Scope }) =>
+      (status: number) =>
+        (scope !== 'read' ? [403] : CLIENT_READS.test(path) ? [200, 400, 404] : [404]).includes(status);
+    expect(await unexpected(send, expected)).toEqual([]);
+  });
+});
