@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
-import { ensureIndexes, KEY_LOOKUPS, TenantResources } from '../libs/db/index.js';
+import { ensureIndexes, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
 import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
 import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
@@ -196,6 +196,47 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect(taken.status).toBe(409);
     expect((await api.request('DELETE', `/api/status-pages/${second.body.id}`, { token })).status).toBe(204);
     expect(await pages.findBySlug(old)).toBe(null);
+  });
+
+  it('two documents claiming one key at once: the one that stored it keeps the entry', async () => {
+    const racers = db.collection<{ _id: string; name: string }>('racers');
+    await racers.createIndex({ name: 1 }, { unique: true });
+    const names = new KeyLookup<{ _id: string; name: string }>(db, {
+      collection: 'racers',
+      keyField: 'name',
+    });
+    const gate = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { open, opened };
+    };
+    // The winner holds its entry while its document is still to be written; the loser, finding
+    // the entry's document without the key, takes the entry over, then fails to store its own.
+    const winnerMayWrite = gate();
+    const loserMayWrite = gate();
+    const loserPointed = gate();
+    const winner = names.claim('taken', 'winner', async () => {
+      await winnerMayWrite.opened;
+      await racers.insertOne({ _id: 'winner', name: 'taken' });
+    });
+    await until(
+      async () =>
+        (await db.collection(KEY_LOOKUPS).countDocuments({ _id: 'racers.name/taken' as never })) === 1,
+      5_000,
+    );
+    const loser = names.claim('taken', 'loser', async () => {
+      loserPointed.open();
+      await loserMayWrite.opened;
+      await racers.insertOne({ _id: 'loser', name: 'taken' });
+    });
+    await loserPointed.opened;
+    winnerMayWrite.open();
+    await winner;
+    loserMayWrite.open();
+    await expect(loser).rejects.toThrow();
+    expect((await names.find('taken'))?._id).toBe('winner');
   });
 
   it("lookups (and customers' website lists) of documents stored before them are added at start, once, whatever was left", async () => {

@@ -144,8 +144,9 @@ export class KeyLookup<T extends Document> {
    */
   async claim<R>(key: string, ref: LookupRef, write: () => Promise<R>): Promise<R> {
     await this.point(key, ref);
+    let written: R;
     try {
-      return await write();
+      written = await write();
     } catch (error) {
       await this.release(key, ref);
       throw error;
@@ -153,6 +154,11 @@ export class KeyLookup<T extends Document> {
       // Also after the write: a read between the entry and the document may have found nothing.
       this.absent?.forget(key);
     }
+    // Another claimer of the key may have taken the entry over while this document did not hold
+    // the key yet (its write then fails): point the entry back at the document that holds it.
+    const entry = await this.entries.findOne({ _id: this.entryId(key) });
+    if (!entry || !sameRef(entry.ref, ref)) await this.point(key, ref);
+    return written;
   }
 
   /** Points `key` at `ref`, a document that holds it already (found another way); throws `KeyTakenError` as `claim`. */
@@ -171,8 +177,8 @@ export class KeyLookup<T extends Document> {
       if (sameRef(entry.ref, ref)) return;
       if (await this.holder(entry.ref, key, { projection: { [this.options.keyField]: 1 } }))
         throw new KeyTakenError(key);
-      // Left by a crash or an earlier owner: take it over.
-      await this.entries.deleteOne({ _id });
+      // Left by a crash or an earlier owner: take it over, unless it was re-pointed since it was read.
+      await this.entries.deleteOne({ _id, ref: entry.ref });
     }
     throw new KeyTakenError(key);
   }
@@ -184,9 +190,8 @@ export class KeyLookup<T extends Document> {
 
   /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */
   async release(key: string, ref: LookupRef): Promise<void> {
-    const _id = this.entryId(key);
-    const entry = await this.entries.findOne({ _id });
-    if (entry && sameRef(entry.ref, ref)) await this.entries.deleteOne({ _id });
+    // One conditional delete: an entry another claimer re-pointed between a read and a delete stays.
+    await this.entries.deleteOne({ _id: this.entryId(key), ref });
   }
 
   /**
