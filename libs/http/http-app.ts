@@ -30,7 +30,9 @@ export interface HttpAppOptions {
  * JSON bodies and RFC 9457 errors.
  */
 export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  // The client writes the left of X-Forwarded-For as it likes; only the entry the trusted proxy
+  // appended (the right-most) says who connected, so per-address budgets cannot be dodged.
+  const app = new Koa<AppState>({ proxy: options.trustProxy, maxIpsCount: 1 });
   // Errors are answered by problemMiddleware; Koa's own printer would log them a second time.
   app.silent = true;
   const router = new Router<AppState>();

@@ -48,7 +48,8 @@ class BlockedAddresses {
 /**
  * The routes, each counting its requests against the budget of the client address before it runs
  * (429 with `Retry-After` once used up), apart from the API's per-token limit. The address is the
- * connection's peer, or with TRUST_PROXY the first of X-Forwarded-For (Koa's `ctx.ip`).
+ * connection's peer, or with TRUST_PROXY the last of X-Forwarded-For, the one the proxy appended
+ * (Koa's `ctx.ip` with `maxIpsCount: 1`).
  */
 export function limitedPerAddress(budget: PublicBudget, routes: readonly Route[]): Route[] {
   const blocked = new BlockedAddresses();
