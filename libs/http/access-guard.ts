@@ -98,7 +98,7 @@ export interface AccessGuardOptions {
  * (429 once over their limit, before any token is looked up), the caller from a bearer token or the
  * session cookie (401), same-origin writes with a cookie (403), the caller's rate limit (429), scope
  * (403) and customer binding (404), in that order. The client address is the peer's, or with
- * TRUST_PROXY the first of X-Forwarded-For.
+ * TRUST_PROXY the last of X-Forwarded-For (the one the proxy appended).
  */
 export function createAccessGuard(options: AccessGuardOptions) {
   const customerRoutes = options.customerCallerRoutes ?? new Map<string, CustomerGate>();
