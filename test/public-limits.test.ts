@@ -21,6 +21,11 @@ describe('the public budget behind a trusted proxy', () => {
     for (let n = 0; n < 4; n++)
       statuses.push((await api.request('GET', badge(), { headers: from('198.51.100.66', n) })).status);
     expect(statuses).toEqual([404, 404, 404, 429]);
+    const refused = await api.request<{ type: string }>('GET', badge(), {
+      headers: from('198.51.100.66', 9),
+    });
+    const type = await api.request<{ description: string }>('GET', refused.body.type);
+    expect(type.body.description).toMatch(/per token .* per client address on public pages/);
     expect((await api.request('GET', badge(), { headers: from('203.0.113.7', 0) })).status).toBe(404);
   });
 });

@@ -53,7 +53,8 @@ export const PROBLEM_TYPES = {
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
-    description: 'The per-token request budget is used up; retry after `Retry-After` seconds.',
+    description:
+      'A request budget is used up: per token (or signed-in user) on the API, per client address on public pages and badges, or of failed authentications or sign-ins; retry after `Retry-After` seconds.',
   },
   'internal-error': {
     status: 500,
