@@ -50,12 +50,15 @@ describe('status pages cached as bytes, invalidated on every API process at once
       const again = await one.request('GET', path);
       const etag = first.headers.get('etag');
       expect(etag).toMatch(/^"[\w-]+"$/);
+      // Revalidated each time, so no browser or CDN shows it after an unpublish from a copy it kept.
+      expect(first.headers.get('cache-control')).toBe('no-cache');
       expect(again.headers.get('etag')).toBe(etag);
       expect(again.body).toEqual(first.body);
       const notModified = await one.request('GET', path, { headers: { 'if-none-match': String(etag) } });
       expect(notModified.status).toBe(304);
       expect(notModified.body).toBe('');
       expect(notModified.headers.get('etag')).toBe(etag);
+      expect(notModified.headers.get('cache-control')).toBe('no-cache');
       const stale = await one.request('GET', path, { headers: { 'if-none-match': '"not-this-one"' } });
       expect(stale.status).toBe(200);
     }

@@ -111,7 +111,7 @@ describe('status pages and badges', () => {
     const json = await api().request<PageData>('GET', `/status/${slug}.json`);
     const html = await api().request('GET', `/status/${slug}`);
     expect(html.status).toBe(200);
-    expect(html.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(html.headers.get('cache-control')).toBe('no-cache');
     expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
     const page = String(html.body);
     const data = json.body;

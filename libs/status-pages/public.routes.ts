@@ -9,7 +9,12 @@ import { PUBLIC_CACHE_SECONDS, type PublicStatusPages } from './public-pages.js'
 import { publicStatusPageView, SLUG_PATTERN } from './status-page.schema.js';
 
 const TAGS = ['Public status pages'];
-const CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
+const BADGE_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
+/**
+ * A page is asked again each time (304 while its ETag holds): one kept for a while by a browser or
+ * CDN would still show after it was unpublished, renamed or deleted.
+ */
+const PAGE_CACHE = 'no-cache';
 const SVG = 'image/svg+xml; charset=utf-8';
 const BADGE_PERIODS = { '24h': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
 
@@ -86,7 +91,7 @@ function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): 
         ctx.body = renderNotFoundPage();
         return;
       }
-      ctx.set('Cache-Control', CACHE);
+      ctx.set('Cache-Control', PAGE_CACHE);
       await (html ? page.html : page.json).send(ctx);
     },
   };
@@ -101,7 +106,7 @@ async function badgeOf(pages: PublicStatusPages, publicId: string, periodDays: n
 
 async function badge(ctx: AppContext, svg: string) {
   ctx.type = SVG;
-  ctx.set('Cache-Control', CACHE);
+  ctx.set('Cache-Control', BADGE_CACHE);
   setContentSecurityPolicy(ctx, BADGE_POLICY, 'anywhere');
   return svg;
 }
