@@ -11,12 +11,9 @@ const userKey = (id: number) => `u${id}`;
 
 /**
  * Users by e-mail (every sign-in) in two primary-key reads, whatever the number of users. "Unknown"
- * is not cached: users are made by the admin CLI in another process. Entries are
- * `users.email/<e-mail>`: `namespace` names it where libs/db takes one, and it is what libs/db
- * derives from the collection and key field where it does not (passed as a value, so both compile).
+ * is not cached: users are made by the admin CLI in another process.
  */
-const EMAIL_LOOKUP = { namespace: 'users.email', collection: USERS, keyField: 'email' };
-const emailLookup = (db: Db) => new KeyLookup<StoredUser>(db, EMAIL_LOOKUP);
+const emailLookup = (db: Db) => new KeyLookup<StoredUser>(db, { collection: USERS, keyField: 'email' });
 
 export const userIndexes: CollectionIndexes = {
   collection: USERS,
