@@ -9,7 +9,7 @@ import { loginBody, sessionView, signedInView, toUserView } from './user.schema.
 
 const TAGS = ['People'];
 
-/** The session id's cookie: never readable by scripts, sent along with top-level navigation only. */
+/** The session id's cookie: never readable by scripts; from other sites sent only with top-level GET navigation (Lax). */
 function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs: number): void {
   ctx.cookies.set(SESSION_COOKIE, value, {
     httpOnly: true,
