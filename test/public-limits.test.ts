@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestApi } from './support/harness.js';
+import { type EmbeddedServer, findFreePort, startFerretDb } from '../libs/embedded/index.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
 describe('the public budget behind a trusted proxy', () => {
   let api: TestApi;
@@ -28,4 +32,60 @@ describe('the public budget behind a trusted proxy', () => {
     expect(type.body.description).toMatch(/per token .* per client address on public pages/);
     expect((await api.request('GET', badge(), { headers: from('203.0.113.7', 0) })).status).toBe(404);
   });
+});
+
+/** A FerretDB of its own, since it is stopped (SIGSTOP: it accepts connections and answers nothing). */
+describe('public pages while MongoDB stalls', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webmon-public-stall-'));
+  let ferret: EmbeddedServer;
+  let api: TestApi;
+  beforeAll(async () => {
+    ferret = await startFerretDb({
+      port: await findFreePort(),
+      dataDir: join(dataDir, 'ferretdb'),
+      database: 'stall',
+      say: () => {},
+    });
+    api = await TestApi.start({ MONGODB_URL: ferret.url, PUBLIC_PAGES_PER_MINUTE: '1000000' });
+    const { token } = await api.createOrganization();
+    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
+    const page = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug: 'stall', title: 'Stall', customerId, public: true },
+    });
+    expect(page.status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await ferret?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a crowd of unknown slugs is answered 503 with Retry-After within the lookup deadline, none left waiting', async () => {
+    const crowd = 150;
+    process.kill(ferret.pid, 'SIGSTOP');
+    try {
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: crowd }, async () => {
+          const response = await fetch(`${api.api.url}/status/gone-${randomUUID().slice(0, 8)}.json`, {
+            signal: AbortSignal.timeout(10_000),
+          });
+          await response.arrayBuffer();
+          return {
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            ms: performance.now() - started,
+          };
+        }),
+      );
+      expect(answers.filter((answer) => answer.status !== 503 || answer.retryAfter === null)).toEqual([]);
+      // Past the reads' queue, refused at once; the others when their 3 s deadline passes.
+      expect(answers.filter((answer) => answer.ms < 1000).length).toBeGreaterThan(crowd - 4 - 64 - 1);
+      expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(6000);
+    } finally {
+      process.kill(ferret.pid, 'SIGCONT');
+    }
+    expect((await api.request('GET', '/status/stall.json')).status).toBe(200);
+  }, 60_000);
 });

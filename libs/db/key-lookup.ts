@@ -1,6 +1,7 @@
 import type { Collection, Db, Document, Filter, FindOptions, ObjectId, WithId } from 'mongodb';
 import type { ConcurrencyLimit } from '../runtime/index.js';
 import { isDuplicateKey } from './counters.js';
+import { MongoDeadlineError, withinDeadline } from './unavailable.js';
 
 /** The primary key of the document a lookup entry points at. */
 export type LookupRef = string | ObjectId;
@@ -18,6 +19,13 @@ export const KEY_LOOKUPS = 'key_lookups';
  * API process (this one's creates clear it at once) shows within seconds.
  */
 export const ABSENT_KEY_TTL_MS = 5_000;
+
+/**
+ * A lookup not answered this long after it was asked (waiting for the bulkhead included) fails as
+ * MongoDB unavailable (503): public routes are not gated on MongoDB's health like `/api/` ones,
+ * and a stalled server would otherwise keep each request waiting without end.
+ */
+export const LOOKUP_DEADLINE_MS = 3_000;
 
 /** Another document holds the key now. */
 export class KeyTakenError extends Error {
@@ -125,15 +133,24 @@ export class KeyLookup<T extends Document> {
 
   /**
    * The document holding `key` now, or null; a projection must keep the key field. The reads go
-   * through `bulkhead` when given (a key known absent is answered before, from memory).
+   * through `bulkhead` when given (a key known absent is answered before, from memory), and fail
+   * with a `MongoDeadlineError` past `LOOKUP_DEADLINE_MS`.
    */
   async find(key: string, options?: FindOptions, bulkhead?: ConcurrencyLimit): Promise<WithId<T> | null> {
     if (this.absent?.has(key)) return null;
-    const read = async () => {
-      const entry = await this.entries.findOne({ _id: this.entryId(key) });
-      return entry ? await this.holder(entry.ref, key, options) : null;
+    const what = `the ${namespaceOf(this.options)} lookup`;
+    const deadline = Date.now() + LOOKUP_DEADLINE_MS;
+    const timeLeft = () => {
+      const timeoutMS = deadline - Date.now();
+      if (timeoutMS <= 0) throw new MongoDeadlineError(what, LOOKUP_DEADLINE_MS);
+      return { timeoutMS };
     };
-    const owner = await (bulkhead ? bulkhead.run(read) : read());
+    const read = async () => {
+      const entry = await this.entries.findOne({ _id: this.entryId(key) }, timeLeft());
+      return entry ? await this.holder(entry.ref, key, { ...options, ...timeLeft() }) : null;
+    };
+    // Raced with a timer too: the driver's `timeoutMS` does not end every wait of a stalled server.
+    const owner = await withinDeadline(bulkhead ? bulkhead.run(read) : read(), LOOKUP_DEADLINE_MS, what);
     if (!owner) this.absent?.add(key);
     return owner;
   }

@@ -1,5 +1,7 @@
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
+import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import { applyRateLimit } from './access-guard.js';
+import { serviceUnavailable } from './problem.middleware.js';
 import type { Route } from './route.js';
 
 /** A budget of requests per client address for routes anyone may call without a token. */
@@ -47,7 +49,8 @@ class BlockedAddresses {
 
 /**
  * The routes, each counting its requests against the budget of the client address before it runs
- * (429 with `Retry-After` once used up), apart from the API's per-token limit. The address is the
+ * (429 with `Retry-After` once used up), apart from the API's per-token limit; one refused by a
+ * full `ConcurrencyLimit` of its reads answers 503 with `Retry-After`. The address is the
  * connection's peer, or with TRUST_PROXY the last of X-Forwarded-For, the one the proxy appended
  * (Koa's `ctx.ip` with `maxIpsCount: 1`).
  */
@@ -72,7 +75,10 @@ export function limitedPerAddress(budget: PublicBudget, routes: readonly Route[]
       }
       if (!decision.allowed) await delayRefusal();
       applyRateLimit(ctx, decision, 'This address');
-      await route.run(ctx);
+      await route.run(ctx).catch((error: unknown) => {
+        // Its reads' queue is full: MongoDB does not keep up (see publicReads); 503 with Retry-After.
+        throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable('MongoDB') : error;
+      });
     },
   }));
 }

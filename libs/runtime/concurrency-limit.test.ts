@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from './concurrency-limit.js';
+import { ConcurrencyLimit, ConcurrencyLimitFullError } from './concurrency-limit.js';
 
 describe('ConcurrencyLimit', () => {
   it('never runs more than its limit at once and runs every task, in order of arrival', async () => {
@@ -28,6 +28,18 @@ describe('ConcurrencyLimit', () => {
     const limit = new ConcurrencyLimit(1);
     await expect(limit.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(limit.run(() => Promise.resolve('next'))).resolves.toBe('next');
+  });
+
+  it('refuses a task at once when maxWaiting tasks wait already, and takes one again once they ran', async () => {
+    const limit = new ConcurrencyLimit(1, { maxWaiting: 2 });
+    let release = () => {};
+    const running = limit.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = [limit.run(async () => 1), limit.run(async () => 2)];
+    await expect(limit.run(async () => 3)).rejects.toBeInstanceOf(ConcurrencyLimitFullError);
+    release();
+    await running;
+    expect(await Promise.all(waiting)).toEqual([1, 2]);
+    await expect(limit.run(async () => 4)).resolves.toBe(4);
   });
 
   it('refuses a limit below 1', () => {

@@ -1,16 +1,38 @@
+/** `run` refused a task: as many as the limit allows wait already. */
+export class ConcurrencyLimitFullError extends Error {
+  constructor(readonly maxWaiting: number) {
+    super(`${maxWaiting} tasks wait for a slot already`);
+  }
+}
+
+export interface ConcurrencyLimitOptions {
+  /**
+   * Tasks that may wait for a slot; past that `run` throws `ConcurrencyLimitFullError` at once, so
+   * callers arriving faster than tasks end (a stalled server) cannot pile up. @defaultValue unbounded
+   */
+  maxWaiting?: number;
+}
+
 /** Runs at most `max` tasks at once; the others wait their turn, first come first served. */
 export class ConcurrencyLimit {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly max: number) {
+  constructor(
+    private readonly max: number,
+    private readonly options: ConcurrencyLimitOptions = {},
+  ) {
     if (!Number.isInteger(max) || max < 1)
       throw new Error(`concurrency must be a positive integer, not ${max}`);
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+    if (this.running >= this.max) {
+      const { maxWaiting } = this.options;
+      if (maxWaiting !== undefined && this.waiting.length >= maxWaiting)
+        throw new ConcurrencyLimitFullError(maxWaiting);
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running++;
     try {
       return await task();
     } finally {

@@ -1,4 +1,8 @@
-export { ConcurrencyLimit } from './concurrency-limit.js';
+export {
+  ConcurrencyLimit,
+  ConcurrencyLimitFullError,
+  type ConcurrencyLimitOptions,
+} from './concurrency-limit.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';
 export { runFromEnvironment } from './run-from-env.js';
