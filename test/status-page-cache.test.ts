@@ -104,6 +104,16 @@ describe('status pages cached as bytes, invalidated on every API process at once
     expect(await titleOn(one, slug)).toBe(404);
   });
 
+  it('deleting a customer on one process takes its pages off the other at once', async () => {
+    const slug = `gone-${randomUUID().slice(0, 8)}`;
+    const doomed = await createCustomer(one, token, (await createPackage(one, token)).id);
+    await createPage(one, token, { slug, title: 'Doomed', customerId: doomed, public: true });
+    expect(await warm(slug)).toEqual(['Doomed', 'Doomed']);
+    expect((await one.request('DELETE', `/api/customers/${doomed}`, { token })).status).toBe(204);
+    expect(await titleOn(two, slug)).toBe(404);
+    expect(await titleOn(one, slug)).toBe(404);
+  });
+
   it('a renamed slug 404s at once, and a freed slug taken by another organization shows its page', async () => {
     const slug = `shared-${randomUUID().slice(0, 8)}`;
     const renamed = `${slug}-new`;

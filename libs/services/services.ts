@@ -406,7 +406,7 @@ class LazyServices implements Services {
           lifecycle: this.lifecycle,
           websites: this.websites,
           channels: this.channels,
-          statusPages: this.statusPageRepository,
+          statusPages: this.statusPages,
           logger: this.deps.logger,
         }),
     );

@@ -126,8 +126,8 @@ export class StatusPageRepository {
     return deleted;
   }
 
-  /** A customer deleted: its pages go with it, then their slugs. */
-  async deleteByCustomer(organizationId: number, customerId: number): Promise<void> {
+  /** A customer deleted: its pages go with it, then their slugs; says which slugs they had. */
+  async deleteByCustomer(organizationId: number, customerId: number): Promise<string[]> {
     const pages = await this.collection
       .find<{ _id: LookupRef; slug: string }>(
         { organizationId, customerId },
@@ -136,5 +136,6 @@ export class StatusPageRepository {
       .toArray();
     await this.collection.deleteMany({ organizationId, customerId });
     for (const page of pages) await this.slugs.release(page.slug, page._id);
+    return pages.map((page) => page.slug);
   }
 }

@@ -102,6 +102,12 @@ export class StatusPageService {
     });
   }
 
+  /** A customer deleted (under its lock): its pages go, and every API process drops them at once. */
+  async deleteByCustomer(organizationId: number, customerId: number): Promise<void> {
+    const slugs = await this.deps.pages.deleteByCustomer(organizationId, customerId);
+    await this.deps.revisions.changed({ slugs, organizationId, customerId });
+  }
+
   async delete(organizationId: number, id: number): Promise<void> {
     const page = await this.get(organizationId, id);
     if (!(await this.deps.pages.delete(organizationId, id))) throw notFound(`No status page ${id}`);
