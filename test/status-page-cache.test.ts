@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_LOOKUPS } from '../libs/db/index.js';
+import { StatusPageRevisions } from '../libs/status-pages/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
 /**
@@ -112,6 +116,35 @@ describe('status pages cached as bytes, invalidated on every API process at once
     expect((await one.request('DELETE', `/api/customers/${doomed}`, { token })).status).toBe(204);
     expect(await titleOn(two, slug)).toBe(404);
     expect(await titleOn(one, slug)).toBe(404);
+  });
+
+  it('a page created through another process shows at once where its slug was just 404', async () => {
+    const slug = `late-${randomUUID().slice(0, 8)}`;
+    expect(await titleOn(two, slug)).toBe(404);
+    // Both API servers here share this process's memory of slugs found absent, which another
+    // process would not: the page is written as another API process writes it (entry, page, revision).
+    const templateSlug = `template-${randomUUID().slice(0, 8)}`;
+    const templateId = await createPage(one, token, {
+      slug: templateSlug,
+      title: 'Late',
+      customerId,
+      public: true,
+    });
+    const template = await one.db.collection('status_pages').findOne({ slug: templateSlug });
+    const _id = new ObjectId();
+    await one.db.collection(KEY_LOOKUPS).insertOne({ _id: `status_pages.slug/${slug}` as never, ref: _id });
+    await one.db.collection('status_pages').insertOne({ ...template, _id, id: templateId + 100_000, slug });
+    const redis = new Redis(one.config.REDIS_URL);
+    try {
+      await new StatusPageRevisions(redis, one.config.REDIS_KEY_PREFIX).changed({
+        slugs: [slug],
+        organizationId: Number(template?.organizationId),
+        customerId,
+      });
+    } finally {
+      redis.disconnect();
+    }
+    expect(await titleOn(two, slug)).toBe('Late');
   });
 
   it('a renamed slug 404s at once, and a freed slug taken by another organization shows its page', async () => {

@@ -200,6 +200,11 @@ export class KeyLookup<T extends Document> {
     throw new KeyTakenError(key);
   }
 
+  /** Asks MongoDB next time for a key found absent lately: another process said it may exist now. */
+  forgetAbsence(key: string): void {
+    this.absent?.forget(key);
+  }
+
   /** Removes the entry of a key no document will hold again (an integer id), after its document is deleted. */
   async forget(key: string): Promise<void> {
     await this.entries.deleteOne({ _id: this.entryId(key) });

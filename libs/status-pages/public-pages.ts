@@ -95,9 +95,9 @@ export class PublicStatusPages {
   /** The page rendered, or null when no public page has that slug now. */
   page(slug: string): Promise<PublishedPage | null> {
     const revisionOf = () => this.deps.revisions.ofSlug(slug);
-    return this.pagesCache.get(slug, revisionOf, async () => {
+    return this.pagesCache.get(slug, revisionOf, async (afterChange) => {
       const revision = await revisionOf();
-      const page = await this.deps.pages.findBySlug(slug);
+      const page = await this.deps.pages.findBySlug(slug, { afterChange });
       // The slug check guards against a lookup that still knew the slug's former owner.
       if (!page?.public || page.slug !== slug) return { revision, value: null };
       return { revision, value: publish(page, await this.build(page, new Date())) };

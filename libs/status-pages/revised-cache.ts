@@ -44,14 +44,16 @@ export class RevisedCache<T> {
 
   /**
    * The value under `key`: the cached one while `revisionOf` still gives the revision it was loaded
-   * under (or Redis cannot tell), else a fresh `load`.
+   * under (or Redis cannot tell), else a fresh `load`, told whether the revision moved since the
+   * cached one (so it reads past any memory of its own, such as a lookup's "not found").
    */
   async get(
     key: string,
     revisionOf: (cached: T | null) => Promise<Revision>,
-    load: () => Promise<Revised<T>>,
+    load: (afterChange: boolean) => Promise<Revised<T>>,
   ): Promise<T | null> {
     const cached = this.found.get(key) ?? this.absent.get(key);
+    let afterChange = false;
     if (cached && Date.now() - cached.at < this.maxAgeMs) {
       const { revision, value } = await cached.loaded;
       const current = await revisionOf(value);
@@ -59,8 +61,9 @@ export class RevisedCache<T> {
       // Another visitor may have started the reload meanwhile.
       const replaced = this.found.get(key) ?? this.absent.get(key);
       if (replaced && replaced !== cached) return (await replaced.loaded).value;
+      afterChange = true;
     }
-    return (await this.load(key, load)).value;
+    return (await this.load(key, () => load(afterChange))).value;
   }
 
   private load(key: string, load: () => Promise<Revised<T>>): Promise<Revised<T>> {

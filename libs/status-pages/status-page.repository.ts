@@ -67,8 +67,16 @@ export class StatusPageRepository {
     return this.db.collection<StatusPageDocument>(STATUS_PAGES);
   }
 
-  /** Any organization's page by its slug (the public page has no token to scope it by). */
-  async findBySlug(slug: string): Promise<StatusPageDocument | null> {
+  /**
+   * Any organization's page by its slug (the public page has no token to scope it by). After a
+   * change of the slug's revision (`afterChange`), read even if this process found none lately: the
+   * page may have been created through another API process.
+   */
+  async findBySlug(
+    slug: string,
+    options: { afterChange?: boolean } = {},
+  ): Promise<StatusPageDocument | null> {
+    if (options.afterChange) this.slugs.forgetAbsence(slug);
     // `_id` is projected out, so what comes back is the page itself.
     return (await this.slugs.find(slug, WITHOUT_MONGO_ID, publicReads)) as StatusPageDocument | null;
   }
