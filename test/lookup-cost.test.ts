@@ -150,6 +150,38 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect(await websites.listByCustomer(organizationId + 1, customerId)).toEqual([]);
   });
 
+  it("a customer's many websites are read a few at a time, not all at once", async () => {
+    const counters = db.collection<{ _id: string; websiteIds?: number[] }>('website_counts');
+    const counter = await counters.findOne({ _id: `c${customerId}` });
+    const many = Array.from({ length: 100 }, (_, n) => 1_000_000 + n);
+    await counters.updateOne({ _id: `c${customerId}` }, { $push: { websiteIds: { $each: many } } });
+    // Reads asked of the driver and not done (waiting for a connection or running): each takes one.
+    let asked = 0;
+    let most = 0;
+    const checkingOut = () => {
+      most = Math.max(most, ++asked);
+    };
+    const done = () => {
+      asked--;
+    };
+    monitored
+      .on('connectionCheckOutStarted', checkingOut)
+      .on('connectionCheckedIn', done)
+      .on('connectionCheckOutFailed', done);
+    try {
+      const listed = await new WebsiteRepository(db).listByCustomer(organizationId, customerId);
+      expect(listed.map((w) => w.id)).toContain(website.id);
+    } finally {
+      monitored
+        .off('connectionCheckOutStarted', checkingOut)
+        .off('connectionCheckedIn', done)
+        .off('connectionCheckOutFailed', done);
+      await counters.updateOne({ _id: `c${customerId}` }, { $set: { websiteIds: counter?.websiteIds } });
+    }
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(16);
+  });
+
   it('"not found" is answered from memory the second time, and what is created after is found at once', async () => {
     const websites = new WebsiteRepository(db);
     const unknown = randomUUID();

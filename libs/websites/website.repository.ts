@@ -9,6 +9,7 @@ import {
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import {
   ALWAYS_SECRET_HEADERS,
@@ -100,6 +101,8 @@ export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtls
 
 /** The primary key of a website document: checks look websites up by it on every run. */
 export const websiteKey = (id: number) => `w${id}`;
+/** A customer's websites are read by primary key this many at once. */
+const LIST_READS_AT_ONCE = 16;
 
 /** The fields that decide a website's schedulers. */
 export type WebsiteSchedulingFields = Pick<
@@ -238,9 +241,13 @@ export class WebsiteRepository {
       return this.websites
         .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
         .toArray();
-    // `_id` is projected out, so what comes back are the websites themselves.
+    // A primary-key read each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands
+    // do not take the pool's every connection; `_id` projected out: what comes back are websites.
+    const reads = new ConcurrencyLimit(LIST_READS_AT_ONCE);
     const found = (await Promise.all(
-      ids.map((id) => this.websites.findOneByKey(organizationId, websiteKey(id), WITHOUT_MONGO_ID)),
+      ids.map((id) =>
+        reads.run(() => this.websites.findOneByKey(organizationId, websiteKey(id), WITHOUT_MONGO_ID)),
+      ),
     )) as Array<WebsiteDocument | null>;
     return found
       .filter((website): website is WebsiteDocument => website?.customerId === customerId)
