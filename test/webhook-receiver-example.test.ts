@@ -45,12 +45,15 @@ describe('the README webhook receiver (standardwebhooks)', () => {
     receiver.stdout?.on('data', (chunk: Buffer) => {
       printed += chunk.toString();
     });
+    // Until the example has started and listens (a Node process start: seconds on a busy machine).
     await expect
-      .poll(() =>
-        fetch(`http://127.0.0.1:${port}/`, { method: 'POST' }).then(
-          (r) => r.status,
-          () => 0,
-        ),
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/`, { method: 'POST' }).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 20_000, interval: 100 },
       )
       .toBe(400);
     expect(printed).toContain('refused: ');
