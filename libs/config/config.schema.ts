@@ -102,6 +102,8 @@ export const envSchema = z
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
     /** Requests per minute a client address may make to status pages and badges (their own budget, apart from the API's). @defaultValue 600 */
     PUBLIC_PAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    /** Memory the rendered status pages kept by an API process may take (the least read go first), MiB. @defaultValue 64 */
+    STATUS_PAGE_CACHE_MIB: z.coerce.number().int().min(1).max(65_536).default(64),
     /** Prefix of every Redis key (queues, rate limits), so several deployments can share one Redis. */
     REDIS_KEY_PREFIX: z
       .string()

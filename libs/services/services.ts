@@ -285,6 +285,7 @@ class LazyServices implements Services {
       'publicStatusPages',
       () =>
         new PublicStatusPages({
+          pageCacheBytes: this.deps.config.STATUS_PAGE_CACHE_MIB * 1024 * 1024,
           pages: this.statusPageRepository,
           revisions: this.statusPageRevisions,
           websites: this.websiteRepository,

@@ -35,6 +35,8 @@ export interface MonitoringReads {
 }
 
 export interface PublicPagesDeps extends MonitoringReads {
+  /** What the rendered pages kept in memory may take together, bytes (`STATUS_PAGE_CACHE_MIB`). */
+  pageCacheBytes: number;
   pages: StatusPageRepository;
   revisions: StatusPageRevisions;
   websites: {
@@ -82,7 +84,7 @@ export interface PublicBadge {
  * page's revision (badges: the customer's pages' revision) is current, and 30 s at most.
  */
 export class PublicStatusPages {
-  private readonly pagesCache = new RevisedCache<PublishedPage>(PUBLIC_CACHE_SECONDS * 1000);
+  private readonly pagesCache: RevisedCache<PublishedPage>;
   /** A website's badge (null: on no public page) under its customer's pages' revision. */
   private readonly badgeCache = new RevisedCache<{
     organizationId: number;
@@ -90,7 +92,12 @@ export class PublicStatusPages {
     badge: PublicBadge | null;
   }>(PUBLIC_CACHE_SECONDS * 1000);
 
-  constructor(private readonly deps: PublicPagesDeps) {}
+  constructor(private readonly deps: PublicPagesDeps) {
+    this.pagesCache = new RevisedCache(PUBLIC_CACHE_SECONDS * 1000, {
+      maxBytes: deps.pageCacheBytes,
+      sizeOf: publishedBytes,
+    });
+  }
 
   /** The page rendered, or null when no public page has that slug now. */
   page(slug: string): Promise<PublishedPage | null> {
@@ -147,10 +154,6 @@ export class PublicStatusPages {
    * A website's status and its uptime over `periodDays`, if it is on a public page (a badge of
    * any other website is not found, whether or not it exists).
    */
-  /**
-   * A website's status and its uptime over `periodDays`, if it is on a public page (a badge of
-   * any other website is not found, whether or not it exists).
-   */
   badge(publicId: string, periodDays: number): Promise<PublicBadge | null> {
     return this.badgeCache
       .get(
@@ -190,6 +193,12 @@ export class PublicStatusPages {
     };
   }
 }
+
+/**
+ * What a published page holds: its HTML and JSON, and at most as much again for each of their
+ * compressed forms (brotli and gzip, made on first demand, each smaller than what it compresses).
+ */
+const publishedBytes = (page: PublishedPage) => 3 * (page.html.bytes.length + page.json.bytes.length);
 
 /** Renders a page's data once, as HTML and as JSON (parsed by its schema: nothing unlisted leaves). */
 function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage {

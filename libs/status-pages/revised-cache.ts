@@ -11,22 +11,50 @@ interface Entry<T> {
   loaded: Promise<Revised<T>>;
 }
 
-/** Entries kept at most; the oldest go first. */
+/** Entries kept at most; past either bound the least recently used go first. */
 const CAPACITY = { found: 1000, absent: 10_000 };
 
-/** A map that forgets its oldest entry when full. */
-class BoundedMap<V> extends Map<string, V> {
-  constructor(private readonly capacity: number) {
-    super();
+/** What found values may hold in memory together, and what one holds. */
+export interface ByteBudget<T> {
+  maxBytes: number;
+  sizeOf(value: T): number;
+}
+
+/** Entries by key, least recently used first: past `maxEntries` or `maxBytes`, those go. */
+class LruMap<V> {
+  private readonly held = new Map<string, { value: V; bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get(key: string): V | undefined {
+    const found = this.held.get(key);
+    if (!found) return undefined;
+    this.held.delete(key);
+    this.held.set(key, found);
+    return found.value;
   }
 
-  override set(key: string, value: V): this {
+  set(key: string, value: V, bytes = 0): void {
     this.delete(key);
-    if (this.size >= this.capacity) {
-      const oldest = this.keys().next();
-      if (!oldest.done) this.delete(oldest.value);
+    this.held.set(key, { value, bytes });
+    this.bytes += bytes;
+    for (const [oldest, { bytes: oldestBytes }] of this.held) {
+      if (this.held.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.held.delete(oldest);
+      this.bytes -= oldestBytes;
     }
-    return super.set(key, value);
+  }
+
+  delete(key: string): boolean {
+    const found = this.held.get(key);
+    if (!found) return false;
+    this.held.delete(key);
+    this.bytes -= found.bytes;
+    return true;
   }
 }
 
@@ -34,13 +62,19 @@ class BoundedMap<V> extends Map<string, V> {
  * Public answers kept in memory while their revision is current, and for `maxAgeMs` at most (what
  * the revision does not cover, such as a website's state, refreshes that often). Visitors arriving
  * together share one load. "Not found" is kept apart, so a flood of made-up keys costs one
- * revision read each and does not push out the pages people read.
+ * revision read each and does not push out the pages people read. Found values are bounded by
+ * count and, given a `budget`, by the bytes they hold.
  */
 export class RevisedCache<T> {
-  private readonly found = new BoundedMap<Entry<T>>(CAPACITY.found);
-  private readonly absent = new BoundedMap<Entry<T>>(CAPACITY.absent);
+  private readonly found: LruMap<Entry<T>>;
+  private readonly absent = new LruMap<Entry<T>>(CAPACITY.absent);
 
-  constructor(private readonly maxAgeMs: number) {}
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly budget?: ByteBudget<T>,
+  ) {
+    this.found = new LruMap(CAPACITY.found, budget?.maxBytes);
+  }
 
   /**
    * The value under `key`: the cached one while `revisionOf` still gives the revision it was loaded
@@ -74,7 +108,7 @@ export class RevisedCache<T> {
     this.absent.set(key, entry);
     const forget = () => this.absent.get(key) === entry && this.absent.delete(key);
     entry.loaded.then(({ value }) => {
-      if (value !== null && forget()) this.found.set(key, entry);
+      if (value !== null && forget()) this.found.set(key, entry, this.budget?.sizeOf(value));
     }, forget);
     return entry.loaded;
   }
