@@ -121,6 +121,7 @@ describe('a flood of public requests for random badge ids', () => {
   describe.each([
     ['within the per-address budget (a new id every time: past 600, answered 429 a second late)', '600', 0],
     ['with the budget lifted (ids drawn from 1,000: "not found" answered from memory)', '1000000', 1000],
+    ['with the budget lifted and a new id every time (each one unknown: read each time)', '1000000', 0],
   ])('%s', (_name, budget, ids) => {
     let setup: Awaited<ReturnType<typeof apiWithWebsites>>;
     beforeAll(async () => {

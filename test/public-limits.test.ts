@@ -81,7 +81,7 @@ describe('public pages while MongoDB stalls', () => {
       );
       expect(answers.filter((answer) => answer.status !== 503 || answer.retryAfter === null)).toEqual([]);
       // Past the reads' queue, refused at once; the others when their 3 s deadline passes.
-      expect(answers.filter((answer) => answer.ms < 1000).length).toBeGreaterThan(crowd - 4 - 64 - 1);
+      expect(answers.filter((answer) => answer.ms < 1000).length).toBeGreaterThanOrEqual(crowd - 2 - 64);
       expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(6000);
     } finally {
       process.kill(ferret.pid, 'SIGCONT');
