@@ -210,6 +210,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       // The client key, two credential headers and the body.
       websites: { documents: 1, resealed: 4, unreadable: 0 },
       notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
+      twoFactorSecrets: { documents: 0, resealed: 0, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);

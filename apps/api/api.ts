@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
-import { createAuthenticator, tokenRoutes } from '../../libs/auth/index.js';
+import { createAuthenticator, OrganizationRepository, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
@@ -27,8 +27,12 @@ import {
   SIGN_IN_WINDOW_MS,
   SignIn,
   sessionRoutes,
+  TwoFactor,
+  TwoFactorRepository,
+  twoFactorRoutes,
   UserAdministration,
   userRoutes,
+  withTwoFactorEnrolment,
 } from '../../libs/people/index.js';
 import {
   createRedisRateLimiter,
@@ -79,6 +83,11 @@ export async function startApi(
     keyPrefix: config.REDIS_KEY_PREFIX,
     limit: config.AUTH_FAILURES_PER_MINUTE,
   });
+  const twoFactor = new TwoFactor({
+    repository: new TwoFactorRepository(mongo.db),
+    secrets: services.secrets,
+  });
+  const organizations = new OrganizationRepository(mongo.db);
   const signIn = new SignIn({
     users: services.users,
     sessions: services.sessions,
@@ -89,6 +98,8 @@ export async function startApi(
       windowMs: SIGN_IN_WINDOW_MS,
     }),
     addressFailures: authFailureLimiter,
+    twoFactor,
+    twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
   });
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).
@@ -111,6 +122,7 @@ export async function startApi(
     }),
     ...tokenRoutes(services.tokens),
     ...sessionRoutes({ signIn, sessions: services.sessions, users: services.users }),
+    ...twoFactorRoutes({ twoFactor, users: services.users }),
     ...userRoutes({
       users: services.users,
       administration: new UserAdministration({
@@ -191,20 +203,23 @@ export async function startApi(
       { name: 'MongoDB', causes: isMongoUnavailable },
       { name: 'Redis', causes: isRedisUnavailable },
     ],
-    guard: createAccessGuard({
-      authenticate: createAuthenticator(services.tokens, logger),
-      authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
-      customerCallerRoutes: customerCallerRoutes({
-        website: (organizationId, ref) => services.websites.get(organizationId, ref),
-        statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
+    // A person the organization requires two-factor of, not yet enrolled, reaches only the enrolment.
+    guard: withTwoFactorEnrolment(
+      createAccessGuard({
+        authenticate: createAuthenticator(services.tokens, logger),
+        authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
+        customerCallerRoutes: customerCallerRoutes({
+          website: (organizationId, ref) => services.websites.get(organizationId, ref),
+          statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
+        }),
+        rateLimiter: createRedisRateLimiter({
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          limit: config.RATE_LIMIT_PER_MINUTE,
+        }),
+        authFailureLimiter,
       }),
-      rateLimiter: createRedisRateLimiter({
-        redis,
-        keyPrefix: config.REDIS_KEY_PREFIX,
-        limit: config.RATE_LIMIT_PER_MINUTE,
-      }),
-      authFailureLimiter,
-    }),
+    ),
   });
 
   const server = app.listen(config.PORT, config.HOST);

@@ -22,7 +22,7 @@ import {
   loadConfig,
   requireSecretsKey,
 } from '../../libs/config/index.js';
-import { validate } from '../../libs/contract/index.js';
+import { ROLES, validate } from '../../libs/contract/index.js';
 import { CustomerRepository } from '../../libs/customers/index.js';
 import { databaseNameOf, ensureIndexes, KeyTakenError, redactUrl } from '../../libs/db/index.js';
 import { readStoredSecretsKey } from '../../libs/embedded/index.js';
@@ -39,6 +39,7 @@ import {
   newUser,
   normalizeEmail,
   passwordProblem,
+  TwoFactorRepository,
   toUserView,
   UserRepository,
   userIndexes,
@@ -64,6 +65,9 @@ Commands:
   reset-password --email EMAIL [--password-stdin]
                                                  a new password (printed once, or read from stdin);
                                                  ends the user's sessions
+  require-two-factor --org ID --roles owner,admin
+                                                 the roles whose users must sign in with two-factor
+                                                 (--roles '' for none); they enrol at their next sign-in
   reseal-secrets                                 seals every stored secret again under SECRETS_KEY
                                                  (after a key rotation; see docs/operations.md)
 
@@ -97,6 +101,7 @@ const COMMANDS = new Set([
   'list-packages',
   'create-user',
   'reset-password',
+  'require-two-factor',
   'reseal-secrets',
 ]);
 
@@ -114,6 +119,7 @@ function parseCommandLine(argv: string[]) {
       settings: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      roles: { type: 'string' },
       customer: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -325,12 +331,24 @@ async function run({ command, values }: CommandLine, client: MongoClient, config
       });
       return;
     }
+    case 'require-two-factor': {
+      const id = await requireOrganization(values.org);
+      const listed = (values.roles ?? required(values.roles, '--roles')).split(',').filter(Boolean);
+      const roles = parseWith(z.array(z.enum(ROLES)), listed, '--roles');
+      await organizations.setTwoFactorRequiredFor(id, roles);
+      print({ organizationId: id, requireTwoFactorFor: roles });
+      return;
+    }
     case 'reseal-secrets': {
       const box = secretBoxFor(config);
       const websites = await new WebsiteRepository(db).resealSecrets(box, progress('websites'));
       const channels = await new ChannelRepository(db).resealSecrets(box, progress('notification channels'));
-      print({ websites, notificationChannels: channels });
-      const unreadable = websites.unreadable + channels.unreadable;
+      const totpSecrets = await new TwoFactorRepository(db).resealSecrets(
+        box,
+        progress('two-factor secrets'),
+      );
+      print({ websites, notificationChannels: channels, twoFactorSecrets: totpSecrets });
+      const unreadable = websites.unreadable + channels.unreadable + totpSecrets.unreadable;
       if (unreadable > 0)
         throw new Error(
           `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,

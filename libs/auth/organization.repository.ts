@@ -1,10 +1,13 @@
 import type { Collection, Db } from 'mongodb';
+import type { Role } from '../contract/index.js';
 import { type CollectionIndexes, nextId } from '../db/index.js';
 
 export interface Organization {
   id: number;
   name: string;
   createdAt: Date;
+  /** Roles whose users must sign in with two-factor (absent in organizations made before it: none). */
+  requireTwoFactorFor?: Role[];
 }
 
 export const ORGANIZATIONS = 'organizations';
@@ -33,5 +36,17 @@ export class OrganizationRepository {
 
   findById(id: number): Promise<Organization | null> {
     return this.collection.findOne({ id }, { projection: { _id: 0 } });
+  }
+
+  /** The roles whose users must sign in with two-factor; none for an unknown organization. */
+  async twoFactorRequiredFor(id: number): Promise<Role[]> {
+    const found = await this.collection.findOne({ id }, { projection: { _id: 0, requireTwoFactorFor: 1 } });
+    return found?.requireTwoFactorFor ?? [];
+  }
+
+  /** Sets the roles that must sign in with two-factor; false when there is no such organization. */
+  async setTwoFactorRequiredFor(id: number, roles: readonly Role[]): Promise<boolean> {
+    const result = await this.collection.updateOne({ id }, { $set: { requireTwoFactorFor: [...roles] } });
+    return result.matchedCount === 1;
   }
 }

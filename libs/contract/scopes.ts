@@ -45,6 +45,8 @@ export interface AuthContext {
   tokenId?: number;
   /** Set when the caller may see only this customer's resources (a `client` user). */
   customerId?: number;
+  /** Set for a person who must turn two-factor on (organization policy) before using anything else. */
+  mustEnrolTwoFactor?: true;
 }
 
 /** Who a token belongs to, or null when it is unknown or revoked. */

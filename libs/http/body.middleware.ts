@@ -1,11 +1,17 @@
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
 
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+/** DELETE too: turning two-factor off (`DELETE /api/me/two-factor`) takes a code in its body. */
+const METHODS_WITH_BODY = [
+  HttpMethodEnum.POST,
+  HttpMethodEnum.PUT,
+  HttpMethodEnum.PATCH,
+  HttpMethodEnum.DELETE,
+];
 
 // A body refused before it was read would stay in the socket and corrupt the next request on it.
 const CLOSE_CONNECTION = { Connection: 'close' };
@@ -18,7 +24,7 @@ function tooLarge(): AppError {
 }
 
 /**
- * JSON bodies only: a body on POST/PUT/PATCH must be `application/json` (415 otherwise), at most
+ * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise), at most
  * 1 MiB (413, refused from Content-Length before reading when it is announced) and valid JSON (400).
  */
 export function jsonBodyMiddleware(): Middleware<AppState> {
@@ -29,11 +35,12 @@ export function jsonBodyMiddleware(): Middleware<AppState> {
     text: false,
     urlencoded: false,
     multipart: false,
+    parsedMethods: METHODS_WITH_BODY,
   });
   return async (ctx, next) => {
     const announced = ctx.request.length;
     const hasBody = announced === undefined ? ctx.get('transfer-encoding') !== '' : announced > 0;
-    if (METHODS_WITH_BODY.has(ctx.method) && hasBody) {
+    if (METHODS_WITH_BODY.some((method) => method === ctx.method) && hasBody) {
       if (!ctx.is('application/json', '+json')) {
         throw new AppError('unsupported-media-type', {
           detail: `Send the body as application/json (got ${ctx.get('content-type') || 'no Content-Type'}).`,

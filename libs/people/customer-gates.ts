@@ -1,6 +1,7 @@
 import { DomainError } from '../errors/index.js';
 import type { AppContext, CustomerGate } from '../http/index.js';
 import { SELF_ROUTE_PATHS } from './session.routes.js';
+import { TWO_FACTOR_ROUTE_PATHS } from './two-factor.routes.js';
 
 /** Reads an organization's resource by the key in the path; throws a not-found `DomainError` when there is none. */
 type Owned = (organizationId: number, key: string) => Promise<{ customerId: number }>;
@@ -32,7 +33,9 @@ const ownedBy =
  * place, so a route is closed to clients until it is known to be safe for them.
  */
 export function customerCallerRoutes(deps: { website: Owned; statusPage: Owned }): Map<string, CustomerGate> {
-  const routes = new Map<string, CustomerGate>(SELF_ROUTE_PATHS.map((path) => [path, always]));
+  const routes = new Map<string, CustomerGate>(
+    [...SELF_ROUTE_PATHS, ...TWO_FACTOR_ROUTE_PATHS].map((path) => [path, always]),
+  );
   routes.set('/api/websites', narrowedToCustomer);
   const ownWebsite = ownedBy(deps.website, 'websiteRef');
   for (const path of ['', '/check-config', '/status', '/results', '/uptime', '/incidents'])

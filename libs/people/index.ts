@@ -1,8 +1,12 @@
 export { customerCallerRoutes } from './customer-gates.js';
+export { withTwoFactorEnrolment } from './enrolment-gate.js';
 export { generatePassword, hashPassword, passwordProblem } from './password.js';
 export { sessionRoutes } from './session.routes.js';
 export { type SessionLifetimes, SessionStore } from './session-store.js';
 export { SIGN_IN_WINDOW_MS, SignIn } from './sign-in.js';
+export { TwoFactor } from './two-factor.js';
+export { TwoFactorRepository } from './two-factor.repository.js';
+export { twoFactorRoutes } from './two-factor.routes.js';
 export { USERS, UserRepository, userIndexes } from './user.repository.js';
 export { type NewUser, newUser, normalizeEmail, toUserView, type User } from './user.schema.js';
 export { UserAdministration } from './user-admin.js';

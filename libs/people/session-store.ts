@@ -12,6 +12,11 @@ export interface Session {
   lastSeenAt: Date;
   address: string;
   userAgent: string;
+  /**
+   * Signed in without two-factor though the organization requires it for the user's role: the
+   * session reaches only the enrolment routes until the user has turned it on.
+   */
+  mustEnrolTwoFactor: boolean;
 }
 
 export interface SessionLifetimes {
@@ -50,6 +55,7 @@ function sessionOf(fields: Record<string, string>): Session | null {
     lastSeenAt: new Date(Number(fields.lastSeenAt)),
     address: fields.address ?? '',
     userAgent: fields.userAgent ?? '',
+    mustEnrolTwoFactor: fields.mustEnrolTwoFactor === '1',
   };
 }
 
@@ -88,6 +94,7 @@ export class SessionStore {
   async create(
     user: { id: number; organizationId: number },
     client: ClientInfo,
+    options: { mustEnrolTwoFactor: boolean } = { mustEnrolTwoFactor: false },
   ): Promise<{ id: string; session: Session }> {
     const id = randomBytes(32).toString('base64url');
     const hash = hashOf(id);
@@ -99,6 +106,7 @@ export class SessionStore {
       createdAt: new Date(now),
       lastSeenAt: new Date(now),
       ...client,
+      mustEnrolTwoFactor: options.mustEnrolTwoFactor,
     };
     const key = this.sessionKey(hash);
     await this.redis
@@ -111,6 +119,7 @@ export class SessionStore {
         lastSeenAt: now,
         address: client.address,
         userAgent: client.userAgent,
+        ...(options.mustEnrolTwoFactor ? { mustEnrolTwoFactor: '1' } : {}),
       })
       .pexpire(key, Math.min(this.lifetimes.idleMs, this.lifetimes.absoluteMs))
       .exec();

@@ -28,7 +28,7 @@ const clientOf = (ctx: AppContext): ClientInfo => ({
 });
 
 /** The signed-in person behind a caller; an API token has none. */
-function personOf(auth: AuthContext): { userId: number; sessionHandle: string } {
+export function personOf(auth: AuthContext): { userId: number; sessionHandle: string } {
   if (auth.userId === undefined || auth.sessionHandle === undefined)
     throw notAllowed('This is for a person signed in with the session cookie; an API token has no user.');
   return { userId: auth.userId, sessionHandle: auth.sessionHandle };

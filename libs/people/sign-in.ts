@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type AuthContext, type ClientInfo, scopesOfRole } from '../contract/index.js';
+import { type AuthContext, type ClientInfo, type Role, scopesOfRole } from '../contract/index.js';
 import { AppError } from '../http/index.js';
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import type { Session, SessionStore } from './session-store.js';
+import type { TwoFactor } from './two-factor.js';
 import type { UserRepository } from './user.repository.js';
 import type { User } from './user.schema.js';
 
@@ -14,6 +15,20 @@ function throttled(decision: RateLimitDecision, what: string): AppError {
   return new AppError('rate-limited', {
     detail: `${decision.limit} failed sign-ins ${what} in ${decision.windowSeconds / 60} minutes; retry in ${decision.resetSeconds} s.`,
     headers: { 'Retry-After': String(decision.resetSeconds) },
+  });
+}
+
+/** 401 for a missing or wrong second factor, with `code` saying which (the password was right). */
+function secondFactorProblem(code: 'totp-required' | 'totp-invalid'): AppError {
+  return new AppError('unauthorized', {
+    detail:
+      code === 'totp-required'
+        ? 'This account signs in with two-factor: send `totp`, a current code of the authenticator app or a recovery code.'
+        : 'The two-factor code is wrong, expired or already used.',
+    errors: [
+      { path: 'totp', message: code === 'totp-required' ? 'Required' : 'wrong, expired or already used' },
+    ],
+    extensions: { code },
   });
 }
 
@@ -34,11 +49,14 @@ export class SignIn {
       accountFailures: RateLimiter;
       /** The access guard's failed authentications per client address. */
       addressFailures: RateLimiter;
+      twoFactor: TwoFactor;
+      /** The roles whose users the organization requires to sign in with two-factor. */
+      twoFactorRequiredFor(organizationId: number): Promise<readonly Role[]>;
     },
   ) {}
 
   async signIn(
-    credentials: { email: string; password: string },
+    credentials: { email: string; password: string; totp?: string },
     client: ClientInfo,
   ): Promise<{ sessionId: string; user: User }> {
     const account = accountKey(credentials.email);
@@ -54,14 +72,25 @@ export class SignIn {
       credentials.password,
       user?.passwordHash ?? (await dummyPasswordHash()),
     );
-    if (!user || !matches) {
+    const fail = async (error: AppError): Promise<never> => {
       await Promise.all([
         this.deps.accountFailures.consume(account),
         this.deps.addressFailures.consume(address),
       ]);
-      throw new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' });
+      throw error;
+    };
+    if (!user || !matches)
+      return fail(new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' }));
+    // Asked for only now: whether an account has two-factor on is told to whoever knows its password.
+    if (user.twoFactorEnabled) {
+      if (credentials.totp === undefined) throw secondFactorProblem('totp-required');
+      if (!(await this.deps.twoFactor.verify(user, credentials.totp)))
+        return fail(secondFactorProblem('totp-invalid'));
     }
-    const { id } = await this.deps.sessions.create(user, client);
+    const mustEnrolTwoFactor =
+      !user.twoFactorEnabled &&
+      (await this.deps.twoFactorRequiredFor(user.organizationId)).includes(user.role);
+    const { id } = await this.deps.sessions.create(user, client, { mustEnrolTwoFactor });
     const lastSignInAt = new Date();
     await this.deps.users.update(user, { lastSignInAt });
     return { sessionId: id, user: { ...user, lastSignInAt } };
@@ -79,6 +108,8 @@ export class SignIn {
       userId: user.id,
       sessionHandle: session.handle,
       ...(user.customerId !== null ? { customerId: user.customerId } : {}),
+      // Lifted by the enrolment itself: the user is read again on every request.
+      ...(session.mustEnrolTwoFactor && !user.twoFactorEnabled ? { mustEnrolTwoFactor: true } : {}),
     };
   }
 

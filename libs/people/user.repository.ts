@@ -7,7 +7,7 @@ export const USERS = 'users';
 type StoredUser = User & { _id: string };
 
 /** The primary key of a user document: sessions find their user by it on every request. */
-const userKey = (id: number) => `u${id}`;
+export const userKey = (id: number) => `u${id}`;
 
 /**
  * Users by e-mail (every sign-in) in two primary-key reads, whatever the number of users. "Unknown"

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES, resourceId } from '../contract/index.js';
 import { MAX_PASSWORD_LENGTH } from './password.js';
+import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
 export const role = z.enum(ROLES).meta({ id: 'Role' });
 
@@ -28,7 +29,10 @@ export const storedUser = z.object({
   passwordChangedAt: z.date(),
   createdAt: z.date(),
   lastSignInAt: z.date().nullable(),
+  /** True once a TOTP enrolment is confirmed (`twoFactor.enabledAt` set). */
   twoFactorEnabled: z.boolean(),
+  /** Absent until the user starts a TOTP enrolment. */
+  twoFactor: storedTwoFactor.optional(),
 });
 export type User = z.infer<typeof storedUser>;
 
@@ -66,6 +70,9 @@ export const loginBody = z
     // Not checked as an address: a malformed one answers what a wrong one does.
     email: z.string().max(254).transform(normalizeEmail),
     password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+    totp: secondFactorCode
+      .optional()
+      .describe('Required once the user has two-factor sign-in on: a current code or a recovery code'),
   })
   .meta({ id: 'Login' });
 
