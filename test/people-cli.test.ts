@@ -99,4 +99,21 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
     await signIn(api, 'r@example.com', answer.password);
     expect((await admin(['reset-password', '--email', 'nobody@example.com'])).code).toBe(1);
   });
+
+  it('require-two-factor sets the roles whose sign-ins must enrol first; an empty list clears it', async () => {
+    const made = await createUser(['tf@example.com', 'Strict', 'admin']);
+    const { password } = JSON.parse(made.stdout) as { password: string };
+    const org = String(organizationId);
+    const set = await admin(['require-two-factor', '--org', org, '--roles', 'owner,admin']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ organizationId, requireTwoFactorFor: ['owner', 'admin'] });
+    const held = await signIn(api, 'tf@example.com', password);
+    expect((await withCookie(api, held, 'GET', '/api/websites')).status).toBe(403);
+
+    expect((await admin(['require-two-factor', '--org', org, '--roles', 'boss'])).code).toBe(2);
+    const cleared = await admin(['require-two-factor', '--org', org, '--roles', '']);
+    expect(JSON.parse(cleared.stdout)).toEqual({ organizationId, requireTwoFactorFor: [] });
+    const free = await signIn(api, 'tf@example.com', password);
+    expect((await withCookie(api, free, 'GET', '/api/websites')).status).toBe(200);
+  });
 });
