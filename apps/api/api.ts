@@ -120,7 +120,10 @@ export async function startApi(
         { name: 'redis', isReady: () => pingRedis(redis) },
       ],
     }),
-    ...tokenRoutes(services.tokens),
+    ...tokenRoutes(services.tokens, {
+      exists: async (organizationId, customerId) =>
+        (await services.customerRepository.findById(organizationId, customerId)) !== null,
+    }),
     ...sessionRoutes({ signIn, sessions: services.sessions, users: services.users }),
     ...twoFactorRoutes({ twoFactor, users: services.users }),
     ...userRoutes({

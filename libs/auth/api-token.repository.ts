@@ -16,6 +16,8 @@ export interface ApiToken {
   prefix: string;
   hash: string;
   scopes: Scope[];
+  /** Set for a token bound to one customer: it reads that customer's resources only (tokens from before have none). */
+  customerId?: number | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -55,6 +57,7 @@ export class ApiTokenRepository {
     organizationId: number;
     name: string;
     scopes: Scope[];
+    customerId?: number | null;
   }): Promise<{ record: ApiToken; token: string }> {
     const generated: GeneratedToken = generateToken();
     const record: ApiToken = {
@@ -64,6 +67,7 @@ export class ApiTokenRepository {
       prefix: generated.prefix,
       hash: generated.hash,
       scopes: input.scopes,
+      customerId: input.customerId ?? null,
       createdAt: new Date(),
       lastUsedAt: null,
       revokedAt: null,

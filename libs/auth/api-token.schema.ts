@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES, uniqueArray } from '../contract/index.js';
+import { resourceId, SCOPES, uniqueArray } from '../contract/index.js';
 import type { ApiToken } from './api-token.repository.js';
 
 const scope = z.enum(SCOPES).meta({ id: 'TokenScope' });
@@ -12,7 +12,19 @@ export const createTokenBody = z
     scopes: scopeList.describe(
       'read: GET only; write: read and change configuration; admin: also tokens and packages',
     ),
+    customerId: resourceId()
+      .optional()
+      .describe(
+        'Binds the token to one customer: it reads that customer\'s websites, results, incidents and status pages only (other resources answer 404), and its scopes must be ["read"]',
+      ),
   })
+  .refine(
+    (body) => body.customerId === undefined || (body.scopes.length === 1 && body.scopes[0] === 'read'),
+    {
+      path: ['scopes'],
+      message: 'a token bound to a customer is read-only: scopes must be ["read"]',
+    },
+  )
   .meta({ id: 'TokenCreate' });
 
 export const tokenView = z
@@ -21,6 +33,11 @@ export const tokenView = z
     name: z.string(),
     prefix: z.string().describe('The first characters of the token, to recognize it'),
     scopes: z.array(scope),
+    customerId: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The customer the token is bound to (null: the whole organization)'),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),
@@ -41,6 +58,7 @@ export function toTokenView(record: ApiToken): TokenView {
     name: record.name,
     prefix: record.prefix,
     scopes: record.scopes,
+    customerId: record.customerId ?? null,
     createdAt: record.createdAt.toISOString(),
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,

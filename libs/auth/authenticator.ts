@@ -26,6 +26,12 @@ export function createAuthenticator(tokens: ApiTokenRepository, logger: Logger):
         );
       });
     }
-    return { organizationId: record.organizationId, tokenId: record.id, scopes: record.scopes };
+    return {
+      organizationId: record.organizationId,
+      tokenId: record.id,
+      scopes: record.scopes,
+      // Bound to a customer: the access guard lets it read that customer's resources only.
+      ...(record.customerId ? { customerId: record.customerId } : {}),
+    };
   };
 }

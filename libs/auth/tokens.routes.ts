@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { idParams } from '../contract/index.js';
-import { conflict, notFound } from '../errors/index.js';
+import { conflict, invalidInput, notFound } from '../errors/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
 import { createdTokenView, createTokenBody, tokenView, toTokenView } from './api-token.schema.js';
 
 /** `/api/tokens`: an admin token manages its own organization's tokens. */
-export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
+export function tokenRoutes(
+  tokens: ApiTokenRepository,
+  customers: { exists(organizationId: number, customerId: number): Promise<boolean> },
+): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -28,6 +31,10 @@ export function tokenRoutes(tokens: ApiTokenRepository): Route[] {
       body: createTokenBody,
       success: { status: 201, description: 'Created', schema: createdTokenView, headers: ['Cache-Control'] },
       handle: async ({ auth, body, ctx }) => {
+        if (body.customerId !== undefined && !(await customers.exists(auth.organizationId, body.customerId)))
+          throw invalidInput(`No customer ${body.customerId} in this organization`, [
+            { path: 'customerId', message: 'no such customer in this organization' },
+          ]);
         const { record, token } = await tokens.create({ organizationId: auth.organizationId, ...body });
         ctx.set('Location', `/api/tokens/${record.id}`);
         ctx.set('Cache-Control', 'no-store');
