@@ -62,6 +62,39 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(tokens.body[0]?.scopes).toEqual(['admin']);
   });
 
+  it('create-org --owner-email prints an owner invitation link that works, on stdout only', async () => {
+    const result = await adminWith(
+      api.config.MONGODB_URL,
+      ['create-org', '--name', 'Gamma', '--owner-email', 'Founder@Example.com'],
+      { PUBLIC_URL: 'https://monitor.example.test' },
+    );
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as {
+      token: string;
+      ownerInvitation: { email: string; expiresAt: string; link: string };
+    };
+    expect(created.token).toMatch(/^wm_/);
+    expect(created.ownerInvitation).toMatchObject({ email: 'founder@example.com' });
+    const link = new URL(created.ownerInvitation.link);
+    expect(`${link.origin}${link.pathname}`).toBe('https://monitor.example.test/accept-invitation');
+    const token = link.searchParams.get('token')!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(result.stderr).not.toContain(token);
+    const accepted = await api.request('POST', '/api/auth/accept-invitation', {
+      body: { token, name: 'Founder', password: 'granite-harbor-53-violet' },
+    });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ user: { email: 'founder@example.com', role: 'owner' } });
+    const again = await adminWith(api.config.MONGODB_URL, [
+      'create-org',
+      '--name',
+      'Delta',
+      '--owner-email',
+      'founder@example.com',
+    ]);
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('has an account already') });
+  });
+
   it('create-token, list-tokens and revoke-token', async () => {
     const org = JSON.parse((await admin('create-org', '--name', 'Beta')).stdout) as {
       organizationId: number;

@@ -23,10 +23,16 @@ import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
+  accountLinkRoutes,
   customerCallerRoutes,
+  InvitationRepository,
+  Invitations,
+  invitationRoutes,
+  PasswordReset,
   SIGN_IN_WINDOW_MS,
   SignIn,
   sessionRoutes,
+  smtpMailer,
   TwoFactor,
   TwoFactorRepository,
   twoFactorRoutes,
@@ -101,6 +107,26 @@ export async function startApi(
     twoFactor,
     twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
   });
+  const peopleMailer = smtpMailer(config);
+  const customerExists = async (organizationId: number, customerId: number) =>
+    (await services.customerRepository.findById(organizationId, customerId)) !== null;
+  const invitations = new Invitations({
+    invitations: new InvitationRepository(mongo.db),
+    users: services.users,
+    sessions: services.sessions,
+    mailer: peopleMailer,
+    mail: config,
+    customerExists,
+    log: logger,
+  });
+  const passwordReset = new PasswordReset({
+    users: services.users,
+    sessions: services.sessions,
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    mailer: peopleMailer,
+    mail: config,
+  });
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -132,10 +158,22 @@ export async function startApi(
         users: services.users,
         sessions: services.sessions,
         mutex: services.mutex,
-        customerExists: async (organizationId, customerId) =>
-          (await services.customerRepository.findById(organizationId, customerId)) !== null,
+        customerExists,
       }),
     }),
+    ...invitationRoutes(invitations),
+    // Anyone may call these: a budget per client address, the size of the failed-authentication one.
+    ...limitedPerAddress(
+      {
+        name: 'account-links',
+        limiter: createRedisRateLimiter({
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          limit: config.AUTH_FAILURES_PER_MINUTE,
+        }),
+      },
+      accountLinkRoutes({ invitations, passwordReset, sessions: services.sessions }),
+    ),
     ...packageRoutes({
       packages: services.packages,
       mutex: services.mutex,

@@ -36,6 +36,9 @@ import {
 import {
   generatePassword,
   hashPassword,
+  InvitationRepository,
+  invitationIndexes,
+  linkWithToken,
   newUser,
   normalizeEmail,
   passwordProblem,
@@ -50,7 +53,9 @@ import { WebsiteRepository } from '../../libs/websites/index.js';
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-org --name NAME                         a new organization and its first admin token
+  create-org --name NAME [--owner-email EMAIL]   a new organization and its first admin token; with
+                                                 --owner-email also an owner invitation (its link,
+                                                 valid 72 h, printed once; nothing is mailed)
   create-token --org ID --scopes read,write,admin [--name NAME]
                                                  a new API token of the organization
   revoke-token --token-prefix PREFIX             revokes the token whose prefix (wm_ + 8) is given
@@ -71,7 +76,8 @@ Commands:
   reseal-secrets                                 seals every stored secret again under SECRETS_KEY
                                                  (after a key rotation; see docs/operations.md)
 
-Environment: MONGODB_URL (default mongodb://127.0.0.1:27017/webmon); reseal-secrets also
+Environment: MONGODB_URL (default mongodb://127.0.0.1:27017/webmon); create-org also PUBLIC_URL
+(the links' origin, default http://localhost:PORT); reseal-secrets also
 SECRETS_KEY (default: the key npm start keeps in ./.data/secrets.key) and SECRETS_KEYS_PREVIOUS`;
 
 class UsageError extends Error {}
@@ -118,6 +124,7 @@ function parseCommandLine(argv: string[]) {
       'display-name': { type: 'string' },
       settings: { type: 'string' },
       email: { type: 'string' },
+      'owner-email': { type: 'string' },
       role: { type: 'string' },
       roles: { type: 'string' },
       customer: { type: 'string' },
@@ -227,7 +234,13 @@ const progress = (what: string) => (report: ResealReport) =>
 
 async function run({ command, values }: CommandLine, client: MongoClient, config: AppConfig): Promise<void> {
   const db = client.db(databaseNameOf(config.MONGODB_URL));
-  await ensureIndexes(db, [organizationIndexes, apiTokenIndexes, packageIndexes, userIndexes]);
+  await ensureIndexes(db, [
+    organizationIndexes,
+    apiTokenIndexes,
+    packageIndexes,
+    userIndexes,
+    invitationIndexes,
+  ]);
   const organizations = new OrganizationRepository(db);
   const tokens = new ApiTokenRepository(db);
   const requireOrganization = async (raw: string | undefined) => {
@@ -239,13 +252,38 @@ async function run({ command, values }: CommandLine, client: MongoClient, config
   switch (command) {
     case 'create-org': {
       const name = parseWith(z.string().trim().min(1).max(200), required(values.name, '--name'), '--name');
+      const ownerEmail =
+        values['owner-email'] === undefined
+          ? undefined
+          : normalizeEmail(parseWith(z.email(), values['owner-email'], '--owner-email'));
+      if (ownerEmail && (await new UserRepository(db).findByEmail(ownerEmail)))
+        throw new Error(`${ownerEmail} has an account already`);
       const organization = await organizations.create(name);
       const { token } = await tokens.create({
         organizationId: organization.id,
         name: 'bootstrap admin',
         scopes: ['admin'],
       });
-      print({ organizationId: organization.id, token });
+      if (!ownerEmail) {
+        print({ organizationId: organization.id, token });
+        return;
+      }
+      const owner = await new InvitationRepository(db).create({
+        organizationId: organization.id,
+        email: ownerEmail,
+        role: 'owner',
+        customerId: null,
+      });
+      print({
+        organizationId: organization.id,
+        token,
+        ownerInvitation: {
+          id: owner.invitation.id,
+          email: ownerEmail,
+          expiresAt: owner.invitation.expiresAt.toISOString(),
+          link: linkWithToken(config, 'accept-invitation', owner.token),
+        },
+      });
       return;
     }
     case 'create-token': {

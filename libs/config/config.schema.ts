@@ -157,6 +157,19 @@ export const envSchema = z
     SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
     /** Failed sign-ins one account (e-mail) may have in 15 minutes before sign-in answers 429. @defaultValue 5 */
     SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+    /**
+     * The SMTP server invitations and password-reset links go out through, `smtp://user:pass@host:587`
+     * (STARTTLS when offered) or `smtps://…:465`; unset: inviting and resetting answer 503 saying so.
+     */
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:587 or smtps://…' })
+      .optional(),
+    /** The sender of those mails. @defaultValue webmon <no-reply@localhost> */
+    SMTP_FROM: z.string().min(3).max(320).default('webmon <no-reply@localhost>'),
+    /** Origin of the links in those mails, as people's browsers reach the service. @defaultValue http://localhost:PORT */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://monitor.example.com' })
+      .optional(),
   })
   .superRefine((env, ctx) => {
     // A cluster serves database 0 only: a URL naming another would be silently ignored.

@@ -1,6 +1,12 @@
+export { accountLinkRoutes } from './account-link.routes.js';
 export { customerCallerRoutes } from './customer-gates.js';
 export { withTwoFactorEnrolment } from './enrolment-gate.js';
+export { InvitationRepository, invitationIndexes } from './invitation.repository.js';
+export { invitationRoutes } from './invitation.routes.js';
+export { Invitations } from './invitations.js';
+export { linkWithToken, smtpMailer } from './mailer.js';
 export { generatePassword, hashPassword, passwordProblem } from './password.js';
+export { PasswordReset } from './password-reset.js';
 export { sessionRoutes } from './session.routes.js';
 export { type SessionLifetimes, SessionStore } from './session-store.js';
 export { SIGN_IN_WINDOW_MS, SignIn } from './sign-in.js';

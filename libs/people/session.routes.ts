@@ -10,7 +10,7 @@ import { loginBody, sessionView, signedInView, toUserView } from './user.schema.
 const TAGS = ['People'];
 
 /** The session id's cookie: never readable by scripts; from other sites sent only with top-level GET navigation (Lax). */
-function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs: number): void {
+export function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs: number): void {
   ctx.cookies.set(SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
@@ -22,7 +22,7 @@ function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs: numbe
   });
 }
 
-const clientOf = (ctx: AppContext): ClientInfo => ({
+export const clientOf = (ctx: AppContext): ClientInfo => ({
   address: ctx.ip,
   userAgent: ctx.get('user-agent').slice(0, 200),
 });

@@ -39,7 +39,7 @@ import {
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { PackageRepository, packageIndexes } from '../packages/index.js';
-import { SessionStore, UserRepository, userIndexes } from '../people/index.js';
+import { invitationIndexes, SessionStore, UserRepository, userIndexes } from '../people/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
@@ -65,6 +65,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   organizationIndexes,
   apiTokenIndexes,
   userIndexes,
+  invitationIndexes,
   monitoringNodeIndexes,
   packageIndexes,
   customerIndexes,

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { defineRoute, type Route, requireSameOrigin } from '../http/index.js';
+import type { Invitations } from './invitations.js';
+import { oneTimeToken } from './one-time-token.js';
+import { MAX_PASSWORD_LENGTH } from './password.js';
+import type { PasswordReset } from './password-reset.js';
+import { clientOf, setSessionCookie } from './session.routes.js';
+import type { SessionStore } from './session-store.js';
+import { normalizeEmail, signedInView, toUserView } from './user.schema.js';
+
+const TAGS = ['People'];
+
+/** Checked against the policy by the handler, so that its answer names what is wrong. */
+const newPassword = z.string().min(1).max(MAX_PASSWORD_LENGTH);
+
+const acceptInvitationBody = z
+  .strictObject({ token: oneTimeToken, name: z.string().trim().min(1).max(100), password: newPassword })
+  .meta({ id: 'InvitationAcceptance' });
+
+const passwordResetBody = z
+  .strictObject({ email: z.string().max(254).transform(normalizeEmail) })
+  .meta({ id: 'PasswordResetRequest' });
+
+const passwordResetConfirmBody = z
+  .strictObject({ token: oneTimeToken, password: newPassword })
+  .meta({ id: 'PasswordResetConfirmation' });
+
+const LINK_PROBLEM = 'An unknown, used or expired token answers the same 400 naming `token`.';
+const PASSWORD_RULES = 'The password: at least 12 characters, not a common one (400 naming `password`).';
+
+/**
+ * The routes the links of invitation and password-reset mails lead to, and asking for a reset: for
+ * anyone, so the API mounts them behind a per-address budget (`limitedPerAddress`).
+ */
+export function accountLinkRoutes(deps: {
+  invitations: Invitations;
+  passwordReset: PasswordReset;
+  sessions: SessionStore;
+}): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/accept-invitation',
+      operationId: 'acceptInvitation',
+      summary: 'Accept an invitation: makes the user and signs them in (session cookie)',
+      description: `${LINK_PROBLEM} ${PASSWORD_RULES} Sets \`webmon_session\` as login does.`,
+      tags: TAGS,
+      access: 'public',
+      body: acceptInvitationBody,
+      problems: [403],
+      success: {
+        status: 201,
+        description: 'The user, signed in',
+        schema: signedInView,
+        headers: ['Cache-Control'],
+      },
+      handle: async ({ body, ctx }) => {
+        // As login: another site must not sign a browser in to an account it made.
+        if (ctx.get('origin')) requireSameOrigin(ctx);
+        const { sessionId, user } = await deps.invitations.accept(body, clientOf(ctx));
+        setSessionCookie(ctx, sessionId, deps.sessions.absoluteMs);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Location', '/api/me');
+        return { user: toUserView(user) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/password-reset',
+      operationId: 'requestPasswordReset',
+      summary: 'Ask for a password-reset link by e-mail (valid 1 h, once)',
+      description:
+        'Always 202, at once, whether the e-mail is a user’s or not (the mail, if any, goes afterwards); 503 when SMTP_URL is unset.',
+      tags: TAGS,
+      access: 'public',
+      body: passwordResetBody,
+      problems: [503],
+      success: { status: 202, description: 'A link is mailed if the e-mail is a user’s' },
+      handle: async ({ body, ctx }) => {
+        deps.passwordReset.request(body.email, ctx.log);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/auth/password-reset/confirm',
+      operationId: 'confirmPasswordReset',
+      summary: 'Set a new password with the link’s token; every session of the user ends',
+      description: `${LINK_PROBLEM} ${PASSWORD_RULES}`,
+      tags: TAGS,
+      access: 'public',
+      body: passwordResetConfirmBody,
+      success: { status: 204, description: 'Password set; sign in with it' },
+      handle: async ({ body }) => {
+        await deps.passwordReset.confirm(body);
+      },
+    }),
+  ];
+}

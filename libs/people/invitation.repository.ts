@@ -1,0 +1,125 @@
+import type { Db, Filter } from 'mongodb';
+import { z } from 'zod';
+import { resourceId } from '../contract/index.js';
+import { type CollectionIndexes, KeyLookup, nextId, TenantCollection } from '../db/index.js';
+import { newOneTimeToken } from './one-time-token.js';
+import { email, role } from './user.schema.js';
+
+export const INVITATIONS = 'invitations';
+
+/** How long an invitation link works. */
+export const INVITATION_TTL_MS = 72 * 3600_000;
+
+/** An invitation as stored (`_id` is `i<id>`); only the SHA-256 of its token is kept. */
+const storedInvitation = z.object({
+  id: z.number().int().min(1),
+  organizationId: z.number().int().min(1),
+  email: z.string(),
+  role,
+  customerId: z.number().int().min(1).nullable(),
+  tokenHash: z.string(),
+  createdAt: z.date(),
+  expiresAt: z.date(),
+});
+export type Invitation = z.infer<typeof storedInvitation>;
+type StoredInvitation = Invitation & { _id: string };
+
+export const createInvitationBody = z
+  .strictObject({
+    email,
+    role,
+    customerId: resourceId().optional().describe('Required for the role client; refused for other roles'),
+  })
+  .meta({ id: 'InvitationCreate' });
+export type InvitationRequest = z.output<typeof createInvitationBody>;
+
+export const invitationView = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    role,
+    customerId: z.number().int().nullable(),
+    expiresAt: z.iso.datetime().describe('The link works until then, once'),
+  })
+  .meta({ id: 'Invitation' });
+
+export const toInvitationView = (invitation: Invitation): z.infer<typeof invitationView> => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  customerId: invitation.customerId,
+  expiresAt: invitation.expiresAt.toISOString(),
+});
+
+const invitationKey = (id: number) => `i${id}`;
+
+/** Invitations by token hash (every acceptance, asked by anyone) in two primary-key reads. */
+const tokenLookup = (db: Db) =>
+  new KeyLookup<StoredInvitation>(db, { collection: INVITATIONS, keyField: 'tokenHash' });
+
+export const invitationIndexes: CollectionIndexes = {
+  collection: INVITATIONS,
+  indexes: [
+    { key: { tokenHash: 1 }, unique: true, name: 'token_hash_unique' },
+    { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
+  ],
+};
+
+const parse = (document: unknown): Invitation | null => (document ? storedInvitation.parse(document) : null);
+
+/** Pending invitations; one is deleted when accepted or withdrawn. */
+export class InvitationRepository {
+  private readonly invitations: TenantCollection<StoredInvitation>;
+  private readonly tokens: KeyLookup<StoredInvitation>;
+
+  constructor(private readonly db: Db) {
+    this.invitations = new TenantCollection(db.collection<StoredInvitation>(INVITATIONS));
+    this.tokens = tokenLookup(db);
+  }
+
+  /** Stores an invitation; the token (for the link) is returned and never stored. */
+  async create(
+    fields: Pick<Invitation, 'organizationId' | 'email' | 'role' | 'customerId'>,
+    ttlMs = INVITATION_TTL_MS,
+  ): Promise<{ invitation: Invitation; token: string }> {
+    const { token, hash } = newOneTimeToken();
+    const now = new Date();
+    const invitation: Invitation = {
+      ...fields,
+      id: await nextId(this.db, INVITATIONS),
+      tokenHash: hash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ttlMs),
+    };
+    const _id = invitationKey(invitation.id);
+    await this.tokens.claim(hash, _id, () => this.invitations.insertOne({ ...invitation, _id }));
+    return { invitation, token };
+  }
+
+  /** The invitation whose token has this hash, expired or not, or null. */
+  async findByTokenHash(tokenHash: string): Promise<Invitation | null> {
+    return parse(await this.tokens.find(tokenHash, { projection: { _id: 0 } }));
+  }
+
+  async findById(organizationId: number, id: number): Promise<Invitation | null> {
+    return parse(
+      await this.invitations.findOneByKey(organizationId, invitationKey(id), { projection: { _id: 0 } }),
+    );
+  }
+
+  /** The organization's invitations, oldest first, expired ones included (bounded: made by admins). */
+  async list(organizationId: number): Promise<Invitation[]> {
+    const found = await this.invitations
+      .find(organizationId, {}, { projection: { _id: 0 }, sort: { id: 1 } })
+      .toArray();
+    return found.map((invitation) => storedInvitation.parse(invitation));
+  }
+
+  /** Deletes an invitation read from its organization (by `_id` alone), then its token entry. */
+  async delete(invitation: Pick<Invitation, 'id' | 'tokenHash'>): Promise<boolean> {
+    const _id = invitationKey(invitation.id);
+    const { deletedCount } = await this.invitations.collection.deleteOne({ _id } as Filter<StoredInvitation>);
+    await this.tokens.release(invitation.tokenHash, _id);
+    return deletedCount > 0;
+  }
+}

@@ -1,0 +1,145 @@
+import type { AuthContext, ClientInfo } from '../contract/index.js';
+import { KeyTakenError } from '../db/index.js';
+import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { Invitation, InvitationRepository, InvitationRequest } from './invitation.repository.js';
+import { linkWithToken, type MailSettings, mailNotSent, type PeopleMailer, requireMailer } from './mailer.js';
+import { hashOfToken } from './one-time-token.js';
+import { hashPassword, passwordProblem } from './password.js';
+import type { SessionStore } from './session-store.js';
+import type { UserRepository } from './user.repository.js';
+import type { User } from './user.schema.js';
+
+/** The one answer for a token that is unknown, used or expired: which of them is not said. */
+export const unusableToken = () =>
+  invalidInput('This link is unknown, used or expired: ask for a new one.', [
+    { path: 'token', message: 'unknown, used or expired' },
+  ]);
+
+/** A new password the policy refuses, named as the `password` field. */
+export function checkNewPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw invalidInput(`The password ${problem}.`, [{ path: 'password', message: problem }]);
+}
+
+export function invitationMail(
+  invitation: Pick<Invitation, 'email' | 'role' | 'expiresAt'>,
+  link: string,
+): { to: string; subject: string; text: string } {
+  return {
+    to: invitation.email,
+    subject: '[webmon] You are invited',
+    text: `You are invited to webmon as ${invitation.role}.\n\nChoose your name and password here (the link works once, until ${invitation.expiresAt.toISOString()}):\n${link}\n\nIf you did not expect this, ignore this mail.\n`,
+  };
+}
+
+export interface InvitationDeps {
+  invitations: InvitationRepository;
+  users: UserRepository;
+  sessions: SessionStore;
+  /** Null when SMTP_URL is unset: inviting then answers 503 saying so. */
+  mailer: PeopleMailer | null;
+  mail: MailSettings;
+  customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  log: Logger;
+}
+
+/** Inviting people by e-mail, and their accepting (which makes the user and signs them in). */
+export class Invitations {
+  constructor(private readonly deps: InvitationDeps) {}
+
+  /** The customer a client invitation is bound to: required for a client, refused otherwise, and existing. */
+  private async customerOf(organizationId: number, request: InvitationRequest): Promise<number | null> {
+    if (request.role !== 'client') {
+      if (request.customerId !== undefined)
+        throw invalidInput('Only a client is bound to a customer', [
+          { path: 'customerId', message: 'only for the role client' },
+        ]);
+      return null;
+    }
+    if (request.customerId === undefined)
+      throw invalidInput('A client needs a customer', [
+        { path: 'customerId', message: 'Required for a client' },
+      ]);
+    if (!(await this.deps.customerExists(organizationId, request.customerId)))
+      throw invalidInput(`No customer ${request.customerId}`, [
+        { path: 'customerId', message: `no customer ${request.customerId}` },
+      ]);
+    return request.customerId;
+  }
+
+  /** Stores the invitation and mails its link; an invitation whose mail did not go is deleted again. */
+  async invite(actor: AuthContext, request: InvitationRequest): Promise<Invitation> {
+    const mailer = requireMailer(this.deps.mailer, 'Invitations');
+    // The owner rules: only an owner makes an owner (an admin token is no owner).
+    if (request.role === 'owner' && actor.role !== 'owner')
+      throw notAllowed('Only an owner may invite an owner.');
+    const customerId = await this.customerOf(actor.organizationId, request);
+    if (await this.deps.users.findByEmail(request.email))
+      throw conflict('This e-mail address has an account already.');
+    const { invitation, token } = await this.deps.invitations.create({
+      organizationId: actor.organizationId,
+      email: request.email,
+      role: request.role,
+      customerId,
+    });
+    try {
+      await mailer.send(
+        invitationMail(invitation, linkWithToken(this.deps.mail, 'accept-invitation', token)),
+      );
+    } catch (error) {
+      await this.deps.invitations.delete(invitation);
+      this.deps.log.warn(
+        { invitationId: invitation.id, reason: error instanceof Error ? error.message : String(error) },
+        'invitation e-mail not sent',
+      );
+      throw mailNotSent('invitation');
+    }
+    return invitation;
+  }
+
+  list(organizationId: number): Promise<Invitation[]> {
+    return this.deps.invitations.list(organizationId);
+  }
+
+  async withdraw(organizationId: number, id: number): Promise<void> {
+    const invitation = await this.deps.invitations.findById(organizationId, id);
+    if (!invitation || !(await this.deps.invitations.delete(invitation)))
+      throw notFound(`No invitation ${id}`);
+  }
+
+  /**
+   * Makes the invited user with this name and password and opens their session. The user's unique
+   * e-mail makes the link single-use even when two acceptances race: the second finds it taken.
+   */
+  async accept(
+    request: { token: string; name: string; password: string },
+    client: ClientInfo,
+  ): Promise<{ sessionId: string; user: User }> {
+    checkNewPassword(request.password);
+    const invitation = await this.deps.invitations.findByTokenHash(hashOfToken(request.token));
+    if (!invitation || invitation.expiresAt.getTime() <= Date.now()) throw unusableToken();
+    const created = await this.deps.users
+      .create(
+        {
+          organizationId: invitation.organizationId,
+          email: invitation.email,
+          name: request.name,
+          role: invitation.role,
+          customerId: invitation.customerId,
+        },
+        await hashPassword(request.password),
+      )
+      .catch((error: unknown) => {
+        if (error instanceof KeyTakenError) return null;
+        throw error;
+      });
+    await this.deps.invitations.delete(invitation);
+    if (!created) throw unusableToken();
+    const { id } = await this.deps.sessions.create(created, client);
+    const lastSignInAt = new Date();
+    await this.deps.users.update(created, { lastSignInAt });
+    this.deps.log.info({ userId: created.id, invitationId: invitation.id }, 'invitation accepted');
+    return { sessionId: id, user: { ...created, lastSignInAt } };
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { Logger } from '../logging/index.js';
+import type { Redis } from '../redis/index.js';
+import { checkNewPassword, unusableToken } from './invitations.js';
+import { linkWithToken, type MailSettings, type PeopleMailer, requireMailer } from './mailer.js';
+import { hashOfToken, newOneTimeToken } from './one-time-token.js';
+import { hashPassword } from './password.js';
+import type { SessionStore } from './session-store.js';
+import type { UserRepository } from './user.repository.js';
+
+/** How long a password-reset link works. */
+export const PASSWORD_RESET_TTL_MS = 3600_000;
+
+export interface PasswordResetDeps {
+  users: UserRepository;
+  sessions: SessionStore;
+  redis: Redis;
+  /** REDIS_KEY_PREFIX. */
+  prefix: string;
+  /** Null when SMTP_URL is unset: asking for a reset then answers 503 saying so (whatever the e-mail). */
+  mailer: PeopleMailer | null;
+  mail: MailSettings;
+}
+
+/** A reset asked for, as stored: whose, and when (a password changed since makes the link void). */
+const pendingReset = z.object({
+  organizationId: z.number().int().min(1),
+  userId: z.number().int().min(1),
+  askedAt: z.number().int(),
+});
+type PendingReset = z.infer<typeof pendingReset>;
+
+/**
+ * Password reset by e-mail. A pending reset is a Redis key under the token's SHA-256 that expires
+ * with the link and is read and deleted at once (GETDEL) when used: single use, one key (cluster-safe).
+ */
+export class PasswordReset {
+  constructor(private readonly deps: PasswordResetDeps) {}
+
+  private key(tokenHash: string): string {
+    return `${this.deps.prefix}:password-reset:${tokenHash}`;
+  }
+
+  /**
+   * Mails a reset link if the e-mail is a user's. Nothing of it is awaited by the caller, so a known
+   * and an unknown e-mail answer in the same time; a failure is logged (without the address or token).
+   */
+  request(email: string, log: Logger): void {
+    const mailer = requireMailer(this.deps.mailer, 'Password resets');
+    this.send(email, mailer).catch((error: unknown) =>
+      log.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'password reset e-mail not sent',
+      ),
+    );
+  }
+
+  private async send(email: string, mailer: PeopleMailer): Promise<void> {
+    const user = await this.deps.users.findByEmail(email);
+    if (!user) return;
+    const { token, hash } = newOneTimeToken();
+    const pending: PendingReset = {
+      organizationId: user.organizationId,
+      userId: user.id,
+      askedAt: Date.now(),
+    };
+    await this.deps.redis.set(this.key(hash), JSON.stringify(pending), 'PX', PASSWORD_RESET_TTL_MS);
+    await mailer.send({
+      to: user.email,
+      subject: '[webmon] Reset your password',
+      text: `Someone (you, we hope) asked to reset your webmon password.\n\nChoose a new one here (the link works once, for an hour; every session of yours ends):\n${linkWithToken(this.deps.mail, 'reset-password', token)}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+    });
+  }
+
+  /** Sets the password of the link's user and ends every session of theirs. */
+  async confirm(request: { token: string; password: string }): Promise<void> {
+    // Checked before the token is used up, so a refused password leaves the link working.
+    checkNewPassword(request.password);
+    const stored = await this.deps.redis.getdel(this.key(hashOfToken(request.token)));
+    if (!stored) throw unusableToken();
+    const pending = pendingReset.parse(JSON.parse(stored));
+    const user = await this.deps.users.findById(pending.organizationId, pending.userId);
+    // A link asked for before the password last changed is void: that change may have been the reset.
+    if (!user || user.passwordChangedAt.getTime() > pending.askedAt) throw unusableToken();
+    await this.deps.users.update(user, {
+      passwordHash: await hashPassword(request.password),
+      passwordChangedAt: new Date(),
+    });
+    await this.deps.sessions.endAll(user.id);
+  }
+}
