@@ -228,6 +228,16 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
     expect((again.body as { errors: Array<{ path: string }> }).errors[0]?.path).toBe('token');
   });
 
+  it('mails one user at most 3 reset links an hour, still answering 202', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const mailsTo = () => receiver.mails.filter((m) => m.to.includes(email)).length;
+    for (let i = 0; i < 4; i++)
+      expect((await api.request('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202);
+    await waitFor(() => (mailsTo() >= 3 ? true : undefined), 'three reset mails');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailsTo()).toBe(3);
+  });
+
   // FerretDB 1.24 answers only an exact `{_id: <string>}` filter from the primary key; any other scans.
   it('finds an invitation by token hash in primary-key reads only, known or not', async () => {
     const monitored = new MongoClient(api.config.MONGODB_URL, { monitorCommands: true });

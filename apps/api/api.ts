@@ -28,6 +28,7 @@ import {
   InvitationRepository,
   Invitations,
   invitationRoutes,
+  PASSWORD_RESET_MAILS_PER_HOUR,
   PasswordReset,
   SIGN_IN_WINDOW_MS,
   SignIn,
@@ -126,6 +127,12 @@ export async function startApi(
     prefix: config.REDIS_KEY_PREFIX,
     mailer: peopleMailer,
     mail: config,
+    mailsPerUser: createRedisRateLimiter({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limit: PASSWORD_RESET_MAILS_PER_HOUR,
+      windowMs: 3600_000,
+    }),
   });
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).

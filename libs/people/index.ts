@@ -6,7 +6,7 @@ export { invitationRoutes } from './invitation.routes.js';
 export { Invitations } from './invitations.js';
 export { linkWithToken, smtpMailer } from './mailer.js';
 export { generatePassword, hashPassword, passwordProblem } from './password.js';
-export { PasswordReset } from './password-reset.js';
+export { PASSWORD_RESET_MAILS_PER_HOUR, PasswordReset } from './password-reset.js';
 export { sessionRoutes } from './session.routes.js';
 export { type SessionLifetimes, SessionStore } from './session-store.js';
 export { SIGN_IN_WINDOW_MS, SignIn } from './sign-in.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../logging/index.js';
-import type { Redis } from '../redis/index.js';
+import type { RateLimiter, Redis } from '../redis/index.js';
 import { checkNewPassword, unusableToken } from './invitations.js';
 import { linkWithToken, type MailSettings, type PeopleMailer, requireMailer } from './mailer.js';
 import { hashOfToken, newOneTimeToken } from './one-time-token.js';
@@ -11,6 +11,9 @@ import type { UserRepository } from './user.repository.js';
 /** How long a password-reset link works. */
 export const PASSWORD_RESET_TTL_MS = 3600_000;
 
+/** Reset mails one user may be sent an hour: anyone may ask, and must not fill a person's inbox. */
+export const PASSWORD_RESET_MAILS_PER_HOUR = 3;
+
 export interface PasswordResetDeps {
   users: UserRepository;
   sessions: SessionStore;
@@ -20,6 +23,8 @@ export interface PasswordResetDeps {
   /** Null when SMTP_URL is unset: asking for a reset then answers 503 saying so (whatever the e-mail). */
   mailer: PeopleMailer | null;
   mail: MailSettings;
+  /** Reset mails per user: PASSWORD_RESET_MAILS_PER_HOUR an hour; past it asking sends nothing (still 202). */
+  mailsPerUser: RateLimiter;
 }
 
 /** A reset asked for, as stored: whose, and when (a password changed since makes the link void). */
@@ -58,6 +63,7 @@ export class PasswordReset {
   private async send(email: string, mailer: PeopleMailer): Promise<void> {
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
+    if (!(await this.deps.mailsPerUser.consume(`password-reset-mails:${user.id}`)).allowed) return;
     const { token, hash } = newOneTimeToken();
     const pending: PendingReset = {
       organizationId: user.organizationId,
