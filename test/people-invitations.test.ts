@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { type CommandStartedEvent, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../apps/api/api.js';
+import { OrganizationRepository } from '../libs/auth/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { InvitationRepository } from '../libs/people/index.js';
 import { createCustomer, createPackage, TestApi, testConfig } from './support/harness.js';
@@ -140,6 +141,25 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
     expect((again.body as unknown as { errors: Array<{ path: string }> }).errors[0]?.path).toBe('token');
     const after = await api.request<Array<{ id: number }>>('GET', '/api/invitations', { token: adminToken });
     expect(after.body.map((i) => i.id)).not.toContain(created.body.id);
+  });
+
+  it('holds an accepted admin to the two-factor enrolment when the organization requires it', async () => {
+    const policy = new OrganizationRepository(api.db);
+    await policy.setTwoFactorRequiredFor(organizationId, ['owner', 'admin']);
+    try {
+      expect((await invite({ email: 'strict.admin@example.com', role: 'admin' })).status).toBe(201);
+      const token = await linkTokenMailedTo(receiver, 'strict.admin@example.com', 'accept-invitation');
+      tokensSeen.push(token);
+      const accepted = await accept(token);
+      expect(accepted.status).toBe(201);
+      const cookie = sessionCookieOf(accepted) as string;
+      const refused = await withCookie(api, cookie, 'GET', '/api/websites');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ reason: 'two-factor-enrolment-required' });
+      expect((await withCookie(api, cookie, 'GET', '/api/me')).status).toBe(200);
+    } finally {
+      await policy.setTwoFactorRequiredFor(organizationId, []);
+    }
   });
 
   it('refuses an expired invitation as an unknown one', async () => {

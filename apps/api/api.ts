@@ -114,7 +114,7 @@ export async function startApi(
   const invitations = new Invitations({
     invitations: new InvitationRepository(mongo.db),
     users: services.users,
-    sessions: services.sessions,
+    sessions: signIn,
     mailer: peopleMailer,
     mail: config,
     customerExists,

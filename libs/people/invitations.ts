@@ -6,7 +6,7 @@ import type { Invitation, InvitationRepository, InvitationRequest } from './invi
 import { linkWithToken, type MailSettings, mailNotSent, type PeopleMailer, requireMailer } from './mailer.js';
 import { hashOfToken } from './one-time-token.js';
 import { hashPassword, passwordProblem } from './password.js';
-import type { SessionStore } from './session-store.js';
+import type { SignIn } from './sign-in.js';
 import type { UserRepository } from './user.repository.js';
 import type { User } from './user.schema.js';
 
@@ -36,7 +36,8 @@ export function invitationMail(
 export interface InvitationDeps {
   invitations: InvitationRepository;
   users: UserRepository;
-  sessions: SessionStore;
+  /** Opens the new user's session as a sign-in does (two-factor enrolment rules included). */
+  sessions: Pick<SignIn, 'openSession'>;
   /** Null when SMTP_URL is unset: inviting then answers 503 saying so. */
   mailer: PeopleMailer | null;
   mail: MailSettings;
@@ -136,10 +137,8 @@ export class Invitations {
       });
     await this.deps.invitations.delete(invitation);
     if (!created) throw unusableToken();
-    const { id } = await this.deps.sessions.create(created, client);
-    const lastSignInAt = new Date();
-    await this.deps.users.update(created, { lastSignInAt });
+    const opened = await this.deps.sessions.openSession(created, client);
     this.deps.log.info({ userId: created.id, invitationId: invitation.id }, 'invitation accepted');
-    return { sessionId: id, user: { ...created, lastSignInAt } };
+    return opened;
   }
 }

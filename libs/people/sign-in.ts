@@ -87,6 +87,14 @@ export class SignIn {
       if (!(await this.deps.twoFactor.verify(user, credentials.totp)))
         return fail(secondFactorProblem('totp-invalid'));
     }
+    return this.openSession(user, client);
+  }
+
+  /**
+   * Opens a session for a user who proved who they are (a sign-in, an accepted invitation): held to
+   * the two-factor enrolment when the organization requires it for their role and they have none.
+   */
+  async openSession(user: User, client: ClientInfo): Promise<{ sessionId: string; user: User }> {
     const mustEnrolTwoFactor =
       !user.twoFactorEnabled &&
       (await this.deps.twoFactorRequiredFor(user.organizationId)).includes(user.role);
