@@ -70,7 +70,8 @@ function chart(points: ReadonlyArray<{ hour: string; averageMs: number | null }>
   const dots = coordinates.map((c) => `<circle cx="${c.x}" cy="${c.y}" r="3" fill="currentColor"/>`).join('');
   const average = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
   const description = `Average response time per hour over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms`;
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${description}" preserveAspectRatio="none"><title>${description}</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="${coordinates.map((c) => `${c.x},${c.y}`).join(' ')}"/>${dots}</svg>`;
+  // The figures in words too: a chart of a few hours is mostly empty space to a reader.
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${description}" preserveAspectRatio="none"><title>${description}</title><polyline fill="none" stroke="currentColor" stroke-width="2" points="${coordinates.map((c) => `${c.x},${c.y}`).join(' ')}"/>${dots}</svg><p class="muted">Response time over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms.</p>`;
 }
 
 const STYLE = `
