@@ -115,11 +115,18 @@ export class InvitationRepository {
     return found.map((invitation) => storedInvitation.parse(invitation));
   }
 
-  /** Deletes an invitation read from its organization (by `_id` alone), then its token entry. */
-  async delete(invitation: Pick<Invitation, 'id' | 'tokenHash'>): Promise<boolean> {
+  /**
+   * Deletes an invitation read from its organization (by `_id` and organization: a primary-key
+   * write that never reaches another organization's invitation), then its token entry.
+   */
+  async delete(invitation: Pick<Invitation, 'id' | 'organizationId' | 'tokenHash'>): Promise<boolean> {
     const _id = invitationKey(invitation.id);
-    const { deletedCount } = await this.invitations.collection.deleteOne({ _id } as Filter<StoredInvitation>);
+    const { deletedCount } = await this.invitations.collection.deleteOne({
+      _id,
+      organizationId: invitation.organizationId,
+    } as Filter<StoredInvitation>);
+    if (deletedCount === 0) return false;
     await this.tokens.release(invitation.tokenHash, _id);
-    return deletedCount > 0;
+    return true;
   }
 }

@@ -6,10 +6,14 @@ import type { User } from './user.schema.js';
 
 type StoredUser = User & { _id: string };
 
+/** Whose TOTP fields a write changes: a user the caller has read in its organization. */
+export type TwoFactorOwner = Pick<User, 'id' | 'organizationId'>;
+
 /**
  * The TOTP fields of user documents. Each write goes by `_id` (FerretDB's one filter it does not
- * scan for); those that must happen once (a step, a recovery code) are conditional updates, so two
- * sign-ins racing with the same code cannot both succeed.
+ * scan for) and the organization (so it never reaches another organization's user); those that
+ * must happen once (a step, a recovery code) are conditional updates, so two sign-ins racing with
+ * the same code cannot both succeed.
  */
 export class TwoFactorRepository {
   private readonly users: Collection<StoredUser>;
@@ -18,22 +22,25 @@ export class TwoFactorRepository {
     this.users = db.collection<StoredUser>(USERS);
   }
 
-  private byId(userId: number, extra: Filter<StoredUser> = {}): Filter<StoredUser> {
-    return { _id: userKey(userId), ...extra } as Filter<StoredUser>;
+  private byKey(user: TwoFactorOwner, extra: Filter<StoredUser> = {}): Filter<StoredUser> {
+    return { ...extra, _id: userKey(user.id), organizationId: user.organizationId } as Filter<StoredUser>;
   }
 
   /** Starts (or starts again) an enrolment not yet confirmed; false when two-factor is already on. */
-  async startEnrolment(userId: number, secret: SealedSecret): Promise<boolean> {
-    const result = await this.users.updateOne(this.byId(userId, { twoFactorEnabled: false }), {
+  async startEnrolment(user: TwoFactorOwner, secret: SealedSecret): Promise<boolean> {
+    const result = await this.users.updateOne(this.byKey(user, { twoFactorEnabled: false }), {
       $set: { twoFactor: { secret, enabledAt: null, lastStep: 0, recoveryCodeHashes: [] } },
     });
     return result.matchedCount === 1;
   }
 
   /** Turns the pending enrolment on; false when there was none pending (confirmed meanwhile). */
-  async enable(userId: number, input: { step: number; recoveryCodeHashes: string[] }): Promise<boolean> {
+  async enable(
+    user: TwoFactorOwner,
+    input: { step: number; recoveryCodeHashes: string[] },
+  ): Promise<boolean> {
     const result = await this.users.updateOne(
-      this.byId(userId, { twoFactorEnabled: false, 'twoFactor.enabledAt': null }),
+      this.byKey(user, { twoFactorEnabled: false, 'twoFactor.enabledAt': null }),
       {
         $set: {
           twoFactorEnabled: true,
@@ -46,24 +53,24 @@ export class TwoFactorRepository {
     return result.modifiedCount === 1;
   }
 
-  async disable(userId: number): Promise<void> {
-    await this.users.updateOne(this.byId(userId), {
+  async disable(user: TwoFactorOwner): Promise<void> {
+    await this.users.updateOne(this.byKey(user), {
       $set: { twoFactorEnabled: false },
       $unset: { twoFactor: '' },
     });
   }
 
   /** Records `step` as the last accepted one; false when it (or a later one) already was. */
-  async claimStep(userId: number, step: number): Promise<boolean> {
-    const result = await this.users.updateOne(this.byId(userId, { 'twoFactor.lastStep': { $lt: step } }), {
+  async claimStep(user: TwoFactorOwner, step: number): Promise<boolean> {
+    const result = await this.users.updateOne(this.byKey(user, { 'twoFactor.lastStep': { $lt: step } }), {
       $set: { 'twoFactor.lastStep': step },
     });
     return result.modifiedCount === 1;
   }
 
   /** Removes the recovery code with this hash; false when it is not (or no longer) there. */
-  async useRecoveryCode(userId: number, hash: string): Promise<boolean> {
-    const result = await this.users.updateOne(this.byId(userId, { 'twoFactor.recoveryCodeHashes': hash }), {
+  async useRecoveryCode(user: TwoFactorOwner, hash: string): Promise<boolean> {
+    const result = await this.users.updateOne(this.byKey(user, { 'twoFactor.recoveryCodeHashes': hash }), {
       $pull: { 'twoFactor.recoveryCodeHashes': hash },
     });
     return result.modifiedCount === 1;

@@ -43,7 +43,7 @@ export class TwoFactor {
   async start(user: User): Promise<{ secret: string; otpauthUrl: string }> {
     const secret = generateTotpSecret();
     const sealed = this.deps.secrets.seal(secret, totpSecretContext(user.id));
-    if (!(await this.deps.repository.startEnrolment(user.id, sealed)))
+    if (!(await this.deps.repository.startEnrolment(user, sealed)))
       throw conflict('Two-factor sign-in is already on; turn it off first to enrol another app.');
     return { secret, otpauthUrl: otpauthUrl({ issuer: ISSUER, account: user.email, secret }) };
   }
@@ -61,7 +61,7 @@ export class TwoFactor {
     if (step === null) throw wrongCode();
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     const recoveryCodeHashes = codes.map((shown) => recoveryCodeHash(normalizeRecoveryCode(shown)));
-    if (!(await this.deps.repository.enable(user.id, { step, recoveryCodeHashes })))
+    if (!(await this.deps.repository.enable(user, { step, recoveryCodeHashes })))
       throw conflict('The enrolment changed meanwhile; start again.');
     return codes;
   }
@@ -70,7 +70,7 @@ export class TwoFactor {
   async disable(user: User, code: string): Promise<void> {
     if (!user.twoFactorEnabled) throw conflict('Two-factor sign-in is not on.');
     if (!(await this.verify(user, code))) throw wrongCode();
-    await this.deps.repository.disable(user.id);
+    await this.deps.repository.disable(user);
   }
 
   /**
@@ -82,10 +82,10 @@ export class TwoFactor {
     if (!secret || !user.twoFactor || !user.twoFactorEnabled) return false;
     if (TOTP_CODE.test(code)) {
       const step = matchingTotpStep(secret, code, Date.now(), user.twoFactor.lastStep);
-      return step !== null && (await this.deps.repository.claimStep(user.id, step));
+      return step !== null && (await this.deps.repository.claimStep(user, step));
     }
     const normalized = normalizeRecoveryCode(code);
     if (!RECOVERY_CODE.test(normalized)) return false;
-    return this.deps.repository.useRecoveryCode(user.id, recoveryCodeHash(normalized));
+    return this.deps.repository.useRecoveryCode(user, recoveryCodeHash(normalized));
   }
 }

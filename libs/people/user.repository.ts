@@ -77,21 +77,29 @@ export class UserRepository {
   }
 
   /**
-   * Changes fields of a user the caller has just read in `organizationId` (by its `_id` alone, the
-   * one filter FerretDB does not scan for).
+   * The filter of a write to a user the caller has just read in its organization: the `_id` (the one
+   * filter FerretDB does not scan for) and the organization, so a write never reaches another
+   * organization's user.
    */
+  private byKey(user: Pick<User, 'id' | 'organizationId'>): Filter<StoredUser> {
+    return { _id: userKey(user.id), organizationId: user.organizationId } as Filter<StoredUser>;
+  }
+
+  /** Changes fields of a user the caller has just read in `user.organizationId`. */
   async update(
-    user: Pick<User, 'id'>,
+    user: Pick<User, 'id' | 'organizationId'>,
     changes: Partial<
       Pick<User, 'name' | 'role' | 'customerId' | 'passwordHash' | 'passwordChangedAt' | 'lastSignInAt'>
     >,
   ): Promise<void> {
-    await this.users.collection.updateOne({ _id: userKey(user.id) } as Filter<StoredUser>, { $set: changes });
+    await this.users.collection.updateOne(this.byKey(user), { $set: changes });
   }
 
-  /** Deletes the document, then its e-mail entry. */
-  async delete(user: Pick<User, 'id' | 'email'>): Promise<void> {
-    await this.users.collection.deleteOne({ _id: userKey(user.id) } as Filter<StoredUser>);
+  /** Deletes the document (if it is the organization's), then its e-mail entry; false when none was deleted. */
+  async delete(user: Pick<User, 'id' | 'email' | 'organizationId'>): Promise<boolean> {
+    const { deletedCount } = await this.users.collection.deleteOne(this.byKey(user));
+    if (deletedCount === 0) return false;
     await this.emails.release(user.email, userKey(user.id));
+    return true;
   }
 }
