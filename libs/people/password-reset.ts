@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter, Redis } from '../redis/index.js';
-import { checkNewPassword, unusableToken } from './invitations.js';
+import { checkNewPassword, mailFailureOf, unusableToken } from './invitations.js';
 import { linkWithToken, type MailSettings, type PeopleMailer, requireMailer } from './mailer.js';
 import { hashOfToken, newOneTimeToken } from './one-time-token.js';
 import { hashPassword } from './password.js';
@@ -54,7 +54,7 @@ export class PasswordReset {
     const mailer = requireMailer(this.deps.mailer, 'Password resets');
     this.send(email, mailer).catch((error: unknown) =>
       log.warn(
-        { reason: error instanceof Error ? error.message : String(error) },
+        { reason: 'finding the user or sending through SMTP_URL failed', ...mailFailureOf(error) },
         'password reset e-mail not sent',
       ),
     );
