@@ -82,6 +82,9 @@ export function compressionMiddleware(): Middleware<AppState> {
     if (!isCompressible(ctx.response.type)) return;
     const bytes = bodyBytes(ctx.body);
     if (!bytes) return;
+    // Serialized once: Koa sends these bytes as they are, where it would JSON.stringify an object
+    // again. The Content-Type set with the body stays (Koa types a Buffer only when none is set).
+    if (ctx.body !== bytes) ctx.body = bytes;
     ctx.vary('Accept-Encoding');
     if (bytes.length < COMPRESSION_MIN_BYTES) return;
     const coding = preferredCoding(ctx.get('Accept-Encoding'));
