@@ -9,6 +9,7 @@ RUN npm install --no-audit --no-fund --loglevel=error
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps apps
 COPY libs libs
+# The server (tsc) and the browser app (Vite, into dist/apps/web/dist, served at `/`).
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime-deps

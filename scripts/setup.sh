@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the service and its tests need and is not there yet: npm packages, Debian's
-# redis-server and FerretDB 1.24 (built with Go). Idempotent; prints nothing when all is in place.
+# Installs what the service and its tests need and is not there yet: npm packages, the browser
+# app's build, Debian's redis-server and FerretDB 1.24 (built with Go). Idempotent; prints nothing
+# when all is in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   # platform's optional packages, which is what that same npm writes.
   npm install --no-audit --no-fund --loglevel=error >&2
   echo "$lock_hash" > "$stamp"
+fi
+
+# --- The browser app (apps/web): built again only when its sources or the lock file changed ---------
+web_hash=$( { sha256sum package-lock.json; find apps/web -path apps/web/dist -prune -o -type f -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)
+web_stamp=apps/web/dist/.webmon-build-hash
+if [ ! -f apps/web/dist/index.html ] || [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
+  say "building the browser app…"
+  web_log=$(mktemp)
+  npm run -s build:web >"$web_log" 2>&1 || { cat "$web_log" >&2; fail "the browser app did not build (output above)"; }
+  rm -f "$web_log"
+  echo "$web_hash" > "$web_stamp"
 fi
 
 # --- Debian packages: redis-server; openssl (the tests make certificates with it); sqlite3 (adds

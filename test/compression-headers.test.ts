@@ -39,6 +39,8 @@ describe('compression and security headers on every answer', () => {
   let slug: string;
   let framedSlug: string;
   let badgePath: string;
+  /** The browser app's script: its name carries the build's hash. */
+  let appScript: string;
 
   beforeAll(async () => {
     api = await TestApi.start();
@@ -55,6 +57,7 @@ describe('compression and security headers on every answer', () => {
       publicId = created.body.publicId;
     }
     badgePath = `/badge/${publicId}/status.svg`;
+    appScript = /src="(\/assets\/[^"]+\.js)"/.exec((await raw(api, '/')).bytes.toString())?.[1] ?? 'missing';
     slug = `press-${randomUUID().slice(0, 8)}`;
     framedSlug = `framed-${randomUUID().slice(0, 8)}`;
     for (const [pageSlug, embedAllowedOrigins] of [
@@ -77,7 +80,7 @@ describe('compression and security headers on every answer', () => {
       '/openapi.json',
       '/api/websites',
       '/',
-      '/dashboard/app.js',
+      appScript,
     ];
     for (const path of paths) {
       const headers: Record<string, string> = path.startsWith('/api/')
@@ -133,7 +136,7 @@ describe('compression and security headers on every answer', () => {
       [badgePath, {}, 200],
       [`/badge/${randomUUID()}/status.svg`, {}, 404],
       ['/', {}, 200],
-      ['/dashboard/app.js', {}, 200],
+      [appScript, {}, 200],
       ['/openapi.json', {}, 200],
       ['/healthz', {}, 200],
       ['/api/websites', { authorization: `Bearer ${token}` }, 200],

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { decimalId } from '../contract/index.js';
-import type { AppContext, Route } from '../http/index.js';
-import { defineRoute, setContentSecurityPolicy } from '../http/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import { appRoutes } from './app.routes.js';
 import { type OverviewDeps, websiteOverview } from './overview.js';
 
 const websiteOverviewView = z
@@ -20,58 +19,7 @@ const websiteOverviewView = z
   })
   .meta({ id: 'WebsiteOverview' });
 
-/** The dashboard's files: plain HTML, CSS and a script, no build step, nothing fetched from elsewhere. */
-const ASSETS = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/dashboard/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/dashboard/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
-} as const;
-
-const DASHBOARD_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'self'",
-];
-
-function assetRoute(path: keyof typeof ASSETS): Route {
-  const { file, type } = ASSETS[path];
-  let content: string | undefined;
-  return {
-    method: 'get',
-    path,
-    operationId: `dashboard${file.replace(/\W/g, '_')}`,
-    summary:
-      path === '/'
-        ? 'The dashboard (asks for an API token, kept in the tab’s session storage)'
-        : `The dashboard’s ${file}`,
-    tags: ['Dashboard'],
-    access: 'public',
-    success: {
-      status: 200,
-      description: file,
-      schema: z.string(),
-      contentType: type,
-      headers: ['Cache-Control'],
-    },
-    problems: [],
-    async run(ctx: AppContext) {
-      content ??= readFileSync(new URL(`./assets/${file}`, import.meta.url), 'utf8');
-      ctx.status = 200;
-      ctx.type = type;
-      ctx.set('Cache-Control', 'no-cache');
-      // The token lives in this page: no framing, no script or connection but our own, no referrer.
-      setContentSecurityPolicy(ctx, DASHBOARD_POLICY, { origins: [] });
-      ctx.set('Referrer-Policy', 'no-referrer');
-      ctx.body = content;
-    },
-  };
-}
-
-/** `/` (the agency's dashboard) and the overview it reads. */
+/** The browser app (`/`, its pages and files) and the overview it reads. */
 export function dashboardRoutes(deps: OverviewDeps): Route[] {
   return [
     defineRoute({
@@ -92,8 +40,6 @@ export function dashboardRoutes(deps: OverviewDeps): Route[] {
       },
       handle: ({ auth, query }) => websiteOverview(deps, auth.organizationId, { afterId: query.afterId }),
     }),
-    assetRoute('/'),
-    assetRoute('/dashboard/app.js'),
-    assetRoute('/dashboard/app.css'),
+    ...appRoutes(),
   ];
 }

@@ -1,0 +1,105 @@
+import { useEffect } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { AcceptInvitation } from './people/accept-invitation.js';
+import { ResetPassword } from './people/reset-password.js';
+import { SignIn } from './people/sign-in.js';
+import { canEdit, SessionProvider, useSession } from './session.js';
+
+// Screens behind the sign-in load on demand: the first load stays small.
+const Overview = lazy(() => import('./overview/overview.js').then((m) => m.Overview));
+const Account = lazy(() => import('./people/account.js').then((m) => m.Account));
+const Customers = lazy(() => import('./customers/customers.js').then((m) => m.Customers));
+const CustomerPage = lazy(() => import('./customers/customer-page.js').then((m) => m.CustomerPage));
+const WebsitePage = lazy(() => import('./websites/website-page.js').then((m) => m.WebsitePage));
+const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => m.WebsiteEdit));
+
+const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
+
+export function App() {
+  return (
+    <LocationProvider>
+      <SessionProvider>
+        <Shell />
+      </SessionProvider>
+    </LocationProvider>
+  );
+}
+
+function Shell() {
+  const { caller, mustEnrol, signOut } = useSession();
+  const { path, url, route } = useLocation();
+  const isPublic = PUBLIC.includes(path);
+  useEffect(() => {
+    if (caller === null && !isPublic) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
+    if (caller && mustEnrol && path !== '/account') route('/account', true);
+  }, [caller, isPublic, url, route, mustEnrol, path]);
+  // Each screen names itself: the title says where one is (screen readers, tabs, history).
+  useEffect(() => {
+    const heading = document.querySelector('main h1');
+    document.title = heading?.textContent ? `${heading.textContent} · webmon` : 'webmon';
+  });
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to the content
+      </a>
+      <header class="top">
+        <a href="/" class="brand">
+          <span aria-hidden="true">◉</span> webmon
+        </a>
+        {caller && (
+          <nav aria-label="Main">
+            <a href="/" aria-current={path === '/' ? 'page' : undefined}>
+              Overview
+            </a>
+            {canEdit(caller) && (
+              <a href="/customers" aria-current={path.startsWith('/customers') ? 'page' : undefined}>
+                Customers
+              </a>
+            )}
+            <a href="/account" aria-current={path === '/account' ? 'page' : undefined}>
+              {caller.kind === 'person' ? caller.user.name : 'API token'}
+            </a>
+            <button type="button" class="link" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {caller === undefined ? (
+          <p role="status">Loading…</p>
+        ) : caller === null && !isPublic ? (
+          <p role="status">Redirecting to sign in…</p>
+        ) : (
+          <ErrorBoundary>
+            <Router>
+              <Route path="/sign-in" component={SignIn} />
+              <Route path="/accept-invitation" component={AcceptInvitation} />
+              <Route path="/reset-password" component={ResetPassword} />
+              <Route path="/" component={Overview} />
+              <Route path="/account" component={Account} />
+              <Route path="/customers" component={Customers} />
+              <Route path="/customers/:id" component={CustomerPage} />
+              <Route path="/websites/:ref" component={WebsitePage} />
+              <Route path="/websites/:ref/edit" component={WebsiteEdit} />
+              <Route default component={NotFound} />
+            </Router>
+          </ErrorBoundary>
+        )}
+      </main>
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no page here. <a href="/">Go to the overview</a>.
+      </p>
+    </section>
+  );
+}

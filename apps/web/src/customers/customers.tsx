@@ -1,0 +1,3 @@
+export function Customers() {
+  return <h1>Customers</h1>;
+}

@@ -1,0 +1,142 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
+import { useSession } from '../session.js';
+import { Field, FormError } from '../ui/form.js';
+
+/** Where to go after signing in: the page asked for, never another site. */
+function nextPath(query: Record<string, string>): string {
+  const next = query.next ?? '/';
+  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+export function SignIn() {
+  const { route, query } = useLocation();
+  const session = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totp, setTotp] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState('');
+  const [tokenError, setTokenError] = useState<string | null>(null);
+
+  const signIn = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const { data, error, response } = await api.POST('/api/auth/login', {
+      body: { email, password, ...(totp !== null ? { totp } : {}) },
+    });
+    setBusy(false);
+    if (data) {
+      pastedToken.clear();
+      session.signedIn({ kind: 'person', user: data.user });
+      route(nextPath(query));
+      return;
+    }
+    const code = (error as { code?: string } | undefined)?.code;
+    if (code === 'totp-required') {
+      setTotp('');
+      setErrors({});
+      setMessage('Enter the code of your authenticator app (or a recovery code).');
+      return;
+    }
+    setErrors(fieldErrors(error));
+    setMessage(
+      response.status === 429
+        ? `Too many tries: wait ${response.headers.get('Retry-After') ?? 'a few'} seconds.`
+        : problemText(error),
+    );
+  };
+
+  const useToken = async (event: Event) => {
+    event.preventDefault();
+    pastedToken.set(token.trim());
+    const { response } = await api.GET('/api/websites', { params: { query: { limit: 1 } } });
+    if (response.status === 401) {
+      pastedToken.clear();
+      setTokenError('This token was not accepted (revoked, expired or mistyped).');
+      return;
+    }
+    session.signedIn({ kind: 'token' });
+    route(nextPath(query));
+  };
+
+  return (
+    <section class="narrow">
+      <h1>Sign in</h1>
+      <form onSubmit={signIn} noValidate>
+        <FormError message={message} />
+        <Field label="E-mail" error={errors.email}>
+          {(props) => (
+            <input
+              {...props}
+              type="email"
+              autocomplete="username"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Password" error={errors.password}>
+          {(props) => (
+            <input
+              {...props}
+              type="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        {totp !== null && (
+          <Field
+            label="Two-factor code"
+            error={errors.totp}
+            hint="6 digits from your app, or a recovery code"
+          >
+            {(props) => (
+              <input
+                {...props}
+                autocomplete="one-time-code"
+                inputMode="numeric"
+                required
+                autofocus
+                value={totp}
+                onInput={(e) => setTotp(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p>
+        <a href="/reset-password">Forgot your password?</a>
+      </p>
+      <details class="token-sign-in">
+        <summary>Use an API token instead (automation accounts)</summary>
+        <form onSubmit={useToken}>
+          <FormError message={tokenError} />
+          <Field label="API token" hint="Kept in this tab only, sent as a bearer token.">
+            {(props) => (
+              <input
+                {...props}
+                type="password"
+                autocomplete="off"
+                required
+                value={token}
+                onInput={(e) => setToken(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <button type="submit">Use token</button>
+        </form>
+      </details>
+    </section>
+  );
+}

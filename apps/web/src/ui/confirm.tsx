@@ -1,0 +1,44 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+/**
+ * A confirmation before anything destructive: a modal <dialog> (focus moves into it, Escape
+ * cancels), the destructive button named after what it does.
+ */
+export function Confirm({
+  open,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel} class="confirm">
+      <h2 id="confirm-title">{title}</h2>
+      <div>{children}</div>
+      <div class="actions">
+        <button type="button" onClick={onCancel} autofocus>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

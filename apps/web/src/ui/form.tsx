@@ -1,0 +1,95 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** A labelled control with its hint and the API's error for it (announced, and tied by aria-describedby). */
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: ComponentChildren;
+  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => JSX.Element;
+}) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={error ? 'field invalid' : 'field'}>
+      <label for={id}>{label}</label>
+      {children({
+        id,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(error ? { 'aria-invalid': true } : {}),
+      })}
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="error-text">
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** A checkbox with its label after it. */
+export function Check({
+  label,
+  checked,
+  onChange,
+  error,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string | undefined;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div class={error ? 'field check invalid' : 'field check'}>
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
+      <label for={id}>{label}</label>
+      {error && (
+        <small id={`${id}-error`} class="error-text">
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** A message for the whole form (role=alert: read out when it appears). */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p class="banner error" role="alert">
+      <span aria-hidden="true">⚠ </span>
+      {message}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="banner ok" role="status">
+      <span aria-hidden="true">✓ </span>
+      {children}
+    </p>
+  );
+}

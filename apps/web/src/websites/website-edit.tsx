@@ -1,0 +1,3 @@
+export function WebsiteEdit() {
+  return <h1>WebsiteEdit</h1>;
+}

@@ -1,0 +1,3 @@
+export function WebsitePage() {
+  return <h1>WebsitePage</h1>;
+}
