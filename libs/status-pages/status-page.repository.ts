@@ -1,4 +1,4 @@
-import { type Db, ObjectId } from 'mongodb';
+import { type Db, type Filter, ObjectId } from 'mongodb';
 import {
   ABSENT_KEY_TTL_MS,
   type CollectionIndexes,
@@ -49,6 +49,17 @@ export const statusPageIndexes: CollectionIndexes = {
   backfill: (db) => slugLookup(db).backfill(),
 };
 
+/**
+ * Pages by id: the `status_pages.id/<id>` entries `TenantResources` keeps (created with each page),
+ * read here for the page's `_id`, which its slug's entry points at too.
+ */
+const idLookup = (db: Db) =>
+  new KeyLookup<StatusPageDocument>(db, { collection: STATUS_PAGES, keyField: 'id' });
+
+type StoredPage = StatusPageDocument & { _id: LookupRef };
+
+const withoutMongoId = ({ _id, ...page }: StoredPage): StatusPageDocument => page;
+
 const slugTaken = (slug: string) => conflict(`The slug "${slug}" is taken; choose another`);
 const asSlugTaken = (slug: string) => (error: unknown) => {
   throw error instanceof KeyTakenError || isDuplicateKey(error) ? slugTaken(slug) : error;
@@ -57,10 +68,12 @@ const asSlugTaken = (slug: string) => (error: unknown) => {
 export class StatusPageRepository {
   private readonly pages: TenantResources<StatusPageDocument>;
   private readonly slugs: KeyLookup<StatusPageDocument>;
+  private readonly ids: KeyLookup<StatusPageDocument>;
 
   constructor(private readonly db: Db) {
     this.pages = new TenantResources(db, STATUS_PAGES);
     this.slugs = slugLookup(db);
+    this.ids = idLookup(db);
   }
 
   private get collection() {
@@ -81,12 +94,18 @@ export class StatusPageRepository {
     return (await this.slugs.find(slug, WITHOUT_MONGO_ID, publicReads)) as StatusPageDocument | null;
   }
 
-  /** The page's MongoDB `_id` and its slug as stored (what its slug's lookup entry points at). */
-  private stored(organizationId: number, id: number) {
-    return this.collection.findOne<{ _id: LookupRef; slug: string }>(
-      { organizationId, id },
-      { projection: { _id: 1, slug: 1 } },
-    );
+  /**
+   * The page as stored, its MongoDB `_id` included (what its slug's lookup entry points at), if it is
+   * the organization's: its id's lookup entry, then the document by `_id` (two primary-key reads; a
+   * filter on `id` scans the collection on FerretDB 1.24), checked against the organization here. A
+   * page stored without an entry (before entries were kept) is found by its id once and entered.
+   */
+  private async stored(organizationId: number, id: number): Promise<StoredPage | null> {
+    const byKey = (await this.ids.find(String(id))) as StoredPage | null;
+    if (byKey) return byKey.organizationId === organizationId ? byKey : null;
+    const found = (await this.collection.findOne({ organizationId, id })) as StoredPage | null;
+    if (found) await this.ids.point(String(id), found._id);
+    return found;
   }
 
   /** The public pages of a customer (a badge is served for a website on one of them). */
@@ -126,24 +145,39 @@ export class StatusPageRepository {
     return replaced;
   }
 
-  async delete(organizationId: number, id: number): Promise<boolean> {
+  /**
+   * Deletes the page (by `_id` and organization: a primary-key write), then its slug's and its id's
+   * lookup entries; answers the page deleted, or null when the organization has no such page.
+   */
+  async delete(organizationId: number, id: number): Promise<StatusPageDocument | null> {
     const current = await this.stored(organizationId, id);
-    if (!current) return false;
-    const deleted = await this.pages.delete(organizationId, id);
+    if (!current) return null;
+    const { deletedCount } = await this.collection.deleteOne({
+      _id: current._id,
+      organizationId,
+    } as Filter<StatusPageDocument>);
+    if (deletedCount === 0) return null;
     await this.slugs.release(current.slug, current._id);
-    return deleted;
+    await this.ids.release(String(id), current._id);
+    return withoutMongoId(current);
   }
 
-  /** A customer deleted: its pages go with it, then their slugs; says which slugs they had. */
+  /**
+   * A customer deleted: its pages go with it, then their slugs' and ids' lookup entries; says which
+   * slugs they had.
+   */
   async deleteByCustomer(organizationId: number, customerId: number): Promise<string[]> {
     const pages = await this.collection
-      .find<{ _id: LookupRef; slug: string }>(
+      .find<{ _id: LookupRef; id: number; slug: string }>(
         { organizationId, customerId },
-        { projection: { _id: 1, slug: 1 } },
+        { projection: { _id: 1, id: 1, slug: 1 } },
       )
       .toArray();
     await this.collection.deleteMany({ organizationId, customerId });
-    for (const page of pages) await this.slugs.release(page.slug, page._id);
+    for (const page of pages) {
+      await this.slugs.release(page.slug, page._id);
+      await this.ids.release(String(page.id), page._id);
+    }
     return pages.map((page) => page.slug);
   }
 }

@@ -108,9 +108,10 @@ export class StatusPageService {
     await this.deps.revisions.changed({ slugs, organizationId, customerId });
   }
 
+  /** Reads the page once: the repository answers the page it deleted (its slug and customer are dropped). */
   async delete(organizationId: number, id: number): Promise<void> {
-    const page = await this.get(organizationId, id);
-    if (!(await this.deps.pages.delete(organizationId, id))) throw notFound(`No status page ${id}`);
+    const page = await this.deps.pages.delete(organizationId, id);
+    if (!page) throw notFound(`No status page ${id}`);
     await this.changed(page);
   }
 }
