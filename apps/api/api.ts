@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
+import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
 import { createAuthenticator, OrganizationRepository, tokenRoutes } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
@@ -52,6 +53,9 @@ import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
+/** How often the API deletes audit events past their retention. */
+const AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
+
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
   url: string;
@@ -84,6 +88,7 @@ export async function startApi(
     unmonitoredCustomerIds: () => services.customerRepository.unmonitoredIds(),
   });
   const routes: Route[] = [];
+  const auditEvents = new AuditEventRepository(mongo.db);
   // Failed authentications per client address: the access guard's and failed sign-ins together.
   const authFailureLimiter = createRedisRateLimiter({
     redis,
@@ -235,6 +240,7 @@ export async function startApi(
       },
       publicStatusRoutes(services.publicStatusPages),
     ),
+    ...auditRoutes(auditEvents),
     ...dashboardRoutes({
       ...services.monitoringReads,
       websites: services.websiteRepository,
@@ -251,6 +257,13 @@ export async function startApi(
       { name: 'MongoDB', causes: isMongoUnavailable },
       { name: 'Redis', causes: isRedisUnavailable },
     ],
+    audit: auditRecorder({
+      events: auditEvents,
+      routes,
+      logger,
+      metrics,
+      organizationOfEmail: async (email) => (await services.users.findByEmail(email))?.organizationId ?? null,
+    }),
     // A person the organization requires two-factor of, not yet enrolled, reaches only the enrolment.
     guard: withTwoFactorEnrolment(
       createAccessGuard({
@@ -284,6 +297,20 @@ export async function startApi(
     reconciler: services.reconciler,
     logger,
   });
+  // Audit events are written by the API, so it deletes them after AUDIT_RETENTION_DAYS too.
+  const removeExpiredAuditEvents = () =>
+    auditEvents.deleteExpired(new Date()).then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'expired audit events removed'),
+      (error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'audit retention failed',
+        ),
+    );
+  let auditRetentionRun = removeExpiredAuditEvents();
+  const auditRetention = setInterval(() => {
+    auditRetentionRun = removeExpiredAuditEvents();
+  }, AUDIT_RETENTION_INTERVAL_MS);
   // The API keeps nothing in Redis that it must rebuild (the workers and the notifier do); it says so.
   const redisData = await watchRedisData({
     redis,
@@ -300,6 +327,8 @@ export async function startApi(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
+      clearInterval(auditRetention);
+      await auditRetentionRun;
       await redisData.stop();
       mongoHealth.stop();
       await fleet.stop();

@@ -23,6 +23,11 @@ export interface HttpAppOptions {
   dependencies?: readonly Dependency[];
   /** Servers whose errors are answered 503 with Retry-After, not 500 (MongoDB, Redis). */
   outages?: readonly Outage[];
+  /**
+   * A middleware run inside each route's access guard, around the route, if it gives one (the
+   * audit log records every write here, so no route can be left out of it).
+   */
+  audit?: (route: Route) => Koa.Middleware<AppState> | undefined;
 }
 
 /**
@@ -37,7 +42,10 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.silent = true;
   const router = new Router<AppState>();
   for (const route of options.routes) {
-    router[route.method](route.path, options.guard(route.access), (ctx) => route.run(ctx));
+    const audit = options.audit?.(route);
+    const run: Koa.Middleware<AppState> = (ctx) => route.run(ctx);
+    if (audit) router[route.method](route.path, options.guard(route.access), audit, run);
+    else router[route.method](route.path, options.guard(route.access), run);
   }
   app.use(
     requestContextMiddleware({

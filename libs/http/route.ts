@@ -83,6 +83,13 @@ export interface Route {
   problems: number[];
   otherResponses?: Record<number, OtherResponse>;
   run(ctx: AppContext): Promise<void>;
+  /**
+   * What this (read) route would answer the request's caller for `params` and no query, as its
+   * success schema parses it, without answering: the response's status, body and headers are left
+   * as they were (the audit log reads a resource before and after a write with it). Routes made
+   * without `defineRoute` have none.
+   */
+  represent?(ctx: AppContext, params: Record<string, string>): Promise<unknown>;
 }
 
 const NO_INPUT = z.object({});
@@ -128,6 +135,28 @@ export function defineRoute<
         // A handler may pick another representation (e.g. `?format=text`) by setting the type.
         if (!ctx.type) ctx.type = contentType;
         ctx.body = definition.success.schema.parse(result);
+      }
+    },
+    async represent(ctx, rawParams) {
+      const params = parseInput(definition.params ?? NO_INPUT, rawParams, 'path') as z.output<P>;
+      const query = parseInput(definition.query ?? NO_INPUT, {}, 'query') as z.output<Q>;
+      const headers = { ...ctx.response.headers };
+      const { status, body } = ctx;
+      try {
+        const result = await definition.handle({
+          params,
+          query,
+          body: undefined as z.output<B>,
+          auth: ctx.state.auth as AuthContext,
+          ctx,
+        });
+        return definition.success.schema ? definition.success.schema.parse(result) : undefined;
+      } finally {
+        for (const name of Object.keys(ctx.response.headers)) if (!(name in headers)) ctx.remove(name);
+        for (const [name, value] of Object.entries(headers))
+          if (value !== undefined) ctx.set(name, value as string | string[]);
+        ctx.status = status;
+        ctx.body = body;
       }
     },
   };
