@@ -2,6 +2,7 @@ import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'm
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EVENTS, AuditEventRepository } from '../libs/audit/index.js';
 import { ApiTokenRepository } from '../libs/auth/index.js';
+import { base32Decode, hotp, totpStep } from '../libs/people/totp.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
 import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
 import { selfSignedClientCertificate } from './support/pki.js';
@@ -213,6 +214,53 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray())).not.toContain(
       'not-the-password-at-all',
     );
+  });
+
+  it('records two-factor enrolment, confirmation and turning it off, without the secret or a recovery code', async () => {
+    const user = await createUser(api, organizationId, 'editor');
+    const cookie = await signIn(api, user.email);
+    const started = await withCookie<{ secret: string; otpauthUrl: string }>(
+      api,
+      cookie,
+      'POST',
+      '/api/me/two-factor',
+    );
+    expect(started.status).toBe(200);
+    const step = totpStep(Date.now());
+    const code = (at: number) => hotp(base32Decode(started.body.secret), at);
+    const confirmed = await withCookie<{ recoveryCodes: string[] }>(
+      api,
+      cookie,
+      'POST',
+      '/api/me/two-factor/confirm',
+      {
+        body: { code: code(step) },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    const off = await withCookie(api, cookie, 'DELETE', '/api/me/two-factor', {
+      body: { code: confirmed.body.recoveryCodes[0] },
+    });
+    expect(off.status).toBe(204);
+    const page = await audit(`?actorId=${user.id}&actorType=user&limit=3`);
+    expect(page.body.items.map((event) => event.action)).toEqual([
+      'disableTwoFactor',
+      'confirmTwoFactor',
+      'startTwoFactorEnrolment',
+    ]);
+    const [disabled, confirm] = page.body.items;
+    expect(confirm?.changes).toEqual(
+      expect.arrayContaining([
+        { path: 'user.twoFactorEnabled', old: false, new: true },
+        { path: 'code', writeOnly: true },
+      ]),
+    );
+    expect(disabled?.changes).toEqual(
+      expect.arrayContaining([{ path: 'user.twoFactorEnabled', old: true, new: false }]),
+    );
+    const stored = JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray());
+    expect(stored).not.toContain(started.body.secret);
+    for (const recovery of confirmed.body.recoveryCodes) expect(stored).not.toContain(recovery);
   });
 
   it('filters by time, actor and resource, and pages with the cursor', async () => {

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { Counter, type Registry } from 'prom-client';
+import { z } from 'zod';
 import type { AuthContext } from '../contract/index.js';
 import { DomainError, type DomainErrorKind } from '../errors/index.js';
 import type { AppContext, AppState, Route } from '../http/index.js';
@@ -21,8 +22,10 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
 
 /** Where a write's resource can be read (a GET of the same API): before it and after it. */
 type View =
-  /** The GET at the write's own path (PATCH/PUT/DELETE /x/:id and GET /x/:id), or an ancestor's with the write's params. */
+  /** The GET at the write's own path (PATCH/PUT/DELETE /x/:id and GET /x/:id). */
   | { kind: 'same'; route: Route }
+  /** An ancestor's GET with the write's params (POST /x/:id/rotate-secret and GET /x/:id): still there after a DELETE. */
+  | { kind: 'ancestor'; route: Route }
   /** The GET of the created item (POST /x and GET /x/:p): after the write only, `p` the created id. */
   | { kind: 'created'; route: Route; param: string }
   /** A list at the parent path (GET /x for PATCH /x/:id): the item whose id is the write's param. */
@@ -60,12 +63,17 @@ export function viewOf(write: Route, routes: readonly Route[]): View | undefined
     const list = reads.find((route) => route.path === parent);
     if (last && parent !== write.path && list) return { kind: 'listed', route: list, param: last };
   }
-  // An action on an item (POST /x/:id/rotate-secret): the nearest ancestor read with the same params.
+  // An action on an item (POST /x/:id/rotate-secret, POST /api/me/two-factor): the nearest ancestor
+  // read of one thing (not a list) with the write's params.
   for (let path = write.path; path.lastIndexOf('/') > 0; ) {
     path = path.slice(0, path.lastIndexOf('/'));
     const ancestor = reads.find((route) => route.path === path);
-    if (ancestor && paramsOf(path).length > 0 && paramsOf(path).every((name) => params.includes(name)))
-      return { kind: 'same', route: ancestor };
+    if (
+      ancestor &&
+      !(ancestor.success.schema instanceof z.ZodArray) &&
+      paramsOf(path).every((name) => params.includes(name))
+    )
+      return { kind: 'ancestor', route: ancestor };
   }
   return undefined;
 }
@@ -156,7 +164,7 @@ export function auditRecorder(
           const answer: unknown = failed ? undefined : ctx.body;
           const body: unknown = ctx.request.body;
           let after: unknown = null;
-          if (!failed && view && route.method !== 'delete') {
+          if (!failed && view && (route.method !== 'delete' || view.kind === 'ancestor')) {
             const createdId = isRecord(answer) ? answer.id : undefined;
             if (view.kind !== 'created') after = await read(ctx, view, params);
             else if (createdId !== undefined)
