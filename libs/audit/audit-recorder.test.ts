@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineRoute, type HttpMethod, type Route } from '../http/index.js';
+import { resourceOf, viewOf } from './audit-recorder.js';
+
+const route = (method: HttpMethod, path: string, list = false): Route =>
+  defineRoute({
+    method,
+    path,
+    operationId: `${method} ${path}`,
+    summary: path,
+    tags: [],
+    access: 'read',
+    success: { status: 200, description: 'x', schema: list ? z.array(z.unknown()) : z.unknown() },
+    handle: async () => undefined,
+  });
+
+const ROUTES = [
+  route('get', '/api/websites', true),
+  route('get', '/api/websites/:websiteRef'),
+  route('get', '/api/websites/:websiteRef/check-config'),
+  route('get', '/api/notification-channels/:id'),
+  route('get', '/api/users', true),
+  route('get', '/api/me'),
+  route('get', '/api/me/sessions', true),
+  route('get', '/api/maintenance-windows', true),
+];
+
+describe('viewOf: the GET that represents a write', () => {
+  it.each<[HttpMethod, string, string | undefined, string | undefined]>([
+    ['patch', '/api/websites/:websiteRef', 'same', '/api/websites/:websiteRef'],
+    ['delete', '/api/websites/:websiteRef', 'same', '/api/websites/:websiteRef'],
+    ['post', '/api/websites', 'created', '/api/websites/:websiteRef'],
+    ['patch', '/api/websites/:websiteRef/check-config', 'same', '/api/websites/:websiteRef/check-config'],
+    ['post', '/api/notification-channels/:id/rotate-secret', 'ancestor', '/api/notification-channels/:id'],
+    ['patch', '/api/users/:id', 'listed', '/api/users'],
+    ['delete', '/api/me/sessions/:handle', 'listed', '/api/me/sessions'],
+    ['post', '/api/me/two-factor/confirm', 'ancestor', '/api/me'],
+    ['delete', '/api/me/two-factor', 'ancestor', '/api/me'],
+    // A list never stands for one thing.
+    ['post', '/api/maintenance-windows/check/batch', undefined, undefined],
+    ['post', '/api/auth/logout', undefined, undefined],
+  ])('%s %s: %s %s', (method, path, kind, readPath) => {
+    const view = viewOf(route(method, path), ROUTES);
+    expect(view?.kind).toBe(kind);
+    expect(view?.route.path).toBe(readPath);
+  });
+});
+
+describe('resourceOf', () => {
+  it.each([
+    ['/api/websites/:websiteRef/check-config', 'websites'],
+    ['/api/v1/customers', 'customers'],
+    ['/api/auth/login', 'auth'],
+    ['/api/me/two-factor', 'me'],
+    ['/api/notification-channels/:id/rotate-secret', 'notification-channels'],
+  ])('%s: %s', (path, resource) => {
+    expect(resourceOf(path)).toBe(resource);
+  });
+});
