@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey, KEY_LOOKUPS } from '../db/index.js';
 
 interface WebsiteCountDocument {
   _id: string;
@@ -14,6 +15,18 @@ const WEBSITE_COUNTS = 'website_counts';
 const counterKey = (customerId: number) => `c${customerId}`;
 
 /**
+ * Says the counters' website ids were backfilled in this database. Kept in `key_lookups` beside the
+ * lookups' own `~backfilled/…` markers, read by `_id` (one primary-key read at each start): data an
+ * older version left has neither these markers nor the website ids, and is backfilled.
+ */
+const WEBSITE_IDS_BACKFILLED = '~backfilled/website_counts.websiteIds';
+
+interface BackfillMarker {
+  _id: string;
+  ref: string;
+}
+
+/**
  * How many websites each customer has, and which, kept beside the websites so the maxWebsites
  * check is one primary-key read and a customer's websites (its status page) are read by primary
  * key: counting or listing them scanned the collection on the embedded FerretDB (about 0.3 s at
@@ -24,9 +37,11 @@ const counterKey = (customerId: number) => `c${customerId}`;
  */
 export class WebsiteCounts {
   private readonly counts: Collection<WebsiteCountDocument>;
+  private readonly markers: Collection<BackfillMarker>;
 
   constructor(db: Db) {
     this.counts = db.collection<WebsiteCountDocument>(WEBSITE_COUNTS);
+    this.markers = db.collection<BackfillMarker>(KEY_LOOKUPS);
   }
 
   async get(organizationId: number, customerId: number, listNow: () => Promise<number[]>): Promise<number> {
@@ -79,21 +94,33 @@ export class WebsiteCounts {
   }
 
   /**
-   * Adds the website ids to counters stored before they were kept (at start; none after the
-   * first). Added to what is there, never replacing it, so a website joining meanwhile is kept; an
-   * id deleted meanwhile may come back, which readers skip and a recount drops.
+   * Adds the website ids to counters stored before they were kept (at start), once per database: a
+   * marker written when it is done makes later starts skip it (one primary-key read instead of a
+   * scan of the counters). Added to what is there, never replacing it, so a website joining
+   * meanwhile is kept; an id deleted meanwhile may come back, which readers skip and a recount
+   * drops. Idempotent: processes starting at once may both run it; the marker is written only after
+   * a complete run (a crash before it means the next start runs it again), and a second insert of
+   * it is no error. A counter an older process writes after the marker lists no ids: it is read by
+   * its customer's filter until recounted.
    */
   async backfillWebsiteIds(allWebsites: () => Promise<Array<{ id: number; customerId: number }>>) {
+    if (await this.markers.findOne({ _id: WEBSITE_IDS_BACKFILLED })) return;
     const lacking = await this.counts.find({ websiteIds: { $exists: false } }).toArray();
-    if (lacking.length === 0) return;
-    const byCustomer = new Map<number, number[]>();
-    for (const website of await allWebsites())
-      byCustomer.set(website.customerId, [...(byCustomer.get(website.customerId) ?? []), website.id]);
-    for (const counter of lacking) {
-      await this.counts.updateOne(
-        { _id: counter._id },
-        { $addToSet: { websiteIds: { $each: byCustomer.get(counter.customerId) ?? [] } } },
-      );
+    if (lacking.length > 0) {
+      const byCustomer = new Map<number, number[]>();
+      for (const website of await allWebsites())
+        byCustomer.set(website.customerId, [...(byCustomer.get(website.customerId) ?? []), website.id]);
+      for (const counter of lacking) {
+        await this.counts.updateOne(
+          { _id: counter._id },
+          { $addToSet: { websiteIds: { $each: byCustomer.get(counter.customerId) ?? [] } } },
+        );
+      }
     }
+    await this.markers
+      .insertOne({ _id: WEBSITE_IDS_BACKFILLED, ref: WEBSITE_IDS_BACKFILLED })
+      .catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
   }
 }
