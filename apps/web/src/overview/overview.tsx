@@ -1,3 +1,211 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { Schemas } from '../api/client.js';
+import { allWebsites, visibleCustomers } from '../api/organization.js';
+import { canEdit, clientCustomerId, useSession } from '../session.js';
+import { Field, FormError } from '../ui/form.js';
+import { STATUSES, StatusBadge, statusLabel } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** Rows drawn at first and added per "Show more": 5,000 websites stay quick to filter and to draw. */
+const ROWS = 200;
+/** A status change shows within this. */
+const POLL_MS = 5_000;
+
+type Website = Schemas['ListedWebsite'];
+
 export function Overview() {
-  return <h1>Overview</h1>;
+  const { caller } = useSession();
+  const ownCustomer = clientCustomerId(caller);
+  const websites = useLoad(() => allWebsites(ownCustomer ?? undefined), [ownCustomer], POLL_MS);
+  const customers = useLoad(() => visibleCustomers(ownCustomer), [ownCustomer]);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  const [customer, setCustomer] = useState('');
+  const [shown, setShown] = useState(ROWS);
+
+  const names = useMemo(() => new Map((customers.data ?? []).map((c) => [c.id, c.name])), [customers.data]);
+  const matching = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return (websites.data ?? []).filter(
+      (w) =>
+        (!status || w.status === status) &&
+        (!customer || String(w.customerId) === customer) &&
+        (!needle || w.name.toLowerCase().includes(needle) || w.url.toLowerCase().includes(needle)),
+    );
+  }, [websites.data, search, status, customer]);
+  const counts = useMemo(() => {
+    const byStatus = new Map<string, number>();
+    for (const w of websites.data ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
+    return byStatus;
+  }, [websites.data]);
+  const groups = useMemo(() => {
+    const byCustomer = new Map<number, Website[]>();
+    for (const w of matching.slice(0, shown)) {
+      const list = byCustomer.get(w.customerId) ?? [];
+      list.push(w);
+      byCustomer.set(w.customerId, list);
+    }
+    return [...byCustomer.entries()].sort(([a], [b]) =>
+      (names.get(a) ?? '').localeCompare(names.get(b) ?? ''),
+    );
+  }, [matching, shown, names]);
+
+  const filtered = Boolean(search || status || customer);
+  const editor = canEdit(caller);
+  return (
+    <section>
+      <h1>Websites</h1>
+      <FormError message={websites.error} />
+      {websites.data === undefined && !websites.error && <p role="status">Loading the websites…</p>}
+      {websites.data && (
+        <>
+          <ul class="cards" aria-label="Websites by status">
+            <li class="card">
+              <strong>{websites.data.length}</strong> websites
+            </li>
+            {STATUSES.filter((s) => counts.get(s)).map((s) => (
+              <li class="card" key={s}>
+                <strong>{counts.get(s)}</strong> <StatusBadge status={s} />
+              </li>
+            ))}
+          </ul>
+          <form class="toolbar" aria-label="Filter the websites" onSubmit={(e) => e.preventDefault()}>
+            <Field label="Search by name or URL">
+              {(props) => (
+                <input
+                  {...props}
+                  type="search"
+                  value={search}
+                  onInput={(e) => {
+                    setSearch(e.currentTarget.value);
+                    setShown(ROWS);
+                  }}
+                />
+              )}
+            </Field>
+            <Field label="Status">
+              {(props) => (
+                <select
+                  {...props}
+                  value={status}
+                  onChange={(e) => {
+                    setStatus(e.currentTarget.value);
+                    setShown(ROWS);
+                  }}
+                >
+                  <option value="">Any status</option>
+                  {STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {statusLabel(s)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {ownCustomer === null && (
+              <Field label="Customer">
+                {(props) => (
+                  <select
+                    {...props}
+                    value={customer}
+                    onChange={(e) => {
+                      setCustomer(e.currentTarget.value);
+                      setShown(ROWS);
+                    }}
+                  >
+                    <option value="">All customers</option>
+                    {(customers.data ?? []).map((c) => (
+                      <option key={c.id} value={String(c.id)}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
+          </form>
+          <p role="status" class="muted">
+            {filtered
+              ? `${matching.length} of ${websites.data.length} websites match.`
+              : `${websites.data.length} websites.`}{' '}
+            Updated every 5 seconds.
+          </p>
+          {websites.data.length === 0 &&
+            (editor ? (
+              <p>
+                No websites yet. <a href="/customers">Add a customer</a>, then its first website.
+              </p>
+            ) : (
+              <p>No websites are monitored for you yet: ask your agency to add them.</p>
+            ))}
+          {websites.data.length > 0 && matching.length === 0 && (
+            <p>
+              No website matches these filters.{' '}
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  setSearch('');
+                  setStatus('');
+                  setCustomer('');
+                }}
+              >
+                Clear the filters
+              </button>
+            </p>
+          )}
+          {groups.map(([customerId, list]) => (
+            <section class="group" key={customerId} aria-labelledby={`customer-${customerId}`}>
+              <h2 id={`customer-${customerId}`}>
+                {editor ? (
+                  <a href={`/customers/${customerId}`}>{names.get(customerId) ?? `Customer ${customerId}`}</a>
+                ) : (
+                  (names.get(customerId) ?? 'Your websites')
+                )}
+              </h2>
+              <WebsiteTable websites={list} />
+            </section>
+          ))}
+          {matching.length > shown && (
+            <p>
+              Showing {shown} of {matching.length}.{' '}
+              <button type="button" onClick={() => setShown(shown + ROWS)}>
+                Show {Math.min(ROWS, matching.length - shown)} more
+              </button>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function WebsiteTable({ websites }: { websites: Website[] }) {
+  return (
+    <table class="stack">
+      <thead>
+        <tr>
+          <th scope="col">Website</th>
+          <th scope="col">Status</th>
+          <th scope="col">Last checked</th>
+        </tr>
+      </thead>
+      <tbody>
+        {websites.map((w) => (
+          <tr key={w.id}>
+            <td data-label="Website">
+              <a href={`/websites/${w.publicId}`}>{w.name}</a>
+              <div class="url">{w.url}</div>
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={w.status} />
+            </td>
+            <td data-label="Last checked">
+              {w.lastCheckedAt ? new Date(w.lastCheckedAt).toLocaleTimeString() : '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

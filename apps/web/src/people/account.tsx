@@ -1,3 +1,355 @@
+import { useState } from 'preact/hooks';
+import { renderSVG } from 'uqr';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { useSession } from '../session.js';
+import { Confirm } from '../ui/confirm.js';
+import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** My account: who I am, my sessions, two-factor and recovery codes, and (admins) the API tokens. */
 export function Account() {
-  return <h1>Account</h1>;
+  const { caller, mustEnrol } = useSession();
+  if (!caller) return null;
+  if (caller.kind === 'token')
+    return (
+      <section>
+        <h1>My account</h1>
+        <p>
+          You use a pasted API token: it has no person, sessions or two-factor. Sign out to end it in this
+          tab.
+        </p>
+        <Tokens />
+      </section>
+    );
+  const { user } = caller;
+  return (
+    <section>
+      <h1>My account</h1>
+      {mustEnrol && (
+        <p class="banner error" role="alert">
+          <span aria-hidden="true">⚠ </span>Your organization requires two-factor sign-in for your role: turn
+          it on below to go on.
+        </p>
+      )}
+      <dl>
+        <dt>Name</dt>
+        <dd>{user.name}</dd>
+        <dt>E-mail</dt>
+        <dd>{user.email}</dd>
+        <dt>Role</dt>
+        <dd>{user.role}</dd>
+      </dl>
+      <TwoFactor enabled={user.twoFactorEnabled} />
+      {!mustEnrol && <Sessions />}
+      {!mustEnrol && (user.role === 'admin' || user.role === 'owner') && <Tokens />}
+    </section>
+  );
+}
+
+function Sessions() {
+  const sessions = useLoad(async () => must(await api.GET('/api/me/sessions')), []);
+  const end = async (handle: string) => {
+    await api.DELETE('/api/me/sessions/{handle}', { params: { path: { handle } } });
+    await sessions.reload();
+  };
+  return (
+    <section aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Where you are signed in</h2>
+      <FormError message={sessions.error} />
+      <table class="stack">
+        <thead>
+          <tr>
+            <th scope="col">Browser</th>
+            <th scope="col">Address</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">
+              <span class="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.data?.map((session) => (
+            <tr key={session.id}>
+              <td data-label="Browser">{session.userAgent || 'Unknown browser'}</td>
+              <td data-label="Address">{session.address}</td>
+              <td data-label="Last seen">{new Date(session.lastSeenAt).toLocaleString()}</td>
+              <td>
+                {session.current ? (
+                  <span>This browser</span>
+                ) : (
+                  <button type="button" onClick={() => void end(session.id)}>
+                    Sign out there
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function TwoFactor({ enabled }: { enabled: boolean }) {
+  const session = useSession();
+  const [enrolment, setEnrolment] = useState<Schemas['TwoFactorEnrolment'] | null>(null);
+  const [code, setCode] = useState('');
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [disabling, setDisabling] = useState(false);
+
+  const start = async () => {
+    const { data, error } = await api.POST('/api/me/two-factor');
+    if (data) setEnrolment(data);
+    else setMessage(problemText(error));
+  };
+  const confirm = async (event: Event) => {
+    event.preventDefault();
+    const { data, error } = await api.POST('/api/me/two-factor/confirm', { body: { code } });
+    if (data) {
+      setCodes(data.recoveryCodes);
+      setEnrolment(null);
+      setCode('');
+      setMessage(null);
+      const next = await currentCaller();
+      if (next) session.signedIn(next);
+    } else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+  const disable = async () => {
+    setDisabling(false);
+    const { error, response } = await api.DELETE('/api/me/two-factor', { body: { code } });
+    if (response.ok) {
+      setCode('');
+      setMessage(null);
+      await session.refresh();
+    } else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+
+  return (
+    <section aria-labelledby="two-factor-title">
+      <h2 id="two-factor-title">Two-factor sign-in</h2>
+      <FormError message={message} />
+      {codes && (
+        <div>
+          <Notice>Two-factor sign-in is on.</Notice>
+          <p>
+            Keep these recovery codes somewhere safe: each signs you in once without your phone. They are
+            shown only now.
+          </p>
+          <ul class="codes" aria-label="Recovery codes">
+            {codes.map((recovery) => (
+              <li key={recovery}>{recovery}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {enabled && !codes && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setDisabling(true);
+          }}
+        >
+          <p>
+            <span class="status status-up">
+              <span aria-hidden="true">✓</span> On
+            </span>{' '}
+            — signing in asks for a code of your authenticator app.
+          </p>
+          <Field label="Current code or a recovery code" error={errors.code}>
+            {(props) => (
+              <input
+                {...props}
+                autocomplete="one-time-code"
+                required
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" class="danger">
+            Turn two-factor off…
+          </button>
+          <Confirm
+            open={disabling}
+            title="Turn two-factor sign-in off?"
+            confirmLabel="Turn off"
+            onConfirm={() => void disable()}
+            onCancel={() => setDisabling(false)}
+          >
+            Your password alone will sign you in, and your recovery codes stop working.
+          </Confirm>
+        </form>
+      )}
+      {!enabled && !enrolment && !codes && (
+        <p>
+          <span class="status status-unknown">
+            <span aria-hidden="true">○</span> Off
+          </span>{' '}
+          <button type="button" class="primary" onClick={() => void start()}>
+            Turn on two-factor
+          </button>
+        </p>
+      )}
+      {enrolment && (
+        <form onSubmit={confirm}>
+          <p>Scan this code with your authenticator app, or enter the secret by hand:</p>
+          <img
+            class="qr"
+            alt="QR code of the two-factor secret"
+            src={`data:image/svg+xml,${encodeURIComponent(renderSVG(enrolment.otpauthUrl))}`}
+          />
+          <p>
+            Secret: <code class="secret">{enrolment.secret}</code>
+          </p>
+          <p>
+            Link: <code class="secret">{enrolment.otpauthUrl}</code>
+          </p>
+          <Field label="Code from the app" error={errors.code} hint="6 digits">
+            {(props) => (
+              <input
+                {...props}
+                autocomplete="one-time-code"
+                inputMode="numeric"
+                required
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" class="primary">
+            Confirm and turn on
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+async function currentCaller() {
+  const { data } = await api.GET('/api/me');
+  return data ? ({ kind: 'person', user: data.user } as const) : null;
+}
+
+/** The organization's API tokens (admins): create one (shown once), revoke with a confirmation. */
+function Tokens() {
+  const tokens = useLoad(async () => must(await api.GET('/api/tokens')), []);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Schemas['TokenScope'][]>(['read']);
+  const [created, setCreated] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Schemas['Token'] | null>(null);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const { data, error } = await api.POST('/api/tokens', { body: { name, scopes } });
+    if (data) {
+      setCreated(data.token);
+      setName('');
+      setErrors({});
+      setMessage(null);
+      await tokens.reload();
+    } else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+  const revoke = async (token: Schemas['Token']) => {
+    setRevoking(null);
+    await api.DELETE('/api/tokens/{id}', { params: { path: { id: token.id } } });
+    await tokens.reload();
+  };
+  const toggle = (scope: Schemas['TokenScope'], on: boolean) =>
+    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+  const active = tokens.data?.filter((token) => !token.revokedAt) ?? [];
+
+  return (
+    <section aria-labelledby="tokens-title">
+      <h2 id="tokens-title">API tokens</h2>
+      <p class="muted">
+        For scripts and automation: sent as <code>Authorization: Bearer …</code>.
+      </p>
+      <FormError message={tokens.error} />
+      {tokens.data && active.length === 0 && <p>No tokens yet: create one below for your first script.</p>}
+      {active.length > 0 && (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {active.map((token) => (
+              <tr key={token.id}>
+                <td data-label="Name">{token.name}</td>
+                <td data-label="Starts with">
+                  <code>{token.prefix}</code>
+                </td>
+                <td data-label="Scopes">{token.scopes.join(', ')}</td>
+                <td data-label="Last used">
+                  {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}
+                </td>
+                <td>
+                  <button type="button" class="danger" onClick={() => setRevoking(token)}>
+                    Revoke…
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Confirm
+        open={revoking !== null}
+        title={`Revoke the token “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke"
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        Scripts using it stop working at once. This cannot be undone.
+      </Confirm>
+      {created && (
+        <Notice>
+          The new token (shown only now): <code class="secret">{created}</code>
+        </Notice>
+      )}
+      <form onSubmit={create}>
+        <FormError message={message} />
+        <Field label="Token name" error={errors.name} hint="What it is for, e.g. “CI deploys”">
+          {(props) => (
+            <input {...props} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          )}
+        </Field>
+        <fieldset>
+          <legend>Scopes</legend>
+          {(['read', 'write', 'admin'] as const).map((scope) => (
+            <Check
+              key={scope}
+              label={scope}
+              checked={scopes.includes(scope)}
+              onChange={(on) => toggle(scope, on)}
+            />
+          ))}
+          {errors.scopes && <p class="error-text">{errors.scopes}</p>}
+        </fieldset>
+        <button type="submit" class="primary">
+          Create token
+        </button>
+      </form>
+    </section>
+  );
 }

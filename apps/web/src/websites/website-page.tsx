@@ -1,3 +1,261 @@
+import { useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api, must, problemText } from '../api/client.js';
+import { canEdit, useSession } from '../session.js';
+import { Confirm } from '../ui/confirm.js';
+import { FormError } from '../ui/form.js';
+import { StatusBadge } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+import { TimingChart } from './timing-chart.js';
+import { WebsiteEdit } from './website-edit.js';
+
+const PERIODS = ['24h', '7d', '30d', '90d'] as const;
+const POLL_MS = 5_000;
+
 export function WebsitePage() {
-  return <h1>WebsitePage</h1>;
+  const { params } = useRoute();
+  const ref = params.ref ?? '';
+  if (ref === 'new') return <WebsiteEdit />;
+  return <WebsiteDetails websiteRef={ref} />;
+}
+
+function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
+  const { caller } = useSession();
+  const { route } = useLocation();
+  const path = { params: { path: { websiteRef } } };
+  const website = useLoad(async () => must(await api.GET('/api/websites/{websiteRef}', path)), [websiteRef]);
+  const status = useLoad(
+    async () => must(await api.GET('/api/websites/{websiteRef}/status', path)),
+    [websiteRef],
+    POLL_MS,
+  );
+  const results = useLoad(
+    async () =>
+      must(
+        await api.GET('/api/websites/{websiteRef}/results', {
+          params: { path: { websiteRef }, query: { limit: 50 } },
+        }),
+      ),
+    [websiteRef],
+    POLL_MS,
+  );
+  const uptime = useLoad(
+    () =>
+      Promise.all(
+        PERIODS.map(async (period) =>
+          must(
+            await api.GET('/api/websites/{websiteRef}/uptime', {
+              params: { path: { websiteRef }, query: { period } },
+            }),
+          ),
+        ),
+      ),
+    [websiteRef],
+    60_000,
+  );
+  const incidents = useLoad(
+    async () => must(await api.GET('/api/websites/{websiteRef}/incidents', path)),
+    [websiteRef],
+    POLL_MS,
+  );
+  const maintenance = useLoad(async () => {
+    const id = website.data?.id;
+    if (id === undefined) return undefined;
+    const { data } = await api.GET('/api/maintenance-windows', { params: { query: { websiteId: id } } });
+    return data;
+  }, [website.data?.id]);
+  const [deleting, setDeleting] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  if (website.notFound)
+    return (
+      <section>
+        <h1>Website not found</h1>
+        <p>
+          It may have been deleted. <a href="/">Back to the overview</a>
+        </p>
+      </section>
+    );
+  const w = website.data;
+  if (!w)
+    return (
+      <section>
+        <FormError message={website.error} />
+        <p role="status">Loading…</p>
+      </section>
+    );
+
+  const setPaused = async (paused: boolean) => {
+    const { error, response } = await api.PATCH('/api/websites/{websiteRef}', {
+      params: { path: { websiteRef: w.publicId } },
+      body: { paused },
+    });
+    setMessage(response.ok ? null : problemText(error));
+    await Promise.all([website.reload(), status.reload()]);
+  };
+  const remove = async () => {
+    setDeleting(false);
+    const { error, response } = await api.DELETE('/api/websites/{websiteRef}', {
+      params: { path: { websiteRef: w.publicId } },
+    });
+    if (response.ok) route(`/customers/${w.customerId}`);
+    else setMessage(problemText(error));
+  };
+  const regions = Object.entries(status.data?.regions ?? {});
+  const editor = canEdit(caller);
+
+  return (
+    <section>
+      <p>
+        <a href="/">← All websites</a>
+      </p>
+      <h1>{w.name}</h1>
+      <p class="url">
+        {w.httpMethod} {w.url}
+      </p>
+      <p>
+        {status.data ? <StatusBadge status={status.data.status} /> : <StatusBadge status="unknown" />}
+        {status.data?.since && (
+          <span class="muted"> since {new Date(status.data.since).toLocaleString()}</span>
+        )}
+      </p>
+      <FormError message={message} />
+      {editor && (
+        <div class="actions">
+          <a class="button" href={`/websites/${w.publicId}/edit`}>
+            Edit
+          </a>
+          <button type="button" onClick={() => void setPaused(!w.paused)}>
+            {w.paused ? 'Resume monitoring' : 'Pause monitoring'}
+          </button>
+          <button type="button" class="danger" onClick={() => setDeleting(true)}>
+            Delete…
+          </button>
+        </div>
+      )}
+      <Confirm
+        open={deleting}
+        title={`Delete ${w.name}?`}
+        confirmLabel="Delete the website"
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(false)}
+      >
+        Its checks stop and its results, incidents and uptime history go with it. This cannot be undone.
+      </Confirm>
+
+      <h2>Uptime</h2>
+      <ul class="cards" aria-label="Uptime by period">
+        {PERIODS.map((period, index) => {
+          const u = uptime.data?.[index];
+          return (
+            <li class="card" key={period}>
+              <strong>{u?.uptimePercent == null ? '—' : `${u.uptimePercent.toFixed(2)} %`}</strong>
+              {period === '24h' ? 'last 24 hours' : `last ${period.replace('d', ' days')}`}
+              {u && u.responseTimeMs.p50 !== null && (
+                <span class="muted"> · median {Math.round(u.responseTimeMs.p50)} ms</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+
+      <h2>Regions</h2>
+      {regions.length === 0 ? (
+        <p>No region has checked it yet{w.paused ? ': it is paused.' : '; the first check is on its way.'}</p>
+      ) : (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Region</th>
+              <th scope="col">Status</th>
+              <th scope="col">Last checked</th>
+            </tr>
+          </thead>
+          <tbody>
+            {regions.map(([region, state]) => (
+              <tr key={region}>
+                <td data-label="Region">{region}</td>
+                <td data-label="Status">
+                  <StatusBadge status={state.status} />
+                  {!state.fresh && <span class="muted"> (stale)</span>}
+                </td>
+                <td data-label="Last checked">
+                  {state.lastCheckedAt ? new Date(state.lastCheckedAt).toLocaleString() : '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <h2>Response time</h2>
+      {results.data && <TimingChart results={results.data.items} />}
+
+      <h2>Recent results</h2>
+      {results.data?.items.length === 0 && <p>No results yet: the first check runs within one interval.</p>}
+      {results.data && results.data.items.length > 0 && (
+        <table class="stack" id="results">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Region</th>
+              <th scope="col">Result</th>
+              <th scope="col">HTTP</th>
+              <th scope="col">Time</th>
+              <th scope="col">Checks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.data.items.slice(0, 20).map((r) => (
+              <tr key={`${r.startedAt}-${r.region}`}>
+                <td data-label="When">{new Date(r.startedAt).toLocaleString()}</td>
+                <td data-label="Region">{r.region}</td>
+                <td data-label="Result">
+                  <StatusBadge status={r.status} />
+                  {r.error && <div class="error-text">{r.error.message}</div>}
+                </td>
+                <td data-label="HTTP">{r.httpStatus ?? '—'}</td>
+                <td data-label="Time">{Math.round(r.timings.total)} ms</td>
+                <td data-label="Checks">
+                  {r.checks
+                    .filter((c) => c.outcome !== 'skipped')
+                    .map((c) => `${c.outcome === 'pass' ? '✓' : c.outcome === 'warn' ? '!' : '✕'} ${c.name}`)
+                    .join(', ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <h2>Incidents</h2>
+      {incidents.data?.items.length === 0 && <p>No incidents: it has not been down.</p>}
+      {incidents.data && incidents.data.items.length > 0 && (
+        <ul>
+          {incidents.data.items.map((incident) => (
+            <li key={incident.id}>
+              {incident.resolvedAt ? '✓ Resolved' : '✕ Ongoing'}: {incident.cause} — from{' '}
+              {new Date(incident.startedAt).toLocaleString()}
+              {incident.resolvedAt && ` to ${new Date(incident.resolvedAt).toLocaleString()}`}
+              {incident.regions.length > 0 && ` (${incident.regions.join(', ')})`}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>Maintenance</h2>
+      {maintenance.data?.length === 0 && <p>No maintenance windows for this website.</p>}
+      {maintenance.data && maintenance.data.length > 0 && (
+        <ul>
+          {maintenance.data.map((window) => (
+            <li key={window.id}>
+              {window.title}: {new Date(window.startsAt).toLocaleString()} –{' '}
+              {new Date(window.endsAt).toLocaleString()} ({window.timezone})
+              {window.recurrence && `, every ${window.recurrence.interval} ${window.recurrence.frequency}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,51 @@
+import { api, must, type Schemas } from './client.js';
+
+/** Websites per request while reading them all (the API's pages are by id). */
+const PAGE = 500;
+
+/** Every website the caller may see (a client user: its customer's), page by page. */
+export async function allWebsites(customerId?: number): Promise<Schemas['ListedWebsite'][]> {
+  const websites: Schemas['ListedWebsite'][] = [];
+  let afterId: number | undefined;
+  for (;;) {
+    const page = must(
+      await api.GET('/api/websites', {
+        params: {
+          query: { limit: PAGE, ...(afterId ? { afterId } : {}), ...(customerId ? { customerId } : {}) },
+        },
+      }),
+    );
+    websites.push(...page);
+    const last = page.at(-1);
+    if (page.length < PAGE || !last) return websites;
+    afterId = last.id;
+  }
+}
+
+let organization: Promise<number | null> | undefined;
+
+/**
+ * The caller's organization id, which `GET /api/customers` asks for. The API does not say it in
+ * `/api/me`; every website and package carries it, so the first one found tells.
+ */
+export function organizationId(): Promise<number | null> {
+  organization ??= (async () => {
+    const { data: websites } = await api.GET('/api/websites', { params: { query: { limit: 1 } } });
+    if (websites?.[0]) return websites[0].organizationId;
+    const { data: packages } = await api.GET('/api/packages');
+    return packages?.[0]?.organizationId ?? null;
+  })();
+  return organization.then((id) => {
+    if (id === null) organization = undefined;
+    return id;
+  });
+}
+
+/** The customers the caller may see: the organization's, or a client user's own. */
+export async function visibleCustomers(clientCustomerId: number | null): Promise<Schemas['Customer'][]> {
+  if (clientCustomerId !== null)
+    return [must(await api.GET('/api/customers/{id}', { params: { path: { id: clientCustomerId } } }))];
+  const id = await organizationId();
+  if (id === null) return [];
+  return must(await api.GET('/api/customers', { params: { query: { organizationId: id } } }));
+}

@@ -1,0 +1,166 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+
+type Config = Schemas['CheckConfig'];
+type Toggle = keyof Pick<
+  Config,
+  | 'checkStatusEnabled'
+  | 'checkResponseTimeEnabled'
+  | 'checkKeywordEnabled'
+  | 'checkSizeEnabled'
+  | 'checkSslEnabled'
+  | 'checkHttpsRedirectEnabled'
+  | 'checkDomainExpiryEnabled'
+>;
+
+const TOGGLES: Array<[Toggle, string]> = [
+  ['checkStatusEnabled', 'HTTP status code'],
+  ['checkResponseTimeEnabled', 'Response time'],
+  ['checkKeywordEnabled', 'Keyword'],
+  ['checkSizeEnabled', 'Page size'],
+  ['checkSslEnabled', 'TLS certificate'],
+  ['checkHttpsRedirectEnabled', 'HTTP redirects to HTTPS'],
+  ['checkDomainExpiryEnabled', 'Domain expiry'],
+];
+
+/** The seven checks of one website and their bounds. */
+export function CheckConfigForm({ websiteRef }: { websiteRef: string }) {
+  const loaded = useLoad(
+    async () =>
+      must(await api.GET('/api/websites/{websiteRef}/check-config', { params: { path: { websiteRef } } })),
+    [websiteRef],
+  );
+  const [config, setConfig] = useState<Config | null>(null);
+  const [codes, setCodes] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (loaded.data) {
+      setConfig(loaded.data);
+      setCodes(loaded.data.expectedStatusCodes.join(', '));
+    }
+  }, [loaded.data]);
+  if (!config) return <FormError message={loaded.error} />;
+  const set = <K extends keyof Config>(key: K, value: Config[K]) => setConfig({ ...config, [key]: value });
+  const number = (text: string) => (text.trim() === '' ? null : Number(text));
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setSaved(false);
+    const { websiteId: _id, ...fields } = config;
+    const { data, error } = await api.PATCH('/api/websites/{websiteRef}/check-config', {
+      params: { path: { websiteRef } },
+      body: {
+        ...fields,
+        expectedStatusCodes: codes
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      },
+    });
+    if (data) {
+      setConfig(data);
+      setErrors({});
+      setMessage(null);
+      setSaved(true);
+    } else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+
+  return (
+    <form onSubmit={save} noValidate aria-labelledby="checks-title" id="checks">
+      <h2 id="checks-title">Checks</h2>
+      {saved && <Notice>The checks are saved.</Notice>}
+      <FormError message={message} />
+      <fieldset>
+        <legend>Which checks run</legend>
+        {TOGGLES.map(([key, label]) => (
+          <Check
+            key={key}
+            label={label}
+            checked={config[key]}
+            onChange={(on) => set(key, on)}
+            error={errors[key]}
+          />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Bounds</legend>
+        <Field label="Expected status codes" error={errors.expectedStatusCodes} hint="e.g. 200, 2xx, 301">
+          {(props) => <input {...props} value={codes} onInput={(e) => setCodes(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Slow above (ms)" error={errors.responseTimeThresholdMs}>
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              min={1}
+              value={config.responseTimeThresholdMs}
+              onInput={(e) => set('responseTimeThresholdMs', Number(e.currentTarget.value))}
+            />
+          )}
+        </Field>
+        <Field label="Keyword" error={errors.keyword}>
+          {(props) => (
+            <input
+              {...props}
+              value={config.keyword ?? ''}
+              onInput={(e) => set('keyword', e.currentTarget.value || null)}
+            />
+          )}
+        </Field>
+        <div class="row">
+          <Field label="The keyword must be" error={errors.keywordMode}>
+            {(props) => (
+              <select
+                {...props}
+                value={config.keywordMode}
+                onChange={(e) => set('keywordMode', e.currentTarget.value as Config['keywordMode'])}
+              >
+                <option value="present">present</option>
+                <option value="absent">absent</option>
+              </select>
+            )}
+          </Field>
+          <Check
+            label="Case-sensitive"
+            checked={config.keywordCaseSensitive}
+            onChange={(on) => set('keywordCaseSensitive', on)}
+          />
+        </div>
+        <div class="row">
+          <Field label="Smallest page (bytes)" error={errors.minPageSize}>
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={0}
+                value={config.minPageSize ?? ''}
+                onInput={(e) => set('minPageSize', number(e.currentTarget.value))}
+              />
+            )}
+          </Field>
+          <Field label="Largest page (bytes)" error={errors.maxPageSize}>
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={0}
+                value={config.maxPageSize ?? ''}
+                onInput={(e) => set('maxPageSize', number(e.currentTarget.value))}
+              />
+            )}
+          </Field>
+        </div>
+      </fieldset>
+      <button type="submit" class="primary">
+        Save the checks
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import type { Schemas } from '../api/client.js';
+
+const PHASES = [
+  ['dns', 'DNS', 'bar-dns'],
+  ['connect', 'Connect', 'bar-connect'],
+  ['tls', 'TLS', 'bar-tls'],
+  ['ttfb', 'First byte', 'bar-first'],
+  ['download', 'Download', 'bar-transfer'],
+] as const;
+
+/**
+ * Response times of the recent results as stacked bars, oldest left, each split into its phases
+ * (inline SVG: no library, no script). The caption says the numbers for those who do not see it.
+ */
+export function TimingChart({ results }: { results: Schemas['Result'][] }) {
+  const shown = results
+    .filter((r) => r.timings.total > 0)
+    .slice(0, 60)
+    .reverse();
+  if (shown.length === 0) return <p>No response times yet: they appear after the first check.</p>;
+  const highest = Math.max(...shown.map((r) => r.timings.total));
+  const mean = Math.round(shown.reduce((sum, r) => sum + r.timings.total, 0) / shown.length);
+  const width = 600;
+  const height = 160;
+  const bar = width / shown.length;
+  const scale = (ms: number) => (ms / highest) * (height - 20);
+  return (
+    <figure>
+      <svg
+        class="chart"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`Response times of the last ${shown.length} checks: mean ${mean} ms, highest ${Math.round(highest)} ms`}
+      >
+        <line class="axis" x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
+        <text x="2" y="10">
+          {Math.round(highest)} ms
+        </text>
+        {shown.map((result, index) => {
+          let y = height;
+          return (
+            <g key={`${result.startedAt}-${result.region}`}>
+              <title>
+                {`${new Date(result.startedAt).toLocaleString()} (${result.region}): ${Math.round(result.timings.total)} ms — ${PHASES.map(([key, label]) => `${label} ${Math.round(result.timings[key])}`).join(', ')}`}
+              </title>
+              {PHASES.map(([key, , className]) => {
+                const h = scale(result.timings[key]);
+                y -= h;
+                return (
+                  <rect
+                    key={key}
+                    class={className}
+                    x={index * bar + bar * 0.15}
+                    y={y}
+                    width={bar * 0.7}
+                    height={Math.max(h, 0)}
+                  />
+                );
+              })}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption>
+        Mean {mean} ms, highest {Math.round(highest)} ms over the last {shown.length} checks.
+        <ul class="legend" aria-label="Phases">
+          {PHASES.map(([key, label, className]) => (
+            <li key={key}>
+              <span class={`swatch ${className}`} aria-hidden="true" />
+              {label}
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}
