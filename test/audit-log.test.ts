@@ -365,6 +365,34 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(await repository.deleteExpired(new Date())).toBe(0);
   });
 
+  it('numbers events once each, written at once by two processes', async () => {
+    const other = await createOrganizationId(api);
+    const processes = [new AuditEventRepository(api.db), new AuditEventRepository(api.db)];
+    const appended = await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        (processes[n % 2] as AuditEventRepository).append({
+          organizationId: other,
+          at: new Date(),
+          actor: { type: 'token', id: n + 1, scopes: ['write'] },
+          action: 'updateWebsite',
+          method: 'PATCH',
+          route: '/api/websites/:websiteRef',
+          resource: 'websites',
+          resourceId: String(n),
+          outcome: 'succeeded',
+          status: 200,
+          address: '203.0.113.9',
+          requestId: `r${n}`,
+          changes: [],
+        }),
+      ),
+    );
+    expect(new Set(appended.map((event) => event.seq)).size).toBe(30);
+    const listed = await new AuditEventRepository(api.db).page(other, { limit: 200 });
+    expect(listed.items).toHaveLength(30);
+    expect(listed.nextCursor).toBe(null);
+  });
+
   it('is for admins: lower roles and a customer-bound token as every admin route (403)', async () => {
     for (const role of ['viewer', 'editor'] as const) {
       const user = await createUser(api, organizationId, role);

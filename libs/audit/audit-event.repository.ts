@@ -138,6 +138,8 @@ export class AuditEventRepository {
   ): Promise<{ items: AuditEventDocument[]; nextCursor: number | null }> {
     const floor = Math.max(await this.headValue(`floor/${organizationId}`), 0);
     let start = await this.headValue(`seq/${organizationId}`);
+    // FerretDB's `$inc` is not atomic: two racing ones can leave the counter below the newest event.
+    while (await this.find(organizationId, start + 1)) start++;
     if (query.before !== undefined) start = Math.min(start, query.before - 1);
     if (query.to && start > floor) start = await this.numberAt(organizationId, query.to, floor, start);
     const items: AuditEventDocument[] = [];
