@@ -365,6 +365,35 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(await repository.deleteExpired(new Date())).toBe(0);
   });
 
+  it('a write whose event cannot be stored still succeeds; the loss is counted', async () => {
+    const other = await api.createOrganization(['admin']);
+    const dropped = async () => {
+      const text = await (await fetch(`${api.api.url}/metrics`)).text();
+      return Number(/^webmon_audit_events_dropped_total\{[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await dropped();
+    // A counter `$inc` cannot add to: every number claim of this organization fails.
+    await api.db
+      .collection('audit_heads')
+      .insertOne({ _id: `seq/${other.organizationId}`, value: 'broken' } as never);
+    const created = await api.request('POST', '/api/packages', {
+      token: other.token,
+      body: { key: 'lost', displayName: 'Lost' },
+    });
+    expect(created.status).toBe(201);
+    expect(await dropped()).toBe(before + 1);
+    // Positive control: once the counter is sound, the same kind of write is recorded.
+    await api.db.collection('audit_heads').deleteOne({ _id: `seq/${other.organizationId}` } as never);
+    const kept = await api.request('POST', '/api/packages', {
+      token: other.token,
+      body: { key: 'kept', displayName: 'Kept' },
+    });
+    expect(kept.status).toBe(201);
+    expect(await dropped()).toBe(before + 1);
+    const listed = await new AuditEventRepository(api.db).page(other.organizationId, { limit: 10 });
+    expect(listed.items.map((event) => event.action)).toEqual(['createPackage']);
+  });
+
   it('numbers events once each, written at once by two processes', async () => {
     const other = await createOrganizationId(api);
     const processes = [new AuditEventRepository(api.db), new AuditEventRepository(api.db)];
