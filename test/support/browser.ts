@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Where browser tests write their screenshots (kept after the run, ignored by git). */
 export const SCREENSHOTS = join('artifacts', 'screenshots');
@@ -16,4 +17,27 @@ export async function launchBrowser(): Promise<Browser> {
     // Root in CI containers has no user namespaces for Chromium's sandbox.
     args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
   });
+}
+
+/** axe-core's own file, injected into pages (nothing downloaded). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now, as
+ * `rule: target` lines (empty when none). Evaluated through the browser's debugger protocol, so
+ * the page's own CSP (no inline script) needs no exception.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(`axe.run(document).then((r) => r.violations.map((v) => ({
+    id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+  })))`)) as Array<{ id: string; impact: string | null; targets: string[] }>;
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}
+
+/** True when the page is no wider than the window (nothing scrolls sideways). */
+export async function fitsTheWidth(page: Page): Promise<boolean> {
+  return (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) as boolean;
 }

@@ -16,13 +16,13 @@ type Toggle = keyof Pick<
 >;
 
 const TOGGLES: Array<[Toggle, string]> = [
-  ['checkStatusEnabled', 'HTTP status code'],
-  ['checkResponseTimeEnabled', 'Response time'],
-  ['checkKeywordEnabled', 'Keyword'],
-  ['checkSizeEnabled', 'Page size'],
-  ['checkSslEnabled', 'TLS certificate'],
-  ['checkHttpsRedirectEnabled', 'HTTP redirects to HTTPS'],
-  ['checkDomainExpiryEnabled', 'Domain expiry'],
+  ['checkStatusEnabled', 'Status code check'],
+  ['checkResponseTimeEnabled', 'Response time check'],
+  ['checkKeywordEnabled', 'Keyword check'],
+  ['checkSizeEnabled', 'Page size check'],
+  ['checkSslEnabled', 'TLS certificate check'],
+  ['checkHttpsRedirectEnabled', 'HTTPS redirect check'],
+  ['checkDomainExpiryEnabled', 'Domain expiry check'],
 ];
 
 /** The seven checks of one website and their bounds. */

@@ -84,7 +84,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
   const [mtlsClientCert, setMtlsClientCert] = useState<string | null>(null);
   const [mtlsClientKey, setMtlsClientKey] = useState<string | null>(null);
   const [checkInterval, setCheckInterval] = useState(String(website?.checkInterval ?? 300));
-  const [timeoutSeconds, setTimeoutSeconds] = useState(String(website?.timeoutSeconds ?? 30));
+  const [timeoutSeconds, setTimeoutSeconds] = useState(website ? String(website.timeoutSeconds) : '');
   const [regions, setRegions] = useState((website?.regions ?? []).join(', '));
   const [paused, setPaused] = useState(website?.paused ?? false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -131,7 +131,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
       ...(mtlsClientCert !== null ? { mtlsClientCert } : {}),
       ...(mtlsClientKey !== null ? { mtlsClientKey } : {}),
       checkInterval: Number(checkInterval),
-      timeoutSeconds: Number(timeoutSeconds),
+      ...(timeoutSeconds.trim() ? { timeoutSeconds: Number(timeoutSeconds) } : {}),
       regions: regions
         .split(',')
         .map((r) => r.trim())
@@ -229,7 +229,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
               />
             )}
           </Field>
-          <Field label="Timeout (seconds)" error={errors.timeoutSeconds}>
+          <Field label="Timeout (seconds)" error={errors.timeoutSeconds} hint={website ? undefined : 'Empty: the default'}>
             {(props) => (
               <input
                 {...props}
@@ -295,7 +295,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
             ) : (
               <>
                 <Check
-                  label="Secret (write-only)"
+                  label={`Header ${index + 1} is secret (write-only)`}
                   checked={row.secret}
                   onChange={(secret) => updateHeader(index, { secret })}
                 />

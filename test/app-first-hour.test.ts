@@ -1,0 +1,243 @@
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { createLogger } from '../libs/logging/index.js';
+import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
+import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
+import { startHttpTarget, type Target } from './support/targets.js';
+
+const SMTP_ACCOUNT = { username: 'webmon', password: 'smtp-secret-app' };
+const OWNER_EMAIL = 'owner@agency.example';
+const OWNER_PASSWORD = 'violet-harbour-93-lantern';
+const SECRET = 'hdr-secret-4f1c9a';
+
+/** The token of the invitation link in the mail to `to` (quoted-printable undone). */
+async function invitationToken(receiver: MailReceiver, to: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const mail = receiver.mails.findLast((m) => m.to.includes(to));
+    const text = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = text && /\/accept-invitation\?token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no invitation mail to ${to}`);
+}
+
+describe('the app in a real browser: an agency’s first hour', { timeout: 120_000 }, () => {
+  let receiver: MailReceiver;
+  let api: TestApi;
+  let worker: { stop(): Promise<void> };
+  let target: Target;
+  let browser: Browser;
+  let base: string;
+  let organizationId: number;
+  let adminToken: string;
+  let packageId: number;
+  /** What the pages logged as errors (a CSP refusal, an exception): none is expected. */
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startMailReceiver(SMTP_ACCOUNT);
+    api = await TestApi.start({
+      SMTP_URL: `smtp://${SMTP_ACCOUNT.username}:${SMTP_ACCOUNT.password}@127.0.0.1:${receiver.port}?ignoreTLS=true`,
+      SMTP_FROM: 'webmon <monitor@example.test>',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      RECHECK_DELAY_SECONDS: '1',
+    });
+    base = api.api.url;
+    target = await startHttpTarget();
+    worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: 'app-first-hour' },
+      createLogger('worker', api.config.LOG_LEVEL),
+      { rollupFlushMs: 300 },
+    );
+    organizationId = await createOrganizationId(api);
+    adminToken = await api.createToken(organizationId, ['admin']);
+    packageId = (await createPackage(api, adminToken, { limits: { minCheckIntervalSeconds: 10 } })).id;
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await target?.close();
+    await api?.stop();
+    await receiver?.close();
+  });
+
+  async function newPage(options: { width?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext(
+      options.width ? { viewport: { width: options.width, height: 844 }, isMobile: true } : {},
+    );
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
+        pageErrors.push(message.text());
+    });
+    return { context, page };
+  }
+
+  /** Screenshot and accessibility scan of the page as it stands. */
+  async function look(page: Page, name: string) {
+    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
+    expect(await seriousAxeViolations(page), name).toEqual([]);
+  }
+
+  it('accept the owner’s invitation → a customer → a website with a secret header and a keyword check → checked', async () => {
+    // Only an owner makes an owner: the operator's first owner (create-user) invites the agency's.
+    const first = await createUser(api, organizationId, 'owner');
+    const invited = await withCookie(api, await signIn(api, first.email), 'POST', '/api/invitations', {
+      body: { email: OWNER_EMAIL, role: 'owner' },
+    });
+    expect(invited.status).toBe(201);
+    const token = await invitationToken(receiver, OWNER_EMAIL);
+
+    const { context, page } = await newPage();
+    await page.goto(`${base}/accept-invitation?token=${token}`);
+    await look(page, 'accept-invitation');
+    await page.getByLabel('Your name').fill('Olivia Owner');
+    await page.getByLabel('Password').fill(OWNER_PASSWORD);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await page.getByText('No websites yet').waitFor();
+    await look(page, 'overview-empty');
+
+    // A customer.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    await page.getByText('No customers yet').waitFor();
+    await look(page, 'customers-empty');
+    await page.getByLabel('Customer name').fill('Acme Shop');
+    await page.getByLabel('Package').selectOption(String(packageId));
+    await page.getByRole('button', { name: 'Create the customer' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Shop' }).waitFor();
+    await look(page, 'customer');
+
+    // A website: first with an interval below the package's minimum, which the API refuses at that field.
+    await page.getByRole('link', { name: 'Add a website' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Add a website' }).waitFor();
+    await expect.poll(() => page.getByLabel('Customer').inputValue()).not.toBe('');
+    await page.getByLabel('Name').fill('Shop API');
+    await page.getByLabel('URL').fill(`${target.url}/echo`);
+    await page.getByLabel('Check every (seconds)').fill('5');
+    await page.getByLabel('Timeout (seconds)').fill('4');
+    await page.getByRole('button', { name: 'Add a header' }).click();
+    await page.getByLabel('Header 1 name').fill('X-Api-Key');
+    await page.getByLabel('Header 1 value').fill(SECRET);
+    await page.getByLabel('Header 1 is secret (write-only)').check();
+    await look(page, 'website-new');
+    await page.getByRole('button', { name: 'Add the website' }).click();
+    const interval = page.getByLabel('Check every (seconds)');
+    await expect.poll(() => interval.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await interval.getAttribute('aria-describedby')) ?? '';
+    const fieldError = page.locator(`[id="${describedBy.split(' ').at(-1)}"]`);
+    expect(await fieldError.textContent()).toMatch(/10/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-website-field-error.png'), fullPage: true });
+
+    await interval.fill('10');
+    await page.getByRole('button', { name: 'Add the website' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit Shop API' }).waitFor();
+    // The secret header's value is never sent back to the browser.
+    expect(await page.getByLabel('Header 1 value').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(SECRET);
+
+    // The keyword check: the echo target answers the request's headers, so it passes only with the secret sent.
+    await page.getByLabel('Keyword check').check();
+    await page.getByLabel('Keyword', { exact: true }).fill(SECRET);
+    await page.getByRole('button', { name: 'Save the checks' }).click();
+    await page.getByText('The checks are saved.').waitFor();
+    await look(page, 'website-edit');
+
+    // See it checked: up, with the keyword check passing, on the website's page.
+    await page.getByRole('link', { name: '← Shop API' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Shop API' }).waitFor();
+    await expect
+      .poll(async () => (await page.locator('#results tbody tr').first().textContent()) ?? '', {
+        timeout: 40_000,
+      })
+      .toMatch(/✓ keyword/);
+    expect(await page.locator('#results tbody tr').first().textContent()).toContain('Up');
+    await expect
+      .poll(() => page.locator('main p .status').first().textContent(), { timeout: 20_000 })
+      .toContain('Up');
+    await page.getByRole('img', { name: /Response times of the last/ }).waitFor();
+    await look(page, 'website');
+
+    // The overview lists it, live, and filters it.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('down');
+    await page.getByText('No website matches these filters.').waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByLabel('Search by name or URL').fill('shop');
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    await look(page, 'overview');
+
+    await page.getByRole('link', { name: 'Olivia Owner' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out there' }).count();
+    await look(page, 'account');
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('reads on a phone: the overview and a website page do not scroll sideways', async () => {
+    const { context, page } = await newPage({ width: 390 });
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('E-mail').fill(OWNER_EMAIL);
+    await page.getByLabel('Password').fill(OWNER_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-phone.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Shop API' }).click();
+    await page.locator('#results tbody tr').first().waitFor();
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-website-phone.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('a client user sees only their customer, without edit controls', async () => {
+    const acme = (
+      await api.request<Array<{ id: number; name: string }>>(
+        'GET',
+        `/api/customers?organizationId=${organizationId}`,
+        { token: adminToken },
+      )
+    ).body.find((c) => c.name === 'Acme Shop');
+    expect(acme).toBeDefined();
+    const otherId = await createCustomer(api, adminToken, packageId, 'Globex Secret Corp');
+    const other = await api.request('POST', '/api/websites', {
+      token: adminToken,
+      body: { customerId: otherId, name: 'Globex portal', url: `${target.url}/ok`, checkInterval: 10 },
+    });
+    expect(other.status).toBe(201);
+    const client = await createUser(api, organizationId, 'client', acme?.id ?? 0);
+
+    const { context, page } = await newPage();
+    await page.goto(`${base}/`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await look(page, 'sign-in');
+    await page.getByLabel('E-mail').fill(client.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    const main = (await page.getByRole('main').textContent()) ?? '';
+    expect(main).toContain('Acme Shop');
+    expect(await page.content()).not.toContain('Globex');
+    expect(await page.getByRole('link', { name: 'Customers' }).count()).toBe(0);
+    await look(page, 'client-overview');
+
+    await page.getByRole('link', { name: 'Shop API' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Shop API' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Delete|Pause/ }).count()).toBe(0);
+    expect(await page.content()).not.toContain('Globex');
+    await look(page, 'client-website');
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
