@@ -229,7 +229,11 @@ function WebsiteForm({ website }: { website: Website | null }) {
               />
             )}
           </Field>
-          <Field label="Timeout (seconds)" error={errors.timeoutSeconds} hint={website ? undefined : 'Empty: the default'}>
+          <Field
+            label="Timeout (seconds)"
+            error={errors.timeoutSeconds}
+            hint={website ? undefined : 'Empty: the default'}
+          >
             {(props) => (
               <input
                 {...props}
