@@ -2,6 +2,7 @@ import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'm
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EVENTS, AuditEventRepository } from '../libs/audit/index.js';
 import { ApiTokenRepository } from '../libs/auth/index.js';
+import { InvitationRepository } from '../libs/people/index.js';
 import { base32Decode, hotp, totpStep } from '../libs/people/totp.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
 import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
@@ -214,6 +215,35 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray())).not.toContain(
       'not-the-password-at-all',
     );
+  });
+
+  it('records an accepted invitation as the new user, and a used one as a failed anonymous attempt', async () => {
+    const email = `invited-${Date.now()}@example.com`;
+    const { token: link } = await new InvitationRepository(api.db).create({
+      organizationId,
+      email,
+      role: 'editor',
+      customerId: null,
+    });
+    const body = { token: link, name: 'Invited', password: TEST_PASSWORD };
+    const accepted = await api.request<{ user: { id: number } }>('POST', '/api/auth/accept-invitation', {
+      body,
+    });
+    expect(accepted.status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/auth/accept-invitation', { body })).status,
+    ).toBeGreaterThanOrEqual(400);
+    const page = await audit(`?actorId=${accepted.body.user.id}&actorType=user`);
+    expect(page.body.items[0]).toMatchObject({
+      action: 'acceptInvitation',
+      outcome: 'succeeded',
+      status: 201,
+      actor: { type: 'user', id: accepted.body.user.id, role: 'editor' },
+    });
+    // The second naming no account, it is kept apart from every organization's log.
+    const apart = await new AuditEventRepository(api.db).page(0, { resource: 'auth', limit: 1 });
+    expect(apart.items[0]).toMatchObject({ action: 'acceptInvitation', outcome: 'failed' });
+    expect(JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray())).not.toContain(link);
   });
 
   it('records two-factor enrolment, confirmation and turning it off, without the secret or a recovery code', async () => {

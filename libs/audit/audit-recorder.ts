@@ -137,11 +137,16 @@ export function auditRecorder(
 
   async function organizationOf(auth: AuthContext | undefined, answer: unknown, body: unknown) {
     if (auth) return auth.organizationId;
+    // The person signed in (the answer's user), else the one the body names (a failed sign-in).
     const user = isRecord(answer) && isRecord(answer.user) ? answer.user : undefined;
-    if (user && typeof user.organizationId === 'number') return user.organizationId;
-    const email = isRecord(body) && typeof body.email === 'string' ? body.email : undefined;
+    const email =
+      typeof user?.email === 'string'
+        ? user.email
+        : isRecord(body) && typeof body.email === 'string'
+          ? body.email
+          : undefined;
     // Organization 0 holds attempts that name no known account: kept, listed by nobody's API.
-    return (email && (await options.organizationOfEmail?.(email.toLowerCase()))) || 0;
+    return (email && (await options.organizationOfEmail?.(email.trim().toLowerCase()))) || 0;
   }
 
   return (route) => {
