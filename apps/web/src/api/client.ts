@@ -73,3 +73,12 @@ export class ApiProblem extends Error {
     super(problemText(problem));
   }
 }
+
+/** A problem read as text (a call made with `parseAs: 'text'`). */
+export function parseProblem(text: unknown): Problem | undefined {
+  try {
+    return typeof text === 'string' ? (JSON.parse(text) as Problem) : (text as Problem | undefined);
+  } catch {
+    return undefined;
+  }
+}

@@ -61,7 +61,7 @@ export function Overview() {
         <>
           <ul class="cards" aria-label="Websites by status">
             <li class="card">
-              <strong>{websites.data.length}</strong> websites
+              <strong>{websites.data.length}</strong> {websites.data.length === 1 ? 'website' : 'websites'}
             </li>
             {STATUSES.filter((s) => counts.get(s)).map((s) => (
               <li class="card" key={s}>
@@ -127,7 +127,7 @@ export function Overview() {
           <p role="status" class="muted">
             {filtered
               ? `${matching.length} of ${websites.data.length} websites match.`
-              : `${websites.data.length} websites.`}{' '}
+              : `${websites.data.length} ${websites.data.length === 1 ? 'website' : 'websites'}.`}{' '}
             Updated every 5 seconds.
           </p>
           {websites.data.length === 0 &&
@@ -194,8 +194,10 @@ export function WebsiteTable({ websites }: { websites: Website[] }) {
         {websites.map((w) => (
           <tr key={w.id}>
             <td data-label="Website">
-              <a href={`/websites/${w.publicId}`}>{w.name}</a>
-              <div class="url">{w.url}</div>
+              <div>
+                <a href={`/websites/${w.publicId}`}>{w.name}</a>
+                <div class="url">{w.url}</div>
+              </div>
             </td>
             <td data-label="Status">
               <StatusBadge status={w.status} />

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, fieldErrors, problemText } from '../api/client.js';
+import { api, fieldErrors, parseProblem, problemText } from '../api/client.js';
 import { Field, FormError, Notice } from '../ui/form.js';
 
 /** Without a token: ask for the e-mail. With the e-mailed `?token=…`: choose a new password. */
@@ -16,11 +16,16 @@ function RequestReset() {
   const [message, setMessage] = useState<string | null>(null);
   const send = async (event: Event) => {
     event.preventDefault();
-    const { error, response } = await api.POST('/api/auth/password-reset', { body: { email } });
+    // 202 has no JSON body (Koa answers its reason phrase): read it as text, a problem as JSON.
+    const { error, response } = await api.POST('/api/auth/password-reset', {
+      body: { email },
+      parseAs: 'text',
+    });
     if (response.status === 202) setSent(true);
     else {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
+      const problem = parseProblem(error);
+      setErrors(fieldErrors(problem));
+      setMessage(problemText(problem));
     }
   };
   return (

@@ -18,12 +18,14 @@ export function TimingChart({ results }: { results: Schemas['Result'][] }) {
     .slice(0, 60)
     .reverse();
   if (shown.length === 0) return <p>No response times yet: they appear after the first check.</p>;
-  const highest = Math.max(...shown.map((r) => r.timings.total));
+  const phaseSum = (r: Schemas['Result']) => PHASES.reduce((sum, [key]) => sum + r.timings[key], 0);
+  const highest = Math.max(...shown.map((r) => Math.max(r.timings.total, phaseSum(r))));
   const mean = Math.round(shown.reduce((sum, r) => sum + r.timings.total, 0) / shown.length);
   const width = 600;
   const height = 160;
-  const bar = width / shown.length;
-  const scale = (ms: number) => (ms / highest) * (height - 20);
+  // At least 30 slots: two results are two bars, not two walls.
+  const bar = width / Math.max(shown.length, 30);
+  const scale = (ms: number) => (ms / Math.max(highest, 1)) * (height - 20);
   return (
     <figure>
       <svg

@@ -1,0 +1,172 @@
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, totp } from '../libs/people/totp.js';
+import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { TestApi } from './support/harness.js';
+import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
+import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+
+const SMTP_ACCOUNT = { username: 'webmon', password: 'smtp-secret-people' };
+const NEW_PASSWORD = 'marble-compass-61-thistle';
+
+/** The token of the `path` link in the latest mail to `to` (quoted-printable undone). */
+async function mailedToken(receiver: MailReceiver, to: string, path: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const mail = receiver.mails.findLast((m) => m.to.includes(to));
+    const text = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = text && new RegExp(`/${path}\\?token=([A-Za-z0-9_-]{43})`).exec(text)?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${path} mail to ${to}`);
+}
+
+describe('the app in a real browser: signing in, two-factor, sessions, password reset, a pasted token', {
+  timeout: 90_000,
+}, () => {
+  let receiver: MailReceiver;
+  let api: TestApi;
+  let browser: Browser;
+  let base: string;
+  let organizationId: number;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startMailReceiver(SMTP_ACCOUNT);
+    api = await TestApi.start({
+      SMTP_URL: `smtp://${SMTP_ACCOUNT.username}:${SMTP_ACCOUNT.password}@127.0.0.1:${receiver.port}?ignoreTLS=true`,
+      SMTP_FROM: 'webmon <monitor@example.test>',
+    });
+    base = api.api.url;
+    organizationId = await createOrganizationId(api);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+    await receiver?.close();
+  });
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
+        pageErrors.push(message.text());
+    });
+    return { context, page };
+  }
+  async function look(page: Page, name: string) {
+    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
+    expect(await seriousAxeViolations(page), name).toEqual([]);
+  }
+  async function signInWith(page: Page, email: string, password: string) {
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  it('enrols two-factor from the QR code’s secret, then signs in with a code the API asked for', async () => {
+    const user = await createUser(api, organizationId, 'admin');
+    const { context, page } = await newPage();
+    await signInWith(page, user.email, TEST_PASSWORD);
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await page.getByRole('link', { name: 'A admin' }).click();
+    await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+    await page.getByRole('img', { name: 'QR code of the two-factor secret' }).waitFor();
+    const secret = ((await page.locator('code.secret').first().textContent()) ?? '').trim();
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await look(page, 'two-factor-enrol');
+    await page.getByLabel('Code from the app').fill(totp(base32Decode(secret), Date.now()));
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBe(10);
+    const recovery = ((await codes.first().textContent()) ?? '').trim();
+    await look(page, 'two-factor-recovery-codes');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await signInWith(page, user.email, TEST_PASSWORD);
+    const code = page.getByLabel('Two-factor code');
+    await code.waitFor();
+    await look(page, 'sign-in-two-factor');
+    await code.fill('000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/wrong|expired|used/);
+    await code.fill(recovery);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('signs out another session from My account; that browser is back at the sign-in', async () => {
+    const user = await createUser(api, organizationId, 'viewer');
+    const first = await newPage();
+    const second = await newPage();
+    await signInWith(first.page, user.email, TEST_PASSWORD);
+    await signInWith(second.page, user.email, TEST_PASSWORD);
+    await second.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await first.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    // A viewer changes nothing: no customer screens.
+    expect(await first.page.getByRole('link', { name: 'Customers' }).count()).toBe(0);
+    await first.page.getByRole('link', { name: 'A viewer' }).click();
+    const other = first.page.getByRole('button', { name: 'Sign out there' });
+    await other.waitFor();
+    expect(await other.count()).toBe(1);
+    await look(first.page, 'account-sessions');
+    await other.click();
+    await expect.poll(() => other.count()).toBe(0);
+    // The other browser's next request is refused: it shows the sign-in (the overview polls every 5 s).
+    await second.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor({ timeout: 15_000 });
+    expect(second.page.url()).toContain('/sign-in');
+    await first.context.close();
+    await second.context.close();
+  });
+
+  it('resets a forgotten password by the e-mailed link', async () => {
+    const user = await createUser(api, organizationId, 'editor');
+    const { context, page } = await newPage();
+    await page.goto(`${base}/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByText(/a link to choose a new password is on its way/).waitFor();
+    await look(page, 'reset-password-asked');
+    const token = await mailedToken(receiver, user.email, 'reset-password');
+    await page.goto(`${base}/reset-password?token=${token}`);
+    await page.getByLabel('New password').fill('short');
+    await page.getByRole('button', { name: 'Save the password' }).click();
+    await expect.poll(() => page.getByLabel('New password').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Save the password' }).click();
+    await page.getByText('Your password is changed').waitFor();
+    await look(page, 'reset-password-done');
+    await signInWith(page, user.email, NEW_PASSWORD);
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes a pasted API token for automation accounts: kept in the tab, never in the address', async () => {
+    const token = await api.createToken(organizationId, ['read']);
+    const { context, page } = await newPage();
+    await page.goto(`${base}/`);
+    await page.getByText('Use an API token instead (automation accounts)').click();
+    await page.getByLabel('API token').fill('wm_not-a-token');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not accepted');
+    await page.getByLabel('API token').fill(token);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    expect(page.url()).toBe(`${base}/`);
+    expect(await page.evaluate("sessionStorage.getItem('webmon-token')")).toBe(token);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('webmon-token')")).toBeNull();
+    await context.close();
+  });
+});
