@@ -67,7 +67,15 @@ export function CustomerForm({
           <input {...props} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
         )}
       </Field>
-      <Field label="Package" error={errors.packageId}>
+      <Field
+        label="Package"
+        error={errors.packageId}
+        hint={
+          packages.data
+            ? undefined
+            : `The package’s id (only admins list packages)${customer ? `; now: ${customer.packageDisplayName}` : ''}`
+        }
+      >
         {(props) =>
           packages.data ? (
             <select

@@ -97,6 +97,7 @@ export function CustomerPage() {
             open={cancelling}
             title={`Cancel ${c.name}?`}
             confirmLabel="Cancel at the end of the month"
+            cancelLabel="Keep the customer"
             onConfirm={() => void setStatus('marked_for_cancellation')}
             onCancel={() => setCancelling(false)}
           >

@@ -10,6 +10,7 @@ export function Confirm({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onCancel,
 }: {
@@ -17,6 +18,8 @@ export function Confirm({
   title: string;
   children: ComponentChildren;
   confirmLabel: string;
+  /** What leaves things as they are: "Cancel" unless that word means the destructive act itself. */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -33,7 +36,7 @@ export function Confirm({
       <div>{children}</div>
       <div class="actions">
         <button type="button" onClick={onCancel} autofocus>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" class="danger" onClick={onConfirm}>
           {confirmLabel}
