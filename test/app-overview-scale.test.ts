@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { TestApi } from './support/harness.js';
+import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+
+const WEBSITES = 5_000;
+const CUSTOMERS = 50;
+const STATUSES = ['up', 'up', 'up', 'up', 'down', 'degraded', 'paused', 'maintenance'];
+
+/**
+ * The overview with 5,000 websites: the API's answers are made up in the browser (page.route),
+ * so this measures the app's own work (filter, group, draw), not the store's.
+ */
+describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => {
+  let api: TestApi;
+  let browser: Browser;
+  let email: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    email = (await createUser(api, await createOrganizationId(api), 'editor')).email;
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  const website = (id: number) => ({
+    id,
+    publicId: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    organizationId: 1,
+    customerId: (id % CUSTOMERS) + 1,
+    name: `Site ${id}`,
+    url: `https://site-${id}.example.com/`,
+    httpMethod: 'GET',
+    customHeaders: {},
+    secretHeaderNames: [],
+    requestBody: null,
+    requestBodySecret: false,
+    followRedirects: true,
+    maxRedirects: 5,
+    cookieHandling: 'jar',
+    mtlsEnabled: false,
+    mtlsClientCert: null,
+    mtlsClientKeySet: false,
+    checkInterval: 60,
+    timeoutSeconds: 30,
+    regions: [],
+    paused: false,
+    notificationChannelIds: [],
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    status: STATUSES[id % STATUSES.length],
+    lastCheckedAt: '2026-11-24T12:00:00.000Z',
+  });
+  const customers = Array.from({ length: CUSTOMERS }, (_, i) => ({
+    id: i + 1,
+    organizationId: 1,
+    name: `Customer ${String(i + 1).padStart(2, '0')}`,
+    packageId: 1,
+    packageDisplayName: 'Pro',
+    status: 'active',
+    cancellationDate: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
+  }));
+
+  it('draws the first rows quickly, filters and searches all of them, and pages the rest', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    let requests = 0;
+    await page.route(/\/api\/websites\?/, async (route) => {
+      requests++;
+      const query = new URL(route.request().url()).searchParams;
+      const limit = Number(query.get('limit') ?? 100);
+      const after = Number(query.get('afterId') ?? 0);
+      const ids = Array.from(
+        { length: Math.max(0, Math.min(limit, WEBSITES - after)) },
+        (_, i) => after + i + 1,
+      );
+      await route.fulfill({ json: ids.map(website) });
+    });
+    await page.route(/\/api\/customers\?/, (route) => route.fulfill({ json: customers }));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(`${WEBSITES} websites.`).waitFor();
+    const shown = Date.now() - started;
+    console.info(`overview of ${WEBSITES} websites drawn ${shown} ms after signing in`);
+    expect(shown).toBeLessThan(10_000);
+    // Only a page of rows is in the document, not 5,000.
+    expect(await page.locator('tbody tr').count()).toBe(200);
+    expect(await page.getByText('Showing 200 of 5000.').count()).toBe(1);
+
+    const typed = Date.now();
+    await page.getByLabel('Search by name or URL').fill('site-4999.example');
+    await page.getByText(`1 of ${WEBSITES} websites match.`).waitFor();
+    console.info(`search over ${WEBSITES} websites answered in ${Date.now() - typed} ms`);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.getByLabel('Search by name or URL').fill('');
+    await page.getByLabel('Status', { exact: true }).selectOption('down');
+    await page.getByText(`625 of ${WEBSITES} websites match.`).waitFor();
+    await page.getByLabel('Customer', { exact: true }).selectOption('5');
+    await page.getByText(`of ${WEBSITES} websites match.`).waitFor();
+    const rows = await page.locator('tbody tr').count();
+    expect(rows).toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Customer 05']);
+    await page.getByLabel('Customer', { exact: true }).selectOption('');
+    await page.getByRole('button', { name: 'Show 200 more' }).click();
+    expect(await page.locator('tbody tr').count()).toBe(400);
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-5000-phone.png') });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(requests).toBeGreaterThanOrEqual(WEBSITES / 500);
+    await context.close();
+  });
+
+  it('is readable in the system’s dark mode', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect(background).toBe('rgb(21, 23, 27)');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-sign-in-dark.png') });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
