@@ -233,7 +233,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
 
     await page.getByRole('link', { name: 'Shop API' }).click();
     await page.getByRole('heading', { level: 1, name: 'Shop API' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Delete|Pause/ }).count()).toBe(0);
     expect(await page.content()).not.toContain('Globex');
     await look(page, 'client-website');

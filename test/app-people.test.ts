@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrganizationRepository } from '../libs/auth/index.js';
 import { base32Decode, totp } from '../libs/people/totp.js';
 import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { TestApi } from './support/harness.js';
@@ -99,6 +100,27 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     await code.fill(recovery);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes a person whose organization requires two-factor to the enrolment first, then everywhere', async () => {
+    const strict = await createOrganizationId(api);
+    await new OrganizationRepository(api.db).setTwoFactorRequiredFor(strict, ['owner', 'admin']);
+    const user = await createUser(api, strict, 'owner');
+    const { context, page } = await newPage();
+    await signInWith(page, user.email, TEST_PASSWORD);
+    await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
+    expect(page.url()).toBe(`${base}/account`);
+    await page.getByText('Your organization requires two-factor sign-in for your role').waitFor();
+    await look(page, 'two-factor-required');
+    await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+    const secret = ((await page.locator('code.secret').first().textContent()) ?? '').trim();
+    await page.getByLabel('Code from the app').fill(totp(base32Decode(secret), Date.now()));
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByText('No websites yet').waitFor();
     await context.close();
     expect(pageErrors).toEqual([]);
   });

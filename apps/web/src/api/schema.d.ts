@@ -10717,7 +10717,7 @@ export interface operations {
                 resource?: string;
                 /** @description The previous page’s nextCursor */
                 cursor?: string;
-                /** @description At most 200; 50 by default */
+                /** @description Events per page, at most 200; 50 by default */
                 limit?: number;
             };
             header?: never;

@@ -327,6 +327,7 @@ function Tokens() {
           The new token (shown only now): <code class="secret">{created}</code>
         </Notice>
       )}
+      <h3>New token</h3>
       <form onSubmit={create}>
         <FormError message={message} />
         <Field label="Token name" error={errors.name} hint="What it is for, e.g. “CI deploys”">
