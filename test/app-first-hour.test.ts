@@ -158,7 +158,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       .poll(async () => (await page.locator('#results tbody tr').first().textContent()) ?? '', {
         timeout: 40_000,
       })
-      .toMatch(/✓ keyword/);
+      .toMatch(/✓ Keyword/);
     expect(await page.locator('#results tbody tr').first().textContent()).toContain('Up');
     await expect
       .poll(() => page.locator('main p .status').first().textContent(), { timeout: 20_000 })

@@ -73,7 +73,7 @@ function Shell() {
         ) : caller === null && !isPublic ? (
           <p role="status">Redirecting to sign in…</p>
         ) : (
-          <ErrorBoundary>
+          <ErrorBoundary onError={reloadOnMissingChunk}>
             <Router>
               <Route path="/sign-in" component={SignIn} />
               <Route path="/accept-invitation" component={AcceptInvitation} />
@@ -102,4 +102,16 @@ function NotFound() {
       </p>
     </section>
   );
+}
+
+/**
+ * A screen's file named by an older build is gone after a deploy: load the new index.html, once
+ * per build (the entry script's hashed name), so a real failure does not reload forever.
+ */
+function reloadOnMissingChunk(error: Error) {
+  if (!/dynamically imported module|Importing a module script failed/.test(error.message)) return;
+  const build = document.querySelector<HTMLScriptElement>('script[type="module"]')?.src ?? '';
+  if (sessionStorage.getItem('webmon-reloaded-for') === build) return;
+  sessionStorage.setItem('webmon-reloaded-for', build);
+  location.reload();
 }

@@ -10,6 +10,16 @@ import { TimingChart } from './timing-chart.js';
 import { WebsiteEdit } from './website-edit.js';
 
 const PERIODS = ['24h', '7d', '30d', '90d'] as const;
+const OUTCOME = { pass: '✓', warn: '!', fail: '✕', skipped: '–' } as const;
+const CHECK_NAMES: Record<string, string> = {
+  status: 'Status code',
+  ssl: 'TLS certificate',
+  httpsRedirect: 'HTTPS redirect',
+  size: 'Page size',
+  responseTime: 'Response time',
+  keyword: 'Keyword',
+  domainExpiry: 'Domain expiry',
+};
 const POLL_MS = 5_000;
 
 export function WebsitePage() {
@@ -214,13 +224,26 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
                   <StatusBadge status={r.status} />
                   {r.error && <div class="error-text">{r.error.message}</div>}
                 </td>
-                <td data-label="HTTP">{r.httpStatus ?? '—'}</td>
+                <td data-label="HTTP">
+                  {r.httpStatus ?? '—'}
+                  {r.redirects.length > 0 && (
+                    <div class="muted">
+                      after{' '}
+                      {r.redirects.map((hop) => `${hop.status} ${new URL(hop.url).pathname}`).join(' → ')}
+                    </div>
+                  )}
+                </td>
                 <td data-label="Time">{Math.round(r.timings.total)} ms</td>
                 <td data-label="Checks">
-                  {r.checks
-                    .filter((c) => c.outcome !== 'skipped')
-                    .map((c) => `${c.outcome === 'pass' ? '✓' : c.outcome === 'warn' ? '!' : '✕'} ${c.name}`)
-                    .join(', ')}
+                  <ul class="inline">
+                    {r.checks
+                      .filter((c) => c.outcome !== 'skipped')
+                      .map((c) => (
+                        <li key={c.name} title={c.message}>
+                          {`${OUTCOME[c.outcome]} ${CHECK_NAMES[c.name] ?? c.name}`}
+                        </li>
+                      ))}
+                  </ul>
                 </td>
               </tr>
             ))}
