@@ -9,7 +9,13 @@ import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { ensureIndexes } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
-import { RESULT_ROLLUPS, ROLLUP_FLUSH_MS, RollupRecorder, rollupIndexes } from '../libs/monitoring/index.js';
+import {
+  ROLLUP_FLUSH_MS,
+  RollupRecorder,
+  RollupRepository,
+  rollupIndexes,
+  WEBSITE_ROLLUPS,
+} from '../libs/monitoring/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { cpuSecondsOf } from './support/process-stats.js';
 
@@ -28,7 +34,7 @@ await withBenchDatabases('rollups', async (stack) => {
   await client.connect();
   const db = client.db();
   await ensureIndexes(db, [rollupIndexes]);
-  const recorder = new RollupRecorder(db.collection(RESULT_ROLLUPS), {
+  const recorder = new RollupRecorder(new RollupRepository(db), {
     logger: createLogger('bench', 'warn'),
     mongo: { available: true, onLost: () => () => undefined },
     flushEveryMs: 24 * 3_600_000,
@@ -58,12 +64,12 @@ await withBenchDatabases('rollups', async (stack) => {
   const own = process.cpuUsage(ownBefore);
   const ownSeconds = (own.user + own.system) / 1e6;
   const ferretSeconds = stack.pids.mongo ? cpuSecondsOf(stack.pids.mongo) - ferretBefore : Number.NaN;
-  const documents = await db.collection(RESULT_ROLLUPS).countDocuments();
+  const documents = await db.collection(WEBSITE_ROLLUPS).countDocuments();
   await recorder.close();
   await client.close();
   const perThousand = (cpu: number) => ((cpu / checks) * 1000).toFixed(3);
   console.log(
-    `\n${websites} websites every ${intervalSeconds} s: a flush every ${ROLLUP_FLUSH_MS / 60_000} min covers ${checks} checks and writes ${websites * 2} upserts (${documents} rollup documents)`,
+    `\n${websites} websites every ${intervalSeconds} s: a flush every ${ROLLUP_FLUSH_MS / 60_000} min covers ${checks} checks and writes ${websites} upserts (${documents} rollup documents)`,
   );
   console.log(`flush duration        ${seconds.toFixed(2)} s`);
   console.log(

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../libs/logging/index.js';
+import { RollupRecorder, RollupRepository } from '../libs/monitoring/index.js';
 import { createCustomer, createPackage, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 
@@ -273,37 +275,30 @@ describe('status pages and badges', () => {
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }
-    // Rollups as workers would have written them over the last three days; no result is stored.
+    // Rollups as a worker writes them for results of the last three days; no result is stored.
     const now = Date.now();
     const hour = Math.floor(now / 3_600_000) * 3_600_000;
     const day = Math.floor(now / 86_400_000) * 86_400_000;
-    const rollup = (websiteId: number, period: 'hour' | 'day', start: number) => ({
-      _id: `${websiteId}:local:${period}:${new Date(start).toISOString()}`,
-      organizationId: stack.organizationId,
-      websiteId,
-      region: 'local',
-      period,
-      start: new Date(start),
-      checks: 360,
-      up: 360,
-      degraded: 0,
-      down: 0,
-      responseMsSum: 360 * 200,
-      responseMsCount: 360,
-      responseMsMax: 400,
-      expiresAt: new Date(now + 86_400_000),
-    });
     await api()
       .db.collection('websites')
       .updateMany({ id: { $in: ids } }, { $set: { createdAt: new Date(day - 3 * 86_400_000) } });
-    await api()
-      .db.collection('result_rollups')
-      .insertMany(
-        ids.flatMap((id) => [
-          ...[0, 1, 2].map((back) => rollup(id, 'day', day - back * 86_400_000)),
-          rollup(id, 'hour', hour),
-        ]) as never[],
-      );
+    const recorder = new RollupRecorder(new RollupRepository(api().db), {
+      logger: createLogger('test', 'silent'),
+      mongo: { available: true, onLost: () => () => undefined },
+      flushEveryMs: 3_600_000,
+    });
+    for (const id of ids)
+      for (const startedAt of [hour, day - 86_400_000 + 3_600_000, day - 2 * 86_400_000 + 3_600_000])
+        for (let n = 0; n < 360; n++)
+          recorder.add({
+            organizationId: stack.organizationId,
+            websiteId: id,
+            region: 'local',
+            startedAt: new Date(startedAt),
+            status: 'up',
+            timings: { total: 200 },
+          });
+    await recorder.close();
     expect(
       await api()
         .db.collection('check_results')

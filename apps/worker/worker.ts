@@ -153,7 +153,18 @@ export async function startWorker(
     unannouncedEvents: () => services.events.announceFailures,
   });
   const mongoHealth = watchMongoHealth(mongo, { logger });
-  const rollups = new RollupRecorder(services.rollups.collection, {
+  // Rollups kept the former way are folded into the per-website documents, one worker at a time.
+  void services.rollups
+    .foldLegacyRollups((work) => services.mutex.ifFree('rollups:legacy-fold', work))
+    .then(
+      (folded) => folded > 0 && logger.info({ folded }, 'rollups of the former layout folded in'),
+      (error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'rollups of the former layout not folded in yet; retried at the next start',
+        ),
+    );
+  const rollups = new RollupRecorder(services.rollups, {
     logger,
     mongo: mongoHealth,
     flushEveryMs: options.rollupFlushMs,

@@ -48,13 +48,16 @@ export {
 } from './result.repository.js';
 export {
   periodStart,
-  RESULT_ROLLUPS,
   type ResultRollup,
-  ROLLUP_FLUSH_MS,
   type RollupPeriod,
+  type WebsiteRollupsDocument,
+} from './rollup-cells.js';
+export {
+  ROLLUP_FLUSH_MS,
   RollupRecorder,
   RollupRepository,
   rollupIndexes,
+  WEBSITE_ROLLUPS,
 } from './rollups.js';
 export {
   type Decision,

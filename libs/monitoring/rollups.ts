@@ -1,123 +1,58 @@
-import type { Collection, Db, UpdateFilter } from 'mongodb';
-import type { HealthStatus } from '../checks/index.js';
+import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes, MongoHealth } from '../db/index.js';
+import { isDuplicateKey } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
+import {
+  addToIncrements,
+  cellKey,
+  mergeIncrement,
+  type ResultRollup,
+  type RolledResult,
+  type RollupCounts,
+  type RollupIncrement,
+  type RollupPeriod,
+  rollupDocumentId,
+  rollupRows,
+  rollupUpdate,
+  type WebsiteRollupsDocument,
+} from './rollup-cells.js';
+
+export const WEBSITE_ROLLUPS = 'website_rollups';
+/** The regions that have written rollups, one document each (`_id`: the region): inserts only. */
+export const ROLLUP_REGIONS = 'rollup_regions';
+/** Where rollups were kept before: one document per website, region, period and start. Folded in, then dropped. */
+const LEGACY_ROLLUPS = 'result_rollups';
 
 /**
- * Rollups of check results per website, region and hour or UTC day: how many checks, of which
- * status, and their response times. Status pages, badges and the dashboard read these (24 hourly
- * and one daily document a website and region a day) instead of the raw results, of which a
- * website checked every 10 s has 8,640 a day.
- */
-export type RollupPeriod = 'hour' | 'day';
-
-export interface ResultRollup {
-  /** `<websiteId>:<region>:<period>:<start ISO>`: one writer per region, so increments do not race. */
-  _id: string;
-  organizationId: number;
-  websiteId: number;
-  region: string;
-  period: RollupPeriod;
-  start: Date;
-  checks: number;
-  up: number;
-  degraded: number;
-  down: number;
-  /** Response times of the checks that got an answer (not down). */
-  responseMsSum: number;
-  responseMsCount: number;
-  responseMsMax: number;
-  /** Removed after this: hours after two days, days after the 90 of the uptime bars and today. */
-  expiresAt: Date;
-}
-
-export const RESULT_ROLLUPS = 'result_rollups';
-const HOUR_MS = 3_600_000;
-/**
- * How often a worker writes its rollups: an upsert per website, region and period each time, so at
- * 10 s intervals one upsert per 30 checks. Status pages' response times and day bars lag by at most
- * this. `npm run bench:rollups` measured a flush every 5 minutes at 0.14 CPU-s per 1,000 checks on
- * the embedded FerretDB (~1.6 ms per upsert), 4–8 % of a whole check: every 10 minutes halves that.
+ * How often a worker writes its rollups: one upsert per website and region each time, so at 10 s
+ * intervals one upsert per 60 checks. Status pages' response times and day bars lag by at most
+ * this. `npm run bench:rollups` measures a flush's cost on the embedded FerretDB.
  */
 export const ROLLUP_FLUSH_MS = 10 * 60_000;
-const DAY_MS = 24 * HOUR_MS;
-const RETENTION_MS: Record<RollupPeriod, number> = { hour: 2 * DAY_MS, day: 91 * DAY_MS };
-const PERIOD_MS: Record<RollupPeriod, number> = { hour: HOUR_MS, day: DAY_MS };
+/** How long the list of regions is reused: a region's first rollups show on pages within this. */
+const REGIONS_REUSED_MS = 5_000;
+/** Documents read at once for one page or badge. */
+const READ_CONCURRENCY = 16;
 
 export const rollupIndexes: CollectionIndexes = {
-  collection: RESULT_ROLLUPS,
-  indexes: [
-    { key: { organizationId: 1, websiteId: 1, period: 1, start: 1 }, name: 'website_period_start' },
-    { key: { expiresAt: 1 }, name: 'expires_at' },
-  ],
+  collection: WEBSITE_ROLLUPS,
+  indexes: [{ key: { expiresAt: 1 }, name: 'expires_at' }],
 };
-
-type Counted = Pick<
-  ResultRollup,
-  'checks' | 'up' | 'degraded' | 'down' | 'responseMsSum' | 'responseMsCount' | 'responseMsMax'
->;
-type Increment = Pick<ResultRollup, '_id' | 'organizationId' | 'websiteId' | 'region' | 'period' | 'start'> &
-  Counted;
-
-/** What a rollup needs of a result. */
-export interface RolledResult {
-  organizationId: number;
-  websiteId: number;
-  region: string;
-  startedAt: Date;
-  status: HealthStatus;
-  timings: { total: number };
-}
-
-/** The start of the hour or UTC day `at` falls in. */
-export const periodStart = (period: RollupPeriod, at: Date) =>
-  new Date(Math.floor(at.getTime() / PERIOD_MS[period]) * PERIOD_MS[period]);
-
-/** Adds a result to its hour's and its day's increments waiting to be written (pure: the map is the caller's). */
-export function addToIncrements(increments: Map<string, Increment>, result: RolledResult): void {
-  for (const period of ['hour', 'day'] as const) addTo(increments, period, result);
-}
-
-function addTo(increments: Map<string, Increment>, period: RollupPeriod, result: RolledResult): void {
-  const start = periodStart(period, result.startedAt);
-  const id = `${result.websiteId}:${result.region}:${period}:${start.toISOString()}`;
-  const entry = increments.get(id) ?? {
-    _id: id,
-    organizationId: result.organizationId,
-    websiteId: result.websiteId,
-    region: result.region,
-    period,
-    start,
-    checks: 0,
-    up: 0,
-    degraded: 0,
-    down: 0,
-    responseMsSum: 0,
-    responseMsCount: 0,
-    responseMsMax: 0,
-  };
-  entry.checks++;
-  entry[result.status]++;
-  if (result.status !== 'down') {
-    entry.responseMsSum += result.timings.total;
-    entry.responseMsCount++;
-    entry.responseMsMax = Math.max(entry.responseMsMax, result.timings.total);
-  }
-  increments.set(id, entry);
-}
 
 /**
  * A worker's rollups: results are added as they are stored and written together every
- * `flushEveryMs` (an upsert per website, region and period, not one per check) and at shutdown. A worker
+ * `flushEveryMs` (an upsert per website and region, not one per check) and at shutdown. A worker
  * killed without a shutdown loses at most that much of the rollups (never a result).
  */
 export class RollupRecorder {
-  private increments = new Map<string, Increment>();
+  private increments = new Map<string, RollupIncrement>();
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
+  private readonly regionsKnown = new Set<string>();
 
   constructor(
-    private readonly rollups: Collection<ResultRollup>,
+    private readonly store: Pick<RollupRepository, 'collection' | 'registerRegion'>,
     private readonly options: {
       logger: Logger;
       /** Written only while MongoDB answers; a write it stops answering is given up (and kept). */
@@ -145,46 +80,19 @@ export class RollupRecorder {
     const batch = this.increments;
     if (batch.size === 0 || !this.options.mongo.available) return;
     this.increments = new Map();
-    const updateOf = (entry: Increment): UpdateFilter<ResultRollup> => ({
-      $setOnInsert: {
-        organizationId: entry.organizationId,
-        websiteId: entry.websiteId,
-        region: entry.region,
-        period: entry.period,
-        start: entry.start,
-        expiresAt: new Date(entry.start.getTime() + RETENTION_MS[entry.period]),
-      },
-      $inc: {
-        checks: entry.checks,
-        up: entry.up,
-        degraded: entry.degraded,
-        down: entry.down,
-        responseMsSum: entry.responseMsSum,
-        responseMsCount: entry.responseMsCount,
-      },
-      $max: { responseMsMax: entry.responseMsMax },
-    });
     // One upsert at a time, not a bulk write: FerretDB 1.24 on SQLite was seen to hang for good
     // (and every other command with it) on an unordered bulk of upserts after a restart.
     const writeAll = async (lost: Promise<never>) => {
       for (const entry of [...batch.values()]) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error('a write was not answered in time')),
-            this.options.writeTimeoutMs ?? 10_000,
-          );
+        await this.bounded(lost, async () => {
+          if (!this.regionsKnown.has(entry.region)) {
+            await this.store.registerRegion(entry.region);
+            this.regionsKnown.add(entry.region);
+          }
+          await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry, new Date()), {
+            upsert: true,
+          });
         });
-        try {
-          await Promise.race([
-            this.rollups.updateOne({ _id: entry._id }, updateOf(entry), { upsert: true }),
-            lost,
-            late,
-          ]);
-        } finally {
-          clearTimeout(timer);
-          late.catch(() => undefined);
-        }
         batch.delete(entry._id);
       }
     };
@@ -200,7 +108,11 @@ export class RollupRecorder {
     } catch (error) {
       // What was not written is kept for the next flush (a write given up that lands later
       // counts twice: after an outage counts can come out a little high, never low).
-      for (const entry of batch.values()) this.merge(entry);
+      for (const entry of batch.values()) {
+        const current = this.increments.get(entry._id);
+        if (current) mergeIncrement(current, entry);
+        else this.increments.set(entry._id, entry);
+      }
       this.options.logger.warn(
         { err: error instanceof Error ? error.message : String(error), rollups: batch.size },
         'rollups not written; retrying with the next flush',
@@ -210,15 +122,20 @@ export class RollupRecorder {
     }
   }
 
-  private merge(entry: Increment): void {
-    const current = this.increments.get(entry._id);
-    if (!current) {
-      this.increments.set(entry._id, entry);
-      return;
+  private async bounded(lost: Promise<never>, work: () => Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('a write was not answered in time')),
+        this.options.writeTimeoutMs ?? 10_000,
+      );
+    });
+    try {
+      await Promise.race([work(), lost, late]);
+    } finally {
+      clearTimeout(timer);
+      late.catch(() => undefined);
     }
-    for (const field of ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const)
-      current[field] += entry[field];
-    current.responseMsMax = Math.max(current.responseMsMax, entry.responseMsMax);
   }
 
   async close(): Promise<void> {
@@ -229,29 +146,144 @@ export class RollupRecorder {
 
 /** Reading rollups (status pages, badges, the dashboard) and their retention. */
 export class RollupRepository {
-  readonly collection: Collection<ResultRollup>;
+  readonly collection: Collection<WebsiteRollupsDocument>;
+  private readonly regionsCollection: Collection<{ _id: string }>;
+  private regionsRead: { at: number; regions: Promise<string[]> } | undefined;
 
-  constructor(db: Db) {
-    this.collection = db.collection<ResultRollup>(RESULT_ROLLUPS);
+  constructor(private readonly db: Db) {
+    this.collection = db.collection<WebsiteRollupsDocument>(WEBSITE_ROLLUPS);
+    this.regionsCollection = db.collection<{ _id: string }>(ROLLUP_REGIONS);
   }
 
-  /** The rollups of one period of these websites starting at `from` or later, every region. */
-  since(
+  /** Notes that `region` writes rollups (idempotent: an insert, a second one is refused). */
+  async registerRegion(region: string): Promise<void> {
+    try {
+      await this.regionsCollection.insertOne({ _id: region });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  /**
+   * The regions that ever wrote rollups: a read of a collection as small as the number of regions,
+   * reused a few seconds.
+   */
+  private regions(): Promise<string[]> {
+    const now = Date.now();
+    if (!this.regionsRead || now - this.regionsRead.at > REGIONS_REUSED_MS) {
+      const regions = this.regionsCollection
+        .find({}, { projection: { _id: 1 } })
+        .toArray()
+        .then((found) => found.map((region) => region._id).sort());
+      regions.catch(() => {
+        this.regionsRead = undefined;
+      });
+      this.regionsRead = { at: now, regions };
+    }
+    return this.regionsRead.regions;
+  }
+
+  /**
+   * The rollups of one period of these websites starting at `from` or later, every region, oldest
+   * first per website and region: one primary-key read per website and region.
+   */
+  async since(
     organizationId: number,
     websiteIds: readonly number[],
     period: RollupPeriod,
     from: Date,
   ): Promise<ResultRollup[]> {
-    if (websiteIds.length === 0) return Promise.resolve([]);
-    return this.collection
-      .find(
-        { organizationId, websiteId: { $in: [...websiteIds] }, period, start: { $gte: from } },
-        { projection: { _id: 0 } },
-      )
-      .toArray();
+    if (websiteIds.length === 0) return [];
+    const regions = await this.regions();
+    const reads = new ConcurrencyLimit(READ_CONCURRENCY);
+    const documents = await Promise.all(
+      websiteIds.flatMap((websiteId) =>
+        regions.map((region) =>
+          reads.run(() => this.collection.findOne({ _id: rollupDocumentId(websiteId, region) })),
+        ),
+      ),
+    );
+    // Website ids are global, so another organization's document cannot answer; checked all the same.
+    return documents.flatMap((document) =>
+      document && document.organizationId === organizationId ? rollupRows(document, period, from) : [],
+    );
   }
 
+  /** Documents of websites no longer checked from their region (none written for 91 days). */
   async deleteExpired(now: Date): Promise<number> {
     return (await this.collection.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
   }
+
+  /**
+   * Folds rollups kept the former way (a document per website, region, period and start) into the
+   * documents per website and region, `LEGACY_FOLD_BATCH` at a time, each batch deleted once
+   * written; the collection is dropped when empty. Returns how many were folded. One process at a
+   * time (`oneAtATime`: a lock); a process that dies between a batch's writes and its delete counts
+   * that batch twice, never loses it.
+   */
+  async foldLegacyRollups(
+    oneAtATime: <T>(work: () => Promise<T>) => Promise<T | undefined>,
+  ): Promise<number> {
+    const legacy = this.db.collection<LegacyRollup>(LEGACY_ROLLUPS);
+    let folded = 0;
+    for (;;) {
+      const batch = await oneAtATime(async () => {
+        const documents = await legacy.find({}, { limit: LEGACY_FOLD_BATCH }).toArray();
+        const increments = new Map<string, RollupIncrement>();
+        for (const document of documents) foldLegacy(increments, document);
+        for (const increment of increments.values()) {
+          await this.registerRegion(increment.region);
+          await this.collection.updateOne({ _id: increment._id }, rollupUpdate(increment, new Date()), {
+            upsert: true,
+          });
+        }
+        for (const document of documents) await legacy.deleteOne({ _id: document._id });
+        return documents.length;
+      });
+      if (batch === undefined) return folded; // another process is at it
+      folded += batch;
+      if (batch < LEGACY_FOLD_BATCH) break;
+    }
+    if (folded > 0 || (await this.db.listCollections({ name: LEGACY_ROLLUPS }).hasNext()))
+      await legacy.drop().catch(() => false);
+    return folded;
+  }
+}
+
+const LEGACY_FOLD_BATCH = 500;
+
+interface LegacyRollup extends RollupCounts {
+  _id: string;
+  organizationId: number;
+  websiteId: number;
+  region: string;
+  period: RollupPeriod;
+  start: Date;
+}
+
+function foldLegacy(increments: Map<string, RollupIncrement>, legacy: LegacyRollup): void {
+  const id = rollupDocumentId(legacy.websiteId, legacy.region);
+  const increment = increments.get(id) ?? {
+    _id: id,
+    organizationId: legacy.organizationId,
+    websiteId: legacy.websiteId,
+    region: legacy.region,
+    cells: { hour: new Map(), day: new Map() },
+  };
+  increments.set(id, increment);
+  const { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax } = legacy;
+  const single: RollupIncrement = {
+    ...increment,
+    cells: { hour: new Map(), day: new Map() },
+  };
+  single.cells[legacy.period].set(cellKey(legacy.period, legacy.start), {
+    checks,
+    up,
+    degraded,
+    down,
+    responseMsSum,
+    responseMsCount,
+    responseMsMax,
+  });
+  mergeIncrement(increment, single);
 }
