@@ -18,10 +18,37 @@ import {
   occurrencesQuery,
   occurrencesView,
   patchWindowBody,
+  recurrenceSchema,
   windowProblems,
   windowView,
 } from './maintenance-window.schema.js';
-import { activeOccurrence, occurrences } from './recurrence.js';
+import { activeOccurrence, isKnownTimezone, occurrences } from './recurrence.js';
+
+const previewInstant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
+
+/** A window not yet saved (or being edited): its schedule only, nothing stored. */
+const previewBody = z
+  .strictObject({
+    startsAt: previewInstant,
+    endsAt: previewInstant,
+    timezone: z
+      .string()
+      .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')
+      .default('UTC'),
+    recurrence: recurrenceSchema.nullable().default(null),
+    from: previewInstant
+      .optional()
+      .describe('Occurrences still running at or starting after this (default now)'),
+    limit: z.number().int().min(1).max(50).default(5),
+  })
+  .meta({ id: 'MaintenancePreviewRequest' });
+
+const previewView = z
+  .object({
+    timezone: z.string(),
+    items: z.array(z.object({ startsAt: z.iso.datetime(), endsAt: z.iso.datetime() })),
+  })
+  .meta({ id: 'MaintenancePreview' });
 
 const websiteIdParams = z.object({ websiteId: decimalId() });
 
@@ -133,6 +160,32 @@ export function maintenanceRoutes(deps: {
           });
         }
         return { windowId: window.id, timezone: window.timezone, items };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/maintenance-windows/preview',
+      operationId: 'previewMaintenanceWindow',
+      summary: 'The next occurrences of a window before it is saved (nothing is stored)',
+      description:
+        'The same rules as a create (endsAt after startsAt, at most 31 days, byWeekday only weekly, until not before startsAt) and the same recurrence: wall-clock times repeat in the timezone across daylight-saving changes. Answers up to `limit` (1–50, default 5) occurrences still running at `from` (default now) or starting after it.',
+      tags: ['Maintenance windows'],
+      access: 'read',
+      body: previewBody,
+      success: { status: 200, description: 'The occurrences, in order', schema: previewView },
+      handle: async ({ body }) => {
+        assertValid({ ...body, title: 'preview' });
+        const from = body.from ?? new Date();
+        const items: Array<{ startsAt: string; endsAt: string }> = [];
+        for (const occurrence of occurrences(body, from)) {
+          if (items.length === body.limit) break;
+          if (occurrence.endsAt.getTime() <= from.getTime()) continue;
+          items.push({
+            startsAt: occurrence.startsAt.toISOString(),
+            endsAt: occurrence.endsAt.toISOString(),
+          });
+        }
+        return { timezone: body.timezone, items };
       },
     }),
     defineRoute({

@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maintenance-windows/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The next occurrences of a window before it is saved (nothing is stored)
+         * @description The same rules as a create (endsAt after startsAt, at most 31 days, byWeekday only weekly, until not before startsAt) and the same recurrence: wall-clock times repeat in the timezone across daylight-saving changes. Answers up to `limit` (1–50, default 5) occurrences still running at `from` (default now) or starting after it.
+         */
+        post: operations["previewMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maintenance-windows/check/{websiteId}": {
         parameters: {
             query?: never;
@@ -1658,6 +1678,15 @@ export interface components {
                 endsAt: string;
             }[];
         };
+        MaintenancePreview: {
+            timezone: string;
+            items: {
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+            }[];
+        };
         MaintenanceCheck: {
             websiteId: number;
             inMaintenance: boolean;
@@ -2100,6 +2129,31 @@ export interface components {
             keywordMode?: "present" | "absent";
             keywordCaseSensitive?: boolean;
         };
+        MaintenancePreviewRequest: {
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            /** @default UTC */
+            timezone: string;
+            recurrence?: components["schemas"]["RecurrenceInput"] | null;
+            /**
+             * Format: date-time
+             * @description Occurrences still running at or starting after this (default now)
+             */
+            from?: string;
+            /** @default 5 */
+            limit: number;
+        };
+        RecurrenceInput: {
+            /** @enum {string} */
+            frequency: "daily" | "weekly" | "monthly";
+            /** @default 1 */
+            interval: number;
+            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+            /** Format: date-time */
+            until?: string;
+        };
         MaintenanceWindowCreate: {
             websiteId: number;
             title: string;
@@ -2110,15 +2164,6 @@ export interface components {
             /** @default UTC */
             timezone: string;
             recurrence?: components["schemas"]["RecurrenceInput"] | null;
-        };
-        RecurrenceInput: {
-            /** @enum {string} */
-            frequency: "daily" | "weekly" | "monthly";
-            /** @default 1 */
-            interval: number;
-            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
-            /** Format: date-time */
-            until?: string;
         };
         MaintenanceWindowUpdate: {
             title?: string;
@@ -8169,6 +8214,133 @@ export interface operations {
             };
             /** @description Unknown id, or an id of another organization */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenancePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The occurrences, in order */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePreview"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
