@@ -49,8 +49,8 @@ export {
 export {
   periodStart,
   type ResultRollup,
+  type RollupBucketDocument,
   type RollupPeriod,
-  type WebsiteRollupsDocument,
 } from './rollup-cells.js';
 export {
   ROLLUP_FLUSH_MS,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addToIncrements,
-  cellKey,
+  bucketsBetween,
   cellStart,
   mergeIncrement,
   type RolledResult,
@@ -20,23 +20,35 @@ const result = (over: Partial<RolledResult>): RolledResult => ({
   ...over,
 });
 
+const increments = (...results: RolledResult[]) => {
+  const map = new Map<string, RollupIncrement>();
+  for (const one of results) addToIncrements(map, one);
+  return map;
+};
+
 describe('rollup cells', () => {
-  it('counts a website’s results per region, hour and day, response times of the answered ones only', () => {
-    const increments = new Map<string, RollupIncrement>();
-    addToIncrements(increments, result({}));
-    addToIncrements(
-      increments,
+  it('counts a website’s results per region, hour (in its day’s bucket) and day (in its month’s)', () => {
+    const map = increments(
+      result({}),
       result({ startedAt: new Date('2026-11-23T10:59:59.999Z'), timings: { total: 300 } }),
+      result({ status: 'down', timings: { total: 10_000 } }),
+      result({ status: 'degraded', timings: { total: 90 } }),
+      result({ region: 'us-east' }),
+      result({ startedAt: new Date('2026-11-23T11:00:00Z') }),
+      result({ startedAt: new Date('2026-12-01T00:00:00Z') }),
     );
-    addToIncrements(increments, result({ status: 'down', timings: { total: 10_000 } }));
-    addToIncrements(increments, result({ status: 'degraded', timings: { total: 90 } }));
-    addToIncrements(increments, result({ region: 'us-east' }));
-    addToIncrements(increments, result({ startedAt: new Date('2026-11-23T11:00:00Z') }));
-    expect([...increments.keys()]).toEqual(['7:eu-west', '7:us-east']);
-    const eu = increments.get('7:eu-west');
-    expect([...(eu?.cells.hour.keys() ?? [])]).toEqual(['2026-11-23T10', '2026-11-23T11']);
-    expect(eu?.cells.day.get('2026-11-23')).toMatchObject({ checks: 5, up: 3 });
-    expect(eu?.cells.hour.get('2026-11-23T10')).toEqual({
+    expect([...map.keys()]).toEqual([
+      '7:eu-west:hour:2026-11-23',
+      '7:eu-west:day:2026-11',
+      '7:us-east:hour:2026-11-23',
+      '7:us-east:day:2026-11',
+      '7:eu-west:hour:2026-12-01',
+      '7:eu-west:day:2026-12',
+    ]);
+    const hours = map.get('7:eu-west:hour:2026-11-23');
+    expect([...(hours?.cells.keys() ?? [])]).toEqual(['10', '11']);
+    expect(map.get('7:eu-west:day:2026-11')?.cells.get('23')).toMatchObject({ checks: 5, up: 3 });
+    expect(hours?.cells.get('10')).toEqual({
       checks: 4,
       up: 2,
       degraded: 1,
@@ -47,53 +59,58 @@ describe('rollup cells', () => {
     });
   });
 
-  it('keys cells by UTC day and hour, and reads only keys of their period back', () => {
-    const at = new Date('2026-03-29T01:30:00Z');
-    expect(cellKey('day', at)).toBe('2026-03-29');
-    expect(cellKey('hour', at)).toBe('2026-03-29T01');
-    expect(cellStart('hour', '2026-03-29T01')).toEqual(new Date('2026-03-29T01:00:00Z'));
-    expect(cellStart('day', '2026-03-29')).toEqual(new Date('2026-03-29T00:00:00Z'));
-    for (const bad of ['2026-03-29T01', '2026-13-45', '$where', ''])
-      expect(cellStart('day', bad), bad).toBe(null);
-    expect(cellStart('hour', '2026-03-29')).toBe(null);
+  it('names the buckets a period spans and reads only keys that are cells', () => {
+    expect(
+      bucketsBetween('day', new Date('2026-08-26T11:00:00Z'), new Date('2026-11-24T10:00:00Z')).map((d) =>
+        d.toISOString().slice(0, 7),
+      ),
+    ).toEqual(['2026-08', '2026-09', '2026-10', '2026-11']);
+    expect(
+      bucketsBetween('hour', new Date('2026-11-23T11:00:00Z'), new Date('2026-11-24T10:00:00Z')),
+    ).toHaveLength(2);
+    const november = new Date('2026-11-01T00:00:00Z');
+    expect(cellStart('day', november, '24')).toEqual(new Date('2026-11-24T00:00:00Z'));
+    expect(cellStart('hour', new Date('2026-11-24T00:00:00Z'), '07')).toEqual(
+      new Date('2026-11-24T07:00:00Z'),
+    );
+    for (const bad of ['31', '00', '7', '$where', ''])
+      expect(cellStart('day', november, bad), bad).toBe(null);
+    expect(cellStart('hour', november, '24')).toBe(null);
   });
 
-  it('an update increments the cells, keeps maxima and removes cells past the retention', () => {
-    const increments = new Map<string, RollupIncrement>();
-    addToIncrements(increments, result({ timings: { total: 250 } }));
-    const increment = increments.get('7:eu-west') as RollupIncrement;
-    const now = new Date('2026-11-23T10:20:00Z');
-    const update = rollupUpdate(increment, now);
-    expect(update.$setOnInsert).toEqual({ organizationId: 1, websiteId: 7, region: 'eu-west' });
-    expect(update.$inc).toMatchObject({ 'days.2026-11-23.checks': 1, 'hours.2026-11-23T10.up': 1 });
-    expect(update.$max).toEqual({
-      'days.2026-11-23.responseMsMax': 250,
-      'hours.2026-11-23T10.responseMsMax': 250,
+  it('an update increments the cells, keeps maxima and sets the bucket’s expiry once', () => {
+    const map = increments(result({ timings: { total: 250 } }));
+    const update = rollupUpdate(map.get('7:eu-west:hour:2026-11-23') as RollupIncrement);
+    expect(update.$inc).toMatchObject({
+      'cells.10.checks': 1,
+      'cells.10.up': 1,
+      'cells.10.responseMsSum': 250,
     });
-    // Days older than 91 and hours older than 48 go; the cells kept are never among them.
-    expect(update.$unset).toHaveProperty(['days.2026-08-23']);
-    expect(update.$unset).not.toHaveProperty(['days.2026-08-24']);
-    expect(update.$unset).toHaveProperty(['hours.2026-11-21T09']);
-    expect(update.$unset).not.toHaveProperty(['hours.2026-11-21T10']);
-    expect(Object.keys(update.$unset)).toHaveLength(54);
-    expect(update.$set.expiresAt).toEqual(new Date(now.getTime() + 91 * 86_400_000));
+    expect(update.$max).toEqual({ 'cells.10.responseMsMax': 250 });
+    // Hours are kept two days after their day ends, days 91 days after their month ends.
+    expect(update.$setOnInsert).toEqual({
+      organizationId: 1,
+      websiteId: 7,
+      region: 'eu-west',
+      period: 'hour',
+      expiresAt: new Date('2026-11-26T00:00:00Z'),
+    });
+    const days = rollupUpdate(map.get('7:eu-west:day:2026-11') as RollupIncrement);
+    expect(days.$setOnInsert.expiresAt).toEqual(
+      new Date(Date.parse('2026-12-01T00:00:00Z') + 91 * 86_400_000),
+    );
   });
 
   it('a write given up is merged into the next one', () => {
-    const first = new Map<string, RollupIncrement>();
-    addToIncrements(first, result({ timings: { total: 100 } }));
-    const second = new Map<string, RollupIncrement>();
-    addToIncrements(second, result({ timings: { total: 400 } }));
-    addToIncrements(second, result({ startedAt: new Date('2026-11-23T12:00:00Z') }));
-    const into = first.get('7:eu-west') as RollupIncrement;
-    mergeIncrement(into, second.get('7:eu-west') as RollupIncrement);
-    expect(into.cells.hour.get('2026-11-23T10')).toMatchObject({
-      checks: 2,
-      responseMsSum: 500,
-      responseMsMax: 400,
-    });
-    expect(into.cells.hour.get('2026-11-23T12')).toMatchObject({ checks: 1 });
-    expect(into.cells.day.get('2026-11-23')).toMatchObject({ checks: 3 });
+    const first = increments(result({ timings: { total: 100 } }));
+    const second = increments(
+      result({ timings: { total: 400 } }),
+      result({ startedAt: new Date('2026-11-23T12:00:00Z') }),
+    );
+    const into = first.get('7:eu-west:hour:2026-11-23') as RollupIncrement;
+    mergeIncrement(into, second.get('7:eu-west:hour:2026-11-23') as RollupIncrement);
+    expect(into.cells.get('10')).toMatchObject({ checks: 2, responseMsSum: 500, responseMsMax: 400 });
+    expect(into.cells.get('12')).toMatchObject({ checks: 1 });
   });
 
   it('rows are read back from a given start, oldest first, ignoring keys that are not cells', () => {
@@ -111,10 +128,10 @@ describe('rollup cells', () => {
         organizationId: 1,
         websiteId: 7,
         region: 'eu-west',
-        days: {},
-        hours: { '2026-11-23T11': counts, '2026-11-23T09': counts, '2026-11-23T10': counts, junk: counts },
+        period: 'hour',
+        cells: { '11': counts, '09': counts, '10': counts, junk: counts },
       },
-      'hour',
+      new Date('2026-11-23T00:00:00Z'),
       new Date('2026-11-23T10:00:00Z'),
     );
     expect(rows.map((row) => row.start.toISOString())).toEqual([

@@ -5,11 +5,15 @@ import type { HealthStatus } from '../checks/index.js';
  * status, and their response times. Status pages, badges and the dashboard read these instead of
  * the raw results, of which a website checked every 10 s has 8,640 a day.
  *
- * They are kept as cells of one document per website and region (`<websiteId>:<region>`), keyed by
- * the day (`2026-11-24`) or hour (`2026-11-24T10`): a status page of 50 websites reads 50 documents
- * by primary key, the only read FerretDB 1.24 does not answer by scanning every document of the
- * collection (a query by website and time read every website's rollups of every day). This module
- * is the pure part: cells, increments, the update that writes them and the rows read back.
+ * They are kept as cells of documents per website, region and bucket — a UTC day of hours
+ * (`<websiteId>:<region>:hour:2026-11-24`, cells `10`…) or a UTC month of days
+ * (`<websiteId>:<region>:day:2026-11`, cells `24`…) — so a status page of 50 websites reads 50 × 6
+ * small documents by primary key, the only read FerretDB 1.24 does not answer by scanning every
+ * document of the collection (a query by website and time read every website's rollups of every
+ * day), and a flush rewrites two small documents per website and region (FerretDB rewrites a whole
+ * document on each update: one document of three months of cells cost 14 ms a write). This
+ * module is the pure part: buckets, cells, increments, the update that writes them and the rows
+ * read back.
  */
 export type RollupPeriod = 'hour' | 'day';
 
@@ -24,16 +28,17 @@ export interface RollupCounts {
   responseMsMax: number;
 }
 
-/** One website's rollups from one region, as stored. */
-export interface WebsiteRollupsDocument {
-  /** `<websiteId>:<region>`: one writer per region, so increments do not race. */
+/** One website's rollups from one region for one bucket (a UTC day of hours or month of days), as stored. */
+export interface RollupBucketDocument {
+  /** `<websiteId>:<region>:<period>:<bucket>`: one writer per region, so increments do not race. */
   _id: string;
   organizationId: number;
   websiteId: number;
   region: string;
-  days: Record<string, RollupCounts>;
-  hours: Record<string, RollupCounts>;
-  /** Removed after this (a website no longer checked from this region): the last write + day retention. */
+  period: RollupPeriod;
+  /** By the hour (`"10"`) or the day of the month (`"24"`). */
+  cells: Record<string, RollupCounts>;
+  /** Removed after this: hours two days after their day, days 91 days after their month. */
   expiresAt: Date;
 }
 
@@ -56,43 +61,68 @@ export interface RolledResult {
   timings: { total: number };
 }
 
-/** What one flush adds to one website-and-region document. */
+/** What one flush adds to one bucket document. */
 export interface RollupIncrement {
   _id: string;
   organizationId: number;
   websiteId: number;
   region: string;
-  cells: Record<RollupPeriod, Map<string, RollupCounts>>;
+  period: RollupPeriod;
+  /** When the bucket starts (UTC). */
+  bucketStart: Date;
+  cells: Map<string, RollupCounts>;
 }
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const PERIOD_MS: Record<RollupPeriod, number> = { hour: HOUR_MS, day: DAY_MS };
-/** Cells older than this are removed: hours after two days, days after the 90 of the uptime bars and today. */
+/** How long cells are kept after their bucket ends: hours two days, days the 90 of the uptime bars and today. */
 export const ROLLUP_RETENTION_MS: Record<RollupPeriod, number> = { hour: 2 * DAY_MS, day: 91 * DAY_MS };
-/** How many cells before the retention each write removes (a writer away this long leaves a few behind, unread). */
-const CELLS_REMOVED_PER_WRITE: Record<RollupPeriod, number> = { hour: 24, day: 30 };
-const FIELD_OF: Record<RollupPeriod, 'hours' | 'days'> = { hour: 'hours', day: 'days' };
-
-export const rollupDocumentId = (websiteId: number, region: string) => `${websiteId}:${region}`;
 
 /** The start of the hour or UTC day `at` falls in. */
 export const periodStart = (period: RollupPeriod, at: Date) =>
   new Date(Math.floor(at.getTime() / PERIOD_MS[period]) * PERIOD_MS[period]);
 
-/** A cell's key: `2026-11-24` for a day, `2026-11-24T10` for an hour (UTC). */
+/** The start of the bucket holding `at`'s cell: its UTC day (hours) or month (days). */
+export function bucketStart(period: RollupPeriod, at: Date): Date {
+  if (period === 'hour') return periodStart('day', at);
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+function nextBucket(period: RollupPeriod, start: Date): Date {
+  if (period === 'hour') return new Date(start.getTime() + DAY_MS);
+  return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+}
+
+export function rollupDocumentId(
+  websiteId: number,
+  region: string,
+  period: RollupPeriod,
+  start: Date,
+): string {
+  const bucket = start.toISOString().slice(0, period === 'hour' ? 10 : 7);
+  return `${websiteId}:${region}:${period}:${bucket}`;
+}
+
+/** The starts of the buckets holding cells from `from` to `to`, oldest first. */
+export function bucketsBetween(period: RollupPeriod, from: Date, to: Date): Date[] {
+  const starts: Date[] = [];
+  for (let start = bucketStart(period, from); start <= to; start = nextBucket(period, start))
+    starts.push(start);
+  return starts;
+}
+
+/** A cell's key in its bucket: the hour (`"07"`) or the day of the month (`"24"`), UTC. */
 export const cellKey = (period: RollupPeriod, at: Date) =>
-  periodStart(period, at)
-    .toISOString()
-    .slice(0, period === 'day' ? 10 : 13);
+  String(period === 'hour' ? at.getUTCHours() : at.getUTCDate()).padStart(2, '0');
 
-const CELL_KEY = { day: /^\d{4}-\d{2}-\d{2}$/, hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/ } as const;
-
-/** The start a cell key names, or null for a key that is not one of `period`'s. */
-export function cellStart(period: RollupPeriod, key: string): Date | null {
-  if (!CELL_KEY[period].test(key)) return null;
-  const start = new Date(period === 'day' ? `${key}T00:00:00Z` : `${key}:00:00Z`);
-  return Number.isNaN(start.getTime()) ? null : start;
+/** The start of a bucket's cell, or null for a key that is not one of its cells. */
+export function cellStart(period: RollupPeriod, bucket: Date, key: string): Date | null {
+  if (!/^\d{2}$/.test(key)) return null;
+  const n = Number(key);
+  if (period === 'hour') return n < 24 ? new Date(bucket.getTime() + n * HOUR_MS) : null;
+  const start = new Date(bucket.getTime() + (n - 1) * DAY_MS);
+  return n >= 1 && start < nextBucket('day', bucket) ? start : null;
 }
 
 const emptyCounts = (): RollupCounts => ({
@@ -107,21 +137,24 @@ const emptyCounts = (): RollupCounts => ({
 
 /** Adds a result to its hour's and its day's cells waiting to be written (pure: the map is the caller's). */
 export function addToIncrements(increments: Map<string, RollupIncrement>, result: RolledResult): void {
-  const id = rollupDocumentId(result.websiteId, result.region);
-  let increment = increments.get(id);
-  if (!increment) {
-    increment = {
-      _id: id,
-      organizationId: result.organizationId,
-      websiteId: result.websiteId,
-      region: result.region,
-      cells: { hour: new Map(), day: new Map() },
-    };
-    increments.set(id, increment);
-  }
   for (const period of ['hour', 'day'] as const) {
+    const start = bucketStart(period, result.startedAt);
+    const id = rollupDocumentId(result.websiteId, result.region, period, start);
+    let increment = increments.get(id);
+    if (!increment) {
+      increment = {
+        _id: id,
+        organizationId: result.organizationId,
+        websiteId: result.websiteId,
+        region: result.region,
+        period,
+        bucketStart: start,
+        cells: new Map(),
+      };
+      increments.set(id, increment);
+    }
     const key = cellKey(period, result.startedAt);
-    const counts = increment.cells[period].get(key) ?? emptyCounts();
+    const counts = increment.cells.get(key) ?? emptyCounts();
     counts.checks++;
     counts[result.status]++;
     if (result.status !== 'down') {
@@ -129,76 +162,62 @@ export function addToIncrements(increments: Map<string, RollupIncrement>, result
       counts.responseMsCount++;
       counts.responseMsMax = Math.max(counts.responseMsMax, result.timings.total);
     }
-    increment.cells[period].set(key, counts);
+    increment.cells.set(key, counts);
   }
 }
+
+const SUMMED = ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const;
 
 /** Adds `from`'s cells into `into` (a write given up is merged back into the next flush's). */
 export function mergeIncrement(into: RollupIncrement, from: RollupIncrement): void {
-  for (const period of ['hour', 'day'] as const) {
-    for (const [key, counts] of from.cells[period]) {
-      const current = into.cells[period].get(key);
-      if (!current) {
-        into.cells[period].set(key, { ...counts });
-        continue;
-      }
-      for (const field of ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const)
-        current[field] += counts[field];
-      current.responseMsMax = Math.max(current.responseMsMax, counts.responseMsMax);
+  for (const [key, counts] of from.cells) {
+    const current = into.cells.get(key);
+    if (!current) {
+      into.cells.set(key, { ...counts });
+      continue;
     }
+    for (const field of SUMMED) current[field] += counts[field];
+    current.responseMsMax = Math.max(current.responseMsMax, counts.responseMsMax);
   }
 }
 
-/**
- * The update that adds an increment to its document (an upsert): counts incremented, maxima kept,
- * and the cells that fell out of the retention at `now` removed, so a document stays the size of
- * 91 days and 48 hours.
- */
-export function rollupUpdate(increment: RollupIncrement, now: Date) {
+/** The update that adds an increment to its bucket document (an upsert): counts incremented, maxima kept. */
+export function rollupUpdate(increment: RollupIncrement) {
   const inc: Record<string, number> = {};
   const max: Record<string, number> = {};
-  const unset: Record<string, ''> = {};
-  for (const period of ['hour', 'day'] as const) {
-    const field = FIELD_OF[period];
-    for (const [key, counts] of increment.cells[period]) {
-      for (const name of ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const)
-        inc[`${field}.${key}.${name}`] = counts[name];
-      max[`${field}.${key}.responseMsMax`] = counts.responseMsMax;
-    }
-    const oldest = now.getTime() - ROLLUP_RETENTION_MS[period];
-    for (let n = 1; n <= CELLS_REMOVED_PER_WRITE[period]; n++) {
-      const key = cellKey(period, new Date(oldest - n * PERIOD_MS[period]));
-      if (!increment.cells[period].has(key)) unset[`${field}.${key}`] = '';
-    }
+  for (const [key, counts] of increment.cells) {
+    for (const field of SUMMED) inc[`cells.${key}.${field}`] = counts[field];
+    max[`cells.${key}.responseMsMax`] = counts.responseMsMax;
   }
+  const bucketEnd = nextBucket(increment.period, increment.bucketStart).getTime();
   return {
     $setOnInsert: {
       organizationId: increment.organizationId,
       websiteId: increment.websiteId,
       region: increment.region,
+      period: increment.period,
+      expiresAt: new Date(bucketEnd + ROLLUP_RETENTION_MS[increment.period]),
     },
-    $set: { expiresAt: new Date(now.getTime() + ROLLUP_RETENTION_MS.day) },
     $inc: inc,
     $max: max,
-    $unset: unset,
   };
 }
 
-/** The document's rollups of `period` starting at `from` or later, oldest first. */
+/** A bucket document's rollups starting at `from` or later, oldest first. */
 export function rollupRows(
-  document: Pick<WebsiteRollupsDocument, 'organizationId' | 'websiteId' | 'region' | 'days' | 'hours'>,
-  period: RollupPeriod,
+  document: Pick<RollupBucketDocument, 'organizationId' | 'websiteId' | 'region' | 'period' | 'cells'>,
+  bucket: Date,
   from: Date,
 ): ResultRollup[] {
   const rows: ResultRollup[] = [];
-  for (const [key, counts] of Object.entries(document[FIELD_OF[period]] ?? {})) {
-    const start = cellStart(period, key);
+  for (const [key, counts] of Object.entries(document.cells ?? {})) {
+    const start = cellStart(document.period, bucket, key);
     if (!start || start < from) continue;
     rows.push({
       organizationId: document.organizationId,
       websiteId: document.websiteId,
       region: document.region,
-      period,
+      period: document.period,
       start,
       ...emptyCounts(),
       ...counts,

@@ -5,17 +5,18 @@ import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import {
   addToIncrements,
-  cellKey,
+  bucketsBetween,
   mergeIncrement,
   type ResultRollup,
+  ROLLUP_RETENTION_MS,
   type RolledResult,
+  type RollupBucketDocument,
   type RollupCounts,
   type RollupIncrement,
   type RollupPeriod,
   rollupDocumentId,
   rollupRows,
   rollupUpdate,
-  type WebsiteRollupsDocument,
 } from './rollup-cells.js';
 
 export const WEBSITE_ROLLUPS = 'website_rollups';
@@ -32,6 +33,8 @@ const LEGACY_ROLLUPS = 'result_rollups';
 export const ROLLUP_FLUSH_MS = 10 * 60_000;
 /** How long the list of regions is reused: a region's first rollups show on pages within this. */
 const REGIONS_REUSED_MS = 5_000;
+/** The longest a bucket lasts: a day of hours, a month of days. */
+const BUCKET_MS: Record<RollupPeriod, number> = { hour: 86_400_000, day: 31 * 86_400_000 };
 /** Documents read at once for one page or badge. */
 const READ_CONCURRENCY = 16;
 
@@ -42,7 +45,7 @@ export const rollupIndexes: CollectionIndexes = {
 
 /**
  * A worker's rollups: results are added as they are stored and written together every
- * `flushEveryMs` (an upsert per website and region, not one per check) and at shutdown. A worker
+ * `flushEveryMs` (an upsert per website, region and bucket, not one per check) and at shutdown. A worker
  * killed without a shutdown loses at most that much of the rollups (never a result).
  */
 export class RollupRecorder {
@@ -89,7 +92,7 @@ export class RollupRecorder {
             await this.store.registerRegion(entry.region);
             this.regionsKnown.add(entry.region);
           }
-          await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry, new Date()), {
+          await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry), {
             upsert: true,
           });
         });
@@ -146,12 +149,12 @@ export class RollupRecorder {
 
 /** Reading rollups (status pages, badges, the dashboard) and their retention. */
 export class RollupRepository {
-  readonly collection: Collection<WebsiteRollupsDocument>;
+  readonly collection: Collection<RollupBucketDocument>;
   private readonly regionsCollection: Collection<{ _id: string }>;
   private regionsRead: { at: number; regions: Promise<string[]> } | undefined;
 
   constructor(private readonly db: Db) {
-    this.collection = db.collection<WebsiteRollupsDocument>(WEBSITE_ROLLUPS);
+    this.collection = db.collection<RollupBucketDocument>(WEBSITE_ROLLUPS);
     this.regionsCollection = db.collection<{ _id: string }>(ROLLUP_REGIONS);
   }
 
@@ -185,7 +188,8 @@ export class RollupRepository {
 
   /**
    * The rollups of one period of these websites starting at `from` or later, every region, oldest
-   * first per website and region: one primary-key read per website and region.
+   * first per website and region: one primary-key read per website, region and bucket (a UTC day
+   * of hours, a month of days) from `from` to now.
    */
   async since(
     organizationId: number,
@@ -195,18 +199,28 @@ export class RollupRepository {
   ): Promise<ResultRollup[]> {
     if (websiteIds.length === 0) return [];
     const regions = await this.regions();
+    const now = new Date();
+    // Nothing older than the retention is kept: a period starting before it reads only what is.
+    const kept = new Date(now.getTime() - ROLLUP_RETENTION_MS[period] - BUCKET_MS[period]);
+    const buckets = bucketsBetween(period, from > kept ? from : kept, now);
     const reads = new ConcurrencyLimit(READ_CONCURRENCY);
-    const documents = await Promise.all(
+    const rows = await Promise.all(
       websiteIds.flatMap((websiteId) =>
-        regions.map((region) =>
-          reads.run(() => this.collection.findOne({ _id: rollupDocumentId(websiteId, region) })),
+        regions.flatMap((region) =>
+          buckets.map((bucket) =>
+            reads.run(async () => {
+              const _id = rollupDocumentId(websiteId, region, period, bucket);
+              const document = await this.collection.findOne({ _id });
+              // Website ids are global, so another organization's document cannot answer; checked all the same.
+              return document && document.organizationId === organizationId
+                ? rollupRows(document, bucket, from)
+                : [];
+            }),
+          ),
         ),
       ),
     );
-    // Website ids are global, so another organization's document cannot answer; checked all the same.
-    return documents.flatMap((document) =>
-      document && document.organizationId === organizationId ? rollupRows(document, period, from) : [],
-    );
+    return rows.flat();
   }
 
   /** Documents of websites no longer checked from their region (none written for 91 days). */
@@ -233,7 +247,7 @@ export class RollupRepository {
         for (const document of documents) foldLegacy(increments, document);
         for (const increment of increments.values()) {
           await this.registerRegion(increment.region);
-          await this.collection.updateOne({ _id: increment._id }, rollupUpdate(increment, new Date()), {
+          await this.collection.updateOne({ _id: increment._id }, rollupUpdate(increment), {
             upsert: true,
           });
         }
@@ -262,28 +276,24 @@ interface LegacyRollup extends RollupCounts {
 }
 
 function foldLegacy(increments: Map<string, RollupIncrement>, legacy: LegacyRollup): void {
-  const id = rollupDocumentId(legacy.websiteId, legacy.region);
-  const increment = increments.get(id) ?? {
-    _id: id,
+  const single = new Map<string, RollupIncrement>();
+  // A former rollup is a cell: its counts are added as one result of each status would be, then
+  // corrected to the stored sums (responses and maxima are not per result).
+  addToIncrements(single, {
     organizationId: legacy.organizationId,
     websiteId: legacy.websiteId,
     region: legacy.region,
-    cells: { hour: new Map(), day: new Map() },
-  };
-  increments.set(id, increment);
-  const { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax } = legacy;
-  const single: RollupIncrement = {
-    ...increment,
-    cells: { hour: new Map(), day: new Map() },
-  };
-  single.cells[legacy.period].set(cellKey(legacy.period, legacy.start), {
-    checks,
-    up,
-    degraded,
-    down,
-    responseMsSum,
-    responseMsCount,
-    responseMsMax,
+    startedAt: legacy.start,
+    status: 'up',
+    timings: { total: 0 },
   });
-  mergeIncrement(increment, single);
+  const { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax } = legacy;
+  for (const increment of single.values()) {
+    if (increment.period !== legacy.period) continue;
+    for (const cell of increment.cells.values())
+      Object.assign(cell, { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax });
+    const current = increments.get(increment._id);
+    if (current) mergeIncrement(current, increment);
+    else increments.set(increment._id, increment);
+  }
 }
