@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../apps/notifier/notifier.js';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
 import { startHttpTarget, type Target } from './support/targets.js';
 
 const SMTP_ACCOUNT = { username: 'webmon', password: 'smtp-secret-app' };
@@ -30,6 +32,9 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
   let receiver: MailReceiver;
   let api: TestApi;
   let worker: { stop(): Promise<void> };
+  let notifier: { stop(): Promise<void> };
+  /** A Slack-like chat tool's incoming webhook. */
+  let chat: Receiver;
   let target: Target;
   let browser: Browser;
   let base: string;
@@ -54,6 +59,8 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       createLogger('worker', api.config.LOG_LEVEL),
       { rollupFlushMs: 300 },
     );
+    notifier = await startNotifier(api.config, createLogger('notifier', api.config.LOG_LEVEL));
+    chat = await startReceiver();
     organizationId = await createOrganizationId(api);
     adminToken = await api.createToken(organizationId, ['admin']);
     packageId = (await createPackage(api, adminToken, { limits: { minCheckIntervalSeconds: 10 } })).id;
@@ -62,6 +69,8 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
   afterAll(async () => {
     await browser?.close();
     await worker?.stop();
+    await notifier?.stop();
+    await chat?.close();
     await target?.close();
     await api?.stop();
     await receiver?.close();
@@ -180,6 +189,102 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
     await page.getByRole('button', { name: 'Sign out there' }).count();
     await look(page, 'account');
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  async function signInAsOwner(options: { width?: number } = {}) {
+    const opened = await newPage(options);
+    await opened.page.goto(`${base}/sign-in`);
+    await opened.page.getByLabel('E-mail').fill(OWNER_EMAIL);
+    await opened.page.getByLabel('Password').fill(OWNER_PASSWORD);
+    await opened.page.getByRole('button', { name: 'Sign in' }).click();
+    await opened.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    return opened;
+  }
+
+  it('the target fails → down in the app; a recurring maintenance window, previewed; a Slack-like channel and a test', async () => {
+    const { context, page } = await signInAsOwner();
+    await page.getByRole('link', { name: 'Shop API' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Shop API' }).waitFor();
+
+    // The local target fails (its server stops): the website reads Down, in words, within the checks' time.
+    await target.close();
+    await expect
+      .poll(() => page.locator('main p .status').first().textContent(), { timeout: 60_000 })
+      .toContain('Down');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-website-down.png'), fullPage: true });
+
+    // A recurring maintenance window: weekly on Mondays and Thursdays, its next 5 occurrences previewed.
+    await page.getByRole('button', { name: 'Add a maintenance window' }).click();
+    await page.getByLabel('Title').fill('Weekly deploy');
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByLabel('Starts').fill('2030-01-07T02:00');
+    await page.getByLabel('Ends', { exact: true }).fill('2030-01-07T04:00');
+    await page.getByLabel('Repeats').selectOption('weekly');
+    await page.getByLabel('Monday').check();
+    await page.getByLabel('Thursday').check();
+    const preview = page.locator('ol.occurrences li');
+    await expect.poll(() => preview.count()).toBe(5);
+    expect(await preview.nth(1).textContent()).toMatch(/Thu/);
+    expect(await preview.first().textContent()).toMatch(/02:00/);
+    await look(page, 'maintenance-form');
+    await page.getByRole('button', { name: 'Add the window' }).click();
+    await page.getByRole('cell', { name: 'Weekly deploy', exact: true }).waitFor();
+    expect(await page.locator('#maintenance').textContent()).toContain('Every week on Monday, Thursday');
+    // The window as the API stored it: 02:00 Berlin is 01:00 UTC in winter.
+    const websiteId = Number(
+      (
+        await api.request<Array<{ id: number; name: string }>>('GET', '/api/websites', { token: adminToken })
+      ).body.find((w) => w.name === 'Shop API')?.id,
+    );
+    const stored = await api.request<Array<{ startsAt: string; timezone: string; recurrence: unknown }>>(
+      'GET',
+      `/api/maintenance-windows?websiteId=${websiteId}`,
+      { token: adminToken },
+    );
+    expect(stored.body[0]).toMatchObject({
+      startsAt: '2030-01-07T01:00:00.000Z',
+      timezone: 'Europe/Berlin',
+      recurrence: { frequency: 'weekly', byWeekday: ['MO', 'TH'] },
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Maintenance' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Maintenance' }).waitFor();
+    await page.getByText('Weekly deploy').waitFor();
+    await look(page, 'maintenance');
+
+    // A Slack-like channel pointing at a local receiver, and a test that it receives.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Notification channels' }).waitFor();
+    await page.getByText('No channels yet').waitFor();
+    await look(page, 'channels-empty');
+    await page.getByRole('link', { name: 'Add a channel' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Add a channel' }).waitFor();
+    await page.getByLabel('Type').selectOption('slack');
+    await page.getByLabel('Channel name').fill('Team chat');
+    await page.getByLabel('Webhook URL').fill(`${chat.url}/services/T000/B000/XXXX`);
+    await look(page, 'channel-new');
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
+    // The webhook URL is write-only: never shown again.
+    expect(await page.getByLabel('Webhook URL').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('/services/T000/B000/XXXX');
+    await page.getByRole('button', { name: 'Send a test' }).click();
+    await page.getByText(/Test ✓ delivered/).waitFor({ timeout: 30_000 });
+    const received = chat.to('/services/T000/B000/XXXX');
+    expect(received.length).toBeGreaterThan(0);
+    expect(JSON.stringify(received[0]?.json)).toMatch(/test/i);
+    await page.locator('#deliveries tbody tr').first().waitFor();
+    expect(await page.locator('#deliveries tbody tr').first().textContent()).toContain('✓ Delivered');
+    await look(page, 'channel');
+    await page
+      .getByRole('button', { name: /Redeliver/ })
+      .first()
+      .click();
+    await page.getByText(/is sent again/).waitFor();
+    await expect
+      .poll(() => chat.to('/services/T000/B000/XXXX').length, { timeout: 30_000 })
+      .toBeGreaterThan(1);
     await context.close();
     expect(pageErrors).toEqual([]);
   });

@@ -12,6 +12,9 @@ const Customers = lazy(() => import('./customers/customers.js').then((m) => m.Cu
 const CustomerPage = lazy(() => import('./customers/customer-page.js').then((m) => m.CustomerPage));
 const WebsitePage = lazy(() => import('./websites/website-page.js').then((m) => m.WebsitePage));
 const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => m.WebsiteEdit));
+const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
+const Channels = lazy(() => import('./channels/channels.js').then((m) => m.Channels));
+const ChannelPage = lazy(() => import('./channels/channels.js').then((m) => m.ChannelPage));
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
 
@@ -58,6 +61,16 @@ function Shell() {
                 Customers
               </a>
             )}
+            {canEdit(caller) && (
+              <>
+                <a href="/maintenance" aria-current={path === '/maintenance' ? 'page' : undefined}>
+                  Maintenance
+                </a>
+                <a href="/channels" aria-current={path.startsWith('/channels') ? 'page' : undefined}>
+                  Channels
+                </a>
+              </>
+            )}
             <a href="/account" aria-current={path === '/account' ? 'page' : undefined}>
               {caller.kind === 'person' ? caller.user.name : 'API token'}
             </a>
@@ -84,6 +97,9 @@ function Shell() {
               <Route path="/customers/:id" component={CustomerPage} />
               <Route path="/websites/:ref" component={WebsitePage} />
               <Route path="/websites/:ref/edit" component={WebsiteEdit} />
+              <Route path="/maintenance" component={Maintenance} />
+              <Route path="/channels" component={Channels} />
+              <Route path="/channels/:id" component={ChannelPage} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

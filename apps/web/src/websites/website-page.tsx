@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, must, problemText } from '../api/client.js';
-import { canEdit, useSession } from '../session.js';
+import { WebsiteMaintenance } from '../maintenance/maintenance.js';
+import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
@@ -68,12 +69,6 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
     [websiteRef],
     POLL_MS,
   );
-  const maintenance = useLoad(async () => {
-    const id = website.data?.id;
-    if (id === undefined) return undefined;
-    const { data } = await api.GET('/api/maintenance-windows', { params: { query: { websiteId: id } } });
-    return data;
-  }, [website.data?.id]);
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
 
@@ -266,18 +261,11 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
         </ul>
       )}
 
-      <h2>Maintenance</h2>
-      {maintenance.data?.length === 0 && <p>No maintenance windows for this website.</p>}
-      {maintenance.data && maintenance.data.length > 0 && (
-        <ul>
-          {maintenance.data.map((window) => (
-            <li key={window.id}>
-              {window.title}: {new Date(window.startsAt).toLocaleString()} –{' '}
-              {new Date(window.endsAt).toLocaleString()} ({window.timezone})
-              {window.recurrence && `, every ${window.recurrence.interval} ${window.recurrence.frequency}`}
-            </li>
-          ))}
-        </ul>
+      {clientCustomerId(caller) === null && (
+        <>
+          <h2>Maintenance</h2>
+          <WebsiteMaintenance websiteId={w.id} />
+        </>
       )}
     </section>
   );
