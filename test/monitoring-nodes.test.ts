@@ -44,6 +44,19 @@ describe('monitoring nodes', () => {
     });
     const text = await api.request<string>('GET', '/api/v1/monitoring-nodes/firewall.json?format=text');
     expect(text.body).toBe('198.51.100.20\n203.0.113.7\n');
+    expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    // Both representations are in the contract, each with its own schema.
+    const document = await api.request<{
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }
+      >;
+    }>('GET', '/openapi.json');
+    const content =
+      document.body.paths['/api/v1/monitoring-nodes/firewall.json']?.get.responses['200']?.content;
+    expect(Object.keys(content ?? {})).toEqual(['application/json', 'text/plain; charset=utf-8']);
+    expect(content?.['text/plain; charset=utf-8']?.schema).toMatchObject({ type: 'string' });
+    expect(JSON.stringify(content?.['application/json']?.schema)).not.toContain('anyOf');
     expect((await api.request('GET', '/api/v1/monitoring-nodes/firewall.json?format=xml')).status).toBe(400);
 
     await second.stop();

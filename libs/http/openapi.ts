@@ -202,7 +202,16 @@ function operationOf(named: NamedSchemas, route: Route) {
       description: success.description,
       headers: headerRefs(successHeaders(route)),
       ...(success.schema
-        ? { content: { [success.contentType]: { schema: named.convert(success.schema, 'output') } } }
+        ? {
+            content: {
+              [success.contentType]: { schema: named.convert(success.schema, 'output') },
+              ...(success.alternative && {
+                [success.alternative.contentType]: {
+                  schema: named.convert(success.alternative.schema, 'output'),
+                },
+              }),
+            },
+          }
         : {}),
     },
   };

@@ -32,6 +32,7 @@ export interface RouteDefinition<
   Q extends ObjectSchema,
   B extends z.ZodType,
   R extends z.ZodType,
+  A extends z.ZodType = z.ZodNever,
 > {
   method: HttpMethod;
   /** Koa-style path: `/api/tokens/:id`. */
@@ -53,12 +54,19 @@ export interface RouteDefinition<
     contentType?: string;
     /** Headers the handler sets beyond the common ones (documentation; 201 implies Location). */
     headers?: DocumentedHeader[];
+    /**
+     * Another representation of the success (e.g. `?format=text`): the handler sets `ctx.type` to
+     * its content type and returns what its schema parses.
+     */
+    alternative?: { contentType: string; schema: A };
   };
   /** Error statuses this route can answer beyond those its shape implies (documentation). */
   problems?: number[];
   /** Answers that are not problem documents, by status; one replaces the problem of its status. */
   otherResponses?: Record<number, OtherResponse>;
-  handle(request: RouteRequest<P, Q, B>): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R>>;
+  handle(
+    request: RouteRequest<P, Q, B>,
+  ): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R> | z.input<A>>;
 }
 
 /** A route with its types erased, ready to mount and to document. */
@@ -79,6 +87,7 @@ export interface Route {
     schema?: z.ZodType;
     contentType: string;
     headers?: DocumentedHeader[];
+    alternative?: { contentType: string; schema: z.ZodType };
   };
   problems: number[];
   otherResponses?: Record<number, OtherResponse>;
@@ -100,7 +109,8 @@ export function defineRoute<
   Q extends ObjectSchema = EmptyObjectSchema,
   B extends z.ZodType = z.ZodUndefined,
   R extends z.ZodType = z.ZodUndefined,
->(definition: RouteDefinition<P, Q, B, R>): Route {
+  A extends z.ZodType = z.ZodNever,
+>(definition: RouteDefinition<P, Q, B, R, A>): Route {
   const contentType = definition.success.contentType ?? 'application/json';
   return {
     ...definition,
@@ -132,9 +142,12 @@ export function defineRoute<
       });
       ctx.status = definition.success.status;
       if (definition.success.schema) {
-        // A handler may pick another representation (e.g. `?format=text`) by setting the type.
+        // A handler picks its alternative representation (e.g. `?format=text`) by setting the type.
+        const { alternative } = definition.success;
+        const alternativeChosen =
+          alternative && ctx.type && alternative.contentType.split(';')[0] === ctx.type;
         if (!ctx.type) ctx.type = contentType;
-        ctx.body = definition.success.schema.parse(result);
+        ctx.body = (alternativeChosen ? alternative.schema : definition.success.schema).parse(result);
       }
     },
     async represent(ctx, rawParams) {

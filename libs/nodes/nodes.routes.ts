@@ -53,8 +53,12 @@ export function monitoringNodeRoutes(nodes: MonitoringNodeRepository): Route[] {
       success: {
         status: 200,
         description: 'The allow-list',
-        schema: z.object({ generated: z.iso.date(), ips: z.array(z.string()) }).or(z.string()),
+        schema: z.object({ generated: z.iso.date(), ips: z.array(z.string()) }),
         headers: ['Cache-Control'],
+        alternative: {
+          contentType: 'text/plain; charset=utf-8',
+          schema: z.string().describe('`?format=text`: one address a line'),
+        },
       },
       problems: [503],
       handle: async ({ query, ctx }) => {

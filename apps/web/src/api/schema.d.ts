@@ -9939,7 +9939,8 @@ export interface operations {
                         /** Format: date */
                         generated: string;
                         ips: string[];
-                    } | string;
+                    };
+                    "text/plain; charset=utf-8": string;
                 };
             };
             /** @description Validation failed; `errors` names each field */
