@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../apps/api/api.js';
+import { OrganizationRepository } from '../libs/auth/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { createPackage, TestApi, testConfig } from './support/harness.js';
 import {
@@ -202,6 +203,14 @@ describe('people: sign-in, sessions and roles', () => {
       body: { email: user.email, password: TEST_PASSWORD },
     });
     expect(again.status).toBe(401);
+  });
+
+  it("GET /api/me names the person's organization (its id and name)", async () => {
+    const { email } = await createUser(api, organizationId, 'editor');
+    const name = (await new OrganizationRepository(api.db).findById(organizationId))!.name;
+    const me = await withCookie(api, await signIn(api, email), 'GET', '/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ user: { email }, organization: { id: organizationId, name } });
   });
 
   it('/api/me is for people: an API token gets 403', async () => {

@@ -162,7 +162,13 @@ export async function startApi(
       exists: async (organizationId, customerId) =>
         (await services.customerRepository.findById(organizationId, customerId)) !== null,
     }),
-    ...sessionRoutes({ signIn, sessions: services.sessions, users: services.users }),
+    ...sessionRoutes({
+      signIn,
+      sessions: services.sessions,
+      users: services.users,
+      organizationName: async (organizationId) =>
+        (await organizations.findById(organizationId))?.name ?? null,
+    }),
     ...twoFactorRoutes({ twoFactor, users: services.users }),
     ...userRoutes({
       users: services.users,

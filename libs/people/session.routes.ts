@@ -5,7 +5,7 @@ import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../
 import type { SessionStore } from './session-store.js';
 import type { SignIn } from './sign-in.js';
 import type { UserRepository } from './user.repository.js';
-import { loginBody, sessionView, signedInView, toUserView } from './user.schema.js';
+import { loginBody, meView, sessionView, signedInView, toUserView } from './user.schema.js';
 
 const TAGS = ['People'];
 
@@ -52,6 +52,8 @@ export function sessionRoutes(deps: {
   signIn: SignIn;
   sessions: SessionStore;
   users: UserRepository;
+  /** The organization's name, shown by `GET /api/me`. */
+  organizationName(organizationId: number): Promise<string | null>;
 }): Route[] {
   return [
     defineRoute({
@@ -93,14 +95,18 @@ export function sessionRoutes(deps: {
       method: 'get',
       path: '/api/me',
       operationId: 'getMe',
-      summary: 'The signed-in user',
+      summary: 'The signed-in user and their organization',
+      description: 'For a person signed in with the session cookie; an API token is 403.',
       tags: TAGS,
       access: 'read',
-      success: { status: 200, description: 'The user', schema: signedInView },
+      success: { status: 200, description: 'The user and their organization', schema: meView },
       handle: async ({ auth }) => {
-        const user = await deps.users.findById(auth.organizationId, personOf(auth).userId);
+        const [user, name] = await Promise.all([
+          deps.users.findById(auth.organizationId, personOf(auth).userId),
+          deps.organizationName(auth.organizationId),
+        ]);
         if (!user) throw notFound('No such user');
-        return { user: toUserView(user) };
+        return { user: toUserView(user), organization: { id: auth.organizationId, name: name ?? '' } };
       },
     }),
     defineRoute({

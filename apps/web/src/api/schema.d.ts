@@ -168,7 +168,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user */
+        /**
+         * The signed-in user and their organization
+         * @description For a person signed in with the session cookie; an API token is 403.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -1345,6 +1348,14 @@ export interface components {
         };
         /** @enum {string} */
         Role: "viewer" | "editor" | "admin" | "owner" | "client";
+        Me: {
+            user: components["schemas"]["User"];
+            /** @description The organization the person belongs to (its id is the `organizationId` of its resources) */
+            organization: {
+                id: number;
+                name: string;
+            };
+        };
         Session: {
             /** @description A handle for the session (not the session id, which only its cookie holds) */
             id: string;
@@ -3222,7 +3233,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user */
+            /** @description The user and their organization */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -3233,7 +3244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignedIn"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked token */
