@@ -114,6 +114,8 @@ export async function startApi(
     twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
   });
   const peopleMailer = smtpMailer(config);
+  const packageOfCustomer = async (organizationId: number, customerId: number) =>
+    (await services.customerRepository.findById(organizationId, customerId))?.packageId ?? null;
   const customerExists = async (organizationId: number, customerId: number) =>
     (await services.customerRepository.findById(organizationId, customerId)) !== null;
   const invitations = new Invitations({
@@ -199,6 +201,7 @@ export async function startApi(
         services.customers.countOnPackage(organizationId, packageId),
       reschedule: (organizationId, packageId) =>
         services.customers.reschedulePackage(organizationId, packageId),
+      packageOfCustomer,
     }),
     ...customerRoutes(services.customers),
     ...websiteRoutes(
@@ -278,6 +281,7 @@ export async function startApi(
         customerCallerRoutes: customerCallerRoutes({
           website: (organizationId, ref) => services.websites.get(organizationId, ref),
           statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
+          packageOfCustomer,
         }),
         rateLimiter: createRedisRateLimiter({
           redis,

@@ -10,7 +10,7 @@ export const createTokenBody = z
   .strictObject({
     name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
     scopes: scopeList.describe(
-      'read: GET only; write: read and change configuration; admin: also tokens and packages',
+      'read: GET only; write: read and change configuration; admin: also users, tokens and package changes',
     ),
     customerId: resourceId()
       .optional()

@@ -34,14 +34,21 @@ export interface PackageRouteDependencies {
   countCustomersOn(organizationId: number, packageId: number): Promise<number>;
   /** Brings the schedules of the package's websites in line with its new limits and features. */
   reschedule(organizationId: number, packageId: number): Promise<void>;
+  /** The package a customer is on (null: no such customer), for callers bound to one customer. */
+  packageOfCustomer(organizationId: number, customerId: number): Promise<number | null>;
 }
 
-/** `/api/packages`: an organization's package configs (admin scope). */
+/**
+ * `/api/packages`: an organization's package configs, read with the read scope (viewers and up),
+ * written with admin. A caller bound to one customer (a client user, a customer-bound token) reads
+ * its customer's package only: the list holds it alone, another id is 404 (the access guard's gate).
+ */
 export function packageRoutes({
   packages,
   mutex,
   countCustomersOn,
   reschedule,
+  packageOfCustomer,
 }: PackageRouteDependencies): Route[] {
   const load = async (organizationId: number, id: number) => {
     const found = await packages.findById(organizationId, id);
@@ -54,10 +61,18 @@ export function packageRoutes({
       path: '/api/packages',
       operationId: 'listPackages',
       summary: "List the organization's packages",
+      description:
+        "A caller bound to one customer (client user, customer-bound token) gets its customer's package only.",
       tags: ['Packages'],
-      access: 'admin',
+      access: 'read',
       success: { status: 200, description: 'Packages', schema: z.array(packageView) },
-      handle: async ({ auth }) => (await packages.list(auth.organizationId)).map(toPackageView),
+      handle: async ({ auth }) => {
+        if (auth.customerId === undefined)
+          return (await packages.list(auth.organizationId)).map(toPackageView);
+        const id = await packageOfCustomer(auth.organizationId, auth.customerId);
+        const own = id === null ? null : await packages.findById(auth.organizationId, id);
+        return own ? [toPackageView(own)] : [];
+      },
     }),
     defineRoute({
       method: 'post',
@@ -84,8 +99,9 @@ export function packageRoutes({
       path: '/api/packages/:id',
       operationId: 'getPackage',
       summary: 'Get a package',
+      description: "A caller bound to one customer reads its customer's package only (another is 404).",
       tags: ['Packages'],
-      access: 'admin',
+      access: 'read',
       params: idParams,
       success: { status: 200, description: 'The package', schema: packageView },
       handle: async ({ auth, params }) => toPackageView(await load(auth.organizationId, params.id)),

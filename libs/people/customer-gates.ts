@@ -32,7 +32,12 @@ const ownedBy =
  * concerns that customer; every other route answers it 404 (the access guard). Listed here, in one
  * place, so a route is closed to clients until it is known to be safe for them.
  */
-export function customerCallerRoutes(deps: { website: Owned; statusPage: Owned }): Map<string, CustomerGate> {
+export function customerCallerRoutes(deps: {
+  website: Owned;
+  statusPage: Owned;
+  /** The package the customer is on (null: no such customer). */
+  packageOfCustomer(organizationId: number, customerId: number): Promise<number | null>;
+}): Map<string, CustomerGate> {
   const routes = new Map<string, CustomerGate>(
     [...SELF_ROUTE_PATHS, ...TWO_FACTOR_ROUTE_PATHS].map((path) => [path, always]),
   );
@@ -43,5 +48,11 @@ export function customerCallerRoutes(deps: { website: Owned; statusPage: Owned }
   routes.set('/api/status-pages', narrowedToCustomer);
   routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
   routes.set('/api/customers/:id', async (ctx, caller) => ctx.params.id === String(caller.customerId));
+  // The list handler narrows itself to the customer's package; one package only if it is theirs.
+  routes.set('/api/packages', always);
+  routes.set('/api/packages/:id', async (ctx, caller) => {
+    const own = await deps.packageOfCustomer(caller.organizationId, caller.customerId);
+    return own !== null && ctx.params.id === String(own);
+  });
   return routes;
 }

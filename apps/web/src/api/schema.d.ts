@@ -405,7 +405,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's packages */
+        /**
+         * List the organization's packages
+         * @description A caller bound to one customer (client user, customer-bound token) gets its customer's package only.
+         */
         get: operations["listPackages"];
         put?: never;
         /**
@@ -426,7 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a package */
+        /**
+         * Get a package
+         * @description A caller bound to one customer reads its customer's package only (another is 404).
+         */
         get: operations["getPackage"];
         put?: never;
         post?: never;
@@ -1934,7 +1940,7 @@ export interface components {
         TokenCreate: {
             /** @description What the token is for, e.g. "CI deploys" */
             name: string;
-            /** @description read: GET only; write: read and change configuration; admin: also tokens and packages */
+            /** @description read: GET only; write: read and change configuration; admin: also users, tokens and package changes */
             scopes: components["schemas"]["TokenScope"][];
             /** @description Binds the token to one customer: it reads that customer's websites, results, incidents and status pages only (other resources answer 404), and its scopes must be ["read"] */
             customerId?: number;
