@@ -15,6 +15,8 @@ const SMTP_ACCOUNT = { username: 'webmon', password: 'smtp-secret-app' };
 const OWNER_EMAIL = 'owner@agency.example';
 const OWNER_PASSWORD = 'violet-harbour-93-lantern';
 const SECRET = 'hdr-secret-4f1c9a';
+const CLIENT_EMAIL = 'carla@acme.example';
+const CLIENT_PASSWORD = 'amber-meadow-41-kettle';
 
 /** The token of the invitation link in the mail to `to` (quoted-printable undone). */
 async function invitationToken(receiver: MailReceiver, to: string): Promise<string> {
@@ -344,5 +346,157 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await look(page, 'client-website');
     await context.close();
     expect(pageErrors).toEqual([]);
+  });
+
+  /** Opens a screen from the main navigation (the app's own links: its router draws the screen). */
+  async function openFromNav(page: Page, link: string, heading: string) {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: link, exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  }
+
+  it('a status page and its public link; packages; the audit log; a client user invited from the app', async () => {
+    const { context, page } = await signInAsOwner();
+
+    // A status page for Acme Shop, public, with its preview and its public link.
+    await openFromNav(page, 'Status pages', 'Status pages');
+    await page.getByText('No status pages yet').waitFor();
+    await look(page, 'status-pages-empty');
+    await page.getByRole('link', { name: 'Create a status page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create a status page' }).waitFor();
+    await expect.poll(() => page.getByLabel('Customer').locator('option').count()).toBeGreaterThan(1);
+    await page.getByLabel('Customer', { exact: true }).selectOption({ label: 'Acme Shop' });
+    await page.getByLabel('Page title').fill('Acme status');
+    await page.getByLabel('Address (slug)').fill('acme-status');
+    await page.getByLabel('Footer text (optional)').fill('Questions? support@acme.example');
+    await page.getByLabel('Public: anyone with the link sees it').check();
+    await page.getByRole('button', { name: 'Create the status page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme status' }).waitFor();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByText('Shop API').waitFor();
+    await look(page, 'status-page');
+    const [publicPage] = await Promise.all([
+      context.waitForEvent('page'),
+      preview.getByRole('link', { name: 'Open the public page' }).click(),
+    ]);
+    await publicPage.waitForLoadState();
+    expect(new URL(publicPage.url()).pathname).toBe('/status/acme-status');
+    expect(await publicPage.content()).toContain('Acme status');
+    expect(await publicPage.content()).toContain('Shop API');
+    await publicPage.screenshot({ path: join(SCREENSHOTS, 'app-status-page-public.png'), fullPage: true });
+    await publicPage.close();
+    // A slug already taken is refused at its field.
+    await openFromNav(page, 'Status pages', 'Status pages');
+    await page.getByRole('link', { name: '/status/acme-status' }).waitFor();
+    await look(page, 'status-pages');
+
+    // Packages: create one, then rename it.
+    await openFromNav(page, 'Packages', 'Packages');
+    await look(page, 'packages');
+    await page.getByRole('button', { name: 'Create a package' }).click();
+    await page.getByLabel('Package name').fill('Agency Pro');
+    await page.getByLabel('Key', { exact: true }).fill('agency-pro');
+    await page.getByLabel('Shortest check interval (seconds)').fill('30');
+    await look(page, 'package-new');
+    await page.getByRole('button', { name: 'Create the package' }).click();
+    await page.getByRole('cell', { name: 'Agency Pro', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Agency Pro' }).click();
+    await page.getByLabel('Package name').fill('Agency Premium');
+    await page.getByRole('button', { name: 'Save the package' }).click();
+    await page.getByRole('cell', { name: 'Agency Premium', exact: true }).waitFor();
+
+    // The audit log shows that rename, old → new.
+    await openFromNav(page, 'Audit log', 'Audit log');
+    await page.getByLabel('Resource').selectOption('packages');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect
+      .poll(async () => (await page.locator('#audit').textContent()) ?? '')
+      .toMatch(/displayName:\s*Agency Pro\s*→\s*became\s*Agency Premium/);
+    await look(page, 'audit-log');
+
+    // Incidents: Shop API's, ongoing since its target stopped.
+    await openFromNav(page, 'Incidents', 'Incidents');
+    await page.locator('#incidents').getByText('✕ Ongoing').first().waitFor();
+    await look(page, 'incidents');
+
+    // People: invite a client user of Acme Shop.
+    await openFromNav(page, 'People', 'People');
+    await page.locator('#users').getByText('Olivia Owner (you)').waitFor();
+    await look(page, 'people');
+    await page.getByLabel('Their e-mail').fill(CLIENT_EMAIL);
+    await page.getByLabel('Their role').selectOption('client');
+    await page.getByLabel('Their customer').selectOption({ label: 'Acme Shop' });
+    await page.getByRole('button', { name: 'Send the invitation' }).click();
+    await page.getByText(`Invitation sent to ${CLIENT_EMAIL}.`).waitFor();
+    await page.locator('#invitations').getByRole('cell', { name: CLIENT_EMAIL, exact: true }).waitFor();
+    await look(page, 'people-invited');
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the invited client accepts, signs in and sees only their customer: websites, incidents, status pages', async () => {
+    const token = await invitationToken(receiver, CLIENT_EMAIL);
+    const { context, page } = await newPage();
+    await page.goto(`${base}/accept-invitation?token=${token}`);
+    await page.getByLabel('Your name').fill('Carla Client');
+    await page.getByLabel('Password').fill(CLIENT_PASSWORD);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail').fill(CLIENT_EMAIL);
+    await page.getByLabel('Password').fill(CLIENT_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const hidden of ['Customers', 'Maintenance', 'Channels', 'Packages', 'People', 'Audit log'])
+      expect(await nav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
+    expect(await page.content()).not.toMatch(/Globex|Initech/);
+    await look(page, 'invited-client-overview');
+
+    await openFromNav(page, 'Incidents', 'Incidents');
+    await page.locator('#incidents').getByText('Shop API').first().waitFor();
+    expect(await page.content()).not.toMatch(/Globex|Initech/);
+    await look(page, 'client-incidents');
+
+    await openFromNav(page, 'Status pages', 'Status pages');
+    await page.getByRole('link', { name: '/status/acme-status' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Create a status page' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Acme status' }).count()).toBe(0);
+    expect(await page.content()).not.toMatch(/Globex|Initech/);
+    await look(page, 'client-status-pages');
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the new screens read on a phone without sideways scrolling', async () => {
+    const { context, page } = await signInAsOwner({ width: 390 });
+    for (const [link, heading] of [
+      ['Maintenance', 'Maintenance'],
+      ['Channels', 'Notification channels'],
+      ['Status pages', 'Status pages'],
+      ['Packages', 'Packages'],
+      ['People', 'People'],
+      ['Audit log', 'Audit log'],
+      ['Incidents', 'Incidents'],
+    ] as const) {
+      await openFromNav(page, link, heading);
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({
+        path: join(SCREENSHOTS, `app-${link.toLowerCase().replace(/ /g, '-')}-phone.png`),
+        fullPage: true,
+      });
+      expect(await fitsTheWidth(page), link).toBe(true);
+    }
+    await page.getByRole('link', { name: 'Team chat' }).count();
+    await openFromNav(page, 'Channels', 'Notification channels');
+    await page.getByRole('link', { name: 'Team chat' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
+    await page.locator('#deliveries tbody tr').first().waitFor();
+    expect(await fitsTheWidth(page), 'channel').toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-channel-phone.png'), fullPage: true });
+    await context.close();
   });
 });

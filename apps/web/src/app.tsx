@@ -3,7 +3,7 @@ import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } fro
 import { AcceptInvitation } from './people/accept-invitation.js';
 import { ResetPassword } from './people/reset-password.js';
 import { SignIn } from './people/sign-in.js';
-import { canEdit, SessionProvider, useSession } from './session.js';
+import { type Caller, canEdit, SessionProvider, useSession } from './session.js';
 
 // Screens behind the sign-in load on demand: the first load stays small.
 const Overview = lazy(() => import('./overview/overview.js').then((m) => m.Overview));
@@ -15,6 +15,12 @@ const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => 
 const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
 const Channels = lazy(() => import('./channels/channels.js').then((m) => m.Channels));
 const ChannelPage = lazy(() => import('./channels/channels.js').then((m) => m.ChannelPage));
+const StatusPages = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPages));
+const StatusPageEdit = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPageEdit));
+const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packages));
+const People = lazy(() => import('./people/people.js').then((m) => m.People));
+const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
+const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
 
@@ -32,6 +38,7 @@ function Shell() {
   const { caller, mustEnrol, signOut } = useSession();
   const { path, url, route } = useLocation();
   const isPublic = PUBLIC.includes(path);
+  const current = (prefix: string) => (path.startsWith(prefix) ? 'page' : undefined);
   useEffect(() => {
     if (caller === null && !isPublic) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
     if (caller && mustEnrol && path !== '/account') route('/account', true);
@@ -61,13 +68,32 @@ function Shell() {
                 Customers
               </a>
             )}
+            <a href="/incidents" aria-current={current('/incidents')}>
+              Incidents
+            </a>
             {canEdit(caller) && (
               <>
-                <a href="/maintenance" aria-current={path === '/maintenance' ? 'page' : undefined}>
+                <a href="/maintenance" aria-current={current('/maintenance')}>
                   Maintenance
                 </a>
-                <a href="/channels" aria-current={path.startsWith('/channels') ? 'page' : undefined}>
+                <a href="/channels" aria-current={current('/channels')}>
                   Channels
+                </a>
+              </>
+            )}
+            <a href="/status-pages" aria-current={current('/status-pages')}>
+              Status pages
+            </a>
+            {isAdmin(caller) && (
+              <>
+                <a href="/packages" aria-current={current('/packages')}>
+                  Packages
+                </a>
+                <a href="/people" aria-current={current('/people')}>
+                  People
+                </a>
+                <a href="/audit" aria-current={current('/audit')}>
+                  Audit log
                 </a>
               </>
             )}
@@ -100,12 +126,25 @@ function Shell() {
               <Route path="/maintenance" component={Maintenance} />
               <Route path="/channels" component={Channels} />
               <Route path="/channels/:id" component={ChannelPage} />
+              <Route path="/status-pages" component={StatusPages} />
+              <Route path="/status-pages/:id" component={StatusPageEdit} />
+              <Route path="/packages" component={Packages} />
+              <Route path="/people" component={People} />
+              <Route path="/audit" component={AuditLog} />
+              <Route path="/incidents" component={Incidents} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>
         )}
       </main>
     </>
+  );
+}
+
+/** Admins (and owners) manage people, packages and tokens, and read the audit log; a token: the API decides. */
+function isAdmin(caller: Caller | null | undefined): boolean {
+  return (
+    caller?.kind === 'token' || (caller?.kind === 'person' && ['admin', 'owner'].includes(caller.user.role))
   );
 }
 

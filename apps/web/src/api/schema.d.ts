@@ -1395,6 +1395,11 @@ export interface components {
              */
             expiresAt: string;
         };
+        /** @description Taken; the work goes on after the answer */
+        Accepted: {
+            /** @constant */
+            status: "accepted";
+        };
         Package: {
             id: number;
             organizationId: number;
@@ -4669,7 +4674,9 @@ export interface operations {
                     "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Accepted"];
+                };
             };
             /** @description Validation failed; `errors` names each field */
             400: {

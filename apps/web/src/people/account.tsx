@@ -239,7 +239,7 @@ async function currentCaller() {
 }
 
 /** The organization's API tokens (admins): create one (shown once), revoke with a confirmation. */
-function Tokens() {
+export function Tokens() {
   const tokens = useLoad(async () => must(await api.GET('/api/tokens')), []);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Schemas['TokenScope'][]>(['read']);

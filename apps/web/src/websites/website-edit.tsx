@@ -87,6 +87,8 @@ function WebsiteForm({ website }: { website: Website | null }) {
   const [timeoutSeconds, setTimeoutSeconds] = useState(website ? String(website.timeoutSeconds) : '');
   const [regions, setRegions] = useState((website?.regions ?? []).join(', '));
   const [paused, setPaused] = useState(website?.paused ?? false);
+  const channels = useLoad(async () => (await api.GET('/api/notification-channels')).data ?? [], []);
+  const [channelIds, setChannelIds] = useState<number[]>(website?.notificationChannelIds ?? []);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -137,6 +139,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
         .map((r) => r.trim())
         .filter(Boolean),
       paused,
+      notificationChannelIds: channelIds,
     };
     const answer = website
       ? await api.PATCH('/api/websites/{websiteRef}', {
@@ -418,6 +421,32 @@ function WebsiteForm({ website }: { website: Website | null }) {
             />
           )}
         </Field>
+      </fieldset>
+      <fieldset>
+        <legend>Alert channels</legend>
+        {channels.data?.length === 0 ? (
+          <p class="muted">
+            No channels yet: <a href="/channels/new">add one</a> (Slack, e-mail …) to be alerted.
+          </p>
+        ) : (
+          <p class="hint">
+            Channels that receive every website’s events alert about this one anyway; choose those that
+            receive only the websites that choose them.
+          </p>
+        )}
+        <div class="row">
+          {channels.data?.map((channel) => (
+            <Check
+              key={channel.id}
+              label={channel.name}
+              checked={channelIds.includes(channel.id)}
+              onChange={(on) =>
+                setChannelIds((ids) => (on ? [...ids, channel.id] : ids.filter((id) => id !== channel.id)))
+              }
+            />
+          ))}
+        </div>
+        {errors.notificationChannelIds && <p class="error-text">⚠ {errors.notificationChannelIds}</p>}
       </fieldset>
       <button type="submit" class="primary" disabled={busy}>
         {website ? 'Save the website' : 'Add the website'}

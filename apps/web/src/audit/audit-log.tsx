@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { Field, FormError } from '../ui/form.js';
+
+type AuditEvent = Schemas['AuditEvent'];
+type Filters = {
+  from: string;
+  to: string;
+  actor: string;
+  actorType: '' | 'user' | 'token';
+  resource: string;
+};
+
+const RESOURCES = [
+  'websites',
+  'customers',
+  'packages',
+  'maintenance-windows',
+  'notification-channels',
+  'status-pages',
+  'users',
+  'invitations',
+  'tokens',
+  'auth',
+  'me',
+];
+
+function show(value: unknown): string {
+  if (value === undefined) return '—';
+  if (value === null) return 'none';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The audit log (admins): who changed what and when, filtered, newest first, page by page. */
+export function AuditLog() {
+  const [filters, setFilters] = useState<Filters>({
+    from: '',
+    to: '',
+    actor: '',
+    actorType: '',
+    resource: '',
+  });
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = async (after: string | null, shown: AuditEvent[]) => {
+    setBusy(true);
+    const query = {
+      limit: 50,
+      ...(filters.from ? { from: new Date(filters.from).toISOString() } : {}),
+      ...(filters.to ? { to: new Date(filters.to).toISOString() } : {}),
+      ...(filters.actor ? { actorId: Number(filters.actor) } : {}),
+      ...(filters.actor && filters.actorType ? { actorType: filters.actorType } : {}),
+      ...(filters.resource ? { resource: filters.resource } : {}),
+      ...(after ? { cursor: after } : {}),
+    };
+    const { data, error } = await api.GET('/api/audit-events', { params: { query } });
+    setBusy(false);
+    if (!data) {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+      return;
+    }
+    setErrors({});
+    setMessage(null);
+    setEvents([...shown, ...data.items]);
+    setCursor(data.nextCursor);
+  };
+  // The first page on arrival.
+  useEffect(() => {
+    void load(null, []);
+  }, []);
+
+  const set = (change: Partial<Filters>) => setFilters((f) => ({ ...f, ...change }));
+  return (
+    <section>
+      <h1>Audit log</h1>
+      <p>Every change made in the organization: who, what, when and from where. Kept 400 days.</p>
+      <form
+        class="toolbar"
+        aria-label="Filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void load(null, []);
+        }}
+      >
+        <Field label="From" error={errors.from}>
+          {(props) => (
+            <input
+              {...props}
+              type="datetime-local"
+              value={filters.from}
+              onInput={(e) => set({ from: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label="To" error={errors.to}>
+          {(props) => (
+            <input
+              {...props}
+              type="datetime-local"
+              value={filters.to}
+              onInput={(e) => set({ to: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label="Actor id" error={errors.actorId} hint="A user’s or a token’s number">
+          {(props) => (
+            <input
+              {...props}
+              inputMode="numeric"
+              value={filters.actor}
+              onInput={(e) => set({ actor: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label="Actor kind" error={errors.actorType}>
+          {(props) => (
+            <select
+              {...props}
+              value={filters.actorType}
+              onChange={(e) => set({ actorType: e.currentTarget.value as Filters['actorType'] })}
+            >
+              <option value="">Users and tokens</option>
+              <option value="user">Users</option>
+              <option value="token">Tokens</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Resource" error={errors.resource}>
+          {(props) => (
+            <select
+              {...props}
+              value={filters.resource}
+              onChange={(e) => set({ resource: e.currentTarget.value })}
+            >
+              <option value="">All</option>
+              {RESOURCES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit" class="primary">
+          Show
+        </button>
+      </form>
+      <FormError message={message} />
+      {events?.length === 0 && <p>No events match these filters: widen the dates or clear a filter.</p>}
+      {events && events.length > 0 && (
+        <table class="stack" id="audit">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <td data-label="When">{new Date(e.at).toLocaleString()}</td>
+                <td data-label="Who">
+                  {e.actor.type === 'anonymous'
+                    ? 'Someone signed out'
+                    : `${e.actor.type} ${e.actor.id ?? ''}`}
+                  {e.actor.role && <span class="muted"> ({e.actor.role})</span>}
+                  {e.subject && <span class="muted"> {e.subject.email}</span>}
+                </td>
+                <td data-label="What">
+                  {e.outcome === 'succeeded' ? '✓' : '✕ failed:'} {e.action} {e.resource}
+                  {e.resourceId && ` ${e.resourceId}`}
+                  <span class="muted"> ({e.status})</span>
+                </td>
+                <td data-label="Changes">
+                  {e.changes.length === 0 ? (
+                    <span class="muted">—</span>
+                  ) : (
+                    <ul class="changes">
+                      {e.changes.map((c) => (
+                        <li key={c.path}>
+                          <code>{c.path}</code>:{' '}
+                          {c.writeOnly ? (
+                            <span class="muted">changed (write-only, not shown)</span>
+                          ) : (
+                            <>
+                              <del>{show(c.old)}</del> <span aria-hidden="true">→</span>
+                              <span class="visually-hidden">became</span> <ins>{show(c.new)}</ins>
+                            </>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" disabled={busy} onClick={() => void load(cursor, events ?? [])}>
+          {busy ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+      {busy && !events && <p role="status">Loading…</p>}
+    </section>
+  );
+}

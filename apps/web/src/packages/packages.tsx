@@ -1,0 +1,208 @@
+import { useState } from 'preact/hooks';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+
+type Package = Schemas['Package'];
+type Features = Schemas['PackageFeatures'];
+type Limits = Schemas['PackageLimits'];
+type Alerting = Schemas['PackageAlerting'];
+
+const FEATURES: Array<[keyof Features, string]> = [
+  ['statusCheck', 'Status code check'],
+  ['sslCheck', 'TLS certificate check'],
+  ['httpsRedirectCheck', 'HTTPS redirect check'],
+  ['sizeCheck', 'Page size check'],
+  ['responseTimeCheck', 'Response time check'],
+  ['keywordCheck', 'Keyword check'],
+  ['domainExpiryCheck', 'Domain expiry check'],
+  ['mtls', 'Client certificates (mTLS)'],
+  ['multiRegion', 'Checks from every region'],
+];
+const LIMITS: Array<[keyof Limits, string]> = [
+  ['maxWebsites', 'Websites per customer'],
+  ['minCheckIntervalSeconds', 'Shortest check interval (seconds)'],
+  ['resultRetentionDays', 'Results kept (days)'],
+];
+const ALERTING: Array<[keyof Alerting, string]> = [
+  ['confirmations', 'Failed checks before down'],
+  ['recoveryConfirmations', 'Passed checks before up'],
+  ['responseTimeThresholdMs', 'Slow above (ms)'],
+  ['sslExpiryWarningDays', 'Warn before a certificate expires (days)'],
+  ['domainExpiryWarningDays', 'Warn before a domain expires (days)'],
+  ['reminderIntervalMinutes', 'Remind while down every (minutes; 0: never)'],
+  ['regionQuorum', 'Regions that must agree before down'],
+];
+
+export function Packages() {
+  const packages = useLoad(async () => must(await api.GET('/api/packages')), []);
+  const [editing, setEditing] = useState<Package | 'new' | null>(null);
+  return (
+    <section>
+      <h1>Packages</h1>
+      <p>What a customer’s plan includes: checks, limits and how alerts are raised.</p>
+      <FormError message={packages.error} />
+      {packages.data?.length === 0 && (
+        <p>No packages yet: create the first one, then give it to customers.</p>
+      )}
+      {packages.data && packages.data.length > 0 && (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Package</th>
+              <th scope="col">Key</th>
+              <th scope="col">Websites</th>
+              <th scope="col">Shortest interval</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {packages.data.map((p) => (
+              <tr key={p.id}>
+                <td data-label="Package">{p.displayName}</td>
+                <td data-label="Key">
+                  <code>{p.key}</code>
+                </td>
+                <td data-label="Websites">{p.limits.maxWebsites}</td>
+                <td data-label="Shortest interval">{p.limits.minCheckIntervalSeconds} s</td>
+                <td data-label="Action">
+                  <button type="button" class="link" onClick={() => setEditing(p)}>
+                    Edit <span class="visually-hidden">{p.displayName}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing === null ? (
+        <p>
+          <button type="button" onClick={() => setEditing('new')}>
+            Create a package
+          </button>
+        </p>
+      ) : (
+        <PackageForm
+          key={editing === 'new' ? 'new' : editing.id}
+          pkg={editing === 'new' ? null : editing}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) void packages.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boolean) => void }) {
+  const [key, setKey] = useState(pkg?.key ?? '');
+  const [displayName, setDisplayName] = useState(pkg?.displayName ?? '');
+  const [features, setFeatures] = useState<Partial<Features>>(pkg?.features ?? {});
+  const [limits, setLimits] = useState<Record<string, string>>(
+    Object.fromEntries(LIMITS.map(([k]) => [k, pkg ? String(pkg.limits[k]) : ''])),
+  );
+  const [alerting, setAlerting] = useState<Record<string, string>>(
+    Object.fromEntries(ALERTING.map(([k]) => [k, pkg ? String(pkg.alerting[k]) : ''])),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const numbers = (values: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(values)
+        .filter(([, v]) => v.trim() !== '')
+        .map(([k, v]) => [k, Number(v)]),
+    );
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const body = { key, displayName, features, limits: numbers(limits), alerting: numbers(alerting) };
+    const answer = pkg
+      ? await api.PATCH('/api/packages/{id}', { params: { path: { id: pkg.id } }, body })
+      : await api.POST('/api/packages', { body });
+    if (answer.data) onDone(true);
+    else {
+      setErrors(fieldErrors(answer.error));
+      setMessage(problemText(answer.error));
+    }
+  };
+  return (
+    <form onSubmit={save} noValidate aria-label={pkg ? `Edit ${pkg.displayName}` : 'New package'}>
+      <h2>{pkg ? `Edit ${pkg.displayName}` : 'New package'}</h2>
+      {pkg && <Notice>Changes apply to every customer on this package.</Notice>}
+      <FormError message={message} />
+      <div class="row">
+        <Field label="Package name" error={errors.displayName}>
+          {(props) => (
+            <input
+              {...props}
+              required
+              value={displayName}
+              onInput={(e) => setDisplayName(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Key" error={errors.key} hint="Its short name in the API, e.g. starter.">
+          {(props) => (
+            <input {...props} required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+          )}
+        </Field>
+      </div>
+      <fieldset>
+        <legend>Included</legend>
+        <div class="row">
+          {FEATURES.map(([k, label]) => (
+            <Check
+              key={k}
+              label={label}
+              checked={features[k] ?? true}
+              onChange={(on) => setFeatures((f) => ({ ...f, [k]: on }))}
+              error={errors[`features.${k}`]}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Limits {pkg ? '' : '(empty: the default)'}</legend>
+        <div class="row">
+          {LIMITS.map(([k, label]) => (
+            <Field key={k} label={label} error={errors[`limits.${k}`]}>
+              {(props) => (
+                <input
+                  {...props}
+                  type="number"
+                  value={limits[k]}
+                  onInput={(e) => setLimits((l) => ({ ...l, [k]: e.currentTarget.value }))}
+                />
+              )}
+            </Field>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Alerting {pkg ? '' : '(empty: the default)'}</legend>
+        <div class="row">
+          {ALERTING.map(([k, label]) => (
+            <Field key={k} label={label} error={errors[`alerting.${k}`]}>
+              {(props) => (
+                <input
+                  {...props}
+                  type="number"
+                  value={alerting[k]}
+                  onInput={(e) => setAlerting((a) => ({ ...a, [k]: e.currentTarget.value }))}
+                />
+              )}
+            </Field>
+          ))}
+        </div>
+      </fieldset>
+      <div class="actions">
+        <button type="submit" class="primary">
+          {pkg ? 'Save the package' : 'Create the package'}
+        </button>
+        <button type="button" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

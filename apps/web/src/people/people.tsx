@@ -1,0 +1,351 @@
+import { useState } from 'preact/hooks';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { visibleCustomers } from '../api/organization.js';
+import { useSession } from '../session.js';
+import { Confirm } from '../ui/confirm.js';
+import { Field, FormError, Notice } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+import { Tokens } from './account.js';
+
+type User = Schemas['User'];
+type Role = Schemas['Role'];
+type Invitation = Schemas['Invitation'];
+
+const ROLES: Array<[Role, string]> = [
+  ['viewer', 'Viewer — looks at everything'],
+  ['editor', 'Editor — changes customers and monitoring'],
+  ['admin', 'Admin — also people, packages and tokens'],
+  ['owner', 'Owner — also owners'],
+  ['client', 'Client — sees one customer only'],
+];
+const roleName = (role: Role) => role.charAt(0).toUpperCase() + role.slice(1);
+
+/** Users, invitations and API tokens (admins). */
+export function People() {
+  const customers = useLoad(() => visibleCustomers(null), []);
+  const customerName = (id: number | null) =>
+    id === null ? '' : (customers.data?.find((c) => c.id === id)?.name ?? `customer ${id}`);
+  return (
+    <section>
+      <h1>People</h1>
+      <Users customers={customers.data ?? []} customerName={customerName} />
+      <Invitations customers={customers.data ?? []} customerName={customerName} />
+      <Tokens />
+    </section>
+  );
+}
+
+function CustomerSelect({
+  customers,
+  value,
+  onChange,
+  error,
+  label = 'Customer (for a client)',
+}: {
+  customers: Schemas['Customer'][];
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  label?: string;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(props) => (
+        <select {...props} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+          <option value="">Choose a customer</option>
+          {customers.map((c) => (
+            <option key={c.id} value={String(c.id)}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function Users({
+  customers,
+  customerName,
+}: {
+  customers: Schemas['Customer'][];
+  customerName: (id: number | null) => string;
+}) {
+  const { caller } = useSession();
+  const me = caller?.kind === 'person' ? caller.user.id : null;
+  const users = useLoad(async () => must(await api.GET('/api/users')), []);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [removing, setRemoving] = useState<User | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const remove = async (user: User) => {
+    setRemoving(null);
+    const { error, response } = await api.DELETE('/api/users/{id}', { params: { path: { id: user.id } } });
+    setMessage(response.ok ? null : problemText(error));
+    await users.reload();
+  };
+  return (
+    <section aria-labelledby="users-title">
+      <h2 id="users-title">Users</h2>
+      <FormError message={message ?? users.error} />
+      {users.data && (
+        <table class="stack" id="users">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Two-factor</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.map((u) => (
+              <tr key={u.id}>
+                <td data-label="Name">
+                  {u.name}
+                  {u.id === me && ' (you)'}
+                </td>
+                <td data-label="E-mail" class="url">
+                  {u.email}
+                </td>
+                <td data-label="Role">
+                  {roleName(u.role)}
+                  {u.role === 'client' && ` of ${customerName(u.customerId)}`}
+                </td>
+                <td data-label="Two-factor">{u.twoFactorEnabled ? '✓ On' : '– Off'}</td>
+                <td data-label="Actions">
+                  {u.id !== me && (
+                    <ul class="inline">
+                      <li>
+                        <button type="button" class="link" onClick={() => setEditing(u)}>
+                          Change role <span class="visually-hidden">of {u.name}</span>
+                        </button>
+                      </li>
+                      <li>
+                        <button type="button" class="link" onClick={() => setRemoving(u)}>
+                          Remove <span class="visually-hidden">{u.name}</span>
+                        </button>
+                      </li>
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && (
+        <RoleForm
+          key={editing.id}
+          user={editing}
+          customers={customers}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) void users.reload();
+          }}
+        />
+      )}
+      <Confirm
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? ''}?`}
+        confirmLabel="Remove the user"
+        cancelLabel="Keep the user"
+        onConfirm={() => removing && void remove(removing)}
+        onCancel={() => setRemoving(null)}
+      >
+        They are signed out everywhere and can no longer sign in.
+      </Confirm>
+    </section>
+  );
+}
+
+function RoleForm({
+  user,
+  customers,
+  onDone,
+}: {
+  user: User;
+  customers: Schemas['Customer'][];
+  onDone: (saved: boolean) => void;
+}) {
+  const [role, setRole] = useState<Role>(user.role);
+  const [customerId, setCustomerId] = useState(String(user.customerId ?? ''));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const { data, error } = await api.PATCH('/api/users/{id}', {
+      params: { path: { id: user.id } },
+      body: { role, customerId: role === 'client' ? Number(customerId) || null : null },
+    });
+    if (data) onDone(true);
+    else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+  return (
+    <form onSubmit={save} noValidate aria-label={`Role of ${user.name}`}>
+      <h3>Role of {user.name}</h3>
+      <FormError message={message} />
+      <Field label="Role" error={errors.role}>
+        {(props) => (
+          <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+            {ROLES.map(([r, label]) => (
+              <option key={r} value={r}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {role === 'client' && (
+        <CustomerSelect
+          customers={customers}
+          value={customerId}
+          onChange={setCustomerId}
+          error={errors.customerId}
+        />
+      )}
+      <div class="actions">
+        <button type="submit" class="primary">
+          Save the role
+        </button>
+        <button type="button" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Invitations({
+  customers,
+  customerName,
+}: {
+  customers: Schemas['Customer'][];
+  customerName: (id: number | null) => string;
+}) {
+  const invitations = useLoad(async () => must(await api.GET('/api/invitations')), []);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [customerId, setCustomerId] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const invite = async (event: Event) => {
+    event.preventDefault();
+    setSent(null);
+    const { data, error } = await api.POST('/api/invitations', {
+      body: { email, role, ...(role === 'client' && customerId ? { customerId: Number(customerId) } : {}) },
+    });
+    if (data) {
+      setErrors({});
+      setMessage(null);
+      setSent(`Invitation sent to ${email}.`);
+      setEmail('');
+      await invitations.reload();
+    } else {
+      setErrors(fieldErrors(error));
+      setMessage(problemText(error));
+    }
+  };
+  const revoke = async (invitation: Invitation) => {
+    setRevoking(null);
+    const { error, response } = await api.DELETE('/api/invitations/{id}', {
+      params: { path: { id: invitation.id } },
+    });
+    setMessage(response.ok ? null : problemText(error));
+    await invitations.reload();
+  };
+  return (
+    <section aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Invitations</h2>
+      <FormError message={invitations.error} />
+      {invitations.data?.length === 0 && <p>No open invitations: invite someone below.</p>}
+      {invitations.data && invitations.data.length > 0 && (
+        <table class="stack" id="invitations">
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Link valid until</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.data.map((i) => (
+              <tr key={i.id}>
+                <td data-label="E-mail" class="url">
+                  {i.email}
+                </td>
+                <td data-label="Role">
+                  {roleName(i.role)}
+                  {i.role === 'client' && ` of ${customerName(i.customerId)}`}
+                </td>
+                <td data-label="Link valid until">{new Date(i.expiresAt).toLocaleString()}</td>
+                <td data-label="Action">
+                  <button type="button" class="link" onClick={() => setRevoking(i)}>
+                    Revoke <span class="visually-hidden">the invitation of {i.email}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form onSubmit={invite} noValidate aria-label="Invite someone">
+        <h3>Invite someone</h3>
+        {sent && <Notice>{sent}</Notice>}
+        <FormError message={message} />
+        <div class="row">
+          <Field label="Their e-mail" error={errors.email}>
+            {(props) => (
+              <input
+                {...props}
+                type="email"
+                required
+                value={email}
+                onInput={(e) => setEmail(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <Field label="Their role" error={errors.role}>
+            {(props) => (
+              <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+                {ROLES.map(([r, label]) => (
+                  <option key={r} value={r}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        {role === 'client' && (
+          <CustomerSelect
+            customers={customers}
+            value={customerId}
+            onChange={setCustomerId}
+            error={errors.customerId}
+            label="Their customer"
+          />
+        )}
+        <button type="submit" class="primary">
+          Send the invitation
+        </button>
+      </form>
+      <Confirm
+        open={revoking !== null}
+        title={`Revoke the invitation of ${revoking?.email ?? ''}?`}
+        confirmLabel="Revoke the invitation"
+        cancelLabel="Keep it"
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        Its link stops working; you can invite them again later.
+      </Confirm>
+    </section>
+  );
+}
