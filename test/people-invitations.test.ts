@@ -230,6 +230,8 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
       body: { email: email.toUpperCase() },
     });
     expect([unknown.status, known.status]).toEqual([202, 202]);
+    expect(known.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(known.body).toEqual({ status: 'accepted' });
     expect(known.body).toEqual(unknown.body);
     const token = await linkTokenMailedTo(receiver, email, 'reset-password');
     tokensSeen.push(token);

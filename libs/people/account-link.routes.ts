@@ -25,6 +25,11 @@ const passwordResetConfirmBody = z
   .strictObject({ token: oneTimeToken, password: newPassword })
   .meta({ id: 'PasswordResetConfirmation' });
 
+/** What a request taken for later work answers (a JSON body, as every other answer of the API). */
+const acceptedView = z
+  .object({ status: z.literal('accepted') })
+  .meta({ id: 'Accepted', description: 'Taken; the work goes on after the answer' });
+
 const LINK_PROBLEM = 'An unknown, used or expired token answers the same 400 naming `token`.';
 const PASSWORD_RULES = 'The password: at least 12 characters, not a common one (400 naming `password`).';
 
@@ -75,9 +80,14 @@ export function accountLinkRoutes(deps: {
       access: 'public',
       body: passwordResetBody,
       problems: [503],
-      success: { status: 202, description: 'A link is mailed if the e-mail is a user’s' },
+      success: {
+        status: 202,
+        description: 'A link is mailed if the e-mail is a user’s',
+        schema: acceptedView,
+      },
       handle: async ({ body, ctx }) => {
         deps.passwordReset.request(body.email, ctx.log);
+        return { status: 'accepted' as const };
       },
     }),
     defineRoute({
