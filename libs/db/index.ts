@@ -1,5 +1,6 @@
 export { BatchInserter } from './batch-inserter.js';
 export { isDuplicateKey, nextId } from './counters.js';
+export { ID_LISTS, IdLists } from './id-lists.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {
   ABSENT_KEY_TTL_MS,
@@ -11,6 +12,7 @@ export {
 } from './key-lookup.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
+export { NumberedLists } from './numbered-lists.js';
 export { publicReads } from './public-reads.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';

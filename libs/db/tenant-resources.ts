@@ -1,7 +1,11 @@
 import { type Db, type Filter, ObjectId, type Sort } from 'mongodb';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import { nextId } from './counters.js';
 import { KeyLookup, type LookupRef } from './key-lookup.js';
 import { TenantCollection, type TenantDocument } from './tenant-collection.js';
+
+/** Reads `findByIds` has going at once: enough to overlap them, few enough to leave the pool to others. */
+const FIND_BY_IDS_AT_ONCE = 16;
 
 /** Reads leave MongoDB's `_id` out: resources are known by their integer `id`. */
 export const WITHOUT_MONGO_ID = { projection: { _id: 0 } } as const;
@@ -39,12 +43,17 @@ export class TenantResources<T extends TenantResource> {
   }
 
   /**
-   * Stores a new resource under the next id, created and updated now; under `mongoId` when given
-   * (a key lookup pointing at it is written before it).
+   * Stores a new resource under the next id (or `id`), created and updated now; under `mongoId`
+   * when given (a key lookup pointing at it is written before it).
    */
-  async create(input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>, mongoId?: LookupRef): Promise<T> {
+  async create(
+    input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>,
+    mongoId?: LookupRef,
+    /** An id `allocateId` gave (listed somewhere before the resource is stored). */
+    id?: number,
+  ): Promise<T> {
     const now = new Date();
-    const document = { ...input, id: await this.allocateId(), createdAt: now, updatedAt: now } as T;
+    const document = { ...input, id: id ?? (await this.allocateId()), createdAt: now, updatedAt: now } as T;
     const ref = mongoId ?? new ObjectId();
     await this.ids.claim(String(document.id), ref, () =>
       this.scoped.insertOne({ ...document, _id: ref } as Parameters<TenantCollection<T>['insertOne']>[0]),
@@ -52,11 +61,27 @@ export class TenantResources<T extends TenantResource> {
     return document;
   }
 
-  /** Writes every field but id, organization and creation time, with `updatedAt` now; the caller holds the resource's lock. */
+  /**
+   * The `_id` of the organization's resource `id` through its entry (two primary-key reads), or
+   * null when it has no entry (stored before entries were kept) or is another organization's.
+   */
+  private async refOf(organizationId: number, id: number): Promise<LookupRef | null> {
+    const found = await this.ids.find(String(id), { projection: { _id: 1, id: 1, organizationId: 1 } });
+    return found && found.organizationId === organizationId ? (found._id as LookupRef) : null;
+  }
+
+  /**
+   * Writes every field but id, organization and creation time, with `updatedAt` now; the caller holds
+   * the resource's lock. By `_id` (through the id's entry): a filter on `{organizationId, id}` reads
+   * the whole collection on FerretDB 1.24; a resource without an entry is written by that filter.
+   */
   async replace(document: T): Promise<T> {
     const updated = { ...document, updatedAt: new Date() };
     const { id, organizationId, createdAt: _createdAt, ...fields } = updated;
-    await this.scoped.updateOne(organizationId, { id } as Filter<T>, { $set: fields as Partial<T> });
+    const ref = await this.refOf(organizationId, id);
+    if (ref === null)
+      await this.scoped.updateOne(organizationId, { id } as Filter<T>, { $set: fields as Partial<T> });
+    else await this.scoped.collection.updateOne({ _id: ref } as Filter<T>, { $set: fields as Partial<T> });
     return updated;
   }
 
@@ -71,8 +96,16 @@ export class TenantResources<T extends TenantResource> {
     return resource as unknown as T;
   }
 
-  findByIds(organizationId: number, ids: readonly number[]): Promise<T[]> {
-    return this.findMany(organizationId, { id: { $in: [...ids] } } as Filter<T>);
+  /**
+   * The organization's resources of these ids (those that exist), by id: each by its entry and
+   * `_id` (`findById`), a few at a time; `{id: {$in}}` reads the whole collection on FerretDB 1.24.
+   */
+  async findByIds(organizationId: number, ids: readonly number[]): Promise<T[]> {
+    const reads = new ConcurrencyLimit(FIND_BY_IDS_AT_ONCE);
+    const found = await Promise.all(
+      [...new Set(ids)].map((id) => reads.run(() => this.findById(organizationId, id))),
+    );
+    return found.filter((resource): resource is Awaited<T> => resource !== null).sort((a, b) => a.id - b.id);
   }
 
   /** The organization's resources matching `filter`, by id unless `sort` says otherwise. */
@@ -80,8 +113,13 @@ export class TenantResources<T extends TenantResource> {
     return this.scoped.find(organizationId, filter, { ...WITHOUT_MONGO_ID, sort }).toArray() as Promise<T[]>;
   }
 
+  /** Deletes by `_id` through the id's entry (or by `{organizationId, id}` without one), then the entry. */
   async delete(organizationId: number, id: number): Promise<boolean> {
-    const deleted = await this.scoped.deleteOne(organizationId, { id } as Filter<T>);
+    const ref = await this.refOf(organizationId, id);
+    const deleted =
+      ref === null
+        ? await this.scoped.deleteOne(organizationId, { id } as Filter<T>)
+        : (await this.scoped.collection.deleteOne({ _id: ref } as Filter<T>)).deletedCount > 0;
     if (deleted) await this.ids.forget(String(id));
     return deleted;
   }

@@ -1,0 +1,86 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './counters.js';
+import { KEY_LOOKUPS } from './key-lookup.js';
+
+/** Where the lists live: one document per owner, `_id: "<namespace>/<owner>"`. */
+export const ID_LISTS = 'id_lists';
+
+interface IdListDocument {
+  _id: string;
+  ids: number[];
+}
+
+interface BackfillMarker {
+  _id: string;
+  ref: string;
+}
+
+/**
+ * The ids of what an owner has (a customer's status pages, a website's maintenance windows), kept
+ * in one document per owner so they are listed by one primary-key read: a filter on the owner's
+ * field reads every document of the collection on FerretDB 1.24 (shared by every organization).
+ *
+ * FerretDB's update is a read and a write without a transaction, so two writers of one list at
+ * once may lose one's change: callers write a list from one writer at a time (the owner's lock).
+ * An id joins before its document is stored and leaves after it is deleted, so a crash leaves at
+ * most an id whose document is gone: readers skip ids whose document is missing or not the owner's.
+ */
+export class IdLists {
+  private readonly lists: Collection<IdListDocument>;
+  private readonly markers: Collection<BackfillMarker>;
+
+  constructor(
+    db: Db,
+    /** `<collection>.<owner field>`, e.g. `maintenance_windows.websiteId`. */
+    private readonly namespace: string,
+  ) {
+    this.lists = db.collection<IdListDocument>(ID_LISTS);
+    this.markers = db.collection<BackfillMarker>(KEY_LOOKUPS);
+  }
+
+  private key(owner: number): string {
+    return `${this.namespace}/${owner}`;
+  }
+
+  /** The ids listed for `owner` (maybe some of documents since gone); none when it has no list. */
+  async get(owner: number): Promise<number[]> {
+    return (await this.lists.findOne({ _id: this.key(owner) }))?.ids ?? [];
+  }
+
+  async add(owner: number, id: number): Promise<void> {
+    await this.lists.updateOne({ _id: this.key(owner) }, { $addToSet: { ids: id } }, { upsert: true });
+  }
+
+  async remove(owner: number, id: number): Promise<void> {
+    await this.lists.updateOne({ _id: this.key(owner) }, { $pull: { ids: id } });
+  }
+
+  /** The owner is gone, and what it had. */
+  async drop(owner: number): Promise<void> {
+    await this.lists.deleteOne({ _id: this.key(owner) });
+  }
+
+  /**
+   * Lists the documents stored before these lists were kept (at start), once per database: a
+   * `~backfilled/id_lists.<namespace>` marker in `key_lookups` (read by `_id`) says it is done.
+   * Adds to what is there, never replaces it; idempotent, so processes starting at once may both
+   * run it. Says how many documents it went through (0 once done).
+   */
+  async backfill(all: () => Promise<Array<{ owner: number; id: number }>>): Promise<number> {
+    const marker = `~backfilled/${ID_LISTS}.${this.namespace}`;
+    if (await this.markers.findOne({ _id: marker })) return 0;
+    const documents = await all();
+    const byOwner = new Map<number, number[]>();
+    for (const { owner, id } of documents) byOwner.set(owner, [...(byOwner.get(owner) ?? []), id]);
+    for (const [owner, ids] of byOwner)
+      await this.lists.updateOne(
+        { _id: this.key(owner) },
+        { $addToSet: { ids: { $each: ids } } },
+        { upsert: true },
+      );
+    await this.markers.insertOne({ _id: marker, ref: marker }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    return documents.length;
+  }
+}

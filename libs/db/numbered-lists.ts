@@ -1,0 +1,63 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './counters.js';
+
+/**
+ * Append-only lists read newest first by primary key: entry `n` of list `L` is the document
+ * `_id: "L/<n>"` (1, 2, …), claimed by an insert (a duplicate key: another writer took `n`, try
+ * `n + 1`), and `_id: "L/top"` remembers the highest claimed. FerretDB 1.24 reads only an `_id`
+ * equality without a scan (not a range of `_id`s, not another field), and its updates are not
+ * atomic: the `top` counter may lag behind (two writers at once), so readers probe upward from it
+ * until a miss. Several writers may append to one list at once; each entry is written once.
+ */
+export class NumberedLists<E extends object> {
+  /** Entries (`E` and their `_id`) and the `top` counters (`n`). */
+  private readonly entries: Collection<{ _id: string; n?: number }>;
+
+  constructor(db: Db, collection: string) {
+    this.entries = db.collection(collection);
+  }
+
+  /** The highest entry of `list` (0: none). */
+  async top(list: string, options: { timeoutMS?: number } = {}): Promise<number> {
+    const counter = await this.entries.findOne({ _id: `${list}/top` }, options);
+    let n = counter?.n ?? 0;
+    while (await this.entries.findOne({ _id: `${list}/${n + 1}` }, { projection: { _id: 1 }, ...options }))
+      n++;
+    return n;
+  }
+
+  /** Appends `entry` to `list`; says its number. */
+  async append(list: string, entry: E, options: { timeoutMS?: number } = {}): Promise<number> {
+    let n = (await this.top(list, options)) + 1;
+    for (;;) {
+      try {
+        await this.entries.insertOne({ ...entry, _id: `${list}/${n}` } as never, options);
+        break;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        n++;
+      }
+    }
+    // Only ever raised; a lost race leaves it lower, which readers' probing covers.
+    await this.entries.updateOne({ _id: `${list}/top` }, { $max: { n } }, { upsert: true, ...options });
+    return n;
+  }
+
+  /**
+   * The entries of `list`, newest first, `batch` primary-key reads at a time; stops at the first
+   * missing entry (the list's start).
+   */
+  async *newestFirst(list: string, batch = 8): AsyncGenerator<E & { n: number }> {
+    let next = await this.top(list);
+    while (next > 0) {
+      const numbers = Array.from({ length: Math.min(batch, next) }, (_, i) => next - i);
+      const found = await Promise.all(numbers.map((n) => this.entries.findOne({ _id: `${list}/${n}` })));
+      for (const [i, entry] of found.entries()) {
+        if (!entry) return;
+        const { _id, ...fields } = entry as unknown as E & { _id: string };
+        yield { ...(fields as unknown as E), n: numbers[i] as number };
+      }
+      next -= numbers.length;
+    }
+  }
+}
