@@ -2,6 +2,7 @@ import { type Db, type Filter, ObjectId } from 'mongodb';
 import {
   ABSENT_KEY_TTL_MS,
   type CollectionIndexes,
+  IdLists,
   isDuplicateKey,
   KeyLookup,
   KeyTakenError,
@@ -11,6 +12,7 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import { conflict } from '../errors/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 
 export interface StatusPageDocument {
   id: number;
@@ -39,6 +41,19 @@ const slugLookup = (db: Db) =>
     absentTtlMs: ABSENT_KEY_TTL_MS,
   });
 
+/**
+ * Each customer's page ids (`id_lists`, `status_pages.customerId/<customerId>`), so a badge finds
+ * the customer's public pages by primary key: a filter on `customerId` reads every page of every
+ * organization on FerretDB 1.24. A page joins under its customer's lock (the only writer); a
+ * deleted page's id stays listed (a delete takes no customer lock, and FerretDB's non-atomic
+ * update could then lose a concurrent create's id) and readers skip it; the list goes with the
+ * customer.
+ */
+const pageLists = (db: Db) => new IdLists(db, `${STATUS_PAGES}.customerId`);
+
+/** Page reads going at once. */
+const READS_AT_ONCE = 16;
+
 export const statusPageIndexes: CollectionIndexes = {
   collection: STATUS_PAGES,
   indexes: [
@@ -46,7 +61,18 @@ export const statusPageIndexes: CollectionIndexes = {
     { key: { slug: 1 }, unique: true, name: 'slug_unique' },
     { key: { organizationId: 1, customerId: 1 }, name: 'organization_customer' },
   ],
-  backfill: (db) => slugLookup(db).backfill(),
+  backfill: async (db) => {
+    await slugLookup(db).backfill();
+    // Pages stored before the lists were kept: one scan, once per database.
+    await pageLists(db).backfill(async () =>
+      (
+        await db
+          .collection<StatusPageDocument>(STATUS_PAGES)
+          .find({}, { projection: { _id: 0, id: 1, customerId: 1 } })
+          .toArray()
+      ).map((page) => ({ owner: page.customerId, id: page.id })),
+    );
+  },
 };
 
 /**
@@ -69,11 +95,13 @@ export class StatusPageRepository {
   private readonly pages: TenantResources<StatusPageDocument>;
   private readonly slugs: KeyLookup<StatusPageDocument>;
   private readonly ids: KeyLookup<StatusPageDocument>;
+  private readonly lists: IdLists;
 
   constructor(private readonly db: Db) {
     this.pages = new TenantResources(db, STATUS_PAGES);
     this.slugs = slugLookup(db);
     this.ids = idLookup(db);
+    this.lists = pageLists(db);
   }
 
   private get collection() {
@@ -108,9 +136,19 @@ export class StatusPageRepository {
     return found;
   }
 
-  /** The public pages of a customer (a badge is served for a website on one of them). */
-  publicPagesOf(organizationId: number, customerId: number): Promise<StatusPageDocument[]> {
-    return this.pages.findMany(organizationId, { customerId, public: true });
+  /**
+   * The public pages of a customer (a badge is served for a website on one of them): its list of
+   * page ids, then each page by primary key, a few at a time.
+   */
+  async publicPagesOf(organizationId: number, customerId: number): Promise<StatusPageDocument[]> {
+    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const ids = await this.lists.get(customerId);
+    const pages = await Promise.all(
+      ids.map((id) => reads.run(() => this.pages.findById(organizationId, id))),
+    );
+    return pages
+      .filter((page): page is StatusPageDocument => page?.customerId === customerId && page.public)
+      .sort((a, b) => a.id - b.id);
   }
 
   list(organizationId: number, filter: { customerId?: number }): Promise<StatusPageDocument[]> {
@@ -129,8 +167,11 @@ export class StatusPageRepository {
     input: Omit<StatusPageDocument, 'id' | 'createdAt' | 'updatedAt'>,
   ): Promise<StatusPageDocument> {
     const mongoId = new ObjectId();
+    // Listed under its customer before it is stored (the caller holds the customer's lock).
+    const id = await this.pages.allocateId();
+    await this.lists.add(input.customerId, id);
     return this.slugs
-      .claim(input.slug, mongoId, () => this.pages.create(input, mongoId))
+      .claim(input.slug, mongoId, () => this.pages.create(input, mongoId, id))
       .catch(asSlugTaken(input.slug));
   }
 
@@ -163,8 +204,9 @@ export class StatusPageRepository {
   }
 
   /**
-   * A customer deleted: its pages go with it, then their slugs' and ids' lookup entries; says which
-   * slugs they had.
+   * A customer deleted: its pages go with it, then their slugs' and ids' lookup entries and its list
+   * of pages; says which slugs they had. By the scanning `{organizationId, customerId}` filter on
+   * purpose: rare, and no page its list lost may outlive the customer.
    */
   async deleteByCustomer(organizationId: number, customerId: number): Promise<string[]> {
     const pages = await this.collection
@@ -178,6 +220,7 @@ export class StatusPageRepository {
       await this.slugs.release(page.slug, page._id);
       await this.ids.release(String(page.id), page._id);
     }
+    await this.lists.drop(customerId);
     return pages.map((page) => page.slug);
   }
 }
