@@ -1,6 +1,15 @@
 import type { Collection, Db, Filter } from 'mongodb';
-import { BatchInserter, type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import {
+  BatchInserter,
+  type CollectionIndexes,
+  isDuplicateKey,
+  KEY_LOOKUPS,
+  KeyLookup,
+  type LookupRef,
+  NumberedLists,
+} from '../db/index.js';
 import type { Redis } from '../redis/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import { durableFingerprint, MonitorStateCache } from './monitor-state.cache.js';
 import { initialMonitorState, type MonitorStateDocument, monitorStateSchema } from './monitor-state.js';
 
@@ -27,8 +36,88 @@ function fromStored(stored: unknown): MonitorStateDocument {
 /** What a durable write of a state came to: `refused` when a holder with a later fence wrote it. */
 export type DurableWrite = 'written' | 'refused';
 
+/** Primary-key reads of a listing going at once. */
+const READS_AT_ONCE = 16;
+/** Incident list entries (and incidents) read at once, per list. */
+const LIST_BATCH = 8;
+/** Websites whose incident lists are read at once. */
+const LIST_WEBSITES_AT_ONCE = 4;
+
 export const MONITOR_STATES = 'monitor_states';
 export const INCIDENTS = 'incidents';
+
+/**
+ * Where the incident lists live: a website's incidents (`w<websiteId>/<n>`) and an organization's
+ * (`o<organizationId>/<n>`), each entry naming an incident's id, `_id` and start, numbered in the
+ * order they were opened (`NumberedLists`).
+ */
+export const INCIDENT_LISTS = 'incident_lists';
+
+interface IncidentEntry {
+  incidentId: string;
+  ref: LookupRef;
+  startedAt: Date;
+}
+
+/**
+ * How long incidents stay listed: reports read a year. Those resolved longer ago are not entered
+ * by the backfill; nothing is removed yet (the lists are read newest first and stop early).
+ */
+export const INCIDENT_LIST_DAYS = 400;
+
+const websiteList = (websiteId: number) => `w${websiteId}`;
+const organizationList = (organizationId: number) => `o${organizationId}`;
+/** Says (in `key_lookups`) that the incident is in its lists, so a replayed insert adds no second entry. */
+const listedMarker = (incidentId: string) => `incidents.listed/${incidentId}`;
+const INCIDENTS_BACKFILLED = `~backfilled/${INCIDENT_LISTS}`;
+
+/** Incidents by their `id` (two primary-key reads): `incidents.id/<id>` in `key_lookups`. */
+const incidentIds = (db: Db) =>
+  new KeyLookup<IncidentDocument>(db, { collection: INCIDENTS, keyField: 'id' });
+
+/** Enters an incident stored before the lists were kept, or replays an interrupted entry: idempotent. */
+async function listIncident(
+  db: Db,
+  incident: Pick<IncidentDocument, 'id' | 'organizationId' | 'websiteId' | 'startedAt'>,
+  ref: LookupRef,
+  options: { timeoutMS?: number } = {},
+): Promise<void> {
+  const markers = db.collection<{ _id: string; ref: LookupRef }>(KEY_LOOKUPS);
+  await incidentIds(db).point(incident.id, ref);
+  if (await markers.findOne({ _id: listedMarker(incident.id) }, options)) return;
+  const lists = new NumberedLists<IncidentEntry>(db, INCIDENT_LISTS);
+  // A crash between an entry and the marker lists it twice when replayed: readers skip repeats.
+  const entry = { incidentId: incident.id, ref, startedAt: incident.startedAt };
+  await lists.append(websiteList(incident.websiteId), entry, options);
+  await lists.append(organizationList(incident.organizationId), entry, options);
+  await markers.insertOne({ _id: listedMarker(incident.id), ref }, options).catch((error: unknown) => {
+    if (!isDuplicateKey(error)) throw error;
+  });
+}
+
+/**
+ * Lists the incidents stored before the lists were kept (those resolved within
+ * `INCIDENT_LIST_DAYS`, oldest first), once per database: a marker in `key_lookups` says it is done.
+ */
+async function backfillIncidentLists(db: Db): Promise<number> {
+  const markers = db.collection<{ _id: string; ref: string }>(KEY_LOOKUPS);
+  if (await markers.findOne({ _id: INCIDENTS_BACKFILLED })) return 0;
+  const keptSince = new Date(Date.now() - INCIDENT_LIST_DAYS * 86_400_000);
+  const stored = await db
+    .collection<IncidentDocument & { _id: LookupRef }>(INCIDENTS)
+    .find({}, { projection: { cause: 0, regions: 0 } })
+    .toArray();
+  const kept = stored
+    .filter((incident) => incident.resolvedAt === null || incident.resolvedAt >= keptSince)
+    .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+  for (const incident of kept) await listIncident(db, incident, incident._id);
+  await markers
+    .insertOne({ _id: INCIDENTS_BACKFILLED, ref: INCIDENTS_BACKFILLED })
+    .catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+  return kept.length;
+}
 
 export const monitoringIndexes: CollectionIndexes[] = [
   { collection: MONITOR_STATES, indexes: [{ key: { websiteId: 1 }, unique: true, name: 'website_unique' }] },
@@ -38,6 +127,7 @@ export const monitoringIndexes: CollectionIndexes[] = [
       { key: { id: 1 }, unique: true, name: 'id_unique' },
       { key: { organizationId: 1, websiteId: 1, startedAt: -1 }, name: 'website_time' },
     ],
+    backfill: backfillIncidentLists,
   },
 ];
 
@@ -50,13 +140,23 @@ export class MonitorStateRepository {
   /** Bounds each read and write of the check path, below the monitor lock's TTL. */
   private readonly bounded: { timeoutMS?: number };
 
-  constructor(db: Db, redis: Redis, redisPrefix: string, options: { timeoutMS?: number } = {}) {
+  private readonly incidentIds: KeyLookup<IncidentDocument>;
+  private readonly incidentLists: NumberedLists<IncidentEntry>;
+
+  constructor(
+    private readonly db: Db,
+    redis: Redis,
+    redisPrefix: string,
+    options: { timeoutMS?: number } = {},
+  ) {
     this.cache = new MonitorStateCache(redis, redisPrefix);
     this.bounded = options.timeoutMS === undefined ? {} : { timeoutMS: options.timeoutMS };
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
     // Group commit: the API creates one website at a time and must not wait for a batch timer.
     this.firstWrites = new BatchInserter(this.states, { flushEveryMs: 0, ...this.bounded });
     this.incidents = db.collection<IncidentDocument>(INCIDENTS);
+    this.incidentIds = incidentIds(db);
+    this.incidentLists = new NumberedLists<IncidentEntry>(db, INCIDENT_LISTS);
   }
 
   /**
@@ -83,12 +183,15 @@ export class MonitorStateRepository {
     const hot = await this.cache.getMany(websiteIds);
     const states = new Map([...hot].filter(([, state]) => state.organizationId === organizationId));
     const cold = websiteIds.filter((id) => !hot.has(id));
-    if (cold.length > 0) {
-      const found = await this.states
-        .find({ organizationId, websiteId: { $in: cold } }, { projection: { _id: 0 } })
-        .toArray();
-      for (const stored of found) states.set(stored.websiteId, fromStored(stored));
-    }
+    // A primary-key read each, a few at a time: `{websiteId: {$in}}` reads every state on FerretDB 1.24.
+    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const found = await Promise.all(
+      cold.map((websiteId) =>
+        reads.run(() => this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } })),
+      ),
+    );
+    for (const stored of found)
+      if (stored?.organizationId === organizationId) states.set(stored.websiteId, fromStored(stored));
     return states;
   }
 
@@ -187,21 +290,78 @@ export class MonitorStateRepository {
     }
   }
 
-  /** Stores the incident once: a replay of the transition that opened it (same id) stores nothing. */
+  /**
+   * Stores the incident once (under `_id` its id), then enters it in its website's and its
+   * organization's lists: a replay of the transition that opened it (same id) stores and lists
+   * nothing new. The caller holds the website's monitor lock.
+   */
   async insertIncident(incident: IncidentDocument): Promise<void> {
     try {
-      await this.incidents.insertOne({ ...incident }, this.bounded);
+      await this.incidents.insertOne({ ...incident, _id: incident.id } as IncidentDocument, this.bounded);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
+    await listIncident(this.db, incident, incident.id, this.bounded);
   }
 
+  /**
+   * Marks the incident resolved unless it is: read through its id's entry and written by `_id` (a
+   * filter on `id` reads every incident on FerretDB 1.24); the caller holds the website's monitor
+   * lock. One stored without an entry (not backfilled yet) is resolved by its `id`.
+   */
   async resolveIncident(organizationId: number, id: string, at: Date): Promise<void> {
+    const found = (await this.incidentIds.find(id, {
+      projection: { _id: 1, id: 1, organizationId: 1, resolvedAt: 1 },
+    })) as (IncidentDocument & { _id: LookupRef }) | null;
+    if (!found) {
+      await this.incidents.updateOne(
+        { id, organizationId, resolvedAt: null },
+        { $set: { resolvedAt: at } },
+        this.bounded,
+      );
+      return;
+    }
+    if (found.organizationId !== organizationId || found.resolvedAt !== null) return;
     await this.incidents.updateOne(
-      { id, organizationId, resolvedAt: null },
+      { _id: found._id } as Filter<IncidentDocument>,
       { $set: { resolvedAt: at } },
       this.bounded,
     );
+  }
+
+  /**
+   * The incidents a list names, newest first, each read by `_id` (a batch at a time) and checked to
+   * be the organization's (and the website's); repeats skipped. The caller stops when it has enough.
+   */
+  private async *listed(
+    list: string,
+    organizationId: number,
+    websiteId?: number,
+  ): AsyncGenerator<{ incident: IncidentDocument; startedAt: Date }> {
+    const seen = new Set<string>();
+    const batch: IncidentEntry[] = [];
+    const read = async () => {
+      const found = (await Promise.all(
+        batch.map((entry) =>
+          this.incidents.findOne({ _id: entry.ref } as Filter<IncidentDocument>, { projection: { _id: 0 } }),
+        ),
+      )) as Array<IncidentDocument | null>;
+      batch.length = 0;
+      return found.filter(
+        (incident): incident is IncidentDocument =>
+          incident !== null &&
+          incident.organizationId === organizationId &&
+          (websiteId === undefined || incident.websiteId === websiteId),
+      );
+    };
+    for await (const entry of this.incidentLists.newestFirst(list, LIST_BATCH)) {
+      if (seen.has(entry.incidentId)) continue;
+      seen.add(entry.incidentId);
+      batch.push(entry);
+      if (batch.length < LIST_BATCH) continue;
+      for (const incident of await read()) yield { incident, startedAt: incident.startedAt };
+    }
+    for (const incident of await read()) yield { incident, startedAt: incident.startedAt };
   }
 
   /** Incidents open since before `before`, oldest first, a page at a time (the incident reconciler). */
@@ -229,43 +389,79 @@ export class MonitorStateRepository {
     }
   }
 
-  /** The organization's incidents, newest first; `open`: only those not resolved (or only resolved: false). */
-  incidentsOfOrganization(
+  /**
+   * The organization's incidents, newest first; `open`: only those not resolved (or only resolved:
+   * false). From the organization's list, by primary key; `open: true` alone still scans (the open
+   * ones may be anywhere in a year of incidents).
+   */
+  async incidentsOfOrganization(
     organizationId: number,
     options: { open?: boolean; limit: number },
   ): Promise<IncidentDocument[]> {
-    const state =
-      options.open === undefined ? {} : options.open ? { resolvedAt: null } : { resolvedAt: { $ne: null } };
-    return this.incidents
-      .find(
-        { organizationId, ...state },
-        { projection: { _id: 0 }, sort: { startedAt: -1 }, limit: options.limit },
-      )
-      .toArray();
+    if (options.open === true)
+      return this.incidents
+        .find(
+          { organizationId, resolvedAt: null },
+          { projection: { _id: 0 }, sort: { startedAt: -1 }, limit: options.limit },
+        )
+        .toArray();
+    const wanted = (incident: IncidentDocument) =>
+      options.open === undefined || (incident.resolvedAt !== null) === !options.open;
+    const found: IncidentDocument[] = [];
+    // Websites open incidents at once, so the list is in start order only roughly: past `limit`,
+    // read on while entries start later than the oldest kept.
+    let past = 0;
+    for await (const { incident } of this.listed(organizationList(organizationId), organizationId)) {
+      if (found.length >= options.limit) {
+        const oldest = found.reduce((min, kept) => Math.min(min, kept.startedAt.getTime()), Infinity);
+        if (incident.startedAt.getTime() <= oldest && ++past >= LIST_BATCH) break;
+      }
+      if (wanted(incident)) found.push(incident);
+    }
+    return newestFirst(found).slice(0, options.limit);
   }
 
-  /** The incidents of these websites open now or resolved since `since`. */
-  incidentsOfWebsites(
+  /**
+   * The incidents of these websites open now or resolved since `since`: each website's list,
+   * newest first, by primary key, until a batch of incidents all resolved before `since` (a
+   * website's incidents follow one another: one is open at a time under its monitor lock; an
+   * orphan left open by a crash is listed when met, and resolved by the reconciler).
+   */
+  async incidentsOfWebsites(
     organizationId: number,
     websiteIds: readonly number[],
     since: Date,
   ): Promise<IncidentDocument[]> {
-    if (websiteIds.length === 0) return Promise.resolve([]);
-    return this.incidents
-      .find(
-        {
-          organizationId,
-          websiteId: { $in: [...websiteIds] },
-          $or: [{ resolvedAt: null }, { resolvedAt: { $gte: since } }],
-        },
-        { projection: { _id: 0 } },
-      )
-      .toArray();
+    const perWebsite = new ConcurrencyLimit(LIST_WEBSITES_AT_ONCE);
+    const lists = await Promise.all(
+      [...new Set(websiteIds)].map((websiteId) =>
+        perWebsite.run(async () => {
+          const found: IncidentDocument[] = [];
+          let before = 0;
+          for await (const { incident } of this.listed(websiteList(websiteId), organizationId, websiteId)) {
+            if (incident.resolvedAt === null || incident.resolvedAt >= since) {
+              found.push(incident);
+              before = 0;
+            } else if (++before >= LIST_BATCH) break;
+          }
+          return found;
+        }),
+      ),
+    );
+    return newestFirst(lists.flat());
   }
 
-  incidentsOf(organizationId: number, websiteId: number, limit: number): Promise<IncidentDocument[]> {
-    return this.incidents
-      .find({ organizationId, websiteId }, { projection: { _id: 0 }, sort: { startedAt: -1 }, limit })
-      .toArray();
+  /** The website's latest `limit` incidents, newest first, from its list by primary key. */
+  async incidentsOf(organizationId: number, websiteId: number, limit: number): Promise<IncidentDocument[]> {
+    const found: IncidentDocument[] = [];
+    if (limit <= 0) return found;
+    for await (const { incident } of this.listed(websiteList(websiteId), organizationId, websiteId)) {
+      found.push(incident);
+      if (found.length >= limit) break;
+    }
+    return newestFirst(found);
   }
 }
+
+const newestFirst = (incidents: IncidentDocument[]) =>
+  incidents.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
