@@ -3,7 +3,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
-import { createAuthenticator, OrganizationRepository, tokenRoutes } from '../../libs/auth/index.js';
+import {
+  createAuthenticator,
+  OrganizationRepository,
+  personalTokenRoutes,
+  tokenFitsRole,
+  tokenRoutes,
+} from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
@@ -160,10 +166,8 @@ export async function startApi(
         { name: 'redis', isReady: () => pingRedis(redis) },
       ],
     }),
-    ...tokenRoutes(services.tokens, {
-      exists: async (organizationId, customerId) =>
-        (await services.customerRepository.findById(organizationId, customerId)) !== null,
-    }),
+    ...tokenRoutes(services.tokens, { exists: customerExists }),
+    ...personalTokenRoutes(services.tokens, { exists: customerExists }),
     ...sessionRoutes({
       signIn,
       sessions: services.sessions,
@@ -179,6 +183,12 @@ export async function startApi(
         sessions: services.sessions,
         mutex: services.mutex,
         customerExists,
+        revokePersonalTokens: (organizationId, userId, now) =>
+          services.tokens.revokePersonal(
+            organizationId,
+            userId,
+            (token) => now !== null && tokenFitsRole(token, now),
+          ),
       }),
     }),
     ...invitationRoutes(invitations),

@@ -18,6 +18,8 @@ export interface ApiToken {
   scopes: Scope[];
   /** Set for a token bound to one customer: it reads that customer's resources only (tokens from before have none). */
   customerId?: number | null;
+  /** Set for a personal token: the user who made it, whose role it never exceeds (tokens from before have none). */
+  userId?: number | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -58,6 +60,7 @@ export class ApiTokenRepository {
     name: string;
     scopes: Scope[];
     customerId?: number | null;
+    userId?: number | null;
   }): Promise<{ record: ApiToken; token: string }> {
     const generated: GeneratedToken = generateToken();
     const record: ApiToken = {
@@ -68,6 +71,7 @@ export class ApiTokenRepository {
       hash: generated.hash,
       scopes: input.scopes,
       customerId: input.customerId ?? null,
+      userId: input.userId ?? null,
       createdAt: new Date(),
       lastUsedAt: null,
       revokedAt: null,
@@ -101,8 +105,33 @@ export class ApiTokenRepository {
     return this.tokens.collection.find({ prefix }, WITHOUT_MONGO_ID).toArray();
   }
 
-  countActiveAdmins(organizationId: number): Promise<number> {
-    return this.tokens.countDocuments(organizationId, { revokedAt: null, scopes: 'admin' });
+  /** A user's personal tokens, revoked ones too, oldest first. */
+  listOfUser(organizationId: number, userId: number): Promise<ApiToken[]> {
+    return this.tokens.find(organizationId, { userId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
+  }
+
+  /**
+   * The organization's active admin tokens that are not personal: a personal token goes with its
+   * user, so it is no way back in for the organization.
+   */
+  async countActiveAdmins(organizationId: number): Promise<number> {
+    const admins = await this.tokens
+      .find(organizationId, { revokedAt: null, scopes: 'admin' }, { projection: { _id: 0, userId: 1 } })
+      .toArray();
+    return admins.filter((token) => token.userId == null).length;
+  }
+
+  /** Revokes the user's active personal tokens that `keep` refuses; answers how many. */
+  async revokePersonal(
+    organizationId: number,
+    userId: number,
+    keep: (token: ApiToken) => boolean,
+  ): Promise<number> {
+    let revoked = 0;
+    for (const token of await this.listOfUser(organizationId, userId))
+      if (token.revokedAt === null && !keep(token) && (await this.revoke(organizationId, token.id)))
+        revoked++;
+    return revoked;
   }
 
   /** Revokes the token; false when it does not exist in the organization or is already revoked. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resourceId, SCOPES, uniqueArray } from '../contract/index.js';
+import { hasScope, type Role, resourceId, SCOPES, scopesOfRole, uniqueArray } from '../contract/index.js';
 import type { ApiToken } from './api-token.repository.js';
 
 const scope = z.enum(SCOPES).meta({ id: 'TokenScope' });
@@ -38,6 +38,13 @@ export const tokenView = z
       .int()
       .nullable()
       .describe('The customer the token is bound to (null: the whole organization)'),
+    userId: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "A personal token's user: it is never wider than their role, and is revoked when they go or their role narrows below it (null: the organization's)",
+      ),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),
@@ -59,8 +66,22 @@ export function toTokenView(record: ApiToken): TokenView {
     prefix: record.prefix,
     scopes: record.scopes,
     customerId: record.customerId ?? null,
+    userId: record.userId ?? null,
     createdAt: record.createdAt.toISOString(),
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * Whether a token is no wider than a person of `role` (bound to `customerId` for a client): each
+ * scope within the role's, and a client's bound to its customer.
+ */
+export function tokenFitsRole(
+  token: Pick<ApiToken, 'scopes' | 'customerId'>,
+  person: { role: Role; customerId: number | null },
+): boolean {
+  const granted = scopesOfRole(person.role);
+  if (!token.scopes.every((scope) => hasScope(granted, scope))) return false;
+  return person.role !== 'client' || (token.customerId ?? null) === person.customerId;
 }

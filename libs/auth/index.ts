@@ -1,6 +1,6 @@
 export { API_TOKENS, type ApiToken, ApiTokenRepository, apiTokenIndexes } from './api-token.repository.js';
-export { scopeList, toTokenView } from './api-token.schema.js';
+export { scopeList, tokenFitsRole, toTokenView } from './api-token.schema.js';
 export { createAuthenticator } from './authenticator.js';
 export { type Organization, OrganizationRepository, organizationIndexes } from './organization.repository.js';
 export { generateToken, hashToken, isWellFormedToken } from './token.js';
-export { tokenRoutes } from './tokens.routes.js';
+export { PERSONAL_TOKEN_ROUTE_PATHS, personalTokenRoutes, tokenRoutes } from './tokens.routes.js';

@@ -1,3 +1,4 @@
+import { PERSONAL_TOKEN_ROUTE_PATHS } from '../auth/index.js';
 import { DomainError } from '../errors/index.js';
 import type { AppContext, CustomerGate } from '../http/index.js';
 import { SELF_ROUTE_PATHS } from './session.routes.js';
@@ -39,7 +40,10 @@ export function customerCallerRoutes(deps: {
   packageOfCustomer(organizationId: number, customerId: number): Promise<number | null>;
 }): Map<string, CustomerGate> {
   const routes = new Map<string, CustomerGate>(
-    [...SELF_ROUTE_PATHS, ...TWO_FACTOR_ROUTE_PATHS].map((path) => [path, always]),
+    [...SELF_ROUTE_PATHS, ...TWO_FACTOR_ROUTE_PATHS, ...PERSONAL_TOKEN_ROUTE_PATHS].map((path) => [
+      path,
+      always,
+    ]),
   );
   routes.set('/api/websites', narrowedToCustomer);
   const ownWebsite = ownedBy(deps.website, 'websiteRef');

@@ -1,17 +1,19 @@
 import type { Middleware } from 'koa';
+import { PERSONAL_TOKEN_ROUTE_PATHS } from '../auth/index.js';
 import { type Access, AppError, type AppState } from '../http/index.js';
 import { personOf } from './session.routes.js';
 import { TWO_FACTOR_ROUTE_PATHS } from './two-factor.routes.js';
 
-const TWO_FACTOR_PATHS = new Set(TWO_FACTOR_ROUTE_PATHS);
+/** Routes for people only with a body or an id to validate: a token is refused before that. */
+const PEOPLE_ONLY_PATHS = new Set([...TWO_FACTOR_ROUTE_PATHS, ...PERSONAL_TOKEN_ROUTE_PATHS]);
 /** What a person who must still enrol may reach: the enrolment, who they are, and signing out. */
 const ENROLMENT_PATHS = new Set([...TWO_FACTOR_ROUTE_PATHS, '/api/me', '/api/auth/logout']);
 
 /**
  * Wraps the access guard: once it has let a caller through, one whose organization requires
  * two-factor for their role and who has not turned it on gets 403 everywhere but `ENROLMENT_PATHS`.
- * An API token gets the two-factor routes' 403 here, before their body is validated (a 400 would
- * hide that the route is not for it).
+ * An API token gets the two-factor and personal-token routes' 403 here, before their body or id is
+ * validated (a 400 or 404 would hide that the route is not for it).
  */
 export function withTwoFactorEnrolment(
   guard: (access: Access) => Middleware<AppState>,
@@ -21,7 +23,7 @@ export function withTwoFactorEnrolment(
     return (ctx, next) =>
       guarded(ctx, async () => {
         const path = (ctx as { _matchedRoute?: string })._matchedRoute ?? '';
-        if (TWO_FACTOR_PATHS.has(path) && ctx.state.auth) personOf(ctx.state.auth);
+        if (PEOPLE_ONLY_PATHS.has(path) && ctx.state.auth) personOf(ctx.state.auth);
         if (ctx.state.auth?.mustEnrolTwoFactor && !ENROLMENT_PATHS.has(path))
           throw new AppError('forbidden', {
             detail:

@@ -11,6 +11,15 @@ export interface UserAdministrationDeps {
   /** Serializes the organization's user changes, so two cannot each remove "the other" last owner. */
   mutex: { withLock<T>(resource: string, work: () => Promise<T>): Promise<T> };
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  /**
+   * Revokes the user's personal tokens wider than what they are now (`null`: removed, every one of
+   * them); answers how many.
+   */
+  revokePersonalTokens(
+    organizationId: number,
+    userId: number,
+    now: { role: User['role']; customerId: number | null } | null,
+  ): Promise<number>;
 }
 
 /** Changes and deletions of an organization's users by its admins, under the owner rules. */
@@ -58,17 +67,20 @@ export class UserAdministration {
       const customerId = await this.customerAfter(user, role, changes);
       const updated: User = { ...user, name: changes.name ?? user.name, role, customerId };
       await this.deps.users.update(user, { name: updated.name, role, customerId });
+      if (role !== user.role || customerId !== user.customerId)
+        await this.deps.revokePersonalTokens(user.organizationId, user.id, { role, customerId });
       return updated;
     });
   }
 
-  /** Deletes the user and ends their sessions. */
+  /** Deletes the user, ends their sessions and revokes their personal tokens. */
   async delete(actor: AuthContext, id: number): Promise<void> {
     await this.deps.mutex.withLock(`users:${actor.organizationId}`, async () => {
       const user = await this.existing(actor.organizationId, id);
       await this.checkOwnerRules(actor, user, null);
       await this.deps.users.delete(user);
       await this.deps.sessions.endAll(user.id);
+      await this.deps.revokePersonalTokens(user.organizationId, user.id, null);
     });
   }
 }
