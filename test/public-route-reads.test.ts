@@ -176,7 +176,26 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
       expect(page.status).toBe(201);
       if (isPublic) pageId = page.body.id;
     }
+    // A page and a window deleted: their ids may stay listed, and must not be looked for by a scan.
+    const gone = await api.request<{ id: number }>('POST', '/api/status-pages', {
+      token,
+      body: { slug: `${slug}-gone`, title: 'Gone', customerId, public: true },
+    });
+    expect((await api.request('DELETE', `/api/status-pages/${gone.body.id}`, { token })).status).toBe(204);
     const tomorrow = new Date(Date.now() + 86_400_000);
+    const goneWindow = await api.request<{ id: number }>('POST', '/api/maintenance-windows', {
+      token,
+      body: {
+        websiteId: website.id,
+        title: 'Cancelled',
+        startsAt: tomorrow.toISOString(),
+        endsAt: new Date(tomorrow.getTime() + 3_600_000).toISOString(),
+        timezone: 'UTC',
+      },
+    });
+    expect(
+      (await api.request('DELETE', `/api/maintenance-windows/${goneWindow.body.id}`, { token })).status,
+    ).toBe(204);
     const window = await api.request('POST', '/api/maintenance-windows', {
       token,
       body: {

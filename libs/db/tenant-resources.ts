@@ -1,7 +1,7 @@
 import { type Db, type Filter, ObjectId, type Sort } from 'mongodb';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import { nextId } from './counters.js';
-import { KeyLookup, type LookupRef } from './key-lookup.js';
+import { KeyLookup, KeyTakenError, type LookupRef } from './key-lookup.js';
 import { TenantCollection, type TenantDocument } from './tenant-collection.js';
 
 /** Reads `findByIds` has going at once: enough to overlap them, few enough to leave the pool to others. */
@@ -94,6 +94,23 @@ export class TenantResources<T extends TenantResource> {
     await this.ids.point(String(id), found._id as LookupRef);
     const { _id, ...resource } = found;
     return resource as unknown as T;
+  }
+
+  /**
+   * The resource by its id's entry alone, never by the scanning `{organizationId, id}` filter: null
+   * when it has no entry. For ids a list keeps (which may name resources since deleted, whose
+   * entries went with them); the lists' backfill enters the resources stored before entries were kept.
+   */
+  async findEntered(organizationId: number, id: number): Promise<T | null> {
+    const byKey = (await this.ids.find(String(id), WITHOUT_MONGO_ID)) as T | null;
+    return byKey?.organizationId === organizationId ? byKey : null;
+  }
+
+  /** Enters a resource stored without its id's entry (a backfill); one entered already is left as it is. */
+  async enter(id: number, ref: LookupRef): Promise<void> {
+    await this.ids.point(String(id), ref).catch((error: unknown) => {
+      if (!(error instanceof KeyTakenError)) throw error;
+    });
   }
 
   /**

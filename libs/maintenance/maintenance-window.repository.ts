@@ -32,16 +32,19 @@ export const maintenanceWindowIndexes: CollectionIndexes = {
     { key: { id: 1 }, unique: true, name: 'id_unique' },
     { key: { organizationId: 1, websiteId: 1 }, name: 'organization_website' },
   ],
-  // Windows stored before the lists were kept: one scan, once per database.
-  backfill: (db) =>
-    windowLists(db).backfill(async () =>
-      (
-        await db
-          .collection<MaintenanceWindowDocument>(MAINTENANCE_WINDOWS)
-          .find({}, { projection: { _id: 0, id: 1, websiteId: 1 } })
-          .toArray()
-      ).map((window) => ({ owner: window.websiteId, id: window.id })),
-    ),
+  // Windows stored before the lists were kept: one scan, once per database; each window's id is
+  // entered too (the lists are read through those entries alone).
+  backfill: (db) => {
+    const windows = new TenantResources<MaintenanceWindowDocument>(db, MAINTENANCE_WINDOWS);
+    return windowLists(db).backfill(async () => {
+      const stored = await db
+        .collection<MaintenanceWindowDocument>(MAINTENANCE_WINDOWS)
+        .find({}, { projection: { _id: 1, id: 1, websiteId: 1 } })
+        .toArray();
+      for (const window of stored) await windows.enter(window.id, window._id);
+      return stored.map((window) => ({ owner: window.websiteId, id: window.id }));
+    });
+  },
 };
 
 /**
@@ -88,7 +91,8 @@ export class MaintenanceWindowRepository {
       [...new Set(websiteIds)].map(async (websiteId) => {
         const ids = await reads.run(() => this.lists.get(websiteId));
         const found = await Promise.all(
-          ids.map((id) => reads.run(() => this.windows.findById(organizationId, id))),
+          // By the ids' entries alone: an id left by a crash has no entry (never a scan).
+          ids.map((id) => reads.run(() => this.windows.findEntered(organizationId, id))),
         );
         // An id left by a crash, or of a window since deleted, is skipped.
         return found.filter(

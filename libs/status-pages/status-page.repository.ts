@@ -63,15 +63,17 @@ export const statusPageIndexes: CollectionIndexes = {
   ],
   backfill: async (db) => {
     await slugLookup(db).backfill();
-    // Pages stored before the lists were kept: one scan, once per database.
-    await pageLists(db).backfill(async () =>
-      (
-        await db
-          .collection<StatusPageDocument>(STATUS_PAGES)
-          .find({}, { projection: { _id: 0, id: 1, customerId: 1 } })
-          .toArray()
-      ).map((page) => ({ owner: page.customerId, id: page.id })),
-    );
+    // Pages stored before the lists were kept: one scan, once per database; each page's id is
+    // entered too (the lists are read through those entries alone).
+    const pages = new TenantResources<StatusPageDocument>(db, STATUS_PAGES);
+    await pageLists(db).backfill(async () => {
+      const stored = await db
+        .collection<StatusPageDocument>(STATUS_PAGES)
+        .find({}, { projection: { _id: 1, id: 1, customerId: 1 } })
+        .toArray();
+      for (const page of stored) await pages.enter(page.id, page._id as LookupRef);
+      return stored.map((page) => ({ owner: page.customerId, id: page.id }));
+    });
   },
 };
 
@@ -144,7 +146,8 @@ export class StatusPageRepository {
     const reads = new ConcurrencyLimit(READS_AT_ONCE);
     const ids = await this.lists.get(customerId);
     const pages = await Promise.all(
-      ids.map((id) => reads.run(() => this.pages.findById(organizationId, id))),
+      // By the ids' entries alone: a deleted page's id stays listed, and its entry is gone.
+      ids.map((id) => reads.run(() => this.pages.findEntered(organizationId, id))),
     );
     return pages
       .filter((page): page is StatusPageDocument => page?.customerId === customerId && page.public)
