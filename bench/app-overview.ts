@@ -52,13 +52,25 @@ interface Run {
   jsFiles: number;
   jsBytes: number;
   totalBytes: number;
+  /** Each request of the load: path, when it started and how long it took (ms from navigation). */
+  requests: Array<{ path: string; startMs: number; ms: number }>;
 }
 
 async function measure(page: Page, base: string): Promise<Run> {
   const sizes: Array<Promise<{ js: boolean; bytes: number }>> = [];
+  const requests: Run['requests'] = [];
+  let navigationStart = 0;
   page.on('requestfinished', (request) => {
     const js = request.resourceType() === 'script';
     sizes.push(request.sizes().then((s) => ({ js, bytes: s.responseBodySize })));
+    const timing = request.timing();
+    const url = new URL(request.url());
+    if (!navigationStart) navigationStart = timing.startTime;
+    requests.push({
+      path: url.pathname + url.search,
+      startMs: timing.startTime - navigationStart,
+      ms: timing.responseEnd,
+    });
   });
   const started = performance.now();
   await page.goto(`${base}/`);
@@ -81,6 +93,7 @@ async function measure(page: Page, base: string): Promise<Run> {
     jsFiles: js.length,
     jsBytes: js.reduce((sum, s) => sum + s.bytes, 0),
     totalBytes: finished.reduce((sum, s) => sum + s.bytes, 0),
+    requests,
   };
 }
 
@@ -197,6 +210,12 @@ await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
         `(budget ${BUDGET_JS_BYTES / 1024} KiB: ${(first?.jsBytes ?? 0) <= BUDGET_JS_BYTES ? 'within' : 'OVER'}); ` +
         `interactive within 1 s: ${runs.every((r) => r.interactiveMs <= 1000) ? 'every run' : `${runs.filter((r) => r.interactiveMs <= 1000).length} of ${RUNS} runs`}.`,
     );
+    const median = [...runs].sort((a, b) => a.interactiveMs - b.interactiveMs)[Math.floor(runs.length / 2)];
+    console.log('\nWhere the median run’s time went (each request: started after navigation, took):\n');
+    console.log('| request | started | took |');
+    console.log('| --- | --- | --- |');
+    for (const r of median?.requests ?? [])
+      console.log(`| ${r.path.slice(0, 70)} | ${r.startMs.toFixed(0)} ms | ${r.ms.toFixed(0)} ms |`);
   } finally {
     await browser.close();
     await pool.close();

@@ -78,10 +78,13 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await receiver?.close();
   });
 
-  async function newPage(options: { width?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext(
-      options.width ? { viewport: { width: options.width, height: 844 }, isMobile: true } : {},
-    );
+  async function newPage(
+    options: { width?: number; dark?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      ...(options.width ? { viewport: { width: options.width, height: 844 }, isMobile: true } : {}),
+      ...(options.dark ? { colorScheme: 'dark' as const } : {}),
+    });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
@@ -195,7 +198,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     expect(pageErrors).toEqual([]);
   });
 
-  async function signInAsOwner(options: { width?: number } = {}) {
+  async function signInAsOwner(options: { width?: number; dark?: boolean } = {}) {
     const opened = await newPage(options);
     await opened.page.goto(`${base}/sign-in`);
     await opened.page.getByLabel('E-mail').fill(OWNER_EMAIL);
@@ -498,5 +501,25 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     expect(await fitsTheWidth(page), 'channel').toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-channel-phone.png'), fullPage: true });
     await context.close();
+  });
+
+  it('the new screens in the system’s dark mode pass the scan too', async () => {
+    const { context, page } = await signInAsOwner({ dark: true });
+    for (const [link, heading] of [
+      ['Maintenance', 'Maintenance'],
+      ['Status pages', 'Status pages'],
+      ['People', 'People'],
+      ['Audit log', 'Audit log'],
+    ] as const) {
+      await openFromNav(page, link, heading);
+      await page.waitForLoadState('networkidle');
+      await look(page, `${link.toLowerCase().replace(/ /g, '-')}-dark`);
+    }
+    await openFromNav(page, 'Channels', 'Notification channels');
+    await page.getByRole('link', { name: 'Team chat' }).click();
+    await page.locator('#deliveries tbody tr').first().waitFor();
+    await look(page, 'channel-dark');
+    await context.close();
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { Field, FormError } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
 
 type AuditEvent = Schemas['AuditEvent'];
 type Filters = {
@@ -45,6 +46,19 @@ export function AuditLog() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Names for the actors' numbers: the organization's users and tokens.
+  const actors = useLoad(async () => {
+    const [users, tokens] = await Promise.all([api.GET('/api/users'), api.GET('/api/tokens')]);
+    return {
+      user: new Map((users.data ?? []).map((u) => [u.id, u.name])),
+      token: new Map((tokens.data ?? []).map((t) => [t.id, `token “${t.name}”`])),
+    };
+  }, []);
+  const actorName = (actor: AuditEvent['actor']) => {
+    if (actor.type === 'anonymous') return 'Someone not signed in';
+    const name = actor.id === null ? undefined : actors.data?.[actor.type].get(actor.id);
+    return name ? `${name} (${actor.type} ${actor.id})` : `${actor.type} ${actor.id ?? ''}`;
+  };
 
   const load = async (after: string | null, shown: AuditEvent[]) => {
     setBusy(true);
