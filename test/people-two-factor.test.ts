@@ -140,6 +140,38 @@ describe('people: two-factor sign-in (TOTP)', () => {
     expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
+  it('throttles wrong codes on confirm and on turning off: the 6th is 429 with Retry-After, even with the right code', async () => {
+    const confirming = await signIn(api, (await createUser(api, organizationId, 'viewer')).email);
+    const started = await withCookie<{ secret: string }>(api, confirming, 'POST', '/api/me/two-factor');
+    const wrongNow = () =>
+      String((Number(codeOf(started.body.secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await withCookie(api, confirming, 'POST', '/api/me/two-factor/confirm', {
+        body: { code: wrongNow() },
+      });
+      expect(refused.status).toBe(400);
+    }
+    const held = await withCookie(api, confirming, 'POST', '/api/me/two-factor/confirm', {
+      body: { code: codeOf(started.body.secret) },
+    });
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const disabling = await signIn(api, (await createUser(api, organizationId, 'editor')).email);
+    const { recoveryCodes } = await enrol(disabling);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await withCookie(api, disabling, 'DELETE', '/api/me/two-factor', {
+        body: { code: 'aaaa-aaaa-aaaa-aaaa' },
+      });
+      expect(refused.status).toBe(400);
+    }
+    const off = await withCookie(api, disabling, 'DELETE', '/api/me/two-factor', {
+      body: { code: recoveryCodes[0] },
+    });
+    expect(off.status).toBe(429);
+    expect(off.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
   it('is for people: an API token gets 403', async () => {
     const token = await api.createToken(organizationId, ['admin']);
     expect((await api.request('POST', '/api/me/two-factor', { token })).status).toBe(403);

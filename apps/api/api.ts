@@ -104,6 +104,12 @@ export async function startApi(
   const twoFactor = new TwoFactor({
     repository: new TwoFactorRepository(mongo.db),
     secrets: services.secrets,
+    codeFailures: createRedisRateLimiter({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limit: config.SIGN_IN_FAILURES_PER_ACCOUNT,
+      windowMs: SIGN_IN_WINDOW_MS,
+    }),
   });
   const organizations = new OrganizationRepository(mongo.db);
   const signIn = new SignIn({

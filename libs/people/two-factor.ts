@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { conflict, invalidInput } from '../errors/index.js';
+import { AppError } from '../http/index.js';
+import type { RateLimiter } from '../redis/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { base32Decode, base32Encode, generateTotpSecret, matchingTotpStep, otpauthUrl } from './totp.js';
 import type { TwoFactorRepository } from './two-factor.repository.js';
@@ -32,7 +34,35 @@ const wrongCode = () =>
 
 /** TOTP enrolment, its confirmation and removal, and checking a second factor at sign-in. */
 export class TwoFactor {
-  constructor(private readonly deps: { repository: TwoFactorRepository; secrets: SecretBox }) {}
+  constructor(
+    private readonly deps: {
+      repository: TwoFactorRepository;
+      secrets: SecretBox;
+      /**
+       * Wrong codes per account when confirming or turning two-factor off, as failed sign-ins are
+       * counted (`SIGN_IN_FAILURES_PER_ACCOUNT` per 15 minutes): a stolen session cannot guess codes.
+       */
+      codeFailures: RateLimiter;
+    },
+  ) {}
+
+  /**
+   * Runs `check` of a code unless the account is throttled (429), answering what it found; a wrong
+   * code (null) counts and is 400.
+   */
+  private async throttledCheck<T>(user: User, check: () => Promise<T | null> | T | null): Promise<T> {
+    const key = `two-factor-codes:${user.id}`;
+    const decision = await this.deps.codeFailures.peek(key);
+    if (!decision.allowed)
+      throw new AppError('rate-limited', {
+        detail: `${decision.limit} wrong two-factor codes for this account in ${decision.windowSeconds / 60} minutes; retry in ${decision.resetSeconds} s.`,
+        headers: { 'Retry-After': String(decision.resetSeconds) },
+      });
+    const found = await check();
+    if (found !== null) return found;
+    await this.deps.codeFailures.consume(key);
+    throw wrongCode();
+  }
 
   private secretOf(user: User): Buffer | null {
     if (!user.twoFactor) return null;
@@ -57,8 +87,8 @@ export class TwoFactor {
           ? 'Two-factor sign-in is already on.'
           : 'No enrolment to confirm: start one with POST /api/me/two-factor.',
       );
-    const step = matchingTotpStep(secret, code, Date.now(), user.twoFactor.lastStep);
-    if (step === null) throw wrongCode();
+    const lastStep = user.twoFactor.lastStep;
+    const step = await this.throttledCheck(user, () => matchingTotpStep(secret, code, Date.now(), lastStep));
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     const recoveryCodeHashes = codes.map((shown) => recoveryCodeHash(normalizeRecoveryCode(shown)));
     if (!(await this.deps.repository.enable(user, { step, recoveryCodeHashes })))
@@ -69,7 +99,7 @@ export class TwoFactor {
   /** Turns two-factor off, given a current code or a recovery code. */
   async disable(user: User, code: string): Promise<void> {
     if (!user.twoFactorEnabled) throw conflict('Two-factor sign-in is not on.');
-    if (!(await this.verify(user, code))) throw wrongCode();
+    await this.throttledCheck(user, async () => ((await this.verify(user, code)) ? true : null));
     await this.deps.repository.disable(user);
   }
 
