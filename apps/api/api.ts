@@ -59,7 +59,7 @@ import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
-/** How often the API deletes audit events past their retention. */
+/** How often the API deletes audit events past their retention, and invitations no longer usable. */
 const AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface ApiServer extends RunningService {
@@ -333,9 +333,23 @@ export async function startApi(
           'audit retention failed',
         ),
     );
-  let auditRetentionRun = removeExpiredAuditEvents();
+  // Invitations expired (past the week they stay listed) or used, a bounded batch a pass.
+  let invitationsAfterId = 0;
+  const purgeInvitations = () =>
+    invitations.purge(new Date(), invitationsAfterId).then(
+      ({ expired, used, nextAfterId }) => {
+        invitationsAfterId = nextAfterId;
+        if (expired + used > 0) logger.info({ expired, used }, 'unusable invitations purged');
+      },
+      (error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'invitation purge failed',
+        ),
+    );
+  let auditRetentionRun = Promise.all([removeExpiredAuditEvents(), purgeInvitations()]);
   const auditRetention = setInterval(() => {
-    auditRetentionRun = removeExpiredAuditEvents();
+    auditRetentionRun = Promise.all([removeExpiredAuditEvents(), purgeInvitations()]);
   }, AUDIT_RETENTION_INTERVAL_MS);
   // The API keeps nothing in Redis that it must rebuild (the workers and the notifier do); it says so.
   const redisData = await watchRedisData({

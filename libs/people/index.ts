@@ -1,7 +1,11 @@
 export { accountLinkRoutes } from './account-link.routes.js';
 export { customerCallerRoutes } from './customer-gates.js';
 export { withTwoFactorEnrolment } from './enrolment-gate.js';
-export { InvitationRepository, invitationIndexes } from './invitation.repository.js';
+export {
+  EXPIRED_INVITATION_KEPT_MS,
+  InvitationRepository,
+  invitationIndexes,
+} from './invitation.repository.js';
 export { invitationRoutes } from './invitation.routes.js';
 export { Invitations } from './invitations.js';
 export { linkWithToken, smtpMailer } from './mailer.js';

@@ -10,6 +10,9 @@ export const INVITATIONS = 'invitations';
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 72 * 3600_000;
 
+/** How long an expired invitation is still listed (so admins see it lapsed) before it is purged. */
+export const EXPIRED_INVITATION_KEPT_MS = 7 * 24 * 3600_000;
+
 /** An invitation as stored (`_id` is `i<id>`); only the SHA-256 of its token is kept. */
 const storedInvitation = z.object({
   id: z.number().int().min(1),
@@ -111,6 +114,18 @@ export class InvitationRepository {
   async list(organizationId: number): Promise<Invitation[]> {
     const found = await this.invitations
       .find(organizationId, {}, { projection: { _id: 0 }, sort: { id: 1 } })
+      .toArray();
+    return found.map((invitation) => storedInvitation.parse(invitation));
+  }
+
+  /**
+   * Up to `limit` invitations of every organization with ids above `afterId`, in id order: the
+   * purge's bounded pass (off the request path; FerretDB scans the collection for it, which holds
+   * only pending invitations).
+   */
+  async pageAfter(afterId: number, limit: number): Promise<Invitation[]> {
+    const found = await this.invitations.collection
+      .find({ id: { $gt: afterId } }, { projection: { _id: 0 }, sort: { id: 1 }, limit })
       .toArray();
     return found.map((invitation) => storedInvitation.parse(invitation));
   }

@@ -2,7 +2,12 @@ import type { AuthContext, ClientInfo } from '../contract/index.js';
 import { KeyTakenError } from '../db/index.js';
 import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { Invitation, InvitationRepository, InvitationRequest } from './invitation.repository.js';
+import {
+  EXPIRED_INVITATION_KEPT_MS,
+  type Invitation,
+  type InvitationRepository,
+  type InvitationRequest,
+} from './invitation.repository.js';
 import { linkWithToken, type MailSettings, mailNotSent, type PeopleMailer, requireMailer } from './mailer.js';
 import { hashOfToken } from './one-time-token.js';
 import { hashPassword, passwordProblem } from './password.js';
@@ -124,6 +129,33 @@ export class Invitations {
       throw mailNotSent('invitation');
     }
     return invitation;
+  }
+
+  /**
+   * Deletes invitations that can no longer be used: expired more than EXPIRED_INVITATION_KEPT_MS
+   * ago, or used (their e-mail has an account: accepted, made by the CLI, or an acceptance that
+   * stopped before its invitation was deleted), each by primary key with its token's key_lookups
+   * entry. Reads at most `batch` invitations a pass, going on after the last one a later pass
+   * (`afterId`), from the start again once past the end.
+   */
+  async purge(
+    now: Date,
+    afterId = 0,
+    batch = 500,
+  ): Promise<{ expired: number; used: number; nextAfterId: number }> {
+    const page = await this.deps.invitations.pageAfter(afterId, batch);
+    const cutoff = now.getTime() - EXPIRED_INVITATION_KEPT_MS;
+    let expired = 0;
+    let used = 0;
+    for (const invitation of page) {
+      if (invitation.expiresAt.getTime() <= cutoff) {
+        if (await this.deps.invitations.delete(invitation)) expired++;
+      } else if (await this.deps.users.findByEmail(invitation.email)) {
+        if (await this.deps.invitations.delete(invitation)) used++;
+      }
+    }
+    const last = page.at(-1);
+    return { expired, used, nextAfterId: page.length < batch || !last ? 0 : last.id };
   }
 
   list(organizationId: number): Promise<Invitation[]> {
