@@ -27,6 +27,7 @@ interface AuditEvent {
   requestId: string;
   changes: Change[];
   subject?: { email: string };
+  signIn?: { method: string };
 }
 interface Page {
   items: AuditEvent[];
@@ -291,6 +292,45 @@ describe('audit log', { timeout: 60_000 }, () => {
     const stored = JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray());
     expect(stored).not.toContain(started.body.secret);
     for (const recovery of confirmed.body.recoveryCodes) expect(stored).not.toContain(recovery);
+  });
+
+  it('tells a sign-in with a recovery code from one with a TOTP code, and records the code used up as a two-factor change', async () => {
+    const user = await createUser(api, organizationId, 'viewer');
+    const cookie = await signIn(api, user.email);
+    const started = await withCookie<{ secret: string }>(api, cookie, 'POST', '/api/me/two-factor');
+    const step = totpStep(Date.now());
+    const code = (at: number) => hotp(base32Decode(started.body.secret), at);
+    const confirmed = await withCookie<{ recoveryCodes: string[] }>(
+      api,
+      cookie,
+      'POST',
+      '/api/me/two-factor/confirm',
+      { body: { code: code(step) } },
+    );
+    expect(confirmed.status).toBe(200);
+    const login = (totp: string) =>
+      api.request('POST', '/api/auth/login', { body: { email: user.email, password: TEST_PASSWORD, totp } });
+    expect((await login(code(step + 1))).status).toBe(200);
+    const recovery = confirmed.body.recoveryCodes[3]!;
+    expect((await login(recovery)).status).toBe(200);
+
+    const page = await audit(`?actorId=${user.id}&actorType=user&limit=6`);
+    expect(page.body.items.map((event) => [event.action, event.signIn?.method])).toEqual([
+      ['useRecoveryCode', 'recovery-code'],
+      ['login', 'recovery-code'],
+      ['login', 'totp'],
+      ['confirmTwoFactor', undefined],
+      ['startTwoFactorEnrolment', undefined],
+      ['login', 'password'],
+    ]);
+    expect(page.body.items[0]).toMatchObject({
+      resource: 'me',
+      resourceId: String(user.id),
+      outcome: 'succeeded',
+      changes: [{ path: 'user.twoFactor.recoveryCodesLeft', old: 10, new: 9 }],
+    });
+    const stored = JSON.stringify(await api.db.collection(AUDIT_EVENTS).find({}).toArray());
+    expect(stored).not.toContain(recovery);
   });
 
   it('filters by time, actor and resource, and pages with the cursor', async () => {

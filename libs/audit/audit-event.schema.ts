@@ -19,6 +19,12 @@ export const fieldChangeSchema = z.object({
   writeOnly: z.literal(true).optional(),
 });
 
+const signInSchema = z.object({
+  method: z
+    .enum(['password', 'totp', 'recovery-code'])
+    .describe('What proved the person: the password alone, with a TOTP code, or with a recovery code'),
+});
+
 /** An audit event as stored in `audit_events` (parsed before every insert). */
 export const auditEventDocument = z.object({
   /** `<organizationId>/<seq, 12 digits>`: the organization's events in order, read by primary key. */
@@ -44,6 +50,8 @@ export const auditEventDocument = z.object({
   changes: z.array(fieldChangeSchema),
   /** Who an anonymous attempt named (the e-mail a sign-in tried); never a password or code. */
   subject: z.object({ email: z.string() }).optional(),
+  /** How a sign-in was made (`method` is the HTTP method): the password alone, with a TOTP or a recovery code. */
+  signIn: signInSchema.optional(),
 });
 export type AuditEventDocument = z.infer<typeof auditEventDocument>;
 export type NewAuditEvent = Omit<AuditEventDocument, '_id' | 'seq' | 'expiresAt'>;
@@ -64,6 +72,9 @@ export const auditEventView = z
     requestId: z.string(),
     changes: z.array(fieldChangeSchema),
     subject: z.object({ email: z.string() }).optional(),
+    signIn: signInSchema
+      .optional()
+      .describe('On sign-ins whose password was right: how the person signed in'),
   })
   .meta({ id: 'AuditEvent' });
 

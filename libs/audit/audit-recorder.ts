@@ -7,6 +7,7 @@ import type { AppContext, AppState, Route } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { AuditEventRepository } from './audit-event.repository.js';
 import type { Actor, NewAuditEvent } from './audit-event.schema.js';
+import { auditNoteOf } from './audit-note.js';
 import { fieldChanges } from './field-changes.js';
 
 /** Operations sent with POST that only read (a batch question): not writes, not recorded. */
@@ -196,7 +197,27 @@ export function auditRecorder(
           };
           if (route.access === 'public' && isRecord(body) && typeof body.email === 'string')
             event.subject = { email: body.email.slice(0, 320) };
+          const note = auditNoteOf(ctx);
+          if (note?.signIn) event.signIn = note.signIn;
           await options.events.append(event);
+          // A recovery code used up (at a sign-in) is a two-factor change of the person's, as
+          // enrolling and turning two-factor off are.
+          if (note?.recoveryCodeUsed) {
+            const { userId, recoveryCodesLeft } = note.recoveryCodeUsed;
+            await options.events.append({
+              ...event,
+              action: 'useRecoveryCode',
+              resource: 'me',
+              resourceId: String(userId),
+              changes: [
+                {
+                  path: 'user.twoFactor.recoveryCodesLeft',
+                  old: recoveryCodesLeft + 1,
+                  new: recoveryCodesLeft,
+                },
+              ],
+            });
+          }
         } catch (error) {
           dropped.inc();
           ctx.state.log.warn(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noteForAudit } from '../audit/index.js';
 import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../contract/index.js';
 import { notAllowed, notFound } from '../errors/index.js';
 import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../http/index.js';
@@ -71,7 +72,13 @@ export function sessionRoutes(deps: {
       handle: async ({ body, ctx }) => {
         // Signing a browser in to the attacker's account from another site is refused too.
         if (ctx.get('origin')) requireSameOrigin(ctx);
-        const { sessionId, user } = await deps.signIn.signIn(body, clientOf(ctx));
+        const { sessionId, user, method, recoveryCodesLeft } = await deps.signIn.signIn(body, clientOf(ctx));
+        noteForAudit(ctx, {
+          signIn: { method },
+          ...(recoveryCodesLeft === undefined
+            ? {}
+            : { recoveryCodeUsed: { userId: user.id, recoveryCodesLeft } }),
+        });
         setSessionCookie(ctx, sessionId, deps.sessions.absoluteMs);
         ctx.set('Cache-Control', 'no-store');
         return { user: toUserView(user) };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SignInMethod } from '../audit/index.js';
 import { type AuthContext, type ClientInfo, type Role, scopesOfRole } from '../contract/index.js';
 import { AppError } from '../http/index.js';
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
@@ -58,7 +59,13 @@ export class SignIn {
   async signIn(
     credentials: { email: string; password: string; totp?: string },
     client: ClientInfo,
-  ): Promise<{ sessionId: string; user: User }> {
+  ): Promise<{
+    sessionId: string;
+    user: User;
+    /** What proved the person; with a recovery code, how many they have left. */
+    method: SignInMethod;
+    recoveryCodesLeft?: number;
+  }> {
     const account = accountKey(credentials.email);
     const address = `auth-failures:${client.address}`;
     const [byAccount, byAddress] = await Promise.all([
@@ -82,12 +89,14 @@ export class SignIn {
     if (!user || !matches)
       return fail(new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' }));
     // Asked for only now: whether an account has two-factor on is told to whoever knows its password.
-    if (user.twoFactorEnabled) {
-      if (credentials.totp === undefined) throw secondFactorProblem('totp-required');
-      if (!(await this.deps.twoFactor.verify(user, credentials.totp)))
-        return fail(secondFactorProblem('totp-invalid'));
-    }
-    return this.openSession(user, client);
+    if (!user.twoFactorEnabled) return { ...(await this.openSession(user, client)), method: 'password' };
+    if (credentials.totp === undefined) throw secondFactorProblem('totp-required');
+    const method = await this.deps.twoFactor.verifyCode(user, credentials.totp);
+    if (!method) return fail(secondFactorProblem('totp-invalid'));
+    const opened = await this.openSession(user, client);
+    if (method === 'totp') return { ...opened, method };
+    const recoveryCodesLeft = Math.max(0, (user.twoFactor?.recoveryCodeHashes.length ?? 1) - 1);
+    return { ...opened, method, recoveryCodesLeft };
   }
 
   /**

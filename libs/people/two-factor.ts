@@ -108,14 +108,21 @@ export class TwoFactor {
    * of the user's unused recovery codes (it is then used up).
    */
   async verify(user: User, code: string): Promise<boolean> {
+    return (await this.verifyCode(user, code)) !== null;
+  }
+
+  /** As `verify`, saying which kind of code it was: `totp` or `recovery-code`; null when wrong. */
+  async verifyCode(user: User, code: string): Promise<'totp' | 'recovery-code' | null> {
     const secret = this.secretOf(user);
-    if (!secret || !user.twoFactor || !user.twoFactorEnabled) return false;
+    if (!secret || !user.twoFactor || !user.twoFactorEnabled) return null;
     if (TOTP_CODE.test(code)) {
       const step = matchingTotpStep(secret, code, Date.now(), user.twoFactor.lastStep);
-      return step !== null && (await this.deps.repository.claimStep(user, step));
+      return step !== null && (await this.deps.repository.claimStep(user, step)) ? 'totp' : null;
     }
     const normalized = normalizeRecoveryCode(code);
-    if (!RECOVERY_CODE.test(normalized)) return false;
-    return this.deps.repository.useRecoveryCode(user, recoveryCodeHash(normalized));
+    if (!RECOVERY_CODE.test(normalized)) return null;
+    return (await this.deps.repository.useRecoveryCode(user, recoveryCodeHash(normalized)))
+      ? 'recovery-code'
+      : null;
   }
 }

@@ -1972,6 +1972,14 @@ export interface components {
             subject?: {
                 email: string;
             };
+            /** @description On sign-ins whose password was right: how the person signed in */
+            signIn?: {
+                /**
+                 * @description What proved the person: the password alone, with a TOTP code, or with a recovery code
+                 * @enum {string}
+                 */
+                method: "password" | "totp" | "recovery-code";
+            };
         };
         WebsiteOverview: {
             id: number;

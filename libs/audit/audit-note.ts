@@ -1,0 +1,22 @@
+import type { AppContext } from '../http/index.js';
+
+/** How a person proved who they are at a sign-in: the password alone, or with a TOTP or a recovery code. */
+export type SignInMethod = 'password' | 'totp' | 'recovery-code';
+
+/**
+ * What a route tells the audit log beyond what the recorder reads itself: how a sign-in was made,
+ * and a two-factor change it made on the way (a recovery code used up).
+ */
+export interface AuditNote {
+  signIn?: { method: SignInMethod };
+  recoveryCodeUsed?: { userId: number; recoveryCodesLeft: number };
+}
+
+const notes = new WeakMap<object, AuditNote>();
+
+/** Adds to the request's note for the audit log (kept with the request, gone with it). */
+export function noteForAudit(ctx: AppContext, note: AuditNote): void {
+  notes.set(ctx, { ...notes.get(ctx), ...note });
+}
+
+export const auditNoteOf = (ctx: AppContext): AuditNote | undefined => notes.get(ctx);
