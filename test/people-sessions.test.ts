@@ -230,6 +230,23 @@ describe('people: sign-in, sessions and roles', () => {
     expect(doc.body.paths['/api/websites']?.get?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
     expect(doc.body.paths['/api/auth/login']?.post?.security).toEqual([]);
   });
+
+  it('the OpenAPI document declares the Set-Cookie of signing in, accepting an invitation and signing out', async () => {
+    type Operation = { responses: Record<string, { headers?: Record<string, { $ref: string }> }> };
+    const doc = await api.request<{
+      components: { headers: Record<string, { description: string }> };
+      paths: Record<string, Record<string, Operation>>;
+    }>('GET', '/openapi.json');
+    expect(doc.body.components.headers['Set-Cookie']?.description).toContain('webmon_session');
+    for (const [path, status] of [
+      ['/api/auth/login', '200'],
+      ['/api/auth/accept-invitation', '201'],
+      ['/api/auth/logout', '204'],
+    ] as const)
+      expect(doc.body.paths[path]?.post?.responses[status]?.headers?.['Set-Cookie']).toEqual({
+        $ref: '#/components/headers/Set-Cookie',
+      });
+  });
 });
 
 describe('people: session lifetimes and HTTPS', () => {

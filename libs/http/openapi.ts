@@ -65,6 +65,9 @@ const HEADERS = {
   ETag: stringHeader(
     'The representation’s version; send it back in `If-None-Match` to get a 304 while it holds',
   ),
+  'Set-Cookie': stringHeader(
+    'The session cookie `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS): set by signing in, cleared by signing out',
+  ),
 } as const;
 type HeaderName = keyof typeof HEADERS;
 

@@ -57,7 +57,7 @@ export function accountLinkRoutes(deps: {
         status: 201,
         description: 'The user, signed in',
         schema: signedInView,
-        headers: ['Cache-Control'],
+        headers: ['Cache-Control', 'Set-Cookie'],
       },
       handle: async ({ body, ctx }) => {
         // As login: another site must not sign a browser in to an account it made.

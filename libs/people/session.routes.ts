@@ -68,7 +68,12 @@ export function sessionRoutes(deps: {
       access: 'public',
       body: loginBody,
       problems: [401, 403, 429, 503],
-      success: { status: 200, description: 'Signed in', schema: signedInView, headers: ['Cache-Control'] },
+      success: {
+        status: 200,
+        description: 'Signed in',
+        schema: signedInView,
+        headers: ['Cache-Control', 'Set-Cookie'],
+      },
       handle: async ({ body, ctx }) => {
         // Signing a browser in to the attacker's account from another site is refused too.
         if (ctx.get('origin')) requireSameOrigin(ctx);
@@ -91,7 +96,7 @@ export function sessionRoutes(deps: {
       summary: 'Sign out: ends this session and clears its cookie',
       tags: TAGS,
       access: 'read',
-      success: { status: 204, description: 'Signed out' },
+      success: { status: 204, description: 'Signed out; the cookie cleared', headers: ['Set-Cookie'] },
       handle: async ({ auth, ctx }) => {
         const { userId, sessionHandle } = personOf(auth);
         await deps.sessions.end(userId, sessionHandle);

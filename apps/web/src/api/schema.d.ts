@@ -2510,6 +2510,8 @@ export interface components {
         "Cache-Control": string;
         /** @description The representation’s version; send it back in `If-None-Match` to get a 304 while it holds */
         ETag: string;
+        /** @description The session cookie `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS): set by signing in, cleared by signing out */
+        "Set-Cookie": string;
     };
     pathItems: never;
 }
@@ -3555,6 +3557,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3646,7 +3649,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed out */
+            /** @description Signed out; the cookie cleared */
             204: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
@@ -3654,6 +3657,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5075,6 +5079,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
