@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Collection, type Document, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureIndexes, ID_LISTS, KEY_LOOKUPS } from '../libs/db/index.js';
+import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, NumberedLists } from '../libs/db/index.js';
 import { INCIDENT_LISTS } from '../libs/monitoring/monitor-state.repository.js';
 import { ALL_INDEXES } from '../libs/services/services.js';
 import { createCustomer, createPackage, TestApi, until, withServices } from './support/harness.js';
@@ -354,6 +354,23 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
       services.states.resolveIncident(organizationId, old.id, new Date()),
     );
     expect((await db.collection('incidents').findOne({ id: old.id }))?.resolvedAt).toBeInstanceOf(Date);
+  });
+
+  it('a numbered list takes appends from writers at once: each entry once, under its own number, read newest first', async () => {
+    const lists = new NumberedLists<{ value: number }>(api.db, 'numbered_test');
+    const numbers = await Promise.all(
+      Array.from({ length: 20 }, (_, value) => lists.append('racers', { value })),
+    );
+    expect(new Set(numbers).size).toBe(20);
+    expect(Math.max(...numbers)).toBe(20);
+    // A counter left behind (FerretDB's update is not atomic) is probed past.
+    await api.db
+      .collection<{ _id: string; n: number }>('numbered_test')
+      .updateOne({ _id: 'racers/top' }, { $set: { n: 3 } });
+    const read: number[] = [];
+    for await (const entry of lists.newestFirst('racers')) read.push(entry.n);
+    expect(read).toEqual(Array.from({ length: 20 }, (_, i) => 20 - i));
+    expect(await lists.append('racers', { value: 99 })).toBe(21);
   });
 
   it('positive control: a scanning read on a route is caught', async () => {

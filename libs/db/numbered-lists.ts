@@ -38,8 +38,13 @@ export class NumberedLists<E extends object> {
         n++;
       }
     }
-    // Only ever raised; a lost race leaves it lower, which readers' probing covers.
-    await this.entries.updateOne({ _id: `${list}/top` }, { $max: { n } }, { upsert: true, ...options });
+    // Only ever raised; a lost race leaves it lower, which readers' probing covers (as it does an
+    // upsert that met another writer's first counter: a duplicate key).
+    await this.entries
+      .updateOne({ _id: `${list}/top` }, { $max: { n } }, { upsert: true, ...options })
+      .catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
     return n;
   }
 
