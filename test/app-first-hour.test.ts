@@ -225,6 +225,13 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByLabel('Title').fill('Weekly deploy');
     await page.getByLabel('Time zone').selectOption('Europe/Berlin');
     await page.getByLabel('Starts').fill('2030-01-07T02:00');
+    // An end before the start: the API refuses it at the field (and the preview says why).
+    await page.getByLabel('Ends', { exact: true }).fill('2030-01-07T01:00');
+    await page.getByRole('button', { name: 'Add the window' }).click();
+    await expect
+      .poll(() => page.getByLabel('Ends', { exact: true }).getAttribute('aria-invalid'))
+      .toBe('true');
+    await page.getByText('must be after startsAt').first().waitFor();
     await page.getByLabel('Ends', { exact: true }).fill('2030-01-07T04:00');
     await page.getByLabel('Repeats').selectOption('weekly');
     await page.getByLabel('Monday').check();
@@ -253,6 +260,20 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       timezone: 'Europe/Berlin',
       recurrence: { frequency: 'weekly', byWeekday: ['MO', 'TH'] },
     });
+    // A one-off window, deleted only after the confirmation.
+    await page.getByRole('button', { name: 'Add a maintenance window' }).click();
+    await page.getByLabel('Title').fill('Hotfix');
+    await page.getByRole('button', { name: 'Add the window' }).click();
+    await page.getByRole('cell', { name: 'Hotfix', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete Hotfix' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the window “Hotfix”?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    expect(await page.getByRole('cell', { name: 'Hotfix', exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete Hotfix' }).click();
+    await dialog.getByRole('button', { name: 'Delete the window' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'Hotfix', exact: true }).count()).toBe(0);
+    await page.getByRole('cell', { name: 'Weekly deploy', exact: true }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Maintenance' }).click();
     await page.getByRole('heading', { level: 1, name: 'Maintenance' }).waitFor();
     await page.getByText('Weekly deploy').waitFor();
@@ -267,6 +288,9 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('heading', { level: 1, name: 'Add a channel' }).waitFor();
     await page.getByLabel('Type').selectOption('slack');
     await page.getByLabel('Channel name').fill('Team chat');
+    await page.getByLabel('Webhook URL').fill('not a web address');
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await expect.poll(() => page.getByLabel('Webhook URL').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Webhook URL').fill(`${chat.url}/services/T000/B000/XXXX`);
     await look(page, 'channel-new');
     await page.getByRole('button', { name: 'Add the channel' }).click();

@@ -394,6 +394,7 @@ function ConfigInput({
     field.kind === 'list' ? 'One per line.' : null,
   ]
     .filter(Boolean)
+    .map((part) => (/[.!?]$/.test(String(part)) ? part : `${part}.`))
     .join(' ');
   return (
     <Field label={label} error={error} hint={hint || undefined}>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 /**
  * A confirmation before anything destructive: a modal <dialog> (focus moves into it, Escape
@@ -24,6 +24,8 @@ export function Confirm({
   onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // Its own id: a page may hold several confirmations (a website's and each maintenance window's).
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -31,8 +33,8 @@ export function Confirm({
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel} class="confirm">
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={titleId} onClose={onCancel} class="confirm">
+      <h2 id={titleId}>{title}</h2>
       <div>{children}</div>
       <div class="actions">
         <button type="button" onClick={onCancel} autofocus>
