@@ -24,6 +24,11 @@ const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.In
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
 
+// The server answers index.html only at the paths libs/dashboard/app.routes.ts lists (APP_PAGES);
+// until it lists these too, they open from the app's links but not on a reload or a shared link:
+// /maintenance, /channels, /channels/:ref, /status-pages, /status-pages/:ref, /packages, /people,
+// /audit, /incidents (`:ref` is a number or "new", so not a decimal id).
+
 export function App() {
   return (
     <LocationProvider>
@@ -125,9 +130,9 @@ function Shell() {
               <Route path="/websites/:ref/edit" component={WebsiteEdit} />
               <Route path="/maintenance" component={Maintenance} />
               <Route path="/channels" component={Channels} />
-              <Route path="/channels/:id" component={ChannelPage} />
+              <Route path="/channels/:ref" component={ChannelPage} />
               <Route path="/status-pages" component={StatusPages} />
-              <Route path="/status-pages/:id" component={StatusPageEdit} />
+              <Route path="/status-pages/:ref" component={StatusPageEdit} />
               <Route path="/packages" component={Packages} />
               <Route path="/people" component={People} />
               <Route path="/audit" component={AuditLog} />

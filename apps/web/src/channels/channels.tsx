@@ -76,13 +76,13 @@ export function ChannelPage() {
   const { params } = useRoute();
   const { route } = useLocation();
   const { caller } = useSession();
-  const isNew = params.id === 'new';
-  const id = Number(params.id);
+  const isNew = params.ref === 'new';
+  const id = Number(params.ref);
   const schema = useLoad(channelSchema, []);
   const channel = useLoad(
     async () =>
       isNew ? null : must(await api.GET('/api/notification-channels/{id}', { params: { path: { id } } })),
-    [params.id],
+    [params.ref],
   );
   const [secret, setSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);

@@ -77,11 +77,11 @@ export function StatusPages() {
 export function StatusPageEdit() {
   const { params } = useRoute();
   const { route } = useLocation();
-  const isNew = params.id === 'new';
-  const id = Number(params.id);
+  const isNew = params.ref === 'new';
+  const id = Number(params.ref);
   const page = useLoad(
     async () => (isNew ? null : must(await api.GET('/api/status-pages/{id}', { params: { path: { id } } }))),
-    [params.id],
+    [params.ref],
   );
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
