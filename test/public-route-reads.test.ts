@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Collection, type Document, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, NumberedLists } from '../libs/db/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import { RollupRecorder, RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
 import { INCIDENT_LISTS } from '../libs/monitoring/monitor-state.repository.js';
 import { ALL_INDEXES } from '../libs/services/services.js';
 import { createCustomer, createPackage, TestApi, until, withServices } from './support/harness.js';
@@ -48,10 +50,13 @@ const ALLOWED: Array<{ collection: string; method?: string; why: string }> = [
       'PATCH places the website on the nodes heartbeating now (`lastHeartbeatAt: {$gte}`): a read of' +
       ' the monitoring nodes, a few per region, bounded by the fleet and not by the websites.',
   },
-  // Rollup reads are being redesigned (libs/monitoring/rollups.ts, apps/worker): excluded until
-  // that change lands, which removes this entry.
-  { collection: 'result_rollups', why: 'pending the rollups redesign' },
-  { collection: 'rollup_regions', why: 'pending the rollups redesign' },
+  {
+    collection: 'rollup_regions',
+    method: 'find',
+    why:
+      'the regions that ever wrote rollups (one document each), read every few seconds: bounded by' +
+      ' the fleet and not by the websites; the rollups themselves are read by `_id`.',
+  },
 ];
 
 const allowed = (call: Call) =>
@@ -228,6 +233,22 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
         regions: ['local'],
       });
     });
+    // Rollups as a worker writes them, so building a page or badge reads them.
+    const rollups = new RollupRecorder(new RollupRepository(api.db), {
+      logger: createLogger('test', 'silent'),
+      mongo: { available: true, onLost: () => () => undefined },
+      flushEveryMs: 3_600_000,
+    });
+    for (const { id } of created)
+      rollups.add({
+        organizationId,
+        websiteId: id,
+        region: 'local',
+        startedAt: new Date(),
+        status: 'up',
+        timings: { total: 120 },
+      });
+    await rollups.close();
     patchDriver();
   }, 60_000);
   afterAll(async () => {
@@ -286,6 +307,21 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
     const calls = await callsOf(...route());
     expect(calls.length).toBeGreaterThan(0);
     await expectByPrimaryKey(calls);
+  });
+
+  it("a page built anew reads its websites' rollups, each by _id", async () => {
+    await editPage();
+    const calls = await callsOf(`/status/${slug}.json`);
+    const rollupReads = calls.filter((call) => call.collection === WEBSITE_ROLLUPS);
+    // Two websites of the customer: hours of today and yesterday, days of up to four months.
+    expect(rollupReads.length).toBeGreaterThanOrEqual(2 * (2 + 4));
+    expect(rollupReads.every((call) => isIdEquality(call.filter))).toBe(true);
+    const page = await api.request<{
+      websites: Array<{ responseTimes?: Array<{ averageMs: number | null }> }>;
+    }>('GET', `/status/${slug}.json`);
+    expect(page.body.websites.some((w) => w.responseTimes?.some((hour) => hour.averageMs === 120))).toBe(
+      true,
+    );
   });
 
   it('the routes answer what the data says (incident, maintenance, pages)', async () => {
