@@ -280,7 +280,8 @@ export function monitoringRoutes(deps: {
         const now = new Date();
         const from = new Date(now.getTime() - UPTIME_PERIODS[query.period] * 1000);
         const results = await deps.results.since(auth.organizationId, website.id, from);
-        const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, 10_000);
+        // Those open now or resolved within the period: read newest first, as far back as the period.
+        const incidents = await deps.states.incidentsOfWebsites(auth.organizationId, [website.id], from);
         return {
           period: query.period,
           ...uptimeFigures({
