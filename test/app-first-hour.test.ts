@@ -314,6 +314,23 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await expect
       .poll(() => chat.to('/services/T000/B000/XXXX').length, { timeout: 30_000 })
       .toBeGreaterThan(1);
+
+    // The website chooses the channel in its form.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('link', { name: 'Shop API' }).click();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit Shop API' }).waitFor();
+    await page.getByRole('group', { name: 'Alert channels' }).getByLabel('Team chat').check();
+    await page.getByRole('button', { name: 'Save the website' }).click();
+    await page.getByText('Saved.').first().waitFor();
+    const chosen = await api.request<{ notificationChannelIds: number[] }>(
+      'GET',
+      `/api/websites/${websiteId}`,
+      {
+        token: adminToken,
+      },
+    );
+    expect(chosen.body.notificationChannelIds).toHaveLength(1);
     await context.close();
     expect(pageErrors).toEqual([]);
   });
