@@ -1,11 +1,22 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USAGE } from '../apps/cli/admin/command-line.js';
+import { COMMANDS } from '../apps/cli/admin/commands.js';
 import { keyIdOf, SecretBox } from '../libs/secrets/index.js';
 import { TestApi } from './support/harness.js';
 import { selfSignedClientCertificate } from './support/pki.js';
 
 const run = promisify(execFile);
+
+// The commands live in modules by subject (apps/cli/admin/*-commands.ts): each one USAGE lists has
+// its module's handler, and no handler is left out of USAGE.
+describe('admin CLI commands', () => {
+  it('USAGE lists exactly the commands the modules define', () => {
+    const listed = [...USAGE.matchAll(/^ {2}([a-z][a-z-]+)(?= |$)/gm)].map((match) => match[1]);
+    expect(listed.sort()).toEqual(Object.keys(COMMANDS).sort());
+  });
+});
 
 // Each call starts a Node process with tsx: seconds on a busy machine, so generous limits (a process
 // that does start is never failed for being slow).
