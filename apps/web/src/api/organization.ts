@@ -4,7 +4,11 @@ import { api, must, type Schemas } from './client.js';
 const PAGE = 500;
 
 /** Every website the caller may see (a client user: its customer's), page by page. */
-export async function allWebsites(customerId?: number): Promise<Schemas['ListedWebsite'][]> {
+export async function allWebsites(
+  customerId?: number,
+  /** Told the websites read so far after each page but the last (to draw them meanwhile). */
+  onPage?: (soFar: Schemas['ListedWebsite'][]) => void,
+): Promise<Schemas['ListedWebsite'][]> {
   const websites: Schemas['ListedWebsite'][] = [];
   let afterId: number | undefined;
   for (;;) {
@@ -19,6 +23,7 @@ export async function allWebsites(customerId?: number): Promise<Schemas['ListedW
     websites.push(...page);
     const last = page.at(-1);
     if (page.length < PAGE || !last) return websites;
+    onPage?.([...websites]);
     afterId = last.id;
   }
 }

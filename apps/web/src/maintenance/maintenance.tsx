@@ -3,7 +3,7 @@ import { api, fieldErrors, must, problemText, type Schemas } from '../api/client
 import { allWebsites } from '../api/organization.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { Check, Field, FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { browserZone, formatIn, isoToZoned, knownZones, zonedToIso } from './zoned-time.js';
 
@@ -423,7 +423,9 @@ export function Maintenance() {
           </ul>
         </div>
       ))}
-      {all.data && all.data.length > 0 && <Notice>Edit a window on its website’s page.</Notice>}
+      {all.data && all.data.length > 0 && (
+        <p class="muted">To change or delete a window, open its website’s page.</p>
+      )}
     </section>
   );
 }

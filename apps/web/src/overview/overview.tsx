@@ -16,7 +16,11 @@ type Website = Schemas['ListedWebsite'];
 export function Overview() {
   const { caller } = useSession();
   const ownCustomer = clientCustomerId(caller);
-  const websites = useLoad(() => allWebsites(ownCustomer ?? undefined), [ownCustomer], POLL_MS);
+  // The first pages draw as they come (1,000 websites are two requests): the rows show after the first.
+  const [partial, setPartial] = useState<Website[] | undefined>(undefined);
+  const websites = useLoad(() => allWebsites(ownCustomer ?? undefined, setPartial), [ownCustomer], POLL_MS);
+  const all = websites.data ?? partial;
+  const reading = websites.data === undefined && partial !== undefined;
   const customers = useLoad(() => visibleCustomers(ownCustomer), [ownCustomer]);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
@@ -26,18 +30,18 @@ export function Overview() {
   const names = useMemo(() => new Map((customers.data ?? []).map((c) => [c.id, c.name])), [customers.data]);
   const matching = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (websites.data ?? []).filter(
+    return (all ?? []).filter(
       (w) =>
         (!status || w.status === status) &&
         (!customer || String(w.customerId) === customer) &&
         (!needle || w.name.toLowerCase().includes(needle) || w.url.toLowerCase().includes(needle)),
     );
-  }, [websites.data, search, status, customer]);
+  }, [all, search, status, customer]);
   const counts = useMemo(() => {
     const byStatus = new Map<string, number>();
-    for (const w of websites.data ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
+    for (const w of all ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
     return byStatus;
-  }, [websites.data]);
+  }, [all]);
   const groups = useMemo(() => {
     const byCustomer = new Map<number, Website[]>();
     for (const w of matching.slice(0, shown)) {
@@ -56,12 +60,12 @@ export function Overview() {
     <section>
       <h1>Websites</h1>
       <FormError message={websites.error} />
-      {websites.data === undefined && !websites.error && <p role="status">Loading the websites…</p>}
-      {websites.data && (
+      {all === undefined && !websites.error && <p role="status">Loading the websites…</p>}
+      {all && (
         <>
           <ul class="cards" aria-label="Websites by status">
             <li class="card">
-              <strong>{websites.data.length}</strong> {websites.data.length === 1 ? 'website' : 'websites'}
+              <strong>{all.length}</strong> {all.length === 1 ? 'website' : 'websites'}
             </li>
             {STATUSES.filter((s) => counts.get(s)).map((s) => (
               <li class="card" key={s}>
@@ -125,12 +129,14 @@ export function Overview() {
             )}
           </form>
           <p role="status" class="muted">
-            {filtered
-              ? `${matching.length} of ${websites.data.length} websites match.`
-              : `${websites.data.length} ${websites.data.length === 1 ? 'website' : 'websites'}.`}{' '}
-            Updated every 5 seconds.
+            {reading
+              ? `Reading the websites… ${all.length} so far${filtered ? `, ${matching.length} match` : ''}.`
+              : filtered
+                ? `${matching.length} of ${all.length} websites match.`
+                : `${all.length} ${all.length === 1 ? 'website' : 'websites'}.`}{' '}
+            {!reading && 'Updated every 5 seconds.'}
           </p>
-          {websites.data.length === 0 &&
+          {all.length === 0 &&
             (editor ? (
               <p>
                 No websites yet. <a href="/customers">Add a customer</a>, then its first website.
@@ -138,7 +144,7 @@ export function Overview() {
             ) : (
               <p>No websites are monitored for you yet: ask your agency to add them.</p>
             ))}
-          {websites.data.length > 0 && matching.length === 0 && (
+          {all.length > 0 && matching.length === 0 && (
             <p>
               No website matches these filters.{' '}
               <button
