@@ -5,7 +5,8 @@
  * (`--concurrency` at once, paused so no check runs), and serves the app's build (apps/web/dist,
  * built first when missing). Each of `--runs` runs opens a fresh browser context (empty cache),
  * pastes an admin API token into the tab (as an automation account does) and measures:
- *   - navigation → the first rows visible (every website read page by page, grouped and drawn);
+ *   - navigation → the first rows visible (the first page of websites drawn);
+ *   - navigation → every website read (page by page) and counted;
  *   - navigation → interactive: rows visible and a search typed then answering (1 match shown);
  *   - the search alone (typed → its one row shown);
  *   - the JavaScript the first load fetched: files and compressed bytes as sent (gzip/brotli),
@@ -47,6 +48,7 @@ if (!existsSync('apps/web/dist/index.html')) {
 
 interface Run {
   rowsMs: number;
+  allMs: number;
   interactiveMs: number;
   searchMs: number;
   jsFiles: number;
@@ -75,8 +77,9 @@ async function measure(page: Page, base: string): Promise<Run> {
   const started = performance.now();
   await page.goto(`${base}/`);
   await page.locator('tbody tr').first().waitFor();
-  await page.getByText(`Showing 200 of ${WEBSITES}.`).waitFor();
   const rowsMs = performance.now() - started;
+  await page.getByText(`Showing 200 of ${WEBSITES}.`).waitFor();
+  const allMs = performance.now() - started;
   const search = page.getByLabel('Search by name or URL');
   const typed = performance.now();
   const last = String(WEBSITES).padStart(5, '0');
@@ -88,6 +91,7 @@ async function measure(page: Page, base: string): Promise<Run> {
   const js = finished.filter((s) => s.js);
   return {
     rowsMs,
+    allMs,
     interactiveMs,
     searchMs,
     jsFiles: js.length,
@@ -198,7 +202,8 @@ await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
     );
     console.log('| measure | median | best | worst |');
     console.log('| --- | --- | --- | --- |');
-    console.log(row('navigation → first rows visible', (r) => r.rowsMs, 'ms'));
+    console.log(row('navigation → first rows visible (first page drawn)', (r) => r.rowsMs, 'ms'));
+    console.log(row('navigation → every website read and counted', (r) => r.allMs, 'ms'));
     console.log(row('navigation → interactive (rows + a search answered)', (r) => r.interactiveMs, 'ms'));
     console.log(row('search typed → its row shown', (r) => r.searchMs, 'ms'));
     console.log(row('first-load JavaScript, compressed', (r) => r.jsBytes / 1024, 'KiB', 1));
