@@ -181,9 +181,7 @@ export function AuditLog() {
               <tr key={e.id}>
                 <td data-label="When">{new Date(e.at).toLocaleString()}</td>
                 <td data-label="Who">
-                  {e.actor.type === 'anonymous'
-                    ? 'Someone signed out'
-                    : `${e.actor.type} ${e.actor.id ?? ''}`}
+                  {actorName(e.actor)}
                   {e.actor.role && <span class="muted"> ({e.actor.role})</span>}
                   {e.subject && <span class="muted"> {e.subject.email}</span>}
                 </td>
