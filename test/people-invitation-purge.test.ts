@@ -5,6 +5,7 @@ import {
   EXPIRED_INVITATION_KEPT_MS,
   InvitationRepository,
   Invitations,
+  peopleMailRoutes,
   UserRepository,
 } from '../libs/people/index.js';
 import { TestApi } from './support/harness.js';
@@ -56,7 +57,7 @@ describe('people: invitations expired or used are purged', () => {
       invitations: repository,
       users: new UserRepository(api.db),
       sessions: { openSession: async () => Promise.reject(new Error('unused')) },
-      mailer: null,
+      mailRoutes: peopleMailRoutes({ smtp: null }),
       mail: api.config,
       customerExists: async () => true,
       log: createLogger('test', 'silent'),

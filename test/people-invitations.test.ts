@@ -295,6 +295,66 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
   });
 });
 
+describe("people: without SMTP_URL, through the organization's e-mail channel", { timeout: 60_000 }, () => {
+  let receiver: MailReceiver;
+  let api: TestApi;
+  let logs: () => string;
+
+  beforeAll(async () => {
+    receiver = await startMailReceiver(SMTP_ACCOUNT);
+    // The receiver is on this machine: the SSRF guard lets deliveries reach private addresses here.
+    ({ api, logs } = await startLoggedApi({ PUBLIC_URL, ALLOW_PRIVATE_TARGETS: 'true' }));
+  });
+  afterAll(async () => {
+    await api.stop();
+    await receiver.close();
+  });
+
+  it("mails invitations and reset links through the channel's server; an organization without one is 503 saying what to set", async () => {
+    const organizationId = await createOrganizationId(api);
+    const token = await api.createToken(organizationId, ['admin']);
+    const channel = await api.request<{ id: number }>('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'email',
+        name: 'Agency mail',
+        config: {
+          host: '127.0.0.1',
+          port: receiver.port,
+          username: SMTP_ACCOUNT.username,
+          password: SMTP_ACCOUNT.password,
+          from: 'agency@example.test',
+          to: ['ops@example.test'],
+        },
+      },
+    });
+    expect(channel.status).toBe(201);
+    const email = `via-channel-${Date.now()}@example.com`;
+    const invited = await api.request('POST', '/api/invitations', { token, body: { email, role: 'editor' } });
+    expect(invited.status).toBe(201);
+    const link = await linkTokenMailedTo(receiver, email, 'accept-invitation');
+    const mail = receiver.mails.findLast((m) => m.to.includes(email))!;
+    expect(mail).toMatchObject({ from: 'agency@example.test', user: SMTP_ACCOUNT.username });
+    const accepted = await api.request('POST', '/api/auth/accept-invitation', {
+      body: { token: link, name: 'Via channel', password: NEW_PASSWORD },
+    });
+    expect(accepted.status).toBe(201);
+    expect((await api.request('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202);
+    await linkTokenMailedTo(receiver, email, 'reset-password');
+
+    const other = await createOrganizationId(api);
+    const refused = await api.request<{ detail: string }>('POST', '/api/invitations', {
+      token: await api.createToken(other, ['admin']),
+      body: { email: 'someone-else@example.com', role: 'viewer' },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body.detail).toContain('SMTP_URL');
+    expect(refused.body.detail).toContain('e-mail notification channel');
+    expect(logs()).not.toContain(SMTP_ACCOUNT.password);
+    expect(logs()).not.toContain(link);
+  });
+});
+
 describe('people: without SMTP_URL', () => {
   let api: TestApi;
   beforeAll(async () => {

@@ -37,6 +37,7 @@ import {
   invitationRoutes,
   PASSWORD_RESET_MAILS_PER_HOUR,
   PasswordReset,
+  peopleMailRoutes,
   SIGN_IN_WINDOW_MS,
   SignIn,
   sessionRoutes,
@@ -125,7 +126,13 @@ export async function startApi(
     twoFactor,
     twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
   });
-  const peopleMailer = smtpMailer(config);
+  // People's mail: SMTP_URL, else the organization's e-mail channel.
+  const peopleMail = peopleMailRoutes({
+    smtp: smtpMailer(config),
+    channelMailer: (organizationId) =>
+      services.channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
+    anyChannel: () => services.channels.anyMailChannel(),
+  });
   const packageOfCustomer = async (organizationId: number, customerId: number) =>
     (await services.customerRepository.findById(organizationId, customerId))?.packageId ?? null;
   const customerExists = async (organizationId: number, customerId: number) =>
@@ -134,7 +141,7 @@ export async function startApi(
     invitations: new InvitationRepository(mongo.db),
     users: services.users,
     sessions: signIn,
-    mailer: peopleMailer,
+    mailRoutes: peopleMail,
     mail: config,
     customerExists,
     log: logger,
@@ -144,7 +151,7 @@ export async function startApi(
     sessions: services.sessions,
     redis,
     prefix: config.REDIS_KEY_PREFIX,
-    mailer: peopleMailer,
+    mailRoutes: peopleMail,
     mail: config,
     mailsPerUser: createRedisRateLimiter({
       redis,

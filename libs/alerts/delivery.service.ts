@@ -4,17 +4,12 @@ import {
   connectorOf,
   EXCERPT_BYTES,
   type GuardedHttp,
-  type OpenedChannel,
   type Verdict,
 } from '../connectors/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
-import {
-  type ChannelDocument,
-  type ChannelRepository,
-  channelSecretContext,
-} from '../notifications/index.js';
+import { type ChannelDocument, type ChannelRepository, openChannel } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
@@ -244,14 +239,18 @@ export class DeliveryRunner {
     };
     let outcome: Verdict;
     try {
-      outcome = await connectorOf(channel.type).deliver(this.open(channel), delivery.payload, {
-        send: (call, maxBytes) => this.deps.http.send(call, maxBytes),
-        guard: this.deps.http.guard,
-        timeoutMs: this.deps.http.timeoutMs,
-        externalRefOf: (incident) =>
-          this.deps.deliveries.externalRefOf(delivery.organizationId, delivery.channelId, incident),
-        at,
-      });
+      outcome = await connectorOf(channel.type).deliver(
+        openChannel(channel, this.deps.secrets),
+        delivery.payload,
+        {
+          send: (call, maxBytes) => this.deps.http.send(call, maxBytes),
+          guard: this.deps.http.guard,
+          timeoutMs: this.deps.http.timeoutMs,
+          externalRefOf: (incident) =>
+            this.deps.deliveries.externalRefOf(delivery.organizationId, delivery.channelId, incident),
+          at,
+        },
+      );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A refused destination stays refused: no point retrying it.
@@ -296,19 +295,5 @@ export class DeliveryRunner {
     const next = { ...owing, number: owing.number + 1, dueAt: new Date(attempt.at.getTime() + delayMs) };
     await this.deps.owed.owe(next);
     await this.deps.queue.deliver(next);
-  }
-
-  /** The channel with its write-only fields opened (only here, for the request); a rotated-out secret only while its grace lasts. */
-  private open(channel: ChannelDocument): OpenedChannel {
-    const graceOver = !channel.previousSecretUntil || channel.previousSecretUntil.getTime() <= Date.now();
-    const secrets = Object.fromEntries(
-      Object.entries(channel.secrets)
-        .filter(([field]) => !(field === 'previousSecret' && graceOver))
-        .map(([field, sealed]) => [
-          field,
-          this.deps.secrets.open(sealed, channelSecretContext(channel.id, field)),
-        ]),
-    );
-    return { config: channel.config, secrets };
   }
 }

@@ -23,14 +23,22 @@ export function emailMessage(payload: EventPayload): { subject: string; text: st
   return { subject: `[webmon] ${summary.title}`, text: `${summary.title}\n\n${facts.join('\n')}\n` };
 }
 
+/** One mail sent through an e-mail channel's server (from the channel's `from`). */
+export interface ChannelMail {
+  to: string[];
+  subject: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * Sends the event's mail through the channel's SMTP server. The server's name is resolved and
- * checked by the SSRF guard, and the connection goes to the checked address (TLS still verifies
- * the name). Returns the server's final answer.
+ * Sends a mail through the channel's SMTP server. The server's name is resolved and checked by the
+ * SSRF guard, and the connection goes to the checked address (TLS still verifies the name).
+ * Returns the server's final answer.
  */
-async function sendEmail(
+export async function sendChannelMail(
   channel: OpenedChannel,
-  payload: EventPayload,
+  mail: ChannelMail,
   guard: TargetGuard,
   timeoutMs: number,
 ): Promise<string> {
@@ -49,14 +57,7 @@ async function sendEmail(
     socketTimeout: timeoutMs,
   });
   try {
-    const message = emailMessage(payload);
-    const info = await transport.sendMail({
-      from: text(config.from),
-      to: Array.isArray(config.to) ? config.to : [],
-      subject: message.subject,
-      text: message.text,
-      headers: { 'X-Webmon-Event': payload.type, 'X-Webmon-Event-Id': payload.id },
-    });
+    const info = await transport.sendMail({ from: text(config.from), ...mail });
     return String(info.response ?? '');
   } finally {
     transport.close();
@@ -93,7 +94,17 @@ export const email = defineConnector({
       ? [{ path: 'config.username', message: 'is required when a password is set' }]
       : [],
   async deliver(channel, event, io) {
-    const response = await sendEmail(channel, event, io.guard, io.timeoutMs);
+    const message = emailMessage(event);
+    const response = await sendChannelMail(
+      channel,
+      {
+        to: Array.isArray(channel.config.to) ? channel.config.to : [],
+        ...message,
+        headers: { 'X-Webmon-Event': event.type, 'X-Webmon-Event-Id': event.id },
+      },
+      io.guard,
+      io.timeoutMs,
+    );
     return { verdict: 'done', httpStatus: null, excerpt: response };
   },
 });

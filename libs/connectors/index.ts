@@ -8,7 +8,7 @@ export type {
   RequestConnector,
   Verdict,
 } from './connector.js';
-export { emailMessage } from './email.js';
+export { type ChannelMail, emailMessage, sendChannelMail } from './email.js';
 export { type EventSummary, summarize } from './event-summary.js';
 export {
   BlockedDestinationError,

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { OpenedChannel } from '../connectors/index.js';
 import { type CollectionIndexes, TenantResources } from '../db/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
@@ -38,6 +39,20 @@ export const channelIndexes: CollectionIndexes = {
 export const channelSecretContext = (channelId: number, field: string) =>
   `notification-channels/${channelId}/${field}`;
 
+/**
+ * The channel with its write-only fields opened, only to send with; a rotated-out secret only
+ * while its grace lasts.
+ */
+export function openChannel(channel: ChannelDocument, box: SecretBox, now = Date.now()): OpenedChannel {
+  const graceOver = !channel.previousSecretUntil || channel.previousSecretUntil.getTime() <= now;
+  const secrets = Object.fromEntries(
+    Object.entries(channel.secrets)
+      .filter(([field]) => !(field === 'previousSecret' && graceOver))
+      .map(([field, sealed]) => [field, box.open(sealed, channelSecretContext(channel.id, field))]),
+  );
+  return { config: channel.config, secrets };
+}
+
 export class ChannelRepository {
   private readonly channels: TenantResources<ChannelDocument>;
 
@@ -60,6 +75,18 @@ export class ChannelRepository {
       organizationId,
       filter.customerId === undefined ? {} : { 'scope.customerId': filter.customerId },
     );
+  }
+
+  /**
+   * Whether any organization has an enabled channel of the type: one document at most, but a scan
+   * on FerretDB (no index on type), so callers on a request path remember the answer.
+   */
+  async anyEnabledOfType(type: ChannelType): Promise<boolean> {
+    const found = await this.channels.scoped.collection.findOne(
+      { type, enabled: true },
+      { projection: { _id: 1 } },
+    );
+    return found !== null;
   }
 
   count(organizationId: number): Promise<number> {

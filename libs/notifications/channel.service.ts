@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CHANNEL_TYPES, connectorOf } from '../connectors/index.js';
+import { CHANNEL_TYPES, connectorOf, sendChannelMail } from '../connectors/index.js';
 import { parseInput } from '../contract/index.js';
 import { customerLock } from '../customers/index.js';
 import { conflict, invalidInput, notFound } from '../errors/index.js';
@@ -11,6 +11,7 @@ import {
   type ChannelRepository,
   channelSecretContext,
   MAX_CHANNELS_PER_ORGANIZATION,
+  openChannel,
 } from './channel.repository.js';
 import {
   type ChannelPatch,
@@ -20,6 +21,11 @@ import {
   configPatchSchema,
   EVENT_KINDS,
 } from './channel.schema.js';
+
+/** Sends one plain-text mail to one person. */
+export interface PersonMailer {
+  send(mail: { to: string; subject: string; text: string }): Promise<void>;
+}
 
 /** What channels need of websites: they list channels in `notificationChannelIds`. */
 export interface ChannelWebsitesPort {
@@ -66,6 +72,28 @@ export class ChannelService {
 
   list(organizationId: number, filter: { customerId?: number }): Promise<ChannelDocument[]> {
     return this.deps.channels.list(organizationId, filter);
+  }
+
+  /**
+   * Mail to a person through the organization's first enabled e-mail channel not bound to a
+   * customer (its server through the SSRF guard), or null when it has none.
+   */
+  async organizationMailer(organizationId: number, timeoutMs: number): Promise<PersonMailer | null> {
+    const channel = (await this.deps.channels.list(organizationId)).find(
+      (found) => found.type === 'email' && found.enabled && found.scope.customerId === null,
+    );
+    if (!channel) return null;
+    const opened = openChannel(channel, this.deps.secrets);
+    return {
+      send: async (mail) => {
+        await sendChannelMail(opened, { ...mail, to: [mail.to] }, this.deps.guard, timeoutMs);
+      },
+    };
+  }
+
+  /** Whether some organization has an enabled e-mail channel (a scan: remember the answer). */
+  anyMailChannel(): Promise<boolean> {
+    return this.deps.channels.anyEnabledOfType('email');
   }
 
   async get(organizationId: number, id: number): Promise<ChannelDocument> {

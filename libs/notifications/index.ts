@@ -3,6 +3,7 @@ export {
   ChannelRepository,
   channelIndexes,
   channelSecretContext,
+  openChannel,
 } from './channel.repository.js';
 export {
   CHANNEL_TYPES,

@@ -86,7 +86,7 @@ export function accountLinkRoutes(deps: {
         schema: acceptedView,
       },
       handle: async ({ body, ctx }) => {
-        deps.passwordReset.request(body.email, ctx.log);
+        await deps.passwordReset.request(body.email, ctx.log);
         return { status: 'accepted' as const };
       },
     }),

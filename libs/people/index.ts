@@ -8,7 +8,7 @@ export {
 } from './invitation.repository.js';
 export { invitationRoutes } from './invitation.routes.js';
 export { Invitations } from './invitations.js';
-export { linkWithToken, smtpMailer } from './mailer.js';
+export { linkWithToken, type PeopleMailRoutes, peopleMailRoutes, smtpMailer } from './mailer.js';
 export { generatePassword, hashPassword, passwordProblem } from './password.js';
 export { PASSWORD_RESET_MAILS_PER_HOUR, PasswordReset } from './password-reset.js';
 export { sessionRoutes } from './session.routes.js';

@@ -8,7 +8,13 @@ import {
   type InvitationRepository,
   type InvitationRequest,
 } from './invitation.repository.js';
-import { linkWithToken, type MailSettings, mailNotSent, type PeopleMailer, requireMailer } from './mailer.js';
+import {
+  linkWithToken,
+  type MailSettings,
+  mailNotSent,
+  type PeopleMailRoutes,
+  requireMailer,
+} from './mailer.js';
 import { hashOfToken } from './one-time-token.js';
 import { hashPassword, passwordProblem } from './password.js';
 import type { SignIn } from './sign-in.js';
@@ -66,8 +72,8 @@ export interface InvitationDeps {
   users: UserRepository;
   /** Opens the new user's session as a sign-in does (two-factor enrolment rules included). */
   sessions: Pick<SignIn, 'openSession'>;
-  /** Null when SMTP_URL is unset: inviting then answers 503 saying so. */
-  mailer: PeopleMailer | null;
+  /** SMTP_URL, else the organization's e-mail channel; neither: inviting answers 503 saying what to set. */
+  mailRoutes: PeopleMailRoutes;
   mail: MailSettings;
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
   log: Logger;
@@ -99,7 +105,7 @@ export class Invitations {
 
   /** Stores the invitation and mails its link; an invitation whose mail did not go is deleted again. */
   async invite(actor: AuthContext, request: InvitationRequest): Promise<Invitation> {
-    const mailer = requireMailer(this.deps.mailer, 'Invitations');
+    const mailer = requireMailer(await this.deps.mailRoutes.mailerFor(actor.organizationId), 'Invitations');
     // The owner rules: only an owner makes an owner (an admin token is no owner).
     if (request.role === 'owner' && actor.role !== 'owner')
       throw notAllowed('Only an owner may invite an owner.');
@@ -121,7 +127,7 @@ export class Invitations {
       this.deps.log.warn(
         {
           invitationId: invitation.id,
-          reason: 'sending through SMTP_URL failed',
+          reason: 'sending the mail failed',
           ...mailFailureOf(error),
         },
         'invitation e-mail not sent',

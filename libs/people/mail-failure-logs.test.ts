@@ -4,7 +4,7 @@ import type { AuthContext } from '../contract/index.js';
 import { createLogger } from '../logging/index.js';
 import type { InvitationRepository } from './invitation.repository.js';
 import { type InvitationDeps, Invitations, mailFailureOf } from './invitations.js';
-import type { PeopleMailer } from './mailer.js';
+import { type PeopleMailer, peopleMailRoutes } from './mailer.js';
 import { PasswordReset, type PasswordResetDeps } from './password-reset.js';
 
 /** What nodemailer throws when the server refuses the account: its message quotes the reply. */
@@ -76,7 +76,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
       } as unknown as InvitationRepository,
       users: { findByEmail: async () => null },
       sessions: { openSession: async () => ({}) },
-      mailer: failingMailer,
+      mailRoutes: peopleMailRoutes({ smtp: failingMailer }),
       mail: MAIL,
       customerExists: async () => true,
       log,
@@ -107,7 +107,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
       sessions: {},
       redis: { set: async () => 'OK' },
       prefix: 't',
-      mailer: failingMailer,
+      mailRoutes: peopleMailRoutes({ smtp: failingMailer }),
       mail: MAIL,
       mailsPerUser: { consume: async () => ({ allowed: true }) },
     } as unknown as PasswordResetDeps;

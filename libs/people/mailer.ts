@@ -22,6 +22,7 @@ export interface MailSettings {
 }
 
 const SMTP_TIMEOUT_MS = 15_000;
+const ANY_CHANNEL_REMEMBERED_MS = 60_000;
 
 /**
  * A mailer through `SMTP_URL`, or null when it is unset. The server is the operator's own (like
@@ -47,18 +48,69 @@ export function smtpMailer(settings: MailSettings): PeopleMailer | null {
   };
 }
 
+/**
+ * Where people's mail goes for an organization: SMTP_URL when set (the operator's server), else the
+ * organization's first enabled e-mail notification channel not bound to a customer, else nowhere.
+ */
+export interface PeopleMailRoutes {
+  /**
+   * Whether any route exists (SMTP_URL, or an e-mail channel in some organization): asked before
+   * the person is known (a password reset), so it cannot depend on their organization.
+   */
+  configured(): Promise<boolean>;
+  mailerFor(organizationId: number): Promise<PeopleMailer | null>;
+}
+
+/** The mail routes: SMTP_URL's mailer for every organization, or without it each organization's e-mail channel. */
+export function peopleMailRoutes(deps: {
+  smtp: PeopleMailer | null;
+  channelMailer?: (organizationId: number) => Promise<PeopleMailer | null>;
+  /** Whether some organization has an enabled e-mail channel (remembered for a minute: it is a scan). */
+  anyChannel?: () => Promise<boolean>;
+}): PeopleMailRoutes {
+  const { smtp, channelMailer, anyChannel } = deps;
+  let known: { any: boolean; until: number } | undefined;
+  return {
+    async configured() {
+      if (smtp) return true;
+      if (!anyChannel) return false;
+      if (!known || known.until < Date.now())
+        known = { any: await anyChannel(), until: Date.now() + ANY_CHANNEL_REMEMBERED_MS };
+      return known.any;
+    },
+    async mailerFor(organizationId) {
+      return smtp ?? (await channelMailer?.(organizationId)) ?? null;
+    },
+  };
+}
+
+/** What to set for people's mail to go out (the 503's detail). */
+const MAIL_SETUP =
+  'set SMTP_URL (e.g. smtp://user:pass@host:587), SMTP_FROM and PUBLIC_URL on the API, or add an enabled e-mail notification channel not bound to a customer to the organization';
+
 /** The mailer, or the 503 that tells the operator what to set. */
 export function requireMailer(mailer: PeopleMailer | null, what: string): PeopleMailer {
   if (mailer) return mailer;
   throw new AppError('service-unavailable', {
-    detail: `${what} go out by e-mail and SMTP_URL is not set: set SMTP_URL (e.g. smtp://user:pass@host:587), SMTP_FROM and PUBLIC_URL on the API.`,
+    detail: `${what} go out by e-mail and there is no way to send it: ${MAIL_SETUP}.`,
   });
 }
 
-/** An SMTP server that did not take the mail: 503, without the server's answer (it may name accounts). */
+/** A 503 when no mail route exists (no SMTP_URL, no e-mail channel in any organization). */
+export async function requireMailRoutes(routes: PeopleMailRoutes, what: string): Promise<void> {
+  if (!(await routes.configured()))
+    throw new AppError('service-unavailable', {
+      detail: `${what} go out by e-mail and SMTP_URL is not set: ${MAIL_SETUP}.`,
+    });
+}
+
+/**
+ * A server that did not take the mail: 503, without the server's answer (it may quote accounts or
+ * the SMTP_URL's); the log has a fixed reason and nodemailer's error code and SMTP reply code only.
+ */
 export function mailNotSent(what: string): AppError {
   return new AppError('service-unavailable', {
-    detail: `The ${what} e-mail could not be sent through SMTP_URL; try again later (the server's answer is in the API's log).`,
+    detail: `The ${what} e-mail could not be sent (the mail server refused it or could not be reached); try again later. The API's log has the error code and the SMTP reply code, not the server's answer.`,
   });
 }
 

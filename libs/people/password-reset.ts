@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter, Redis } from '../redis/index.js';
 import { checkNewPassword, mailFailureOf, unusableToken } from './invitations.js';
-import { linkWithToken, type MailSettings, type PeopleMailer, requireMailer } from './mailer.js';
+import { linkWithToken, type MailSettings, type PeopleMailRoutes, requireMailRoutes } from './mailer.js';
 import { hashOfToken, newOneTimeToken } from './one-time-token.js';
 import { hashPassword } from './password.js';
 import type { SessionStore } from './session-store.js';
@@ -20,8 +20,11 @@ export interface PasswordResetDeps {
   redis: Redis;
   /** REDIS_KEY_PREFIX. */
   prefix: string;
-  /** Null when SMTP_URL is unset: asking for a reset then answers 503 saying so (whatever the e-mail). */
-  mailer: PeopleMailer | null;
+  /**
+   * SMTP_URL, else the user's organization's e-mail channel. Without SMTP_URL nor channels read,
+   * asking answers 503 (whatever the e-mail); an organization without a channel is told by the log.
+   */
+  mailRoutes: PeopleMailRoutes;
   mail: MailSettings;
   /** Reset mails per user: PASSWORD_RESET_MAILS_PER_HOUR an hour; past it asking sends nothing (still 202). */
   mailsPerUser: RateLimiter;
@@ -50,19 +53,30 @@ export class PasswordReset {
    * Mails a reset link if the e-mail is a user's. Nothing of it is awaited by the caller, so a known
    * and an unknown e-mail answer in the same time; a failure is logged (without the address or token).
    */
-  request(email: string, log: Logger): void {
-    const mailer = requireMailer(this.deps.mailer, 'Password resets');
-    this.send(email, mailer).catch((error: unknown) =>
+  async request(email: string, log: Logger): Promise<void> {
+    await requireMailRoutes(this.deps.mailRoutes, 'Password resets');
+    this.send(email, log).catch((error: unknown) =>
       log.warn(
-        { reason: 'finding the user or sending through SMTP_URL failed', ...mailFailureOf(error) },
+        { reason: 'finding the user or sending the mail failed', ...mailFailureOf(error) },
         'password reset e-mail not sent',
       ),
     );
   }
 
-  private async send(email: string, mailer: PeopleMailer): Promise<void> {
+  private async send(email: string, log: Logger): Promise<void> {
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
+    const mailer = await this.deps.mailRoutes.mailerFor(user.organizationId);
+    if (!mailer) {
+      log.warn(
+        {
+          organizationId: user.organizationId,
+          reason: 'no SMTP_URL, and the organization has no enabled e-mail channel not bound to a customer',
+        },
+        'password reset e-mail not sent',
+      );
+      return;
+    }
     if (!(await this.deps.mailsPerUser.consume(`password-reset-mails:${user.id}`)).allowed) return;
     const { token, hash } = newOneTimeToken();
     const pending: PendingReset = {
