@@ -8,4 +8,4 @@ import { ConcurrencyLimit } from '../runtime/index.js';
  * within the lookup's deadline); past that a request is refused at once (503, see
  * `limitedPerAddress`) instead of piling up while MongoDB stalls.
  */
-export const publicReads = new ConcurrencyLimit(2, { maxWaiting: 64 });
+export const publicReads = new ConcurrencyLimit(2, { maxWaiting: 64, resource: 'MongoDB' });

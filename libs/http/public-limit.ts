@@ -76,8 +76,8 @@ export function limitedPerAddress(budget: PublicBudget, routes: readonly Route[]
       if (!decision.allowed) await delayRefusal();
       applyRateLimit(ctx, decision, 'This address');
       await route.run(ctx).catch((error: unknown) => {
-        // Its reads' queue is full: MongoDB does not keep up (see publicReads); 503 with Retry-After.
-        throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable('MongoDB') : error;
+        // A bounded queue is full (MongoDB's reads, see publicReads, or page builds): 503 with Retry-After.
+        throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
       });
     },
   }));

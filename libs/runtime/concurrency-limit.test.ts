@@ -31,11 +31,14 @@ describe('ConcurrencyLimit', () => {
   });
 
   it('refuses a task at once when maxWaiting tasks wait already, and takes one again once they ran', async () => {
-    const limit = new ConcurrencyLimit(1, { maxWaiting: 2 });
+    const limit = new ConcurrencyLimit(1, { maxWaiting: 2, resource: 'The page builder' });
     let release = () => {};
     const running = limit.run(() => new Promise<void>((resolve) => (release = resolve)));
     const waiting = [limit.run(async () => 1), limit.run(async () => 2)];
-    await expect(limit.run(async () => 3)).rejects.toBeInstanceOf(ConcurrencyLimitFullError);
+    const refused = limit.run(async () => 3);
+    await expect(refused).rejects.toBeInstanceOf(ConcurrencyLimitFullError);
+    // The refusal names what is busy: the caller's 503 says it.
+    await expect(refused).rejects.toMatchObject({ resource: 'The page builder', maxWaiting: 2 });
     release();
     await running;
     expect(await Promise.all(waiting)).toEqual([1, 2]);

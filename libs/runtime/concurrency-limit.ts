@@ -1,7 +1,11 @@
 /** `run` refused a task: as many as the limit allows wait already. */
 export class ConcurrencyLimitFullError extends Error {
-  constructor(readonly maxWaiting: number) {
-    super(`${maxWaiting} tasks wait for a slot already`);
+  constructor(
+    readonly maxWaiting: number,
+    /** What is busy, for the answer to the caller (e.g. "MongoDB"). */
+    readonly resource: string,
+  ) {
+    super(`${maxWaiting} tasks wait for a slot of ${resource} already`);
   }
 }
 
@@ -11,6 +15,8 @@ export interface ConcurrencyLimitOptions {
    * callers arriving faster than tasks end (a stalled server) cannot pile up. @defaultValue unbounded
    */
   maxWaiting?: number;
+  /** What the slots are of, named in `ConcurrencyLimitFullError`. @defaultValue "the service" */
+  resource?: string;
 }
 
 /** Runs at most `max` tasks at once; the others wait their turn, first come first served. */
@@ -30,7 +36,7 @@ export class ConcurrencyLimit {
     if (this.running >= this.max) {
       const { maxWaiting } = this.options;
       if (maxWaiting !== undefined && this.waiting.length >= maxWaiting)
-        throw new ConcurrencyLimitFullError(maxWaiting);
+        throw new ConcurrencyLimitFullError(maxWaiting, this.options.resource ?? 'the service');
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else this.running++;
     try {

@@ -1,6 +1,7 @@
 import { PrecompressedBody } from '../http/index.js';
 import { type MaintenanceWindowDocument, occurrences } from '../maintenance/index.js';
 import type { RollupPeriod, RollupRepository } from '../monitoring/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { renderStatusPage } from './page-html.js';
 import {
@@ -79,11 +80,24 @@ export interface PublicBadge {
 }
 
 /**
+ * Pages and badges built at once, and how many more may wait: a build reads a few documents per
+ * website (hundreds for a page of 50), so a flood of requests for pages not cached (every public
+ * slug in turn) is built a few at a time, the rest answered 503 at once, instead of every build
+ * slowing every other and the API with them (32 at once took 90 s each on two cores).
+ */
+const BUILDS_AT_ONCE = 2;
+const BUILDS_WAITING = 32;
+
+/**
  * What the public sees: a public page by its slug and badges of the websites on public pages,
  * read from rollups, incidents and monitor states (never raw results). Both are cached while the
  * page's revision (badges: the customer's pages' revision) is current, and 30 s at most.
  */
 export class PublicStatusPages {
+  private readonly builds = new ConcurrencyLimit(BUILDS_AT_ONCE, {
+    maxWaiting: BUILDS_WAITING,
+    resource: 'The status page builder',
+  });
   private readonly pagesCache: RevisedCache<PublishedPage>;
   /** A website's badge (null: on no public page) under its customer's pages' revision. */
   private readonly badgeCache = new RevisedCache<{
@@ -107,7 +121,8 @@ export class PublicStatusPages {
       const page = await this.deps.pages.findBySlug(slug, { afterChange });
       // The slug check guards against a lookup that still knew the slug's former owner.
       if (!page?.public || page.slug !== slug) return { revision, value: null };
-      return { revision, value: publish(page, await this.build(page, new Date())) };
+      const data = await this.builds.run(() => this.build(page, new Date()));
+      return { revision, value: publish(page, data) };
     });
   }
 
@@ -168,7 +183,11 @@ export class PublicStatusPages {
           const revision = await this.deps.revisions.ofCustomer(organizationId, customerId);
           return {
             revision,
-            value: { organizationId, customerId, badge: await this.badgeOf(website, periodDays) },
+            value: {
+              organizationId,
+              customerId,
+              badge: await this.builds.run(() => this.badgeOf(website, periodDays)),
+            },
           };
         },
       )
