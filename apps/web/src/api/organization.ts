@@ -1,7 +1,9 @@
 import { api, must, type Schemas } from './client.js';
 
-/** Websites per request while reading them all (the API's pages are by id). */
+/** Websites per request while reading them all (the API's pages are by id, at most 500). */
 const PAGE = 500;
+/** The first request asks for fewer: its rows draw sooner while the rest is read. */
+const FIRST_PAGE = 100;
 
 /** Every website the caller may see (a client user: its customer's), page by page. */
 export async function allWebsites(
@@ -12,9 +14,10 @@ export async function allWebsites(
   const websites: Schemas['ListedWebsite'][] = [];
   let afterId: number | undefined;
   for (;;) {
+    const limit = afterId ? PAGE : FIRST_PAGE;
     const request = api.GET('/api/websites', {
       params: {
-        query: { limit: PAGE, ...(afterId ? { afterId } : {}), ...(customerId ? { customerId } : {}) },
+        query: { limit, ...(afterId ? { afterId } : {}), ...(customerId ? { customerId } : {}) },
       },
     });
     // The first page names the organization: a lookup asked meanwhile waits for it instead of asking too.
@@ -22,7 +25,7 @@ export async function allWebsites(
     const page = must(await request);
     websites.push(...page);
     const last = page.at(-1);
-    if (page.length < PAGE || !last) return websites;
+    if (page.length < limit || !last) return websites;
     onPage?.([...websites]);
     afterId = last.id;
   }
