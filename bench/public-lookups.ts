@@ -7,6 +7,8 @@
  *     and of unknown ids
  *   - status pages (HTML and JSON) by slug (one page: cached; any of them: mostly built anew), and
  *     unknown slugs
+ *   - the app's lists: `GET /api/websites` pages of 100 (after a random website, of one customer,
+ *     filtered by status)
  * Websites are spread over customers of 50, each with a public status page. One website per
  * customer is created over the API, the others are stored as copies and their lookup entries
  * added by the start-up backfill (its time is printed: what an upgrade at that size costs once).
@@ -21,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { type Db, MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
+import { ensureIndexes, ID_LISTS, KEY_LOOKUPS } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
@@ -129,11 +131,21 @@ await withBenchDatabases('lookups', async (stack) => {
   // As after an upgrade: the copies' lookups and their customers' lists are added by the start-up backfill.
   await db.collection(KEY_LOOKUPS).deleteOne({ _id: '~backfilled/websites.publicId' as never });
   await db.collection('website_counts').updateMany({}, { $unset: { websiteIds: '' } });
+  // …and the organization's list of website ids, built at its first page (one scan, once).
+  await db.collection(ID_LISTS).deleteMany({ _id: { $regex: '^websites\\.organizationId/' } as never });
   const backfillStarted = performance.now();
   await ensureIndexes(db, [websiteIndexes]);
   const backfillSeconds = (performance.now() - backfillStarted) / 1000;
   const stored = await websites.find({}, { projection: { _id: 0, publicId: 1, id: 1 } }).toArray();
   const publicIds = stored.map((website) => String(website.publicId));
+  const websiteIds = stored.map((website) => Number(website.id));
+  const firstPage = performance.now();
+  await pool
+    .request({ method: 'GET', path: '/api/websites?limit=100', headers: auth })
+    .then((r) => r.body.text());
+  console.log(
+    `[bench] the organization's first page, its list of website ids built: ${((performance.now() - firstPage) / 1000).toFixed(1)} s`,
+  );
   console.log(
     `[bench] ${publicIds.length} websites; start-up backfill of their publicId lookups and customer lists: ${backfillSeconds.toFixed(1)} s`,
   );
@@ -176,6 +188,30 @@ await withBenchDatabases('lookups', async (stack) => {
     ['GET /status/{slug}, any page', () => ({ method: 'GET', path: `/status/${pick(slugs)}` }), [200]],
     ['GET /status/{slug}.json', () => ({ method: 'GET', path: `/status/${pick(slugs)}.json` }), [200]],
     ['  unknown slug', () => ({ method: 'GET', path: `/status/no-${randomUUID().slice(0, 8)}` }), [404]],
+    // The app's lists: a page of 100 after a random website, of one customer, filtered by status.
+    [
+      'GET /api/websites, a page of 100',
+      () => ({ method: 'GET', path: `/api/websites?limit=100&afterId=${pick(websiteIds)}`, headers: auth }),
+      [200],
+    ],
+    [
+      '  of one customer',
+      () => ({
+        method: 'GET',
+        path: `/api/websites?limit=100&customerId=${pick(templates).customerId}`,
+        headers: auth,
+      }),
+      [200],
+    ],
+    [
+      '  with status=paused',
+      () => ({
+        method: 'GET',
+        path: `/api/websites?limit=100&status=paused&afterId=${pick(websiteIds)}`,
+        headers: auth,
+      }),
+      [200],
+    ],
   ];
   for (const at of [connections, 1]) {
     console.log(

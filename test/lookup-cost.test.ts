@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
-import { ensureIndexes, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
+import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
 import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
 import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
@@ -71,6 +71,18 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     [
       'websites of a customer (a status page)',
       () => new WebsiteRepository(db).listByCustomer(organizationId, customerId),
+    ],
+    [
+      'a page of the organization’s websites (GET /api/websites?limit=100)',
+      () => new WebsiteRepository(db).listPage(organizationId, { limit: 100 }),
+    ],
+    [
+      'the next page (GET /api/websites?afterId=…)',
+      () => new WebsiteRepository(db).listPage(organizationId, { afterId: website.id, limit: 100 }),
+    ],
+    [
+      'a page of one customer’s websites (GET /api/websites?customerId=…&limit=100)',
+      () => new WebsiteRepository(db).listPage(organizationId, { customerId, limit: 100 }),
     ],
   ];
 
@@ -160,6 +172,37 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     }
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(16);
+  });
+
+  it("websites stored before the organization's list was kept are listed: the list is built at its first page, once", async () => {
+    const list = db.collection(ID_LISTS);
+    const headKey = `websites.organizationId/${organizationId}`;
+    const head = await list.findOne({ _id: headKey as never });
+    expect(head).not.toBe(null);
+    // As after an upgrade: no list at all; the websites are there.
+    await list.deleteMany({ _id: { $regex: `^websites\\.organizationId/${organizationId}(/|$)` } as never });
+    const expected = (
+      await db
+        .collection('websites')
+        .find({ organizationId }, { projection: { _id: 0, id: 1 } })
+        .sort({ id: 1 })
+        .toArray()
+    ).map((w) => w.id as number);
+    const websites = new WebsiteRepository(db);
+    expect((await websites.listPage(organizationId, { limit: 100 })).map((w) => w.id)).toEqual(expected);
+    // Built: the next page reads the list and the websites by primary key only.
+    const sent = await findsOf(() => websites.listPage(organizationId, { limit: 100 }));
+    for (const find of sent) expect(Object.keys(find.filter)).toEqual(['_id']);
+    // Through the API too, with a website added since.
+    const added = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Later', url: 'https://later.example.com/', checkInterval: 60 },
+    });
+    const listed = () => api.request<Array<{ id: number }>>('GET', '/api/websites?limit=100', { token });
+    expect((await listed()).body.map((w) => w.id)).toEqual([...expected, added.body.id]);
+    // …and one deleted leaves it.
+    expect((await api.request('DELETE', `/api/websites/${added.body.publicId}`, { token })).status).toBe(204);
+    expect((await listed()).body.map((w) => w.id)).toEqual(expected);
   });
 
   it('"not found" is answered from memory the second time, and what is created after is found at once', async () => {

@@ -13,6 +13,12 @@ export {
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { NumberedLists } from './numbered-lists.js';
+export {
+  OrderedIdChunks,
+  type OrderedIdChunksOptions,
+  type OwnerSerializer,
+  serializedInProcess,
+} from './ordered-id-chunks.js';
 export { publicReads } from './public-reads.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';

@@ -194,7 +194,13 @@ class LazyServices implements Services {
   get websiteRepository(): Services['websiteRepository'] {
     return this.once(
       'websiteRepository',
-      () => new WebsiteRepository(this.deps.db, (id) => this.websiteRevisions.bump(id)),
+      () =>
+        new WebsiteRepository(
+          this.deps.db,
+          (id) => this.websiteRevisions.bump(id),
+          // Each organization's list of website ids is written by one process at a time.
+          (organizationId, work) => this.mutex.withLock(`website-list:${organizationId}`, work),
+        ),
     );
   }
   get scheduler(): Services['scheduler'] {

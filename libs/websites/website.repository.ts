@@ -5,7 +5,10 @@ import {
   type CollectionIndexes,
   KeyLookup,
   nextId,
+  OrderedIdChunks,
+  type OwnerSerializer,
   publicReads,
+  serializedInProcess,
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
@@ -101,8 +104,10 @@ export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtls
 
 /** The primary key of a website document: checks look websites up by it on every run. */
 export const websiteKey = (id: number) => `w${id}`;
-/** A customer's websites are read by primary key this many at once. */
+/** A list's websites are read by primary key this many at once. */
 const LIST_READS_AT_ONCE = 16;
+/** Ids a page asks its list for at a time (a page of 5,000 reads its websites in parts). */
+const PAGE_IDS_AT_ONCE = 500;
 
 /** The fields that decide a website's schedulers. */
 export type WebsiteSchedulingFields = Pick<
@@ -121,15 +126,26 @@ export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
   private readonly counts: WebsiteCounts;
   private readonly publicIds: KeyLookup<WebsiteDocument>;
+  /** Each organization's website ids in order: its pages are read by primary key. */
+  private readonly organizationLists: OrderedIdChunks;
 
   constructor(
     private readonly db: Db,
     /** Told after every write to a website (its revision for the workers' caches). */
     private readonly changed: (websiteId: number) => Promise<void> = async () => undefined,
+    /** Writers of one organization's website list, one at a time (API processes: a Redis lock). */
+    serializeOrganization: OwnerSerializer = serializedInProcess(),
   ) {
     this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
     this.counts = new WebsiteCounts(db);
     this.publicIds = publicIdLookup(db);
+    this.organizationLists = new OrderedIdChunks(db, `${WEBSITES}.organizationId`, {
+      serialize: serializeOrganization,
+      listNow: async (organizationId) =>
+        (await this.websites.find(organizationId, {}, { projection: { _id: 0, id: 1 } }).toArray()).map(
+          (website) => website.id,
+        ),
+    });
   }
 
   allocateId(): Promise<number> {
@@ -139,6 +155,7 @@ export class WebsiteRepository {
   /** The caller holds the customer's lock (its website count moves with the insert). */
   async insert(document: WebsiteDocument): Promise<void> {
     await this.counts.joined(document.customerId, document.id);
+    await this.organizationLists.add(document.organizationId, document.id);
     try {
       const key = websiteKey(document.id);
       await this.publicIds.claim(document.publicId, key, () =>
@@ -146,6 +163,7 @@ export class WebsiteRepository {
       );
     } catch (error) {
       await this.counts.left(document.customerId, document.id);
+      await this.organizationLists.remove(document.organizationId, document.id);
       throw error;
     }
     await this.changed(document.id);
@@ -213,45 +231,64 @@ export class WebsiteRepository {
     return new Set(found.map((website) => website.id));
   }
 
-  /** The organization's websites (of one customer, if given) by id, after `afterId`, at most `limit`. */
-  listPage(
+  /**
+   * The organization's websites (of one customer, if given) by id, after `afterId`, at most `limit`:
+   * their ids from the organization's list (or the customer's counter), each website then read by
+   * primary key, so a page costs the same at 100 websites and at 100,000.
+   */
+  async listPage(
     organizationId: number,
     options: { customerId?: number | undefined; afterId?: number | undefined; limit?: number | undefined },
   ): Promise<WebsiteDocument[]> {
-    const filter = {
-      ...(options.customerId === undefined ? {} : { customerId: options.customerId }),
-      ...(options.afterId === undefined ? {} : { id: { $gt: options.afterId } }),
-    };
-    return this.websites
-      .find(organizationId, filter, {
-        ...WITHOUT_MONGO_ID,
-        sort: { id: 1 },
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-      })
-      .toArray();
+    const { customerId, afterId = 0, limit = Number.MAX_SAFE_INTEGER } = options;
+    let idsAfter = (after: number, count: number) =>
+      this.organizationLists.page(organizationId, after, count);
+    if (customerId !== undefined) {
+      const ids = await this.counts.websiteIdsOf(organizationId, customerId);
+      // A counter without ids (stored before they were kept, not yet backfilled): its filter.
+      if (!ids)
+        return this.websites
+          .find(
+            organizationId,
+            { customerId, id: { $gt: afterId } },
+            { ...WITHOUT_MONGO_ID, sort: { id: 1 }, limit: Math.min(limit, 0x7fffffff) },
+          )
+          .toArray();
+      const sorted = ids.sort((a, b) => a - b);
+      idsAfter = async (after, count) => sorted.filter((id) => id > after).slice(0, count);
+    }
+    // Ids whose website is gone (a crash between the two writes) or moved are skipped, and more read.
+    const found: WebsiteDocument[] = [];
+    let after = afterId;
+    while (found.length < limit) {
+      const wanted = Math.min(limit - found.length, PAGE_IDS_AT_ONCE);
+      const ids = await idsAfter(after, wanted);
+      const websites = await this.readByKeys(organizationId, ids);
+      found.push(...websites.filter((w) => customerId === undefined || w.customerId === customerId));
+      if (ids.length < wanted) break;
+      after = ids.at(-1) as number;
+    }
+    return found;
+  }
+
+  /** The customer's websites by id (every one: `listPage` without a limit). */
+  listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
+    return this.listPage(organizationId, { customerId });
   }
 
   /**
-   * The customer's websites by id: those its counter lists, each read by primary key (a filter on
-   * the customer scans every website on FerretDB); read with that filter only while it lists none.
+   * Websites by id of the organization, in the ids' order, those gone left out: a primary-key read
+   * each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands do not take the
+   * pool's every connection; `_id` projected out: what comes back are websites.
    */
-  async listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> {
-    const ids = await this.counts.websiteIdsOf(organizationId, customerId);
-    if (!ids)
-      return this.websites
-        .find(organizationId, { customerId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } })
-        .toArray();
-    // A primary-key read each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands
-    // do not take the pool's every connection; `_id` projected out: what comes back are websites.
+  private async readByKeys(organizationId: number, ids: readonly number[]): Promise<WebsiteDocument[]> {
     const reads = new ConcurrencyLimit(LIST_READS_AT_ONCE);
     const found = (await Promise.all(
       ids.map((id) =>
         reads.run(() => this.websites.findOneByKey(organizationId, websiteKey(id), WITHOUT_MONGO_ID)),
       ),
     )) as Array<WebsiteDocument | null>;
-    return found
-      .filter((website): website is WebsiteDocument => website?.customerId === customerId)
-      .sort((a, b) => a.id - b.id);
+    return found.filter((website): website is WebsiteDocument => website !== null);
   }
 
   /** Ids of the organization's websites that list a notification channel. */
@@ -396,7 +433,9 @@ export class WebsiteRepository {
   }
 
   /** The caller has read it in its organization; deleted by primary key (a filter on `id` scans on FerretDB). */
-  async delete(website: Pick<WebsiteDocument, 'id' | 'customerId' | 'publicId'>): Promise<boolean> {
+  async delete(
+    website: Pick<WebsiteDocument, 'id' | 'organizationId' | 'customerId' | 'publicId'>,
+  ): Promise<boolean> {
     const key = websiteKey(website.id);
     const { deletedCount } = await this.websites.collection.deleteOne({
       _id: key,
@@ -404,6 +443,7 @@ export class WebsiteRepository {
     await this.publicIds.release(website.publicId, key);
     if (deletedCount > 0) {
       await this.counts.left(website.customerId, website.id);
+      await this.organizationLists.remove(website.organizationId, website.id);
       await this.changed(website.id);
     }
     return deletedCount > 0;
