@@ -10,8 +10,8 @@ import { createCustomer, createPackage, TestApi, until, withServices } from './s
 import { readsByPrimaryKey } from './support/read-plan.js';
 
 /**
- * Every MongoDB call the API makes while serving the public routes (badges, status pages) and
- * `GET`/`PATCH /api/websites/{publicId}` reads by `_id` equality and writes with an `_id` equality
+ * Every MongoDB call the API makes while serving the public routes (badges, status pages),
+ * `GET`/`PATCH /api/websites/{publicId}` and the pages of `GET /api/websites` reads by `_id` equality and writes with an `_id` equality
  * filter: on the embedded FerretDB 1.24 any other filter reads and parses every document of the
  * collection (shared by all organizations), so these routes would cost more with each website any
  * organization adds. The calls are recorded at the driver (`Collection.prototype`, a library's
@@ -124,6 +124,7 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
   let website: { id: number; publicId: string };
   let pageId: number;
   let organizationId: number;
+  let firstCustomer: number;
   const slug = `reads-${randomUUID().slice(0, 8)}`;
 
   async function callsOf(path: string, method = 'GET', body?: unknown): Promise<Call[]> {
@@ -170,6 +171,7 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
       }
     website = created[0] as { id: number; publicId: string };
     const customerId = customers[0] as number;
+    firstCustomer = customerId;
     for (const [title, isPublic] of [
       ['Private', false],
       ['Shop status', true],
@@ -296,6 +298,11 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
     ["a website's incidents", () => [`/api/websites/${website.publicId}/incidents`]],
     ["the organization's incidents, and its resolved ones", () => ['/api/incidents?open=false']],
     ["the organization's incidents", () => ['/api/incidents']],
+    // The app's lists: a page, the next one, one customer's, a search (its candidates from Redis).
+    ["the organization's websites, a page", () => ['/api/websites?limit=100']],
+    ['the next page', () => [`/api/websites?limit=2&afterId=${website.id}`]],
+    ["one customer's websites", () => [`/api/websites?limit=100&customerId=${firstCustomer}`]],
+    ['websites searched by name or URL', () => ['/api/websites?q=docs&status=unknown']],
     [
       'PATCH /api/websites/{publicId}',
       () => [`/api/websites/${website.publicId}`, 'PATCH', { name: `Shop ${randomUUID().slice(0, 4)}` }],

@@ -56,6 +56,7 @@ import {
   WebsiteRepository,
   WebsiteRevisions,
   WebsiteScheduling,
+  WebsiteSearchIndex,
   WebsiteService,
   websiteIndexes,
 } from '../websites/index.js';
@@ -371,6 +372,7 @@ class LazyServices implements Services {
       () =>
         new WebsiteService({
           websites: this.websiteRepository,
+          search: new WebsiteSearchIndex(this.deps.redis, this.prefix),
           customers: this.customerRepository,
           packages: this.packages,
           secrets: this.secrets,

@@ -24,4 +24,5 @@ export {
   type PlacementListener,
   WebsiteScheduling,
 } from './website-scheduling.js';
+export { WebsiteSearchIndex } from './website-search-index.js';
 export { toWebsiteView, websiteRoutes } from './websites.routes.js';

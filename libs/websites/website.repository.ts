@@ -263,7 +263,7 @@ export class WebsiteRepository {
     while (found.length < limit) {
       const wanted = Math.min(limit - found.length, PAGE_IDS_AT_ONCE);
       const ids = await idsAfter(after, wanted);
-      const websites = await this.readByKeys(organizationId, ids);
+      const websites = await this.findByIds(organizationId, ids);
       found.push(...websites.filter((w) => customerId === undefined || w.customerId === customerId));
       if (ids.length < wanted) break;
       after = ids.at(-1) as number;
@@ -281,7 +281,7 @@ export class WebsiteRepository {
    * each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands do not take the
    * pool's every connection; `_id` projected out: what comes back are websites.
    */
-  private async readByKeys(organizationId: number, ids: readonly number[]): Promise<WebsiteDocument[]> {
+  async findByIds(organizationId: number, ids: readonly number[]): Promise<WebsiteDocument[]> {
     const reads = new ConcurrencyLimit(LIST_READS_AT_ONCE);
     const found = (await Promise.all(
       ids.map((id) =>

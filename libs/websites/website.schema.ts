@@ -8,6 +8,7 @@ import {
   uniqueArray,
 } from '../contract/index.js';
 import { WEBSITE_STATUSES } from '../events/index.js';
+import { SEARCH_MAX_CHARS, SEARCH_MIN_CHARS } from './website-search.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -215,4 +216,11 @@ export const listWebsitesQuery = z.strictObject({
     .optional()
     .describe('Websites per page (default 100 without customerId; with it, all unless given)'),
   afterId: decimalId().optional().describe('The last id of the previous page (from the Link header)'),
+  q: z
+    .string()
+    .trim()
+    .min(SEARCH_MIN_CHARS)
+    .max(SEARCH_MAX_CHARS)
+    .optional()
+    .describe('Only websites whose name or URL (without the scheme) holds this text, any case'),
 });

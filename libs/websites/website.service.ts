@@ -16,8 +16,13 @@ import type { WebsiteDocument, WebsiteRepository } from './website.repository.js
 import { UUID, type WebsiteInput } from './website.schema.js';
 import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
+import { matchesSearch, normalizedQuery } from './website-search.js';
+import type { WebsiteSearchIndex } from './website-search-index.js';
 
 const websiteLock = (id: number) => `website:${id}`;
+/** A search reads at most this many candidates a page, this many at a time (then says where to go on). */
+const SEARCH_READS_AT_MOST = 1_000;
+const SEARCH_BATCH = 100;
 
 export function parseWebsiteRef(ref: string): { id: number } | { publicId: string } {
   return UUID.test(ref) ? { publicId: ref.toLowerCase() } : { id: Number(ref) };
@@ -67,6 +72,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       channels: WebsiteChannelsPort;
       /** What a website URL's IP literal may be. */
       guard: TargetGuard;
+      /** Which websites may hold a search's text (kept with every name and URL written). */
+      search: WebsiteSearchIndex;
       /** What else goes with a deleted website (its maintenance windows). */
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
@@ -132,16 +139,85 @@ export class WebsiteService implements CustomerWebsitesPort {
   }
 
   /** The organization's websites, or one customer's (404 when it is not the organization's). */
+  /**
+   * A page of the organization's websites (of one customer, holding `query` in its name or URL):
+   * the websites and the id the next page starts after (null: none after).
+   */
   async list(
     organizationId: number,
-    options: { customerId?: number | undefined; afterId?: number | undefined; limit?: number | undefined },
-  ): Promise<WebsiteDocument[]> {
+    options: {
+      customerId?: number | undefined;
+      afterId?: number | undefined;
+      limit?: number | undefined;
+      query?: string | undefined;
+    },
+  ): Promise<{ websites: WebsiteDocument[]; nextAfterId: number | null }> {
     if (
       options.customerId !== undefined &&
       !(await this.deps.customers.findById(organizationId, options.customerId))
     )
       throw notFound(`No customer ${options.customerId}`);
-    return this.deps.websites.listPage(organizationId, options);
+    if (options.query !== undefined) return this.search(organizationId, { ...options, query: options.query });
+    const websites = await this.deps.websites.listPage(organizationId, options);
+    const last = websites.at(-1);
+    return {
+      websites,
+      nextAfterId: options.limit !== undefined && websites.length === options.limit && last ? last.id : null,
+    };
+  }
+
+  /**
+   * Websites holding `query`, by id: the index's candidates after `afterId`, read by primary key
+   * and matched, until `limit` match or SEARCH_READS_AT_MOST were read (then the page holds fewer
+   * and the next starts after the last one read).
+   */
+  private async search(
+    organizationId: number,
+    options: {
+      customerId?: number | undefined;
+      afterId?: number | undefined;
+      limit?: number | undefined;
+      query: string;
+    },
+  ): Promise<{ websites: WebsiteDocument[]; nextAfterId: number | null }> {
+    const { search, websites } = this.deps;
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    let candidates = await search.candidates(organizationId, options.query);
+    if (candidates === null) {
+      await search.index(organizationId, this.everyWebsite(organizationId));
+      candidates = (await search.candidates(organizationId, options.query)) ?? [];
+    }
+    const afterId = options.afterId ?? 0;
+    const ids = candidates.filter((id) => id > afterId).sort((a, b) => a - b);
+    const query = normalizedQuery(options.query);
+    const found: WebsiteDocument[] = [];
+    // The last id examined: the next page starts after it.
+    let examined = afterId;
+    const budget = ids.slice(0, SEARCH_READS_AT_MOST);
+    for (let start = 0; start < budget.length && found.length < limit; start += SEARCH_BATCH) {
+      const batch = budget.slice(start, start + SEARCH_BATCH);
+      const read = new Map((await websites.findByIds(organizationId, batch)).map((w) => [w.id, w]));
+      for (const id of batch) {
+        examined = id;
+        const website = read.get(id);
+        const wanted = options.customerId === undefined || website?.customerId === options.customerId;
+        if (website && wanted && matchesSearch(website, query)) found.push(website);
+        if (found.length === limit) break;
+      }
+    }
+    return { websites: found, nextAfterId: examined < (ids.at(-1) ?? 0) ? examined : null };
+  }
+
+  /** The organization's websites, a page of 500 at a time (to index them). */
+  private async *everyWebsite(organizationId: number): AsyncGenerator<WebsiteDocument[]> {
+    let afterId = 0;
+    for (;;) {
+      const page = await this.deps.websites.listPage(organizationId, { afterId, limit: 500 });
+      if (page.length > 0) yield page;
+      const last = page.at(-1);
+      if (page.length < 500 || !last) return;
+      afterId = last.id;
+    }
   }
 
   async create(
@@ -179,6 +255,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       const serving = await this.deps.scheduling.servingRegions();
       website.scheduledRegions =
         this.deps.scheduling.regionsForNew(website, owner.customer, owner.pkg, serving) ?? [];
+      await this.deps.search.widen(organizationId, id, null, website);
       await this.withListedChannels(website, () => this.deps.websites.insert(website));
       await this.deps.mutex.withLock(websiteLock(id), () =>
         this.deps.scheduling.sync(website, owner.customer, owner.pkg, { serving, scheduledInRedis: [] }),
@@ -206,7 +283,9 @@ export class WebsiteService implements CustomerWebsitesPort {
         guard: this.deps.guard,
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
+      await this.deps.search.widen(organizationId, id, current, updated);
       await this.withListedChannels(updated, () => this.deps.websites.replace(updated));
+      await this.deps.search.narrow(organizationId, id, current, updated);
       if (customerId !== current.customerId)
         await this.deps.websites.moveCount(id, current.customerId, customerId);
       // A changed request is checked at once: the user wants to see what it gives now.
@@ -223,6 +302,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       const website = await this.get(organizationId, publicId);
       // MongoDB first: a scheduler left behind finds no website and is removed by the reconciler.
       await this.deps.websites.delete(website);
+      await this.deps.search.narrow(organizationId, website.id, website, null);
       await this.deps.scheduling.unschedule(website);
       await this.deps.afterDelete?.(website);
     });

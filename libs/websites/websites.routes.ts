@@ -88,7 +88,7 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       operationId: 'listWebsites',
       summary: "List the organization's websites, or one customer's, with their status",
       description:
-        'Without customerId: every customer\'s websites, a page of `limit` (100) at a time; a `Link: <…>; rel="next"` header points to the next page. A page filtered by `status` may hold fewer.',
+        'Without customerId: every customer\'s websites, a page of `limit` (100) at a time; a `Link: <…>; rel="next"` header points to the next page. A page filtered by `status` may hold fewer. `q` searches names and URLs (without the scheme) for a text of 3 characters or more; a search page may hold fewer too (it reads at most 1,000 candidates), the Link header then says where to go on.',
       tags: ['Websites'],
       access: 'read',
       query: listWebsitesQuery,
@@ -100,15 +100,15 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       },
       handle: async ({ auth, query, ctx }) => {
         const limit = query.limit ?? (query.customerId === undefined ? DEFAULT_PAGE : undefined);
-        const websites = await service.list(auth.organizationId, {
+        const { websites, nextAfterId } = await service.list(auth.organizationId, {
           customerId: query.customerId,
           afterId: query.afterId,
           limit,
+          query: query.q,
         });
-        const last = websites.at(-1);
-        if (limit !== undefined && websites.length === limit && last) {
+        if (limit !== undefined && nextAfterId !== null) {
           const next = new URLSearchParams(ctx.querystring);
-          next.set('afterId', String(last.id));
+          next.set('afterId', String(nextAfterId));
           next.set('limit', String(limit));
           ctx.set('Link', `</api/websites?${next}>; rel="next"`);
         }

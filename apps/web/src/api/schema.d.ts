@@ -552,7 +552,7 @@ export interface paths {
         };
         /**
          * List the organization's websites, or one customer's, with their status
-         * @description Without customerId: every customer's websites, a page of `limit` (100) at a time; a `Link: <…>; rel="next"` header points to the next page. A page filtered by `status` may hold fewer.
+         * @description Without customerId: every customer's websites, a page of `limit` (100) at a time; a `Link: <…>; rel="next"` header points to the next page. A page filtered by `status` may hold fewer. `q` searches names and URLs (without the scheme) for a text of 3 characters or more; a search page may hold fewer too (it reads at most 1,000 candidates), the Link header then says where to go on.
          */
         get: operations["listWebsites"];
         put?: never;
@@ -6652,6 +6652,8 @@ export interface operations {
                 limit?: number;
                 /** @description The last id of the previous page (from the Link header) */
                 afterId?: number;
+                /** @description Only websites whose name or URL (without the scheme) holds this text, any case */
+                q?: string;
             };
             header?: never;
             path?: never;
