@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
+import type { Db, Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
@@ -7,6 +7,7 @@ import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/in
 import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
 import { readsByPrimaryKey } from './support/read-plan.js';
+import { connectRecordingFinds } from './support/recorded-finds.js';
 
 describe('lookups on request paths read by primary key (FerretDB explain / documents examined)', () => {
   let api: TestApi;
@@ -42,11 +43,7 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
       body: { slug, title: 'Shop status', customerId, public: true },
     });
     expect(page.status).toBe(201);
-    monitored = new MongoClient(api.config.MONGODB_URL, { monitorCommands: true });
-    monitored.on('commandStarted', (event: CommandStartedEvent) => {
-      if (event.commandName === 'find') finds.push(event.command);
-    });
-    await monitored.connect();
+    monitored = await connectRecordingFinds(api.config.MONGODB_URL, finds);
     db = monitored.db();
   });
   afterAll(async () => {

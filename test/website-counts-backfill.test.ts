@@ -1,8 +1,9 @@
-import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
+import { type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
 import { websiteIndexes } from '../libs/websites/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
+import { connectRecordingFinds } from './support/recorded-finds.js';
 
 const COUNTERS = 'website_counts';
 const WEBSITES = 'websites';
@@ -19,11 +20,7 @@ describe('website counters: the website-ids backfill runs once per database', ()
   const finds: Document[] = [];
 
   beforeAll(async () => {
-    client = new MongoClient(url, { monitorCommands: true });
-    client.on('commandStarted', (event: CommandStartedEvent) => {
-      if (event.commandName === 'find') finds.push(event.command);
-    });
-    await client.connect();
+    client = await connectRecordingFinds(url, finds);
     db = client.db();
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { type Collection, type Db, MongoServerError } from 'mongodb';
+import { serializedInProcess } from './serialized-in-process.js';
 
 interface CounterDocument {
   _id: string;
@@ -44,21 +45,11 @@ async function increment(counters: Collection<CounterDocument>, sequence: string
 export function nextId(db: Db, sequence: string): Promise<number> {
   // Allocations of one process queue up per sequence, so they do not collide with each other;
   // the claim settles collisions with other processes.
-  const key = `${db.databaseName}/${sequence}`;
-  const previous = pending.get(key) ?? Promise.resolve();
-  const allocation = previous.then(() => allocate(db, sequence));
-  const settled = allocation.then(
-    () => undefined,
-    () => undefined,
-  );
-  pending.set(key, settled);
-  void settled.then(() => {
-    if (pending.get(key) === settled) pending.delete(key);
-  });
-  return allocation;
+  return allocations(`${db.databaseName}/${sequence}`, () => allocate(db, sequence));
 }
 
-const pending = new Map<string, Promise<void>>();
+/** One allocation of a sequence at a time in this process. */
+const allocations = serializedInProcess<string>();
 
 async function allocate(db: Db, sequence: string): Promise<number> {
   const counters = db.collection<CounterDocument>('counters');

@@ -17,9 +17,9 @@ export {
   OrderedIdChunks,
   type OrderedIdChunksOptions,
   type OwnerSerializer,
-  serializedInProcess,
 } from './ordered-id-chunks.js';
 export { publicReads } from './public-reads.js';
+export { serializedInProcess } from './serialized-in-process.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';
 export { isMongoUnavailable, MongoDeadlineError, withinDeadline } from './unavailable.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkIndexFor, serializedInProcess } from './ordered-id-chunks.js';
+import { chunkIndexFor } from './ordered-id-chunks.js';
+import { serializedInProcess } from './serialized-in-process.js';
 
 describe('chunkIndexFor', () => {
   const chunks = [{ first: 0 }, { first: 500 }, { first: 1_200 }];

@@ -36,23 +36,6 @@ interface ChunkDocument {
 /** Runs `work` while no other writer of the owner's list runs (a lock held across processes). */
 export type OwnerSerializer = <T>(owner: number, work: () => Promise<T>) => Promise<T>;
 
-/** Writers of one owner one at a time within this process (tools and tests; API processes lock in Redis). */
-export function serializedInProcess(): OwnerSerializer {
-  const tails = new Map<number, Promise<unknown>>();
-  return <T>(owner: number, work: () => Promise<T>): Promise<T> => {
-    const run = (tails.get(owner) ?? Promise.resolve()).then(work, work);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    tails.set(owner, tail);
-    void tail.then(() => {
-      if (tails.get(owner) === tail) tails.delete(owner);
-    });
-    return run;
-  };
-}
-
 /**
  * An owner's ids in ascending order, for pages by primary key at any size: a head document
  * `<namespace>/<owner>` lists the chunks and the id each starts at, each chunk `<namespace>/<owner>/<k>`
