@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute, type HttpMethod, type Route } from '../http/index.js';
-import { resourceOf, viewOf } from './audit-recorder.js';
+import { answersAsView, resourceOf, viewOf } from './audit-recorder.js';
 
 const route = (method: HttpMethod, path: string, list = false): Route =>
   defineRoute({
@@ -44,6 +44,36 @@ describe('viewOf: the GET that represents a write', () => {
     const view = viewOf(route(method, path), ROUTES);
     expect(view?.kind).toBe(kind);
     expect(view?.route.path).toBe(readPath);
+  });
+});
+
+describe('answersAsView: a write whose answer is the representation after it', () => {
+  const shared = z.object({ id: z.number() });
+  const withSchema = (method: HttpMethod, path: string, schema: z.ZodType): Route =>
+    defineRoute({
+      method,
+      path,
+      operationId: `${method} ${path}`,
+      summary: path,
+      tags: [],
+      access: 'read',
+      success: { status: method === 'post' ? 201 : 200, description: 'x', schema },
+      handle: async () => ({ id: 1 }),
+    });
+  const routes = [withSchema('get', '/api/things/:id', shared), withSchema('get', '/api/others/:id', shared)];
+  const answers = (write: Route) => {
+    const view = viewOf(write, routes);
+    return view ? answersAsView(write, view) : undefined;
+  };
+
+  it("is a PATCH or a create answering the GET's own schema", () => {
+    expect(answers(withSchema('patch', '/api/things/:id', shared))).toBe(true);
+    expect(answers(withSchema('post', '/api/things', shared))).toBe(true);
+  });
+
+  it('is not a write answering another shape, nor one whose view is an ancestor', () => {
+    expect(answers(withSchema('patch', '/api/things/:id', z.object({ id: z.number() })))).toBe(false);
+    expect(answers(withSchema('post', '/api/things/:id/rotate', shared))).toBe(false);
   });
 });
 

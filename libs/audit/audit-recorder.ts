@@ -44,6 +44,17 @@ export function resourceOf(path: string): string {
   return (/^v\d+$/.test(rest[0] ?? '') ? rest[1] : rest[0]) ?? 'unknown';
 }
 
+/** Whether the write's answer is its resource's representation: the view's own schema, for the same item. */
+export function answersAsView(write: Route, view: View): boolean {
+  const schema = write.success.schema;
+  return (
+    (view.kind === 'same' || view.kind === 'created') &&
+    schema !== undefined &&
+    schema === view.route.success.schema &&
+    write.success.contentType === view.route.success.contentType
+  );
+}
+
 /** Which GET route represents a write's resource, if any (see `View`). */
 export function viewOf(write: Route, routes: readonly Route[]): View | undefined {
   const reads = routes.filter(
@@ -172,7 +183,10 @@ export function auditRecorder(
           let after: unknown = null;
           if (!failed && view && (route.method !== 'delete' || view.kind === 'ancestor')) {
             const createdId = isRecord(answer) ? answer.id : undefined;
-            if (view.kind !== 'created') after = await read(ctx, view, params);
+            // A write that answers its resource as its GET does (the same schema, PATCH /x/:id or
+            // POST /x): the answer is the representation after, without reading it again.
+            if (answersAsView(route, view) && isRecord(answer)) after = answer;
+            else if (view.kind !== 'created') after = await read(ctx, view, params);
             else if (createdId !== undefined)
               after = await read(ctx, view, { [view.param]: String(createdId) });
           }
