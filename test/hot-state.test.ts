@@ -202,6 +202,26 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       expect(await cache.get(organizationId, site.id)).toBeNull();
     });
 
+    it('getMany (the API’s lists) reads only the websites changed since, in the order asked, none of another organization', async () => {
+      const [one, two, three] = [await createWebsite(), await createWebsite(), await createWebsite()];
+      const cache = newCache();
+      const names = async (ids: number[], organization = organizationId) =>
+        (await cache.getMany(organization, ids)).map((w) => `${w.id}:${w.name}`);
+      expect(await names([three.id, one.id, 999_999, two.id])).toEqual([
+        `${three.id}:Cached`,
+        `${one.id}:Cached`,
+        `${two.id}:Cached`,
+      ]);
+      for (const site of [one, two])
+        await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Behind its back' } });
+      await api.request('PATCH', `/api/websites/${two.publicId}`, { token, body: { name: 'Renamed' } });
+      // One unchanged from memory (the write behind its back unseen), the one renamed read again.
+      expect(await names([one.id, two.id])).toEqual([`${one.id}:Cached`, `${two.id}:Renamed`]);
+      expect(await names([one.id, two.id], organizationId + 1)).toEqual([]);
+      await api.request('DELETE', `/api/websites/${three.publicId}`, { token });
+      expect(await names([three.id])).toEqual([]);
+    });
+
     it('prime loads the listed websites in one scan, with their revisions', async () => {
       const [one, two] = [await createWebsite(), await createWebsite()];
       const cache = newCache();

@@ -53,6 +53,7 @@ import {
 } from '../status-pages/index.js';
 import {
   ScheduleReconciler,
+  WebsiteCache,
   WebsiteRepository,
   WebsiteRevisions,
   WebsiteScheduling,
@@ -60,6 +61,12 @@ import {
   WebsiteService,
   websiteIndexes,
 } from '../websites/index.js';
+
+/**
+ * Websites an API process keeps in memory for its lists (the app's overview polls them every few
+ * seconds): ~3 KB each, so about 60 MB at most.
+ */
+const LISTED_WEBSITES_KEPT = 20_000;
 
 /** Every collection's indexes, created at start by each process. */
 export const ALL_INDEXES: readonly CollectionIndexes[] = [
@@ -373,6 +380,10 @@ class LazyServices implements Services {
         new WebsiteService({
           websites: this.websiteRepository,
           search: new WebsiteSearchIndex(this.deps.redis, this.prefix),
+          cache: new WebsiteCache(
+            { websites: this.websiteRepository, revisions: this.websiteRevisions },
+            LISTED_WEBSITES_KEPT,
+          ),
           customers: this.customerRepository,
           packages: this.packages,
           secrets: this.secrets,

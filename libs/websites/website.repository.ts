@@ -239,6 +239,9 @@ export class WebsiteRepository {
   async listPage(
     organizationId: number,
     options: { customerId?: number | undefined; afterId?: number | undefined; limit?: number | undefined },
+    /** How the page's websites are read by id (an API process: through its `WebsiteCache`). */
+    read: (organizationId: number, ids: readonly number[]) => Promise<WebsiteDocument[]> = (org, ids) =>
+      this.findByIds(org, ids),
   ): Promise<WebsiteDocument[]> {
     const { customerId, afterId = 0, limit = Number.MAX_SAFE_INTEGER } = options;
     let idsAfter = (after: number, count: number) =>
@@ -263,7 +266,7 @@ export class WebsiteRepository {
     while (found.length < limit) {
       const wanted = Math.min(limit - found.length, PAGE_IDS_AT_ONCE);
       const ids = await idsAfter(after, wanted);
-      const websites = await this.findByIds(organizationId, ids);
+      const websites = await read(organizationId, ids);
       found.push(...websites.filter((w) => customerId === undefined || w.customerId === customerId));
       if (ids.length < wanted) break;
       after = ids.at(-1) as number;

@@ -15,6 +15,7 @@ import { type CheckConfigPatch, defaultCheckConfig, mergeCheckConfig } from './c
 import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
 import { buildWebsiteSettings } from './website-build.js';
+import type { WebsiteCache } from './website-cache.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import { matchesSearch, normalizedQuery } from './website-search.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
@@ -74,6 +75,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       guard: TargetGuard;
       /** Which websites may hold a search's text (kept with every name and URL written). */
       search: WebsiteSearchIndex;
+      /** Lists read websites through it: those unchanged since they were last read come from memory. */
+      cache: WebsiteCache;
       /** What else goes with a deleted website (its maintenance windows). */
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
@@ -158,7 +161,9 @@ export class WebsiteService implements CustomerWebsitesPort {
     )
       throw notFound(`No customer ${options.customerId}`);
     if (options.query !== undefined) return this.search(organizationId, { ...options, query: options.query });
-    const websites = await this.deps.websites.listPage(organizationId, options);
+    const websites = await this.deps.websites.listPage(organizationId, options, (org, ids) =>
+      this.deps.cache.getMany(org, ids),
+    );
     const last = websites.at(-1);
     return {
       websites,
@@ -180,7 +185,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       query: string;
     },
   ): Promise<{ websites: WebsiteDocument[]; nextAfterId: number | null }> {
-    const { search, websites } = this.deps;
+    const { search, cache } = this.deps;
     const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
     let candidates = await search.candidates(organizationId, options.query);
     if (candidates === null) {
@@ -196,7 +201,7 @@ export class WebsiteService implements CustomerWebsitesPort {
     const budget = ids.slice(0, SEARCH_READS_AT_MOST);
     for (let start = 0; start < budget.length && found.length < limit; start += SEARCH_BATCH) {
       const batch = budget.slice(start, start + SEARCH_BATCH);
-      const read = new Map((await websites.findByIds(organizationId, batch)).map((w) => [w.id, w]));
+      const read = new Map((await cache.getMany(organizationId, batch)).map((w) => [w.id, w]));
       for (const id of batch) {
         examined = id;
         const website = read.get(id);
