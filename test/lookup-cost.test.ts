@@ -108,6 +108,24 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     ).toEqual([website.id]);
   });
 
+  it('a publicId found once is one primary-key read after (its website keeps it for life); a deleted website is looked up afresh', async () => {
+    const websites = new WebsiteRepository(db);
+    const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Once', url: 'https://once.example.com/', checkInterval: 60 },
+    });
+    const { publicId } = created.body;
+    expect((await findsOf(() => websites.findByPublicId(publicId))).map((f) => f.filter)).toEqual([
+      { _id: `websites.publicId/${publicId}` },
+      { _id: `w${created.body.id}` },
+    ]);
+    expect((await findsOf(() => websites.findByPublicId(publicId))).map((f) => f.filter)).toEqual([
+      { _id: `w${created.body.id}` },
+    ]);
+    expect((await api.request('DELETE', `/api/websites/${publicId}`, { token })).status).toBe(204);
+    expect(await websites.findByPublicId(publicId)).toBe(null);
+  });
+
   it('a resource stored without its id entry is found by a scan once, then by primary key', async () => {
     const notes = new TenantResources(db, 'notes');
     const now = new Date();

@@ -32,7 +32,9 @@ export const API_TOKENS = 'api_tokens';
  * tokens are made by the admin CLI in another process, and failed authentications are limited per
  * client address before any lookup.
  */
-const hashLookup = (db: Db) => new KeyLookup<ApiToken>(db, { collection: API_TOKENS, keyField: 'hash' });
+/** A token keeps its hash for life and its `_id` is never used again: a known hash is one read. */
+const hashLookup = (db: Db) =>
+  new KeyLookup<ApiToken>(db, { collection: API_TOKENS, keyField: 'hash', refsNeverMove: true });
 
 export const apiTokenIndexes: CollectionIndexes = {
   collection: API_TOKENS,

@@ -70,6 +70,22 @@ class AbsentKeys {
 /** One per database and namespace in a process, so every repository instance clears the same one. */
 const absentKeysByNamespace = new Map<string, AbsentKeys>();
 
+/** How many keys' refs a lookup whose refs never move keeps in memory at most (the oldest go first). */
+const KNOWN_REFS_KEPT = 50_000;
+
+/** Refs of keys found lately, per database and namespace (for `refsNeverMove` lookups). */
+const knownRefsByNamespace = new Map<string, Map<string, LookupRef>>();
+
+function knownRefsOf(db: Db, options: KeyLookupOptions): Map<string, LookupRef> {
+  const name = `${db.databaseName}/${namespaceOf(options)}`;
+  let refs = knownRefsByNamespace.get(name);
+  if (!refs) {
+    refs = new Map();
+    knownRefsByNamespace.set(name, refs);
+  }
+  return refs;
+}
+
 function absentKeysOf(db: Db, ttlMs: number, options: KeyLookupOptions): AbsentKeys {
   const name = `${db.databaseName}/${namespaceOf(options)}`;
   let absent = absentKeysByNamespace.get(name);
@@ -95,6 +111,12 @@ export interface KeyLookupOptions {
   absentTtlMs?: number;
   /** How many absent keys are remembered at most. @defaultValue 10000 */
   absentMaxEntries?: number;
+  /**
+   * A document keeps its key for life and its `_id` is never used again (a website's publicId, a
+   * token's hash): the ref a key was found at is remembered, and the next lookup of it reads the
+   * document alone (one primary-key read instead of two); gone, it is looked up afresh.
+   */
+  refsNeverMove?: boolean;
 }
 
 /**
@@ -111,6 +133,7 @@ export class KeyLookup<T extends Document> {
   private readonly entries: Collection<LookupEntry>;
   private readonly owners: Collection<T>;
   private readonly absent: AbsentKeys | null;
+  private readonly knownRefs: Map<string, LookupRef> | null;
 
   constructor(
     db: Db,
@@ -119,6 +142,15 @@ export class KeyLookup<T extends Document> {
     this.entries = db.collection<LookupEntry>(KEY_LOOKUPS);
     this.owners = db.collection<T>(options.collection);
     this.absent = options.absentTtlMs ? absentKeysOf(db, options.absentTtlMs, options) : null;
+    this.knownRefs = options.refsNeverMove ? knownRefsOf(db, options) : null;
+  }
+
+  private remember(key: string, ref: LookupRef): void {
+    const refs = this.knownRefs;
+    if (!refs) return;
+    refs.delete(key);
+    if (refs.size >= KNOWN_REFS_KEPT) refs.delete(refs.keys().next().value as string);
+    refs.set(key, ref);
   }
 
   private entryId(key: string): string {
@@ -146,8 +178,16 @@ export class KeyLookup<T extends Document> {
       return { timeoutMS };
     };
     const read = async () => {
+      const known = this.knownRefs?.get(key);
+      if (known !== undefined) {
+        const owner = await this.holder(known, key, { ...options, ...timeLeft() });
+        if (owner) return owner;
+        this.knownRefs?.delete(key);
+      }
       const entry = await this.entries.findOne({ _id: this.entryId(key) }, timeLeft());
-      return entry ? await this.holder(entry.ref, key, { ...options, ...timeLeft() }) : null;
+      const owner = entry ? await this.holder(entry.ref, key, { ...options, ...timeLeft() }) : null;
+      if (entry && owner) this.remember(key, entry.ref);
+      return owner;
     };
     // Raced with a timer too: the driver's `timeoutMS` does not end every wait of a stalled server.
     const owner = await withinDeadline(bulkhead ? bulkhead.run(read) : read(), LOOKUP_DEADLINE_MS, what);

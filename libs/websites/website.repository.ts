@@ -79,6 +79,8 @@ const publicIdLookup = (db: Db) =>
     collection: WEBSITES,
     keyField: 'publicId',
     absentTtlMs: ABSENT_KEY_TTL_MS,
+    // A website keeps its publicId for life, and its `_id` (`w<id>`) is never used again.
+    refsNeverMove: true,
   });
 
 export const websiteIndexes: CollectionIndexes = {
