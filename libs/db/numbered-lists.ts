@@ -1,6 +1,10 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './counters.js';
 
+/** Lists whose last number a process remembers, and numbers tried past it before the counter is read. */
+const LISTS_REMEMBERED = 10_000;
+const HINT_TRIES = 3;
+
 /**
  * Append-only lists read newest first by primary key: entry `n` of list `L` is the document
  * `_id: "L/<n>"` (1, 2, …), claimed by an insert (a duplicate key: another writer took `n`, try
@@ -12,6 +16,8 @@ import { isDuplicateKey } from './counters.js';
 export class NumberedLists<E extends object> {
   /** Entries (`E` and their `_id`) and the `top` counters (`n`). */
   private readonly entries: Collection<{ _id: string; n?: number }>;
+  /** The number this process last appended to each list (the most recent lists). */
+  private readonly lastAppended = new Map<string, number>();
 
   constructor(db: Db, collection: string) {
     this.entries = db.collection(collection);
@@ -26,18 +32,27 @@ export class NumberedLists<E extends object> {
     return n;
   }
 
-  /** Appends `entry` to `list`; says its number. */
+  /**
+   * Appends `entry` to `list`; says its number. The number after this process's last append to the
+   * list is tried first (no read of the counter); taken (another writer appended since), the
+   * counter is read again after a few tries.
+   */
   async append(list: string, entry: E, options: { timeoutMS?: number } = {}): Promise<number> {
-    let n = (await this.top(list, options)) + 1;
-    for (;;) {
+    const hint = this.lastAppended.get(list);
+    let n = hint === undefined ? (await this.top(list, options)) + 1 : hint + 1;
+    for (let taken = 0; ; taken++) {
       try {
         await this.entries.insertOne({ ...entry, _id: `${list}/${n}` } as never, options);
         break;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
-        n++;
+        n = taken === HINT_TRIES ? (await this.top(list, options)) + 1 : n + 1;
       }
     }
+    this.lastAppended.delete(list);
+    if (this.lastAppended.size >= LISTS_REMEMBERED)
+      this.lastAppended.delete(this.lastAppended.keys().next().value as string);
+    this.lastAppended.set(list, n);
     // Only ever raised; a lost race leaves it lower, which readers' probing covers (as it does an
     // upsert that met another writer's first counter: a duplicate key).
     await this.entries

@@ -34,7 +34,8 @@ export class TenantResources<T extends TenantResource> {
     private readonly collectionName: string,
   ) {
     this.scoped = new TenantCollection(db.collection<T>(collectionName));
-    this.ids = new KeyLookup<T>(db, { collection: collectionName, keyField: 'id' });
+    // A resource keeps its id for life and its `_id` is never used again: an id found once is one read.
+    this.ids = new KeyLookup<T>(db, { collection: collectionName, keyField: 'id', refsNeverMove: true });
   }
 
   /** The next id of the collection's sequence (for a resource that needs its id before it is stored). */
