@@ -5,6 +5,21 @@ const PAGE = 500;
 /** The first request asks for fewer: its rows draw sooner while the rest is read. */
 const FIRST_PAGE = 100;
 
+/** The API's search takes this many characters or more. */
+export const SEARCH_MIN_CHARS = 3;
+
+/**
+ * The first 500 websites whose name or URL holds `text` (the API's search index): what a search
+ * typed while the list still loads shows instead of waiting for every page.
+ */
+export async function searchWebsites(text: string, customerId?: number): Promise<Schemas['ListedWebsite'][]> {
+  return must(
+    await api.GET('/api/websites', {
+      params: { query: { q: text, limit: PAGE, ...(customerId ? { customerId } : {}) } },
+    }),
+  );
+}
+
 /** Every website the caller may see (a client user: its customer's), page by page. */
 export async function allWebsites(
   customerId?: number,

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Schemas } from '../api/client.js';
-import { allWebsites, visibleCustomers } from '../api/organization.js';
+import { allWebsites, SEARCH_MIN_CHARS, searchWebsites, visibleCustomers } from '../api/organization.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
 import { STATUSES, StatusBadge, statusLabel } from '../ui/status.js';
@@ -26,17 +26,27 @@ export function Overview() {
   const [status, setStatus] = useState('');
   const [customer, setCustomer] = useState('');
   const [shown, setShown] = useState(ROWS);
+  // While the list still loads, a search of a few characters asks the server's index rather than
+  // waiting for every page; each answer says which text it is for (a late one is not shown).
+  const needle = search.trim();
+  const askServer = reading && needle.length >= SEARCH_MIN_CHARS;
+  const serverSearch = useLoad(
+    async () =>
+      askServer ? { needle, found: await searchWebsites(needle, ownCustomer ?? undefined) } : null,
+    [askServer ? needle : null, ownCustomer],
+  );
+  const searched = askServer && serverSearch.data?.needle === needle ? serverSearch.data.found : undefined;
 
   const names = useMemo(() => new Map((customers.data ?? []).map((c) => [c.id, c.name])), [customers.data]);
   const matching = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (all ?? []).filter(
+    return (searched ?? all ?? []).filter(
       (w) =>
         (!status || w.status === status) &&
         (!customer || String(w.customerId) === customer) &&
         (!needle || w.name.toLowerCase().includes(needle) || w.url.toLowerCase().includes(needle)),
     );
-  }, [all, search, status, customer]);
+  }, [all, searched, search, status, customer]);
   const counts = useMemo(() => {
     const byStatus = new Map<string, number>();
     for (const w of all ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
@@ -129,11 +139,13 @@ export function Overview() {
             )}
           </form>
           <p role="status" class="muted">
-            {reading
-              ? `Reading the websites… ${all.length} so far${filtered ? `, ${matching.length} match` : ''}.`
-              : filtered
-                ? `${matching.length} of ${all.length} websites match.`
-                : `${all.length} ${all.length === 1 ? 'website' : 'websites'}.`}{' '}
+            {searched
+              ? `Reading the websites… ${all.length} so far; ${matching.length} found by searching them all.`
+              : reading
+                ? `Reading the websites… ${all.length} so far${filtered ? `, ${matching.length} match` : ''}.`
+                : filtered
+                  ? `${matching.length} of ${all.length} websites match.`
+                  : `${all.length} ${all.length === 1 ? 'website' : 'websites'}.`}{' '}
             {!reading && 'Updated every 5 seconds.'}
           </p>
           {all.length === 0 &&
