@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineRoute, type HttpMethod, type Route } from '../http/index.js';
 import { answersAsView, resourceOf, viewOf } from './audit-recorder.js';
 
-const route = (method: HttpMethod, path: string, list = false): Route =>
+const LIST = z.array(z.unknown());
+const route = (method: HttpMethod, path: string, schema: z.ZodType = z.unknown()): Route =>
   defineRoute({
     method,
     path,
@@ -11,19 +12,19 @@ const route = (method: HttpMethod, path: string, list = false): Route =>
     summary: path,
     tags: [],
     access: 'read',
-    success: { status: 200, description: 'x', schema: list ? z.array(z.unknown()) : z.unknown() },
+    success: { status: 200, description: 'x', schema },
     handle: async () => undefined,
   });
 
 const ROUTES = [
-  route('get', '/api/websites', true),
+  route('get', '/api/websites', LIST),
   route('get', '/api/websites/:websiteRef'),
   route('get', '/api/websites/:websiteRef/check-config'),
   route('get', '/api/notification-channels/:id'),
-  route('get', '/api/users', true),
+  route('get', '/api/users', LIST),
   route('get', '/api/me'),
-  route('get', '/api/me/sessions', true),
-  route('get', '/api/maintenance-windows', true),
+  route('get', '/api/me/sessions', LIST),
+  route('get', '/api/maintenance-windows', LIST),
 ];
 
 describe('viewOf: the GET that represents a write', () => {
@@ -49,31 +50,20 @@ describe('viewOf: the GET that represents a write', () => {
 
 describe('answersAsView: a write whose answer is the representation after it', () => {
   const shared = z.object({ id: z.number() });
-  const withSchema = (method: HttpMethod, path: string, schema: z.ZodType): Route =>
-    defineRoute({
-      method,
-      path,
-      operationId: `${method} ${path}`,
-      summary: path,
-      tags: [],
-      access: 'read',
-      success: { status: method === 'post' ? 201 : 200, description: 'x', schema },
-      handle: async () => ({ id: 1 }),
-    });
-  const routes = [withSchema('get', '/api/things/:id', shared), withSchema('get', '/api/others/:id', shared)];
+  const routes = [route('get', '/api/things/:id', shared), route('get', '/api/others/:id', shared)];
   const answers = (write: Route) => {
     const view = viewOf(write, routes);
     return view ? answersAsView(write, view) : undefined;
   };
 
   it("is a PATCH or a create answering the GET's own schema", () => {
-    expect(answers(withSchema('patch', '/api/things/:id', shared))).toBe(true);
-    expect(answers(withSchema('post', '/api/things', shared))).toBe(true);
+    expect(answers(route('patch', '/api/things/:id', shared))).toBe(true);
+    expect(answers(route('post', '/api/things', shared))).toBe(true);
   });
 
   it('is not a write answering another shape, nor one whose view is an ancestor', () => {
-    expect(answers(withSchema('patch', '/api/things/:id', z.object({ id: z.number() })))).toBe(false);
-    expect(answers(withSchema('post', '/api/things/:id/rotate', shared))).toBe(false);
+    expect(answers(route('patch', '/api/things/:id', z.object({ id: z.number() })))).toBe(false);
+    expect(answers(route('post', '/api/things/:id/rotate', shared))).toBe(false);
   });
 });
 
