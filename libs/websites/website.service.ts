@@ -192,8 +192,14 @@ export class WebsiteService implements CustomerWebsitesPort {
       await search.index(organizationId, this.everyWebsite(organizationId));
       candidates = (await search.candidates(organizationId, options.query)) ?? [];
     }
+    // One customer's search (a client user's always) reads none of another customer's websites.
+    const own =
+      options.customerId === undefined
+        ? null
+        : await this.deps.websites.customerWebsiteIds(organizationId, options.customerId);
+    const ownIds = own ? new Set(own) : null;
     const afterId = options.afterId ?? 0;
-    const ids = candidates.filter((id) => id > afterId).sort((a, b) => a - b);
+    const ids = candidates.filter((id) => id > afterId && (!ownIds || ownIds.has(id))).sort((a, b) => a - b);
     const query = normalizedQuery(options.query);
     const found: WebsiteDocument[] = [];
     // The last id examined: the next page starts after it.
