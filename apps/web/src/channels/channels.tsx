@@ -4,7 +4,7 @@ import { api, fieldErrors, must, problemText, type Schemas } from '../api/client
 import { visibleCustomers } from '../api/organization.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import {
   type ChannelSchema,
@@ -98,13 +98,7 @@ export function ChannelPage() {
         </p>
       </section>
     );
-  if (!schema.data || channel.data === undefined)
-    return (
-      <section>
-        <FormError message={schema.error ?? channel.error} />
-        <p role="status">Loading…</p>
-      </section>
-    );
+  if (!schema.data || channel.data === undefined) return <Loading error={schema.error ?? channel.error} />;
   const c = channel.data;
   const remove = async () => {
     setDeleting(false);

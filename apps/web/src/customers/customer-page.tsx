@@ -5,7 +5,7 @@ import { allWebsites } from '../api/organization.js';
 import { WebsiteTable } from '../overview/overview.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { FormError, Notice } from '../ui/form.js';
+import { FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { CustomerForm } from './customer-form.js';
 
@@ -30,13 +30,7 @@ export function CustomerPage() {
         </p>
       </section>
     );
-  if (!c)
-    return (
-      <section>
-        <FormError message={customer.error} />
-        <p role="status">Loading…</p>
-      </section>
-    );
+  if (!c) return <Loading error={customer.error} />;
   const editor = canEdit(caller);
   const setStatus = async (status: 'active' | 'marked_for_cancellation') => {
     setCancelling(false);

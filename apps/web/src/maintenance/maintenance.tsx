@@ -3,7 +3,7 @@ import { api, fieldErrors, must, problemText, type Schemas } from '../api/client
 import { allWebsites } from '../api/organization.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { Check, Field, FormError } from '../ui/form.js';
+import { Check, Field, FormActions, FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { browserZone, formatIn, isoToZoned, knownZones, zonedToIso } from './zoned-time.js';
 
@@ -359,14 +359,7 @@ export function WindowForm({
           </ol>
         )}
       </section>
-      <div class="actions">
-        <button type="submit" class="primary">
-          {window ? 'Save the window' : 'Add the window'}
-        </button>
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit={window ? 'Save the window' : 'Add the window'} onCancel={() => onDone(false)} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { Check, Field, FormActions, FormError, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 
 type Package = Schemas['Package'];
@@ -195,14 +195,7 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boo
           ))}
         </div>
       </fieldset>
-      <div class="actions">
-        <button type="submit" class="primary">
-          {pkg ? 'Save the package' : 'Create the package'}
-        </button>
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit={pkg ? 'Save the package' : 'Create the package'} onCancel={() => onDone(false)} />
     </form>
   );
 }

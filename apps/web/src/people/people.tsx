@@ -3,7 +3,7 @@ import { api, fieldErrors, must, problemText, type Schemas } from '../api/client
 import { visibleCustomers } from '../api/organization.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { Field, FormError, Notice } from '../ui/form.js';
+import { Field, FormActions, FormError, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { Tokens } from './account.js';
 
@@ -32,6 +32,31 @@ export function People() {
       <Invitations customers={customers.data ?? []} customerName={customerName} />
       <Tokens />
     </section>
+  );
+}
+
+function RoleField(props: {
+  label: string;
+  value: Role;
+  onChange: (role: Role) => void;
+  error: string | undefined;
+}) {
+  return (
+    <Field label={props.label} error={props.error}>
+      {(field) => (
+        <select
+          {...field}
+          value={props.value}
+          onChange={(e) => props.onChange(e.currentTarget.value as Role)}
+        >
+          {ROLES.map(([role, label]) => (
+            <option key={role} value={role}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -188,17 +213,7 @@ function RoleForm({
     <form onSubmit={save} noValidate aria-label={`Role of ${user.name}`}>
       <h3>Role of {user.name}</h3>
       <FormError message={message} />
-      <Field label="Role" error={errors.role}>
-        {(props) => (
-          <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            {ROLES.map(([r, label]) => (
-              <option key={r} value={r}>
-                {label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <RoleField label="Role" value={role} onChange={setRole} error={errors.role} />
       {role === 'client' && (
         <CustomerSelect
           customers={customers}
@@ -207,14 +222,7 @@ function RoleForm({
           error={errors.customerId}
         />
       )}
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save the role
-        </button>
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit={'Save the role'} onCancel={() => onDone(false)} />
     </form>
   );
 }
@@ -311,17 +319,7 @@ function Invitations({
               />
             )}
           </Field>
-          <Field label="Their role" error={errors.role}>
-            {(props) => (
-              <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-                {ROLES.map(([r, label]) => (
-                  <option key={r} value={r}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <RoleField label="Their role" value={role} onChange={setRole} error={errors.role} />
         </div>
         {role === 'client' && (
           <CustomerSelect

@@ -4,7 +4,7 @@ import { api, fieldErrors, must, problemText, type Schemas } from '../api/client
 import { allWebsites, visibleCustomers } from '../api/organization.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
@@ -94,13 +94,7 @@ export function StatusPageEdit() {
         </p>
       </section>
     );
-  if (page.data === undefined)
-    return (
-      <section>
-        <FormError message={page.error} />
-        <p role="status">Loading…</p>
-      </section>
-    );
+  if (page.data === undefined) return <Loading error={page.error} />;
   const p = page.data;
   const remove = async () => {
     setDeleting(false);

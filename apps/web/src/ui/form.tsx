@@ -85,6 +85,30 @@ export function FormError({ message }: { message: string | null | undefined }) {
   );
 }
 
+/** A form's buttons: submit it, or leave it unchanged. */
+export function FormActions({ submit, onCancel }: { submit: string; onCancel: () => void }) {
+  return (
+    <div class="actions">
+      <button type="submit" class="primary">
+        {submit}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** A screen whose data has not come: what went wrong, else that it is on its way. */
+export function Loading({ error }: { error: string | null | undefined }) {
+  return (
+    <section>
+      <FormError message={error} />
+      {!error && <p role="status">Loading…</p>}
+    </section>
+  );
+}
+
 export function Notice({ children }: { children: ComponentChildren }) {
   return (
     <p class="banner ok" role="status">

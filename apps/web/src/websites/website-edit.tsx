@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
 import { visibleCustomers } from '../api/organization.js';
-import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { CheckConfigForm } from './check-config-form.js';
 
@@ -29,13 +29,7 @@ export function WebsiteEdit() {
         : null,
     [ref],
   );
-  if (ref && !website.data)
-    return (
-      <section>
-        <FormError message={website.error} />
-        <p role="status">Loading…</p>
-      </section>
-    );
+  if (ref && !website.data) return <Loading error={website.error} />;
   return (
     <section>
       <p>

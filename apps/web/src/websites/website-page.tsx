@@ -4,7 +4,7 @@ import { api, must, problemText } from '../api/client.js';
 import { WebsiteMaintenance } from '../maintenance/maintenance.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
-import { FormError } from '../ui/form.js';
+import { FormError, Loading } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { TimingChart } from './timing-chart.js';
@@ -82,13 +82,7 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
       </section>
     );
   const w = website.data;
-  if (!w)
-    return (
-      <section>
-        <FormError message={website.error} />
-        <p role="status">Loading…</p>
-      </section>
-    );
+  if (!w) return <Loading error={website.error} />;
 
   const setPaused = async (paused: boolean) => {
     const { error, response } = await api.PATCH('/api/websites/{websiteRef}', {
