@@ -20,13 +20,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { Pool } from 'undici';
-import { startApi } from '../apps/api/api.js';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import { loadConfig } from '../libs/config/index.js';
-import { connectMongo } from '../libs/db/index.js';
-import { createLogger } from '../libs/logging/index.js';
-import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
+import { startInProcessApi } from './support/in-process-api.js';
 import { percentile } from './support/process-stats.js';
 
 const { values } = parseArgs({
@@ -117,27 +113,7 @@ async function measureEarlySearch(page: Page, base: string): Promise<number> {
 }
 
 await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
-  const config = loadConfig({
-    MONGODB_URL: mongoUrl,
-    REDIS_URL: redisUrl,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  });
-  const api = await startApi(config, createLogger('api', 'silent'));
-  const mongo = await connectMongo(config.MONGODB_URL, {
-    appName: 'bench',
-    logger: createLogger('bench', 'silent'),
-  });
-  // A monitoring node of the local region, so websites are accepted and scheduled (paused: never checked).
-  const node = await startHeartbeat({
-    nodes: new MonitoringNodeRepository(mongo.db),
-    node: { nodeId: 'bench-node', ip: '203.0.113.50', region: 'local', version: 'bench' },
-    logger: createLogger('bench', 'silent'),
-    intervalMs: 5_000,
-  });
+  const { api, mongo, stop } = await startInProcessApi({ mongoUrl, redisUrl });
   const pool = new Pool(api.url, { connections: CONCURRENCY });
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const answer = await pool.request({
@@ -245,8 +221,6 @@ await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
   } finally {
     await browser.close();
     await pool.close();
-    await node.stop();
-    await mongo.client.close();
-    await api.stop();
+    await stop();
   }
 });
