@@ -180,7 +180,16 @@ export async function startApi(
       ],
     }),
     ...tokenRoutes(services.tokens, { exists: customerExists }),
-    ...personalTokenRoutes(services.tokens, { exists: customerExists }),
+    ...personalTokenRoutes(
+      services.tokens,
+      { exists: customerExists },
+      {
+        current: async (organizationId, userId) => {
+          const user = await services.users.findById(organizationId, userId);
+          return user && { role: user.role, customerId: user.customerId };
+        },
+      },
+    ),
     ...sessionRoutes({
       signIn,
       sessions: services.sessions,

@@ -110,6 +110,13 @@ function personOf(auth: AuthContext): { userId: number; role: Role; customerId: 
 export function personalTokenRoutes(
   tokens: ApiTokenRepository,
   customers: { exists(organizationId: number, customerId: number): Promise<boolean> },
+  /** The person as stored now (null: removed): their role may have narrowed since they signed in. */
+  people: {
+    current(
+      organizationId: number,
+      userId: number,
+    ): Promise<{ role: Role; customerId: number | null } | null>;
+  },
 ): Route[] {
   const own = async (auth: AuthContext, id: number) => {
     const record = await tokens.findById(auth.organizationId, id);
@@ -161,6 +168,13 @@ export function personalTokenRoutes(
           customerId: customerId ?? null,
           userId: person.userId,
         });
+        // A role narrowed (or the person removed) while this ran revokes the personal tokens it finds;
+        // one stored after that sweep is caught here: the person as stored now must still cover it.
+        const now = await people.current(auth.organizationId, person.userId);
+        if (!now || !tokenFitsRole({ scopes: body.scopes, customerId: customerId ?? null }, now)) {
+          await tokens.revoke(auth.organizationId, record.id);
+          throw notAllowed('Your role changed while the token was made: it is revoked; sign in again.');
+        }
         ctx.set('Location', `/api/me/tokens/${record.id}`);
         ctx.set('Cache-Control', 'no-store');
         return { ...toTokenView(record), token };
