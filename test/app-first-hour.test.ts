@@ -233,6 +233,8 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       .toBe('true');
     await page.getByText('must be after startsAt').first().waitFor();
     await page.getByLabel('Ends', { exact: true }).fill('2030-01-07T04:00');
+    // Corrected: the field's error goes before the form is sent again.
+    expect(await page.getByLabel('Ends', { exact: true }).getAttribute('aria-invalid')).toBe(null);
     await page.getByLabel('Repeats').selectOption('weekly');
     await page.getByLabel('Monday').check();
     await page.getByLabel('Thursday').check();

@@ -13,6 +13,12 @@ const POLL_MS = 5_000;
 
 type Website = Schemas['ListedWebsite'];
 
+/** Today's checks by their time; older ones with their date too (a site checked last yesterday must not look current). */
+function checkedAt(iso: string): string {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
 export function Overview() {
   const { caller } = useSession();
   const ownCustomer = clientCustomerId(caller);
@@ -220,9 +226,7 @@ export function WebsiteTable({ websites }: { websites: Website[] }) {
             <td data-label="Status">
               <StatusBadge status={w.status} />
             </td>
-            <td data-label="Last checked">
-              {w.lastCheckedAt ? new Date(w.lastCheckedAt).toLocaleTimeString() : '—'}
-            </td>
+            <td data-label="Last checked">{w.lastCheckedAt ? checkedAt(w.lastCheckedAt) : '—'}</td>
           </tr>
         ))}
       </tbody>

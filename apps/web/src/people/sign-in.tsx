@@ -18,6 +18,7 @@ export function SignIn() {
   const [totp, setTotp] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState('');
   const [tokenError, setTokenError] = useState<string | null>(null);
@@ -39,7 +40,9 @@ export function SignIn() {
     if (code === 'totp-required') {
       setTotp('');
       setErrors({});
-      setMessage('Enter the code of your authenticator app (or a recovery code).');
+      // A step of signing in, not a mistake: said as a prompt, not as an error.
+      setMessage(null);
+      setPrompt('Enter the code of your authenticator app (or a recovery code).');
       return;
     }
     setErrors(fieldErrors(error));
@@ -68,6 +71,7 @@ export function SignIn() {
       <h1>Sign in</h1>
       <form onSubmit={signIn} noValidate>
         <FormError message={message} />
+        {prompt && !message && <p role="status">{prompt}</p>}
         <Field label="E-mail" error={errors.email}>
           {(props) => (
             <input

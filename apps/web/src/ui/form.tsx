@@ -1,7 +1,11 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useId } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
-/** A labelled control with its hint and the API's error for it (announced, and tied by aria-describedby). */
+/**
+ * A labelled control with its hint and the API's error for it (announced, and tied by
+ * aria-describedby). The error goes once the person changes the control, and shows again (if the
+ * API still says it) after the form is next submitted.
+ */
 export function Field({
   label,
   error,
@@ -14,24 +18,34 @@ export function Field({
   children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => JSX.Element;
 }) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const box = useRef<HTMLDivElement>(null);
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    const form = box.current?.closest('form');
+    const submitted = () => setEdited(false);
+    form?.addEventListener('submit', submitted);
+    return () => form?.removeEventListener('submit', submitted);
+  }, []);
+  const shown = edited ? undefined : error;
+  const described = [hint ? `${id}-hint` : '', shown ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const changed = () => setEdited(true);
   return (
-    <div class={error ? 'field invalid' : 'field'}>
+    <div ref={box} class={shown ? 'field invalid' : 'field'} onInput={changed} onChange={changed}>
       <label for={id}>{label}</label>
       {children({
         id,
         ...(described ? { 'aria-describedby': described } : {}),
-        ...(error ? { 'aria-invalid': true } : {}),
+        ...(shown ? { 'aria-invalid': true } : {}),
       })}
       {hint && (
         <small id={`${id}-hint`} class="hint">
           {hint}
         </small>
       )}
-      {error && (
+      {shown && (
         <small id={`${id}-error`} class="error-text">
           <span aria-hidden="true">⚠ </span>
-          {error}
+          {shown}
         </small>
       )}
     </div>
