@@ -331,6 +331,18 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
     );
   });
 
+  it('PATCH reads the website from MongoDB once (under its lock), and a GET after it none', async () => {
+    const websiteReads = (calls: Call[]) =>
+      calls.filter((call) => call.collection === 'websites' && READS.includes(call.method));
+    const name = `Shop ${randomUUID().slice(0, 4)}`;
+    const patched = await callsOf(`/api/websites/${website.publicId}`, 'PATCH', { name });
+    // The audit log's "before" (a GET) comes from memory, the publicId's place too.
+    expect(websiteReads(patched)).toHaveLength(1);
+    expect(websiteReads(await callsOf(`/api/websites/${website.publicId}`))).toHaveLength(0);
+    const read = await api.request<{ name: string }>('GET', `/api/websites/${website.publicId}`, { token });
+    expect(read.body.name).toBe(name);
+  });
+
   it('the routes answer what the data says (incident, maintenance, pages)', async () => {
     const json = await api.request<{ incidents: unknown[]; maintenance: unknown[] }>(
       'GET',

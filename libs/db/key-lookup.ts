@@ -196,6 +196,28 @@ export class KeyLookup<T extends Document> {
   }
 
   /**
+   * Where `key`'s document is, without reading it: from memory when known (`refsNeverMove`), else
+   * its entry. The caller reads the document and checks it still holds the key (an entry can
+   * outlive a crash); null when no entry names the key.
+   */
+  async refOf(key: string): Promise<LookupRef | null> {
+    if (this.absent?.has(key)) return null;
+    const known = this.knownRefs?.get(key);
+    if (known !== undefined) return known;
+    const entry = await withinDeadline(
+      this.entries.findOne({ _id: this.entryId(key) }, { timeoutMS: LOOKUP_DEADLINE_MS }),
+      LOOKUP_DEADLINE_MS,
+      `the ${namespaceOf(this.options)} lookup`,
+    );
+    return entry?.ref ?? null;
+  }
+
+  /** `key`'s document was read at `ref` and holds it: the next `find` or `refOf` needs no entry read. */
+  confirm(key: string, ref: LookupRef): void {
+    this.remember(key, ref);
+  }
+
+  /**
    * Points `key` at `ref`, then runs `write` (which stores the document holding it); the entry is
    * removed again if `write` fails. Throws `KeyTakenError` when another document holds the key.
    */

@@ -144,6 +144,8 @@ export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; 
 
 class LazyServices implements Services {
   private readonly instances = new Map<keyof Services, unknown>();
+  /** The websites the API's reads keep in memory (absent in processes that serve none). */
+  private listedWebsites: WebsiteCache | undefined;
 
   constructor(private readonly deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }) {}
 
@@ -199,13 +201,23 @@ class LazyServices implements Services {
   get websiteRevisions(): Services['websiteRevisions'] {
     return this.once('websiteRevisions', () => new WebsiteRevisions(this.deps.redis, this.prefix));
   }
+  private websiteCacheOfApi(): WebsiteCache {
+    this.listedWebsites ??= new WebsiteCache(
+      { websites: this.websiteRepository, revisions: this.websiteRevisions },
+      LISTED_WEBSITES_KEPT,
+    );
+    return this.listedWebsites;
+  }
   get websiteRepository(): Services['websiteRepository'] {
     return this.once(
       'websiteRepository',
       () =>
         new WebsiteRepository(
           this.deps.db,
-          (id) => this.websiteRevisions.bump(id),
+          async (id, written) => {
+            const revision = await this.websiteRevisions.bump(id);
+            if (written) this.listedWebsites?.written(written, revision);
+          },
           // Each organization's list of website ids is written by one process at a time.
           (organizationId, work) => this.mutex.withLock(`website-list:${organizationId}`, work),
         ),
@@ -380,10 +392,7 @@ class LazyServices implements Services {
         new WebsiteService({
           websites: this.websiteRepository,
           search: new WebsiteSearchIndex(this.deps.redis, this.prefix),
-          cache: new WebsiteCache(
-            { websites: this.websiteRepository, revisions: this.websiteRevisions },
-            LISTED_WEBSITES_KEPT,
-          ),
+          cache: this.websiteCacheOfApi(),
           customers: this.customerRepository,
           packages: this.packages,
           secrets: this.secrets,

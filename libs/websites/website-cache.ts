@@ -20,8 +20,11 @@ export class WebsiteRevisions {
     return `${this.prefix}:website-rev:${websiteId}`;
   }
 
-  async bump(websiteId: number): Promise<void> {
-    await this.redis.set(this.key(websiteId), randomUUID(), 'EX', REVISION_TTL_SECONDS);
+  /** A new revision for the website, returned. */
+  async bump(websiteId: number): Promise<string> {
+    const revision = randomUUID();
+    await this.redis.set(this.key(websiteId), revision, 'EX', REVISION_TTL_SECONDS);
+    return revision;
   }
 
   current(websiteId: number): Promise<string | null> {
@@ -136,6 +139,14 @@ export class WebsiteCache {
       primed.push(website);
     }
     return primed;
+  }
+
+  /**
+   * The website as this process just wrote it, under the revision its write set: the next read
+   * of it needs no MongoDB read. (Writes hold the website's lock, so nothing came in between.)
+   */
+  written(website: WebsiteDocument, revision: string): void {
+    this.store(website, revision);
   }
 
   private store(website: WebsiteDocument, revision: string | null): void {

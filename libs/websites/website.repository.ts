@@ -134,7 +134,8 @@ export class WebsiteRepository {
   constructor(
     private readonly db: Db,
     /** Told after every write to a website (its revision for the workers' caches). */
-    private readonly changed: (websiteId: number) => Promise<void> = async () => undefined,
+    private readonly changed: (websiteId: number, written?: WebsiteDocument) => Promise<void> = async () =>
+      undefined,
     /** Writers of one organization's website list, one at a time (API processes: a Redis lock). */
     serializeOrganization: OwnerSerializer = serializedInProcess(),
   ) {
@@ -168,7 +169,7 @@ export class WebsiteRepository {
       await this.organizationLists.remove(document.organizationId, document.id);
       throw error;
     }
-    await this.changed(document.id);
+    await this.changed(document.id, document);
   }
 
   /** By integer id or by publicId (UUID); each a primary-key read (or two). */
@@ -180,6 +181,22 @@ export class WebsiteRepository {
     // `_id` is projected out, so what comes back is the website itself.
     const website = (await this.publicIds.find(ref.publicId, WITHOUT_MONGO_ID)) as WebsiteDocument | null;
     return website?.organizationId === organizationId ? website : null;
+  }
+
+  /**
+   * The id a ref names, without reading the website (a publicId through its lookup: from memory
+   * once known); null when none does. The website read by that id must still be checked to hold
+   * the publicId (`confirmPublicId` once it does).
+   */
+  async idOf(ref: { id: number } | { publicId: string }): Promise<number | null> {
+    if ('id' in ref) return ref.id;
+    const found = await this.publicIds.refOf(ref.publicId);
+    const id = typeof found === 'string' && found.startsWith('w') ? Number(found.slice(1)) : Number.NaN;
+    return Number.isSafeInteger(id) ? id : null;
+  }
+
+  confirmPublicId(website: WebsiteDocument): void {
+    this.publicIds.confirm(website.publicId, websiteKey(website.id));
   }
 
   /** Any organization's website by its public id (badges: a public URL carries no token). */
@@ -355,20 +372,27 @@ export class WebsiteRepository {
       createdAt: _createdAt,
       ...fields
     } = document;
-    await this.byKey(id, { $set: fields });
+    await this.byKey(id, { $set: fields }, document);
   }
 
   async setPlacement(id: number, regions: string[], unmonitored: Unmonitored | null): Promise<void> {
     await this.byKey(id, { $set: { scheduledRegions: regions, unmonitored } });
   }
 
-  /** An update by primary key; callers have read the document through its organization first. */
-  private async byKey(id: number, update: UpdateFilter<WebsiteDocument>): Promise<void> {
+  /**
+   * An update by primary key; callers have read the document through its organization first.
+   * `written`: the whole document as stored after it, when the update wrote every field.
+   */
+  private async byKey(
+    id: number,
+    update: UpdateFilter<WebsiteDocument>,
+    written?: WebsiteDocument,
+  ): Promise<void> {
     await this.websites.collection.updateOne(
       { _id: websiteKey(id) } as unknown as Filter<WebsiteDocument>,
       update,
     );
-    await this.changed(id);
+    await this.changed(id, written);
   }
 
   /**

@@ -135,9 +135,27 @@ export class WebsiteService implements CustomerWebsitesPort {
     });
   }
 
+  /** The website as reads show it: from memory while its revision is unchanged (as lists read it). */
   async get(organizationId: number, ref: string): Promise<WebsiteDocument> {
-    const website = await this.deps.websites.findByRef(organizationId, parseWebsiteRef(ref));
-    if (!website) throw notFound(`No website ${ref}`);
+    return this.found(ref, (id) => this.deps.cache.get(organizationId, id));
+  }
+
+  /** The website as stored now: what a write under its lock starts from. */
+  private stored(organizationId: number, ref: string): Promise<WebsiteDocument> {
+    return this.found(ref, (id) => this.deps.websites.findByRef(organizationId, { id }));
+  }
+
+  private async found(
+    ref: string,
+    read: (id: number) => Promise<WebsiteDocument | null>,
+  ): Promise<WebsiteDocument> {
+    const parsed = parseWebsiteRef(ref);
+    const id = await this.deps.websites.idOf(parsed);
+    const website = id === null ? null : await read(id);
+    // A publicId's lookup entry can outlive a crash: the website read must still hold it.
+    if (!website || ('publicId' in parsed && website.publicId !== parsed.publicId))
+      throw notFound(`No website ${ref}`);
+    if ('publicId' in parsed) this.deps.websites.confirmPublicId(website);
     return website;
   }
 
@@ -277,12 +295,19 @@ export class WebsiteService implements CustomerWebsitesPort {
 
   /** The seed's two rules: customerId, name and url all present → full update; otherwise partial. */
   async update(organizationId: number, publicId: string, input: WebsiteInput): Promise<WebsiteDocument> {
-    const { id } = await this.get(organizationId, publicId);
+    const known = await this.get(organizationId, publicId);
+    const { id } = known;
     return this.deps.mutex.withLock(websiteLock(id), async () => {
-      const current = await this.get(organizationId, publicId);
+      // The owner (by the customer it had when last read) and the fleet read beside the website, not after it.
+      const [current, likelyOwner, serving] = await Promise.all([
+        this.stored(organizationId, publicId),
+        this.owner(organizationId, input.customerId ?? known.customerId).catch(() => null),
+        this.deps.scheduling.servingRegions(),
+      ]);
       const full = input.customerId !== undefined && input.name !== undefined && input.url !== undefined;
       const customerId = input.customerId ?? current.customerId;
-      const owner = await this.owner(organizationId, customerId);
+      const owner =
+        likelyOwner?.customer.id === customerId ? likelyOwner : await this.owner(organizationId, customerId);
       if (customerId !== current.customerId) await this.assertRoomFor(organizationId, owner);
       const settings = buildWebsiteSettings({
         websiteId: id,
@@ -301,6 +326,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         await this.deps.websites.moveCount(id, current.customerId, customerId);
       // A changed request is checked at once: the user wants to see what it gives now.
       await this.deps.scheduling.sync(updated, owner.customer, owner.pkg, {
+        serving,
         firstCheck: { where: requestChanged(current, updated) ? 'all' : 'new' },
       });
       return updated;
@@ -310,7 +336,7 @@ export class WebsiteService implements CustomerWebsitesPort {
   async delete(organizationId: number, publicId: string): Promise<void> {
     const { id } = await this.get(organizationId, publicId);
     await this.deps.mutex.withLock(websiteLock(id), async () => {
-      const website = await this.get(organizationId, publicId);
+      const website = await this.stored(organizationId, publicId);
       // MongoDB first: a scheduler left behind finds no website and is removed by the reconciler.
       await this.deps.websites.delete(website);
       await this.deps.search.narrow(organizationId, website.id, website, null);
@@ -334,7 +360,7 @@ export class WebsiteService implements CustomerWebsitesPort {
   ): Promise<{ website: WebsiteDocument; pkg: PackageDocument }> {
     const { id } = await this.get(organizationId, ref);
     return this.deps.mutex.withLock(websiteLock(id), async () => {
-      const website = await this.get(organizationId, ref);
+      const website = await this.stored(organizationId, ref);
       const { pkg } = await this.owner(organizationId, website.customerId);
       const merged = mergeCheckConfig(website.checkConfig, patch, (f) => pkg.features[f]);
       if (!merged.ok) {
