@@ -343,6 +343,23 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
     expect(read.body.name).toBe(name);
   });
 
+  it("a listed website not being checked (paused) has its state read from MongoDB once, then from Redis's hot copies", async () => {
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: firstCustomer, name: 'Paused', url: 'https://paused.example.com/', paused: true },
+    });
+    expect(created.status).toBe(201);
+    const stateReads = (calls: Call[]) =>
+      calls.filter(
+        (call) => call.collection === 'monitor_states' && call.filter?._id === String(created.body.id),
+      );
+    const page = `/api/websites?limit=1&afterId=${created.body.id - 1}`;
+    expect(stateReads(await callsOf(page))).toHaveLength(1);
+    expect(stateReads(await callsOf(page))).toHaveLength(0);
+    const listed = await api.request<Array<{ id: number; status: string }>>('GET', page, { token });
+    expect(listed.body).toMatchObject([{ id: created.body.id, status: 'paused' }]);
+  });
+
   it('the routes answer what the data says (incident, maintenance, pages)', async () => {
     const json = await api.request<{ incidents: unknown[]; maintenance: unknown[] }>(
       'GET',

@@ -190,8 +190,16 @@ export class MonitorStateRepository {
         reads.run(() => this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } })),
       ),
     );
-    for (const stored of found)
-      if (stored?.organizationId === organizationId) states.set(stored.websiteId, fromStored(stored));
+    const warmed: MonitorStateDocument[] = [];
+    for (const [i, stored] of found.entries()) {
+      if (stored && stored.organizationId !== organizationId) continue;
+      const state = stored ? fromStored(stored) : initialMonitorState(organizationId, cold[i] as number);
+      if (stored) states.set(stored.websiteId, state);
+      warmed.push(state);
+    }
+    // Kept as hot copies (as a worker's warm-up does), so the next page of websites not checked
+    // now (paused ones) is one MGET too instead of a MongoDB read each; a worker's save wins.
+    if (warmed.length > 0) await this.cache.setIfAbsent(warmed);
     return states;
   }
 
