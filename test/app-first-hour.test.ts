@@ -161,6 +161,15 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     // The keyword check: the echo target answers the request's headers, so it passes only with the secret sent.
     await page.getByLabel('Keyword check').check();
     await page.getByLabel('Keyword', { exact: true }).fill(SECRET);
+    // An assertion on the JSON answer: a path that is not RFC 9535 is refused at its field, then mended.
+    await page.getByRole('button', { name: 'Add an assertion' }).click();
+    const assertion = page.getByRole('group', { name: 'Assertion 1' });
+    await assertion.getByLabel('JSON path').fill('method');
+    await assertion.getByLabel('Value').fill('GET');
+    await page.getByRole('button', { name: 'Save the checks' }).click();
+    await expect.poll(() => assertion.getByLabel('JSON path').getAttribute('aria-invalid')).toBe('true');
+    await assertion.getByText('is not an RFC 9535 JSONPath', { exact: false }).waitFor();
+    await assertion.getByLabel('JSON path').fill('$.method');
     await page.getByRole('button', { name: 'Save the checks' }).click();
     await page.getByText('The checks are saved.').waitFor();
     await look(page, 'website-edit');
@@ -172,7 +181,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       .poll(async () => (await page.locator('#results tbody tr').first().textContent()) ?? '', {
         timeout: 40_000,
       })
-      .toMatch(/✓ Keyword/);
+      .toMatch(/✓ Keyword.*✓ Assertions/);
     expect(await page.locator('#results tbody tr').first().textContent()).toContain('Up');
     await expect
       .poll(() => page.locator('main p .status').first().textContent(), { timeout: 20_000 })

@@ -57,6 +57,7 @@ describe('check configuration', () => {
       keyword: null,
       keywordMode: 'present',
       keywordCaseSensitive: false,
+      assertions: [],
     });
     expect((await api.request('GET', `/api/websites/${site.publicId}/check-config`, { token })).status).toBe(
       200,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertionSchema, MAX_ASSERTIONS } from './assertions.js';
 
 /** Upper bound of the page-size limits: the probe reads at most max(maxPageSize, 10 MiB). */
 const MAX_PAGE_SIZE_BYTES = 100 * 1024 * 1024;
@@ -50,6 +51,12 @@ export const checkConfigSchema = z
     keyword: z.string().min(1).max(1000).nullable(),
     keywordMode: z.enum(['present', 'absent']),
     keywordCaseSensitive: z.boolean(),
+    // Optional: configurations stored before assertions existed have none.
+    assertions: z
+      .array(assertionSchema)
+      .max(MAX_ASSERTIONS)
+      .optional()
+      .describe('Conditions on the answer (JSON body, headers, body, status, response time); all must hold'),
   })
   .superRefine((config, ctx) => {
     const { minPageSize, maxPageSize } = config;

@@ -27,6 +27,7 @@ function observation(overrides: Partial<Observation> = {}): Observation {
     url: 'https://shop.example.com/',
     finalUrl: 'https://shop.example.com/',
     httpStatus: 200,
+    headers: { 'content-type': 'text/html' },
     redirects: [],
     body: Buffer.from('<h1>Welcome to the Shop</h1>'),
     sizeBytes: 28,

@@ -1,3 +1,4 @@
+import { type AssertionOutcome, evaluateAssertions, failedAssertionLine } from './assertions.js';
 import type { CheckConfig } from './check-config.js';
 import type { Observation, TlsObservation } from './observation.js';
 
@@ -16,13 +17,16 @@ export type CheckName =
   | 'size'
   | 'responseTime'
   | 'keyword'
-  | 'domainExpiry';
+  | 'domainExpiry'
+  | 'assertions';
 
 export interface CheckResult {
   name: CheckName;
   outcome: CheckOutcome;
   message: string;
   value: number | string | null;
+  /** The assertions check: each assertion's verdict. */
+  assertions?: AssertionOutcome[];
 }
 
 export interface CheckContext {
@@ -175,6 +179,19 @@ const domainExpiry: Check = (o, { alerting, now }) => {
   return { outcome: 'pass', message: `${o.domain.name} expires in ${daysLeft} days`, value: daysLeft };
 };
 
+/** Failed assertions named in the message, at most this many (all are in `assertions`). */
+const NAMED_FAILURES = 3;
+
+const assertions: Check = (o, { config }) => {
+  const outcomes = evaluateAssertions(config.assertions ?? [], o);
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  const named = failed.slice(0, NAMED_FAILURES).map(failedAssertionLine).join('; ');
+  const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : '';
+  return failed.length === 0
+    ? { outcome: 'pass', message: `${outcomes.length} assertion(s) hold`, value: null, assertions: outcomes }
+    : { outcome: 'fail', message: `${named}${more}`, value: failed.length, assertions: outcomes };
+};
+
 /** Every check, with the switch that turns it on. */
 export const CHECKS = {
   status: { enabled: (c) => c.checkStatusEnabled, run: status },
@@ -184,6 +201,7 @@ export const CHECKS = {
   responseTime: { enabled: (c) => c.checkResponseTimeEnabled, run: responseTime },
   keyword: { enabled: (c) => c.checkKeywordEnabled, run: keyword },
   domainExpiry: { enabled: (c) => c.checkDomainExpiryEnabled, run: domainExpiry },
+  assertions: { enabled: (c) => (c.assertions ?? []).length > 0, run: assertions },
 } satisfies Record<CheckName, { enabled: (config: CheckConfig) => boolean; run: Check }>;
 
 export type HealthStatus = 'up' | 'degraded' | 'down';

@@ -1,3 +1,13 @@
+export {
+  ASSERTION_OPERATORS,
+  ASSERTION_SOURCES,
+  type Assertion,
+  type AssertionOutcome,
+  assertionOutcomeSchema,
+  assertionSchema,
+  describeAssertion,
+  MAX_ASSERTIONS,
+} from './assertions.js';
 export { type CheckConfig, type CheckSwitch, checkConfigSchema } from './check-config.js';
 export {
   CHECKS,

@@ -47,6 +47,8 @@ export interface Observation {
   url: string;
   finalUrl: string;
   httpStatus: number | null;
+  /** The final answer's headers, names lower-cased, repeated ones joined with ", " (none without an answer). */
+  headers: Record<string, string>;
   redirects: RedirectHop[];
   /** The decoded body as read (capped), or null when there was no response. */
   body: Buffer | null;

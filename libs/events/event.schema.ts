@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertionOutcomeSchema } from '../checks/index.js';
 
 /** What the API reports of a website: its confirmed health, unless something keeps it from being checked. */
 export const WEBSITE_STATUSES = [
@@ -42,6 +43,7 @@ export const checkResultSchema = z.object({
   outcome: z.enum(['pass', 'warn', 'fail', 'skipped']),
   message: z.string(),
   value: z.union([z.number(), z.string()]).nullable(),
+  assertions: z.array(assertionOutcomeSchema).optional().describe('The assertions check: each verdict'),
 });
 
 /** The result an event is about, in short: what messages show as the reason. */

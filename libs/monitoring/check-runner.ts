@@ -15,7 +15,7 @@ import {
 } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
 import { LockTimeoutError } from '../locks/index.js';
-import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -94,8 +94,9 @@ function withinPackage(config: CheckConfig, pkg: PackageDocument): CheckConfig {
   for (const [key, feature] of Object.entries(CHECK_FEATURES) as Array<
     [keyof typeof CHECK_FEATURES, (typeof CHECK_FEATURES)[keyof typeof CHECK_FEATURES]]
   >) {
-    if (!pkg.features[feature]) limited[key] = false;
+    if (!includesFeature(pkg, feature)) limited[key] = false;
   }
+  if (!includesFeature(pkg, 'assertions')) limited.assertions = [];
   return limited;
 }
 

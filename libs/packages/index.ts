@@ -5,6 +5,7 @@ export {
   FEATURES,
   type Feature,
   type Features,
+  includesFeature,
   type Limits,
 } from './package.schema.js';
 export { type PackageRouteDependencies, packageRoutes, toPackageView } from './packages.routes.js';

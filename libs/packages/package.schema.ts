@@ -11,8 +11,20 @@ export const FEATURES = [
   'domainExpiryCheck',
   'mtls',
   'multiRegion',
+  'assertions',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
+
+/**
+ * Whether the package includes the feature: a package stored before the feature existed has no
+ * word on it, and an omitted feature is allowed (as when it is created).
+ */
+export function includesFeature(
+  pkg: { features: Partial<Record<Feature, boolean>> },
+  feature: Feature,
+): boolean {
+  return pkg.features[feature] !== false;
+}
 
 /** Each field once, without defaults: PATCH bodies must not fill in what was not sent. */
 const featureFields = Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()])) as Record<

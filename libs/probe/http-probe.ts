@@ -55,6 +55,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** An answer's headers as assertions read them: repeated ones joined with ", " (undici lower-cases names). */
+function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
 function requestHeaders(
   custom: Record<string, string>,
   userAgent: string,
@@ -122,6 +130,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
       url: request.url,
       finalUrl: current.href,
       httpStatus,
+      headers: {},
       redirects,
       body: null,
       sizeBytes: null,
@@ -227,6 +236,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
         timings.download = performance.now() - downloadStarted;
         answered = !read.truncated;
         return finish({
+          headers: answerHeaders(response.headers),
           body: read.body,
           sizeBytes: read.sizeBytes,
           bodyTruncated: read.truncated,

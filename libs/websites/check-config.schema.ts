@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type CheckConfig, type CheckSwitch, checkConfigSchema } from '../checks/index.js';
+import { assertionSchema, type CheckConfig, type CheckSwitch, checkConfigSchema } from '../checks/index.js';
 import { patchBody, validate } from '../contract/index.js';
 import type { FieldError } from '../errors/index.js';
 import type { Feature } from '../packages/index.js';
@@ -29,6 +29,7 @@ export const checkConfigView = z
       .number()
       .int()
       .describe('The threshold in force (the package default unless set)'),
+    assertions: z.array(assertionSchema).describe('Conditions on the answer; all must hold'),
   })
   .meta({ id: 'CheckConfig' });
 
@@ -50,6 +51,7 @@ export function defaultCheckConfig(url: string, allowed: (feature: Feature) => b
     keyword: null,
     keywordMode: 'present',
     keywordCaseSensitive: false,
+    assertions: [],
   };
 }
 
@@ -64,11 +66,19 @@ export function mergeCheckConfig(
   allowed: (feature: Feature) => boolean,
 ):
   | { ok: true; config: CheckConfig }
-  | { ok: false; invalid: FieldError[]; forbidden: Array<{ path: CheckSwitch; feature: Feature }> } {
+  | {
+      ok: false;
+      invalid: FieldError[];
+      forbidden: Array<{ path: CheckSwitch | 'assertions'; feature: Feature }>;
+    } {
   const merged = validate(checkConfigSchema, { ...current, ...patch });
-  const forbidden = (Object.keys(CHECK_FEATURES) as CheckSwitch[])
+  const forbidden: Array<{ path: CheckSwitch | 'assertions'; feature: Feature }> = (
+    Object.keys(CHECK_FEATURES) as CheckSwitch[]
+  )
     .filter((key) => patch[key] === true && !allowed(CHECK_FEATURES[key]))
     .map((key) => ({ path: key, feature: CHECK_FEATURES[key] }));
+  if ((patch.assertions?.length ?? 0) > 0 && !allowed('assertions'))
+    forbidden.push({ path: 'assertions', feature: 'assertions' });
   if (merged.success && forbidden.length === 0) return { ok: true, config: merged.data };
   return { ok: false, invalid: merged.success ? [] : merged.errors, forbidden };
 }

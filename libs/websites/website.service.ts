@@ -8,7 +8,7 @@ import {
 } from '../customers/index.js';
 import { invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
-import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
 import { type CheckConfigPatch, defaultCheckConfig, mergeCheckConfig } from './check-config.schema.js';
@@ -273,7 +273,7 @@ export class WebsiteService implements CustomerWebsitesPort {
         id,
         publicId: randomUUID(),
         organizationId,
-        checkConfig: defaultCheckConfig(settings.url, (feature) => owner.pkg.features[feature]),
+        checkConfig: defaultCheckConfig(settings.url, (feature) => includesFeature(owner.pkg, feature)),
         scheduledRegions: [],
         unmonitored: null,
         createdAt: now,
@@ -362,7 +362,7 @@ export class WebsiteService implements CustomerWebsitesPort {
     return this.deps.mutex.withLock(websiteLock(id), async () => {
       const website = await this.stored(organizationId, ref);
       const { pkg } = await this.owner(organizationId, website.customerId);
-      const merged = mergeCheckConfig(website.checkConfig, patch, (f) => pkg.features[f]);
+      const merged = mergeCheckConfig(website.checkConfig, patch, (f) => includesFeature(pkg, f));
       if (!merged.ok) {
         const { invalid, forbidden } = merged;
         if (invalid.length > 0)

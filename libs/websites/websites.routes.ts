@@ -45,6 +45,7 @@ function toCheckConfigView(website: WebsiteDocument, pkg: PackageDocument): z.in
     ...website.checkConfig,
     responseTimeThresholdMs:
       website.checkConfig.responseTimeThresholdMs ?? pkg.alerting.responseTimeThresholdMs,
+    assertions: website.checkConfig.assertions ?? [],
   };
 }
 
@@ -183,7 +184,7 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       operationId: 'updateCheckConfig',
       summary: 'Change which checks run; the fields sent are merged',
       description:
-        'Turning on a check the customer’s package lacks answers 403 naming it. minPageSize must not exceed maxPageSize; the keyword check needs a keyword; the size check needs a bound. responseTimeThresholdMs null returns to the package default.',
+        'Turning on a check the customer’s package lacks answers 403 naming it (assertions need the package feature `assertions`). minPageSize must not exceed maxPageSize; the keyword check needs a keyword; the size check needs a bound. responseTimeThresholdMs null returns to the package default. `assertions` (at most 20) replaces the list: each tests the JSON body at an RFC 9535 JSONPath (its first node), a header, the body, the status or the response time; `matches` takes an RE2 pattern (linear time: no backreferences or lookaround); all must hold, else the website is down and the failed ones are named in the result, the incident cause and the alert.',
       tags: ['Check configuration'],
       access: 'write',
       params: websiteRefParams,

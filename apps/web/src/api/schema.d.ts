@@ -605,7 +605,7 @@ export interface paths {
         head?: never;
         /**
          * Change which checks run; the fields sent are merged
-         * @description Turning on a check the customer’s package lacks answers 403 naming it. minPageSize must not exceed maxPageSize; the keyword check needs a keyword; the size check needs a bound. responseTimeThresholdMs null returns to the package default.
+         * @description Turning on a check the customer’s package lacks answers 403 naming it (assertions need the package feature `assertions`). minPageSize must not exceed maxPageSize; the keyword check needs a keyword; the size check needs a bound. responseTimeThresholdMs null returns to the package default. `assertions` (at most 20) replaces the list: each tests the JSON body at an RFC 9535 JSONPath (its first node), a header, the body, the status or the response time; `matches` takes an RE2 pattern (linear time: no backreferences or lookaround); all must hold, else the website is down and the failed ones are named in the result, the incident cause and the alert.
          */
         patch: operations["updateCheckConfig"];
         trace?: never;
@@ -1466,6 +1466,7 @@ export interface components {
             domainExpiryCheck: boolean;
             mtls: boolean;
             multiRegion: boolean;
+            assertions: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -1606,6 +1607,20 @@ export interface components {
             /** @enum {string} */
             keywordMode: "present" | "absent";
             keywordCaseSensitive: boolean;
+            /** @description Conditions on the answer; all must hold */
+            assertions: {
+                /**
+                 * @description What is tested
+                 * @enum {string}
+                 */
+                source: "jsonBody" | "header" | "body" | "status" | "responseTime";
+                /** @description jsonBody: an RFC 9535 JSONPath (its first node is tested); header: the header name */
+                path?: string;
+                /** @enum {string} */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "matches" | "lessThan" | "greaterThan" | "exists" | "notExists";
+                /** @description What the actual value is compared with (not for exists/notExists); matches: an RE2 pattern */
+                value?: string | number | boolean;
+            }[];
         };
         WebsiteStatus: {
             websiteId: number;
@@ -1677,6 +1692,18 @@ export interface components {
                 outcome: "pass" | "warn" | "fail" | "skipped";
                 message: string;
                 value: number | string | null;
+                /** @description The assertions check: each verdict */
+                assertions?: {
+                    /** @enum {string} */
+                    source: "jsonBody" | "header" | "body" | "status" | "responseTime";
+                    path?: string;
+                    /** @enum {string} */
+                    operator: "equals" | "notEquals" | "contains" | "notContains" | "matches" | "lessThan" | "greaterThan" | "exists" | "notExists";
+                    value?: string | number | boolean;
+                    passed: boolean;
+                    actual: string | null;
+                    problem?: string;
+                }[];
             }[];
             ssl: {
                 /** Format: date-time */
@@ -2060,6 +2087,7 @@ export interface components {
             domainExpiryCheck?: boolean;
             mtls?: boolean;
             multiRegion?: boolean;
+            assertions?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -2201,6 +2229,20 @@ export interface components {
             /** @enum {string} */
             keywordMode?: "present" | "absent";
             keywordCaseSensitive?: boolean;
+            /** @description Conditions on the answer (JSON body, headers, body, status, response time); all must hold */
+            assertions?: {
+                /**
+                 * @description What is tested
+                 * @enum {string}
+                 */
+                source: "jsonBody" | "header" | "body" | "status" | "responseTime";
+                /** @description jsonBody: an RFC 9535 JSONPath (its first node is tested); header: the header name */
+                path?: string;
+                /** @enum {string} */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "matches" | "lessThan" | "greaterThan" | "exists" | "notExists";
+                /** @description What the actual value is compared with (not for exists/notExists); matches: an RE2 pattern */
+                value?: string | number | boolean;
+            }[];
         };
         MaintenancePreviewRequest: {
             /** Format: date-time */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { AssertionsEditor } from './assertions-editor.js';
 
 type Config = Schemas['CheckConfig'];
 type Toggle = keyof Pick<
@@ -25,7 +26,7 @@ const TOGGLES: Array<[Toggle, string]> = [
   ['checkDomainExpiryEnabled', 'Domain expiry check'],
 ];
 
-/** The seven checks of one website and their bounds. */
+/** The seven checks of one website, their bounds, and the assertions on its answer. */
 export function CheckConfigForm({ websiteRef }: { websiteRef: string }) {
   const loaded = useLoad(
     async () =>
@@ -158,6 +159,11 @@ export function CheckConfigForm({ websiteRef }: { websiteRef: string }) {
           </Field>
         </div>
       </fieldset>
+      <AssertionsEditor
+        assertions={config.assertions}
+        onChange={(assertions) => set('assertions', assertions)}
+        errors={errors}
+      />
       <button type="submit" class="primary">
         Save the checks
       </button>

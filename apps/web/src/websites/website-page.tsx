@@ -20,6 +20,7 @@ const CHECK_NAMES: Record<string, string> = {
   responseTime: 'Response time',
   keyword: 'Keyword',
   domainExpiry: 'Domain expiry',
+  assertions: 'Assertions',
 };
 const POLL_MS = 5_000;
 
@@ -233,6 +234,13 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
                         </li>
                       ))}
                   </ul>
+                  {r.checks
+                    .filter((c) => c.outcome === 'fail')
+                    .map((c) => (
+                      <div key={c.name} class="error-text">
+                        {CHECK_NAMES[c.name] ?? c.name}: {c.message}
+                      </div>
+                    ))}
                 </td>
               </tr>
             ))}
