@@ -303,6 +303,8 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('button', { name: 'Add the channel' }).click();
     await expect.poll(() => page.getByLabel('Webhook URL').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Webhook URL').fill(`${chat.url}/services/T000/B000/XXXX`);
+    // Event kinds in words, each chosen by default.
+    expect(await page.getByLabel('Website down', { exact: true }).isChecked()).toBe(true);
     await look(page, 'channel-new');
     await page.getByRole('button', { name: 'Add the channel' }).click();
     await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
@@ -469,6 +471,11 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await expect
       .poll(async () => (await page.locator('#audit').textContent()) ?? '')
       .toMatch(/displayName:\s*Agency Pro\s*→\s*became\s*Agency Premium/);
+    // In words, not operation ids; a create's every field folded under a summary.
+    const audit = (await page.locator('#audit').textContent()) ?? '';
+    expect(audit).toContain('Update package #');
+    expect(audit).not.toContain('updatePackage');
+    await page.locator('#audit summary').first().waitFor();
     await look(page, 'audit-log');
 
     // Incidents: Shop API's, ongoing since its target stopped.

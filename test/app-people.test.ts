@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,16 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await expect.poll(() => codes.count()).toBe(10);
     const recovery = ((await codes.first().textContent()) ?? '').trim();
+    // The codes leave the page whole: as a text file with every code.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download them as a text file' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('webmon-recovery-codes.txt');
+    const file = await download.path();
+    const saved = file ? await readFile(file, 'utf8') : '';
+    expect(saved.split('\n').filter((line) => /^[a-z0-9-]{6,}$/i.test(line))).toHaveLength(10);
+    expect(saved).toContain(recovery);
     await look(page, 'two-factor-recovery-codes');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -139,6 +150,10 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     const other = first.page.getByRole('button', { name: 'Sign out there' });
     await other.waitFor();
     expect(await other.count()).toBe(1);
+    // Each session's browser in words (Debian's chromium, headless here), the raw string in its tooltip.
+    const browsers = first.page.locator('td[data-label="Browser"]');
+    expect(await browsers.first().textContent()).toBe('Headless Chrome on Linux');
+    expect(await browsers.first().getAttribute('title')).toContain('HeadlessChrome/');
     await look(first.page, 'account-sessions');
     await other.click();
     await expect.poll(() => other.count()).toBe(0);

@@ -32,6 +32,45 @@ function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** An operation in words: `updateWebsite` → "Update website", `login` → "Login". */
+function actionWords(action: string): string {
+  const words = action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Changes beyond this many (a create sets every field) fold under a summary the person opens. */
+const CHANGES_SHOWN = 4;
+
+function ChangeList({ changes }: { changes: AuditEvent['changes'] }) {
+  return (
+    <ul class="changes">
+      {changes.map((c) => (
+        <li key={c.path}>
+          <code>{c.path}</code>:{' '}
+          {c.writeOnly ? (
+            <span class="muted">changed (write-only, not shown)</span>
+          ) : (
+            <>
+              <del>{show(c.old)}</del> <span aria-hidden="true">→</span>
+              <span class="visually-hidden">became</span> <ins>{show(c.new)}</ins>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Changes({ changes }: { changes: AuditEvent['changes'] }) {
+  if (changes.length <= CHANGES_SHOWN) return <ChangeList changes={changes} />;
+  return (
+    <details>
+      <summary>{changes.length} fields</summary>
+      <ChangeList changes={changes} />
+    </details>
+  );
+}
+
 /** The audit log (admins): who changed what and when, filtered, newest first, page by page. */
 export function AuditLog() {
   const [filters, setFilters] = useState<Filters>({
@@ -186,31 +225,14 @@ export function AuditLog() {
                   {e.subject && <span class="muted"> {e.subject.email}</span>}
                 </td>
                 <td data-label="What">
-                  {e.outcome === 'succeeded' ? '✓' : '✕ failed:'} {e.action} {e.resource}
-                  {e.resourceId && ` ${e.resourceId}`}
-                  <span class="muted"> ({e.status})</span>
+                  {e.outcome === 'succeeded' ? '✓ ' : '✕ Refused: '}
+                  {actionWords(e.action)}
+                  {e.resourceId && ` #${e.resourceId}`}
+                  {e.outcome === 'failed' && <span class="muted"> (HTTP {e.status})</span>}
                 </td>
                 <td data-label="Changes">
-                  {e.changes.length === 0 ? (
-                    <span class="muted">—</span>
-                  ) : (
-                    <ul class="changes">
-                      {e.changes.map((c) => (
-                        <li key={c.path}>
-                          <code>{c.path}</code>:{' '}
-                          {c.writeOnly ? (
-                            <span class="muted">changed (write-only, not shown)</span>
-                          ) : (
-                            <>
-                              <del>{show(c.old)}</del> <span aria-hidden="true">→</span>
-                              <span class="visually-hidden">became</span> <ins>{show(c.new)}</ins>
-                            </>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
+                  {e.changes.length === 0 ? <span class="muted">—</span> : <Changes changes={e.changes} />}
+                </td>{' '}
               </tr>
             ))}
           </tbody>

@@ -14,6 +14,21 @@ import {
   typeName,
 } from './channel-schema.js';
 
+/** Event kinds in words; a kind the API adds later shows as its code until named here. */
+const EVENT_LABELS: Record<string, string> = {
+  'website.down': 'Website down',
+  'website.up': 'Website up again',
+  'website.degraded': 'Website degraded (slow or a warning)',
+  'website.unmonitored': 'Website no longer checked (no region serves it)',
+  'website.monitored': 'Website checked again',
+  'ssl.expiring': 'TLS certificate expiring',
+  'ssl.invalid': 'TLS certificate invalid',
+  'domain.expiring': 'Domain expiring',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.ended': 'Maintenance ended',
+  test: 'Test sends',
+};
+
 type Channel = Schemas['Channel'];
 type Delivery = Schemas['Delivery'];
 
@@ -308,7 +323,7 @@ function ChannelForm({
           {schema.events.map((kind) => (
             <Check
               key={kind}
-              label={kind}
+              label={EVENT_LABELS[kind] ?? kind}
               checked={events.includes(kind)}
               onChange={(on) =>
                 setEvents(schema.events.filter((k) => (k === kind ? on : events.includes(k))))

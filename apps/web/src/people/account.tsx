@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { browserName } from './browser-name.js';
 
 /** My account: who I am, my sessions, two-factor and recovery codes, and (admins) the API tokens. */
 export function Account() {
@@ -39,7 +40,7 @@ export function Account() {
         <dt>Role</dt>
         <dd>{user.role}</dd>
       </dl>
-      <TwoFactor enabled={user.twoFactorEnabled} />
+      <TwoFactor enabled={user.twoFactorEnabled} email={user.email} />
       {!mustEnrol && <Sessions />}
       {!mustEnrol && (user.role === 'admin' || user.role === 'owner') && <Tokens />}
     </section>
@@ -70,7 +71,9 @@ function Sessions() {
         <tbody>
           {sessions.data?.map((session) => (
             <tr key={session.id}>
-              <td data-label="Browser">{session.userAgent || 'Unknown browser'}</td>
+              <td data-label="Browser" title={session.userAgent}>
+                {browserName(session.userAgent)}
+              </td>
               <td data-label="Address">{session.address}</td>
               <td data-label="Last seen">{new Date(session.lastSeenAt).toLocaleString()}</td>
               <td>
@@ -90,7 +93,7 @@ function Sessions() {
   );
 }
 
-function TwoFactor({ enabled }: { enabled: boolean }) {
+function TwoFactor({ enabled, email }: { enabled: boolean; email: string }) {
   const session = useSession();
   const [enrolment, setEnrolment] = useState<Schemas['TwoFactorEnrolment'] | null>(null);
   const [code, setCode] = useState('');
@@ -148,6 +151,7 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
               <li key={recovery}>{recovery}</li>
             ))}
           </ul>
+          <RecoveryCodesActions codes={codes} email={email} />
         </div>
       )}
       {enabled && !codes && (
@@ -352,5 +356,32 @@ export function Tokens() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** Copy the recovery codes, or download them as a text file, so they reach a safe place whole. */
+function RecoveryCodesActions({ codes, email }: { codes: string[]; email: string }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const text = `webmon recovery codes for ${email} (each works once):\n${codes.join('\n')}\n`;
+  const href = useMemo(() => URL.createObjectURL(new Blob([text], { type: 'text/plain' })), [text]);
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('Copied: paste them into your password manager.');
+    } catch {
+      setCopied('This browser did not allow copying: select the codes above, or download them.');
+    }
+  };
+  return (
+    <p class="row">
+      <button type="button" onClick={() => void copy()}>
+        Copy the codes
+      </button>
+      <a class="button" href={href} download="webmon-recovery-codes.txt">
+        Download them as a text file
+      </a>
+      {copied && <span role="status">{copied}</span>}
+    </p>
   );
 }
