@@ -360,6 +360,16 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('link', { name: 'Shop API' }).click();
     await page.locator('#results tbody tr').first().waitFor();
     expect(await fitsTheWidth(page)).toBe(true);
+    // The response-time chart keeps a readable height on a phone (it was a 60 px sliver).
+    const chart = await page.getByRole('img', { name: /Response times of the last/ }).boundingBox();
+    expect(chart?.height ?? 0).toBeGreaterThanOrEqual(140);
+    // A result's cell reads top to bottom: the failure's words under its badge, not squeezed beside it.
+    const result = await page
+      .locator('#results tbody tr')
+      .first()
+      .locator('td[data-label="Result"]')
+      .boundingBox();
+    expect(result?.x ?? 0).toBeLessThan(40);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-phone.png'), fullPage: true });
     await context.close();
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { defaultCheckConfig } from '../websites/index.js';
 import { type Assertion, assertionSchema, evaluateAssertions, failedAssertionLine } from './assertions.js';
+import { evaluate } from './checks.js';
 import type { Observation } from './observation.js';
 
 function observation(body: string | null, overrides: Partial<Observation> = {}): Observation {
@@ -135,6 +137,27 @@ describe('assertions: what each source and operator decide', () => {
     expect(outcome).toMatchObject({ passed: false });
     // JavaScript's backtracking engine takes longer than the age of the universe here.
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('the assertions check', () => {
+  it('is skipped without an answer: the request failure is the cause, not "no body"', () => {
+    const config = {
+      ...defaultCheckConfig('https://api.example.com/', () => true),
+      assertions: [
+        assertionSchema.parse({ source: 'jsonBody', path: '$.status', operator: 'equals', value: 'ok' }),
+      ],
+    };
+    const failed = observation(null, { httpStatus: null, error: { code: 'CONNECT', message: 'refused' } });
+    const { checks } = evaluate(failed, {
+      config,
+      alerting: { responseTimeThresholdMs: 1000, sslExpiryWarningDays: 14, domainExpiryWarningDays: 30 },
+      now: new Date(),
+    });
+    expect(checks.find((check) => check.name === 'assertions')).toMatchObject({
+      outcome: 'skipped',
+      message: 'no response',
+    });
   });
 });
 

@@ -183,6 +183,8 @@ const domainExpiry: Check = (o, { alerting, now }) => {
 const NAMED_FAILURES = 3;
 
 const assertions: Check = (o, { config }) => {
+  // Without an answer there is nothing to assert on; the request's failure is the result's cause.
+  if (noResponse(o)) return skipped('no response');
   const outcomes = evaluateAssertions(config.assertions ?? [], o);
   const failed = outcomes.filter((outcome) => !outcome.passed);
   const named = failed.slice(0, NAMED_FAILURES).map(failedAssertionLine).join('; ');

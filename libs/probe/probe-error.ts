@@ -30,6 +30,28 @@ const CLIENT_CERTIFICATE_REFUSED = new Set([
   'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
 ]);
 
+/** What common network failures mean, said for the people reading alerts (the code kept for operators). */
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens on that port, or a firewall refuses it',
+  ECONNRESET: 'the server closed the connection abruptly',
+  EHOSTUNREACH: 'the host is unreachable (no route to it)',
+  ENETUNREACH: 'the network is unreachable (no route to it)',
+  EPIPE: 'the server closed the connection while the request was sent',
+  ENOTFOUND: 'the name does not resolve (no such host)',
+  EAI_AGAIN: 'DNS did not answer in time (a temporary failure)',
+  EAI_FAIL: 'DNS failed to answer',
+  ENODATA: 'the name has no address records',
+};
+
+/** `connection refused: … (ECONNREFUSED, 127.0.0.1:8080)`, or null when it is none of those. */
+function inWords(error: unknown, code: string): string | null {
+  const words = NETWORK_WORDS[code];
+  if (!words) return null;
+  const { address, port, hostname } = (error ?? {}) as { address?: string; port?: number; hostname?: string };
+  const where = address ? `${address}${port ? `:${port}` : ''}` : hostname;
+  return `${words} (${code}${where ? `, ${where}` : ''})`;
+}
+
 /** The probe error an exception stands for, in the phase it happened. */
 export function classifyProbeError(
   error: unknown,
@@ -41,7 +63,7 @@ export function classifyProbeError(
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);
   if (DNS_CODES.has(code) || phase === 'dns')
-    return { code: 'DNS', message: `DNS lookup failed: ${message}` };
+    return { code: 'DNS', message: `DNS lookup failed: ${inWords(error, code) ?? message}` };
   if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')
     return {
       code: 'TLS',
@@ -53,7 +75,7 @@ export function classifyProbeError(
     return { code: 'TLS', message: `TLS handshake failed: ${message}` };
   }
   if (phase === 'connect' || CONNECT_CODES.has(code))
-    return { code: 'CONNECT', message: `connection failed: ${message}` };
+    return { code: 'CONNECT', message: inWords(error, code) ?? `connection failed: ${message}` };
   if (code.startsWith('HPE_') || code === 'UND_ERR_INFO')
     return { code: 'PROTOCOL', message: `invalid HTTP answer: ${message}` };
   return { code: 'REQUEST', message };

@@ -28,16 +28,18 @@ export function TimingChart({ results }: { results: Schemas['Result'][] }) {
   const scale = (ms: number) => (ms / Math.max(highest, 1)) * (height - 20);
   return (
     <figure>
+      <div class="chart-scale muted" aria-hidden="true">
+        {Math.round(highest)} ms
+      </div>
+      {/* Stretched to the chart's height whatever the width, so a phone's bars are not a sliver. */}
       <svg
         class="chart"
         viewBox={`0 0 ${width} ${height}`}
+        preserveAspectRatio="none"
         role="img"
         aria-label={`Response times of the last ${shown.length} checks: mean ${mean} ms, highest ${Math.round(highest)} ms`}
       >
         <line class="axis" x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
-        <text x="2" y="10">
-          {Math.round(highest)} ms
-        </text>
         {shown.map((result, index) => {
           let y = height;
           return (
