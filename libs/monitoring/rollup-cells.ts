@@ -89,7 +89,7 @@ export function bucketStart(period: RollupPeriod, at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 }
 
-function nextBucket(period: RollupPeriod, start: Date): Date {
+export function nextBucket(period: RollupPeriod, start: Date): Date {
   if (period === 'hour') return new Date(start.getTime() + DAY_MS);
   return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
 }

@@ -7,6 +7,7 @@ import {
   addToIncrements,
   bucketsBetween,
   mergeIncrement,
+  nextBucket,
   type ResultRollup,
   ROLLUP_RETENTION_MS,
   type RolledResult,
@@ -37,6 +38,15 @@ const REGIONS_REUSED_MS = 5_000;
 const BUCKET_MS: Record<RollupPeriod, number> = { hour: 86_400_000, day: 31 * 86_400_000 };
 /** Documents read at once for one page or badge. */
 const READ_CONCURRENCY = 16;
+/**
+ * A bucket ended this long ago gets no more writes from a worker that flushes on time (two
+ * flushes), so its rows are kept in memory instead of read again for every page built; each is
+ * read anew after SETTLED_REREAD_MS all the same, for a worker that flushed late (after a MongoDB
+ * outage). At most SETTLED_KEPT buckets (~3 KB each), the least recently stored go first.
+ */
+const SETTLED_AFTER_MS = 2 * ROLLUP_FLUSH_MS;
+const SETTLED_REREAD_MS = 3_600_000;
+const SETTLED_KEPT = 10_000;
 
 export const rollupIndexes: CollectionIndexes = {
   collection: WEBSITE_ROLLUPS,
@@ -152,6 +162,11 @@ export class RollupRepository {
   readonly collection: Collection<RollupBucketDocument>;
   private readonly regionsCollection: Collection<{ _id: string }>;
   private regionsRead: { at: number; regions: Promise<string[]> } | undefined;
+  /** Rows of buckets that no longer change (every cell; null: no document), by document id. */
+  private readonly settled = new Map<
+    string,
+    { at: number; organizationId: number; rows: ResultRollup[] | null }
+  >();
 
   constructor(private readonly db: Db) {
     this.collection = db.collection<RollupBucketDocument>(WEBSITE_ROLLUPS);
@@ -209,18 +224,42 @@ export class RollupRepository {
         regions.flatMap((region) =>
           buckets.map((bucket) =>
             reads.run(async () => {
-              const _id = rollupDocumentId(websiteId, region, period, bucket);
-              const document = await this.collection.findOne({ _id });
-              // Website ids are global, so another organization's document cannot answer; checked all the same.
-              return document && document.organizationId === organizationId
-                ? rollupRows(document, bucket, from)
-                : [];
+              const rows = await this.bucketRows(organizationId, websiteId, region, period, bucket, now);
+              return rows.filter((row) => row.start >= from);
             }),
           ),
         ),
       ),
     );
     return rows.flat();
+  }
+
+  /** Every row of one bucket of the organization's website: from memory once the bucket is settled. */
+  private async bucketRows(
+    organizationId: number,
+    websiteId: number,
+    region: string,
+    period: RollupPeriod,
+    bucket: Date,
+    now: Date,
+  ): Promise<ResultRollup[]> {
+    const _id = rollupDocumentId(websiteId, region, period, bucket);
+    const known = this.settled.get(_id);
+    if (known && now.getTime() - known.at < SETTLED_REREAD_MS)
+      return known.organizationId === organizationId ? (known.rows ?? []) : [];
+    const document = await this.collection.findOne({ _id });
+    const rows = document ? rollupRows(document, bucket, bucket) : null;
+    if (nextBucket(period, bucket).getTime() + SETTLED_AFTER_MS < now.getTime()) {
+      this.settled.delete(_id);
+      if (this.settled.size >= SETTLED_KEPT) this.settled.delete(this.settled.keys().next().value as string);
+      this.settled.set(_id, {
+        at: now.getTime(),
+        organizationId: document?.organizationId ?? organizationId,
+        rows,
+      });
+    }
+    // Website ids are global, so another organization's document cannot answer; checked all the same.
+    return document && document.organizationId === organizationId ? (rows ?? []) : [];
   }
 
   /** Documents of websites no longer checked from their region (none written for 91 days). */

@@ -126,12 +126,21 @@ export function hourlyAverages(
   now: Date,
 ): Array<{ hour: string; averageMs: number | null }> {
   const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  // Every region's rollup of an hour, summed: one pass, not one per hour.
+  const byHour = new Map<number, { count: number; total: number }>();
+  for (const rollup of hours) {
+    const sums = byHour.get(rollup.start.getTime()) ?? { count: 0, total: 0 };
+    sums.count += rollup.responseMsCount;
+    sums.total += rollup.responseMsSum;
+    byHour.set(rollup.start.getTime(), sums);
+  }
   return Array.from({ length: 24 }, (_, index) => {
     const hour = currentHour - (23 - index) * HOUR_MS;
-    const inHour = hours.filter((r) => r.start.getTime() === hour);
-    const count = inHour.reduce((sum, r) => sum + r.responseMsCount, 0);
-    const total = inHour.reduce((sum, r) => sum + r.responseMsSum, 0);
-    return { hour: new Date(hour).toISOString(), averageMs: count === 0 ? null : Math.round(total / count) };
+    const sums = byHour.get(hour);
+    return {
+      hour: new Date(hour).toISOString(),
+      averageMs: !sums || sums.count === 0 ? null : Math.round(sums.total / sums.count),
+    };
   });
 }
 
@@ -161,6 +170,16 @@ export function dayBars(input: {
   return bars;
 }
 
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
+  }
+  return groups;
+}
+
 function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] {
   const checked = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
   const down = checked.filter((s) => s === 'down').length;
@@ -184,14 +203,20 @@ export function buildStatusPage(input: {
 }): StatusPageData {
   const now = input.now.getTime();
   const nameOf = new Map(input.websites.map((w) => [w.id, w.name]));
+  // Each input grouped by website once (a page of 50 has ~4,500 day rollups).
+  const hoursOf = groupBy(input.hours, (r) => r.websiteId);
+  const incidentsOf = groupBy(input.incidents, (i) => i.websiteId);
+  const checkedDaysOf = new Map<number, Set<string>>();
+  for (const rollup of input.days) {
+    if (rollup.checks === 0) continue;
+    const days = checkedDaysOf.get(rollup.websiteId) ?? new Set<string>();
+    days.add(new Date(Math.floor(rollup.start.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10));
+    checkedDaysOf.set(rollup.websiteId, days);
+  }
   const websites = input.websites.map((website) => {
-    const hours = input.hours.filter((r) => r.websiteId === website.id);
-    const incidents = input.incidents.filter((i) => i.websiteId === website.id);
-    const checkedDays = new Set(
-      input.days
-        .filter((r) => r.websiteId === website.id && r.checks > 0)
-        .map((r) => r.start.toISOString().slice(0, 10)),
-    );
+    const hours = hoursOf.get(website.id) ?? [];
+    const incidents = incidentsOf.get(website.id) ?? [];
+    const checkedDays = checkedDaysOf.get(website.id) ?? new Set<string>();
     const days = dayBars({ now: input.now, createdAt: website.createdAt, checkedDays, incidents });
     const withData = days.filter((d) => d.uptimePercent !== null);
     const windowStart = Math.max(now - BAR_DAYS * DAY_MS, website.createdAt.getTime());
