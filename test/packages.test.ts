@@ -40,6 +40,34 @@ describe('packages', () => {
     });
   });
 
+  it('a package stored before a feature existed shows it included, and PATCH keeps working', async () => {
+    const created = await api.request<{ id: number }>('POST', '/api/packages', {
+      token: admin,
+      body: { key: 'older', displayName: 'Older', features: { keywordCheck: false } },
+    });
+    // As an older version stored it: no word on `assertions`.
+    await api.db
+      .collection('packages')
+      .updateOne({ id: created.body.id } as never, { $unset: { 'features.assertions': '' } });
+    const listed = await api.request<Array<{ id: number; features: Record<string, boolean> }>>(
+      'GET',
+      '/api/packages',
+      { token: admin },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.find((p) => p.id === created.body.id)?.features).toMatchObject({
+      assertions: true,
+      keywordCheck: false,
+    });
+    const patched = await api.request<{ features: Record<string, boolean> }>(
+      'PATCH',
+      `/api/packages/${created.body.id}`,
+      { token: admin, body: { displayName: 'Older, renamed' } },
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body.features.assertions).toBe(true);
+  });
+
   it('refuses a second package with the same key (409)', async () => {
     await createPackage(api, admin, { key: 'agency' });
     const res = await api.request('POST', '/api/packages', {

@@ -8,11 +8,22 @@ import {
   type PackageDocument,
   type PackageRepository,
 } from './package.repository.js';
-import { createPackageBody, packageView, patchPackageBody } from './package.schema.js';
+import {
+  createPackageBody,
+  FEATURES,
+  type Feature,
+  includesFeature,
+  packageView,
+  patchPackageBody,
+} from './package.schema.js';
 
 export function toPackageView(document: PackageDocument): z.input<typeof packageView> {
   return {
     ...document,
+    // A package stored before a feature existed has no word on it: shown as it is decided (included).
+    features: Object.fromEntries(
+      FEATURES.map((feature) => [feature, includesFeature(document, feature)]),
+    ) as Record<Feature, boolean>,
     createdAt: document.createdAt.toISOString(),
     updatedAt: document.updatedAt.toISOString(),
   };
