@@ -159,17 +159,31 @@ describe('response assertions on the HTTP check', () => {
     });
     expect(tooMany.status).toBe(400);
 
-    const pkg = await createPackage(api, token, { features: { assertions: false } });
+    // A package that loses the feature: the stored assertions may be sent back as they are (a form
+    // saves every field), not changed.
+    const pkg = await createPackage(api, token);
     const customerId = await createCustomer(api, token, pkg.id, 'Basic');
     const basic = await api.request<{ id: number }>('POST', '/api/websites', {
       token,
       body: { customerId, name: 'Basic', url: `${jsonApi.url}/health` },
     });
-    const forbidden = await api.request<{ errors: Array<{ path: string }> }>(
-      'PATCH',
-      `/api/websites/${basic.body.id}/check-config`,
-      { token, body: { assertions: [{ source: 'status', operator: 'equals', value: 200 }] } },
-    );
+    const kept = [{ source: 'status', operator: 'equals', value: 200 }];
+    const checkConfig = `/api/websites/${basic.body.id}/check-config`;
+    expect((await api.request('PATCH', checkConfig, { token, body: { assertions: kept } })).status).toBe(200);
+    const downgraded = await api.request('PATCH', `/api/packages/${pkg.id}`, {
+      token,
+      body: { features: { assertions: false } },
+    });
+    expect(downgraded.status).toBe(200);
+    const resaved = await api.request('PATCH', checkConfig, {
+      token,
+      body: { assertions: kept, checkKeywordEnabled: false },
+    });
+    expect(resaved.status).toBe(200);
+    const forbidden = await api.request<{ errors: Array<{ path: string }> }>('PATCH', checkConfig, {
+      token,
+      body: { assertions: [...kept, { source: 'responseTime', operator: 'lessThan', value: 1000 }] },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.errors.map((e) => e.path)).toEqual(['assertions']);
   });

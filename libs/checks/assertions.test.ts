@@ -10,7 +10,12 @@ function observation(body: string | null, overrides: Partial<Observation> = {}):
     url: 'https://api.example.com/health',
     finalUrl: 'https://api.example.com/health',
     httpStatus: 200,
-    headers: { 'content-type': 'application/json', 'x-cache': 'HIT', 'set-cookie': 'a=1, b=2' },
+    headers: {
+      'content-type': 'application/json',
+      'x-cache': 'HIT',
+      vary: 'accept, accept-encoding',
+      'set-cookie': 'session=s3cr3t, b=2',
+    },
     redirects: [],
     body: body === null ? null : Buffer.from(body),
     sizeBytes: body?.length ?? null,
@@ -91,9 +96,15 @@ describe('assertions: what each source and operator decide', () => {
     ['a header absent', { source: 'header', path: 'x-powered-by', operator: 'notExists' }, true, null],
     [
       'repeated headers joined',
-      { source: 'header', path: 'set-cookie', operator: 'contains', value: 'b=2' },
+      { source: 'header', path: 'vary', operator: 'contains', value: 'accept-encoding' },
       true,
-      'a=1, b=2',
+      'accept, accept-encoding',
+    ],
+    [
+      'a credential header is tested, its value not kept',
+      { source: 'header', path: 'Set-Cookie', operator: 'contains', value: 'b=2' },
+      true,
+      '(not kept: a credential header)',
     ],
     ['the body matches', { source: 'body', operator: 'matches', value: '"version":\\s*\\d+' }, true, health],
     ['the status', { source: 'status', operator: 'equals', value: 200 }, true, '200'],
@@ -209,6 +220,36 @@ describe('assertionSchema: what is refused at write time, naming the field', () 
       'a threshold that is no number',
       { source: 'responseTime', operator: 'lessThan', value: 'fast' },
       'value: must be a number for lessThan',
+    ],
+    [
+      'a blank threshold (Number("") is 0)',
+      { source: 'responseTime', operator: 'lessThan', value: ' ' },
+      'value: must be a number for lessThan',
+    ],
+    [
+      'a boolean threshold',
+      { source: 'responseTime', operator: 'greaterThan', value: true },
+      'value: must be a number for greaterThan',
+    ],
+    [
+      'a path whose filters nest (cubic in the body)',
+      { source: 'jsonBody', path: '$..[?$..[?$..*]]', operator: 'exists' },
+      'path: may not',
+    ],
+    [
+      'a filter querying from $',
+      { source: 'jsonBody', path: '$.items[?$.x == 1]', operator: 'exists' },
+      'path: may not query from "$" inside a filter',
+    ],
+    [
+      '.. inside a filter',
+      { source: 'jsonBody', path: '$.items[?@..id]', operator: 'exists' },
+      'path: may not use ".." inside a filter',
+    ],
+    [
+      '.. twice',
+      { source: 'jsonBody', path: '$..a..b', operator: 'exists' },
+      'path: may use ".." once at most',
     ],
     [
       'a backreference (not RE2)',

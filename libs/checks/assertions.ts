@@ -9,8 +9,18 @@ export const MAX_ASSERTIONS = 20;
 const SHOWN_CHARS = 200;
 /** Bodies longer than this are not parsed as JSON for an assertion (the probe's read cap still applies). */
 const MAX_JSON_BYTES = 2 * 1024 * 1024;
-/** `matches` looks at this much of the text at most: RE2 is linear, this bounds the line. */
-const MATCHED_CHARS = 1024 * 1024;
+/** `matches` looks at this much of the text at most: RE2 is linear (~1 ms per KiB in JS), this bounds the line. */
+const MATCHED_CHARS = 64 * 1024;
+/** The assertions of one result together: those not evaluated within it fail, saying so. */
+const ASSERTIONS_BUDGET_MS = 250;
+/** Header values never kept in a result (they can carry sessions and credentials). */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'set-cookie',
+  'cookie',
+  'authorization',
+  'proxy-authorization',
+  'www-authenticate',
+]);
 /** Compiled patterns kept (a worker checks the same websites again and again). */
 const PATTERNS_KEPT = 1000;
 const compiled = new Map<string, RE2JS>();
@@ -41,7 +51,14 @@ type Operator = (typeof ASSERTION_OPERATORS)[number];
 const WITHOUT_VALUE: ReadonlySet<Operator> = new Set(['exists', 'notExists']);
 const NUMERIC: ReadonlySet<Operator> = new Set(['lessThan', 'greaterThan']);
 
-/** Why a JSONPath cannot be used, or null: RFC 9535 syntax, and no `match()`/`search()` (JS regular expressions). */
+/**
+ * Why a JSONPath cannot be used, or null. Beyond RFC 9535 syntax, what keeps its cost linear in the
+ * body: the library evaluates a filter's queries again for every node it tests and caches nothing,
+ * so `$..[?$..[?$..*]]` is cubic. Hence at most one descendant segment (`..`), and inside a filter
+ * only queries of the current node (`@.a`, `@.*`): no `..`, no `$`, no filter in a filter; and no
+ * `match()`/`search()`, whose I-Regexp patterns the library runs as JavaScript regexes (which a
+ * hostile pattern makes backtrack for minutes; the operator `matches` runs RE2 instead).
+ */
 function jsonPathProblem(path: string): string | null {
   let ast: unknown;
   try {
@@ -49,16 +66,33 @@ function jsonPathProblem(path: string): string | null {
   } catch (error) {
     return `is not an RFC 9535 JSONPath: ${(error as Error).message}`;
   }
-  // The library runs those functions' I-Regexp patterns as JavaScript regular expressions, which a
-  // hostile pattern can make backtrack for minutes; `matches` runs through RE2 instead.
-  const usesRegexFunction = (node: unknown): boolean => {
-    if (Array.isArray(node)) return node.some(usesRegexFunction);
-    if (node === null || typeof node !== 'object') return false;
+  let descendants = 0;
+  const walk = (node: unknown, inFilter: boolean, root: boolean): string | null => {
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        const problem = walk(item, inFilter, false);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    if (node === null || typeof node !== 'object') return null;
     const record = node as Record<string, unknown>;
-    if (record.type === 'FunctionExpr' && (record.name === 'match' || record.name === 'search')) return true;
-    return Object.values(record).some(usesRegexFunction);
+    const type = record.type;
+    if (type === 'FunctionExpr' && (record.name === 'match' || record.name === 'search'))
+      return 'may not use match() or search(): use the operator "matches"';
+    if (inFilter && type === 'DescendantSegment') return 'may not use ".." inside a filter';
+    if (inFilter && type === 'FilterSelector') return 'may not nest a filter in a filter';
+    if (inFilter && ((type === 'JsonPathQuery' && !root) || type === 'AbsSingularQuery'))
+      return 'may not query from "$" inside a filter: use "@"';
+    if (type === 'DescendantSegment' && ++descendants > 1) return 'may use ".." once at most';
+    for (const [key, value] of Object.entries(record)) {
+      if (key === 'type') continue;
+      const problem = walk(value, inFilter || type === 'FilterSelector', false);
+      if (problem) return problem;
+    }
+    return null;
   };
-  return usesRegexFunction(ast) ? 'may not use match() or search(): use the operator "matches"' : null;
+  return walk(ast, false, true);
 }
 
 /** Why a pattern cannot be used, or null: RE2 syntax (linear time, so no backreferences or lookaround). */
@@ -69,6 +103,14 @@ function patternProblem(pattern: string): string | null {
   } catch (error) {
     return `is not a regular expression RE2 runs (no backreferences or lookaround): ${(error as Error).message}`;
   }
+}
+
+/** A number, or a text that is one (not blank); null otherwise (booleans too). */
+function numberOf(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
 }
 
 export const assertionSchema = z
@@ -110,7 +152,7 @@ export const assertionSchema = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: `is required with ${operator}` });
       return;
     }
-    if (NUMERIC.has(operator) && !Number.isFinite(Number(value)))
+    if (NUMERIC.has(operator) && numberOf(value) === null)
       ctx.addIssue({ code: 'custom', path: ['value'], message: `must be a number for ${operator}` });
     if (operator === 'matches') {
       const problem = patternProblem(String(value));
@@ -143,7 +185,12 @@ const shown = (actual: unknown): string | null => {
 /** What an assertion tests, or why nothing can be (the check then fails). */
 type Found = { present: boolean; actual: unknown } | { problem: string };
 
-function find(assertion: Assertion, observation: Observation, json: () => Found): Found {
+function find(
+  assertion: Assertion,
+  observation: Observation,
+  text: () => string | null,
+  json: () => Found,
+): Found {
   switch (assertion.source) {
     case 'status':
       return observation.httpStatus === null
@@ -155,10 +202,10 @@ function find(assertion: Assertion, observation: Observation, json: () => Found)
       const value = observation.headers[(assertion.path as string).toLowerCase()];
       return { present: value !== undefined, actual: value };
     }
-    case 'body':
-      return observation.body === null
-        ? { problem: 'no body' }
-        : { present: true, actual: observation.body.toString('utf8') };
+    case 'body': {
+      const body = text();
+      return body === null ? { problem: 'no body' } : { present: true, actual: body };
+    }
     case 'jsonBody': {
       const document = json();
       if ('problem' in document) return document;
@@ -193,41 +240,57 @@ function compare(operator: Operator, found: { present: boolean; actual: unknown 
       return { passed: pattern(expected).matcher(text.slice(0, MATCHED_CHARS)).find() };
     case 'lessThan':
     case 'greaterThan': {
-      const actual = typeof found.actual === 'number' ? found.actual : Number(text);
-      if (typeof found.actual === 'boolean' || text.trim() === '' || !Number.isFinite(actual))
-        return { passed: false, problem: 'not a number' };
-      return { passed: operator === 'lessThan' ? actual < Number(expected) : actual > Number(expected) };
+      const actual = numberOf(found.actual);
+      const bound = numberOf(value);
+      if (actual === null || bound === null) return { passed: false, problem: 'not a number' };
+      return { passed: operator === 'lessThan' ? actual < bound : actual > bound };
     }
   }
 }
 
-/** Each assertion's verdict on what a check run saw (the body parsed as JSON once, if needed). */
+/** Each assertion's verdict on what a check run saw (the body decoded, and parsed as JSON, once). */
 export function evaluateAssertions(
   assertions: readonly Assertion[],
   observation: Observation,
 ): AssertionOutcome[] {
+  let decoded: string | null | undefined;
+  const text = () => {
+    decoded ??= observation.body === null ? null : observation.body.toString('utf8');
+    return decoded;
+  };
   let parsed: Found | undefined;
   const json = (): Found => {
     parsed ??= (() => {
-      if (observation.body === null) return { problem: 'no body' };
-      if (observation.bodyTruncated || observation.body.length > MAX_JSON_BYTES)
+      const body = text();
+      if (body === null) return { problem: 'no body' };
+      if (observation.bodyTruncated || body.length > MAX_JSON_BYTES)
         return { problem: 'body too large to parse as JSON' };
       try {
-        return { present: true, actual: JSON.parse(observation.body.toString('utf8')) as unknown };
+        return { present: true, actual: JSON.parse(body) as unknown };
       } catch {
         return { problem: 'body is not JSON' };
       }
     })();
     return parsed;
   };
+  const started = performance.now();
   return assertions.map((assertion) => {
     const { source, path, operator, value } = assertion;
     const described = { source, ...(path === undefined ? {} : { path }), operator };
     const withValue = value === undefined ? described : { ...described, value };
-    const found = find(assertion, observation, json);
+    if (performance.now() - started > ASSERTIONS_BUDGET_MS)
+      return {
+        ...withValue,
+        passed: false,
+        actual: null,
+        problem: `not evaluated: the assertions took over ${ASSERTIONS_BUDGET_MS} ms`,
+      };
+    const found = find(assertion, observation, text, json);
     if ('problem' in found) return { ...withValue, passed: false, actual: null, problem: found.problem };
     const verdict = compare(operator, found, value);
-    return { ...withValue, ...verdict, actual: found.present ? shown(found.actual) : null };
+    const secret = source === 'header' && CREDENTIAL_HEADERS.has((path as string).toLowerCase());
+    const actual = !found.present ? null : secret ? '(not kept: a credential header)' : shown(found.actual);
+    return { ...withValue, ...verdict, actual };
   });
 }
 

@@ -209,6 +209,7 @@ export class KeyLookup<T extends Document> {
       LOOKUP_DEADLINE_MS,
       `the ${namespaceOf(this.options)} lookup`,
     );
+    if (!entry) this.absent?.add(key);
     return entry?.ref ?? null;
   }
 

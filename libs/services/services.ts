@@ -203,7 +203,7 @@ class LazyServices implements Services {
   }
   private websiteCacheOfApi(): WebsiteCache {
     this.listedWebsites ??= new WebsiteCache(
-      { websites: this.websiteRepository, revisions: this.websiteRevisions },
+      { websites: this.websiteRepository, revisions: this.websiteRevisions, staleWhileUnavailable: false },
       LISTED_WEBSITES_KEPT,
     );
     return this.listedWebsites;

@@ -77,7 +77,10 @@ export function mergeCheckConfig(
   )
     .filter((key) => patch[key] === true && !allowed(CHECK_FEATURES[key]))
     .map((key) => ({ path: key, feature: CHECK_FEATURES[key] }));
-  if ((patch.assertions?.length ?? 0) > 0 && !allowed('assertions'))
+  // Sending back what is stored is no change (a form saves every field), even after a downgrade.
+  const assertionsChanged =
+    JSON.stringify(patch.assertions ?? []) !== JSON.stringify(current.assertions ?? []);
+  if ((patch.assertions?.length ?? 0) > 0 && assertionsChanged && !allowed('assertions'))
     forbidden.push({ path: 'assertions', feature: 'assertions' });
   if (merged.success && forbidden.length === 0) return { ok: true, config: merged.data };
   return { ok: false, invalid: merged.success ? [] : merged.errors, forbidden };

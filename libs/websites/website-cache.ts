@@ -70,6 +70,12 @@ export class WebsiteCache {
       revisions: WebsiteRevisions;
       /** A bound on each read of MongoDB; without one a stalled server holds the check forever. */
       readTimeoutMs?: number;
+      /**
+       * While MongoDB does not answer, serve the copy in memory even if stale (workers: checks go
+       * on with what they know). Off for the API: its answers decide access (a website moved to
+       * another customer must not stay visible to the first one's client users).
+       */
+      staleWhileUnavailable?: boolean;
     },
     /** Entries kept at most; the least recently stored go first. */
     private readonly capacity: number,
@@ -93,7 +99,8 @@ export class WebsiteCache {
           ? await read
           : await withinDeadline(read, this.deps.readTimeoutMs, `website ${websiteId}`);
     } catch (error) {
-      if (known && isMongoUnavailable(error)) return known.website;
+      if (known && this.deps.staleWhileUnavailable !== false && isMongoUnavailable(error))
+        return known.website;
       throw error;
     }
     this.entries.delete(websiteId);

@@ -225,14 +225,14 @@ export function AuditLog() {
                   {e.subject && <span class="muted"> {e.subject.email}</span>}
                 </td>
                 <td data-label="What">
-                  {e.outcome === 'succeeded' ? '✓ ' : '✕ Refused: '}
+                  {e.outcome === 'succeeded' ? '✓ ' : e.status >= 500 ? '✕ Failed: ' : '✕ Refused: '}
                   {actionWords(e.action)}
                   {e.resourceId && ` #${e.resourceId}`}
                   {e.outcome === 'failed' && <span class="muted"> (HTTP {e.status})</span>}
                 </td>
                 <td data-label="Changes">
                   {e.changes.length === 0 ? <span class="muted">—</span> : <Changes changes={e.changes} />}
-                </td>{' '}
+                </td>
               </tr>
             ))}
           </tbody>

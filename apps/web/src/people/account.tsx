@@ -381,7 +381,8 @@ function RecoveryCodesActions({ codes, email }: { codes: string[]; email: string
       <a class="button" href={href} download="webmon-recovery-codes.txt">
         Download them as a text file
       </a>
-      {copied && <span role="status">{copied}</span>}
+      {/* Always there, so screen readers announce the words when they appear. */}
+      <span role="status">{copied ?? ''}</span>
     </p>
   );
 }

@@ -56,7 +56,7 @@ export function AssertionsEditor({
   const update = (index: number, change: Partial<Assertion>) =>
     onChange(assertions.map((a, i) => (i === index ? normalized({ ...a, ...change }) : a)));
   return (
-    <fieldset>
+    <fieldset class="assertions">
       <legend>Assertions on the answer</legend>
       <p class="hint">
         All must hold, else the website is down and the failed ones are named in the incident. A JSON path is
@@ -135,7 +135,14 @@ export function AssertionsEditor({
               type="button"
               class="link"
               aria-label={`Remove assertion ${index + 1}`}
-              onClick={() => onChange(assertions.filter((_, i) => i !== index))}
+              onClick={(event) => {
+                // Focus goes to "Add an assertion", not lost with the removed row.
+                event.currentTarget
+                  .closest('fieldset.assertions')
+                  ?.querySelector<HTMLButtonElement>('.add')
+                  ?.focus();
+                onChange(assertions.filter((_, i) => i !== index));
+              }}
             >
               Remove
             </button>
@@ -144,6 +151,7 @@ export function AssertionsEditor({
       })}
       <button
         type="button"
+        class="add"
         disabled={assertions.length >= MAX_ASSERTIONS}
         onClick={() =>
           onChange([...assertions, { source: 'jsonBody', path: '', operator: 'equals', value: '' }])
