@@ -197,7 +197,12 @@ describe('schedules, reconciliation and worker failures', () => {
       );
       await expect.poll(async () => (await resultsOf(pending.id)).length, { timeout: 20_000 }).toBe(2);
       expect(await resultsOf(done.id)).toHaveLength(1);
-      expect(Number(await redis.hget(`${prefix}:webmon-done`, String(pending.id)))).toBe(slot);
+      // Marked done after its check returns (the result is visible a moment before): polled, not read once.
+      await expect
+        .poll(async () => Number(await redis.hget(`${prefix}:webmon-done`, String(pending.id))), {
+          timeout: 10_000,
+        })
+        .toBe(slot);
     } finally {
       await worker.stop();
     }
