@@ -5,7 +5,8 @@
  *   - PATCH and GET /api/websites/{publicId} (authenticated, the website found by its publicId)
  *   - badges of websites on public pages (one again and again: cached; any: mostly built anew),
  *     and of unknown ids
- *   - status pages (HTML and JSON) by slug (one page: cached; any of them: mostly built anew), and
+ *   - status pages (HTML and JSON) by slug (one page: cached; any of them: mostly built anew; any
+ *     of 100 pages each asked for once before: as visitors get them, refreshed in the background), and
  *     unknown slugs
  *   - the app's lists: `GET /api/websites` pages of 100 (after a random website, of one customer,
  *     filtered by status)
@@ -163,7 +164,8 @@ await withBenchDatabases('lookups', async (stack) => {
   console.log(
     `[bench] the organization's first page, its list of website ids built: ${((performance.now() - firstPage) / 1000).toFixed(1)} s`,
   );
-  const scenarios: Array<[string, () => LoadRequest, number[]]> = [
+  const builtSlugs = slugs.slice(-100);
+  const scenarios: Array<[string, () => LoadRequest, number[], (() => Promise<void>)?]> = [
     [
       'PATCH /api/websites/{publicId}',
       () => ({
@@ -194,6 +196,21 @@ await withBenchDatabases('lookups', async (stack) => {
     ['GET /status/{slug}, one page', () => ({ method: 'GET', path: `/status/${slugs[0]}` }), [200]],
     ['GET /status/{slug}, any page', () => ({ method: 'GET', path: `/status/${pick(slugs)}` }), [200]],
     ['GET /status/{slug}.json', () => ({ method: 'GET', path: `/status/${pick(slugs)}.json` }), [200]],
+    // What visitors of every page get once each page was built (here or by another API process):
+    // pages older than 30 s are served while one rebuild each runs in the background, in this row.
+    [
+      'GET /status/{slug}, any page built',
+      () => ({ method: 'GET', path: `/status/${pick(builtSlugs)}` }),
+      [200],
+      async () => {
+        const started = performance.now();
+        for (const slug of builtSlugs)
+          await pool.request({ method: 'GET', path: `/status/${slug}` }).then((r) => r.body.text());
+        console.log(
+          `[bench] ${builtSlugs.length} pages asked for once each first: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+      },
+    ],
     ['  unknown slug', () => ({ method: 'GET', path: `/status/no-${randomUUID().slice(0, 8)}` }), [404]],
     // The app's lists: a page of 100 after a random website, of one customer, filtered by status.
     [
@@ -227,7 +244,10 @@ await withBenchDatabases('lookups', async (stack) => {
     console.log(
       'scenario                            req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req',
     );
-    for (const [name, next, expected] of scenarios.filter(([name]) => name.includes(values.only ?? ''))) {
+    for (const [name, next, expected, prepare] of scenarios.filter(([name]) =>
+      name.includes(values.only ?? ''),
+    )) {
+      await prepare?.();
       await loadFor({ pool, connections: at, durationMs: 1000, next, expected }); // warm-up
       const cpuBefore = cpuSecondsOf(pid);
       const started = performance.now();

@@ -171,4 +171,44 @@ describe('status pages cached as bytes, invalidated on every API process at once
     expect(await warm(slug)).toEqual(['Second owner', 'Second owner']);
     expect(String((await two.request('GET', `/status/${slug}`)).body)).toContain('Second owner');
   });
+
+  it('a page built on one process is served by the other as built, and rebuilt once in the background when old', async () => {
+    const slug = `shared-build-${randomUUID().slice(0, 8)}`;
+    await createPage(one, token, { slug, title: 'Built once', customerId, public: true });
+    const generatedOn = async (api: TestApi) =>
+      (await api.request<{ generatedAt: string }>('GET', `/status/${slug}.json`)).body.generatedAt;
+    const built = await generatedOn(one);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The other process never built it: it serves the first one's build, not one of its own.
+    expect(await generatedOn(two)).toBe(built);
+    const html = await two.request('GET', `/status/${slug}`, { headers: { 'accept-encoding': 'br' } });
+    expect(html.status).toBe(200);
+    expect(String(html.body)).toContain('Built once');
+
+    // The shared build is made 40 s old: a process that has not held it yet serves it at once,
+    // builds it anew in the background, and serves that from then on.
+    const redis = new Redis(one.config.REDIS_URL);
+    try {
+      const key = `${one.config.REDIS_KEY_PREFIX}:status-page:${slug}`;
+      const meta = JSON.parse(String(await redis.hget(key, 'meta')));
+      const aged = Date.now() - 40_000;
+      await redis.hset(key, 'meta', JSON.stringify({ ...meta, madeAt: aged }));
+      const third = await TestApi.start({
+        MONGODB_URL: one.config.MONGODB_URL,
+        REDIS_KEY_PREFIX: one.config.REDIS_KEY_PREFIX,
+      });
+      try {
+        expect(await generatedOn(third)).toBe(built);
+        await expect.poll(() => generatedOn(third), { timeout: 5000 }).not.toBe(built);
+        const rebuilt = await generatedOn(third);
+        expect(Date.parse(rebuilt)).toBeGreaterThan(Date.parse(built));
+        // Shared in turn: the build the background made is the one Redis holds now.
+        expect(JSON.parse(String(await redis.hget(key, 'meta'))).madeAt).toBe(Date.parse(rebuilt));
+      } finally {
+        await third.stop();
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
 });

@@ -102,15 +102,20 @@ export class PrecompressedBody {
   readonly etag: string;
   private readonly encoded = new Map<ContentCoding, Promise<Buffer>>();
 
+  /** `encoded`: compressed forms made before (another process made and shared them). */
   constructor(
     readonly bytes: Buffer,
     readonly type: string,
+    encoded: Partial<Record<Exclude<ContentCoding, 'identity'>, Buffer>> = {},
   ) {
     this.etag = createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
     this.encoded.set('identity', Promise.resolve(bytes));
+    for (const [coding, body] of Object.entries(encoded))
+      this.encoded.set(coding as ContentCoding, Promise.resolve(body));
   }
 
-  private coded(coding: ContentCoding): Promise<Buffer> {
+  /** The body in this coding, compressed on first demand. */
+  coded(coding: ContentCoding): Promise<Buffer> {
     let body = this.encoded.get(coding);
     if (!body) {
       body = compress(this.bytes, coding as Exclude<ContentCoding, 'identity'>, 'stored');

@@ -46,6 +46,7 @@ import { SecretBox } from '../secrets/index.js';
 import {
   type MonitoringReads,
   PublicStatusPages,
+  SharedPublishedPages,
   StatusPageRepository,
   StatusPageRevisions,
   StatusPageService,
@@ -315,6 +316,7 @@ class LazyServices implements Services {
           pageCacheBytes: this.deps.config.STATUS_PAGE_CACHE_MIB * 1024 * 1024,
           pages: this.statusPageRepository,
           revisions: this.statusPageRevisions,
+          shared: new SharedPublishedPages(this.deps.redis, this.prefix),
           websites: this.websiteRepository,
           statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
           rollups: this.rollups,

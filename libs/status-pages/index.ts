@@ -8,6 +8,7 @@ export {
 export { StatusPageRevisions } from './page-revisions.js';
 export { publicStatusRoutes } from './public.routes.js';
 export { type MonitoringReads, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export { SharedPublishedPages } from './shared-pages.js';
 export {
   type StatusPageDocument,
   StatusPageRepository,

@@ -13,14 +13,21 @@ import {
   type StatusPageData,
   uptimeBetween,
 } from './page-model.js';
-import type { StatusPageRevisions } from './page-revisions.js';
+import { REVISION_UNKNOWN, type StatusPageRevisions } from './page-revisions.js';
 import { RevisedCache } from './revised-cache.js';
+import type { SharedPublishedPages } from './shared-pages.js';
 import type { StatusPageDocument, StatusPageRepository } from './status-page.repository.js';
 import { publicStatusPageView } from './status-page.schema.js';
 
 const DAY_MS = 86_400_000;
 /** How long a page's data (and a badge's) is served again before it is read anew, unchanged. */
 export const PUBLIC_CACHE_SECONDS = 30;
+/**
+ * How long past that a page whose revision holds is still served while one process rebuilds it in
+ * the background (its footer says when it was made): visitors never wait for a periodic rebuild,
+ * and through a MongoDB outage the last page stays up this long.
+ */
+export const PAGE_STALE_SECONDS = 10 * 60;
 /** Maintenance shown ahead, and how many occurrences of one window. */
 const MAINTENANCE_AHEAD_DAYS = 30;
 const OCCURRENCES_PER_WINDOW = 3;
@@ -40,6 +47,8 @@ export interface PublicPagesDeps extends MonitoringReads {
   pageCacheBytes: number;
   pages: StatusPageRepository;
   revisions: StatusPageRevisions;
+  /** Pages built by any API process (Redis). */
+  shared: SharedPublishedPages;
   websites: {
     listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
     findByPublicId(publicId: string): Promise<WebsiteDocument | null>;
@@ -107,22 +116,39 @@ export class PublicStatusPages {
   }>(PUBLIC_CACHE_SECONDS * 1000);
 
   constructor(private readonly deps: PublicPagesDeps) {
-    this.pagesCache = new RevisedCache(PUBLIC_CACHE_SECONDS * 1000, {
-      maxBytes: deps.pageCacheBytes,
-      sizeOf: publishedBytes,
-    });
+    this.pagesCache = new RevisedCache(
+      { maxAgeMs: PUBLIC_CACHE_SECONDS * 1000, staleWhileRefreshMs: PAGE_STALE_SECONDS * 1000 },
+      { maxBytes: deps.pageCacheBytes, sizeOf: publishedBytes },
+    );
   }
 
-  /** The page rendered, or null when no public page has that slug now. */
+  /**
+   * The page rendered, or null when no public page has that slug now: from this process's memory,
+   * else as another process built it under the same revision, else built here (and shared).
+   */
   page(slug: string): Promise<PublishedPage | null> {
     const revisionOf = () => this.deps.revisions.ofSlug(slug);
-    return this.pagesCache.get(slug, revisionOf, async (afterChange) => {
+    return this.pagesCache.get(slug, revisionOf, async ({ afterChange, background }) => {
       const revision = await revisionOf();
+      const shareable = revision !== REVISION_UNKNOWN;
+      // Redis not answering: the page is built here, as without sharing.
+      const shared = shareable ? await this.deps.shared.get(slug).catch(() => null) : null;
+      if (shared && shared.revision === revision) {
+        const age = Date.now() - shared.madeAt;
+        const servable = background ? PUBLIC_CACHE_SECONDS : PUBLIC_CACHE_SECONDS + PAGE_STALE_SECONDS;
+        if (age >= 0 && age < servable * 1000) return { revision, value: shared.page, madeAt: shared.madeAt };
+      }
+      if (background && shareable && !(await this.deps.shared.claimRebuild(slug).catch(() => true)))
+        throw new Error('another API process rebuilds this page');
       const page = await this.deps.pages.findBySlug(slug, { afterChange });
       // The slug check guards against a lookup that still knew the slug's former owner.
       if (!page?.public || page.slug !== slug) return { revision, value: null };
-      const data = await this.builds.run(() => this.build(page, new Date()));
-      return { revision, value: publish(page, data) };
+      const now = new Date();
+      const published = publish(page, await this.builds.run(() => this.build(page, now)));
+      // Sharing is a saving, not a duty: a failure leaves the page served from this process.
+      if (shareable)
+        this.deps.shared.put(slug, { revision, madeAt: now.getTime(), page: published }).catch(() => {});
+      return { revision, value: published };
     });
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RevisedCache } from './revised-cache.js';
 
 describe('RevisedCache', () => {
@@ -24,5 +24,92 @@ describe('RevisedCache', () => {
     expect(loads).toEqual(['a', 'b', 'c']);
     await get('b');
     expect(loads).toEqual(['a', 'b', 'c', 'b']);
+  });
+});
+
+describe('RevisedCache, stale while refreshing', () => {
+  const start = Date.UTC(2026, 10, 24, 12);
+  afterEach(() => vi.useRealTimers());
+
+  /** A cache of 30 s fresh, 60 s more while refreshing, whose loads the test resolves. */
+  function cacheOf(revision: { current: string }) {
+    const cache = new RevisedCache<string>({ maxAgeMs: 30_000, staleWhileRefreshMs: 60_000 });
+    const loads: { background: boolean; settle: (value: string | Error) => void }[] = [];
+    const get = () =>
+      cache.get(
+        'page',
+        async () => revision.current,
+        ({ background }) =>
+          new Promise((resolve, reject) => {
+            const seenRevision = revision.current;
+            loads.push({
+              background,
+              settle: (value) =>
+                value instanceof Error ? reject(value) : resolve({ revision: seenRevision, value }),
+            });
+          }),
+      );
+    return { get, loads };
+  }
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('answers a value past its age at once while one refresh runs, then the refreshed one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const { get, loads } = cacheOf({ current: 'r1' });
+    const first = get();
+    await settled();
+    loads[0]?.settle('v1');
+    expect(await first).toBe('v1');
+    vi.setSystemTime(start + 45_000);
+    expect(await Promise.all([get(), get(), get()])).toEqual(['v1', 'v1', 'v1']);
+    expect(loads.map((load) => load.background)).toEqual([false, true]);
+    loads[1]?.settle('v2');
+    await settled();
+    expect(await get()).toBe('v2');
+    expect(loads).toHaveLength(2);
+  });
+
+  it('tries a failed refresh again a second later, not on every request', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const { get, loads } = cacheOf({ current: 'r1' });
+    const first = get();
+    await settled();
+    loads[0]?.settle('v1');
+    await first;
+    vi.setSystemTime(start + 40_000);
+    await get();
+    loads[1]?.settle(new Error('MongoDB does not answer'));
+    await settled();
+    expect(await get()).toBe('v1');
+    expect(loads).toHaveLength(2);
+    vi.setSystemTime(start + 41_500);
+    expect(await get()).toBe('v1');
+    expect(loads).toHaveLength(3);
+  });
+
+  it('never answers a stale value after its revision moved, nor past the stale window', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const revision = { current: 'r1' };
+    const { get, loads } = cacheOf(revision);
+    const first = get();
+    await settled();
+    loads[0]?.settle('v1');
+    await first;
+    vi.setSystemTime(start + 40_000);
+    revision.current = 'r2';
+    const afterChange = get();
+    await settled();
+    expect(loads.map((load) => load.background)).toEqual([false, false]);
+    loads[1]?.settle('v2');
+    expect(await afterChange).toBe('v2');
+    vi.setSystemTime(start + 40_000 + 91_000);
+    const expired = get();
+    await settled();
+    expect(loads.map((load) => load.background)).toEqual([false, false, false]);
+    loads[2]?.settle('v3');
+    expect(await expired).toBe('v3');
   });
 });

@@ -4,11 +4,35 @@ import { REVISION_UNKNOWN, type Revision } from './page-revisions.js';
 export interface Revised<T> {
   revision: Revision;
   value: T | null;
+  /** When the value was made, if before this load (one another process built): its age counts from then. */
+  madeAt?: number;
+}
+
+/** Why a loader is called: after the revision moved, and whether a visitor waits for it. */
+export interface LoadReason {
+  afterChange: boolean;
+  /** A refresh of a value still served meanwhile: it may decline (throw) when another does it. */
+  background: boolean;
 }
 
 interface Entry<T> {
   at: number;
   loaded: Promise<Revised<T>>;
+  /** A background refresh is under way, or none before this time (the last one failed). */
+  refresh?: { running: boolean; notBefore: number };
+}
+
+/** A refresh that failed (or declined) is tried again by a request this much later. */
+const REFRESH_RETRY_MS = 1000;
+
+/** How long a value is served without reading it anew, and how long after that while it is. */
+export interface Freshness {
+  maxAgeMs: number;
+  /**
+   * Past `maxAgeMs`, a value whose revision still holds is served this much longer while one
+   * refresh runs in the background, so no visitor waits for a periodic rebuild (0: never).
+   */
+  staleWhileRefreshMs?: number;
 }
 
 /** Entries kept at most; past either bound the least recently used go first. */
@@ -68,48 +92,87 @@ class LruMap<V> {
 export class RevisedCache<T> {
   private readonly found: LruMap<Entry<T>>;
   private readonly absent = new LruMap<Entry<T>>(CAPACITY.absent);
+  private readonly maxAgeMs: number;
+  private readonly staleMs: number;
 
   constructor(
-    private readonly maxAgeMs: number,
+    freshness: number | Freshness,
     private readonly budget?: ByteBudget<T>,
   ) {
+    const { maxAgeMs, staleWhileRefreshMs = 0 } =
+      typeof freshness === 'number' ? { maxAgeMs: freshness } : freshness;
+    this.maxAgeMs = maxAgeMs;
+    this.staleMs = staleWhileRefreshMs;
     this.found = new LruMap(CAPACITY.found, budget?.maxBytes);
   }
 
   /**
    * The value under `key`: the cached one while `revisionOf` still gives the revision it was loaded
    * under (or Redis cannot tell), else a fresh `load`, told whether the revision moved since the
-   * cached one (so it reads past any memory of its own, such as a lookup's "not found").
+   * cached one (so it reads past any memory of its own, such as a lookup's "not found"). A found
+   * value past its age but within `staleWhileRefreshMs` is answered while a refresh runs.
    */
   async get(
     key: string,
     revisionOf: (cached: T | null) => Promise<Revision>,
-    load: (afterChange: boolean) => Promise<Revised<T>>,
+    load: (reason: LoadReason) => Promise<Revised<T>>,
   ): Promise<T | null> {
     const cached = this.found.get(key) ?? this.absent.get(key);
     let afterChange = false;
-    if (cached && Date.now() - cached.at < this.maxAgeMs) {
+    const age = cached ? Date.now() - cached.at : Number.POSITIVE_INFINITY;
+    if (cached && age < this.maxAgeMs + this.staleMs) {
       const { revision, value } = await cached.loaded;
       const current = await revisionOf(value);
-      if (current === REVISION_UNKNOWN || current === revision) return value;
-      // Another visitor may have started the reload meanwhile.
-      const replaced = this.found.get(key) ?? this.absent.get(key);
-      if (replaced && replaced !== cached) return (await replaced.loaded).value;
-      afterChange = true;
+      const holds = current === REVISION_UNKNOWN || current === revision;
+      if (holds && age < this.maxAgeMs) return value;
+      if (holds && value !== null) {
+        this.refresh(key, cached, load);
+        return value;
+      }
+      if (!holds) {
+        // Another visitor may have started the reload meanwhile.
+        const replaced = this.found.get(key) ?? this.absent.get(key);
+        if (replaced && replaced !== cached) return (await replaced.loaded).value;
+        afterChange = true;
+      }
     }
-    return (await this.load(key, () => load(afterChange))).value;
+    return (await this.load(key, () => load({ afterChange, background: false }))).value;
   }
 
   private load(key: string, load: () => Promise<Revised<T>>): Promise<Revised<T>> {
     this.found.delete(key);
     this.absent.delete(key);
-    const entry = { at: Date.now(), loaded: load() };
+    const loadedAt = Date.now();
+    const loaded = load();
+    const entry: Entry<T> = { at: loadedAt, loaded };
     // Loading among the absent: a flood of made-up keys in flight must not push out found pages.
     this.absent.set(key, entry);
     const forget = () => this.absent.get(key) === entry && this.absent.delete(key);
-    entry.loaded.then(({ value }) => {
+    loaded.then(({ value, madeAt }) => {
+      if (madeAt !== undefined) entry.at = Math.min(madeAt, loadedAt);
       if (value !== null && forget()) this.found.set(key, entry, this.budget?.sizeOf(value));
     }, forget);
-    return entry.loaded;
+    return loaded;
+  }
+
+  /** One background load of a value served meanwhile; it replaces the value when it is found. */
+  private refresh(key: string, cached: Entry<T>, load: (reason: LoadReason) => Promise<Revised<T>>) {
+    const now = Date.now();
+    if (cached.refresh && (cached.refresh.running || now < cached.refresh.notBefore)) return;
+    cached.refresh = { running: true, notBefore: now };
+    load({ afterChange: false, background: true }).then(
+      (revised) => {
+        if (this.found.get(key) !== cached) return;
+        const fresh: Entry<T> = {
+          at: revised.madeAt === undefined ? now : Math.min(revised.madeAt, now),
+          loaded: Promise.resolve(revised),
+        };
+        if (revised.value === null) this.found.delete(key);
+        else this.found.set(key, fresh, this.budget?.sizeOf(revised.value));
+      },
+      () => {
+        cached.refresh = { running: false, notBefore: Date.now() + REFRESH_RETRY_MS };
+      },
+    );
   }
 }
