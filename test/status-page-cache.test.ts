@@ -10,7 +10,9 @@ import { createCustomer, createPackage, TestApi } from './support/harness.js';
  * Two API processes on one MongoDB and one Redis (as behind a load balancer): a change made
  * through one shows at once on the other, whose cache held the page before.
  */
-describe('status pages cached as bytes, invalidated on every API process at once', () => {
+describe('status pages cached as bytes, invalidated on every API process at once', {
+  timeout: 60_000,
+}, () => {
   let one: TestApi;
   let two: TestApi;
   let token: string;
@@ -31,10 +33,12 @@ describe('status pages cached as bytes, invalidated on every API process at once
   const warm = async (slug: string) => [await titleOn(one, slug), await titleOn(two, slug)];
 
   beforeAll(async () => {
-    one = await TestApi.start();
+    // As deployed: pages built on each API's thread for them.
+    one = await TestApi.start({ STATUS_PAGE_BUILD_THREAD: 'true' });
     two = await TestApi.start({
       MONGODB_URL: one.config.MONGODB_URL,
       REDIS_KEY_PREFIX: one.config.REDIS_KEY_PREFIX,
+      STATUS_PAGE_BUILD_THREAD: 'true',
     });
     await one.serveRegion('local');
     ({ token } = await one.createOrganization(['admin']));
@@ -196,6 +200,7 @@ describe('status pages cached as bytes, invalidated on every API process at once
       const third = await TestApi.start({
         MONGODB_URL: one.config.MONGODB_URL,
         REDIS_KEY_PREFIX: one.config.REDIS_KEY_PREFIX,
+        STATUS_PAGE_BUILD_THREAD: 'true',
       });
       try {
         expect(await generatedOn(third)).toBe(built);

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
 import {
@@ -57,7 +59,7 @@ import {
 } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
-import { publicStatusRoutes, statusPageRoutes } from '../../libs/status-pages/index.js';
+import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
 
 /** How often the API deletes audit events past their retention, and invitations no longer usable. */
@@ -75,12 +77,20 @@ export async function startApi(
   logger: Logger,
   options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
 ): Promise<ApiServer> {
+  // Public pages are built on a thread of their own, so a build's CPU never holds up a request.
+  const pageBuilder = config.STATUS_PAGE_BUILD_THREAD
+    ? new ThreadPageBuilder({
+        entry: new URL(`./page-builder.thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+        workerData: { config: { ...config, SECRETS_KEY: undefined, SECRETS_KEYS_PREVIOUS: [] } },
+      })
+    : undefined;
   const connections = await openProcessServices({
     name: 'api',
     config,
     logger,
     jobs: false,
     signal: options.signal,
+    pageBuilder,
   });
   const { mongo, redis, services } = connections;
   // Credential headers of websites stored before they were sealed (idempotent; none after the first start).
@@ -388,6 +398,7 @@ export async function startApi(
       await redisData.stop();
       mongoHealth.stop();
       await fleet.stop();
+      await pageBuilder?.close();
       await connections.close();
     },
   };

@@ -41,6 +41,19 @@ describe('PrecompressedBody', () => {
     expect(new PrecompressedBody(Buffer.from('y'.repeat(5000)), 'text/html').etag).not.toBe(body.etag);
   });
 
+  it('kept as its compressed forms only, it holds those and still answers every coding', async () => {
+    const bytes = Buffer.from('<p>a status page</p>'.repeat(5000));
+    const full = new PrecompressedBody(bytes, 'text/html');
+    const compact = new PrecompressedBody(await full.compressedForms(), 'text/html');
+    expect(compact.etag).toBe(full.etag);
+    expect(compact.size).toBe(bytes.length);
+    expect(compact.heldBytes).toBeLessThan(bytes.length / 50);
+    expect((await compact.coded('identity')).equals(bytes)).toBe(true);
+    expect(gunzipSync(await compact.coded('gzip')).equals(bytes)).toBe(true);
+    // The plain bytes made for a client that takes no compression are not kept.
+    expect(compact.heldBytes).toBeLessThan(bytes.length / 50);
+  });
+
   it('compresses to bytes that decode to the original', async () => {
     const bytes = Buffer.from('<p>hello</p>'.repeat(500));
     expect(gunzipSync(await compress(bytes, 'gzip', 'dynamic')).equals(bytes)).toBe(true);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from './context.js';
 
@@ -94,34 +94,78 @@ export function compressionMiddleware(): Middleware<AppState> {
   };
 }
 
+/** A body's compressed forms and what names it: enough to serve it to any client. */
+export interface CompressedForms {
+  etag: string;
+  /** Its length uncompressed. */
+  size: number;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+const gunzipAsync = promisify(gunzip);
+
 /**
- * A body rendered once and sent many times: its bytes, a strong ETag, and its compressed forms,
- * each made on first demand and kept.
+ * A body rendered once and sent many times: a strong ETag and its forms, each compressed form made
+ * on first demand and kept. One made from its compressed forms keeps only those (a status page of
+ * 50 websites: ~10 KB instead of ~1 MB with its HTML as it is) and unzips anew for the rare client
+ * that takes neither.
  */
 export class PrecompressedBody {
   readonly etag: string;
+  /** Its length uncompressed. */
+  readonly size: number;
   private readonly encoded = new Map<ContentCoding, Promise<Buffer>>();
+  private held = 0;
 
-  /** `encoded`: compressed forms made before (another process made and shared them). */
   constructor(
-    readonly bytes: Buffer,
+    source: Buffer | CompressedForms,
     readonly type: string,
-    encoded: Partial<Record<Exclude<ContentCoding, 'identity'>, Buffer>> = {},
   ) {
-    this.etag = createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
-    this.encoded.set('identity', Promise.resolve(bytes));
-    for (const [coding, body] of Object.entries(encoded))
-      this.encoded.set(coding as ContentCoding, Promise.resolve(body));
+    if (Buffer.isBuffer(source)) {
+      this.etag = createHash('sha256').update(source).digest('base64url').slice(0, 27);
+      this.size = source.length;
+      this.keep('identity', source);
+    } else {
+      this.etag = source.etag;
+      this.size = source.size;
+      this.keep('br', source.br);
+      this.keep('gzip', source.gzip);
+    }
+  }
+
+  private keep(coding: ContentCoding, bytes: Buffer) {
+    this.encoded.set(coding, Promise.resolve(bytes));
+    this.held += bytes.length;
+  }
+
+  /** The bytes it holds now, in every form made so far. */
+  get heldBytes(): number {
+    return this.held;
   }
 
   /** The body in this coding, compressed on first demand. */
   coded(coding: ContentCoding): Promise<Buffer> {
     let body = this.encoded.get(coding);
     if (!body) {
-      body = compress(this.bytes, coding as Exclude<ContentCoding, 'identity'>, 'stored');
+      if (coding === 'identity') return this.coded('gzip').then((gzipped) => gunzipAsync(gzipped));
+      const identity = this.coded('identity');
+      body = identity.then((bytes) => compress(bytes, coding, 'stored'));
       this.encoded.set(coding, body);
+      body.then(
+        (made) => {
+          this.held += made.length;
+        },
+        () => this.encoded.delete(coding),
+      );
     }
     return body;
+  }
+
+  /** Both compressed forms (made now if they were not) and the ETag: what another process needs. */
+  async compressedForms(): Promise<CompressedForms> {
+    const [br, gzip] = await Promise.all([this.coded('br'), this.coded('gzip')]);
+    return { etag: this.etag, size: this.size, br, gzip };
   }
 
   /** True when an `If-None-Match` names this body in any of its codings (or is `*`). */
@@ -138,7 +182,7 @@ export class PrecompressedBody {
    * representation's bytes.
    */
   async send(ctx: AppContext): Promise<void> {
-    const small = this.bytes.length < COMPRESSION_MIN_BYTES || ctx.method === 'HEAD';
+    const small = this.size < COMPRESSION_MIN_BYTES || ctx.method === 'HEAD';
     const coding = small ? 'identity' : preferredCoding(ctx.get('Accept-Encoding'));
     ctx.vary('Accept-Encoding');
     ctx.set('ETag', `"${coding === 'identity' ? this.etag : `${this.etag}-${coding}`}"`);

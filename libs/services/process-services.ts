@@ -2,6 +2,7 @@ import type { AppConfig } from '../config/index.js';
 import { connectMongo, ensureIndexes, type Mongo } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { connectRedis, type Redis } from '../redis/index.js';
+import type { PageBuilder } from '../status-pages/index.js';
 import { ALL_INDEXES, createServices, type Services } from './services.js';
 
 /** What a process of the service starts from: its connections, the indexes, its services. */
@@ -27,6 +28,8 @@ export async function openProcessServices<Jobs extends boolean>(options: {
   logger: Logger;
   jobs: Jobs;
   signal?: AbortSignal;
+  /** Where public pages are built (default: in this thread). */
+  pageBuilder?: PageBuilder;
 }): Promise<ProcessServices<Jobs extends true ? Redis : null>> {
   const { name, config, logger, signal } = options;
   const mongo = await connectMongo(config.MONGODB_URL, { appName: `webmon-${name}`, logger, signal });
@@ -36,7 +39,7 @@ export async function openProcessServices<Jobs extends boolean>(options: {
     ? await connectRedis(config.REDIS_URL, { name: `${name}-jobs`, logger, role: 'worker', cluster, signal })
     : null;
   await ensureIndexes(mongo.db, ALL_INDEXES);
-  const services = createServices({ db: mongo.db, redis, config, logger });
+  const services = createServices({ db: mongo.db, redis, config, logger, pageBuilder: options.pageBuilder });
   return {
     mongo,
     redis,

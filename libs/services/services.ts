@@ -44,7 +44,9 @@ import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
 import {
+  LocalPageBuilder,
   type MonitoringReads,
+  type PageBuilder,
   PublicStatusPages,
   SharedPublishedPages,
   StatusPageRepository,
@@ -127,6 +129,8 @@ export interface Services {
   statusPages: StatusPageService;
   statusPageRevisions: StatusPageRevisions;
   publicStatusPages: PublicStatusPages;
+  /** Builds public pages in this thread (the API's page-builder thread runs one). */
+  statusPageBuilder: PageBuilder;
   /** States, rollups and incidents of many websites at once (status pages, the dashboard). */
   monitoringReads: MonitoringReads;
   /** What this process has built so far (diagnostics: which services a process uses). */
@@ -139,7 +143,16 @@ export interface Services {
  * on first use: a process builds what it uses (the notifier never builds the check scheduler's
  * queues, the worker never builds the channel or customer services), and nothing twice.
  */
-export function createServices(deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }): Services {
+export interface ServicesDeps {
+  db: Db;
+  redis: Redis;
+  config: AppConfig;
+  logger: Logger;
+  /** Where public pages are built (the API: a thread of their own); default, in this thread. */
+  pageBuilder?: PageBuilder;
+}
+
+export function createServices(deps: ServicesDeps): Services {
   return new LazyServices(deps);
 }
 
@@ -148,7 +161,7 @@ class LazyServices implements Services {
   /** The websites the API's reads keep in memory (absent in processes that serve none). */
   private listedWebsites: WebsiteCache | undefined;
 
-  constructor(private readonly deps: { db: Db; redis: Redis; config: AppConfig; logger: Logger }) {}
+  constructor(private readonly deps: ServicesDeps) {}
 
   private once<K extends keyof Services>(key: K, build: () => Services[K]): Services[K] {
     if (!this.instances.has(key)) this.instances.set(key, build());
@@ -308,22 +321,35 @@ class LazyServices implements Services {
         this.states.incidentsOfWebsites(organizationId, ids, since),
     }));
   }
+  get statusPageBuilder(): Services['statusPageBuilder'] {
+    return this.once(
+      'statusPageBuilder',
+      () =>
+        new LocalPageBuilder({
+          ...this.monitoringReads,
+          pages: this.statusPageRepository,
+          websites: this.websiteRepository,
+          maintenanceWindows: (organizationId, ids) =>
+            this.maintenanceWindows.listByWebsites(organizationId, ids),
+          shared: this.sharedPublishedPages,
+        }),
+    );
+  }
+  private get sharedPublishedPages() {
+    return new SharedPublishedPages(this.deps.redis, this.prefix);
+  }
   get publicStatusPages(): Services['publicStatusPages'] {
     return this.once(
       'publicStatusPages',
       () =>
         new PublicStatusPages({
+          ...this.monitoringReads,
           pageCacheBytes: this.deps.config.STATUS_PAGE_CACHE_MIB * 1024 * 1024,
           pages: this.statusPageRepository,
           revisions: this.statusPageRevisions,
-          shared: new SharedPublishedPages(this.deps.redis, this.prefix),
+          shared: this.sharedPublishedPages,
+          builder: this.deps.pageBuilder ?? this.statusPageBuilder,
           websites: this.websiteRepository,
-          statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
-          rollups: this.rollups,
-          incidents: (organizationId, ids, since) =>
-            this.states.incidentsOfWebsites(organizationId, ids, since),
-          maintenanceWindows: (organizationId, ids) =>
-            this.maintenanceWindows.listByWebsites(organizationId, ids),
         }),
     );
   }

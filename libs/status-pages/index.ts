@@ -1,4 +1,10 @@
 export {
+  LocalPageBuilder,
+  type MonitoringReads,
+  type PageBuilder,
+} from './page-builder.js';
+export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
+export {
   hourlyAverages,
   type IncidentInput,
   type ShownStatus,
@@ -7,8 +13,8 @@ export {
 } from './page-model.js';
 export { StatusPageRevisions } from './page-revisions.js';
 export { publicStatusRoutes } from './public.routes.js';
-export { type MonitoringReads, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
-export { SharedPublishedPages } from './shared-pages.js';
+export { type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export { type PublishedPage, SharedPublishedPages } from './shared-pages.js';
 export {
   type StatusPageDocument,
   StatusPageRepository,

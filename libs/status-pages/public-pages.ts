@@ -1,23 +1,11 @@
-import { PrecompressedBody } from '../http/index.js';
-import { type MaintenanceWindowDocument, occurrences } from '../maintenance/index.js';
-import type { RollupPeriod, RollupRepository } from '../monitoring/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
-import { renderStatusPage } from './page-html.js';
-import {
-  BAR_DAYS,
-  buildStatusPage,
-  type IncidentInput,
-  type MaintenanceInput,
-  type ShownStatus,
-  type StatusPageData,
-  uptimeBetween,
-} from './page-model.js';
+import type { MonitoringReads, PageBuilder } from './page-builder.js';
+import { type ShownStatus, uptimeBetween } from './page-model.js';
 import { REVISION_UNKNOWN, type StatusPageRevisions } from './page-revisions.js';
 import { RevisedCache } from './revised-cache.js';
-import type { SharedPublishedPages } from './shared-pages.js';
-import type { StatusPageDocument, StatusPageRepository } from './status-page.repository.js';
-import { publicStatusPageView } from './status-page.schema.js';
+import type { PublishedPage, SharedPublishedPages } from './shared-pages.js';
+import type { StatusPageRepository } from './status-page.repository.js';
 
 const DAY_MS = 86_400_000;
 /** How long a page's data (and a badge's) is served again before it is read anew, unchanged. */
@@ -28,59 +16,16 @@ export const PUBLIC_CACHE_SECONDS = 30;
  * and through a MongoDB outage the last page stays up this long.
  */
 export const PAGE_STALE_SECONDS = 10 * 60;
-/** Maintenance shown ahead, and how many occurrences of one window. */
-const MAINTENANCE_AHEAD_DAYS = 30;
-const OCCURRENCES_PER_WINDOW = 3;
-
-/** What pages about many websites at once read: states, rollups and incidents, a query each. */
-export interface MonitoringReads {
-  statuses(
-    organizationId: number,
-    websites: readonly WebsiteDocument[],
-  ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
-  rollups: Pick<RollupRepository, 'since'>;
-  incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
-}
 
 export interface PublicPagesDeps extends MonitoringReads {
   /** What the rendered pages kept in memory may take together, bytes (`STATUS_PAGE_CACHE_MIB`). */
   pageCacheBytes: number;
-  pages: StatusPageRepository;
+  pages: Pick<StatusPageRepository, 'publicPagesOf'>;
   revisions: StatusPageRevisions;
   /** Pages built by any API process (Redis). */
-  shared: SharedPublishedPages;
-  websites: {
-    listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
-    findByPublicId(publicId: string): Promise<WebsiteDocument | null>;
-  };
-  maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
-}
-
-/** The next occurrences of the windows: under way now or starting within 30 days. */
-export function upcomingMaintenance(
-  windows: readonly MaintenanceWindowDocument[],
-  now: Date,
-): MaintenanceInput[] {
-  const horizon = now.getTime() + MAINTENANCE_AHEAD_DAYS * DAY_MS;
-  const upcoming: MaintenanceInput[] = [];
-  for (const window of windows) {
-    let taken = 0;
-    for (const occurrence of occurrences(window, now)) {
-      if (occurrence.startsAt.getTime() > horizon || taken >= OCCURRENCES_PER_WINDOW) break;
-      if (occurrence.endsAt <= now) continue;
-      upcoming.push({ websiteId: window.websiteId, title: window.title, ...occurrence });
-      taken++;
-    }
-  }
-  return upcoming;
-}
-
-/** A public page as visitors get it: rendered once per change or refresh, in both formats. */
-export interface PublishedPage {
-  /** Origins that may frame the HTML page (none: it may not be framed). */
-  embedAllowedOrigins: readonly string[];
-  html: PrecompressedBody;
-  json: PrecompressedBody;
+  shared: Pick<SharedPublishedPages, 'get' | 'claimRebuild'>;
+  builder: PageBuilder;
+  websites: { findByPublicId(publicId: string): Promise<WebsiteDocument | null> };
 }
 
 export interface PublicBadge {
@@ -140,54 +85,10 @@ export class PublicStatusPages {
       }
       if (background && shareable && !(await this.deps.shared.claimRebuild(slug).catch(() => true)))
         throw new Error('another API process rebuilds this page');
-      const page = await this.deps.pages.findBySlug(slug, { afterChange });
-      // The slug check guards against a lookup that still knew the slug's former owner.
-      if (!page?.public || page.slug !== slug) return { revision, value: null };
-      const now = new Date();
-      const published = publish(page, await this.builds.run(() => this.build(page, now)));
-      // Sharing is a saving, not a duty: a failure leaves the page served from this process.
-      if (shareable)
-        this.deps.shared.put(slug, { revision, madeAt: now.getTime(), page: published }).catch(() => {});
-      return { revision, value: published };
-    });
-  }
-
-  private async websitesOf(page: StatusPageDocument): Promise<WebsiteDocument[]> {
-    const all = await this.deps.websites.listByCustomer(page.organizationId, page.customerId);
-    if (!page.websiteIds) return all;
-    const listed = new Set(page.websiteIds);
-    return all.filter((website) => listed.has(website.id));
-  }
-
-  private async build(page: StatusPageDocument, now: Date): Promise<StatusPageData> {
-    const { organizationId } = page;
-    const websites = await this.websitesOf(page);
-    const ids = websites.map((website) => website.id);
-    const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-    const since = (period: RollupPeriod, ms: number) =>
-      this.deps.rollups.since(organizationId, ids, period, new Date(ms));
-    const [statuses, days, hours, incidents, windows] = await Promise.all([
-      this.deps.statuses(organizationId, websites),
-      since('day', today - (BAR_DAYS - 1) * DAY_MS),
-      page.showResponseTimes ? since('hour', now.getTime() - DAY_MS) : Promise.resolve([]),
-      this.deps.incidents(organizationId, ids, new Date(now.getTime() - BAR_DAYS * DAY_MS)),
-      this.deps.maintenanceWindows(organizationId, ids),
-    ]);
-    return buildStatusPage({
-      now,
-      page,
-      websites: websites.map((website) => ({
-        id: website.id,
-        publicId: website.publicId,
-        name: website.name,
-        status: statuses.get(website.id)?.status ?? 'unknown',
-        lastCheckedAt: statuses.get(website.id)?.lastCheckedAt ?? null,
-        createdAt: website.createdAt,
-      })),
-      days,
-      hours,
-      incidents,
-      maintenance: upcomingMaintenance(windows, now),
+      const built = await this.builds.run(() =>
+        this.deps.builder.build({ slug, revision: shareable ? revision : undefined, afterChange }),
+      );
+      return { revision, value: built?.page ?? null, madeAt: built?.madeAt };
     });
   }
 
@@ -239,23 +140,5 @@ export class PublicStatusPages {
   }
 }
 
-/**
- * What a published page holds: its HTML and JSON, and at most as much again for each of their
- * compressed forms (brotli and gzip, made on first demand, each smaller than what it compresses).
- */
-const publishedBytes = (page: PublishedPage) => 3 * (page.html.bytes.length + page.json.bytes.length);
-
-/** Renders a page's data once, as HTML and as JSON (parsed by its schema: nothing unlisted leaves). */
-function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage {
-  return {
-    embedAllowedOrigins: page.embedAllowedOrigins ?? [],
-    html: new PrecompressedBody(
-      Buffer.from(renderStatusPage(data, { jsonPath: `/status/${page.slug}.json` })),
-      'text/html; charset=utf-8',
-    ),
-    json: new PrecompressedBody(
-      Buffer.from(JSON.stringify(publicStatusPageView.parse(data))),
-      'application/json; charset=utf-8',
-    ),
-  };
-}
+/** What a published page holds in memory: each of its bodies' forms made so far. */
+const publishedBytes = (page: PublishedPage) => page.html.heldBytes + page.json.heldBytes;

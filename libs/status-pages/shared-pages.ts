@@ -1,11 +1,6 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { z } from 'zod';
 import { PrecompressedBody } from '../http/index.js';
 import type { Redis } from '../redis/index.js';
-import type { PublishedPage } from './public-pages.js';
-
-const gunzipAsync = promisify(gunzip);
 
 /**
  * Kept past any use: a snapshot is served at most 30 s fresh and then while a refresh runs
@@ -15,15 +10,24 @@ const SNAPSHOT_TTL_SECONDS = 15 * 60;
 /** One process rebuilds a page at a time; one that died leaves the claim to expire. */
 const REBUILD_CLAIM_MS = 15_000;
 
+const bodyMeta = z.object({ type: z.string(), etag: z.string(), size: z.number().int().min(0) });
 const snapshotMeta = z.object({
   revision: z.string().nullable(),
   madeAt: z.number().int(),
   embedAllowedOrigins: z.array(z.string()),
-  htmlType: z.string(),
-  jsonType: z.string(),
+  html: bodyMeta,
+  json: bodyMeta,
 });
 
 const BODY_FIELDS = ['html.gzip', 'html.br', 'json.gzip', 'json.br'] as const;
+
+/** A public page as visitors get it: rendered once per change or refresh, in both formats. */
+export interface PublishedPage {
+  /** Origins that may frame the HTML page (none: it may not be framed). */
+  embedAllowedOrigins: readonly string[];
+  html: PrecompressedBody;
+  json: PrecompressedBody;
+}
 
 /** A page as one process built it, for the others. */
 export interface PageSnapshot {
@@ -34,8 +38,8 @@ export interface PageSnapshot {
 }
 
 /**
- * Built pages shared by every API process through Redis, compressed (a page of 50 websites is
- * ~460 KB of HTML and ~10 KB as gzip): a process that starts, or another behind the same load
+ * Built pages shared by every API process through Redis as their compressed forms (a page of 50
+ * websites is ~0.7 MB of HTML, ~10 KB as gzip): a process that starts, or another behind the same load
  * balancer, serves a page another built instead of building it again (hundreds of reads), and a
  * page's periodic rebuild runs on one process at a time. A snapshot counts only under the
  * revision it was built under, so a change still shows at once everywhere.
@@ -56,14 +60,20 @@ export class SharedPublishedPages {
     const bodies = BODY_FIELDS.map((field) => stored[field]);
     const [htmlGzip, htmlBr, jsonGzip, jsonBr] = bodies;
     if (!meta.success || !htmlGzip || !htmlBr || !jsonGzip || !jsonBr) return null;
-    const [html, json] = await Promise.all([gunzipAsync(htmlGzip), gunzipAsync(jsonGzip)]);
+    const { html, json } = meta.data;
     return {
       revision: meta.data.revision,
       madeAt: meta.data.madeAt,
       page: {
         embedAllowedOrigins: meta.data.embedAllowedOrigins,
-        html: new PrecompressedBody(html, meta.data.htmlType, { gzip: htmlGzip, br: htmlBr }),
-        json: new PrecompressedBody(json, meta.data.jsonType, { gzip: jsonGzip, br: jsonBr }),
+        html: new PrecompressedBody(
+          { etag: html.etag, size: html.size, gzip: htmlGzip, br: htmlBr },
+          html.type,
+        ),
+        json: new PrecompressedBody(
+          { etag: json.etag, size: json.size, gzip: jsonGzip, br: jsonBr },
+          json.type,
+        ),
       },
     };
   }
@@ -71,18 +81,13 @@ export class SharedPublishedPages {
   /** Shares a page built under `revision` (its compressed forms are made now if not yet). */
   async put(slug: string, snapshot: PageSnapshot): Promise<void> {
     const { html, json, embedAllowedOrigins } = snapshot.page;
-    const [htmlGzip, htmlBr, jsonGzip, jsonBr] = await Promise.all([
-      html.coded('gzip'),
-      html.coded('br'),
-      json.coded('gzip'),
-      json.coded('br'),
-    ]);
+    const [htmlForms, jsonForms] = await Promise.all([html.compressedForms(), json.compressedForms()]);
     const meta = {
       revision: snapshot.revision,
       madeAt: snapshot.madeAt,
       embedAllowedOrigins: [...embedAllowedOrigins],
-      htmlType: html.type,
-      jsonType: json.type,
+      html: { type: html.type, etag: htmlForms.etag, size: htmlForms.size },
+      json: { type: json.type, etag: jsonForms.etag, size: jsonForms.size },
     };
     const key = this.key(slug);
     await this.redis
@@ -90,10 +95,10 @@ export class SharedPublishedPages {
       .del(key)
       .hset(key, {
         meta: JSON.stringify(meta),
-        'html.gzip': htmlGzip,
-        'html.br': htmlBr,
-        'json.gzip': jsonGzip,
-        'json.br': jsonBr,
+        'html.gzip': htmlForms.gzip,
+        'html.br': htmlForms.br,
+        'json.gzip': jsonForms.gzip,
+        'json.br': jsonForms.br,
       })
       .expire(key, SNAPSHOT_TTL_SECONDS)
       .exec();

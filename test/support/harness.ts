@@ -27,6 +27,9 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    // Built in the test's process, where tests count a build's reads; test/status-page-cache.test.ts
+    // runs APIs with the thread.
+    STATUS_PAGE_BUILD_THREAD: 'false',
     ...env,
   });
 }

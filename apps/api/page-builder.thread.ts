@@ -1,0 +1,25 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AppConfig } from '../../libs/config/index.js';
+import { connectMongo } from '../../libs/db/index.js';
+import { createLogger } from '../../libs/logging/index.js';
+import { connectRedis } from '../../libs/redis/index.js';
+import { createServices } from '../../libs/services/index.js';
+import { servePageBuilds } from '../../libs/status-pages/index.js';
+
+/**
+ * The API's thread that builds public status pages (see ThreadPageBuilder): connections of its
+ * own, the API's configuration without its secrets keys (a page reads no secret).
+ */
+if (!parentPort) throw new Error('page-builder.thread runs as a worker thread of the API');
+const { config } = workerData as { config: AppConfig };
+const logger = createLogger('api-pages', config.LOG_LEVEL);
+const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-api-pages', logger });
+const redis = await connectRedis(config.REDIS_URL, {
+  name: 'api-pages',
+  logger,
+  role: 'command',
+  cluster: config.REDIS_CLUSTER,
+});
+await servePageBuilds(parentPort, createServices({ db: mongo.db, redis, config, logger }).statusPageBuilder);
+await redis.quit().catch(() => redis.disconnect());
+await mongo.client.close();

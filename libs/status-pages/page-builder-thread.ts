@@ -1,0 +1,146 @@
+import { type MessagePort, Worker } from 'node:worker_threads';
+import { PrecompressedBody } from '../http/index.js';
+import type { BuiltPage, PageBuilder, PageBuildRequest } from './page-builder.js';
+import type { PublishedPage } from './shared-pages.js';
+
+/** A body as it crosses threads: its compressed forms (copied, never made again). */
+interface BodyMessage {
+  type: string;
+  etag: string;
+  size: number;
+  br: Uint8Array;
+  gzip: Uint8Array;
+}
+
+interface BuiltMessage {
+  madeAt: number;
+  embedAllowedOrigins: string[];
+  html: BodyMessage;
+  json: BodyMessage;
+}
+
+type ToBuilder = { id: number; request: PageBuildRequest } | { close: true };
+type FromBuilder = { id: number; built: BuiltMessage | null } | { id: number; error: string };
+
+/** A thread that does not stop within this after it was asked to is terminated. */
+const CLOSE_TIMEOUT_MS = 5_000;
+/** Starts a TypeScript entry (sources run in development and tests). */
+const TYPESCRIPT_THREAD = new URL('../runtime/typescript-thread.mjs', import.meta.url);
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+async function bodyMessage(body: PrecompressedBody): Promise<BodyMessage> {
+  return { type: body.type, ...(await body.compressedForms()) };
+}
+
+const bodyOf = ({ type, etag, size, br, gzip }: BodyMessage) =>
+  new PrecompressedBody({ etag, size, br: asBuffer(br), gzip: asBuffer(gzip) }, type);
+
+/**
+ * Serves builds asked through `port` with `builder`, in the thread that owns it; resolves when
+ * asked to close (after the builds under way).
+ */
+export function servePageBuilds(port: MessagePort, builder: PageBuilder): Promise<void> {
+  return new Promise((resolve) => {
+    const underWay = new Set<Promise<void>>();
+    port.on('message', (message: ToBuilder) => {
+      if ('close' in message) {
+        port.removeAllListeners('message');
+        void Promise.allSettled(underWay).then(() => resolve());
+        return;
+      }
+      const answer = async (): Promise<FromBuilder> => {
+        try {
+          const built = await builder.build(message.request);
+          if (!built) return { id: message.id, built: null };
+          const { page } = built;
+          const [html, json] = await Promise.all([bodyMessage(page.html), bodyMessage(page.json)]);
+          const embedAllowedOrigins = [...page.embedAllowedOrigins];
+          return { id: message.id, built: { madeAt: built.madeAt, embedAllowedOrigins, html, json } };
+        } catch (error) {
+          return { id: message.id, error: error instanceof Error ? error.message : String(error) };
+        }
+      };
+      const done: Promise<void> = answer().then((reply) => {
+        port.postMessage(reply);
+        underWay.delete(done);
+      });
+      underWay.add(done);
+    });
+  });
+}
+
+/**
+ * Builds pages on a thread of their own, started at the first build: a build reads hundreds of
+ * documents, renders ~0.5 MB of HTML and keeps months of rollups in memory, and on the API's
+ * thread its CPU and garbage collection held every other request up by up to ~150 ms. A thread
+ * that fails or exits fails the builds under way and is started again by the next one.
+ */
+export class ThreadPageBuilder implements PageBuilder {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<
+    number,
+    { resolve(built: BuiltPage | null): void; reject(error: Error): void }
+  >();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: { entry: URL; workerData: Record<string, unknown> }) {}
+
+  build(request: PageBuildRequest): Promise<BuiltPage | null> {
+    if (this.closed) return Promise.reject(new Error('the status page builder is closed'));
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, request } satisfies ToBuilder);
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const { entry, workerData } = this.options;
+    const worker = entry.pathname.endsWith('.ts')
+      ? new Worker(TYPESCRIPT_THREAD, {
+          workerData: { ...workerData, typescriptEntry: entry.href },
+          execArgv: [],
+        })
+      : new Worker(entry, { workerData, execArgv: [] });
+    worker.on('message', (message: FromBuilder) => {
+      const waiting = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (!waiting) return;
+      if ('error' in message) waiting.reject(new Error(message.error));
+      else waiting.resolve(message.built && builtPage(message.built));
+    });
+    const gone = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`the status page builder thread exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ close: true } satisfies ToBuilder);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+function builtPage(message: BuiltMessage): BuiltPage {
+  const page: PublishedPage = {
+    embedAllowedOrigins: message.embedAllowedOrigins,
+    html: bodyOf(message.html),
+    json: bodyOf(message.json),
+  };
+  return { madeAt: message.madeAt, page };
+}

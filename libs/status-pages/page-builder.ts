@@ -1,0 +1,163 @@
+import { PrecompressedBody } from '../http/index.js';
+import { type MaintenanceWindowDocument, occurrences } from '../maintenance/index.js';
+import type { RollupPeriod, RollupRepository } from '../monitoring/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import { renderStatusPage } from './page-html.js';
+import {
+  BAR_DAYS,
+  buildStatusPage,
+  type IncidentInput,
+  type MaintenanceInput,
+  type ShownStatus,
+  type StatusPageData,
+} from './page-model.js';
+import type { PublishedPage, SharedPublishedPages } from './shared-pages.js';
+import type { StatusPageDocument, StatusPageRepository } from './status-page.repository.js';
+import { publicStatusPageView } from './status-page.schema.js';
+
+const DAY_MS = 86_400_000;
+/** Maintenance shown ahead, and how many occurrences of one window. */
+const MAINTENANCE_AHEAD_DAYS = 30;
+const OCCURRENCES_PER_WINDOW = 3;
+
+/** What pages about many websites at once read: states, rollups and incidents, a query each. */
+export interface MonitoringReads {
+  statuses(
+    organizationId: number,
+    websites: readonly WebsiteDocument[],
+  ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
+  rollups: Pick<RollupRepository, 'since'>;
+  incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
+}
+
+/** A build asked for: the slug, the slug's revision read before it, whether that moved since the last. */
+export interface PageBuildRequest {
+  slug: string;
+  /** Undefined when Redis could not tell: the page is then not shared. */
+  revision: string | null | undefined;
+  afterChange: boolean;
+}
+
+export interface BuiltPage {
+  madeAt: number;
+  page: PublishedPage;
+}
+
+/** Builds public pages (null: no public page has that slug now). */
+export interface PageBuilder {
+  build(request: PageBuildRequest): Promise<BuiltPage | null>;
+  close(): Promise<void>;
+}
+
+export interface PageBuildDeps extends MonitoringReads {
+  pages: Pick<StatusPageRepository, 'findBySlug'>;
+  websites: { listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> };
+  maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
+  shared: Pick<SharedPublishedPages, 'put'>;
+}
+
+/** The next occurrences of the windows: under way now or starting within 30 days. */
+export function upcomingMaintenance(
+  windows: readonly MaintenanceWindowDocument[],
+  now: Date,
+): MaintenanceInput[] {
+  const horizon = now.getTime() + MAINTENANCE_AHEAD_DAYS * DAY_MS;
+  const upcoming: MaintenanceInput[] = [];
+  for (const window of windows) {
+    let taken = 0;
+    for (const occurrence of occurrences(window, now)) {
+      if (occurrence.startsAt.getTime() > horizon || taken >= OCCURRENCES_PER_WINDOW) break;
+      if (occurrence.endsAt <= now) continue;
+      upcoming.push({ websiteId: window.websiteId, title: window.title, ...occurrence });
+      taken++;
+    }
+  }
+  return upcoming;
+}
+
+/**
+ * Builds a page in this thread: its websites, their states, rollups, incidents and maintenance,
+ * each by primary key (hundreds of reads for 50 websites), rendered as HTML and JSON and
+ * compressed both ways, then shared with every API process.
+ */
+export class LocalPageBuilder implements PageBuilder {
+  constructor(private readonly deps: PageBuildDeps) {}
+
+  async build({ slug, revision, afterChange }: PageBuildRequest): Promise<BuiltPage | null> {
+    const page = await this.deps.pages.findBySlug(slug, { afterChange });
+    // The slug check guards against a lookup that still knew the slug's former owner.
+    if (!page?.public || page.slug !== slug) return null;
+    const now = new Date();
+    const built = { madeAt: now.getTime(), page: await compacted(publish(page, await this.data(page, now))) };
+    // Sharing is a saving, not a duty: a failure leaves the page served from this process.
+    if (revision !== undefined) this.deps.shared.put(slug, { revision, ...built }).catch(() => {});
+    return built;
+  }
+
+  async close(): Promise<void> {}
+
+  private async websitesOf(page: StatusPageDocument): Promise<WebsiteDocument[]> {
+    const all = await this.deps.websites.listByCustomer(page.organizationId, page.customerId);
+    if (!page.websiteIds) return all;
+    const listed = new Set(page.websiteIds);
+    return all.filter((website) => listed.has(website.id));
+  }
+
+  private async data(page: StatusPageDocument, now: Date): Promise<StatusPageData> {
+    const { organizationId } = page;
+    const websites = await this.websitesOf(page);
+    const ids = websites.map((website) => website.id);
+    const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+    const since = (period: RollupPeriod, ms: number) =>
+      this.deps.rollups.since(organizationId, ids, period, new Date(ms));
+    const [statuses, days, hours, incidents, windows] = await Promise.all([
+      this.deps.statuses(organizationId, websites),
+      since('day', today - (BAR_DAYS - 1) * DAY_MS),
+      page.showResponseTimes ? since('hour', now.getTime() - DAY_MS) : Promise.resolve([]),
+      this.deps.incidents(organizationId, ids, new Date(now.getTime() - BAR_DAYS * DAY_MS)),
+      this.deps.maintenanceWindows(organizationId, ids),
+    ]);
+    return buildStatusPage({
+      now,
+      page,
+      websites: websites.map((website) => ({
+        id: website.id,
+        publicId: website.publicId,
+        name: website.name,
+        status: statuses.get(website.id)?.status ?? 'unknown',
+        lastCheckedAt: statuses.get(website.id)?.lastCheckedAt ?? null,
+        createdAt: website.createdAt,
+      })),
+      days,
+      hours,
+      incidents,
+      maintenance: upcomingMaintenance(windows, now),
+    });
+  }
+}
+
+/** Renders a page's data once, as HTML and as JSON (parsed by its schema: nothing unlisted leaves). */
+function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage {
+  return {
+    embedAllowedOrigins: page.embedAllowedOrigins ?? [],
+    html: new PrecompressedBody(
+      Buffer.from(renderStatusPage(data, { jsonPath: `/status/${page.slug}.json` })),
+      'text/html; charset=utf-8',
+    ),
+    json: new PrecompressedBody(
+      Buffer.from(JSON.stringify(publicStatusPageView.parse(data))),
+      'application/json; charset=utf-8',
+    ),
+  };
+}
+
+/**
+ * The page as its compressed forms only, made now: held in ~1/50 of the memory, and handed to
+ * another thread or process without being compressed again.
+ */
+async function compacted(page: PublishedPage): Promise<PublishedPage> {
+  const compact = async (body: PrecompressedBody) =>
+    new PrecompressedBody(await body.compressedForms(), body.type);
+  const [html, json] = await Promise.all([compact(page.html), compact(page.json)]);
+  return { embedAllowedOrigins: page.embedAllowedOrigins, html, json };
+}
