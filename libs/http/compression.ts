@@ -106,10 +106,47 @@ export interface CompressedForms {
 const gunzipAsync = promisify(gunzip);
 
 /**
+ * Plain forms unzipped from bodies kept compressed, for clients that take no compression (curl,
+ * some bots), kept by ETag while they fit: a page asked for again is not unzipped again.
+ */
+class UnzippedBodies {
+  private readonly kept = new Map<string, { bytes: Promise<Buffer>; size: number }>();
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(etag: string, size: number, unzip: () => Promise<Buffer>): Promise<Buffer> {
+    const found = this.kept.get(etag);
+    if (found) {
+      this.kept.delete(etag);
+      this.kept.set(etag, found);
+      return found.bytes;
+    }
+    const bytes = unzip();
+    if (size > this.maxBytes) return bytes;
+    this.kept.set(etag, { bytes, size });
+    this.size += size;
+    for (const [oldest, { size: oldestSize }] of this.kept) {
+      if (this.size <= this.maxBytes) break;
+      this.kept.delete(oldest);
+      this.size -= oldestSize;
+    }
+    bytes.catch(() => {
+      if (this.kept.get(etag)?.bytes === bytes) {
+        this.kept.delete(etag);
+        this.size -= size;
+      }
+    });
+    return bytes;
+  }
+}
+const unzipped = new UnzippedBodies(32 * 1024 * 1024);
+
+/**
  * A body rendered once and sent many times: a strong ETag and its forms, each compressed form made
  * on first demand and kept. One made from its compressed forms keeps only those (a status page of
- * 50 websites: ~10 KB instead of ~1 MB with its HTML as it is) and unzips anew for the rare client
- * that takes neither.
+ * 50 websites: ~10 KB instead of ~1 MB with its HTML as it is); for the rare client that takes
+ * neither it is unzipped, and kept a while apart (32 MiB for all such bodies of the process).
  */
 export class PrecompressedBody {
   readonly etag: string;
@@ -148,7 +185,10 @@ export class PrecompressedBody {
   coded(coding: ContentCoding): Promise<Buffer> {
     let body = this.encoded.get(coding);
     if (!body) {
-      if (coding === 'identity') return this.coded('gzip').then((gzipped) => gunzipAsync(gzipped));
+      if (coding === 'identity')
+        return unzipped.get(`${this.etag}/${this.type}`, this.size, () =>
+          this.coded('gzip').then((gzipped) => gunzipAsync(gzipped)),
+        );
       const identity = this.coded('identity');
       body = identity.then((bytes) => compress(bytes, coding, 'stored'));
       this.encoded.set(coding, body);

@@ -41,6 +41,13 @@ export interface PublicBadge {
  */
 const BUILDS_AT_ONCE = 2;
 const BUILDS_WAITING = 32;
+/**
+ * Refreshes of pages still served run one at a time beside those, none waiting: keeping every
+ * visited page of a large install fresh can take more than the machine has (200 pages of 50
+ * websites every 30 s: ~100 s of builds), and then pages age (up to `PAGE_STALE_SECONDS`) rather
+ * than a visitor of a page never built waiting behind refreshes.
+ */
+const REFRESHES_AT_ONCE = 1;
 
 /**
  * What the public sees: a public page by its slug and badges of the websites on public pages,
@@ -51,6 +58,10 @@ export class PublicStatusPages {
   private readonly builds = new ConcurrencyLimit(BUILDS_AT_ONCE, {
     maxWaiting: BUILDS_WAITING,
     resource: 'The status page builder',
+  });
+  private readonly refreshes = new ConcurrencyLimit(REFRESHES_AT_ONCE, {
+    maxWaiting: 0,
+    resource: 'The status page refresher',
   });
   private readonly pagesCache: RevisedCache<PublishedPage>;
   /** A website's badge (null: on no public page) under its customer's pages' revision. */
@@ -83,11 +94,16 @@ export class PublicStatusPages {
         const servable = background ? PUBLIC_CACHE_SECONDS : PUBLIC_CACHE_SECONDS + PAGE_STALE_SECONDS;
         if (age >= 0 && age < servable * 1000) return { revision, value: shared.page, madeAt: shared.madeAt };
       }
-      if (background && shareable && !(await this.deps.shared.claimRebuild(slug).catch(() => true)))
-        throw new Error('another API process rebuilds this page');
-      const built = await this.builds.run(() =>
-        this.deps.builder.build({ slug, revision: shareable ? revision : undefined, afterChange }),
-      );
+      const build = () =>
+        this.deps.builder.build({ slug, revision: shareable ? revision : undefined, afterChange });
+      const built = background
+        ? await this.refreshes.run(async () => {
+            // One process refreshes a page at a time: the others serve what it shares.
+            if (shareable && !(await this.deps.shared.claimRebuild(slug).catch(() => true)))
+              throw new Error('another API process rebuilds this page');
+            return build();
+          })
+        : await this.builds.run(build);
       return { revision, value: built?.page ?? null, madeAt: built?.madeAt };
     });
   }
