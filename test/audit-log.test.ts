@@ -464,6 +464,51 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(listed.items.map((event) => event.action)).toEqual(['createPackage']);
   });
 
+  it('a process writing in turn stores each event with one write: the next number is tried before asking the head', async () => {
+    const other = await createOrganizationId(api);
+    const monitored = new MongoClient(api.config.MONGODB_URL, { monitorCommands: true });
+    const commands: string[] = [];
+    monitored.on('commandStarted', (event: CommandStartedEvent) => {
+      const collection = event.command[event.commandName];
+      if (typeof collection === 'string') commands.push(`${event.commandName} ${collection}`);
+    });
+    await monitored.connect();
+    try {
+      const repository = new AuditEventRepository(monitored.db());
+      const appended = [];
+      for (let n = 0; n < 5; n++)
+        appended.push(
+          await repository.append({
+            organizationId: other,
+            at: new Date(),
+            actor: { type: 'token', id: 1, scopes: ['write'] },
+            action: 'updateWebsite',
+            method: 'PATCH',
+            route: '/api/websites/:websiteRef',
+            resource: 'websites',
+            resourceId: String(n),
+            outcome: 'succeeded',
+            status: 200,
+            address: '203.0.113.9',
+            requestId: `turn${n}`,
+            changes: [],
+          }),
+        );
+      expect(appended.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+      // The head is asked once; after that each event is one insert, the head raised beside it.
+      expect(commands.filter((command) => command === 'findAndModify audit_heads')).toHaveLength(1);
+      expect(commands.filter((command) => command === `insert ${AUDIT_EVENTS}`)).toHaveLength(5);
+      const listed = await new AuditEventRepository(api.db).page(other, { limit: 10 });
+      expect(listed.items.map((event) => event.seq)).toEqual([5, 4, 3, 2, 1]);
+      await until(
+        async () =>
+          (await api.db.collection('audit_heads').findOne({ _id: `seq/${other}` as never }))?.value === 5,
+      );
+    } finally {
+      await monitored.close();
+    }
+  });
+
   it('numbers events once each, written at once by two processes', async () => {
     const other = await createOrganizationId(api);
     const processes = [new AuditEventRepository(api.db), new AuditEventRepository(api.db)];
