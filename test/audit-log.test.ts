@@ -503,6 +503,7 @@ describe('audit log', { timeout: 60_000 }, () => {
       await until(
         async () =>
           (await api.db.collection('audit_heads').findOne({ _id: `seq/${other}` as never }))?.value === 5,
+        5000,
       );
     } finally {
       await monitored.close();
