@@ -2,6 +2,7 @@ import { query } from 'jsonpath-rfc9535';
 import parseJsonPath from 'jsonpath-rfc9535/parser';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
+import { CREDENTIAL_HEADERS } from './evidence.js';
 import type { Observation } from './observation.js';
 
 /** At most this many assertions a website; each actual value is shown cut to this many characters. */
@@ -13,14 +14,6 @@ const MAX_JSON_BYTES = 2 * 1024 * 1024;
 const MATCHED_CHARS = 64 * 1024;
 /** The assertions of one result together: those not evaluated within it fail, saying so. */
 const ASSERTIONS_BUDGET_MS = 250;
-/** Header values never kept in a result (they can carry sessions and credentials). */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  'set-cookie',
-  'cookie',
-  'authorization',
-  'proxy-authorization',
-  'www-authenticate',
-]);
 /** Compiled patterns kept (a worker checks the same websites again and again). */
 const PATTERNS_KEPT = 1000;
 const compiled = new Map<string, RE2JS>();

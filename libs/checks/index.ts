@@ -21,6 +21,14 @@ export {
   type HealthStatus,
   statusMatches,
 } from './checks.js';
+export {
+  CREDENTIAL_HEADERS,
+  EVIDENCE_BODY_BYTES,
+  type Evidence,
+  evidenceOf,
+  evidenceSchema,
+  withoutCredentials,
+} from './evidence.js';
 export type {
   HopTimings,
   Observation,

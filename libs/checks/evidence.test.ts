@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { EVIDENCE_BODY_BYTES, evidenceOf, evidenceSchema } from './evidence.js';
+import type { Observation } from './observation.js';
+
+const timings = { dns: 1, connect: 2, tls: 3, ttfb: 40, download: 5, total: 51 };
+const context = { region: 'eu', nodeId: 'node-1', secretHeaders: ['X-Api-Key'] };
+
+function observation(overrides: Partial<Observation>): Observation {
+  return {
+    startedAt: new Date('2026-11-24T12:00:00Z'),
+    url: 'https://shop.example.com/',
+    finalUrl: 'https://shop.example.com/',
+    httpStatus: 200,
+    headers: {},
+    redirects: [],
+    body: Buffer.from(''),
+    sizeBytes: 0,
+    bodyTruncated: false,
+    timings,
+    error: null,
+    tls: null,
+    httpsRedirect: null,
+    domain: null,
+    ...overrides,
+  };
+}
+
+describe('evidenceOf', () => {
+  it('keeps a maintenance page: the status line, its headers and the body as text', () => {
+    const page = '<html><h1>Down for maintenance</h1></html>';
+    const evidence = evidenceOf(
+      observation({
+        httpStatus: 503,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '120' },
+        body: Buffer.from(page),
+        sizeBytes: page.length,
+      }),
+      context,
+    );
+    expect(evidence.statusLine).toBe('503 Service Unavailable');
+    expect(evidence.headers['retry-after']).toBe('120');
+    expect(evidence.body).toEqual({
+      kind: 'text',
+      text: page,
+      charset: 'utf-8',
+      bytes: page.length,
+      truncated: false,
+    });
+    expect(evidenceSchema.parse(evidence)).toEqual(evidence);
+  });
+
+  it('cuts a 2 MB body to 16 KB without splitting a character, and says it is cut', () => {
+    const body = Buffer.from('é'.repeat(1024 * 1024));
+    const evidence = evidenceOf(
+      observation({ headers: { 'content-type': 'text/plain' }, body, sizeBytes: body.length }),
+      context,
+    );
+    expect(evidence.body?.kind).toBe('text');
+    if (evidence.body?.kind !== 'text') return;
+    expect(evidence.body.text).toBe('é'.repeat(EVIDENCE_BODY_BYTES / 2));
+    expect(evidence.body.truncated).toBe(true);
+    expect(evidence.body.bytes).toBe(2 * 1024 * 1024);
+  });
+
+  it('decodes the declared charset (ISO-8859-1), and falls back to UTF-8 for one it does not know', () => {
+    const latin1 = Buffer.from([0x43, 0x61, 0x66, 0xe9]); // "Café" in ISO-8859-1
+    const declared = evidenceOf(
+      observation({
+        headers: { 'content-type': 'text/html; charset=ISO-8859-1' },
+        body: latin1,
+        sizeBytes: 4,
+      }),
+      context,
+    );
+    expect(declared.body).toMatchObject({ kind: 'text', text: 'Café', charset: 'windows-1252' });
+    const unknown = evidenceOf(
+      observation({ headers: { 'content-type': 'text/html; charset=x-made-up' }, body: Buffer.from('ok') }),
+      context,
+    );
+    expect(unknown.body).toMatchObject({ text: 'ok', charset: 'utf-8' });
+  });
+
+  it('summarizes a binary body by its type and size', () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]);
+    expect(
+      evidenceOf(observation({ headers: { 'content-type': 'image/png' }, body: png, sizeBytes: 8 }), context)
+        .body,
+    ).toEqual({ kind: 'binary', contentType: 'image/png', bytes: 8 });
+    expect(evidenceOf(observation({ body: png, sizeBytes: 8 }), context).body).toMatchObject({
+      kind: 'binary',
+    });
+  });
+
+  it('redacts cookies, credentials and the website’s secret headers, and URL credentials', () => {
+    const evidence = evidenceOf(
+      observation({
+        url: 'https://admin:hunter2@shop.example.com/',
+        finalUrl: 'https://admin:hunter2@shop.example.com/home',
+        redirects: [{ url: 'https://admin:hunter2@shop.example.com/', status: 301 }],
+        headers: {
+          'set-cookie': 'session=abc',
+          'x-api-key': 'k-123',
+          'www-authenticate': 'Basic',
+          server: 'nginx',
+        },
+      }),
+      context,
+    );
+    expect(evidence.headers).toEqual({
+      'set-cookie': '[redacted]',
+      'x-api-key': '[redacted]',
+      'www-authenticate': '[redacted]',
+      server: 'nginx',
+    });
+    const shown = JSON.stringify(evidence);
+    for (const secret of ['hunter2', 'session=abc', 'k-123']) expect(shown).not.toContain(secret);
+    expect(evidence.redirects).toEqual([
+      { url: 'https://shop.example.com/', status: 301, location: 'https://shop.example.com/home' },
+    ]);
+  });
+
+  it('without an answer: the error, no status line, no body, and the TLS details seen', () => {
+    const evidence = evidenceOf(
+      observation({
+        httpStatus: null,
+        body: null,
+        sizeBytes: null,
+        error: { code: 'TLS', message: 'certificate has expired' },
+        tls: {
+          issuer: 'CN=Test CA',
+          subject: 'CN=shop.example.com',
+          validFrom: new Date('2025-01-01T00:00:00Z'),
+          validTo: new Date('2026-01-01T00:00:00Z'),
+          chainTrusted: false,
+          chainError: 'CERT_HAS_EXPIRED',
+          hostnameMatches: true,
+        },
+      }),
+      context,
+    );
+    expect(evidence).toMatchObject({
+      statusLine: null,
+      body: null,
+      error: { code: 'TLS', message: 'certificate has expired' },
+      tls: { chainError: 'CERT_HAS_EXPIRED', validTo: '2026-01-01T00:00:00.000Z' },
+      region: 'eu',
+      nodeId: 'node-1',
+    });
+    expect(evidenceSchema.parse(evidence)).toEqual(evidence);
+  });
+});
