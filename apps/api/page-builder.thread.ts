@@ -12,7 +12,11 @@ import { servePageBuilds } from '../../libs/status-pages/index.js';
  */
 if (!parentPort) throw new Error('page-builder.thread runs as a worker thread of the API');
 const { config } = workerData as { config: AppConfig };
-const logger = createLogger('api-pages', config.LOG_LEVEL);
+const logger = createLogger(
+  'api-pages',
+  config.LOG_LEVEL,
+  config.LOG_FORMAT === 'pretty' ? 'pretty' : undefined,
+);
 const mongo = await connectMongo(config.MONGODB_URL, { appName: 'webmon-api-pages', logger });
 const redis = await connectRedis(config.REDIS_URL, {
   name: 'api-pages',
