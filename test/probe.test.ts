@@ -275,6 +275,10 @@ describe('HTTPS probe and the SSL check', () => {
     expect(result.httpStatus).toBe(200);
     expect(result.timings.tls).toBeGreaterThan(0);
     expect(result.tls).toMatchObject({ chainTrusted: true, hostnameMatches: true, subject: 'CN=shop.test' });
+    // What evidence shows of the connection: the negotiated protocol and cipher, the address.
+    expect(result.tls?.protocol).toMatch(/^TLSv1\.[23]$/);
+    expect(result.tls?.cipher).toMatch(/^[A-Z0-9_-]+$/);
+    expect(result.address).toBe('127.0.0.1');
     expect(ssl.outcome).toBe('pass');
   });
 

@@ -134,7 +134,10 @@ describe('evidenceOf', () => {
           chainTrusted: false,
           chainError: 'CERT_HAS_EXPIRED',
           hostnameMatches: true,
+          protocol: 'TLSv1.3',
+          cipher: 'TLS_AES_256_GCM_SHA384',
         },
+        address: '203.0.113.7',
       }),
       context,
     );
@@ -142,7 +145,8 @@ describe('evidenceOf', () => {
       statusLine: null,
       body: null,
       error: { code: 'TLS', message: 'certificate has expired' },
-      tls: { chainError: 'CERT_HAS_EXPIRED', validTo: '2026-01-01T00:00:00.000Z' },
+      tls: { chainError: 'CERT_HAS_EXPIRED', validTo: '2026-01-01T00:00:00.000Z', protocol: 'TLSv1.3' },
+      address: '203.0.113.7',
       region: 'eu',
       nodeId: 'node-1',
     });

@@ -50,6 +50,7 @@ export const evidenceSchema = z
       ])
       .nullable()
       .describe('Null when no answer came'),
+    address: z.string().nullable().describe('The address the last request went to'),
     redirects: z
       .array(z.object({ url: z.string(), status: z.number().int(), location: z.string() }))
       .describe('Each redirect followed: where, its status and where it sent'),
@@ -62,6 +63,8 @@ export const evidenceSchema = z
         chainTrusted: z.boolean(),
         chainError: z.string().nullable(),
         hostnameMatches: z.boolean(),
+        protocol: z.string().nullable().describe('e.g. TLSv1.3'),
+        cipher: z.string().nullable().describe('e.g. TLS_AES_256_GCM_SHA384'),
       })
       .nullable(),
     error: z
@@ -152,6 +155,7 @@ export function evidenceOf(
     statusLine: httpStatus === null ? null : `${httpStatus} ${STATUS_CODES[httpStatus] ?? ''}`.trim(),
     headers,
     body: bodyEvidence(observation),
+    address: observation.address ?? null,
     redirects: hops.map((hop, index) => ({
       url: withoutCredentials(hop.url),
       status: hop.status,
@@ -165,6 +169,8 @@ export function evidenceOf(
       chainTrusted: tls.chainTrusted,
       chainError: tls.chainError,
       hostnameMatches: tls.hostnameMatches,
+      protocol: tls.protocol ?? null,
+      cipher: tls.cipher ?? null,
     },
     error: error && { code: error.code, message: error.message },
     timings: { ...observation.timings },

@@ -23,6 +23,9 @@ export interface TlsObservation {
   chainTrusted: boolean;
   chainError: string | null;
   hostnameMatches: boolean;
+  /** The negotiated protocol and cipher (e.g. TLSv1.3, TLS_AES_256_GCM_SHA384); absent where not seen. */
+  protocol?: string | null;
+  cipher?: string | null;
 }
 
 /** The connection and answer times of one request of a check (milliseconds). */
@@ -57,6 +60,8 @@ export interface Observation {
   bodyTruncated: boolean;
   timings: Timings;
   error: ProbeError | null;
+  /** The address the last request went to (after the SSRF guard's check); absent where not seen. */
+  address?: string | null;
   /** The certificate of the first https hop, when there was one. */
   tls: TlsObservation | null;
   /** The answer to `http://` of the same host, without following (only when that check is on). */

@@ -138,6 +138,8 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
       timings,
       error: null,
       tls: firstTls,
+      // The last hop's, where the answer (or the failure) came from.
+      address: hops.at(-1)?.address ?? null,
       location: null,
       ...fields,
     };

@@ -142,6 +142,8 @@ export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): 
           chainTrusted: secure.authorized || NOT_CHAIN_ERRORS.has(String(secure.authorizationError)),
           chainError: secure.authorizationError ? String(secure.authorizationError) : null,
           hostnameMatches: certificateMatches(certificate, hostname),
+          protocol: secure.getProtocol(),
+          cipher: secure.getCipher()?.name ?? null,
         };
       }
       hop.readyAt = performance.now();
