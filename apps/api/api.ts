@@ -81,7 +81,10 @@ export async function startApi(
   const pageBuilder = config.STATUS_PAGE_BUILD_THREAD
     ? new ThreadPageBuilder({
         entry: new URL(`./page-builder.thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-        workerData: { config: { ...config, SECRETS_KEY: undefined, SECRETS_KEYS_PREVIOUS: [] } },
+        // A page reads no secret: the keys and the mail server's credentials stay here.
+        workerData: {
+          config: { ...config, SECRETS_KEY: undefined, SECRETS_KEYS_PREVIOUS: [], SMTP_URL: undefined },
+        },
       })
     : undefined;
   const connections = await openProcessServices({

@@ -22,12 +22,15 @@ interface BuiltMessage {
 type ToBuilder = { id: number; request: PageBuildRequest } | { close: true };
 type FromBuilder = { id: number; built: BuiltMessage | null } | { id: number; error: string };
 
+/** A build not answered within this fails and its thread is replaced. */
+const BUILD_TIMEOUT_MS = 60_000;
 /** A thread that does not stop within this after it was asked to is terminated. */
 const CLOSE_TIMEOUT_MS = 5_000;
 /** Starts a TypeScript entry (sources run in development and tests). */
 const TYPESCRIPT_THREAD = new URL('../runtime/typescript-thread.mjs', import.meta.url);
 
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+// A copy of exactly its bytes: a view would keep the whole block it was sent in alive.
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes);
 
 async function bodyMessage(body: PrecompressedBody): Promise<BodyMessage> {
   return { type: body.type, ...(await body.compressedForms()) };
@@ -80,7 +83,12 @@ export class ThreadPageBuilder implements PageBuilder {
   private worker: Worker | undefined;
   private readonly pending = new Map<
     number,
-    { resolve(built: BuiltPage | null): void; reject(error: Error): void }
+    {
+      worker: Worker;
+      timer: NodeJS.Timeout;
+      resolve(built: BuiltPage | null): void;
+      reject(error: Error): void;
+    }
   >();
   private nextId = 1;
   private closed = false;
@@ -92,9 +100,26 @@ export class ThreadPageBuilder implements PageBuilder {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // A build that never answers (a stalled connection, a blocked thread) would hold its slot
+      // for good: it fails, and the thread is replaced.
+      const timer = setTimeout(() => {
+        this.settle(id)?.reject(
+          new Error(`the status page builder did not answer within ${BUILD_TIMEOUT_MS / 1000} s`),
+        );
+        void worker.terminate();
+      }, BUILD_TIMEOUT_MS);
+      this.pending.set(id, { worker, timer, resolve, reject });
       worker.postMessage({ id, request } satisfies ToBuilder);
     });
+  }
+
+  /** The build's waiter, no longer waiting. */
+  private settle(id: number) {
+    const waiting = this.pending.get(id);
+    if (!waiting) return undefined;
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    return waiting;
   }
 
   private started(): Worker {
@@ -107,18 +132,21 @@ export class ThreadPageBuilder implements PageBuilder {
         })
       : new Worker(entry, { workerData, execArgv: [] });
     worker.on('message', (message: FromBuilder) => {
-      const waiting = this.pending.get(message.id);
-      this.pending.delete(message.id);
+      const waiting = this.settle(message.id);
       if (!waiting) return;
       if ('error' in message) waiting.reject(new Error(message.error));
       else waiting.resolve(message.built && builtPage(message.built));
     });
+    // Only this thread's builds fail with it: a replacement may already have others.
     const gone = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
+      for (const [id, waiting] of this.pending) if (waiting.worker === worker) this.settle(id)?.reject(error);
     };
     worker.on('error', gone);
+    worker.on('messageerror', (error) => {
+      gone(error);
+      void worker.terminate();
+    });
     worker.on('exit', (code) => gone(new Error(`the status page builder thread exited (code ${code})`)));
     this.worker = worker;
     return worker;

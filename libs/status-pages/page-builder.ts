@@ -53,7 +53,7 @@ export interface PageBuildDeps extends MonitoringReads {
   pages: Pick<StatusPageRepository, 'findBySlug'>;
   websites: { listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> };
   maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
-  shared: Pick<SharedPublishedPages, 'put'>;
+  shared: Pick<SharedPublishedPages, 'put' | 'forget'>;
 }
 
 /** The next occurrences of the windows: under way now or starting within 30 days. */
@@ -86,7 +86,11 @@ export class LocalPageBuilder implements PageBuilder {
   async build({ slug, revision, afterChange }: PageBuildRequest): Promise<BuiltPage | null> {
     const page = await this.deps.pages.findBySlug(slug, { afterChange });
     // The slug check guards against a lookup that still knew the slug's former owner.
-    if (!page?.public || page.slug !== slug) return null;
+    if (!page?.public || page.slug !== slug) {
+      // A snapshot left from before (whose revision change was lost) is served by nobody then.
+      if (revision !== undefined) await this.deps.shared.forget(slug).catch(() => {});
+      return null;
+    }
     const now = new Date();
     const built = { madeAt: now.getTime(), page: await compacted(publish(page, await this.data(page, now))) };
     // Sharing is a saving, not a duty: a failure leaves the page served from this process.

@@ -112,4 +112,44 @@ describe('RevisedCache, stale while refreshing', () => {
     loads[2]?.settle('v3');
     expect(await expired).toBe('v3');
   });
+
+  it('a refresh begun before a change is not answered to a visitor who read the change', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const cache = new RevisedCache<string>({ maxAgeMs: 30_000, staleWhileRefreshMs: 60_000 });
+    let revision = 'r1';
+    let heldRevisionRead: ((value: string) => void) | undefined;
+    const loads: Array<(value: string) => void> = [];
+    const get = (holdRevisionRead = false) =>
+      cache.get(
+        'page',
+        () =>
+          holdRevisionRead
+            ? new Promise<string>((resolve) => {
+                heldRevisionRead = resolve;
+              })
+            : Promise.resolve(revision),
+        () => {
+          const seen = revision;
+          return new Promise((resolve) => loads.push((value) => resolve({ revision: seen, value })));
+        },
+      );
+    const first = get();
+    await settled();
+    loads[0]?.('page');
+    await first;
+    vi.setSystemTime(start + 40_000);
+    expect(await get()).toBe('page'); // served stale; a refresh under r1 begins
+    // A visitor's revision read is under way when the page is unpublished and the refresh lands.
+    const visitor = get(true);
+    await settled();
+    revision = 'r2';
+    loads[1]?.('page, refreshed under r1');
+    await settled();
+    heldRevisionRead?.('r2');
+    await settled();
+    expect(loads).toHaveLength(3);
+    loads[2]?.('no page');
+    expect(await visitor).toBe('no page');
+  });
 });

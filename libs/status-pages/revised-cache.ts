@@ -54,6 +54,11 @@ class LruMap<V> {
     private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
+  /** The value without counting it as read. */
+  peek(key: string): V | undefined {
+    return this.held.get(key)?.value;
+  }
+
   get(key: string): V | undefined {
     const found = this.held.get(key);
     if (!found) return undefined;
@@ -130,9 +135,13 @@ export class RevisedCache<T> {
         return value;
       }
       if (!holds) {
-        // Another visitor may have started the reload meanwhile.
+        // Another visitor may have started the reload meanwhile: taken only if loaded under the
+        // revision read here (a background refresh that began before the change was not).
         const replaced = this.found.get(key) ?? this.absent.get(key);
-        if (replaced && replaced !== cached) return (await replaced.loaded).value;
+        if (replaced && replaced !== cached) {
+          const reloaded = await replaced.loaded;
+          if (reloaded.revision === current) return reloaded.value;
+        }
         afterChange = true;
       }
     }
@@ -159,6 +168,8 @@ export class RevisedCache<T> {
   private refresh(key: string, cached: Entry<T>, load: (reason: LoadReason) => Promise<Revised<T>>) {
     const now = Date.now();
     if (cached.refresh && (cached.refresh.running || now < cached.refresh.notBefore)) return;
+    // Replaced meanwhile (another visitor saw a change): nothing of this entry to refresh.
+    if (this.found.peek(key) !== cached) return;
     cached.refresh = { running: true, notBefore: now };
     load({ afterChange: false, background: true }).then(
       (revised) => {

@@ -57,7 +57,8 @@ export class SharedPublishedPages {
   async get(slug: string): Promise<PageSnapshot | null> {
     const stored = await this.redis.hgetallBuffer(this.key(slug));
     const meta = snapshotMeta.safeParse(parseJson(stored.meta?.toString()));
-    const bodies = BODY_FIELDS.map((field) => stored[field]);
+    // Copies of exactly their bytes: the client's views would keep its whole read buffer alive.
+    const bodies = BODY_FIELDS.map((field) => stored[field] && Buffer.from(stored[field]));
     const [htmlGzip, htmlBr, jsonGzip, jsonBr] = bodies;
     if (!meta.success || !htmlGzip || !htmlBr || !jsonGzip || !jsonBr) return null;
     const { html, json } = meta.data;
@@ -102,6 +103,11 @@ export class SharedPublishedPages {
       })
       .expire(key, SNAPSHOT_TTL_SECONDS)
       .exec();
+  }
+
+  /** Drops the page shared under `slug` (it is no longer public, or no longer there). */
+  async forget(slug: string): Promise<void> {
+    await this.redis.del(this.key(slug));
   }
 
   /** Whether this process may rebuild the page now: false while another does. */
