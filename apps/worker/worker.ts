@@ -15,6 +15,7 @@ import {
   isRecordRetryable,
   type PendingRecord,
   PendingRecords,
+  RedisEvidenceBodyGate,
   RollupRecorder,
   startCheckWorker,
   workerMetrics,
@@ -201,6 +202,10 @@ export async function startWorker(
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     pending,
     mongo: mongoHealth,
+    evidence: {
+      gate: new RedisEvidenceBodyGate(redis, config.REDIS_KEY_PREFIX),
+      stored: (withBody, bytes) => checkMetrics.evidenceStored(withBody, bytes),
+    },
   });
   // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
   // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_BODY_BYTES, evidenceOf, evidenceSchema } from './evidence.js';
+import { EVIDENCE_BODY_BYTES, evidenceOf, evidenceSchema, withoutBody } from './evidence.js';
 import type { Observation } from './observation.js';
 
 const timings = { dns: 1, connect: 2, tls: 3, ttfb: 40, download: 5, total: 51 };
-const context = { region: 'eu', nodeId: 'node-1', secretHeaders: ['X-Api-Key'] };
+const context = { region: 'eu', nodeId: 'node-1', secretHeaders: ['X-Api-Key'], secretValues: [] };
 
 function observation(overrides: Partial<Observation>): Observation {
   return {
@@ -151,5 +151,77 @@ describe('evidenceOf', () => {
       nodeId: 'node-1',
     });
     expect(evidenceSchema.parse(evidence)).toEqual(evidence);
+  });
+
+  it('blanks a secret header’s value a server echoes back, in the body and in other headers', () => {
+    const echoed = 'you sent X-Api-Key: k-123-secret';
+    const evidence = evidenceOf(
+      observation({
+        headers: { 'content-type': 'text/plain', 'x-debug': 'key=k-123-secret' },
+        body: Buffer.from(echoed),
+        sizeBytes: echoed.length,
+      }),
+      { ...context, secretValues: ['k-123-secret', 'ab'] },
+    );
+    expect(JSON.stringify(evidence)).not.toContain('k-123-secret');
+    expect(evidence.body).toMatchObject({ text: 'you sent X-Api-Key: [redacted]' });
+    expect(evidence.headers['x-debug']).toBe('key=[redacted]');
+  });
+
+  it('without its body: the size kept, the reason said', () => {
+    const evidence = evidenceOf(
+      observation({
+        headers: { 'content-type': 'text/html' },
+        body: Buffer.from('<p>down</p>'),
+        sizeBytes: 11,
+      }),
+      context,
+    );
+    const omitted = withoutBody(evidence, 'kept once a website, region and 5 minutes');
+    expect(omitted.body).toEqual({
+      kind: 'omitted',
+      bytes: 11,
+      reason: 'kept once a website, region and 5 minutes',
+    });
+    expect(evidenceSchema.parse(omitted)).toEqual(omitted);
+  });
+
+  it('blanks a secret cut in two by the 16 KB cut, a bearer token, a Basic password and their escaped forms', () => {
+    const token = 'tok_live_0123456789abcdef';
+    const cutAt = 'x'.repeat(EVIDENCE_BODY_BYTES - 8);
+    const body = Buffer.from(`${cutAt}${token} and more after the cut`);
+    const cut = evidenceOf(
+      observation({ headers: { 'content-type': 'text/plain' }, body, sizeBytes: body.length }),
+      { ...context, secretValues: [token] },
+    );
+    expect(cut.body).toMatchObject({ kind: 'text', truncated: true });
+    expect(cut.body?.kind === 'text' && cut.body.text.endsWith('x[redacted]')).toBe(true);
+    expect(JSON.stringify(cut)).not.toContain('tok_live');
+
+    const echoed = `{"token":"tok/abc+def"} ${encodeURIComponent('tok/abc+def')} tok\\/abc+def pass:w0rd-secret w0rd-secret`;
+    const evidence = evidenceOf(
+      observation({ headers: { 'content-type': 'application/json' }, body: Buffer.from(echoed) }),
+      {
+        ...context,
+        secretValues: ['Bearer tok/abc+def', `Basic ${Buffer.from('admin:w0rd-secret').toString('base64')}`],
+      },
+    );
+    const shown = JSON.stringify(evidence);
+    for (const secret of ['tok/abc', 'tok%2Fabc', 'tok\\\\/abc', 'w0rd-secret'])
+      expect(shown).not.toContain(secret);
+  });
+
+  it('takes credentials out of a Location header and of an error quoting a URL, whatever the header names’ case', () => {
+    const evidence = evidenceOf(
+      observation({
+        httpStatus: null,
+        body: null,
+        headers: { Location: 'https://u:p4ss@elsewhere.example/', 'Set-Cookie': 'a=b' },
+        error: { code: 'REDIRECT_LOOP', message: 'redirect loop back to https://u:p4ss@elsewhere.example/' },
+      }),
+      context,
+    );
+    expect(evidence.headers).toEqual({ location: 'https://elsewhere.example/', 'set-cookie': '[redacted]' });
+    expect(evidence.error?.message).toBe('redirect loop back to https://elsewhere.example/');
   });
 });

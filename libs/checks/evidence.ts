@@ -47,6 +47,11 @@ export const evidenceSchema = z
           contentType: z.string(),
           bytes: z.number().int().min(0),
         }),
+        z.object({
+          kind: z.literal('omitted'),
+          bytes: z.number().int().min(0),
+          reason: z.string().describe('Why the body is not kept (one a website, region and 5 minutes)'),
+        }),
       ])
       .nullable()
       .describe('Null when no answer came'),
@@ -107,7 +112,15 @@ function declaredCharset(contentType: string | undefined): string | null {
   }
 }
 
-function bodyEvidence(observation: Observation): Evidence['body'] {
+/** The text with any ending that begins a secret blanked (a secret cut in two by the 16 KB cut). */
+function withoutSecretStart(text: string, secrets: readonly string[]): string {
+  for (const secret of secrets)
+    for (let length = Math.min(secret.length - 1, text.length); length >= MIN_SCRUBBED_LENGTH; length--)
+      if (text.endsWith(secret.slice(0, length))) return `${text.slice(0, text.length - length)}${REDACTED}`;
+  return text;
+}
+
+function bodyEvidence(observation: Observation, secrets: readonly string[]): Evidence['body'] {
   const { body, headers } = observation;
   if (!body) return null;
   const contentType = headers['content-type'] ?? '';
@@ -117,10 +130,11 @@ function bodyEvidence(observation: Observation): Evidence['body'] {
   const charset = declaredCharset(contentType) ?? 'utf-8';
   const kept = body.subarray(0, EVIDENCE_BODY_BYTES);
   // `stream` holds back a character cut in two at the end rather than showing U+FFFD for it.
-  const text = new TextDecoder(charset).decode(kept, { stream: kept.length < body.length });
+  const cut = kept.length < body.length;
+  const text = new TextDecoder(charset).decode(kept, { stream: cut });
   return {
     kind: 'text',
-    text,
+    text: cut ? withoutSecretStart(text, secrets) : text,
     charset,
     bytes,
     truncated: body.length > kept.length || observation.bodyTruncated,
@@ -135,15 +149,77 @@ function bodyEvidence(observation: Observation): Evidence['body'] {
  */
 export function evidenceOf(
   observation: Observation,
-  context: { region: string; nodeId: string | null; secretHeaders: readonly string[] },
+  context: {
+    region: string;
+    nodeId: string | null;
+    secretHeaders: readonly string[];
+    /** The secret headers' values: a server that echoes them back (a debug page) shows none of them. */
+    secretValues: readonly string[];
+  },
 ): Evidence {
   const redacted = new Set([
     ...CREDENTIAL_HEADERS,
     ...context.secretHeaders.map((name) => name.toLowerCase()),
   ]);
   const headers = Object.fromEntries(
-    Object.entries(observation.headers).map(([name, value]) => [name, redacted.has(name) ? REDACTED : value]),
+    Object.entries(observation.headers).map(([name, value]) => {
+      const lower = name.toLowerCase();
+      if (redacted.has(lower)) return [lower, REDACTED];
+      return [lower, URL_HEADERS.has(lower) ? withoutCredentials(value) : value];
+    }),
   );
+  const secrets = secretForms(context.secretValues);
+  const evidence = seen(observation, context, headers, secrets);
+  if (secrets.length === 0) return evidence;
+  return JSON.parse(JSON.stringify(evidence), (_key, value: unknown) =>
+    typeof value === 'string' ? scrubbed(value, secrets) : value,
+  ) as Evidence;
+}
+
+/** Headers whose value is a URL, which may carry credentials a server put there. */
+const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'content-location', 'refresh', 'link']);
+/** Shorter secret values are not searched for (they would blank out ordinary words). */
+const MIN_SCRUBBED_LENGTH = 4;
+
+/**
+ * What a secret value may appear as in an answer, longest first: itself, its credential after an
+ * auth scheme (`Bearer tok_…`: `tok_…`), a Basic pair decoded and its password, and each of those
+ * URL-encoded and with `/` escaped as JSON encoders do (`\/`).
+ */
+export function secretForms(values: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    const parts = [value];
+    const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(value);
+    if (scheme?.[1] && scheme[2]) {
+      parts.push(scheme[2]);
+      const decoded = scheme[1].toLowerCase() === 'basic' ? Buffer.from(scheme[2], 'base64').toString() : '';
+      if (decoded.includes(':')) parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
+    }
+    for (const part of parts)
+      for (const form of [part, encodeURIComponent(part), part.replaceAll('/', '\\/')]) forms.add(form);
+  }
+  return [...forms].filter((form) => form.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+function scrubbed(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  return result;
+}
+
+/** The evidence without its body (kept once a website, region and 5 minutes), saying so. */
+export function withoutBody(evidence: Evidence, reason: string): Evidence {
+  if (evidence.body === null || evidence.body.kind === 'omitted') return evidence;
+  return { ...evidence, body: { kind: 'omitted', bytes: evidence.body.bytes, reason } };
+}
+
+function seen(
+  observation: Observation,
+  context: { region: string; nodeId: string | null },
+  headers: Record<string, string>,
+  secrets: readonly string[],
+): Evidence {
   const hops = observation.redirects;
   const { tls, error, httpStatus } = observation;
   return {
@@ -154,7 +230,7 @@ export function evidenceOf(
     finalUrl: withoutCredentials(observation.finalUrl),
     statusLine: httpStatus === null ? null : `${httpStatus} ${STATUS_CODES[httpStatus] ?? ''}`.trim(),
     headers,
-    body: bodyEvidence(observation),
+    body: bodyEvidence(observation, secrets),
     address: observation.address ?? null,
     redirects: hops.map((hop, index) => ({
       url: withoutCredentials(hop.url),
@@ -172,7 +248,11 @@ export function evidenceOf(
       protocol: tls.protocol ?? null,
       cipher: tls.cipher ?? null,
     },
-    error: error && { code: error.code, message: error.message },
+    // A probe's message can quote a URL a server redirected to, credentials and all.
+    error: error && {
+      code: error.code,
+      message: error.message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1'),
+    },
     timings: { ...observation.timings },
   };
 }

@@ -27,6 +27,7 @@ export {
   type Evidence,
   evidenceOf,
   evidenceSchema,
+  withoutBody,
   withoutCredentials,
 } from './evidence.js';
 export type {

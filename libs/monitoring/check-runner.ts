@@ -28,6 +28,7 @@ import {
   type WebsiteDocument,
 } from '../websites/index.js';
 import { decisionRules } from './decision-rules.js';
+import { type EvidenceBodyGate, failureEvidence } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
@@ -144,6 +145,8 @@ export class CheckRunner {
       pending: PendingRecords<PendingRecord>;
       /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
       mongo: Pick<MongoHealth, 'available'>;
+      /** Failing results keep evidence; its body once per website, region and 5 minutes. */
+      evidence: { gate: EvidenceBodyGate; stored(withBody: boolean, bytes: number): void };
     },
   ) {}
 
@@ -180,6 +183,19 @@ export class CheckRunner {
       ssl: observation.tls && certificateSummary(observation.tls, now),
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
+    if (status !== 'up') {
+      const { gate, stored } = this.deps.evidence;
+      const evidence = await failureEvidence({
+        website,
+        observation,
+        region: job.region,
+        nodeId: this.deps.nodeId,
+        secrets: this.deps.secrets,
+        gate,
+      });
+      Object.assign(result, evidence.fields);
+      stored(evidence.withBody, evidence.fields.evidenceBytes ?? 0);
+    }
     const entry: PendingRecord = {
       websiteId: website.id,
       website,

@@ -8,6 +8,7 @@ export {
   plainHttpUrl,
   type RunOutcome,
 } from './check-runner.js';
+export { EVIDENCE_BODY_EVERY_MS, type EvidenceBodyGate, RedisEvidenceBodyGate } from './failure-evidence.js';
 export { listedStatuses } from './listed-statuses.js';
 export {
   afterPlacement,

@@ -1,8 +1,9 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type WithId } from 'mongodb';
 import { z } from 'zod';
+import { evidenceSchema } from '../checks/index.js';
 import { decimalInteger } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
-import { invalidInput } from '../errors/index.js';
+import { invalidInput, notFound } from '../errors/index.js';
 import { checkResultSchema } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
@@ -17,6 +18,7 @@ const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(te
 
 const resultView = z
   .object({
+    id: z.string().describe('The result’s id (for its evidence)'),
     websiteId: z.number().int(),
     region: z.string(),
     nodeId: z.string(),
@@ -61,11 +63,15 @@ const resultView = z
         valid: z.boolean(),
       })
       .nullable(),
+    hasEvidence: z
+      .boolean()
+      .describe('A failing result keeps what it saw: GET …/results/{resultRef}/evidence'),
   })
   .meta({ id: 'Result' });
 
-function toResultView(result: CheckResultDocument): z.input<typeof resultView> {
+function toResultView(result: WithId<CheckResultDocument>): z.input<typeof resultView> {
   return {
+    id: result._id.toHexString(),
     websiteId: result.websiteId,
     region: result.region,
     nodeId: result.nodeId,
@@ -80,6 +86,7 @@ function toResultView(result: CheckResultDocument): z.input<typeof resultView> {
     error: result.error,
     checks: result.checks,
     ssl: result.ssl && { ...result.ssl, validTo: result.ssl.validTo.toISOString() },
+    hasEvidence: (result.evidenceBytes ?? 0) > 0,
   };
 }
 
@@ -245,6 +252,32 @@ export function monitoringRoutes(deps: {
           items: items.map(toResultView),
           nextCursor: page.length > query.limit && last ? encodeCursor(last) : null,
         };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/results/:resultRef/evidence',
+      operationId: 'getResultEvidence',
+      summary: 'What a failing check saw: the answer (status, headers, body as text) or why none came',
+      description:
+        'Kept with every down or degraded result; the body once per website, region and 5 minutes ' +
+        '(other results say it was omitted). Cookies, credentials and the website’s secret headers are ' +
+        'redacted, their values blanked wherever the server echoed them. 404 for a result without evidence.',
+      tags: ['Results'],
+      access: 'read',
+      params: websiteRefParams.extend({
+        resultRef: z
+          .string()
+          .regex(/^[0-9a-f]{24}$/)
+          .describe('The result’s id, 24 hexadecimal digits (from its list)'),
+      }),
+      success: { status: 200, description: 'The evidence', schema: evidenceSchema },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const evidence = await deps.results.evidence(auth.organizationId, website.id, params.resultRef);
+        if (!evidence) throw notFound('No evidence for that result: it passed, or it is not this website’s');
+        return evidence;
       },
     }),
     defineRoute({

@@ -1,5 +1,15 @@
-import type { Collection, Db, Filter, ObjectId, WithId } from 'mongodb';
-import type { CheckResult, HealthStatus, ProbeError, RedirectHop, Timings } from '../checks/index.js';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { Binary, type Collection, type Db, type Filter, ObjectId, type WithId } from 'mongodb';
+import {
+  type CheckResult,
+  type Evidence,
+  evidenceSchema,
+  type HealthStatus,
+  type ProbeError,
+  type RedirectHop,
+  type Timings,
+} from '../checks/index.js';
 import type { CollectionIndexes } from '../db/index.js';
 import type { ResultSummary } from '../events/index.js';
 
@@ -23,6 +33,20 @@ export interface CheckResultDocument {
   ssl: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;
   /** Deleted by the retention cleanup after this (the package's resultRetentionDays). */
   retainUntil: Date;
+  /** A failing result's evidence, gzipped JSON (`evidenceBytes`: its size), read on its own. */
+  evidence?: Binary;
+  evidenceBytes?: number;
+}
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** A failing result's evidence as stored beside it: gzipped JSON (a 16 KB body text: ~2–6 KB). */
+export async function packEvidence(
+  evidence: Evidence,
+): Promise<Pick<CheckResultDocument, 'evidence' | 'evidenceBytes'>> {
+  const packed = await gzipAsync(Buffer.from(JSON.stringify(evidence)));
+  return { evidence: new Binary(packed), evidenceBytes: packed.length };
 }
 
 /** A result in short, as events carry it. */
@@ -79,14 +103,29 @@ export class ResultRepository {
         { startedAt: range.after.startedAt, _id: { $lt: range.after.id } },
       ];
     }
-    return this.collection.find(filter, { sort: { startedAt: -1, _id: -1 }, limit: range.limit }).toArray();
+    return this.collection
+      .find(filter, { sort: { startedAt: -1, _id: -1 }, limit: range.limit, projection: { evidence: 0 } })
+      .toArray();
+  }
+
+  /** A result's evidence (by its `_id`, the website's only), or null when it has none. */
+  async evidence(organizationId: number, websiteId: number, resultId: string): Promise<Evidence | null> {
+    if (!ObjectId.isValid(resultId)) return null;
+    const found = await this.collection.findOne(
+      { _id: new ObjectId(resultId) },
+      { projection: { organizationId: 1, websiteId: 1, evidence: 1 } },
+    );
+    if (!found?.evidence || found.organizationId !== organizationId || found.websiteId !== websiteId)
+      return null;
+    const json = await gunzipAsync(found.evidence.buffer);
+    return evidenceSchema.parse(JSON.parse(json.toString()));
   }
 
   /** The website's newest result (what an event told without a result of its own shows). */
   latest(organizationId: number, websiteId: number): Promise<CheckResultDocument | null> {
     return this.collection.findOne(
       { organizationId, websiteId },
-      { projection: { _id: 0 }, sort: { startedAt: -1 } },
+      { projection: { _id: 0, evidence: 0 }, sort: { startedAt: -1 } },
     );
   }
 

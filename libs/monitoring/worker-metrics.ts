@@ -58,6 +58,18 @@ export function workerMetrics(
     labelNames: ['region', 'reason'] as const,
     registers: [registry],
   });
+  const evidence = new Counter({
+    name: 'webmon_evidence_stored_total',
+    help: 'Failing results stored with their evidence, by region and whether the body was kept (once a website, region and 5 minutes)',
+    labelNames: ['region', 'body'] as const,
+    registers: [registry],
+  });
+  const evidenceBytes = new Counter({
+    name: 'webmon_evidence_stored_bytes_total',
+    help: 'Bytes of evidence stored (gzipped), by region',
+    labelNames: ['region'] as const,
+    registers: [registry],
+  });
   const resultsDropped = new Counter({
     name: 'webmon_results_dropped_total',
     help: 'Check results dropped because MongoDB could not take them and the result buffer was full',
@@ -88,6 +100,10 @@ export function workerMetrics(
     },
     resultsDropped(count: number): void {
       resultsDropped.inc(count);
+    },
+    evidenceStored(withBody: boolean, bytes: number): void {
+      evidence.inc({ region: options.region, body: withBody ? 'kept' : 'omitted' });
+      evidenceBytes.inc({ region: options.region }, bytes);
     },
     checked(result: CheckResultDocument, lagMs: number): void {
       const { region } = options;

@@ -647,6 +647,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{websiteRef}/results/{resultRef}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a failing check saw: the answer (status, headers, body as text) or why none came
+         * @description Kept with every down or degraded result; the body once per website, region and 5 minutes (other results say it was omitted). Cookies, credentials and the website’s secret headers are redacted, their values blanked wherever the server echoed them. 404 for a result without evidence.
+         */
+        get: operations["getResultEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{websiteRef}/uptime": {
         parameters: {
             query?: never;
@@ -1650,6 +1670,8 @@ export interface components {
             nextCursor: string | null;
         };
         Result: {
+            /** @description The result’s id (for its evidence) */
+            id: string;
             websiteId: number;
             region: string;
             nodeId: string;
@@ -1713,6 +1735,88 @@ export interface components {
                 subject: string;
                 valid: boolean;
             } | null;
+            /** @description A failing result keeps what it saw: GET …/results/{resultRef}/evidence */
+            hasEvidence: boolean;
+        };
+        /** @description What a failing check saw: the answer, or why there was none */
+        Evidence: {
+            /**
+             * Format: date-time
+             * @description When the failing check started
+             */
+            at: string;
+            region: string;
+            /** @description The monitoring node that made the check */
+            nodeId: string | null;
+            /** @description The URL checked (without credentials) */
+            url: string;
+            /** @description Where the redirects ended */
+            finalUrl: string;
+            /** @description The answer’s status, e.g. "503 Service Unavailable"; null without one */
+            statusLine: string | null;
+            /** @description The answer’s headers, names lower-cased; cookies, credentials and the website’s secret headers redacted */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Null when no answer came */
+            body: ({
+                /** @constant */
+                kind: "text";
+                /** @description The first 16 KB, decoded by the declared charset (UTF-8 without one) */
+                text: string;
+                charset: string;
+                /** @description Bytes of the body (decoded from its content coding) */
+                bytes: number;
+                /** @description The text is cut: the body is longer */
+                truncated: boolean;
+            } | {
+                /** @constant */
+                kind: "binary";
+                contentType: string;
+                bytes: number;
+            } | {
+                /** @constant */
+                kind: "omitted";
+                bytes: number;
+                /** @description Why the body is not kept (one a website, region and 5 minutes) */
+                reason: string;
+            }) | null;
+            /** @description The address the last request went to */
+            address: string | null;
+            /** @description Each redirect followed: where, its status and where it sent */
+            redirects: {
+                url: string;
+                status: number;
+                location: string;
+            }[];
+            tls: {
+                issuer: string;
+                subject: string;
+                /** Format: date-time */
+                validFrom: string;
+                /** Format: date-time */
+                validTo: string;
+                chainTrusted: boolean;
+                chainError: string | null;
+                hostnameMatches: boolean;
+                /** @description e.g. TLSv1.3 */
+                protocol: string | null;
+                /** @description e.g. TLS_AES_256_GCM_SHA384 */
+                cipher: string | null;
+            } | null;
+            /** @description Why no answer came (DNS, CONNECT, TLS, TIMEOUT …) */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            timings: {
+                dns: number;
+                connect: number;
+                tls: number;
+                ttfb: number;
+                download: number;
+                total: number;
+            };
         };
         Uptime: {
             period: string;
@@ -7681,6 +7785,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultPage"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getResultEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The website publicId (UUID) or integer id */
+                websiteRef: string;
+                /** @description The result’s id, 24 hexadecimal digits (from its list) */
+                resultRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evidence */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evidence"];
                 };
             };
             /** @description Validation failed; `errors` names each field */

@@ -1,0 +1,161 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApi } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+
+/** A site under maintenance: 503 with Retry-After and a cookie, pages that echo the key sent, and odd bodies. */
+async function startTroubledSite() {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/maintenance') {
+      res.writeHead(503, {
+        'content-type': 'text/html; charset=utf-8',
+        'retry-after': '120',
+        'set-cookie': 'session=s3cr3t-session; HttpOnly',
+      });
+      res.end('<html><h1>Down for maintenance</h1><p>Back at 14:00.</p></html>');
+    } else if (req.url === '/echo') {
+      res.writeHead(500, { 'content-type': 'text/plain', 'x-seen-key': String(req.headers['x-api-key']) });
+      res.end(`debug: you sent x-api-key=${req.headers['x-api-key']}`);
+    } else if (req.url === '/big') {
+      // 2 MB of text, sent gzip-encoded, in ISO-8859-1.
+      res.writeHead(502, { 'content-type': 'text/plain; charset=iso-8859-1', 'content-encoding': 'gzip' });
+      res.end(
+        gzipSync(
+          Buffer.concat([Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20]), Buffer.alloc(2 * 1024 * 1024, 0x78)]),
+        ),
+      );
+    } else res.end('fine');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+interface ResultItem {
+  id: string;
+  status: string;
+  hasEvidence: boolean;
+}
+interface EvidenceBody {
+  statusLine: string | null;
+  headers: Record<string, string>;
+  body: {
+    kind: string;
+    text?: string;
+    charset?: string;
+    truncated?: boolean;
+    bytes: number;
+    reason?: string;
+  } | null;
+  error: { code: string; message: string } | null;
+  address: string | null;
+  region: string;
+}
+
+describe('evidence kept with failing results', () => {
+  let stack: MonitoringStack;
+  let api: TestApi;
+  let token: string;
+  let site: Awaited<ReturnType<typeof startTroubledSite>>;
+
+  beforeAll(async () => {
+    stack = await startMonitoringStack('evidence-node');
+    ({ api, token } = stack);
+    site = await startTroubledSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+    await stack?.stop();
+  });
+
+  const create = async (name: string, url: string, extra: Record<string, unknown> = {}) => {
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: stack.customerId, name, url, checkInterval: 10, ...extra },
+    });
+    expect(created.status).toBe(201);
+    return created.body.id;
+  };
+  const results = async (id: number) =>
+    (await api.request<{ items: ResultItem[] }>('GET', `/api/websites/${id}/results?limit=20`, { token }))
+      .body.items;
+  const evidenceOf = (id: number, resultId: string) =>
+    api.request<EvidenceBody>('GET', `/api/websites/${id}/results/${resultId}/evidence`, { token });
+  const firstEvidence = async (id: number, count = 1) => {
+    let failing: ResultItem[] = [];
+    await expect
+      .poll(
+        async () => {
+          failing = (await results(id)).filter((result) => result.hasEvidence);
+          return failing.length;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBeGreaterThanOrEqual(count);
+    return failing;
+  };
+
+  it('a maintenance page: its status line, Retry-After and body, the cookie redacted; later bodies within 5 minutes omitted', async () => {
+    const id = await create('Maintenance', `${site.url}/maintenance`);
+    // The quick re-check (1 s) makes a second failing result soon after the first.
+    const failing = await firstEvidence(id, 2);
+    const [newest, first] = [failing[0] as ResultItem, failing.at(-1) as ResultItem];
+    const kept = await evidenceOf(id, first.id);
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({
+      statusLine: '503 Service Unavailable',
+      address: '127.0.0.1',
+      region: expect.any(String),
+      error: null,
+    });
+    expect(kept.body.headers['retry-after']).toBe('120');
+    expect(kept.body.headers['set-cookie']).toBe('[redacted]');
+    expect(kept.body.body).toMatchObject({ kind: 'text', charset: 'utf-8', truncated: false });
+    expect(kept.body.body?.text).toContain('Down for maintenance');
+    expect(JSON.stringify(kept.body)).not.toContain('s3cr3t-session');
+    const later = await evidenceOf(id, newest.id);
+    expect(later.body.statusLine).toBe('503 Service Unavailable');
+    expect(later.body.body).toMatchObject({ kind: 'omitted' });
+    expect(later.body.body?.bytes).toBeGreaterThan(0);
+    // A passing result has none, and another website's result is not found through this one.
+    const other = await create('Fine', `${site.url}/fine`);
+    await expect.poll(async () => (await results(other)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const passing = (await results(other))[0] as ResultItem;
+    expect(passing.hasEvidence).toBe(false);
+    expect((await evidenceOf(other, passing.id)).status).toBe(404);
+    expect((await evidenceOf(other, first.id)).status).toBe(404);
+    expect((await evidenceOf(id, 'not-an-id')).status).toBe(400);
+  }, 60_000);
+
+  it('a secret header the server echoes is blanked in the body and headers', async () => {
+    const id = await create('Echo', `${site.url}/echo`, { secretHeaders: { 'X-Api-Key': 'key-0123456789' } });
+    const [failing] = await firstEvidence(id);
+    const evidence = await evidenceOf(id, (failing as ResultItem).id);
+    expect(evidence.body.statusLine).toBe('500 Internal Server Error');
+    expect(evidence.body.body?.text).toBe('debug: you sent x-api-key=[redacted]');
+    expect(evidence.body.headers['x-seen-key']).toBe('[redacted]');
+    expect(JSON.stringify(evidence.body)).not.toContain('key-0123456789');
+  }, 60_000);
+
+  it('a 2 MB gzip body in ISO-8859-1 is decoded and cut to 16 KB', async () => {
+    const id = await create('Big', `${site.url}/big`);
+    const [failing] = await firstEvidence(id);
+    const evidence = await evidenceOf(id, (failing as ResultItem).id);
+    expect(evidence.body.body).toMatchObject({ kind: 'text', charset: 'windows-1252', truncated: true });
+    expect(evidence.body.body?.text?.startsWith('Café x')).toBe(true);
+    expect(evidence.body.body?.text).toHaveLength(16 * 1024);
+  }, 60_000);
+
+  it('a connection refused: the error, no status line, no body', async () => {
+    const id = await create('Refused', 'http://127.0.0.1:9/');
+    const [failing] = await firstEvidence(id);
+    const evidence = await evidenceOf(id, (failing as ResultItem).id);
+    expect(evidence.body).toMatchObject({ statusLine: null, body: null, error: { code: 'CONNECT' } });
+  }, 60_000);
+});
