@@ -228,6 +228,12 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
       .poll(() => page.locator('main p .status').first().textContent(), { timeout: 60_000 })
       .toContain('Down');
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-down.png'), fullPage: true });
+    // Why it failed: the failing result's evidence, opened from the results, says what the probe met.
+    await page.locator('#results tbody tr').first().getByText('What it answered').click();
+    const opened = page.locator('#results details.evidence[open]');
+    await opened.getByText('(CONNECT)', { exact: false }).waitFor();
+    expect(await opened.textContent()).toContain('no answer came');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-website-evidence.png'), fullPage: true });
 
     // A recurring maintenance window: weekly on Mondays and Thursdays, its next 5 occurrences previewed.
     await page.getByRole('button', { name: 'Add a maintenance window' }).click();

@@ -7,6 +7,7 @@ import { Confirm } from '../ui/confirm.js';
 import { FormError, Loading } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { EvidenceView } from './evidence.js';
 import { TimingChart } from './timing-chart.js';
 import { WebsiteEdit } from './website-edit.js';
 
@@ -207,12 +208,13 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
           </thead>
           <tbody>
             {results.data.items.slice(0, 20).map((r) => (
-              <tr key={`${r.startedAt}-${r.region}`}>
+              <tr key={r.id}>
                 <td data-label="When">{new Date(r.startedAt).toLocaleString()}</td>
                 <td data-label="Region">{r.region}</td>
                 <td data-label="Result">
                   <StatusBadge status={r.status} />
                   {r.error && <div class="error-text">{r.error.message}</div>}
+                  {r.hasEvidence && <EvidenceView websiteRef={websiteRef} resultRef={r.id} />}
                 </td>
                 <td data-label="HTTP">
                   {r.httpStatus ?? '—'}
