@@ -327,7 +327,6 @@ class LazyServices implements Services {
       () =>
         new LocalPageBuilder({
           ...this.monitoringReads,
-          pages: this.statusPageRepository,
           websites: this.websiteRepository,
           maintenanceWindows: (organizationId, ids) =>
             this.maintenanceWindows.listByWebsites(organizationId, ids),

@@ -20,7 +20,7 @@ interface BuiltMessage {
 }
 
 type ToBuilder = { id: number; request: PageBuildRequest } | { close: true };
-type FromBuilder = { id: number; built: BuiltMessage | null } | { id: number; error: string };
+type FromBuilder = { id: number; built: BuiltMessage } | { id: number; error: string };
 
 /** A build not answered within this fails and its thread is replaced. */
 const BUILD_TIMEOUT_MS = 60_000;
@@ -55,7 +55,6 @@ export function servePageBuilds(port: MessagePort, builder: PageBuilder): Promis
       const answer = async (): Promise<FromBuilder> => {
         try {
           const built = await builder.build(message.request);
-          if (!built) return { id: message.id, built: null };
           const { page } = built;
           const [html, json] = await Promise.all([bodyMessage(page.html), bodyMessage(page.json)]);
           const embedAllowedOrigins = [...page.embedAllowedOrigins];
@@ -86,7 +85,7 @@ export class ThreadPageBuilder implements PageBuilder {
     {
       worker: Worker;
       timer: NodeJS.Timeout;
-      resolve(built: BuiltPage | null): void;
+      resolve(built: BuiltPage): void;
       reject(error: Error): void;
     }
   >();
@@ -95,7 +94,7 @@ export class ThreadPageBuilder implements PageBuilder {
 
   constructor(private readonly options: { entry: URL; workerData: Record<string, unknown> }) {}
 
-  build(request: PageBuildRequest): Promise<BuiltPage | null> {
+  build(request: PageBuildRequest): Promise<BuiltPage> {
     if (this.closed) return Promise.reject(new Error('the status page builder is closed'));
     const worker = this.started();
     const id = this.nextId++;
@@ -135,7 +134,7 @@ export class ThreadPageBuilder implements PageBuilder {
       const waiting = this.settle(message.id);
       if (!waiting) return;
       if ('error' in message) waiting.reject(new Error(message.error));
-      else waiting.resolve(message.built && builtPage(message.built));
+      else waiting.resolve(builtPage(message.built));
     });
     // Only this thread's builds fail with it: a replacement may already have others.
     const gone = (error: Error) => {

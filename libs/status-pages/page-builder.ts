@@ -12,7 +12,7 @@ import {
   type StatusPageData,
 } from './page-model.js';
 import type { PublishedPage, SharedPublishedPages } from './shared-pages.js';
-import type { StatusPageDocument, StatusPageRepository } from './status-page.repository.js';
+import type { StatusPageDocument } from './status-page.repository.js';
 import { publicStatusPageView } from './status-page.schema.js';
 
 const DAY_MS = 86_400_000;
@@ -30,12 +30,11 @@ export interface MonitoringReads {
   incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
 }
 
-/** A build asked for: the slug, the slug's revision read before it, whether that moved since the last. */
+/** A build asked for: the public page as read under the slug, and the slug's revision read before. */
 export interface PageBuildRequest {
-  slug: string;
+  page: StatusPageDocument;
   /** Undefined when Redis could not tell: the page is then not shared. */
   revision: string | null | undefined;
-  afterChange: boolean;
 }
 
 export interface BuiltPage {
@@ -43,17 +42,16 @@ export interface BuiltPage {
   page: PublishedPage;
 }
 
-/** Builds public pages (null: no public page has that slug now). */
+/** Builds public pages. */
 export interface PageBuilder {
-  build(request: PageBuildRequest): Promise<BuiltPage | null>;
+  build(request: PageBuildRequest): Promise<BuiltPage>;
   close(): Promise<void>;
 }
 
 export interface PageBuildDeps extends MonitoringReads {
-  pages: Pick<StatusPageRepository, 'findBySlug'>;
   websites: { listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> };
   maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
-  shared: Pick<SharedPublishedPages, 'put' | 'forget'>;
+  shared: Pick<SharedPublishedPages, 'put'>;
 }
 
 /** The next occurrences of the windows: under way now or starting within 30 days. */
@@ -83,18 +81,11 @@ export function upcomingMaintenance(
 export class LocalPageBuilder implements PageBuilder {
   constructor(private readonly deps: PageBuildDeps) {}
 
-  async build({ slug, revision, afterChange }: PageBuildRequest): Promise<BuiltPage | null> {
-    const page = await this.deps.pages.findBySlug(slug, { afterChange });
-    // The slug check guards against a lookup that still knew the slug's former owner.
-    if (!page?.public || page.slug !== slug) {
-      // A snapshot left from before (whose revision change was lost) is served by nobody then.
-      if (revision !== undefined) await this.deps.shared.forget(slug).catch(() => {});
-      return null;
-    }
+  async build({ page, revision }: PageBuildRequest): Promise<BuiltPage> {
     const now = new Date();
     const built = { madeAt: now.getTime(), page: await compacted(publish(page, await this.data(page, now))) };
     // Sharing is a saving, not a duty: a failure leaves the page served from this process.
-    if (revision !== undefined) this.deps.shared.put(slug, { revision, ...built }).catch(() => {});
+    if (revision !== undefined) this.deps.shared.put(page.slug, { revision, ...built }).catch(() => {});
     return built;
   }
 

@@ -20,10 +20,10 @@ export const PAGE_STALE_SECONDS = 10 * 60;
 export interface PublicPagesDeps extends MonitoringReads {
   /** What the rendered pages kept in memory may take together, bytes (`STATUS_PAGE_CACHE_MIB`). */
   pageCacheBytes: number;
-  pages: Pick<StatusPageRepository, 'publicPagesOf'>;
+  pages: Pick<StatusPageRepository, 'publicPagesOf' | 'findBySlug'>;
   revisions: StatusPageRevisions;
   /** Pages built by any API process (Redis). */
-  shared: Pick<SharedPublishedPages, 'get' | 'claimRebuild'>;
+  shared: Pick<SharedPublishedPages, 'get' | 'claimRebuild' | 'forget'>;
   builder: PageBuilder;
   websites: { findByPublicId(publicId: string): Promise<WebsiteDocument | null> };
 }
@@ -94,8 +94,15 @@ export class PublicStatusPages {
         const servable = background ? PUBLIC_CACHE_SECONDS : PUBLIC_CACHE_SECONDS + PAGE_STALE_SECONDS;
         if (age >= 0 && age < servable * 1000) return { revision, value: shared.page, madeAt: shared.madeAt };
       }
-      const build = () =>
-        this.deps.builder.build({ slug, revision: shareable ? revision : undefined, afterChange });
+      // Looked up here, before the builders' bulkhead: a flood of made-up slugs costs a lookup each.
+      const page = await this.deps.pages.findBySlug(slug, { afterChange });
+      // The slug check guards against a lookup that still knew the slug's former owner.
+      if (!page?.public || page.slug !== slug) {
+        // A snapshot left from before (its revision change lost) is served by nobody then.
+        if (shared) await this.deps.shared.forget(slug).catch(() => {});
+        return { revision, value: null };
+      }
+      const build = () => this.deps.builder.build({ page, revision: shareable ? revision : undefined });
       const built = background
         ? await this.refreshes.run(async () => {
             // One process refreshes a page at a time: the others serve what it shares.
@@ -104,7 +111,7 @@ export class PublicStatusPages {
             return build();
           })
         : await this.builds.run(build);
-      return { revision, value: built?.page ?? null, madeAt: built?.madeAt };
+      return { revision, value: built.page, madeAt: built.madeAt };
     });
   }
 
