@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApi } from './support/harness.js';
+import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import { createUser, signIn, withCookie } from './support/people.js';
 
 /** A site under maintenance: 503 with Retry-After and a cookie, pages that echo the key sent, and odd bodies. */
 async function startTroubledSite() {
@@ -19,6 +20,15 @@ async function startTroubledSite() {
     } else if (req.url === '/echo') {
       res.writeHead(500, { 'content-type': 'text/plain', 'x-seen-key': String(req.headers['x-api-key']) });
       res.end(`debug: you sent x-api-key=${req.headers['x-api-key']}`);
+    } else if (req.url === '/echo-body') {
+      let received = '';
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      req.on('end', () => {
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end(`invalid request: ${received} (api_key ${JSON.parse(received).api_key} unknown)`);
+      });
     } else if (req.url === '/big') {
       // 2 MB of text, sent gzip-encoded, in ISO-8859-1.
       res.writeHead(502, { 'content-type': 'text/plain; charset=iso-8859-1', 'content-encoding': 'gzip' });
@@ -157,5 +167,35 @@ describe('evidence kept with failing results', () => {
     const [failing] = await firstEvidence(id);
     const evidence = await evidenceOf(id, (failing as ResultItem).id);
     expect(evidence.body).toMatchObject({ statusLine: null, body: null, error: { code: 'CONNECT' } });
+  }, 60_000);
+
+  it('a sealed request body the server quotes back is blanked, whole and field by field', async () => {
+    const id = await create('Echo body', `${site.url}/echo-body`, {
+      httpMethod: 'POST',
+      requestBody: JSON.stringify({ api_key: 'ak-9876543210', user: 'monitor' }),
+      requestBodySecret: true,
+    });
+    const [failing] = await firstEvidence(id);
+    const evidence = await evidenceOf(id, (failing as ResultItem).id);
+    expect(evidence.body.statusLine).toBe('400 Bad Request');
+    expect(JSON.stringify(evidence.body)).not.toContain('ak-9876543210');
+    expect(evidence.body.body?.text).toContain('invalid request: [redacted]');
+  }, 60_000);
+
+  it('a client user reads their own customer’s evidence, not another customer’s', async () => {
+    const id = await create('Maintenance again', `${site.url}/maintenance`);
+    const [failing] = await firstEvidence(id);
+    const path = `/api/websites/${id}/results/${(failing as ResultItem).id}/evidence`;
+    const own = await signIn(
+      api,
+      (await createUser(api, stack.organizationId, 'client', stack.customerId)).email,
+    );
+    expect((await withCookie(api, own, 'GET', path)).status).toBe(200);
+    const otherCustomer = await createCustomer(api, token, (await createPackage(api, token)).id);
+    const other = await signIn(
+      api,
+      (await createUser(api, stack.organizationId, 'client', otherCustomer)).email,
+    );
+    expect((await withCookie(api, other, 'GET', path)).status).toBe(404);
   }, 60_000);
 });

@@ -205,6 +205,11 @@ export async function startWorker(
     evidence: {
       gate: new RedisEvidenceBodyGate(redis, config.REDIS_KEY_PREFIX),
       stored: (withBody, bytes) => checkMetrics.evidenceStored(withBody, bytes),
+      failed: (error) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'evidence not kept: the result is stored without it',
+        ),
     },
   });
   // Checks wait for the warm-up (a scan beats a point read per website competing with it), but

@@ -224,4 +224,44 @@ describe('evidenceOf', () => {
     expect(evidence.headers).toEqual({ location: 'https://elsewhere.example/', 'set-cookie': '[redacted]' });
     expect(evidence.error?.message).toBe('redirect loop back to https://elsewhere.example/');
   });
+
+  it('blanks a cookie header’s values listed one by one, and HTML-, JSON- and URL-escaped forms of a password', () => {
+    const password = 'p&ss/w0rd<x> y';
+    const listed = [
+      'session => S3cr3tSess; csrf => Csrf0Tok',
+      'p&amp;ss/w0rd&lt;x&gt; y',
+      'p\\u0026ss\\/w0rd\\u003cx\\u003e y',
+      encodeURIComponent(password).toLowerCase(),
+      encodeURIComponent(password).replaceAll('%20', '+'),
+    ].join('\n');
+    const evidence = evidenceOf(
+      observation({ headers: { 'content-type': 'text/html' }, body: Buffer.from(listed) }),
+      {
+        ...context,
+        secretValues: [
+          'session=S3cr3tSess; csrf=Csrf0Tok',
+          `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`,
+        ],
+      },
+    );
+    const text = evidence.body?.kind === 'text' ? evidence.body.text : '';
+    for (const secret of ['S3cr3tSess', 'Csrf0Tok', 'w0rd']) expect(text).not.toContain(secret);
+  });
+
+  it('takes credentials out of every header’s URLs and of a password holding a slash in an error', () => {
+    const evidence = evidenceOf(
+      observation({
+        httpStatus: null,
+        body: null,
+        headers: { refresh: '0; url=https://u:pw@h.example/', link: '<https://u:pw@h.example/>; rel=next' },
+        error: {
+          code: 'INVALID_REDIRECT',
+          message: 'redirect to an invalid URL: https://user:pa/ss@h:badport/',
+        },
+      }),
+      context,
+    );
+    expect(JSON.stringify(evidence)).not.toMatch(/pw@|pa\/ss/);
+    expect(evidence.headers.refresh).toBe('0; url=https://h.example/');
+  });
 });

@@ -112,11 +112,20 @@ function declaredCharset(contentType: string | undefined): string | null {
   }
 }
 
-/** The text with any ending that begins a secret blanked (a secret cut in two by the 16 KB cut). */
+/**
+ * The text with any ending that begins a secret blanked (a secret cut in two by the 16 KB cut):
+ * only the places where a secret's first character stands are tried.
+ */
 function withoutSecretStart(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets)
-    for (let length = Math.min(secret.length - 1, text.length); length >= MIN_SCRUBBED_LENGTH; length--)
-      if (text.endsWith(secret.slice(0, length))) return `${text.slice(0, text.length - length)}${REDACTED}`;
+  for (const secret of secrets) {
+    const first = secret[0] as string;
+    const from = Math.max(0, text.length - secret.length + 1);
+    for (let at = text.indexOf(first, from); at !== -1; at = text.indexOf(first, at + 1)) {
+      const tail = text.length - at;
+      if (tail >= MIN_SCRUBBED_LENGTH && secret.startsWith(text.slice(at)))
+        return `${text.slice(0, at)}${REDACTED}`;
+    }
+  }
   return text;
 }
 
@@ -165,7 +174,7 @@ export function evidenceOf(
     Object.entries(observation.headers).map(([name, value]) => {
       const lower = name.toLowerCase();
       if (redacted.has(lower)) return [lower, REDACTED];
-      return [lower, URL_HEADERS.has(lower) ? withoutCredentials(value) : value];
+      return [lower, withoutUrlCredentials(value)];
     }),
   );
   const secrets = secretForms(context.secretValues);
@@ -176,8 +185,11 @@ export function evidenceOf(
   ) as Evidence;
 }
 
-/** Headers whose value is a URL, which may carry credentials a server put there. */
-const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'content-location', 'refresh', 'link']);
+/**
+ * Credentials out of any URL in a text (`https://user:pass@host`, a password may hold a `/`): after a
+ * scheme, everything up to an `@` goes (an `@` later in a path takes the path with it: shown short).
+ */
+const withoutUrlCredentials = (text: string) => text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s@]*@/gi, '$1');
 /** Shorter secret values are not searched for (they would blank out ordinary words). */
 const MIN_SCRUBBED_LENGTH = 4;
 
@@ -196,10 +208,39 @@ export function secretForms(values: readonly string[]): string[] {
       const decoded = scheme[1].toLowerCase() === 'basic' ? Buffer.from(scheme[2], 'base64').toString() : '';
       if (decoded.includes(':')) parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
     }
-    for (const part of parts)
-      for (const form of [part, encodeURIComponent(part), part.replaceAll('/', '\\/')]) forms.add(form);
+    // A cookie header's pairs and values, as a debug page lists them one by one.
+    for (const pair of value.split(';').map((piece) => piece.trim())) {
+      const at = pair.indexOf('=');
+      if (at > 0 && value.includes(';')) parts.push(pair, pair.slice(at + 1));
+    }
+    for (const part of parts) for (const form of escapedForms(part)) forms.add(form);
   }
   return [...forms].filter((form) => form.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** A value as encoders write it: URL-encoded (either case, `+` for spaces), JSON-escaped (with `\\/`, Go's `\\u0026`) and HTML-escaped. */
+function escapedForms(part: string): string[] {
+  const encoded = encodeURIComponent(part);
+  const json = JSON.stringify(part).slice(1, -1);
+  const goJson = json.replaceAll('&', '\\u0026').replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
+  const html = part
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+  return [
+    part,
+    encoded,
+    encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    encoded.replaceAll('%20', '+'),
+    part.replaceAll('/', '\\/'),
+    json,
+    json.replaceAll('/', '\\/'),
+    goJson,
+    goJson.replaceAll('/', '\\/'),
+    html,
+  ];
 }
 
 function scrubbed(text: string, secrets: readonly string[]): string {
@@ -249,10 +290,7 @@ function seen(
       cipher: tls.cipher ?? null,
     },
     // A probe's message can quote a URL a server redirected to, credentials and all.
-    error: error && {
-      code: error.code,
-      message: error.message.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1'),
-    },
+    error: error && { code: error.code, message: withoutUrlCredentials(error.message) },
     timings: { ...observation.timings },
   };
 }

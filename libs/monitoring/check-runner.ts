@@ -146,7 +146,11 @@ export class CheckRunner {
       /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
       mongo: Pick<MongoHealth, 'available'>;
       /** Failing results keep evidence; its body once per website, region and 5 minutes. */
-      evidence: { gate: EvidenceBodyGate; stored(withBody: boolean, bytes: number): void };
+      evidence: {
+        gate: EvidenceBodyGate;
+        stored(withBody: boolean, bytes: number): void;
+        failed(error: unknown): void;
+      };
     },
   ) {}
 
@@ -184,17 +188,20 @@ export class CheckRunner {
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
     if (status !== 'up') {
-      const { gate, stored } = this.deps.evidence;
-      const evidence = await failureEvidence({
+      const { gate, stored, failed } = this.deps.evidence;
+      // Evidence is a help, the result is the record: a result is stored without it, never lost for it.
+      await failureEvidence({
         website,
         observation,
+        status,
         region: job.region,
         nodeId: this.deps.nodeId,
         secrets: this.deps.secrets,
         gate,
-      });
-      Object.assign(result, evidence.fields);
-      stored(evidence.withBody, evidence.fields.evidenceBytes ?? 0);
+      }).then((evidence) => {
+        Object.assign(result, evidence.fields);
+        stored(evidence.withBody, evidence.fields.evidenceBytes ?? 0);
+      }, failed);
     }
     const entry: PendingRecord = {
       websiteId: website.id,

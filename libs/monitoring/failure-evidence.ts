@@ -10,7 +10,7 @@ const OMITTED_REASON = 'A body of this website from this region was kept less th
 
 /** Whether a failing result may keep its body now (one per website, region and 5 minutes). */
 export interface EvidenceBodyGate {
-  keepBody(websiteId: number, region: string): Promise<boolean>;
+  keepBody(websiteId: number, region: string, status: 'down' | 'degraded'): Promise<boolean>;
 }
 
 /**
@@ -23,8 +23,8 @@ export class RedisEvidenceBodyGate implements EvidenceBodyGate {
     private readonly prefix: string,
   ) {}
 
-  async keepBody(websiteId: number, region: string): Promise<boolean> {
-    const key = `${this.prefix}:evidence-body:${websiteId}:${region}`;
+  async keepBody(websiteId: number, region: string, status: 'down' | 'degraded'): Promise<boolean> {
+    const key = `${this.prefix}:evidence-body:${websiteId}:${region}:${status}`;
     const set = await this.redis.set(key, '1', 'PX', EVIDENCE_BODY_EVERY_MS, 'NX').catch(() => null);
     return set === 'OK';
   }
@@ -42,19 +42,43 @@ export async function failureEvidence(input: {
   nodeId: string;
   secrets: SecretBox;
   gate: EvidenceBodyGate;
+  /** Down and degraded keep bodies apart: weeks of warnings do not take a down page's place. */
+  status: 'down' | 'degraded';
 }): Promise<{ fields: Pick<CheckResultDocument, 'evidence' | 'evidenceBytes'>; withBody: boolean }> {
   const { website, observation, region } = input;
   const secretNames = (website.secretHeaders ?? []).map((header) => header.name);
-  const { headers } = openRequest(website, input.secrets);
+  const { headers, body } = openRequest(website, input.secrets);
   const evidence = evidenceOf(observation, {
     region,
     nodeId: input.nodeId,
     secretHeaders: secretNames,
-    secretValues: secretNames.map((name) => headers[name] ?? '').filter((value) => value !== ''),
+    secretValues: [
+      ...secretNames.map((name) => headers[name] ?? '').filter((value) => value !== ''),
+      ...(website.requestBodySealed && body ? sealedBodyValues(body) : []),
+    ],
   });
-  const withBody = evidence.body === null || (await input.gate.keepBody(website.id, region));
+  const withBody = evidence.body === null || (await input.gate.keepBody(website.id, region, input.status));
   return {
     fields: await packEvidence(withBody ? evidence : withoutBody(evidence, OMITTED_REASON)),
     withBody: withBody && evidence.body !== null,
   };
+}
+
+/**
+ * A sealed request body and the values in it (a JSON body's strings and numbers, a form's values):
+ * a server that quotes the request back (an echo, an error about the JSON) shows none of them.
+ */
+function sealedBodyValues(body: string): string[] {
+  const values = [body];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.push(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  try {
+    collect(JSON.parse(body));
+  } catch {
+    for (const value of new URLSearchParams(body).values()) values.push(value);
+  }
+  return values;
 }

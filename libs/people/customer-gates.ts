@@ -47,7 +47,15 @@ export function customerCallerRoutes(deps: {
   );
   routes.set('/api/websites', narrowedToCustomer);
   const ownWebsite = ownedBy(deps.website, 'websiteRef');
-  for (const path of ['', '/check-config', '/status', '/results', '/uptime', '/incidents'])
+  for (const path of [
+    '',
+    '/check-config',
+    '/status',
+    '/results',
+    '/results/:resultRef/evidence',
+    '/uptime',
+    '/incidents',
+  ])
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
   routes.set('/api/status-pages', narrowedToCustomer);
   routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
