@@ -232,7 +232,7 @@ function escapedForms(part: string): string[] {
   return [
     part,
     encoded,
-    encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    encoded.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
     encoded.replaceAll('%20', '+'),
     part.replaceAll('/', '\\/'),
     json,
