@@ -67,8 +67,11 @@ export class AuditEventRepository {
   /** Stores an event under the organization's next number (this process's writes queue per organization). */
   append(event: NewAuditEvent): Promise<AuditEventDocument> {
     const previous = this.pending.get(event.organizationId) ?? Promise.resolve();
-    const appended = previous.then(() => this.insert(event));
-    const settled = appended.catch(() => undefined);
+    const stored = previous.then(() => this.insert(event));
+    const appended = stored.then(({ document }) => document);
+    // The next event of the organization waits for this one's head raise too (FerretDB's update is
+    // a read and a write: two raises at once could leave the lower number), the caller does not.
+    const settled = stored.then(({ headRaised }) => headRaised).catch(() => undefined);
     this.pending.set(event.organizationId, settled);
     void settled.then(() => {
       if (this.pending.get(event.organizationId) === settled) this.pending.delete(event.organizationId);
@@ -76,7 +79,9 @@ export class AuditEventRepository {
     return appended;
   }
 
-  private async insert(event: NewAuditEvent): Promise<AuditEventDocument> {
+  private async insert(
+    event: NewAuditEvent,
+  ): Promise<{ document: AuditEventDocument; headRaised?: Promise<unknown> }> {
     const { organizationId } = event;
     // The number after the one this process stored last is tried first: one write instead of two
     // (the head's `$inc`, then the insert) on a write's path. Taken (another process wrote one):
@@ -88,16 +93,16 @@ export class AuditEventRepository {
     if (guessed) {
       this.lastStored.set(organizationId, { seq: guessed.seq, at: Date.now() });
       // Listings start from the head and walk past numbers stored beyond it, so it may follow late.
-      this.heads
+      const headRaised = this.heads
         .updateOne({ _id: `seq/${organizationId}` }, { $max: { value: guessed.seq } }, { upsert: true })
         .catch(() => {});
-      return guessed;
+      return { document: guessed, headRaised };
     }
     for (let attempt = 0; attempt < 1_000; attempt++) {
       const claimed = await this.claim(event, await this.increment(`seq/${organizationId}`));
       if (claimed) {
         this.lastStored.set(organizationId, { seq: claimed.seq, at: Date.now() });
-        return claimed;
+        return { document: claimed };
       }
     }
     throw new Error(`no audit event number for organization ${organizationId}`);
