@@ -234,6 +234,12 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await opened.getByText('(CONNECT)', { exact: false }).waitFor();
     expect(await opened.textContent()).toContain('no answer came');
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-evidence.png'), fullPage: true });
+    // On a phone the evidence reads top to bottom, nothing wider than the screen.
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-website-evidence-phone.png'), fullPage: true });
+    if (desktop) await page.setViewportSize(desktop);
 
     // A recurring maintenance window: weekly on Mondays and Thursdays, its next 5 occurrences previewed.
     await page.getByRole('button', { name: 'Add a maintenance window' }).click();

@@ -464,6 +464,23 @@ describe('audit log', { timeout: 60_000 }, () => {
     expect(listed.items.map((event) => event.action)).toEqual(['createPackage']);
   });
 
+  /** The `n`th website update of an organization, by token `n + 1`, as the recorder appends it. */
+  const websiteUpdate = (organizationId: number, n: number) => ({
+    organizationId,
+    at: new Date(),
+    actor: { type: 'token' as const, id: n + 1, scopes: ['write' as const] },
+    action: 'updateWebsite',
+    method: 'PATCH',
+    route: '/api/websites/:websiteRef',
+    resource: 'websites',
+    resourceId: String(n),
+    outcome: 'succeeded' as const,
+    status: 200,
+    address: '203.0.113.9',
+    requestId: `r${n}`,
+    changes: [],
+  });
+
   it('a process writing in turn stores each event with one write: the next number is tried before asking the head', async () => {
     const other = await createOrganizationId(api);
     const monitored = new MongoClient(api.config.MONGODB_URL, { monitorCommands: true });
@@ -476,24 +493,7 @@ describe('audit log', { timeout: 60_000 }, () => {
     try {
       const repository = new AuditEventRepository(monitored.db());
       const appended = [];
-      for (let n = 0; n < 5; n++)
-        appended.push(
-          await repository.append({
-            organizationId: other,
-            at: new Date(),
-            actor: { type: 'token', id: 1, scopes: ['write'] },
-            action: 'updateWebsite',
-            method: 'PATCH',
-            route: '/api/websites/:websiteRef',
-            resource: 'websites',
-            resourceId: String(n),
-            outcome: 'succeeded',
-            status: 200,
-            address: '203.0.113.9',
-            requestId: `turn${n}`,
-            changes: [],
-          }),
-        );
+      for (let n = 0; n < 5; n++) appended.push(await repository.append(websiteUpdate(other, n)));
       expect(appended.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
       // The head is asked once; after that each event is one insert, the head raised beside it.
       expect(commands.filter((command) => command === 'findAndModify audit_heads')).toHaveLength(1);
@@ -515,21 +515,7 @@ describe('audit log', { timeout: 60_000 }, () => {
     const processes = [new AuditEventRepository(api.db), new AuditEventRepository(api.db)];
     const appended = await Promise.all(
       Array.from({ length: 30 }, (_, n) =>
-        (processes[n % 2] as AuditEventRepository).append({
-          organizationId: other,
-          at: new Date(),
-          actor: { type: 'token', id: n + 1, scopes: ['write'] },
-          action: 'updateWebsite',
-          method: 'PATCH',
-          route: '/api/websites/:websiteRef',
-          resource: 'websites',
-          resourceId: String(n),
-          outcome: 'succeeded',
-          status: 200,
-          address: '203.0.113.9',
-          requestId: `r${n}`,
-          changes: [],
-        }),
+        (processes[n % 2] as AuditEventRepository).append(websiteUpdate(other, n)),
       ),
     );
     expect(new Set(appended.map((event) => event.seq)).size).toBe(30);

@@ -17,6 +17,16 @@ const REDACTED = '[redacted]';
 const TEXT_TYPE =
   /^(text\/|application\/(.+[+])?(json|xml|javascript|ecmascript|x-www-form-urlencoded)\b)|[+](json|xml)\b/i;
 
+/** A check's phase durations in milliseconds, as results and evidence show them. */
+export const timingsSchema = z.object({
+  dns: z.number(),
+  connect: z.number(),
+  tls: z.number(),
+  ttfb: z.number(),
+  download: z.number(),
+  total: z.number(),
+});
+
 export const evidenceSchema = z
   .object({
     at: z.iso.datetime().describe('When the failing check started'),
@@ -76,30 +86,16 @@ export const evidenceSchema = z
       .object({ code: z.string(), message: z.string() })
       .nullable()
       .describe('Why no answer came (DNS, CONNECT, TLS, TIMEOUT …)'),
-    timings: z.object({
-      dns: z.number(),
-      connect: z.number(),
-      tls: z.number(),
-      ttfb: z.number(),
-      download: z.number(),
-      total: z.number(),
-    }),
+    timings: timingsSchema,
   })
   .meta({ id: 'Evidence', description: 'What a failing check saw: the answer, or why there was none' });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
-/** A URL without the credentials it may carry (`https://user:pass@host/`). */
-export function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url;
-  }
-}
+/**
+ * Credentials out of any URL in a text (`https://user:pass@host`, a password may hold a `/`): after a
+ * scheme, everything up to an `@` goes (an `@` later in a path takes the path with it: shown short).
+ */
+const withoutCredentials = (text: string) => text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s@]*@/gi, '$1');
 
 /** The charset a `Content-Type` declares, if the platform can decode it. */
 function declaredCharset(contentType: string | undefined): string | null {
@@ -146,7 +142,7 @@ function bodyEvidence(observation: Observation, secrets: readonly string[]): Evi
     text: cut ? withoutSecretStart(text, secrets) : text,
     charset,
     bytes,
-    truncated: body.length > kept.length || observation.bodyTruncated,
+    truncated: cut || observation.bodyTruncated,
   };
 }
 
@@ -174,7 +170,7 @@ export function evidenceOf(
     Object.entries(observation.headers).map(([name, value]) => {
       const lower = name.toLowerCase();
       if (redacted.has(lower)) return [lower, REDACTED];
-      return [lower, withoutUrlCredentials(value)];
+      return [lower, withoutCredentials(value)];
     }),
   );
   const secrets = secretForms(context.secretValues);
@@ -185,11 +181,6 @@ export function evidenceOf(
   ) as Evidence;
 }
 
-/**
- * Credentials out of any URL in a text (`https://user:pass@host`, a password may hold a `/`): after a
- * scheme, everything up to an `@` goes (an `@` later in a path takes the path with it: shown short).
- */
-const withoutUrlCredentials = (text: string) => text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s@]*@/gi, '$1');
 /** Shorter secret values are not searched for (they would blank out ordinary words). */
 const MIN_SCRUBBED_LENGTH = 4;
 
@@ -290,7 +281,7 @@ function seen(
       cipher: tls.cipher ?? null,
     },
     // A probe's message can quote a URL a server redirected to, credentials and all.
-    error: error && { code: error.code, message: withoutUrlCredentials(error.message) },
+    error: error && { code: error.code, message: withoutCredentials(error.message) },
     timings: { ...observation.timings },
   };
 }

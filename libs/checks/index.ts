@@ -27,8 +27,8 @@ export {
   type Evidence,
   evidenceOf,
   evidenceSchema,
+  timingsSchema,
   withoutBody,
-  withoutCredentials,
 } from './evidence.js';
 export type {
   HopTimings,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Middleware } from 'koa';
+import { LruMap } from '../runtime/index.js';
 import type { AppContext, AppState } from './context.js';
 
 /** Smaller bodies are sent as they are: compressing them saves less than a packet and costs CPU. */
@@ -107,40 +108,21 @@ const gunzipAsync = promisify(gunzip);
 
 /**
  * Plain forms unzipped from bodies kept compressed, for clients that take no compression (curl,
- * some bots), kept by ETag while they fit: a page asked for again is not unzipped again.
+ * some bots), kept by ETag while they fit in 32 MiB: a page asked for again is not unzipped again.
  */
-class UnzippedBodies {
-  private readonly kept = new Map<string, { bytes: Promise<Buffer>; size: number }>();
-  private size = 0;
+const UNZIPPED_KEPT_BYTES = 32 * 1024 * 1024;
+const unzipped = new LruMap<Promise<Buffer>>(Number.POSITIVE_INFINITY, UNZIPPED_KEPT_BYTES);
 
-  constructor(private readonly maxBytes: number) {}
-
-  get(etag: string, size: number, unzip: () => Promise<Buffer>): Promise<Buffer> {
-    const found = this.kept.get(etag);
-    if (found) {
-      this.kept.delete(etag);
-      this.kept.set(etag, found);
-      return found.bytes;
-    }
-    const bytes = unzip();
-    if (size > this.maxBytes) return bytes;
-    this.kept.set(etag, { bytes, size });
-    this.size += size;
-    for (const [oldest, { size: oldestSize }] of this.kept) {
-      if (this.size <= this.maxBytes) break;
-      this.kept.delete(oldest);
-      this.size -= oldestSize;
-    }
-    bytes.catch(() => {
-      if (this.kept.get(etag)?.bytes === bytes) {
-        this.kept.delete(etag);
-        this.size -= size;
-      }
-    });
-    return bytes;
-  }
+function unzippedOnce(key: string, size: number, unzip: () => Promise<Buffer>): Promise<Buffer> {
+  const found = unzipped.get(key);
+  if (found) return found;
+  const bytes = unzip();
+  // One larger than all of it would only push out the others.
+  if (size > UNZIPPED_KEPT_BYTES) return bytes;
+  unzipped.set(key, bytes, size);
+  bytes.catch(() => unzipped.peek(key) === bytes && unzipped.delete(key));
+  return bytes;
 }
-const unzipped = new UnzippedBodies(32 * 1024 * 1024);
 
 /**
  * A body rendered once and sent many times: a strong ETag and its forms, each compressed form made
@@ -186,7 +168,7 @@ export class PrecompressedBody {
     let body = this.encoded.get(coding);
     if (!body) {
       if (coding === 'identity')
-        return unzipped.get(`${this.etag}/${this.type}`, this.size, () =>
+        return unzippedOnce(`${this.etag}/${this.type}`, this.size, () =>
           this.coded('gzip').then((gzipped) => gunzipAsync(gzipped)),
         );
       const identity = this.coded('identity');

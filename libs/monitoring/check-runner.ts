@@ -28,7 +28,7 @@ import {
   type WebsiteDocument,
 } from '../websites/index.js';
 import { decisionRules } from './decision-rules.js';
-import { type EvidenceBodyGate, failureEvidence } from './failure-evidence.js';
+import { type EvidenceBodyGate, failureEvidence, type SentRequest } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
@@ -166,7 +166,7 @@ export class CheckRunner {
       return { ran: false, reason: 'stale' };
 
     const config = withinPackage(website.checkConfig, pkg);
-    const observation = await this.observe(website, config);
+    const { observation, sent } = await this.observe(website, config);
     const now = new Date();
     const { status, checks } = evaluate(observation, { config, alerting: pkg.alerting, now });
     const result: CheckResultDocument = {
@@ -196,7 +196,7 @@ export class CheckRunner {
         status,
         region: job.region,
         nodeId: this.deps.nodeId,
-        secrets: this.deps.secrets,
+        sent,
         gate,
       }).then((evidence) => {
         Object.assign(result, evidence.fields);
@@ -274,8 +274,12 @@ export class CheckRunner {
     }
   }
 
-  private async observe(website: WebsiteDocument, config: CheckConfig): Promise<Observation> {
-    // Secret headers and body are opened here, for the probe, and nowhere else.
+  /** What the check saw, and the request it sent (its secrets opened: evidence blanks them). */
+  private async observe(
+    website: WebsiteDocument,
+    config: CheckConfig,
+  ): Promise<{ observation: Observation; sent: SentRequest }> {
+    // Secret headers and body are opened here, for the probe and the evidence, and nowhere else.
     const { headers, body, originBound } = openRequest(website, this.deps.secrets);
     const request: ProbeRequest = {
       url: website.url,
@@ -319,7 +323,7 @@ export class CheckRunner {
         : Promise.resolve(null),
     ]);
     const { location: _location, ...observation } = main;
-    return { ...observation, httpsRedirect, domain };
+    return { observation: { ...observation, httpsRedirect, domain }, sent: { headers, body } };
   }
 
   /**

@@ -1,12 +1,17 @@
 import { evidenceOf, type Observation, withoutBody } from '../checks/index.js';
 import type { Redis } from '../redis/index.js';
-import type { SecretBox } from '../secrets/index.js';
-import { openRequest, type WebsiteDocument } from '../websites/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
 import { type CheckResultDocument, packEvidence } from './result.repository.js';
 
 /** A body is kept once per website, region and this long while the website keeps failing. */
 export const EVIDENCE_BODY_EVERY_MS = 5 * 60_000;
 const OMITTED_REASON = 'A body of this website from this region was kept less than 5 minutes before';
+
+/** The request a check sent, its secret headers and sealed body opened. */
+export interface SentRequest {
+  headers: Record<string, string>;
+  body: string | null;
+}
 
 /** Whether a failing result may keep its body now (one per website, region and 5 minutes). */
 export interface EvidenceBodyGate {
@@ -40,14 +45,14 @@ export async function failureEvidence(input: {
   observation: Observation;
   region: string;
   nodeId: string;
-  secrets: SecretBox;
+  sent: SentRequest;
   gate: EvidenceBodyGate;
   /** Down and degraded keep bodies apart: weeks of warnings do not take a down page's place. */
   status: 'down' | 'degraded';
 }): Promise<{ fields: Pick<CheckResultDocument, 'evidence' | 'evidenceBytes'>; withBody: boolean }> {
   const { website, observation, region } = input;
   const secretNames = (website.secretHeaders ?? []).map((header) => header.name);
-  const { headers, body } = openRequest(website, input.secrets);
+  const { headers, body } = input.sent;
   const evidence = evidenceOf(observation, {
     region,
     nodeId: input.nodeId,

@@ -1,6 +1,6 @@
 import { ObjectId, type WithId } from 'mongodb';
 import { z } from 'zod';
-import { evidenceSchema } from '../checks/index.js';
+import { evidenceSchema, timingsSchema } from '../checks/index.js';
 import { decimalInteger } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
@@ -32,14 +32,7 @@ const resultView = z
       .describe(
         'The body was longer than the probe reads (the page-size cap, at least 10 MiB): sizeBytes is a lower bound',
       ),
-    timings: z.object({
-      dns: z.number(),
-      connect: z.number(),
-      tls: z.number(),
-      ttfb: z.number(),
-      download: z.number(),
-      total: z.number(),
-    }),
+    timings: timingsSchema,
     redirects: z
       .array(
         z.object({

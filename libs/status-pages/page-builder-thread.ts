@@ -1,22 +1,9 @@
 import { type MessagePort, Worker } from 'node:worker_threads';
-import { PrecompressedBody } from '../http/index.js';
 import type { BuiltPage, PageBuilder, PageBuildRequest } from './page-builder.js';
-import type { PublishedPage } from './shared-pages.js';
+import { type PackedPage, packedPage, unpackedPage } from './shared-pages.js';
 
-/** A body as it crosses threads: its compressed forms (copied, never made again). */
-interface BodyMessage {
-  type: string;
-  etag: string;
-  size: number;
-  br: Uint8Array;
-  gzip: Uint8Array;
-}
-
-interface BuiltMessage {
+interface BuiltMessage extends PackedPage {
   madeAt: number;
-  embedAllowedOrigins: string[];
-  html: BodyMessage;
-  json: BodyMessage;
 }
 
 type ToBuilder = { id: number; request: PageBuildRequest } | { close: true };
@@ -28,16 +15,6 @@ const BUILD_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5_000;
 /** Starts a TypeScript entry (sources run in development and tests). */
 const TYPESCRIPT_THREAD = new URL('../runtime/typescript-thread.mjs', import.meta.url);
-
-// A copy of exactly its bytes: a view would keep the whole block it was sent in alive.
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes);
-
-async function bodyMessage(body: PrecompressedBody): Promise<BodyMessage> {
-  return { type: body.type, ...(await body.compressedForms()) };
-}
-
-const bodyOf = ({ type, etag, size, br, gzip }: BodyMessage) =>
-  new PrecompressedBody({ etag, size, br: asBuffer(br), gzip: asBuffer(gzip) }, type);
 
 /**
  * Serves builds asked through `port` with `builder`, in the thread that owns it; resolves when
@@ -55,10 +32,7 @@ export function servePageBuilds(port: MessagePort, builder: PageBuilder): Promis
       const answer = async (): Promise<FromBuilder> => {
         try {
           const built = await builder.build(message.request);
-          const { page } = built;
-          const [html, json] = await Promise.all([bodyMessage(page.html), bodyMessage(page.json)]);
-          const embedAllowedOrigins = [...page.embedAllowedOrigins];
-          return { id: message.id, built: { madeAt: built.madeAt, embedAllowedOrigins, html, json } };
+          return { id: message.id, built: { madeAt: built.madeAt, ...(await packedPage(built.page)) } };
         } catch (error) {
           return { id: message.id, error: error instanceof Error ? error.message : String(error) };
         }
@@ -134,7 +108,7 @@ export class ThreadPageBuilder implements PageBuilder {
       const waiting = this.settle(message.id);
       if (!waiting) return;
       if ('error' in message) waiting.reject(new Error(message.error));
-      else waiting.resolve(builtPage(message.built));
+      else waiting.resolve({ madeAt: message.built.madeAt, page: unpackedPage(message.built) });
     });
     // Only this thread's builds fail with it: a replacement may already have others.
     const gone = (error: Error) => {
@@ -161,13 +135,4 @@ export class ThreadPageBuilder implements PageBuilder {
     await exited;
     clearTimeout(timer);
   }
-}
-
-function builtPage(message: BuiltMessage): BuiltPage {
-  const page: PublishedPage = {
-    embedAllowedOrigins: message.embedAllowedOrigins,
-    html: bodyOf(message.html),
-    json: bodyOf(message.json),
-  };
-  return { madeAt: message.madeAt, page };
 }

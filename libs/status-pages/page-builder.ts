@@ -11,7 +11,7 @@ import {
   type ShownStatus,
   type StatusPageData,
 } from './page-model.js';
-import type { PublishedPage, SharedPublishedPages } from './shared-pages.js';
+import { type PublishedPage, packedPage, type SharedPublishedPages, unpackedPage } from './shared-pages.js';
 import type { StatusPageDocument } from './status-page.repository.js';
 import { publicStatusPageView } from './status-page.schema.js';
 
@@ -83,7 +83,9 @@ export class LocalPageBuilder implements PageBuilder {
 
   async build({ page, revision }: PageBuildRequest): Promise<BuiltPage> {
     const now = new Date();
-    const built = { madeAt: now.getTime(), page: await compacted(publish(page, await this.data(page, now))) };
+    // Kept as its compressed forms only, which another thread or process takes as they are.
+    const published = unpackedPage(await packedPage(publish(page, await this.data(page, now))));
+    const built = { madeAt: now.getTime(), page: published };
     // Sharing is a saving, not a duty: a failure leaves the page served from this process.
     if (revision !== undefined) this.deps.shared.put(page.slug, { revision, ...built }).catch(() => {});
     return built;
@@ -144,15 +146,4 @@ function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage 
       'application/json; charset=utf-8',
     ),
   };
-}
-
-/**
- * The page as its compressed forms only, made now: held in ~1/50 of the memory, and handed to
- * another thread or process without being compressed again.
- */
-async function compacted(page: PublishedPage): Promise<PublishedPage> {
-  const compact = async (body: PrecompressedBody) =>
-    new PrecompressedBody(await body.compressedForms(), body.type);
-  const [html, json] = await Promise.all([compact(page.html), compact(page.json)]);
-  return { embedAllowedOrigins: page.embedAllowedOrigins, html, json };
 }

@@ -85,11 +85,13 @@ export class PublicStatusPages {
   page(slug: string): Promise<PublishedPage | null> {
     const revisionOf = () => this.deps.revisions.ofSlug(slug);
     return this.pagesCache.get(slug, revisionOf, async ({ afterChange, background }) => {
-      const revision = await revisionOf();
+      // Both at once (one round trip); Redis not answering, the page is built here, as without sharing.
+      const [revision, shared] = await Promise.all([
+        revisionOf(),
+        this.deps.shared.get(slug).catch(() => null),
+      ]);
       const shareable = revision !== REVISION_UNKNOWN;
-      // Redis not answering: the page is built here, as without sharing.
-      const shared = shareable ? await this.deps.shared.get(slug).catch(() => null) : null;
-      if (shared && shared.revision === revision) {
+      if (shareable && shared && shared.revision === revision) {
         const age = Date.now() - shared.madeAt;
         const servable = background ? PUBLIC_CACHE_SECONDS : PUBLIC_CACHE_SECONDS + PAGE_STALE_SECONDS;
         if (age >= 0 && age < servable * 1000) return { revision, value: shared.page, madeAt: shared.madeAt };

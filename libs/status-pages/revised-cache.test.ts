@@ -52,15 +52,20 @@ describe('RevisedCache, stale while refreshing', () => {
     return { get, loads };
   }
   const settled = () => new Promise((resolve) => setImmediate(resolve));
-
-  it('answers a value past its age at once while one refresh runs, then the refreshed one', async () => {
+  /** The cache at `start`, its first load answered with `v1`. */
+  async function loadedAtStart(revision: { current: string }) {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(start);
-    const { get, loads } = cacheOf({ current: 'r1' });
-    const first = get();
+    const cached = cacheOf(revision);
+    const first = cached.get();
     await settled();
-    loads[0]?.settle('v1');
+    cached.loads[0]?.settle('v1');
     expect(await first).toBe('v1');
+    return cached;
+  }
+
+  it('answers a value past its age at once while one refresh runs, then the refreshed one', async () => {
+    const { get, loads } = await loadedAtStart({ current: 'r1' });
     vi.setSystemTime(start + 45_000);
     expect(await Promise.all([get(), get(), get()])).toEqual(['v1', 'v1', 'v1']);
     expect(loads.map((load) => load.background)).toEqual([false, true]);
@@ -71,13 +76,7 @@ describe('RevisedCache, stale while refreshing', () => {
   });
 
   it('tries a failed refresh again a second later, not on every request', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
-    const { get, loads } = cacheOf({ current: 'r1' });
-    const first = get();
-    await settled();
-    loads[0]?.settle('v1');
-    await first;
+    const { get, loads } = await loadedAtStart({ current: 'r1' });
     vi.setSystemTime(start + 40_000);
     await get();
     loads[1]?.settle(new Error('MongoDB does not answer'));
@@ -90,14 +89,8 @@ describe('RevisedCache, stale while refreshing', () => {
   });
 
   it('never answers a stale value after its revision moved, nor past the stale window', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(start);
     const revision = { current: 'r1' };
-    const { get, loads } = cacheOf(revision);
-    const first = get();
-    await settled();
-    loads[0]?.settle('v1');
-    await first;
+    const { get, loads } = await loadedAtStart(revision);
     vi.setSystemTime(start + 40_000);
     revision.current = 'r2';
     const afterChange = get();

@@ -1,3 +1,4 @@
+import { LruMap } from '../runtime/index.js';
 import { REVISION_UNKNOWN, type Revision } from './page-revisions.js';
 
 /** What a loader found (null: nothing) and the revision it read before it began. */
@@ -22,6 +23,10 @@ interface Entry<T> {
   refresh?: { running: boolean; notBefore: number };
 }
 
+/** Where a value's age counts from: when it was made, if before its load began (another process built it). */
+const ageFrom = (revised: { madeAt?: number }, loadedAt: number) =>
+  Math.min(revised.madeAt ?? loadedAt, loadedAt);
+
 /** A refresh that failed (or declined) is tried again by a request this much later. */
 const REFRESH_RETRY_MS = 1000;
 
@@ -42,49 +47,6 @@ const CAPACITY = { found: 1000, absent: 10_000 };
 export interface ByteBudget<T> {
   maxBytes: number;
   sizeOf(value: T): number;
-}
-
-/** Entries by key, least recently used first: past `maxEntries` or `maxBytes`, those go. */
-class LruMap<V> {
-  private readonly held = new Map<string, { value: V; bytes: number }>();
-  private bytes = 0;
-
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxBytes = Number.POSITIVE_INFINITY,
-  ) {}
-
-  /** The value without counting it as read. */
-  peek(key: string): V | undefined {
-    return this.held.get(key)?.value;
-  }
-
-  get(key: string): V | undefined {
-    const found = this.held.get(key);
-    if (!found) return undefined;
-    this.held.delete(key);
-    this.held.set(key, found);
-    return found.value;
-  }
-
-  set(key: string, value: V, bytes = 0): void {
-    this.delete(key);
-    this.held.set(key, { value, bytes });
-    this.bytes += bytes;
-    for (const [oldest, { bytes: oldestBytes }] of this.held) {
-      if (this.held.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.held.delete(oldest);
-      this.bytes -= oldestBytes;
-    }
-  }
-
-  delete(key: string): boolean {
-    const found = this.held.get(key);
-    if (!found) return false;
-    this.held.delete(key);
-    this.bytes -= found.bytes;
-    return true;
-  }
 }
 
 /**
@@ -157,9 +119,9 @@ export class RevisedCache<T> {
     // Loading among the absent: a flood of made-up keys in flight must not push out found pages.
     this.absent.set(key, entry);
     const forget = () => this.absent.get(key) === entry && this.absent.delete(key);
-    loaded.then(({ value, madeAt }) => {
-      if (madeAt !== undefined) entry.at = Math.min(madeAt, loadedAt);
-      if (value !== null && forget()) this.found.set(key, entry, this.budget?.sizeOf(value));
+    loaded.then((revised) => {
+      entry.at = ageFrom(revised, loadedAt);
+      if (revised.value !== null && forget()) this.found.set(key, entry, this.budget?.sizeOf(revised.value));
     }, forget);
     return loaded;
   }
@@ -173,11 +135,8 @@ export class RevisedCache<T> {
     cached.refresh = { running: true, notBefore: now };
     load({ afterChange: false, background: true }).then(
       (revised) => {
-        if (this.found.get(key) !== cached) return;
-        const fresh: Entry<T> = {
-          at: revised.madeAt === undefined ? now : Math.min(revised.madeAt, now),
-          loaded: Promise.resolve(revised),
-        };
+        if (this.found.peek(key) !== cached) return;
+        const fresh: Entry<T> = { at: ageFrom(revised, now), loaded: Promise.resolve(revised) };
         if (revised.value === null) this.found.delete(key);
         else this.found.set(key, fresh, this.budget?.sizeOf(revised.value));
       },

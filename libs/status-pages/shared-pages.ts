@@ -29,6 +29,46 @@ export interface PublishedPage {
   json: PrecompressedBody;
 }
 
+/** A body as its compressed forms and type: what crosses threads and goes to Redis. */
+export interface PackedBody {
+  type: string;
+  etag: string;
+  /** Its length uncompressed. */
+  size: number;
+  br: Uint8Array;
+  gzip: Uint8Array;
+}
+
+export interface PackedPage {
+  embedAllowedOrigins: string[];
+  html: PackedBody;
+  json: PackedBody;
+}
+
+/** The page as its compressed forms (made now if they were not). */
+export async function packedPage(page: PublishedPage): Promise<PackedPage> {
+  const pack = async (body: PrecompressedBody): Promise<PackedBody> => ({
+    type: body.type,
+    ...(await body.compressedForms()),
+  });
+  const [html, json] = await Promise.all([pack(page.html), pack(page.json)]);
+  return { embedAllowedOrigins: [...page.embedAllowedOrigins], html, json };
+}
+
+/**
+ * The page held as its compressed forms only (~1/50 of its HTML and JSON), each a copy of exactly
+ * its bytes: a view would keep the whole block it came in alive (a thread's message, Redis's buffer).
+ */
+export function unpackedPage(packed: PackedPage): PublishedPage {
+  const unpack = ({ type, etag, size, br, gzip }: PackedBody) =>
+    new PrecompressedBody({ etag, size, br: Buffer.from(br), gzip: Buffer.from(gzip) }, type);
+  return {
+    embedAllowedOrigins: packed.embedAllowedOrigins,
+    html: unpack(packed.html),
+    json: unpack(packed.json),
+  };
+}
+
 /** A page as one process built it, for the others. */
 export interface PageSnapshot {
   /** The slug's revision read before the build began. */
@@ -57,38 +97,27 @@ export class SharedPublishedPages {
   async get(slug: string): Promise<PageSnapshot | null> {
     const stored = await this.redis.hgetallBuffer(this.key(slug));
     const meta = snapshotMeta.safeParse(parseJson(stored.meta?.toString()));
-    // Copies of exactly their bytes: the client's views would keep its whole read buffer alive.
-    const bodies = BODY_FIELDS.map((field) => stored[field] && Buffer.from(stored[field]));
-    const [htmlGzip, htmlBr, jsonGzip, jsonBr] = bodies;
+    const [htmlGzip, htmlBr, jsonGzip, jsonBr] = BODY_FIELDS.map((field) => stored[field]);
     if (!meta.success || !htmlGzip || !htmlBr || !jsonGzip || !jsonBr) return null;
-    const { html, json } = meta.data;
-    return {
-      revision: meta.data.revision,
-      madeAt: meta.data.madeAt,
-      page: {
-        embedAllowedOrigins: meta.data.embedAllowedOrigins,
-        html: new PrecompressedBody(
-          { etag: html.etag, size: html.size, gzip: htmlGzip, br: htmlBr },
-          html.type,
-        ),
-        json: new PrecompressedBody(
-          { etag: json.etag, size: json.size, gzip: jsonGzip, br: jsonBr },
-          json.type,
-        ),
-      },
-    };
+    const { revision, madeAt, embedAllowedOrigins, html, json } = meta.data;
+    const page = unpackedPage({
+      embedAllowedOrigins,
+      html: { ...html, gzip: htmlGzip, br: htmlBr },
+      json: { ...json, gzip: jsonGzip, br: jsonBr },
+    });
+    return { revision, madeAt, page };
   }
 
   /** Shares a page built under `revision` (its compressed forms are made now if not yet). */
   async put(slug: string, snapshot: PageSnapshot): Promise<void> {
-    const { html, json, embedAllowedOrigins } = snapshot.page;
-    const [htmlForms, jsonForms] = await Promise.all([html.compressedForms(), json.compressedForms()]);
+    const { embedAllowedOrigins, html, json } = await packedPage(snapshot.page);
+    const bodyMetaOf = ({ type, etag, size }: PackedBody) => ({ type, etag, size });
     const meta = {
       revision: snapshot.revision,
       madeAt: snapshot.madeAt,
-      embedAllowedOrigins: [...embedAllowedOrigins],
-      html: { type: html.type, etag: htmlForms.etag, size: htmlForms.size },
-      json: { type: json.type, etag: jsonForms.etag, size: jsonForms.size },
+      embedAllowedOrigins,
+      html: bodyMetaOf(html),
+      json: bodyMetaOf(json),
     };
     const key = this.key(slug);
     await this.redis
@@ -96,10 +125,10 @@ export class SharedPublishedPages {
       .del(key)
       .hset(key, {
         meta: JSON.stringify(meta),
-        'html.gzip': htmlForms.gzip,
-        'html.br': htmlForms.br,
-        'json.gzip': jsonForms.gzip,
-        'json.br': jsonForms.br,
+        'html.gzip': Buffer.from(html.gzip),
+        'html.br': Buffer.from(html.br),
+        'json.gzip': Buffer.from(json.gzip),
+        'json.br': Buffer.from(json.br),
       })
       .expire(key, SNAPSHOT_TTL_SECONDS)
       .exec();
