@@ -40,6 +40,7 @@ describe('hot state in Redis, durable state in MongoDB', () => {
     new MonitorTransitions({
       states,
       outbox: services.events,
+      timelines: services.timelines,
       mutex: services.mutex,
       logger: createLogger('test', 'silent'),
     }).adjust(state.organizationId, state.websiteId, 'test', () => state);

@@ -9,6 +9,7 @@ import { createLogger } from '../libs/logging/index.js';
 import {
   afterResult,
   type EventWebsite,
+  IncidentTimelines,
   type MonitorStateDocument,
   MonitorStateRepository,
   MonitorTransitions,
@@ -73,6 +74,7 @@ describe('the monitor transition path under races and failures (real FerretDB an
       transitions: new MonitorTransitions({
         states,
         outbox: new EventOutbox(db, { timeoutMS: 10_000 }),
+        timelines: new IncidentTimelines(db),
         // Short, and renewed no longer than it lasts: a holder stalled past a second loses it.
         mutex: new RedisMutex(redis, api.config.REDIS_KEY_PREFIX, {
           ttlMs,

@@ -16,6 +16,7 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
+import { notFound } from '../../libs/errors/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -27,7 +28,12 @@ import {
 } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
-import { listedStatuses, monitoringGauges, monitoringRoutes } from '../../libs/monitoring/index.js';
+import {
+  incidentRoutes,
+  listedStatuses,
+  monitoringGauges,
+  monitoringRoutes,
+} from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
@@ -266,6 +272,22 @@ export async function startApi(
         ),
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     }),
+    ...incidentRoutes({
+      states: services.states,
+      results: services.results,
+      timelines: services.timelines,
+      transitions: services.transitions,
+      website: (organizationId, ref) => services.websites.get(organizationId, ref),
+      actorOf: async (auth) => {
+        if (auth.userId !== undefined) {
+          const user = await services.users.findById(auth.organizationId, auth.userId);
+          return { type: 'user', id: auth.userId, name: user?.name || user?.email || `user ${auth.userId}` };
+        }
+        const tokenId = auth.tokenId ?? 0;
+        const token = await services.tokens.findById(auth.organizationId, tokenId);
+        return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
+      },
+    }),
     ...maintenanceRoutes({
       windows: services.maintenanceWindows,
       websites: services.websiteRepository,
@@ -325,6 +347,11 @@ export async function startApi(
         authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
         customerCallerRoutes: customerCallerRoutes({
           website: (organizationId, ref) => services.websites.get(organizationId, ref),
+          incident: async (organizationId, ref) => {
+            const incident = await services.states.incident(organizationId, ref);
+            if (!incident) throw notFound('No such incident');
+            return services.websites.get(organizationId, String(incident.websiteId));
+          },
           statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
           packageOfCustomer,
         }),

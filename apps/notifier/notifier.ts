@@ -6,6 +6,7 @@ import { pingMongo } from '../../libs/db/index.js';
 import { EventOutbox } from '../../libs/events/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { SYSTEM } from '../../libs/monitoring/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
@@ -65,6 +66,22 @@ export async function startNotifier(
     http,
     logger,
     retryScale: config.DELIVERY_RETRY_SCALE,
+    onAlertSettled: (alert) =>
+      services.timelines.append(alert.incident, {
+        key: `alert:${alert.deliveryKey}:${alert.at.getTime()}`,
+        at: alert.at,
+        kind: 'alert',
+        by: SYSTEM,
+        region: null,
+        text: alert.outcome,
+        alert: {
+          channelId: alert.channel.id,
+          channelName: alert.channel.name,
+          channelType: alert.channel.type,
+          eventType: alert.eventType,
+          status: alert.status,
+        },
+      }),
   });
   const workers = startNotificationWorkers({
     connection: blocking,

@@ -204,6 +204,8 @@ export async function startWorker(
     mongo: mongoHealth,
     evidence: {
       gate: new RedisEvidenceBodyGate(redis, config.REDIS_KEY_PREFIX),
+      read: (organizationId, websiteId, resultId) =>
+        services.results.evidence(organizationId, websiteId, resultId),
       stored: (withBody, bytes) => checkMetrics.evidenceStored(withBody, bytes),
       failed: (error) =>
         logger.warn(

@@ -107,6 +107,17 @@ export interface AttemptOutcome {
   durationMs: number | null;
 }
 
+/** A delivery of an incident's event that ended: the incident's timeline lists it. */
+export interface SettledAlert {
+  incident: string;
+  deliveryKey: string;
+  at: Date;
+  channel: { id: number; name: string; type: string };
+  eventType: string;
+  status: 'succeeded' | 'failed';
+  outcome: string | null;
+}
+
 type Settlement = {
   status: Exclude<DeliveryStatus, 'pending'>;
   outcome: string | null;
@@ -131,6 +142,8 @@ export class DeliveryRunner {
       retryScale: number;
       /** Told of each attempt's outcome (metrics); `durationMs` null when nothing was sent. */
       onOutcome?: (outcome: AttemptOutcome) => void;
+      /** Told when a delivery of an incident's event succeeds or fails for good. */
+      onAlertSettled?: (alert: SettledAlert) => Promise<void>;
     },
   ) {}
 
@@ -234,6 +247,7 @@ export class DeliveryRunner {
     ) => {
       const durationMs = Date.now() - at.getTime();
       await this.concluded(delivery, owing, { at, durationMs, ...attempt }, settlement);
+      if (settlement) await this.alertSettled(delivery, channel, at, settlement);
       const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
       this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
     };
@@ -280,6 +294,34 @@ export class DeliveryRunner {
     }
     logger.warn({ ...log, err: outcome.problem, final: last }, 'delivery attempt failed');
     return recorded(attempt, last ? { status: 'failed', outcome: outcome.problem } : null);
+  }
+
+  /** Tells the incident's timeline (a trouble there is logged: the delivery is recorded all the same). */
+  private async alertSettled(
+    delivery: DeliveryRecord,
+    channel: ChannelDocument,
+    at: Date,
+    settlement: Settlement,
+  ): Promise<void> {
+    const incident = delivery.payload.data.incident;
+    const { status } = settlement;
+    if (!incident || !this.deps.onAlertSettled || status === 'skipped') return;
+    await this.deps
+      .onAlertSettled({
+        incident,
+        deliveryKey: keyOf(delivery),
+        at,
+        channel: { id: channel.id, name: channel.name, type: channel.type },
+        eventType: delivery.eventType,
+        status,
+        outcome: settlement.outcome,
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { incident, deliveryId: delivery.id, err: error instanceof Error ? error.message : String(error) },
+          'the incident timeline did not get this delivery',
+        ),
+      );
   }
 
   /** Logs the attempt; a settled delivery owes nothing more, else it owes the next attempt after its delay. */

@@ -1,2 +1,2 @@
 export { type AppConfig, decodeSecretsKey, envSchema } from './config.schema.js';
-export { ConfigError, loadConfig, loadConfigOrExit, requireSecretsKey } from './load-config.js';
+export { appLink, ConfigError, loadConfig, loadConfigOrExit, requireSecretsKey } from './load-config.js';

@@ -37,3 +37,13 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfi
     process.exit(78);
   }
 }
+
+/**
+ * The address of a page of the app as people's browsers reach it (links in mails and alerts):
+ * under `PUBLIC_URL` (its path kept, so a service under https://example.com/webmon/ keeps it),
+ * else the API on this machine.
+ */
+export function appLink(settings: { PUBLIC_URL?: string | undefined; PORT: number }, path: string): URL {
+  const origin = settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`;
+  return new URL(path.replace(/^\//, ''), origin.endsWith('/') ? origin : `${origin}/`);
+}

@@ -16,7 +16,8 @@ export function emailMessage(payload: EventPayload): { subject: string; text: st
     website ? `URL: ${website.url}` : null,
     status ? `Status: ${previousStatus ? `${previousStatus} → ` : ''}${status}` : null,
     summary.reason ? `Reason: ${summary.reason}` : null,
-    incident ? `Incident: ${incident}` : null,
+    summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    incident ? `Incident: ${summary.link ?? incident}` : null,
     `Time: ${payload.createdAt}`,
     `Event: ${payload.type} (${payload.id})`,
   ].filter((line): line is string => line !== null);

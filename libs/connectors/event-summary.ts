@@ -10,7 +10,17 @@ export interface EventSummary {
   severity: Severity;
   /** The event ends a problem (website up, maintenance over). */
   recovery: boolean;
+  /**
+   * What the failing check saw, in one line of at most 300 characters: the answer's status line
+   * and the start of its body, or the network error (null: no evidence came with the event).
+   */
+  excerpt: string | null;
+  /** The incident's page in the app. */
+  link: string | null;
 }
+
+/** How much of a failing answer's body an alert quotes. */
+export const EXCERPT_CHARS = 300;
 
 const SEVERITY: Record<EventKind, Severity> = {
   'website.down': 'critical',
@@ -23,6 +33,7 @@ const SEVERITY: Record<EventKind, Severity> = {
   'website.monitored': 'info',
   'maintenance.started': 'info',
   'maintenance.ended': 'info',
+  'incident.acknowledged': 'info',
   test: 'info',
 };
 
@@ -37,16 +48,33 @@ const HEADLINE: Record<EventKind, string> = {
   'website.monitored': 'is checked again',
   'maintenance.started': 'entered maintenance',
   'maintenance.ended': 'left maintenance',
+  'incident.acknowledged': 'is down: the incident was acknowledged',
   test: '',
 };
 
 function reasonOf(data: EventPayload['data']): string | null {
   if (data.unmonitored) return data.unmonitored.reason;
+  if (data.acknowledgement)
+    return [`Acknowledged by ${data.acknowledgement.by.name}`, data.acknowledgement.note]
+      .filter(Boolean)
+      .join(': ');
   const { result } = data;
   if (!result) return null;
   if (result.error) return result.error.message;
   const failing = result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
   return failing.length > 0 ? failing.map((c) => c.message || c.name).join('; ') : null;
+}
+
+/** The evidence in one line: the status line and the body's start, or the network error. */
+function excerptOf(evidence: EventPayload['data']['evidence']): string | null {
+  if (!evidence) return null;
+  const body = evidence.body?.kind === 'text' ? evidence.body.text.replace(/\s+/g, ' ').trim() : '';
+  const parts = evidence.error
+    ? [`${evidence.error.code}: ${evidence.error.message}`]
+    : [evidence.statusLine ? `HTTP ${evidence.statusLine}` : null, body || null];
+  const line = parts.filter(Boolean).join(' — ');
+  if (!line) return null;
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS - 1)}…` : line;
 }
 
 export function summarize(payload: EventPayload): EventSummary {
@@ -63,5 +91,7 @@ export function summarize(payload: EventPayload): EventSummary {
       payload.type === 'website.up' ||
       payload.type === 'maintenance.ended' ||
       payload.type === 'website.monitored',
+    excerpt: excerptOf(payload.data.evidence),
+    link: payload.data.incidentUrl ?? null,
   };
 }

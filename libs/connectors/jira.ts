@@ -29,7 +29,8 @@ function factsOf(payload: EventPayload): string[] {
   return [
     website ? `Website: ${website.name} (${website.url})` : null,
     summary.reason ? `Reason: ${summary.reason}` : null,
-    incident ? `Incident: ${incident}` : null,
+    summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    incident ? `Incident: ${summary.link ?? incident}` : null,
     `Time: ${payload.createdAt}`,
   ].filter((line): line is string => line !== null);
 }
@@ -75,6 +76,24 @@ export async function openIssue(channel: OpenedChannel, payload: EventPayload, s
     : verdictOf(answer, { problem: 'Jira created an issue but returned no key' });
 }
 
+const issuePath = (issueKey: string) => `/rest/api/3/issue/${encodeURIComponent(issueKey)}`;
+
+/** Comments on the incident's issue with the event (an acknowledgement, a recovery). */
+export async function commentOnIssue(
+  channel: OpenedChannel,
+  payload: EventPayload,
+  issueKey: string,
+  send: Send,
+): Promise<Verdict> {
+  return verdictOf(
+    await send(
+      call(channel, 'POST', `${issuePath(issueKey)}/comment`, {
+        body: document([summarize(payload).title, ...factsOf(payload)]),
+      }),
+    ),
+  );
+}
+
 /** Comments on the issue of a website that is up again, then moves it with the configured transition. */
 export async function closeIssue(
   channel: OpenedChannel,
@@ -82,13 +101,9 @@ export async function closeIssue(
   issueKey: string,
   send: Send,
 ): Promise<Verdict> {
-  const issue = `/rest/api/3/issue/${encodeURIComponent(issueKey)}`;
-  const comment = await send(
-    call(channel, 'POST', `${issue}/comment`, {
-      body: document([summarize(payload).title, ...factsOf(payload)]),
-    }),
-  );
-  if (!ok(comment)) return verdictOf(comment);
+  const issue = issuePath(issueKey);
+  const comment = await commentOnIssue(channel, payload, issueKey, send);
+  if (comment.verdict !== 'done') return comment;
   const listed = await send(call(channel, 'GET', `${issue}/transitions`), 256 * 1024);
   if (!ok(listed)) return verdictOf(listed);
   const wanted = text(channel.config.doneTransition).toLowerCase();
@@ -122,9 +137,12 @@ export const jira = defineConnector({
       return { verdict: 'skipped', reason: 'reminders are not sent to Jira: the issue is open' };
     if (event.type === 'website.down' || event.type === 'test') return openIssue(channel, event, io.send);
     const incident = event.data.incident;
-    if (event.type !== 'website.up' || !incident) return notFor(event, 'Jira');
+    const acknowledged = event.type === 'incident.acknowledged';
+    if ((event.type !== 'website.up' && !acknowledged) || !incident) return notFor(event, 'Jira');
     const issueKey = await io.externalRefOf(incident);
     if (!issueKey) return { verdict: 'skipped', reason: `no Jira issue was opened for incident ${incident}` };
-    return closeIssue(channel, event, issueKey, io.send);
+    return acknowledged
+      ? commentOnIssue(channel, event, issueKey, io.send)
+      : closeIssue(channel, event, issueKey, io.send);
   },
 });

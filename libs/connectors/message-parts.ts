@@ -15,13 +15,20 @@ export const JSON_TYPE = { 'content-type': 'application/json' };
 
 export const text = (value: ConfigValue | undefined): string => (typeof value === 'string' ? value : '');
 
-/** The website's URL, why, and the incident: one line each, those there are. */
+/** The website's URL, why, what it answered, and the incident: one line each, those there are. */
 export function lines(payload: EventPayload, summary: EventSummary): string[] {
   return [
     payload.data.website?.url,
     summary.reason,
-    payload.data.incident ? `Incident ${payload.data.incident}` : null,
+    summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    incidentLine(payload, summary),
   ].filter((line): line is string => Boolean(line));
+}
+
+/** The incident: its page in the app when known, else its id. */
+export function incidentLine(payload: EventPayload, summary: EventSummary): string | null {
+  if (!payload.data.incident) return null;
+  return summary.link ? `Incident: ${summary.link}` : `Incident ${payload.data.incident}`;
 }
 
 /** The key that ties a trigger to its resolve: the incident, else one per website and kind. */

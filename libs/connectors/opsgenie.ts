@@ -23,11 +23,15 @@ export const opsgenie = requestConnector({
     const base = text(channel.config.apiUrl).replace(/\/+$/, '');
     const headers = { ...JSON_TYPE, authorization: `GenieKey ${channel.secrets.apiKey ?? ''}` };
     const alias = alertKey(event);
-    if (event.type === 'website.up') {
+    if (event.type === 'website.up' || event.type === 'incident.acknowledged') {
+      const action = event.type === 'website.up' ? 'close' : 'acknowledge';
       return {
-        url: `${base}/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`,
+        url: `${base}/v2/alerts/${encodeURIComponent(alias)}/${action}?identifierType=alias`,
         headers,
-        body: JSON.stringify({ source: 'webmon', note: summary.title }),
+        body: JSON.stringify({
+          source: 'webmon',
+          note: [summary.title, summary.reason].filter(Boolean).join(': ').slice(0, 25_000),
+        }),
       };
     }
     return {

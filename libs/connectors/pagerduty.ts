@@ -21,8 +21,12 @@ export const pagerduty = requestConnector({
     const routing_key = channel.secrets.routingKey ?? '';
     const dedup_key = alertKey(event);
     const body =
-      event.type === 'website.up'
-        ? { routing_key, event_action: 'resolve', dedup_key }
+      event.type === 'website.up' || event.type === 'incident.acknowledged'
+        ? {
+            routing_key,
+            event_action: event.type === 'website.up' ? 'resolve' : 'acknowledge',
+            dedup_key,
+          }
         : {
             routing_key,
             event_action: 'trigger',
@@ -32,11 +36,17 @@ export const pagerduty = requestConnector({
               source: event.data.website?.url ?? 'webmon',
               severity: summary.severity,
               timestamp: event.createdAt,
-              custom_details: { event: event.type, status: event.data.status, reason: summary.reason },
+              custom_details: {
+                event: event.type,
+                status: event.data.status,
+                reason: summary.reason,
+                answer: summary.excerpt,
+              },
             },
-            links: event.data.website
-              ? [{ href: event.data.website.url, text: event.data.website.name }]
-              : [],
+            links: [
+              summary.link ? { href: summary.link, text: 'Incident in webmon' } : null,
+              event.data.website ? { href: event.data.website.url, text: event.data.website.name } : null,
+            ].filter(Boolean),
           };
     return { url: text(channel.config.eventsUrl), headers: JSON_TYPE, body: JSON.stringify(body) };
   },

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { EventPayload } from '../events/index.js';
 import type { OpenedChannel, RequestConnector } from './connector.js';
 import { discord } from './discord.js';
+import { summarize } from './event-summary.js';
 import { opsgenie } from './opsgenie.js';
 import { pagerduty } from './pagerduty.js';
 import { webhookSignature } from './signing.js';
-import { slack } from './slack.js';
+import { slackMessage } from './slack.js';
 import { teams } from './teams.js';
 import { webhook } from './webhook.js';
 
@@ -62,12 +63,76 @@ describe('connector requests', () => {
   });
 
   it('slack: mrkdwn escaped, the reason from the failing check', () => {
-    const request = json(slack, { config: {}, secrets: { webhookUrl: 'https://hooks.slack.com/s/x' } }, down);
-    expect(request?.url).toBe('https://hooks.slack.com/s/x');
-    expect(request?.json.text).toBe('Shop <b> is down');
-    expect(request?.json.blocks[0].text.text).toBe(
+    const message = slackMessage(down, summarize(down));
+    expect(message.text).toBe('Shop <b> is down');
+    expect(message.blocks[0]?.text.text).toBe(
       '*Shop &lt;b&gt; is down*\n<https://shop.example.com/|https://shop.example.com/>\nHTTP 503',
     );
+  });
+
+  it('every tool: the cause, the first 300 characters of what the site answered, and the incident’s link', () => {
+    const withEvidence: EventPayload = {
+      ...down,
+      data: {
+        ...down.data,
+        incidentUrl: 'https://monitor.example.com/incidents/inc-9',
+        evidence: {
+          at: '2026-11-22T10:00:00.000Z',
+          region: 'eu-west',
+          nodeId: 'n1',
+          url: 'https://shop.example.com/',
+          finalUrl: 'https://shop.example.com/',
+          statusLine: '503 Service Unavailable',
+          headers: { 'retry-after': '120' },
+          body: {
+            kind: 'text',
+            text: `<h1>Down for maintenance</h1>\n\n  ${'x'.repeat(1000)}`,
+            charset: 'utf-8',
+            bytes: 1040,
+            truncated: false,
+          },
+          address: '127.0.0.1',
+          redirects: [],
+          tls: null,
+          error: null,
+          timings: { dns: 1, connect: 1, tls: 0, ttfb: 5, download: 1, total: 8 },
+        },
+      },
+    };
+    const summary = summarize(withEvidence);
+    expect(summary.excerpt).toMatch(/^HTTP 503 Service Unavailable — <h1>Down for maintenance<\/h1> x+…$/);
+    expect(summary.excerpt).toHaveLength(300);
+    const slackText = slackMessage(withEvidence, summary).blocks[0]?.text.text;
+    expect(slackText).toContain('\n> HTTP 503 Service Unavailable — &lt;h1&gt;Down for maintenance');
+    expect(slackText).toContain('<https://monitor.example.com/incidents/inc-9|Open the incident>');
+    for (const [connector, channel] of [
+      [discord, { config: {}, secrets: { webhookUrl: 'https://discord.com/api/webhooks/1/t' } }],
+      [opsgenie, { config: { apiUrl: 'https://api.opsgenie.com' }, secrets: { apiKey: 'k' } }],
+    ] as const) {
+      const body = json(connector, channel, withEvidence)?.body ?? '';
+      expect(body).toContain('Answer: HTTP 503 Service Unavailable');
+      expect(body).toContain('Incident: https://monitor.example.com/incidents/inc-9');
+    }
+    const pd = json(pagerduty, { config: { eventsUrl: 'https://pd.example/e' }, secrets: {} }, withEvidence);
+    expect(pd?.json.payload.custom_details.answer).toBe(summary.excerpt);
+    expect(pd?.json.links[0]).toEqual({
+      href: 'https://monitor.example.com/incidents/inc-9',
+      text: 'Incident in webmon',
+    });
+    // The network error stands in for an answer.
+    const refused = summarize({
+      ...withEvidence,
+      data: {
+        ...withEvidence.data,
+        evidence: {
+          ...(withEvidence.data.evidence as NonNullable<EventPayload['data']['evidence']>),
+          statusLine: null,
+          body: null,
+          error: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+        },
+      },
+    });
+    expect(refused.excerpt).toBe('ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9');
   });
 
   it('discord: an embed, and no mentions', () => {

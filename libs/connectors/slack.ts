@@ -1,14 +1,27 @@
-import { incomingWebhook } from './incoming-webhook.js';
+import { z } from 'zod';
+import type { EventPayload } from '../events/index.js';
+import {
+  type ConfigProblem,
+  type ConnectorIo,
+  defineConnector,
+  type OpenedChannel,
+  verdictOf,
+} from './connector.js';
+import { type EventSummary, summarize } from './event-summary.js';
+import { endpoint, secretEndpoint, text } from './message-parts.js';
 
 /** Slack mrkdwn treats &, < and > as markup. */
 const slackEscape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export const slack = incomingWebhook('Slack', null, (event, summary) => {
+/** The message of an event, the same through a webhook or the Web API. */
+export function slackMessage(event: EventPayload, summary: EventSummary) {
   const url = event.data.website?.url;
   const details = [
     url ? `<${url}|${slackEscape(url)}>` : null,
     summary.reason ? slackEscape(summary.reason) : null,
+    summary.excerpt ? `> ${slackEscape(summary.excerpt)}` : null,
+    summary.link ? `<${summary.link}|Open the incident>` : null,
   ].filter(Boolean);
   return {
     text: summary.title,
@@ -19,4 +32,103 @@ export const slack = incomingWebhook('Slack', null, (event, summary) => {
       },
     ],
   };
+}
+
+/** The message that starts an incident's thread: its first down (not a reminder). */
+const startsThread = (event: EventPayload) =>
+  event.type === 'website.down' && event.data.reminder !== true && event.data.incident !== null;
+
+function problems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
+  const webhook = config.webhookUrl != null;
+  const bot = config.botToken != null;
+  if (webhook === bot)
+    return [
+      {
+        path: webhook ? 'config.botToken' : 'config.webhookUrl',
+        message: webhook
+          ? 'give a webhookUrl or a botToken, not both'
+          : 'give a webhookUrl (incoming webhook) or a botToken and channel (threads per incident)',
+      },
+    ];
+  return bot && config.channel == null
+    ? [{ path: 'config.channel', message: 'is required with a botToken (a channel id such as C0123456789)' }]
+    : [];
+}
+
+/** One Web API call: the answer is HTTP 200 either way, `ok` says how it went. */
+async function postMessage(channel: OpenedChannel, body: Record<string, unknown>, send: ConnectorIo['send']) {
+  const answer = await send({
+    method: 'POST',
+    url: `${text(channel.config.apiUrl).replace(/\/+$/, '')}/chat.postMessage`,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      authorization: `Bearer ${channel.secrets.botToken ?? ''}`,
+    },
+    body: JSON.stringify(body),
+  });
+  let parsed: { ok?: unknown; ts?: unknown; error?: unknown } = {};
+  try {
+    parsed = JSON.parse(answer.body);
+  } catch {
+    // Not Slack's JSON: the problem below says so.
+  }
+  if (parsed.ok === true) return verdictOf(answer, { externalRef: String(parsed.ts ?? '') || undefined });
+  return verdictOf(answer, {
+    problem:
+      typeof parsed.error === 'string'
+        ? `Slack answered ${parsed.error}`
+        : 'Slack did not answer with its JSON',
+  });
+}
+
+/**
+ * Slack: through an incoming webhook (the URL is the credential), or through the Web API with a
+ * bot token, where an incident's messages (reminders, acknowledgement, recovery) are replies in
+ * the thread its first down message started.
+ */
+export const slack = defineConnector({
+  label: 'Slack',
+  shape: {
+    webhookUrl: secretEndpoint.nullable(),
+    botToken: z
+      .string()
+      .regex(/^xox[bpa]-[A-Za-z0-9-]{10,250}$/, 'must be a Slack bot token (xoxb-…)')
+      .nullable()
+      .describe('Write-only; with `channel`, messages go through chat.postMessage and incidents thread'),
+    channel: z
+      .string()
+      .regex(/^[A-Za-z0-9#_-]{1,80}$/, 'must be a channel id (C0123456789) or #name')
+      .nullable(),
+    apiUrl: endpoint.describe('The Slack Web API'),
+  },
+  secrets: ['webhookUrl', 'botToken'],
+  defaults: { webhookUrl: null, botToken: null, channel: null, apiUrl: 'https://slack.com/api' },
+  problems,
+  async deliver(channel, event, io) {
+    const message = slackMessage(event, summarize(event));
+    if (channel.secrets.webhookUrl)
+      return verdictOf(
+        await io.send({
+          method: 'POST',
+          url: channel.secrets.webhookUrl,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(message),
+        }),
+      );
+    const incident = event.data.incident;
+    const thread = incident && !startsThread(event) ? await io.externalRefOf(incident) : null;
+    const verdict = await postMessage(
+      channel,
+      {
+        channel: text(channel.config.channel),
+        ...message,
+        ...(thread ? { thread_ts: thread, reply_broadcast: event.type === 'website.up' } : {}),
+      },
+      io.send,
+    );
+    // Only the thread's first message is the incident's reference.
+    return verdict.verdict === 'done' && !startsThread(event)
+      ? { ...verdict, externalRef: undefined }
+      : verdict;
+  },
 });

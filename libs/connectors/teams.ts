@@ -10,6 +10,7 @@ export const teams = incomingWebhook(
       website ? { title: 'Website', value: website.url } : null,
       event.data.status ? { title: 'Status', value: event.data.status } : null,
       summary.reason ? { title: 'Reason', value: summary.reason } : null,
+      summary.excerpt ? { title: 'Answer', value: summary.excerpt } : null,
       { title: 'At', value: event.createdAt },
     ].filter(Boolean);
     const color =
@@ -27,9 +28,10 @@ export const teams = incomingWebhook(
               { type: 'TextBlock', text: summary.title, weight: 'Bolder', size: 'Medium', wrap: true, color },
               { type: 'FactSet', facts },
             ],
-            ...(website
-              ? { actions: [{ type: 'Action.OpenUrl', title: 'Open website', url: website.url }] }
-              : {}),
+            actions: [
+              summary.link ? { type: 'Action.OpenUrl', title: 'Open incident', url: summary.link } : null,
+              website ? { type: 'Action.OpenUrl', title: 'Open website', url: website.url } : null,
+            ].filter(Boolean),
           },
         },
       ],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertionOutcomeSchema } from '../checks/index.js';
+import { assertionOutcomeSchema, evidenceSchema } from '../checks/index.js';
 
 /** What the API reports of a website: its confirmed health, unless something keeps it from being checked. */
 export const WEBSITE_STATUSES = [
@@ -25,6 +25,7 @@ export const EVENT_KINDS = [
   'domain.expiring',
   'maintenance.started',
   'maintenance.ended',
+  'incident.acknowledged',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -86,6 +87,18 @@ export const eventDataSchema = z.object({
     .optional(),
   /** Why no region checks the website (website.unmonitored). */
   unmonitored: z.object({ reason: z.string(), since: z.date() }).optional(),
+  /** What the failing check saw (website.down): status line, headers, body excerpt, or the network error. */
+  evidence: evidenceSchema.optional(),
+  /** The incident's page in the app. */
+  incidentUrl: z.string().optional(),
+  /** Who acknowledged the incident, and what they said (incident.acknowledged). */
+  acknowledgement: z
+    .object({
+      at: z.date(),
+      by: z.object({ type: z.enum(['user', 'token']), id: z.number().int(), name: z.string() }),
+      note: z.string().nullable(),
+    })
+    .optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 

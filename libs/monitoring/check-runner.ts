@@ -1,5 +1,11 @@
 import { ObjectId } from 'mongodb';
-import { type CheckConfig, certificateSummary, evaluate, type Observation } from '../checks/index.js';
+import {
+  type CheckConfig,
+  certificateSummary,
+  type Evidence,
+  evaluate,
+  type Observation,
+} from '../checks/index.js';
 import {
   type CustomerRepository,
   type CustomerWithPackage,
@@ -30,7 +36,7 @@ import {
 import { decisionRules } from './decision-rules.js';
 import { type EvidenceBodyGate, failureEvidence, type SentRequest } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
-import { inMaintenanceAt } from './monitor-state.js';
+import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { DurableEffects, MongoWrites, MonitorTransitions } from './monitor-transition.js';
 import type { PendingRecords } from './pending-records.js';
@@ -82,6 +88,8 @@ export interface PendingRecord {
    * be decided.
    */
   decided: { effects: DurableEffects | null } | null;
+  /** What a failing check saw (its alert carries it). */
+  evidence?: Evidence;
 }
 
 /** MongoDB cannot take the record now (gone, stalled, or a lock held by a record stuck in it). */
@@ -148,6 +156,8 @@ export class CheckRunner {
       /** Failing results keep evidence; its body once per website, region and 5 minutes. */
       evidence: {
         gate: EvidenceBodyGate;
+        /** A stored result's evidence (null: none): a down alert quotes the first failure's body. */
+        read(organizationId: number, websiteId: number, resultId: string): Promise<Evidence | null>;
         stored(withBody: boolean, bytes: number): void;
         failed(error: unknown): void;
       };
@@ -187,6 +197,7 @@ export class CheckRunner {
       ssl: observation.tls && certificateSummary(observation.tls, now),
       retainUntil: new Date(observation.startedAt.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
     };
+    let evidence: Evidence | undefined;
     if (status !== 'up') {
       const { gate, stored, failed } = this.deps.evidence;
       // Evidence is a help, the result is the record: a result is stored without it, never lost for it.
@@ -198,9 +209,10 @@ export class CheckRunner {
         nodeId: this.deps.nodeId,
         sent,
         gate,
-      }).then((evidence) => {
-        Object.assign(result, evidence.fields);
-        stored(evidence.withBody, evidence.fields.evidenceBytes ?? 0);
+      }).then((kept) => {
+        Object.assign(result, kept.fields);
+        evidence = kept.evidence;
+        stored(kept.withBody, kept.fields.evidenceBytes ?? 0);
       }, failed);
     }
     const entry: PendingRecord = {
@@ -209,6 +221,7 @@ export class CheckRunner {
       pkg,
       result: { ...result, _id: new ObjectId() },
       decided: null,
+      ...(evidence ? { evidence } : {}),
     };
     const { pending } = this.deps;
     // An earlier result of this website waits to be decided: this one is decided after it.
@@ -337,6 +350,8 @@ export class CheckRunner {
     const { pending, transitions } = this.deps;
     // A replay from the buffer writes to MongoDB or fails (it stays in the buffer); a fresh check
     // keeps what MongoDB cannot take now, behind what of this website waits already.
+    /** Whether the region's previous result failed: a good one now lets its next failure keep a body. */
+    let wasFailing = false;
     let mongoWrites: MongoWrites = options.replay
       ? 'now'
       : pending.holds(website.id)
@@ -351,11 +366,16 @@ export class CheckRunner {
         const decided = { result, stored, recheckSoon: false, told: [] as EventKind[] };
         // A kept result an earlier try already decided (its region's track is at or past it).
         const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
+        wasFailing = (state.regions[result.region]?.lastStatus ?? 'up') !== 'up';
         if (options.replay && decidedUpTo >= result.startedAt.getTime())
           return { result: decided, plan: null };
         const outcome = afterResult(
           state,
-          { ...result, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
+          {
+            ...result,
+            id: entry.result._id.toHexString(),
+            cause: result.status === 'down' ? failuresOf(result).join('; ') : null,
+          },
           decisionRules(website, pkg, {
             recheckDelayMs: this.deps.recheckDelayMs,
             reportingRegion: result.region,
@@ -369,6 +389,9 @@ export class CheckRunner {
             outcome,
             details: {
               result: summaryOf(result),
+              ...(outcome.events.some((e) => e.type === 'website.down') && entry.evidence
+                ? { evidence: await this.alertEvidence(entry, entry.evidence, outcome.state) }
+                : {}),
               ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
             },
           },
@@ -377,9 +400,31 @@ export class CheckRunner {
       () => mongoWrites,
     );
     const { result, stored, recheckSoon, told } = done.result;
+    if (wasFailing && result.status === 'up') await this.deps.evidence.gate.reopen(website.id, result.region);
     if (!stored || done.kept) pending.add({ ...entry, result, decided: { effects: done.kept } });
     const decision = done.refused ? null : { health: done.state.health, told };
     return { result, recheckSoon: done.refused ? false : recheckSoon, decision };
+  }
+
+  /**
+   * The evidence a down alert carries: this result's, or, when its body was left out (one body per
+   * website, region and 5 minutes), the region's first failure's, which kept it. Read within the
+   * check path's bound; any trouble reading it leaves this result's.
+   */
+  private async alertEvidence(
+    entry: PendingRecord,
+    own: Evidence,
+    state: MonitorStateDocument,
+  ): Promise<Evidence> {
+    const first = state.regions[entry.result.region]?.firstDownResultId;
+    if (own.body?.kind !== 'omitted' || !first || first === entry.result._id.toHexString()) return own;
+    const { organizationId, websiteId } = entry.result;
+    const found = await withinDeadline(
+      this.deps.evidence.read(organizationId, websiteId, first),
+      CHECK_PATH_MONGO_TIMEOUT_MS,
+      `evidence of result ${first}`,
+    ).catch(() => null);
+    return found?.body && found.body.kind !== 'omitted' ? found : own;
   }
 
   /**

@@ -1,5 +1,5 @@
-import { evidenceOf, type Observation, withoutBody } from '../checks/index.js';
-import type { Redis } from '../redis/index.js';
+import { type Evidence, evidenceOf, type Observation, withoutBody } from '../checks/index.js';
+import { type Redis, redisScript } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { type CheckResultDocument, packEvidence } from './result.repository.js';
 
@@ -15,12 +15,25 @@ export interface SentRequest {
 
 /** Whether a failing result may keep its body now (one per website, region and 5 minutes). */
 export interface EvidenceBodyGate {
-  keepBody(websiteId: number, region: string, status: 'down' | 'degraded'): Promise<boolean>;
+  /** `at`: when the result's check started (the 5 minutes are counted between checks). */
+  keepBody(websiteId: number, region: string, status: 'down' | 'degraded', at: Date): Promise<boolean>;
+  /** The region answered well again: its next failure (a new incident's first) keeps its body. */
+  reopen(websiteId: number, region: string): Promise<void>;
 }
 
+/** Keeps a body when the last one kept is 5 minutes older than this check (or there is none). */
+const KEEP_BODY_SCRIPT = redisScript(`
+local last = redis.call('GET', KEYS[1])
+local at = tonumber(ARGV[1])
+if last and at - tonumber(last) < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`);
+
 /**
- * The gate in Redis, shared by the region's workers: a key per website and region that lives 5
- * minutes. While Redis does not answer, bodies are not kept (the disk is what the bound protects).
+ * The gate in Redis, shared by the region's workers: per website, region and status, when the
+ * last body was kept (the check's own time, so a late check does not take a newer one's place).
+ * While Redis does not answer, bodies are not kept (the disk is what the bound protects).
  */
 export class RedisEvidenceBodyGate implements EvidenceBodyGate {
   constructor(
@@ -28,10 +41,23 @@ export class RedisEvidenceBodyGate implements EvidenceBodyGate {
     private readonly prefix: string,
   ) {}
 
-  async keepBody(websiteId: number, region: string, status: 'down' | 'degraded'): Promise<boolean> {
-    const key = `${this.prefix}:evidence-body:${websiteId}:${region}:${status}`;
-    const set = await this.redis.set(key, '1', 'PX', EVIDENCE_BODY_EVERY_MS, 'NX').catch(() => null);
-    return set === 'OK';
+  private key(websiteId: number, region: string, status: 'down' | 'degraded'): string {
+    return `${this.prefix}:evidence-body:${websiteId}:${region}:${status}`;
+  }
+
+  async keepBody(websiteId: number, region: string, status: 'down' | 'degraded', at: Date): Promise<boolean> {
+    const kept = await KEEP_BODY_SCRIPT.run(
+      this.redis,
+      [this.key(websiteId, region, status)],
+      [at.getTime(), EVIDENCE_BODY_EVERY_MS],
+    ).catch(() => 0);
+    return kept === 1;
+  }
+
+  async reopen(websiteId: number, region: string): Promise<void> {
+    // One key at a time: on a Redis Cluster the two may live on different nodes.
+    for (const status of ['down', 'degraded'] as const)
+      await this.redis.del(this.key(websiteId, region, status)).catch(() => 0);
   }
 }
 
@@ -49,7 +75,11 @@ export async function failureEvidence(input: {
   gate: EvidenceBodyGate;
   /** Down and degraded keep bodies apart: weeks of warnings do not take a down page's place. */
   status: 'down' | 'degraded';
-}): Promise<{ fields: Pick<CheckResultDocument, 'evidence' | 'evidenceBytes'>; withBody: boolean }> {
+}): Promise<{
+  fields: Pick<CheckResultDocument, 'evidence' | 'evidenceBytes'>;
+  withBody: boolean;
+  evidence: Evidence;
+}> {
   const { website, observation, region } = input;
   const secretNames = (website.secretHeaders ?? []).map((header) => header.name);
   const { headers, body } = input.sent;
@@ -62,11 +92,11 @@ export async function failureEvidence(input: {
       ...(website.requestBodySealed && body ? sealedBodyValues(body) : []),
     ],
   });
-  const withBody = evidence.body === null || (await input.gate.keepBody(website.id, region, input.status));
-  return {
-    fields: await packEvidence(withBody ? evidence : withoutBody(evidence, OMITTED_REASON)),
-    withBody: withBody && evidence.body !== null,
-  };
+  const withBody =
+    evidence.body === null ||
+    (await input.gate.keepBody(website.id, region, input.status, observation.startedAt));
+  const kept = withBody ? evidence : withoutBody(evidence, OMITTED_REASON);
+  return { fields: await packEvidence(kept), withBody: withBody && evidence.body !== null, evidence: kept };
 }
 
 /**

@@ -9,6 +9,13 @@ export {
   type RunOutcome,
 } from './check-runner.js';
 export { EVIDENCE_BODY_EVERY_MS, type EvidenceBodyGate, RedisEvidenceBodyGate } from './failure-evidence.js';
+export {
+  IncidentTimelines,
+  SYSTEM,
+  type TimelineActor,
+  type TimelineEntry,
+} from './incident-timeline.js';
+export { incidentRoutes } from './incidents.routes.js';
 export { listedStatuses } from './listed-statuses.js';
 export {
   afterPlacement,

@@ -61,6 +61,8 @@ export function withReported(
 }
 
 export interface ResultFacts {
+  /** The stored result's id (a region's first failure names it). */
+  id?: string;
   region: string;
   status: HealthStatus;
   startedAt: Date;
@@ -79,7 +81,13 @@ export function afterResult(
   const { inMaintenance, startedAt } = result;
   const decision = decide(
     state,
-    { region: result.region, status: result.status, inMaintenance, at: startedAt.getTime() },
+    {
+      region: result.region,
+      status: result.status,
+      inMaintenance,
+      at: startedAt.getTime(),
+      ...(result.id === undefined ? {} : { id: result.id }),
+    },
     rules,
   );
   const expiry = inMaintenance

@@ -21,6 +21,7 @@ export function durableFingerprint(state: MonitorStateDocument): string {
     state.since,
     state.reported,
     state.openIncidentId,
+    state.acknowledgedIncidentId,
     state.maintenance,
     state.maintenanceActive,
     state.maintenanceBoundaryAt,

@@ -10,6 +10,7 @@ import {
 } from '../db/index.js';
 import type { Redis } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
+import type { TimelineActor } from './incident-timeline.js';
 import { durableFingerprint, MonitorStateCache } from './monitor-state.cache.js';
 import { initialMonitorState, type MonitorStateDocument, monitorStateSchema } from './monitor-state.js';
 
@@ -25,6 +26,18 @@ export interface IncidentDocument {
   /** What the confirming result said (error or failed checks). */
   cause: string;
   regions: string[];
+  /** Each region down when it opened: when its run of failures began, and its first failing result. */
+  firstFailures?: Array<{ region: string; at: Date; resultId: string | null }>;
+  /** Someone is on it: reminders stop (absent: incidents from before acknowledgements). */
+  acknowledgement?: IncidentAcknowledgement | null;
+  /** The root cause as the status pages show it. */
+  publicNote?: { text: string; at: Date; by: TimelineActor } | null;
+}
+
+export interface IncidentAcknowledgement {
+  at: Date;
+  by: TimelineActor;
+  note: string | null;
 }
 
 /** A state as MongoDB has it (fields it predates filled in by the schema), marked as written. */
@@ -138,7 +151,7 @@ export class MonitorStateRepository {
   readonly cache: MonitorStateCache;
   private readonly firstWrites: BatchInserter<StoredMonitorState>;
   /** Bounds each read and write of the check path, below the monitor lock's TTL. */
-  private readonly bounded: { timeoutMS?: number };
+  readonly bounded: { timeoutMS?: number };
 
   private readonly incidentIds: KeyLookup<IncidentDocument>;
   private readonly incidentLists: NumberedLists<IncidentEntry>;
@@ -335,6 +348,29 @@ export class MonitorStateRepository {
       { $set: { resolvedAt: at } },
       this.bounded,
     );
+  }
+
+  /** The organization's incident by its id (two primary-key reads); null: none of its own. */
+  async incident(
+    organizationId: number,
+    id: string,
+  ): Promise<(IncidentDocument & { _id: LookupRef }) | null> {
+    const found = (await this.incidentIds.find(id)) as (IncidentDocument & { _id: LookupRef }) | null;
+    return found?.organizationId === organizationId ? found : null;
+  }
+
+  /** Records the acknowledgement unless the incident has one: false when another came first. */
+  async acknowledge(ref: LookupRef, acknowledgement: IncidentAcknowledgement): Promise<boolean> {
+    const done = await this.incidents.updateOne(
+      { _id: ref, acknowledgement: null } as Filter<IncidentDocument>,
+      { $set: { acknowledgement } },
+    );
+    return done.modifiedCount === 1;
+  }
+
+  /** Sets (or, with null, withdraws) the root cause the status pages show. */
+  async setPublicNote(ref: LookupRef, note: IncidentDocument['publicNote']): Promise<void> {
+    await this.incidents.updateOne({ _id: ref } as Filter<IncidentDocument>, { $set: { publicNote: note } });
   }
 
   /**

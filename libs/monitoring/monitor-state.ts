@@ -14,6 +14,8 @@ const regionTrackSchema = z.object({
   consecutiveUp: z.number().int().min(0),
   /** Epoch ms; tracks from before this was kept have none (they count as fresh). */
   lastResultAt: z.number().optional(),
+  downSince: z.number().optional(),
+  firstDownResultId: z.string().optional(),
 });
 
 const maintenanceSpanSchema = z.object({
@@ -48,6 +50,8 @@ export const monitorStateSchema = z
       .default(null),
     lastResultAt: storedDate.nullable().default(null),
     openIncidentId: z.string().nullable().default(null),
+    /** The open incident someone acknowledged: no reminders for it. */
+    acknowledgedIncidentId: z.string().nullable().default(null),
     /** What the latest down result said (error or failed checks): the cause of an incident it opens. */
     lastCause: z.string().nullable().default(null),
     /** The maintenance span running now or coming next, kept by the maintenance boundary jobs. */

@@ -4,6 +4,7 @@ import type { EventData, EventDocument, EventOutbox, ResultSummary } from '../ev
 import type { Lease, RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
+import { type IncidentTimelines, type TimelineEntry, transitionSteps } from './incident-timeline.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
 import { durableFingerprint, hotCopyOf, needsDurableWrite, parseHotCopy } from './monitor-state.cache.js';
 import type { MonitorStateDocument } from './monitor-state.js';
@@ -17,7 +18,7 @@ export type EventWebsite = Pick<
 
 /** What events carry besides the website, the statuses and the incident. */
 export type EventDetails = { result: ResultSummary | null } & Partial<
-  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored'>
+  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement'>
 >;
 
 /** A decision to carry out: the state it leads to, the incident to open or resolve, the events. */
@@ -41,6 +42,8 @@ export interface DurableEffects {
   openIncident: IncidentDocument | null;
   resolveIncident: { organizationId: number; id: string; at: Date } | null;
   events: EventDocument[];
+  /** Steps of the incident's timeline (each keyed: written again, shown once). */
+  timeline: Array<{ incidentId: string; entry: TimelineEntry }>;
 }
 
 /** Where MongoDB's part of a transition goes: now, or kept (while MongoDB is away) for `applyKept`. */
@@ -82,8 +85,11 @@ export class MonitorTransitions {
     private readonly deps: {
       states: MonitorStateRepository;
       outbox: EventOutbox;
+      timelines: IncidentTimelines;
       mutex: RedisMutex;
       logger: Logger;
+      /** The incident's page in the app (alerts link to it). */
+      incidentLink?: (incidentId: string) => string;
     },
   ) {}
 
@@ -241,11 +247,18 @@ export class MonitorTransitions {
       const { organizationId, id, at } = effects.resolveIncident;
       await states.resolveIncident(organizationId, id, at);
     }
+    for (const { incidentId, entry } of effects.timeline)
+      await this.deps.timelines.append(incidentId, entry, states.bounded);
     if (effects.events.length > 0) await outbox.append(effects.events);
   }
 
   private tells(effects: DurableEffects): boolean {
-    return effects.openIncident !== null || effects.resolveIncident !== null || effects.events.length > 0;
+    return (
+      effects.openIncident !== null ||
+      effects.resolveIncident !== null ||
+      effects.events.length > 0 ||
+      effects.timeline.length > 0
+    );
   }
 
   /** The state the plan leads to, and what MongoDB must get for it. */
@@ -271,6 +284,15 @@ export class MonitorTransitions {
         regions: Object.entries(outcome.state.regions)
           .filter(([, track]) => track.lastStatus === 'down')
           .map(([region]) => region),
+        firstFailures: Object.entries(outcome.state.regions)
+          .filter(([, track]) => track.lastStatus === 'down')
+          .map(([region, track]) => ({
+            region,
+            at: new Date(track.downSince ?? track.lastResultAt ?? at.getTime()),
+            resultId: track.firstDownResultId ?? null,
+          })),
+        acknowledgement: null,
+        publicNote: null,
       };
       next.openIncidentId = openIncident.id;
     } else if (outcome.incident === 'resolve' && base.openIncidentId) {
@@ -278,6 +300,9 @@ export class MonitorTransitions {
       next.openIncidentId = null;
     }
     const createdAt = new Date();
+    const incident = next.openIncidentId ?? base.openIncidentId;
+    const incidentUrl =
+      incident && this.deps.incidentLink ? { incidentUrl: this.deps.incidentLink(incident) } : {};
     const events = outcome.events.map(({ type, previousStatus, status, reminder }, index) => {
       if (!isEventWebsite(website))
         throw new Error(`a transition of website ${base.websiteId} tells ${type} without the website`);
@@ -299,7 +324,8 @@ export class MonitorTransitions {
           ...plan.details,
           previousStatus,
           status,
-          incident: next.openIncidentId ?? base.openIncidentId,
+          incident,
+          ...incidentUrl,
           ...(reminder ? { reminder } : {}),
         },
       } satisfies EventDocument;
@@ -315,6 +341,14 @@ export class MonitorTransitions {
         openIncident,
         resolveIncident,
         events,
+        timeline: transitionSteps({
+          base,
+          next,
+          at,
+          opened: openIncident && { id: openIncident.id, cause: openIncident.cause },
+          resolved: resolveIncident?.id ?? null,
+          events: outcome.events,
+        }),
       },
     };
   }

@@ -9,7 +9,7 @@ import { defineRoute, type Route } from '../http/index.js';
 import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { freshWithinMsOf } from './decision-rules.js';
 import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
-import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
+import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
 import { isFresh, reportedStatus, WEBSITE_STATUSES, type WebsiteStatus } from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
@@ -97,20 +97,6 @@ function decodeCursor(cursor: string): { startedAt: Date; id: ObjectId } {
   }
   return { startedAt, id: new ObjectId(id) };
 }
-
-const incidentView = z
-  .object({
-    id: z.string(),
-    websiteId: z.number().int(),
-    startedAt: z.iso.datetime(),
-    resolvedAt: z.iso.datetime().nullable(),
-    cause: z.string(),
-    regions: z.array(z.string()),
-  })
-  .meta({ id: 'Incident' });
-
-/** One list shape for a website's incidents and the organization's (named once for generated clients). */
-const incidentList = z.object({ items: z.array(incidentView) }).meta({ id: 'IncidentList' });
 
 /** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
 function sinceOf(
@@ -321,50 +307,5 @@ export function monitoringRoutes(deps: {
         };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/websites/:websiteRef/incidents',
-      operationId: 'listWebsiteIncidents',
-      summary: 'Incidents (down periods), newest first',
-      tags: ['Results'],
-      access: 'read',
-      params: websiteRefParams,
-      query: z.strictObject({ limit: decimalInteger({ min: 1, max: 500 }).default(50) }),
-      success: { status: 200, description: 'Incidents', schema: incidentList },
-      handle: async ({ auth, params, query }) => {
-        const website = await deps.website(auth.organizationId, params.websiteRef);
-        const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
-        return { items: incidents.map(toIncidentView) };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/incidents',
-      operationId: 'listIncidents',
-      summary: 'Incidents of every website of the organization, newest first',
-      description: 'An agency-wide view: `open=true` lists what is down now across all customers.',
-      tags: ['Results'],
-      access: 'read',
-      query: z.strictObject({
-        open: z.enum(['true', 'false']).optional().describe('true: unresolved only; false: resolved only'),
-        limit: decimalInteger({ min: 1, max: 500 }).default(100),
-      }),
-      success: { status: 200, description: 'Incidents', schema: incidentList },
-      handle: async ({ auth, query }) => {
-        const incidents = await deps.states.incidentsOfOrganization(auth.organizationId, {
-          limit: query.limit,
-          ...(query.open === undefined ? {} : { open: query.open === 'true' }),
-        });
-        return { items: incidents.map(toIncidentView) };
-      },
-    }),
   ];
-}
-
-function toIncidentView(incident: IncidentDocument): z.input<typeof incidentView> {
-  return {
-    ...incident,
-    startedAt: incident.startedAt.toISOString(),
-    resolvedAt: incident.resolvedAt?.toISOString() ?? null,
-  };
 }

@@ -15,6 +15,9 @@ export interface RegionTrack {
   consecutiveUp: number;
   /** When its latest result started (epoch ms); tracks from before this was kept count as fresh. */
   lastResultAt?: number;
+  /** While down: when its first down result in a row started (epoch ms), and that result's id. */
+  downSince?: number;
+  firstDownResultId?: string;
 }
 
 export interface MonitorState {
@@ -118,7 +121,7 @@ function concluded(
  */
 export function decide(
   state: MonitorState,
-  result: { region: string; status: HealthStatus; inMaintenance: boolean; at: number },
+  result: { region: string; status: HealthStatus; inMaintenance: boolean; at: number; id?: string },
   rules: DecisionRules,
 ): Decision {
   const regions = tracksOf(state, rules.regions);
@@ -134,6 +137,13 @@ export function decide(
     consecutiveUp: down ? 0 : previous.consecutiveUp + 1,
     lastResultAt: result.at,
   };
+  if (down) {
+    // The first down result of a run: an incident shows its evidence as the region's first failure.
+    const first = previous.consecutiveDown === 0 || previous.downSince === undefined;
+    track.downSince = first ? result.at : previous.downSince;
+    const firstId = first ? result.id : previous.firstDownResultId;
+    if (firstId !== undefined) track.firstDownResultId = firstId;
+  }
   regions[result.region] = track;
   const { confirmedDown, goodHealth } = tally(regions, result.at, rules);
 

@@ -35,6 +35,8 @@ const ownedBy =
  */
 export function customerCallerRoutes(deps: {
   website: Owned;
+  /** An incident's customer is its website's. */
+  incident: Owned;
   statusPage: Owned;
   /** The package the customer is on (null: no such customer). */
   packageOfCustomer(organizationId: number, customerId: number): Promise<number | null>;
@@ -57,6 +59,9 @@ export function customerCallerRoutes(deps: {
     '/incidents',
   ])
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
+  const ownIncident = ownedBy(deps.incident, 'incidentRef');
+  routes.set('/api/incidents/:incidentRef', ownIncident);
+  routes.set('/api/incidents/:incidentRef/timeline', ownIncident);
   routes.set('/api/status-pages', narrowedToCustomer);
   routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
   routes.set('/api/customers/:id', async (ctx, caller) => ctx.params.id === String(caller.customerId));

@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import { appLink } from '../config/index.js';
 import { AppError } from '../http/index.js';
 
 /** Mail to a person: plain text. */
@@ -116,9 +117,7 @@ export function mailNotSent(what: string): AppError {
 
 /** `<PUBLIC_URL><path>?token=<token>`; without PUBLIC_URL, the API on this machine. */
 export function linkWithToken(settings: MailSettings, path: string, token: string): string {
-  const origin = settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`;
-  // Relative to the origin's path, so a service under https://example.com/webmon/ keeps it.
-  const url = new URL(path.replace(/^\//, ''), origin.endsWith('/') ? origin : `${origin}/`);
+  const url = appLink(settings, path);
   url.searchParams.set('token', token);
   return url.toString();
 }

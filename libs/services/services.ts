@@ -8,7 +8,7 @@ import {
   owedAttemptIndexes,
 } from '../alerts/index.js';
 import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
-import { type AppConfig, requireSecretsKey } from '../config/index.js';
+import { type AppConfig, appLink, requireSecretsKey } from '../config/index.js';
 import {
   CustomerLifecycleQueue,
   CustomerRepository,
@@ -27,6 +27,7 @@ import {
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   checkResultIndexes,
+  IncidentTimelines,
   listedStatuses,
   MonitorStateRepository,
   MonitorTransitions,
@@ -123,6 +124,8 @@ export interface Services {
   events: EventOutbox;
   /** The one path by which monitor states change (checks, placement, maintenance). */
   transitions: MonitorTransitions;
+  /** Incidents' timelines (transitions, the notifier and the API add steps). */
+  timelines: IncidentTimelines;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -279,10 +282,15 @@ class LazyServices implements Services {
         new MonitorTransitions({
           states: this.states,
           outbox: this.events,
+          timelines: this.timelines,
           mutex: this.mutex,
           logger: this.deps.logger,
+          incidentLink: (id) => appLink(this.deps.config, `/incidents/${id}`).toString(),
         }),
     );
+  }
+  get timelines(): Services['timelines'] {
+    return this.once('timelines', () => new IncidentTimelines(this.deps.db));
   }
   get results(): Services['results'] {
     return this.once('results', () => new ResultRepository(this.deps.db));

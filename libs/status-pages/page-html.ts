@@ -93,6 +93,7 @@ section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
 .bar.up{background:#17b26a}.bar.degraded{background:#f79009}.bar.down{background:#f04438}
 .chart{width:100%;height:5rem;color:var(--accent)}
 .muted{color:#667085;font-size:.875rem}
+.note{color:#344054;font-size:.875rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#667085;font-size:.875rem;padding:1rem 0}
 @media (max-width:30rem){.bars{gap:0}}
@@ -125,7 +126,9 @@ ${website.responseTimes ? chart(website.responseTimes) : ''}
             (i) =>
               `<li><strong>${escapeHtml(i.website)}</strong> ${i.open ? 'is down' : 'was down'} since ${when(i.startedAt)}${
                 i.resolvedAt ? `, until ${when(i.resolvedAt)}` : ''
-              } (${i.open ? 'ongoing, ' : ''}${duration(i.durationSeconds)})</li>`,
+              } (${i.open ? 'ongoing, ' : ''}${duration(i.durationSeconds)})${
+                i.note ? `<br><span class="note">${escapeHtml(i.note)}</span>` : ''
+              }</li>`,
           )
           .join('')}</ul>`;
   const maintenance =

@@ -63,12 +63,17 @@ describe('buildStatusPage', () => {
     expect(overall('paused')).toBe('No data yet');
   });
 
-  it('lists open incidents and recent resolved ones only, and no response times unless asked', () => {
+  it('lists open incidents (with their public root cause) and recent resolved ones only, and no response times unless asked', () => {
     const data = buildStatusPage({
       ...base,
       websites: [website(1, 'down')],
       incidents: [
-        { websiteId: 1, startedAt: new Date('2026-11-23T11:00:00Z'), resolvedAt: null },
+        {
+          websiteId: 1,
+          startedAt: new Date('2026-11-23T11:00:00Z'),
+          resolvedAt: null,
+          publicNote: { text: 'The hosting provider’s database failed over' },
+        },
         {
           websiteId: 1,
           startedAt: new Date('2026-10-01T00:00:00Z'),
@@ -84,6 +89,7 @@ describe('buildStatusPage', () => {
         resolvedAt: null,
         durationSeconds: 3600,
         open: true,
+        note: 'The hosting provider’s database failed over',
       },
     ]);
     expect(data.websites[0]?.responseTimes).toBeNull();

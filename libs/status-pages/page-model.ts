@@ -50,6 +50,8 @@ export interface IncidentInput {
   websiteId: number;
   startedAt: Date;
   resolvedAt: Date | null;
+  /** The root cause the agency made public (a note on the incident). */
+  publicNote?: { text: string } | null;
 }
 
 export interface MaintenanceInput {
@@ -91,6 +93,8 @@ export interface StatusPageData {
     resolvedAt: string | null;
     durationSeconds: number;
     open: boolean;
+    /** The root cause, as the agency wrote it for the public. */
+    note: string | null;
   }>;
   maintenance: Array<{ website: string; title: string; startsAt: string; endsAt: string }>;
 }
@@ -243,6 +247,7 @@ export function buildStatusPage(input: {
       resolvedAt: i.resolvedAt?.toISOString() ?? null,
       durationSeconds: Math.round(((i.resolvedAt?.getTime() ?? now) - i.startedAt.getTime()) / 1000),
       open: i.resolvedAt === null,
+      note: i.publicNote?.text ?? null,
     }));
   const maintenance = input.maintenance
     .filter((m) => nameOf.has(m.websiteId) && m.endsAt.getTime() > now)

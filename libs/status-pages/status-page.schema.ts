@@ -129,6 +129,7 @@ export const publicStatusPageView = z
         resolvedAt: z.iso.datetime().nullable(),
         durationSeconds: z.number().int(),
         open: z.boolean(),
+        note: z.string().nullable().describe('The root cause, as the agency made it public'),
       }),
     ),
     maintenance: z.array(

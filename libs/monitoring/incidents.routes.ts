@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { evidenceSchema } from '../checks/index.js';
+import { type AuthContext, decimalInteger } from '../contract/index.js';
+import { conflict, notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
+import {
+  type IncidentTimelines,
+  TIMELINE_KINDS,
+  type TimelineActor,
+  type TimelineEntry,
+  timelineActorSchema,
+} from './incident-timeline.js';
+import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
+import type { MonitorTransitions } from './monitor-transition.js';
+import type { ResultRepository } from './result.repository.js';
+
+const actorView = timelineActorSchema.meta({ id: 'IncidentActor' });
+
+const incidentView = z
+  .object({
+    id: z.string(),
+    websiteId: z.number().int(),
+    startedAt: z.iso.datetime(),
+    resolvedAt: z.iso.datetime().nullable(),
+    cause: z.string(),
+    regions: z.array(z.string()),
+    acknowledgement: z
+      .object({ at: z.iso.datetime(), by: actorView, note: z.string().nullable() })
+      .nullable()
+      .describe('Someone is on it: reminders stop'),
+    publicNote: z
+      .object({ text: z.string(), at: z.iso.datetime() })
+      .nullable()
+      .describe('The root cause the status pages show'),
+  })
+  .meta({ id: 'Incident' });
+
+/** One list shape for a website's incidents and the organization's (named once for generated clients). */
+const incidentList = z.object({ items: z.array(incidentView) }).meta({ id: 'IncidentList' });
+
+const incidentDetail = incidentView
+  .extend({
+    website: z.object({ id: z.number().int(), name: z.string(), url: z.string() }),
+    firstFailures: z
+      .array(
+        z.object({
+          region: z.string(),
+          at: z.iso.datetime(),
+          resultId: z.string().nullable(),
+          evidence: evidenceSchema.nullable().describe('What the region’s first failing check saw'),
+        }),
+      )
+      .describe('Each region down when it opened: its first failing result and what it saw'),
+  })
+  .meta({ id: 'IncidentDetail' });
+
+const timelineItem = z
+  .object({
+    at: z.iso.datetime(),
+    kind: z.enum(TIMELINE_KINDS),
+    by: actorView,
+    region: z.string().nullable(),
+    text: z.string().nullable(),
+    public: z.boolean().optional(),
+    resultId: z.string().nullable().optional(),
+    alert: z
+      .object({
+        channelId: z.number().int(),
+        channelName: z.string(),
+        channelType: z.string(),
+        eventType: z.string(),
+        status: z.enum(['succeeded', 'failed']),
+      })
+      .optional(),
+  })
+  .meta({ id: 'IncidentTimelineItem' });
+
+const incidentParams = z.object({
+  incidentRef: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    .describe('The incident’s id (a UUID)'),
+});
+
+export function toIncidentView(incident: IncidentDocument): z.input<typeof incidentView> {
+  const { acknowledgement, publicNote } = incident;
+  return {
+    id: incident.id,
+    websiteId: incident.websiteId,
+    startedAt: incident.startedAt.toISOString(),
+    resolvedAt: incident.resolvedAt?.toISOString() ?? null,
+    cause: incident.cause,
+    regions: incident.regions,
+    acknowledgement: acknowledgement ? { ...acknowledgement, at: acknowledgement.at.toISOString() } : null,
+    publicNote: publicNote ? { text: publicNote.text, at: publicNote.at.toISOString() } : null,
+  };
+}
+
+/** What a client user (of one customer) sees of a timeline: no channels, no internal notes. */
+const shownTo = (auth: AuthContext) => (entry: TimelineEntry) =>
+  auth.customerId === undefined ||
+  (entry.kind !== 'alert' && (entry.kind !== 'note' || entry.public === true));
+
+export function incidentRoutes(deps: {
+  states: MonitorStateRepository;
+  results: ResultRepository;
+  timelines: IncidentTimelines;
+  transitions: MonitorTransitions;
+  website: (organizationId: number, ref: string) => Promise<WebsiteDocument>;
+  /** The caller as the timeline names it (a person's name, a token's name). */
+  actorOf: (auth: AuthContext) => Promise<TimelineActor & { type: 'user' | 'token'; id: number }>;
+}): Route[] {
+  const incidentOf = async (organizationId: number, ref: string) => {
+    const incident = await deps.states.incident(organizationId, ref);
+    if (!incident) throw notFound('No such incident in this organization');
+    return incident;
+  };
+
+  /** Stops reminders for the incident and tells the channels, once (a retry finds it done). */
+  const markAcknowledged = async (
+    incident: IncidentDocument,
+    acknowledgement: IncidentDocument['acknowledgement'],
+  ) => {
+    if (!acknowledgement || acknowledgement.by.type === 'system' || acknowledgement.by.id === null) return;
+    const by = { type: acknowledgement.by.type, id: acknowledgement.by.id, name: acknowledgement.by.name };
+    const website = await deps.website(incident.organizationId, String(incident.websiteId));
+    await deps.transitions.run(website, async (state) => ({
+      result: undefined,
+      plan:
+        state.openIncidentId !== incident.id || state.acknowledgedIncidentId === incident.id
+          ? null
+          : {
+              trigger: `acknowledge:${incident.id}`,
+              at: acknowledgement.at,
+              outcome: {
+                state: { ...state, acknowledgedIncidentId: incident.id },
+                incident: null,
+                events: [
+                  { type: 'incident.acknowledged', previousStatus: state.health, status: state.health },
+                ],
+              },
+              details: {
+                result: null,
+                acknowledgement: { at: acknowledgement.at, by, note: acknowledgement.note },
+              },
+            },
+    }));
+  };
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/incidents',
+      operationId: 'listWebsiteIncidents',
+      summary: 'Incidents (down periods), newest first',
+      tags: ['Results'],
+      access: 'read',
+      params: websiteRefParams,
+      query: z.strictObject({ limit: decimalInteger({ min: 1, max: 500 }).default(50) }),
+      success: { status: 200, description: 'Incidents', schema: incidentList },
+      handle: async ({ auth, params, query }) => {
+        const website = await deps.website(auth.organizationId, params.websiteRef);
+        const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
+        return { items: incidents.map(toIncidentView) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/incidents',
+      operationId: 'listIncidents',
+      summary: 'Incidents of every website of the organization, newest first',
+      description: 'An agency-wide view: `open=true` lists what is down now across all customers.',
+      tags: ['Results'],
+      access: 'read',
+      query: z.strictObject({
+        open: z.enum(['true', 'false']).optional().describe('true: unresolved only; false: resolved only'),
+        limit: decimalInteger({ min: 1, max: 500 }).default(100),
+      }),
+      success: { status: 200, description: 'Incidents', schema: incidentList },
+      handle: async ({ auth, query }) => {
+        const incidents = await deps.states.incidentsOfOrganization(auth.organizationId, {
+          limit: query.limit,
+          ...(query.open === undefined ? {} : { open: query.open === 'true' }),
+        });
+        return { items: incidents.map(toIncidentView) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/incidents/:incidentRef',
+      operationId: 'getIncident',
+      summary: 'An incident, with what each region’s first failing check saw',
+      tags: ['Results'],
+      access: 'read',
+      params: incidentParams,
+      success: { status: 200, description: 'The incident', schema: incidentDetail },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        const incident = await incidentOf(auth.organizationId, params.incidentRef);
+        const website = await deps.website(auth.organizationId, String(incident.websiteId));
+        const firstFailures = await Promise.all(
+          (incident.firstFailures ?? []).map(async (failure) => ({
+            region: failure.region,
+            at: failure.at.toISOString(),
+            resultId: failure.resultId,
+            evidence: failure.resultId
+              ? await deps.results.evidence(auth.organizationId, website.id, failure.resultId)
+              : null,
+          })),
+        );
+        return {
+          ...toIncidentView(incident),
+          website: { id: website.id, name: website.name, url: website.url },
+          firstFailures,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/incidents/:incidentRef/timeline',
+      operationId: 'getIncidentTimeline',
+      summary: 'What happened, in order',
+      description:
+        'First failure per region, confirmation, alerts sent (channel and delivery status), acknowledgement, notes, maintenance start and end, recovery per region, resolution; each with its time and who (a person, a token, or `system`). A client user sees neither alerts nor notes that are not public.',
+      tags: ['Results'],
+      access: 'read',
+      params: incidentParams,
+      success: {
+        status: 200,
+        description: 'The steps, oldest first',
+        schema: z.object({ items: z.array(timelineItem) }).meta({ id: 'IncidentTimeline' }),
+      },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        const incident = await incidentOf(auth.organizationId, params.incidentRef);
+        const entries = await deps.timelines.of(incident.id);
+        return {
+          items: entries.filter(shownTo(auth)).map(({ key: _key, ...entry }) => ({
+            ...entry,
+            at: entry.at.toISOString(),
+          })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/incidents/:incidentRef/acknowledge',
+      operationId: 'acknowledgeIncident',
+      summary: 'Say someone is on it: reminders stop, the channels hear it',
+      description:
+        'Raises `incident.acknowledged` (Slack with a bot token replies in the incident’s thread, Jira comments on its issue, PagerDuty and Opsgenie acknowledge their alert). 409 when it is resolved or already acknowledged.',
+      tags: ['Results'],
+      access: 'write',
+      params: incidentParams,
+      body: z.strictObject({ note: z.string().trim().min(1).max(2000).optional() }),
+      success: { status: 200, description: 'Acknowledged', schema: incidentView },
+      problems: [404, 409],
+      handle: async ({ auth, params, body }) => {
+        const incident = await incidentOf(auth.organizationId, params.incidentRef);
+        if (incident.resolvedAt) throw conflict('The incident is resolved: there is nothing to acknowledge');
+        const acknowledgement = { at: new Date(), by: await deps.actorOf(auth), note: body.note ?? null };
+        if (!(await deps.states.acknowledge(incident._id, acknowledgement))) {
+          const first = (await incidentOf(auth.organizationId, incident.id)).acknowledgement;
+          // A retry after a crash between the two steps still stops the reminders.
+          await markAcknowledged(incident, first);
+          throw conflict(`Already acknowledged by ${first?.by.name ?? 'someone'}`);
+        }
+        await deps.timelines.append(incident.id, {
+          key: 'acknowledged',
+          at: acknowledgement.at,
+          kind: 'acknowledged',
+          by: acknowledgement.by,
+          region: null,
+          text: acknowledgement.note,
+        });
+        await markAcknowledged(incident, acknowledgement);
+        return toIncidentView({ ...incident, acknowledgement });
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/incidents/:incidentRef/notes',
+      operationId: 'addIncidentNote',
+      summary: 'Add a note to the timeline; a public one is the root cause the status pages show',
+      tags: ['Results'],
+      access: 'write',
+      params: incidentParams,
+      body: z.strictObject({
+        text: z.string().trim().min(1).max(5000),
+        public: z
+          .boolean()
+          .default(false)
+          .describe('Shown on the status pages listing the website (the latest public note)'),
+      }),
+      success: { status: 201, description: 'The note', schema: timelineItem },
+      problems: [404],
+      handle: async ({ auth, params, body }) => {
+        const incident = await incidentOf(auth.organizationId, params.incidentRef);
+        const at = new Date();
+        const entry: TimelineEntry = {
+          key: `note:${randomUUID()}`,
+          at,
+          kind: 'note',
+          by: await deps.actorOf(auth),
+          region: null,
+          text: body.text,
+          public: body.public,
+        };
+        await deps.timelines.append(incident.id, entry);
+        if (body.public) await deps.states.setPublicNote(incident._id, { text: body.text, at, by: entry.by });
+        const { key: _key, ...shown } = entry;
+        return { ...shown, at: at.toISOString() };
+      },
+    }),
+  ];
+}
