@@ -2,10 +2,15 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisEvidenceBodyGate } from '../libs/monitoring/index.js';
+import { systemResolve, TlsContexts } from '../libs/probe/index.js';
 import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, signIn, withCookie } from './support/people.js';
+import { issue } from './support/pki-forge.js';
+import { startHttpsTarget } from './support/targets.js';
 
 /** A site under maintenance: 503 with Retry-After and a cookie, pages that echo the key sent, and odd bodies. */
 async function startTroubledSite() {
@@ -47,6 +52,8 @@ async function startTroubledSite() {
   };
 }
 
+const ca = issue({ commonName: 'webmon evidence test CA', isCa: true, validToDays: 30 });
+
 interface ResultItem {
   id: string;
   status: string;
@@ -66,6 +73,15 @@ interface EvidenceBody {
   error: { code: string; message: string } | null;
   address: string | null;
   region: string;
+  tls: {
+    subject: string;
+    issuer: string;
+    validTo: string;
+    chainTrusted: boolean;
+    chainError: string | null;
+    hostnameMatches: boolean;
+    protocol: string | null;
+  } | null;
 }
 
 describe('evidence kept with failing results', () => {
@@ -75,7 +91,14 @@ describe('evidence kept with failing results', () => {
   let site: Awaited<ReturnType<typeof startTroubledSite>>;
 
   beforeAll(async () => {
-    stack = await startMonitoringStack('evidence-node');
+    stack = await startMonitoringStack('evidence-node', {
+      // shop.test is this machine, and the test CA is trusted: the probe's edge to the network.
+      probe: {
+        tls: new TlsContexts([ca.cert]),
+        resolve: (hostname) =>
+          hostname === 'shop.test' ? Promise.resolve(['127.0.0.1']) : systemResolve(hostname),
+      },
+    });
     ({ api, token } = stack);
     site = await startTroubledSite();
   });
@@ -168,6 +191,71 @@ describe('evidence kept with failing results', () => {
     const evidence = await evidenceOf(id, (failing as ResultItem).id);
     expect(evidence.body).toMatchObject({ statusLine: null, body: null, error: { code: 'CONNECT' } });
   }, 60_000);
+
+  it('a TLS failure: an expired certificate and one for another host, with the certificate’s details', async () => {
+    const expired = await startHttpsTarget(
+      issue({
+        commonName: 'shop.test',
+        names: ['shop.test'],
+        issuer: ca,
+        validFromDays: -30,
+        validToDays: -2,
+      }),
+    );
+    const otherHost = await startHttpsTarget(
+      issue({ commonName: 'other.test', names: ['other.test'], issuer: ca }),
+    );
+    try {
+      const lapsed = await create('Expired', `https://shop.test:${expired.port}/ok`);
+      const wrong = await create('Wrong host', `https://shop.test:${otherHost.port}/ok`);
+      const [lapsedResult] = await firstEvidence(lapsed);
+      const [wrongResult] = await firstEvidence(wrong);
+      const lapsedEvidence = (await evidenceOf(lapsed, (lapsedResult as ResultItem).id)).body;
+      expect(lapsedEvidence.tls).toMatchObject({
+        subject: expect.stringContaining('shop.test'),
+        issuer: expect.stringContaining('webmon evidence test CA'),
+        chainError: expect.stringMatching(/expired/i),
+      });
+      expect(Date.parse(lapsedEvidence.tls?.validTo ?? '')).toBeLessThan(Date.now());
+      const wrongEvidence = (await evidenceOf(wrong, (wrongResult as ResultItem).id)).body;
+      expect(wrongEvidence.tls).toMatchObject({
+        subject: expect.stringContaining('other.test'),
+        hostnameMatches: false,
+        protocol: expect.stringMatching(/^TLSv1\.[23]$/),
+      });
+    } finally {
+      await expired.close();
+      await otherHost.close();
+    }
+  }, 60_000);
+
+  it('a down of 20 minutes checked every 10 s keeps at most 4 bodies per region; a recovery lets the next failure keep one', async () => {
+    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const gate = new RedisEvidenceBodyGate(redis, `${api.config.REDIS_KEY_PREFIX}:gate-test`);
+      const start = Date.now();
+      const kept = { 'eu-west': 0, 'us-east': 0 };
+      for (let check = 0; check < 120; check++)
+        for (const region of ['eu-west', 'us-east'] as const)
+          if (
+            await gate.keepBody(
+              4242,
+              region,
+              'down',
+              new Date(start + check * 10_000 + (region === 'us-east' ? 3000 : 0)),
+            )
+          )
+            kept[region]++;
+      expect(kept).toEqual({ 'eu-west': 4, 'us-east': 4 });
+      // A late check (older than the last body kept) takes no body either.
+      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start))).toBe(false);
+      await gate.reopen(4242, 'eu-west');
+      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start + 1_200_000))).toBe(true);
+      expect(await gate.keepBody(4242, 'us-east', 'down', new Date(start + 1_200_000))).toBe(false);
+    } finally {
+      redis.disconnect();
+    }
+  });
 
   it('a sealed request body the server quotes back is blanked, whole and field by field', async () => {
     const id = await create('Echo body', `${site.url}/echo-body`, {
