@@ -74,6 +74,7 @@ describe('notification channels', () => {
       'domain.expiring',
       'maintenance.started',
       'maintenance.ended',
+      'incident.acknowledged',
       'test',
     ]);
     // Standard Webhooks: whsec_ and base64 of (here 32) random bytes.
