@@ -241,6 +241,37 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-evidence-phone.png'), fullPage: true });
     if (desktop) await page.setViewportSize(desktop);
 
+    // The incident's page: what the first failure saw, the timeline; acknowledged with a note, a public root cause.
+    await page.getByRole('link', { name: '✕ Ongoing' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Shop API: ✕ down' }).waitFor();
+    await page.locator('details.evidence[open]').getByText('(CONNECT)', { exact: false }).waitFor();
+    const timeline = page.locator('#timeline');
+    await timeline.getByText('Confirmed down', { exact: false }).waitFor();
+    expect(await timeline.textContent()).toMatch(/First failure in [\w-]+/);
+    await page.getByLabel('Note (optional)').fill('On it: the origin server is down');
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByText('by Olivia Owner', { exact: false }).waitFor();
+    await timeline.getByText('Acknowledged — On it: the origin server is down').waitFor();
+    await page.getByRole('button', { name: 'Add note' }).click();
+    // Empty: the API's error shows at the field.
+    await page.locator('.field.invalid textarea').waitFor();
+    await page.getByLabel('Note', { exact: true }).fill('The origin server stopped; it was restarted.');
+    await page.getByLabel('Public: the root cause', { exact: false }).check();
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await timeline.getByText('Note — The origin server stopped; it was restarted. (public)').waitFor();
+    await page.getByText('Root cause (public)').waitFor();
+    await look(page, 'incident');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-incident-phone.png'), fullPage: true });
+    if (desktop) await page.setViewportSize(desktop);
+    // A shared link opens it too (the server answers the app at /incidents/:ref).
+    const incidentUrl = page.url();
+    await page.goto(incidentUrl);
+    await page.getByRole('heading', { level: 1, name: 'Shop API: ✕ down' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Shop API' }).waitFor();
+
     // A recurring maintenance window: weekly on Mondays and Thursdays, its next 5 occurrences previewed.
     await page.getByRole('button', { name: 'Add a maintenance window' }).click();
     await page.getByLabel('Title').fill('Weekly deploy');

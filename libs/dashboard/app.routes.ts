@@ -27,6 +27,16 @@ export const APP_PAGES = [
   '/customers/:id',
   '/websites/:ref',
   '/websites/:ref/edit',
+  '/maintenance',
+  '/channels',
+  '/channels/:ref',
+  '/status-pages',
+  '/status-pages/:ref',
+  '/packages',
+  '/people',
+  '/audit',
+  '/incidents',
+  '/incidents/:ref',
 ] as const;
 
 /** The page holds a session: no framing, no script, style or connection but our own, no inline code. */

@@ -21,13 +21,12 @@ const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packa
 const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
 const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
+const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
 
-// The server answers index.html only at the paths libs/dashboard/app.routes.ts lists (APP_PAGES);
-// until it lists these too, they open from the app's links but not on a reload or a shared link:
-// /maintenance, /channels, /channels/:ref, /status-pages, /status-pages/:ref, /packages, /people,
-// /audit, /incidents (`:ref` is a number or "new", so not a decimal id).
+// The server answers index.html only at the paths libs/dashboard/app.routes.ts lists (APP_PAGES):
+// a page added here is added there too, or it opens from the app's links but not on a reload.
 
 export function App() {
   return (
@@ -137,6 +136,7 @@ function Shell() {
               <Route path="/people" component={People} />
               <Route path="/audit" component={AuditLog} />
               <Route path="/incidents" component={Incidents} />
+              <Route path="/incidents/:ref" component={IncidentPage} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

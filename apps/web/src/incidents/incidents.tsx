@@ -67,7 +67,12 @@ export function Incidents() {
                     `#${incident.websiteId}`
                   )}
                 </td>
-                <td data-label="State">{incident.resolvedAt ? '✓ Resolved' : '✕ Ongoing'}</td>
+                <td data-label="State">
+                  <a href={`/incidents/${incident.id}`}>
+                    {incident.resolvedAt ? '✓ Resolved' : '✕ Ongoing'}
+                    {!incident.resolvedAt && incident.acknowledgement && ', acknowledged'}
+                  </a>
+                </td>
                 <td data-label="Cause">{incident.cause}</td>
                 <td data-label="From">{new Date(incident.startedAt).toLocaleString()}</td>
                 <td data-label="To">

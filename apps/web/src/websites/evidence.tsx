@@ -29,7 +29,7 @@ export function EvidenceView({ websiteRef, resultRef }: { websiteRef: string; re
   );
 }
 
-function EvidenceDetails({ evidence }: { evidence: Evidence }) {
+export function EvidenceDetails({ evidence }: { evidence: Evidence }) {
   const { body, tls } = evidence;
   return (
     <div>

@@ -256,8 +256,8 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
         <ul>
           {incidents.data.items.map((incident) => (
             <li key={incident.id}>
-              {incident.resolvedAt ? '✓ Resolved' : '✕ Ongoing'}: {incident.cause} — from{' '}
-              {new Date(incident.startedAt).toLocaleString()}
+              <a href={`/incidents/${incident.id}`}>{incident.resolvedAt ? '✓ Resolved' : '✕ Ongoing'}</a>:{' '}
+              {incident.cause} — from {new Date(incident.startedAt).toLocaleString()}
               {incident.resolvedAt && ` to ${new Date(incident.resolvedAt).toLocaleString()}`}
               {incident.regions.length > 0 && ` (${incident.regions.join(', ')})`}
             </li>

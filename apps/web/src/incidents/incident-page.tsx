@@ -1,0 +1,217 @@
+import { useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { canEdit, useSession } from '../session.js';
+import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+import { EvidenceDetails } from '../websites/evidence.js';
+
+type Step = Schemas['IncidentTimelineItem'];
+
+const STEP_TITLE: Record<Step['kind'], string> = {
+  failure: 'First failure',
+  confirmed: 'Confirmed down',
+  alert: 'Alert',
+  acknowledged: 'Acknowledged',
+  note: 'Note',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.ended': 'Maintenance ended',
+  recovery: 'Recovered',
+  resolved: 'Resolved',
+};
+
+/** One step in words: what, where, and what came with it. */
+function stepText(step: Step): string {
+  const where = step.region ? ` in ${step.region}` : '';
+  if (step.alert) {
+    const outcome =
+      step.alert.status === 'succeeded' ? 'delivered' : `failed${step.text ? `: ${step.text}` : ''}`;
+    return `${step.alert.eventType} to ${step.alert.channelName} (${step.alert.channelType}): ${outcome}`;
+  }
+  return `${STEP_TITLE[step.kind]}${where}${step.text ? ` — ${step.text}` : ''}`;
+}
+
+/**
+ * An incident: when and why, each region's first failing answer (headers, the body as text, the
+ * redirects, TLS), the timeline, and for editors acknowledging it and adding notes.
+ */
+export function IncidentPage() {
+  const incidentRef = useRoute().params.ref ?? '';
+  const { caller } = useSession();
+  const editor = canEdit(caller);
+  const path = { params: { path: { incidentRef } } };
+  const incident = useLoad(
+    async () => must(await api.GET('/api/incidents/{incidentRef}', path)),
+    [incidentRef],
+    10_000,
+  );
+  const timeline = useLoad(
+    async () => must(await api.GET('/api/incidents/{incidentRef}/timeline', path)).items,
+    [incidentRef],
+    10_000,
+  );
+  if (incident.notFound) return <p role="alert">No such incident: it may belong to another organization.</p>;
+  if (!incident.data) return <Loading error={incident.error} />;
+  const data = incident.data;
+  const reload = async () => {
+    await Promise.all([incident.reload(), timeline.reload()]);
+  };
+  return (
+    <section>
+      <p>
+        <a href="/incidents">Incidents</a> / <a href={`/websites/${data.website.id}`}>{data.website.name}</a>
+      </p>
+      <h1>
+        {data.website.name}: {data.resolvedAt ? '✓ resolved' : '✕ down'}
+      </h1>
+      <dl class="facts">
+        <dt>Cause</dt>
+        <dd>{data.cause}</dd>
+        <dt>From</dt>
+        <dd>{new Date(data.startedAt).toLocaleString()}</dd>
+        <dt>To</dt>
+        <dd>{data.resolvedAt ? new Date(data.resolvedAt).toLocaleString() : 'ongoing'}</dd>
+        <dt>Regions</dt>
+        <dd>{data.regions.join(', ') || '—'}</dd>
+        <dt>Acknowledged</dt>
+        <dd>
+          {data.acknowledgement
+            ? `by ${data.acknowledgement.by.name}, ${new Date(data.acknowledgement.at).toLocaleString()}${
+                data.acknowledgement.note ? ` — ${data.acknowledgement.note}` : ''
+              }`
+            : 'not yet'}
+        </dd>
+        {data.publicNote && (
+          <>
+            <dt>Root cause (public)</dt>
+            <dd>{data.publicNote.text}</dd>
+          </>
+        )}
+      </dl>
+      {editor && !data.resolvedAt && !data.acknowledgement && (
+        <Acknowledge incidentRef={incidentRef} onDone={reload} />
+      )}
+      <h2>What it answered</h2>
+      {data.firstFailures.length === 0 && <p class="muted">No evidence was kept for this incident.</p>}
+      {data.firstFailures.map((failure) => (
+        <details key={failure.region} class="evidence" open={data.firstFailures.length === 1}>
+          <summary>
+            {failure.region}: first failure {new Date(failure.at).toLocaleString()}
+          </summary>
+          {failure.evidence ? (
+            <EvidenceDetails evidence={failure.evidence} />
+          ) : (
+            <p class="muted">Its evidence is gone (kept as long as results are).</p>
+          )}
+        </details>
+      ))}
+      <h2>Timeline</h2>
+      <FormError message={timeline.error} />
+      {timeline.data && (
+        <ol class="timeline" id="timeline">
+          {timeline.data.map((step) => (
+            <li key={`${step.at}-${step.kind}-${stepText(step)}`}>
+              <time datetime={step.at}>{new Date(step.at).toLocaleString()}</time>{' '}
+              <strong>{stepText(step)}</strong>
+              {step.kind === 'note' && step.public && ' (public)'}
+              <span class="muted"> — {step.by.type === 'system' ? 'webmon' : step.by.name}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {editor && <AddNote incidentRef={incidentRef} onDone={reload} />}
+    </section>
+  );
+}
+
+function Acknowledge({ incidentRef, onDone }: { incidentRef: string; onDone: () => Promise<void> }) {
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await api.POST('/api/incidents/{incidentRef}/acknowledge', {
+      params: { path: { incidentRef } },
+      body: note.trim() ? { note: note.trim() } : {},
+    });
+    if (answer.error) {
+      setErrors(fieldErrors(answer.error));
+      setFailure(problemText(answer.error));
+      return;
+    }
+    await onDone();
+  };
+  return (
+    <form onSubmit={submit} class="card" aria-labelledby="acknowledge-title">
+      <h2 id="acknowledge-title">Acknowledge</h2>
+      <p class="muted">Reminders stop for this incident, and its channels hear who is on it.</p>
+      <FormError message={failure} />
+      <Field label="Note (optional)" error={errors.note}>
+        {(props) => (
+          <input {...props} value={note} maxLength={2000} onInput={(e) => setNote(e.currentTarget.value)} />
+        )}
+      </Field>
+      <div class="actions">
+        <button type="submit" class="primary">
+          Acknowledge
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AddNote({ incidentRef, onDone }: { incidentRef: string; onDone: () => Promise<void> }) {
+  const [text, setText] = useState('');
+  const [isPublic, setPublic] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [added, setAdded] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setAdded(false);
+    const answer = await api.POST('/api/incidents/{incidentRef}/notes', {
+      params: { path: { incidentRef } },
+      body: { text, public: isPublic },
+    });
+    if (answer.error) {
+      setErrors(fieldErrors(answer.error));
+      setFailure(problemText(answer.error));
+      return;
+    }
+    setText('');
+    setPublic(false);
+    setErrors({});
+    setFailure(null);
+    setAdded(true);
+    await onDone();
+  };
+  return (
+    <form onSubmit={submit} class="card" aria-labelledby="note-title">
+      <h2 id="note-title">Add a note</h2>
+      <FormError message={failure} />
+      {added && <Notice>Note added.</Notice>}
+      <Field label="Note" error={errors.text}>
+        {(props) => (
+          <textarea
+            {...props}
+            rows={3}
+            maxLength={5000}
+            value={text}
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Check
+        label="Public: the root cause shown on the status pages listing this website"
+        checked={isPublic}
+        onChange={setPublic}
+        error={errors.public}
+      />
+      <div class="actions">
+        <button type="submit" class="primary">
+          Add note
+        </button>
+      </div>
+    </form>
+  );
+}
