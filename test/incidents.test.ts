@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
@@ -60,8 +61,22 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
   let alsoDown: number;
   let incident: string;
 
+  /** What the worker and the notifier logged, at debug level. */
+  let logged = '';
+  const logSink = new Writable({
+    write(chunk, _encoding, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
+
   beforeAll(async () => {
-    stack = await startMonitoringStack('incident-node', {}, { PUBLIC_URL });
+    stack = await startMonitoringStack(
+      'incident-node',
+      {},
+      { PUBLIC_URL },
+      createLogger('worker', 'debug', logSink),
+    );
     ({ api, token } = stack);
     const pkg = await createPackage(api, token, {
       limits: { minCheckIntervalSeconds: 10 },
@@ -87,7 +102,7 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
       const created = await api.request('POST', '/api/notification-channels', { token, body });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
-    notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    notifier = await startNotifier(api.config, createLogger('notifier', 'debug', logSink));
     const create = async (name: string, url: string, extra: Record<string, unknown> = {}) => {
       const created = await api.request<{ id: number }>('POST', '/api/websites', {
         token,
@@ -170,6 +185,9 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
     });
     expect(down?.raw).toContain('Down for maintenance');
     expect(down?.raw).not.toMatch(/s3cr3t-session|key-5f1e2d3c4b5a6978/);
+    // Nor in what the worker and the notifier logged (at debug level) while checking and delivering.
+    expect(logged).toContain('delivered');
+    expect(logged).not.toMatch(/s3cr3t-session|key-5f1e2d3c4b5a6978|xoxb-1234567890/);
     await expect
       .poll(() => slackMessages().find((m) => m.text === 'Shop is down'), { timeout: 20_000 })
       .toBeDefined();

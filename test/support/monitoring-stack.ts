@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import { startWorker, type WorkerOptions } from '../../apps/worker/worker.js';
-import { createLogger } from '../../libs/logging/index.js';
+import { createLogger, type Logger } from '../../libs/logging/index.js';
 import { createCustomer, createPackage, TestApi } from './harness.js';
 import { startHttpTarget, type Target } from './targets.js';
 
@@ -26,6 +26,8 @@ export async function startMonitoringStack(
   nodeId: string,
   workerOptions: WorkerOptions = {},
   env: Record<string, string> = {},
+  /** Where the worker logs (tests that read its lines); by default, as the API's level says. */
+  workerLogger?: Logger,
 ): Promise<MonitoringStack> {
   const api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', RECHECK_DELAY_SECONDS: '1', ...env });
   const { organizationId, token } = await api.createOrganization(['admin']);
@@ -37,7 +39,7 @@ export async function startMonitoringStack(
   const target = await startHttpTarget();
   const worker = await startWorker(
     { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: nodeId },
-    createLogger('worker', api.config.LOG_LEVEL),
+    workerLogger ?? createLogger('worker', api.config.LOG_LEVEL),
     workerOptions,
   );
   return {
