@@ -265,6 +265,11 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     expect(await fitsTheWidth(page)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-incident-phone.png'), fullPage: true });
     if (desktop) await page.setViewportSize(desktop);
+    // Published by mistake: withdrawn after a confirmation, the timeline says so.
+    await page.getByRole('button', { name: 'Withdraw from the status pages' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Withdraw' }).click();
+    await timeline.getByText('The public root cause was withdrawn from the status pages').waitFor();
+    expect(await page.getByText('Root cause (public)').count()).toBe(0);
     // A shared link opens it too (the server answers the app at /incidents/:ref).
     const incidentUrl = page.url();
     await page.goto(incidentUrl);

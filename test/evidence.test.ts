@@ -229,7 +229,7 @@ describe('evidence kept with failing results', () => {
     }
   }, 60_000);
 
-  it('a down of 20 minutes checked every 10 s keeps at most 4 bodies per region; a recovery lets the next failure keep one', async () => {
+  it('a down of 20 minutes checked every 10 s keeps at most 4 bodies per region; a resolved incident lets the next one’s first failure keep one after a minute', async () => {
     const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
     try {
       const gate = new RedisEvidenceBodyGate(redis, `${api.config.REDIS_KEY_PREFIX}:gate-test`);
@@ -249,9 +249,13 @@ describe('evidence kept with failing results', () => {
       expect(kept).toEqual({ 'eu-west': 4, 'us-east': 4 });
       // A late check (older than the last body kept) takes no body either.
       expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start))).toBe(false);
+      // Bodies were kept at 0, 5, 10 and 15 minutes. A minute after the last, none is due yet…
+      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start + 961_000))).toBe(false);
+      // …unless the incident was resolved meanwhile: the next incident's first failure keeps its body.
       await gate.reopen(4242, 'eu-west');
-      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start + 1_200_000))).toBe(true);
-      expect(await gate.keepBody(4242, 'us-east', 'down', new Date(start + 1_200_000))).toBe(false);
+      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start + 962_000))).toBe(true);
+      expect(await gate.keepBody(4242, 'eu-west', 'down', new Date(start + 1_030_000))).toBe(false);
+      expect(await gate.keepBody(4242, 'us-east', 'down', new Date(start + 964_000))).toBe(false);
     } finally {
       redis.disconnect();
     }

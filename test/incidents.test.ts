@@ -224,7 +224,14 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
       by: { type: 'token' },
       note: 'Looking into it with the host',
     });
-    expect((await api.request('POST', path, { token, body: {} })).status).toBe(409);
+    // The same caller again (a retry) gets the acknowledgement made; someone else is told who was first.
+    const again = await api.request<{ acknowledgement: { note: string } }>('POST', path, { token, body: {} });
+    expect(again.status).toBe(200);
+    expect(again.body.acknowledgement.note).toBe('Looking into it with the host');
+    const editor = await signIn(api, (await createUser(api, stack.organizationId, 'editor')).email);
+    const late = await withCookie<{ detail: string }>(api, editor, 'POST', path, { body: {} });
+    expect(late.status).toBe(409);
+    expect(late.body.detail).toMatch(/^Already acknowledged by token/);
 
     await expect
       .poll(() => slackMessages().find((m) => m.text.includes('acknowledged')), { timeout: 20_000 })
@@ -366,6 +373,31 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
     const shown = await timeline({ cookie: client });
     expect(shown.some((s) => s.kind === 'alert')).toBe(false);
     expect(shown.filter((s) => s.kind === 'note').map((s) => s.public)).toEqual([true]);
+    // The agency's people and words stay the agency's: who acknowledged, and what they wrote, are not shown.
+    expect(shown.find((s) => s.kind === 'acknowledged')).toMatchObject({
+      by: { name: 'Your agency' },
+      text: null,
+    });
+    const seen = await withCookie<{ acknowledgement: { by: { name: string }; note: string | null } }>(
+      api,
+      client,
+      'GET',
+      `/api/incidents/${incident}`,
+    );
+    expect(seen.body.acknowledgement).toMatchObject({ by: { name: 'Your agency' }, note: null });
+    expect(JSON.stringify(shown) + JSON.stringify(seen.body)).not.toMatch(
+      /Looking into it|Called the host|token “/,
+    );
+    // A root cause withdrawn leaves the status pages and the client's view; the timeline says so.
+    expect((await api.request('DELETE', `/api/incidents/${incident}/public-note`, { token })).status).toBe(
+      204,
+    );
+    expect(
+      (await api.request<{ publicNote: unknown }>('GET', `/api/incidents/${incident}`, { token })).body
+        .publicNote,
+    ).toBeNull();
+    expect((await timeline({ cookie: client })).some((s) => s.kind === 'note')).toBe(false);
+    expect((await timeline()).at(-1)?.text).toBe('The public root cause was withdrawn from the status pages');
     expect((await withCookie(api, client, 'GET', `/api/incidents/${incident}`)).status).toBe(200);
     const otherCustomer = await createCustomer(api, token, (await createPackage(api, token)).id);
     const stranger = await signIn(
@@ -374,5 +406,30 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
     );
     expect((await withCookie(api, stranger, 'GET', `/api/incidents/${incident}`)).status).toBe(404);
     expect((await withCookie(api, stranger, 'GET', `/api/incidents/${incident}/timeline`)).status).toBe(404);
+  }, 60_000);
+
+  it('a channel pointed elsewhere takes its stored credential along only when it is sent again', async () => {
+    const channels = await api.request<Array<{ id: number; name: string }>>(
+      'GET',
+      '/api/notification-channels',
+      {
+        token,
+      },
+    );
+    const slack = channels.body.find((c) => c.name === 'Ops Slack');
+    const path = `/api/notification-channels/${slack?.id}`;
+    const moved = await api.request<{ errors: Array<{ path: string }> }>('PATCH', path, {
+      token,
+      body: { config: { apiUrl: `${hooks.url}/elsewhere` } },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors.map((e) => e.path)).toEqual(['config.botToken']);
+    const renamed = await api.request('PATCH', path, { token, body: { name: 'Ops Slack (EU)' } });
+    expect(renamed.status).toBe(200);
+    const withToken = await api.request('PATCH', path, {
+      token,
+      body: { config: { apiUrl: `${slackApi.url}/api/`, botToken: 'xoxb-1234567890-abcdefghij' } },
+    });
+    expect(withToken.status).toBe(200);
   }, 60_000);
 });

@@ -281,7 +281,7 @@ export async function startApi(
       actorOf: async (auth) => {
         if (auth.userId !== undefined) {
           const user = await services.users.findById(auth.organizationId, auth.userId);
-          return { type: 'user', id: auth.userId, name: user?.name || user?.email || `user ${auth.userId}` };
+          return { type: 'user', id: auth.userId, name: user?.name || `user ${auth.userId}` };
         }
         const tokenId = auth.tokenId ?? 0;
         const token = await services.tokens.findById(auth.organizationId, tokenId);

@@ -260,10 +260,11 @@ export class DeliveryRepository {
 
   /** What the channel's delivery of the incident's down event left to refer to (a Jira issue key). */
   async externalRefOf(organizationId: number, channelId: number, incident: string): Promise<string | null> {
+    // The first one: a down message sent again by hand must not move a chat thread.
     const entry = await this.log.findOne(
       organizationId,
       { channelId, incident, externalRef: { $ne: null } } as Filter<LogEntry>,
-      WITHOUT_MONGO_ID,
+      { ...WITHOUT_MONGO_ID, sort: { at: 1 } },
     );
     return entry?.externalRef ?? null;
   }

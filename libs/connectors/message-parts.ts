@@ -26,7 +26,7 @@ export function lines(payload: EventPayload, summary: EventSummary): string[] {
 }
 
 /** The incident: its page in the app when known, else its id. */
-export function incidentLine(payload: EventPayload, summary: EventSummary): string | null {
+function incidentLine(payload: EventPayload, summary: EventSummary): string | null {
   if (!payload.data.incident) return null;
   return summary.link ? `Incident: ${summary.link}` : `Incident ${payload.data.incident}`;
 }

@@ -350,8 +350,8 @@ export class CheckRunner {
     const { pending, transitions } = this.deps;
     // A replay from the buffer writes to MongoDB or fails (it stays in the buffer); a fresh check
     // keeps what MongoDB cannot take now, behind what of this website waits already.
-    /** Whether the region's previous result failed: a good one now lets its next failure keep a body. */
-    let wasFailing = false;
+    /** The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon. */
+    let recovered: string[] = [];
     let mongoWrites: MongoWrites = options.replay
       ? 'now'
       : pending.holds(website.id)
@@ -366,7 +366,7 @@ export class CheckRunner {
         const decided = { result, stored, recheckSoon: false, told: [] as EventKind[] };
         // A kept result an earlier try already decided (its region's track is at or past it).
         const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
-        wasFailing = (state.regions[result.region]?.lastStatus ?? 'up') !== 'up';
+
         if (options.replay && decidedUpTo >= result.startedAt.getTime())
           return { result: decided, plan: null };
         const outcome = afterResult(
@@ -381,6 +381,7 @@ export class CheckRunner {
             reportingRegion: result.region,
           }),
         );
+        recovered = outcome.incident === 'resolve' ? Object.keys(outcome.state.regions) : [];
         return {
           result: { ...decided, recheckSoon: outcome.recheckSoon, told: outcome.events.map((e) => e.type) },
           plan: {
@@ -389,7 +390,8 @@ export class CheckRunner {
             outcome,
             details: {
               result: summaryOf(result),
-              ...(outcome.events.some((e) => e.type === 'website.down') && entry.evidence
+              // A down told now carries what it saw (reminders do not repeat it).
+              ...(outcome.events.some((e) => e.type === 'website.down' && !e.reminder) && entry.evidence
                 ? { evidence: await this.alertEvidence(entry, entry.evidence, outcome.state) }
                 : {}),
               ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
@@ -400,7 +402,8 @@ export class CheckRunner {
       () => mongoWrites,
     );
     const { result, stored, recheckSoon, told } = done.result;
-    if (wasFailing && result.status === 'up') await this.deps.evidence.gate.reopen(website.id, result.region);
+    if (!done.refused)
+      for (const region of recovered) await this.deps.evidence.gate.reopen(website.id, region);
     if (!stored || done.kept) pending.add({ ...entry, result, decided: { effects: done.kept } });
     const decision = done.refused ? null : { health: done.state.health, told };
     return { result, recheckSoon: done.refused ? false : recheckSoon, decision };

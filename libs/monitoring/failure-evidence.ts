@@ -17,7 +17,11 @@ export interface SentRequest {
 export interface EvidenceBodyGate {
   /** `at`: when the result's check started (the 5 minutes are counted between checks). */
   keepBody(websiteId: number, region: string, status: 'down' | 'degraded', at: Date): Promise<boolean>;
-  /** The region answered well again: its next failure (a new incident's first) keeps its body. */
+  /**
+   * The website's incident was resolved: the region's next failure (the next incident's first)
+   * keeps its body a minute after the last one kept at the latest, not 5 (a flapping website keeps
+   * at most one a minute).
+   */
   reopen(websiteId: number, region: string): Promise<void>;
 }
 
@@ -29,6 +33,15 @@ if last and at - tonumber(last) < tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `);
+
+/** After an incident's resolution: the next body may come a minute after the last one kept. */
+const REOPEN_SCRIPT = redisScript(`
+local last = redis.call('GET', KEYS[1])
+if not last then return 0 end
+redis.call('SET', KEYS[1], tostring(tonumber(last) - tonumber(ARGV[1])), 'KEEPTTL')
+return 1
+`);
+export const EVIDENCE_BODY_AFTER_RECOVERY_MS = 60_000;
 
 /**
  * The gate in Redis, shared by the region's workers: per website, region and status, when the
@@ -57,7 +70,11 @@ export class RedisEvidenceBodyGate implements EvidenceBodyGate {
   async reopen(websiteId: number, region: string): Promise<void> {
     // One key at a time: on a Redis Cluster the two may live on different nodes.
     for (const status of ['down', 'degraded'] as const)
-      await this.redis.del(this.key(websiteId, region, status)).catch(() => 0);
+      await REOPEN_SCRIPT.run(
+        this.redis,
+        [this.key(websiteId, region, status)],
+        [EVIDENCE_BODY_EVERY_MS - EVIDENCE_BODY_AFTER_RECOVERY_MS],
+      ).catch(() => 0);
   }
 }
 

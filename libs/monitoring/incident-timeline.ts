@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NumberedLists } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
 import type { MonitorStateDocument } from './monitor-state.js';
+import type { RegionTrack } from './status-machine.js';
 
 /** What an incident's timeline lists, in the order steps at one instant are shown. */
 export const TIMELINE_KINDS = [
@@ -27,6 +28,15 @@ export const timelineActorSchema = z.object({
 export type TimelineActor = z.infer<typeof timelineActorSchema>;
 export const SYSTEM: TimelineActor = { type: 'system', id: null, name: 'webmon' };
 
+/** An alert step: the delivery of one of the incident's events that ended. */
+export const timelineAlertSchema = z.object({
+  channelId: z.number().int(),
+  channelName: z.string(),
+  channelType: z.string(),
+  eventType: z.string(),
+  status: z.enum(['succeeded', 'failed']),
+});
+
 /** One step of an incident as stored (dates as MongoDB gives them). */
 export const timelineEntrySchema = z.object({
   /** The same step written twice (a replayed transition) has the same key: readers show it once. */
@@ -41,17 +51,14 @@ export const timelineEntrySchema = z.object({
   public: z.boolean().optional(),
   /** The result a failure or recovery was seen in. */
   resultId: z.string().nullable().optional(),
-  alert: z
-    .object({
-      channelId: z.number().int(),
-      channelName: z.string(),
-      channelType: z.string(),
-      eventType: z.string(),
-      status: z.enum(['succeeded', 'failed']),
-    })
-    .optional(),
+  alert: timelineAlertSchema.optional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+/** When a down region's run of failures began (tracks from before it was kept: its latest result, else `at`). */
+export function runStart(track: RegionTrack, at: Date): Date {
+  return new Date(track.downSince ?? track.lastResultAt ?? at.getTime());
+}
 
 const step = (
   fields: Pick<TimelineEntry, 'key' | 'at' | 'kind'> & Partial<TimelineEntry>,
@@ -78,7 +85,7 @@ export function transitionSteps(input: {
     const before = base.regions[region];
     const wasDown = before?.lastStatus === 'down';
     if (track.lastStatus === 'down' && (opened || !wasDown)) {
-      const since = new Date(track.downSince ?? track.lastResultAt ?? at.getTime());
+      const since = runStart(track, at);
       steps.push(
         step({
           key: `failure:${region}:${since.getTime()}`,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { evidenceSchema } from '../checks/index.js';
 import { type AuthContext, decimalInteger } from '../contract/index.js';
-import { conflict, notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
+import { conflict, DomainError, notFound } from '../errors/index.js';
+import { AppError, defineRoute, type Route } from '../http/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import {
   type IncidentTimelines,
@@ -11,8 +11,13 @@ import {
   type TimelineActor,
   type TimelineEntry,
   timelineActorSchema,
+  timelineAlertSchema,
 } from './incident-timeline.js';
-import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
+import type {
+  IncidentAcknowledgement,
+  IncidentDocument,
+  MonitorStateRepository,
+} from './monitor-state.repository.js';
 import type { MonitorTransitions } from './monitor-transition.js';
 import type { ResultRepository } from './result.repository.js';
 
@@ -42,7 +47,10 @@ const incidentList = z.object({ items: z.array(incidentView) }).meta({ id: 'Inci
 
 const incidentDetail = incidentView
   .extend({
-    website: z.object({ id: z.number().int(), name: z.string(), url: z.string() }),
+    website: z
+      .object({ id: z.number().int(), name: z.string(), url: z.string() })
+      .nullable()
+      .describe('Null when the website was deleted since'),
     firstFailures: z
       .array(
         z.object({
@@ -65,15 +73,7 @@ const timelineItem = z
     text: z.string().nullable(),
     public: z.boolean().optional(),
     resultId: z.string().nullable().optional(),
-    alert: z
-      .object({
-        channelId: z.number().int(),
-        channelName: z.string(),
-        channelType: z.string(),
-        eventType: z.string(),
-        status: z.enum(['succeeded', 'failed']),
-      })
-      .optional(),
+    alert: timelineAlertSchema.optional(),
   })
   .meta({ id: 'IncidentTimelineItem' });
 
@@ -84,8 +84,16 @@ const incidentParams = z.object({
     .describe('The incident’s id (a UUID)'),
 });
 
-export function toIncidentView(incident: IncidentDocument): z.input<typeof incidentView> {
-  const { acknowledgement, publicNote } = incident;
+/** Who a client user (of one customer) is told acted for the agency: no staff names, no internal words. */
+const AGENCY: TimelineActor = { type: 'user', id: null, name: 'Your agency' };
+const isClient = (auth: AuthContext) => auth.customerId !== undefined;
+
+export function toIncidentView(incident: IncidentDocument, auth: AuthContext): z.input<typeof incidentView> {
+  const { publicNote } = incident;
+  const acknowledgement =
+    incident.acknowledgement && isClient(auth)
+      ? { ...incident.acknowledgement, by: AGENCY, note: null }
+      : incident.acknowledgement;
   return {
     id: incident.id,
     websiteId: incident.websiteId,
@@ -98,10 +106,32 @@ export function toIncidentView(incident: IncidentDocument): z.input<typeof incid
   };
 }
 
-/** What a client user (of one customer) sees of a timeline: no channels, no internal notes. */
-const shownTo = (auth: AuthContext) => (entry: TimelineEntry) =>
-  auth.customerId === undefined ||
-  (entry.kind !== 'alert' && (entry.kind !== 'note' || entry.public === true));
+/**
+ * What a client user (of one customer) sees of a timeline: no alerts (the agency's channels), of
+ * the notes only the root cause published now, and the agency's people as the agency.
+ */
+function shownTo(
+  auth: AuthContext,
+  entries: readonly TimelineEntry[],
+  incident: IncidentDocument,
+): TimelineEntry[] {
+  if (!isClient(auth)) return [...entries];
+  const published = incident.publicNote?.text;
+  return entries
+    .filter(
+      (entry) =>
+        entry.kind !== 'alert' &&
+        (entry.kind !== 'note' || (entry.public === true && entry.text === published)),
+    )
+    .map((entry) =>
+      entry.by.type === 'system'
+        ? entry
+        : { ...entry, by: AGENCY, text: entry.kind === 'note' ? entry.text : null },
+    );
+}
+
+/** The caller as an acknowledgement names it: a person or a token. */
+type Caller = TimelineActor & { type: 'user' | 'token'; id: number };
 
 export function incidentRoutes(deps: {
   states: MonitorStateRepository;
@@ -110,7 +140,7 @@ export function incidentRoutes(deps: {
   transitions: MonitorTransitions;
   website: (organizationId: number, ref: string) => Promise<WebsiteDocument>;
   /** The caller as the timeline names it (a person's name, a token's name). */
-  actorOf: (auth: AuthContext) => Promise<TimelineActor & { type: 'user' | 'token'; id: number }>;
+  actorOf: (auth: AuthContext) => Promise<Caller>;
 }): Route[] {
   const incidentOf = async (organizationId: number, ref: string) => {
     const incident = await deps.states.incident(organizationId, ref);
@@ -118,15 +148,25 @@ export function incidentRoutes(deps: {
     return incident;
   };
 
-  /** Stops reminders for the incident and tells the channels, once (a retry finds it done). */
-  const markAcknowledged = async (
+  /**
+   * The acknowledgement's step on the timeline, then the monitor told: reminders stop for the
+   * incident and `incident.acknowledged` goes to the channels. Each once: a retry finds them done.
+   */
+  const carryOut = async (
     incident: IncidentDocument,
-    acknowledgement: IncidentDocument['acknowledgement'],
+    acknowledgement: IncidentAcknowledgement,
+    by: Caller,
   ) => {
-    if (!acknowledgement || acknowledgement.by.type === 'system' || acknowledgement.by.id === null) return;
-    const by = { type: acknowledgement.by.type, id: acknowledgement.by.id, name: acknowledgement.by.name };
+    await deps.timelines.append(incident.id, {
+      key: 'acknowledged',
+      at: acknowledgement.at,
+      kind: 'acknowledged',
+      by: acknowledgement.by,
+      region: null,
+      text: acknowledgement.note,
+    });
     const website = await deps.website(incident.organizationId, String(incident.websiteId));
-    await deps.transitions.run(website, async (state) => ({
+    const done = await deps.transitions.run(website, async (state) => ({
       result: undefined,
       plan:
         state.openIncidentId !== incident.id || state.acknowledgedIncidentId === incident.id
@@ -147,6 +187,11 @@ export function incidentRoutes(deps: {
               },
             },
     }));
+    if (done.refused)
+      throw new AppError('service-unavailable', {
+        detail:
+          'The acknowledgement is recorded, but the monitor did not take it yet (it was busy): send it again.',
+      });
   };
 
   return [
@@ -163,7 +208,7 @@ export function incidentRoutes(deps: {
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
         const incidents = await deps.states.incidentsOf(auth.organizationId, website.id, query.limit);
-        return { items: incidents.map(toIncidentView) };
+        return { items: incidents.map((incident) => toIncidentView(incident, auth)) };
       },
     }),
     defineRoute({
@@ -184,7 +229,7 @@ export function incidentRoutes(deps: {
           limit: query.limit,
           ...(query.open === undefined ? {} : { open: query.open === 'true' }),
         });
-        return { items: incidents.map(toIncidentView) };
+        return { items: incidents.map((incident) => toIncidentView(incident, auth)) };
       },
     }),
     defineRoute({
@@ -199,20 +244,24 @@ export function incidentRoutes(deps: {
       problems: [404],
       handle: async ({ auth, params }) => {
         const incident = await incidentOf(auth.organizationId, params.incidentRef);
-        const website = await deps.website(auth.organizationId, String(incident.websiteId));
+        // A website deleted since leaves its incidents listed: they are shown without it.
+        const website = await deps.website(auth.organizationId, String(incident.websiteId)).catch((error) => {
+          if (error instanceof DomainError && error.kind === 'not-found') return null;
+          throw error;
+        });
         const firstFailures = await Promise.all(
           (incident.firstFailures ?? []).map(async (failure) => ({
             region: failure.region,
             at: failure.at.toISOString(),
             resultId: failure.resultId,
             evidence: failure.resultId
-              ? await deps.results.evidence(auth.organizationId, website.id, failure.resultId)
+              ? await deps.results.evidence(auth.organizationId, incident.websiteId, failure.resultId)
               : null,
           })),
         );
         return {
-          ...toIncidentView(incident),
-          website: { id: website.id, name: website.name, url: website.url },
+          ...toIncidentView(incident, auth),
+          website: website && { id: website.id, name: website.name, url: website.url },
           firstFailures,
         };
       },
@@ -237,7 +286,7 @@ export function incidentRoutes(deps: {
         const incident = await incidentOf(auth.organizationId, params.incidentRef);
         const entries = await deps.timelines.of(incident.id);
         return {
-          items: entries.filter(shownTo(auth)).map(({ key: _key, ...entry }) => ({
+          items: shownTo(auth, entries, incident).map(({ key: _key, ...entry }) => ({
             ...entry,
             at: entry.at.toISOString(),
           })),
@@ -250,7 +299,7 @@ export function incidentRoutes(deps: {
       operationId: 'acknowledgeIncident',
       summary: 'Say someone is on it: reminders stop, the channels hear it',
       description:
-        'Raises `incident.acknowledged` (Slack with a bot token replies in the incident’s thread, Jira comments on its issue, PagerDuty and Opsgenie acknowledge their alert). 409 when it is resolved or already acknowledged.',
+        'Raises `incident.acknowledged` (Slack with a bot token replies in the incident’s thread, Jira comments on its issue, PagerDuty and Opsgenie acknowledge their alert). Sent again by the same caller, it answers the acknowledgement made and finishes what an interrupted one left; 409 when it is resolved or someone else acknowledged it.',
       tags: ['Results'],
       access: 'write',
       params: incidentParams,
@@ -259,24 +308,24 @@ export function incidentRoutes(deps: {
       problems: [404, 409],
       handle: async ({ auth, params, body }) => {
         const incident = await incidentOf(auth.organizationId, params.incidentRef);
-        if (incident.resolvedAt) throw conflict('The incident is resolved: there is nothing to acknowledge');
-        const acknowledgement = { at: new Date(), by: await deps.actorOf(auth), note: body.note ?? null };
+        const caller = await deps.actorOf(auth);
+        let acknowledgement: IncidentAcknowledgement = {
+          at: new Date(),
+          by: caller,
+          note: body.note ?? null,
+        };
+        if (!incident.acknowledgement && incident.resolvedAt)
+          throw conflict('The incident is resolved: there is nothing to acknowledge');
         if (!(await deps.states.acknowledge(incident._id, acknowledgement))) {
-          const first = (await incidentOf(auth.organizationId, incident.id)).acknowledgement;
-          // A retry after a crash between the two steps still stops the reminders.
-          await markAcknowledged(incident, first);
-          throw conflict(`Already acknowledged by ${first?.by.name ?? 'someone'}`);
+          const made = (await incidentOf(auth.organizationId, incident.id)).acknowledgement;
+          if (!made) throw conflict('The incident was resolved meanwhile: there is nothing to acknowledge');
+          if (made.by.type !== caller.type || made.by.id !== caller.id)
+            throw conflict(`Already acknowledged by ${made.by.name}`);
+          // The same caller again (a retry): what an interrupted acknowledgement left is done now.
+          acknowledgement = made;
         }
-        await deps.timelines.append(incident.id, {
-          key: 'acknowledged',
-          at: acknowledgement.at,
-          kind: 'acknowledged',
-          by: acknowledgement.by,
-          region: null,
-          text: acknowledgement.note,
-        });
-        await markAcknowledged(incident, acknowledgement);
-        return toIncidentView({ ...incident, acknowledgement });
+        await carryOut(incident, acknowledgement, caller);
+        return toIncidentView({ ...incident, acknowledgement }, auth);
       },
     }),
     defineRoute({
@@ -309,9 +358,35 @@ export function incidentRoutes(deps: {
           public: body.public,
         };
         await deps.timelines.append(incident.id, entry);
-        if (body.public) await deps.states.setPublicNote(incident._id, { text: body.text, at, by: entry.by });
+        if (body.public) await deps.states.setPublicNote(incident._id, { text: body.text, at });
         const { key: _key, ...shown } = entry;
         return { ...shown, at: at.toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/incidents/:incidentRef/public-note',
+      operationId: 'withdrawIncidentPublicNote',
+      summary: 'Take the root cause off the status pages (the note stays on the timeline)',
+      tags: ['Results'],
+      access: 'write',
+      params: incidentParams,
+      success: { status: 204, description: 'Withdrawn' },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        const incident = await incidentOf(auth.organizationId, params.incidentRef);
+        if (!incident.publicNote) return;
+        const at = new Date();
+        await deps.states.setPublicNote(incident._id, null);
+        await deps.timelines.append(incident.id, {
+          key: `note:${randomUUID()}`,
+          at,
+          kind: 'note',
+          by: await deps.actorOf(auth),
+          region: null,
+          text: 'The public root cause was withdrawn from the status pages',
+          public: false,
+        });
       },
     }),
   ];

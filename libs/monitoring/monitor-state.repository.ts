@@ -31,7 +31,7 @@ export interface IncidentDocument {
   /** Someone is on it: reminders stop (absent: incidents from before acknowledgements). */
   acknowledgement?: IncidentAcknowledgement | null;
   /** The root cause as the status pages show it. */
-  publicNote?: { text: string; at: Date; by: TimelineActor } | null;
+  publicNote?: { text: string; at: Date } | null;
 }
 
 export interface IncidentAcknowledgement {
@@ -359,10 +359,10 @@ export class MonitorStateRepository {
     return found?.organizationId === organizationId ? found : null;
   }
 
-  /** Records the acknowledgement unless the incident has one: false when another came first. */
+  /** Records the acknowledgement unless the incident has one or is resolved: false then. */
   async acknowledge(ref: LookupRef, acknowledgement: IncidentAcknowledgement): Promise<boolean> {
     const done = await this.incidents.updateOne(
-      { _id: ref, acknowledgement: null } as Filter<IncidentDocument>,
+      { _id: ref, acknowledgement: null, resolvedAt: null } as Filter<IncidentDocument>,
       { $set: { acknowledgement } },
     );
     return done.modifiedCount === 1;

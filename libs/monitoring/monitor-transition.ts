@@ -4,7 +4,12 @@ import type { EventData, EventDocument, EventOutbox, ResultSummary } from '../ev
 import type { Lease, RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
-import { type IncidentTimelines, type TimelineEntry, transitionSteps } from './incident-timeline.js';
+import {
+  type IncidentTimelines,
+  runStart,
+  type TimelineEntry,
+  transitionSteps,
+} from './incident-timeline.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
 import { durableFingerprint, hotCopyOf, needsDurableWrite, parseHotCopy } from './monitor-state.cache.js';
 import type { MonitorStateDocument } from './monitor-state.js';
@@ -274,6 +279,7 @@ export class MonitorTransitions {
     let openIncident: IncidentDocument | null = null;
     let resolveIncident: DurableEffects['resolveIncident'] = null;
     if (outcome.incident === 'open') {
+      const down = Object.entries(outcome.state.regions).filter(([, track]) => track.lastStatus === 'down');
       openIncident = {
         id: derivedId(transition, 'incident'),
         organizationId: base.organizationId,
@@ -281,16 +287,12 @@ export class MonitorTransitions {
         startedAt: at,
         resolvedAt: null,
         cause: outcome.state.lastCause ?? 'down',
-        regions: Object.entries(outcome.state.regions)
-          .filter(([, track]) => track.lastStatus === 'down')
-          .map(([region]) => region),
-        firstFailures: Object.entries(outcome.state.regions)
-          .filter(([, track]) => track.lastStatus === 'down')
-          .map(([region, track]) => ({
-            region,
-            at: new Date(track.downSince ?? track.lastResultAt ?? at.getTime()),
-            resultId: track.firstDownResultId ?? null,
-          })),
+        regions: down.map(([region]) => region),
+        firstFailures: down.map(([region, track]) => ({
+          region,
+          at: runStart(track, at),
+          resultId: track.firstDownResultId ?? null,
+        })),
         acknowledgement: null,
         publicNote: null,
       };

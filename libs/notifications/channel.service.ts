@@ -274,13 +274,24 @@ export class ChannelService {
       ...Object.fromEntries([...secretFields].map((field) => [field, field in secrets ? '(set)' : null])),
     };
     const problems = connector.problems?.(withSecrets) ?? [];
+    let destinationMoved = false;
     // Destinations sent now (write-only ones too): an IP literal of a refused range answers 400 here.
     for (const [field, value] of Object.entries(changes)) {
       if (typeof value !== 'string') continue;
       const url = /^https?:\/\//i.test(value) ? value : hostFields.has(field) ? `http://${value}/` : null;
       const refused = url && refusedUrl(this.deps.guard, url);
       if (refused) problems.push({ path: `config.${field}`, message: refused });
+      if (url && !secretFields.has(field) && current.config[field] !== value) destinationMoved = true;
     }
+    // A credential kept from before never goes to a destination that changed (one who may edit a
+    // channel but not read its secrets could point it at their own server): it is sent again with it.
+    if (destinationMoved)
+      for (const field of secretFields)
+        if (field in current.secrets && changes[field] === undefined)
+          problems.push({
+            path: `config.${field}`,
+            message: 'send it again: the destination changed, and a stored credential does not follow it',
+          });
     if (problems.length > 0)
       throw invalidInput(`Invalid config: ${problems.map((p) => p.path).join(', ')}`, problems);
     return { config, secrets };

@@ -285,7 +285,10 @@ class LazyServices implements Services {
           timelines: this.timelines,
           mutex: this.mutex,
           logger: this.deps.logger,
-          incidentLink: (id) => appLink(this.deps.config, `/incidents/${id}`).toString(),
+          // Without PUBLIC_URL the app's address as people reach it is unknown: alerts carry no link.
+          ...(this.deps.config.PUBLIC_URL
+            ? { incidentLink: (id: string) => appLink(this.deps.config, `/incidents/${id}`).toString() }
+            : {}),
         }),
     );
   }

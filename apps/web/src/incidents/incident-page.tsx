@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
 import { canEdit, useSession } from '../session.js';
+import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { EvidenceDetails } from '../websites/evidence.js';
@@ -53,16 +54,18 @@ export function IncidentPage() {
   if (incident.notFound) return <p role="alert">No such incident: it may belong to another organization.</p>;
   if (!incident.data) return <Loading error={incident.error} />;
   const data = incident.data;
+  const name = data.website?.name ?? 'A deleted website';
   const reload = async () => {
     await Promise.all([incident.reload(), timeline.reload()]);
   };
   return (
     <section>
       <p>
-        <a href="/incidents">Incidents</a> / <a href={`/websites/${data.website.id}`}>{data.website.name}</a>
+        <a href="/incidents">Incidents</a> /{' '}
+        {data.website ? <a href={`/websites/${data.website.id}`}>{name}</a> : name}
       </p>
       <h1>
-        {data.website.name}: {data.resolvedAt ? '✓ resolved' : '✕ down'}
+        {name}: {data.resolvedAt ? '✓ resolved' : '✕ down'}
       </h1>
       <dl class="facts">
         <dt>Cause</dt>
@@ -84,7 +87,10 @@ export function IncidentPage() {
         {data.publicNote && (
           <>
             <dt>Root cause (public)</dt>
-            <dd>{data.publicNote.text}</dd>
+            <dd>
+              {data.publicNote.text}
+              {editor && <WithdrawPublicNote incidentRef={incidentRef} onDone={reload} />}
+            </dd>
           </>
         )}
       </dl>
@@ -213,5 +219,37 @@ function AddNote({ incidentRef, onDone }: { incidentRef: string; onDone: () => P
         </button>
       </div>
     </form>
+  );
+}
+
+/** Takes the root cause off the status pages, after a confirmation (the note stays on the timeline). */
+function WithdrawPublicNote({ incidentRef, onDone }: { incidentRef: string; onDone: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const withdraw = async () => {
+    const answer = await api.DELETE('/api/incidents/{incidentRef}/public-note', {
+      params: { path: { incidentRef } },
+    });
+    setAsking(false);
+    if (answer.error) return setFailure(problemText(answer.error));
+    await onDone();
+  };
+  return (
+    <>
+      {' '}
+      <button type="button" onClick={() => setAsking(true)}>
+        Withdraw from the status pages
+      </button>
+      <FormError message={failure} />
+      <Confirm
+        open={asking}
+        title="Withdraw the public root cause?"
+        confirmLabel="Withdraw"
+        onConfirm={() => void withdraw()}
+        onCancel={() => setAsking(false)}
+      >
+        The status pages stop showing it; it stays on this incident's timeline.
+      </Confirm>
+    </>
   );
 }
