@@ -19,12 +19,12 @@ export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 }
 
-async function increment(counters: Collection<CounterDocument>, sequence: string): Promise<number> {
+async function increment(counters: Collection<CounterDocument>, sequence: string, by = 1): Promise<number> {
   for (;;) {
     try {
       const counter = await counters.findOneAndUpdate(
         { _id: sequence },
-        { $inc: { seq: 1 } },
+        { $inc: { seq: by } },
         { upsert: true, returnDocument: 'after' },
       );
       if (!counter) throw new Error(`counter ${sequence} was not returned by findOneAndUpdate`);
@@ -64,4 +64,42 @@ async function allocate(db: Db, sequence: string): Promise<number> {
     }
   }
   throw new Error(`could not allocate an id for ${sequence} after ${MAX_ATTEMPTS} attempts`);
+}
+
+/**
+ * `count` new ids of `sequence` at once (a batch of documents): the counter moved by the number
+ * still wanted and those candidates claimed with one insert, again for those another caller took
+ * (see `nextId`). Ascending.
+ */
+export function nextIds(db: Db, sequence: string, count: number): Promise<number[]> {
+  return allocations(`${db.databaseName}/${sequence}`, () => allocateMany(db, sequence, count));
+}
+
+async function allocateMany(db: Db, sequence: string, count: number): Promise<number[]> {
+  const counters = db.collection<CounterDocument>('counters');
+  const claims = db.collection<ClaimDocument>('id_claims');
+  const ids: number[] = [];
+  for (let attempt = 1; ids.length < count; attempt++) {
+    if (attempt > MAX_ATTEMPTS) throw new Error(`could not allocate ${count} ids for ${sequence}`);
+    const wanted = count - ids.length;
+    const last = await increment(counters, sequence, wanted);
+    const candidates = Array.from({ length: wanted }, (_, i) => last - wanted + 1 + i);
+    const taken = new Set<number>();
+    try {
+      await claims.insertMany(
+        candidates.map((id) => ({ _id: `${sequence}:${id}` })),
+        { ordered: false },
+      );
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+      const failed = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      if (failed.length === 0) throw error;
+      for (const failure of failed as Array<{ index: number; code?: number; err?: { code?: number } }>) {
+        if ((failure.code ?? failure.err?.code) !== DUPLICATE_KEY) throw error;
+        taken.add(candidates[failure.index] as number);
+      }
+    }
+    ids.push(...candidates.filter((id) => !taken.has(id)));
+  }
+  return ids.sort((a, b) => a - b);
 }

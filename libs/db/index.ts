@@ -1,5 +1,5 @@
 export { BatchInserter } from './batch-inserter.js';
-export { isDuplicateKey, nextId } from './counters.js';
+export { isDuplicateKey, nextId, nextIds } from './counters.js';
 export { ID_LISTS, IdLists } from './id-lists.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {

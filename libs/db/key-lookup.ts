@@ -274,6 +274,34 @@ export class KeyLookup<T extends Document> {
   }
 
   /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */
+  /**
+   * Claims many keys for documents about to be written by `write` (a batch): the entries in one
+   * insert (each taken one by one as `point` would, when another holds it), then the documents;
+   * when `write` fails, the entries go again. For keys made fresh (random UUIDs): no second claimer
+   * races for them, so the entries are not checked again after the write.
+   */
+  async claimAll<R>(
+    pairs: ReadonlyArray<{ key: string; ref: LookupRef }>,
+    write: () => Promise<R>,
+  ): Promise<R> {
+    try {
+      await this.entries.insertMany(
+        pairs.map(({ key, ref }) => ({ _id: this.entryId(key), ref })),
+        { ordered: false },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error) && !(error as { writeErrors?: unknown }).writeErrors) throw error;
+      for (const { key, ref } of pairs) await this.point(key, ref);
+    }
+    for (const { key } of pairs) this.absent?.forget(key);
+    try {
+      return await write();
+    } catch (error) {
+      for (const { key, ref } of pairs) await this.release(key, ref);
+      throw error;
+    }
+  }
+
   async release(key: string, ref: LookupRef): Promise<void> {
     // One conditional delete: an entry another claimer re-pointed between a read and a delete stays.
     await this.entries.deleteOne({ _id: this.entryId(key), ref });

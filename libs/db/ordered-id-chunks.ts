@@ -79,27 +79,43 @@ export class OrderedIdChunks {
   }
 
   async add(owner: number, id: number): Promise<void> {
+    await this.addMany(owner, [id]);
+  }
+
+  /** Adds ids with one write per chunk they join and one of the head (a batch of new documents). */
+  async addMany(owner: number, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.serialize(owner, async () => {
       const chunks = await this.chunksOf(owner, true);
-      const at = chunkIndexFor(chunks, id);
-      const target = chunks[at];
-      if (!target || (at === chunks.length - 1 && target.size >= this.chunkIds && id > target.max)) {
-        // A new last chunk: its ids are all above every earlier one's.
-        const entry = { k: chunks.length, first: target ? id : 0, max: id, size: 1 };
-        await this.chunks.updateOne(
-          { _id: this.chunkKey(owner, entry.k) },
-          { $set: { ids: [id] } },
-          { upsert: true },
-        );
-        return this.writeHead(owner, [...chunks, entry]);
+      const joining = new Map<number, number[]>();
+      const opened = new Set<number>();
+      for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+        const at = chunkIndexFor(chunks, id);
+        const target = chunks[at];
+        if (!target || (at === chunks.length - 1 && target.size >= this.chunkIds && id > target.max)) {
+          // A new last chunk: its ids are all above every earlier one's.
+          chunks.push({ k: chunks.length, first: target ? id : 0, max: id, size: 1 });
+          opened.add(chunks.length - 1);
+          joining.set(chunks.length - 1, [id]);
+          continue;
+        }
+        chunks[at] = { ...target, max: Math.max(target.max, id), size: target.size + 1 };
+        joining.set(at, [...(joining.get(at) ?? []), id]);
       }
-      const updated = await this.chunks.findOneAndUpdate(
-        { _id: this.chunkKey(owner, target.k) },
-        { $addToSet: { ids: id } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      const ids = updated?.ids ?? [id];
-      chunks[at] = { ...target, max: Math.max(target.max, id), size: ids.length };
+      for (const [at, joined] of joining) {
+        const _id = this.chunkKey(owner, at);
+        if (opened.has(at)) {
+          await this.chunks.updateOne({ _id }, { $set: { ids: joined } }, { upsert: true });
+          continue;
+        }
+        const updated = await this.chunks.findOneAndUpdate(
+          { _id },
+          { $addToSet: { ids: { $each: joined } } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        const chunk = chunks[at] as ChunkEntry;
+        chunks[at] = { ...chunk, size: updated?.ids.length ?? chunk.size };
+      }
       await this.writeHead(owner, chunks);
     });
   }

@@ -74,9 +74,14 @@ export class WebsiteCounts {
 
   /** The website is the customer's from now (before it is stored or moved there); a missing counter is counted when next read. */
   async joined(customerId: number, websiteId: number): Promise<void> {
+    await this.joinedMany(customerId, [websiteId]);
+  }
+
+  /** These websites are the customer's from now (a batch): one write. */
+  async joinedMany(customerId: number, websiteIds: readonly number[]): Promise<void> {
     await this.counts.updateOne(
       { _id: counterKey(customerId) },
-      { $inc: { count: 1 }, $addToSet: { websiteIds: websiteId } },
+      { $inc: { count: websiteIds.length }, $addToSet: { websiteIds: { $each: [...websiteIds] } } },
     );
   }
 

@@ -5,6 +5,7 @@ import {
   type CollectionIndexes,
   KeyLookup,
   nextId,
+  nextIds,
   OrderedIdChunks,
   type OwnerSerializer,
   publicReads,
@@ -106,6 +107,8 @@ export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtls
 
 /** The primary key of a website document: checks look websites up by it on every run. */
 export const websiteKey = (id: number) => `w${id}`;
+/** The lock a website's writes and scheduling hold. */
+export const websiteLock = (id: number) => `website:${id}`;
 /** A list's websites are read by primary key this many at once. */
 const LIST_READS_AT_ONCE = 16;
 /** Ids a page asks its list for at a time (a page of 5,000 reads its websites in parts). */
@@ -170,6 +173,40 @@ export class WebsiteRepository {
       throw error;
     }
     await this.changed(document.id, document);
+  }
+
+  /**
+   * Stores new websites of one organization at once (a batch; the caller holds their customers'
+   * locks): one write per customer's count, per chunk of the organization's list, for the publicId
+   * entries and for the documents, instead of each of those per website.
+   */
+  async insertMany(organizationId: number, documents: readonly WebsiteDocument[]): Promise<void> {
+    if (documents.length === 0) return;
+    const byCustomer = new Map<number, number[]>();
+    for (const { customerId, id } of documents)
+      byCustomer.set(customerId, [...(byCustomer.get(customerId) ?? []), id]);
+    for (const [customerId, ids] of byCustomer) await this.counts.joinedMany(customerId, ids);
+    const ids = documents.map((document) => document.id);
+    await this.organizationLists.addMany(organizationId, ids);
+    try {
+      await this.publicIds.claimAll(
+        documents.map((document) => ({ key: document.publicId, ref: websiteKey(document.id) })),
+        () =>
+          this.websites.collection.insertMany(
+            documents.map((document) => ({ ...document, _id: websiteKey(document.id) }) as WebsiteDocument),
+          ),
+      );
+    } catch (error) {
+      for (const [customerId, customerIds] of byCustomer)
+        for (const id of customerIds) await this.counts.left(customerId, id);
+      for (const id of ids) await this.organizationLists.remove(organizationId, id);
+      throw error;
+    }
+    for (const document of documents) await this.changed(document.id, document);
+  }
+
+  allocateIds(count: number): Promise<number[]> {
+    return nextIds(this.db, WEBSITES, count);
   }
 
   /** By integer id or by publicId (UUID); each a primary-key read (or two). */

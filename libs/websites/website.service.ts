@@ -12,15 +12,15 @@ import { includesFeature, type PackageDocument, type PackageRepository } from '.
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
 import { type CheckConfigPatch, defaultCheckConfig, mergeCheckConfig } from './check-config.schema.js';
-import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
+import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
+import { type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
 import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteCache } from './website-cache.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import { matchesSearch, normalizedQuery } from './website-search.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
 
-const websiteLock = (id: number) => `website:${id}`;
 /** A search reads at most this many candidates a page, this many at a time (then says where to go on). */
 const SEARCH_READS_AT_MOST = 1_000;
 const SEARCH_BATCH = 100;
@@ -80,7 +80,20 @@ export class WebsiteService implements CustomerWebsitesPort {
       /** What else goes with a deleted website (its maintenance windows). */
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
-  ) {}
+  ) {
+    this.batch = new WebsiteBatch(deps);
+  }
+
+  private readonly batch: WebsiteBatch;
+
+  /** Many websites at once (`WebsiteBatch`): validated first, then written in bulk and scheduled. */
+  createMany(
+    organizationId: number,
+    items: readonly unknown[],
+    options: { dryRun: boolean; partial: boolean },
+  ): Promise<BatchItemOutcome[]> {
+    return this.batch.create(organizationId, items, options);
+  }
 
   /** The customer (of this organization) and its package; `path` names the field when it is unknown. */
   private async owner(organizationId: number, customerId: number, path = 'customerId'): Promise<Owner> {

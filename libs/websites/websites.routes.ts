@@ -13,6 +13,7 @@ import {
   websiteView,
 } from './website.schema.js';
 import type { WebsiteService } from './website.service.js';
+import { batchBody } from './website-batch.js';
 import { headersToRecord } from './website-build.js';
 
 export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteView> {
@@ -81,6 +82,50 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
         const website = await service.create(auth.organizationId, body);
         ctx.set('Location', `/api/websites/${website.publicId}`);
         return toWebsiteView(website);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/websites/batch',
+      operationId: 'createWebsites',
+      summary: 'Add up to 1,000 websites at once, each with its check configuration',
+      description:
+        'Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.',
+      tags: ['Websites'],
+      access: 'write',
+      body: batchBody,
+      success: {
+        status: 200,
+        description: 'How each item went, in the order sent',
+        schema: z
+          .object({
+            dryRun: z.boolean(),
+            created: z.number().int(),
+            invalid: z.number().int(),
+            items: z.array(
+              z.object({
+                index: z.number().int(),
+                status: z
+                  .enum(['created', 'valid', 'invalid'])
+                  .describe('valid: it would be created (a dry run)'),
+                website: websiteView.nullable(),
+                errors: z.array(z.object({ path: z.string(), message: z.string() })),
+              }),
+            ),
+          })
+          .meta({ id: 'WebsiteBatchResult' }),
+      },
+      handle: async ({ auth, body }) => {
+        const outcomes = await service.createMany(auth.organizationId, body.items, body);
+        return {
+          dryRun: body.dryRun,
+          created: outcomes.filter((o) => o.status === 'created').length,
+          invalid: outcomes.filter((o) => o.status === 'invalid').length,
+          items: outcomes.map((outcome) => ({
+            ...outcome,
+            website: outcome.website && toWebsiteView(outcome.website),
+          })),
+        };
       },
     }),
     defineRoute({

@@ -567,6 +567,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add up to 1,000 websites at once, each with its check configuration
+         * @description Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.
+         */
+        post: operations["createWebsites"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{websiteRef}": {
         parameters: {
             query?: never;
@@ -1826,6 +1846,24 @@ export interface components {
         HttpMethod: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
         /** @enum {string} */
         CookieHandling: "jar" | "none";
+        WebsiteBatchResult: {
+            dryRun: boolean;
+            created: number;
+            invalid: number;
+            items: {
+                index: number;
+                /**
+                 * @description valid: it would be created (a dry run)
+                 * @enum {string}
+                 */
+                status: "created" | "valid" | "invalid";
+                website: components["schemas"]["Website"] | null;
+                errors: {
+                    path: string;
+                    message: string;
+                }[];
+            }[];
+        };
         ListedWebsite: {
             id: number;
             /** Format: uuid */
@@ -2619,11 +2657,11 @@ export interface components {
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
         };
-        WebsiteUpdate: {
-            customerId?: number;
-            name?: string;
+        WebsiteBatchItem: {
+            customerId: number;
+            name: string;
             /** Format: uri */
-            url?: string;
+            url: string;
             httpMethod?: components["schemas"]["HttpMethod"];
             /** @description Headers sent with each check. Authorization, Proxy-Authorization and Cookie are stored sealed and never returned (see secretHeaders) */
             customHeaders?: {
@@ -2653,6 +2691,7 @@ export interface components {
             paused?: boolean;
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
+            checkConfig?: components["schemas"]["CheckConfigUpdate"];
         };
         CheckConfigUpdate: {
             checkSslEnabled?: boolean;
@@ -2688,6 +2727,41 @@ export interface components {
                 /** @description What the actual value is compared with (not for exists/notExists); matches: an RE2 pattern */
                 value?: string | number | boolean;
             }[];
+        };
+        WebsiteUpdate: {
+            customerId?: number;
+            name?: string;
+            /** Format: uri */
+            url?: string;
+            httpMethod?: components["schemas"]["HttpMethod"];
+            /** @description Headers sent with each check. Authorization, Proxy-Authorization and Cookie are stored sealed and never returned (see secretHeaders) */
+            customHeaders?: {
+                [key: string]: string;
+            };
+            /** @description Headers whose values are credentials (an API key, a token): write-only, sealed at rest, never returned or logged; responses list their names in secretHeaderNames. A value sets or replaces one, null removes it, omitted ones are kept (also in a full update) */
+            secretHeaders?: {
+                [key: string]: string | null;
+            };
+            requestBody?: string | null;
+            /** @description The body is a credential: stored sealed, never returned (requestBody reads null). Setting it false needs the body sent again */
+            requestBodySecret?: boolean;
+            followRedirects?: boolean;
+            maxRedirects?: number;
+            /** @description jar: cookies set during a check are sent on its redirects; none: never */
+            cookieHandling?: components["schemas"]["CookieHandling"];
+            mtlsEnabled?: boolean;
+            /** @description PEM client certificate (a chain may follow it) */
+            mtlsClientCert?: string | null;
+            /** @description PEM private key, unencrypted; write-only: never returned, encrypted at rest. Omitted: kept; null: cleared */
+            mtlsClientKey?: string | null;
+            /** @description Seconds between checks */
+            checkInterval?: number;
+            timeoutSeconds?: number;
+            /** @description Regions to check from; empty: all regions (one region unless the package has multiRegion) */
+            regions?: string[];
+            paused?: boolean;
+            /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
+            notificationChannelIds?: number[];
         };
         MaintenancePreviewRequest: {
             /** Format: date-time */
@@ -7265,6 +7339,148 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Website"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebsites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Websites as POST /api/websites takes them, each with an optional `checkConfig` as PATCH …/check-config takes it; each item is validated on its own, its errors named `items.<index>.<field>` */
+                    items: (components["schemas"]["WebsiteBatchItem"] | {
+                        [key: string]: unknown;
+                    })[];
+                    /**
+                     * @description Validate and say what would be created; write nothing
+                     * @default false
+                     */
+                    dryRun?: boolean;
+                    /**
+                     * @description Write the valid items even when others are invalid (default: nothing is written then)
+                     * @default false
+                     */
+                    partial?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description How each item went, in the order sent */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteBatchResult"];
                 };
             };
             /** @description Validation failed; `errors` names each field */

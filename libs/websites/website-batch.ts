@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { validate } from '../contract/index.js';
+import {
+  type CustomerRepository,
+  type CustomerWithPackage,
+  customerLock,
+  loadCustomerWithPackage,
+} from '../customers/index.js';
+import { DomainError, type FieldError, invalidInput } from '../errors/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import { includesFeature, type PackageRepository } from '../packages/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import type { TargetGuard } from '../targets/index.js';
+import { defaultCheckConfig, mergeCheckConfig, patchCheckConfigBody } from './check-config.schema.js';
+import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
+import { createWebsiteBody } from './website.schema.js';
+import { buildWebsiteSettings } from './website-build.js';
+import type { WebsiteScheduling } from './website-scheduling.js';
+import type { WebsiteSearchIndex } from './website-search-index.js';
+
+/** Websites written by one batch at most. */
+export const BATCH_MAX_ITEMS = 1000;
+/** Websites scheduled at once after a batch is stored (BullMQ's writes to Redis). */
+const SCHEDULED_AT_ONCE = 32;
+
+/** A website as `POST /api/websites` takes it, with its check configuration as the PATCH takes it. */
+export const batchItemSchema = createWebsiteBody
+  .extend({ checkConfig: patchCheckConfigBody.optional() })
+  .meta({ id: 'WebsiteBatchItem' });
+export type BatchItem = z.output<typeof batchItemSchema>;
+
+/** What a batch came to for one item (in the order sent). */
+export interface BatchItemOutcome {
+  index: number;
+  status: 'created' | 'valid' | 'invalid';
+  website: WebsiteDocument | null;
+  errors: FieldError[];
+}
+
+/** One valid item, ready to be written. */
+interface Prepared {
+  index: number;
+  item: BatchItem;
+  owner: CustomerWithPackage;
+}
+
+const prefixed = (index: number, errors: readonly FieldError[]): FieldError[] =>
+  errors.map((error) => ({ ...error, path: error.path ? `items.${index}.${error.path}` : `items.${index}` }));
+
+/** Runs `work` holding every lock of `resources` (taken in a fixed order, so two batches never deadlock). */
+async function withLocks<T>(
+  mutex: RedisMutex,
+  resources: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
+  const [first, ...rest] = [...resources].sort();
+  if (first === undefined) return work();
+  return mutex.withLock(first, () => withLocks(mutex, rest, work));
+}
+
+/**
+ * Many websites at once (onboarding): every item validated as a single create validates it (its
+ * fields, its customer, its package's features and limits for the whole batch, its channels, its
+ * check configuration), then the valid ones written in bulk and scheduled. Nothing is written when
+ * an item is invalid, unless `partial`; `dryRun` writes nothing and says what would be created.
+ */
+export class WebsiteBatch {
+  constructor(
+    private readonly deps: {
+      websites: WebsiteRepository;
+      customers: CustomerRepository;
+      packages: PackageRepository;
+      secrets: SecretBox;
+      mutex: RedisMutex;
+      scheduling: WebsiteScheduling;
+      channels: {
+        customerScopes(organizationId: number, ids: readonly number[]): Promise<Map<number, number | null>>;
+        withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T>;
+      };
+      guard: TargetGuard;
+      search: WebsiteSearchIndex;
+    },
+  ) {}
+
+  async create(
+    organizationId: number,
+    items: readonly unknown[],
+    options: { dryRun: boolean; partial: boolean },
+  ): Promise<BatchItemOutcome[]> {
+    const outcomes: BatchItemOutcome[] = items.map((_, index) => ({
+      index,
+      status: 'valid',
+      website: null,
+      errors: [],
+    }));
+    const fail = (index: number, errors: readonly FieldError[]) => {
+      const outcome = outcomes[index] as BatchItemOutcome;
+      outcome.status = 'invalid';
+      outcome.errors.push(...prefixed(index, errors));
+    };
+    const owners = new Map<number, CustomerWithPackage | null>();
+    const ownerOf = async (customerId: number) => {
+      if (!owners.has(customerId))
+        owners.set(
+          customerId,
+          await loadCustomerWithPackage(this.deps.customers, this.deps.packages, organizationId, customerId),
+        );
+      return owners.get(customerId) ?? null;
+    };
+    const prepared: Prepared[] = [];
+    for (const [index, raw] of items.entries()) {
+      const parsed = validate(batchItemSchema, raw);
+      if (!parsed.success) {
+        fail(index, parsed.errors);
+        continue;
+      }
+      const item = parsed.data;
+      const owner = await ownerOf(item.customerId);
+      if (!owner) {
+        fail(index, [{ path: 'customerId', message: `No customer ${item.customerId} in your organization` }]);
+        continue;
+      }
+      const problems = this.problemsOf(item, owner);
+      if (problems.length > 0) fail(index, problems);
+      else prepared.push({ index, item, owner });
+    }
+    await this.checkChannels(organizationId, prepared, fail);
+    const valid = prepared.filter(({ index }) => outcomes[index]?.status === 'valid');
+    const customers = [...new Set(valid.map(({ owner }) => owner.customer.id))];
+    const invalidNow = () => outcomes.filter((o) => o.status === 'invalid').flatMap((o) => o.errors);
+    const refuseUnlessPartial = () => {
+      const errors = invalidNow();
+      if (errors.length > 0 && !options.partial)
+        throw invalidInput(
+          `${outcomes.filter((o) => o.status === 'invalid').length} of ${items.length} item(s) are invalid: nothing was written (send partial: true to write the valid ones)`,
+          errors,
+        );
+    };
+    if (options.dryRun) {
+      await this.checkRoom(organizationId, valid, outcomes, fail);
+      refuseUnlessPartial();
+      return outcomes;
+    }
+    // The customers' locks make their website counts and the inserts one step (maxWebsites holds).
+    return withLocks(this.deps.mutex, customers.map(customerLock), async () => {
+      await this.checkRoom(organizationId, valid, outcomes, fail);
+      refuseUnlessPartial();
+      const writing = valid.filter(({ index }) => outcomes[index]?.status === 'valid');
+      const websites = await this.write(organizationId, writing);
+      for (const [i, { index }] of writing.entries())
+        Object.assign(outcomes[index] as BatchItemOutcome, { status: 'created', website: websites[i] });
+      return outcomes;
+    });
+  }
+
+  /** What a single create would refuse of the item (its settings and check configuration). */
+  private problemsOf(item: BatchItem, owner: CustomerWithPackage): FieldError[] {
+    const { checkConfig } = item;
+    const problems: FieldError[] = [];
+    try {
+      const settings = this.settingsOf(0, item, owner);
+      if (checkConfig) {
+        const allowed = (feature: Parameters<typeof includesFeature>[1]) =>
+          includesFeature(owner.pkg, feature);
+        const merged = mergeCheckConfig(defaultCheckConfig(settings.url, allowed), checkConfig, allowed);
+        if (!merged.ok)
+          problems.push(
+            ...merged.invalid.map((error) => ({ ...error, path: `checkConfig.${error.path}` })),
+            ...merged.forbidden.map(({ path, feature }) => ({
+              path: `checkConfig.${path}`,
+              message: `needs the ${feature} feature, which the customer’s package lacks`,
+            })),
+          );
+      }
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(...(error.errors ?? [{ path: '', message: error.detail }]));
+    }
+    return problems;
+  }
+
+  private settingsOf(websiteId: number, item: BatchItem, owner: CustomerWithPackage) {
+    const { checkConfig: _checkConfig, ...input } = item;
+    return buildWebsiteSettings({
+      websiteId,
+      current: null,
+      input,
+      full: true,
+      pkg: owner.pkg,
+      secrets: this.deps.secrets,
+      guard: this.deps.guard,
+    });
+  }
+
+  /** The channels the items list exist and cover their customers (read once for the batch). */
+  private async checkChannels(
+    organizationId: number,
+    prepared: readonly Prepared[],
+    fail: (index: number, errors: FieldError[]) => void,
+  ): Promise<void> {
+    const listed = [...new Set(prepared.flatMap(({ item }) => item.notificationChannelIds ?? []))];
+    if (listed.length === 0) return;
+    const scopes = await this.deps.channels.customerScopes(organizationId, listed);
+    for (const { index, item } of prepared) {
+      const problems = (item.notificationChannelIds ?? []).flatMap((channelId, position) => {
+        const path = `notificationChannelIds.${position}`;
+        if (!scopes.has(channelId))
+          return [{ path, message: `No notification channel ${channelId} in your organization` }];
+        const customerId = scopes.get(channelId);
+        return customerId !== null && customerId !== item.customerId
+          ? [{ path, message: `channel ${channelId} is for the websites of customer ${customerId}` }]
+          : [];
+      });
+      if (problems.length > 0) fail(index, problems);
+    }
+  }
+
+  /** Each customer's websites and this batch's stay within its package's maxWebsites. */
+  private async checkRoom(
+    organizationId: number,
+    valid: readonly Prepared[],
+    outcomes: readonly BatchItemOutcome[],
+    fail: (index: number, errors: FieldError[]) => void,
+  ): Promise<void> {
+    const taken = new Map<number, number>();
+    for (const { index, owner } of valid) {
+      if (outcomes[index]?.status !== 'valid') continue;
+      const customerId = owner.customer.id;
+      if (!taken.has(customerId))
+        taken.set(customerId, await this.deps.websites.countByCustomer(organizationId, customerId));
+      const count = (taken.get(customerId) ?? 0) + 1;
+      const max = owner.pkg.limits.maxWebsites;
+      if (count > max) {
+        fail(index, [
+          {
+            path: 'customerId',
+            message: `the package "${owner.pkg.displayName}" allows ${max} website(s) per customer (maxWebsites): this one is past it`,
+          },
+        ]);
+        continue;
+      }
+      taken.set(customerId, count);
+    }
+  }
+
+  /** Ids in one allocation, the documents in one insert, then each scheduled (a few at a time). */
+  private async write(organizationId: number, writing: readonly Prepared[]): Promise<WebsiteDocument[]> {
+    if (writing.length === 0) return [];
+    const ids = await this.deps.websites.allocateIds(writing.length);
+    const serving = await this.deps.scheduling.servingRegions();
+    const now = new Date();
+    const websites = writing.map(({ item, owner }, i): WebsiteDocument => {
+      const id = ids[i] as number;
+      const settings = this.settingsOf(id, item, owner);
+      const allowed = (feature: Parameters<typeof includesFeature>[1]) => includesFeature(owner.pkg, feature);
+      const defaults = defaultCheckConfig(settings.url, allowed);
+      const merged = item.checkConfig ? mergeCheckConfig(defaults, item.checkConfig, allowed) : null;
+      const website: WebsiteDocument = {
+        ...settings,
+        id,
+        publicId: randomUUID(),
+        organizationId,
+        checkConfig: merged?.ok ? merged.config : defaults,
+        scheduledRegions: [],
+        unmonitored: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      website.scheduledRegions =
+        this.deps.scheduling.regionsForNew(website, owner.customer, owner.pkg, serving) ?? [];
+      return website;
+    });
+    for (const website of websites) await this.deps.search.widen(organizationId, website.id, null, website);
+    const store = () => this.deps.websites.insertMany(organizationId, websites);
+    const listsChannels = websites.some((website) => website.notificationChannelIds.length > 0);
+    // Channels listed stay while the websites are stored (none deleted or narrowed meanwhile).
+    await (listsChannels ? this.deps.channels.withChannelsLocked(organizationId, store) : store());
+    // Stored first, scheduled right after: a crash in between leaves them for the reconciler.
+    const scheduling = new ConcurrencyLimit(SCHEDULED_AT_ONCE);
+    await Promise.all(
+      websites.map((website, i) =>
+        scheduling.run(() => {
+          const { owner } = writing[i] as Prepared;
+          return this.deps.mutex.withLock(websiteLock(website.id), () =>
+            this.deps.scheduling.sync(website, owner.customer, owner.pkg, { serving, scheduledInRedis: [] }),
+          );
+        }),
+      ),
+    );
+    return websites;
+  }
+}
+
+/** The batch request: up to 1,000 items, each checked on its own (see `batchItemSchema`). */
+export const batchBody = z.strictObject({
+  items: z
+    .array(z.union([batchItemSchema, z.record(z.string(), z.unknown())]))
+    .min(1)
+    .max(BATCH_MAX_ITEMS)
+    .describe(
+      'Websites as POST /api/websites takes them, each with an optional `checkConfig` as PATCH …/check-config takes it; each item is validated on its own, its errors named `items.<index>.<field>`',
+    ),
+  dryRun: z.boolean().default(false).describe('Validate and say what would be created; write nothing'),
+  partial: z
+    .boolean()
+    .default(false)
+    .describe('Write the valid items even when others are invalid (default: nothing is written then)'),
+});
