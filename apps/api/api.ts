@@ -26,6 +26,7 @@ import {
   type Route,
   systemRoutes,
 } from '../../libs/http/index.js';
+import { importRoutes } from '../../libs/imports/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
 import {
@@ -287,6 +288,11 @@ export async function startApi(
         const token = await services.tokens.findById(auth.organizationId, tokenId);
         return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
       },
+    }),
+    ...importRoutes({
+      jobs: services.imports,
+      hasCustomer: async (organizationId, customerId) =>
+        (await services.customerRepository.findById(organizationId, customerId)) !== null,
     }),
     ...maintenanceRoutes({
       windows: services.maintenanceWindows,

@@ -14,9 +14,11 @@ import {
   CustomerRepository,
   CustomerService,
   customerIndexes,
+  loadCustomerWithPackage,
 } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
+import { ImportJobs } from '../imports/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
@@ -126,6 +128,8 @@ export interface Services {
   transitions: MonitorTransitions;
   /** Incidents' timelines (transitions, the notifier and the API add steps). */
   timelines: IncidentTimelines;
+  /** Imports of other tools' monitors (run in the API process). */
+  imports: ImportJobs;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -289,6 +293,22 @@ class LazyServices implements Services {
           ...(this.deps.config.PUBLIC_URL
             ? { incidentLink: (id: string) => appLink(this.deps.config, `/incidents/${id}`).toString() }
             : {}),
+        }),
+    );
+  }
+  get imports(): Services['imports'] {
+    return this.once(
+      'imports',
+      () =>
+        new ImportJobs(this.deps.db, {
+          customers: (organizationId) => this.customers.list(organizationId),
+          owner: (organizationId, customerId) =>
+            loadCustomerWithPackage(this.customerRepository, this.packages, organizationId, customerId),
+          websitesOf: (organizationId, customerId) =>
+            this.websiteRepository.listByCustomer(organizationId, customerId),
+          createMany: (organizationId, items, options) =>
+            this.websites.createMany(organizationId, items, options),
+          logger: this.deps.logger,
         }),
     );
   }

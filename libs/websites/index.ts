@@ -17,6 +17,11 @@ export {
 } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
+export {
+  BATCH_MAX_ITEMS,
+  type BatchItem,
+  type BatchItemOutcome,
+} from './website-batch.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
 export {
   effectiveIntervalSeconds,

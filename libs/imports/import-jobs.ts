@@ -1,0 +1,230 @@
+import type { Db } from 'mongodb';
+import { z } from 'zod';
+import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
+import { nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
+import type { FieldError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
+import { type SourceMonitor, toWebsite, urlKey } from './source-monitor.js';
+
+export const IMPORT_FORMATS = ['csv', 'uptimerobot-csv', 'uptimerobot-json', 'uptime-kuma'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+const sourced = { source: z.string(), name: z.string(), url: z.string() };
+
+/** What an import did with each monitor of the source. */
+export const importReportSchema = z.object({
+  created: z.array(z.object({ ...sourced, websiteId: z.number().int(), publicId: z.string() })),
+  wouldCreate: z.array(z.object(sourced)).describe('A dry run: what would be created'),
+  duplicates: z
+    .array(z.object({ ...sourced, websiteId: z.number().int().nullable() }))
+    .describe('The customer has a website with this URL already (null: twice in this source)'),
+  unsupported: z.array(z.object({ ...sourced, sourceType: z.string(), reason: z.string() })),
+  invalid: z.array(
+    z.object({ ...sourced, errors: z.array(z.object({ path: z.string(), message: z.string() })) }),
+  ),
+  adjusted: z.array(z.object({ ...sourced, changes: z.array(z.string()) })),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+export interface ImportJobDocument {
+  id: number;
+  organizationId: number;
+  format: ImportFormat;
+  dryRun: boolean;
+  status: 'running' | 'succeeded' | 'failed';
+  progress: { done: number; total: number };
+  report: ImportReport;
+  /** Why it failed (it stopped; what it wrote stays, and a new run skips it). */
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+const IMPORTS = 'imports';
+const importKey = (id: number) => `import/${id}`;
+/** Websites written per batch: progress moves this often. */
+const CHUNK = 250;
+/** A running import whose process stopped saying anything this long ago was interrupted. */
+export const IMPORT_STALE_MS = 120_000;
+
+const emptyReport = (): ImportReport => ({
+  created: [],
+  wouldCreate: [],
+  duplicates: [],
+  unsupported: [],
+  invalid: [],
+  adjusted: [],
+});
+
+/** Where the monitors go: one customer, or each monitor's own (read from the source). */
+export type ImportTarget = { customerId: number } | { byMonitor: true };
+
+/** Imports of other tools' monitors as websites, run in the API process, their progress stored. */
+export class ImportJobs {
+  private readonly jobs: TenantCollection<ImportJobDocument>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      /** The organization's customers (to find a monitor's customer by name or id). */
+      customers(organizationId: number): Promise<CustomerDocument[]>;
+      owner(organizationId: number, customerId: number): Promise<CustomerWithPackage | null>;
+      /** The customer's websites (to skip the URLs it has). */
+      websitesOf(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
+      createMany(
+        organizationId: number,
+        items: readonly BatchItem[],
+        options: { dryRun: boolean; partial: boolean },
+      ): Promise<BatchItemOutcome[]>;
+      logger: Logger;
+    },
+  ) {
+    this.jobs = new TenantCollection(db.collection<ImportJobDocument>(IMPORTS));
+  }
+
+  /** The import, as stored; a running one its process stopped telling about reads as failed. */
+  async get(organizationId: number, id: number): Promise<ImportJobDocument | null> {
+    const job = await this.jobs.findOneByKey(organizationId, importKey(id), WITHOUT_MONGO_ID);
+    if (!job || job.status !== 'running' || Date.now() - job.updatedAt.getTime() < IMPORT_STALE_MS)
+      return job;
+    return {
+      ...job,
+      status: 'failed',
+      error: 'interrupted (its API process stopped): run it again; what it wrote is found and not duplicated',
+    };
+  }
+
+  /** Stores the job and runs it in the background (`done` resolves when it ends: tests and shutdown). */
+  async start(
+    organizationId: number,
+    input: { format: ImportFormat; monitors: SourceMonitor[]; target: ImportTarget; dryRun: boolean },
+  ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
+    const now = new Date();
+    const job: ImportJobDocument = {
+      id: await nextId(this.db, IMPORTS),
+      organizationId,
+      format: input.format,
+      dryRun: input.dryRun,
+      status: 'running',
+      progress: { done: 0, total: input.monitors.length },
+      report: emptyReport(),
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+    await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
+    const done = this.run(job, input.monitors, input.target).catch(async (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.logger.error({ importId: job.id, err: message }, 'import failed');
+      await this.save({ ...job, status: 'failed', error: message, finishedAt: new Date() }).catch(
+        () => undefined,
+      );
+    });
+    return { job, done };
+  }
+
+  private async save(job: ImportJobDocument): Promise<void> {
+    job.updatedAt = new Date();
+    await this.jobs.collection.replaceOne({ _id: importKey(job.id) } as never, job);
+  }
+
+  private async run(job: ImportJobDocument, monitors: readonly SourceMonitor[], target: ImportTarget) {
+    const { organizationId } = job;
+    const { report } = job;
+    const customerOf = await this.customerResolver(organizationId, target);
+    const owners = new Map<number, CustomerWithPackage | null>();
+    const known = new Map<number, Map<string, number | null>>();
+    const pending: Array<{ monitor: SourceMonitor; item: BatchItem }> = [];
+    const said = (monitor: SourceMonitor) => ({
+      source: monitor.source,
+      name: monitor.name,
+      url: monitor.url,
+    });
+    for (const monitor of monitors) {
+      const customer = customerOf(monitor);
+      if ('problem' in customer) {
+        report.invalid.push({ ...said(monitor), errors: [{ path: 'customer', message: customer.problem }] });
+        continue;
+      }
+      if (!owners.has(customer.id))
+        owners.set(customer.id, await this.deps.owner(organizationId, customer.id));
+      const owner = owners.get(customer.id);
+      if (!owner) {
+        report.invalid.push({
+          ...said(monitor),
+          errors: [{ path: 'customer', message: `No customer ${customer.id}` }],
+        });
+        continue;
+      }
+      const mapped = toWebsite(monitor, { minIntervalSeconds: owner.pkg.limits.minCheckIntervalSeconds });
+      if (!mapped.ok) {
+        const sourceType = monitor.kind.type === 'unsupported' ? monitor.kind.sourceType : 'http';
+        report.unsupported.push({ ...said(monitor), sourceType, reason: mapped.reason });
+        continue;
+      }
+      let urls = known.get(customer.id);
+      if (!urls) {
+        const websites = await this.deps.websitesOf(organizationId, customer.id);
+        urls = new Map(websites.map((website) => [urlKey(website.url), website.id]));
+        known.set(customer.id, urls);
+      }
+      const key = urlKey(mapped.item.url);
+      if (urls.has(key)) {
+        report.duplicates.push({ ...said(monitor), websiteId: urls.get(key) ?? null });
+        continue;
+      }
+      urls.set(key, null);
+      if (mapped.adjusted.length > 0) report.adjusted.push({ ...said(monitor), changes: mapped.adjusted });
+      pending.push({ monitor, item: { ...mapped.item, customerId: customer.id } });
+    }
+    job.progress.done = monitors.length - pending.length;
+    await this.save(job);
+    for (let start = 0; start < pending.length; start += CHUNK) {
+      const chunk = pending.slice(start, start + CHUNK);
+      const outcomes = await this.deps.createMany(
+        organizationId,
+        chunk.map(({ item }) => item),
+        { dryRun: job.dryRun, partial: true },
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        const { monitor } = chunk[i] as (typeof chunk)[number];
+        if (outcome.status === 'created' && outcome.website)
+          report.created.push({
+            ...said(monitor),
+            websiteId: outcome.website.id,
+            publicId: outcome.website.publicId,
+          });
+        else if (outcome.status === 'valid') report.wouldCreate.push(said(monitor));
+        else report.invalid.push({ ...said(monitor), errors: unprefixed(outcome.errors) });
+      }
+      job.progress.done += chunk.length;
+      await this.save(job);
+    }
+    await this.save({ ...job, status: 'succeeded', finishedAt: new Date() });
+  }
+
+  /** How a monitor's customer is found: the one given, or the source's name (or id) among the organization's. */
+  private async customerResolver(
+    organizationId: number,
+    target: ImportTarget,
+  ): Promise<(monitor: SourceMonitor) => { id: number } | { problem: string }> {
+    if ('customerId' in target) return () => ({ id: target.customerId });
+    const customers = await this.deps.customers(organizationId);
+    const byName = new Map(customers.map((customer) => [customer.name.trim().toLowerCase(), customer.id]));
+    const ids = new Set(customers.map((customer) => customer.id));
+    return (monitor) => {
+      const named = monitor.customer?.trim() ?? '';
+      if (!named) return { problem: 'the customer column is empty' };
+      const id = byName.get(named.toLowerCase()) ?? (ids.has(Number(named)) ? Number(named) : undefined);
+      return id === undefined ? { problem: `no customer named "${named}" in your organization` } : { id };
+    };
+  }
+}
+
+/** An item's errors as the batch names them (`items.3.url`), for the import's report (`url`). */
+function unprefixed(errors: readonly FieldError[]): FieldError[] {
+  return errors.map((error) => ({ ...error, path: error.path.replace(/^items\.\d+\.?/, '') }));
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { idParams, resourceId } from '../contract/index.js';
+import { invalidInput, notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import {
+  IMPORT_FORMATS,
+  type ImportJobDocument,
+  type ImportJobs,
+  importReportSchema,
+} from './import-jobs.js';
+import { parseSource } from './parse-source.js';
+
+/** Monitors one import takes at most (five batches of 1,000 websites). */
+export const IMPORT_MAX_MONITORS = 5000;
+
+const importView = z
+  .object({
+    id: z.number().int(),
+    format: z.enum(IMPORT_FORMATS),
+    dryRun: z.boolean(),
+    status: z.enum(['running', 'succeeded', 'failed']),
+    progress: z.object({ done: z.number().int(), total: z.number().int() }).describe('Monitors gone through'),
+    report: importReportSchema,
+    error: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Import' });
+
+function toImportView(job: ImportJobDocument): z.input<typeof importView> {
+  return {
+    id: job.id,
+    format: job.format,
+    dryRun: job.dryRun,
+    status: job.status,
+    progress: job.progress,
+    report: job.report,
+    error: job.error,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export function importRoutes(deps: {
+  jobs: ImportJobs;
+  /** Whether the organization has this customer. */
+  hasCustomer(organizationId: number, customerId: number): Promise<boolean>;
+}): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/imports',
+      operationId: 'startImport',
+      summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
+      description:
+        'Formats: `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
+      tags: ['Websites'],
+      access: 'write',
+      body: z
+        .strictObject({
+          format: z.enum(IMPORT_FORMATS),
+          content: z.string().min(1).describe('The file, as text'),
+          customerId: resourceId().optional().describe('Every monitor goes to this customer'),
+          customerColumn: z
+            .string()
+            .trim()
+            .min(1)
+            .max(100)
+            .optional()
+            .describe('CSV formats: the column naming each monitor’s customer (its name or id)'),
+          dryRun: z.boolean().default(false).describe('Say what would be created; write nothing'),
+        })
+        .meta({ id: 'ImportRequest' }),
+      success: { status: 202, description: 'The import, started', schema: importView },
+      handle: async ({ auth, body, ctx }) => {
+        const { organizationId } = auth;
+        if ((body.customerId === undefined) === (body.customerColumn === undefined))
+          throw invalidInput('Say where the monitors go', [
+            { path: 'customerId', message: 'give customerId, or customerColumn for a CSV (not both)' },
+          ]);
+        if (body.customerColumn !== undefined && !body.format.endsWith('csv'))
+          throw invalidInput('customerColumn is for CSV formats', [
+            { path: 'customerColumn', message: `${body.format} has no columns: give customerId` },
+          ]);
+        if (body.customerId !== undefined && !(await deps.hasCustomer(organizationId, body.customerId)))
+          throw invalidInput(`Unknown customer ${body.customerId}`, [
+            { path: 'customerId', message: `No customer ${body.customerId} in your organization` },
+          ]);
+        const monitors = parseSource(body.format, body.content, body.customerColumn ?? null);
+        if (monitors.length === 0)
+          throw invalidInput('Nothing to import', [
+            { path: 'content', message: 'the file holds no monitors' },
+          ]);
+        if (monitors.length > IMPORT_MAX_MONITORS)
+          throw invalidInput('Too many monitors', [
+            {
+              path: 'content',
+              message: `${monitors.length} monitors: at most ${IMPORT_MAX_MONITORS} an import`,
+            },
+          ]);
+        const { job } = await deps.jobs.start(organizationId, {
+          format: body.format,
+          monitors,
+          target: body.customerId !== undefined ? { customerId: body.customerId } : { byMonitor: true },
+          dryRun: body.dryRun,
+        });
+        ctx.set('Location', `/api/imports/${job.id}`);
+        return toImportView(job);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/imports/:id',
+      operationId: 'getImport',
+      summary: 'An import: where it stands, and what it did with each monitor',
+      tags: ['Websites'],
+      access: 'read',
+      params: idParams,
+      success: { status: 200, description: 'The import', schema: importView },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        const job = await deps.jobs.get(auth.organizationId, params.id);
+        if (!job) throw notFound(`No import ${params.id} in your organization`);
+        return toImportView(job);
+      },
+    }),
+  ];
+}

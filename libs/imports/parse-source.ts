@@ -1,0 +1,23 @@
+import type { ImportFormat } from './import-jobs.js';
+import type { SourceMonitor } from './source-monitor.js';
+import { uptimeKumaMonitors } from './uptime-kuma.js';
+import { uptimeRobotCsvMonitors, uptimeRobotJsonMonitors } from './uptimerobot.js';
+import { webmonCsvMonitors } from './webmon-csv.js';
+
+/** The monitors a file of `format` describes (400 naming `content` when it is not one). */
+export function parseSource(
+  format: ImportFormat,
+  content: string,
+  customerColumn: string | null,
+): SourceMonitor[] {
+  switch (format) {
+    case 'csv':
+      return webmonCsvMonitors(content, customerColumn);
+    case 'uptimerobot-csv':
+      return uptimeRobotCsvMonitors(content, customerColumn);
+    case 'uptimerobot-json':
+      return uptimeRobotJsonMonitors(content);
+    case 'uptime-kuma':
+      return uptimeKumaMonitors(content);
+  }
+}

@@ -1,0 +1,130 @@
+import type { BatchItem } from '../websites/index.js';
+
+/** An HTTP method a website may use (as `POST /api/websites` takes it). */
+export type ImportedMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/**
+ * A monitor of another tool, as its export describes it, in our words (pure data: every format's
+ * parser makes these, and one mapping turns them into websites).
+ */
+export interface SourceMonitor {
+  /** Where it is in the source, for the report: "row 3", "monitor 17". */
+  source: string;
+  name: string;
+  /** What it checks; `reason` says why one that is not HTTP cannot be imported. */
+  kind: { type: 'http' } | { type: 'unsupported'; sourceType: string; reason: string };
+  url: string;
+  method?: ImportedMethod;
+  headers?: Record<string, string>;
+  body?: string;
+  basicAuth?: { username: string; password: string };
+  keyword?: { value: string; mode: 'present' | 'absent'; caseSensitive: boolean };
+  intervalSeconds?: number;
+  timeoutSeconds?: number;
+  /** Codes or ranges such as "200-299". */
+  acceptedStatusCodes?: string[];
+  maxRedirects?: number;
+  /** Paused in the source: imported paused. */
+  paused?: boolean;
+  /** The customer it goes to, by name or id, when the import reads it from the source (a column). */
+  customer?: string;
+}
+
+/** Header names whose values are credentials: imported as secret headers (sealed, write-only). */
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-api-key',
+  'api-key',
+]);
+
+/** Our bounds a source's value is brought within (and the report says so). */
+export interface MappingBounds {
+  minIntervalSeconds: number;
+}
+const MAX_INTERVAL_SECONDS = 86_400;
+const MAX_TIMEOUT_SECONDS = 60;
+const MAX_REDIRECTS = 20;
+
+export type Mapped =
+  | { ok: true; item: Omit<BatchItem, 'customerId'>; adjusted: string[] }
+  | { ok: false; reason: string };
+
+/**
+ * The website a source monitor becomes: its URL, method, headers (credentials as secret headers,
+ * basic auth as a sealed Authorization), body, interval and timeout (brought within our bounds and
+ * the package's minimum, each change said), and its check configuration (keyword, accepted status
+ * codes). A monitor that is not an HTTP check is not imported: the reason is said.
+ */
+export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped {
+  if (monitor.kind.type === 'unsupported') return { ok: false, reason: monitor.kind.reason };
+  const adjusted: string[] = [];
+  const customHeaders: Record<string, string> = {};
+  const secretHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(monitor.headers ?? {}))
+    (CREDENTIAL_HEADERS.has(name.toLowerCase()) ? secretHeaders : customHeaders)[name] = value;
+  if (monitor.basicAuth) {
+    const { username, password } = monitor.basicAuth;
+    secretHeaders.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  }
+  let interval = Math.round(monitor.intervalSeconds ?? 300);
+  const lowest = Math.max(bounds.minIntervalSeconds, 10);
+  if (interval < lowest) {
+    adjusted.push(`interval ${interval} s raised to ${lowest} s (the package's minimum)`);
+    interval = lowest;
+  } else if (interval > MAX_INTERVAL_SECONDS) {
+    adjusted.push(`interval ${interval} s lowered to ${MAX_INTERVAL_SECONDS} s`);
+    interval = MAX_INTERVAL_SECONDS;
+  }
+  let timeout =
+    monitor.timeoutSeconds === undefined ? undefined : Math.max(1, Math.round(monitor.timeoutSeconds));
+  const highestTimeout = Math.min(MAX_TIMEOUT_SECONDS, interval - 1);
+  if (timeout !== undefined && timeout > highestTimeout) {
+    const why = highestTimeout === MAX_TIMEOUT_SECONDS ? 'the longest a check waits' : 'below the interval';
+    adjusted.push(`timeout ${timeout} s lowered to ${highestTimeout} s (${why})`);
+    timeout = highestTimeout;
+  }
+  const method = monitor.method ?? 'GET';
+  const body = monitor.body && method !== 'HEAD' && method !== 'GET' ? monitor.body : undefined;
+  if (monitor.body && body === undefined)
+    adjusted.push(`the request body was dropped (a ${method} carries none)`);
+  const checkConfig: NonNullable<BatchItem['checkConfig']> = {};
+  if (monitor.keyword) {
+    checkConfig.checkKeywordEnabled = true;
+    checkConfig.keyword = monitor.keyword.value;
+    checkConfig.keywordMode = monitor.keyword.mode;
+    checkConfig.keywordCaseSensitive = monitor.keyword.caseSensitive;
+  }
+  if (monitor.acceptedStatusCodes && monitor.acceptedStatusCodes.length > 0)
+    checkConfig.expectedStatusCodes = monitor.acceptedStatusCodes.slice(0, 20);
+  const item: Omit<BatchItem, 'customerId'> = {
+    name: monitor.name.trim().slice(0, 200) || monitor.url,
+    url: monitor.url,
+    httpMethod: method,
+    checkInterval: interval,
+    ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
+    ...(Object.keys(customHeaders).length > 0 ? { customHeaders } : {}),
+    ...(Object.keys(secretHeaders).length > 0 ? { secretHeaders } : {}),
+    ...(body === undefined ? {} : { requestBody: body }),
+    ...(monitor.maxRedirects === undefined
+      ? {}
+      : monitor.maxRedirects === 0
+        ? { followRedirects: false }
+        : { maxRedirects: Math.min(monitor.maxRedirects, MAX_REDIRECTS) }),
+    ...(monitor.paused ? { paused: true } : {}),
+    ...(Object.keys(checkConfig).length > 0 ? { checkConfig } : {}),
+  };
+  return { ok: true, item, adjusted };
+}
+
+/** The key that finds a website already imported: its URL as the source wrote it, normalized. */
+export function urlKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.toString();
+  } catch {
+    return url.trim();
+  }
+}

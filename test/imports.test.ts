@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createUser, signIn, withCookie } from './support/people.js';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`./fixtures/imports/${name}`, import.meta.url), 'utf8');
+
+interface Entry {
+  source: string;
+  name: string;
+  url: string;
+}
+interface ImportJob {
+  id: number;
+  status: 'running' | 'succeeded' | 'failed';
+  dryRun: boolean;
+  progress: { done: number; total: number };
+  error: string | null;
+  report: {
+    created: Array<Entry & { websiteId: number; publicId: string }>;
+    wouldCreate: Entry[];
+    duplicates: Array<Entry & { websiteId: number | null }>;
+    unsupported: Array<Entry & { sourceType: string; reason: string }>;
+    invalid: Array<Entry & { errors: Array<{ path: string; message: string }> }>;
+    adjusted: Array<Entry & { changes: string[] }>;
+  };
+}
+
+/** Imports into an API without a worker: websites are stored and scheduled, nothing is checked (no network). */
+describe('imports: other tools’ monitors become websites', () => {
+  let api: TestApi;
+  let token: string;
+  let organizationId: number;
+  let customerId: number;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    ({ organizationId, token } = await api.createOrganization(['admin']));
+    const pkg = await createPackage(api, token, { limits: { minCheckIntervalSeconds: 60 } });
+    customerId = await createCustomer(api, token, pkg.id, 'Acme');
+  }, 60_000);
+  afterAll(() => api.stop());
+
+  /** Starts an import and waits for it to end (its progress polled as the app does). */
+  const run = async (body: Record<string, unknown>) => {
+    const started = await api.request<ImportJob>('POST', '/api/imports', { token, body });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.headers.get('location')).toBe(`/api/imports/${started.body.id}`);
+    let job = started.body;
+    await expect
+      .poll(
+        async () => {
+          job = (await api.request<ImportJob>('GET', `/api/imports/${started.body.id}`, { token })).body;
+          return job.status;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe('succeeded');
+    expect(job.progress.done).toBe(job.progress.total);
+    return job;
+  };
+
+  it('an Uptime Kuma backup: its HTTP and keyword monitors with their settings; the others listed with why; run again, nothing twice', async () => {
+    const body = { format: 'uptime-kuma', content: fixture('uptime-kuma-backup.json'), customerId };
+    const dry = await run({ ...body, dryRun: true });
+    expect(dry.report.wouldCreate.map((e) => e.name)).toEqual([
+      'Orders API (POST, basic auth)',
+      'Homepage keyword',
+      'Error page must not show',
+    ]);
+    expect(dry.report.created).toEqual([]);
+
+    const job = await run(body);
+    expect(job.report.created.map((e) => e.name)).toEqual(dry.report.wouldCreate.map((e) => e.name));
+    expect(job.report.unsupported.map((e) => `${e.name}: ${e.sourceType}`)).toEqual([
+      'Production: group',
+      'Router ping: ping',
+      'Postgres port: port',
+      'Nightly backup job: push',
+    ]);
+    expect(job.report.adjusted).toEqual([
+      expect.objectContaining({
+        name: 'Orders API (POST, basic auth)',
+        changes: ["interval 30 s raised to 60 s (the package's minimum)"],
+      }),
+      expect.objectContaining({
+        name: 'Homepage keyword',
+        changes: ['timeout 96 s lowered to 60 s (the longest a check waits)'],
+      }),
+    ]);
+    const orders = job.report.created[0]?.publicId;
+    const website = await api.request<{
+      httpMethod: string;
+      customHeaders: Record<string, string>;
+      secretHeaderNames: string[];
+      requestBody: string;
+      checkInterval: number;
+      maxRedirects: number;
+    }>('GET', `/api/websites/${orders}`, { token });
+    expect(website.body).toMatchObject({
+      httpMethod: 'POST',
+      customHeaders: { Accept: 'application/json' },
+      requestBody: '{\n    "ping": true\n}',
+      checkInterval: 60,
+      maxRedirects: 5,
+    });
+    expect(website.body.secretHeaderNames.sort()).toEqual(['Authorization', 'X-Api-Key']);
+    expect(JSON.stringify(website.body)).not.toContain('s3cr3t');
+    const config = await api.request<{ expectedStatusCodes: string[] }>(
+      'GET',
+      `/api/websites/${orders}/check-config`,
+      {
+        token,
+      },
+    );
+    expect(config.body.expectedStatusCodes).toEqual(['200-299', '401']);
+    const inverted = job.report.created[2]?.publicId;
+    expect(
+      (
+        await api.request<{ keyword: string; keywordMode: string }>(
+          'GET',
+          `/api/websites/${inverted}/check-config`,
+          { token },
+        )
+      ).body,
+    ).toMatchObject({ keyword: 'Internal Server Error', keywordMode: 'absent', checkKeywordEnabled: true });
+
+    const again = await run(body);
+    expect(again.report.created).toEqual([]);
+    expect(again.report.duplicates.map((e) => e.websiteId)).toEqual(
+      job.report.created.map((e) => e.websiteId),
+    );
+  });
+
+  it('UptimeRobot’s getMonitors answer and its CSV export (the customer from a column, by name)', async () => {
+    const json = await run({
+      format: 'uptimerobot-json',
+      content: fixture('uptimerobot-getmonitors.json'),
+      customerId,
+    });
+    // The Kuma import made these URLs for Acme already: found, not made again.
+    expect(json.report.duplicates.map((e) => e.name)).toEqual([
+      'Orders API',
+      'Homepage keyword',
+      'Error page must not show',
+    ]);
+    const other = await createCustomer(api, token, (await createPackage(api, token)).id, 'Globex');
+    const csv = fixture('uptimerobot-export.csv')
+      .trim()
+      .split('\n')
+      .map((line, i) => `${line},${i === 0 ? 'Client' : i === 2 ? 'Nobody Inc' : 'globex'}`)
+      .join('\n');
+    const job = await run({ format: 'uptimerobot-csv', content: csv, customerColumn: 'Client' });
+    expect(job.report.created.map((e) => e.name)).toEqual(['Orders API']);
+    expect(job.report.invalid).toEqual([
+      expect.objectContaining({
+        name: 'Homepage keyword',
+        errors: [{ path: 'customer', message: 'no customer named "Nobody Inc" in your organization' }],
+      }),
+    ]);
+    const created = await api.request<{ customerId: number }>(
+      'GET',
+      `/api/websites/${job.report.created[0]?.publicId}`,
+      {
+        token,
+      },
+    );
+    expect(created.body.customerId).toBe(other);
+  });
+
+  it('refuses at once what cannot be imported: not the format, no customer, someone else’s; reads only its own organization’s', async () => {
+    const refused = async (body: Record<string, unknown>) => {
+      const answer = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+        'POST',
+        '/api/imports',
+        {
+          token,
+          body,
+        },
+      );
+      expect(answer.status).toBe(400);
+      return answer.body.errors.map((e) => e.path);
+    };
+    expect(
+      await refused({ format: 'uptime-kuma', content: fixture('uptimerobot-getmonitors.json'), customerId }),
+    ).toEqual(['content']);
+    expect(await refused({ format: 'csv', content: 'name,url\nA,https://a.example/\n' })).toEqual([
+      'customerId',
+    ]);
+    expect(await refused({ format: 'uptime-kuma', content: '{}', customerColumn: 'x' })).toEqual([
+      'customerColumn',
+    ]);
+    expect(await refused({ format: 'csv', content: 'name\nA\n', customerId })).toEqual(['content']);
+    const other = await api.createOrganization(['admin']);
+    const theirs = await createCustomer(api, other.token, (await createPackage(api, other.token)).id);
+    expect(
+      await refused({ format: 'csv', content: 'name,url\nA,https://a.example/\n', customerId: theirs }),
+    ).toEqual(['customerId']);
+    const mine = await run({ format: 'csv', content: 'name,url\nA,https://a.example/\n', customerId });
+    expect((await api.request('GET', `/api/imports/${mine.id}`, { token: other.token })).status).toBe(404);
+    const viewer = await signIn(api, (await createUser(api, organizationId, 'viewer')).email);
+    expect((await withCookie(api, viewer, 'GET', `/api/imports/${mine.id}`)).status).toBe(200);
+    expect(
+      (
+        await withCookie(api, viewer, 'POST', '/api/imports', {
+          body: { format: 'csv', content: 'name,url\nB,https://b.example/\n', customerId },
+        })
+      ).status,
+    ).toBe(403);
+  });
+});
