@@ -87,8 +87,7 @@ export class ImportJobs {
   /** The import, as stored; a running one its process stopped telling about reads as failed. */
   async get(organizationId: number, id: number): Promise<ImportJobDocument | null> {
     const job = await this.jobs.findOneByKey(organizationId, importKey(id), WITHOUT_MONGO_ID);
-    if (!job || job.status !== 'running' || Date.now() - job.updatedAt.getTime() < IMPORT_STALE_MS)
-      return job;
+    if (job?.status !== 'running' || Date.now() - job.updatedAt.getTime() < IMPORT_STALE_MS) return job;
     return {
       ...job,
       status: 'failed',
