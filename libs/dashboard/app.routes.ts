@@ -37,6 +37,7 @@ export const APP_PAGES = [
   '/audit',
   '/incidents',
   '/incidents/:ref',
+  '/imports',
 ] as const;
 
 /** The page holds a session: no framing, no script, style or connection but our own, no inline code. */

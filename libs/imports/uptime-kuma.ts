@@ -16,6 +16,8 @@ const monitorSchema = z.looseObject({
   name: z.string().nullish(),
   type: z.string().nullish(),
   url: z.string().nullish(),
+  hostname: z.string().nullish(),
+  port: z.coerce.number().nullish(),
   method: z.string().nullish(),
   headers: z.string().nullish(),
   body: z.string().nullish(),
@@ -66,8 +68,15 @@ export function uptimeKumaMonitors(content: string): SourceMonitor[] {
       name: monitor.name ?? '',
       url: monitor.url ?? '',
     };
-    if (!HTTP_TYPES.has(type))
-      return { ...base, kind: { type: 'unsupported', sourceType: type, reason: reasonFor(type) } };
+    if (!HTTP_TYPES.has(type)) {
+      // Kuma keeps "https://" in the url of the others: where they point is their host and port.
+      const where = monitor.hostname ? `${monitor.hostname}${monitor.port ? `:${monitor.port}` : ''}` : '';
+      return {
+        ...base,
+        url: where,
+        kind: { type: 'unsupported', sourceType: type, reason: reasonFor(type) },
+      };
+    }
     const method = (monitor.method ?? 'GET').toUpperCase();
     const headers = headersOf(monitor);
     return {

@@ -21,6 +21,7 @@ const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packa
 const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
 const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
+const ImportPage = lazy(() => import('./imports/import-page.js').then((m) => m.ImportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
@@ -137,6 +138,7 @@ function Shell() {
               <Route path="/audit" component={AuditLog} />
               <Route path="/incidents" component={Incidents} />
               <Route path="/incidents/:ref" component={IncidentPage} />
+              <Route path="/imports" component={ImportPage} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

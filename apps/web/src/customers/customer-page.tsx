@@ -66,7 +66,8 @@ export function CustomerPage() {
         <p>
           <a class="button" href={`/websites/new?customerId=${c.id}`}>
             Add a website
-          </a>
+          </a>{' '}
+          <a href={`/imports?customerId=${c.id}`}>Import many from a file</a>
         </p>
       )}
       {websites.data?.length === 0 && (

@@ -19,6 +19,11 @@ export function Customers() {
   return (
     <section>
       <h1>Customers</h1>
+      {own === null && (
+        <p>
+          <a href="/imports">Import websites from UptimeRobot, Uptime Kuma or a CSV</a>
+        </p>
+      )}
       <FormError message={customers.error} />
       {customers.data?.length === 0 && (
         <p>No customers yet: create the first one below, then add its websites.</p>

@@ -1,0 +1,199 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { visibleCustomers } from '../api/organization.js';
+import { Check, Field, FormError } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+
+type Job = Schemas['Import'];
+type Format = Schemas['ImportRequest']['format'];
+
+const FORMATS: Array<{ value: Format; label: string; accept: string }> = [
+  { value: 'uptime-kuma', label: 'Uptime Kuma backup (JSON)', accept: '.json,application/json' },
+  { value: 'uptimerobot-json', label: 'UptimeRobot getMonitors (JSON)', accept: '.json,application/json' },
+  { value: 'uptimerobot-csv', label: 'UptimeRobot export (CSV)', accept: '.csv,text/csv' },
+  { value: 'csv', label: 'A CSV of your own (name, url, …)', accept: '.csv,text/csv' },
+];
+/** How often a running import is asked where it stands. */
+const POLL_MS = 500;
+
+/**
+ * Moving from another tool: a file of monitors (Uptime Kuma, UptimeRobot, a CSV) imported into a
+ * customer, tried first as a dry run; the job's progress shown while it runs, then what became of
+ * each monitor.
+ */
+export function ImportPage() {
+  const customers = useLoad(() => visibleCustomers(null), []);
+  const wanted = Number(new URLSearchParams(location.search).get('customerId')) || null;
+  const [format, setFormat] = useState<Format>('uptime-kuma');
+  const [customerId, setCustomerId] = useState<number | null>(wanted);
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const [dryRun, setDryRun] = useState(true);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [job, setJob] = useState<Job | null>(null);
+  const running = job?.status === 'running';
+
+  useEffect(() => {
+    if (!job || job.status !== 'running') return;
+    const timer = setTimeout(async () => {
+      const answer = await api.GET('/api/imports/{id}', { params: { path: { id: job.id } } });
+      if (answer.data) setJob(answer.data);
+      else setFailure(problemText(answer.error));
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [job]);
+
+  const choose = async (input: HTMLInputElement) => {
+    const chosen = input.files?.[0];
+    setFile(chosen ? { name: chosen.name, text: await chosen.text() } : null);
+  };
+  const start = async (event: Event) => {
+    event.preventDefault();
+    setErrors({});
+    setFailure(null);
+    if (!file) return setErrors({ content: 'choose the file to import' });
+    const answer = await api.POST('/api/imports', {
+      body: { format, content: file.text, dryRun, ...(customerId ? { customerId } : {}) },
+    });
+    if (answer.error) {
+      setErrors(fieldErrors(answer.error));
+      return setFailure(problemText(answer.error));
+    }
+    setJob(answer.data);
+  };
+  const chosenFormat = FORMATS.find((f) => f.value === format);
+  return (
+    <section>
+      <p>
+        <a href="/customers">Customers</a> / Import
+      </p>
+      <h1>Import websites</h1>
+      <p class="muted">
+        HTTP and keyword monitors become websites with their checks; others (ping, port, push …) are listed
+        with why. Websites the customer has at the same address are not made again, so an import can run
+        again.
+      </p>
+      <form onSubmit={start} class="card" aria-labelledby="import-title">
+        <h2 id="import-title">From a file</h2>
+        <FormError message={failure} />
+        <Field label="Format" error={errors.format}>
+          {(props) => (
+            <select {...props} value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
+              {FORMATS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Into the customer" error={errors.customerId}>
+          {(props) => (
+            <select
+              {...props}
+              value={customerId ?? ''}
+              onChange={(e) => setCustomerId(Number(e.currentTarget.value) || null)}
+            >
+              <option value="">Choose a customer…</option>
+              {/* Selected by each option: the list comes after the select is drawn. */}
+              {customers.data?.map((c) => (
+                <option key={c.id} value={c.id} selected={c.id === customerId}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="File"
+          error={errors.content}
+          hint={file ? `${file.name}, ${file.text.length.toLocaleString()} characters` : undefined}
+        >
+          {(props) => (
+            <input
+              {...props}
+              type="file"
+              accept={chosenFormat?.accept}
+              onChange={(e) => void choose(e.currentTarget)}
+            />
+          )}
+        </Field>
+        <Check
+          label="Dry run: show what would be created, write nothing"
+          checked={dryRun}
+          onChange={setDryRun}
+        />
+        <div class="actions">
+          <button type="submit" class="primary" disabled={running}>
+            {dryRun ? 'Try it' : 'Import'}
+          </button>
+        </div>
+      </form>
+      {job && <ImportReport job={job} />}
+    </section>
+  );
+}
+
+function ImportReport({ job }: { job: Job }) {
+  const { report, progress } = job;
+  const done = job.status !== 'running';
+  const rows: Array<{
+    title: string;
+    items: Array<{ source: string; name: string; url: string; detail: string }>;
+  }> = [
+    {
+      title: job.dryRun ? 'Would be created' : 'Created',
+      items: (job.dryRun ? report.wouldCreate : report.created).map((e) => ({ ...e, detail: '' })),
+    },
+    { title: 'Already there (not made again)', items: report.duplicates.map((e) => ({ ...e, detail: '' })) },
+    {
+      title: 'Not imported',
+      items: report.unsupported.map((e) => ({ ...e, detail: `${e.sourceType}: ${e.reason}` })),
+    },
+    {
+      title: 'Invalid',
+      items: report.invalid.map((e) => ({
+        ...e,
+        detail: e.errors.map((x) => `${x.path}: ${x.message}`).join('; '),
+      })),
+    },
+    { title: 'Adjusted', items: report.adjusted.map((e) => ({ ...e, detail: e.changes.join('; ') })) },
+  ];
+  return (
+    <section aria-labelledby="report-title" id="import-report">
+      <h2 id="report-title">
+        {job.dryRun ? 'Dry run' : 'Import'} {job.id}:{' '}
+        {job.status === 'running' ? 'running' : job.status === 'succeeded' ? '✓ done' : '✕ failed'}
+      </h2>
+      <p role="status">
+        <progress max={progress.total} value={progress.done} aria-label="Monitors gone through" />{' '}
+        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} monitors
+      </p>
+      {job.error && <FormError message={job.error} />}
+      {done &&
+        rows
+          .filter((row) => row.items.length > 0)
+          .map((row) => (
+            <details key={row.title} open={row.title !== 'Already there (not made again)'}>
+              <summary>
+                {row.title} ({row.items.length})
+              </summary>
+              <ul>
+                {row.items.map((item) => (
+                  <li key={`${row.title}-${item.source}`}>
+                    <strong>{item.name || item.url}</strong> <span class="muted">({item.source})</span>{' '}
+                    {item.url}
+                    {item.detail && <> — {item.detail}</>}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+      {done && !job.dryRun && report.created.length > 0 && (
+        <p>
+          <a href="/">See them on the overview</a>
+        </p>
+      )}
+    </section>
+  );
+}

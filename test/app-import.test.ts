@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+
+const KUMA_BACKUP = join('test', 'fixtures', 'imports', 'uptime-kuma-backup.json');
+
+describe('the app in a real browser: importing an Uptime Kuma backup', { timeout: 90_000 }, () => {
+  let api: TestApi;
+  let browser: Browser;
+  let organizationId: number;
+  let customerId: number;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    organizationId = await createOrganizationId(api);
+    const token = await api.createToken(organizationId, ['admin']);
+    customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Acme Import');
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('tried as a dry run, then imported: progress, then what became of each monitor; the websites are listed', async () => {
+    const editor = await createUser(api, organizationId, 'editor');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(editor.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+
+    await page.goto(`${api.api.url}/customers/${customerId}`);
+    await page.getByRole('link', { name: 'Import many from a file' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Import websites' }).waitFor();
+    // Opened from the customer: it is chosen already. Without a file, the form says so at the field.
+    await expect.poll(() => page.getByLabel('Into the customer').inputValue()).toBe(String(customerId));
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await page.getByText('choose the file to import').waitFor();
+
+    await page.getByLabel('File', { exact: true }).setInputFiles(KUMA_BACKUP);
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const report = page.locator('#import-report');
+    await report.getByText('✓ done').waitFor();
+    expect(await report.textContent()).toContain('Would be created (3)');
+    expect(await report.textContent()).toContain('Not imported (4)');
+
+    await page.getByRole('checkbox', { name: /^Dry run/ }).uncheck();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await report.getByRole('heading', { name: /Import \d+: ✓ done/ }).waitFor();
+    const text = await report.textContent();
+    expect(text).toContain('Created (3)');
+    expect(text).toContain('Orders API (POST, basic auth)');
+    expect(text).toContain('ping: webmon checks websites over HTTP(S)');
+    expect(text).toContain('interval 30 s raised to');
+    expect(await report.locator('progress').getAttribute('value')).toBe('7');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-import.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-import-phone.png'), fullPage: true });
+
+    await page.goto(`${api.api.url}/customers/${customerId}`);
+    await page.getByRole('link', { name: 'Homepage keyword' }).waitFor();
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
