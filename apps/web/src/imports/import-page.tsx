@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { visibleCustomers } from '../api/organization.js';
 import { Check, Field, FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
@@ -34,7 +34,7 @@ export function ImportPage() {
   const running = job?.status === 'running';
 
   useEffect(() => {
-    if (!job || job.status !== 'running') return;
+    if (job?.status !== 'running') return;
     const timer = setTimeout(async () => {
       const answer = await api.GET('/api/imports/{id}', { params: { path: { id: job.id } } });
       if (answer.data) setJob(answer.data);
