@@ -42,23 +42,28 @@ describe('imports: other tools’ monitors become websites', () => {
   }, 60_000);
   afterAll(() => api.stop());
 
-  /** Starts an import and waits for it to end (its progress polled as the app does). */
+  /** The import once it has ended (its progress polled as the app does). */
+  const finished = async (id: number) => {
+    let job: ImportJob | undefined;
+    await expect
+      .poll(
+        async () => {
+          job = (await api.request<ImportJob>('GET', `/api/imports/${id}`, { token })).body;
+          return job.status;
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe('succeeded');
+    const ended = job as ImportJob;
+    expect(ended.progress.done).toBe(ended.progress.total);
+    return ended;
+  };
+  /** Starts an import and waits for it to end. */
   const run = async (body: Record<string, unknown>) => {
     const started = await api.request<ImportJob>('POST', '/api/imports', { token, body });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(started.headers.get('location')).toBe(`/api/imports/${started.body.id}`);
-    let job = started.body;
-    await expect
-      .poll(
-        async () => {
-          job = (await api.request<ImportJob>('GET', `/api/imports/${started.body.id}`, { token })).body;
-          return job.status;
-        },
-        { timeout: 20_000, interval: 100 },
-      )
-      .toBe('succeeded');
-    expect(job.progress.done).toBe(job.progress.total);
-    return job;
+    return finished(started.body.id);
   };
 
   it('an Uptime Kuma backup: its HTTP and keyword monitors with their settings; the others listed with why; run again, nothing twice', async () => {
@@ -83,10 +88,6 @@ describe('imports: other tools’ monitors become websites', () => {
       expect.objectContaining({
         name: 'Orders API (POST, basic auth)',
         changes: ["interval 30 s raised to 60 s (the package's minimum)"],
-      }),
-      expect.objectContaining({
-        name: 'Homepage keyword',
-        changes: ['timeout 96 s lowered to 60 s (the longest a check waits)'],
       }),
     ]);
     const orders = job.report.created[0]?.publicId;
@@ -168,6 +169,41 @@ describe('imports: other tools’ monitors become websites', () => {
     );
     expect(created.body.customerId).toBe(other);
   });
+
+  it('one import at a time; a dry run counts the package’s maxWebsites across the whole file; no credential in the report', async () => {
+    const limited = await createCustomer(
+      api,
+      token,
+      (await createPackage(api, token, { limits: { maxWebsites: 300, minCheckIntervalSeconds: 60 } })).id,
+      'Limited',
+    );
+    const rows = Array.from(
+      { length: 600 },
+      (_, i) => `Site ${i},https://admin:pw-${i}-secret@s${i}.example.com/`,
+    );
+    const started = await api.request<ImportJob>('POST', '/api/imports', {
+      token,
+      body: { format: 'csv', content: `name,url\n${rows.join('\n')}\n`, customerId: limited, dryRun: true },
+    });
+    expect(started.status).toBe(202);
+    const second = await api.request<{ detail: string }>('POST', '/api/imports', {
+      token,
+      body: { format: 'csv', content: 'name,url\nA,https://a.example/\n', customerId },
+    });
+    expect(second.status).toBe(409);
+    expect(second.body.detail).toContain(`Import ${started.body.id} is running`);
+    const job = await finished(started.body.id);
+    expect(job.report.wouldCreate).toHaveLength(300);
+    expect(job.report.invalid).toHaveLength(300);
+    expect(job.report.invalid[0]?.errors.map((e) => e.path)).toEqual(['customerId']);
+    expect(job.report.wouldCreate[0]?.url).toBe('https://s0.example.com/');
+    expect(JSON.stringify(job)).not.toMatch(/pw-\d+-secret/);
+    // Over: the next import runs.
+    expect(
+      (await run({ format: 'csv', content: 'name,url\nA2,https://a2.example/\n', customerId })).report
+        .created,
+    ).toHaveLength(1);
+  }, 60_000);
 
   it('refuses at once what cannot be imported: not the format, no customer, someone else’s; reads only its own organization’s', async () => {
     const refused = async (body: Record<string, unknown>) => {

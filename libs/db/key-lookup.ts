@@ -273,7 +273,6 @@ export class KeyLookup<T extends Document> {
     await this.entries.deleteOne({ _id: this.entryId(key) });
   }
 
-  /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */
   /**
    * Claims many keys for documents about to be written by `write` (a batch): the entries in one
    * insert (each taken one by one as `point` would, when another holds it), then the documents;
@@ -302,6 +301,7 @@ export class KeyLookup<T extends Document> {
     }
   }
 
+  /** Removes the entry of `key` if it still points at `ref`: after the document is deleted or holds another key. */
   async release(key: string, ref: LookupRef): Promise<void> {
     // One conditional delete: an entry another claimer re-pointed between a read and a delete stays.
     await this.entries.deleteOne({ _id: this.entryId(key), ref });

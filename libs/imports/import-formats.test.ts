@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors/index.js';
 import { parseSource } from './parse-source.js';
 import { type SourceMonitor, toWebsite } from './source-monitor.js';
+import { acceptedCodes } from './uptimerobot.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../test/fixtures/imports/${name}`, import.meta.url), 'utf8');
@@ -188,5 +189,44 @@ describe('toWebsite', () => {
         { minIntervalSeconds: 60 },
       ),
     ).toEqual({ ok: false, reason: 'not HTTP' });
+  });
+});
+
+describe('what is taken care of on the way', () => {
+  it('UptimeRobot codes marked down (0) leave the default ranges; those marked up (1) join them', () => {
+    expect(acceptedCodes('302:0_401:1')).toEqual(['200-301', '303-399', '401']);
+    expect(acceptedCodes('')).toBeUndefined();
+  });
+
+  it('credentials in a URL become its basic authentication, and leave the URL (and the report)', () => {
+    const [monitor] = parseSource('csv', 'name,url\nA,https://admin:s%40cret@shop.example.com/x\n', null);
+    expect(monitor).toMatchObject({
+      url: 'https://shop.example.com/x',
+      basicAuth: { username: 'admin', password: 's@cret' },
+    });
+    const [broken] = parseSource('csv', 'name,url\nB,https://admin:secret@/x\n', null);
+    expect(broken?.url).not.toContain('secret');
+  });
+
+  it('a Kuma monitor upside down is not imported; certificate problems ignored turn our SSL check off', () => {
+    const backup = JSON.stringify({
+      version: '1.23.16',
+      monitorList: [
+        { id: 1, name: 'Inverted', type: 'http', url: 'https://a.example/', upsideDown: true },
+        {
+          id: 2,
+          name: 'Self-signed',
+          type: 'http',
+          url: 'https://b.example/',
+          ignoreTls: 1,
+          authMethod: 'ntlm',
+        },
+      ],
+    });
+    const [inverted, selfSigned] = parseSource('uptime-kuma', backup, null);
+    expect(inverted?.kind).toMatchObject({ type: 'unsupported', sourceType: 'http (upside down)' });
+    const mapped = toWebsite(selfSigned as SourceMonitor, { minIntervalSeconds: 60 });
+    expect(mapped.ok && mapped.item.checkConfig).toEqual({ checkSslEnabled: false });
+    expect(mapped.ok && mapped.adjusted).toEqual(['its ntlm authentication was not imported']);
   });
 });

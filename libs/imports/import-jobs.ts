@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
-import { nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
-import type { FieldError } from '../errors/index.js';
+import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
+import { conflict, type FieldError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
 import { type SourceMonitor, toWebsite, urlKey } from './source-monitor.js';
@@ -44,6 +44,7 @@ export interface ImportJobDocument {
 
 const IMPORTS = 'imports';
 const importKey = (id: number) => `import/${id}`;
+const runningKey = (organizationId: number) => `running/${organizationId}`;
 /** Websites written per batch: progress moves this often. */
 const CHUNK = 250;
 /** A running import whose process stopped saying anything this long ago was interrupted. */
@@ -76,7 +77,7 @@ export class ImportJobs {
       createMany(
         organizationId: number,
         items: readonly BatchItem[],
-        options: { dryRun: boolean; partial: boolean },
+        options: { dryRun: boolean; partial: boolean; planned?: ReadonlyMap<number, number> },
       ): Promise<BatchItemOutcome[]>;
       logger: Logger;
     },
@@ -95,14 +96,45 @@ export class ImportJobs {
     };
   }
 
+  /**
+   * Claims the organization's one running import for `jobId` (a marker document by `_id`): two at
+   * once would each miss what the other is making. A marker whose job stopped is taken over.
+   */
+  private async claimRun(organizationId: number, jobId: number): Promise<void> {
+    const markers = this.db.collection<{ _id: string; jobId: number }>(IMPORTS);
+    const _id = runningKey(organizationId);
+    try {
+      await markers.insertOne({ _id, jobId });
+      return;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const marker = await markers.findOne({ _id });
+    const holder = marker && (await this.get(organizationId, marker.jobId));
+    if (holder?.status === 'running')
+      throw conflict(
+        `Import ${holder.id} is running for this organization: wait for it (GET /api/imports/${holder.id})`,
+      );
+    const taken = await markers.replaceOne({ _id, jobId: marker?.jobId ?? -1 }, { jobId });
+    if (taken.modifiedCount !== 1) throw conflict('Another import started just now: wait for it to end');
+  }
+
+  private async releaseRun(organizationId: number, jobId: number): Promise<void> {
+    await this.db
+      .collection<{ _id: string; jobId: number }>(IMPORTS)
+      .deleteOne({ _id: runningKey(organizationId), jobId });
+  }
+
   /** Stores the job and runs it in the background (`done` resolves when it ends: tests and shutdown). */
   async start(
     organizationId: number,
     input: { format: ImportFormat; monitors: SourceMonitor[]; target: ImportTarget; dryRun: boolean },
   ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
     const now = new Date();
+    const id = await nextId(this.db, IMPORTS);
+    await this.claimRun(organizationId, id);
     const job: ImportJobDocument = {
-      id: await nextId(this.db, IMPORTS),
+      id,
       organizationId,
       format: input.format,
       dryRun: input.dryRun,
@@ -115,13 +147,15 @@ export class ImportJobs {
       finishedAt: null,
     };
     await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
-    const done = this.run(job, input.monitors, input.target).catch(async (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      this.deps.logger.error({ importId: job.id, err: message }, 'import failed');
-      await this.save({ ...job, status: 'failed', error: message, finishedAt: new Date() }).catch(
-        () => undefined,
-      );
-    });
+    const done = this.run(job, input.monitors, input.target)
+      .catch(async (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.deps.logger.error({ importId: job.id, err: message }, 'import failed');
+        await this.save({ ...job, status: 'failed', error: message, finishedAt: new Date() }).catch(
+          () => undefined,
+        );
+      })
+      .finally(() => this.releaseRun(organizationId, job.id).catch(() => undefined));
     return { job, done };
   }
 
@@ -181,15 +215,18 @@ export class ImportJobs {
     }
     job.progress.done = monitors.length - pending.length;
     await this.save(job);
+    // A dry run stores nothing: each chunk counts the websites the chunks before it would make.
+    const planned = new Map<number, number>();
     for (let start = 0; start < pending.length; start += CHUNK) {
       const chunk = pending.slice(start, start + CHUNK);
       const outcomes = await this.deps.createMany(
         organizationId,
         chunk.map(({ item }) => item),
-        { dryRun: job.dryRun, partial: true },
+        { dryRun: job.dryRun, partial: true, ...(job.dryRun ? { planned } : {}) },
       );
       for (const [i, outcome] of outcomes.entries()) {
-        const { monitor } = chunk[i] as (typeof chunk)[number];
+        const { monitor, item } = chunk[i] as (typeof chunk)[number];
+        if (outcome.status === 'valid') planned.set(item.customerId, (planned.get(item.customerId) ?? 0) + 1);
         if (outcome.status === 'created' && outcome.website)
           report.created.push({
             ...said(monitor),

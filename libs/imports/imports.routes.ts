@@ -53,7 +53,7 @@ export function importRoutes(deps: {
       operationId: 'startImport',
       summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
       description:
-        'Formats: `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
+        'One import runs at a time per organization (409 while one runs). Formats: `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
       tags: ['Websites'],
       access: 'write',
       body: z
@@ -72,6 +72,7 @@ export function importRoutes(deps: {
         })
         .meta({ id: 'ImportRequest' }),
       success: { status: 202, description: 'The import, started', schema: importView },
+      problems: [409],
       handle: async ({ auth, body, ctx }) => {
         const { organizationId } = auth;
         if ((body.customerId === undefined) === (body.customerColumn === undefined))

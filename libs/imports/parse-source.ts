@@ -1,15 +1,22 @@
 import type { ImportFormat } from './import-jobs.js';
-import type { SourceMonitor } from './source-monitor.js';
+import { type SourceMonitor, withoutUrlCredentials } from './source-monitor.js';
 import { uptimeKumaMonitors } from './uptime-kuma.js';
 import { uptimeRobotCsvMonitors, uptimeRobotJsonMonitors } from './uptimerobot.js';
 import { webmonCsvMonitors } from './webmon-csv.js';
 
-/** The monitors a file of `format` describes (400 naming `content` when it is not one). */
+/**
+ * The monitors a file of `format` describes (400 naming `content` when it is not one), credentials
+ * taken out of their URLs.
+ */
 export function parseSource(
   format: ImportFormat,
   content: string,
   customerColumn: string | null,
 ): SourceMonitor[] {
+  return read(format, content, customerColumn).map(withoutUrlCredentials);
+}
+
+function read(format: ImportFormat, content: string, customerColumn: string | null): SourceMonitor[] {
   switch (format) {
     case 'csv':
       return webmonCsvMonitors(content, customerColumn);

@@ -28,6 +28,10 @@ export interface SourceMonitor {
   paused?: boolean;
   /** The customer it goes to, by name or id, when the import reads it from the source (a column). */
   customer?: string;
+  /** The source does not count certificate problems (our SSL check off). */
+  ignoreTls?: boolean;
+  /** What of the source could not be carried over (said in the report). */
+  notes?: string[];
 }
 
 /** Header names whose values are credentials: imported as secret headers (sealed, write-only). */
@@ -44,7 +48,8 @@ export interface MappingBounds {
   minIntervalSeconds: number;
 }
 const MAX_INTERVAL_SECONDS = 86_400;
-const MAX_TIMEOUT_SECONDS = 60;
+/** The API's own bound (`timeoutSeconds` at most 120). */
+const MAX_TIMEOUT_SECONDS = 120;
 const MAX_REDIRECTS = 20;
 
 export type Mapped =
@@ -59,7 +64,7 @@ export type Mapped =
  */
 export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped {
   if (monitor.kind.type === 'unsupported') return { ok: false, reason: monitor.kind.reason };
-  const adjusted: string[] = [];
+  const adjusted: string[] = [...(monitor.notes ?? [])];
   const customHeaders: Record<string, string> = {};
   const secretHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(monitor.headers ?? {}))
@@ -96,8 +101,14 @@ export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped
     checkConfig.keywordMode = monitor.keyword.mode;
     checkConfig.keywordCaseSensitive = monitor.keyword.caseSensitive;
   }
-  if (monitor.acceptedStatusCodes && monitor.acceptedStatusCodes.length > 0)
+  if (monitor.acceptedStatusCodes && monitor.acceptedStatusCodes.length > 0) {
     checkConfig.expectedStatusCodes = monitor.acceptedStatusCodes.slice(0, 20);
+    if (monitor.acceptedStatusCodes.length > 20)
+      adjusted.push(
+        `only the first 20 of ${monitor.acceptedStatusCodes.length} accepted status codes were kept`,
+      );
+  }
+  if (monitor.ignoreTls) checkConfig.checkSslEnabled = false;
   const item: Omit<BatchItem, 'customerId'> = {
     name: monitor.name.trim().slice(0, 200) || monitor.url,
     url: monitor.url,
@@ -127,4 +138,26 @@ export function urlKey(url: string): string {
   } catch {
     return url.trim();
   }
+}
+
+/**
+ * The monitor with credentials taken out of its URL (`https://user:pass@host/`): they become its
+ * basic authentication (sent sealed) unless it has one, and appear nowhere else (not in a report).
+ */
+export function withoutUrlCredentials(monitor: SourceMonitor): SourceMonitor {
+  let parsed: URL;
+  try {
+    parsed = new URL(monitor.url);
+  } catch {
+    // Not a URL (the website's validation says so): any "user:pass@" is cut all the same.
+    return { ...monitor, url: monitor.url.replace(/\/\/[^/?#]*@/, '//') };
+  }
+  if (!parsed.username && !parsed.password) return monitor;
+  const basicAuth = monitor.basicAuth ?? {
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
+  parsed.username = '';
+  parsed.password = '';
+  return { ...monitor, url: parsed.toString(), basicAuth };
 }

@@ -29,6 +29,8 @@ const monitorSchema = z.looseObject({
   maxredirects: z.coerce.number().nullish(),
   active: z.union([z.boolean(), z.number()]).nullish(),
   authMethod: z.string().nullish(),
+  upsideDown: z.union([z.boolean(), z.number()]).nullish(),
+  ignoreTls: z.union([z.boolean(), z.number()]).nullish(),
   basic_auth_user: z.string().nullish(),
   basic_auth_pass: z.string().nullish(),
 });
@@ -77,8 +79,18 @@ export function uptimeKumaMonitors(content: string): SourceMonitor[] {
         kind: { type: 'unsupported', sourceType: type, reason: reasonFor(type) },
       };
     }
+    if (monitor.upsideDown === true || monitor.upsideDown === 1)
+      return {
+        ...base,
+        kind: {
+          type: 'unsupported',
+          sourceType: `${type} (upside down)`,
+          reason: 'upside-down mode (up when the check fails) cannot be carried over',
+        },
+      };
     const method = (monitor.method ?? 'GET').toUpperCase();
     const headers = headersOf(monitor);
+    const auth = monitor.authMethod;
     return {
       ...base,
       kind: { type: 'http' },
@@ -105,6 +117,8 @@ export function uptimeKumaMonitors(content: string): SourceMonitor[] {
         ? {}
         : { maxRedirects: monitor.maxredirects }),
       ...(monitor.active === false || monitor.active === 0 ? { paused: true } : {}),
+      ...(monitor.ignoreTls === true || monitor.ignoreTls === 1 ? { ignoreTls: true } : {}),
+      ...(auth && auth !== 'basic' ? { notes: [`its ${auth} authentication was not imported`] } : {}),
     };
   });
 }

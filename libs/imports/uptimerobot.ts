@@ -53,14 +53,29 @@ const monitorSchema = z.looseObject({
   status: code,
 });
 
-/** "401:1_503:0": codes UptimeRobot counts as up (1) besides 2xx and 3xx; the down ones (0) are not said. */
-function acceptedCodes(statuses: string): string[] | undefined {
-  const up = statuses
+/**
+ * "401:1_302:0": codes UptimeRobot counts as up (1) or down (0) against its default (2xx and 3xx up),
+ * as the ranges of codes that are up.
+ */
+export function acceptedCodes(statuses: string): string[] | undefined {
+  const marks = statuses
     .split('_')
     .map((pair) => pair.split(':'))
-    .filter(([status, state]) => /^\d{3}$/.test(status ?? '') && state === '1')
-    .map(([status]) => status as string);
-  return up.length > 0 ? ['200-399', ...up] : undefined;
+    .filter(([status, state]) => /^\d{3}$/.test(status ?? '') && (state === '0' || state === '1'));
+  if (marks.length === 0) return undefined;
+  const up = new Set(Array.from({ length: 200 }, (_, i) => 200 + i));
+  for (const [status, state] of marks) (state === '1' ? up.add.bind(up) : up.delete.bind(up))(Number(status));
+  const ranges: string[] = [];
+  let start: number | null = null;
+  const sorted = [...up].sort((a, b) => a - b);
+  for (const [i, code] of sorted.entries()) {
+    start ??= code;
+    if (sorted[i + 1] !== code + 1) {
+      ranges.push(start === code ? String(code) : `${start}-${code}`);
+      start = null;
+    }
+  }
+  return ranges;
 }
 
 export function uptimeRobotJsonMonitors(content: string): SourceMonitor[] {

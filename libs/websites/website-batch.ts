@@ -87,7 +87,12 @@ export class WebsiteBatch {
   async create(
     organizationId: number,
     items: readonly unknown[],
-    options: { dryRun: boolean; partial: boolean },
+    options: {
+      dryRun: boolean;
+      partial: boolean;
+      /** Websites of each customer a caller plans besides these (an import's earlier chunks in a dry run). */
+      planned?: ReadonlyMap<number, number>;
+    },
   ): Promise<BatchItemOutcome[]> {
     const outcomes: BatchItemOutcome[] = items.map((_, index) => ({
       index,
@@ -100,24 +105,62 @@ export class WebsiteBatch {
       outcome.status = 'invalid';
       outcome.errors.push(...prefixed(index, errors));
     };
-    const owners = new Map<number, CustomerWithPackage | null>();
-    const ownerOf = async (customerId: number) => {
-      if (!owners.has(customerId))
-        owners.set(
-          customerId,
-          await loadCustomerWithPackage(this.deps.customers, this.deps.packages, organizationId, customerId),
-        );
-      return owners.get(customerId) ?? null;
-    };
-    const prepared: Prepared[] = [];
+    const parsed: Array<{ index: number; item: BatchItem }> = [];
     for (const [index, raw] of items.entries()) {
-      const parsed = validate(batchItemSchema, raw);
-      if (!parsed.success) {
-        fail(index, parsed.errors);
-        continue;
-      }
-      const item = parsed.data;
-      const owner = await ownerOf(item.customerId);
+      const read = validate(batchItemSchema, raw);
+      if (read.success) parsed.push({ index, item: read.data });
+      else fail(index, read.errors);
+    }
+    const refuseUnlessPartial = () => {
+      const invalid = outcomes.filter((o) => o.status === 'invalid');
+      if (invalid.length > 0 && !options.partial)
+        throw invalidInput(
+          `${invalid.length} of ${items.length} item(s) are invalid: nothing was written (send partial: true to write the valid ones)`,
+          invalid.flatMap((o) => o.errors),
+        );
+    };
+    /** Customers, packages, channels and room read, each item judged, the valid ones written. */
+    const judgeAndWrite = async () => {
+      const valid = await this.judge(organizationId, parsed, outcomes, fail, options.planned);
+      refuseUnlessPartial();
+      if (options.dryRun) return outcomes;
+      const websites = await this.write(organizationId, valid);
+      for (const [i, { index }] of valid.entries())
+        Object.assign(outcomes[index] as BatchItemOutcome, { status: 'created', website: websites[i] });
+      return outcomes;
+    };
+    if (options.dryRun) return judgeAndWrite();
+    // Judged under the locks a single create holds: its customer's (the count, the customer and its
+    // package as written) and, when channels are listed, the channels' (none deleted or narrowed).
+    const customers = [...new Set(parsed.map(({ item }) => item.customerId))];
+    const listsChannels = parsed.some(({ item }) => (item.notificationChannelIds ?? []).length > 0);
+    return withLocks(this.deps.mutex, customers.map(customerLock), () =>
+      listsChannels ? this.deps.channels.withChannelsLocked(organizationId, judgeAndWrite) : judgeAndWrite(),
+    );
+  }
+
+  /** The items that pass every rule of a create, the others failed with why. */
+  private async judge(
+    organizationId: number,
+    parsed: ReadonlyArray<{ index: number; item: BatchItem }>,
+    outcomes: readonly BatchItemOutcome[],
+    fail: (index: number, errors: FieldError[]) => void,
+    planned: ReadonlyMap<number, number> | undefined,
+  ): Promise<Prepared[]> {
+    const owners = new Map<number, CustomerWithPackage | null>();
+    const prepared: Prepared[] = [];
+    for (const { index, item } of parsed) {
+      if (!owners.has(item.customerId))
+        owners.set(
+          item.customerId,
+          await loadCustomerWithPackage(
+            this.deps.customers,
+            this.deps.packages,
+            organizationId,
+            item.customerId,
+          ),
+        );
+      const owner = owners.get(item.customerId);
       if (!owner) {
         fail(index, [{ path: 'customerId', message: `No customer ${item.customerId} in your organization` }]);
         continue;
@@ -128,31 +171,8 @@ export class WebsiteBatch {
     }
     await this.checkChannels(organizationId, prepared, fail);
     const valid = prepared.filter(({ index }) => outcomes[index]?.status === 'valid');
-    const customers = [...new Set(valid.map(({ owner }) => owner.customer.id))];
-    const invalidNow = () => outcomes.filter((o) => o.status === 'invalid').flatMap((o) => o.errors);
-    const refuseUnlessPartial = () => {
-      const errors = invalidNow();
-      if (errors.length > 0 && !options.partial)
-        throw invalidInput(
-          `${outcomes.filter((o) => o.status === 'invalid').length} of ${items.length} item(s) are invalid: nothing was written (send partial: true to write the valid ones)`,
-          errors,
-        );
-    };
-    if (options.dryRun) {
-      await this.checkRoom(organizationId, valid, outcomes, fail);
-      refuseUnlessPartial();
-      return outcomes;
-    }
-    // The customers' locks make their website counts and the inserts one step (maxWebsites holds).
-    return withLocks(this.deps.mutex, customers.map(customerLock), async () => {
-      await this.checkRoom(organizationId, valid, outcomes, fail);
-      refuseUnlessPartial();
-      const writing = valid.filter(({ index }) => outcomes[index]?.status === 'valid');
-      const websites = await this.write(organizationId, writing);
-      for (const [i, { index }] of writing.entries())
-        Object.assign(outcomes[index] as BatchItemOutcome, { status: 'created', website: websites[i] });
-      return outcomes;
-    });
+    await this.checkRoom(organizationId, valid, outcomes, fail, planned);
+    return valid.filter(({ index }) => outcomes[index]?.status === 'valid');
   }
 
   /** What a single create would refuse of the item (its settings and check configuration). */
@@ -223,13 +243,18 @@ export class WebsiteBatch {
     valid: readonly Prepared[],
     outcomes: readonly BatchItemOutcome[],
     fail: (index: number, errors: FieldError[]) => void,
+    planned: ReadonlyMap<number, number> | undefined,
   ): Promise<void> {
     const taken = new Map<number, number>();
     for (const { index, owner } of valid) {
       if (outcomes[index]?.status !== 'valid') continue;
       const customerId = owner.customer.id;
       if (!taken.has(customerId))
-        taken.set(customerId, await this.deps.websites.countByCustomer(organizationId, customerId));
+        taken.set(
+          customerId,
+          (await this.deps.websites.countByCustomer(organizationId, customerId)) +
+            (planned?.get(customerId) ?? 0),
+        );
       const count = (taken.get(customerId) ?? 0) + 1;
       const max = owner.pkg.limits.maxWebsites;
       if (count > max) {
@@ -273,10 +298,7 @@ export class WebsiteBatch {
       return website;
     });
     for (const website of websites) await this.deps.search.widen(organizationId, website.id, null, website);
-    const store = () => this.deps.websites.insertMany(organizationId, websites);
-    const listsChannels = websites.some((website) => website.notificationChannelIds.length > 0);
-    // Channels listed stay while the websites are stored (none deleted or narrowed meanwhile).
-    await (listsChannels ? this.deps.channels.withChannelsLocked(organizationId, store) : store());
+    await this.deps.websites.insertMany(organizationId, websites);
     // Stored first, scheduled right after: a crash in between leaves them for the reconciler.
     const scheduling = new ConcurrencyLimit(SCHEDULED_AT_ONCE);
     await Promise.all(

@@ -197,6 +197,10 @@ export class WebsiteRepository {
           ),
       );
     } catch (error) {
+      // An ordered insert that failed midway kept the documents before the failure: they go too.
+      await this.websites.collection.deleteMany({
+        _id: { $in: documents.map((document) => websiteKey(document.id)) },
+      } as unknown as Filter<WebsiteDocument>);
       for (const [customerId, customerIds] of byCustomer)
         for (const id of customerIds) await this.counts.left(customerId, id);
       for (const id of ids) await this.organizationLists.remove(organizationId, id);

@@ -90,7 +90,7 @@ export class WebsiteService implements CustomerWebsitesPort {
   createMany(
     organizationId: number,
     items: readonly unknown[],
-    options: { dryRun: boolean; partial: boolean },
+    options: Parameters<WebsiteBatch['create']>[2],
   ): Promise<BatchItemOutcome[]> {
     return this.batch.create(organizationId, items, options);
   }

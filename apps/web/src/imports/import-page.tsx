@@ -31,17 +31,27 @@ export function ImportPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [job, setJob] = useState<Job | null>(null);
+  const [customerColumn, setCustomerColumn] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  /** Counts the polls, so one that failed (a dropped connection) is followed by another. */
+  const [polls, setPolls] = useState(0);
   const running = job?.status === 'running';
+  const csv = format.endsWith('csv');
 
   useEffect(() => {
     if (job?.status !== 'running') return;
     const timer = setTimeout(async () => {
-      const answer = await api.GET('/api/imports/{id}', { params: { path: { id: job.id } } });
-      if (answer.data) setJob(answer.data);
-      else setFailure(problemText(answer.error));
+      try {
+        const answer = await api.GET('/api/imports/{id}', { params: { path: { id: job.id } } });
+        if (answer.data) setJob(answer.data);
+        else setFailure(problemText(answer.error));
+      } catch {
+        setFailure('The service did not answer; asking again…');
+      }
+      setPolls((n) => n + 1);
     }, POLL_MS);
     return () => clearTimeout(timer);
-  }, [job]);
+  }, [job, polls]);
 
   const choose = async (input: HTMLInputElement) => {
     const chosen = input.files?.[0];
@@ -52,9 +62,18 @@ export function ImportPage() {
     setErrors({});
     setFailure(null);
     if (!file) return setErrors({ content: 'choose the file to import' });
-    const answer = await api.POST('/api/imports', {
-      body: { format, content: file.text, dryRun, ...(customerId ? { customerId } : {}) },
-    });
+    const column = csv ? customerColumn.trim() : '';
+    setSubmitting(true);
+    const answer = await api
+      .POST('/api/imports', {
+        body: {
+          format,
+          content: file.text,
+          dryRun,
+          ...(column ? { customerColumn: column } : customerId ? { customerId } : {}),
+        },
+      })
+      .finally(() => setSubmitting(false));
     if (answer.error) {
       setErrors(fieldErrors(answer.error));
       return setFailure(problemText(answer.error));
@@ -104,6 +123,22 @@ export function ImportPage() {
             </select>
           )}
         </Field>
+        {csv && (
+          <Field
+            label="Or the customer from a column"
+            error={errors.customerColumn}
+            hint="The CSV column holding each row's customer (its name or id); leave empty to use the customer above"
+          >
+            {(props) => (
+              <input
+                {...props}
+                value={customerColumn}
+                maxLength={100}
+                onInput={(e) => setCustomerColumn(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        )}
         <Field
           label="File"
           error={errors.content}
@@ -124,7 +159,7 @@ export function ImportPage() {
           onChange={setDryRun}
         />
         <div class="actions">
-          <button type="submit" class="primary" disabled={running}>
+          <button type="submit" class="primary" disabled={running || submitting}>
             {dryRun ? 'Try it' : 'Import'}
           </button>
         </div>
