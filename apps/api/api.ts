@@ -17,6 +17,7 @@ import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/in
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import { notFound } from '../../libs/errors/index.js';
+import { exportRoutes } from '../../libs/exports/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -288,6 +289,18 @@ export async function startApi(
         const token = await services.tokens.findById(auth.organizationId, tokenId);
         return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
       },
+    }),
+    ...exportRoutes({
+      packages: (organizationId) => services.packages.list(organizationId),
+      customers: (organizationId) => services.customers.list(organizationId),
+      websites: (organizationId, customerId) =>
+        services.websiteRepository.listPage(organizationId, customerId === undefined ? {} : { customerId }),
+      maintenanceWindows: (organizationId, websiteIds) =>
+        services.maintenanceWindows.listByWebsites(organizationId, websiteIds),
+      channels: (organizationId, customerId) =>
+        services.channelRepository.list(organizationId, customerId === undefined ? {} : { customerId }),
+      statusPages: (organizationId, customerId) =>
+        services.statusPages.list(organizationId, customerId === undefined ? {} : { customerId }),
     }),
     ...importRoutes({
       jobs: services.imports,

@@ -13,7 +13,7 @@ import {
 } from './customer.schema.js';
 import type { CustomerService } from './customer.service.js';
 
-function toCustomerView(
+export function toCustomerView(
   customer: CustomerDocument,
   packageDisplayName: string,
 ): z.input<typeof customerView> {

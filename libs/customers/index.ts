@@ -5,6 +5,7 @@ export {
   customerIndexes,
   loadCustomerWithPackage,
 } from './customer.repository.js';
+export { customerView } from './customer.schema.js';
 export {
   type CustomerChannelsPort,
   CustomerService,
@@ -18,4 +19,4 @@ export {
   startCustomerLifecycleWorker,
 } from './customer-lifecycle.queue.js';
 export { CUSTOMER_STATUSES, type CustomerStatus, endOfUtcMonth, isMonitored } from './customer-status.js';
-export { customerRoutes } from './customers.routes.js';
+export { customerRoutes, toCustomerView } from './customers.routes.js';

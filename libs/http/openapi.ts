@@ -65,6 +65,9 @@ const HEADERS = {
   ETag: stringHeader(
     'The representation’s version; send it back in `If-None-Match` to get a 304 while it holds',
   ),
+  'Content-Disposition': stringHeader(
+    '`attachment; filename="…"`: a download, and the file name it is saved under',
+  ),
   'Set-Cookie': stringHeader(
     'The session cookie `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS): set by signing in, cleared by signing out',
   ),

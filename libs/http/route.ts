@@ -5,7 +5,13 @@ import type { AppContext } from './context.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Response headers a route may set that its OpenAPI operation documents. */
-export type DocumentedHeader = 'Location' | 'Link' | 'Cache-Control' | 'ETag' | 'Set-Cookie';
+export type DocumentedHeader =
+  | 'Location'
+  | 'Link'
+  | 'Cache-Control'
+  | 'ETag'
+  | 'Set-Cookie'
+  | 'Content-Disposition';
 export type Access = Scope | 'public';
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 type EmptyObjectSchema = z.ZodObject<Record<never, z.ZodType>>;

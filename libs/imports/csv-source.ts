@@ -26,10 +26,14 @@ export function csvRecords(content: string): { columns: string[]; rows: Array<Re
   };
 }
 
-/** The value of the first column named like one of `names` (case and spacing ignored). */
+/**
+ * The value of the first column named like one of `names` (case and spacing ignored), without the
+ * apostrophe a spreadsheet-safe export puts before a cell starting with `=`, `+`, `-` or `@`.
+ */
 export function cell(row: Record<string, string>, ...names: string[]): string {
   const wanted = new Set(names.map(simplified));
-  for (const [column, value] of Object.entries(row)) if (wanted.has(simplified(column))) return value.trim();
+  for (const [column, value] of Object.entries(row))
+    if (wanted.has(simplified(column))) return value.trim().replace(/^'(?=[=+\-@\t\r])/, '');
   return '';
 }
 

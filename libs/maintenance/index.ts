@@ -4,7 +4,7 @@ export {
   MaintenanceQueue,
   startMaintenanceWorker,
 } from './maintenance.queue.js';
-export { currentWindow, maintenanceRoutes } from './maintenance.routes.js';
+export { currentWindow, maintenanceRoutes, toWindowView } from './maintenance.routes.js';
 export { type MaintenanceSpan, maintenanceSpan, spanBoundary, spanCovers } from './maintenance-span.js';
 export { type MaintenanceReconcileReport, MaintenanceSync } from './maintenance-sync.js';
 export {
@@ -14,6 +14,7 @@ export {
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
 } from './maintenance-window.repository.js';
+export { windowView } from './maintenance-window.schema.js';
 export {
   activeOccurrence,
   isKnownTimezone,

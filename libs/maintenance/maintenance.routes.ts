@@ -52,7 +52,7 @@ const previewView = z
 
 const websiteIdParams = z.object({ websiteId: decimalId() });
 
-function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {
+export function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {
   const { recurrence } = window;
   return {
     id: window.id,

@@ -9,6 +9,7 @@ export {
   CHANNEL_TYPES,
   type ChannelType,
   type ConfigValue,
+  channelView,
   EVENT_KINDS,
   type EventKind,
 } from './channel.schema.js';

@@ -7,5 +7,6 @@ export {
   type Features,
   includesFeature,
   type Limits,
+  packageView,
 } from './package.schema.js';
 export { type PackageRouteDependencies, packageRoutes, toPackageView } from './packages.routes.js';

@@ -1,5 +1,6 @@
 export {
   CHECK_FEATURES,
+  checkConfigView,
   defaultCheckConfig,
   mergeCheckConfig,
 } from './check-config.schema.js';
@@ -15,7 +16,7 @@ export {
   websiteIndexes,
   websiteKey,
 } from './website.repository.js';
-export { WEBSITE_DEFAULTS, websiteRefParams } from './website.schema.js';
+export { WEBSITE_DEFAULTS, websiteRefParams, websiteView } from './website.schema.js';
 export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
 export {
   BATCH_MAX_ITEMS,
@@ -30,4 +31,4 @@ export {
   WebsiteScheduling,
 } from './website-scheduling.js';
 export { WebsiteSearchIndex } from './website-search-index.js';
-export { toWebsiteView, websiteRoutes } from './websites.routes.js';
+export { toCheckConfigView, toWebsiteView, websiteRoutes } from './websites.routes.js';

@@ -40,7 +40,10 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
   };
 }
 
-function toCheckConfigView(website: WebsiteDocument, pkg: PackageDocument): z.input<typeof checkConfigView> {
+export function toCheckConfigView(
+  website: WebsiteDocument,
+  pkg: PackageDocument,
+): z.input<typeof checkConfigView> {
   return {
     websiteId: website.id,
     ...website.checkConfig,

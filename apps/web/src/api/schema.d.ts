@@ -832,6 +832,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything configured, to keep or to move: as JSON, or the websites as CSV
+         * @description `format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer.
+         */
+        get: operations["exportConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports": {
         parameters: {
             query?: never;
@@ -2272,6 +2292,126 @@ export interface components {
                 status: "succeeded" | "failed";
             };
         };
+        Export: {
+            /** @constant */
+            format: "webmon";
+            /** @constant */
+            version: 1;
+            /** Format: date-time */
+            exportedAt: string;
+            /** @description The customer it is limited to; null: the organization */
+            customerId: number | null;
+            packages: components["schemas"]["Package"][];
+            customers: components["schemas"]["Customer"][];
+            websites: {
+                id: number;
+                /** Format: uuid */
+                publicId: string;
+                organizationId: number;
+                customerId: number;
+                name: string;
+                url: string;
+                httpMethod: components["schemas"]["HttpMethod"];
+                /** @description The headers sent in clear */
+                customHeaders: {
+                    [key: string]: string;
+                };
+                /** @description Headers sent with each check whose values are sealed */
+                secretHeaderNames: string[];
+                /** @description null also while requestBodySecret is true */
+                requestBody: string | null;
+                requestBodySecret: boolean;
+                followRedirects: boolean;
+                maxRedirects: number;
+                cookieHandling: components["schemas"]["CookieHandling"];
+                mtlsEnabled: boolean;
+                mtlsClientCert: string | null;
+                /** @description Whether a client key is stored (the key itself is never returned) */
+                mtlsClientKeySet: boolean;
+                checkInterval: number;
+                timeoutSeconds: number;
+                regions: string[];
+                paused: boolean;
+                notificationChannelIds: number[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                checkConfig: components["schemas"]["CheckConfig"];
+            }[];
+            maintenanceWindows: components["schemas"]["MaintenanceWindow"][];
+            /** @description Write-only fields are not exported: each shows as `<field>Set: true|false` */
+            channels: components["schemas"]["Channel"][];
+            statusPages: components["schemas"]["StatusPage"][];
+        };
+        MaintenanceWindow: {
+            id: number;
+            websiteId: number;
+            title: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timezone: string;
+            recurrence: components["schemas"]["Recurrence"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Recurrence: {
+            /** @enum {string} */
+            frequency: "daily" | "weekly" | "monthly";
+            interval: number;
+            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+            /** Format: date-time */
+            until?: string;
+        };
+        Channel: {
+            id: number;
+            organizationId: number;
+            type: components["schemas"]["ChannelType"];
+            name: string;
+            enabled: boolean;
+            events: components["schemas"]["EventKind"][];
+            scope: components["schemas"]["ChannelScope"];
+            /** @description The type’s config; each write-only field shows as <field>Set: true|false instead */
+            config: {
+                [key: string]: string | number | boolean | string[] | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
+        /** @enum {string} */
+        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "test";
+        ChannelScope: {
+            customerId?: number;
+            listedOnly: boolean;
+        };
+        StatusPage: {
+            id: number;
+            organizationId: number;
+            slug: string;
+            title: string;
+            customerId: number;
+            websiteIds: number[] | null;
+            branding: {
+                logoUrl: string | null;
+                accentColor: string | null;
+                footerText: string | null;
+            };
+            public: boolean;
+            showResponseTimes: boolean;
+            embedAllowedOrigins: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Import: {
             id: number;
             /** @enum {string} */
@@ -2333,29 +2473,6 @@ export interface components {
             createdAt: string;
             finishedAt: string | null;
         };
-        MaintenanceWindow: {
-            id: number;
-            websiteId: number;
-            title: string;
-            /** Format: date-time */
-            startsAt: string;
-            /** Format: date-time */
-            endsAt: string;
-            timezone: string;
-            recurrence: components["schemas"]["Recurrence"] | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        Recurrence: {
-            /** @enum {string} */
-            frequency: "daily" | "weekly" | "monthly";
-            interval: number;
-            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
-            /** Format: date-time */
-            until?: string;
-        };
         MaintenanceOccurrences: {
             windowId: number;
             timezone: string;
@@ -2397,31 +2514,6 @@ export interface components {
                 /** @constant */
                 error?: "not_found";
             }[];
-        };
-        Channel: {
-            id: number;
-            organizationId: number;
-            type: components["schemas"]["ChannelType"];
-            name: string;
-            enabled: boolean;
-            events: components["schemas"]["EventKind"][];
-            scope: components["schemas"]["ChannelScope"];
-            /** @description The type’s config; each write-only field shows as <field>Set: true|false instead */
-            config: {
-                [key: string]: string | number | boolean | string[] | null;
-            };
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** @enum {string} */
-        ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
-        /** @enum {string} */
-        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "test";
-        ChannelScope: {
-            customerId?: number;
-            listedOnly: boolean;
         };
         CreatedChannel: {
             id: number;
@@ -2489,26 +2581,6 @@ export interface components {
             ip: string;
             region: string;
             active: boolean;
-        };
-        StatusPage: {
-            id: number;
-            organizationId: number;
-            slug: string;
-            title: string;
-            customerId: number;
-            websiteIds: number[] | null;
-            branding: {
-                logoUrl: string | null;
-                accentColor: string | null;
-                footerText: string | null;
-            };
-            public: boolean;
-            showResponseTimes: boolean;
-            embedAllowedOrigins: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         PublicStatusPage: {
             title: string;
@@ -3205,6 +3277,8 @@ export interface components {
         "Cache-Control": string;
         /** @description The representation’s version; send it back in `If-None-Match` to get a 304 while it holds */
         ETag: string;
+        /** @description `attachment; filename="…"`: a download, and the file name it is saved under */
+        "Content-Disposition": string;
         /** @description The session cookie `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS): set by signing in, cleared by signing out */
         "Set-Cookie": string;
     };
@@ -9613,6 +9687,106 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportConfiguration: {
+        parameters: {
+            query?: {
+                format?: "webmon-json" | "csv";
+                customerId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export (a download: Content-Disposition names the file) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
