@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
 
   it('tried as a dry run, then imported: progress, then what became of each monitor; the websites are listed', async () => {
     const editor = await createUser(api, organizationId, 'editor');
-    const context = await browser.newContext();
+    const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${api.api.url}/sign-in`);
@@ -69,6 +70,14 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
 
     await page.goto(`${api.api.url}/customers/${customerId}`);
     await page.getByRole('link', { name: 'Homepage keyword' }).waitFor();
+    // And out again: the customer's websites as a CSV download.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export them (CSV)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^webmon-customer-\d+-\d{4}-\d\d-\d\d\.csv$/);
+    const exported = await readFile((await download.path()) as string, 'utf8');
+    expect(exported).toContain('Acme Import,Homepage keyword,https://www.example.com/');
     await context.close();
     expect(pageErrors).toEqual([]);
   });

@@ -67,7 +67,10 @@ export function CustomerPage() {
           <a class="button" href={`/websites/new?customerId=${c.id}`}>
             Add a website
           </a>{' '}
-          <a href={`/imports?customerId=${c.id}`}>Import many from a file</a>
+          <a href={`/imports?customerId=${c.id}`}>Import many from a file</a> ·{' '}
+          <a href={`/api/exports?format=csv&customerId=${c.id}`} download>
+            Export them (CSV)
+          </a>
         </p>
       )}
       {websites.data?.length === 0 && (

@@ -21,7 +21,14 @@ export function Customers() {
       <h1>Customers</h1>
       {own === null && (
         <p>
-          <a href="/imports">Import websites from UptimeRobot, Uptime Kuma or a CSV</a>
+          <a href="/imports">Import websites from UptimeRobot, Uptime Kuma or a CSV</a> · Export:{' '}
+          <a href="/api/exports?format=webmon-json" download>
+            everything (JSON)
+          </a>
+          ,{' '}
+          <a href="/api/exports?format=csv" download>
+            the websites (CSV)
+          </a>
         </p>
       )}
       <FormError message={customers.error} />
