@@ -452,6 +452,25 @@ describe('public routes and GET/PATCH /api/websites/{publicId} read and write by
     expect(await lists.append('racers', { value: 99 })).toBe(21);
   });
 
+  it('a numbered list takes several entries in one insert; when another writer took a number, the rest go one by one', async () => {
+    const lists = new NumberedLists<{ value: number }>(api.db, 'numbered_test');
+    const other = new NumberedLists<{ value: number }>(api.db, 'numbered_test');
+    await lists.appendMany('batched', [{ value: 1 }, { value: 2 }, { value: 3 }]);
+    // Another process appended meanwhile (its number 4 is unknown to this one's hint).
+    expect(await other.append('batched', { value: 40 })).toBe(4);
+    await lists.appendMany('batched', [{ value: 5 }, { value: 6 }]);
+    const read: Array<{ n: number; value: number }> = [];
+    for await (const entry of lists.newestFirst('batched')) read.push({ n: entry.n, value: entry.value });
+    expect(read.reverse()).toEqual([
+      { n: 1, value: 1 },
+      { n: 2, value: 2 },
+      { n: 3, value: 3 },
+      { n: 4, value: 40 },
+      { n: 5, value: 5 },
+      { n: 6, value: 6 },
+    ]);
+  });
+
   it('positive control: a scanning read on a route is caught', async () => {
     const scanning: Call = { collection: 'websites', method: 'find', filter: { publicId: website.publicId } };
     await expect(expectByPrimaryKey([scanning])).rejects.toThrow();

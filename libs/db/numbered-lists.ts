@@ -64,6 +64,45 @@ export class NumberedLists<E extends object> {
   }
 
   /**
+   * Appends `entries` in order with one insert when the numbers after the last known are free (one
+   * round trip and the counter's raise instead of those per entry); from the first number taken by
+   * another writer, the rest go one at a time as `append` does.
+   */
+  async appendMany(list: string, entries: readonly E[], options: { timeoutMS?: number } = {}): Promise<void> {
+    const [first, ...rest] = entries;
+    if (!first) return;
+    if (rest.length === 0) {
+      await this.append(list, first, options);
+      return;
+    }
+    const hint = this.lastAppended.get(list);
+    const start = (hint === undefined ? await this.top(list, options) : hint) + 1;
+    let written = entries.length;
+    try {
+      await this.entries.insertMany(
+        entries.map((entry, i) => ({ ...entry, _id: `${list}/${start + i}` }) as never),
+        { ordered: true, ...options },
+      );
+    } catch (error) {
+      const failed = (error as { writeErrors?: Array<{ index: number }> | { index: number } }).writeErrors;
+      const firstFailed = Array.isArray(failed) ? failed[0] : failed;
+      if (!isDuplicateKey(error) || firstFailed === undefined) throw error;
+      written = firstFailed.index;
+    }
+    if (written > 0) {
+      const last = start + written - 1;
+      this.lastAppended.delete(list);
+      this.lastAppended.set(list, last);
+      await this.entries
+        .updateOne({ _id: `${list}/top` }, { $max: { n: last } }, { upsert: true, ...options })
+        .catch((error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+        });
+    }
+    for (const entry of entries.slice(written)) await this.append(list, entry, options);
+  }
+
+  /**
    * The entries of `list`, newest first, `batch` primary-key reads at a time; stops at the first
    * missing entry (the list's start).
    */

@@ -257,12 +257,24 @@ export class CheckRunner {
   }
 
   /**
-   * The website's customer and package, cached briefly (many websites share them); while MongoDB
-   * is away, as last read (checks go on with what the worker knows).
+   * The website's customer and package, cached briefly (many websites share them). Once known, a
+   * check never waits for it: past its 15 s it is served as last read while one read refreshes it
+   * (a check waiting on a read that MongoDB, stalled, never answers would start late and be dropped
+   * as stale); while MongoDB is away, as last read without a read. Only the first check of a
+   * customer waits for it.
    */
   private async ownerOf(website: WebsiteDocument): Promise<CustomerWithPackage | null> {
     const known = this.owners.get(website.customerId);
     if (known && (Date.now() - known.at < OWNER_CACHE_MS || !this.deps.mongo.available)) return known.owner;
+    const read = this.readOwner(website);
+    if (!known) return read;
+    // Its failure is the next refresh's to retry (and the health watcher's to notice).
+    read.catch(() => undefined);
+    return known.owner;
+  }
+
+  /** Reads the customer and package (one read per customer at a time), kept for the next checks. */
+  private readOwner(website: WebsiteDocument): Promise<CustomerWithPackage | null> {
     let read = this.ownerReads.get(website.customerId);
     if (!read) {
       read = withinDeadline(
@@ -274,17 +286,15 @@ export class CheckRunner {
         ),
         CHECK_PATH_MONGO_TIMEOUT_MS,
         `customer ${website.customerId}`,
-      ).finally(() => this.ownerReads.delete(website.customerId));
+      )
+        .then((owner) => {
+          this.owners.set(website.customerId, { at: Date.now(), owner });
+          return owner;
+        })
+        .finally(() => this.ownerReads.delete(website.customerId));
       this.ownerReads.set(website.customerId, read);
     }
-    try {
-      const owner = await read;
-      this.owners.set(website.customerId, { at: Date.now(), owner });
-      return owner;
-    } catch (error) {
-      if (known && isMongoUnavailable(error)) return known.owner;
-      throw error;
-    }
+    return read;
   }
 
   /** What the check saw, and the request it sent (its secrets opened: evidence blanks them). */

@@ -138,7 +138,20 @@ export class IncidentTimelines {
     entry: TimelineEntry,
     options: { timeoutMS?: number } = {},
   ): Promise<void> {
-    await this.lists.append(incidentId, timelineEntrySchema.parse(entry), options);
+    await this.appendAll(incidentId, [entry], options);
+  }
+
+  /** Several steps of one incident, in order, in one write when nothing else appended meanwhile. */
+  async appendAll(
+    incidentId: string,
+    entries: readonly TimelineEntry[],
+    options: { timeoutMS?: number } = {},
+  ): Promise<void> {
+    await this.lists.appendMany(
+      incidentId,
+      entries.map((entry) => timelineEntrySchema.parse(entry)),
+      options,
+    );
   }
 
   /** The incident's steps in order, each once. */

@@ -252,8 +252,11 @@ export class MonitorTransitions {
       const { organizationId, id, at } = effects.resolveIncident;
       await states.resolveIncident(organizationId, id, at);
     }
+    const byIncident = new Map<string, TimelineEntry[]>();
     for (const { incidentId, entry } of effects.timeline)
-      await this.deps.timelines.append(incidentId, entry, states.bounded);
+      byIncident.set(incidentId, [...(byIncident.get(incidentId) ?? []), entry]);
+    for (const [incidentId, entries] of byIncident)
+      await this.deps.timelines.appendAll(incidentId, entries, states.bounded);
     if (effects.events.length > 0) await outbox.append(effects.events);
   }
 
