@@ -14,9 +14,7 @@
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
-import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import { createLogger } from '../libs/logging/index.js';
-import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
+import { benchOrganization, sendJson } from './support/api-client.js';
 import { startApiProcess } from './support/api-process.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
@@ -38,45 +36,26 @@ const importCount = Number(values.import);
 if (!(seconds > 0 && connections > 0 && Number.isInteger(importCount) && importCount >= 0))
   throw new Error('--seconds and --connections must be positive numbers, --import a whole number');
 
-/** One JSON request; throws with the answer when its status is not the expected one. */
-async function send(
-  pool: Pool,
-  method: 'POST' | 'PATCH',
-  path: string,
-  token: string,
-  body: unknown,
-  expected: number,
-): Promise<{ id: number }> {
-  const response = await pool.request({
-    method,
-    path,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== expected)
-    throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as { id: number };
-}
-
 /** Creates `count` websites with their check configuration, one request at a time, as an import script would. */
 async function importWebsites(pool: Pool, token: string, count: number, pid: number): Promise<void> {
-  const pkg = await send(
-    pool,
-    'POST',
-    '/api/packages',
+  const pkg = await sendJson(pool, {
+    method: 'POST',
+    path: '/api/packages',
     token,
-    { key: 'import', displayName: 'Import', limits: { maxWebsites: count, minCheckIntervalSeconds: 60 } },
-    201,
-  );
-  const customer = await send(
-    pool,
-    'POST',
-    '/api/customers',
+    body: {
+      key: 'import',
+      displayName: 'Import',
+      limits: { maxWebsites: count, minCheckIntervalSeconds: 60 },
+    },
+    expected: 201,
+  });
+  const customer = await sendJson(pool, {
+    method: 'POST',
+    path: '/api/customers',
     token,
-    { name: 'Imported agency', packageId: pkg.id, email: 'ops@example.com' },
-    201,
-  );
+    body: { name: 'Imported agency', packageId: pkg.id, email: 'ops@example.com' },
+    expected: 201,
+  });
   const latencies: number[] = [];
   const byRequest = { create: [] as number[], configure: [] as number[] };
   const timed = async <T>(kind: keyof typeof byRequest, work: () => Promise<T>): Promise<T> => {
@@ -90,29 +69,27 @@ async function importWebsites(pool: Pool, token: string, count: number, pid: num
   const started = performance.now();
   for (let i = 1; i <= count; i++) {
     const website = await timed('create', () =>
-      send(
-        pool,
-        'POST',
-        '/api/websites',
+      sendJson(pool, {
+        method: 'POST',
+        path: '/api/websites',
         token,
-        {
+        body: {
           customerId: customer.id,
           name: `Site ${i}`,
           url: `https://site-${i}.example.com/`,
           checkInterval: 300,
         },
-        201,
-      ),
+        expected: 201,
+      }),
     );
     await timed('configure', () =>
-      send(
-        pool,
-        'PATCH',
-        `/api/websites/${website.id}/check-config`,
+      sendJson(pool, {
+        method: 'PATCH',
+        path: `/api/websites/${website.id}/check-config`,
         token,
-        { checkKeywordEnabled: true, keyword: 'Welcome', checkResponseTimeEnabled: true },
-        200,
-      ),
+        body: { checkKeywordEnabled: true, keyword: 'Welcome', checkResponseTimeEnabled: true },
+        expected: 200,
+      }),
     );
     if (i % 250 === 0) console.log(`  … ${i} of ${count} websites`);
   }
@@ -151,20 +128,7 @@ await withBenchDatabases('api', async (stack) => {
   const { port, pid } = await startApiProcess(stack, { runtime, nodeArgs: profileArgs });
   const mongo = new MongoClient(stack.mongoUrl);
   await mongo.connect();
-  const organization = await new OrganizationRepository(mongo.db()).create('bench');
-  const tokens = new ApiTokenRepository(mongo.db());
-  const { record, token } = await tokens.create({
-    organizationId: organization.id,
-    name: 'bench',
-    scopes: ['admin'],
-  });
-  // A worker of the API's region serves, as with `npm start`: websites are scheduled, not told
-  // `unmonitored` (an event and two reads each that a normal installation does not make).
-  const heartbeat = await startHeartbeat({
-    nodes: new MonitoringNodeRepository(mongo.db()),
-    node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
-    logger: createLogger('bench', 'silent'),
-  });
+  const { tokenId, token, heartbeat } = await benchOrganization(mongo.db());
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   console.log(
@@ -175,7 +139,7 @@ await withBenchDatabases('api', async (stack) => {
   );
   for (const [name, path, headers] of [
     ['GET /healthz', '/healthz', {}],
-    ['GET /api/tokens/:id (auth)', `/api/tokens/${record.id}`, { authorization: `Bearer ${token}` }],
+    ['GET /api/tokens/:id (auth)', `/api/tokens/${tokenId}`, { authorization: `Bearer ${token}` }],
   ] as const) {
     await load(pool, path, headers, 1000); // warm-up
     const cpuBefore = cpuSecondsOf(pid);

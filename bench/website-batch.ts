@@ -11,9 +11,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
-import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
-import { createLogger } from '../libs/logging/index.js';
-import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
+import { benchOrganization, sendJson } from './support/api-client.js';
 import { startApiProcess } from './support/api-process.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
@@ -40,45 +38,16 @@ if (
 )
   throw new Error('--websites must be 1–1000 and --batches a positive whole number');
 
-async function send(
-  pool: Pool,
-  path: string,
-  token: string,
-  body: unknown,
-): Promise<{ status: number; json: unknown }> {
-  const response = await pool.request({
-    method: 'POST',
-    path,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, json: JSON.parse(text) };
-}
-
 if (runtime === 'dist') compileForDist((message) => console.log(`[bench] ${message}`));
 
 await withBenchDatabases('batch', async (stack) => {
   const { port, pid } = await startApiProcess(stack, { runtime });
   const mongo = new MongoClient(stack.mongoUrl);
   await mongo.connect();
-  const organization = await new OrganizationRepository(mongo.db()).create('bench');
-  const { token } = await new ApiTokenRepository(mongo.db()).create({
-    organizationId: organization.id,
-    name: 'bench',
-    scopes: ['admin'],
-  });
-  const heartbeat = await startHeartbeat({
-    nodes: new MonitoringNodeRepository(mongo.db()),
-    node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
-    logger: createLogger('bench', 'silent'),
-  });
+  const { token, heartbeat } = await benchOrganization(mongo.db());
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 });
-  const created = async (path: string, body: unknown) => {
-    const answer = await send(pool, path, token, body);
-    if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
-    return answer.json as { id: number };
-  };
+  const created = (path: string, body: unknown) =>
+    sendJson(pool, { method: 'POST', path, token, body, expected: 201 });
   const pkg = await created('/api/packages', {
     key: 'portfolio',
     displayName: 'Portfolio',
@@ -108,11 +77,16 @@ await withBenchDatabases('batch', async (stack) => {
     });
     const cpuBefore = cpuSecondsOf(pid);
     const started = performance.now();
-    const answer = await send(pool, '/api/websites/batch', token, { items });
+    const result = await sendJson<{ created: number }>(pool, {
+      method: 'POST',
+      path: '/api/websites/batch',
+      token,
+      body: { items },
+      expected: 200,
+    });
     const seconds = (performance.now() - started) / 1000;
-    const result = answer.json as { created?: number };
-    if (answer.status !== 200 || result.created !== perBatch)
-      throw new Error(`batch ${batch}: ${answer.status} ${JSON.stringify(answer.json).slice(0, 500)}`);
+    if (result.created !== perBatch)
+      throw new Error(`batch ${batch}: ${result.created} of ${perBatch} created`);
     console.log(
       [
         String(batch).padStart(5),

@@ -2,13 +2,11 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import { createServices } from '../libs/services/index.js';
-import { createCustomer, createPackage, type TestApi, until } from './support/harness.js';
+import { createCustomer, createPackage, type TestApi, until, withServices } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, signIn, withCookie } from './support/people.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
@@ -262,24 +260,14 @@ describe('incidents: evidence, timeline, acknowledgement, notes', () => {
       ).body.items.length;
     await expect.poll(async () => (await stack.status(alsoDown)).status, { timeout: 30_000 }).toBe('down');
     // As if both went down two minutes ago: the next check of each is past the 1-minute interval.
-    const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-    const services = createServices({
-      db: api.db,
-      redis,
-      config: api.config,
-      logger: createLogger('test', 'silent'),
-    });
-    try {
+    await withServices(api, async (services) => {
       for (const websiteId of [maintained, alsoDown])
         await services.transitions.adjust(stack.organizationId, websiteId, 'test', (state) => ({
           ...state,
           since: new Date(Date.now() - 120_000),
           remindedAt: null,
         }));
-    } finally {
-      await services.close();
-      redis.disconnect();
-    }
+    });
     const checked = await results(maintained);
     await expect.poll(() => reminders(alsoDown), { timeout: 30_000, interval: 250 }).toBe(1);
     await expect.poll(() => results(maintained), { timeout: 30_000, interval: 250 }).toBeGreaterThan(checked);

@@ -85,3 +85,7 @@ export function mergeCheckConfig(
   if (merged.success && forbidden.length === 0) return { ok: true, config: merged.data };
   return { ok: false, invalid: merged.success ? [] : merged.errors, forbidden };
 }
+
+/** Why a check the package does not include cannot be turned on. */
+export const lackedFeature = (feature: Feature) =>
+  `needs the ${feature} feature, which the customer’s package lacks`;

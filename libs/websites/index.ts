@@ -17,13 +17,14 @@ export {
   websiteKey,
 } from './website.repository.js';
 export { WEBSITE_DEFAULTS, websiteRefParams, websiteView } from './website.schema.js';
-export { parseWebsiteRef, type WebsiteChannelsPort, WebsiteService } from './website.service.js';
+export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export {
   BATCH_MAX_ITEMS,
   type BatchItem,
   type BatchItemOutcome,
 } from './website-batch.js';
 export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
+export type { WebsiteChannelsPort } from './website-channels.js';
 export {
   effectiveIntervalSeconds,
   type PlacementChange,

@@ -13,10 +13,16 @@ import { includesFeature, type PackageRepository } from '../packages/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
-import { defaultCheckConfig, mergeCheckConfig, patchCheckConfigBody } from './check-config.schema.js';
+import {
+  defaultCheckConfig,
+  lackedFeature,
+  mergeCheckConfig,
+  patchCheckConfigBody,
+} from './check-config.schema.js';
 import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { createWebsiteBody } from './website.schema.js';
 import { buildWebsiteSettings } from './website-build.js';
+import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
 
@@ -75,10 +81,7 @@ export class WebsiteBatch {
       secrets: SecretBox;
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
-      channels: {
-        customerScopes(organizationId: number, ids: readonly number[]): Promise<Map<number, number | null>>;
-        withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T>;
-      };
+      channels: WebsiteChannelsPort;
       guard: TargetGuard;
       search: WebsiteSearchIndex;
     },
@@ -190,7 +193,7 @@ export class WebsiteBatch {
             ...merged.invalid.map((error) => ({ ...error, path: `checkConfig.${error.path}` })),
             ...merged.forbidden.map(({ path, feature }) => ({
               path: `checkConfig.${path}`,
-              message: `needs the ${feature} feature, which the customer’s package lacks`,
+              message: lackedFeature(feature),
             })),
           );
       }
@@ -224,15 +227,7 @@ export class WebsiteBatch {
     if (listed.length === 0) return;
     const scopes = await this.deps.channels.customerScopes(organizationId, listed);
     for (const { index, item } of prepared) {
-      const problems = (item.notificationChannelIds ?? []).flatMap((channelId, position) => {
-        const path = `notificationChannelIds.${position}`;
-        if (!scopes.has(channelId))
-          return [{ path, message: `No notification channel ${channelId} in your organization` }];
-        const customerId = scopes.get(channelId);
-        return customerId !== null && customerId !== item.customerId
-          ? [{ path, message: `channel ${channelId} is for the websites of customer ${customerId}` }]
-          : [];
-      });
+      const problems = listedChannelProblems(item.notificationChannelIds ?? [], item.customerId, scopes);
       if (problems.length > 0) fail(index, problems);
     }
   }

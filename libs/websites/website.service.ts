@@ -11,12 +11,18 @@ import type { RedisMutex } from '../locks/index.js';
 import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
-import { type CheckConfigPatch, defaultCheckConfig, mergeCheckConfig } from './check-config.schema.js';
+import {
+  type CheckConfigPatch,
+  defaultCheckConfig,
+  lackedFeature,
+  mergeCheckConfig,
+} from './check-config.schema.js';
 import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
 import { type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
 import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteCache } from './website-cache.js';
+import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import { matchesSearch, normalizedQuery } from './website-search.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
@@ -50,14 +56,6 @@ const REQUEST_FIELDS = [
 
 function requestChanged(before: WebsiteDocument, after: WebsiteDocument): boolean {
   return REQUEST_FIELDS.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-}
-
-/** What websites need of notification channels, to list them. */
-export interface WebsiteChannelsPort {
-  /** The channels among `ids` that exist, with the customer each is tied to (null: none). */
-  customerScopes(organizationId: number, ids: readonly number[]): Promise<Map<number, number | null>>;
-  /** Runs `work` while no channel can be deleted or narrowed to a customer. */
-  withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T>;
 }
 
 /** Websites and their check configuration: every write validated, stored, then scheduled, under the website's lock. */
@@ -130,15 +128,7 @@ export class WebsiteService implements CustomerWebsitesPort {
     if (listed.length === 0) return write();
     await this.deps.channels.withChannelsLocked(website.organizationId, async () => {
       const scopes = await this.deps.channels.customerScopes(website.organizationId, listed);
-      const invalid = listed.flatMap((channelId, index) => {
-        const path = `notificationChannelIds.${index}`;
-        if (!scopes.has(channelId))
-          return [{ path, message: `No notification channel ${channelId} in your organization` }];
-        const customerId = scopes.get(channelId);
-        if (customerId !== null && customerId !== website.customerId)
-          return [{ path, message: `channel ${channelId} is for the websites of customer ${customerId}` }];
-        return [];
-      });
+      const invalid = listedChannelProblems(listed, website.customerId, scopes);
       if (invalid.length > 0)
         throw invalidInput(
           `Invalid notificationChannelIds: ${invalid.map((e) => e.path).join(', ')}`,
@@ -387,7 +377,7 @@ export class WebsiteService implements CustomerWebsitesPort {
           `The package "${pkg.displayName}" does not include: ${forbidden.map((f) => f.feature).join(', ')}`,
           forbidden.map(({ path, feature }) => ({
             path,
-            message: `needs the ${feature} feature, which the customer’s package lacks`,
+            message: lackedFeature(feature),
           })),
         );
       }

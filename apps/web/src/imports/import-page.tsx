@@ -213,7 +213,7 @@ function ImportReport({ job }: { job: Job }) {
               <summary>
                 {row.title} ({row.items.length})
               </summary>
-              <ul>
+              <ul class="wraps">
                 {row.items.map((item) => (
                   <li key={`${row.title}-${item.source}`}>
                     <strong>{item.name || item.url}</strong> <span class="muted">({item.source})</span>{' '}
