@@ -25,12 +25,10 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { type Db, MongoClient } from 'mongodb';
 import { Pool } from 'undici';
-import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS } from '../libs/db/index.js';
-import { createLogger } from '../libs/logging/index.js';
 import { RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
-import { MonitoringNodeRepository, startHeartbeat } from '../libs/nodes/index.js';
 import { websiteIndexes } from '../libs/websites/index.js';
+import { benchOrganization } from './support/api-client.js';
 import { startApiProcess } from './support/api-process.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
@@ -77,17 +75,7 @@ await withBenchDatabases('lookups', async (stack) => {
   const mongo = new MongoClient(stack.mongoUrl);
   await mongo.connect();
   const db = mongo.db();
-  const organization = await new OrganizationRepository(db).create('bench');
-  const { token } = await new ApiTokenRepository(db).create({
-    organizationId: organization.id,
-    name: 'bench',
-    scopes: ['admin'],
-  });
-  const heartbeat = await startHeartbeat({
-    nodes: new MonitoringNodeRepository(db),
-    node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
-    logger: createLogger('bench', 'silent'),
-  });
+  const { organizationId, token, heartbeat } = await benchOrganization(db);
   const pool = new Pool(url, { connections, pipelining: 1 });
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const send = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
@@ -161,7 +149,7 @@ await withBenchDatabases('lookups', async (stack) => {
   const rollupDocuments = await storeRollupHistory(
     db,
     stored.map((website) => Number(website.id)),
-    organization.id,
+    organizationId,
   );
   console.log(`[bench] three months of rollups: ${rollupDocuments} documents`);
   const firstPage = performance.now();

@@ -21,7 +21,7 @@ export async function benchOrganization(db: Db) {
     node: { nodeId: 'bench-node', ip: '192.0.2.1', region: 'local', version: 'bench' },
     logger: createLogger('bench', 'silent'),
   });
-  return { tokenId: record.id, token, heartbeat };
+  return { organizationId: organization.id, tokenId: record.id, token, heartbeat };
 }
 
 /** One JSON request with the token; throws with the answer when its status is not the expected one. */
