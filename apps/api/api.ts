@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
+import { asCodeRoutes } from '../../libs/as-code/index.js';
 import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
 import {
   createAuthenticator,
@@ -191,6 +192,7 @@ export async function startApi(
       description: 'Configuration, checks, maintenance windows and alerting for monitored websites.',
     }));
   routes.push(
+    ...asCodeRoutes(),
     ...systemRoutes({
       metrics,
       openApiDocument: openApi,

@@ -5,7 +5,7 @@ export {
   customerIndexes,
   loadCustomerWithPackage,
 } from './customer.repository.js';
-export { customerView } from './customer.schema.js';
+export { createCustomerBody, customerView } from './customer.schema.js';
 export {
   type CustomerChannelsPort,
   CustomerService,

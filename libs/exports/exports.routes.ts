@@ -33,6 +33,7 @@ export const exportDocument = z
     statusPages: z.array(statusPageView),
   })
   .meta({ id: 'Export' });
+export type ExportDocument = z.output<typeof exportDocument>;
 
 /** What an export reads, each scoped to the organization. */
 export interface ExportSources {

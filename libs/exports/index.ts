@@ -1,2 +1,2 @@
-export { type ExportSources, exportDocument, exportRoutes } from './exports.routes.js';
+export { type ExportDocument, type ExportSources, exportDocument, exportRoutes } from './exports.routes.js';
 export { spreadsheetSafe, WEBSITE_CSV_COLUMNS, websitesCsv } from './websites-csv.js';

@@ -4,7 +4,13 @@ export {
   MaintenanceQueue,
   startMaintenanceWorker,
 } from './maintenance.queue.js';
-export { currentWindow, maintenanceRoutes, toWindowView } from './maintenance.routes.js';
+export {
+  createMaintenanceWindow,
+  currentWindow,
+  type MaintenanceDependencies,
+  maintenanceRoutes,
+  toWindowView,
+} from './maintenance.routes.js';
 export { type MaintenanceSpan, maintenanceSpan, spanBoundary, spanCovers } from './maintenance-span.js';
 export { type MaintenanceReconcileReport, MaintenanceSync } from './maintenance-sync.js';
 export {
@@ -14,7 +20,7 @@ export {
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
 } from './maintenance-window.repository.js';
-export { windowView } from './maintenance-window.schema.js';
+export { createWindowBody, windowView } from './maintenance-window.schema.js';
 export {
   activeOccurrence,
   isKnownTimezone,

@@ -19,6 +19,7 @@ import {
   occurrencesView,
   patchWindowBody,
   recurrenceSchema,
+  type WindowInput,
   windowProblems,
   windowView,
 } from './maintenance-window.schema.js';
@@ -88,20 +89,41 @@ export function currentWindow(windows: readonly MaintenanceWindowDocument[], at:
   return best;
 }
 
-export function maintenanceRoutes(deps: {
+export interface MaintenanceDependencies {
   windows: MaintenanceWindowRepository;
   websites: WebsiteRepository;
   mutex: RedisMutex;
   queue: MaintenanceQueue;
-}): Route[] {
-  const { windows, websites, mutex, queue } = deps;
-  const requireWebsite = async (organizationId: number, websiteId: number, inBody: boolean) => {
-    if (await websites.findByRef(organizationId, { id: websiteId })) return;
-    if (inBody)
-      throw invalidInput(`Unknown website ${websiteId}`, [
+}
+
+/** A new window of a website (within its bound), planned by the worker before this returns. */
+export async function createMaintenanceWindow(
+  deps: MaintenanceDependencies,
+  organizationId: number,
+  body: WindowInput,
+): Promise<MaintenanceWindowDocument> {
+  assertValid(body);
+  return deps.mutex.withLock(`maintenance:${body.websiteId}`, async () => {
+    if (!(await deps.websites.findByRef(organizationId, { id: body.websiteId })))
+      throw invalidInput(`Unknown website ${body.websiteId}`, [
         { path: 'websiteId', message: 'No such website in your organization' },
       ]);
-    throw notFound(`No website ${websiteId}`);
+    if ((await deps.windows.countByWebsite(organizationId, body.websiteId)) >= MAX_WINDOWS_PER_WEBSITE)
+      throw conflict(
+        `The website already has ${MAX_WINDOWS_PER_WEBSITE} maintenance windows; delete some first`,
+      );
+    const window = await deps.windows.create({ organizationId, ...body });
+    // Before answering: the worker plans the boundary jobs (or starts the window now).
+    await deps.queue.syncSoon(organizationId, body.websiteId);
+    return window;
+  });
+}
+
+export function maintenanceRoutes(deps: MaintenanceDependencies): Route[] {
+  const { windows, websites, mutex, queue } = deps;
+  const requireWebsite = async (organizationId: number, websiteId: number) => {
+    if (!(await websites.findByRef(organizationId, { id: websiteId })))
+      throw notFound(`No website ${websiteId}`);
   };
   const load = async (organizationId: number, id: number) => {
     const window = await windows.findById(organizationId, id);
@@ -120,7 +142,7 @@ export function maintenanceRoutes(deps: {
       query: z.strictObject({ websiteId: decimalId() }),
       success: { status: 200, description: 'Windows, by id', schema: z.array(windowView) },
       handle: async ({ auth, query }) => {
-        await requireWebsite(auth.organizationId, query.websiteId, false);
+        await requireWebsite(auth.organizationId, query.websiteId);
         return (await windows.listByWebsite(auth.organizationId, query.websiteId)).map(toWindowView);
       },
     }),
@@ -200,21 +222,7 @@ export function maintenanceRoutes(deps: {
       problems: [409],
       success: { status: 201, description: 'Created', schema: windowView },
       handle: async ({ auth, body, ctx }) => {
-        assertValid(body);
-        const created = await mutex.withLock(`maintenance:${body.websiteId}`, async () => {
-          await requireWebsite(auth.organizationId, body.websiteId, true);
-          if (
-            (await windows.countByWebsite(auth.organizationId, body.websiteId)) >= MAX_WINDOWS_PER_WEBSITE
-          ) {
-            throw conflict(
-              `The website already has ${MAX_WINDOWS_PER_WEBSITE} maintenance windows; delete some first`,
-            );
-          }
-          const window = await windows.create({ organizationId: auth.organizationId, ...body });
-          // Before answering: the worker plans the boundary jobs (or starts the window now).
-          await queue.syncSoon(auth.organizationId, body.websiteId);
-          return window;
-        });
+        const created = await createMaintenanceWindow(deps, auth.organizationId, body);
         ctx.set('Location', `/api/maintenance-windows/${created.id}`);
         return toWindowView(created);
       },
@@ -268,7 +276,7 @@ export function maintenanceRoutes(deps: {
       params: websiteIdParams,
       success: { status: 200, description: 'The active occurrence, if any', schema: checkView },
       handle: async ({ auth, params }) => {
-        await requireWebsite(auth.organizationId, params.websiteId, false);
+        await requireWebsite(auth.organizationId, params.websiteId);
         const active = currentWindow(
           await windows.listByWebsite(auth.organizationId, params.websiteId),
           new Date(),

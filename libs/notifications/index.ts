@@ -10,6 +10,8 @@ export {
   type ChannelType,
   type ConfigValue,
   channelView,
+  createChannelBody,
+  secretFieldsOf,
   EVENT_KINDS,
   type EventKind,
 } from './channel.schema.js';

@@ -20,6 +20,6 @@ export {
   StatusPageRepository,
   statusPageIndexes,
 } from './status-page.repository.js';
-export { statusPageView } from './status-page.schema.js';
+export { createStatusPageBody, statusPageView } from './status-page.schema.js';
 export { type StatusPageOwnersPort, StatusPageService } from './status-page.service.js';
 export { statusPageRoutes, toStatusPageView } from './status-pages.routes.js';

@@ -3,6 +3,7 @@ export {
   checkConfigView,
   defaultCheckConfig,
   mergeCheckConfig,
+  patchCheckConfigBody,
 } from './check-config.schema.js';
 export { FLEET_WATCH_INTERVAL_MS, startFleetWatcher } from './fleet-watcher.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
@@ -16,7 +17,7 @@ export {
   websiteIndexes,
   websiteKey,
 } from './website.repository.js';
-export { WEBSITE_DEFAULTS, websiteRefParams, websiteView } from './website.schema.js';
+export { createWebsiteBody, WEBSITE_DEFAULTS, websiteRefParams, websiteView } from './website.schema.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export {
   BATCH_MAX_ITEMS,

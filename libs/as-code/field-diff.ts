@@ -1,0 +1,57 @@
+/** One field the plan changes: its dotted path, what the organization has and what the file says. */
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Deep equality of JSON values (object keys in any order). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((key) => sameValue(a[key] ?? null, b[key] ?? null));
+  }
+  return false;
+}
+
+/**
+ * The fields the file writes that differ from the organization's: only what is written counts
+ * (a field left out is left as it is), and a nested object (a package's `limits`, a page's
+ * `branding`) counts field by field, as PATCH merges it.
+ */
+export function diffWritten(
+  written: Record<string, unknown>,
+  current: Record<string, unknown>,
+  prefix = '',
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [key, to] of Object.entries(written)) {
+    if (to === undefined) continue;
+    const from = current[key];
+    if (isPlainObject(to) && isPlainObject(from)) changes.push(...diffWritten(to, from, `${prefix}${key}.`));
+    else if (!sameValue(to, from ?? null)) changes.push({ field: `${prefix}${key}`, from: from ?? null, to });
+  }
+  return changes;
+}
+
+/** The written fields named by the changes' first segments: what a PATCH sends. */
+export function changedFields(
+  written: Record<string, unknown>,
+  changes: readonly FieldChange[],
+): Record<string, unknown> {
+  const top = new Set(changes.map((change) => change.field.split('.')[0] as string));
+  return Object.fromEntries(Object.entries(written).filter(([key]) => top.has(key)));
+}
+
+/** An instant written in any offset, as the API shows it (UTC, milliseconds): compared, not rewritten. */
+export function asUtcInstant(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+}

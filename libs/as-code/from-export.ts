@@ -1,0 +1,132 @@
+import type { ExportDocument } from '../exports/index.js';
+import { secretFieldsOf } from '../notifications/index.js';
+import type { WrittenFile } from './plan.js';
+
+/** What of an export a file cannot carry (write-only values are not exported), said per thing. */
+export interface ExportNote {
+  label: string;
+  note: string;
+}
+
+type ExportedWebsite = ExportDocument['websites'][number];
+
+/** Map.groupBy (Node 21+), for Node 20. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
+  }
+  return groups;
+}
+
+/**
+ * An export as a monitoring file: every thing by its key instead of its id, write-only values
+ * left out (each said in the notes). Importing it, or applying it, reproduces the configuration.
+ */
+export function fileFromExport(exported: ExportDocument): { file: WrittenFile; notes: ExportNote[] } {
+  const notes: ExportNote[] = [];
+  const packageKey = new Map(exported.packages.map((pkg) => [pkg.id, pkg.key]));
+  const customerName = new Map(exported.customers.map((customer) => [customer.id, customer.name]));
+  const channelName = new Map(exported.channels.map((channel) => [channel.id, channel.name]));
+  const websiteUrl = new Map(exported.websites.map((website) => [website.id, website.url]));
+  const windowsOf = groupBy(exported.maintenanceWindows, (window) => window.websiteId);
+  const websitesOf = groupBy(exported.websites, (website) => website.customerId);
+
+  const website = (site: ExportedWebsite) => {
+    const label = `website "${site.name}"`;
+    if (site.secretHeaderNames.length > 0)
+      notes.push({
+        label,
+        note: `secret headers not carried (write-only): ${site.secretHeaderNames.join(', ')}`,
+      });
+    if (site.requestBodySecret)
+      notes.push({ label, note: 'its secret request body is not carried (write-only)' });
+    if (site.mtlsClientKeySet) notes.push({ label, note: 'its mTLS client key is not carried (write-only)' });
+    const { websiteId: _websiteId, ...checkConfig } = site.checkConfig;
+    return {
+      name: site.name,
+      url: site.url,
+      httpMethod: site.httpMethod,
+      customHeaders: site.customHeaders,
+      ...(site.requestBodySecret ? {} : { requestBody: site.requestBody }),
+      followRedirects: site.followRedirects,
+      maxRedirects: site.maxRedirects,
+      cookieHandling: site.cookieHandling,
+      // Without its key a client certificate cannot be used: mTLS is carried off, the certificate kept.
+      mtlsEnabled: site.mtlsEnabled && !site.mtlsClientKeySet,
+      mtlsClientCert: site.mtlsClientCert,
+      checkInterval: site.checkInterval,
+      timeoutSeconds: site.timeoutSeconds,
+      regions: site.regions,
+      paused: site.paused,
+      notificationChannels: site.notificationChannelIds.flatMap((id) => channelName.get(id) ?? []),
+      checkConfig,
+      maintenance: (windowsOf.get(site.id) ?? []).map((window) => ({
+        title: window.title,
+        startsAt: window.startsAt,
+        endsAt: window.endsAt,
+        timezone: window.timezone,
+        recurrence: window.recurrence,
+      })),
+    };
+  };
+
+  const file: WrittenFile = {
+    version: 1,
+    packages: exported.packages.map((pkg) => ({
+      key: pkg.key,
+      displayName: pkg.displayName,
+      features: pkg.features,
+      limits: pkg.limits,
+      alerting: pkg.alerting,
+    })),
+    customers: exported.customers.map((customer) => ({
+      name: customer.name,
+      ...(customer.email === undefined ? {} : { email: customer.email }),
+      ...(customer.notificationEmail === undefined ? {} : { notificationEmail: customer.notificationEmail }),
+      package: packageKey.get(customer.packageId) ?? String(customer.packageId),
+      websites: (websitesOf.get(customer.id) ?? []).map(website),
+    })),
+    channels: exported.channels.map((channel) => {
+      const secrets = secretFieldsOf(channel.type);
+      const carried = secrets.filter((field) => channel.config[`${field}Set`] === true);
+      if (carried.length > 0)
+        notes.push({
+          label: `channel "${channel.name}"`,
+          note: `write-only ${carried.join(', ')} not carried: give ${carried.length > 1 ? 'them' : 'it'} again in the app`,
+        });
+      const config = Object.fromEntries(
+        Object.entries(channel.config).filter(
+          ([field]) => !secrets.some((secret) => field === `${secret}Set` || field === secret),
+        ),
+      );
+      const { customerId } = channel.scope;
+      return {
+        type: channel.type,
+        name: channel.name,
+        enabled: channel.enabled,
+        events: channel.events,
+        scope:
+          customerId !== undefined
+            ? { customer: customerName.get(customerId) ?? String(customerId) }
+            : channel.scope.listedOnly
+              ? { listedOnly: true }
+              : {},
+        config,
+      };
+    }),
+    statusPages: exported.statusPages.map((page) => ({
+      slug: page.slug,
+      title: page.title,
+      customer: customerName.get(page.customerId) ?? String(page.customerId),
+      websites: page.websiteIds === null ? null : page.websiteIds.flatMap((id) => websiteUrl.get(id) ?? []),
+      branding: page.branding,
+      public: page.public,
+      showResponseTimes: page.showResponseTimes,
+      embedAllowedOrigins: page.embedAllowedOrigins,
+    })),
+  };
+  return { file, notes };
+}

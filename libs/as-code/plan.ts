@@ -1,0 +1,451 @@
+import type { z } from 'zod';
+import type { ExportDocument } from '../exports/index.js';
+import { secretFieldsOf } from '../notifications/index.js';
+import { asUtcInstant, changedFields, diffWritten, type FieldChange } from './field-diff.js';
+import type { monitoringFile } from './monitoring-file.schema.js';
+import {
+  KnownIds,
+  type Reference,
+  type ResourceKind,
+  reference,
+  urlKey,
+  websiteKey,
+  windowKey,
+} from './resource-keys.js';
+
+/** The file as written (after its environment references were read): what is compared and sent. */
+export type WrittenFile = z.input<typeof monitoringFile>;
+type WrittenWebsite = NonNullable<NonNullable<WrittenFile['customers']>[number]['websites']>[number];
+
+export type Body = Record<string, unknown>;
+
+/** One thing the plan does, in order; bodies may hold references to things made before them. */
+export type Step =
+  | { action: 'create'; kind: ResourceKind; key: string; label: string; body: Body }
+  | {
+      action: 'change';
+      kind: ResourceKind;
+      key: string;
+      label: string;
+      id: number;
+      changes: FieldChange[];
+      body: Body;
+      /** A website's check configuration changes (PATCH …/check-config). */
+      checkConfig?: Body;
+    }
+  | { action: 'delete'; kind: ResourceKind; key: string; label: string; id: number };
+
+export interface Plan {
+  steps: Step[];
+  /** Things the file describes that the organization has as written (or, creating only, at all). */
+  unchanged: number;
+  /** The organization's ids by kind and key: what the steps' references start from. */
+  known: KnownIds;
+}
+
+export interface PlanOptions {
+  /** Delete what the organization has and the file does not describe. */
+  prune: boolean;
+  /** Only make what is missing (an import): a thing that exists is counted unchanged. */
+  createOnly: boolean;
+}
+
+/** A file that cannot be planned: each problem names where it is (`customers.2.websites.0.url`). */
+export class PlanProblems extends Error {
+  constructor(readonly problems: Array<{ path: string; message: string }>) {
+    super(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
+    this.name = 'PlanProblems';
+  }
+}
+
+/**
+ * What it takes to bring the organization (`current`, its export) to the file: creates and
+ * changes in the order things depend on each other, then (with `prune`) deletes in reverse.
+ * Pure: the same file and organization always give the same plan.
+ */
+export function planChanges(file: WrittenFile, current: ExportDocument, options: PlanOptions): Plan {
+  const planner = new Planner(current, options);
+  planner.plan(file);
+  return {
+    steps: [...planner.steps, ...planner.deletes()],
+    unchanged: planner.unchanged,
+    known: planner.known,
+  };
+}
+
+class Planner {
+  readonly steps: Step[] = [];
+  unchanged = 0;
+  private readonly problems: Array<{ path: string; message: string }> = [];
+  readonly known = new KnownIds();
+  private readonly ambiguous = new Set<string>();
+  /** Keys the file describes, by kind: what `prune` keeps. */
+  private readonly described = new Map<ResourceKind, Set<string>>();
+  private readonly names = {
+    package: new Map<number, string>(),
+    customer: new Map<number, string>(),
+    channel: new Map<number, string>(),
+    website: new Map<number, string>(),
+  };
+
+  constructor(
+    private readonly current: ExportDocument,
+    private readonly options: PlanOptions,
+  ) {
+    for (const pkg of current.packages) this.learn('package', pkg.key, pkg.id);
+    for (const customer of current.customers) this.learn('customer', customer.name, customer.id);
+    for (const channel of current.channels) this.learn('channel', channel.name, channel.id);
+    for (const website of current.websites) {
+      const owner = this.names.customer.get(website.customerId);
+      if (owner !== undefined) this.learn('website', websiteKey(owner, website.url), website.id);
+    }
+  }
+
+  /** The organization's thing under this key (two under one key cannot be told apart). */
+  private learn(kind: keyof Planner['names'], key: string, id: number): void {
+    this.names[kind].set(id, key);
+    if (this.known.get(kind, key) !== undefined) this.ambiguous.add(`${kind}\n${key}`);
+    this.known.set(kind, key, id);
+  }
+
+  private describe(kind: ResourceKind, key: string, path: string): boolean {
+    const keys = this.described.get(kind) ?? new Set<string>();
+    this.described.set(kind, keys);
+    if (keys.has(key)) {
+      this.problems.push({ path, message: `"${key}" is described twice` });
+      return false;
+    }
+    if (this.ambiguous.has(`${kind}\n${key}`))
+      this.problems.push({
+        path,
+        message: `your organization has two of kind ${kind} known as "${key}": rename or delete one, then plan again`,
+      });
+    keys.add(key);
+    return true;
+  }
+
+  private ref(kind: ResourceKind, key: string, path: string): number | Reference {
+    if (this.known.get(kind, key) === undefined && !this.described.get(kind)?.has(key))
+      this.problems.push({ path, message: `no ${kind} "${key}" in the file or your organization` });
+    return this.known.resolve(reference(kind, key));
+  }
+
+  /** A thing the file describes: made when missing, changed where it differs. */
+  private reconcile(
+    kind: ResourceKind,
+    key: string,
+    label: string,
+    found: { id: number; view: Body } | undefined,
+    written: Body,
+    extra: {
+      /** What is compared, when it differs from what is sent (sealed values, names for ids). */
+      compared?: Body;
+      /** A compared field sent under another name (`package` as `packageId`). */
+      sentAs?: Record<string, string>;
+      checkConfig?: { written: Body; current: Body };
+    } = {},
+  ): void {
+    if (!found) {
+      this.steps.push({ action: 'create', kind, key, label, body: written });
+      return;
+    }
+    const changes = diffWritten(extra.compared ?? written, found.view);
+    const configChanges = extra.checkConfig
+      ? diffWritten(extra.checkConfig.written, extra.checkConfig.current).map((change) => ({
+          ...change,
+          field: `checkConfig.${change.field}`,
+        }))
+      : [];
+    if (this.options.createOnly || (changes.length === 0 && configChanges.length === 0)) {
+      this.unchanged += 1;
+      return;
+    }
+    this.steps.push({
+      action: 'change',
+      kind,
+      key,
+      label,
+      id: found.id,
+      changes: [...changes, ...configChanges],
+      body: changedFields(
+        written,
+        changes.map((change) => {
+          const [top = '', ...rest] = change.field.split('.');
+          return { ...change, field: [extra.sentAs?.[top] ?? top, ...rest].join('.') };
+        }),
+      ),
+      ...(configChanges.length > 0 && extra.checkConfig
+        ? {
+            checkConfig: changedFields(
+              extra.checkConfig.written,
+              configChanges.map((c) => ({ ...c, field: c.field.slice('checkConfig.'.length) })),
+            ),
+          }
+        : {}),
+    });
+  }
+
+  plan(file: WrittenFile): void {
+    for (const [i, pkg] of (file.packages ?? []).entries()) {
+      if (!this.describe('package', pkg.key, `packages.${i}.key`)) continue;
+      const found = this.current.packages.find((p) => p.key === pkg.key);
+      this.reconcile('package', pkg.key, `package "${pkg.key}"`, found && { id: found.id, view: found }, pkg);
+    }
+    const customers = file.customers ?? [];
+    const described = customers.filter((customer, i) =>
+      this.describe('customer', customer.name.trim(), `customers.${i}.name`),
+    );
+    for (const customer of described) this.planCustomer(customer, customers.indexOf(customer));
+    for (const [i, channel] of (file.channels ?? []).entries()) this.planChannel(channel, i);
+    for (const customer of described) {
+      const i = customers.indexOf(customer);
+      for (const [j, website] of (customer.websites ?? []).entries())
+        if (
+          this.describe('website', websiteKey(customer.name, website.url), `customers.${i}.websites.${j}.url`)
+        )
+          this.planWebsite(customer.name.trim(), website, `customers.${i}.websites.${j}`);
+    }
+    for (const [i, page] of (file.statusPages ?? []).entries()) this.planStatusPage(page, i);
+    if (this.problems.length > 0) throw new PlanProblems(this.problems);
+  }
+
+  private planCustomer(customer: NonNullable<WrittenFile['customers']>[number], i: number): void {
+    const name = customer.name.trim();
+    const packageId = this.ref('package', customer.package, `customers.${i}.package`);
+    const { websites: _websites, package: _package, ...fields } = customer;
+    const written = { ...fields, packageId };
+    const found = this.current.customers.find((c) => c.id === this.known.get('customer', name));
+    const view = found && { ...found, package: this.names.package.get(found.packageId) ?? found.packageId };
+    this.reconcile('customer', name, `customer "${name}"`, view && { id: view.id, view }, written, {
+      compared: { ...fields, package: customer.package },
+      sentAs: { package: 'packageId' },
+    });
+  }
+
+  private planChannel(channel: NonNullable<WrittenFile['channels']>[number], i: number): void {
+    const path = `channels.${i}`;
+    if (!this.describe('channel', channel.name.trim(), `${path}.name`)) return;
+    const scope = channel.scope?.customer
+      ? { customerId: this.ref('customer', channel.scope.customer.trim(), `${path}.scope.customer`) }
+      : channel.scope?.listedOnly
+        ? { listedOnly: true }
+        : channel.scope && {};
+    const written: Body = { ...channel, ...(scope ? { scope } : {}) };
+    const found = this.current.channels.find((c) => c.id === this.known.get('channel', channel.name.trim()));
+    if (found && found.type !== channel.type)
+      this.problems.push({
+        path: `${path}.type`,
+        message: `channel "${channel.name}" is a ${found.type} channel: a type cannot change (rename one of them)`,
+      });
+    const secrets = new Set(secretFieldsOf(channel.type));
+    // A write-only field is compared by whether it is set; the others by value.
+    const comparedConfig: Body = {};
+    const shownConfig: Body = { ...found?.config };
+    for (const [field, value] of Object.entries(channel.config)) {
+      if (!secrets.has(field)) comparedConfig[field] = value;
+      else {
+        comparedConfig[field] = '(set)';
+        shownConfig[field] = found?.config[`${field}Set`] ? '(set)' : '(not set)';
+      }
+    }
+    const view = found && {
+      ...found,
+      scope:
+        found.scope.customerId !== undefined
+          ? { customerId: found.scope.customerId }
+          : found.scope.listedOnly
+            ? { listedOnly: true }
+            : {},
+      config: shownConfig,
+    };
+    const compared: Body = { ...written, config: comparedConfig };
+    delete compared.type;
+    this.reconcile(
+      'channel',
+      channel.name.trim(),
+      `channel "${channel.name}"`,
+      view && { id: view.id, view },
+      written,
+      {
+        compared,
+      },
+    );
+  }
+
+  private planWebsite(customerName: string, website: WrittenWebsite, path: string): void {
+    const key = websiteKey(customerName, website.url);
+    const label = `website "${website.name}" (${customerName})`;
+    const { checkConfig, maintenance, notificationChannels, secretHeaders, mtlsClientKey, ...fields } =
+      website;
+    const written: Body = { ...fields, customerId: this.ref('customer', customerName, path) };
+    if (notificationChannels)
+      written.notificationChannelIds = notificationChannels.map((name, k) =>
+        this.ref('channel', name.trim(), `${path}.notificationChannels.${k}`),
+      );
+    const found = this.current.websites.find((w) => w.id === this.known.get('website', key));
+    const compared: Body = { ...written };
+    const view: Body = { ...found };
+    if (notificationChannels) {
+      delete compared.notificationChannelIds;
+      compared.notificationChannels = notificationChannels.map((name) => name.trim());
+      view.notificationChannels = (found?.notificationChannelIds ?? []).map(
+        (id) => this.names.channel.get(id) ?? `#${id}`,
+      );
+    }
+    if (secretHeaders) {
+      // Sealed values are compared by name: a new value for a name is sent with the next change.
+      const names = Object.keys(secretHeaders)
+        .map((name) => name.toLowerCase())
+        .sort();
+      const removed = (found?.secretHeaderNames ?? []).filter((name) => !names.includes(name.toLowerCase()));
+      written.secretHeaders = {
+        ...secretHeaders,
+        ...Object.fromEntries(removed.map((name) => [name, null])),
+      };
+      compared.secretHeaders = names;
+      view.secretHeaders = (found?.secretHeaderNames ?? []).map((name) => name.toLowerCase()).sort();
+    }
+    if (mtlsClientKey !== undefined) {
+      written.mtlsClientKey = mtlsClientKey;
+      compared.mtlsClientKey = mtlsClientKey === null ? '(not set)' : '(set)';
+      view.mtlsClientKey = found?.mtlsClientKeySet ? '(set)' : '(not set)';
+    }
+    if (found?.requestBodySecret || website.requestBodySecret) delete compared.requestBody;
+    if (!found) {
+      this.steps.push({
+        action: 'create',
+        kind: 'website',
+        key,
+        label,
+        body: { ...written, ...(checkConfig ? { checkConfig } : {}) },
+      });
+    } else {
+      this.reconcile('website', key, label, { id: found.id, view }, written, {
+        compared,
+        sentAs: { notificationChannels: 'notificationChannelIds' },
+        ...(checkConfig ? { checkConfig: { written: checkConfig, current: found.checkConfig } } : {}),
+      });
+    }
+    for (const [k, window] of (maintenance ?? []).entries())
+      this.planWindow(key, window, `${path}.maintenance.${k}`);
+  }
+
+  private planWindow(
+    ofWebsite: string,
+    window: NonNullable<WrittenWebsite['maintenance']>[number],
+    path: string,
+  ) {
+    const key = windowKey(ofWebsite, window.title);
+    if (!this.describe('maintenanceWindow', key, `${path}.title`)) return;
+    const websiteId = this.known.resolve(reference('website', ofWebsite));
+    const found =
+      typeof websiteId === 'number'
+        ? this.current.maintenanceWindows.find(
+            (w) => w.websiteId === websiteId && w.title === window.title.trim(),
+          )
+        : undefined;
+    if (found) this.known.set('maintenanceWindow', key, found.id);
+    const { recurrence } = window;
+    const compared: Body = {
+      ...window,
+      startsAt: asUtcInstant(window.startsAt),
+      endsAt: asUtcInstant(window.endsAt),
+      ...(recurrence?.until ? { recurrence: { ...recurrence, until: asUtcInstant(recurrence.until) } } : {}),
+    };
+    this.reconcile(
+      'maintenanceWindow',
+      key,
+      `maintenance window "${window.title}"`,
+      found && { id: found.id, view: found },
+      found ? window : { ...window, websiteId },
+      {
+        compared,
+      },
+    );
+  }
+
+  private planStatusPage(page: NonNullable<WrittenFile['statusPages']>[number], i: number): void {
+    const path = `statusPages.${i}`;
+    if (!this.describe('statusPage', page.slug, `${path}.slug`)) return;
+    const customerName = page.customer.trim();
+    const { customer: _customer, websites, ...fields } = page;
+    const written: Body = { ...fields, customerId: this.ref('customer', customerName, `${path}.customer`) };
+    if (websites !== undefined)
+      written.websiteIds =
+        websites === null
+          ? null
+          : websites.map((named, k) => this.pageWebsite(customerName, named, `${path}.websites.${k}`));
+    const found = this.current.statusPages.find((p) => p.slug === page.slug);
+    if (found) {
+      this.known.set('statusPage', page.slug, found.id);
+      // A page stays with its customer: moving it is a delete and a create.
+      if (found.customerId !== written.customerId)
+        this.problems.push({
+          path: `${path}.customer`,
+          message: `status page "${page.slug}" belongs to another customer: give it a new slug`,
+        });
+    }
+    const { customerId: _customerId, ...changeable } = written;
+    this.reconcile(
+      'statusPage',
+      page.slug,
+      `status page "${page.slug}"`,
+      found && { id: found.id, view: found },
+      found ? changeable : written,
+    );
+  }
+
+  /** A page's website named by URL (or, failing that, by a name only one of the customer's websites has). */
+  private pageWebsite(customerName: string, named: string, path: string): number | Reference {
+    const byUrl = websiteKey(customerName, named);
+    if (this.known.get('website', byUrl) !== undefined || this.described.get('website')?.has(byUrl))
+      return this.known.resolve(reference('website', byUrl));
+    const customerId = this.known.get('customer', customerName);
+    const matches = this.current.websites.filter((w) => w.customerId === customerId && w.name === named);
+    if (matches.length === 1 && matches[0]) return matches[0].id;
+    this.problems.push({
+      path,
+      message:
+        matches.length > 1
+          ? `customer "${customerName}" has ${matches.length} websites named "${named}": name it by URL`
+          : `no website "${named}" (by URL or name) of customer "${customerName}"`,
+    });
+    return reference('website', urlKey(named));
+  }
+
+  /** With `prune`: what the organization has and the file does not describe, dependants first. */
+  deletes(): Step[] {
+    if (!this.options.prune || this.options.createOnly) return [];
+    const kept = (kind: ResourceKind, key: string) => this.described.get(kind)?.has(key) ?? false;
+    const steps: Step[] = [];
+    const remove = (kind: ResourceKind, key: string, label: string, id: number) =>
+      steps.push({ action: 'delete', kind, key, label, id });
+    for (const page of this.current.statusPages)
+      if (!kept('statusPage', page.slug))
+        remove('statusPage', page.slug, `status page "${page.slug}"`, page.id);
+    const removedWebsites = new Set<number>();
+    const websites = this.current.websites.map((website) => ({
+      website,
+      key: websiteKey(this.names.customer.get(website.customerId) ?? '', website.url),
+    }));
+    for (const { website, key } of websites) if (!kept('website', key)) removedWebsites.add(website.id);
+    const websiteKeys = new Map(websites.map(({ website, key }) => [website.id, key]));
+    for (const window of this.current.maintenanceWindows) {
+      // A deleted website takes its windows with it.
+      const key = windowKey(websiteKeys.get(window.websiteId) ?? '', window.title);
+      if (!removedWebsites.has(window.websiteId) && !kept('maintenanceWindow', key))
+        remove('maintenanceWindow', key, `maintenance window "${window.title}"`, window.id);
+    }
+    for (const { website, key } of websites)
+      if (removedWebsites.has(website.id)) remove('website', key, `website "${website.name}"`, website.id);
+    for (const channel of this.current.channels)
+      if (!kept('channel', channel.name))
+        remove('channel', channel.name, `channel "${channel.name}"`, channel.id);
+    for (const customer of this.current.customers)
+      if (!kept('customer', customer.name))
+        remove('customer', customer.name, `customer "${customer.name}"`, customer.id);
+    for (const pkg of this.current.packages)
+      if (!kept('package', pkg.key)) remove('package', pkg.key, `package "${pkg.key}"`, pkg.id);
+    return steps;
+  }
+}
