@@ -7,8 +7,9 @@ export interface ConfigurationWriter {
   create(kind: Exclude<ResourceKind, 'website'>, body: Body): Promise<number>;
   /** Makes websites at once (each with its `checkConfig`): per item its id, or why it was not made. */
   createWebsites(items: readonly Body[]): Promise<Array<{ id: number } | { error: StepError }>>;
-  change(kind: ResourceKind, id: number, body: Body, checkConfig: Body | undefined): Promise<void>;
-  remove(kind: ResourceKind, id: number): Promise<void>;
+  /** `address`: the thing as its route names it (a website by its publicId). */
+  change(kind: ResourceKind, address: string, body: Body, checkConfig: Body | undefined): Promise<void>;
+  remove(kind: ResourceKind, address: string): Promise<void>;
 }
 
 /** Why a step failed, as the API said it (its RFC 9457 detail and the fields it named). */
@@ -116,10 +117,10 @@ async function runStep(step: Step, writer: ConfigurationWriter, known: KnownIds)
     }
     if (step.action === 'change') {
       const checkConfig = step.checkConfig && resolved(step.checkConfig, known);
-      await writer.change(step.kind, step.id, resolved(step.body, known), checkConfig);
+      await writer.change(step.kind, step.address, resolved(step.body, known), checkConfig);
       return { step, status: 'done', id: step.id };
     }
-    await writer.remove(step.kind, step.id);
+    await writer.remove(step.kind, step.address);
     return { step, status: 'done', id: step.id };
   } catch (error) {
     return {

@@ -111,13 +111,19 @@ export class ApiConfiguration implements ConfigurationWriter {
     );
   }
 
-  async change(kind: ResourceKind, id: number, body: Body, checkConfig: Body | undefined): Promise<void> {
-    if (Object.keys(body).length > 0) await this.request('PATCH', `${COLLECTION[kind]}/${id}`, body);
-    if (checkConfig) await this.request('PATCH', `${COLLECTION.website}/${id}/check-config`, checkConfig);
+  async change(
+    kind: ResourceKind,
+    address: string,
+    body: Body,
+    checkConfig: Body | undefined,
+  ): Promise<void> {
+    const path = `${COLLECTION[kind]}/${encodeURIComponent(address)}`;
+    if (Object.keys(body).length > 0) await this.request('PATCH', path, body);
+    if (checkConfig) await this.request('PATCH', `${path}/check-config`, checkConfig);
   }
 
-  async remove(kind: ResourceKind, id: number): Promise<void> {
-    await this.request('DELETE', `${COLLECTION[kind]}/${id}`);
+  async remove(kind: ResourceKind, address: string): Promise<void> {
+    await this.request('DELETE', `${COLLECTION[kind]}/${encodeURIComponent(address)}`);
   }
 }
 

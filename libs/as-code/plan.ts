@@ -28,12 +28,14 @@ export type Step =
       key: string;
       label: string;
       id: number;
+      /** The thing as its route names it (a website by its publicId). */
+      address: string;
       changes: FieldChange[];
       body: Body;
       /** A website's check configuration changes (PATCH …/check-config). */
       checkConfig?: Body;
     }
-  | { action: 'delete'; kind: ResourceKind; key: string; label: string; id: number };
+  | { action: 'delete'; kind: ResourceKind; key: string; label: string; id: number; address: string };
 
 export interface Plan {
   steps: Step[];
@@ -78,6 +80,8 @@ class Planner {
   unchanged = 0;
   private readonly problems: Array<{ path: string; message: string }> = [];
   readonly known = new KnownIds();
+  /** The file's websites by name, for pages that list them so. */
+  private readonly fileWebsites: Array<{ customer: string; name: string; key: string }> = [];
   private readonly ambiguous = new Set<string>();
   /** Keys the file describes, by kind: what `prune` keeps. */
   private readonly described = new Map<ResourceKind, Set<string>>();
@@ -135,7 +139,7 @@ class Planner {
     kind: ResourceKind,
     key: string,
     label: string,
-    found: { id: number; view: Body } | undefined,
+    found: { id: number; view: Body; address?: string } | undefined,
     written: Body,
     extra: {
       /** What is compared, when it differs from what is sent (sealed values, names for ids). */
@@ -166,6 +170,7 @@ class Planner {
       key,
       label,
       id: found.id,
+      address: found.address ?? String(found.id),
       changes: [...changes, ...configChanges],
       body: changedFields(
         written,
@@ -199,11 +204,12 @@ class Planner {
     for (const [i, channel] of (file.channels ?? []).entries()) this.planChannel(channel, i);
     for (const customer of described) {
       const i = customers.indexOf(customer);
-      for (const [j, website] of (customer.websites ?? []).entries())
-        if (
-          this.describe('website', websiteKey(customer.name, website.url), `customers.${i}.websites.${j}.url`)
-        )
-          this.planWebsite(customer.name.trim(), website, `customers.${i}.websites.${j}`);
+      for (const [j, website] of (customer.websites ?? []).entries()) {
+        const key = websiteKey(customer.name, website.url);
+        if (!this.describe('website', key, `customers.${i}.websites.${j}.url`)) continue;
+        this.fileWebsites.push({ customer: customer.name.trim(), name: website.name, key });
+        this.planWebsite(customer.name.trim(), website, `customers.${i}.websites.${j}`);
+      }
     }
     for (const [i, page] of (file.statusPages ?? []).entries()) this.planStatusPage(page, i);
     if (this.problems.length > 0) throw new PlanProblems(this.problems);
@@ -244,7 +250,7 @@ class Planner {
     for (const [field, value] of Object.entries(channel.config)) {
       if (!secrets.has(field)) comparedConfig[field] = value;
       else {
-        comparedConfig[field] = '(set)';
+        comparedConfig[field] = value === null || value === '' ? '(not set)' : '(set)';
         shownConfig[field] = found?.config[`${field}Set`] ? '(set)' : '(not set)';
       }
     }
@@ -320,7 +326,7 @@ class Planner {
         body: { ...written, ...(checkConfig ? { checkConfig } : {}) },
       });
     } else {
-      this.reconcile('website', key, label, { id: found.id, view }, written, {
+      this.reconcile('website', key, label, { id: found.id, view, address: found.publicId }, written, {
         compared,
         sentAs: { notificationChannels: 'notificationChannelIds' },
         ...(checkConfig ? { checkConfig: { written: checkConfig, current: found.checkConfig } } : {}),
@@ -400,9 +406,14 @@ class Planner {
     const byUrl = websiteKey(customerName, named);
     if (this.known.get('website', byUrl) !== undefined || this.described.get('website')?.has(byUrl))
       return this.known.resolve(reference('website', byUrl));
+    const inFile = this.fileWebsites.filter((w) => w.customer === customerName && w.name === named);
+    if (inFile.length === 1 && inFile[0]) return this.known.resolve(reference('website', inFile[0].key));
     const customerId = this.known.get('customer', customerName);
-    const matches = this.current.websites.filter((w) => w.customerId === customerId && w.name === named);
-    if (matches.length === 1 && matches[0]) return matches[0].id;
+    const matches =
+      inFile.length > 1
+        ? inFile
+        : this.current.websites.filter((w) => w.customerId === customerId && w.name === named);
+    if (matches.length === 1 && matches[0] && 'id' in matches[0]) return matches[0].id;
     this.problems.push({
       path,
       message:
@@ -418,8 +429,8 @@ class Planner {
     if (!this.options.prune || this.options.createOnly) return [];
     const kept = (kind: ResourceKind, key: string) => this.described.get(kind)?.has(key) ?? false;
     const steps: Step[] = [];
-    const remove = (kind: ResourceKind, key: string, label: string, id: number) =>
-      steps.push({ action: 'delete', kind, key, label, id });
+    const remove = (kind: ResourceKind, key: string, label: string, id: number, address = String(id)) =>
+      steps.push({ action: 'delete', kind, key, label, id, address });
     for (const page of this.current.statusPages)
       if (!kept('statusPage', page.slug))
         remove('statusPage', page.slug, `status page "${page.slug}"`, page.id);
@@ -437,7 +448,8 @@ class Planner {
         remove('maintenanceWindow', key, `maintenance window "${window.title}"`, window.id);
     }
     for (const { website, key } of websites)
-      if (removedWebsites.has(website.id)) remove('website', key, `website "${website.name}"`, website.id);
+      if (removedWebsites.has(website.id))
+        remove('website', key, `website "${website.name}"`, website.id, website.publicId);
     for (const channel of this.current.channels)
       if (!kept('channel', channel.name))
         remove('channel', channel.name, `channel "${channel.name}"`, channel.id);
