@@ -292,18 +292,7 @@ export async function startApi(
         return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
       },
     }),
-    ...exportRoutes({
-      packages: (organizationId) => services.packages.list(organizationId),
-      customers: (organizationId) => services.customers.list(organizationId),
-      websites: (organizationId, customerId) =>
-        services.websiteRepository.listPage(organizationId, customerId === undefined ? {} : { customerId }),
-      maintenanceWindows: (organizationId, websiteIds) =>
-        services.maintenanceWindows.listByWebsites(organizationId, websiteIds),
-      channels: (organizationId, customerId) =>
-        services.channelRepository.list(organizationId, customerId === undefined ? {} : { customerId }),
-      statusPages: (organizationId, customerId) =>
-        services.statusPages.list(organizationId, customerId === undefined ? {} : { customerId }),
-    }),
+    ...exportRoutes(services.exportSources),
     ...importRoutes({
       jobs: services.imports,
       hasCustomer: async (organizationId, customerId) =>

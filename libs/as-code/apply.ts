@@ -1,16 +1,23 @@
 import type { Body, Plan, Step } from './plan.js';
 import { isReference, type KnownIds, type Reference, type ResourceKind } from './resource-keys.js';
 
-/** Where a plan's steps are written: the public API (the CLI) or the API's own services (an import). */
-export interface ConfigurationWriter {
+/** Where a plan's creates are written: the API's own services (an import makes what is missing). */
+export interface ConfigurationCreator {
   /** Makes one thing; its id. */
   create(kind: Exclude<ResourceKind, 'website'>, body: Body): Promise<number>;
   /** Makes websites at once (each with its `checkConfig`): per item its id, or why it was not made. */
   createWebsites(items: readonly Body[]): Promise<Array<{ id: number } | { error: StepError }>>;
+}
+
+/** Where every step of a plan is written: the public API (the CLI). */
+export interface ConfigurationWriter extends ConfigurationCreator {
   /** `address`: the thing as its route names it (a website by its publicId). */
   change(kind: ResourceKind, address: string, body: Body, checkConfig: Body | undefined): Promise<void>;
   remove(kind: ResourceKind, address: string): Promise<void>;
 }
+
+const canChange = (writer: ConfigurationCreator | ConfigurationWriter): writer is ConfigurationWriter =>
+  'change' in writer && 'remove' in writer;
 
 /** Why a step failed, as the API said it (its RFC 9457 detail and the fields it named). */
 export interface StepError {
@@ -74,7 +81,7 @@ export function asStepError(error: unknown): StepError {
  */
 export async function applyPlan(
   plan: Plan,
-  writer: ConfigurationWriter,
+  writer: ConfigurationCreator | ConfigurationWriter,
   options: ApplyOptions,
 ): Promise<StepOutcome[]> {
   const { known } = plan;
@@ -105,7 +112,11 @@ export async function applyPlan(
   return outcomes;
 }
 
-async function runStep(step: Step, writer: ConfigurationWriter, known: KnownIds): Promise<StepOutcome> {
+async function runStep(
+  step: Step,
+  writer: ConfigurationCreator | ConfigurationWriter,
+  known: KnownIds,
+): Promise<StepOutcome> {
   try {
     if (step.action === 'create') {
       const id = await writer.create(
@@ -115,6 +126,12 @@ async function runStep(step: Step, writer: ConfigurationWriter, known: KnownIds)
       known.set(step.kind, step.key, id);
       return { step, status: 'done', id };
     }
+    if (!canChange(writer))
+      return {
+        step,
+        status: 'failed',
+        error: { message: `${step.action} is not done here: this only creates` },
+      };
     if (step.action === 'change') {
       const checkConfig = step.checkConfig && resolved(step.checkConfig, known);
       await writer.change(step.kind, step.address, resolved(step.body, known), checkConfig);
@@ -133,7 +150,7 @@ async function runStep(step: Step, writer: ConfigurationWriter, known: KnownIds)
 
 async function createWebsites(
   run: Step[],
-  writer: ConfigurationWriter,
+  writer: ConfigurationCreator,
   known: KnownIds,
 ): Promise<StepOutcome[]> {
   const outcomes = new Map<Step, StepOutcome>();

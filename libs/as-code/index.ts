@@ -1,6 +1,7 @@
 export {
   type ApplyOptions,
   applyPlan,
+  type ConfigurationCreator,
   type ConfigurationWriter,
   type StepError,
   type StepOutcome,

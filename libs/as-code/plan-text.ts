@@ -32,9 +32,9 @@ export function planCounts(plan: Plan): Record<Step['action'], number> {
 /** The plan as `webmon plan` prints it. */
 export function planText(plan: Plan): string {
   const counts = planCounts(plan);
-  const summary = `Plan: ${counts.create} to create, ${counts.change} to change, ${counts.delete} to delete (${plan.unchanged} unchanged).`;
+  const summary = `Plan: ${counts.create} to create, ${counts.change} to change, ${counts.delete} to delete (${plan.unchanged.length} unchanged).`;
   if (plan.steps.length === 0)
-    return `No changes: the organization matches the file (${plan.unchanged} things).`;
+    return `No changes: the organization matches the file (${plan.unchanged.length} things).`;
   return [...plan.steps.flatMap(stepLines), '', summary].join('\n');
 }
 

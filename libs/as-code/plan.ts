@@ -40,7 +40,7 @@ export type Step =
 export interface Plan {
   steps: Step[];
   /** Things the file describes that the organization has as written (or, creating only, at all). */
-  unchanged: number;
+  unchanged: Array<{ kind: ResourceKind; label: string }>;
   /** The organization's ids by kind and key: what the steps' references start from. */
   known: KnownIds;
 }
@@ -77,7 +77,7 @@ export function planChanges(file: WrittenFile, current: ExportDocument, options:
 
 class Planner {
   readonly steps: Step[] = [];
-  unchanged = 0;
+  readonly unchanged: Plan['unchanged'] = [];
   private readonly problems: Array<{ path: string; message: string }> = [];
   readonly known = new KnownIds();
   /** The file's websites by name, for pages that list them so. */
@@ -161,7 +161,7 @@ class Planner {
         }))
       : [];
     if (this.options.createOnly || (changes.length === 0 && configChanges.length === 0)) {
-      this.unchanged += 1;
+      this.unchanged.push({ kind, label });
       return;
     }
     this.steps.push({

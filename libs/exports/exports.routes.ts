@@ -74,64 +74,78 @@ export function exportRoutes(sources: ExportSources): Route[] {
         },
       },
       handle: async ({ auth, query, ctx }) => {
-        const { organizationId } = auth;
         const customerId = query.customerId;
-        const [packages, allCustomers] = await Promise.all([
-          sources.packages(organizationId),
-          sources.customers(organizationId),
-        ]);
-        const customers =
-          customerId === undefined
-            ? allCustomers
-            : allCustomers.filter((customer) => customer.id === customerId);
-        if (customerId !== undefined && customers.length === 0)
-          throw invalidInput(`Unknown customer ${customerId}`, [
-            { path: 'customerId', message: `No customer ${customerId} in your organization` },
-          ]);
-        const websites = await sources.websites(organizationId, customerId);
         const stamp = new Date().toISOString().slice(0, 10);
         const file = `webmon-${customerId === undefined ? 'organization' : `customer-${customerId}`}-${stamp}`;
         if (query.format === 'csv') {
+          const allCustomers = await sources.customers(auth.organizationId);
+          const websites = await sources.websites(auth.organizationId, customerId);
+          requireCustomer(allCustomers, customerId);
           const names = new Map(allCustomers.map((customer) => [customer.id, customer.name]));
           ctx.type = 'text/csv; charset=utf-8';
           ctx.set('Content-Disposition', `attachment; filename="${file}.csv"`);
           return websitesCsv(websites, (id) => names.get(id) ?? String(id));
         }
-        const packageOf = new Map(packages.map((pkg) => [pkg.id, pkg]));
-        const customerPackage = new Map(
-          customers.map((customer) => [customer.id, packageOf.get(customer.packageId)]),
-        );
-        const usedPackages = new Set(customers.map((customer) => customer.packageId));
-        const [maintenanceWindows, channels, statusPages] = await Promise.all([
-          sources.maintenanceWindows(
-            organizationId,
-            websites.map((website) => website.id),
-          ),
-          sources.channels(organizationId, customerId),
-          sources.statusPages(organizationId, customerId),
-        ]);
+        const document = await buildExport(sources, auth.organizationId, customerId);
         ctx.type = 'application/json; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="${file}.json"`);
-        return {
-          format: 'webmon' as const,
-          version: 1 as const,
-          exportedAt: new Date().toISOString(),
-          customerId: customerId ?? null,
-          packages: packages
-            .filter((pkg) => customerId === undefined || usedPackages.has(pkg.id))
-            .map(toPackageView),
-          customers: customers.map((customer) =>
-            toCustomerView(customer, packageOf.get(customer.packageId)?.displayName ?? ''),
-          ),
-          websites: websites.flatMap((website) => {
-            const pkg = customerPackage.get(website.customerId);
-            return pkg ? [{ ...toWebsiteView(website), checkConfig: toCheckConfigView(website, pkg) }] : [];
-          }),
-          maintenanceWindows: maintenanceWindows.map(toWindowView),
-          channels: channels.map(toChannelView),
-          statusPages: statusPages.map(toStatusPageView),
-        };
+        return document;
       },
     }),
   ];
+}
+
+function requireCustomer(customers: readonly CustomerDocument[], customerId: number | undefined): void {
+  if (customerId !== undefined && !customers.some((customer) => customer.id === customerId))
+    throw invalidInput(`Unknown customer ${customerId}`, [
+      { path: 'customerId', message: `No customer ${customerId} in your organization` },
+    ]);
+}
+
+/** The organization's configuration (or one customer's) as the API shows each thing. */
+export async function buildExport(
+  sources: ExportSources,
+  organizationId: number,
+  customerId?: number,
+): Promise<z.input<typeof exportDocument>> {
+  const [packages, allCustomers, websites] = await Promise.all([
+    sources.packages(organizationId),
+    sources.customers(organizationId),
+    sources.websites(organizationId, customerId),
+  ]);
+  requireCustomer(allCustomers, customerId);
+  const customers =
+    customerId === undefined ? allCustomers : allCustomers.filter((customer) => customer.id === customerId);
+  const packageOf = new Map(packages.map((pkg) => [pkg.id, pkg]));
+  const customerPackage = new Map(
+    customers.map((customer) => [customer.id, packageOf.get(customer.packageId)]),
+  );
+  const usedPackages = new Set(customers.map((customer) => customer.packageId));
+  const [maintenanceWindows, channels, statusPages] = await Promise.all([
+    sources.maintenanceWindows(
+      organizationId,
+      websites.map((website) => website.id),
+    ),
+    sources.channels(organizationId, customerId),
+    sources.statusPages(organizationId, customerId),
+  ]);
+  return {
+    format: 'webmon' as const,
+    version: 1 as const,
+    exportedAt: new Date().toISOString(),
+    customerId: customerId ?? null,
+    packages: packages
+      .filter((pkg) => customerId === undefined || usedPackages.has(pkg.id))
+      .map(toPackageView),
+    customers: customers.map((customer) =>
+      toCustomerView(customer, packageOf.get(customer.packageId)?.displayName ?? ''),
+    ),
+    websites: websites.flatMap((website) => {
+      const pkg = customerPackage.get(website.customerId);
+      return pkg ? [{ ...toWebsiteView(website), checkConfig: toCheckConfigView(website, pkg) }] : [];
+    }),
+    maintenanceWindows: maintenanceWindows.map(toWindowView),
+    channels: channels.map(toChannelView),
+    statusPages: statusPages.map(toStatusPageView),
+  };
 }

@@ -1,31 +1,25 @@
 import type { Db } from 'mongodb';
-import { z } from 'zod';
+import { urlKey } from '../as-code/index.js';
 import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
 import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
 import { conflict, type FieldError } from '../errors/index.js';
+import type { ExportDocument } from '../exports/index.js';
 import type { Logger } from '../logging/index.js';
 import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
-import { type SourceMonitor, toWebsite, urlKey } from './source-monitor.js';
+import { type ConfigurationPorts, importConfiguration } from './configuration-import.js';
+import { emptyReport, type ImportReport } from './import-report.js';
+import { type SourceMonitor, toWebsite } from './source-monitor.js';
 
-export const IMPORT_FORMATS = ['csv', 'uptimerobot-csv', 'uptimerobot-json', 'uptime-kuma'] as const;
+export const IMPORT_FORMATS = [
+  'webmon-json',
+  'csv',
+  'uptimerobot-csv',
+  'uptimerobot-json',
+  'uptime-kuma',
+] as const;
+/** The formats of other tools' monitors (or our CSV): each monitor becomes a website. */
+export type MonitorFormat = Exclude<ImportFormat, 'webmon-json'>;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-const sourced = { source: z.string(), name: z.string(), url: z.string() };
-
-/** What an import did with each monitor of the source. */
-export const importReportSchema = z.object({
-  created: z.array(z.object({ ...sourced, websiteId: z.number().int(), publicId: z.string() })),
-  wouldCreate: z.array(z.object(sourced)).describe('A dry run: what would be created'),
-  duplicates: z
-    .array(z.object({ ...sourced, websiteId: z.number().int().nullable() }))
-    .describe('The customer has a website with this URL already (null: twice in this source)'),
-  unsupported: z.array(z.object({ ...sourced, sourceType: z.string(), reason: z.string() })),
-  invalid: z.array(
-    z.object({ ...sourced, errors: z.array(z.object({ path: z.string(), message: z.string() })) }),
-  ),
-  adjusted: z.array(z.object({ ...sourced, changes: z.array(z.string()) })),
-});
-export type ImportReport = z.infer<typeof importReportSchema>;
 
 export interface ImportJobDocument {
   id: number;
@@ -47,17 +41,9 @@ const importKey = (id: number) => `import/${id}`;
 const runningKey = (organizationId: number) => `running/${organizationId}`;
 /** Websites written per batch: progress moves this often. */
 const CHUNK = 250;
+const PROGRESS_SAVE_MS = 500;
 /** A running import whose process stopped saying anything this long ago was interrupted. */
 export const IMPORT_STALE_MS = 120_000;
-
-const emptyReport = (): ImportReport => ({
-  created: [],
-  wouldCreate: [],
-  duplicates: [],
-  unsupported: [],
-  invalid: [],
-  adjusted: [],
-});
 
 /** Where the monitors go: one customer, or each monitor's own (read from the source). */
 export type ImportTarget = { customerId: number } | { byMonitor: true };
@@ -79,6 +65,8 @@ export class ImportJobs {
         items: readonly BatchItem[],
         options: { dryRun: boolean; partial: boolean; planned?: ReadonlyMap<number, number> },
       ): Promise<BatchItemOutcome[]>;
+      /** What a `webmon-json` import makes things with. */
+      configuration: ConfigurationPorts;
       logger: Logger;
     },
   ) {
@@ -126,9 +114,44 @@ export class ImportJobs {
   }
 
   /** Stores the job and runs it in the background (`done` resolves when it ends: tests and shutdown). */
-  async start(
+  start(
     organizationId: number,
     input: { format: ImportFormat; monitors: SourceMonitor[]; target: ImportTarget; dryRun: boolean },
+  ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
+    return this.launch(organizationId, input.format, input.dryRun, input.monitors.length, (job) =>
+      this.run(job, input.monitors, input.target),
+    );
+  }
+
+  /** An export (`webmon-json`) imported as a job: what the organization lacks is made, by key. */
+  startConfiguration(
+    organizationId: number,
+    input: { exported: ExportDocument; dryRun: boolean },
+  ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
+    return this.launch(organizationId, 'webmon-json', input.dryRun, 0, async (job) => {
+      let savedAt = 0;
+      await importConfiguration(organizationId, input.exported, {
+        dryRun: input.dryRun,
+        ports: this.deps.configuration,
+        report: job.report,
+        progress: async (done, total) => {
+          job.progress = { done, total };
+          // Progress is stored every half second (a batch of 1,000 websites tells 1,000 times).
+          if (Date.now() - savedAt < PROGRESS_SAVE_MS && done < total) return;
+          savedAt = Date.now();
+          await this.save(job);
+        },
+      });
+      await this.save({ ...job, status: 'succeeded', finishedAt: new Date() });
+    });
+  }
+
+  private async launch(
+    organizationId: number,
+    format: ImportFormat,
+    dryRun: boolean,
+    total: number,
+    work: (job: ImportJobDocument) => Promise<void>,
   ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
     const now = new Date();
     const id = await nextId(this.db, IMPORTS);
@@ -136,10 +159,10 @@ export class ImportJobs {
     const job: ImportJobDocument = {
       id,
       organizationId,
-      format: input.format,
-      dryRun: input.dryRun,
+      format,
+      dryRun,
       status: 'running',
-      progress: { done: 0, total: input.monitors.length },
+      progress: { done: 0, total },
       report: emptyReport(),
       error: null,
       createdAt: now,
@@ -147,7 +170,7 @@ export class ImportJobs {
       finishedAt: null,
     };
     await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
-    const done = this.run(job, input.monitors, input.target)
+    const done = work(job)
       .catch(async (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         this.deps.logger.error({ importId: job.id, err: message }, 'import failed');

@@ -1,14 +1,33 @@
 import { z } from 'zod';
 import { idParams, resourceId } from '../contract/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
+import { type ExportDocument, exportDocument } from '../exports/index.js';
 import { defineRoute, type Route } from '../http/index.js';
-import {
-  IMPORT_FORMATS,
-  type ImportJobDocument,
-  type ImportJobs,
-  importReportSchema,
-} from './import-jobs.js';
+import { IMPORT_FORMATS, type ImportJobDocument, type ImportJobs } from './import-jobs.js';
+import { importReportSchema } from './import-report.js';
 import { parseSource } from './parse-source.js';
+
+/** An export's text as an export (400 naming `content.<field>` when it is not one of ours). */
+function parseExport(content: string): ExportDocument {
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch {
+    throw invalidInput('The content is not JSON', [
+      { path: 'content', message: 'webmon-json: the file GET /api/exports?format=webmon-json gives' },
+    ]);
+  }
+  const parsed = exportDocument.safeParse(json);
+  if (!parsed.success)
+    throw invalidInput(
+      'The content is not a webmon export',
+      parsed.error.issues.slice(0, 20).map((issue) => ({
+        path: ['content', ...issue.path].join('.'),
+        message: issue.message,
+      })),
+    );
+  return parsed.data;
+}
 
 /** Monitors one import takes at most (five batches of 1,000 websites). */
 export const IMPORT_MAX_MONITORS = 5000;
@@ -53,7 +72,7 @@ export function importRoutes(deps: {
       operationId: 'startImport',
       summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
       description:
-        'One import runs at a time per organization (409 while one runs). Formats: `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
+        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
       tags: ['Websites'],
       access: 'write',
       body: z
@@ -75,6 +94,21 @@ export function importRoutes(deps: {
       problems: [409],
       handle: async ({ auth, body, ctx }) => {
         const { organizationId } = auth;
+        if (body.format === 'webmon-json') {
+          if (body.customerId !== undefined || body.customerColumn !== undefined)
+            throw invalidInput('An export names its own customers', [
+              {
+                path: body.customerId !== undefined ? 'customerId' : 'customerColumn',
+                message: 'webmon-json brings its customers (by name): leave this out',
+              },
+            ]);
+          const { job } = await deps.jobs.startConfiguration(organizationId, {
+            exported: parseExport(body.content),
+            dryRun: body.dryRun,
+          });
+          ctx.set('Location', `/api/imports/${job.id}`);
+          return toImportView(job);
+        }
         if ((body.customerId === undefined) === (body.customerColumn === undefined))
           throw invalidInput('Say where the monitors go', [
             { path: 'customerId', message: 'give customerId, or customerColumn for a CSV (not both)' },

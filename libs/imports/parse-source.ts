@@ -1,4 +1,4 @@
-import type { ImportFormat } from './import-jobs.js';
+import type { MonitorFormat } from './import-jobs.js';
 import { type SourceMonitor, withoutUrlCredentials } from './source-monitor.js';
 import { uptimeKumaMonitors } from './uptime-kuma.js';
 import { uptimeRobotCsvMonitors, uptimeRobotJsonMonitors } from './uptimerobot.js';
@@ -9,14 +9,14 @@ import { webmonCsvMonitors } from './webmon-csv.js';
  * taken out of their URLs.
  */
 export function parseSource(
-  format: ImportFormat,
+  format: MonitorFormat,
   content: string,
   customerColumn: string | null,
 ): SourceMonitor[] {
   return read(format, content, customerColumn).map(withoutUrlCredentials);
 }
 
-function read(format: ImportFormat, content: string, customerColumn: string | null): SourceMonitor[] {
+function read(format: MonitorFormat, content: string, customerColumn: string | null): SourceMonitor[] {
   switch (format) {
     case 'csv':
       return webmonCsvMonitors(content, customerColumn);

@@ -129,17 +129,6 @@ export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped
   return { ok: true, item, adjusted };
 }
 
-/** The key that finds a website already imported: its URL as the source wrote it, normalized. */
-export function urlKey(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.toString();
-  } catch {
-    return url.trim();
-  }
-}
-
 /**
  * The monitor with credentials taken out of its URL (`https://user:pass@host/`): they become its
  * basic authentication (sent sealed) unless it has one, and appear nowhere else (not in a report).

@@ -11,9 +11,9 @@ export {
   type ConfigValue,
   channelView,
   createChannelBody,
-  secretFieldsOf,
   EVENT_KINDS,
   type EventKind,
+  secretFieldsOf,
 } from './channel.schema.js';
 export {
   type ChannelCustomersPort,

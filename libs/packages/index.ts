@@ -9,4 +9,9 @@ export {
   type Limits,
   packageView,
 } from './package.schema.js';
-export { type PackageRouteDependencies, packageRoutes, toPackageView } from './packages.routes.js';
+export {
+  createPackage,
+  type PackageRouteDependencies,
+  packageRoutes,
+  toPackageView,
+} from './packages.routes.js';

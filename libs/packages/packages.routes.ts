@@ -29,6 +29,15 @@ export function toPackageView(document: PackageDocument): z.input<typeof package
   };
 }
 
+/** A new package of the organization (409 when its key is taken). */
+export function createPackage(
+  packages: PackageRepository,
+  organizationId: number,
+  body: z.output<typeof createPackageBody>,
+): Promise<PackageDocument> {
+  return keyConflictAsHttp(() => packages.create({ organizationId, ...body }));
+}
+
 async function keyConflictAsHttp<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -98,9 +107,7 @@ export function packageRoutes({
       problems: [409],
       success: { status: 201, description: 'Created', schema: packageView },
       handle: async ({ auth, body, ctx }) => {
-        const created = await keyConflictAsHttp(() =>
-          packages.create({ organizationId: auth.organizationId, ...body }),
-        );
+        const created = await createPackage(packages, auth.organizationId, body);
         ctx.set('Location', `/api/packages/${created.id}`);
         return toPackageView(created);
       },

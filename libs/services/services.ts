@@ -18,10 +18,12 @@ import {
 } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
+import { buildExport, type ExportSources, exportDocument } from '../exports/index.js';
 import { ImportJobs } from '../imports/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
+  createMaintenanceWindow,
   MaintenanceQueue,
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
@@ -41,7 +43,7 @@ import {
 } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
-import { PackageRepository, packageIndexes } from '../packages/index.js';
+import { createPackage, PackageRepository, packageIndexes } from '../packages/index.js';
 import { invitationIndexes, SessionStore, UserRepository, userIndexes } from '../people/index.js';
 import type { Redis } from '../redis/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
@@ -128,8 +130,10 @@ export interface Services {
   transitions: MonitorTransitions;
   /** Incidents' timelines (transitions, the notifier and the API add steps). */
   timelines: IncidentTimelines;
-  /** Imports of other tools' monitors (run in the API process). */
+  /** Imports of other tools' monitors and of exports (run in the API process). */
   imports: ImportJobs;
+  /** What an export reads, each scoped to the organization (the export route and an import's plan). */
+  exportSources: ExportSources;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -308,9 +312,45 @@ class LazyServices implements Services {
             this.websiteRepository.listByCustomer(organizationId, customerId),
           createMany: (organizationId, items, options) =>
             this.websites.createMany(organizationId, items, options),
+          configuration: {
+            current: async (organizationId) =>
+              exportDocument.parse(await buildExport(this.exportSources, organizationId)),
+            createPackage: (organizationId, input) => createPackage(this.packages, organizationId, input),
+            createCustomer: (organizationId, input) => this.customers.create(organizationId, input),
+            createChannel: async (organizationId, input) =>
+              (await this.channels.create(organizationId, input)).channel,
+            createWindow: (organizationId, input) =>
+              createMaintenanceWindow(
+                {
+                  windows: this.maintenanceWindows,
+                  websites: this.websiteRepository,
+                  mutex: this.mutex,
+                  queue: this.maintenanceQueue,
+                },
+                organizationId,
+                input,
+              ),
+            createStatusPage: (organizationId, input) => this.statusPages.create(organizationId, input),
+            createWebsites: (organizationId, items) =>
+              this.websites.createMany(organizationId, items, { dryRun: false, partial: true }),
+          },
           logger: this.deps.logger,
         }),
     );
+  }
+  get exportSources(): Services['exportSources'] {
+    return this.once('exportSources', () => ({
+      packages: (organizationId) => this.packages.list(organizationId),
+      customers: (organizationId) => this.customers.list(organizationId),
+      websites: (organizationId, customerId) =>
+        this.websiteRepository.listPage(organizationId, customerId === undefined ? {} : { customerId }),
+      maintenanceWindows: (organizationId, websiteIds) =>
+        this.maintenanceWindows.listByWebsites(organizationId, websiteIds),
+      channels: (organizationId, customerId) =>
+        this.channelRepository.list(organizationId, customerId === undefined ? {} : { customerId }),
+      statusPages: (organizationId, customerId) =>
+        this.statusPages.list(organizationId, customerId === undefined ? {} : { customerId }),
+    }));
   }
   get timelines(): Services['timelines'] {
     return this.once('timelines', () => new IncidentTimelines(this.deps.db));

@@ -1,5 +1,25 @@
 // Generated from GET /openapi.json by openapi-typescript: UPDATE_API_TYPES=1 npx vitest run test/app-api-types.test.ts
 export interface paths {
+    "/monitoring.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of a monitoring file (monitoring as code: `webmon plan|apply`)
+         * @description Generated from the same schemas as the API’s request bodies: packages, customers with their websites, checks and maintenance windows, notification channels (write-only values as `{env: NAME}`), status pages.
+         */
+        get: operations["getMonitoringFileSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -863,7 +883,7 @@ export interface paths {
         put?: never;
         /**
          * Import monitors of another tool (or a CSV) as websites: a job with progress
-         * @description One import runs at a time per organization (409 while one runs). Formats: `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.
+         * @description One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.
          */
         post: operations["startImport"];
         delete?: never;
@@ -2415,7 +2435,7 @@ export interface components {
         Import: {
             id: number;
             /** @enum {string} */
-            format: "csv" | "uptimerobot-csv" | "uptimerobot-json" | "uptime-kuma";
+            format: "webmon-json" | "csv" | "uptimerobot-csv" | "uptimerobot-json" | "uptime-kuma";
             dryRun: boolean;
             /** @enum {string} */
             status: "running" | "succeeded" | "failed";
@@ -2466,6 +2486,19 @@ export interface components {
                     name: string;
                     url: string;
                     changes: string[];
+                }[];
+                /** @description `webmon-json`: each thing of the export and what became of it (exists: the organization has one by that key, left as it is; skipped: a thing it needs was not made) */
+                resources: {
+                    /** @enum {string} */
+                    kind: "package" | "customer" | "channel" | "website" | "maintenanceWindow" | "statusPage";
+                    name: string;
+                    /** @enum {string} */
+                    status: "created" | "would-create" | "exists" | "failed" | "skipped";
+                    id: number | null;
+                    errors: {
+                        path: string;
+                        message: string;
+                    }[];
                 }[];
             };
             error: string | null;
@@ -2952,7 +2985,7 @@ export interface components {
         };
         ImportRequest: {
             /** @enum {string} */
-            format: "csv" | "uptimerobot-csv" | "uptimerobot-json" | "uptime-kuma";
+            format: "webmon-json" | "csv" | "uptimerobot-csv" | "uptimerobot-json" | "uptime-kuma";
             /** @description The file, as text */
             content: string;
             /** @description Every monitor goes to this customer */
@@ -3286,6 +3319,29 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getMonitoringFileSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Schema (draft 2020-12) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;

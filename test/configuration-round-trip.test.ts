@@ -1,0 +1,268 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
+
+type Row = Record<string, unknown>;
+interface ExportDocument {
+  packages: Row[];
+  customers: Row[];
+  websites: Row[];
+  maintenanceWindows: Row[];
+  channels: Row[];
+  statusPages: Row[];
+}
+interface ImportJob {
+  id: number;
+  status: string;
+  progress: { done: number; total: number };
+  report: {
+    resources: Array<{
+      kind: string;
+      name: string;
+      status: string;
+      errors: Array<{ path: string; message: string }>;
+    }>;
+    adjusted: Array<{ name: string; changes: string[] }>;
+  };
+}
+
+const strip = (row: Row, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key)));
+const byText = (a: Row, b: Row) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+/** An export with every id and timestamp replaced by what it names (keys, names, URLs): what a round trip keeps. */
+function comparable(doc: ExportDocument) {
+  const packageKey = new Map(doc.packages.map((p) => [p.id, p.key]));
+  const customerName = new Map(doc.customers.map((c) => [c.id, c.name]));
+  const channelName = new Map(doc.channels.map((c) => [c.id, c.name]));
+  const websiteUrl = new Map(doc.websites.map((w) => [w.id, w.url]));
+  const timestamps = ['id', 'organizationId', 'createdAt', 'updatedAt'];
+  return {
+    packages: doc.packages.map((p) => strip(p, ...timestamps)).sort(byText),
+    customers: doc.customers
+      .map((c) => ({ ...strip(c, ...timestamps, 'packageId'), package: packageKey.get(c.packageId) }))
+      .sort(byText),
+    websites: doc.websites
+      .map((w) => ({
+        ...strip(w, ...timestamps, 'publicId', 'customerId', 'notificationChannelIds', 'checkConfig'),
+        customer: customerName.get(w.customerId),
+        channels: (w.notificationChannelIds as number[]).map((id) => channelName.get(id)),
+        checkConfig: strip(w.checkConfig as Row, 'websiteId'),
+      }))
+      .sort(byText),
+    maintenanceWindows: doc.maintenanceWindows
+      .map((m) => ({ ...strip(m, ...timestamps, 'websiteId'), website: websiteUrl.get(m.websiteId) }))
+      .sort(byText),
+    channels: doc.channels
+      .map((c) => {
+        const scope = c.scope as { customerId?: number; listedOnly: boolean };
+        return {
+          ...strip(c, ...timestamps, 'scope'),
+          scope: { ...scope, customerId: scope.customerId && customerName.get(scope.customerId) },
+        };
+      })
+      .sort(byText),
+    statusPages: doc.statusPages
+      .map((s) => ({
+        ...strip(s, ...timestamps, 'customerId', 'websiteIds'),
+        customer: customerName.get(s.customerId),
+        websites: (s.websiteIds as number[] | null)?.map((id) => websiteUrl.get(id)) ?? null,
+      }))
+      .sort(byText),
+  };
+}
+
+describe('an export imports into another organization as the same configuration (webmon-json)', {
+  timeout: 180_000,
+}, () => {
+  let source: TestApi;
+  let elsewhere: TestApi;
+  let token: string;
+  let exported: ExportDocument;
+  let exportedText: string;
+
+  async function importInto(api: TestApi, into: string, body: Row): Promise<ImportJob> {
+    const started = await api.request<ImportJob>('POST', '/api/imports', {
+      token: into,
+      body: { format: 'webmon-json', content: exportedText, ...body },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    for (let i = 0; i < 300; i += 1) {
+      const job = await api.request<ImportJob>('GET', `/api/imports/${started.body.id}`, { token: into });
+      if (job.body.status !== 'running') return job.body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the import did not end');
+  }
+
+  beforeAll(async () => {
+    [source, elsewhere] = await Promise.all([
+      TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' }),
+      TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' }),
+    ]);
+    ({ token } = await source.createOrganization(['admin']));
+    const pro = await createPackage(source, token, {
+      limits: { maxWebsites: 40, minCheckIntervalSeconds: 30 },
+      alerting: { confirmations: 3, regionQuorum: 1 },
+      features: { domainExpiryCheck: false },
+    });
+    await createPackage(source, token, { displayName: 'Unused package' });
+    const acme = await createCustomer(source, token, pro.id, 'Acme');
+    const globex = await createCustomer(source, token, pro.id, 'Globex');
+    const hook = await source.request<{ id: number }>('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'webhook',
+        name: 'Ops webhook',
+        config: { url: 'http://127.0.0.1:9/hooks' },
+        events: ['website.down', 'website.up'],
+      },
+    });
+    expect(hook.status).toBe(201);
+    const mail = await source.request('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'email',
+        name: 'Acme mail',
+        scope: { customerId: acme },
+        config: { host: 'smtp.acme.example', from: 'alerts@acme.example', to: ['ops@acme.example'] },
+      },
+    });
+    expect(mail.status).toBe(201);
+    const batch = await source.request<{ items: Array<{ website: { id: number } }> }>(
+      'POST',
+      '/api/websites/batch',
+      {
+        token,
+        body: {
+          items: [
+            {
+              customerId: acme,
+              name: 'Shop',
+              url: 'https://shop.acme.example/',
+              checkInterval: 60,
+              httpMethod: 'POST',
+              requestBody: '{"ping":true}',
+              customHeaders: { 'X-Probe': 'webmon' },
+              notificationChannelIds: [hook.body.id],
+              checkConfig: { checkKeywordEnabled: true, keyword: 'Basket', expectedStatusCodes: ['200-299'] },
+            },
+            { customerId: acme, name: 'Blog', url: 'https://blog.acme.example/', paused: true },
+            {
+              customerId: globex,
+              name: 'Globex API',
+              url: 'https://api.globex.example/health',
+              regions: [],
+              checkConfig: {
+                assertions: [{ source: 'jsonBody', path: '$.status', operator: 'equals', value: 'ok' }],
+              },
+            },
+          ],
+        },
+      },
+    );
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    const shop = batch.body.items[0]?.website.id;
+    const windowCreated = await source.request('POST', '/api/maintenance-windows', {
+      token,
+      body: {
+        websiteId: shop,
+        title: 'Weekly deploy',
+        startsAt: '2026-12-01T22:00:00+01:00',
+        endsAt: '2026-12-01T23:30:00+01:00',
+        timezone: 'Europe/Berlin',
+        recurrence: { frequency: 'weekly', byWeekday: ['TU', 'TH'] },
+      },
+    });
+    expect(windowCreated.status).toBe(201);
+    const page = await source.request('POST', '/api/status-pages', {
+      token,
+      body: {
+        slug: `acme-${Date.now().toString(36)}`,
+        title: 'Acme status',
+        customerId: acme,
+        websiteIds: [shop],
+        public: true,
+        branding: { accentColor: '#1570ef', footerText: 'Acme Ltd' },
+      },
+    });
+    expect(page.status).toBe(201);
+    const response = await source.request<ExportDocument>('GET', '/api/exports', { token });
+    exported = response.body;
+    exportedText = JSON.stringify(exported);
+  });
+  afterAll(async () => {
+    await Promise.all([source?.stop(), elsewhere?.stop()]);
+  });
+
+  it('into another installation: export → import → export again gives the same configuration but for ids and timestamps', async () => {
+    const { token: into } = await elsewhere.createOrganization(['admin']);
+    const dry = await importInto(elsewhere, into, { dryRun: true });
+    expect(dry.status).toBe('succeeded');
+    expect(dry.report.resources.map((r) => r.status)).toEqual(
+      Array(dry.report.resources.length).fill('would-create'),
+    );
+    expect(
+      (await elsewhere.request<ExportDocument>('GET', '/api/exports', { token: into })).body.customers,
+    ).toEqual([]);
+
+    const job = await importInto(elsewhere, into, {});
+    expect(job.status).toBe('succeeded');
+    expect(job.report.resources.filter((r) => r.status !== 'created')).toEqual([]);
+    expect(job.progress).toEqual({ done: job.report.resources.length, total: job.report.resources.length });
+    const again = (await elsewhere.request<ExportDocument>('GET', '/api/exports', { token: into })).body;
+    expect(comparable(exported).websites).toHaveLength(3);
+    expect(comparable(exported).maintenanceWindows).toHaveLength(1);
+    expect(comparable(again)).toEqual(comparable(exported));
+
+    // Run again: everything exists by its key, nothing is made twice.
+    const second = await importInto(elsewhere, into, {});
+    expect(second.report.resources.every((r) => r.status === 'exists')).toBe(true);
+    const third = (await elsewhere.request<ExportDocument>('GET', '/api/exports', { token: into })).body;
+    expect(third.websites).toHaveLength(exported.websites.length);
+  });
+
+  it('into another organization here: a slug taken by the source’s page is said, the rest is made; sealed values are said not carried', async () => {
+    const slack = await source.request('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'slack',
+        name: 'Team Slack',
+        config: { webhookUrl: 'https://hooks.slack.test/services/T0/B0/secret' },
+      },
+    });
+    expect(slack.status).toBe(201);
+    exportedText = JSON.stringify((await source.request('GET', '/api/exports', { token })).body);
+    expect(exportedText).not.toContain('hooks.slack.test');
+    const { token: into } = await source.createOrganization(['admin']);
+    const job = await importInto(source, into, {});
+    expect(job.status).toBe('succeeded');
+    const failed = job.report.resources.filter((r) => r.status !== 'created');
+    expect(failed.map((r) => [r.kind, r.status])).toEqual([
+      ['channel', 'failed'],
+      ['statusPage', 'failed'],
+    ]);
+    expect(failed[0]?.errors.map((e) => e.path)).toContain('config.webhookUrl');
+    expect(failed[1]?.errors[0]?.message).toMatch(/slug/i);
+    expect(job.report.adjusted).toContainEqual(
+      expect.objectContaining({
+        name: 'channel "Team Slack"',
+        changes: [expect.stringContaining('webhookUrl')],
+      }),
+    );
+  });
+
+  it('refuses content that is not an export, naming the field', async () => {
+    const broken = await source.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
+      token,
+      body: { format: 'webmon-json', content: JSON.stringify({ ...exported, websites: [{ url: 1 }] }) },
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors.map((e) => e.path)).toContain('content.websites.0.url');
+    const withCustomer = await source.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
+      token,
+      body: { format: 'webmon-json', content: exportedText, customerId: 1 },
+    });
+    expect(withCustomer.status).toBe(400);
+    expect(withCustomer.body.errors[0]?.path).toBe('customerId');
+  });
+});
