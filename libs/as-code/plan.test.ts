@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import type { ExportDocument } from '../exports/index.js';
+import { applyPlan, type ConfigurationWriter } from './apply.js';
+import { type PlanProblems, planChanges, type WrittenFile } from './plan.js';
+import { planText } from './plan-text.js';
+
+const at = '2026-11-01T00:00:00.000Z';
+const emptyOrganization = (): ExportDocument => ({
+  format: 'webmon',
+  version: 1,
+  exportedAt: at,
+  customerId: null,
+  packages: [],
+  customers: [],
+  websites: [],
+  maintenanceWindows: [],
+  channels: [],
+  statusPages: [],
+});
+
+const pkg = (id: number, key: string) => ({
+  id,
+  organizationId: 1,
+  key,
+  displayName: key,
+  features: {} as ExportDocument['packages'][number]['features'],
+  limits: { maxWebsites: 50, minCheckIntervalSeconds: 60, resultRetentionDays: 30 },
+  alerting: {} as ExportDocument['packages'][number]['alerting'],
+  createdAt: at,
+  updatedAt: at,
+});
+
+const customer = (id: number, name: string, packageId: number) => ({
+  id,
+  organizationId: 1,
+  name,
+  packageId,
+  packageDisplayName: '',
+  status: 'active' as const,
+  cancellationDate: null,
+  createdAt: at,
+});
+
+const slackChannel = (id: number, webhookUrlSet: boolean) => ({
+  id,
+  organizationId: 1,
+  type: 'slack' as const,
+  name: 'Ops',
+  enabled: true,
+  events: ['website.down' as const],
+  scope: { listedOnly: false },
+  config: { webhookUrlSet, botTokenSet: false, channel: null, apiUrl: 'https://slack.com/api' },
+  createdAt: at,
+  updatedAt: at,
+});
+
+const plan = (file: Omit<WrittenFile, 'version'>, current = emptyOrganization(), prune = false) =>
+  planChanges({ version: 1, ...file }, current, { prune, createOnly: false });
+
+describe('planChanges: what it takes to bring an organization to a monitoring file', () => {
+  it('makes things in the order they name each other, references standing for what is not made yet', () => {
+    const result = plan({
+      statusPages: [{ slug: 'acme', title: 'Acme', customer: 'Acme', websites: ['Shop'] }],
+      customers: [
+        { name: 'Acme', package: 'pro', websites: [{ name: 'Shop', url: 'https://shop.example/' }] },
+      ],
+      packages: [{ key: 'pro', displayName: 'Pro' }],
+    });
+    expect(result.steps.map((step) => `${step.action} ${step.kind}`)).toEqual([
+      'create package',
+      'create customer',
+      'create website',
+      'create statusPage',
+    ]);
+    expect(result.steps[1]?.body.packageId).toEqual({ $ref: 'package', key: 'pro' });
+    expect(result.steps[3]?.body.websiteIds).toEqual([
+      { $ref: 'website', key: 'Acme https://shop.example/' },
+    ]);
+  });
+
+  it('compares only the fields written, a nested object field by field, and names a package by key', () => {
+    const current = emptyOrganization();
+    current.packages = [pkg(1, 'starter'), pkg(2, 'pro')];
+    current.customers = [customer(7, 'Acme', 1)];
+    const result = plan(
+      {
+        packages: [{ key: 'pro', displayName: 'pro', limits: { maxWebsites: 80 } }],
+        customers: [{ name: 'Acme', package: 'pro' }],
+      },
+      current,
+    );
+    expect(result.steps).toEqual([
+      expect.objectContaining({
+        action: 'change',
+        kind: 'package',
+        changes: [{ field: 'limits.maxWebsites', from: 50, to: 80 }],
+        body: { limits: { maxWebsites: 80 } },
+      }),
+      expect.objectContaining({
+        action: 'change',
+        kind: 'customer',
+        changes: [{ field: 'package', from: 'starter', to: 'pro' }],
+        body: { packageId: 2 },
+      }),
+    ]);
+    expect(planText(result)).toContain('~ change customer "Acme"\n    package: "starter" → "pro"');
+    expect(result.unchanged).toEqual([]);
+  });
+
+  it('compares a write-only value by whether it is set, never showing it, and sends it with any change of the config', () => {
+    const current = emptyOrganization();
+    current.channels = [slackChannel(3, true)];
+    const secret = 'https://hooks.slack.test/services/T/B/very-secret';
+    const same = plan(
+      { channels: [{ type: 'slack', name: 'Ops', config: { webhookUrl: secret } }] },
+      current,
+    );
+    expect(same.steps).toEqual([]);
+    expect(same.unchanged).toEqual([{ kind: 'channel', label: 'channel "Ops"' }]);
+
+    current.channels = [slackChannel(3, false)];
+    const unset = plan(
+      { channels: [{ type: 'slack', name: 'Ops', config: { webhookUrl: secret } }] },
+      current,
+    );
+    const text = planText(unset);
+    expect(text).toContain('config.webhookUrl: "(not set)" → "(set)"');
+    expect(text).not.toContain('very-secret');
+    expect(unset.steps[0]?.body).toEqual({ config: { webhookUrl: secret } });
+  });
+
+  it('deletes only with prune, dependants first, and never a window its deleted website takes with it', () => {
+    const current = emptyOrganization();
+    current.packages = [pkg(1, 'pro')];
+    current.customers = [customer(7, 'Acme', 1), customer(8, 'Gone', 1)];
+    const website = {
+      id: 40,
+      publicId: '00000000-0000-4000-8000-000000000040',
+      customerId: 8,
+      url: 'https://gone.example/',
+      name: 'Gone site',
+    };
+    current.websites = [website as unknown as ExportDocument['websites'][number]];
+    current.maintenanceWindows = [
+      { id: 5, websiteId: 40, title: 'Nightly' } as unknown as ExportDocument['maintenanceWindows'][number],
+    ];
+    const file = {
+      packages: [{ key: 'pro', displayName: 'pro' }],
+      customers: [{ name: 'Acme', package: 'pro' }],
+    };
+    expect(plan(file, current).steps).toEqual([]);
+    expect(plan(file, current, true).steps.map((step) => `${step.action} ${step.label}`)).toEqual([
+      'delete website "Gone site"',
+      'delete customer "Gone"',
+    ]);
+    expect(plan(file, current, true).steps[0]).toMatchObject({ address: website.publicId });
+  });
+
+  it('refuses a file it cannot plan, naming each place: a thing twice, a name nothing has', () => {
+    const problems = (() => {
+      try {
+        plan({
+          customers: [
+            { name: 'Acme', package: 'missing' },
+            { name: 'Acme', package: 'missing' },
+          ],
+          channels: [{ type: 'webhook', name: 'Hook', scope: { customer: 'Nobody' }, config: {} }],
+        });
+      } catch (error) {
+        return (error as PlanProblems).problems;
+      }
+      return [];
+    })();
+    expect(problems).toEqual([
+      { path: 'customers.1.name', message: '"Acme" is described twice' },
+      { path: 'customers.0.package', message: 'no package "missing" in the file or your organization' },
+      { path: 'channels.0.scope.customer', message: 'no customer "Nobody" in the file or your organization' },
+    ]);
+  });
+
+  it('creating only (an import) leaves what exists as it is', () => {
+    const current = emptyOrganization();
+    current.packages = [pkg(1, 'pro')];
+    const result = planChanges(
+      {
+        version: 1,
+        packages: [
+          { key: 'pro', displayName: 'Renamed' },
+          { key: 'new', displayName: 'New' },
+        ],
+      },
+      current,
+      { prune: true, createOnly: true },
+    );
+    expect(result.steps.map((step) => `${step.action} ${step.label}`)).toEqual(['create package "new"']);
+    expect(result.unchanged).toEqual([{ kind: 'package', label: 'package "pro"' }]);
+  });
+});
+
+describe('applyPlan', () => {
+  it('replaces references by the ids of things made before, skips what needs a thing not made, stops at a failure when asked', async () => {
+    const calls: string[] = [];
+    let nextId = 100;
+    const writer: ConfigurationWriter = {
+      async create(kind, body) {
+        calls.push(`${kind} ${JSON.stringify(body)}`);
+        if (kind === 'customer' && body.name === 'Broken')
+          throw Object.assign(new Error('bad'), { errors: [{ path: 'name', message: 'no' }] });
+        nextId += 1;
+        return nextId;
+      },
+      async createWebsites(items) {
+        calls.push(`websites ${JSON.stringify(items)}`);
+        return items.map(() => {
+          nextId += 1;
+          return { id: nextId };
+        });
+      },
+      async change() {},
+      async remove() {},
+    };
+    const planned = plan({
+      packages: [{ key: 'pro', displayName: 'Pro' }],
+      customers: [
+        { name: 'Acme', package: 'pro', websites: [{ name: 'A', url: 'https://a.example/' }] },
+        { name: 'Broken', package: 'pro', websites: [{ name: 'B', url: 'https://b.example/' }] },
+      ],
+    });
+    const outcomes = await applyPlan(planned, writer, { stopOnFailure: false });
+    expect(outcomes.map((o) => `${o.status} ${o.step.label}`)).toEqual([
+      'done package "pro"',
+      'done customer "Acme"',
+      'failed customer "Broken"',
+      'done website "A" (Acme)',
+      'skipped website "B" (Broken)',
+    ]);
+    expect(calls[1]).toBe('customer {"name":"Acme","packageId":101}');
+    expect(calls[3]).toBe('websites [{"name":"A","url":"https://a.example/","customerId":102}]');
+    expect(outcomes[2]?.error).toEqual({ message: 'bad', errors: [{ path: 'name', message: 'no' }] });
+    expect(outcomes[4]?.error?.message).toBe('skipped: customer "Broken" was not made');
+
+    const stopping = await applyPlan(planned, writer, { stopOnFailure: true });
+    expect(stopping.map((o) => o.status)).toEqual(['done', 'done', 'failed']);
+  });
+});
