@@ -126,7 +126,7 @@ describe('planChanges: what it takes to bring an organization to a monitoring fi
     const text = planText(unset);
     expect(text).toContain('config.webhookUrl: "(not set)" → "(set)"');
     expect(text).not.toContain('very-secret');
-    expect(unset.steps[0]?.body).toEqual({ config: { webhookUrl: secret } });
+    expect(unset.steps[0]).toMatchObject({ body: { config: { webhookUrl: secret } } });
   });
 
   it('deletes only with prune, dependants first, and never a window its deleted website takes with it', () => {
