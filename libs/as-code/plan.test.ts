@@ -72,10 +72,10 @@ describe('planChanges: what it takes to bring an organization to a monitoring fi
       'create website',
       'create statusPage',
     ]);
-    expect(result.steps[1]?.body.packageId).toEqual({ $ref: 'package', key: 'pro' });
-    expect(result.steps[3]?.body.websiteIds).toEqual([
-      { $ref: 'website', key: 'Acme https://shop.example/' },
-    ]);
+    expect(result.steps[1]).toMatchObject({ body: { packageId: { $ref: 'package', key: 'pro' } } });
+    expect(result.steps[3]).toMatchObject({
+      body: { websiteIds: [{ $ref: 'website', key: 'Acme https://shop.example/' }] },
+    });
   });
 
   it('compares only the fields written, a nested object field by field, and names a package by key', () => {
