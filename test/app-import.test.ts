@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +14,13 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
   let browser: Browser;
   let organizationId: number;
   let customerId: number;
+  let token: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     api = await TestApi.start();
     organizationId = await createOrganizationId(api);
-    const token = await api.createToken(organizationId, ['admin']);
+    token = await api.createToken(organizationId, ['admin']);
     customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Acme Import');
     browser = await launchBrowser();
   }, 60_000);
@@ -79,6 +81,48 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     const exported = await readFile((await download.path()) as string, 'utf8');
     expect(exported).toContain('Acme Import,Homepage keyword,https://www.example.com/');
     await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a webmon export of one organization imported into another: what it would make, then made, each thing said', async () => {
+    const exported = await api.request('GET', '/api/exports?format=webmon-json', { token });
+    expect(exported.status).toBe(200);
+    const dir = await mkdtemp(join(tmpdir(), 'webmon-export-'));
+    const file = join(dir, 'webmon-organization.json');
+    await writeFile(file, JSON.stringify(exported.body));
+    const other = await createOrganizationId(api);
+    const editor = await createUser(api, other, 'editor');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(editor.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await page.goto(`${api.api.url}/imports`);
+    await page.getByLabel('Format').selectOption('webmon-json');
+    // An export names its own customers: none is asked for.
+    expect(await page.getByLabel('Into the customer').count()).toBe(0);
+    await page.getByLabel('File', { exact: true }).setInputFiles(file);
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const report = page.locator('#import-report');
+    await report.getByText('✓ done').waitFor();
+    // The package, the customer and its three websites.
+    expect(await report.textContent()).toContain('Would be created (5)');
+    await page.getByRole('checkbox', { name: /^Dry run/ }).uncheck();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await report.getByRole('heading', { name: /Import \d+: ✓ done/ }).waitFor();
+    const text = await report.textContent();
+    expect(text).toContain('Created (5)');
+    expect(text).toContain('customer "Acme Import"');
+    expect(text).toContain('5 of 5 things');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-import-webmon-export.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.goto(`${api.api.url}/customers`);
+    await page.getByRole('link', { name: 'Acme Import' }).waitFor();
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
     expect(pageErrors).toEqual([]);
   });
 });

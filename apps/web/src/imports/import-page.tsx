@@ -8,6 +8,11 @@ type Job = Schemas['Import'];
 type Format = Schemas['ImportRequest']['format'];
 
 const FORMATS: Array<{ value: Format; label: string; accept: string }> = [
+  {
+    value: 'webmon-json',
+    label: 'A webmon export (JSON): customers, websites, channels, pages …',
+    accept: '.json,application/json',
+  },
   { value: 'uptime-kuma', label: 'Uptime Kuma backup (JSON)', accept: '.json,application/json' },
   { value: 'uptimerobot-json', label: 'UptimeRobot getMonitors (JSON)', accept: '.json,application/json' },
   { value: 'uptimerobot-csv', label: 'UptimeRobot export (CSV)', accept: '.csv,text/csv' },
@@ -37,6 +42,8 @@ export function ImportPage() {
   const [polls, setPolls] = useState(0);
   const running = job?.status === 'running';
   const csv = format.endsWith('csv');
+  /** Our own export brings its customers (by name): no customer is chosen. */
+  const whole = format === 'webmon-json';
 
   useEffect(() => {
     if (job?.status !== 'running') return;
@@ -70,7 +77,7 @@ export function ImportPage() {
           format,
           content: file.text,
           dryRun,
-          ...(column ? { customerColumn: column } : customerId ? { customerId } : {}),
+          ...(whole ? {} : column ? { customerColumn: column } : customerId ? { customerId } : {}),
         },
       })
       .finally(() => setSubmitting(false));
@@ -90,7 +97,8 @@ export function ImportPage() {
       <p class="muted">
         HTTP and keyword monitors become websites with their checks; others (ping, port, push …) are listed
         with why. Websites the customer has at the same address are not made again, so an import can run
-        again.
+        again. A webmon export (from another organization or installation) brings everything it holds; what
+        your organization has by the same name is left as it is.
       </p>
       <form onSubmit={start} class="card" aria-labelledby="import-title">
         <h2 id="import-title">From a file</h2>
@@ -106,23 +114,25 @@ export function ImportPage() {
             </select>
           )}
         </Field>
-        <Field label="Into the customer" error={errors.customerId}>
-          {(props) => (
-            <select
-              {...props}
-              value={customerId ?? ''}
-              onChange={(e) => setCustomerId(Number(e.currentTarget.value) || null)}
-            >
-              <option value="">Choose a customer…</option>
-              {/* Selected by each option: the list comes after the select is drawn. */}
-              {customers.data?.map((c) => (
-                <option key={c.id} value={c.id} selected={c.id === customerId}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {!whole && (
+          <Field label="Into the customer" error={errors.customerId}>
+            {(props) => (
+              <select
+                {...props}
+                value={customerId ?? ''}
+                onChange={(e) => setCustomerId(Number(e.currentTarget.value) || null)}
+              >
+                <option value="">Choose a customer…</option>
+                {/* Selected by each option: the list comes after the select is drawn. */}
+                {customers.data?.map((c) => (
+                  <option key={c.id} value={c.id} selected={c.id === customerId}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         {csv && (
           <Field
             label="Or the customer from a column"
@@ -169,13 +179,34 @@ export function ImportPage() {
   );
 }
 
+/** What a webmon-json import did with each thing, grouped by outcome. */
+const RESOURCE_GROUPS: Array<{ status: Job['report']['resources'][number]['status']; title: string }> = [
+  { status: 'created', title: 'Created' },
+  { status: 'would-create', title: 'Would be created' },
+  { status: 'failed', title: 'Not made' },
+  { status: 'skipped', title: 'Skipped (it needs something not made)' },
+  { status: 'exists', title: 'Already there (left as it is)' },
+];
+
 function ImportReport({ job }: { job: Job }) {
   const { report, progress } = job;
   const done = job.status !== 'running';
+  const things = job.format === 'webmon-json';
   const rows: Array<{
     title: string;
     items: Array<{ source: string; name: string; url: string; detail: string }>;
   }> = [
+    ...RESOURCE_GROUPS.map(({ status, title }) => ({
+      title,
+      items: report.resources
+        .filter((r) => r.status === status)
+        .map((r, i) => ({
+          source: `${r.kind}-${i}`,
+          name: r.name,
+          url: '',
+          detail: r.errors.map((x) => (x.path ? `${x.path}: ${x.message}` : x.message)).join('; '),
+        })),
+    })),
     {
       title: job.dryRun ? 'Would be created' : 'Created',
       items: (job.dryRun ? report.wouldCreate : report.created).map((e) => ({ ...e, detail: '' })),
@@ -192,7 +223,10 @@ function ImportReport({ job }: { job: Job }) {
         detail: e.errors.map((x) => `${x.path}: ${x.message}`).join('; '),
       })),
     },
-    { title: 'Adjusted', items: report.adjusted.map((e) => ({ ...e, detail: e.changes.join('; ') })) },
+    {
+      title: things ? 'Not carried' : 'Adjusted',
+      items: report.adjusted.map((e) => ({ ...e, detail: e.changes.join('; ') })),
+    },
   ];
   return (
     <section aria-labelledby="report-title" id="import-report">
@@ -201,34 +235,45 @@ function ImportReport({ job }: { job: Job }) {
         {job.status === 'running' ? 'running' : job.status === 'succeeded' ? '✓ done' : '✕ failed'}
       </h2>
       <p role="status">
-        <progress max={progress.total} value={progress.done} aria-label="Monitors gone through" />{' '}
-        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} monitors
+        <progress
+          max={progress.total}
+          value={progress.done}
+          aria-label={things ? 'Things gone through' : 'Monitors gone through'}
+        />{' '}
+        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} {things ? 'things' : 'monitors'}
       </p>
       {job.error && <FormError message={job.error} />}
       {done &&
         rows
           .filter((row) => row.items.length > 0)
           .map((row) => (
-            <details key={row.title} open={row.title !== 'Already there (not made again)'}>
+            <details key={row.title} open={!row.title.startsWith('Already there')}>
               <summary>
                 {row.title} ({row.items.length})
               </summary>
               <ul class="wraps">
-                {row.items.map((item) => (
-                  <li key={`${row.title}-${item.source}`}>
-                    <strong>{item.name || item.url}</strong> <span class="muted">({item.source})</span>{' '}
-                    {item.url}
+                {row.items.map((item, i) => (
+                  <li key={`${row.title}-${item.source}-${i}`}>
+                    <strong>{item.name || item.url}</strong>
+                    {!things && (
+                      <>
+                        {' '}
+                        <span class="muted">({item.source})</span> {item.url}
+                      </>
+                    )}
                     {item.detail && <> — {item.detail}</>}
                   </li>
                 ))}
               </ul>
             </details>
           ))}
-      {done && !job.dryRun && report.created.length > 0 && (
-        <p>
-          <a href="/">See them on the overview</a>
-        </p>
-      )}
+      {done &&
+        !job.dryRun &&
+        (report.created.length > 0 || report.resources.some((r) => r.status === 'created')) && (
+          <p>
+            <a href="/">See them on the overview</a>
+          </p>
+        )}
     </section>
   );
 }
