@@ -239,14 +239,15 @@ describe('HTTP conventions', () => {
       absoluteRef: 'openapi.json',
       config: await createConfig({ extends: ['recommended'] }),
     });
-    // Left, each for a reason: the system probes and the app's page take no input and fail only
-    // with 503; the two maintenance paths are the contract's (ids are integers, so `check` is
+    // Left, each for a reason: the system probes, the app's page and the documents (OpenAPI, the
+    // monitoring file's JSON Schema) take no input and fail only with 503; the two maintenance paths are the contract's (ids are integers, so `check` is
     // never one); the licence of the API is its owners' decision, not the code's.
     const accepted = [
       'warn operation-4xx-response at #/paths/~1healthz/get/responses',
       'warn operation-4xx-response at #/paths/~1readyz/get/responses',
       'warn operation-4xx-response at #/paths/~1metrics/get/responses',
       'warn operation-4xx-response at #/paths/~1openapi.json/get/responses',
+      'warn operation-4xx-response at #/paths/~1monitoring.schema.json/get/responses',
       'warn operation-4xx-response at #/paths/~1/get/responses',
       'warn no-ambiguous-paths at #/paths/~1api~1maintenance-windows~1check~1{websiteId}',
       'warn info-license at #/info',

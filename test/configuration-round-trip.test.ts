@@ -265,4 +265,24 @@ describe('an export imports into another organization as the same configuration 
     expect(withCustomer.status).toBe(400);
     expect(withCustomer.body.errors[0]?.path).toBe('customerId');
   });
+
+  it('takes an import’s file past the API’s 1 MiB, up to 16 MiB', async () => {
+    const rows = ['name,url', ...Array.from({ length: 40_000 }, (_, i) => `Site ${i},not a url ${i}`)].join('\n');
+    expect(rows.length).toBeGreaterThan(1024 * 1024);
+    const large = await source.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
+      token,
+      body: { format: 'csv', content: rows, customerId: 1, dryRun: true },
+    });
+    expect(large.status, JSON.stringify(large.body).slice(0, 300)).not.toBe(413);
+    const tooLarge = await source.request('POST', '/api/imports', {
+      token,
+      body: { format: 'csv', content: 'x'.repeat(17 * 1024 * 1024) },
+    });
+    expect(tooLarge.status).toBe(413);
+    const elsewhereTooLarge = await source.request('POST', '/api/customers', {
+      token,
+      body: { name: 'x'.repeat(2 * 1024 * 1024), packageId: 1 },
+    });
+    expect(elsewhereTooLarge.status).toBe(413);
+  });
 });

@@ -16,28 +16,37 @@ const METHODS_WITH_BODY = [
 // A body refused before it was read would stay in the socket and corrupt the next request on it.
 const CLOSE_CONNECTION = { Connection: 'close' };
 
-function tooLarge(): AppError {
+function tooLarge(limit: number): AppError {
   return new AppError('payload-too-large', {
-    detail: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+    detail: `Request bodies here are limited to ${limit} bytes.`,
     headers: CLOSE_CONNECTION,
   });
 }
 
-/**
- * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise), at most
- * 1 MiB (413, refused from Content-Length before reading when it is announced) and valid JSON (400).
- */
-export function jsonBodyMiddleware(): Middleware<AppState> {
-  const parse = koaBody({
+const parserFor = (limit: number) =>
+  koaBody({
     json: true,
     jsonStrict: true,
-    jsonLimit: MAX_BODY_BYTES,
+    jsonLimit: limit,
     text: false,
     urlencoded: false,
     multipart: false,
     parsedMethods: METHODS_WITH_BODY,
   });
+
+/**
+ * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise), at most
+ * 1 MiB (413, refused from Content-Length before reading when it is announced) and valid JSON (400).
+ * `larger` gives some routes more (`POST /api/imports` → bytes): an import's file.
+ */
+export function jsonBodyMiddleware(larger: ReadonlyMap<string, number> = new Map()): Middleware<AppState> {
+  const parsers = new Map<number, ReturnType<typeof parserFor>>([
+    [MAX_BODY_BYTES, parserFor(MAX_BODY_BYTES)],
+  ]);
+  for (const limit of larger.values()) if (!parsers.has(limit)) parsers.set(limit, parserFor(limit));
   return async (ctx, next) => {
+    const limit = larger.get(`${ctx.method} ${ctx.path}`) ?? MAX_BODY_BYTES;
+    const parse = parsers.get(limit) ?? parserFor(limit);
     const announced = ctx.request.length;
     const hasBody = announced === undefined ? ctx.get('transfer-encoding') !== '' : announced > 0;
     if (METHODS_WITH_BODY.some((method) => method === ctx.method) && hasBody) {
@@ -47,12 +56,12 @@ export function jsonBodyMiddleware(): Middleware<AppState> {
           headers: CLOSE_CONNECTION,
         });
       }
-      if ((announced ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+      if ((announced ?? 0) > limit) throw tooLarge(limit);
       try {
         await parse(ctx, async () => {});
       } catch (error) {
         const status = (error as { status?: number }).status;
-        if (status === 413) throw tooLarge();
+        if (status === 413) throw tooLarge(limit);
         const reason = error instanceof Error ? error.message : 'unreadable body';
         throw new AppError('malformed-json', { detail: `The body is not a JSON object or array: ${reason}` });
       }

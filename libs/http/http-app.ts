@@ -59,7 +59,15 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(problemMiddleware(options.outages ?? []));
   app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
-  app.use(jsonBodyMiddleware());
+  app.use(
+    jsonBodyMiddleware(
+      new Map(
+        options.routes.flatMap((route) =>
+          route.maxBodyBytes ? [[`${route.method.toUpperCase()} ${route.path}`, route.maxBodyBytes]] : [],
+        ),
+      ),
+    ),
+  );
   app.use(router.routes());
   return app;
 }

@@ -51,6 +51,8 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /** A larger body than the API's 1 MiB (an import's file). */
+  maxBodyBytes?: number;
   success: {
     status: 200 | 201 | 202 | 204;
     description: string;
@@ -87,6 +89,7 @@ export interface Route {
   params?: ObjectSchema;
   query?: ObjectSchema;
   body?: z.ZodType;
+  maxBodyBytes?: number;
   success: {
     status: number;
     description: string;

@@ -29,6 +29,9 @@ function parseExport(content: string): ExportDocument {
   return parsed.data;
 }
 
+/** An import's file travels in its JSON body: larger than the API's 1 MiB (an export of thousands of websites). */
+export const IMPORT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 /** Monitors one import takes at most (five batches of 1,000 websites). */
 export const IMPORT_MAX_MONITORS = 5000;
 
@@ -72,9 +75,10 @@ export function importRoutes(deps: {
       operationId: 'startImport',
       summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
       description:
-        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}.',
+        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.',
       tags: ['Websites'],
       access: 'write',
+      maxBodyBytes: IMPORT_MAX_BODY_BYTES,
       body: z
         .strictObject({
           format: z.enum(IMPORT_FORMATS),
