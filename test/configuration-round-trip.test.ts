@@ -267,7 +267,9 @@ describe('an export imports into another organization as the same configuration 
   });
 
   it('takes an import’s file past the API’s 1 MiB, up to 16 MiB', async () => {
-    const rows = ['name,url', ...Array.from({ length: 40_000 }, (_, i) => `Site ${i},not a url ${i}`)].join('\n');
+    const rows = ['name,url', ...Array.from({ length: 40_000 }, (_, i) => `Site ${i},not a url ${i}`)].join(
+      '\n',
+    );
     expect(rows.length).toBeGreaterThan(1024 * 1024);
     const large = await source.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
       token,
