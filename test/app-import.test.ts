@@ -1,13 +1,33 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
 
 const KUMA_BACKUP = join('test', 'fixtures', 'imports', 'uptime-kuma-backup.json');
+
+async function signInAt(page: Page, url: string, email: string): Promise<void> {
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+}
+
+/** Tries the chosen file as a dry run, then imports it: the report's text after each. */
+async function dryRunThenImport(page: Page): Promise<{ tried: string; imported: string }> {
+  await page.getByRole('button', { name: 'Try it' }).click();
+  const report = page.locator('#import-report');
+  await report.getByText('✓ done').waitFor();
+  const tried = (await report.textContent()) ?? '';
+  await page.getByRole('checkbox', { name: /^Dry run/ }).uncheck();
+  await page.getByRole('button', { name: 'Import' }).click();
+  await report.getByRole('heading', { name: /Import \d+: ✓ done/ }).waitFor();
+  return { tried, imported: (await report.textContent()) ?? '' };
+}
 
 describe('the app in a real browser: importing an Uptime Kuma backup', { timeout: 90_000 }, () => {
   let api: TestApi;
@@ -34,11 +54,7 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(editor.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await signInAt(page, api.api.url, editor.email);
 
     await page.goto(`${api.api.url}/customers/${customerId}`);
     await page.getByRole('link', { name: 'Import many from a file' }).click();
@@ -49,17 +65,11 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     await page.getByText('choose the file to import').waitFor();
 
     await page.getByLabel('File', { exact: true }).setInputFiles(KUMA_BACKUP);
-    await page.getByRole('button', { name: 'Try it' }).click();
-    const report = page.locator('#import-report');
-    await report.getByText('✓ done').waitFor();
-    expect(await report.textContent()).toContain('Would be created (3)');
-    expect(await report.textContent()).toContain('Not imported (4)');
-
-    await page.getByRole('checkbox', { name: /^Dry run/ }).uncheck();
-    await page.getByRole('button', { name: 'Import' }).click();
-    await report.getByRole('heading', { name: /Import \d+: ✓ done/ }).waitFor();
-    const text = await report.textContent();
+    const { tried, imported: text } = await dryRunThenImport(page);
+    expect(tried).toContain('Would be created (3)');
+    expect(tried).toContain('Not imported (4)');
     expect(text).toContain('Created (3)');
+    const report = page.locator('#import-report');
     expect(text).toContain('Orders API (POST, basic auth)');
     expect(text).toContain('ping: webmon checks websites over HTTP(S)');
     expect(text).toContain('interval 30 s raised to');
@@ -95,25 +105,15 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     const context = await browser.newContext();
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(editor.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await signInAt(page, api.api.url, editor.email);
     await page.goto(`${api.api.url}/imports`);
     await page.getByLabel('Format').selectOption('webmon-json');
     // An export names its own customers: none is asked for.
     expect(await page.getByLabel('Into the customer').count()).toBe(0);
     await page.getByLabel('File', { exact: true }).setInputFiles(file);
-    await page.getByRole('button', { name: 'Try it' }).click();
-    const report = page.locator('#import-report');
-    await report.getByText('✓ done').waitFor();
+    const { tried, imported: text } = await dryRunThenImport(page);
     // The package, the customer and its three websites.
-    expect(await report.textContent()).toContain('Would be created (5)');
-    await page.getByRole('checkbox', { name: /^Dry run/ }).uncheck();
-    await page.getByRole('button', { name: 'Import' }).click();
-    await report.getByRole('heading', { name: /Import \d+: ✓ done/ }).waitFor();
-    const text = await report.textContent();
+    expect(tried).toContain('Would be created (5)');
     expect(text).toContain('Created (5)');
     expect(text).toContain('customer "Acme Import"');
     expect(text).toContain('5 of 5 things');

@@ -1,5 +1,6 @@
 import type { ExportDocument } from '../exports/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
+import { groupBy } from '../runtime/index.js';
 import type { WrittenFile } from './plan.js';
 
 /** What of an export a file cannot carry (write-only values are not exported), said per thing. */
@@ -9,17 +10,6 @@ export interface ExportNote {
 }
 
 type ExportedWebsite = ExportDocument['websites'][number];
-
-/** Map.groupBy (Node 21+), for Node 20. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const group = groups.get(keyOf(item));
-    if (group) group.push(item);
-    else groups.set(keyOf(item), [item]);
-  }
-  return groups;
-}
 
 /**
  * An export as a monitoring file: every thing by its key instead of its id, write-only values

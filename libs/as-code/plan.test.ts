@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../exports/index.js';
 import { applyPlan, type ConfigurationWriter } from './apply.js';
+import { readMonitoringFile } from './monitoring-file.js';
 import { type PlanProblems, planChanges, type WrittenFile } from './plan.js';
 import { planText } from './plan-text.js';
 
@@ -241,5 +243,17 @@ describe('applyPlan', () => {
 
     const stopping = await applyPlan(planned, writer, { stopOnFailure: true });
     expect(stopping.map((o) => o.status)).toEqual(['done', 'done', 'failed']);
+  });
+});
+
+describe('docs/examples/monitoring.yaml', () => {
+  it('is a valid monitoring file that plans into an empty organization', () => {
+    const text = readFileSync('docs/examples/monitoring.yaml', 'utf8');
+    const file = readMonitoringFile(text, {
+      ACME_API_KEY: 'key',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.test/x',
+    });
+    const result = planChanges(file, emptyOrganization(), { prune: false, createOnly: false });
+    expect(planText(result)).toContain('Plan: 8 to create, 0 to change, 0 to delete (0 unchanged).');
   });
 });

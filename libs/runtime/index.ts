@@ -3,6 +3,7 @@ export {
   ConcurrencyLimitFullError,
   type ConcurrencyLimitOptions,
 } from './concurrency-limit.js';
+export { groupBy } from './group-by.js';
 export { LruMap } from './lru-map.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';

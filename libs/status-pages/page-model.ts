@@ -4,6 +4,8 @@
  * headers, causes, ids of other customers or node addresses.
  */
 
+import { groupBy } from '../runtime/index.js';
+
 export type ShownStatus =
   | 'up'
   | 'degraded'
@@ -172,16 +174,6 @@ export function dayBars(input: {
     });
   }
   return bars;
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const group = groups.get(keyOf(item));
-    if (group) group.push(item);
-    else groups.set(keyOf(item), [item]);
-  }
-  return groups;
 }
 
 function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] {
