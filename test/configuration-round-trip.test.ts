@@ -251,6 +251,21 @@ describe('an export imports into another organization as the same configuration 
     );
   });
 
+  it('makes packages only for an admin: a write token’s import says so and skips what needs them', async () => {
+    const { organizationId } = await source.createOrganization(['admin']);
+    const writer = await source.createToken(organizationId, ['write']);
+    const dry = await importInto(source, writer, { dryRun: true });
+    const packages = dry.report.resources.filter((r) => r.kind === 'package');
+    expect(packages.map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(packages[0]?.errors[0]?.message).toContain('needs the admin scope');
+    const job = await importInto(source, writer, {});
+    expect(job.report.resources.filter((r) => r.status === 'created').map((r) => r.kind)).toEqual([
+      'channel',
+    ]);
+    expect(job.report.resources.find((r) => r.kind === 'customer')?.status).toBe('skipped');
+    expect((await source.request<Row[]>('GET', '/api/packages', { token: writer })).body).toEqual([]);
+  });
+
   it('refuses content that is not an export, naming the field', async () => {
     const broken = await source.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
       token,

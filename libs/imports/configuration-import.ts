@@ -10,6 +10,7 @@ import {
 } from '../as-code/index.js';
 import { parseInput } from '../contract/index.js';
 import { createCustomerBody } from '../customers/index.js';
+import { notAllowed } from '../errors/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import { createWindowBody } from '../maintenance/index.js';
 import { createChannelBody } from '../notifications/index.js';
@@ -33,17 +34,24 @@ export interface ConfigurationPorts {
   createWebsites(organizationId: number, items: readonly unknown[]): Promise<BatchItemOutcome[]>;
 }
 
+/** Packages are an admin's (POST /api/packages): an import by an editor or a write token uses the organization's. */
+const PACKAGES_NEED_ADMIN = notAllowed(
+  'Making a package needs the admin scope: an admin creates it (or imports this), then import again',
+);
+
 /** Things made in the API process: each body checked by its create route's own schema, then its service. */
 class ServiceConfigurationCreator implements ConfigurationCreator {
   constructor(
     private readonly organizationId: number,
     private readonly ports: ConfigurationPorts,
+    private readonly mayCreatePackages: boolean,
   ) {}
 
   async create(kind: Exclude<ResourceKind, 'website'>, body: Body): Promise<number> {
     const { organizationId, ports } = this;
     switch (kind) {
       case 'package':
+        if (!this.mayCreatePackages) throw PACKAGES_NEED_ADMIN;
         return (await ports.createPackage(organizationId, parseInput(createPackageBody, body, 'body'))).id;
       case 'customer':
         return (await ports.createCustomer(organizationId, parseInput(createCustomerBody, body, 'body'))).id;
@@ -82,6 +90,8 @@ export async function importConfiguration(
   exported: ExportDocument,
   options: {
     dryRun: boolean;
+    /** The caller has the admin scope (packages are made only then, as POST /api/packages asks). */
+    mayCreatePackages: boolean;
     ports: ConfigurationPorts;
     report: ImportReport;
     /** Told as things are made (done of total). */
@@ -99,19 +109,21 @@ export async function importConfiguration(
   for (const { kind, label } of plan.unchanged)
     report.resources.push({ kind, name: label, status: 'exists', id: null, errors: [] });
   if (options.dryRun) {
-    for (const step of plan.steps)
+    for (const step of plan.steps) {
+      const refused = step.kind === 'package' && !options.mayCreatePackages;
       report.resources.push({
         kind: step.kind,
         name: step.label,
-        status: 'would-create',
+        status: refused ? 'failed' : 'would-create',
         id: null,
-        errors: [],
+        errors: refused ? [{ path: '', message: PACKAGES_NEED_ADMIN.detail }] : [],
       });
+    }
     await options.progress(plan.steps.length, plan.steps.length);
     return;
   }
   await options.progress(0, plan.steps.length);
-  const creator = new ServiceConfigurationCreator(organizationId, options.ports);
+  const creator = new ServiceConfigurationCreator(organizationId, options.ports, options.mayCreatePackages);
   await applyPlan(plan, creator, {
     stopOnFailure: false,
     onProgress: async (done, total, outcome) => {

@@ -126,12 +126,13 @@ export class ImportJobs {
   /** An export (`webmon-json`) imported as a job: what the organization lacks is made, by key. */
   startConfiguration(
     organizationId: number,
-    input: { exported: ExportDocument; dryRun: boolean },
+    input: { exported: ExportDocument; dryRun: boolean; mayCreatePackages: boolean },
   ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
     return this.launch(organizationId, 'webmon-json', input.dryRun, 0, async (job) => {
       let savedAt = 0;
       await importConfiguration(organizationId, input.exported, {
         dryRun: input.dryRun,
+        mayCreatePackages: input.mayCreatePackages,
         ports: this.deps.configuration,
         report: job.report,
         progress: async (done, total) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParams, resourceId } from '../contract/index.js';
+import { hasScope, idParams, resourceId } from '../contract/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import { type ExportDocument, exportDocument } from '../exports/index.js';
 import { defineRoute, type Route } from '../http/index.js';
@@ -109,6 +109,7 @@ export function importRoutes(deps: {
           const { job } = await deps.jobs.startConfiguration(organizationId, {
             exported: parseExport(body.content),
             dryRun: body.dryRun,
+            mayCreatePackages: hasScope(auth.scopes, 'admin'),
           });
           ctx.set('Location', `/api/imports/${job.id}`);
           return toImportView(job);
