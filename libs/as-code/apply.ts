@@ -40,8 +40,9 @@ export interface ApplyOptions {
   onProgress?: (done: number, total: number, outcome: StepOutcome) => void | Promise<void>;
 }
 
-/** Websites made in one request at most (the batch route's bound). */
+/** Websites made in one request at most (the batch route's bound), and their bytes (the API takes 1 MiB). */
 const WEBSITES_PER_BATCH = 1000;
+const BATCH_BYTES = 900_000;
 
 /** A step whose reference names a thing not made (its create failed): skipped, saying which. */
 class MissingReference extends Error {
@@ -58,7 +59,10 @@ function resolved(body: Body, known: KnownIds): Body {
       if (typeof id !== 'number') throw new MissingReference(value);
       return id;
     }
-    if (Array.isArray(value)) return value.map(walk);
+    if (Array.isArray(value))
+      return value
+        .filter((item) => !(isReference(item) && item.optional && typeof known.resolve(item) !== 'number'))
+        .map(walk);
     if (typeof value === 'object' && value !== null)
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
     return value;
@@ -97,9 +101,12 @@ export async function applyPlan(
     const step = plan.steps[i] as Step;
     if (step.action === 'create' && step.kind === 'website') {
       const run: Step[] = [];
+      let bytes = 0;
       while (run.length < WEBSITES_PER_BATCH) {
         const next = plan.steps[i + run.length];
         if (next?.action !== 'create' || next.kind !== 'website') break;
+        bytes += Buffer.byteLength(JSON.stringify(next.body));
+        if (run.length > 0 && bytes > BATCH_BYTES) break;
         run.push(next);
       }
       i += run.length;

@@ -5,6 +5,9 @@ export interface FieldChange {
   to: unknown;
 }
 
+/** Fields a PATCH replaces whole (not merged): compared and sent whole. */
+export const WHOLE_FIELDS: ReadonlySet<string> = new Set(['customHeaders', 'scope', 'recurrence']);
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -23,7 +26,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /**
  * The fields the file writes that differ from the organization's: only what is written counts
  * (a field left out is left as it is), and a nested object (a package's `limits`, a page's
- * `branding`) counts field by field, as PATCH merges it.
+ * `branding`) counts field by field, as PATCH merges it; one PATCH replaces (WHOLE_FIELDS) counts whole.
  */
 export function diffWritten(
   written: Record<string, unknown>,
@@ -34,7 +37,8 @@ export function diffWritten(
   for (const [key, to] of Object.entries(written)) {
     if (to === undefined) continue;
     const from = current[key];
-    if (isPlainObject(to) && isPlainObject(from)) changes.push(...diffWritten(to, from, `${prefix}${key}.`));
+    if (isPlainObject(to) && isPlainObject(from) && !WHOLE_FIELDS.has(key))
+      changes.push(...diffWritten(to, from, `${prefix}${key}.`));
     else if (!sameValue(to, from ?? null)) changes.push({ field: `${prefix}${key}`, from: from ?? null, to });
   }
   return changes;
@@ -47,11 +51,4 @@ export function changedFields(
 ): Record<string, unknown> {
   const top = new Set(changes.map((change) => change.field.split('.')[0] as string));
   return Object.fromEntries(Object.entries(written).filter(([key]) => top.has(key)));
-}
-
-/** An instant written in any offset, as the API shows it (UTC, milliseconds): compared, not rewritten. */
-export function asUtcInstant(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : new Date(time).toISOString();
 }

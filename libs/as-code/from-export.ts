@@ -1,3 +1,4 @@
+import { connectorOf } from '../connectors/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
 import { groupBy } from '../runtime/index.js';
@@ -20,7 +21,19 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
   const packageKey = new Map(exported.packages.map((pkg) => [pkg.id, pkg.key]));
   const customerName = new Map(exported.customers.map((customer) => [customer.id, customer.name]));
   const channelName = new Map(exported.channels.map((channel) => [channel.id, channel.name]));
-  const websiteUrl = new Map(exported.websites.map((website) => [website.id, website.url]));
+  // A page names its websites by URL, with the method when it is not a GET (two may share a URL).
+  const websiteUrl = new Map(
+    exported.websites.map((website) => [
+      website.id,
+      website.httpMethod === 'GET' ? website.url : `${website.httpMethod} ${website.url}`,
+    ]),
+  );
+  const packageThreshold = new Map(
+    exported.packages.map((pkg) => [pkg.id, pkg.alerting.responseTimeThresholdMs]),
+  );
+  const thresholdOf = new Map(
+    exported.customers.map((customer) => [customer.id, packageThreshold.get(customer.packageId)]),
+  );
   const windowsOf = groupBy(exported.maintenanceWindows, (window) => window.websiteId);
   const websitesOf = groupBy(exported.websites, (website) => website.customerId);
 
@@ -33,8 +46,14 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
       });
     if (site.requestBodySecret)
       notes.push({ label, note: 'its secret request body is not carried (write-only)' });
-    if (site.mtlsClientKeySet) notes.push({ label, note: 'its mTLS client key is not carried (write-only)' });
-    const { websiteId: _websiteId, ...checkConfig } = site.checkConfig;
+    if (site.mtlsClientKeySet)
+      notes.push({
+        label,
+        note: 'its mTLS client key is not carried (write-only): give it as mtlsClientKey',
+      });
+    const { websiteId: _websiteId, responseTimeThresholdMs, ...checkConfig } = site.checkConfig;
+    // The view shows the threshold in force: the package's is left out, so the website keeps following it.
+    const ownThreshold = responseTimeThresholdMs !== thresholdOf.get(site.customerId);
     return {
       name: site.name,
       url: site.url,
@@ -44,15 +63,14 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
       followRedirects: site.followRedirects,
       maxRedirects: site.maxRedirects,
       cookieHandling: site.cookieHandling,
-      // Without its key a client certificate cannot be used: mTLS is carried off, the certificate kept.
-      mtlsEnabled: site.mtlsEnabled && !site.mtlsClientKeySet,
+      mtlsEnabled: site.mtlsEnabled,
       mtlsClientCert: site.mtlsClientCert,
       checkInterval: site.checkInterval,
       timeoutSeconds: site.timeoutSeconds,
       regions: site.regions,
       paused: site.paused,
       notificationChannels: site.notificationChannelIds.flatMap((id) => channelName.get(id) ?? []),
-      checkConfig,
+      checkConfig: ownThreshold ? { ...checkConfig, responseTimeThresholdMs } : checkConfig,
       maintenance: (windowsOf.get(site.id) ?? []).map((window) => ({
         title: window.title,
         startsAt: window.startsAt,
@@ -82,10 +100,16 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
     channels: exported.channels.map((channel) => {
       const secrets = secretFieldsOf(channel.type);
       const carried = secrets.filter((field) => channel.config[`${field}Set`] === true);
+      const label = `channel "${channel.name}"`;
       if (carried.length > 0)
         notes.push({
-          label: `channel "${channel.name}"`,
-          note: `write-only ${carried.join(', ')} not carried: give ${carried.length > 1 ? 'them' : 'it'} again in the app`,
+          label,
+          note: `write-only ${carried.join(', ')} not carried: give ${carried.length > 1 ? 'them' : 'it'} again (in the app, or as {env: NAME})`,
+        });
+      if (connectorOf(channel.type).signs)
+        notes.push({
+          label,
+          note: 'a new channel signs with a new secret: see it by rotating it in the app',
         });
       const config = Object.fromEntries(
         Object.entries(channel.config).filter(

@@ -17,6 +17,8 @@ const COLLECTION: Record<ResourceKind, string> = {
 /** Tries of one request the API turned away for now (429 over the rate limit, 503 busy). */
 const MAX_TRIES = 6;
 const MAX_WAIT_SECONDS = 30;
+/** A request the API has not answered in this long is given up (a batch of 1,000 websites takes ~2 s). */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 /** The API's answer to a request that failed: its RFC 9457 problem. */
 export class ApiProblem extends Error {
@@ -42,17 +44,18 @@ export class ApiConfiguration implements ConfigurationWriter {
     private readonly token: string,
     private readonly fetchApi: typeof fetch = fetch,
   ) {
-    this.base = new URL(baseUrl);
+    // A trailing slash, so that paths resolve below it (https://host/webmon/ + api/… keeps /webmon).
+    this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     if (!/^https?:$/.test(this.base.protocol)) throw new Error(`${baseUrl} is not an http(s) URL`);
   }
 
   /** Where this API serves the monitoring file's JSON Schema (for a file's `$schema`). */
   schemaUrl(): string {
-    return new URL('/monitoring.schema.json', this.base).toString();
+    return new URL('monitoring.schema.json', this.base).toString();
   }
 
   private async request(method: string, path: string, body?: unknown): Promise<unknown> {
-    const url = new URL(path, this.base);
+    const url = new URL(path.replace(/^\//, ''), this.base);
     for (let attempt = 1; ; attempt += 1) {
       const response = await this.fetchApi(url, {
         method,
@@ -62,6 +65,16 @@ export class ApiConfiguration implements ConfigurationWriter {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }).catch((error: unknown) => {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const why =
+          (error as Error).name === 'TimeoutError'
+            ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`
+            : (cause?.code ?? cause?.message ?? (error as Error).message);
+        throw new Error(
+          `${method} ${url.origin}${url.pathname}: ${why} (is WEBMON_URL right, and the API up?)`,
+        );
       });
       const text = await response.text();
       const answer: unknown = text ? safeJson(text) : null;

@@ -10,7 +10,7 @@ export { asCodeRoutes } from './as-code.routes.js';
 export type { FieldChange } from './field-diff.js';
 export { type ExportNote, fileFromExport } from './from-export.js';
 export { ApiConfiguration } from './http-configuration.js';
-export { MONITORING_FILE_MAX_BYTES, readMonitoringFile } from './monitoring-file.js';
+export { MONITORING_FILE_MAX_BYTES, readMonitoringFile, writtenFile } from './monitoring-file.js';
 export { monitoringFile, monitoringFileJsonSchema } from './monitoring-file.schema.js';
 export { type Body, type Plan, PlanProblems, planChanges, type Step, type WrittenFile } from './plan.js';
 export { outcomeLine, planCounts, planText } from './plan-text.js';

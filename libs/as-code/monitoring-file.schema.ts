@@ -22,6 +22,9 @@ export type EnvReference = z.infer<typeof envReference>;
 
 const secretText = z.union([z.string(), envReference]);
 
+/** Headers the API keeps sealed even among customHeaders. */
+const SEALED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
 /** The maintenance windows of a website: as POST /api/maintenance-windows takes them, without `websiteId`. */
 const maintenanceWindow = createWindowBody.omit({ websiteId: true });
 
@@ -54,6 +57,22 @@ const website = createWebsiteBody
       .max(50)
       .optional()
       .describe('Its maintenance windows, each known by its title'),
+  })
+  .superRefine((site, ctx) => {
+    // The API seals these and never shows them: in the file they would be plain text, and never compared.
+    for (const name of Object.keys(site.customHeaders ?? {}))
+      if (SEALED_HEADERS.has(name.toLowerCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customHeaders', name],
+          message: `a credential: give it in secretHeaders as {env: NAME}`,
+        });
+    if (typeof site.requestBody === 'object' && site.requestBody !== null && site.requestBodySecret !== true)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['requestBodySecret'],
+        message: 'a body from the environment is a credential: set requestBodySecret: true',
+      });
   });
 
 const customer = createCustomerBody.omit({ packageId: true }).extend({

@@ -1,4 +1,6 @@
 import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { WHOLE_FIELDS } from './field-diff.js';
 import { envReference, monitoringFile } from './monitoring-file.schema.js';
 import { PlanProblems, type WrittenFile } from './plan.js';
 
@@ -24,12 +26,18 @@ export function readMonitoringFile(
         message: error.message.split('\n')[0] ?? error.message,
       })),
     );
-  const raw: unknown = document.toJS({ maxAliasCount: 100 });
-  const checked = monitoringFile.safeParse(raw);
-  if (!checked.success)
-    throw new PlanProblems(
-      checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-    );
+  return writtenFile(document.toJS({ maxAliasCount: 100 }), env);
+}
+
+/**
+ * A file's content (read from YAML, or made from an export) as the planner compares it: each
+ * `{env: NAME}` replaced by the variable's value, then every value as the API's schemas make it
+ * (names trimmed, status codes as text, times in UTC, a recurrence's defaults), keeping only the
+ * fields written (the schemas' defaults for the rest would overwrite what the file leaves alone).
+ */
+export function writtenFile(raw: unknown, env: Readonly<Record<string, string | undefined>>): WrittenFile {
+  const shape = monitoringFile.safeParse(raw);
+  if (!shape.success) throw problemsOf(shape.error);
   const missing: Array<{ path: string; message: string }> = [];
   const withValues = (value: unknown, path: string[]): unknown => {
     if (envReference.safeParse(value).success) {
@@ -46,7 +54,35 @@ export function readMonitoringFile(
       );
     return value;
   };
-  const file = withValues(raw, []) as WrittenFile;
+  const resolved = withValues(raw, []);
   if (missing.length > 0) throw new PlanProblems(missing);
-  return file;
+  const parsed = monitoringFile.safeParse(resolved);
+  if (!parsed.success) throw problemsOf(parsed.error);
+  return onlyWritten(parsed.data, resolved) as WrittenFile;
+}
+
+function problemsOf(error: z.ZodError): PlanProblems {
+  return new PlanProblems(
+    error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  );
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+/** `parsed` with only the keys `raw` has (a field whole where PATCH replaces it whole), instants as ISO text. */
+function onlyWritten(parsed: unknown, raw: unknown, whole = false): unknown {
+  if (parsed instanceof Date) return parsed.toISOString();
+  if (Array.isArray(parsed))
+    return parsed.map((item, i) => onlyWritten(item, Array.isArray(raw) ? raw[i] : undefined, whole));
+  if (!isPlainObject(parsed)) return parsed;
+  const keys = whole || !isPlainObject(raw) ? Object.keys(parsed) : Object.keys(raw);
+  return Object.fromEntries(
+    keys
+      .filter((key) => parsed[key] !== undefined)
+      .map((key) => [
+        key,
+        onlyWritten(parsed[key], isPlainObject(raw) ? raw[key] : undefined, whole || WHOLE_FIELDS.has(key)),
+      ]),
+  );
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../exports/index.js';
 import { applyPlan, type ConfigurationWriter } from './apply.js';
-import { readMonitoringFile } from './monitoring-file.js';
+import { readMonitoringFile, writtenFile } from './monitoring-file.js';
 import { type PlanProblems, planChanges, type WrittenFile } from './plan.js';
 import { planText } from './plan-text.js';
 
@@ -27,7 +27,7 @@ const pkg = (id: number, key: string) => ({
   displayName: key,
   features: {} as ExportDocument['packages'][number]['features'],
   limits: { maxWebsites: 50, minCheckIntervalSeconds: 60, resultRetentionDays: 30 },
-  alerting: {} as ExportDocument['packages'][number]['alerting'],
+  alerting: { responseTimeThresholdMs: 5000 } as ExportDocument['packages'][number]['alerting'],
   createdAt: at,
   updatedAt: at,
 });
@@ -56,8 +56,71 @@ const slackChannel = (id: number, webhookUrlSet: boolean) => ({
   updatedAt: at,
 });
 
+/** As the CLI plans: the file read through the API's schemas first. */
 const plan = (file: Omit<WrittenFile, 'version'>, current = emptyOrganization(), prune = false) =>
-  planChanges({ version: 1, ...file }, current, { prune, createOnly: false });
+  planChanges(writtenFile({ version: 1, ...file }, {}), current, { prune, createOnly: false });
+
+type ExportedWebsite = ExportDocument['websites'][number];
+const PUBLIC_ID = '00000000-0000-4000-8000-000000000040';
+/** An organization with package "pro" (threshold 5000 ms), customer "Acme" and one website as the export shows it. */
+function withWebsite(overrides: Partial<ExportedWebsite> = {}): ExportDocument {
+  const current = emptyOrganization();
+  current.packages = [pkg(1, 'pro')];
+  current.customers = [customer(7, 'Acme', 1)];
+  current.websites = [
+    {
+      id: 40,
+      publicId: PUBLIC_ID,
+      organizationId: 1,
+      customerId: 7,
+      name: 'Shop',
+      url: 'https://shop.example/',
+      httpMethod: 'GET',
+      customHeaders: { 'X-Probe': 'webmon' },
+      secretHeaderNames: [],
+      requestBody: null,
+      requestBodySecret: false,
+      followRedirects: true,
+      maxRedirects: 10,
+      cookieHandling: 'jar',
+      mtlsEnabled: false,
+      mtlsClientCert: null,
+      mtlsClientKeySet: false,
+      checkInterval: 300,
+      timeoutSeconds: 30,
+      regions: [],
+      paused: false,
+      notificationChannelIds: [],
+      createdAt: at,
+      updatedAt: at,
+      checkConfig: {
+        websiteId: 40,
+        checkSslEnabled: true,
+        checkHttpsRedirectEnabled: false,
+        checkStatusEnabled: true,
+        checkSizeEnabled: false,
+        checkResponseTimeEnabled: true,
+        checkKeywordEnabled: false,
+        checkDomainExpiryEnabled: false,
+        minPageSize: null,
+        maxPageSize: null,
+        expectedStatusCodes: ['200'],
+        responseTimeThresholdMs: 5000,
+        keyword: null,
+        keywordMode: 'present',
+        keywordCaseSensitive: false,
+        assertions: [],
+      },
+      ...overrides,
+    },
+  ];
+  return current;
+}
+const acmeWith = (website: Record<string, unknown>) => ({
+  customers: [
+    { name: 'Acme', package: 'pro', websites: [{ name: 'Shop', url: 'https://shop.example/', ...website }] },
+  ],
+});
 
 describe('planChanges: what it takes to bring an organization to a monitoring file', () => {
   it('makes things in the order they name each other, references standing for what is not made yet', () => {
@@ -199,6 +262,90 @@ describe('planChanges: what it takes to bring an organization to a monitoring fi
   });
 });
 
+describe('planChanges converges: a second plan after apply finds nothing, and sees every real difference', () => {
+  it('compares what the API would store: names trimmed, codes as text, the package’s threshold', () => {
+    const result = plan(
+      acmeWith({
+        name: '  Shop ',
+        checkConfig: { expectedStatusCodes: ['200'], responseTimeThresholdMs: null },
+      }),
+      withWebsite(),
+    );
+    expect(result.steps).toEqual([]);
+  });
+
+  it('compares a field PATCH replaces whole: a header removed, a scope widened, a recurrence’s end dropped', () => {
+    const headers = plan(acmeWith({ customHeaders: {} }), withWebsite());
+    expect(headers.steps[0]).toMatchObject({ action: 'change', body: { customHeaders: {} } });
+
+    const current = withWebsite();
+    current.channels = [{ ...slackChannel(3, true), scope: { customerId: 7, listedOnly: false } }];
+    const widened = plan(
+      { channels: [{ type: 'slack', name: 'Ops', scope: {}, config: { channel: null } }] },
+      current,
+    );
+    expect(widened.steps[0]).toMatchObject({ action: 'change', body: { scope: {} } });
+
+    const windowed = withWebsite();
+    windowed.maintenanceWindows = [
+      {
+        id: 5,
+        websiteId: 40,
+        title: 'Deploy',
+        startsAt: '2026-12-01T21:00:00.000Z',
+        endsAt: '2026-12-01T22:00:00.000Z',
+        timezone: 'Europe/Berlin',
+        recurrence: {
+          frequency: 'weekly',
+          interval: 1,
+          byWeekday: ['TU'],
+          until: '2027-06-01T00:00:00.000Z',
+        },
+        createdAt: at,
+        updatedAt: at,
+      },
+    ];
+    const window = {
+      title: 'Deploy',
+      startsAt: '2026-12-01T22:00:00+01:00',
+      endsAt: '2026-12-01T23:00:00+01:00',
+      recurrence: { frequency: 'weekly', byWeekday: ['TU'] },
+    };
+    const dropped = plan(acmeWith({ maintenance: [window] }), windowed);
+    expect(dropped.steps.map((step) => step.action === 'change' && step.changes.map((c) => c.field))).toEqual(
+      [['recurrence']],
+    );
+    const same = plan(
+      acmeWith({
+        maintenance: [
+          { ...window, recurrence: { ...window.recurrence, until: '2027-06-01T02:00:00+02:00' } },
+        ],
+      }),
+      windowed,
+    );
+    expect(same.steps).toEqual([]);
+  });
+
+  it('sends a sealed body with its switch, and refuses credentials among plain headers', () => {
+    const sealed = plan(acmeWith({ requestBody: 'token=abc', requestBodySecret: true }), withWebsite());
+    expect(sealed.steps[0]).toMatchObject({ body: { requestBodySecret: true, requestBody: 'token=abc' } });
+    expect(planText(sealed)).not.toContain('token=abc');
+    expect(() => plan(acmeWith({ customHeaders: { Authorization: 'Bearer x' } }), withWebsite())).toThrow(
+      /customHeaders\.Authorization: a credential: give it in secretHeaders/,
+    );
+  });
+
+  it('knows a GET and a POST of one URL apart, and prune keeps what the file names', () => {
+    const current = withWebsite();
+    current.channels = [slackChannel(3, true)];
+    const result = plan(acmeWith({ httpMethod: 'POST', notificationChannels: ['Ops'] }), current, true);
+    expect(result.steps.map((step) => `${step.action} ${step.label}`)).toEqual([
+      'create website "Shop" (Acme)',
+      'delete website "Shop"',
+    ]);
+  });
+});
+
 describe('applyPlan', () => {
   it('replaces references by the ids of things made before, skips what needs a thing not made, stops at a failure when asked', async () => {
     const calls: string[] = [];
@@ -243,6 +390,55 @@ describe('applyPlan', () => {
 
     const stopping = await applyPlan(planned, writer, { stopOnFailure: true });
     expect(stopping.map((o) => o.status)).toEqual(['done', 'done', 'failed']);
+  });
+
+  it('makes a website without a channel that was not made (a list’s reference is dropped, not failed)', async () => {
+    const made: unknown[] = [];
+    const writer: ConfigurationWriter = {
+      async create(kind) {
+        if (kind === 'channel') throw new Error('config.routingKey: required');
+        return 9;
+      },
+      async createWebsites(items) {
+        made.push(...items);
+        return items.map(() => ({ id: 50 }));
+      },
+      async change() {},
+      async remove() {},
+    };
+    const planned = plan({
+      packages: [{ key: 'pro', displayName: 'Pro' }],
+      channels: [{ type: 'pagerduty', name: 'Pager', config: {} }],
+      customers: [
+        {
+          name: 'Acme',
+          package: 'pro',
+          websites: [{ name: 'A', url: 'https://a.example/', notificationChannels: ['Pager'] }],
+        },
+      ],
+    });
+    const outcomes = await applyPlan(planned, writer, { stopOnFailure: false });
+    expect(outcomes.map((o) => o.status)).toEqual(['done', 'done', 'failed', 'done']);
+    expect(made).toEqual([expect.objectContaining({ name: 'A', notificationChannelIds: [] })]);
+  });
+
+  it('ends with a stop at a failure when asked', async () => {
+    const writer: ConfigurationWriter = {
+      create: async () => {
+        throw new Error('no');
+      },
+      createWebsites: async () => [],
+      change: async () => {},
+      remove: async () => {},
+    };
+    const planned = plan({
+      packages: [
+        { key: 'a', displayName: 'A' },
+        { key: 'b', displayName: 'B' },
+      ],
+    });
+    const stopping = await applyPlan(planned, writer, { stopOnFailure: true });
+    expect(stopping.map((o) => o.status)).toEqual(['failed']);
   });
 });
 

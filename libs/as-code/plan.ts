@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { ExportDocument } from '../exports/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
-import { asUtcInstant, changedFields, diffWritten, type FieldChange } from './field-diff.js';
+import { changedFields, diffWritten, type FieldChange } from './field-diff.js';
 import type { monitoringFile } from './monitoring-file.schema.js';
 import {
   KnownIds,
+  optional,
   type Reference,
   type ResourceKind,
   reference,
@@ -43,6 +44,8 @@ export interface Plan {
   unchanged: Array<{ kind: ResourceKind; label: string }>;
   /** The organization's ids by kind and key: what the steps' references start from. */
   known: KnownIds;
+  /** Creating only: things of the file left out (a key given twice), with why. */
+  refused: Array<{ kind: ResourceKind; label: string; reason: string }>;
 }
 
 export interface PlanOptions {
@@ -72,6 +75,7 @@ export function planChanges(file: WrittenFile, current: ExportDocument, options:
     steps: [...planner.steps, ...planner.deletes()],
     unchanged: planner.unchanged,
     known: planner.known,
+    refused: planner.refused,
   };
 }
 
@@ -80,8 +84,12 @@ class Planner {
   readonly unchanged: Plan['unchanged'] = [];
   private readonly problems: Array<{ path: string; message: string }> = [];
   readonly known = new KnownIds();
+  /** Things the file names (described or not): `prune` never deletes them. */
+  private readonly referenced = new Set<string>();
+  /** Creating only: things left out, with why. */
+  readonly refused: Plan['refused'] = [];
   /** The file's websites by name, for pages that list them so. */
-  private readonly fileWebsites: Array<{ customer: string; name: string; key: string }> = [];
+  private readonly fileWebsites: Array<{ customer: string; name: string; url: string; key: string }> = [];
   private readonly ambiguous = new Set<string>();
   /** Keys the file describes, by kind: what `prune` keeps. */
   private readonly described = new Map<ResourceKind, Set<string>>();
@@ -101,7 +109,8 @@ class Planner {
     for (const channel of current.channels) this.learn('channel', channel.name, channel.id);
     for (const website of current.websites) {
       const owner = this.names.customer.get(website.customerId);
-      if (owner !== undefined) this.learn('website', websiteKey(owner, website.url), website.id);
+      if (owner !== undefined)
+        this.learn('website', websiteKey(owner, website.httpMethod, website.url), website.id);
     }
   }
 
@@ -115,22 +124,26 @@ class Planner {
   private describe(kind: ResourceKind, key: string, path: string): boolean {
     const keys = this.described.get(kind) ?? new Set<string>();
     this.described.set(kind, keys);
-    if (keys.has(key)) {
-      this.problems.push({ path, message: `"${key}" is described twice` });
+    const problem = keys.has(key)
+      ? `"${key}" is described twice`
+      : this.ambiguous.has(`${kind}\n${key}`)
+        ? `your organization has two of kind ${kind} known as "${key}": rename or delete one, then plan again`
+        : null;
+    if (problem) {
+      // Creating only (an import), the thing is left out and said; a file to apply must be clear.
+      if (this.options.createOnly) this.refused.push({ kind, label: `${kind} "${key}"`, reason: problem });
+      else this.problems.push({ path, message: problem });
       return false;
     }
-    if (this.ambiguous.has(`${kind}\n${key}`))
-      this.problems.push({
-        path,
-        message: `your organization has two of kind ${kind} known as "${key}": rename or delete one, then plan again`,
-      });
     keys.add(key);
     return true;
   }
 
+  /** A thing named by the file: it must exist (or be described), and `prune` keeps it. */
   private ref(kind: ResourceKind, key: string, path: string): number | Reference {
     if (this.known.get(kind, key) === undefined && !this.described.get(kind)?.has(key))
       this.problems.push({ path, message: `no ${kind} "${key}" in the file or your organization` });
+    this.referenced.add(`${kind}\n${key}`);
     return this.known.resolve(reference(kind, key));
   }
 
@@ -146,6 +159,8 @@ class Planner {
       compared?: Body;
       /** A compared field sent under another name (`package` as `packageId`). */
       sentAs?: Record<string, string>;
+      /** Fields sent along when one changes (a sealed body with its flag). */
+      sentWith?: Record<string, readonly string[]>;
       checkConfig?: { written: Body; current: Body };
     } = {},
   ): void {
@@ -174,9 +189,10 @@ class Planner {
       changes: [...changes, ...configChanges],
       body: changedFields(
         written,
-        changes.map((change) => {
+        changes.flatMap((change) => {
           const [top = '', ...rest] = change.field.split('.');
-          return { ...change, field: [extra.sentAs?.[top] ?? top, ...rest].join('.') };
+          const along = (extra.sentWith?.[top] ?? []).map((field) => ({ ...change, field }));
+          return [{ ...change, field: [extra.sentAs?.[top] ?? top, ...rest].join('.') }, ...along];
         }),
       ),
       ...(configChanges.length > 0 && extra.checkConfig
@@ -205,9 +221,9 @@ class Planner {
     for (const customer of described) {
       const i = customers.indexOf(customer);
       for (const [j, website] of (customer.websites ?? []).entries()) {
-        const key = websiteKey(customer.name, website.url);
+        const key = websiteKey(customer.name, website.httpMethod ?? 'GET', website.url);
         if (!this.describe('website', key, `customers.${i}.websites.${j}.url`)) continue;
-        this.fileWebsites.push({ customer: customer.name.trim(), name: website.name, key });
+        this.fileWebsites.push({ customer: customer.name.trim(), name: website.name, url: website.url, key });
         this.planWebsite(customer.name.trim(), website, `customers.${i}.websites.${j}`);
       }
     }
@@ -279,14 +295,15 @@ class Planner {
   }
 
   private planWebsite(customerName: string, website: WrittenWebsite, path: string): void {
-    const key = websiteKey(customerName, website.url);
+    const key = websiteKey(customerName, website.httpMethod ?? 'GET', website.url);
     const label = `website "${website.name}" (${customerName})`;
     const { checkConfig, maintenance, notificationChannels, secretHeaders, mtlsClientKey, ...fields } =
       website;
     const written: Body = { ...fields, customerId: this.ref('customer', customerName, path) };
     if (notificationChannels)
       written.notificationChannelIds = notificationChannels.map((name, k) =>
-        this.ref('channel', name.trim(), `${path}.notificationChannels.${k}`),
+        // A channel not made (its credential missing) is left off the website, which is made all the same.
+        optional(this.ref('channel', name.trim(), `${path}.notificationChannels.${k}`)),
       );
     const found = this.current.websites.find((w) => w.id === this.known.get('website', key));
     const compared: Body = { ...written };
@@ -317,6 +334,18 @@ class Planner {
       view.mtlsClientKey = found?.mtlsClientKeySet ? '(set)' : '(not set)';
     }
     if (found?.requestBodySecret || website.requestBodySecret) delete compared.requestBody;
+    // The view shows the threshold in force: null (the package's) matches the package's value.
+    const thresholdFollowsPackage =
+      checkConfig?.responseTimeThresholdMs === null &&
+      found !== undefined &&
+      found.checkConfig.responseTimeThresholdMs ===
+        this.packageOf(found.customerId)?.alerting.responseTimeThresholdMs;
+    const comparedConfig =
+      checkConfig && thresholdFollowsPackage
+        ? Object.fromEntries(
+            Object.entries(checkConfig).filter(([field]) => field !== 'responseTimeThresholdMs'),
+          )
+        : checkConfig;
     if (!found) {
       this.steps.push({
         action: 'create',
@@ -329,7 +358,12 @@ class Planner {
       this.reconcile('website', key, label, { id: found.id, view, address: found.publicId }, written, {
         compared,
         sentAs: { notificationChannels: 'notificationChannelIds' },
-        ...(checkConfig ? { checkConfig: { written: checkConfig, current: found.checkConfig } } : {}),
+        // A sealed value goes with its switch: turned on, it seals what is sent with it.
+        sentWith: {
+          requestBodySecret: ['requestBody'],
+          mtlsEnabled: ['mtlsClientCert', 'mtlsClientKey'],
+        },
+        ...(comparedConfig ? { checkConfig: { written: comparedConfig, current: found.checkConfig } } : {}),
       });
     }
     for (const [k, window] of (maintenance ?? []).entries())
@@ -351,22 +385,13 @@ class Planner {
           )
         : undefined;
     if (found) this.known.set('maintenanceWindow', key, found.id);
-    const { recurrence } = window;
-    const compared: Body = {
-      ...window,
-      startsAt: asUtcInstant(window.startsAt),
-      endsAt: asUtcInstant(window.endsAt),
-      ...(recurrence?.until ? { recurrence: { ...recurrence, until: asUtcInstant(recurrence.until) } } : {}),
-    };
+    // Instants are UTC already (the file was read through the API's schemas).
     this.reconcile(
       'maintenanceWindow',
       key,
       `maintenance window "${window.title}"`,
       found && { id: found.id, view: found },
       found ? window : { ...window, websiteId },
-      {
-        compared,
-      },
     );
   }
 
@@ -401,33 +426,52 @@ class Planner {
     );
   }
 
-  /** A page's website named by URL (or, failing that, by a name only one of the customer's websites has). */
+  private packageOf(customerId: number) {
+    const customer = this.current.customers.find((c) => c.id === customerId);
+    return this.current.packages.find((p) => p.id === customer?.packageId);
+  }
+
+  /**
+   * A page's website, named by URL (`POST https://…` for one that is not a GET) or by a name only
+   * one of the customer's websites has; those of the file first, then the organization's.
+   */
   private pageWebsite(customerName: string, named: string, path: string): number | Reference {
-    const byUrl = websiteKey(customerName, named);
-    if (this.known.get('website', byUrl) !== undefined || this.described.get('website')?.has(byUrl))
+    const spelled = /^([A-Z]+) (\S+)$/.exec(named);
+    const [method, url] = spelled ? [spelled[1] as string, spelled[2] as string] : ['GET', named];
+    const byUrl = websiteKey(customerName, method, url);
+    if (this.known.get('website', byUrl) !== undefined || this.described.get('website')?.has(byUrl)) {
+      this.referenced.add(`website\n${byUrl}`);
       return this.known.resolve(reference('website', byUrl));
-    const inFile = this.fileWebsites.filter((w) => w.customer === customerName && w.name === named);
+    }
+    const sameUrl = (candidate: string) => !spelled && urlKey(candidate) === urlKey(named);
+    const inFile = this.fileWebsites.filter(
+      (w) => w.customer === customerName && (w.name === named || sameUrl(w.url)),
+    );
     if (inFile.length === 1 && inFile[0]) return this.known.resolve(reference('website', inFile[0].key));
     const customerId = this.known.get('customer', customerName);
-    const matches =
-      inFile.length > 1
-        ? inFile
-        : this.current.websites.filter((w) => w.customerId === customerId && w.name === named);
-    if (matches.length === 1 && matches[0] && 'id' in matches[0]) return matches[0].id;
+    const found = this.current.websites.filter(
+      (w) => w.customerId === customerId && (w.name === named || sameUrl(w.url)),
+    );
+    const count = inFile.length > 1 ? inFile.length : found.length;
+    if (inFile.length === 0 && found.length === 1 && found[0]) {
+      this.referenced.add(`website\n${websiteKey(customerName, found[0].httpMethod, found[0].url)}`);
+      return found[0].id;
+    }
     this.problems.push({
       path,
       message:
-        matches.length > 1
-          ? `customer "${customerName}" has ${matches.length} websites named "${named}": name it by URL`
+        count > 1
+          ? `customer "${customerName}" has ${count} websites of "${named}": name it "METHOD URL"`
           : `no website "${named}" (by URL or name) of customer "${customerName}"`,
     });
-    return reference('website', urlKey(named));
+    return reference('website', byUrl);
   }
 
   /** With `prune`: what the organization has and the file does not describe, dependants first. */
   deletes(): Step[] {
     if (!this.options.prune || this.options.createOnly) return [];
-    const kept = (kind: ResourceKind, key: string) => this.described.get(kind)?.has(key) ?? false;
+    const kept = (kind: ResourceKind, key: string) =>
+      (this.described.get(kind)?.has(key) ?? false) || this.referenced.has(`${kind}\n${key}`);
     const steps: Step[] = [];
     const remove = (kind: ResourceKind, key: string, label: string, id: number, address = String(id)) =>
       steps.push({ action: 'delete', kind, key, label, id, address });
@@ -437,7 +481,7 @@ class Planner {
     const removedWebsites = new Set<number>();
     const websites = this.current.websites.map((website) => ({
       website,
-      key: websiteKey(this.names.customer.get(website.customerId) ?? '', website.url),
+      key: websiteKey(this.names.customer.get(website.customerId) ?? '', website.httpMethod, website.url),
     }));
     for (const { website, key } of websites) if (!kept('website', key)) removedWebsites.add(website.id);
     const websiteKeys = new Map(websites.map(({ website, key }) => [website.id, key]));

@@ -13,9 +13,15 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 export interface Reference {
   $ref: ResourceKind;
   key: string;
+  /** In a list: left out when its thing was not made (instead of failing what lists it). */
+  optional?: true;
 }
 
 export const reference = ($ref: ResourceKind, key: string): Reference => ({ $ref, key });
+
+/** A list member's reference that is dropped, not failed, when its thing was not made. */
+export const optional = (value: number | Reference): number | Reference =>
+  typeof value === 'number' ? value : { ...value, optional: true };
 
 export const isReference = (value: unknown): value is Reference =>
   typeof value === 'object' &&
@@ -34,8 +40,9 @@ export function urlKey(url: string): string {
   }
 }
 
-/** A website is known by its URL within its customer. */
-export const websiteKey = (customerName: string, url: string) => `${customerName.trim()} ${urlKey(url)}`;
+/** A website is known by its method and URL within its customer (a GET and a POST of one endpoint are two). */
+export const websiteKey = (customerName: string, method: string, url: string) =>
+  `${customerName.trim()} ${method === 'GET' ? '' : `${method} `}${urlKey(url)}`;
 /** A maintenance window is known by its title within its website. */
 export const windowKey = (ofWebsite: string, title: string) => `${ofWebsite} ${title.trim()}`;
 

@@ -36,17 +36,17 @@ const parserFor = (limit: number) =>
 
 /**
  * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise), at most
- * 1 MiB (413, refused from Content-Length before reading when it is announced) and valid JSON (400).
- * `larger` gives some routes more (`POST /api/imports` → bytes): an import's file.
+ * `limit` (1 MiB; 413, refused from Content-Length before reading when it is announced) and valid
+ * JSON (400). The requests in `elsewhere` (`POST /api/imports`) are left to their route's own
+ * parser, mounted after its access guard: a larger body is read only for a caller let in.
  */
-export function jsonBodyMiddleware(larger: ReadonlyMap<string, number> = new Map()): Middleware<AppState> {
-  const parsers = new Map<number, ReturnType<typeof parserFor>>([
-    [MAX_BODY_BYTES, parserFor(MAX_BODY_BYTES)],
-  ]);
-  for (const limit of larger.values()) if (!parsers.has(limit)) parsers.set(limit, parserFor(limit));
+export function jsonBodyMiddleware(
+  options: { limit?: number; elsewhere?: ReadonlySet<string> } = {},
+): Middleware<AppState> {
+  const limit = options.limit ?? MAX_BODY_BYTES;
+  const parse = parserFor(limit);
   return async (ctx, next) => {
-    const limit = larger.get(`${ctx.method} ${ctx.path}`) ?? MAX_BODY_BYTES;
-    const parse = parsers.get(limit) ?? parserFor(limit);
+    if (options.elsewhere?.has(`${ctx.method} ${ctx.path}`)) return next();
     const announced = ctx.request.length;
     const hasBody = announced === undefined ? ctx.get('transfer-encoding') !== '' : announced > 0;
     if (METHODS_WITH_BODY.some((method) => method === ctx.method) && hasBody) {

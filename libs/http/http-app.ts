@@ -41,11 +41,17 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   // Errors are answered by problemMiddleware; Koa's own printer would log them a second time.
   app.silent = true;
   const router = new Router<AppState>();
+  const ownParsers = new Set<string>();
   for (const route of options.routes) {
     const audit = options.audit?.(route);
     const run: Koa.Middleware<AppState> = (ctx) => route.run(ctx);
-    if (audit) router[route.method](route.path, options.guard(route.access), audit, run);
-    else router[route.method](route.path, options.guard(route.access), run);
+    const steps: Koa.Middleware<AppState>[] = [options.guard(route.access)];
+    if (route.maxBodyBytes) {
+      ownParsers.add(`${route.method.toUpperCase()} ${route.path}`);
+      steps.push(jsonBodyMiddleware({ limit: route.maxBodyBytes }));
+    }
+    if (audit) steps.push(audit);
+    router[route.method](route.path, ...steps, run);
   }
   app.use(
     requestContextMiddleware({
@@ -59,15 +65,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(problemMiddleware(options.outages ?? []));
   app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
-  app.use(
-    jsonBodyMiddleware(
-      new Map(
-        options.routes.flatMap((route) =>
-          route.maxBodyBytes ? [[`${route.method.toUpperCase()} ${route.path}`, route.maxBodyBytes]] : [],
-        ),
-      ),
-    ),
-  );
+  app.use(jsonBodyMiddleware({ elsewhere: ownParsers }));
   app.use(router.routes());
   return app;
 }

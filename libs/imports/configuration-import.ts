@@ -7,6 +7,7 @@ import {
   planChanges,
   type ResourceKind,
   type StepError,
+  writtenFile,
 } from '../as-code/index.js';
 import { parseInput } from '../contract/index.js';
 import { createCustomerBody } from '../customers/index.js';
@@ -98,7 +99,16 @@ export async function importConfiguration(
     progress(done: number, total: number): Promise<void>;
   },
 ): Promise<void> {
-  const { file, notes } = fileFromExport(exported);
+  const exportedFile = fileFromExport(exported);
+  const notes = [...exportedFile.notes];
+  // A client certificate without its key (not exported) cannot be used: mTLS is carried off.
+  for (const customer of exportedFile.file.customers ?? [])
+    for (const website of customer.websites ?? [])
+      if (website.mtlsEnabled && exported.websites.some((w) => w.url === website.url && w.mtlsClientKeySet)) {
+        website.mtlsEnabled = false;
+        notes.push({ label: `website "${website.name}"`, note: 'mTLS is off until its client key is given' });
+      }
+  const file = writtenFile(exportedFile.file, {});
   const { report } = options;
   for (const { label, note } of notes)
     report.adjusted.push({ source: label, name: label, url: '', changes: [note] });
@@ -108,6 +118,14 @@ export async function importConfiguration(
   });
   for (const { kind, label } of plan.unchanged)
     report.resources.push({ kind, name: label, status: 'exists', id: null, errors: [] });
+  for (const { kind, label, reason } of plan.refused)
+    report.resources.push({
+      kind,
+      name: label,
+      status: 'failed',
+      id: null,
+      errors: [{ path: '', message: reason }],
+    });
   if (options.dryRun) {
     for (const step of plan.steps) {
       const refused = step.kind === 'package' && !options.mayCreatePackages;
