@@ -3,6 +3,8 @@ import {
   addToIncrements,
   bucketsBetween,
   cellStart,
+  latencyBounds,
+  latencyBucket,
   mergeIncrement,
   type RolledResult,
   type RollupIncrement,
@@ -56,6 +58,8 @@ describe('rollup cells', () => {
       responseMsSum: 510,
       responseMsCount: 3,
       responseMsMax: 300,
+      // 90, 120 and 300 ms in their latency buckets (10·1.15^(i−1) to 10·1.15^i ms).
+      latency: { b16: 1, b18: 1, b25: 1 },
     });
   });
 
@@ -86,8 +90,9 @@ describe('rollup cells', () => {
       'cells.10.up': 1,
       'cells.10.responseMsSum': 250,
     });
+    expect(update.$inc).toMatchObject({ 'cells.10.latency.b24': 1 });
     expect(update.$max).toEqual({ 'cells.10.responseMsMax': 250 });
-    // Hours are kept two days after their day ends, days 91 days after their month ends.
+    // Hours are kept two days after their day ends, days 800 days after their month ends.
     expect(update.$setOnInsert).toEqual({
       organizationId: 1,
       websiteId: 7,
@@ -97,8 +102,15 @@ describe('rollup cells', () => {
     });
     const days = rollupUpdate(map.get('7:eu-west:day:2026-11') as RollupIncrement);
     expect(days.$setOnInsert.expiresAt).toEqual(
-      new Date(Date.parse('2026-12-01T00:00:00Z') + 91 * 86_400_000),
+      new Date(Date.parse('2026-12-01T00:00:00Z') + 800 * 86_400_000),
     );
+  });
+
+  it('puts a response time in the latency bucket that holds it', () => {
+    for (const ms of [0, 9.9, 10, 11.49, 11.51, 250, 5_000, 119_000, 10_000_000]) {
+      const { lower, upper } = latencyBounds(latencyBucket(ms));
+      expect(ms >= lower && ms < upper, `${ms} in [${lower}, ${upper})`).toBe(true);
+    }
   });
 
   it('a write given up is merged into the next one', () => {
