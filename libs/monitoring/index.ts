@@ -1,3 +1,4 @@
+export { availability, coveredMs, type Span, unionOf } from './availability.js';
 export { type CheckWorkerOptions, type DroppedCheckReason, startCheckWorker } from './check.worker.js';
 export {
   CHECK_PATH_MONGO_TIMEOUT_MS,

@@ -1,3 +1,5 @@
+import { availability } from './availability.js';
+
 export const UPTIME_PERIODS = {
   '24h': 86_400,
   '7d': 7 * 86_400,
@@ -25,21 +27,15 @@ export function uptimeFigures(input: {
   responseTimesMs: number[];
   checks: number;
 }) {
-  const periodStart = input.now.getTime() - input.periodSeconds * 1000;
-  const windowStart = Math.max(periodStart, input.firstResultAt?.getTime() ?? input.now.getTime());
-  const windowMs = input.now.getTime() - windowStart;
-  let downMs = 0;
-  for (const incident of input.incidents) {
-    const start = Math.max(windowStart, incident.startedAt.getTime());
-    const end = Math.min(input.now.getTime(), incident.resolvedAt?.getTime() ?? input.now.getTime());
-    if (end > start) downMs += end - start;
-  }
+  const now = input.now.getTime();
+  const periodStart = now - input.periodSeconds * 1000;
+  const windowStart = Math.max(periodStart, input.firstResultAt?.getTime() ?? now);
+  const figures = availability({ window: { start: windowStart, end: now }, incidents: input.incidents, now });
   const sorted = [...input.responseTimesMs].sort((a, b) => a - b);
   return {
-    uptimePercent:
-      input.checks === 0 || windowMs <= 0 ? null : Math.round((1 - downMs / windowMs) * 100_000) / 1000,
+    uptimePercent: input.checks === 0 ? null : figures.uptimePercent,
     checks: input.checks,
-    downtimeSeconds: Math.round(downMs / 1000),
+    downtimeSeconds: figures.downtimeSeconds,
     responseTimeMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) },
   };
 }

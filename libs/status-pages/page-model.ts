@@ -4,6 +4,7 @@
  * headers, causes, ids of other customers or node addresses.
  */
 
+import { availability } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
 
 export type ShownStatus =
@@ -109,21 +110,14 @@ export const RECENT_INCIDENT_DAYS = 14;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-/** Milliseconds of `[from, to)` inside the incidents (down time). */
+/** Milliseconds of `[from, to)` inside the incidents (down time), as `availability` counts it. */
 function downMs(incidents: readonly IncidentInput[], from: number, to: number, now: number): number {
-  let total = 0;
-  for (const incident of incidents) {
-    const start = Math.max(from, incident.startedAt.getTime());
-    const end = Math.min(to, incident.resolvedAt?.getTime() ?? now);
-    if (end > start) total += end - start;
-  }
-  return total;
+  return availability({ window: { start: from, end: to }, incidents, now }).downtimeSeconds * 1000;
 }
 
-/** Uptime percent of `[from, now)` given the incidents in it; null for an empty window. */
+/** Uptime percent of `[from, now)` given the incidents in it (the one computation); null for an empty window. */
 export function uptimeBetween(incidents: readonly IncidentInput[], from: number, now: number): number | null {
-  if (now <= from) return null;
-  return round3((1 - downMs(incidents, from, now, now) / (now - from)) * 100);
+  return availability({ window: { start: from, end: now }, incidents, now }).uptimePercent;
 }
 
 /** The last 24 hours' average response times, oldest first, from one website's hourly rollups. */
