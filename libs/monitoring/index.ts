@@ -56,6 +56,9 @@ export {
   summaryOf,
 } from './result.repository.js';
 export {
+  LATENCY_BUCKETS,
+  latencyBounds,
+  latencyBucket,
   periodStart,
   type ResultRollup,
   type RollupBucketDocument,

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { latencyBounds, latencyBucket } from '../monitoring/index.js';
+import { computeReport, percentileOf, type WebsiteReportInput } from './report-figures.js';
+import { reportPeriod } from './report-period.js';
+
+const BERLIN = 'Europe/Berlin';
+const day = (date: string, checks: number, ms: number) => ({
+  date,
+  checks,
+  responseMsMax: ms,
+  latency: { [`b${latencyBucket(ms)}`]: checks },
+});
+const incident = (id: string, start: string, end: string | null) => ({
+  id,
+  startedAt: new Date(start),
+  resolvedAt: end === null ? null : new Date(end),
+  cause: 'HTTP 503',
+  regions: ['eu'],
+  publicNote: null,
+});
+const site = (over: Partial<WebsiteReportInput>): WebsiteReportInput => ({
+  id: 1,
+  name: 'Site',
+  url: 'https://site.example/',
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  days: [],
+  incidents: [],
+  maintenance: [],
+  certificateExpiresAt: null,
+  domainExpiresAt: null,
+  ...over,
+});
+
+describe('reportPeriod', () => {
+  it('is the last full month in the organization’s timezone by default, days inclusive', () => {
+    const period = reportPeriod({}, BERLIN, new Date('2026-12-01T05:30:00Z'));
+    expect(period).toMatchObject({ fromDate: '2026-11-01', toDate: '2026-11-30', days: 30 });
+    expect(period.from.toISOString()).toBe('2026-10-31T23:00:00.000Z');
+    expect(period.to.toISOString()).toBe('2026-11-30T23:00:00.000Z');
+    expect(period.previous).toMatchObject({ fromDate: '2026-10-02', toDate: '2026-10-31' });
+  });
+
+  it('counts a daylight-saving day as it is, and refuses what is not a period', () => {
+    const october = reportPeriod({ from: '2026-10-25', to: '2026-10-25' }, BERLIN, new Date());
+    expect(october.to.getTime() - october.from.getTime()).toBe(25 * 3_600_000);
+    expect(() => reportPeriod({ from: '2026-11-31' }, BERLIN, new Date())).toThrow('must be a date');
+    expect(() => reportPeriod({ from: '2026-11-02', to: '2026-11-01' }, BERLIN, new Date())).toThrow(
+      'must not be before from',
+    );
+    expect(() => reportPeriod({ from: '2025-01-01', to: '2026-02-05' }, BERLIN, new Date())).toThrow(
+      'at most 400 days',
+    );
+  });
+});
+
+describe('computeReport: a customer’s month from rollups, incidents and maintenance', () => {
+  const period = reportPeriod({ from: '2026-11-01', to: '2026-11-30' }, BERLIN, new Date());
+  const now = new Date('2026-12-05T00:00:00Z');
+  const report = computeReport({
+    period,
+    now,
+    websites: [
+      site({
+        id: 1,
+        name: 'Shop',
+        days: [day('2026-11-02', 1440, 120), day('2026-11-03', 1440, 300), day('2026-10-15', 1440, 90)],
+        incidents: [
+          incident('a1', '2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z'),
+          // Wholly inside the maintenance window: down, but not against the SLA.
+          incident('a2', '2026-11-20T01:00:00Z', '2026-11-20T01:30:00Z'),
+          incident('a0', '2026-10-10T00:00:00Z', '2026-10-10T00:10:00Z'),
+        ],
+        maintenance: [
+          {
+            title: 'Upgrade',
+            startsAt: new Date('2026-11-20T00:00:00Z'),
+            endsAt: new Date('2026-11-20T02:00:00Z'),
+          },
+        ],
+      }),
+      site({
+        id: 2,
+        name: 'Blog',
+        // Added half-way: counted from then.
+        createdAt: new Date('2026-11-15T23:00:00Z'),
+        incidents: [incident('b1', '2026-11-30T22:00:00Z', null)],
+      }),
+      site({ id: 3, name: 'API' }),
+    ],
+  });
+  const [shop, blog, api] = report.websites;
+
+  it('matches hand-computed uptime and SLA uptime per website (to 0.001 %)', () => {
+    // 30 days = 2,592,000 s; down 3,600 + 1,800; maintenance 7,200 of which 1,800 down.
+    expect(shop?.figures).toMatchObject({
+      monitoredSeconds: 2_592_000,
+      downtimeSeconds: 5400,
+      maintenanceSeconds: 7200,
+      slaDowntimeSeconds: 3600,
+      uptimePercent: 99.792, // 1 − 5,400 / 2,592,000
+      slaUptimePercent: 99.861, // 1 − 3,600 / 2,584,800
+      incidents: 2,
+      longestIncidentSeconds: 3600,
+      mttrSeconds: 2700,
+      checks: 2880,
+    });
+    // From its creation to the period's end (15 days); the open incident counts until then.
+    expect(blog?.figures).toMatchObject({
+      monitoredSeconds: 1_296_000,
+      downtimeSeconds: 3600,
+      uptimePercent: 99.722,
+      slaUptimePercent: 99.722,
+      incidents: 1,
+      mttrSeconds: null,
+    });
+    expect(api?.figures).toMatchObject({
+      uptimePercent: 100,
+      incidents: 0,
+      responseTimeMs: { p50: null, p95: null },
+    });
+  });
+
+  it('gives the customer time-weighted figures and the change from the period before', () => {
+    expect(report.customer).toMatchObject({
+      monitoredSeconds: 6_480_000,
+      downtimeSeconds: 9000,
+      uptimePercent: 99.861, // 1 − 9,000 / 6,480,000
+      slaUptimePercent: 99.889, // 1 − 7,200 / 6,472,800
+      incidents: 3,
+      longestIncidentSeconds: 3600,
+      mttrSeconds: 2700,
+      checks: 2880,
+    });
+    // October 2 – 31 (30 days): Shop down 10 minutes, Blog not yet there.
+    expect(report.customer.previous).toMatchObject({ downtimeSeconds: 600, incidents: 1 });
+    expect(report.customer.change).toMatchObject({ incidents: 2, downtimeSeconds: 8400 });
+    expect(report.previousPeriod).toEqual({ from: '2026-10-02', to: '2026-10-31' });
+  });
+
+  it('splits the period into months and ISO weeks, and lists incidents and maintenance held', () => {
+    expect(shop?.parts.map((part) => part.label)).toEqual([
+      '2026-11',
+      '2026-W44',
+      '2026-W45',
+      '2026-W46',
+      '2026-W47',
+      '2026-W48',
+      '2026-W49',
+    ]);
+    const week46 = shop?.parts.find((part) => part.label === '2026-W46');
+    expect(week46?.figures).toMatchObject({ downtimeSeconds: 3600, incidents: 1 });
+    expect(shop?.incidents.map((i) => i.id)).toEqual(['a1', 'a2']);
+    expect(shop?.maintenance.map((m) => m.title)).toEqual(['Upgrade']);
+  });
+
+  it('reads p50 and p95 from the merged histograms, each inside the bucket of the true value', () => {
+    const p50 = shop?.figures.responseTimeMs.p50 as number;
+    const p95 = shop?.figures.responseTimeMs.p95 as number;
+    const bucketOf120 = latencyBounds(latencyBucket(120));
+    const bucketOf300 = latencyBounds(latencyBucket(300));
+    expect(p50).toBeGreaterThanOrEqual(Math.floor(bucketOf120.lower));
+    expect(p50).toBeLessThanOrEqual(Math.ceil(bucketOf120.upper));
+    expect(p95).toBeGreaterThanOrEqual(Math.floor(bucketOf300.lower));
+    expect(p95).toBeLessThanOrEqual(300);
+    expect(percentileOf({}, 50, 0)).toBeNull();
+  });
+});

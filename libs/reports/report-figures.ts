@@ -1,0 +1,286 @@
+import { DateTime } from 'luxon';
+import { availability, latencyBounds, type Span } from '../monitoring/index.js';
+import type { ReportPeriod } from './report-period.js';
+import { weekAndMonthOf } from './report-period.js';
+
+/** One UTC day of a website's rollups, every region summed (`date`: yyyy-MM-dd). */
+export interface ReportDay {
+  date: string;
+  checks: number;
+  responseMsMax: number;
+  latency?: Record<string, number>;
+}
+
+export interface ReportIncident {
+  id: string;
+  startedAt: Date;
+  resolvedAt: Date | null;
+  cause: string;
+  regions: string[];
+  publicNote: string | null;
+}
+
+export interface WebsiteReportInput {
+  id: number;
+  name: string;
+  url: string;
+  createdAt: Date;
+  days: readonly ReportDay[];
+  incidents: readonly ReportIncident[];
+  /** Maintenance occurrences that touch the period or the one before. */
+  maintenance: ReadonlyArray<{ title: string; startsAt: Date; endsAt: Date }>;
+  certificateExpiresAt: Date | null;
+  domainExpiresAt: Date | null;
+}
+
+/** How each figure is computed: written into every report. */
+export const REPORT_FORMULAS = {
+  uptime: 'uptime % = 100 × (1 − down time ÷ time monitored); down time is time inside a down incident',
+  slaUptime:
+    'SLA uptime % = 100 × (1 − (down time − down time in maintenance) ÷ (time monitored − maintenance time))',
+  monitored: 'time monitored: the period from the website’s creation (if later) until now (if sooner)',
+  mttr: 'mean time to recovery: the mean length of the incidents resolved in the period',
+  responseTimes:
+    'response times: p50 and p95 of the checks that got an answer, from hourly-merged histograms (within ~7 %), by UTC day',
+} as const;
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** The `p`th percentile of a histogram's times (linear within its bucket), or null without times. */
+export function percentileOf(
+  histogram: Readonly<Record<string, number>>,
+  p: number,
+  maxMs: number,
+): number | null {
+  const buckets = Object.entries(histogram)
+    .map(([key, count]) => ({ index: Number(key.slice(1)), count }))
+    .filter((b) => Number.isInteger(b.index) && b.count > 0)
+    .sort((a, b) => a.index - b.index);
+  const total = buckets.reduce((sum, b) => sum + b.count, 0);
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil((p / 100) * total));
+  let seen = 0;
+  for (const { index, count } of buckets) {
+    if (seen + count >= rank) {
+      const { lower, upper } = latencyBounds(index);
+      const top = Math.min(upper, Math.max(lower, maxMs));
+      return Math.round(lower + ((top - lower) * (rank - seen - 0.5)) / count);
+    }
+    seen += count;
+  }
+  return null;
+}
+
+export interface Figures {
+  uptimePercent: number | null;
+  slaUptimePercent: number | null;
+  monitoredSeconds: number;
+  downtimeSeconds: number;
+  maintenanceSeconds: number;
+  slaDowntimeSeconds: number;
+  incidents: number;
+  longestIncidentSeconds: number;
+  mttrSeconds: number | null;
+  checks: number;
+  responseTimeMs: { p50: number | null; p95: number | null };
+}
+
+/** A website's figures over [from, to) (and its days from fromDate to toDate). */
+function figuresOf(
+  site: WebsiteReportInput,
+  span: Span,
+  dates: { from: string; to: string },
+  now: number,
+): Figures {
+  const window = { start: Math.max(span.start, site.createdAt.getTime()), end: Math.min(span.end, now) };
+  const maintenance = site.maintenance.map((m) => ({ start: m.startsAt.getTime(), end: m.endsAt.getTime() }));
+  const shares = availability({ window, incidents: site.incidents, maintenance, now });
+  const touching = site.incidents.filter(
+    (i) => i.startedAt.getTime() < window.end && (i.resolvedAt?.getTime() ?? now) > window.start,
+  );
+  const clipped = touching.map(
+    (i) =>
+      Math.min(window.end, i.resolvedAt?.getTime() ?? now) - Math.max(window.start, i.startedAt.getTime()),
+  );
+  const resolved = touching.filter(
+    (i): i is ReportIncident & { resolvedAt: Date } =>
+      i.resolvedAt !== null && i.resolvedAt.getTime() >= window.start && i.resolvedAt.getTime() < window.end,
+  );
+  const days = site.days.filter((d) => d.date >= dates.from && d.date <= dates.to);
+  const histogram = mergedLatency(days);
+  const maxMs = Math.max(0, ...days.map((d) => d.responseMsMax));
+  return {
+    uptimePercent: window.end > window.start ? shares.uptimePercent : null,
+    slaUptimePercent: window.end > window.start ? shares.slaUptimePercent : null,
+    monitoredSeconds: shares.windowSeconds,
+    downtimeSeconds: shares.downtimeSeconds,
+    maintenanceSeconds: shares.maintenanceSeconds,
+    slaDowntimeSeconds: shares.slaDowntimeSeconds,
+    incidents: touching.length,
+    longestIncidentSeconds: Math.round(Math.max(0, ...clipped) / 1000),
+    mttrSeconds:
+      resolved.length === 0
+        ? null
+        : Math.round(
+            resolved.reduce((sum, i) => sum + i.resolvedAt.getTime() - i.startedAt.getTime(), 0) /
+              resolved.length /
+              1000,
+          ),
+    checks: days.reduce((sum, d) => sum + d.checks, 0),
+    responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
+  };
+}
+
+function mergedLatency(days: readonly ReportDay[]): Record<string, number> {
+  const merged: Record<string, number> = {};
+  for (const day of days)
+    for (const [bucket, count] of Object.entries(day.latency ?? {}))
+      merged[bucket] = (merged[bucket] ?? 0) + count;
+  return merged;
+}
+
+/** Several websites' figures as one: time-weighted uptime, sums, the longest, merged percentiles. */
+function combined(
+  all: readonly Figures[],
+  histogram: Record<string, number>,
+  maxMs: number,
+  mttr: number | null,
+): Figures {
+  const sum = (pick: (f: Figures) => number) => all.reduce((total, f) => total + pick(f), 0);
+  const monitored = sum((f) => f.monitoredSeconds);
+  const maintenance = sum((f) => f.maintenanceSeconds);
+  const down = sum((f) => f.downtimeSeconds);
+  const slaDown = sum((f) => f.slaDowntimeSeconds);
+  return {
+    uptimePercent: monitored > 0 ? round3((1 - down / monitored) * 100) : null,
+    slaUptimePercent:
+      monitored - maintenance > 0 ? round3((1 - slaDown / (monitored - maintenance)) * 100) : null,
+    monitoredSeconds: monitored,
+    downtimeSeconds: down,
+    maintenanceSeconds: maintenance,
+    slaDowntimeSeconds: slaDown,
+    incidents: sum((f) => f.incidents),
+    longestIncidentSeconds: Math.max(0, ...all.map((f) => f.longestIncidentSeconds)),
+    mttrSeconds: mttr,
+    checks: sum((f) => f.checks),
+    responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
+  };
+}
+
+/** The period's months and ISO weeks (each cut to the period), in the report's timezone. */
+function partsOf(
+  period: ReportPeriod,
+): Array<{ kind: 'month' | 'week'; label: string; from: string; to: string; span: Span }> {
+  const parts = new Map<string, { kind: 'month' | 'week'; label: string; from: string; to: string }>();
+  let day = DateTime.fromJSDate(period.from, { zone: period.timezone });
+  for (let i = 0; i < period.days; i += 1, day = day.plus({ days: 1 })) {
+    const date = day.toFormat('yyyy-MM-dd');
+    const { week, month } = weekAndMonthOf(date);
+    for (const [kind, label] of [
+      ['month', month],
+      ['week', week],
+    ] as const) {
+      const part = parts.get(`${kind} ${label}`);
+      if (part) part.to = date;
+      else parts.set(`${kind} ${label}`, { kind, label, from: date, to: date });
+    }
+  }
+  return [...parts.values()].map((part) => ({
+    ...part,
+    span: {
+      start: DateTime.fromFormat(part.from, 'yyyy-MM-dd', { zone: period.timezone }).toMillis(),
+      end: DateTime.fromFormat(part.to, 'yyyy-MM-dd', { zone: period.timezone }).plus({ days: 1 }).toMillis(),
+    },
+  }));
+}
+
+const change = (now: number | null, before: number | null) =>
+  now === null || before === null ? null : round3(now - before);
+
+/**
+ * A customer's report for a period, from rollups, incidents and maintenance only (pure): per
+ * website and for the customer, the period's figures, the previous period's and the change, each
+ * month's and week's, the incidents and the maintenance held.
+ */
+export function computeReport(input: {
+  period: ReportPeriod;
+  now: Date;
+  websites: readonly WebsiteReportInput[];
+}) {
+  const { period } = input;
+  const now = input.now.getTime();
+  const span = { start: period.from.getTime(), end: period.to.getTime() };
+  const previousSpan = { start: period.previous.from.getTime(), end: period.previous.to.getTime() };
+  const dates = { from: period.fromDate, to: period.toDate };
+  const previousDates = { from: period.previous.fromDate, to: period.previous.toDate };
+  const parts = partsOf(period);
+  const websites = input.websites.map((site) => {
+    const figures = figuresOf(site, span, dates, now);
+    const previous = figuresOf(site, previousSpan, previousDates, now);
+    const inPeriod = (start: Date, end: Date | null) =>
+      start.getTime() < span.end && (end?.getTime() ?? now) > span.start;
+    return {
+      site,
+      figures,
+      previous,
+      parts: parts.map((part) => ({ ...part, figures: figuresOf(site, part.span, part, now) })),
+      incidents: site.incidents
+        .filter((i) => inPeriod(i.startedAt, i.resolvedAt))
+        .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()),
+      maintenance: site.maintenance
+        .filter((m) => inPeriod(m.startsAt, m.endsAt))
+        .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()),
+    };
+  });
+  const total = (
+    pick: (w: (typeof websites)[number]) => Figures,
+    range: { from: string; to: string },
+    within: Span,
+  ) => {
+    const days = input.websites.flatMap((site) =>
+      site.days.filter((d) => d.date >= range.from && d.date <= range.to),
+    );
+    const resolved = input.websites.flatMap((site) =>
+      site.incidents.filter(
+        (i) =>
+          i.resolvedAt !== null &&
+          i.resolvedAt.getTime() >= within.start &&
+          i.resolvedAt.getTime() < Math.min(within.end, now),
+      ),
+    );
+    const mttr =
+      resolved.length === 0
+        ? null
+        : Math.round(
+            resolved.reduce((sum, i) => sum + ((i.resolvedAt as Date).getTime() - i.startedAt.getTime()), 0) /
+              resolved.length /
+              1000,
+          );
+    return combined(
+      websites.map(pick),
+      mergedLatency(days),
+      Math.max(0, ...days.map((d) => d.responseMsMax)),
+      mttr,
+    );
+  };
+  const customer = total((w) => w.figures, dates, span);
+  const customerBefore = total((w) => w.previous, previousDates, previousSpan);
+  return {
+    period: { from: period.fromDate, to: period.toDate, timezone: period.timezone, days: period.days },
+    previousPeriod: { from: period.previous.fromDate, to: period.previous.toDate },
+    formulas: REPORT_FORMULAS,
+    customer: {
+      ...customer,
+      previous: customerBefore,
+      change: {
+        uptimePercent: change(customer.uptimePercent, customerBefore.uptimePercent),
+        slaUptimePercent: change(customer.slaUptimePercent, customerBefore.slaUptimePercent),
+        incidents: customer.incidents - customerBefore.incidents,
+        downtimeSeconds: customer.downtimeSeconds - customerBefore.downtimeSeconds,
+      },
+    },
+    websites,
+  };
+}
+
+export type ComputedReport = ReturnType<typeof computeReport>;
