@@ -66,6 +66,7 @@ import {
   pingRedis,
   watchRedisData,
 } from '../../libs/redis/index.js';
+import { reportRoutes, repositoryReportSources } from '../../libs/reports/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
@@ -293,6 +294,18 @@ export async function startApi(
       },
     }),
     ...exportRoutes(services.exportSources),
+    ...reportRoutes(
+      repositoryReportSources({
+        db: mongo.db,
+        organizations,
+        customers: services.customerRepository,
+        websites: services.websiteRepository,
+        rollups: services.rollups,
+        states: services.states,
+        windows: services.maintenanceWindows,
+        results: services.results,
+      }),
+    ),
     ...importRoutes({
       jobs: services.imports,
       hasCustomer: async (organizationId, customerId) =>

@@ -8,6 +8,8 @@ export interface Organization {
   createdAt: Date;
   /** Roles whose users must sign in with two-factor (absent in organizations made before it: none). */
   requireTwoFactorFor?: Role[];
+  /** IANA time zone its reports' days and schedules are in (absent: UTC). */
+  timezone?: string;
 }
 
 export const ORGANIZATIONS = 'organizations';

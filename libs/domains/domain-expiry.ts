@@ -116,3 +116,21 @@ export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
     return lookup;
   };
 }
+
+/** When the registrable domains of these hosts expire, as last looked up (null: not known); no lookup is made. */
+export async function knownDomainExpiries(
+  db: Db,
+  hostnames: readonly string[],
+): Promise<Map<string, Date | null>> {
+  const domains = new Map(hostnames.map((host) => [host, getDomain(host)]));
+  const wanted = [...new Set([...domains.values()].filter((d): d is string => Boolean(d)))];
+  const cached =
+    wanted.length === 0
+      ? []
+      : await db
+          .collection<CachedExpiry>(DOMAIN_EXPIRY)
+          .find({ _id: { $in: wanted } })
+          .toArray();
+  const expiry = new Map(cached.map((c) => [c._id, c.expiresAt]));
+  return new Map(hostnames.map((host) => [host, expiry.get(domains.get(host) ?? '') ?? null]));
+}

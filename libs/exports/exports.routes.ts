@@ -68,10 +68,12 @@ export function exportRoutes(sources: ExportSources): Route[] {
         description: 'The export (a download: Content-Disposition names the file)',
         schema: exportDocument,
         headers: ['Content-Disposition'],
-        alternative: {
-          contentType: 'text/csv; charset=utf-8',
-          schema: z.string().describe('`format=csv`: the websites, one a row'),
-        },
+        alternatives: [
+          {
+            contentType: 'text/csv; charset=utf-8',
+            schema: z.string().describe('`format=csv`: the websites, one a row'),
+          },
+        ],
       },
       handle: async ({ auth, query, ctx }) => {
         const customerId = query.customerId;

@@ -211,11 +211,12 @@ function operationOf(named: NamedSchemas, route: Route) {
         ? {
             content: {
               [success.contentType]: { schema: named.convert(success.schema, 'output') },
-              ...(success.alternative && {
-                [success.alternative.contentType]: {
-                  schema: named.convert(success.alternative.schema, 'output'),
-                },
-              }),
+              ...Object.fromEntries(
+                (success.alternatives ?? []).map((alternative) => [
+                  alternative.contentType,
+                  { schema: named.convert(alternative.schema, 'output') },
+                ]),
+              ),
             },
           }
         : {}),

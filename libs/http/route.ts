@@ -63,10 +63,10 @@ export interface RouteDefinition<
     /** Headers the handler sets beyond the common ones (documentation; 201 implies Location). */
     headers?: DocumentedHeader[];
     /**
-     * Another representation of the success (e.g. `?format=text`): the handler sets `ctx.type` to
-     * its content type and returns what its schema parses.
+     * Other representations of the success (e.g. `?format=text`): the handler sets `ctx.type` to
+     * one's content type and returns what its schema parses.
      */
-    alternative?: { contentType: string; schema: A };
+    alternatives?: Array<{ contentType: string; schema: A }>;
   };
   /** Error statuses this route can answer beyond those its shape implies (documentation). */
   problems?: number[];
@@ -96,7 +96,7 @@ export interface Route {
     schema?: z.ZodType;
     contentType: string;
     headers?: DocumentedHeader[];
-    alternative?: { contentType: string; schema: z.ZodType };
+    alternatives?: Array<{ contentType: string; schema: z.ZodType }>;
   };
   problems: number[];
   otherResponses?: Record<number, OtherResponse>;
@@ -152,11 +152,11 @@ export function defineRoute<
       ctx.status = definition.success.status;
       if (definition.success.schema) {
         // A handler picks its alternative representation (e.g. `?format=text`) by setting the type.
-        const { alternative } = definition.success;
-        const alternativeChosen =
-          alternative && ctx.type && alternative.contentType.split(';')[0] === ctx.type;
+        const chosen = definition.success.alternatives?.find(
+          (alternative) => ctx.type && alternative.contentType.split(';')[0] === ctx.type,
+        );
         if (!ctx.type) ctx.type = contentType;
-        ctx.body = (alternativeChosen ? alternative.schema : definition.success.schema).parse(result);
+        ctx.body = (chosen ? chosen.schema : definition.success.schema).parse(result);
       }
     },
     async represent(ctx, rawParams) {

@@ -55,10 +55,12 @@ export function monitoringNodeRoutes(nodes: MonitoringNodeRepository): Route[] {
         description: 'The allow-list',
         schema: z.object({ generated: z.iso.date(), ips: z.array(z.string()) }),
         headers: ['Cache-Control'],
-        alternative: {
-          contentType: 'text/plain; charset=utf-8',
-          schema: z.string().describe('`?format=text`: one address a line'),
-        },
+        alternatives: [
+          {
+            contentType: 'text/plain; charset=utf-8',
+            schema: z.string().describe('`?format=text`: one address a line'),
+          },
+        ],
       },
       problems: [503],
       handle: async ({ query, ctx }) => {

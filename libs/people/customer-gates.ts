@@ -64,7 +64,9 @@ export function customerCallerRoutes(deps: {
   routes.set('/api/incidents/:incidentRef/timeline', ownIncident);
   routes.set('/api/status-pages', narrowedToCustomer);
   routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
-  routes.set('/api/customers/:id', async (ctx, caller) => ctx.params.id === String(caller.customerId));
+  const ownCustomer: CustomerGate = async (ctx, caller) => ctx.params.id === String(caller.customerId);
+  routes.set('/api/customers/:id', ownCustomer);
+  routes.set('/api/customers/:id/reports', ownCustomer);
   // The list handler narrows itself to the customer's package; one package only if it is theirs.
   routes.set('/api/packages', always);
   routes.set('/api/packages/:id', async (ctx, caller) => {

@@ -872,6 +872,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customers/{id}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer’s monitoring report for a period: uptime, SLA uptime, incidents, response times
+         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, RFC 4180) or html (the branded page; `paper` sets its print size). A client user reads its own customer’s only.
+         */
+        get: operations["getCustomerReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports": {
         parameters: {
             query?: never;
@@ -2431,6 +2451,119 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ClientReport: {
+            organization: {
+                name: string;
+            };
+            customer: {
+                id: number;
+                name: string;
+            };
+            period: {
+                /** @description First day, inclusive (yyyy-MM-dd) */
+                from: string;
+                /** @description Last day, inclusive */
+                to: string;
+                timezone: string;
+                days: number;
+            };
+            previousPeriod: {
+                from: string;
+                to: string;
+            };
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description How each figure is computed */
+            formulas: {
+                [key: string]: string;
+            };
+            totals: {
+                /** @description null: not monitored in the period */
+                uptimePercent: number | null;
+                /** @description Maintenance time left out */
+                slaUptimePercent: number | null;
+                monitoredSeconds: number;
+                downtimeSeconds: number;
+                maintenanceSeconds: number;
+                /** @description Down time outside maintenance */
+                slaDowntimeSeconds: number;
+                incidents: number;
+                longestIncidentSeconds: number;
+                /** @description Mean time to recovery; null: none resolved */
+                mttrSeconds: number | null;
+                checks: number;
+                responseTimeMs: {
+                    p50: number | null;
+                    p95: number | null;
+                };
+                previous: components["schemas"]["ReportFigures"];
+                change: {
+                    uptimePercent: number | null;
+                    slaUptimePercent: number | null;
+                    incidents: number;
+                    downtimeSeconds: number;
+                };
+            };
+            websites: {
+                id: number;
+                name: string;
+                url: string;
+                figures: components["schemas"]["ReportFigures"];
+                previous: components["schemas"]["ReportFigures"];
+                months: {
+                    month: string;
+                    from: string;
+                    to: string;
+                    figures: components["schemas"]["ReportFigures"];
+                }[];
+                weeks: {
+                    week: string;
+                    from: string;
+                    to: string;
+                    figures: components["schemas"]["ReportFigures"];
+                }[];
+                certificateExpiresAt: string | null;
+                domainExpiresAt: string | null;
+                incidents: {
+                    id: string;
+                    /** Format: date-time */
+                    startedAt: string;
+                    resolvedAt: string | null;
+                    /** @description Until now while it is open */
+                    durationSeconds: number;
+                    cause: string;
+                    regions: string[];
+                    publicNote: string | null;
+                }[];
+                maintenance: {
+                    title: string;
+                    /** Format: date-time */
+                    startsAt: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                }[];
+            }[];
+        };
+        ReportFigures: {
+            /** @description null: not monitored in the period */
+            uptimePercent: number | null;
+            /** @description Maintenance time left out */
+            slaUptimePercent: number | null;
+            monitoredSeconds: number;
+            downtimeSeconds: number;
+            maintenanceSeconds: number;
+            /** @description Down time outside maintenance */
+            slaDowntimeSeconds: number;
+            incidents: number;
+            longestIncidentSeconds: number;
+            /** @description Mean time to recovery; null: none resolved */
+            mttrSeconds: number | null;
+            checks: number;
+            responseTimeMs: {
+                p50: number | null;
+                p95: number | null;
+            };
         };
         Import: {
             id: number;
@@ -9843,6 +9976,126 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCustomerReport: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                format?: "json" | "csv" | "html";
+                /** @description html: the page size it prints on */
+                paper?: "A4" | "Letter";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (csv and html as downloads named after the customer and period) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientReport"];
+                    "text/csv; charset=utf-8": string;
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

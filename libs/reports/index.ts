@@ -1,0 +1,8 @@
+export { buildReport, type ReportSources } from './report-builder.js';
+export { REPORT_CSV_COLUMNS, reportCsv } from './report-csv.js';
+export { computeReport, REPORT_FORMULAS } from './report-figures.js';
+export { PAPER_SIZES, type ReportBranding, reportHtml } from './report-html.js';
+export { MAX_REPORT_DAYS, reportPeriod } from './report-period.js';
+export { repositoryReportSources } from './report-sources.js';
+export { type ClientReport, clientReportView } from './report-view.js';
+export { REPORT_FORMATS, reportRoutes } from './reports.routes.js';

@@ -1,0 +1,120 @@
+import { notFound } from '../errors/index.js';
+import { type Occurrence, occurrences, type WindowSchedule } from '../maintenance/index.js';
+import type { ResultRollup } from '../monitoring/index.js';
+import { groupBy } from '../runtime/index.js';
+import { computeReport, type ReportDay, type ReportIncident } from './report-figures.js';
+import type { ReportBranding } from './report-html.js';
+import { reportPeriod } from './report-period.js';
+import { type ClientReport, toClientReport } from './report-view.js';
+
+/** What a report reads, each scoped to the organization: rollups, incidents and windows, never raw results. */
+export interface ReportSources {
+  organization(organizationId: number): Promise<{
+    name: string;
+    timezone: string;
+    branding: Omit<ReportBranding, 'intro'>;
+  }>;
+  customer(
+    organizationId: number,
+    customerId: number,
+  ): Promise<{ id: number; name: string; reportIntro: string | null } | null>;
+  websites(
+    organizationId: number,
+    customerId: number,
+  ): Promise<Array<{ id: number; name: string; url: string; createdAt: Date }>>;
+  /** Day rollups (UTC days, every region) of these websites from `from` on. */
+  dayRollups(organizationId: number, websiteIds: readonly number[], from: Date): Promise<ResultRollup[]>;
+  /** Incidents open or resolved since `since`. */
+  incidents(
+    organizationId: number,
+    websiteIds: readonly number[],
+    since: Date,
+  ): Promise<Array<ReportIncident & { websiteId: number }>>;
+  windows(
+    organizationId: number,
+    websiteIds: readonly number[],
+  ): Promise<Array<WindowSchedule & { websiteId: number; title: string }>>;
+  /** When each website's certificate and domain expire, as last seen. */
+  expiries(
+    organizationId: number,
+    websites: ReadonlyArray<{ id: number; url: string }>,
+  ): Promise<Map<number, { certificate: Date | null; domain: Date | null }>>;
+}
+
+/** A UTC day's rollups of a website from every region, summed. */
+function daysOf(rows: readonly ResultRollup[]): ReportDay[] {
+  const byDate = new Map<string, ReportDay>();
+  for (const row of rows) {
+    const date = row.start.toISOString().slice(0, 10);
+    const day = byDate.get(date) ?? { date, checks: 0, responseMsMax: 0, latency: {} };
+    day.checks += row.checks;
+    day.responseMsMax = Math.max(day.responseMsMax, row.responseMsMax);
+    for (const [bucket, count] of Object.entries(row.latency ?? {}))
+      (day.latency as Record<string, number>)[bucket] = (day.latency?.[bucket] ?? 0) + count;
+    byDate.set(date, day);
+  }
+  return [...byDate.values()];
+}
+
+/** A window's occurrences touching [from, to). */
+function occurrencesBetween(window: WindowSchedule, from: Date, to: Date): Occurrence[] {
+  const found: Occurrence[] = [];
+  for (const occurrence of occurrences(window, from)) {
+    if (occurrence.startsAt >= to) break;
+    if (occurrence.endsAt > from) found.push(occurrence);
+  }
+  return found;
+}
+
+/**
+ * A customer's report for a period (query `from`/`to`, days in the organization's timezone): the
+ * period and the one before it read from day rollups, incidents and maintenance windows.
+ */
+export async function buildReport(
+  sources: ReportSources,
+  organizationId: number,
+  customerId: number,
+  query: { from?: string; to?: string },
+  now: Date,
+): Promise<{ report: ClientReport; branding: ReportBranding }> {
+  const customer = await sources.customer(organizationId, customerId);
+  if (!customer) throw notFound(`No customer ${customerId}`);
+  const organization = await sources.organization(organizationId);
+  const period = reportPeriod(query, organization.timezone, now);
+  const websites = await sources.websites(organizationId, customerId);
+  const ids = websites.map((w) => w.id);
+  const [rollups, incidents, windows, expiries] = await Promise.all([
+    sources.dayRollups(organizationId, ids, period.previous.from),
+    sources.incidents(organizationId, ids, period.previous.from),
+    sources.windows(organizationId, ids),
+    sources.expiries(organizationId, websites),
+  ]);
+  const rollupsOf = groupBy(rollups, (r) => r.websiteId);
+  const incidentsOf = groupBy(incidents, (i) => i.websiteId);
+  const windowsOf = groupBy(windows, (w) => w.websiteId);
+  const computed = computeReport({
+    period,
+    now,
+    websites: websites.map((website) => ({
+      ...website,
+      days: daysOf(rollupsOf.get(website.id) ?? []),
+      incidents: incidentsOf.get(website.id) ?? [],
+      maintenance: (windowsOf.get(website.id) ?? []).flatMap((window) =>
+        occurrencesBetween(window, period.previous.from, period.to).map((o) => ({
+          title: window.title,
+          ...o,
+        })),
+      ),
+      certificateExpiresAt: expiries.get(website.id)?.certificate ?? null,
+      domainExpiresAt: expiries.get(website.id)?.domain ?? null,
+    })),
+  });
+  return {
+    report: toClientReport(computed, {
+      organizationName: organization.name,
+      customer: { id: customer.id, name: customer.name },
+      now,
+    }),
+    branding: { ...organization.branding, intro: customer.reportIntro },
+  };
+}

@@ -1,0 +1,70 @@
+import { stringify } from 'csv-stringify/sync';
+import { spreadsheetSafe } from '../exports/index.js';
+import type { ClientReport } from './report-view.js';
+
+export const REPORT_CSV_COLUMNS = [
+  'customer',
+  'website',
+  'url',
+  'period_kind',
+  'period',
+  'from',
+  'to',
+  'uptime_percent',
+  'sla_uptime_percent',
+  'downtime_seconds',
+  'maintenance_seconds',
+  'incidents',
+  'longest_incident_seconds',
+  'mttr_seconds',
+  'checks',
+  'p50_ms',
+  'p95_ms',
+] as const;
+
+type Figures = ClientReport['totals'];
+const number = (value: number | null) => (value === null ? '' : String(value));
+
+/**
+ * The report as CSV (RFC 4180, UTF-8, a header row): one row per website and period (the whole
+ * period, each month, each ISO week), then the customer's. Text a spreadsheet would run as a
+ * formula starts with an apostrophe.
+ */
+export function reportCsv(report: ClientReport): string {
+  const row = (
+    website: string,
+    url: string,
+    kind: string,
+    label: string,
+    from: string,
+    to: string,
+    f: Pick<Figures, keyof Figures & keyof ClientReport['websites'][number]['figures']>,
+  ) => [
+    spreadsheetSafe(report.customer.name),
+    spreadsheetSafe(website),
+    spreadsheetSafe(url),
+    kind,
+    label,
+    from,
+    to,
+    number(f.uptimePercent),
+    number(f.slaUptimePercent),
+    String(f.downtimeSeconds),
+    String(f.maintenanceSeconds),
+    String(f.incidents),
+    String(f.longestIncidentSeconds),
+    number(f.mttrSeconds),
+    String(f.checks),
+    number(f.responseTimeMs.p50),
+    number(f.responseTimeMs.p95),
+  ];
+  const { from, to } = report.period;
+  const whole = `${from}..${to}`;
+  const rows = report.websites.flatMap((w) => [
+    row(w.name, w.url, 'period', whole, from, to, w.figures),
+    ...w.months.map((m) => row(w.name, w.url, 'month', m.month, m.from, m.to, m.figures)),
+    ...w.weeks.map((k) => row(w.name, w.url, 'week', k.week, k.from, k.to, k.figures)),
+  ]);
+  rows.push(row('(all websites)', '', 'period', whole, from, to, report.totals));
+  return stringify([[...REPORT_CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
+}

@@ -1,0 +1,73 @@
+import type { Db } from 'mongodb';
+import type { OrganizationRepository } from '../auth/index.js';
+import type { CustomerRepository } from '../customers/index.js';
+import { knownDomainExpiries } from '../domains/index.js';
+import type { MaintenanceWindowRepository } from '../maintenance/index.js';
+import type { MonitorStateRepository, ResultRepository, RollupRepository } from '../monitoring/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
+import type { WebsiteRepository } from '../websites/index.js';
+import type { ReportSources } from './report-builder.js';
+
+/** Latest results read at once for the certificates' expiry. */
+const LATEST_AT_ONCE = 16;
+
+/** A report's sources over the control plane's repositories. */
+export function repositoryReportSources(deps: {
+  db: Db;
+  organizations: OrganizationRepository;
+  customers: CustomerRepository;
+  websites: WebsiteRepository;
+  rollups: RollupRepository;
+  states: MonitorStateRepository;
+  windows: MaintenanceWindowRepository;
+  results: ResultRepository;
+}): ReportSources {
+  return {
+    organization: async (organizationId) => {
+      const organization = await deps.organizations.findById(organizationId);
+      return {
+        name: organization?.name ?? '',
+        timezone: organization?.timezone ?? 'UTC',
+        branding: { accentColor: null, footerText: null, logoDataUrl: null },
+      };
+    },
+    customer: async (organizationId, customerId) => {
+      const customer = await deps.customers.findById(organizationId, customerId);
+      return customer && { id: customer.id, name: customer.name, reportIntro: null };
+    },
+    websites: async (organizationId, customerId) =>
+      (await deps.websites.listByCustomer(organizationId, customerId)).map((w) => ({
+        id: w.id,
+        name: w.name,
+        url: w.url,
+        createdAt: w.createdAt,
+      })),
+    dayRollups: (organizationId, websiteIds, from) =>
+      deps.rollups.since(organizationId, websiteIds, 'day', from),
+    incidents: async (organizationId, websiteIds, since) =>
+      (await deps.states.incidentsOfWebsites(organizationId, websiteIds, since)).map((incident) => ({
+        id: incident.id,
+        websiteId: incident.websiteId,
+        startedAt: incident.startedAt,
+        resolvedAt: incident.resolvedAt,
+        cause: incident.cause,
+        regions: incident.regions,
+        publicNote: incident.publicNote?.text ?? null,
+      })),
+    windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
+    expiries: async (organizationId, websites) => {
+      const reads = new ConcurrencyLimit(LATEST_AT_ONCE);
+      const hosts = websites.map((w) => new URL(w.url).hostname);
+      const [latest, domains] = await Promise.all([
+        Promise.all(websites.map((w) => reads.run(() => deps.results.latest(organizationId, w.id)))),
+        knownDomainExpiries(deps.db, hosts),
+      ]);
+      return new Map(
+        websites.map((w, i) => [
+          w.id,
+          { certificate: latest[i]?.ssl?.validTo ?? null, domain: domains.get(hosts[i] as string) ?? null },
+        ]),
+      );
+    },
+  };
+}

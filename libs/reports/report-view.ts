@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { ComputedReport, Figures } from './report-figures.js';
+
+const figures = z
+  .object({
+    uptimePercent: z.number().nullable().describe('null: not monitored in the period'),
+    slaUptimePercent: z.number().nullable().describe('Maintenance time left out'),
+    monitoredSeconds: z.number().int(),
+    downtimeSeconds: z.number().int(),
+    maintenanceSeconds: z.number().int(),
+    slaDowntimeSeconds: z.number().int().describe('Down time outside maintenance'),
+    incidents: z.number().int(),
+    longestIncidentSeconds: z.number().int(),
+    mttrSeconds: z.number().int().nullable().describe('Mean time to recovery; null: none resolved'),
+    checks: z.number().int(),
+    responseTimeMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+  })
+  .meta({ id: 'ReportFigures' });
+
+export const clientReportView = z
+  .object({
+    organization: z.object({ name: z.string() }),
+    customer: z.object({ id: z.number().int(), name: z.string() }),
+    period: z.object({
+      from: z.string().describe('First day, inclusive (yyyy-MM-dd)'),
+      to: z.string().describe('Last day, inclusive'),
+      timezone: z.string(),
+      days: z.number().int(),
+    }),
+    previousPeriod: z.object({ from: z.string(), to: z.string() }),
+    generatedAt: z.iso.datetime(),
+    formulas: z.record(z.string(), z.string()).describe('How each figure is computed'),
+    totals: figures.extend({
+      previous: figures,
+      change: z.object({
+        uptimePercent: z.number().nullable(),
+        slaUptimePercent: z.number().nullable(),
+        incidents: z.number().int(),
+        downtimeSeconds: z.number().int(),
+      }),
+    }),
+    websites: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        url: z.string(),
+        figures,
+        previous: figures,
+        months: z.array(z.object({ month: z.string(), from: z.string(), to: z.string(), figures })),
+        weeks: z.array(z.object({ week: z.string(), from: z.string(), to: z.string(), figures })),
+        certificateExpiresAt: z.iso.datetime().nullable(),
+        domainExpiresAt: z.iso.datetime().nullable(),
+        incidents: z.array(
+          z.object({
+            id: z.string(),
+            startedAt: z.iso.datetime(),
+            resolvedAt: z.iso.datetime().nullable(),
+            durationSeconds: z.number().int().describe('Until now while it is open'),
+            cause: z.string(),
+            regions: z.array(z.string()),
+            publicNote: z.string().nullable(),
+          }),
+        ),
+        maintenance: z.array(
+          z.object({ title: z.string(), startsAt: z.iso.datetime(), endsAt: z.iso.datetime() }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'ClientReport' });
+export type ClientReport = z.infer<typeof clientReportView>;
+
+const copy = (f: Figures): Figures => ({ ...f, responseTimeMs: { ...f.responseTimeMs } });
+
+/** A computed report as the API shows it (instants as ISO text). */
+export function toClientReport(
+  report: ComputedReport,
+  context: { organizationName: string; customer: { id: number; name: string }; now: Date },
+): ClientReport {
+  const { previous, change, ...totals } = report.customer;
+  return {
+    organization: { name: context.organizationName },
+    customer: context.customer,
+    period: report.period,
+    previousPeriod: report.previousPeriod,
+    generatedAt: context.now.toISOString(),
+    formulas: { ...report.formulas },
+    totals: { ...copy(totals), previous: copy(previous), change },
+    websites: report.websites.map((w) => ({
+      id: w.site.id,
+      name: w.site.name,
+      url: w.site.url,
+      figures: copy(w.figures),
+      previous: copy(w.previous),
+      months: w.parts
+        .filter((p) => p.kind === 'month')
+        .map((p) => ({ month: p.label, from: p.from, to: p.to, figures: copy(p.figures) })),
+      weeks: w.parts
+        .filter((p) => p.kind === 'week')
+        .map((p) => ({ week: p.label, from: p.from, to: p.to, figures: copy(p.figures) })),
+      certificateExpiresAt: w.site.certificateExpiresAt?.toISOString() ?? null,
+      domainExpiresAt: w.site.domainExpiresAt?.toISOString() ?? null,
+      incidents: w.incidents.map((i) => ({
+        id: i.id,
+        startedAt: i.startedAt.toISOString(),
+        resolvedAt: i.resolvedAt?.toISOString() ?? null,
+        durationSeconds: Math.round(((i.resolvedAt ?? context.now).getTime() - i.startedAt.getTime()) / 1000),
+        cause: i.cause,
+        regions: i.regions,
+        publicNote: i.publicNote,
+      })),
+      maintenance: w.maintenance.map((m) => ({
+        title: m.title,
+        startsAt: m.startsAt.toISOString(),
+        endsAt: m.endsAt.toISOString(),
+      })),
+    })),
+  };
+}

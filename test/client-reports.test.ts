@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../libs/logging/index.js';
+import { RollupRecorder, RollupRepository } from '../libs/monitoring/index.js';
+import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
+import { createUser, signIn, withCookie } from './support/people.js';
+
+interface Report {
+  period: { from: string; to: string; timezone: string; days: number };
+  totals: Record<string, unknown> & { uptimePercent: number; slaUptimePercent: number };
+  websites: Array<{
+    name: string;
+    figures: {
+      uptimePercent: number;
+      slaUptimePercent: number;
+      checks: number;
+      responseTimeMs: { p50: number };
+    };
+    incidents: Array<{ cause: string; durationSeconds: number }>;
+    maintenance: Array<{ title: string }>;
+  }>;
+}
+
+// October 2026 in Berlin: 31 days, the 25th an hour longer (summer time ends): 745 h = 2,682,000 s.
+const OCTOBER_SECONDS = 2_682_000;
+
+describe('client reports: a customer’s month from rollups, incidents and maintenance', {
+  timeout: 120_000,
+}, () => {
+  let api: TestApi;
+  let token: string;
+  let organizationId: number;
+  let acme: number;
+  let globex: number;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    ({ organizationId, token } = await api.createOrganization(['admin']));
+    await api.db
+      .collection('organizations')
+      .updateOne({ id: organizationId }, { $set: { timezone: 'Europe/Berlin' } });
+    const pkg = await createPackage(api, token);
+    acme = await createCustomer(api, token, pkg.id, 'Acme Bakery');
+    globex = await createCustomer(api, token, pkg.id, 'Globex');
+    const batch = await api.request<{ items: Array<{ website: { id: number } }> }>(
+      'POST',
+      '/api/websites/batch',
+      {
+        token,
+        body: {
+          items: [
+            { customerId: acme, name: 'Shop', url: 'https://shop.acme.example/' },
+            { customerId: acme, name: 'Blog', url: 'https://blog.acme.example/' },
+            { customerId: acme, name: '=HYPERLINK("http://evil.example")', url: 'https://api.acme.example/' },
+            { customerId: globex, name: 'Globex site', url: 'https://globex.example/' },
+          ],
+        },
+      },
+    );
+    const [shop, blog, api3] = batch.body.items.map((item) => item.website.id) as [number, number, number];
+    // Monitored since September: October is wholly theirs.
+    await api.db
+      .collection('websites')
+      .updateMany({ organizationId }, { $set: { createdAt: new Date('2026-09-01T00:00:00Z') } });
+    await withServices(api, async (services) => {
+      const incident = (websiteId: number, start: string, end: string) =>
+        services.states.insertIncident({
+          id: randomUUID(),
+          organizationId,
+          websiteId,
+          startedAt: new Date(start),
+          resolvedAt: new Date(end),
+          cause: 'HTTP 503 Service Unavailable',
+          regions: ['local'],
+        });
+      await incident(shop, '2026-10-10T08:00:00Z', '2026-10-10T09:00:00Z');
+      await incident(shop, '2026-10-20T01:00:00Z', '2026-10-20T01:30:00Z'); // in maintenance
+      await incident(api3, '2026-10-31T22:30:00Z', '2026-10-31T23:30:00Z'); // half after the period
+      await incident(shop, '2026-09-15T00:00:00Z', '2026-09-15T00:20:00Z'); // the period before
+    });
+    const window = await api.request('POST', '/api/maintenance-windows', {
+      token,
+      body: {
+        websiteId: shop,
+        title: 'Server upgrade',
+        startsAt: '2026-10-20T02:00:00+02:00',
+        endsAt: '2026-10-20T04:00:00+02:00',
+        timezone: 'Europe/Berlin',
+      },
+    });
+    expect(window.status).toBe(201);
+    const rollups = new RollupRecorder(new RollupRepository(api.db), {
+      logger: createLogger('test', 'silent'),
+      mongo: { available: true, onLost: () => () => undefined },
+      flushEveryMs: 3_600_000,
+    });
+    for (const websiteId of [shop, blog, api3])
+      for (let day = 1; day <= 31; day += 1)
+        for (const ms of [100, 120, 140, 900])
+          rollups.add({
+            organizationId,
+            websiteId,
+            region: 'local',
+            startedAt: new Date(Date.UTC(2026, 9, day, 12)),
+            status: 'up',
+            timings: { total: ms },
+          });
+    await rollups.close();
+  });
+  afterAll(() => api?.stop());
+
+  const report = (customerId: number, query = 'from=2026-10-01&to=2026-10-31') =>
+    api.request<Report>('GET', `/api/customers/${customerId}/reports?${query}`, { token });
+
+  it('JSON: uptime and SLA uptime match hand-computed values to 0.001 %', async () => {
+    const answer = await report(acme);
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+    const { body } = answer;
+    expect(body.period).toEqual({
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timezone: 'Europe/Berlin',
+      days: 31,
+    });
+    const [shop, blog, third] = body.websites;
+    // Shop: down 3,600 + 1,800 s; maintenance 7,200 s of which 1,800 down.
+    expect(shop?.figures.uptimePercent).toBe(Math.round((1 - 5400 / OCTOBER_SECONDS) * 100_000) / 1000);
+    expect(shop?.figures.slaUptimePercent).toBe(
+      Math.round((1 - 3600 / (OCTOBER_SECONDS - 7200)) * 100_000) / 1000,
+    );
+    expect(blog?.figures.uptimePercent).toBe(100);
+    expect(third?.figures.uptimePercent).toBe(Math.round((1 - 1800 / OCTOBER_SECONDS) * 100_000) / 1000);
+    expect(body.totals.uptimePercent).toBe(Math.round((1 - 7200 / (3 * OCTOBER_SECONDS)) * 100_000) / 1000);
+    expect(body.totals.slaUptimePercent).toBe(
+      Math.round((1 - 5400 / (3 * OCTOBER_SECONDS - 7200)) * 100_000) / 1000,
+    );
+    expect(body.totals).toMatchObject({ incidents: 3, checks: 3 * 31 * 4, downtimeSeconds: 7200 });
+    expect(shop?.figures.checks).toBe(124);
+    expect(shop?.figures.responseTimeMs.p50).toBeGreaterThanOrEqual(107);
+    expect(shop?.figures.responseTimeMs.p50).toBeLessThanOrEqual(124);
+    expect(shop?.incidents.map((i) => i.durationSeconds)).toEqual([3600, 1800]);
+    expect(shop?.maintenance.map((m) => m.title)).toEqual(['Server upgrade']);
+    expect((body.totals.previous as { incidents: number }).incidents).toBe(1);
+  });
+
+  it('HTML shows the JSON’s figures, branded and self-contained; CSV parses and neutralises formulas', async () => {
+    const json = (await report(acme)).body;
+    const html = await api.request<string>(
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=html`,
+      {
+        token,
+      },
+    );
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toContain('text/html');
+    expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
+    for (const site of json.websites)
+      expect(html.body).toContain(`${site.figures.uptimePercent.toFixed(3)} %`);
+    expect(html.body).toContain(`${json.totals.slaUptimePercent.toFixed(3)} %`);
+    expect(html.body).toContain('Monitoring report: Acme Bakery');
+    expect(html.body).toContain('1 October 2026 – 31 October 2026');
+    expect(html.body).toContain('=HYPERLINK(&quot;http://evil.example&quot;)');
+    expect(html.body).not.toContain('<script');
+
+    const csv = await api.request<string>(
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=csv`,
+      {
+        token,
+      },
+    );
+    expect(csv.headers.get('content-disposition')).toMatch(
+      /attachment; filename="report-Acme-Bakery-2026-10-01-2026-10-31.csv"/,
+    );
+    const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>;
+    const periodRows = rows.filter((row) => row.period_kind === 'period');
+    expect(periodRows.map((row) => row.website)).toEqual([
+      'Shop',
+      'Blog',
+      `'=HYPERLINK("http://evil.example")`,
+      '(all websites)',
+    ]);
+    expect(Number(periodRows[0]?.uptime_percent)).toBe(json.websites[0]?.figures.uptimePercent);
+    expect(rows.filter((row) => row.period_kind === 'week').length).toBe(3 * 5);
+  });
+
+  it('defaults to the last full month; refuses a period that is not one, naming the field', async () => {
+    const latest = await report(acme, '');
+    expect(latest.status).toBe(200);
+    expect(latest.body.period.days).toBeGreaterThanOrEqual(28);
+    const backwards = await api.request<{ errors: Array<{ path: string }> }>(
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-10-02&to=2026-10-01`,
+      { token },
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors[0]?.path).toBe('to');
+    const notADay = await api.request<{ errors: Array<{ path: string }> }>(
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-02-30`,
+      { token },
+    );
+    expect(notADay.status).toBe(400);
+    expect(notADay.body.errors[0]?.path).toBe('from');
+  });
+
+  it('a client user reads its own customer’s report and gets 404 for another’s', async () => {
+    const client = await createUser(api, organizationId, 'client', acme);
+    const cookie = await signIn(api, client.email);
+    const own = await withCookie(
+      api,
+      cookie,
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31`,
+    );
+    expect(own.status).toBe(200);
+    expect((await withCookie(api, cookie, 'GET', `/api/customers/${globex}/reports`)).status).toBe(404);
+    expect((await report(999_999)).status).toBe(404);
+  });
+});
