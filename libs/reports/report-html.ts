@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { escapeHtml } from '../status-pages/index.js';
 import type { ClientReport } from './report-view.js';
 
 /** How the agency's reports look: its accent colour, footer and logo (a data: URL), and the paper. */
@@ -14,12 +15,6 @@ export const PAPER_SIZES = ['A4', 'Letter'] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
 
 const DEFAULT_ACCENT = '#1570ef';
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(3)} %`);
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
@@ -57,7 +52,7 @@ function uptimeChart(report: ClientReport, accent: string): string {
     .map((w, i) => {
       const value = w.figures.uptimePercent as number;
       const y = i * rowHeight + 4;
-      return `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${escape(w.name.slice(0, 32))}</text><rect x="${label}" y="${y}" width="${Math.max(1, x(value) - label).toFixed(1)}" height="16" fill="${accent}"/><text x="${(x(value) + 6).toFixed(1)}" y="${y + 14}">${percent(value)}</text>`;
+      return `<text x="${label - 8}" y="${y + 14}" text-anchor="end">${escapeHtml(w.name.slice(0, 32))}</text><rect x="${label}" y="${y}" width="${Math.max(1, x(value) - label).toFixed(1)}" height="16" fill="${accent}"/><text x="${(x(value) + 6).toFixed(1)}" y="${y + 14}">${percent(value)}</text>`;
     })
     .join('');
   return `<figure><svg role="img" aria-label="Uptime per website, from ${floor} % to 100 %" viewBox="0 0 ${width} ${height}" width="100%" font-size="12" font-family="inherit">${bars}<text x="${label}" y="${height - 4}" fill="#555">${floor} %</text><text x="${width - 80}" y="${height - 4}" fill="#555" text-anchor="end">100 %</text></svg><figcaption>Uptime per website, the axis from ${floor} % to 100 %</figcaption></figure>`;
@@ -81,7 +76,7 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
   const websiteRows = report.websites
     .map(
       (w) =>
-        `<tr><th scope="row">${escape(w.name)}<div class="url">${escape(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td><td>${dateOnly(w.certificateExpiresAt)}</td><td>${dateOnly(w.domainExpiresAt)}</td></tr>`,
+        `<tr><th scope="row">${escapeHtml(w.name)}<div class="url">${escapeHtml(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td><td>${dateOnly(w.certificateExpiresAt)}</td><td>${dateOnly(w.domainExpiresAt)}</td></tr>`,
     )
     .join('');
   const details = report.websites
@@ -99,22 +94,22 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
         ? `<table><caption>Incidents</caption><thead><tr><th scope="col">Started</th><th scope="col">Resolved</th><th scope="col">Lasted</th><th scope="col">Cause</th><th scope="col">Regions</th><th scope="col">What happened</th></tr></thead><tbody>${w.incidents
             .map(
               (i) =>
-                `<tr><td>${at(i.startedAt)}</td><td>${i.resolvedAt ? at(i.resolvedAt) : 'ongoing'}</td><td>${duration(i.durationSeconds)}</td><td>${escape(i.cause)}</td><td>${escape(i.regions.join(', '))}</td><td>${escape(i.publicNote ?? '')}</td></tr>`,
+                `<tr><td>${at(i.startedAt)}</td><td>${i.resolvedAt ? at(i.resolvedAt) : 'ongoing'}</td><td>${duration(i.durationSeconds)}</td><td>${escapeHtml(i.cause)}</td><td>${escapeHtml(i.regions.join(', '))}</td><td>${escapeHtml(i.publicNote ?? '')}</td></tr>`,
             )
             .join('')}</tbody></table>`
         : '<p class="note">No incidents.</p>';
       const maintenance = w.maintenance.length
-        ? `<p>Maintenance held: ${w.maintenance.map((m) => `${escape(m.title)} (${at(m.startsAt)} – ${at(m.endsAt)})`).join('; ')}</p>`
+        ? `<p>Maintenance held: ${w.maintenance.map((m) => `${escapeHtml(m.title)} (${at(m.startsAt)} – ${at(m.endsAt)})`).join('; ')}</p>`
         : '';
-      return `<section class="website"><h3>${escape(w.name)}</h3><table><caption>By month and week</caption><thead><tr><th scope="col">Period</th><th scope="col">Uptime</th><th scope="col">SLA uptime</th><th scope="col">Incidents</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Checks</th></tr></thead><tbody>${parts}</tbody></table>${incidents}${maintenance}</section>`;
+      return `<section class="website"><h3>${escapeHtml(w.name)}</h3><table><caption>By month and week</caption><thead><tr><th scope="col">Period</th><th scope="col">Uptime</th><th scope="col">SLA uptime</th><th scope="col">Incidents</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Checks</th></tr></thead><tbody>${parts}</tbody></table>${incidents}${maintenance}</section>`;
     })
     .join('');
   const formulas = Object.values(report.formulas)
-    .map((text) => `<li>${escape(text)}</li>`)
+    .map((text) => `<li>${escapeHtml(text)}</li>`)
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(report.customer.name)}: monitoring report ${period.from} – ${period.to}</title>
+<title>${escapeHtml(report.customer.name)}: monitoring report ${period.from} – ${period.to}</title>
 <style>
 @page { size: ${paper}; margin: 16mm 14mm; }
 :root { --accent: ${accent}; }
@@ -135,8 +130,8 @@ footer { margin-top: 32px; border-top: 1px solid #d0d5dd; padding-top: 8px; font
 @media (prefers-color-scheme: dark) { @media screen { body { background: #101828; color: #f2f4f7; } thead th { background: #1d2939; } .label, .note, .url, footer { color: #c0c6d0; } .card { border-color: #475467; } } }
 </style></head>
 <body>
-<header>${branding.logoDataUrl ? `<img src="${escape(branding.logoDataUrl)}" alt="${escape(report.organization.name)}">` : ''}<div><div class="note">${escape(report.organization.name)}</div><h1>Monitoring report: ${escape(report.customer.name)}</h1><div>${day(period.from)} – ${day(period.to)} (${escape(zone)})</div></div></header>
-${branding.intro ? `<p class="intro">${escape(branding.intro)}</p>` : ''}
+<header>${branding.logoDataUrl ? `<img src="${escapeHtml(branding.logoDataUrl)}" alt="${escapeHtml(report.organization.name)}">` : ''}<div><div class="note">${escapeHtml(report.organization.name)}</div><h1>Monitoring report: ${escapeHtml(report.customer.name)}</h1><div>${day(period.from)} – ${day(period.to)} (${escapeHtml(zone)})</div></div></header>
+${branding.intro ? `<p class="intro">${escapeHtml(branding.intro)}</p>` : ''}
 <h2>Summary</h2>
 <div class="cards">
 ${card('Uptime', percent(totals.uptimePercent), changeText(totals.change.uptimePercent, ' pt', 'up'))}
@@ -154,6 +149,6 @@ ${uptimeChart(report, accent)}
 ${details}
 <h2>How the figures are computed</h2>
 <ul>${formulas}</ul>
-<footer>${branding.footerText ? `${escape(branding.footerText)} · ` : ''}Generated ${at(report.generatedAt)} (${escape(zone)})</footer>
+<footer>${branding.footerText ? `${escapeHtml(branding.footerText)} · ` : ''}Generated ${at(report.generatedAt)} (${escapeHtml(zone)})</footer>
 </body></html>`;
 }

@@ -4,6 +4,7 @@ export {
   type PageBuilder,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
+export { escapeHtml } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,
