@@ -19,6 +19,11 @@ RUN npm install --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# Chromium prints the client reports as PDF (started once by the API, reused); fonts for their text.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
+ENV CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 COPY --from=runtime-deps /app/node_modules node_modules
 COPY --from=build /app/dist dist

@@ -1,8 +1,14 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../libs/logging/index.js';
 import { RollupRecorder, RollupRepository } from '../libs/monitoring/index.js';
+import { SCREENSHOTS } from './support/browser.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 import { createUser, signIn, withCookie } from './support/people.js';
 
@@ -21,6 +27,8 @@ interface Report {
     maintenance: Array<{ title: string }>;
   }>;
 }
+
+const run = promisify(execFile);
 
 // October 2026 in Berlin: 31 days, the 25th an hour longer (summer time ends): 745 h = 2,682,000 s.
 const OCTOBER_SECONDS = 2_682_000;
@@ -184,6 +192,48 @@ describe('client reports: a customer’s month from rollups, incidents and maint
     ]);
     expect(Number(periodRows[0]?.uptime_percent)).toBe(json.websites[0]?.figures.uptimePercent);
     expect(rows.filter((row) => row.period_kind === 'week').length).toBe(3 * 5);
+  });
+
+  it('PDF: printed by Chromium on A4 or Letter, its text (pdftotext) carries the same figures', async () => {
+    const json = (await report(acme)).body;
+    const dir = mkdtempSync(join(tmpdir(), 'webmon-report-'));
+    try {
+      for (const paper of ['A4', 'Letter'] as const) {
+        const response = await fetch(
+          `${api.api.url}/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=pdf&paper=${paper}`,
+          { headers: { authorization: `Bearer ${token}` } },
+        );
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('application/pdf');
+        const file = join(dir, `${paper}.pdf`);
+        writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+        const info = (await run('pdfinfo', [file])).stdout;
+        expect(info).toMatch(
+          paper === 'A4' ? /Page size:.* pts \(A4\)/ : /Page size:\s+612 x 792 pts \(letter\)/,
+        );
+        if (paper !== 'A4') continue;
+        const text = (await run('pdftotext', ['-layout', file, '-'])).stdout;
+        expect(text).toContain('Monitoring report: Acme Bakery');
+        for (const site of json.websites)
+          expect(text).toContain(`${site.figures.uptimePercent.toFixed(3)} %`);
+        expect(text).toContain(`${json.totals.slaUptimePercent.toFixed(3)} %`);
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        await run('pdftoppm', [
+          '-png',
+          '-r',
+          '80',
+          '-f',
+          '1',
+          '-l',
+          '1',
+          '-singlefile',
+          file,
+          join(SCREENSHOTS, 'client-report-pdf'),
+        ]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('defaults to the last full month; refuses a period that is not one, naming the field', async () => {

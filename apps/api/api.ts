@@ -66,7 +66,7 @@ import {
   pingRedis,
   watchRedisData,
 } from '../../libs/redis/index.js';
-import { reportRoutes, repositoryReportSources } from '../../libs/reports/index.js';
+import { PdfRenderer, reportRoutes, repositoryReportSources } from '../../libs/reports/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
@@ -136,6 +136,8 @@ export async function startApi(
     }),
   });
   const organizations = new OrganizationRepository(mongo.db);
+  // Started at the first PDF report, reused after (and closed at shutdown).
+  const reportPrinter = new PdfRenderer({ executablePath: config.CHROMIUM_PATH, logger });
   const signIn = new SignIn({
     users: services.users,
     sessions: services.sessions,
@@ -294,8 +296,9 @@ export async function startApi(
       },
     }),
     ...exportRoutes(services.exportSources),
-    ...reportRoutes(
-      repositoryReportSources({
+    ...reportRoutes({
+      pdf: reportPrinter,
+      sources: repositoryReportSources({
         db: mongo.db,
         organizations,
         customers: services.customerRepository,
@@ -305,7 +308,7 @@ export async function startApi(
         windows: services.maintenanceWindows,
         results: services.results,
       }),
-    ),
+    }),
     ...importRoutes({
       jobs: services.imports,
       hasCustomer: async (organizationId, customerId) =>
@@ -452,6 +455,7 @@ export async function startApi(
       mongoHealth.stop();
       await fleet.stop();
       await pageBuilder?.close();
+      await reportPrinter.close();
       await connections.close();
     },
   };

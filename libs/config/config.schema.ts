@@ -176,6 +176,8 @@ export const envSchema = z
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://monitor.example.com' })
       .optional(),
+    /** The Chromium that prints reports as PDF (Debian's by default; started once by the API). @defaultValue /usr/bin/chromium */
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   })
   .superRefine((env, ctx) => {
     // A cluster serves database 0 only: a URL naming another would be silently ignored.

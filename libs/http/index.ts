@@ -13,6 +13,7 @@ export { createMetricsRegistry } from './metrics.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { type OpsServer, startOpsServer } from './ops-server.js';
 export type { Outage } from './problem.middleware.js';
+export { serviceUnavailable } from './problem.middleware.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { limitedPerAddress, type PublicBudget } from './public-limit.js';
 export {

@@ -33,12 +33,18 @@ export interface RouteRequest<P extends ObjectSchema, Q extends ObjectSchema, B 
   ctx: AppContext;
 }
 
+/** Another representation of a route's success, chosen by the handler setting `ctx.type`. */
+export interface Alternative {
+  contentType: string;
+  schema: z.ZodType;
+}
+
 export interface RouteDefinition<
   P extends ObjectSchema,
   Q extends ObjectSchema,
   B extends z.ZodType,
   R extends z.ZodType,
-  A extends z.ZodType = z.ZodNever,
+  A extends readonly Alternative[] = [],
 > {
   method: HttpMethod;
   /** Koa-style path: `/api/tokens/:id`. */
@@ -66,7 +72,7 @@ export interface RouteDefinition<
      * Other representations of the success (e.g. `?format=text`): the handler sets `ctx.type` to
      * one's content type and returns what its schema parses.
      */
-    alternatives?: Array<{ contentType: string; schema: A }>;
+    alternatives?: A;
   };
   /** Error statuses this route can answer beyond those its shape implies (documentation). */
   problems?: number[];
@@ -74,7 +80,7 @@ export interface RouteDefinition<
   otherResponses?: Record<number, OtherResponse>;
   handle(
     request: RouteRequest<P, Q, B>,
-  ): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R> | z.input<A>>;
+  ): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R> | z.input<A[number]['schema']>>;
 }
 
 /** A route with its types erased, ready to mount and to document. */
@@ -96,7 +102,7 @@ export interface Route {
     schema?: z.ZodType;
     contentType: string;
     headers?: DocumentedHeader[];
-    alternatives?: Array<{ contentType: string; schema: z.ZodType }>;
+    alternatives?: readonly Alternative[];
   };
   problems: number[];
   otherResponses?: Record<number, OtherResponse>;
@@ -118,7 +124,7 @@ export function defineRoute<
   Q extends ObjectSchema = EmptyObjectSchema,
   B extends z.ZodType = z.ZodUndefined,
   R extends z.ZodType = z.ZodUndefined,
-  A extends z.ZodType = z.ZodNever,
+  const A extends readonly Alternative[] = [],
 >(definition: RouteDefinition<P, Q, B, R, A>): Route {
   const contentType = definition.success.contentType ?? 'application/json';
   return {

@@ -1,3 +1,4 @@
+export { PdfRenderer } from './pdf-renderer.js';
 export { buildReport, type ReportSources } from './report-builder.js';
 export { REPORT_CSV_COLUMNS, reportCsv } from './report-csv.js';
 export { computeReport, REPORT_FORMULAS } from './report-figures.js';

@@ -76,7 +76,13 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
   const websiteRows = report.websites
     .map(
       (w) =>
-        `<tr><th scope="row">${escapeHtml(w.name)}<div class="url">${escapeHtml(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td><td>${dateOnly(w.certificateExpiresAt)}</td><td>${dateOnly(w.domainExpiresAt)}</td></tr>`,
+        `<tr><th scope="row">${escapeHtml(w.name)}<div class="url">${escapeHtml(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td></tr>`,
+    )
+    .join('');
+  const expiryRows = report.websites
+    .map(
+      (w) =>
+        `<tr><th scope="row">${escapeHtml(w.name)}</th><td>${dateOnly(w.certificateExpiresAt)}</td><td>${dateOnly(w.domainExpiresAt)}</td></tr>`,
     )
     .join('');
   const details = report.websites
@@ -117,15 +123,19 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans",
 header { border-bottom: 4px solid var(--accent); padding-bottom: 12px; margin-bottom: 16px; display: flex; gap: 16px; align-items: center; }
 header img { max-height: 56px; max-width: 200px; }
 h1 { font-size: 1.6rem; margin: 0; } h2 { font-size: 1.2rem; margin-top: 28px; color: var(--accent); } h3 { font-size: 1.05rem; margin-bottom: 4px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 10px; }
 .card { border: 1px solid #d0d5dd; border-radius: 8px; padding: 10px; break-inside: avoid; }
 .label { font-size: .8rem; color: #555; } .value { font-size: 1.35rem; font-weight: 700; } .note, .url { font-size: .8rem; color: #555; }
 table { border-collapse: collapse; width: 100%; font-size: .85rem; margin: 8px 0; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border-bottom: 1px solid #e4e7ec; padding: 4px 6px; text-align: left; vertical-align: top; }
 thead th { background: #f2f4f7; }
-.url { word-break: break-all; font-weight: 400; }
+.url { overflow-wrap: anywhere; font-weight: 400; }
 .website { break-inside: avoid-page; }
+figcaption { font-size: .8rem; color: #555; }
+h2, h3, caption { break-after: avoid; }
+.nums td { white-space: nowrap; }
+@media print { body { padding: 0; max-width: none; } }
 footer { margin-top: 32px; border-top: 1px solid #d0d5dd; padding-top: 8px; font-size: .8rem; color: #555; }
 @media (prefers-color-scheme: dark) { @media screen { body { background: #101828; color: #f2f4f7; } thead th { background: #1d2939; } .label, .note, .url, footer { color: #c0c6d0; } .card { border-color: #475467; } } }
 </style></head>
@@ -141,10 +151,11 @@ ${card('Down time', duration(totals.downtimeSeconds), `longest ${duration(totals
 ${card('Mean time to recovery', duration(totals.mttrSeconds), `${totals.checks.toLocaleString('en')} checks`)}
 ${card('Response time', ms(totals.responseTimeMs.p95), `p95; p50 ${ms(totals.responseTimeMs.p50)}`)}
 </div>
-<p class="note">Compared with ${day(report.previousPeriod.from)} – ${day(report.previousPeriod.to)}: uptime then ${percent(totals.previous.uptimePercent)}, SLA uptime ${percent(totals.previous.slaUptimePercent)}, ${totals.previous.incidents} incidents.</p>
+<p class="note">Compared with ${day(report.previousPeriod.from)} – ${day(report.previousPeriod.to)}: uptime then ${percent(totals.previous.uptimePercent)}, SLA uptime ${percent(totals.previous.slaUptimePercent)}, ${totals.previous.incidents} incident${totals.previous.incidents === 1 ? '' : 's'}.</p>
 ${uptimeChart(report, accent)}
 <h2>Websites</h2>
-<table><thead><tr><th scope="col">Website</th><th scope="col">Uptime</th><th scope="col">SLA uptime</th><th scope="col">Incidents</th><th scope="col">Down time</th><th scope="col">Longest</th><th scope="col">MTTR</th><th scope="col">Checks</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Certificate expires</th><th scope="col">Domain expires</th></tr></thead><tbody>${websiteRows}</tbody></table>
+<table class="nums"><thead><tr><th scope="col">Website</th><th scope="col">Uptime</th><th scope="col">SLA uptime</th><th scope="col">Incidents</th><th scope="col">Down time</th><th scope="col">Longest</th><th scope="col">MTTR</th><th scope="col">Checks</th><th scope="col">p50</th><th scope="col">p95</th></tr></thead><tbody>${websiteRows}</tbody></table>
+<table><caption>Certificates and domains</caption><thead><tr><th scope="col">Website</th><th scope="col">Certificate expires</th><th scope="col">Domain expires</th></tr></thead><tbody>${expiryRows}</tbody></table>
 <h2>Each website</h2>
 ${details}
 <h2>How the figures are computed</h2>

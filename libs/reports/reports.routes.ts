@@ -1,28 +1,31 @@
 import { z } from 'zod';
 import { idParams } from '../contract/index.js';
 import { invalidInput } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
+import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
+import { ConcurrencyLimitFullError } from '../runtime/index.js';
+import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
 import { reportCsv } from './report-csv.js';
 import { PAPER_SIZES, reportHtml } from './report-html.js';
 import { MAX_REPORT_DAYS, PeriodProblem } from './report-period.js';
 import { clientReportView } from './report-view.js';
 
-export const REPORT_FORMATS = ['json', 'csv', 'html'] as const;
+export const REPORT_FORMATS = ['json', 'csv', 'html', 'pdf'] as const;
 
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-10-31')
   .describe('A day in the organization’s timezone (inclusive)');
 
-export function reportRoutes(sources: ReportSources): Route[] {
+export function reportRoutes(deps: { sources: ReportSources; pdf: PdfRenderer }): Route[] {
+  const { sources } = deps;
   return [
     defineRoute({
       method: 'get',
       path: '/api/customers/:id/reports',
       operationId: 'getCustomerReport',
       summary: 'A customer’s monitoring report for a period: uptime, SLA uptime, incidents, response times',
-      description: `Days in the organization’s timezone, \`from\` and \`to\` inclusive, at most ${MAX_REPORT_DAYS} days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. \`format\`: json, csv (one row per website and period, RFC 4180) or html (the branded page; \`paper\` sets its print size). A client user reads its own customer’s only.`,
+      description: `Days in the organization’s timezone, \`from\` and \`to\` inclusive, at most ${MAX_REPORT_DAYS} days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. \`format\`: json, csv (one row per website and period, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on \`paper\`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.`,
       tags: ['Reports'],
       access: 'read',
       params: idParams,
@@ -30,7 +33,7 @@ export function reportRoutes(sources: ReportSources): Route[] {
         from: date.optional(),
         to: date.optional(),
         format: z.enum(REPORT_FORMATS).default('json'),
-        paper: z.enum(PAPER_SIZES).default('A4').describe('html: the page size it prints on'),
+        paper: z.enum(PAPER_SIZES).default('A4').describe('pdf (and html printed): the page size'),
       }),
       success: {
         status: 200,
@@ -40,9 +43,15 @@ export function reportRoutes(sources: ReportSources): Route[] {
         alternatives: [
           { contentType: 'text/csv; charset=utf-8', schema: z.string().describe('`format=csv`') },
           { contentType: 'text/html; charset=utf-8', schema: z.string().describe('`format=html`') },
+          {
+            contentType: 'application/pdf',
+            schema: z
+              .custom<Buffer>((value) => Buffer.isBuffer(value))
+              .meta({ type: 'string', format: 'binary', description: '`format=pdf`' }),
+          },
         ],
       },
-      problems: [404],
+      problems: [404, 503],
       handle: async ({ auth, params, query, ctx }) => {
         const built = await buildReport(sources, auth.organizationId, params.id, query, new Date()).catch(
           (error: unknown) => {
@@ -59,6 +68,15 @@ export function reportRoutes(sources: ReportSources): Route[] {
           ctx.type = 'text/csv; charset=utf-8';
           ctx.set('Content-Disposition', `attachment; filename="${file}.csv"`);
           return reportCsv(report);
+        }
+        if (query.format === 'pdf') {
+          const html = reportHtml(report, built.branding, query.paper);
+          const pdf = await deps.pdf.render(html, query.paper).catch((error: unknown) => {
+            throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
+          });
+          ctx.type = 'application/pdf';
+          ctx.set('Content-Disposition', `attachment; filename="${file}.pdf"`);
+          return pdf;
         }
         if (query.format === 'html') {
           ctx.type = 'text/html; charset=utf-8';

@@ -881,7 +881,7 @@ export interface paths {
         };
         /**
          * A customer’s monitoring report for a period: uptime, SLA uptime, incidents, response times
-         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, RFC 4180) or html (the branded page; `paper` sets its print size). A client user reads its own customer’s only.
+         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on `paper`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.
          */
         get: operations["getCustomerReport"];
         put?: never;
@@ -10019,8 +10019,8 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                format?: "json" | "csv" | "html";
-                /** @description html: the page size it prints on */
+                format?: "json" | "csv" | "html" | "pdf";
+                /** @description pdf (and html printed): the page size */
                 paper?: "A4" | "Letter";
             };
             header?: never;
@@ -10046,6 +10046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientReport"];
                     "text/csv; charset=utf-8": string;
                     "text/html; charset=utf-8": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Validation failed; `errors` names each field */

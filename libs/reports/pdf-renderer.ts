@@ -1,0 +1,79 @@
+import { type Browser, chromium } from 'playwright-core';
+import type { Logger } from '../logging/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
+import type { PaperSize } from './report-html.js';
+
+/** Pages printed at once, and printed reports that may wait for one (past that: 503, retry). */
+const PRINTING_AT_ONCE = 2;
+const WAITING_AT_MOST = 20;
+/** A report not printed within this is given up (and its page closed). */
+const PRINT_TIMEOUT_MS = 30_000;
+
+/**
+ * Reports as PDF, printed by headless Chromium from their HTML: the same page the app shows, its
+ * charts vector, its text selectable. One browser per process, started at the first report and
+ * reused (started again if it dies); at most two pages at once, each in its own context with
+ * JavaScript off and the network cut (the page is self-contained).
+ */
+export class PdfRenderer {
+  private browser: Promise<Browser> | null = null;
+  private readonly printing = new ConcurrencyLimit(PRINTING_AT_ONCE, {
+    maxWaiting: WAITING_AT_MOST,
+    resource: 'the report printer',
+  });
+
+  constructor(private readonly options: { executablePath: string; logger: Logger }) {}
+
+  private start(): Promise<Browser> {
+    if (!this.browser) {
+      const launching = chromium.launch({
+        executablePath: this.options.executablePath,
+        // Root in containers has no user namespaces for Chromium's sandbox.
+        args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+      });
+      this.browser = launching;
+      launching.then(
+        (browser) =>
+          browser.on('disconnected', () => {
+            this.options.logger.warn(
+              'the report printer (Chromium) stopped; the next report starts it again',
+            );
+            if (this.browser === launching) this.browser = null;
+          }),
+        (error: unknown) => {
+          this.options.logger.error(
+            {
+              err: error instanceof Error ? error.message : String(error),
+              executablePath: this.options.executablePath,
+            },
+            'the report printer (Chromium) did not start: set CHROMIUM_PATH',
+          );
+          if (this.browser === launching) this.browser = null;
+        },
+      );
+    }
+    return this.browser;
+  }
+
+  /** The page printed on `paper`, backgrounds and all. */
+  render(html: string, paper: PaperSize): Promise<Buffer> {
+    return this.printing.run(async () => {
+      const browser = await this.start();
+      const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(PRINT_TIMEOUT_MS);
+        await page.setContent(html, { waitUntil: 'load' });
+        return await page.pdf({ format: paper, printBackground: true, preferCSSPageSize: true });
+      } finally {
+        await context.close().catch(() => undefined);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    const browser = await this.browser?.catch(() => null);
+    this.browser = null;
+    await browser?.close().catch(() => undefined);
+  }
+}
