@@ -45,9 +45,11 @@ describe('client reports: a customer’s month from rollups, incidents and maint
   beforeAll(async () => {
     api = await TestApi.start();
     ({ organizationId, token } = await api.createOrganization(['admin']));
-    await api.db
-      .collection('organizations')
-      .updateOne({ id: organizationId }, { $set: { timezone: 'Europe/Berlin' } });
+    const settings = await api.request('PATCH', '/api/organization', {
+      token,
+      body: { timezone: 'Europe/Berlin' },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     const pkg = await createPackage(api, token);
     acme = await createCustomer(api, token, pkg.id, 'Acme Bakery');
     globex = await createCustomer(api, token, pkg.id, 'Globex');
@@ -234,6 +236,60 @@ describe('client reports: a customer’s month from rollups, incidents and maint
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('is branded: the organization’s logo, accent colour and footer, the customer’s cover line', async () => {
+    // A 1×1 PNG; an SVG (it could carry script) is refused whatever it claims to be.
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ).toString('base64');
+    const refused = await api.request<{ errors: Array<{ path: string }> }>('PUT', '/api/organization/logo', {
+      token,
+      body: { contentType: 'image/png', data: svg },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]?.path).toBe('data');
+    const uploaded = await api.request<{ branding: { logo: { sha256: string } | null } }>(
+      'PUT',
+      '/api/organization/logo',
+      {
+        token,
+        body: { contentType: 'image/png', data: png },
+      },
+    );
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.branding.logo?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const served = await api.request<{ contentType: string; data: string }>('GET', '/api/organization/logo', {
+      token,
+    });
+    expect(served.body).toMatchObject({ contentType: 'image/png', data: png });
+    const branded = await api.request('PATCH', '/api/organization', {
+      token,
+      body: { branding: { accentColor: '#b45309', footerText: 'Looked after by Example Agency <3' } },
+    });
+    expect(branded.status).toBe(200);
+    const intro = await api.request('PATCH', `/api/customers/${acme}`, {
+      token,
+      body: { reportIntro: 'October: PHP 8.3 upgrade, CDN in front of the shop.' },
+    });
+    expect(intro.status).toBe(200);
+    const html = (
+      await api.request<string>(
+        'GET',
+        `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=html`,
+        { token },
+      )
+    ).body;
+    expect(html).toContain(`<img src="data:image/png;base64,${png}"`);
+    expect(html).toContain('--accent: #b45309');
+    expect(html).toContain('Looked after by Example Agency &lt;3');
+    expect(html).toContain('October: PHP 8.3 upgrade, CDN in front of the shop.');
+    const viewer = await api.createToken(organizationId, ['read']);
+    expect(
+      (await api.request('PATCH', '/api/organization', { token: viewer, body: { name: 'x' } })).status,
+    ).toBe(403);
   });
 
   it('defaults to the last full month; refuses a period that is not one, naming the field', async () => {

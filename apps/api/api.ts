@@ -39,6 +39,7 @@ import {
 } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
+import { LogoStore, organizationRoutes } from '../../libs/organizations/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
   accountLinkRoutes,
@@ -137,6 +138,7 @@ export async function startApi(
   });
   const organizations = new OrganizationRepository(mongo.db);
   // Started at the first PDF report, reused after (and closed at shutdown).
+  const logos = new LogoStore(mongo.db);
   const reportPrinter = new PdfRenderer({ executablePath: config.CHROMIUM_PATH, logger });
   const signIn = new SignIn({
     users: services.users,
@@ -307,8 +309,10 @@ export async function startApi(
         states: services.states,
         windows: services.maintenanceWindows,
         results: services.results,
+        logos,
       }),
     }),
+    ...organizationRoutes({ organizations, logos }),
     ...importRoutes({
       jobs: services.imports,
       hasCustomer: async (organizationId, customerId) =>

@@ -94,6 +94,7 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
       name: customer.name,
       ...(customer.email === undefined ? {} : { email: customer.email }),
       ...(customer.notificationEmail === undefined ? {} : { notificationEmail: customer.notificationEmail }),
+      ...(customer.reportIntro === undefined ? {} : { reportIntro: customer.reportIntro }),
       package: packageKey.get(customer.packageId) ?? String(customer.packageId),
       websites: (websitesOf.get(customer.id) ?? []).map(website),
     })),

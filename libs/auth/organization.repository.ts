@@ -10,6 +10,8 @@ export interface Organization {
   requireTwoFactorFor?: Role[];
   /** IANA time zone its reports' days and schedules are in (absent: UTC). */
   timezone?: string;
+  /** How its client reports look (absent: the defaults). */
+  branding?: { accentColor: string | null; footerText: string | null };
 }
 
 export const ORGANIZATIONS = 'organizations';
@@ -44,6 +46,15 @@ export class OrganizationRepository {
   async twoFactorRequiredFor(id: number): Promise<Role[]> {
     const found = await this.collection.findOne({ id }, { projection: { _id: 0, requireTwoFactorFor: 1 } });
     return found?.requireTwoFactorFor ?? [];
+  }
+
+  /** Changes its name, timezone or branding; the organization as it is now (null: none). */
+  async update(
+    id: number,
+    changes: Partial<Pick<Organization, 'name' | 'timezone' | 'branding'>>,
+  ): Promise<Organization | null> {
+    await this.collection.updateOne({ id }, { $set: changes });
+    return this.findById(id);
   }
 
   /** Sets the roles that must sign in with two-factor; false when there is no such organization. */

@@ -9,6 +9,8 @@ export interface CustomerDocument {
   name: string;
   email: string | null;
   notificationEmail: string | null;
+  /** The cover line of its reports (absent on customers made before reports). */
+  reportIntro?: string | null;
   packageId: number;
   status: CustomerStatus;
   cancellationDate: Date | null;

@@ -6,6 +6,11 @@ const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
 
 const email = z.email().max(254);
 const name = z.string().trim().min(1).max(200);
+const reportIntro = z
+  .string()
+  .trim()
+  .max(500)
+  .describe('The cover line of this customer’s reports (e.g. what the agency did this month)');
 
 /** A customer as the seed lists it: `notificationEmail` (and `email`) absent when unset, no raw package type. */
 export const customerView = z
@@ -19,6 +24,7 @@ export const customerView = z
     status: customerStatus,
     cancellationDate: z.iso.datetime().nullable(),
     notificationEmail: z.string().optional(),
+    reportIntro: z.string().optional().describe('The cover line of its reports; absent when unset'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Customer' });
@@ -47,6 +53,7 @@ export const createCustomerBody = z
     name,
     email: email.optional(),
     notificationEmail: email.optional(),
+    reportIntro: reportIntro.optional(),
     packageId: resourceId(),
   })
   .meta({ id: 'CustomerCreate' });
@@ -57,6 +64,7 @@ export const patchCustomerBody = patchBody(
       name,
       email: email.nullable(),
       notificationEmail: email.nullable(),
+      reportIntro: reportIntro.nullable(),
       packageId: resourceId(),
       status: customerStatus,
       cancellationDate: z.iso

@@ -22,6 +22,7 @@ export interface CustomerPatch {
   name?: string;
   email?: string | null;
   notificationEmail?: string | null;
+  reportIntro?: string | null;
   packageId?: number;
   status?: CustomerStatus;
   cancellationDate?: string | null;
@@ -82,7 +83,13 @@ export class CustomerService {
   /** Creates an active customer on a package (held locked, so it cannot be deleted meanwhile). */
   create(
     organizationId: number,
-    input: { name: string; email?: string; notificationEmail?: string; packageId: number },
+    input: {
+      name: string;
+      email?: string;
+      notificationEmail?: string;
+      reportIntro?: string;
+      packageId: number;
+    },
   ): Promise<CustomerDocument> {
     return this.deps.mutex.withLock(packageLock(input.packageId), async () => {
       await this.requirePackage(organizationId, input.packageId, 'packageId');
@@ -91,6 +98,7 @@ export class CustomerService {
         name: input.name,
         email: input.email ?? null,
         notificationEmail: input.notificationEmail ?? null,
+        reportIntro: input.reportIntro || null,
         packageId: input.packageId,
         status: 'active',
         cancellationDate: null,
@@ -147,6 +155,8 @@ export class CustomerService {
         email: patch.email === undefined ? current.email : patch.email,
         notificationEmail:
           patch.notificationEmail === undefined ? current.notificationEmail : patch.notificationEmail,
+        reportIntro:
+          patch.reportIntro === undefined ? (current.reportIntro ?? null) : patch.reportIntro || null,
         packageId: patch.packageId ?? current.packageId,
       };
       const updated = await this.deps.customers.replace(next);

@@ -27,6 +27,7 @@ export function toCustomerView(
     status: customer.status,
     cancellationDate: customer.cancellationDate?.toISOString() ?? null,
     ...(customer.notificationEmail ? { notificationEmail: customer.notificationEmail } : {}),
+    ...(customer.reportIntro ? { reportIntro: customer.reportIntro } : {}),
     createdAt: customer.createdAt.toISOString(),
   };
 }

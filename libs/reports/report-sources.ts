@@ -4,6 +4,7 @@ import type { CustomerRepository } from '../customers/index.js';
 import { knownDomainExpiries } from '../domains/index.js';
 import type { MaintenanceWindowRepository } from '../maintenance/index.js';
 import type { MonitorStateRepository, ResultRepository, RollupRepository } from '../monitoring/index.js';
+import type { LogoStore } from '../organizations/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
@@ -21,19 +22,28 @@ export function repositoryReportSources(deps: {
   states: MonitorStateRepository;
   windows: MaintenanceWindowRepository;
   results: ResultRepository;
+  logos: LogoStore;
 }): ReportSources {
   return {
     organization: async (organizationId) => {
-      const organization = await deps.organizations.findById(organizationId);
+      const [organization, logo] = await Promise.all([
+        deps.organizations.findById(organizationId),
+        deps.logos.get(organizationId),
+      ]);
       return {
         name: organization?.name ?? '',
         timezone: organization?.timezone ?? 'UTC',
-        branding: { accentColor: null, footerText: null, logoDataUrl: null },
+        branding: {
+          accentColor: organization?.branding?.accentColor ?? null,
+          footerText: organization?.branding?.footerText ?? null,
+          // Inline: the page, its e-mail and its PDF need nothing fetched.
+          logoDataUrl: logo && `data:${logo.contentType};base64,${logo.data.toString('base64')}`,
+        },
       };
     },
     customer: async (organizationId, customerId) => {
       const customer = await deps.customers.findById(organizationId, customerId);
-      return customer && { id: customer.id, name: customer.name, reportIntro: null };
+      return customer && { id: customer.id, name: customer.name, reportIntro: customer.reportIntro ?? null };
     },
     websites: async (organizationId, customerId) =>
       (await deps.websites.listByCustomer(organizationId, customerId)).map((w) => ({

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import type { Organization, OrganizationRepository } from '../auth/index.js';
+import { patchBody } from '../contract/index.js';
+import { invalidInput, notFound } from '../errors/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import { isKnownTimezone } from '../maintenance/index.js';
+import { isLogoOfType, LOGO_TYPES, type LogoStore, MAX_LOGO_BYTES } from './logo-store.js';
+
+const accentColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1570ef')
+  .nullable()
+  .describe('Reports’ headings and charts; null: the default blue');
+const footerText = z.string().trim().max(300).nullable().describe('The last line of every report');
+
+export const organizationView = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    timezone: z.string().describe('Reports’ days and schedules are in it'),
+    branding: z.object({
+      accentColor: z.string().nullable(),
+      footerText: z.string().nullable(),
+      logo: z
+        .object({ contentType: z.enum(LOGO_TYPES), sha256: z.string() })
+        .nullable()
+        .describe('GET /api/organization/logo serves it'),
+    }),
+  })
+  .meta({ id: 'Organization' });
+
+const patchOrganizationBody = patchBody(
+  z.strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    timezone: z
+      .string()
+      .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')
+      .optional(),
+    branding: z
+      .strictObject({ accentColor: accentColor.optional(), footerText: footerText.optional() })
+      .optional(),
+  }),
+).meta({ id: 'OrganizationUpdate' });
+
+const logoBody = z
+  .strictObject({
+    contentType: z.enum(LOGO_TYPES),
+    data: z
+      .string()
+      .max(Math.ceil((MAX_LOGO_BYTES * 4) / 3) + 4)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')
+      .describe(`The image, base64; at most ${MAX_LOGO_BYTES / 1024} KB`),
+  })
+  .meta({ id: 'LogoUpload' });
+
+/** The organization's settings: its name, timezone, and the branding of its client reports. */
+export function organizationRoutes(deps: {
+  organizations: OrganizationRepository;
+  logos: LogoStore;
+}): Route[] {
+  const view = async (organization: Organization | null) => {
+    if (!organization) throw notFound('No such organization');
+    const logo = await deps.logos.get(organization.id);
+    return {
+      id: organization.id,
+      name: organization.name,
+      timezone: organization.timezone ?? 'UTC',
+      branding: {
+        accentColor: organization.branding?.accentColor ?? null,
+        footerText: organization.branding?.footerText ?? null,
+        logo: logo && { contentType: logo.contentType, sha256: logo.sha256 },
+      },
+    };
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/organization',
+      operationId: 'getOrganization',
+      summary: 'Your organization: its name, timezone and report branding',
+      tags: ['Organization'],
+      access: 'read',
+      success: { status: 200, description: 'The organization', schema: organizationView },
+      handle: async ({ auth }) => view(await deps.organizations.findById(auth.organizationId)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/organization',
+      operationId: 'updateOrganization',
+      summary: 'Change your organization’s name, timezone or report branding',
+      tags: ['Organization'],
+      access: 'admin',
+      body: patchOrganizationBody,
+      success: { status: 200, description: 'The organization as it is now', schema: organizationView },
+      handle: async ({ auth, body }) => {
+        const current = await deps.organizations.findById(auth.organizationId);
+        if (!current) throw notFound('No such organization');
+        const branding = body.branding && {
+          accentColor: current.branding?.accentColor ?? null,
+          footerText: current.branding?.footerText ?? null,
+          ...Object.fromEntries(Object.entries(body.branding).filter(([, v]) => v !== undefined)),
+        };
+        return view(
+          await deps.organizations.update(auth.organizationId, {
+            ...(body.name === undefined ? {} : { name: body.name }),
+            ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
+            ...(branding ? { branding } : {}),
+          }),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/organization/logo',
+      operationId: 'putOrganizationLogo',
+      summary: 'Upload the logo on your client reports (PNG, JPEG or WebP, base64)',
+      tags: ['Organization'],
+      access: 'admin',
+      body: logoBody,
+      success: { status: 200, description: 'The organization with its logo', schema: organizationView },
+      handle: async ({ auth, body }) => {
+        const data = Buffer.from(body.data, 'base64');
+        if (data.length === 0 || data.length > MAX_LOGO_BYTES)
+          throw invalidInput('The logo is too large or empty', [
+            {
+              path: 'data',
+              message: `must be 1 byte to ${MAX_LOGO_BYTES / 1024} KB (it is ${data.length} bytes)`,
+            },
+          ]);
+        if (!isLogoOfType(data, body.contentType))
+          throw invalidInput(`That is not a ${body.contentType} image`, [
+            { path: 'data', message: `its bytes are not those of a ${body.contentType} file` },
+          ]);
+        await deps.logos.put(auth.organizationId, body.contentType, data);
+        return view(await deps.organizations.findById(auth.organizationId));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/organization/logo',
+      operationId: 'deleteOrganizationLogo',
+      summary: 'Remove the logo from your client reports',
+      tags: ['Organization'],
+      access: 'admin',
+      success: { status: 204, description: 'Removed' },
+      handle: async ({ auth }) => {
+        await deps.logos.remove(auth.organizationId);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/organization/logo',
+      operationId: 'getOrganizationLogo',
+      summary: 'Your organization’s logo, as uploaded (base64)',
+      tags: ['Organization'],
+      access: 'read',
+      success: {
+        status: 200,
+        description: 'The image as it was uploaded (base64), ready for a data: URL',
+        schema: z
+          .object({ contentType: z.enum(LOGO_TYPES), data: z.string(), sha256: z.string() })
+          .meta({ id: 'Logo' }),
+      },
+      problems: [404],
+      handle: async ({ auth, ctx }) => {
+        const logo = await deps.logos.get(auth.organizationId);
+        if (!logo) throw notFound('Your organization has no logo: PUT /api/organization/logo');
+        ctx.set('Cache-Control', 'private, max-age=300');
+        ctx.set('ETag', `"${logo.sha256}"`);
+        return { contentType: logo.contentType, data: logo.data.toString('base64'), sha256: logo.sha256 };
+      },
+    }),
+  ];
+}
