@@ -25,6 +25,7 @@ export const APP_PAGES = [
   '/account',
   '/customers',
   '/customers/:id',
+  '/customers/:id/report',
   '/websites/:ref',
   '/websites/:ref/edit',
   '/maintenance',

@@ -3,7 +3,7 @@ import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } fro
 import { AcceptInvitation } from './people/accept-invitation.js';
 import { ResetPassword } from './people/reset-password.js';
 import { SignIn } from './people/sign-in.js';
-import { type Caller, canEdit, SessionProvider, useSession } from './session.js';
+import { type Caller, canEdit, clientCustomerId, SessionProvider, useSession } from './session.js';
 
 // Screens behind the sign-in load on demand: the first load stays small.
 const Overview = lazy(() => import('./overview/overview.js').then((m) => m.Overview));
@@ -22,6 +22,7 @@ const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
 const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
 const ImportPage = lazy(() => import('./imports/import-page.js').then((m) => m.ImportPage));
+const ReportPage = lazy(() => import('./reports/report-page.js').then((m) => m.ReportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 
 const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
@@ -76,6 +77,11 @@ function Shell() {
             <a href="/incidents" aria-current={current('/incidents')}>
               Incidents
             </a>
+            {clientCustomerId(caller) !== null && (
+              <a href={`/customers/${clientCustomerId(caller)}/report`} aria-current={current('/customers/')}>
+                Reports
+              </a>
+            )}
             {canEdit(caller) && (
               <>
                 <a href="/maintenance" aria-current={current('/maintenance')}>
@@ -126,6 +132,7 @@ function Shell() {
               <Route path="/account" component={Account} />
               <Route path="/customers" component={Customers} />
               <Route path="/customers/:id" component={CustomerPage} />
+              <Route path="/customers/:id/report" component={ReportPage} />
               <Route path="/websites/:ref" component={WebsitePage} />
               <Route path="/websites/:ref/edit" component={WebsiteEdit} />
               <Route path="/maintenance" component={Maintenance} />

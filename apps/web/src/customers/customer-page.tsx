@@ -61,6 +61,9 @@ export function CustomerPage() {
       {c.status === 'marked_for_cancellation' && (
         <Notice>Monitoring goes on until the cancellation date; you can still undo it.</Notice>
       )}
+      <p>
+        <a href={`/customers/${c.id}/report`}>Report: uptime, incidents and response times for a month</a>
+      </p>
       <h2>Websites</h2>
       {editor && (
         <p>

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
+import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+
+describe('the app in a real browser: a client reads and downloads its report', { timeout: 120_000 }, () => {
+  let api: TestApi;
+  let browser: Browser;
+  let organizationId: number;
+  let customerId: number;
+  let token: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    organizationId = await createOrganizationId(api);
+    token = await api.createToken(organizationId, ['admin']);
+    customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Acme Bakery');
+    const created = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Shop', url: 'https://shop.acme.example/' },
+    });
+    await api.db
+      .collection('websites')
+      .updateOne({ id: created.body.id }, { $set: { createdAt: new Date(Date.now() - 90 * 86_400_000) } });
+    // An hour down on the 10th of last month.
+    const now = new Date();
+    const tenth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 10, 8);
+    await withServices(api, (services) =>
+      services.states.insertIncident({
+        id: randomUUID(),
+        organizationId,
+        websiteId: created.body.id,
+        startedAt: new Date(tenth),
+        resolvedAt: new Date(tenth + 3_600_000),
+        cause: 'HTTP 502 Bad Gateway',
+        regions: ['local'],
+      }),
+    );
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('shows the figures the API computes, downloads the PDF, readable on a phone', async () => {
+    const expected = await api.request<{ totals: { uptimePercent: number } }>(
+      'GET',
+      `/api/customers/${customerId}/reports`,
+      { token },
+    );
+    const client = await createUser(api, organizationId, 'client', customerId);
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(client.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Report: Acme Bakery' }).waitFor();
+    const summary = page.getByRole('list', { name: 'Summary' });
+    await summary
+      .getByText(`${expected.body.totals.uptimePercent.toFixed(3)} %`)
+      .first()
+      .waitFor();
+    expect(await page.getByText('HTTP 502 Bad Gateway').count()).toBe(1);
+    // No edit controls for a client, no other customer's name.
+    expect(await page.getByRole('button', { name: /Save|Delete|Add/ }).count()).toBe(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download PDF (A4)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^report-Acme-Bakery-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.pdf$/);
+    expect((await readFile((await download.path()) as string)).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-report.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-report-phone.png'), fullPage: true });
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
