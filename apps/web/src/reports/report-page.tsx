@@ -141,7 +141,7 @@ function ReportView({
           CSV
         </a>
       </p>
-      <div class="cards" role="list" aria-label="Summary">
+      <ul class="cards" aria-label="Summary">
         <Card
           title="Uptime"
           value={percent(totals.uptimePercent)}
@@ -172,7 +172,7 @@ function ReportView({
           value={ms(totals.responseTimeMs.p95)}
           note={`p50 ${ms(totals.responseTimeMs.p50)}`}
         />
-      </div>
+      </ul>
       <h2>Websites</h2>
       {report.websites.length === 0 ? (
         <p>No websites in this period: add one on the customer’s page.</p>
@@ -228,11 +228,11 @@ function ReportView({
 
 function Card({ title, value, note }: { title: string; value: string; note: string }) {
   return (
-    <div class="card" role="listitem">
+    <li class="card">
       <div class="muted">{title}</div>
       <strong>{value}</strong>
       <div class="muted">{note}</div>
-    </div>
+    </li>
   );
 }
 
