@@ -101,7 +101,8 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     const file = join(dir, 'webmon-organization.json');
     await writeFile(file, JSON.stringify(exported.body));
     const other = await createOrganizationId(api);
-    const editor = await createUser(api, other, 'editor');
+    // An admin: the export's package is made too (an editor's import says it needs the admin scope).
+    const editor = await createUser(api, other, 'admin');
     const context = await browser.newContext();
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));

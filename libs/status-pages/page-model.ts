@@ -4,7 +4,7 @@
  * headers, causes, ids of other customers or node addresses.
  */
 
-import { availability } from '../monitoring/index.js';
+import { availability, coveredMs } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
 
 export type ShownStatus =
@@ -112,7 +112,8 @@ const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 /** Milliseconds of `[from, to)` inside the incidents (down time), as `availability` counts it. */
 function downMs(incidents: readonly IncidentInput[], from: number, to: number, now: number): number {
-  return availability({ window: { start: from, end: to }, incidents, now }).downtimeSeconds * 1000;
+  const spans = incidents.map((i) => ({ start: i.startedAt.getTime(), end: i.resolvedAt?.getTime() ?? now }));
+  return coveredMs(spans, { start: from, end: to });
 }
 
 /** Uptime percent of `[from, now)` given the incidents in it (the one computation); null for an empty window. */
