@@ -39,7 +39,7 @@ import {
 } from '../../libs/monitoring/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
-import { LogoStore, organizationRoutes } from '../../libs/organizations/index.js';
+import { organizationRoutes } from '../../libs/organizations/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
   accountLinkRoutes,
@@ -67,7 +67,7 @@ import {
   pingRedis,
   watchRedisData,
 } from '../../libs/redis/index.js';
-import { PdfRenderer, reportRoutes, repositoryReportSources } from '../../libs/reports/index.js';
+import { reportRoutes } from '../../libs/reports/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
@@ -137,9 +137,6 @@ export async function startApi(
     }),
   });
   const organizations = new OrganizationRepository(mongo.db);
-  // Started at the first PDF report, reused after (and closed at shutdown).
-  const logos = new LogoStore(mongo.db);
-  const reportPrinter = new PdfRenderer({ executablePath: config.CHROMIUM_PATH, logger });
   const signIn = new SignIn({
     users: services.users,
     sessions: services.sessions,
@@ -299,20 +296,20 @@ export async function startApi(
     }),
     ...exportRoutes(services.exportSources),
     ...reportRoutes({
-      pdf: reportPrinter,
-      sources: repositoryReportSources({
-        db: mongo.db,
-        organizations,
-        customers: services.customerRepository,
-        websites: services.websiteRepository,
-        rollups: services.rollups,
-        states: services.states,
-        windows: services.maintenanceWindows,
-        results: services.results,
-        logos,
-      }),
+      pdf: services.reportPrinter,
+      sources: services.reportSources,
+      mailings: services.reportMailings,
+      customerSchedule: async (organizationId, customerId) => {
+        const customer = await services.customerRepository.findById(organizationId, customerId);
+        return (
+          customer && {
+            reportSchedule: customer.reportSchedule ?? null,
+            notificationEmail: customer.notificationEmail,
+          }
+        );
+      },
     }),
-    ...organizationRoutes({ organizations, logos }),
+    ...organizationRoutes({ organizations, logos: services.logos }),
     ...importRoutes({
       jobs: services.imports,
       hasCustomer: async (organizationId, customerId) =>
@@ -459,7 +456,6 @@ export async function startApi(
       mongoHealth.stop();
       await fleet.stop();
       await pageBuilder?.close();
-      await reportPrinter.close();
       await connections.close();
     },
   };

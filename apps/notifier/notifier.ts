@@ -12,6 +12,7 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openProcessServices } from '../../libs/services/index.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
+const REPORTS_EVERY_MS = 60_000;
 
 /**
  * How often the outbox is swept for events whose announcement was lost (and how old they must be)
@@ -22,7 +23,7 @@ const SWEEP_AFTER_MS = 30_000;
 
 /**
  * The notifier process: dispatches outbox events to the channels they concern and delivers them
- * (signed webhooks, chat and incident tools), retrying on SPEC's schedule.
+ * (signed webhooks, chat and incident tools), retrying on SPEC's schedule; mails client reports when due.
  */
 export async function startNotifier(
   config: AppConfig,
@@ -133,12 +134,31 @@ export async function startNotifier(
   const retention = setInterval(() => {
     retentionRun = removeExpired();
   }, RETENTION_EVERY_MS);
+  // Client reports due (in each organization's timezone) are mailed within a minute of their hour;
+  // one tick at a time, and every notifier ticks: each report is claimed by one.
+  let reportsRun: Promise<void> = Promise.resolve();
+  const mailReports = () => {
+    reportsRun = reportsRun.then(() =>
+      services.reportMailings
+        .tick(new Date())
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'report mailing tick failed',
+          ),
+        ),
+    );
+  };
+  mailReports();
+  const reports = setInterval(mailReports, REPORTS_EVERY_MS);
   return {
     metrics,
     async stop() {
       await ops?.close();
       clearInterval(sweep);
       clearInterval(retention);
+      clearInterval(reports);
+      await reportsRun;
       await redisData.stop();
       await retentionRun;
       // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.

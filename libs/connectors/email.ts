@@ -29,7 +29,16 @@ export interface ChannelMail {
   to: string[];
   subject: string;
   text: string;
+  html?: string;
+  attachments?: MailAttachment[];
   headers?: Record<string, string>;
+}
+
+/** A file sent with a mail (a report's PDF or HTML). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 /**

@@ -8,7 +8,7 @@ export type {
   RequestConnector,
   Verdict,
 } from './connector.js';
-export { type ChannelMail, emailMessage, sendChannelMail } from './email.js';
+export { type ChannelMail, emailMessage, type MailAttachment, sendChannelMail } from './email.js';
 export { type EventSummary, summarize } from './event-summary.js';
 export {
   BlockedDestinationError,

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { type CollectionIndexes, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
 import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import type { ReportSchedule } from './customer.schema.js';
 import { type CustomerStatus, isMonitored } from './customer-status.js';
 
 export interface CustomerDocument {
@@ -11,6 +12,9 @@ export interface CustomerDocument {
   notificationEmail: string | null;
   /** The cover line of its reports (absent on customers made before reports). */
   reportIntro?: string | null;
+  /** When its report is e-mailed (absent: never set), and since when (a period due before is not sent). */
+  reportSchedule?: ReportSchedule | null;
+  reportScheduledAt?: Date | null;
   packageId: number;
   status: CustomerStatus;
   cancellationDate: Date | null;
@@ -39,6 +43,16 @@ export class CustomerRepository {
 
   create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
     return this.customers.create(input);
+  }
+
+  /** Every customer, of every organization, whose report is e-mailed (the notifier's schedule). */
+  listScheduled(): Promise<CustomerDocument[]> {
+    return this.customers.scoped.collection
+      .find<CustomerDocument>(
+        { 'reportSchedule.frequency': { $in: ['monthly', 'weekly'] } },
+        { projection: { _id: 0 } },
+      )
+      .toArray();
   }
 
   /** Ids of every customer, of every organization, whose websites are not monitored (cancelled): metrics. */

@@ -6,6 +6,33 @@ const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
 
 const email = z.email().max(254);
 const name = z.string().trim().min(1).max(200);
+export const REPORT_WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
+
+/** When a customer's report is e-mailed, to whom and as what. */
+export const reportScheduleSchema = z
+  .strictObject({
+    frequency: z
+      .enum(['monthly', 'weekly', 'off'])
+      .describe('monthly: the last calendar month; weekly: the last ISO week (Monday to Sunday)'),
+    recipients: z
+      .array(z.email().max(254))
+      .max(20)
+      .default([])
+      .describe('Empty: the customer’s notificationEmail'),
+    format: z.enum(['pdf', 'html', 'both']).default('pdf').describe('What is attached'),
+    dayOfMonth: z.number().int().min(1).max(28).default(1).describe('monthly: the day it is sent'),
+    weekday: z.enum(REPORT_WEEKDAYS).default('MO').describe('weekly: the day it is sent'),
+    hour: z
+      .number()
+      .int()
+      .min(0)
+      .max(23)
+      .default(6)
+      .describe('The hour it is sent, in the organization’s timezone'),
+  })
+  .meta({ id: 'ReportSchedule' });
+export type ReportSchedule = z.output<typeof reportScheduleSchema>;
+
 const reportIntro = z
   .string()
   .trim()
@@ -25,6 +52,9 @@ export const customerView = z
     cancellationDate: z.iso.datetime().nullable(),
     notificationEmail: z.string().optional(),
     reportIntro: z.string().optional().describe('The cover line of its reports; absent when unset'),
+    reportSchedule: reportScheduleSchema
+      .optional()
+      .describe('When its report is e-mailed; absent: never set'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Customer' });
@@ -54,6 +84,7 @@ export const createCustomerBody = z
     email: email.optional(),
     notificationEmail: email.optional(),
     reportIntro: reportIntro.optional(),
+    reportSchedule: reportScheduleSchema.optional(),
     packageId: resourceId(),
   })
   .meta({ id: 'CustomerCreate' });
@@ -65,6 +96,7 @@ export const patchCustomerBody = patchBody(
       email: email.nullable(),
       notificationEmail: email.nullable(),
       reportIntro: reportIntro.nullable(),
+      reportSchedule: reportScheduleSchema,
       packageId: resourceId(),
       status: customerStatus,
       cancellationDate: z.iso

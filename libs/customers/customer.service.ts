@@ -1,8 +1,9 @@
-import { conflict, invalidInput, notFound } from '../errors/index.js';
+import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
-import type { PackageDocument, PackageRepository } from '../packages/index.js';
+import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
 import type { CustomerDocument, CustomerRepository } from './customer.repository.js';
+import type { ReportSchedule } from './customer.schema.js';
 import type { CancellationJobData, CustomerLifecycleQueue } from './customer-lifecycle.queue.js';
 import { type CustomerStatus, changeStatus } from './customer-status.js';
 
@@ -23,9 +24,30 @@ export interface CustomerPatch {
   email?: string | null;
   notificationEmail?: string | null;
   reportIntro?: string | null;
+  reportSchedule?: ReportSchedule;
   packageId?: number;
   status?: CustomerStatus;
   cancellationDate?: string | null;
+}
+
+/** A schedule that sends needs the package's `reports` feature and someone to send to. */
+function checkReportSchedule(
+  schedule: ReportSchedule,
+  pkg: PackageDocument,
+  notificationEmail: string | null,
+): void {
+  if (schedule.frequency === 'off') return;
+  if (!includesFeature(pkg, 'reports'))
+    throw notAllowed(`The package ${pkg.displayName} does not include scheduled reports`, [
+      { path: 'reportSchedule', message: 'the customer’s package does not include the reports feature' },
+    ]);
+  if (schedule.recipients.length === 0 && !notificationEmail)
+    throw invalidInput('Nobody to send the report to', [
+      {
+        path: 'reportSchedule.recipients',
+        message: 'give recipients, or set the customer’s notificationEmail',
+      },
+    ]);
 }
 
 export const customerLock = (customerId: number) => `customer:${customerId}`;
@@ -88,12 +110,18 @@ export class CustomerService {
       email?: string;
       notificationEmail?: string;
       reportIntro?: string;
+      reportSchedule?: ReportSchedule;
       packageId: number;
     },
   ): Promise<CustomerDocument> {
     return this.deps.mutex.withLock(packageLock(input.packageId), async () => {
-      await this.requirePackage(organizationId, input.packageId, 'packageId');
+      const pkg = await this.requirePackage(organizationId, input.packageId, 'packageId');
+      if (input.reportSchedule)
+        checkReportSchedule(input.reportSchedule, pkg, input.notificationEmail ?? null);
       return this.deps.customers.create({
+        ...(input.reportSchedule
+          ? { reportSchedule: input.reportSchedule, reportScheduledAt: new Date() }
+          : {}),
         organizationId,
         name: input.name,
         email: input.email ?? null,
@@ -158,7 +186,16 @@ export class CustomerService {
         reportIntro:
           patch.reportIntro === undefined ? (current.reportIntro ?? null) : patch.reportIntro || null,
         packageId: patch.packageId ?? current.packageId,
+        ...(patch.reportSchedule
+          ? { reportSchedule: patch.reportSchedule, reportScheduledAt: new Date() }
+          : {}),
       };
+      if (patch.reportSchedule || (next.reportSchedule && patch.notificationEmail !== undefined))
+        checkReportSchedule(
+          next.reportSchedule as ReportSchedule,
+          await this.requirePackage(organizationId, next.packageId, 'packageId'),
+          next.notificationEmail,
+        );
       const updated = await this.deps.customers.replace(next);
       await this.syncCancellationJob(updated, current);
       if (updated.status !== current.status || updated.packageId !== current.packageId) {

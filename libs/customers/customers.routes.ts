@@ -28,6 +28,7 @@ export function toCustomerView(
     cancellationDate: customer.cancellationDate?.toISOString() ?? null,
     ...(customer.notificationEmail ? { notificationEmail: customer.notificationEmail } : {}),
     ...(customer.reportIntro ? { reportIntro: customer.reportIntro } : {}),
+    ...(customer.reportSchedule ? { reportSchedule: customer.reportSchedule } : {}),
     createdAt: customer.createdAt.toISOString(),
   };
 }

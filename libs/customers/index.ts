@@ -5,7 +5,13 @@ export {
   customerIndexes,
   loadCustomerWithPackage,
 } from './customer.repository.js';
-export { createCustomerBody, customerView } from './customer.schema.js';
+export {
+  createCustomerBody,
+  customerView,
+  REPORT_WEEKDAYS,
+  type ReportSchedule,
+  reportScheduleSchema,
+} from './customer.schema.js';
 export {
   type CustomerChannelsPort,
   CustomerService,

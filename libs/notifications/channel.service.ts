@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CHANNEL_TYPES, connectorOf, sendChannelMail } from '../connectors/index.js';
+import { CHANNEL_TYPES, connectorOf, type MailAttachment, sendChannelMail } from '../connectors/index.js';
 import { parseInput } from '../contract/index.js';
 import { customerLock } from '../customers/index.js';
 import { conflict, invalidInput, notFound } from '../errors/index.js';
@@ -22,9 +22,15 @@ import {
   EVENT_KINDS,
 } from './channel.schema.js';
 
-/** Sends one plain-text mail to one person. */
+/** Sends one mail to one person: plain text, with an HTML part and attachments when given. */
 export interface PersonMailer {
-  send(mail: { to: string; subject: string; text: string }): Promise<void>;
+  send(mail: {
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    attachments?: MailAttachment[];
+  }): Promise<void>;
 }
 
 /** What channels need of websites: they list channels in `notificationChannelIds`. */

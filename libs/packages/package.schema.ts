@@ -12,6 +12,7 @@ export const FEATURES = [
   'mtls',
   'multiRegion',
   'assertions',
+  'reports',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

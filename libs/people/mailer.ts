@@ -2,11 +2,13 @@ import { createTransport } from 'nodemailer';
 import { appLink } from '../config/index.js';
 import { AppError } from '../http/index.js';
 
-/** Mail to a person: plain text. */
+/** Mail to a person: plain text, with an HTML part and attachments when given. */
 export interface PersonMail {
   to: string;
   subject: string;
   text: string;
+  html?: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 /** Sends the mails of libs/people (invitations, password resets); null-able by configuration. */

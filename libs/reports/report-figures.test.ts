@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyBounds, latencyBucket } from '../monitoring/index.js';
 import { computeReport, percentileOf, type WebsiteReportInput } from './report-figures.js';
 import { reportPeriod } from './report-period.js';
+import { dueReport } from './report-schedule.js';
 
 const BERLIN = 'Europe/Berlin';
 const day = (date: string, checks: number, ms: number) => ({
@@ -163,5 +164,38 @@ describe('computeReport: a customer’s month from rollups, incidents and mainte
     expect(p95).toBeGreaterThanOrEqual(Math.floor(bucketOf300.lower));
     expect(p95).toBeLessThanOrEqual(300);
     expect(percentileOf({}, 50, 0)).toBeNull();
+  });
+});
+
+describe('dueReport: when a schedule’s report is due, in the organization’s timezone', () => {
+  const monthly = {
+    frequency: 'monthly' as const,
+    recipients: [],
+    format: 'pdf' as const,
+    dayOfMonth: 1,
+    weekday: 'MO' as const,
+    hour: 6,
+  };
+
+  it('a monthly one at 06:00 Berlin: the month before, once the hour has come', () => {
+    // 05:59 on 1 December in Berlin is 04:59 UTC: November's is not due yet, October's still is.
+    expect(dueReport(monthly, BERLIN, new Date('2026-12-01T04:59:00Z'))).toMatchObject({ key: '2026-10' });
+    expect(dueReport(monthly, BERLIN, new Date('2026-12-01T05:00:00Z'))).toEqual({
+      key: '2026-11',
+      from: '2026-11-01',
+      to: '2026-11-30',
+      dueAt: new Date('2026-12-01T05:00:00Z'),
+    });
+  });
+
+  it('a weekly one: the ISO week before, on its weekday; off: never', () => {
+    const weekly = { ...monthly, frequency: 'weekly' as const, weekday: 'TU' as const, hour: 9 };
+    // Tuesday 1 December 2026, 09:00 Berlin.
+    expect(dueReport(weekly, BERLIN, new Date('2026-12-01T08:00:00Z'))).toMatchObject({
+      key: '2026-W48',
+      from: '2026-11-23',
+      to: '2026-11-29',
+    });
+    expect(dueReport({ ...monthly, frequency: 'off' }, BERLIN, new Date())).toBeNull();
   });
 });

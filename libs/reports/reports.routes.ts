@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { idParams } from '../contract/index.js';
-import { invalidInput } from '../errors/index.js';
+import type { ReportSchedule } from '../customers/index.js';
+import { invalidInput, notFound } from '../errors/index.js';
 import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
 import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
 import { reportCsv } from './report-csv.js';
 import { PAPER_SIZES, reportHtml } from './report-html.js';
-import { MAX_REPORT_DAYS, PeriodProblem } from './report-period.js';
+import type { ReportMailingDocument, ReportMailings } from './report-mailings.js';
+import { MAX_REPORT_DAYS, PeriodProblem, reportPeriod } from './report-period.js';
 import { clientReportView } from './report-view.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'html', 'pdf'] as const;
@@ -17,7 +19,48 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-10-31')
   .describe('A day in the organization’s timezone (inclusive)');
 
-export function reportRoutes(deps: { sources: ReportSources; pdf: PdfRenderer }): Route[] {
+const mailingView = z
+  .object({
+    id: z.string(),
+    customerId: z.number().int(),
+    period: z.object({ from: z.string(), to: z.string() }),
+    recipients: z.array(z.string()),
+    format: z.enum(['pdf', 'html', 'both']),
+    trigger: z.enum(['schedule', 'resend']),
+    status: z.enum(['sending', 'sent', 'retrying', 'failed']),
+    attempts: z.array(z.object({ at: z.iso.datetime(), error: z.string().nullable() })),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    sentAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ReportMailing' });
+
+function toMailingView(mailing: ReportMailingDocument): z.input<typeof mailingView> {
+  return {
+    id: mailing._id,
+    customerId: mailing.customerId,
+    period: { from: mailing.from, to: mailing.to },
+    recipients: mailing.recipients,
+    format: mailing.format,
+    trigger: mailing.trigger,
+    status: mailing.status,
+    attempts: mailing.attempts.map((a) => ({ at: a.at.toISOString(), error: a.error })),
+    nextAttemptAt: mailing.nextAttemptAt?.toISOString() ?? null,
+    createdAt: mailing.createdAt.toISOString(),
+    sentAt: mailing.sentAt?.toISOString() ?? null,
+  };
+}
+
+export function reportRoutes(deps: {
+  sources: ReportSources;
+  pdf: PdfRenderer;
+  mailings: ReportMailings;
+  /** The customer's schedule and notificationEmail (the mailing's defaults); null: no such customer. */
+  customerSchedule(
+    organizationId: number,
+    customerId: number,
+  ): Promise<{ reportSchedule: ReportSchedule | null; notificationEmail: string | null } | null>;
+}): Route[] {
   const { sources } = deps;
   return [
     defineRoute({
@@ -86,6 +129,81 @@ export function reportRoutes(deps: { sources: ReportSources; pdf: PdfRenderer })
           return reportHtml(report, built.branding, query.paper);
         }
         return report;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/customers/:id/report-mailings',
+      operationId: 'listReportMailings',
+      summary: 'The customer’s reports e-mailed (on schedule or on request): each one’s attempts',
+      tags: ['Reports'],
+      access: 'read',
+      params: idParams,
+      success: { status: 200, description: 'Newest first, at most 50', schema: z.array(mailingView) },
+      problems: [404],
+      handle: async ({ auth, params }) => {
+        if (!(await sources.customer(auth.organizationId, params.id)))
+          throw notFound(`No customer ${params.id}`);
+        return (await deps.mailings.list(auth.organizationId, params.id)).map(toMailingView);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/customers/:id/report-mailings',
+      operationId: 'sendReport',
+      summary:
+        'E-mail the customer’s report now (or again): a period, to its schedule’s recipients or others',
+      description:
+        'Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made.',
+      tags: ['Reports'],
+      access: 'write',
+      params: idParams,
+      body: z
+        .strictObject({
+          from: date.optional(),
+          to: date.optional(),
+          recipients: z.array(z.email().max(254)).min(1).max(20).optional(),
+          format: z.enum(['pdf', 'html', 'both']).optional(),
+        })
+        .meta({ id: 'ReportMailingRequest' }),
+      success: { status: 201, description: 'The mailing, after its first attempt', schema: mailingView },
+      problems: [404],
+      handle: async ({ auth, params, body }) => {
+        const { organizationId } = auth;
+        const customer = await deps.customerSchedule(organizationId, params.id);
+        if (!customer) throw notFound(`No customer ${params.id}`);
+        const recipients =
+          body.recipients ??
+          (customer.reportSchedule?.recipients.length
+            ? customer.reportSchedule.recipients
+            : customer.notificationEmail
+              ? [customer.notificationEmail]
+              : []);
+        if (recipients.length === 0)
+          throw invalidInput('Nobody to send the report to', [
+            { path: 'recipients', message: 'give recipients, or set the customer’s notificationEmail' },
+          ]);
+        const timezone = (await sources.organization(organizationId)).timezone;
+        const period = (() => {
+          try {
+            return reportPeriod(body, timezone, new Date());
+          } catch (error) {
+            if (error instanceof PeriodProblem)
+              throw invalidInput(`Not a report period: ${error.message}`, [
+                { path: error.field, message: error.message },
+              ]);
+            throw error;
+          }
+        })();
+        const mailing = await deps.mailings.resend(
+          organizationId,
+          params.id,
+          { from: period.fromDate, to: period.toDate },
+          recipients,
+          body.format ?? customer.reportSchedule?.format ?? 'pdf',
+          new Date(),
+        );
+        return toMailingView(mailing);
       },
     }),
   ];

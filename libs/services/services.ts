@@ -7,7 +7,12 @@ import {
   OwedAttempts,
   owedAttemptIndexes,
 } from '../alerts/index.js';
-import { ApiTokenRepository, apiTokenIndexes, organizationIndexes } from '../auth/index.js';
+import {
+  ApiTokenRepository,
+  apiTokenIndexes,
+  OrganizationRepository,
+  organizationIndexes,
+} from '../auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../config/index.js';
 import {
   CustomerLifecycleQueue,
@@ -43,9 +48,16 @@ import {
 } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
-import { createPackage, PackageRepository, packageIndexes } from '../packages/index.js';
-import { invitationIndexes, SessionStore, UserRepository, userIndexes } from '../people/index.js';
+import { LogoStore } from '../organizations/index.js';
+import { createPackage, includesFeature, PackageRepository, packageIndexes } from '../packages/index.js';
+import { invitationIndexes, SessionStore, smtpMailer, UserRepository, userIndexes } from '../people/index.js';
 import type { Redis } from '../redis/index.js';
+import {
+  PdfRenderer,
+  ReportMailings,
+  type ReportSources,
+  repositoryReportSources,
+} from '../reports/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
 import {
@@ -134,6 +146,14 @@ export interface Services {
   imports: ImportJobs;
   /** What an export reads, each scoped to the organization (the export route and an import's plan). */
   exportSources: ExportSources;
+  organizations: OrganizationRepository;
+  logos: LogoStore;
+  /** What a client report reads (rollups, incidents, maintenance; never raw results). */
+  reportSources: ReportSources;
+  /** Prints reports as PDF: one Chromium, started at the first report (closed with the services). */
+  reportPrinter: PdfRenderer;
+  /** Reports e-mailed on schedule or on request, with their attempts. */
+  reportMailings: ReportMailings;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -334,6 +354,72 @@ class LazyServices implements Services {
             createWebsites: (organizationId, items) =>
               this.websites.createMany(organizationId, items, { dryRun: false, partial: true }),
           },
+          logger: this.deps.logger,
+        }),
+    );
+  }
+  get organizations(): Services['organizations'] {
+    return this.once('organizations', () => new OrganizationRepository(this.deps.db));
+  }
+  get logos(): Services['logos'] {
+    return this.once('logos', () => new LogoStore(this.deps.db));
+  }
+  get reportSources(): Services['reportSources'] {
+    return this.once('reportSources', () =>
+      repositoryReportSources({
+        db: this.deps.db,
+        organizations: this.organizations,
+        customers: this.customerRepository,
+        websites: this.websiteRepository,
+        rollups: this.rollups,
+        states: this.states,
+        windows: this.maintenanceWindows,
+        results: this.results,
+        logos: this.logos,
+      }),
+    );
+  }
+  get reportPrinter(): Services['reportPrinter'] {
+    return this.once(
+      'reportPrinter',
+      () => new PdfRenderer({ executablePath: this.deps.config.CHROMIUM_PATH, logger: this.deps.logger }),
+    );
+  }
+  get reportMailings(): Services['reportMailings'] {
+    const smtp = smtpMailer(this.deps.config);
+    return this.once(
+      'reportMailings',
+      () =>
+        new ReportMailings(this.deps.db, {
+          sources: this.reportSources,
+          pdf: this.reportPrinter,
+          scheduledCustomers: async () => {
+            const customers = await this.customerRepository.listScheduled();
+            const packages = new Map<string, boolean>();
+            const allowed = async (organizationId: number, packageId: number) => {
+              const key = `${organizationId}:${packageId}`;
+              if (!packages.has(key)) {
+                const pkg = await this.packages.findById(organizationId, packageId);
+                packages.set(key, pkg !== null && includesFeature(pkg, 'reports'));
+              }
+              return packages.get(key) === true;
+            };
+            const scheduled = [];
+            for (const customer of customers)
+              if (customer.reportSchedule && (await allowed(customer.organizationId, customer.packageId)))
+                scheduled.push({
+                  ...customer,
+                  reportSchedule: customer.reportSchedule,
+                  reportScheduledAt: customer.reportScheduledAt ?? new Date(0),
+                });
+            return scheduled;
+          },
+          // The organization's own e-mail channel (its SMTP server and sender), else the operator's SMTP_URL.
+          mailerFor: async (organizationId) =>
+            (await this.channels.organizationMailer(
+              organizationId,
+              this.deps.config.DELIVERY_TIMEOUT_SECONDS * 1000,
+            )) ?? smtp,
           logger: this.deps.logger,
         }),
     );
@@ -550,5 +636,6 @@ class LazyServices implements Services {
       .map((key) => this.instances.get(key) as { close(): Promise<void> } | undefined)
       .filter((queue) => queue !== undefined);
     await Promise.all(queues.map((queue) => queue.close()));
+    await (this.instances.get('reportPrinter') as PdfRenderer | undefined)?.close();
   }
 }

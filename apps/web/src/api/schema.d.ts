@@ -892,6 +892,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customers/{id}/report-mailings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer’s reports e-mailed (on schedule or on request): each one’s attempts */
+        get: operations["listReportMailings"];
+        put?: never;
+        /**
+         * E-mail the customer’s report now (or again): a period, to its schedule’s recipients or others
+         * @description Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made.
+         */
+        post: operations["sendReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organization": {
         parameters: {
             query?: never;
@@ -1530,6 +1551,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /customers/:id/report */
+        get: operations["appPageCustomersIdReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/websites/{ref}": {
         parameters: {
             query?: never;
@@ -1919,6 +1957,7 @@ export interface components {
             mtls: boolean;
             multiRegion: boolean;
             assertions: boolean;
+            reports: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -1950,11 +1989,47 @@ export interface components {
             notificationEmail?: string;
             /** @description The cover line of its reports; absent when unset */
             reportIntro?: string;
+            /** @description When its report is e-mailed; absent: never set */
+            reportSchedule?: components["schemas"]["ReportSchedule"];
             /** Format: date-time */
             createdAt: string;
         };
         /** @enum {string} */
         CustomerStatus: "active" | "marked_for_cancellation" | "cancelled";
+        ReportSchedule: {
+            /**
+             * @description monthly: the last calendar month; weekly: the last ISO week (Monday to Sunday)
+             * @enum {string}
+             */
+            frequency: "monthly" | "weekly" | "off";
+            /**
+             * @description Empty: the customer’s notificationEmail
+             * @default []
+             */
+            recipients: string[];
+            /**
+             * @description What is attached
+             * @default pdf
+             * @enum {string}
+             */
+            format: "pdf" | "html" | "both";
+            /**
+             * @description monthly: the day it is sent
+             * @default 1
+             */
+            dayOfMonth: number;
+            /**
+             * @description weekly: the day it is sent
+             * @default MO
+             * @enum {string}
+             */
+            weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+            /**
+             * @description The hour it is sent, in the organization’s timezone
+             * @default 6
+             */
+            hour: number;
+        };
         AutomationCreatedCustomer: {
             /** @description The customer id, as a string */
             id: string;
@@ -2604,6 +2679,30 @@ export interface components {
                 p95: number | null;
             };
         };
+        ReportMailing: {
+            id: string;
+            customerId: number;
+            period: {
+                from: string;
+                to: string;
+            };
+            recipients: string[];
+            /** @enum {string} */
+            format: "pdf" | "html" | "both";
+            /** @enum {string} */
+            trigger: "schedule" | "resend";
+            /** @enum {string} */
+            status: "sending" | "sent" | "retrying" | "failed";
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                error: string | null;
+            }[];
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            sentAt: string | null;
+        };
         Organization: {
             id: number;
             name: string;
@@ -2985,6 +3084,7 @@ export interface components {
             mtls?: boolean;
             multiRegion?: boolean;
             assertions?: boolean;
+            reports?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -3027,13 +3127,49 @@ export interface components {
             notificationEmail?: string;
             /** @description The cover line of this customer’s reports (e.g. what the agency did this month) */
             reportIntro?: string;
+            reportSchedule?: components["schemas"]["ReportScheduleInput"];
             packageId: number;
+        };
+        ReportScheduleInput: {
+            /**
+             * @description monthly: the last calendar month; weekly: the last ISO week (Monday to Sunday)
+             * @enum {string}
+             */
+            frequency: "monthly" | "weekly" | "off";
+            /**
+             * @description Empty: the customer’s notificationEmail
+             * @default []
+             */
+            recipients: string[];
+            /**
+             * @description What is attached
+             * @default pdf
+             * @enum {string}
+             */
+            format: "pdf" | "html" | "both";
+            /**
+             * @description monthly: the day it is sent
+             * @default 1
+             */
+            dayOfMonth: number;
+            /**
+             * @description weekly: the day it is sent
+             * @default MO
+             * @enum {string}
+             */
+            weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+            /**
+             * @description The hour it is sent, in the organization’s timezone
+             * @default 6
+             */
+            hour: number;
         };
         CustomerUpdate: {
             name?: string;
             email?: string | null;
             notificationEmail?: string | null;
             reportIntro?: string | null;
+            reportSchedule?: components["schemas"]["ReportScheduleInput"];
             packageId?: number;
             status?: components["schemas"]["CustomerStatus"];
             /** @description With status marked_for_cancellation; defaults to the end of the current UTC month */
@@ -3179,6 +3315,15 @@ export interface components {
             paused?: boolean;
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
+        };
+        ReportMailingRequest: {
+            /** @description A day in the organization’s timezone (inclusive) */
+            from?: string;
+            /** @description A day in the organization’s timezone (inclusive) */
+            to?: string;
+            recipients?: string[];
+            /** @enum {string} */
+            format?: "pdf" | "html" | "both";
         };
         OrganizationUpdate: {
             name?: string;
@@ -10215,6 +10360,261 @@ export interface operations {
             };
         };
     };
+    listReportMailings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first, at most 50 */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportMailing"][];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportMailingRequest"];
+            };
+        };
+        responses: {
+            /** @description The mailing, after its first attempt */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportMailing"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getOrganization: {
         parameters: {
             query?: never;
@@ -14834,6 +15234,72 @@ export interface operations {
         };
     };
     appPageCustomersId: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageCustomersIdReport: {
         parameters: {
             query?: {
                 token?: string;

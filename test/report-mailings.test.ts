@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
+import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
+
+interface Mailing {
+  id: string;
+  status: string;
+  period: { from: string; to: string };
+  attempts: Array<{ error: string | null }>;
+}
+
+// 06:00 in Berlin on 1 December 2026 is 05:00 UTC.
+const DEC_1_0559 = new Date('2026-12-01T04:59:00Z');
+const DEC_1_0600 = new Date('2026-12-01T05:00:00Z');
+const JAN_1_0600 = new Date('2027-01-01T05:00:00Z');
+
+describe('client reports e-mailed on schedule, by the notifiers, through the organization’s SMTP', {
+  timeout: 180_000,
+}, () => {
+  let api: TestApi;
+  let receiver: MailReceiver;
+  let token: string;
+  let customerId: number;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    receiver = await startMailReceiver({ username: 'agency', password: 'smtp-secret' });
+    ({ token } = await api.createOrganization(['admin']));
+    expect(
+      (await api.request('PATCH', '/api/organization', { token, body: { timezone: 'Europe/Berlin' } }))
+        .status,
+    ).toBe(200);
+    const channel = await api.request('POST', '/api/notification-channels', {
+      token,
+      body: {
+        type: 'email',
+        name: 'Agency SMTP',
+        config: {
+          host: '127.0.0.1',
+          port: receiver.port,
+          secure: false,
+          username: 'agency',
+          password: 'smtp-secret',
+          from: 'reports@agency.example',
+          to: ['ops@agency.example'],
+        },
+      },
+    });
+    expect(channel.status).toBe(201);
+    const pkg = await createPackage(api, token);
+    customerId = await createCustomer(api, token, pkg.id, 'Acme Bakery');
+    await api.request('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Shop', url: 'https://shop.acme.example/' },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.stop();
+  });
+
+  it('refuses a schedule its package does not include, or one with nobody to send to', async () => {
+    const plain = await createPackage(api, token, { features: { reports: false } });
+    const other = await createCustomer(api, token, plain.id, 'Globex');
+    const refused = await api.request<{ errors: Array<{ path: string }> }>(
+      'PATCH',
+      `/api/customers/${other}`,
+      {
+        token,
+        body: { reportSchedule: { frequency: 'monthly', recipients: ['ceo@globex.example'] } },
+      },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0]?.path).toBe('reportSchedule');
+    const nobody = await api.request<{ errors: Array<{ path: string }> }>(
+      'PATCH',
+      `/api/customers/${customerId}`,
+      {
+        token,
+        body: { notificationEmail: null, reportSchedule: { frequency: 'monthly' } },
+      },
+    );
+    expect(nobody.status).toBe(400);
+    expect(nobody.body.errors[0]?.path).toBe('reportSchedule.recipients');
+  });
+
+  it('monthly at 06:00 Berlin: nothing at 05:59 on the 1st, one mail with the PDF at 06:00 from two notifiers', async () => {
+    const scheduled = await api.request<{ reportSchedule: { hour: number } }>(
+      'PATCH',
+      `/api/customers/${customerId}`,
+      {
+        token,
+        body: {
+          notificationEmail: 'owner@acme.example',
+          reportSchedule: { frequency: 'monthly', dayOfMonth: 1, hour: 6, format: 'pdf' },
+        },
+      },
+    );
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body.reportSchedule.hour).toBe(6);
+    await withServices(api, (first) =>
+      withServices(api, async (second) => {
+        await Promise.all([first.reportMailings.tick(DEC_1_0559), second.reportMailings.tick(DEC_1_0559)]);
+        expect(receiver.mails).toHaveLength(0);
+        await Promise.all([first.reportMailings.tick(DEC_1_0600), second.reportMailings.tick(DEC_1_0600)]);
+        // And again a minute later: sent is sent.
+        await first.reportMailings.tick(new Date(DEC_1_0600.getTime() + 60_000));
+      }),
+    );
+    expect(receiver.mails).toHaveLength(1);
+    const [mail] = receiver.mails;
+    expect(mail?.to).toEqual(['owner@acme.example']);
+    expect(mail?.raw).toContain('Content-Type: application/pdf');
+    expect(mail?.raw).toMatch(/filename="?report-Acme-Bakery-2026-11-01-2026-11-30\.pdf/);
+    // The subject is MIME-encoded (it has an en dash): its words are in it all the same.
+    expect(mail?.raw).toMatch(/Subject: .*Acme/);
+  });
+
+  it('retries an SMTP 4xx, keeps every attempt in the log, and sends again on request', async () => {
+    receiver.reject = { code: 451, message: 'Try again later' };
+    await withServices(api, (services) => services.reportMailings.tick(JAN_1_0600));
+    let log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
+    expect(log.body[0]).toMatchObject({
+      status: 'retrying',
+      period: { from: '2026-12-01', to: '2026-12-31' },
+    });
+    expect(log.body[0]?.attempts[0]?.error).toContain('451');
+    receiver.reject = null;
+    await withServices(api, (services) =>
+      services.reportMailings.tick(new Date(JAN_1_0600.getTime() + 60_000)),
+    );
+    log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
+    expect(log.body[0]).toMatchObject({ status: 'sent' });
+    expect(log.body[0]?.attempts.map((a) => a.error === null)).toEqual([false, true]);
+    expect(receiver.mails).toHaveLength(2);
+
+    const again = await api.request<Mailing>('POST', `/api/customers/${customerId}/report-mailings`, {
+      token,
+      body: { from: '2026-11-01', to: '2026-11-30', recipients: ['cfo@acme.example'], format: 'both' },
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.status).toBe('sent');
+    expect(receiver.mails.at(-1)?.to).toEqual(['cfo@acme.example']);
+    expect(receiver.mails.at(-1)?.raw).toContain('Content-Type: text/html');
+  });
+});
