@@ -3,7 +3,12 @@ export { buildReport, type ReportSources } from './report-builder.js';
 export { REPORT_CSV_COLUMNS, reportCsv } from './report-csv.js';
 export { computeReport, REPORT_FORMULAS } from './report-figures.js';
 export { PAPER_SIZES, type ReportBranding, reportHtml } from './report-html.js';
-export { REPORT_MAILINGS, type ReportMailingDocument, ReportMailings } from './report-mailings.js';
+export {
+  REPORT_MAILINGS,
+  type ReportMailingDocument,
+  ReportMailings,
+  reportMailingIndexes,
+} from './report-mailings.js';
 export { MAX_REPORT_DAYS, reportPeriod } from './report-period.js';
 export { dueReport } from './report-schedule.js';
 export { repositoryReportSources } from './report-sources.js';

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { ReportSchedule } from '../customers/index.js';
-import { isDuplicateKey } from '../db/index.js';
+import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
@@ -29,6 +29,15 @@ export interface ReportMailingDocument {
 }
 
 export const REPORT_MAILINGS = 'report_mailings';
+
+/** The delivery log by customer, newest first; the owed ones (retrying, or held by a sender that died) by state. */
+export const reportMailingIndexes: CollectionIndexes = {
+  collection: REPORT_MAILINGS,
+  indexes: [
+    { key: { organizationId: 1, customerId: 1, createdAt: -1 }, name: 'customer_log' },
+    { key: { status: 1, nextAttemptAt: 1 }, name: 'owed' },
+  ],
+};
 /** Waits before each retry (as channel deliveries: soon, then further apart), then it has failed. */
 const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000];
 const HOLD_MS = 5 * 60_000;

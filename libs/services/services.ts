@@ -56,6 +56,7 @@ import {
   PdfRenderer,
   ReportMailings,
   type ReportSources,
+  reportMailingIndexes,
   repositoryReportSources,
 } from '../reports/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
@@ -107,6 +108,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   channelIndexes,
   ...deliveryIndexes,
   owedAttemptIndexes,
+  reportMailingIndexes,
 ];
 
 export interface Services {
