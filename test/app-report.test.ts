@@ -86,4 +86,39 @@ describe('the app in a real browser: a client reads and downloads its report', {
     await context.close();
     expect(pageErrors).toEqual([]);
   });
+
+  it('an editor schedules the monthly mail and sees what was sent, with its error', async () => {
+    const editor = await createUser(api, organizationId, 'editor');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(editor.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await page.goto(`${api.api.url}/customers/${customerId}/report`);
+    const form = page.getByRole('form', { name: 'Report schedule' });
+    await form.getByLabel('Send the report').selectOption('monthly');
+    await form.getByLabel('At hour (the organization’s time zone)').fill('7');
+    // Nobody to send to: the API's error at its field.
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    await form.getByText('give recipients, or set the customer’s notificationEmail').waitFor();
+    await form.getByLabel('To').fill('owner@acme.example');
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    await form.getByText('Saved.').waitFor();
+    const customer = await api.request<{ reportSchedule: { hour: number; recipients: string[] } }>(
+      'GET',
+      `/api/customers/${customerId}`,
+      { token },
+    );
+    expect(customer.body.reportSchedule).toMatchObject({ hour: 7, recipients: ['owner@acme.example'] });
+    // No mail route in this organization: the attempt is logged with what to do.
+    await page.getByRole('button', { name: /now$/ }).click();
+    await page.getByText('add an e-mail notification channel').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-report-schedule.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
 });

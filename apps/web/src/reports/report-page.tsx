@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, must, type Schemas } from '../api/client.js';
+import { canEdit, useSession } from '../session.js';
 import { Loading } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { ReportMailing } from './report-schedule.js';
 
 type Report = Schemas['ClientReport'];
 type Figures = Schemas['ReportFigures'];
@@ -59,6 +61,7 @@ export function ReportPage() {
     if (typeof answer !== 'object') throw new Error('The report came back as text, not JSON');
     return answer;
   }, [id, asked.from, asked.to]);
+  const { caller } = useSession();
   const query = `from=${asked.from}&to=${asked.to}`;
   const download = (format: string, paper = 'A4') =>
     `/api/customers/${id}/reports?${query}&format=${format}&paper=${paper}`;
@@ -111,6 +114,7 @@ export function ReportPage() {
           }}
         />
       )}
+      {canEdit(caller) && <ReportMailing customerId={id} period={asked} />}
     </section>
   );
 }
