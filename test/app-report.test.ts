@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,51 @@ describe('the app in a real browser: a client reads and downloads its report', {
     await page.screenshot({ path: join(SCREENSHOTS, 'app-report-schedule.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an admin sets the time zone and the reports’ branding, and uploads the logo', async () => {
+    const admin = await createUser(api, organizationId, 'admin');
+    const dir = await mkdtemp(join(tmpdir(), 'webmon-logo-'));
+    const logo = join(dir, 'logo.png');
+    await writeFile(
+      logo,
+      Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(admin.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByLabel('Accent colour of reports').fill('#b45309');
+    await page.getByLabel('Footer of reports').fill('Looked after by Example Agency');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByLabel('Upload a logo').setInputFiles(logo);
+    await page.getByRole('img', { name: 'The current logo' }).waitFor();
+    const organization = await api.request<{ timezone: string; branding: Record<string, unknown> }>(
+      'GET',
+      '/api/organization',
+      { token },
+    );
+    expect(organization.body.timezone).toBe('Europe/Berlin');
+    expect(organization.body.branding).toMatchObject({
+      accentColor: '#b45309',
+      footerText: 'Looked after by Example Agency',
+      logo: expect.objectContaining({ contentType: 'image/png' }),
+    });
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-settings.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
     expect(pageErrors).toEqual([]);
   });
 });

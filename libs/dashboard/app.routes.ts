@@ -36,6 +36,7 @@ export const APP_PAGES = [
   '/packages',
   '/people',
   '/audit',
+  '/settings',
   '/incidents',
   '/incidents/:ref',
   '/imports',

@@ -22,6 +22,7 @@ const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
 const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
 const ImportPage = lazy(() => import('./imports/import-page.js').then((m) => m.ImportPage));
+const Settings = lazy(() => import('./organization/settings.js').then((m) => m.Settings));
 const ReportPage = lazy(() => import('./reports/report-page.js').then((m) => m.ReportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 
@@ -106,6 +107,9 @@ function Shell() {
                 <a href="/audit" aria-current={current('/audit')}>
                   Audit log
                 </a>
+                <a href="/settings" aria-current={current('/settings')}>
+                  Settings
+                </a>
               </>
             )}
             <a href="/account" aria-current={path === '/account' ? 'page' : undefined}>
@@ -143,6 +147,7 @@ function Shell() {
               <Route path="/packages" component={Packages} />
               <Route path="/people" component={People} />
               <Route path="/audit" component={AuditLog} />
+              <Route path="/settings" component={Settings} />
               <Route path="/incidents" component={Incidents} />
               <Route path="/incidents/:ref" component={IncidentPage} />
               <Route path="/imports" component={ImportPage} />
