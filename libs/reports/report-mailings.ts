@@ -42,6 +42,27 @@ export const reportMailingIndexes: CollectionIndexes = {
 const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000];
 const HOLD_MS = 5 * 60_000;
 
+/** A mailing about to be sent for the first time (held by its sender). */
+function newMailing(
+  id: string,
+  now: Date,
+  what: Pick<
+    ReportMailingDocument,
+    'organizationId' | 'customerId' | 'periodKey' | 'from' | 'to' | 'recipients' | 'format' | 'trigger'
+  >,
+): ReportMailingDocument {
+  return {
+    _id: id,
+    ...what,
+    status: 'sending',
+    attempts: [],
+    nextAttemptAt: null,
+    heldUntil: new Date(now.getTime() + HOLD_MS),
+    createdAt: now,
+    sentAt: null,
+  };
+}
+
 /** A customer with a schedule, as the mailer reads it. */
 export interface ScheduledCustomer {
   id: number;
@@ -103,8 +124,7 @@ export class ReportMailings {
           ? [customer.notificationEmail]
           : [];
       if (recipients.length === 0) continue;
-      const mailing: ReportMailingDocument = {
-        _id: `${customer.id}:${due.key}`,
+      const mailing = newMailing(`${customer.id}:${due.key}`, now, {
         organizationId: customer.organizationId,
         customerId: customer.id,
         periodKey: due.key,
@@ -113,13 +133,7 @@ export class ReportMailings {
         recipients,
         format: customer.reportSchedule.format,
         trigger: 'schedule',
-        status: 'sending',
-        attempts: [],
-        nextAttemptAt: null,
-        heldUntil: new Date(now.getTime() + HOLD_MS),
-        createdAt: now,
-        sentAt: null,
-      };
+      });
       try {
         await this.collection.insertOne(mailing);
       } catch (error) {
@@ -156,23 +170,16 @@ export class ReportMailings {
     format: ReportSchedule['format'],
     now: Date,
   ): Promise<ReportMailingDocument> {
-    const mailing: ReportMailingDocument = {
-      _id: `${customerId}:${period.from}..${period.to}:${now.getTime()}`,
+    const periodKey = `${period.from}..${period.to}`;
+    const mailing = newMailing(`${customerId}:${periodKey}:${now.getTime()}`, now, {
       organizationId,
       customerId,
-      periodKey: `${period.from}..${period.to}`,
-      from: period.from,
-      to: period.to,
+      periodKey,
+      ...period,
       recipients,
       format,
       trigger: 'resend',
-      status: 'sending',
-      attempts: [],
-      nextAttemptAt: null,
-      heldUntil: new Date(now.getTime() + HOLD_MS),
-      createdAt: now,
-      sentAt: null,
-    };
+    });
     await this.collection.insertOne(mailing);
     return this.attempt(mailing, now);
   }
