@@ -244,10 +244,10 @@ export function rollupUpdate(increment: RollupIncrement) {
       websiteId: increment.websiteId,
       region: increment.region,
       period: increment.period,
-      expiresAt: new Date(bucketEnd + ROLLUP_RETENTION_MS[increment.period]),
     },
     $inc: inc,
-    $max: max,
+    // A maximum, not set once: a bucket written before the retention grew is kept the longer time.
+    $max: { ...max, expiresAt: new Date(bucketEnd + ROLLUP_RETENTION_MS[increment.period]) },
   };
 }
 

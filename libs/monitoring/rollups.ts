@@ -211,13 +211,16 @@ export class RollupRepository {
     websiteIds: readonly number[],
     period: RollupPeriod,
     from: Date,
+    /** Rows starting before this only (a past period's report reads no bucket after it). @defaultValue now */
+    until?: Date,
   ): Promise<ResultRollup[]> {
     if (websiteIds.length === 0) return [];
     const regions = await this.regions();
     const now = new Date();
     // Nothing older than the retention is kept: a period starting before it reads only what is.
     const kept = new Date(now.getTime() - ROLLUP_RETENTION_MS[period] - BUCKET_MS[period]);
-    const buckets = bucketsBetween(period, from > kept ? from : kept, now);
+    const end = until && until < now ? new Date(until.getTime() - 1) : now;
+    const buckets = bucketsBetween(period, from > kept ? from : kept, end);
     const reads = new ConcurrencyLimit(READ_CONCURRENCY);
     const rows = await Promise.all(
       websiteIds.flatMap((websiteId) =>
@@ -225,7 +228,7 @@ export class RollupRepository {
           buckets.map((bucket) =>
             reads.run(async () => {
               const rows = await this.bucketRows(organizationId, websiteId, region, period, bucket, now);
-              return rows.filter((row) => row.start >= from);
+              return rows.filter((row) => row.start >= from && row.start <= end);
             }),
           ),
         ),

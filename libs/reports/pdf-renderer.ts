@@ -55,17 +55,34 @@ export class PdfRenderer {
     return this.browser;
   }
 
-  /** The page printed on `paper`, backgrounds and all. */
+  /** Whether a report asked for now would wait past the bound (then answer 503 before building it). */
+  get full(): boolean {
+    return this.printing.waitingCount >= WAITING_AT_MOST;
+  }
+
+  /** The page printed on `paper`, backgrounds and all; given up (its page closed) after PRINT_TIMEOUT_MS. */
   render(html: string, paper: PaperSize): Promise<Buffer> {
     return this.printing.run(async () => {
       const browser = await this.start();
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+      let timer: NodeJS.Timeout | undefined;
       try {
         const page = await context.newPage();
         page.setDefaultTimeout(PRINT_TIMEOUT_MS);
-        await page.setContent(html, { waitUntil: 'load' });
-        return await page.pdf({ format: paper, printBackground: true, preferCSSPageSize: true });
+        // page.pdf has no timeout of its own: closing the context ends a print that runs too long.
+        const expired = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            void context.close().catch(() => undefined);
+            reject(new Error(`the report did not print within ${PRINT_TIMEOUT_MS / 1000} s`));
+          }, PRINT_TIMEOUT_MS);
+        });
+        const printed = (async () => {
+          await page.setContent(html, { waitUntil: 'load' });
+          return page.pdf({ format: paper, printBackground: true, preferCSSPageSize: true });
+        })();
+        return await Promise.race([printed, expired]);
       } finally {
+        clearTimeout(timer);
         await context.close().catch(() => undefined);
       }
     });

@@ -22,8 +22,13 @@ export interface ReportSources {
     organizationId: number,
     customerId: number,
   ): Promise<Array<{ id: number; name: string; url: string; createdAt: Date }>>;
-  /** Day rollups (UTC days, every region) of these websites from `from` on. */
-  dayRollups(organizationId: number, websiteIds: readonly number[], from: Date): Promise<ResultRollup[]>;
+  /** Day rollups (UTC days, every region) of these websites from `from` until before `until`. */
+  dayRollups(
+    organizationId: number,
+    websiteIds: readonly number[],
+    from: Date,
+    until: Date,
+  ): Promise<ResultRollup[]>;
   /** Incidents open or resolved since `since`. */
   incidents(
     organizationId: number,
@@ -84,7 +89,13 @@ export async function buildReport(
   const websites = await sources.websites(organizationId, customerId);
   const ids = websites.map((w) => w.id);
   const [rollups, incidents, windows, expiries] = await Promise.all([
-    sources.dayRollups(organizationId, ids, period.previous.from),
+    // Day cells are UTC days: from the first day's UTC midnight (west of UTC, before its local one).
+    sources.dayRollups(
+      organizationId,
+      ids,
+      new Date(`${period.previous.fromDate}T00:00:00Z`),
+      new Date(`${period.toDate}T23:59:59.999Z`),
+    ),
     sources.incidents(organizationId, ids, period.previous.from),
     sources.windows(organizationId, ids),
     sources.expiries(organizationId, websites),

@@ -44,6 +44,11 @@ describe('reportPeriod', () => {
   it('counts a daylight-saving day as it is, and refuses what is not a period', () => {
     const october = reportPeriod({ from: '2026-10-25', to: '2026-10-25' }, BERLIN, new Date());
     expect(october.to.getTime() - october.from.getTime()).toBe(25 * 3_600_000);
+    expect(reportPeriod({ to: '2026-06-30' }, BERLIN, new Date())).toMatchObject({
+      fromDate: '2026-05-31',
+      toDate: '2026-06-30',
+    });
+    expect(reportPeriod({ from: '2026-06-01' }, BERLIN, new Date())).toMatchObject({ toDate: '2026-06-30' });
     expect(() => reportPeriod({ from: '2026-11-31' }, BERLIN, new Date())).toThrow('must be a date');
     expect(() => reportPeriod({ from: '2026-11-02', to: '2026-11-01' }, BERLIN, new Date())).toThrow(
       'must not be before from',
@@ -115,7 +120,9 @@ describe('computeReport: a customer’s month from rollups, incidents and mainte
       mttrSeconds: null,
     });
     expect(api?.figures).toMatchObject({
-      uptimePercent: 100,
+      // Never checked and never down: no figure (as GET …/uptime), no weight in the customer's.
+      uptimePercent: null,
+      monitoredSeconds: 0,
       incidents: 0,
       responseTimeMs: { p50: null, p95: null },
     });
@@ -123,10 +130,10 @@ describe('computeReport: a customer’s month from rollups, incidents and mainte
 
   it('gives the customer time-weighted figures and the change from the period before', () => {
     expect(report.customer).toMatchObject({
-      monitoredSeconds: 6_480_000,
+      monitoredSeconds: 3_888_000,
       downtimeSeconds: 9000,
-      uptimePercent: 99.861, // 1 − 9,000 / 6,480,000
-      slaUptimePercent: 99.889, // 1 − 7,200 / 6,472,800
+      uptimePercent: Math.round((1 - 9000 / 3_888_000) * 100_000) / 1000,
+      slaUptimePercent: Math.round((1 - 7200 / (3_888_000 - 7200)) * 100_000) / 1000,
       incidents: 3,
       longestIncidentSeconds: 3600,
       mttrSeconds: 2700,

@@ -45,6 +45,12 @@ export const REPORT_FORMULAS = {
 } as const;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
+/** The largest (0 for none), without spreading: a customer's days can be hundreds of thousands. */
+const largest = (values: Iterable<number>) => {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
+};
 
 /** The `p`th percentile of a histogram's times (linear within its bucket), or null without times. */
 export function percentileOf(
@@ -108,16 +114,20 @@ function figuresOf(
   );
   const days = site.days.filter((d) => d.date >= dates.from && d.date <= dates.to);
   const histogram = mergedLatency(days);
-  const maxMs = Math.max(0, ...days.map((d) => d.responseMsMax));
+  const maxMs = largest(days.map((d) => d.responseMsMax));
+  const checks = days.reduce((sum, d) => sum + d.checks, 0);
+  // Not checked in the period (paused, or added too late) and never down: no figure, and no weight
+  // in the customer's (as GET …/uptime says nothing before the first check).
+  const monitored = window.end > window.start && (checks > 0 || shares.downtimeSeconds > 0);
   return {
-    uptimePercent: window.end > window.start ? shares.uptimePercent : null,
-    slaUptimePercent: window.end > window.start ? shares.slaUptimePercent : null,
-    monitoredSeconds: shares.windowSeconds,
+    uptimePercent: monitored ? shares.uptimePercent : null,
+    slaUptimePercent: monitored ? shares.slaUptimePercent : null,
+    monitoredSeconds: monitored ? shares.windowSeconds : 0,
     downtimeSeconds: shares.downtimeSeconds,
-    maintenanceSeconds: shares.maintenanceSeconds,
+    maintenanceSeconds: monitored ? shares.maintenanceSeconds : 0,
     slaDowntimeSeconds: shares.slaDowntimeSeconds,
     incidents: touching.length,
-    longestIncidentSeconds: Math.round(Math.max(0, ...clipped) / 1000),
+    longestIncidentSeconds: Math.round(largest(clipped) / 1000),
     mttrSeconds:
       resolved.length === 0
         ? null
@@ -126,7 +136,7 @@ function figuresOf(
               resolved.length /
               1000,
           ),
-    checks: days.reduce((sum, d) => sum + d.checks, 0),
+    checks,
     responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
   };
 }
@@ -160,7 +170,7 @@ function combined(
     maintenanceSeconds: maintenance,
     slaDowntimeSeconds: slaDown,
     incidents: sum((f) => f.incidents),
-    longestIncidentSeconds: Math.max(0, ...all.map((f) => f.longestIncidentSeconds)),
+    longestIncidentSeconds: largest(all.map((f) => f.longestIncidentSeconds)),
     mttrSeconds: mttr,
     checks: sum((f) => f.checks),
     responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
@@ -256,12 +266,7 @@ export function computeReport(input: {
               resolved.length /
               1000,
           );
-    return combined(
-      websites.map(pick),
-      mergedLatency(days),
-      Math.max(0, ...days.map((d) => d.responseMsMax)),
-      mttr,
-    );
+    return combined(websites.map(pick), mergedLatency(days), largest(days.map((d) => d.responseMsMax)), mttr);
   };
   const customer = total((w) => w.figures, dates, span);
   const customerBefore = total((w) => w.previous, previousDates, previousSpan);

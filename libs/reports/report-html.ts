@@ -15,6 +15,8 @@ export const PAPER_SIZES = ['A4', 'Letter'] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
 
 const DEFAULT_ACCENT = '#1570ef';
+/** Incidents listed per website on the page (a flapping site can have thousands; the page stays printable). */
+const MAX_LISTED_INCIDENTS = 100;
 
 const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(3)} %`);
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
@@ -96,8 +98,10 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
             `<tr><th scope="row">${p.label}</th><td>${percent(p.f.uptimePercent)}</td><td>${percent(p.f.slaUptimePercent)}</td><td>${p.f.incidents}</td><td>${ms(p.f.responseTimeMs.p50)}</td><td>${ms(p.f.responseTimeMs.p95)}</td><td>${p.f.checks.toLocaleString('en')}</td></tr>`,
         )
         .join('');
+      const listed = w.incidents.slice(-MAX_LISTED_INCIDENTS);
+      const omitted = w.incidents.length - listed.length;
       const incidents = w.incidents.length
-        ? `<table><caption>Incidents</caption><thead><tr><th scope="col">Started</th><th scope="col">Resolved</th><th scope="col">Lasted</th><th scope="col">Cause</th><th scope="col">Regions</th><th scope="col">What happened</th></tr></thead><tbody>${w.incidents
+        ? `${omitted > 0 ? `<p class="note">The ${MAX_LISTED_INCIDENTS} latest of ${w.incidents.length} incidents (all are in the JSON and CSV reports’ counts).</p>` : ''}<table><caption>Incidents</caption><thead><tr><th scope="col">Started</th><th scope="col">Resolved</th><th scope="col">Lasted</th><th scope="col">Cause</th><th scope="col">Regions</th><th scope="col">What happened</th></tr></thead><tbody>${listed
             .map(
               (i) =>
                 `<tr><td>${at(i.startedAt)}</td><td>${i.resolvedAt ? at(i.resolvedAt) : 'ongoing'}</td><td>${duration(i.durationSeconds)}</td><td>${escapeHtml(i.cause)}</td><td>${escapeHtml(i.regions.join(', '))}</td><td>${escapeHtml(i.publicNote ?? '')}</td></tr>`,

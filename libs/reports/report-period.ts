@@ -46,12 +46,16 @@ export function reportPeriod(
 ): ReportPeriod {
   const today = DateTime.fromJSDate(now, { zone: timezone }).startOf('day');
   const lastMonth = today.startOf('month').minus({ months: 1 });
-  const first = input.from ? day(input.from, timezone, 'from') : lastMonth;
-  const last = input.to
-    ? day(input.to, timezone, 'to')
-    : input.from
-      ? first.plus({ months: 1 }).minus({ days: 1 })
-      : lastMonth.endOf('month').startOf('day');
+  // One given: a month from it (or to it); neither: the last full calendar month.
+  const givenLast = input.to ? day(input.to, timezone, 'to') : null;
+  const first = input.from
+    ? day(input.from, timezone, 'from')
+    : givenLast
+      ? givenLast.minus({ months: 1 }).plus({ days: 1 })
+      : lastMonth;
+  const last =
+    givenLast ??
+    (input.from ? first.plus({ months: 1 }).minus({ days: 1 }) : lastMonth.endOf('month').startOf('day'));
   if (last < first) throw new PeriodProblem('to', 'must not be before from');
   const days = Math.round(last.diff(first, 'days').days) + 1;
   if (days > MAX_REPORT_DAYS)

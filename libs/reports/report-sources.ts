@@ -52,8 +52,8 @@ export function repositoryReportSources(deps: {
         url: w.url,
         createdAt: w.createdAt,
       })),
-    dayRollups: (organizationId, websiteIds, from) =>
-      deps.rollups.since(organizationId, websiteIds, 'day', from),
+    dayRollups: (organizationId, websiteIds, from, until) =>
+      deps.rollups.since(organizationId, websiteIds, 'day', from, until),
     incidents: async (organizationId, websiteIds, since) =>
       (await deps.states.incidentsOfWebsites(organizationId, websiteIds, since)).map((incident) => ({
         id: incident.id,

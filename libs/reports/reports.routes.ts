@@ -96,6 +96,8 @@ export function reportRoutes(deps: {
       },
       problems: [404, 503],
       handle: async ({ auth, params, query, ctx }) => {
+        // A PDF that would wait past the printer's bound is turned away before its report is built.
+        if (query.format === 'pdf' && deps.pdf.full) throw serviceUnavailable('the report printer');
         const built = await buildReport(sources, auth.organizationId, params.id, query, new Date()).catch(
           (error: unknown) => {
             if (error instanceof PeriodProblem)

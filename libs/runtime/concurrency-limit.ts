@@ -32,6 +32,11 @@ export class ConcurrencyLimit {
       throw new Error(`concurrency must be a positive integer, not ${max}`);
   }
 
+  /** Tasks waiting for a slot now. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.max) {
       const { maxWaiting } = this.options;
