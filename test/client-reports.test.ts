@@ -115,6 +115,11 @@ describe('client reports: a customer’s month from rollups, incidents and maint
             startedAt: new Date(Date.UTC(2026, 9, day, 12)),
             status: 'up',
             timings: { total: ms },
+            // The certificate renewed mid-month: the report shows the newer one's expiry.
+            ssl:
+              websiteId === shop
+                ? { validTo: new Date(day < 15 ? '2026-11-01T00:00:00Z' : '2027-01-15T00:00:00Z') }
+                : null,
           });
     await rollups.close();
   });
@@ -150,6 +155,10 @@ describe('client reports: a customer’s month from rollups, incidents and maint
     expect(shop?.figures.responseTimeMs.p50).toBeGreaterThanOrEqual(107);
     expect(shop?.figures.responseTimeMs.p50).toBeLessThanOrEqual(124);
     expect(shop?.incidents.map((i) => i.durationSeconds)).toEqual([3600, 1800]);
+    expect((shop as unknown as { certificateExpiresAt: string }).certificateExpiresAt).toBe(
+      '2027-01-15T00:00:00.000Z',
+    );
+    expect((blog as unknown as { certificateExpiresAt: string | null }).certificateExpiresAt).toBeNull();
     expect(shop?.maintenance.map((m) => m.title)).toEqual(['Server upgrade']);
     expect((body.totals.previous as { incidents: number }).incidents).toBe(1);
   });

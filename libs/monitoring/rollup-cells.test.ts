@@ -107,6 +107,18 @@ describe('rollup cells', () => {
     expect(days.$max.expiresAt).toEqual(new Date(Date.parse('2026-12-01T00:00:00Z') + 800 * 86_400_000));
   });
 
+  it('keeps the latest certificate expiry a cell saw, as a maximum', () => {
+    const map = increments(
+      result({ ssl: { validTo: new Date('2027-01-15T00:00:00Z') } }),
+      result({ ssl: { validTo: new Date('2026-12-01T00:00:00Z') } }),
+      result({ ssl: null }),
+    );
+    const cell = map.get('7:eu-west:day:2026-11')?.cells.get('23');
+    expect(cell?.sslValidTo).toBe(Date.parse('2027-01-15T00:00:00Z'));
+    const update = rollupUpdate(map.get('7:eu-west:day:2026-11') as RollupIncrement);
+    expect(update.$max).toMatchObject({ 'cells.23.sslValidTo': Date.parse('2027-01-15T00:00:00Z') });
+  });
+
   it('puts a response time in the latency bucket that holds it', () => {
     for (const ms of [0, 9.9, 10, 11.49, 11.51, 250, 5_000, 119_000, 10_000_000]) {
       const { lower, upper } = latencyBounds(latencyBucket(ms));

@@ -31,6 +31,8 @@ export interface RollupCounts {
    * percentiles over any span of cells; absent in cells written before it was kept.
    */
   latency?: Record<string, number>;
+  /** The latest certificate expiry seen (ms since the epoch): a report's without a raw result. */
+  sslValidTo?: number;
 }
 
 /** One website's rollups from one region for one bucket (a UTC day of hours or month of days), as stored. */
@@ -64,6 +66,7 @@ export interface RolledResult {
   startedAt: Date;
   status: HealthStatus;
   timings: { total: number };
+  ssl?: { validTo: Date } | null;
 }
 
 /** What one flush adds to one bucket document. */
@@ -196,6 +199,8 @@ export function addToIncrements(increments: Map<string, RollupIncrement>, result
       const bucket = `b${latencyBucket(result.timings.total)}`;
       counts.latency = { ...counts.latency, [bucket]: (counts.latency?.[bucket] ?? 0) + 1 };
     }
+    const validTo = result.ssl?.validTo.getTime();
+    if (validTo !== undefined) counts.sslValidTo = Math.max(counts.sslValidTo ?? 0, validTo);
     increment.cells.set(key, counts);
   }
 }
@@ -213,6 +218,8 @@ export function mergeIncrement(into: RollupIncrement, from: RollupIncrement): vo
     for (const field of SUMMED) current[field] += counts[field];
     current.responseMsMax = Math.max(current.responseMsMax, counts.responseMsMax);
     current.latency = addedLatency(current.latency, counts.latency);
+    if (counts.sslValidTo !== undefined)
+      current.sslValidTo = Math.max(current.sslValidTo ?? 0, counts.sslValidTo);
   }
 }
 
@@ -236,6 +243,7 @@ export function rollupUpdate(increment: RollupIncrement) {
     for (const [bucket, count] of Object.entries(counts.latency ?? {}))
       inc[`cells.${key}.latency.${bucket}`] = count;
     max[`cells.${key}.responseMsMax`] = counts.responseMsMax;
+    if (counts.sslValidTo !== undefined) max[`cells.${key}.sslValidTo`] = counts.sslValidTo;
   }
   const bucketEnd = nextBucket(increment.period, increment.bucketStart).getTime();
   return {

@@ -39,11 +39,8 @@ export interface ReportSources {
     organizationId: number,
     websiteIds: readonly number[],
   ): Promise<Array<WindowSchedule & { websiteId: number; title: string }>>;
-  /** When each website's certificate and domain expire, as last seen. */
-  expiries(
-    organizationId: number,
-    websites: ReadonlyArray<{ id: number; url: string }>,
-  ): Promise<Map<number, { certificate: Date | null; domain: Date | null }>>;
+  /** When each website's domain expires, as last looked up. */
+  domainExpiries(websites: ReadonlyArray<{ id: number; url: string }>): Promise<Map<number, Date | null>>;
 }
 
 /** A UTC day's rollups of a website from every region, summed. */
@@ -54,6 +51,7 @@ function daysOf(rows: readonly ResultRollup[]): ReportDay[] {
     const day = byDate.get(date) ?? { date, checks: 0, responseMsMax: 0, latency: {} };
     day.checks += row.checks;
     day.responseMsMax = Math.max(day.responseMsMax, row.responseMsMax);
+    if (row.sslValidTo !== undefined) day.sslValidTo = Math.max(day.sslValidTo ?? 0, row.sslValidTo);
     for (const [bucket, count] of Object.entries(row.latency ?? {}))
       (day.latency as Record<string, number>)[bucket] = (day.latency?.[bucket] ?? 0) + count;
     byDate.set(date, day);
@@ -98,7 +96,7 @@ export async function buildReport(
     ),
     sources.incidents(organizationId, ids, period.previous.from),
     sources.windows(organizationId, ids),
-    sources.expiries(organizationId, websites),
+    sources.domainExpiries(websites),
   ]);
   const rollupsOf = groupBy(rollups, (r) => r.websiteId);
   const incidentsOf = groupBy(incidents, (i) => i.websiteId);
@@ -106,19 +104,26 @@ export async function buildReport(
   const computed = computeReport({
     period,
     now,
-    websites: websites.map((website) => ({
-      ...website,
-      days: daysOf(rollupsOf.get(website.id) ?? []),
-      incidents: incidentsOf.get(website.id) ?? [],
-      maintenance: (windowsOf.get(website.id) ?? []).flatMap((window) =>
-        occurrencesBetween(window, period.previous.from, period.to).map((o) => ({
-          title: window.title,
-          ...o,
-        })),
-      ),
-      certificateExpiresAt: expiries.get(website.id)?.certificate ?? null,
-      domainExpiresAt: expiries.get(website.id)?.domain ?? null,
-    })),
+    websites: websites.map((website) => {
+      const days = daysOf(rollupsOf.get(website.id) ?? []);
+      // The certificate as the latest day with one saw it (the rollups keep it: no raw result read).
+      const certificate = days
+        .filter((d) => d.sslValidTo !== undefined)
+        .sort((a, b) => b.date.localeCompare(a.date))[0];
+      return {
+        ...website,
+        days,
+        incidents: incidentsOf.get(website.id) ?? [],
+        maintenance: (windowsOf.get(website.id) ?? []).flatMap((window) =>
+          occurrencesBetween(window, period.previous.from, period.to).map((o) => ({
+            title: window.title,
+            ...o,
+          })),
+        ),
+        certificateExpiresAt: certificate?.sslValidTo === undefined ? null : new Date(certificate.sslValidTo),
+        domainExpiresAt: expiries.get(website.id) ?? null,
+      };
+    }),
   });
   return {
     report: toClientReport(computed, {

@@ -9,6 +9,8 @@ export interface ReportDay {
   checks: number;
   responseMsMax: number;
   latency?: Record<string, number>;
+  /** The latest certificate expiry seen that day (ms since the epoch). */
+  sslValidTo?: number;
 }
 
 export interface ReportIncident {

@@ -3,14 +3,10 @@ import type { OrganizationRepository } from '../auth/index.js';
 import type { CustomerRepository } from '../customers/index.js';
 import { knownDomainExpiries } from '../domains/index.js';
 import type { MaintenanceWindowRepository } from '../maintenance/index.js';
-import type { MonitorStateRepository, ResultRepository, RollupRepository } from '../monitoring/index.js';
+import type { MonitorStateRepository, RollupRepository } from '../monitoring/index.js';
 import type { LogoStore } from '../organizations/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
-
-/** Latest results read at once for the certificates' expiry. */
-const LATEST_AT_ONCE = 16;
 
 /** A report's sources over the control plane's repositories. */
 export function repositoryReportSources(deps: {
@@ -21,7 +17,6 @@ export function repositoryReportSources(deps: {
   rollups: RollupRepository;
   states: MonitorStateRepository;
   windows: MaintenanceWindowRepository;
-  results: ResultRepository;
   logos: LogoStore;
 }): ReportSources {
   return {
@@ -65,19 +60,10 @@ export function repositoryReportSources(deps: {
         publicNote: incident.publicNote?.text ?? null,
       })),
     windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
-    expiries: async (organizationId, websites) => {
-      const reads = new ConcurrencyLimit(LATEST_AT_ONCE);
+    domainExpiries: async (websites) => {
       const hosts = websites.map((w) => new URL(w.url).hostname);
-      const [latest, domains] = await Promise.all([
-        Promise.all(websites.map((w) => reads.run(() => deps.results.latest(organizationId, w.id)))),
-        knownDomainExpiries(deps.db, hosts),
-      ]);
-      return new Map(
-        websites.map((w, i) => [
-          w.id,
-          { certificate: latest[i]?.ssl?.validTo ?? null, domain: domains.get(hosts[i] as string) ?? null },
-        ]),
-      );
+      const domains = await knownDomainExpiries(deps.db, hosts);
+      return new Map(websites.map((w, i) => [w.id, domains.get(hosts[i] as string) ?? null]));
     },
   };
 }

@@ -376,7 +376,6 @@ class LazyServices implements Services {
         rollups: this.rollups,
         states: this.states,
         windows: this.maintenanceWindows,
-        results: this.results,
         logos: this.logos,
       }),
     );
