@@ -2,7 +2,7 @@
  * Client report benchmark: a customer with 200 websites, 62 days of rollups (the report's 31 and
  * the 31 before it), incidents and a maintenance window each, and the time of its 31-day report in
  * every format, against the API as its own process on FerretDB and Redis.
- * Usage: npm run bench:report [-- --websites 200 --runs 5 --runtime dist|tsx]
+ * Usage: npm run bench:report [-- --websites 200 --regions 1 --runs 5 --runtime dist|tsx]
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -21,14 +21,26 @@ const { values } = parseArgs({
   options: {
     websites: { type: 'string', default: '200' },
     runs: { type: 'string', default: '5' },
+    regions: { type: 'string', default: '1' },
     runtime: { type: 'string', default: 'tsx' },
   },
 });
 const runtime = parseRuntime(values.runtime);
 const count = Number(values.websites);
 const runs = Number(values.runs);
-if (!(Number.isInteger(count) && count >= 1 && count <= 1000 && Number.isInteger(runs) && runs >= 1))
-  throw new Error('--websites must be 1–1000 and --runs a positive whole number');
+const regions = Array.from({ length: Number(values.regions) }, (_, i) => (i === 0 ? 'local' : `region-${i}`));
+if (
+  !(
+    Number.isInteger(count) &&
+    count >= 1 &&
+    count <= 1000 &&
+    Number.isInteger(runs) &&
+    runs >= 1 &&
+    regions.length >= 1 &&
+    regions.length <= 10
+  )
+)
+  throw new Error('--websites must be 1–1000, --runs a positive whole number, --regions 1–10');
 if (runtime === 'dist') compileForDist((message) => console.log(`[bench] ${message}`));
 
 const DAY_MS = 86_400_000;
@@ -82,16 +94,17 @@ await withBenchDatabases('report', async (stack) => {
     flushEveryMs: 3_600_000,
   });
   for (const websiteId of ids)
-    for (let day = from; day < monthStart + 31 * DAY_MS; day += DAY_MS)
-      for (const ms of [80, 120, 160, 240, 900])
-        recorder.add({
-          organizationId,
-          websiteId,
-          region: 'local',
-          startedAt: new Date(day + 12 * 3_600_000),
-          status: 'up',
-          timings: { total: ms },
-        });
+    for (const region of regions)
+      for (let day = from; day < monthStart + 31 * DAY_MS; day += DAY_MS)
+        for (const ms of [80, 120, 160, 240, 900])
+          recorder.add({
+            organizationId,
+            websiteId,
+            region,
+            startedAt: new Date(day + 12 * 3_600_000),
+            status: 'up',
+            timings: { total: ms },
+          });
   await recorder.close();
   const redis = new Redis(stack.redisUrl);
   const states = new MonitorStateRepository(db, redis, `bench-report-${Date.now()}`);
@@ -117,7 +130,7 @@ await withBenchDatabases('report', async (stack) => {
   }
 
   console.log(
-    `GET /api/customers/{id}/reports (${runtime}): ${ids.length} websites, the last full month, Node ${process.version}, load ${loadavg()[0]?.toFixed(2)}`,
+    `GET /api/customers/{id}/reports (${runtime}): ${ids.length} websites, ${regions.length} region(s), the last full month, Node ${process.version}, load ${loadavg()[0]?.toFixed(2)}`,
   );
   console.log('format   first s   median s   max s   bytes');
   for (const format of ['json', 'csv', 'html', 'pdf']) {
