@@ -1,7 +1,12 @@
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../libs/logging/index.js';
-import { RollupRecorder, RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
+import {
+  RollupRecorder,
+  RollupRepository,
+  WEBSITE_ROLLUP_MONTHS,
+  WEBSITE_ROLLUPS,
+} from '../libs/monitoring/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 
 const HOUR_MS = 3_600_000;
@@ -131,5 +136,138 @@ describe('rollups on the embedded store: documents per website, region and bucke
     expect(await repository.foldLegacyRollups(async () => undefined)).toBe(0);
     expect(await legacyDb.collection('result_rollups').countDocuments()).toBe(1);
     await legacyDb.dropDatabase();
+  });
+
+  it("folds a settled month's regions into one document per website: read once, removed by a late write, made again", async () => {
+    const repository = new RollupRepository(db);
+    const now = new Date();
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1));
+    const writer = recorder(repository);
+    const add = (
+      websiteId: number,
+      region: string,
+      day: number,
+      total: number,
+      status: 'up' | 'down' = 'up',
+    ) =>
+      writer.add({
+        organizationId: 9,
+        websiteId,
+        region,
+        startedAt: new Date(month.getTime() + (day - 1) * DAY_MS + HOUR_MS),
+        status,
+        timings: { total },
+        ...(region === 'us' && { ssl: { validTo: new Date(month.getTime() + 90 * DAY_MS) } }),
+      });
+    for (const websiteId of [101, 102]) {
+      add(websiteId, 'eu', 3, 100);
+      add(websiteId, 'us', 3, 400);
+      add(websiteId, 'ap', 3, 0, 'down');
+      add(websiteId, 'eu', 4, 50);
+    }
+    await writer.flush();
+    const summed = (rows: Awaited<ReturnType<RollupRepository['since']>>) =>
+      rows.map((r) => ({
+        websiteId: r.websiteId,
+        day: r.start.toISOString().slice(0, 10),
+        checks: r.checks,
+        down: r.down,
+        responseMsSum: r.responseMsSum,
+        responseMsMax: r.responseMsMax,
+        sslValidTo: r.sslValidTo,
+        latency: r.latency,
+      }));
+    const byDay = (rows: Awaited<ReturnType<RollupRepository['since']>>) => {
+      const days = new Map<string, ReturnType<typeof summed>[number]>();
+      for (const row of summed(rows)) {
+        const key = `${row.websiteId}:${row.day}`;
+        const day = days.get(key);
+        if (!day) days.set(key, { ...row, latency: { ...row.latency } });
+        else {
+          day.checks += row.checks;
+          day.down += row.down;
+          day.responseMsSum += row.responseMsSum;
+          day.responseMsMax = Math.max(day.responseMsMax, row.responseMsMax);
+          day.sslValidTo = Math.max(day.sslValidTo ?? 0, row.sslValidTo ?? 0) || undefined;
+          for (const [bucket, count] of Object.entries(row.latency ?? {}))
+            (day.latency as Record<string, number>)[bucket] = (day.latency?.[bucket] ?? 0) + count;
+        }
+      }
+      return [...days.values()].sort((a, b) =>
+        `${a.websiteId}${a.day}`.localeCompare(`${b.websiteId}${b.day}`),
+      );
+    };
+    const until = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+    // First read: each region's document, then the month folded in the background.
+    const fromRegions = await repository.since(9, [101, 102], 'day', month, until);
+    expect(new Set(fromRegions.map((r) => r.region))).toEqual(new Set(['eu', 'us', 'ap']));
+    const expected = byDay(fromRegions);
+    expect(expected[0]).toMatchObject({ checks: 3, down: 1, responseMsSum: 500, responseMsMax: 400 });
+    const months = db.collection(WEBSITE_ROLLUP_MONTHS);
+    await expect.poll(() => months.countDocuments({ websiteId: { $in: [101, 102] } })).toBe(2);
+
+    // A process that never read it reads one document per website, every region summed, the same figures.
+    commands.length = 0;
+    const folded = await new RollupRepository(db).since(9, [101, 102], 'day', month, until);
+    expect(new Set(folded.map((r) => r.region))).toEqual(new Set(['*']));
+    expect(byDay(folded)).toEqual(expected);
+    expect(commands.filter((c) => c.find === WEBSITE_ROLLUPS)).toHaveLength(0);
+    expect(commands.filter((c) => c.find === WEBSITE_ROLLUP_MONTHS)).toHaveLength(2);
+    // Another organization asking for these ids gets nothing.
+    expect(await new RollupRepository(db).since(8, [101], 'day', month, until)).toEqual([]);
+
+    // A worker that flushes late (after an outage) writes the month again: its fold goes, the figures count it.
+    add(101, 'eu', 4, 70);
+    await writer.close();
+    expect(await months.countDocuments({ websiteId: 101 })).toBe(0);
+    const afterLate = byDay(await new RollupRepository(db).since(9, [101], 'day', month, until));
+    expect(afterLate.find((d) => d.day.endsWith('-04'))).toMatchObject({ checks: 2, responseMsSum: 120 });
+    await expect.poll(() => months.countDocuments({ websiteId: 101 })).toBe(1);
+    expect(byDay(await new RollupRepository(db).since(9, [101], 'day', month, until))).toEqual(afterLate);
+  });
+
+  it("the worker's pass folds every website's last two months once, in batches, and leaves it to a process already at it", async () => {
+    const repository = new RollupRepository(db);
+    const today = new Date();
+    // The pass's clock on the 2nd: the last month settled, whatever today's date.
+    const now = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 2));
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const writer = recorder(repository);
+    const websites = Array.from({ length: 130 }, (_, n) => ({
+      organizationId: 20 + (n % 2),
+      websiteId: 1_000 + n,
+    }));
+    for (const { organizationId, websiteId } of websites)
+      for (const region of ['eu', 'us'])
+        writer.add({
+          organizationId,
+          websiteId,
+          region,
+          startedAt: new Date(month.getTime() + 5 * DAY_MS),
+          status: 'up',
+          timings: { total: 42 },
+        });
+    await writer.close();
+    const ordered = [...websites].sort(
+      (a, b) => a.organizationId - b.organizationId || a.websiteId - b.websiteId,
+    );
+    const websitesAfter = async (after: { organizationId: number; websiteId: number }, limit: number) =>
+      ordered
+        .filter(
+          (w) =>
+            w.organizationId > after.organizationId ||
+            (w.organizationId === after.organizationId && w.websiteId > after.websiteId),
+        )
+        .slice(0, limit);
+    expect(await repository.foldSettledMonths(now, websitesAfter, async () => undefined)).toBe(0);
+    // The last month and the one before (nothing written then: folds of nothing, so no read falls back).
+    expect(await repository.foldSettledMonths(now, websitesAfter, (work) => work())).toBe(260);
+    expect(await repository.foldSettledMonths(now, websitesAfter, (work) => work())).toBe(0);
+    const months = db.collection(WEBSITE_ROLLUP_MONTHS);
+    expect(await months.countDocuments({ websiteId: { $gte: 1_000, $lt: 1_130 } })).toBe(260);
+    const rows = await new RollupRepository(db).since(21, [1_001], 'day', month, today);
+    expect(rows.filter((r) => r.start < new Date(month.getTime() + 31 * DAY_MS))).toMatchObject([
+      { region: '*', checks: 2, responseMsSum: 84 },
+    ]);
   });
 });

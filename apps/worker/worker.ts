@@ -24,7 +24,7 @@ import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { openProcessServices } from '../../libs/services/index.js';
+import { openProcessServices, type Services } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
@@ -165,6 +165,24 @@ export async function startWorker(
           'rollups of the former layout not folded in yet; retried at the next start',
         ),
     );
+  // After a month's turn, each website's last two months are folded (every region in one document),
+  // one worker at a time, so the month's reports read one document per website and month.
+  const foldLastMonth = () =>
+    services.rollups
+      .foldSettledMonths(
+        new Date(),
+        (after, limit) => websitesAfter(services, after, limit),
+        (work) => services.mutex.ifFree('rollups:month-fold', work),
+      )
+      .then(
+        (folded) => folded > 0 && logger.info({ folded }, "websites' last months of rollups folded"),
+        (error: unknown) =>
+          logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'rollups of the last months not folded yet; retried in 10 minutes',
+          ),
+      );
+  void foldLastMonth();
   const rollups = new RollupRecorder(services.rollups, {
     logger,
     mongo: mongoHealth,
@@ -269,6 +287,7 @@ export async function startWorker(
           'retention cleanup failed',
         ),
     );
+    void foldLastMonth();
   }, RETENTION_CLEANUP_MS);
   const ops = await startOpsServer({
     port: config.METRICS_PORT,
@@ -305,4 +324,20 @@ export async function startWorker(
       await connections.close();
     },
   };
+}
+
+/** Up to `limit` websites after `after`, organization by organization, from their lists. */
+async function websitesAfter(
+  services: Pick<Services, 'organizations' | 'websiteRepository'>,
+  after: { organizationId: number; websiteId: number },
+  limit: number,
+): Promise<Array<{ organizationId: number; websiteId: number }>> {
+  const found: Array<{ organizationId: number; websiteId: number }> = [];
+  for (const organizationId of await services.organizations.idsFrom(after.organizationId)) {
+    const afterId = organizationId === after.organizationId ? after.websiteId : 0;
+    const ids = await services.websiteRepository.idsAfter(organizationId, afterId, limit - found.length);
+    found.push(...ids.map((websiteId) => ({ organizationId, websiteId })));
+    if (found.length >= limit) break;
+  }
+  return found;
 }

@@ -43,6 +43,12 @@ export class OrganizationRepository {
   }
 
   /** The roles whose users must sign in with two-factor; none for an unknown organization. */
+  /** Every organization's id from `fromId` on, ascending (a few documents: one per agency). */
+  async idsFrom(fromId: number): Promise<number[]> {
+    const found = await this.collection.find({ id: { $gte: fromId } }, { projection: { id: 1 } }).toArray();
+    return found.map((o) => o.id).sort((a, b) => a - b);
+  }
+
   async twoFactorRequiredFor(id: number): Promise<Role[]> {
     const found = await this.collection.findOne({ id }, { projection: { _id: 0, requireTwoFactorFor: 1 } });
     return found?.requireTwoFactorFor ?? [];

@@ -64,6 +64,7 @@ export {
   type RollupBucketDocument,
   type RollupPeriod,
 } from './rollup-cells.js';
+export { FOLD_AFTER_MS, rollupMonthIndexes, WEBSITE_ROLLUP_MONTHS } from './rollup-months.js';
 export {
   ROLLUP_FLUSH_MS,
   RollupRecorder,

@@ -10,6 +10,7 @@ import {
   type RollupIncrement,
   rollupRows,
   rollupUpdate,
+  summedCells,
 } from './rollup-cells.js';
 
 const result = (over: Partial<RolledResult>): RolledResult => ({
@@ -105,6 +106,35 @@ describe('rollup cells', () => {
     });
     const days = rollupUpdate(map.get('7:eu-west:day:2026-11') as RollupIncrement);
     expect(days.$max.expiresAt).toEqual(new Date(Date.parse('2026-12-01T00:00:00Z') + 800 * 86_400_000));
+    // Day documents count their flushes (a month's fold compares them); hour documents do not.
+    expect(days.$inc).toMatchObject({ writes: 1 });
+    expect(update.$inc).not.toHaveProperty('writes');
+  });
+
+  it("a month's fold sums every region's cells: counts and histograms added, maxima kept", () => {
+    const eu = increments(
+      result({ timings: { total: 100 }, ssl: { validTo: new Date('2027-01-01T00:00:00Z') } }),
+      result({ status: 'down', timings: { total: 0 } }),
+    ).get('7:eu-west:day:2026-11') as RollupIncrement;
+    const us = increments(
+      result({ region: 'us', timings: { total: 300 }, ssl: { validTo: new Date('2027-02-01T00:00:00Z') } }),
+      result({ region: 'us', startedAt: new Date('2026-11-24T10:00:00Z'), timings: { total: 12 } }),
+    ).get('7:us:day:2026-11') as RollupIncrement;
+    const cells = summedCells([Object.fromEntries(eu.cells), Object.fromEntries(us.cells), undefined]);
+    expect(cells['23']).toEqual({
+      checks: 3,
+      up: 2,
+      degraded: 0,
+      down: 1,
+      responseMsSum: 400,
+      responseMsCount: 2,
+      responseMsMax: 300,
+      latency: { b17: 1, b25: 1 },
+      sslValidTo: Date.parse('2027-02-01T00:00:00Z'),
+    });
+    expect(cells['24']).toMatchObject({ checks: 1, responseMsSum: 12, latency: { b2: 1 } });
+    // The regions' own cells are left as they were.
+    expect(eu.cells.get('23')?.checks).toBe(2);
   });
 
   it('keeps the latest certificate expiry a cell saw, as a maximum', () => {

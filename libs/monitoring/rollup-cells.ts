@@ -45,8 +45,10 @@ export interface RollupBucketDocument {
   period: RollupPeriod;
   /** By the hour (`"10"`) or the day of the month (`"24"`). */
   cells: Record<string, RollupCounts>;
-  /** Removed after this: hours two days after their day, days 91 days after their month. */
+  /** Removed after this: hours two days after their day, days 800 days after their month. */
   expiresAt: Date;
+  /** How many flushes wrote a day document (absent before it was counted: none). */
+  writes?: number;
 }
 
 /** One hour's or day's rollup of a website from a region, as readers get it. */
@@ -207,20 +209,36 @@ export function addToIncrements(increments: Map<string, RollupIncrement>, result
 
 const SUMMED = ['checks', 'up', 'degraded', 'down', 'responseMsSum', 'responseMsCount'] as const;
 
+/** Adds `counts` into `into`: sums summed, maxima kept, histograms added. */
+function addCounts(into: RollupCounts, counts: RollupCounts): void {
+  for (const field of SUMMED) into[field] += counts[field];
+  into.responseMsMax = Math.max(into.responseMsMax, counts.responseMsMax);
+  into.latency = addedLatency(into.latency, counts.latency);
+  if (counts.sslValidTo !== undefined) into.sslValidTo = Math.max(into.sslValidTo ?? 0, counts.sslValidTo);
+}
+
 /** Adds `from`'s cells into `into` (a write given up is merged back into the next flush's). */
 export function mergeIncrement(into: RollupIncrement, from: RollupIncrement): void {
   for (const [key, counts] of from.cells) {
     const current = into.cells.get(key);
-    if (!current) {
-      into.cells.set(key, { ...counts });
-      continue;
-    }
-    for (const field of SUMMED) current[field] += counts[field];
-    current.responseMsMax = Math.max(current.responseMsMax, counts.responseMsMax);
-    current.latency = addedLatency(current.latency, counts.latency);
-    if (counts.sslValidTo !== undefined)
-      current.sslValidTo = Math.max(current.sslValidTo ?? 0, counts.sslValidTo);
+    if (current) addCounts(current, counts);
+    else into.cells.set(key, { ...counts });
   }
+}
+
+/** Every region's cells of one bucket summed cell by cell (a month's fold). */
+export function summedCells(
+  regions: ReadonlyArray<Record<string, RollupCounts> | undefined>,
+): Record<string, RollupCounts> {
+  const sum: Record<string, RollupCounts> = {};
+  for (const cells of regions)
+    for (const [key, counts] of Object.entries(cells ?? {})) {
+      const current = sum[key];
+      if (current) addCounts(current, { ...emptyCounts(), ...counts });
+      else
+        sum[key] = { ...emptyCounts(), ...counts, ...(counts.latency && { latency: { ...counts.latency } }) };
+    }
+  return sum;
 }
 
 /** Two histograms' counts added (either may be absent). */
@@ -253,7 +271,8 @@ export function rollupUpdate(increment: RollupIncrement) {
       region: increment.region,
       period: increment.period,
     },
-    $inc: inc,
+    // Day documents count their writes: a month's fold (rollup-months.ts) knows it missed one.
+    $inc: increment.period === 'day' ? { ...inc, writes: 1 } : inc,
     // A maximum, not set once: a bucket written before the retention grew is kept the longer time.
     $max: { ...max, expiresAt: new Date(bucketEnd + ROLLUP_RETENTION_MS[increment.period]) },
   };

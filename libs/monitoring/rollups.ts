@@ -19,6 +19,14 @@ import {
   rollupRows,
   rollupUpdate,
 } from './rollup-cells.js';
+import {
+  EVERY_REGION,
+  foldable,
+  foldLastMonths,
+  RollupMonths,
+  unfoldsFold,
+  type WebsitesAfter,
+} from './rollup-months.js';
 
 export const WEBSITE_ROLLUPS = 'website_rollups';
 /** The regions that have written rollups, one document each (`_id`: the region): inserts only. */
@@ -65,7 +73,7 @@ export class RollupRecorder {
   private readonly regionsKnown = new Set<string>();
 
   constructor(
-    private readonly store: Pick<RollupRepository, 'collection' | 'registerRegion'>,
+    private readonly store: Pick<RollupRepository, 'collection' | 'registerRegion' | 'unfold'>,
     private readonly options: {
       logger: Logger;
       /** Written only while MongoDB answers; a write it stops answering is given up (and kept). */
@@ -105,6 +113,8 @@ export class RollupRecorder {
           await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry), {
             upsert: true,
           });
+          if (entry.period === 'day' && unfoldsFold(entry.bucketStart, new Date()))
+            await this.store.unfold(entry.websiteId, entry.bucketStart);
         });
         batch.delete(entry._id);
       }
@@ -168,9 +178,14 @@ export class RollupRepository {
     { at: number; organizationId: number; rows: ResultRollup[] | null }
   >();
 
+  private readonly months: RollupMonths;
+  private readonly folds = new ConcurrencyLimit(2);
+  private readonly folding = new Set<string>();
+
   constructor(private readonly db: Db) {
     this.collection = db.collection<RollupBucketDocument>(WEBSITE_ROLLUPS);
     this.regionsCollection = db.collection<{ _id: string }>(ROLLUP_REGIONS);
+    this.months = new RollupMonths(db, this.collection);
   }
 
   /** Notes that `region` writes rollups (idempotent: an insert, a second one is refused). */
@@ -222,19 +237,85 @@ export class RollupRepository {
     const end = until && until < now ? new Date(until.getTime() - 1) : now;
     const buckets = bucketsBetween(period, from > kept ? from : kept, end);
     const reads = new ConcurrencyLimit(READ_CONCURRENCY);
+    const regionRows = (websiteId: number, bucket: Date) =>
+      Promise.all(
+        regions.map((region) =>
+          reads.run(() => this.bucketRows(organizationId, websiteId, region, period, bucket, now)),
+        ),
+      ).then((rows) => rows.flat());
     const rows = await Promise.all(
       websiteIds.flatMap((websiteId) =>
-        regions.flatMap((region) =>
-          buckets.map((bucket) =>
-            reads.run(async () => {
-              const rows = await this.bucketRows(organizationId, websiteId, region, period, bucket, now);
-              return rows.filter((row) => row.start >= from && row.start <= end);
-            }),
-          ),
-        ),
+        buckets.map(async (bucket) => {
+          const found =
+            period === 'day' && foldable(bucket, now)
+              ? await this.monthRows(organizationId, websiteId, bucket, now, reads, () =>
+                  regionRows(websiteId, bucket),
+                )
+              : await regionRows(websiteId, bucket);
+          return found.filter((row) => row.start >= from && row.start <= end);
+        }),
       ),
     );
     return rows.flat();
+  }
+
+  /**
+   * A settled month's day rows of a website: its fold (one read, every region summed), else its
+   * regions' documents, after which the month is folded in the background for the next reader.
+   */
+  private async monthRows(
+    organizationId: number,
+    websiteId: number,
+    month: Date,
+    now: Date,
+    reads: ConcurrencyLimit,
+    fromRegions: () => Promise<ResultRollup[]>,
+  ): Promise<ResultRollup[]> {
+    const key = rollupDocumentId(websiteId, EVERY_REGION, 'day', month);
+    const known = this.settled.get(key);
+    if (known && now.getTime() - known.at < SETTLED_REREAD_MS)
+      return known.organizationId === organizationId ? (known.rows ?? []) : [];
+    const cells = await reads.run(() => this.months.cells(organizationId, websiteId, month));
+    if (!cells) {
+      const rows = await fromRegions();
+      this.foldLater(organizationId, websiteId, month);
+      return rows;
+    }
+    const rows = rollupRows(
+      { organizationId, websiteId, region: EVERY_REGION, period: 'day', cells },
+      month,
+      month,
+    );
+    this.keepSettled(key, organizationId, rows, now);
+    return rows;
+  }
+
+  /**
+   * Folds a month in the background, a few at a time: a fold only saves later reads, so one not
+   * made (too many waiting, MongoDB busy) is made by a later read or the worker's monthly pass.
+   */
+  private foldLater(organizationId: number, websiteId: number, month: Date): void {
+    const key = rollupDocumentId(websiteId, EVERY_REGION, 'day', month);
+    if (this.folding.has(key) || this.folds.waitingCount >= FOLDS_WAITING) return;
+    this.folding.add(key);
+    this.folds
+      .run(async () => this.months.fold(organizationId, websiteId, month, await this.regions()))
+      .catch(() => false)
+      .finally(() => this.folding.delete(key));
+  }
+
+  /** Every website's last two settled months folded (the worker's pass after a month's turn). */
+  foldSettledMonths(
+    now: Date,
+    websitesAfter: WebsitesAfter,
+    oneAtATime: <T>(work: () => Promise<T>) => Promise<T | undefined>,
+  ): Promise<number> {
+    return foldLastMonths(
+      { db: this.db, months: this.months, regions: () => this.regions() },
+      now,
+      websitesAfter,
+      oneAtATime,
+    );
   }
 
   /** Every row of one bucket of the organization's website: from memory once the bucket is settled. */
@@ -252,22 +333,30 @@ export class RollupRepository {
       return known.organizationId === organizationId ? (known.rows ?? []) : [];
     const document = await this.collection.findOne({ _id });
     const rows = document ? rollupRows(document, bucket, bucket) : null;
-    if (nextBucket(period, bucket).getTime() + SETTLED_AFTER_MS < now.getTime()) {
-      this.settled.delete(_id);
-      if (this.settled.size >= SETTLED_KEPT) this.settled.delete(this.settled.keys().next().value as string);
-      this.settled.set(_id, {
-        at: now.getTime(),
-        organizationId: document?.organizationId ?? organizationId,
-        rows,
-      });
-    }
+    if (nextBucket(period, bucket).getTime() + SETTLED_AFTER_MS < now.getTime())
+      this.keepSettled(_id, document?.organizationId ?? organizationId, rows, now);
     // Website ids are global, so another organization's document cannot answer; checked all the same.
     return document && document.organizationId === organizationId ? (rows ?? []) : [];
   }
 
-  /** Documents of websites no longer checked from their region (none written for 91 days). */
+  private keepSettled(id: string, organizationId: number, rows: ResultRollup[] | null, now: Date): void {
+    this.settled.delete(id);
+    if (this.settled.size >= SETTLED_KEPT) this.settled.delete(this.settled.keys().next().value as string);
+    this.settled.set(id, { at: now.getTime(), organizationId, rows });
+  }
+
+  /** Documents (and folds) of websites no longer checked from their region, past their retention. */
   async deleteExpired(now: Date): Promise<number> {
-    return (await this.collection.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+    const [days, months] = await Promise.all([
+      this.collection.deleteMany({ expiresAt: { $lt: now } }),
+      this.months.deleteExpired(now),
+    ]);
+    return days.deletedCount + months;
+  }
+
+  /** A day document of a month already folded was written late: the fold is made again. */
+  unfold(websiteId: number, month: Date): Promise<void> {
+    return this.months.unfold(websiteId, month);
   }
 
   /**
@@ -307,6 +396,8 @@ export class RollupRepository {
 }
 
 const LEGACY_FOLD_BATCH = 500;
+/** Months waiting to be folded in the background, at most (each a few reads and a write). */
+const FOLDS_WAITING = 1_000;
 
 interface LegacyRollup extends RollupCounts {
   _id: string;

@@ -45,6 +45,7 @@ import {
   ResultRepository,
   RollupRepository,
   rollupIndexes,
+  rollupMonthIndexes,
 } from '../monitoring/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
@@ -101,6 +102,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   websiteIndexes,
   checkResultIndexes,
   rollupIndexes,
+  rollupMonthIndexes,
   statusPageIndexes,
   ...monitoringIndexes,
   eventIndexes,
