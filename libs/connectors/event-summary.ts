@@ -34,6 +34,13 @@ const SEVERITY: Record<EventKind, Severity> = {
   'maintenance.started': 'info',
   'maintenance.ended': 'info',
   'incident.acknowledged': 'info',
+  'heartbeat.down': 'critical',
+  'heartbeat.up': 'info',
+  'dns.down': 'critical',
+  'dns.up': 'info',
+  'dns.changed': 'warning',
+  'port.down': 'critical',
+  'port.up': 'info',
   test: 'info',
 };
 
@@ -49,8 +56,17 @@ const HEADLINE: Record<EventKind, string> = {
   'maintenance.started': 'entered maintenance',
   'maintenance.ended': 'left maintenance',
   'incident.acknowledged': 'is down: the incident was acknowledged',
+  'heartbeat.down': 'is down: its ping did not come',
+  'heartbeat.up': 'is up again: its ping came',
+  'dns.down': 'is down: its DNS answer is wrong or missing',
+  'dns.up': 'is up again: its DNS answer is as expected',
+  'dns.changed': 'changed its DNS answer',
+  'port.down': 'is down: its port does not answer as expected',
+  'port.up': 'is up again: its port answers',
   test: '',
 };
+
+const MONITOR_NOUN = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' } as const;
 
 function reasonOf(data: EventPayload['data']): string | null {
   if (data.unmonitored) return data.unmonitored.reason;
@@ -77,20 +93,30 @@ function excerptOf(evidence: EventPayload['data']['evidence']): string | null {
   return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS - 1)}…` : line;
 }
 
+const RECOVERIES = new Set<EventKind>([
+  'website.up',
+  'maintenance.ended',
+  'website.monitored',
+  'heartbeat.up',
+  'dns.up',
+  'port.up',
+]);
+
 export function summarize(payload: EventPayload): EventSummary {
-  const { website } = payload.data;
+  const { website, monitor } = payload.data;
+  // A website's other monitor is named after the website: `Shop: heartbeat "Nightly backup" is down`.
+  const subject = monitor
+    ? `${website?.name ?? 'A website'}: ${MONITOR_NOUN[monitor.kind]} "${monitor.name}"`
+    : (website?.name ?? 'A website');
   const title =
     payload.type === 'test'
       ? 'Test notification from webmon: this channel works'
-      : `${website?.name ?? 'A website'} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
+      : `${subject} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
   return {
     title,
     reason: reasonOf(payload.data),
     severity: SEVERITY[payload.type],
-    recovery:
-      payload.type === 'website.up' ||
-      payload.type === 'maintenance.ended' ||
-      payload.type === 'website.monitored',
+    recovery: RECOVERIES.has(payload.type),
     excerpt: excerptOf(payload.data.evidence),
     link: payload.data.incidentUrl ?? null,
   };

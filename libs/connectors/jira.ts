@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventPayload } from '../events/index.js';
+import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import {
   type ConnectorIo,
   defineConnector,
@@ -135,10 +135,10 @@ export const jira = defineConnector({
   async deliver(channel, event, io) {
     if (event.data.reminder === true)
       return { verdict: 'skipped', reason: 'reminders are not sent to Jira: the issue is open' };
-    if (event.type === 'website.down' || event.type === 'test') return openIssue(channel, event, io.send);
+    if (isDownEvent(event.type) || event.type === 'test') return openIssue(channel, event, io.send);
     const incident = event.data.incident;
     const acknowledged = event.type === 'incident.acknowledged';
-    if ((event.type !== 'website.up' && !acknowledged) || !incident) return notFor(event, 'Jira');
+    if ((!isUpEvent(event.type) && !acknowledged) || !incident) return notFor(event, 'Jira');
     const issueKey = await io.externalRefOf(incident);
     if (!issueKey) return { verdict: 'skipped', reason: `no Jira issue was opened for incident ${incident}` };
     return acknowledged

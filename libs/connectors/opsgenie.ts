@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isUpEvent } from '../events/index.js';
 import { requestConnector } from './connector.js';
 import { type Severity, summarize } from './event-summary.js';
 import { alertKey, endpoint, isMaintenance, JSON_TYPE, lines, text } from './message-parts.js';
@@ -23,8 +24,8 @@ export const opsgenie = requestConnector({
     const base = text(channel.config.apiUrl).replace(/\/+$/, '');
     const headers = { ...JSON_TYPE, authorization: `GenieKey ${channel.secrets.apiKey ?? ''}` };
     const alias = alertKey(event);
-    if (event.type === 'website.up' || event.type === 'incident.acknowledged') {
-      const action = event.type === 'website.up' ? 'close' : 'acknowledge';
+    if (isUpEvent(event.type) || event.type === 'incident.acknowledged') {
+      const action = isUpEvent(event.type) ? 'close' : 'acknowledge';
       return {
         url: `${base}/v2/alerts/${encodeURIComponent(alias)}/${action}?identifierType=alias`,
         headers,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isUpEvent } from '../events/index.js';
 import { requestConnector } from './connector.js';
 import { summarize } from './event-summary.js';
 import { alertKey, endpoint, isMaintenance, JSON_TYPE, text } from './message-parts.js';
@@ -21,10 +22,10 @@ export const pagerduty = requestConnector({
     const routing_key = channel.secrets.routingKey ?? '';
     const dedup_key = alertKey(event);
     const body =
-      event.type === 'website.up' || event.type === 'incident.acknowledged'
+      isUpEvent(event.type) || event.type === 'incident.acknowledged'
         ? {
             routing_key,
-            event_action: event.type === 'website.up' ? 'resolve' : 'acknowledge',
+            event_action: isUpEvent(event.type) ? 'resolve' : 'acknowledge',
             dedup_key,
           }
         : {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventPayload } from '../events/index.js';
+import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import {
   type ConfigProblem,
   type ConnectorIo,
@@ -36,7 +36,7 @@ export function slackMessage(event: EventPayload, summary: EventSummary) {
 
 /** The message that starts an incident's thread: its first down (not a reminder). */
 const startsThread = (event: EventPayload) =>
-  event.type === 'website.down' && event.data.reminder !== true && event.data.incident !== null;
+  isDownEvent(event.type) && event.data.reminder !== true && event.data.incident !== null;
 
 function problems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
   const webhook = config.webhookUrl != null;
@@ -122,7 +122,7 @@ export const slack = defineConnector({
       {
         channel: text(channel.config.channel),
         ...message,
-        ...(thread ? { thread_ts: thread, reply_broadcast: event.type === 'website.up' } : {}),
+        ...(thread ? { thread_ts: thread, reply_broadcast: isUpEvent(event.type) } : {}),
       },
       io.send,
     );

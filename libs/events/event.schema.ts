@@ -26,9 +26,33 @@ export const EVENT_KINDS = [
   'maintenance.started',
   'maintenance.ended',
   'incident.acknowledged',
+  'heartbeat.down',
+  'heartbeat.up',
+  'dns.down',
+  'dns.up',
+  'dns.changed',
+  'port.down',
+  'port.up',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Events that open a problem (an incident) and those that end it, for every monitor kind. */
+const DOWN_KINDS = new Set<EventKind>(['website.down', 'heartbeat.down', 'dns.down', 'port.down']);
+const UP_KINDS = new Set<EventKind>(['website.up', 'heartbeat.up', 'dns.up', 'port.up']);
+export const isDownEvent = (type: EventKind) => DOWN_KINDS.has(type);
+export const isUpEvent = (type: EventKind) => UP_KINDS.has(type);
+
+/**
+ * The event a website's other monitor tells for what its HTTP check would tell as `type`
+ * (`website.down` → `heartbeat.down`); null when that kind tells nothing of it (a heartbeat is
+ * never degraded). Other types (maintenance, acknowledgements) are the same for every monitor.
+ */
+export function monitorEventKind(kind: 'heartbeat' | 'dns' | 'port', type: EventKind): EventKind | null {
+  if (!type.startsWith('website.')) return type;
+  const named = `${kind}.${type.slice('website.'.length)}`;
+  return (EVENT_KINDS as readonly string[]).includes(named) ? (named as EventKind) : null;
+}
 
 export const eventWebsiteSchema = z.object({
   id: z.number().int(),
@@ -91,6 +115,10 @@ export const eventDataSchema = z.object({
   evidence: evidenceSchema.optional(),
   /** The incident's page in the app. */
   incidentUrl: z.string().optional(),
+  /** The website's other monitor the event is about (heartbeat, DNS or port events): its kind, id and name. */
+  monitor: z
+    .object({ kind: z.enum(['heartbeat', 'dns', 'port']), monitorId: z.number().int(), name: z.string() })
+    .optional(),
   /** Who acknowledged the incident, and what they said (incident.acknowledged). */
   acknowledgement: z
     .object({

@@ -1,5 +1,5 @@
 import { existMany, getMany, type Redis, setManyIfAbsent, slotTag } from '../redis/index.js';
-import { type MonitorStateDocument, monitorStateSchema } from './monitor-state.js';
+import { type MonitorStateDocument, monitorKey, monitorStateSchema } from './monitor-state.js';
 
 /** A state nobody saved for this long (its website is gone) leaves Redis by itself. */
 const HOT_COPY_TTL_SECONDS = 7 * 86_400;
@@ -54,18 +54,21 @@ export class MonitorStateCache {
     private readonly prefix: string,
   ) {}
 
-  /** Where the website's hot copy lives: in its monitor lock's hash slot on a cluster. */
-  key(websiteId: number): string {
-    return `${this.prefix}:monitor-state:${slotTag(this.redis, websiteId)}`;
+  /**
+   * Where a monitor's hot copy lives (`monitor`: a website id, its HTTP check; else `monitorKey`'s
+   * answer): in its monitor lock's hash slot on a cluster.
+   */
+  key(monitor: number | string): string {
+    return `${this.prefix}:monitor-state:${slotTag(this.redis, monitor)}`;
   }
 
-  /** The `RedisMutex` resource of the website's monitor lock (see `key`). */
-  lockResource(websiteId: number): string {
-    return `monitor:${slotTag(this.redis, websiteId)}`;
+  /** The `RedisMutex` resource of the monitor's lock (see `key`). */
+  lockResource(monitor: number | string): string {
+    return `monitor:${slotTag(this.redis, monitor)}`;
   }
 
-  async get(websiteId: number): Promise<MonitorStateDocument | null> {
-    const text = await this.redis.get(this.key(websiteId));
+  async get(monitor: number | string): Promise<MonitorStateDocument | null> {
+    const text = await this.redis.get(this.key(monitor));
     return text === null ? null : parseHotCopy(text);
   }
 
@@ -107,7 +110,9 @@ export class MonitorStateCache {
     for (let start = 0; start < states.length; start += 1000) {
       const entries = states
         .slice(start, start + 1000)
-        .map((state) => [this.key(state.websiteId), JSON.stringify(state)] as const);
+        .map(
+          (state) => [this.key(monitorKey(state.websiteId, state.monitor)), JSON.stringify(state)] as const,
+        );
       await setManyIfAbsent(this.redis, entries, HOT_COPY_TTL_SECONDS);
     }
   }

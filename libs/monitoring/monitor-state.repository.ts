@@ -12,7 +12,13 @@ import type { Redis } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { TimelineActor } from './incident-timeline.js';
 import { durableFingerprint, MonitorStateCache } from './monitor-state.cache.js';
-import { initialMonitorState, type MonitorStateDocument, monitorStateSchema } from './monitor-state.js';
+import {
+  initialMonitorState,
+  type MonitorRef,
+  type MonitorStateDocument,
+  monitorKey,
+  monitorStateSchema,
+} from './monitor-state.js';
 
 /** Stored under the website id as a string `_id`: loaded and saved on every check. */
 type StoredMonitorState = MonitorStateDocument & { _id: string };
@@ -21,6 +27,8 @@ export interface IncidentDocument {
   id: string;
   organizationId: number;
   websiteId: number;
+  /** The website's other monitor that went down (absent or null: its HTTP check). */
+  monitor?: MonitorRef | null;
   startedAt: Date;
   resolvedAt: Date | null;
   /** What the confirming result said (error or failed checks). */
@@ -57,6 +65,11 @@ const LIST_BATCH = 8;
 const LIST_WEBSITES_AT_ONCE = 4;
 
 export const MONITOR_STATES = 'monitor_states';
+/**
+ * The states of websites' other monitors (heartbeats, DNS, ports), `_id` `<kind>:<id>`: apart from
+ * the websites' HTTP states, which are unique per website and scanned by the workers' warm-up.
+ */
+export const OTHER_MONITOR_STATES = 'other_monitor_states';
 export const INCIDENTS = 'incidents';
 
 /**
@@ -146,6 +159,7 @@ export const monitoringIndexes: CollectionIndexes[] = [
 
 export class MonitorStateRepository {
   private readonly states: Collection<StoredMonitorState>;
+  private readonly otherStates: Collection<StoredMonitorState>;
   readonly incidents: Collection<IncidentDocument>;
   /** Where hot copies live and the monitor locks' resources (`MonitorTransitions` takes them). */
   readonly cache: MonitorStateCache;
@@ -165,6 +179,7 @@ export class MonitorStateRepository {
     this.cache = new MonitorStateCache(redis, redisPrefix);
     this.bounded = options.timeoutMS === undefined ? {} : { timeoutMS: options.timeoutMS };
     this.states = db.collection<StoredMonitorState>(MONITOR_STATES);
+    this.otherStates = db.collection<StoredMonitorState>(OTHER_MONITOR_STATES);
     // Group commit: the API creates one website at a time and must not wait for a batch timer.
     this.firstWrites = new BatchInserter(this.states, { flushEveryMs: 0, ...this.bounded });
     this.incidents = db.collection<IncidentDocument>(INCIDENTS);
@@ -222,8 +237,13 @@ export class MonitorStateRepository {
   }
 
   /** The state from Redis's hot copy, else from MongoDB (a flushed or new Redis), else a new one. */
-  async load(organizationId: number, websiteId: number): Promise<MonitorStateDocument> {
-    return this.fromHotCopy(organizationId, websiteId, await this.cache.get(websiteId));
+  async load(
+    organizationId: number,
+    websiteId: number,
+    monitor: MonitorRef | null = null,
+  ): Promise<MonitorStateDocument> {
+    const hot = await this.cache.get(monitorKey(websiteId, monitor));
+    return this.fromHotCopy(organizationId, websiteId, hot, monitor);
   }
 
   /** The state a hot copy (null: none) stands for, read from MongoDB when there is none. */
@@ -231,19 +251,24 @@ export class MonitorStateRepository {
     organizationId: number,
     websiteId: number,
     cached: MonitorStateDocument | null,
+    monitor: MonitorRef | null = null,
   ): Promise<MonitorStateDocument> {
-    if (cached)
-      return cached.organizationId === organizationId
-        ? cached
-        : initialMonitorState(organizationId, websiteId);
+    const mine = (state: MonitorStateDocument) =>
+      state.organizationId === organizationId &&
+      state.websiteId === websiteId &&
+      monitorKey(websiteId, state.monitor) === monitorKey(websiteId, monitor);
+    if (cached) return mine(cached) ? cached : initialMonitorState(organizationId, websiteId, monitor);
     // By primary key alone (FerretDB runs only that without a scan); the organization is checked here.
-    const stored = await this.states.findOne(
-      { _id: String(websiteId) },
+    const stored = await this.collectionOf(monitor).findOne(
+      { _id: monitorKey(websiteId, monitor) },
       { projection: { _id: 0 }, ...this.bounded },
     );
-    return stored?.organizationId === organizationId
-      ? fromStored(stored)
-      : initialMonitorState(organizationId, websiteId);
+    const state = stored && fromStored(stored);
+    return state && mine(state) ? state : initialMonitorState(organizationId, websiteId, monitor);
+  }
+
+  private collectionOf(monitor: MonitorRef | null): Collection<StoredMonitorState> {
+    return monitor ? this.otherStates : this.states;
   }
 
   /**
@@ -288,8 +313,9 @@ export class MonitorStateRepository {
    * result is such a write. Inserting one that exists after all replaces it, fenced the same way.
    */
   async writeDurable(state: MonitorStateDocument): Promise<DurableWrite> {
-    const _id = String(state.websiteId);
-    if (state.persisted === null) {
+    const _id = monitorKey(state.websiteId, state.monitor);
+    const collection = this.collectionOf(state.monitor);
+    if (state.persisted === null && !state.monitor) {
       try {
         await this.firstWrites.insert({ ...state, _id });
         return 'written';
@@ -302,7 +328,7 @@ export class MonitorStateRepository {
       $or: [{ fence: { $lt: state.fence } }, { fence: { $exists: false } }],
     } as Filter<StoredMonitorState>;
     try {
-      await this.states.replaceOne(olderOnly, state, { upsert: true, ...this.bounded });
+      await collection.replaceOne(olderOnly, state, { upsert: true, ...this.bounded });
       return 'written';
     } catch (error) {
       // No older document matched, and the upsert met the newer one's `_id`.

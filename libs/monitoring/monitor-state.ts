@@ -29,6 +29,21 @@ const expiryMarksSchema = z.object({
   domain: z.enum(['ok', 'expiring']).nullable(),
 }) satisfies z.ZodType<ExpiryMarks>;
 
+/** The monitors a website has besides its HTTP check, each with a state of its own. */
+export const OTHER_MONITOR_KINDS = ['heartbeat', 'dns', 'port'] as const;
+export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
+
+/** Which of a website's other monitors a state is (none: the website's HTTP check). */
+export const monitorRefSchema = z.object({ kind: z.enum(OTHER_MONITOR_KINDS), id: z.number().int() });
+export type MonitorRef = z.infer<typeof monitorRefSchema>;
+
+/**
+ * Where a monitor's state, hot copy and lock live: the website's id for its HTTP check (as before
+ * other kinds existed), `<kind>:<id>` for another monitor.
+ */
+export const monitorKey = (websiteId: number, monitor: MonitorRef | null): string =>
+  monitor ? `${monitor.kind}:${monitor.id}` : String(websiteId);
+
 /**
  * A website's monitor state, as MongoDB stores it and as its hot copy in Redis holds it: one schema
  * reads both. Fields added over time default for documents written before them.
@@ -37,6 +52,8 @@ export const monitorStateSchema = z
   .object({
     organizationId: z.number().int(),
     websiteId: z.number().int(),
+    /** The website's other monitor this is the state of (null: its HTTP check). */
+    monitor: monitorRefSchema.nullable().default(null),
     health,
     /** The health subscribers were last told of (changes inside maintenance are told at its end). */
     notifiedHealth: health.optional(),
@@ -94,7 +111,11 @@ export function inMaintenanceAt(state: MonitorStateDocument, at: Date): boolean 
   );
 }
 
-/** The state of a website nothing is known of yet. */
-export function initialMonitorState(organizationId: number, websiteId: number): MonitorStateDocument {
-  return monitorStateSchema.parse({ ...INITIAL_STATE, organizationId, websiteId });
+/** The state of a website (or one of its other monitors) nothing is known of yet. */
+export function initialMonitorState(
+  organizationId: number,
+  websiteId: number,
+  monitor: MonitorRef | null = null,
+): MonitorStateDocument {
+  return monitorStateSchema.parse({ ...INITIAL_STATE, organizationId, websiteId, monitor });
 }

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { isMongoUnavailable } from '../db/index.js';
-import type { EventData, EventDocument, EventOutbox, ResultSummary } from '../events/index.js';
+import {
+  type EventData,
+  type EventDocument,
+  type EventKind,
+  type EventOutbox,
+  monitorEventKind,
+  type ResultSummary,
+} from '../events/index.js';
 import type { Lease, RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -12,7 +19,7 @@ import {
 } from './incident-timeline.js';
 import type { MonitorOutcome } from './monitor-decisions.js';
 import { durableFingerprint, hotCopyOf, needsDurableWrite, parseHotCopy } from './monitor-state.cache.js';
-import type { MonitorStateDocument } from './monitor-state.js';
+import { type MonitorRef, type MonitorStateDocument, monitorKey } from './monitor-state.js';
 import type { IncidentDocument, MonitorStateRepository } from './monitor-state.repository.js';
 
 /** The website as events describe it. */
@@ -20,6 +27,13 @@ export type EventWebsite = Pick<
   WebsiteDocument,
   'organizationId' | 'id' | 'publicId' | 'name' | 'url' | 'customerId'
 >;
+
+/**
+ * Whose state a transition moves: the website's HTTP check, or (`monitor`) another of its monitors,
+ * named in its events.
+ */
+export type MonitorSubject = Pick<EventWebsite, 'organizationId' | 'id'> &
+  Partial<EventWebsite> & { monitor?: (MonitorRef & { name?: string }) | null };
 
 /** What events carry besides the website, the statuses and the incident. */
 export type EventDetails = { result: ResultSummary | null } & Partial<
@@ -108,20 +122,23 @@ export class MonitorTransitions {
    * answer in time, the hot copy is saved all the same), `defer` (kept in any case).
    */
   async run<T>(
-    website: Pick<EventWebsite, 'organizationId' | 'id'> & Partial<EventWebsite>,
+    website: MonitorSubject,
     decide: (state: MonitorStateDocument) => Promise<{ result: T; plan: TransitionPlan | null }>,
     /** Or a function of what `decide` found (asked after it). */
     mongoWrites: MongoWrites | (() => MongoWrites) = 'now',
   ): Promise<TransitionResult<T>> {
     const { states, mutex } = this.deps;
+    const monitor = website.monitor ? { kind: website.monitor.kind, id: website.monitor.id } : null;
+    const key = monitorKey(website.id, monitor);
     const { result: done, refused } = await mutex.withLockedKey(
-      states.cache.lockResource(website.id),
-      states.cache.key(website.id),
+      states.cache.lockResource(key),
+      states.cache.key(key),
       async (hot, lease) => {
         const state = await states.fromHotCopy(
           website.organizationId,
           website.id,
           hot === null ? null : parseHotCopy(hot),
+          monitor,
         );
         const { result, plan } = await decide(state);
         const unchanged = { result, state, refused: false, kept: null };
@@ -171,14 +188,17 @@ export class MonitorTransitions {
     // Page after page, oldest first: many long, rightful incidents must not hide an orphan.
     for await (const incident of states.openIncidentsBefore(new Date(now.getTime() - graceMs))) {
       const { organizationId, websiteId } = incident;
+      const monitor = incident.monitor ?? null;
+      const key = monitorKey(websiteId, monitor);
       const { result: orphan } = await mutex.withLockedKey(
-        states.cache.lockResource(websiteId),
-        states.cache.key(websiteId),
+        states.cache.lockResource(key),
+        states.cache.key(key),
         async (hot) => {
           const state = await states.fromHotCopy(
             organizationId,
             websiteId,
             hot === null ? null : parseHotCopy(hot),
+            monitor,
           );
           if (state.openIncidentId === incident.id) return { result: false };
           await states.resolveIncident(organizationId, incident.id, now);
@@ -271,13 +291,13 @@ export class MonitorTransitions {
 
   /** The state the plan leads to, and what MongoDB must get for it. */
   private effectsOf(
-    website: Partial<EventWebsite>,
+    website: Partial<EventWebsite> & Pick<MonitorSubject, 'monitor'>,
     base: MonitorStateDocument,
     plan: TransitionPlan,
     lease: Lease,
   ): { next: MonitorStateDocument; effects: DurableEffects } {
     const { outcome, at } = plan;
-    const transition = derivedId(base.websiteId, base.fence, plan.trigger);
+    const transition = derivedId(monitorKey(base.websiteId, base.monitor), base.fence, plan.trigger);
     const next: MonitorStateDocument = { ...outcome.state, fence: lease.fence };
     let openIncident: IncidentDocument | null = null;
     let resolveIncident: DurableEffects['resolveIncident'] = null;
@@ -287,6 +307,7 @@ export class MonitorTransitions {
         id: derivedId(transition, 'incident'),
         organizationId: base.organizationId,
         websiteId: base.websiteId,
+        ...(base.monitor && { monitor: base.monitor }),
         startedAt: at,
         resolvedAt: null,
         cause: outcome.state.lastCause ?? 'down',
@@ -308,7 +329,14 @@ export class MonitorTransitions {
     const incident = next.openIncidentId ?? base.openIncidentId;
     const incidentUrl =
       incident && this.deps.incidentLink ? { incidentUrl: this.deps.incidentLink(incident) } : {};
-    const events = outcome.events.map(({ type, previousStatus, status, reminder }, index) => {
+    const told = outcome.events.flatMap((event) => {
+      const type = base.monitor ? monitorEventKind(base.monitor.kind, event.type) : event.type;
+      return type ? [{ ...event, type }] : [];
+    });
+    const monitorNamed = base.monitor && {
+      monitor: { kind: base.monitor.kind, monitorId: base.monitor.id, name: website.monitor?.name ?? '' },
+    };
+    const events = told.map(({ type, previousStatus, status, reminder }, index) => {
       if (!isEventWebsite(website))
         throw new Error(`a transition of website ${base.websiteId} tells ${type} without the website`);
       return {
@@ -331,6 +359,7 @@ export class MonitorTransitions {
           status,
           incident,
           ...incidentUrl,
+          ...monitorNamed,
           ...(reminder ? { reminder } : {}),
         },
       } satisfies EventDocument;

@@ -26,6 +26,14 @@ const EVENT_LABELS: Record<string, string> = {
   'domain.expiring': 'Domain expiring',
   'maintenance.started': 'Maintenance started',
   'maintenance.ended': 'Maintenance ended',
+  'incident.acknowledged': 'Incident acknowledged',
+  'heartbeat.down': 'Heartbeat missed (a job did not ping)',
+  'heartbeat.up': 'Heartbeat back (the job pinged)',
+  'dns.down': 'DNS answer wrong or missing',
+  'dns.up': 'DNS answer as expected again',
+  'dns.changed': 'DNS answer changed',
+  'port.down': 'Port not answering as expected',
+  'port.up': 'Port answering again',
   test: 'Test sends',
 };
 
