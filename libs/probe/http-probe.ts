@@ -2,7 +2,12 @@ import { CookieJar } from 'tough-cookie';
 import { Client } from 'undici';
 import type { Observation, ProbeError, RedirectHop, Timings, TlsObservation } from '../checks/index.js';
 import { readDecodedBody } from './body-reader.js';
-import { type ConnectorOptions, type HopConnection, pinnedConnector } from './pinned-connector.js';
+import {
+  type ConnectorOptions,
+  type HopConnection,
+  newHopConnection,
+  pinnedConnector,
+} from './pinned-connector.js';
 import { classifyProbeError, ProbeFailure } from './probe-error.js';
 
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
@@ -36,20 +41,6 @@ export type HttpProbeResult = Omit<Observation, 'httpsRedirect' | 'domain'> & { 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers a browser drops when a redirect leaves the origin. */
 const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
-function newHop(): HopConnection {
-  return {
-    phase: 'dns',
-    address: null,
-    dnsMs: 0,
-    connectMs: 0,
-    tlsMs: 0,
-    readyAt: null,
-    tls: null,
-    sockets: [],
-    tlsAlert: null,
-  };
-}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -148,7 +139,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
   try {
     for (;;) {
       visited.add(current.href);
-      const hop = newHop();
+      const hop = newHopConnection();
       hops.push(hop);
       // Closed gently once its answer was read whole; destroyed otherwise (destroying builds an error
       // with a stack, a measurable share of a check's CPU).

@@ -45,7 +45,7 @@ export interface ConnectorOptions {
 /** Verification errors the SSL check reports on its own terms (dates, host name), not as an untrusted chain. */
 const NOT_CHAIN_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
-/** What the handshake gets for the chain nobody reads (see `pinnedConnector`). */
+/** What the handshake gets for the chain nobody reads (see `connectPinned`). */
 const skippedPeerCertificate = (() => ({})) as unknown as TLSSocket['getPeerCertificate'];
 
 /** "CN=…, O=…" from X509Certificate's one-attribute-per-line form. */
@@ -61,95 +61,137 @@ function certificateMatches(certificate: X509Certificate, hostname: string): boo
   );
 }
 
+/** A connection record before anything happened. */
+export function newHopConnection(): HopConnection {
+  return {
+    phase: 'dns',
+    address: null,
+    dnsMs: 0,
+    connectMs: 0,
+    tlsMs: 0,
+    readyAt: null,
+    tls: null,
+    sockets: [],
+    tlsAlert: null,
+  };
+}
+
+/** Where a pinned connection goes. */
+export interface PinnedTarget {
+  /** A host name or an IP literal (IPv6 with or without brackets). */
+  hostname: string;
+  port: number;
+  /** Handshake after connecting, offering these ALPN protocols (none for protocols other than HTTP). */
+  tls: { alpn?: string[] } | null;
+}
+
+/** What the handshake saw of the server certificate, or null when it sent none. */
+function observeTls(secure: TLSSocket, hostname: string): TlsObservation | null {
+  // The X509Certificate form parses on demand: getPeerCertificate() hashes and hex-encodes the
+  // whole certificate three times over, a fifth of an HTTPS check's CPU.
+  const certificate = secure.getPeerX509Certificate();
+  if (!certificate) return null;
+  return {
+    validFrom: new Date(certificate.validFrom),
+    validTo: new Date(certificate.validTo),
+    issuer: distinguishedName(certificate.issuer),
+    subject: distinguishedName(certificate.subject),
+    chainTrusted: secure.authorized || NOT_CHAIN_ERRORS.has(String(secure.authorizationError)),
+    chainError: secure.authorizationError ? String(secure.authorizationError) : null,
+    hostnameMatches: certificateMatches(certificate, hostname),
+    protocol: secure.getProtocol(),
+    cipher: secure.getCipher()?.name ?? null,
+  };
+}
+
 /**
- * An undici connector for one hop: resolves the host itself, refuses blocked addresses (SSRF guard),
- * connects to the very address it checked (no second lookup, so no DNS rebinding), times DNS, TCP
- * and TLS, and records the server certificate. The certificate is not rejected here: the SSL check
- * judges it, so the other checks still see the answer.
+ * One guarded connection, the part every probe shares: resolves the host itself, refuses blocked
+ * addresses (SSRF guard), connects to the very address it checked (no second lookup, so no DNS
+ * rebinding), times DNS, TCP and TLS into `hop`, and records the server certificate. The
+ * certificate is not rejected here: the SSL check judges it, so the other checks still see the
+ * answer. Every socket it opens is in `hop.sockets` for the caller to destroy; once `signal` is
+ * aborted (a caller that stopped waiting) it opens none after the lookup.
  */
+export async function connectPinned(
+  options: ConnectorOptions,
+  hop: HopConnection,
+  target: PinnedTarget,
+  signal?: AbortSignal,
+): Promise<Socket | TLSSocket> {
+  const hostname = target.hostname.replace(/^\[|\]$/g, '');
+  const started = performance.now();
+  hop.phase = 'dns';
+  const addresses = isIP(hostname) ? [hostname] : await options.resolve(hostname);
+  hop.dnsMs = isIP(hostname) ? 0 : performance.now() - started;
+  signal?.throwIfAborted();
+  const address = addresses[0];
+  if (!address) throw new ProbeFailure('DNS', `${hostname} has no address`);
+  const reason = refusalUnder(
+    { allowPrivateTargets: options.allowPrivateTargets, exemptAddresses: options.exemptAddresses ?? [] },
+    address,
+  );
+  if (reason) {
+    throw new ProbeFailure(
+      'BLOCKED_TARGET',
+      `${hostname} resolves to ${address} (${reason}), which monitoring may not reach`,
+    );
+  }
+  hop.address = address;
+
+  hop.phase = 'connect';
+  const connectStarted = performance.now();
+  const socket = tcpConnect({ host: address, port: target.port });
+  hop.sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  hop.connectMs = performance.now() - connectStarted;
+  if (!target.tls) {
+    hop.readyAt = performance.now();
+    return socket;
+  }
+
+  hop.phase = 'tls';
+  const tlsStarted = performance.now();
+  const secure = tlsConnect({
+    socket,
+    servername: isIP(hostname) ? undefined : hostname,
+    secureContext: options.tls.contextFor(options.clientCertificate),
+    rejectUnauthorized: false,
+    ALPNProtocols: target.tls.alpn,
+    // The host is matched in `observeTls`; the chain is still verified by OpenSSL.
+    checkServerIdentity: () => undefined,
+  });
+  // Node's handshake end builds the peer's whole chain as objects (getPeerCertificate(true): three
+  // hashes and a hex dump per certificate) only to hand it to checkServerIdentity, which ignores
+  // it here: a sixth of an HTTPS check's CPU. Shadowed on this socket until the handshake is done.
+  secure.getPeerCertificate = skippedPeerCertificate;
+  hop.sockets.push(secure);
+  await new Promise<void>((resolve, reject) => {
+    secure.once('secureConnect', resolve);
+    secure.once('error', reject);
+  }).finally(() => {
+    Reflect.deleteProperty(secure, 'getPeerCertificate');
+  });
+  hop.tlsMs = performance.now() - tlsStarted;
+  secure.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code?.startsWith('ERR_SSL')) hop.tlsAlert ??= error;
+  });
+  hop.tls = observeTls(secure, hostname);
+  hop.readyAt = performance.now();
+  return secure;
+}
+
+/** An undici connector for one hop: `connectPinned` to the hop's origin (HTTP/1.1 over TLS for https). */
 export function pinnedConnector(options: ConnectorOptions, hop: HopConnection): buildConnector.connector {
   return (target, callback) => {
-    const run = async (): Promise<Socket | TLSSocket> => {
-      const hostname = target.hostname.replace(/^\[|\]$/g, '');
-      const started = performance.now();
-      hop.phase = 'dns';
-      const addresses = isIP(hostname) ? [hostname] : await options.resolve(hostname);
-      hop.dnsMs = isIP(hostname) ? 0 : performance.now() - started;
-      const address = addresses[0];
-      if (!address) throw new ProbeFailure('DNS', `${hostname} has no address`);
-      const reason = refusalUnder(
-        { allowPrivateTargets: options.allowPrivateTargets, exemptAddresses: options.exemptAddresses ?? [] },
-        address,
-      );
-      if (reason) {
-        throw new ProbeFailure(
-          'BLOCKED_TARGET',
-          `${hostname} resolves to ${address} (${reason}), which monitoring may not reach`,
-        );
-      }
-      hop.address = address;
-
-      hop.phase = 'connect';
-      const connectStarted = performance.now();
-      const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
-      const socket = tcpConnect({ host: address, port });
-      hop.sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('error', reject);
-      });
-      hop.connectMs = performance.now() - connectStarted;
-      if (target.protocol !== 'https:') {
-        hop.readyAt = performance.now();
-        return socket;
-      }
-
-      hop.phase = 'tls';
-      const tlsStarted = performance.now();
-      const secure = tlsConnect({
-        socket,
-        servername: isIP(hostname) ? undefined : hostname,
-        secureContext: options.tls.contextFor(options.clientCertificate),
-        rejectUnauthorized: false,
-        ALPNProtocols: ['http/1.1'],
-        // The host is matched below (`hostnameMatches`); the chain is still verified by OpenSSL.
-        checkServerIdentity: () => undefined,
-      });
-      // Node's handshake end builds the peer's whole chain as objects (getPeerCertificate(true): three
-      // hashes and a hex dump per certificate) only to hand it to checkServerIdentity, which ignores
-      // it here: a sixth of an HTTPS check's CPU. Shadowed on this socket until the handshake is done.
-      secure.getPeerCertificate = skippedPeerCertificate;
-      hop.sockets.push(secure);
-      await new Promise<void>((resolve, reject) => {
-        secure.once('secureConnect', resolve);
-        secure.once('error', reject);
-      }).finally(() => {
-        Reflect.deleteProperty(secure, 'getPeerCertificate');
-      });
-      hop.tlsMs = performance.now() - tlsStarted;
-      secure.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code?.startsWith('ERR_SSL')) hop.tlsAlert ??= error;
-      });
-      // The X509Certificate form parses on demand: getPeerCertificate() hashes and hex-encodes the
-      // whole certificate three times over, a fifth of an HTTPS check's CPU.
-      const certificate = secure.getPeerX509Certificate();
-      if (certificate) {
-        hop.tls = {
-          validFrom: new Date(certificate.validFrom),
-          validTo: new Date(certificate.validTo),
-          issuer: distinguishedName(certificate.issuer),
-          subject: distinguishedName(certificate.subject),
-          chainTrusted: secure.authorized || NOT_CHAIN_ERRORS.has(String(secure.authorizationError)),
-          chainError: secure.authorizationError ? String(secure.authorizationError) : null,
-          hostnameMatches: certificateMatches(certificate, hostname),
-          protocol: secure.getProtocol(),
-          cipher: secure.getCipher()?.name ?? null,
-        };
-      }
-      hop.readyAt = performance.now();
-      return secure;
-    };
-    run().then(
+    const https = target.protocol === 'https:';
+    connectPinned(options, hop, {
+      hostname: target.hostname,
+      port: Number(target.port) || (https ? 443 : 80),
+      tls: https ? { alpn: ['http/1.1'] } : null,
+    }).then(
       (socket) => {
         hop.phase = 'request';
         callback(null, socket);
