@@ -41,12 +41,12 @@ const parserFor = (limit: number) =>
  * parser, mounted after its access guard: a larger body is read only for a caller let in.
  */
 export function jsonBodyMiddleware(
-  options: { limit?: number; elsewhere?: ReadonlySet<string> } = {},
+  options: { limit?: number; elsewhere?: (method: string, path: string) => boolean } = {},
 ): Middleware<AppState> {
   const limit = options.limit ?? MAX_BODY_BYTES;
   const parse = parserFor(limit);
   return async (ctx, next) => {
-    if (options.elsewhere?.has(`${ctx.method} ${ctx.path}`)) return next();
+    if (options.elsewhere?.(ctx.method, ctx.path)) return next();
     const announced = ctx.request.length;
     const hasBody = announced === undefined ? ctx.get('transfer-encoding') !== '' : announced > 0;
     if (METHODS_WITH_BODY.some((method) => method === ctx.method) && hasBody) {
@@ -66,6 +66,34 @@ export function jsonBodyMiddleware(
         throw new AppError('malformed-json', { detail: `The body is not a JSON object or array: ${reason}` });
       }
     }
+    await next();
+  };
+}
+
+/**
+ * A body of any type read as bytes (a heartbeat ping's log): the first `maxBytes` kept as
+ * `ctx.state.rawBody` (empty without a body), the rest read and dropped up to `limitBytes` (413
+ * beyond); `truncated` says whether some was dropped.
+ */
+export function rawBodyMiddleware(options: { maxBytes: number; limitBytes: number }): Middleware<AppState> {
+  return async (ctx, next) => {
+    const announced = ctx.request.length;
+    if ((announced ?? 0) > options.limitBytes) throw tooLarge(options.limitBytes);
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let seen = 0;
+    if (METHODS_WITH_BODY.some((method) => method === ctx.method)) {
+      for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+        seen += chunk.length;
+        if (seen > options.limitBytes) throw tooLarge(options.limitBytes);
+        if (keptBytes < options.maxBytes) {
+          const part = chunk.subarray(0, options.maxBytes - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+        }
+      }
+    }
+    ctx.state.rawBody = { bytes: Buffer.concat(kept), truncated: seen > keptBytes };
     await next();
   };
 }

@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   auth?: AuthContext;
+  /** Set for a route reading its body as bytes: what it keeps, and whether more came. */
+  rawBody?: { bytes: Buffer; truncated: boolean };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

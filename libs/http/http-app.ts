@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/index.js';
 import { allowedMethodsMiddleware } from './allowed-methods.middleware.js';
-import { jsonBodyMiddleware } from './body.middleware.js';
+import { jsonBodyMiddleware, rawBodyMiddleware } from './body.middleware.js';
 import { compressionMiddleware } from './compression.js';
 import type { AppState } from './context.js';
 import { type Dependency, dependencyGateMiddleware } from './dependency-gate.middleware.js';
@@ -49,6 +49,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
     if (route.maxBodyBytes) {
       ownParsers.add(`${route.method.toUpperCase()} ${route.path}`);
       steps.push(jsonBodyMiddleware({ limit: route.maxBodyBytes }));
+    } else if (route.rawBody) {
+      ownParsers.add(`${route.method.toUpperCase()} ${route.path}`);
+      steps.push(rawBodyMiddleware(route.rawBody));
     }
     if (audit) steps.push(audit);
     router[route.method](route.path, ...steps, run);
@@ -65,7 +68,11 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(problemMiddleware(options.outages ?? []));
   app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
-  app.use(jsonBodyMiddleware({ elsewhere: ownParsers }));
+  // A route with its own parser, matched as the router matches it (its path may hold parameters).
+  const hasOwnParser = (method: string, path: string) =>
+    ownParsers.size > 0 &&
+    router.match(path, method).pathAndMethod.some((layer) => ownParsers.has(`${method} ${layer.path}`));
+  app.use(jsonBodyMiddleware({ elsewhere: hasOwnParser }));
   app.use(router.routes());
   return app;
 }

@@ -1,5 +1,6 @@
 export {
   type AccessGuardOptions,
+  applyRateLimit,
   type CustomerGate,
   createAccessGuard,
   requireSameOrigin,

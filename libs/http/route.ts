@@ -59,6 +59,11 @@ export interface RouteDefinition<
   body?: B;
   /** A larger body than the API's 1 MiB (an import's file). */
   maxBodyBytes?: number;
+  /**
+   * The body is read as bytes of any type, not JSON: at most `maxBytes` kept (`ctx.state.rawBody`),
+   * at most `limitBytes` accepted.
+   */
+  rawBody?: { maxBytes: number; limitBytes: number };
   success: {
     status: 200 | 201 | 202 | 204;
     description: string;
@@ -96,6 +101,7 @@ export interface Route {
   query?: ObjectSchema;
   body?: z.ZodType;
   maxBodyBytes?: number;
+  rawBody?: { maxBytes: number; limitBytes: number };
   success: {
     status: number;
     description: string;
