@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { parseDnsResolvers } from '../probe/index.js';
 
 const SECRETS_KEY_BYTES = 32;
 
@@ -129,6 +130,21 @@ export const envSchema = z
     RECHECK_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     /** A PEM file of extra CAs the SSL check trusts besides the system roots (private PKI). */
     PROBE_EXTRA_CA_FILE: z.string().optional(),
+    /**
+     * The DNS servers DNS checks ask, comma separated IP addresses with an optional port
+     * (`1.1.1.1, [2606:4700::1111]:53, 127.0.0.1:5353`); empty: the system's resolvers.
+     */
+    DNS_RESOLVERS: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        try {
+          return parseDnsResolvers(text);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
     /** Single private addresses the probe may reach while the SSRF guard is on, comma separated. */
     PROBE_EXEMPT_ADDRESSES: z
       .string()

@@ -7,6 +7,7 @@ export {
   type Features,
   includesFeature,
   type Limits,
+  limitsOf,
   packageView,
 } from './package.schema.js';
 export {

@@ -13,6 +13,9 @@ export const FEATURES = [
   'multiRegion',
   'assertions',
   'reports',
+  'heartbeats',
+  'dnsChecks',
+  'portChecks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -37,6 +40,9 @@ const limitFields = {
   maxWebsites: z.number().int().min(0).max(100_000).describe('Websites per customer'),
   minCheckIntervalSeconds: z.number().int().min(10).max(86_400),
   resultRetentionDays: z.number().int().min(1).max(730),
+  maxHeartbeatsPerWebsite: z.number().int().min(0).max(100),
+  maxDnsChecksPerWebsite: z.number().int().min(0).max(100),
+  maxPortChecksPerWebsite: z.number().int().min(0).max(100),
 };
 
 const alertingFields = {
@@ -53,7 +59,19 @@ const FEATURE_DEFAULTS = Object.fromEntries(FEATURES.map((feature) => [feature, 
   Feature,
   boolean
 >;
-const LIMIT_DEFAULTS = { maxWebsites: 50, minCheckIntervalSeconds: 60, resultRetentionDays: 30 };
+const LIMIT_DEFAULTS = {
+  maxWebsites: 50,
+  minCheckIntervalSeconds: 60,
+  resultRetentionDays: 30,
+  maxHeartbeatsPerWebsite: 10,
+  maxDnsChecksPerWebsite: 10,
+  maxPortChecksPerWebsite: 10,
+};
+
+/** A package's limits, with the defaults of limits added after it was stored. */
+export function limitsOf(pkg: { limits: Partial<Limits> }): Limits {
+  return { ...LIMIT_DEFAULTS, ...pkg.limits };
+}
 const ALERTING_DEFAULTS = {
   confirmations: 2,
   recoveryConfirmations: 1,

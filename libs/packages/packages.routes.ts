@@ -13,6 +13,7 @@ import {
   FEATURES,
   type Feature,
   includesFeature,
+  limitsOf,
   packageView,
   patchPackageBody,
 } from './package.schema.js';
@@ -24,6 +25,7 @@ export function toPackageView(document: PackageDocument): z.input<typeof package
     features: Object.fromEntries(
       FEATURES.map((feature) => [feature, includesFeature(document, feature)]),
     ) as Record<Feature, boolean>,
+    limits: limitsOf(document),
     createdAt: document.createdAt.toISOString(),
     updatedAt: document.updatedAt.toISOString(),
   };
