@@ -13,7 +13,7 @@ import {
   tokenFitsRole,
   tokenRoutes,
 } from '../../libs/auth/index.js';
-import type { AppConfig } from '../../libs/config/index.js';
+import { type AppConfig, appLink } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
@@ -37,6 +37,18 @@ import {
   monitoringGauges,
   monitoringRoutes,
 } from '../../libs/monitoring/index.js';
+import {
+  DueSet,
+  HeartbeatTokens,
+  heartbeatDeadlinesKey,
+  MonitorRepository,
+  MonitorService,
+  monitorRoutes,
+  PINGS_PER_TOKEN,
+  PingIntake,
+  pingRoutes,
+  regionDueKey,
+} from '../../libs/monitors/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { organizationRoutes } from '../../libs/organizations/index.js';
@@ -157,6 +169,43 @@ export async function startApi(
       services.channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
     anyChannel: () => services.channels.anyMailChannel(),
   });
+  const ownerOf = (website: { organizationId: number; customerId: number }) =>
+    loadCustomerWithPackage(
+      services.customerRepository,
+      services.packages,
+      website.organizationId,
+      website.customerId,
+    );
+  // Heartbeats, DNS and port checks; pings answered from Redis alone.
+  const monitorRepository = new MonitorRepository(mongo.db);
+  const heartbeatTokens = new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX);
+  const monitorService = new MonitorService({
+    repository: monitorRepository,
+    website: (organizationId, ref) => services.websites.get(organizationId, ref),
+    owner: ownerOf,
+    states: services.states,
+    mutex: services.mutex,
+    secrets: services.secrets,
+    tokens: heartbeatTokens,
+    deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
+    regionDue: (region) => new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, region)),
+    guard: {
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+    },
+    pingUrl: (token) => appLink(config, `/ping/${token}`).href,
+  });
+  const pingIntake = new PingIntake({
+    redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    tokens: heartbeatTokens,
+    limiter: createRedisRateLimiter({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limit: PINGS_PER_TOKEN.limit,
+      windowMs: PINGS_PER_TOKEN.windowMs,
+    }),
+  });
   const packageOfCustomer = async (organizationId: number, customerId: number) =>
     (await services.customerRepository.findById(organizationId, customerId))?.packageId ?? null;
   const customerExists = async (organizationId: number, customerId: number) =>
@@ -269,13 +318,7 @@ export async function startApi(
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
       results: services.results,
       states: services.states,
-      owner: (website) =>
-        loadCustomerWithPackage(
-          services.customerRepository,
-          services.packages,
-          website.organizationId,
-          website.customerId,
-        ),
+      owner: ownerOf,
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     }),
     ...incidentRoutes({
@@ -329,6 +372,8 @@ export async function startApi(
         await services.channels.get(organizationId, channelId);
       },
     }),
+    ...monitorRoutes({ service: monitorService, repository: monitorRepository }),
+    ...pingRoutes(pingIntake),
     ...monitoringNodeRoutes(services.nodes),
     ...statusPageRoutes(services.statusPages),
     // Their own budget per client address: a flood of them must not use up the API's.
@@ -456,6 +501,7 @@ export async function startApi(
       mongoHealth.stop();
       await fleet.stop();
       await pageBuilder?.close();
+      await pingIntake.close();
       await connections.close();
     },
   };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
-import { startCustomerLifecycleWorker } from '../../libs/customers/index.js';
+import { loadCustomerWithPackage, startCustomerLifecycleWorker } from '../../libs/customers/index.js';
 import { BatchInserter, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
@@ -20,6 +20,15 @@ import {
   startCheckWorker,
   workerMetrics,
 } from '../../libs/monitoring/index.js';
+import {
+  DueSet,
+  HeartbeatTokens,
+  heartbeatDeadlinesKey,
+  MonitorRepository,
+  MonitorRunner,
+  regionDueKey,
+  startMonitorWorker,
+} from '../../libs/monitors/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
@@ -105,6 +114,8 @@ export async function startWorker(
     reconciler: services.reconciler,
     logger,
   });
+  // Set once the monitors' worker runs (below): a Redis lost before then is refilled by its first pass.
+  let reconcileMonitors = async (): Promise<void> => undefined;
   // Schedules, maintenance boundaries and cancellation timers live in Redis; MongoDB says what they are.
   const redisData = await watchRedisData({
     redis,
@@ -114,6 +125,7 @@ export async function startWorker(
       await services.reconciler.run();
       await maintenance.reconcile();
       await services.customers.reconcileCancellations();
+      await reconcileMonitors();
     },
   });
   const reconcile = setInterval(() => {
@@ -121,6 +133,7 @@ export async function startWorker(
       services.reconciler.run(),
       maintenance.reconcile(),
       services.mutex.ifFree('incident-reconciler', () => services.transitions.resolveOrphanIncidents()),
+      reconcileMonitors(),
     ]).catch((error: unknown) => {
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
@@ -195,15 +208,16 @@ export async function startWorker(
     onDropped: (count) => checkMetrics.resultsDropped(count),
     logger,
   });
+  const runnerWebsites = new WebsiteCache(
+    {
+      websites: services.websiteRepository,
+      revisions: services.websiteRevisions,
+      readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
+    },
+    config.WORKER_WEBSITE_CACHE_SIZE,
+  );
   const runner: CheckRunner = new CheckRunner({
-    websites: new WebsiteCache(
-      {
-        websites: services.websiteRepository,
-        revisions: services.websiteRevisions,
-        readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
-      },
-      config.WORKER_WEBSITE_CACHE_SIZE,
-    ),
+    websites: runnerWebsites,
     customers: services.customerRepository,
     packages: services.packages,
     secrets: services.secrets,
@@ -232,6 +246,37 @@ export async function startWorker(
         ),
     },
   });
+  // Heartbeats, DNS and port checks: their own due sets in Redis, decided on the same transition path.
+  const monitorRepository = new MonitorRepository(mongo.db);
+  const monitors = startMonitorWorker({
+    runner: new MonitorRunner({
+      repository: monitorRepository,
+      websites: runnerWebsites,
+      owner: (website) =>
+        loadCustomerWithPackage(
+          services.customerRepository,
+          services.packages,
+          website.organizationId,
+          website.customerId,
+        ),
+      states,
+      transitions: services.transitions,
+      deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
+      due: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION)),
+      region: config.NODE_REGION,
+      probe,
+      dnsResolvers: config.DNS_RESOLVERS,
+      recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+      concurrency: config.WORKER_CONCURRENCY,
+      logger,
+    }),
+    tokens: new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX),
+    connection: blocking,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+  });
+  reconcileMonitors = monitors.reconcile;
+  await monitors.reconcile();
   // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
   // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.
   const warmUpStarted = Date.now();
@@ -277,10 +322,17 @@ export async function startWorker(
     runner,
   });
   const cleanup = setInterval(() => {
-    Promise.all([results.deleteExpired(new Date()), services.rollups.deleteExpired(new Date())]).then(
-      ([deleted, rolledUp]) =>
-        deleted + rolledUp > 0 &&
-        logger.info({ deleted, rollupsDeleted: rolledUp }, 'expired check results and rollups removed'),
+    Promise.all([
+      results.deleteExpired(new Date()),
+      services.rollups.deleteExpired(new Date()),
+      monitorRepository.deleteExpiredLog(new Date()),
+    ]).then(
+      ([deleted, rolledUp, monitorLog]) =>
+        deleted + rolledUp + monitorLog > 0 &&
+        logger.info(
+          { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog },
+          'expired check results, rollups and monitor logs removed',
+        ),
       (error: unknown) =>
         logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
@@ -314,7 +366,7 @@ export async function startWorker(
       await redisData.stop();
       await fleet.stop();
       // BullMQ lets the checks in hand finish (their results are written before they complete).
-      await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close()]);
+      await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close(), monitors.stop()]);
       await writer.flush();
       await rollups.close();
       const lost = await pending.close(5000);

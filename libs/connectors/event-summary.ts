@@ -70,6 +70,8 @@ const MONITOR_NOUN = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port che
 
 function reasonOf(data: EventPayload['data']): string | null {
   if (data.unmonitored) return data.unmonitored.reason;
+  if (data.dnsChange)
+    return `was ${data.dnsChange.previous.join(', ') || 'no record'}; now ${data.dnsChange.current.join(', ') || 'no record'}`;
   if (data.acknowledgement)
     return [`Acknowledged by ${data.acknowledgement.by.name}`, data.acknowledgement.note]
       .filter(Boolean)

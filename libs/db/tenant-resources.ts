@@ -1,4 +1,4 @@
-import { type Db, type Filter, ObjectId, type Sort } from 'mongodb';
+import { type Db, type Filter, ObjectId, type Sort, type UpdateFilter } from 'mongodb';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import { nextId } from './counters.js';
 import { KeyLookup, KeyTakenError, type LookupRef } from './key-lookup.js';
@@ -84,6 +84,16 @@ export class TenantResources<T extends TenantResource> {
       await this.scoped.updateOne(organizationId, { id } as Filter<T>, { $set: fields as Partial<T> });
     else await this.scoped.collection.updateOne({ _id: ref } as Filter<T>, { $set: fields as Partial<T> });
     return updated;
+  }
+
+  /**
+   * Applies `update` ($set, $max …) to the resource alone, by `_id` through its id's entry (for a
+   * few fields a worker keeps, without rewriting what a concurrent edit changed).
+   */
+  async updateFields(organizationId: number, id: number, update: UpdateFilter<T>): Promise<void> {
+    const ref = await this.refOf(organizationId, id);
+    if (ref === null) await this.scoped.updateOne(organizationId, { id } as Filter<T>, update);
+    else await this.scoped.collection.updateOne({ _id: ref } as Filter<T>, update);
   }
 
   async findById(organizationId: number, id: number): Promise<T | null> {

@@ -119,6 +119,8 @@ export const eventDataSchema = z.object({
   monitor: z
     .object({ kind: z.enum(['heartbeat', 'dns', 'port']), monitorId: z.number().int(), name: z.string() })
     .optional(),
+  /** A DNS check's answer that changed (dns.changed): what it held to, and what it answers now. */
+  dnsChange: z.object({ previous: z.array(z.string()), current: z.array(z.string()) }).optional(),
   /** Who acknowledged the incident, and what they said (incident.acknowledged). */
   acknowledgement: z
     .object({

@@ -30,8 +30,12 @@ export {
 export {
   inMaintenanceAt,
   type MaintenanceSpanState,
+  type MonitorRef,
   type MonitorStateDocument,
+  monitorKey,
   monitorStateSchema,
+  OTHER_MONITOR_KINDS,
+  type OtherMonitorKind,
 } from './monitor-state.js';
 export {
   type IncidentDocument,
@@ -42,6 +46,7 @@ export {
   type DurableEffects,
   type EventDetails,
   type EventWebsite,
+  type MonitorSubject,
   MonitorTransitions,
   type TransitionPlan,
 } from './monitor-transition.js';

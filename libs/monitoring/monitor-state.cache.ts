@@ -73,6 +73,11 @@ export class MonitorStateCache {
   }
 
   /** The hot copies of these websites that Redis holds (a thousand per round trip). */
+  /** The monitor is gone: its hot copy too. */
+  async forget(monitor: number | string): Promise<void> {
+    await this.redis.del(this.key(monitor));
+  }
+
   async getMany(websiteIds: readonly number[]): Promise<Map<number, MonitorStateDocument>> {
     const found = new Map<number, MonitorStateDocument>();
     for (let start = 0; start < websiteIds.length; start += 1000) {

@@ -73,7 +73,8 @@ export const OTHER_MONITOR_STATES = 'other_monitor_states';
 export const INCIDENTS = 'incidents';
 
 /**
- * Where the incident lists live: a website's incidents (`w<websiteId>/<n>`) and an organization's
+ * Where the incident lists live: a website's incidents (`w<websiteId>/<n>`; another monitor's
+ * `m<kind>:<id>/<n>`) and an organization's
  * (`o<organizationId>/<n>`), each entry naming an incident's id, `_id` and start, numbered in the
  * order they were opened (`NumberedLists`).
  */
@@ -92,6 +93,10 @@ interface IncidentEntry {
 export const INCIDENT_LIST_DAYS = 400;
 
 const websiteList = (websiteId: number) => `w${websiteId}`;
+/** A website's other monitor's incidents (`m<kind>:<id>`): apart from its HTTP check's, which its uptime counts. */
+const monitorList = (monitor: MonitorRef) => `m${monitor.kind}:${monitor.id}`;
+const subjectList = (incident: Pick<IncidentDocument, 'websiteId' | 'monitor'>) =>
+  incident.monitor ? monitorList(incident.monitor) : websiteList(incident.websiteId);
 const organizationList = (organizationId: number) => `o${organizationId}`;
 /** Says (in `key_lookups`) that the incident is in its lists, so a replayed insert adds no second entry. */
 const listedMarker = (incidentId: string) => `incidents.listed/${incidentId}`;
@@ -104,7 +109,7 @@ const incidentIds = (db: Db) =>
 /** Enters an incident stored before the lists were kept, or replays an interrupted entry: idempotent. */
 async function listIncident(
   db: Db,
-  incident: Pick<IncidentDocument, 'id' | 'organizationId' | 'websiteId' | 'startedAt'>,
+  incident: Pick<IncidentDocument, 'id' | 'organizationId' | 'websiteId' | 'monitor' | 'startedAt'>,
   ref: LookupRef,
   options: { timeoutMS?: number } = {},
 ): Promise<void> {
@@ -114,7 +119,7 @@ async function listIncident(
   const lists = new NumberedLists<IncidentEntry>(db, INCIDENT_LISTS);
   // A crash between an entry and the marker lists it twice when replayed: readers skip repeats.
   const entry = { incidentId: incident.id, ref, startedAt: incident.startedAt };
-  await lists.append(websiteList(incident.websiteId), entry, options);
+  await lists.append(subjectList(incident), entry, options);
   await lists.append(organizationList(incident.organizationId), entry, options);
   await markers.insertOne({ _id: listedMarker(incident.id), ref }, options).catch((error: unknown) => {
     if (!isDuplicateKey(error)) throw error;
@@ -519,6 +524,46 @@ export class MonitorStateRepository {
       ),
     );
     return newestFirst(lists.flat());
+  }
+
+  /** A website's other monitor's latest `limit` incidents, newest first, from its list by primary key. */
+  async incidentsOfMonitor(
+    organizationId: number,
+    websiteId: number,
+    monitor: MonitorRef,
+    limit: number,
+  ): Promise<IncidentDocument[]> {
+    const found: IncidentDocument[] = [];
+    for await (const { incident } of this.listed(monitorList(monitor), organizationId, websiteId)) {
+      found.push(incident);
+      if (found.length >= limit) break;
+    }
+    return newestFirst(found);
+  }
+
+  /**
+   * A website's other monitor is gone: its state (MongoDB's and the hot copy) goes, so an incident
+   * it left open is an orphan the reconciler resolves.
+   */
+  async forgetMonitor(websiteId: number, monitor: MonitorRef): Promise<void> {
+    const key = monitorKey(websiteId, monitor);
+    await this.otherStates.deleteOne({ _id: key }, this.bounded);
+    await this.cache.forget(key);
+  }
+
+  /** The states of a website's other monitors, as `load` reads them. */
+  async monitorStates(
+    organizationId: number,
+    websiteId: number,
+    monitors: readonly MonitorRef[],
+  ): Promise<Map<string, MonitorStateDocument>> {
+    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const states = await Promise.all(
+      monitors.map((monitor) => reads.run(() => this.load(organizationId, websiteId, monitor))),
+    );
+    return new Map(
+      monitors.map((monitor, i) => [monitorKey(websiteId, monitor), states[i] as MonitorStateDocument]),
+    );
   }
 
   /** The website's latest `limit` incidents, newest first, from its list by primary key. */

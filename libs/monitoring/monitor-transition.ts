@@ -3,7 +3,6 @@ import { isMongoUnavailable } from '../db/index.js';
 import {
   type EventData,
   type EventDocument,
-  type EventKind,
   type EventOutbox,
   monitorEventKind,
   type ResultSummary,
@@ -37,7 +36,7 @@ export type MonitorSubject = Pick<EventWebsite, 'organizationId' | 'id'> &
 
 /** What events carry besides the website, the statuses and the incident. */
 export type EventDetails = { result: ResultSummary | null } & Partial<
-  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement'>
+  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement' | 'dnsChange'>
 >;
 
 /** A decision to carry out: the state it leads to, the incident to open or resolve, the events. */

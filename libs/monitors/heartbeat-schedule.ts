@@ -16,6 +16,14 @@ export interface HeartbeatPings {
   createdAt: Date;
   lastSuccessAt: Date | null;
   lastStartAt: Date | null;
+  /** When it was last seen not monitored (paused): a resumed heartbeat counts from then. */
+  quietSince?: Date | null;
+}
+
+/** What the deadline counts from: the last success (the creation before the first), or a later pause. */
+export function countedFrom(pings: HeartbeatPings): Date {
+  const since = pings.lastSuccessAt ?? pings.createdAt;
+  return pings.quietSince && pings.quietSince > since ? pings.quietSince : since;
 }
 
 /** Why a cron expression is refused, in words (null: it is one we run). */
@@ -50,15 +58,14 @@ export function expectedAfter(schedule: HeartbeatSchedule, after: Date, count: n
 export function heartbeatDeadline(
   timing: HeartbeatTiming,
   pings: HeartbeatPings,
-): { at: Date; reason: 'missed' | 'overran' } {
-  const since = pings.lastSuccessAt ?? pings.createdAt;
-  const [next] = expectedAfter(timing.schedule, since, 1);
+): { at: Date; reason: 'missed' | 'overran'; expectedAt: Date } {
+  const [next] = expectedAfter(timing.schedule, countedFrom(pings), 1);
   const missed = new Date((next as Date).getTime() + timing.graceSeconds * 1000);
   const running =
     pings.lastStartAt !== null && (pings.lastSuccessAt === null || pings.lastStartAt > pings.lastSuccessAt);
   if (running && timing.maxRunSeconds !== null) {
     const overran = new Date((pings.lastStartAt as Date).getTime() + timing.maxRunSeconds * 1000);
-    if (overran < missed) return { at: overran, reason: 'overran' };
+    if (overran < missed) return { at: overran, reason: 'overran', expectedAt: next as Date };
   }
-  return { at: missed, reason: 'missed' };
+  return { at: missed, reason: 'missed', expectedAt: next as Date };
 }

@@ -57,6 +57,7 @@ export function customerCallerRoutes(deps: {
     '/results/:resultRef/evidence',
     '/uptime',
     '/incidents',
+    '/monitors',
   ])
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
   const ownIncident = ownedBy(deps.incident, 'incidentRef');

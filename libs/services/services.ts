@@ -47,6 +47,7 @@ import {
   rollupIndexes,
   rollupMonthIndexes,
 } from '../monitoring/index.js';
+import { monitorIndexes } from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { LogoStore } from '../organizations/index.js';
@@ -105,6 +106,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   rollupMonthIndexes,
   statusPageIndexes,
   ...monitoringIndexes,
+  ...monitorIndexes,
   eventIndexes,
   maintenanceWindowIndexes,
   channelIndexes,

@@ -1,0 +1,25 @@
+export { createDnsCheckBody, dnsCheckView } from './dns-check.schema.js';
+export { DueSet, heartbeatDeadlinesKey, regionDueKey } from './due-set.js';
+export { createHeartbeatBody, heartbeatView } from './heartbeat.schema.js';
+export {
+  HEARTBEAT_PINGS_QUEUE,
+  HeartbeatTokens,
+  PINGS_PER_TOKEN,
+  PingIntake,
+  type PingJobData,
+} from './heartbeat-pings.js';
+export { cronProblem, expectedAfter, heartbeatDeadline } from './heartbeat-schedule.js';
+export {
+  type MonitorDocument,
+  type MonitorKind,
+  MonitorRepository,
+  monitorIndexes,
+  WEBSITE_MONITORS,
+} from './monitor.repository.js';
+export { startMonitorWorker } from './monitor.worker.js';
+export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
+export { MonitorRunner } from './monitor-runner.js';
+export { monitorRoutes } from './monitors.routes.js';
+export { type MonitorDependencies, MonitorService } from './monitors.service.js';
+export { pingRoutes } from './ping.routes.js';
+export { createPortCheckBody, portCheckView } from './port-check.schema.js';

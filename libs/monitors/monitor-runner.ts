@@ -1,0 +1,453 @@
+import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
+import type { Logger } from '../logging/index.js';
+import {
+  afterResult,
+  type DecisionRules,
+  type EventDetails,
+  inMaintenanceAt,
+  type MonitorStateDocument,
+  type MonitorStateRepository,
+  type MonitorSubject,
+  type MonitorTransitions,
+} from '../monitoring/index.js';
+import { type Feature, includesFeature, type PackageDocument } from '../packages/index.js';
+import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import type { DueMember, DueSet } from './due-set.js';
+import type { PingJobData } from './heartbeat-pings.js';
+import type {
+  DnsCheckDocument,
+  MonitorDocument,
+  MonitorLogEntry,
+  MonitorRepository,
+  PortCheckDocument,
+} from './monitor.repository.js';
+import {
+  dnsEvents,
+  dnsVerdict,
+  heartbeatAt,
+  heartbeatRules,
+  intervalCheckRules,
+  type MonitorVerdict,
+  PUSH_REGION,
+  pingVerdict,
+  portVerdict,
+  verdictSummary,
+} from './monitor-evaluation.js';
+
+const DAY_MS = 86_400_000;
+/** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
+const DOWN_REEVALUATE_MS = 60_000;
+/** Not monitored (paused …): looked at again this often. */
+const QUIET_REEVALUATE_MS = 30_000;
+/** Beyond a check's own timeout, how long its claim holds before another worker may take it. */
+const LEASE_MARGIN_MS = 30_000;
+const CLAIM_BATCH = 100;
+
+const FEATURE = { heartbeat: 'heartbeats', dns: 'dnsChecks', port: 'portChecks' } as const satisfies Record<
+  MonitorDocument['kind'],
+  Feature
+>;
+
+export interface MonitorRunnerDependencies {
+  repository: MonitorRepository;
+  websites: { get(organizationId: number, websiteId: number): Promise<WebsiteDocument | null> };
+  owner(website: WebsiteDocument): Promise<CustomerWithPackage | null>;
+  states: MonitorStateRepository;
+  transitions: MonitorTransitions;
+  deadlines: DueSet;
+  /** This worker's region's DNS and port checks. */
+  due: DueSet;
+  region: string;
+  probe: ProbeOptions;
+  dnsResolvers: readonly string[];
+  recheckDelayMs: number;
+  /** DNS and port checks running at once in this worker. */
+  concurrency: number;
+  logger: Logger;
+}
+
+/** Who is checked, and whether it is meant to be now. */
+interface Subject {
+  website: WebsiteDocument;
+  owner: CustomerWithPackage;
+  monitored: boolean;
+}
+
+const memberOf = (monitor: MonitorDocument): DueMember => ({
+  kind: monitor.kind,
+  monitorId: monitor.id,
+  organizationId: monitor.organizationId,
+  websiteId: monitor.websiteId,
+});
+
+/**
+ * The worker's side of heartbeats, DNS and port checks: pings taken from the queue, heartbeats'
+ * deadlines and the region's DNS and port checks claimed from their due sets; every verdict goes
+ * through the status machine and the one transition path, as a website's HTTP result does.
+ */
+export class MonitorRunner {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: MonitorRunnerDependencies) {}
+
+  private async subjectOf(monitor: MonitorDocument): Promise<Subject | null> {
+    const website = await this.deps.websites.get(monitor.organizationId, monitor.websiteId);
+    if (!website) return null;
+    const owner = await this.deps.owner(website);
+    if (!owner) return null;
+    const monitored =
+      !website.paused &&
+      isMonitored(owner.customer.status) &&
+      includesFeature(owner.pkg, FEATURE[monitor.kind]);
+    return { website, owner, monitored };
+  }
+
+  private async monitorOf(member: DueMember): Promise<MonitorDocument | null> {
+    const monitor = await this.deps.repository.findById(member.organizationId, member.monitorId);
+    return monitor && monitor.kind === member.kind && monitor.websiteId === member.websiteId ? monitor : null;
+  }
+
+  /** A verdict through the status machine and the transition path (under the monitor's lock). */
+  private async decide(
+    monitor: MonitorDocument,
+    subject: Subject,
+    verdict: MonitorVerdict,
+    facts: {
+      region: string;
+      at: Date;
+      rules: DecisionRules & { reminderIntervalMinutes: number };
+      trigger: string;
+      /** Under the lock, before deciding (what the monitor remembers moves with its state). */
+      before?: (state: MonitorStateDocument) => Promise<void>;
+      events?: (outcome: ReturnType<typeof afterResult>) => ReturnType<typeof afterResult>['events'];
+      details?: Partial<EventDetails>;
+    },
+  ): Promise<{ recheckSoon: boolean }> {
+    const { website } = subject;
+    const websiteState = await this.deps.states.load(website.organizationId, website.id);
+    const subjectOf: MonitorSubject = {
+      organizationId: website.organizationId,
+      id: website.id,
+      publicId: website.publicId,
+      name: website.name,
+      url: website.url,
+      customerId: website.customerId,
+      monitor: { kind: monitor.kind, id: monitor.id, name: monitor.name },
+    };
+    const done = await this.deps.transitions.run(subjectOf, async (state) => {
+      await facts.before?.(state);
+      const outcome = afterResult(
+        state,
+        {
+          region: facts.region,
+          status: verdict.status,
+          startedAt: facts.at,
+          inMaintenance: inMaintenanceAt(websiteState, facts.at),
+          checks: verdict.checks,
+          cause: verdict.cause,
+        },
+        facts.rules,
+      );
+      const told = facts.events ? { ...outcome, events: facts.events(outcome) } : outcome;
+      return {
+        result: told.recheckSoon,
+        plan: {
+          trigger: facts.trigger,
+          at: facts.at,
+          outcome: told,
+          details: {
+            result: verdictSummary(verdict, facts.region, facts.at),
+            ...facts.details,
+          },
+        },
+      };
+    });
+    return { recheckSoon: done.refused ? false : done.result };
+  }
+
+  /** A ping from the queue: kept in the heartbeat's log, its time remembered, its verdict decided. */
+  async onPing(ping: PingJobData): Promise<void> {
+    const member = {
+      kind: 'heartbeat',
+      monitorId: ping.heartbeatId,
+      organizationId: ping.organizationId,
+      websiteId: ping.websiteId,
+    };
+    const heartbeat = await this.monitorOf(member);
+    if (heartbeat?.kind !== 'heartbeat') return;
+    const subject = await this.subjectOf(heartbeat);
+    if (!subject) return;
+    const at = new Date(ping.at);
+    const retentionDays = subject.owner.pkg.limits.resultRetentionDays;
+    await this.deps.repository.appendLog({
+      organizationId: heartbeat.organizationId,
+      monitorId: heartbeat.id,
+      kind: 'heartbeat',
+      at,
+      retainUntil: new Date(at.getTime() + retentionDays * DAY_MS),
+      ping: {
+        kind: ping.kind,
+        exitCode: ping.exitCode,
+        body: ping.body,
+        bodyTruncated: ping.bodyTruncated,
+        address: ping.address,
+      },
+    });
+    const heard =
+      ping.kind === 'success'
+        ? { lastSuccessAt: at }
+        : ping.kind === 'start'
+          ? { lastStartAt: at }
+          : { lastFailureAt: at };
+    if (ping.kind === 'start' || !subject.monitored) await this.deps.repository.heard(heartbeat, heard);
+    else
+      await this.decide(heartbeat, subject, pingVerdict({ ...ping, kind: ping.kind }), {
+        region: PUSH_REGION,
+        at,
+        rules: heartbeatRules(subject.owner.pkg),
+        trigger: `ping:${ping.kind}:${ping.at}`,
+        before: () => this.deps.repository.heard(heartbeat, heard),
+      });
+    const fresh = await this.monitorOf(member);
+    if (fresh?.kind === 'heartbeat')
+      await this.deps.deadlines.schedule(member, heartbeatAt(fresh, new Date()).deadline);
+  }
+
+  /** Heartbeats whose deadline has passed: late unless a ping came meanwhile. */
+  async sweepDeadlines(now = new Date()): Promise<number> {
+    const due = await this.deps.deadlines.claim(now.getTime(), CLAIM_BATCH, LEASE_MARGIN_MS * 2);
+    await Promise.all(
+      due.map((member) =>
+        this.deadline(member, now).catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: error instanceof Error ? error.message : String(error), heartbeatId: member.monitorId },
+            'heartbeat deadline not evaluated; tried again when its claim ends',
+          ),
+        ),
+      ),
+    );
+    return due.length;
+  }
+
+  private async deadline(member: DueMember, now: Date): Promise<void> {
+    const heartbeat = await this.monitorOf(member);
+    if (heartbeat?.kind !== 'heartbeat') {
+      await this.deps.deadlines.remove(member);
+      return;
+    }
+    const subject = await this.subjectOf(heartbeat);
+    if (!subject) {
+      await this.deps.deadlines.schedule(member, now.getTime() + QUIET_REEVALUATE_MS);
+      return;
+    }
+    if (!subject.monitored) {
+      await this.deps.repository.heard(heartbeat, { quietSince: now });
+      await this.deps.deadlines.schedule(member, now.getTime() + QUIET_REEVALUATE_MS);
+      return;
+    }
+    const { deadline, verdict } = heartbeatAt(heartbeat, now);
+    if (!verdict) {
+      await this.deps.deadlines.schedule(member, deadline);
+      return;
+    }
+    await this.decide(heartbeat, subject, verdict, {
+      region: PUSH_REGION,
+      at: now,
+      rules: heartbeatRules(subject.owner.pkg),
+      trigger: `deadline:${now.getTime()}`,
+    });
+    await this.deps.deadlines.schedule(member, now.getTime() + DOWN_REEVALUATE_MS);
+  }
+
+  /** This region's DNS and port checks that are due: started (each in a slot), not awaited. */
+  async startDueChecks(now = Date.now()): Promise<number> {
+    const free = this.deps.concurrency - this.running.size;
+    if (free <= 0) return 0;
+    const due = await this.deps.due.claim(now, Math.min(free, CLAIM_BATCH), 60_000 + LEASE_MARGIN_MS);
+    for (const member of due) {
+      const run: Promise<void> = this.check(member)
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            {
+              err: error instanceof Error ? error.message : String(error),
+              monitor: `${member.kind}:${member.monitorId}`,
+            },
+            'check not made; tried again when its claim ends',
+          ),
+        )
+        .finally(() => this.running.delete(run));
+      this.running.add(run);
+    }
+    return due.length;
+  }
+
+  private async check(member: DueMember): Promise<void> {
+    const monitor = await this.monitorOf(member);
+    if (!monitor || monitor.kind === 'heartbeat') {
+      await this.deps.due.remove(member);
+      return;
+    }
+    const subject = await this.subjectOf(monitor);
+    // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
+    if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) {
+      await this.deps.due.remove(member);
+      return;
+    }
+    const startedAt = Date.now();
+    const { recheckSoon } =
+      monitor.kind === 'dns' ? await this.checkDns(monitor, subject) : await this.checkPort(monitor, subject);
+    const next = recheckSoon ? this.deps.recheckDelayMs : monitor.intervalSeconds * 1000;
+    await this.deps.due.schedule(member, startedAt + next);
+  }
+
+  private logEntry(
+    monitor: DnsCheckDocument | PortCheckDocument,
+    pkg: PackageDocument,
+    at: Date,
+    result: NonNullable<MonitorLogEntry['result']>,
+  ): MonitorLogEntry {
+    return {
+      organizationId: monitor.organizationId,
+      monitorId: monitor.id,
+      kind: monitor.kind,
+      at,
+      retainUntil: new Date(at.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
+      result,
+    };
+  }
+
+  private async checkDns(check: DnsCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
+    const answer = await resolveDns(
+      { name: check.host, recordType: check.recordType, timeoutMs: check.timeoutSeconds * 1000 },
+      { resolvers: this.deps.dnsResolvers },
+    );
+    let verdict = dnsVerdict(check, answer, answer.startedAt);
+    const { pkg } = subject.owner;
+    await this.deps.repository.appendLog(
+      this.logEntry(check, pkg, answer.startedAt, {
+        region: this.deps.region,
+        status: verdict.status,
+        cause: verdict.cause,
+        durationMs: answer.durationMs,
+        values: answer.values,
+      }),
+    );
+    return this.decide(check, subject, verdict, {
+      region: this.deps.region,
+      at: answer.startedAt,
+      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
+      trigger: `result:${this.deps.region}:${answer.startedAt.getTime()}`,
+      // What it learned is judged again under the lock, from the check as stored now (an accepted change).
+      before: async () => {
+        const stored = await this.deps.repository.findById(check.organizationId, check.id);
+        if (stored?.kind === 'dns') verdict = dnsVerdict(stored, answer, answer.startedAt);
+        const { learned, pendingChange } = verdict.memory;
+        if (stored?.kind === 'dns' && (learned !== stored.learned || pendingChange !== stored.pendingChange))
+          await this.deps.repository.setDnsMemory(check, verdict.memory);
+      },
+      events: (outcome) => dnsEvents(outcome.events, verdict),
+      details: verdict.changed ? { dnsChange: verdict.changed } : {},
+    });
+  }
+
+  private async checkPort(check: PortCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
+    const observation = await probePort(
+      {
+        host: check.host,
+        port: check.port,
+        tls: check.tls,
+        expectBanner: check.expectBanner,
+        timeoutMs: check.timeoutSeconds * 1000,
+      },
+      this.deps.probe,
+    );
+    const { pkg } = subject.owner;
+    const verdict = portVerdict(check, observation, pkg.alerting, observation.startedAt);
+    const certificate = verdict.checks.find((c) => c.name === 'ssl') && observation.tls;
+    await this.deps.repository.appendLog(
+      this.logEntry(check, pkg, observation.startedAt, {
+        region: this.deps.region,
+        status: verdict.status,
+        cause: verdict.cause,
+        durationMs: observation.timings.totalMs,
+        address: observation.address,
+        connectMs: observation.timings.connectMs,
+        tlsMs: observation.timings.tlsMs,
+        banner: observation.banner,
+        certificate: certificate
+          ? {
+              validTo: certificate.validTo,
+              daysLeft: Math.floor(
+                (certificate.validTo.getTime() - observation.startedAt.getTime()) / DAY_MS,
+              ),
+              issuer: certificate.issuer,
+              subject: certificate.subject,
+              valid: verdict.checks[0]?.outcome !== 'fail',
+            }
+          : null,
+      }),
+    );
+    return this.decide(check, subject, verdict, {
+      region: this.deps.region,
+      at: observation.startedAt,
+      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
+      trigger: `result:${this.deps.region}:${observation.startedAt.getTime()}`,
+      details:
+        verdict.checks.some((c) => c.name === 'ssl' && c.outcome !== 'pass') && observation.tls
+          ? {
+              ssl: {
+                validTo: observation.tls.validTo,
+                daysLeft: Math.floor(
+                  (observation.tls.validTo.getTime() - observation.startedAt.getTime()) / DAY_MS,
+                ),
+                issuer: observation.tls.issuer,
+                subject: observation.tls.subject,
+                valid: verdict.checks[0]?.outcome !== 'fail',
+              },
+            }
+          : {},
+    });
+  }
+
+  /**
+   * Puts in Redis what MongoDB says belongs there (a start, a lost Redis, every few minutes): each
+   * heartbeat's token and deadline, this region's DNS and port checks of websites checked here;
+   * what belongs to a deleted website goes. What workers set already is kept.
+   */
+  async reconcile(tokens: {
+    registerIfAbsent(hash: string, member: Omit<DueMember, 'kind'>): Promise<void>;
+  }): Promise<{ monitors: number; removed: number }> {
+    const monitors = await this.deps.repository.all();
+    let removed = 0;
+    const now = new Date();
+    for (const monitor of monitors) {
+      const member = memberOf(monitor);
+      const website = await this.deps.websites.get(monitor.organizationId, monitor.websiteId);
+      if (!website) {
+        await this.deps.repository.delete(monitor);
+        if (monitor.kind === 'heartbeat') await this.deps.deadlines.remove(member);
+        else await this.deps.due.remove(member);
+        removed++;
+        continue;
+      }
+      if (monitor.kind === 'heartbeat') {
+        const { tokenHash, ...rest } = monitor;
+        await tokens.registerIfAbsent(tokenHash, {
+          monitorId: rest.id,
+          organizationId: rest.organizationId,
+          websiteId: rest.websiteId,
+        });
+        await this.deps.deadlines.scheduleIfAbsent(member, heartbeatAt(monitor, now).deadline);
+      } else if (website.scheduledRegions.includes(this.deps.region)) {
+        await this.deps.due.scheduleIfAbsent(member, now.getTime());
+      }
+    }
+    return { monitors: monitors.length, removed };
+  }
+
+  /** Lets the checks in hand finish. */
+  async close(): Promise<void> {
+    await Promise.all(this.running);
+  }
+}

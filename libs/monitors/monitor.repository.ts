@@ -1,0 +1,233 @@
+import type { Db } from 'mongodb';
+import {
+  type CollectionIndexes,
+  IdLists,
+  NumberedLists,
+  TenantResources,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
+import type { DnsRecordType } from '../probe/index.js';
+import type { SealedSecret } from '../secrets/index.js';
+import type { PingKind } from './heartbeat.schema.js';
+import type { HeartbeatSchedule } from './heartbeat-schedule.js';
+
+export const WEBSITE_MONITORS = 'website_monitors';
+/** Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`. */
+export const MONITOR_LOG = 'monitor_log';
+
+interface MonitorBase {
+  id: number;
+  organizationId: number;
+  websiteId: number;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface HeartbeatDocument extends MonitorBase {
+  kind: 'heartbeat';
+  schedule: HeartbeatSchedule;
+  graceSeconds: number;
+  maxRunSeconds: number | null;
+  /** SHA-256 of the token, hex: what a ping is looked up by (Redis), never the token. */
+  tokenHash: string;
+  /** The token itself, sealed: shown to editors as the ping URL. */
+  tokenSealed: SealedSecret;
+  /** What was heard from the job (kept by the workers, latest wins). */
+  lastSuccessAt: Date | null;
+  lastStartAt: Date | null;
+  lastFailureAt: Date | null;
+  /**
+   * When the heartbeat was last seen not monitored (its website paused, its customer suspended):
+   * a resumed heartbeat's deadline counts from then, not from a success long before.
+   */
+  quietSince: Date | null;
+}
+
+export interface DnsCheckDocument extends MonitorBase {
+  kind: 'dns';
+  recordType: DnsRecordType;
+  host: string;
+  expected: string[] | 'unchanged';
+  intervalSeconds: number;
+  timeoutSeconds: number;
+  relearnAfterSeconds: number;
+  /** With 'unchanged': the answer held to. */
+  learned: { values: string[]; at: Date } | null;
+  /** A different answer seen since `since`, not learned yet. */
+  pendingChange: { previous: string[]; current: string[]; since: Date } | null;
+}
+
+export interface PortCheckDocument extends MonitorBase {
+  kind: 'port';
+  host: string;
+  port: number;
+  tls: boolean;
+  expectBanner: string | null;
+  intervalSeconds: number;
+  timeoutSeconds: number;
+}
+
+export type MonitorDocument = HeartbeatDocument | DnsCheckDocument | PortCheckDocument;
+export type MonitorKind = MonitorDocument['kind'];
+/** The kinds a worker checks on an interval from each region. */
+export type IntervalMonitor = DnsCheckDocument | PortCheckDocument;
+
+/** One entry of a monitor's log: a ping, or a DNS or port check's result. */
+export interface MonitorLogEntry {
+  organizationId: number;
+  monitorId: number;
+  kind: MonitorKind;
+  at: Date;
+  /** Delete after this (the package's result retention). */
+  retainUntil: Date;
+  /** A ping. */
+  ping?: {
+    kind: PingKind;
+    exitCode: number | null;
+    body: string;
+    bodyTruncated: boolean;
+    address: string | null;
+  };
+  /** A DNS or port check's result. */
+  result?: {
+    region: string;
+    status: 'up' | 'degraded' | 'down';
+    /** What failed, in words (null when up). */
+    cause: string | null;
+    durationMs: number;
+    /** DNS: the answer's values. */
+    values?: string[];
+    /** Port: what it connected to and saw. */
+    address?: string | null;
+    connectMs?: number | null;
+    tlsMs?: number | null;
+    banner?: string | null;
+    certificate?: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;
+  };
+}
+
+const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
+const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
+
+export const monitorIndexes: CollectionIndexes[] = [
+  {
+    collection: WEBSITE_MONITORS,
+    indexes: [{ key: { id: 1 }, unique: true, name: 'id_unique' }],
+  },
+  { collection: MONITOR_LOG, indexes: [{ key: { retainUntil: 1 }, name: 'retain_until' }] },
+];
+
+/**
+ * A website's monitors besides its HTTP check (heartbeats, DNS and port checks), one collection and
+ * one id sequence for the three kinds; each website's listed by primary key from its id list
+ * (`IdLists`). Writers hold the website's `monitors:<websiteId>` lock (one writer per list).
+ */
+export class MonitorRepository {
+  private readonly monitors: TenantResources<MonitorDocument>;
+  private readonly lists: IdLists;
+  private readonly log: NumberedLists<MonitorLogEntry>;
+
+  constructor(private readonly db: Db) {
+    this.monitors = new TenantResources(db, WEBSITE_MONITORS);
+    this.lists = monitorLists(db);
+    this.log = new NumberedLists<MonitorLogEntry>(db, MONITOR_LOG);
+  }
+
+  /** Listed under its website before it is stored (the caller holds the website's monitors lock). */
+  async create<T extends MonitorDocument>(input: Omit<T, 'id' | 'createdAt' | 'updatedAt'>): Promise<T> {
+    const id = await this.monitors.allocateId();
+    await this.lists.add(input.websiteId, id);
+    return (await this.monitors.create(
+      input as Omit<MonitorDocument, 'id' | 'createdAt' | 'updatedAt'>,
+      undefined,
+      id,
+    )) as T;
+  }
+
+  findById(organizationId: number, id: number): Promise<MonitorDocument | null> {
+    return this.monitors.findEntered(organizationId, id);
+  }
+
+  replace<T extends MonitorDocument>(document: T): Promise<T> {
+    return this.monitors.replace(document) as Promise<T>;
+  }
+
+  /** The website's monitors, by id. */
+  async listByWebsite(organizationId: number, websiteId: number): Promise<MonitorDocument[]> {
+    const ids = await this.lists.get(websiteId);
+    const found = await this.monitors.findByIds(organizationId, ids);
+    return found.filter((monitor) => monitor.websiteId === websiteId);
+  }
+
+  async delete(monitor: MonitorDocument): Promise<void> {
+    await this.monitors.delete(monitor.organizationId, monitor.id);
+    await this.lists.remove(monitor.websiteId, monitor.id);
+  }
+
+  /** The website is gone: its monitors and their list. */
+  async deleteOfWebsite(organizationId: number, websiteId: number): Promise<MonitorDocument[]> {
+    const monitors = await this.listByWebsite(organizationId, websiteId);
+    for (const monitor of monitors) await this.monitors.delete(organizationId, monitor.id);
+    await this.lists.drop(websiteId);
+    return monitors;
+  }
+
+  /**
+   * Every monitor of every organization (the workers' reconciliation every few minutes: monitors
+   * are few beside websites, bounded per website by the packages).
+   */
+  all(): Promise<MonitorDocument[]> {
+    return this.db
+      .collection<MonitorDocument>(WEBSITE_MONITORS)
+      .find({}, WITHOUT_MONGO_ID)
+      .toArray() as Promise<MonitorDocument[]>;
+  }
+
+  /**
+   * What a worker heard from a heartbeat's job: each time only moves forward (pings may be taken
+   * out of order), and nothing else of the heartbeat is written (an edit may be under way).
+   */
+  async heard(
+    heartbeat: Pick<HeartbeatDocument, 'organizationId' | 'id'>,
+    times: Partial<Pick<HeartbeatDocument, 'lastSuccessAt' | 'lastStartAt' | 'lastFailureAt' | 'quietSince'>>,
+  ): Promise<void> {
+    const later = Object.fromEntries(Object.entries(times).filter(([, at]) => at instanceof Date));
+    if (Object.keys(later).length === 0) return;
+    await this.monitors.updateFields(heartbeat.organizationId, heartbeat.id, { $max: later } as never);
+  }
+
+  /** A DNS check's learned answer and pending change, as its worker decided them. */
+  async setDnsMemory(
+    check: Pick<DnsCheckDocument, 'organizationId' | 'id'>,
+    memory: Pick<DnsCheckDocument, 'learned' | 'pendingChange'>,
+  ): Promise<void> {
+    await this.monitors.updateFields(check.organizationId, check.id, { $set: memory } as never);
+  }
+
+  appendLog(entry: MonitorLogEntry): Promise<number> {
+    return this.log.append(logList(entry.kind, entry.monitorId), entry);
+  }
+
+  /** The monitor's log, newest first, at most `limit` entries. */
+  async readLog(
+    monitor: Pick<MonitorDocument, 'kind' | 'id' | 'organizationId'>,
+    limit: number,
+  ): Promise<MonitorLogEntry[]> {
+    const entries: MonitorLogEntry[] = [];
+    for await (const entry of this.log.newestFirst(logList(monitor.kind, monitor.id), Math.min(limit, 16))) {
+      if (entry.organizationId !== monitor.organizationId) break;
+      entries.push(entry);
+      if (entries.length >= limit) break;
+    }
+    return entries;
+  }
+
+  /** Log entries past their retention. */
+  async deleteExpiredLog(now: Date): Promise<number> {
+    const { deletedCount } = await this.db
+      .collection<MonitorLogEntry>(MONITOR_LOG)
+      .deleteMany({ retainUntil: { $lt: now } });
+    return deletedCount;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Logger } from '../logging/index.js';
+import { type Redis, startJobWorker } from '../redis/index.js';
+import { HEARTBEAT_PINGS_QUEUE, type HeartbeatTokens, type PingJobData } from './heartbeat-pings.js';
+import type { MonitorRunner } from './monitor-runner.js';
+
+/** How often a worker looks for due heartbeat deadlines and DNS/port checks. */
+const TICK_MS = 1000;
+
+/**
+ * A worker's share of heartbeats, DNS and port checks: the ping queue's consumer, a tick that claims
+ * what is due, and the reconciliation that refills Redis from MongoDB.
+ */
+export function startMonitorWorker(options: {
+  runner: MonitorRunner;
+  tokens: HeartbeatTokens;
+  connection: Redis;
+  prefix: string;
+  logger: Logger;
+  tickMs?: number;
+}): { reconcile(): Promise<void>; stop(): Promise<void> } {
+  const { runner, logger } = options;
+  const pings = startJobWorker<PingJobData>({
+    queue: HEARTBEAT_PINGS_QUEUE,
+    connection: options.connection,
+    prefix: options.prefix,
+    logger,
+    what: 'heartbeat ping',
+    concurrency: 8,
+    process: (job) => runner.onPing(job.data),
+  });
+  let ticking = false;
+  const tick = setInterval(() => {
+    if (ticking) return;
+    ticking = true;
+    Promise.all([runner.sweepDeadlines(), runner.startDueChecks()])
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'heartbeats and DNS/port checks not claimed this second (Redis away?)',
+        ),
+      )
+      .finally(() => {
+        ticking = false;
+      });
+  }, options.tickMs ?? TICK_MS);
+  const reconcile = async () => {
+    try {
+      const { monitors, removed } = await runner.reconcile(options.tokens);
+      if (removed > 0) logger.info({ monitors, removed }, 'monitors of deleted websites removed');
+    } catch (error) {
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'heartbeats and DNS/port checks not reconciled; retried at the next pass',
+      );
+    }
+  };
+  return {
+    reconcile,
+    async stop() {
+      clearInterval(tick);
+      await pings.close();
+      await runner.close();
+    },
+  };
+}

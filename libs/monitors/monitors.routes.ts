@@ -1,0 +1,369 @@
+import { z } from 'zod';
+import { type AuthContext, decimalId, hasScope } from '../contract/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import { websiteRefParams } from '../websites/index.js';
+import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
+import {
+  createHeartbeatBody,
+  heartbeatPreviewBody,
+  heartbeatPreviewView,
+  heartbeatView,
+  pingView,
+  updateHeartbeatBody,
+} from './heartbeat.schema.js';
+import { expectedAfter } from './heartbeat-schedule.js';
+import type {
+  MonitorDocument,
+  MonitorKind,
+  MonitorLogEntry,
+  MonitorRepository,
+} from './monitor.repository.js';
+import { heartbeatAt } from './monitor-evaluation.js';
+import type { MonitorService } from './monitors.service.js';
+import { createPortCheckBody, portCheckView, updatePortCheckBody } from './port-check.schema.js';
+
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+const idParams = z.object({ id: decimalId() });
+
+const monitorView = z
+  .discriminatedUnion('kind', [heartbeatView, dnsCheckView, portCheckView])
+  .meta({ id: 'Monitor' });
+
+const monitorResultView = z
+  .object({
+    kind: z.enum(['dns', 'port']),
+    monitorId: z.number().int(),
+    region: z.string(),
+    at: z.iso.datetime(),
+    status: z.enum(['up', 'degraded', 'down']),
+    cause: z.string().nullable(),
+    durationMs: z.number(),
+    values: z.array(z.string()).optional().describe('DNS: the answer'),
+    address: z.string().nullable().optional().describe('Port: the address connected to'),
+    connectMs: z.number().nullable().optional(),
+    tlsMs: z.number().nullable().optional(),
+    banner: z.string().nullable().optional(),
+    certificate: z
+      .object({
+        validTo: z.iso.datetime(),
+        daysLeft: z.number().int(),
+        issuer: z.string(),
+        subject: z.string(),
+        valid: z.boolean(),
+      })
+      .nullable()
+      .optional(),
+  })
+  .meta({ id: 'MonitorResult' });
+
+const BASE: Record<MonitorKind, string> = {
+  heartbeat: '/api/heartbeats',
+  dns: '/api/dns-checks',
+  port: '/api/port-checks',
+};
+const TAG: Record<MonitorKind, string> = { heartbeat: 'Heartbeats', dns: 'DNS checks', port: 'Port checks' };
+const NOUN: Record<MonitorKind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
+const OPERATION: Record<MonitorKind, string> = { heartbeat: 'Heartbeat', dns: 'DnsCheck', port: 'PortCheck' };
+
+/** Editors (write scope, not a client) see a heartbeat's ping URL; others see null. */
+const seesPingUrl = (auth: AuthContext) => hasScope(auth.scopes, 'write') && auth.customerId === undefined;
+
+function logResultView(entry: MonitorLogEntry): z.input<typeof monitorResultView> | null {
+  const { result } = entry;
+  if (!result || entry.kind === 'heartbeat') return null;
+  return {
+    kind: entry.kind,
+    monitorId: entry.monitorId,
+    region: result.region,
+    at: entry.at.toISOString(),
+    status: result.status,
+    cause: result.cause,
+    durationMs: result.durationMs,
+    ...(result.values ? { values: result.values } : {}),
+    ...(entry.kind === 'port'
+      ? {
+          address: result.address ?? null,
+          connectMs: result.connectMs ?? null,
+          tlsMs: result.tlsMs ?? null,
+          banner: result.banner ?? null,
+          certificate: result.certificate
+            ? { ...result.certificate, validTo: result.certificate.validTo.toISOString() }
+            : null,
+        }
+      : {}),
+  };
+}
+
+export function monitorRoutes(deps: { service: MonitorService; repository: MonitorRepository }): Route[] {
+  const { service, repository } = deps;
+
+  /** Views of monitors of one website, with where each stands. */
+  const viewsOf = async (auth: AuthContext, monitors: MonitorDocument[], websiteRef?: string) => {
+    if (monitors.length === 0) return [];
+    const website = await service.list(
+      auth.organizationId,
+      websiteRef ?? String((monitors[0] as MonitorDocument).websiteId),
+    );
+    const standings = await service.standings(website.website, monitors);
+    const now = new Date();
+    return monitors.map((monitor) => {
+      const standing = standings.get(monitor.id);
+      const common = {
+        id: monitor.id,
+        websiteId: monitor.websiteId,
+        name: monitor.name,
+        status: standing?.status ?? 'unknown',
+        since: iso(standing?.since ?? null),
+        lastCause: standing?.state.lastCause ?? null,
+        openIncidentId: standing?.state.openIncidentId ?? null,
+        createdAt: monitor.createdAt.toISOString(),
+        updatedAt: monitor.updatedAt.toISOString(),
+      };
+      if (monitor.kind === 'heartbeat')
+        return {
+          ...common,
+          kind: 'heartbeat' as const,
+          schedule: monitor.schedule,
+          graceSeconds: monitor.graceSeconds,
+          maxRunSeconds: monitor.maxRunSeconds,
+          pingUrl: seesPingUrl(auth) ? service.pingUrlOf(monitor) : null,
+          lastSuccessAt: iso(monitor.lastSuccessAt),
+          lastStartAt: iso(monitor.lastStartAt),
+          lastFailureAt: iso(monitor.lastFailureAt),
+          nextExpectedAt: expectedAfter(
+            monitor.schedule,
+            monitor.lastSuccessAt && monitor.lastSuccessAt > now ? monitor.lastSuccessAt : now,
+            5,
+          ).map((at) => at.toISOString()),
+          deadlineAt: heartbeatAt(monitor, now).deadline.toISOString(),
+        };
+      if (monitor.kind === 'dns')
+        return {
+          ...common,
+          kind: 'dns' as const,
+          recordType: monitor.recordType,
+          host: monitor.host,
+          expected: monitor.expected,
+          learned: monitor.learned && {
+            values: monitor.learned.values,
+            at: monitor.learned.at.toISOString(),
+          },
+          pendingChange: monitor.pendingChange && {
+            ...monitor.pendingChange,
+            since: monitor.pendingChange.since.toISOString(),
+          },
+          intervalSeconds: monitor.intervalSeconds,
+          timeoutSeconds: monitor.timeoutSeconds,
+          relearnAfterSeconds: monitor.relearnAfterSeconds,
+        };
+      return {
+        ...common,
+        kind: 'port' as const,
+        host: monitor.host,
+        port: monitor.port,
+        tls: monitor.tls,
+        expectBanner: monitor.expectBanner,
+        intervalSeconds: monitor.intervalSeconds,
+        timeoutSeconds: monitor.timeoutSeconds,
+      };
+    });
+  };
+  const viewOf = async (auth: AuthContext, monitor: MonitorDocument) => (await viewsOf(auth, [monitor]))[0];
+
+  const routes: Route[] = [
+    defineRoute({
+      method: 'get',
+      path: '/api/websites/:websiteRef/monitors',
+      operationId: 'listWebsiteMonitors',
+      summary: "A website's heartbeats, DNS and port checks, with their status",
+      description: 'A heartbeat’s pingUrl is shown to editors only (null otherwise).',
+      tags: ['Monitors'],
+      access: 'read',
+      params: websiteRefParams,
+      success: { status: 200, description: 'By id', schema: z.object({ items: z.array(monitorView) }) },
+      handle: async ({ auth, params }) => {
+        const { monitors } = await service.list(auth.organizationId, params.websiteRef);
+        return { items: await viewsOf(auth, monitors, params.websiteRef) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/websites/:websiteRef/heartbeats',
+      operationId: 'createHeartbeat',
+      summary: 'Watch a job that pings: a cron job, a backup, a scheduler',
+      description:
+        'Down when no success ping arrives within the period (or by the cron expression’s next slot) plus the grace, counted from the last success (from creation before the first). The answer’s pingUrl is the job’s credential. Package feature `heartbeats`, limit `maxHeartbeatsPerWebsite`.',
+      tags: ['Heartbeats'],
+      access: 'write',
+      params: websiteRefParams,
+      body: createHeartbeatBody,
+      problems: [403, 409],
+      success: { status: 201, description: 'Created', schema: heartbeatView },
+      handle: async ({ auth, params, body }) => {
+        const { heartbeat } = await service.createHeartbeat(auth.organizationId, params.websiteRef, body);
+        return (await viewOf(auth, heartbeat)) as z.input<typeof heartbeatView>;
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/heartbeats/preview',
+      operationId: 'previewHeartbeat',
+      summary: 'The next five times a schedule expects a ping (nothing stored)',
+      tags: ['Heartbeats'],
+      access: 'read',
+      body: heartbeatPreviewBody,
+      success: { status: 200, description: 'The next expected pings', schema: heartbeatPreviewView },
+      handle: async ({ body }) => ({
+        nextExpectedAt: expectedAfter(body.schedule, new Date(), 5).map((at) => at.toISOString()),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/websites/:websiteRef/dns-checks',
+      operationId: 'createDnsCheck',
+      summary: 'Check a DNS record from each region',
+      description:
+        "`expected`: the values the answer must be (any order), or 'unchanged': the first answer is learned and a different one raises dns.changed with both sets (learned once accepted, or relearnAfterSeconds after the change). NXDOMAIN, SERVFAIL and timeouts are failures with their names. Package feature `dnsChecks`, limit `maxDnsChecksPerWebsite`.",
+      tags: ['DNS checks'],
+      access: 'write',
+      params: websiteRefParams,
+      body: createDnsCheckBody,
+      problems: [403, 409],
+      success: { status: 201, description: 'Created', schema: dnsCheckView },
+      handle: async ({ auth, params, body }) =>
+        (await viewOf(
+          auth,
+          await service.createDnsCheck(auth.organizationId, params.websiteRef, body),
+        )) as z.input<typeof dnsCheckView>,
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/dns-checks/:id/accept-change',
+      operationId: 'acceptDnsChange',
+      summary: "Accept a DNS check's changed answer: it is the one held to from now",
+      tags: ['DNS checks'],
+      access: 'write',
+      params: idParams,
+      problems: [409],
+      success: { status: 200, description: 'Learned', schema: dnsCheckView },
+      handle: async ({ auth, params }) =>
+        (await viewOf(auth, await service.acceptDnsChange(auth.organizationId, params.id))) as z.input<
+          typeof dnsCheckView
+        >,
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/websites/:websiteRef/port-checks',
+      operationId: 'createPortCheck',
+      summary: 'Check that a TCP port answers (SMTP, IMAP, a database, any TLS service)',
+      description:
+        'A TCP connect through the same address guard as HTTP checks (a private or reserved IP address is refused unless the operator allows it), then a TLS handshake with the certificate checked when `tls`, then the first line read and matched when `expectBanner`. Connect and handshake times recorded. Package feature `portChecks`, limit `maxPortChecksPerWebsite`.',
+      tags: ['Port checks'],
+      access: 'write',
+      params: websiteRefParams,
+      body: createPortCheckBody,
+      problems: [403, 409],
+      success: { status: 201, description: 'Created', schema: portCheckView },
+      handle: async ({ auth, params, body }) =>
+        (await viewOf(
+          auth,
+          await service.createPortCheck(auth.organizationId, params.websiteRef, body),
+        )) as z.input<typeof portCheckView>,
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/heartbeats/:id/pings',
+      operationId: 'listHeartbeatPings',
+      summary: "A heartbeat's latest pings, newest first, with what the job sent",
+      tags: ['Heartbeats'],
+      access: 'read',
+      params: idParams,
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+      success: { status: 200, description: 'Newest first', schema: z.object({ items: z.array(pingView) }) },
+      handle: async ({ auth, params, query }) => {
+        const heartbeat = await service.get(auth.organizationId, 'heartbeat', params.id);
+        const entries = await repository.readLog(heartbeat, query.limit);
+        return {
+          items: entries.flatMap((entry) =>
+            entry.ping ? [{ ...entry.ping, at: entry.at.toISOString() }] : [],
+          ),
+        };
+      },
+    }),
+  ];
+  for (const kind of ['dns', 'port'] as const)
+    routes.push(
+      defineRoute({
+        method: 'get',
+        path: `${BASE[kind]}/:id/results`,
+        operationId: `list${OPERATION[kind]}Results`,
+        summary: `A ${NOUN[kind]}'s latest results from every region, newest first`,
+        tags: [TAG[kind]],
+        access: 'read',
+        params: idParams,
+        query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+        success: {
+          status: 200,
+          description: 'Newest first',
+          schema: z.object({ items: z.array(monitorResultView) }),
+        },
+        handle: async ({ auth, params, query }) => {
+          const check = await service.get(auth.organizationId, kind, params.id);
+          const entries = await repository.readLog(check, query.limit);
+          return { items: entries.flatMap((entry) => logResultView(entry) ?? []) };
+        },
+      }),
+    );
+  const views = { heartbeat: heartbeatView, dns: dnsCheckView, port: portCheckView } as const;
+  const updates = {
+    heartbeat: updateHeartbeatBody,
+    dns: updateDnsCheckBody,
+    port: updatePortCheckBody,
+  } as const;
+  for (const kind of ['heartbeat', 'dns', 'port'] as const)
+    routes.push(
+      defineRoute({
+        method: 'get',
+        path: `${BASE[kind]}/:id`,
+        operationId: `get${OPERATION[kind]}`,
+        summary: `A ${NOUN[kind]}`,
+        tags: [TAG[kind]],
+        access: 'read',
+        params: idParams,
+        success: { status: 200, description: `The ${NOUN[kind]}`, schema: views[kind] },
+        handle: async ({ auth, params }) =>
+          (await viewOf(auth, await service.get(auth.organizationId, kind, params.id))) as never,
+      }),
+      defineRoute({
+        method: 'patch',
+        path: `${BASE[kind]}/:id`,
+        operationId: `update${OPERATION[kind]}`,
+        summary: `Change a ${NOUN[kind]}`,
+        tags: [TAG[kind]],
+        access: 'write',
+        params: idParams,
+        body: updates[kind] as z.ZodType<Record<string, unknown>>,
+        problems: [403],
+        success: { status: 200, description: 'Changed', schema: views[kind] },
+        handle: async ({ auth, params, body }) =>
+          (await viewOf(
+            auth,
+            await service.update(auth.organizationId, kind, params.id, body as never),
+          )) as never,
+      }),
+      defineRoute({
+        method: 'delete',
+        path: `${BASE[kind]}/:id`,
+        operationId: `delete${OPERATION[kind]}`,
+        summary: `Delete a ${NOUN[kind]} (an incident it left open is resolved)`,
+        tags: [TAG[kind]],
+        access: 'write',
+        params: idParams,
+        success: { status: 204, description: 'Deleted' },
+        handle: async ({ auth, params }) => {
+          await service.remove(auth.organizationId, kind, params.id);
+        },
+      }),
+    );
+  return routes;
+}

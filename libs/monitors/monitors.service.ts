@@ -1,0 +1,386 @@
+import { isIP } from 'node:net';
+import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
+import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
+import type { RedisMutex } from '../locks/index.js';
+import {
+  inMaintenanceAt,
+  type MonitorRef,
+  type MonitorStateDocument,
+  type MonitorStateRepository,
+  monitorKey,
+} from '../monitoring/index.js';
+import {
+  type Feature,
+  includesFeature,
+  type Limits,
+  limitsOf,
+  type PackageDocument,
+} from '../packages/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import { refusalUnder, type TargetGuard } from '../targets/index.js';
+import type { WebsiteDocument } from '../websites/index.js';
+import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './dns-check.schema.js';
+import type { DueSet } from './due-set.js';
+import type { HeartbeatCreate, HeartbeatUpdate } from './heartbeat.schema.js';
+import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
+import type {
+  DnsCheckDocument,
+  HeartbeatDocument,
+  MonitorDocument,
+  MonitorKind,
+  MonitorRepository,
+  PortCheckDocument,
+} from './monitor.repository.js';
+import type { MonitorStatus } from './monitor-common.js';
+import { heartbeatAt } from './monitor-evaluation.js';
+import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
+
+export interface MonitorDependencies {
+  repository: MonitorRepository;
+  /** The organization's website (not found: a `DomainError`). */
+  website(organizationId: number, ref: string): Promise<WebsiteDocument>;
+  owner(website: WebsiteDocument): Promise<CustomerWithPackage | null>;
+  states: MonitorStateRepository;
+  mutex: RedisMutex;
+  secrets: SecretBox;
+  tokens: HeartbeatTokens;
+  /** Heartbeats' deadlines. */
+  deadlines: DueSet;
+  /** A region's DNS and port checks' next runs. */
+  regionDue(region: string): DueSet;
+  guard: TargetGuard;
+  /** The ping URL of a token (`<PUBLIC_URL>/ping/<token>`). */
+  pingUrl(token: string): string;
+}
+
+const FEATURE: Record<MonitorKind, Feature> = {
+  heartbeat: 'heartbeats',
+  dns: 'dnsChecks',
+  port: 'portChecks',
+};
+const LIMIT: Record<MonitorKind, keyof Limits> = {
+  heartbeat: 'maxHeartbeatsPerWebsite',
+  dns: 'maxDnsChecksPerWebsite',
+  port: 'maxPortChecksPerWebsite',
+};
+const NOUN: Record<MonitorKind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
+
+export const refOf = (monitor: Pick<MonitorDocument, 'kind' | 'id'>): MonitorRef => ({
+  kind: monitor.kind,
+  id: monitor.id,
+});
+const tokenContext = (hash: string) => `website_monitors/heartbeat/${hash}`;
+
+/** Where a monitor stands for people: paused while its website is not monitored, else its state. */
+export function monitorStatusOf(
+  state: MonitorStateDocument,
+  website: Pick<WebsiteDocument, 'paused'>,
+  owner: CustomerWithPackage | null,
+  websiteState: MonitorStateDocument,
+  feature: Feature,
+  now: Date,
+): { status: MonitorStatus; since: Date | null } {
+  const paused =
+    website.paused || !owner || !isMonitored(owner.customer.status) || !includesFeature(owner.pkg, feature);
+  if (paused) return { status: 'paused', since: null };
+  if (inMaintenanceAt(websiteState, now)) return { status: 'maintenance', since: null };
+  const health = state.health === 'degraded' ? 'up' : state.health;
+  return { status: health, since: state.since };
+}
+
+/**
+ * The website's heartbeats, DNS and port checks: created, changed and deleted under the website's
+ * `monitors:<id>` lock, within the package's features and limits, with what Redis must hold for
+ * them (ping tokens, deadlines, the regions' runs) written before answering.
+ */
+export class MonitorService {
+  constructor(private readonly deps: MonitorDependencies) {}
+
+  /** The website and its package, refusing a kind the package does not include (403 naming it). */
+  private async admitted(organizationId: number, ref: string, kind: MonitorKind) {
+    const website = await this.deps.website(organizationId, ref);
+    const owner = await this.deps.owner(website);
+    if (!owner) throw notFound(`No website ${ref}`);
+    if (!includesFeature(owner.pkg, FEATURE[kind]))
+      throw notAllowed(`The package "${owner.pkg.displayName}" does not include ${FEATURE[kind]}`, [
+        { path: '', message: `the package does not include ${FEATURE[kind]}` },
+      ]);
+    return { website, pkg: owner.pkg };
+  }
+
+  private underLimit(pkg: PackageDocument, kind: MonitorKind, existing: readonly MonitorDocument[]): void {
+    const limit = limitsOf(pkg)[LIMIT[kind]];
+    if (existing.filter((monitor) => monitor.kind === kind).length >= limit)
+      throw conflict(
+        `The website already has ${limit} ${NOUN[kind]}s, the most its package "${pkg.displayName}" allows (limits.${LIMIT[kind]}); delete one first`,
+      );
+  }
+
+  private checkTarget(host: string, path = 'host'): void {
+    const literal = host.replace(/^\[|\]$/g, '');
+    if (!isIP(literal)) return;
+    const refused = refusalUnder(this.deps.guard, literal);
+    if (refused)
+      throw invalidInput(`The host ${host} may not be checked: ${refused}`, [
+        {
+          path,
+          message: `${refused}: private and reserved addresses are refused unless the operator allows them`,
+        },
+      ]);
+  }
+
+  private intervalWithin(pkg: PackageDocument, seconds: number | undefined): void {
+    if (seconds !== undefined && seconds < pkg.limits.minCheckIntervalSeconds)
+      throw notAllowed(
+        `The package "${pkg.displayName}" checks at most every ${pkg.limits.minCheckIntervalSeconds} s`,
+        [
+          {
+            path: 'intervalSeconds',
+            message: `must be at least ${pkg.limits.minCheckIntervalSeconds} (the package's minimum)`,
+          },
+        ],
+      );
+  }
+
+  async list(
+    organizationId: number,
+    ref: string,
+  ): Promise<{ website: WebsiteDocument; monitors: MonitorDocument[] }> {
+    const website = await this.deps.website(organizationId, ref);
+    return { website, monitors: await this.deps.repository.listByWebsite(organizationId, website.id) };
+  }
+
+  async get(organizationId: number, kind: MonitorKind, id: number): Promise<MonitorDocument> {
+    const monitor = await this.deps.repository.findById(organizationId, id);
+    if (!monitor || monitor.kind !== kind) throw notFound(`No ${NOUN[kind]} ${id}`);
+    return monitor;
+  }
+
+  async createHeartbeat(
+    organizationId: number,
+    ref: string,
+    body: HeartbeatCreate,
+  ): Promise<{ heartbeat: HeartbeatDocument; token: string }> {
+    const { website, pkg } = await this.admitted(organizationId, ref, 'heartbeat');
+    return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
+      this.underLimit(pkg, 'heartbeat', await this.deps.repository.listByWebsite(organizationId, website.id));
+      const token = newPingToken();
+      const tokenHash = pingTokenHash(token);
+      const heartbeat = await this.deps.repository.create<HeartbeatDocument>({
+        kind: 'heartbeat',
+        organizationId,
+        websiteId: website.id,
+        ...body,
+        tokenHash,
+        tokenSealed: this.deps.secrets.seal(token, tokenContext(tokenHash)),
+        lastSuccessAt: null,
+        lastStartAt: null,
+        lastFailureAt: null,
+        quietSince: null,
+      });
+      await this.registerHeartbeat(heartbeat);
+      return { heartbeat, token };
+    });
+  }
+
+  private async registerHeartbeat(heartbeat: HeartbeatDocument): Promise<void> {
+    const member = {
+      kind: 'heartbeat',
+      monitorId: heartbeat.id,
+      organizationId: heartbeat.organizationId,
+      websiteId: heartbeat.websiteId,
+    };
+    await this.deps.tokens.register(heartbeat.tokenHash, member);
+    await this.deps.deadlines.schedule(member, heartbeatAt(heartbeat, new Date()).deadline);
+  }
+
+  async createDnsCheck(organizationId: number, ref: string, body: DnsCheckCreate): Promise<DnsCheckDocument> {
+    const { website, pkg } = await this.admitted(organizationId, ref, 'dns');
+    this.intervalWithin(pkg, body.intervalSeconds);
+    const host = body.host ?? new URL(website.url).hostname.replace(/^\[|\]$/g, '');
+    return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
+      this.underLimit(pkg, 'dns', await this.deps.repository.listByWebsite(organizationId, website.id));
+      const check = await this.deps.repository.create<DnsCheckDocument>({
+        kind: 'dns',
+        organizationId,
+        websiteId: website.id,
+        name: body.name ?? `${body.recordType} ${host}`,
+        recordType: body.recordType,
+        host,
+        expected: body.expected,
+        intervalSeconds: body.intervalSeconds,
+        timeoutSeconds: body.timeoutSeconds,
+        relearnAfterSeconds: body.relearnAfterSeconds,
+        learned: null,
+        pendingChange: null,
+      });
+      await this.scheduleChecks(check, website);
+      return check;
+    });
+  }
+
+  async createPortCheck(
+    organizationId: number,
+    ref: string,
+    body: PortCheckCreate,
+  ): Promise<PortCheckDocument> {
+    const { website, pkg } = await this.admitted(organizationId, ref, 'port');
+    this.intervalWithin(pkg, body.intervalSeconds);
+    const host = body.host ?? new URL(website.url).hostname.replace(/^\[|\]$/g, '');
+    this.checkTarget(host);
+    return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
+      this.underLimit(pkg, 'port', await this.deps.repository.listByWebsite(organizationId, website.id));
+      const check = await this.deps.repository.create<PortCheckDocument>({
+        kind: 'port',
+        organizationId,
+        websiteId: website.id,
+        name: body.name ?? `${host}:${body.port}`,
+        host,
+        port: body.port,
+        tls: body.tls,
+        expectBanner: body.expectBanner,
+        intervalSeconds: body.intervalSeconds,
+        timeoutSeconds: body.timeoutSeconds,
+      });
+      await this.scheduleChecks(check, website);
+      return check;
+    });
+  }
+
+  /** A DNS or port check runs at once in each region its website is checked from, then every interval. */
+  private async scheduleChecks(
+    check: DnsCheckDocument | PortCheckDocument,
+    website: WebsiteDocument,
+  ): Promise<void> {
+    const member = {
+      kind: check.kind,
+      monitorId: check.id,
+      organizationId: check.organizationId,
+      websiteId: check.websiteId,
+    };
+    for (const region of website.scheduledRegions)
+      await this.deps.regionDue(region).schedule(member, Date.now());
+  }
+
+  async update(
+    organizationId: number,
+    kind: MonitorKind,
+    id: number,
+    body: HeartbeatUpdate | DnsCheckUpdate | PortCheckUpdate,
+  ): Promise<MonitorDocument> {
+    const current = await this.get(organizationId, kind, id);
+    const { website, pkg } = await this.admitted(organizationId, String(current.websiteId), kind);
+    return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
+      const stored = await this.get(organizationId, kind, id);
+      let next: MonitorDocument;
+      if (stored.kind === 'dns') {
+        const change = body as DnsCheckUpdate;
+        this.intervalWithin(pkg, change.intervalSeconds);
+        const recordType = change.recordType ?? stored.recordType;
+        let expected = change.expected ?? stored.expected;
+        if (Array.isArray(expected)) {
+          const normalized = normalizeExpected(recordType, expected);
+          if (normalized.problems.length > 0)
+            throw invalidInput(
+              `Invalid DNS check: ${normalized.problems.map((p) => p.path).join(', ')}`,
+              normalized.problems,
+            );
+          expected = normalized.values;
+        }
+        // A different question forgets the answer learned for the old one.
+        const asked =
+          recordType !== stored.recordType || (change.host !== undefined && change.host !== stored.host);
+        next = {
+          ...stored,
+          ...change,
+          expected,
+          ...(asked || change.expected !== undefined ? { learned: null, pendingChange: null } : {}),
+        } as DnsCheckDocument;
+      } else if (stored.kind === 'port') {
+        const change = body as PortCheckUpdate;
+        this.intervalWithin(pkg, change.intervalSeconds);
+        if (change.host !== undefined) this.checkTarget(change.host);
+        next = { ...stored, ...change } as PortCheckDocument;
+      } else next = { ...stored, ...(body as HeartbeatUpdate) } as HeartbeatDocument;
+      const written = await this.deps.repository.replace(next);
+      if (written.kind === 'heartbeat') await this.registerHeartbeat(written);
+      else await this.scheduleChecks(written, website);
+      return written;
+    });
+  }
+
+  async remove(organizationId: number, kind: MonitorKind, id: number): Promise<void> {
+    const monitor = await this.get(organizationId, kind, id);
+    await this.deps.mutex.withLock(`monitors:${monitor.websiteId}`, async () => {
+      await this.deps.repository.delete(monitor);
+      await this.forgetInRedis(monitor);
+      await this.deps.states.forgetMonitor(monitor.websiteId, refOf(monitor));
+    });
+  }
+
+  /** What Redis holds for a monitor (its token, deadline, regions' runs). */
+  async forgetInRedis(monitor: MonitorDocument, regions: readonly string[] = []): Promise<void> {
+    const member = {
+      kind: monitor.kind,
+      monitorId: monitor.id,
+      organizationId: monitor.organizationId,
+      websiteId: monitor.websiteId,
+    };
+    if (monitor.kind === 'heartbeat') {
+      await this.deps.tokens.forget(monitor.tokenHash);
+      await this.deps.deadlines.remove(member);
+      return;
+    }
+    const website = await this.deps
+      .website(monitor.organizationId, String(monitor.websiteId))
+      .catch(() => null);
+    for (const region of new Set([...regions, ...(website?.scheduledRegions ?? [])]))
+      await this.deps.regionDue(region).remove(member);
+  }
+
+  /** A DNS check's changed answer, acknowledged: learned now (the next check is up). */
+  async acceptDnsChange(organizationId: number, id: number): Promise<DnsCheckDocument> {
+    const check = (await this.get(organizationId, 'dns', id)) as DnsCheckDocument;
+    return this.deps.mutex.withLock(`monitors:${check.websiteId}`, async () => {
+      const stored = (await this.get(organizationId, 'dns', id)) as DnsCheckDocument;
+      if (!stored.pendingChange) throw conflict('The DNS answer has not changed: there is nothing to accept');
+      const written = await this.deps.repository.replace({
+        ...stored,
+        learned: { values: stored.pendingChange.current, at: new Date() },
+        pendingChange: null,
+      });
+      const website = await this.deps.website(organizationId, String(stored.websiteId));
+      await this.scheduleChecks(written, website);
+      return written;
+    });
+  }
+
+  /** The ping URL of a heartbeat, for callers who may see it (editors). */
+  pingUrlOf(heartbeat: HeartbeatDocument): string {
+    return this.deps.pingUrl(
+      this.deps.secrets.open(heartbeat.tokenSealed, tokenContext(heartbeat.tokenHash)),
+    );
+  }
+
+  /** The monitors' states and where they stand, for their views. */
+  async standings(
+    website: WebsiteDocument,
+    monitors: readonly MonitorDocument[],
+  ): Promise<Map<number, { state: MonitorStateDocument; status: MonitorStatus; since: Date | null }>> {
+    const [states, owner, websiteState] = await Promise.all([
+      this.deps.states.monitorStates(website.organizationId, website.id, monitors.map(refOf)),
+      this.deps.owner(website),
+      this.deps.states.load(website.organizationId, website.id),
+    ]);
+    const now = new Date();
+    return new Map(
+      monitors.map((monitor) => {
+        const state = states.get(monitorKey(website.id, refOf(monitor))) as MonitorStateDocument;
+        return [
+          monitor.id,
+          { state, ...monitorStatusOf(state, website, owner, websiteState, FEATURE[monitor.kind], now) },
+        ];
+      }),
+    );
+  }
+}
