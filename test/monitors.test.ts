@@ -1,0 +1,343 @@
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../apps/notifier/notifier.js';
+import { createLogger } from '../libs/logging/index.js';
+import { type DnsServer, startDnsServer } from './support/dns-server.js';
+import { createCustomer, createPackage, type TestApi, until } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import { issue } from './support/pki-forge.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+
+interface Delivered {
+  type: string;
+  data: {
+    status: string;
+    monitor?: { kind: string; monitorId: number; name: string };
+    result?: { error: { code: string; message: string } | null } | null;
+    dnsChange?: { previous: string[]; current: string[] };
+  };
+}
+
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as { port: number }).port;
+}
+
+describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 120_000 }, () => {
+  let stack: MonitoringStack;
+  let api: TestApi;
+  let token: string;
+  let dns: DnsServer;
+  let hooks: Receiver;
+  let notifier: { stop(): Promise<void> };
+  let websiteId: number;
+  const servers: Server[] = [];
+  let bannerPort: number;
+  let tlsPort: number;
+  let closedPort: number;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      'shop.example': { A: ['192.0.2.10'], MX: [{ priority: 10, exchange: 'mx1.shop.example' }] },
+    });
+    const ca = issue({ commonName: 'Monitors Test CA', isCa: true, validToDays: 365 });
+    const caFile = join(mkdtempSync(join(tmpdir(), 'webmon-monitors-')), 'ca.pem');
+    writeFileSync(caFile, ca.cert);
+    const leaf = issue({ commonName: '127.0.0.1', names: ['127.0.0.1'], issuer: ca, validToDays: 5 });
+    const banner = createServer((socket) => socket.end('220 ready\r\n'));
+    const tls = createTlsServer({ cert: leaf.cert, key: leaf.key }, (socket) => socket.end('* OK ready\r\n'));
+    const closed = createServer();
+    servers.push(banner, tls);
+    bannerPort = await listen(banner);
+    tlsPort = await listen(tls as unknown as Server);
+    closedPort = await listen(closed);
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    stack = await startMonitoringStack(
+      'monitors-node',
+      {},
+      { DNS_RESOLVERS: dns.address, PROBE_EXTRA_CA_FILE: caFile },
+    );
+    ({ api, token } = stack);
+    hooks = await startReceiver();
+    const channel = await api.request('POST', '/api/notification-channels', {
+      token,
+      body: { type: 'webhook', name: 'Hook', config: { url: `${hooks.url}/hooks` } },
+    });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
+    notifier = await startNotifier(api.config, createLogger('notifier', api.config.LOG_LEVEL));
+    const website = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: stack.customerId, name: 'Shop', url: stack.target.url, checkInterval: 60 },
+    });
+    expect(website.status).toBe(201);
+    websiteId = website.body.id;
+  });
+  afterAll(async () => {
+    await notifier?.stop();
+    await hooks?.close();
+    await stack?.stop();
+    await dns?.close();
+    for (const server of servers) server.close();
+  });
+
+  const delivered = (kind: string, monitorId: number) =>
+    hooks
+      .to('/hooks')
+      .map((request) => JSON.parse(request.body) as Delivered)
+      .filter((event) => event.type === kind && event.data.monitor?.monitorId === monitorId);
+  const monitor = async (path: string) =>
+    (
+      await api.request<{ status: string; lastCause: string | null; pendingChange?: unknown }>('GET', path, {
+        token,
+      })
+    ).body;
+
+  it('a heartbeat every 10 s with 5 s grace: down within 16 s without a ping, alerted once; a ping brings it up', async () => {
+    const created = await api.request<{
+      id: number;
+      pingUrl: string;
+      nextExpectedAt: string[];
+      deadlineAt: string;
+    }>('POST', `/api/websites/${websiteId}/heartbeats`, {
+      token,
+      body: { name: 'Nightly backup', schedule: { periodSeconds: 10 }, graceSeconds: 5 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, pingUrl } = created.body;
+    expect(pingUrl).toMatch(/\/ping\/[A-Za-z0-9_-]{22,}$/);
+    expect(created.body.nextExpectedAt).toHaveLength(5);
+    const startedAt = Date.now();
+    await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'down', 20_000);
+    expect(Date.now() - startedAt).toBeLessThan(17_000);
+    expect((await monitor(`/api/heartbeats/${id}`)).lastCause).toMatch(/no ping yet: one was expected by/);
+    await until(async () => delivered('heartbeat.down', id).length > 0, 15_000);
+    const path = new URL(pingUrl).pathname;
+    const ping = await api.request('POST', path, {
+      rawBody: 'backup done: 12 GB\n',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(ping.status, JSON.stringify(ping.body)).toBe(200);
+    await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'up', 15_000);
+    await until(async () => delivered('heartbeat.up', id).length > 0, 15_000);
+    expect(delivered('heartbeat.down', id)).toHaveLength(1);
+    const pings = await api.request<{ items: Array<{ kind: string; body: string }> }>(
+      'GET',
+      `/api/heartbeats/${id}/pings`,
+      {
+        token,
+      },
+    );
+    expect(pings.body.items[0]).toMatchObject({ kind: 'success', body: 'backup done: 12 GB\n' });
+    // A failure with its exit code takes it down at once, naming the code and the log's first line.
+    await api.request('POST', `${path}/3`, {
+      rawBody: 'disk full\n',
+      headers: { 'content-type': 'text/plain' },
+    });
+    await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'down', 15_000);
+    expect((await monitor(`/api/heartbeats/${id}`)).lastCause).toBe('the job exited with code 3: disk full');
+    await api.request('GET', path);
+    await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'up', 15_000);
+  });
+
+  it('a run started and not finished within maxRunSeconds alerts', async () => {
+    const created = await api.request<{ id: number; pingUrl: string }>(
+      'POST',
+      `/api/websites/${websiteId}/heartbeats`,
+      {
+        token,
+        body: {
+          name: 'Import',
+          schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' },
+          graceSeconds: 3600,
+          maxRunSeconds: 2,
+        },
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id } = created.body;
+    const path = new URL(created.body.pingUrl).pathname;
+    expect((await api.request('GET', `${path}/start`)).status).toBe(200);
+    await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'down', 15_000);
+    expect((await monitor(`/api/heartbeats/${id}`)).lastCause).toMatch(/has not finished within 2 s/);
+    await until(async () => delivered('heartbeat.down', id).length > 0, 15_000);
+  });
+
+  it('pings: an unknown token is 404, one token past its budget 429 with Retry-After, the URL shown to editors only', async () => {
+    expect((await api.request('GET', '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+    expect((await api.request('GET', '/ping/short')).status).toBe(404);
+    const created = await api.request<{ id: number; pingUrl: string }>(
+      'POST',
+      `/api/websites/${websiteId}/heartbeats`,
+      {
+        token,
+        body: { name: 'Flood', schedule: { periodSeconds: 3600 } },
+      },
+    );
+    const path = new URL(created.body.pingUrl).pathname;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => api.request('GET', path)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(170);
+    expect(
+      Number(answers.find((answer) => answer.status === 429)?.headers.get('retry-after')),
+    ).toBeGreaterThan(0);
+    const viewer = await api.createToken(stack.organizationId, ['read']);
+    const seen = await api.request<{ pingUrl: string | null }>('GET', `/api/heartbeats/${created.body.id}`, {
+      token: viewer,
+    });
+    expect(seen.status).toBe(200);
+    expect(seen.body.pingUrl).toBeNull();
+    const listed = await api.request<{ items: Array<{ kind: string; pingUrl?: string | null }> }>(
+      'GET',
+      `/api/websites/${websiteId}/monitors`,
+      { token: viewer },
+    );
+    expect(
+      listed.body.items.filter((item) => item.kind === 'heartbeat').every((item) => item.pingUrl === null),
+    ).toBe(true);
+  });
+
+  it('DNS: expected A and MX values pass; a changed answer raises dns.changed with both sets; NXDOMAIN and a silent server go down with the cause', async () => {
+    const a = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/dns-checks`, {
+      token,
+      body: {
+        recordType: 'A',
+        host: 'shop.example',
+        expected: ['192.0.2.10'],
+        intervalSeconds: 10,
+        timeoutSeconds: 1,
+      },
+    });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    const mx = await api.request<{ id: number; expected: string[] }>(
+      'POST',
+      `/api/websites/${websiteId}/dns-checks`,
+      {
+        token,
+        body: {
+          recordType: 'MX',
+          host: 'shop.example',
+          expected: ['10 MX1.Shop.Example.'],
+          intervalSeconds: 10,
+        },
+      },
+    );
+    expect(mx.body.expected).toEqual(['10 mx1.shop.example']);
+    const learning = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/dns-checks`, {
+      token,
+      body: { recordType: 'A', host: 'shop.example', expected: 'unchanged', intervalSeconds: 10 },
+    });
+    for (const id of [a.body.id, mx.body.id, learning.body.id])
+      await until(async () => (await monitor(`/api/dns-checks/${id}`)).status === 'up', 20_000);
+    const bad = await api.request<{ errors: Array<{ path: string }> }>(
+      'POST',
+      `/api/websites/${websiteId}/dns-checks`,
+      {
+        token,
+        body: { recordType: 'MX', expected: ['mail.example'], intervalSeconds: 10 },
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.path)).toContain('expected.0');
+
+    dns.setZone({
+      'shop.example': { A: ['192.0.2.99'], MX: [{ priority: 10, exchange: 'mx1.shop.example' }] },
+    });
+    await until(async () => delivered('dns.changed', learning.body.id).length > 0, 40_000);
+    const [changed] = delivered('dns.changed', learning.body.id);
+    expect(changed?.data.dnsChange).toEqual({ previous: ['192.0.2.10'], current: ['192.0.2.99'] });
+    expect((await monitor(`/api/dns-checks/${learning.body.id}`)).pendingChange).toMatchObject({
+      current: ['192.0.2.99'],
+    });
+    await until(async () => (await monitor(`/api/dns-checks/${a.body.id}`)).status === 'down', 40_000);
+    expect((await monitor(`/api/dns-checks/${a.body.id}`)).lastCause).toMatch(
+      /expected 192\.0\.2\.10, got 192\.0\.2\.99/,
+    );
+    expect(
+      (await api.request('POST', `/api/dns-checks/${learning.body.id}/accept-change`, { token })).status,
+    ).toBe(200);
+    await until(async () => (await monitor(`/api/dns-checks/${learning.body.id}`)).status === 'up', 40_000);
+
+    dns.setZone({});
+    await until(async () => (await monitor(`/api/dns-checks/${mx.body.id}`)).status === 'down', 40_000);
+    expect((await monitor(`/api/dns-checks/${mx.body.id}`)).lastCause).toMatch(/NXDOMAIN/);
+    dns.setOptions({ silent: true });
+    await until(
+      async () => /TIMEOUT|timed out/i.test((await monitor(`/api/dns-checks/${a.body.id}`)).lastCause ?? ''),
+      40_000,
+    );
+    dns.setOptions({});
+    const results = await api.request<{ items: Array<{ kind: string; monitorId: number; status: string }> }>(
+      'GET',
+      `/api/dns-checks/${a.body.id}/results`,
+      { token },
+    );
+    expect(results.body.items[0]).toMatchObject({ kind: 'dns', monitorId: a.body.id, status: 'down' });
+  });
+
+  it('ports: a banner server is up, a certificate 5 days from expiry warns, a closed port is down', async () => {
+    const create = async (body: Record<string, unknown>) => {
+      const created = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/port-checks`, {
+        token,
+        body: { host: '127.0.0.1', intervalSeconds: 10, timeoutSeconds: 2, ...body },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body.id;
+    };
+    const smtp = await create({ port: bannerPort, expectBanner: '220' });
+    const imaps = await create({ port: tlsPort, tls: true });
+    const closed = await create({ port: closedPort });
+    await until(async () => (await monitor(`/api/port-checks/${smtp}`)).status === 'up', 20_000);
+    await until(async () => (await monitor(`/api/port-checks/${closed}`)).status === 'down', 40_000);
+    expect((await monitor(`/api/port-checks/${closed}`)).lastCause).toMatch(/connection refused/);
+    await until(async () => delivered('ssl.expiring', imaps).length > 0, 40_000);
+    const results = await api.request<{
+      items: Array<{
+        banner: string | null;
+        connectMs: number | null;
+        tlsMs: number | null;
+        certificate: { daysLeft: number } | null;
+      }>;
+    }>('GET', `/api/port-checks/${imaps}/results`, { token });
+    expect(results.body.items[0]?.certificate?.daysLeft).toBeLessThanOrEqual(5);
+    expect(results.body.items[0]?.tlsMs).toBeGreaterThan(0);
+    const banner = await api.request<{ items: Array<{ banner: string | null }> }>(
+      'GET',
+      `/api/port-checks/${smtp}/results`,
+      {
+        token,
+      },
+    );
+    expect(banner.body.items[0]?.banner).toBe('220 ready');
+  });
+
+  it('the package decides: a feature switched off refuses (403), the per-website limit answers 409', async () => {
+    const pkg = await createPackage(api, token, {
+      features: { heartbeats: false },
+      limits: { minCheckIntervalSeconds: 10, maxPortChecksPerWebsite: 1 },
+    });
+    const customerId = await createCustomer(api, token, pkg.id, 'Small');
+    const site = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Small site', url: stack.target.url, checkInterval: 60 },
+    });
+    const refused = await api.request('POST', `/api/websites/${site.body.id}/heartbeats`, {
+      token,
+      body: { name: 'x', schedule: { periodSeconds: 60 } },
+    });
+    expect(refused.status).toBe(403);
+    const port = { host: '127.0.0.1', port: bannerPort, intervalSeconds: 10 };
+    expect(
+      (await api.request('POST', `/api/websites/${site.body.id}/port-checks`, { token, body: port })).status,
+    ).toBe(201);
+    expect(
+      (await api.request('POST', `/api/websites/${site.body.id}/port-checks`, { token, body: port })).status,
+    ).toBe(409);
+  });
+});
