@@ -317,6 +317,45 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     expect(banner.body.items[0]?.banner).toBe('220 ready');
   });
 
+  it('the website’s status, the dashboard, its status page and a badge show its monitors', async () => {
+    const status = await api.request<{ monitors: Array<{ kind: string; name: string; status: string }> }>(
+      'GET',
+      `/api/websites/${websiteId}/status`,
+      { token },
+    );
+    expect(status.body.monitors.map((m) => m.kind)).toEqual(
+      expect.arrayContaining(['heartbeat', 'dns', 'port']),
+    );
+    expect(status.body.monitors.find((m) => m.name === 'Import')).toMatchObject({ status: 'down' });
+    const dashboard = await api.request<{
+      items: Array<{ id: number; monitors: { total: number; down: number } }>;
+    }>('GET', '/api/dashboard/websites', { token });
+    const row = dashboard.body.items.find((item) => item.id === websiteId);
+    expect(row?.monitors.total).toBe(status.body.monitors.length);
+    expect(row?.monitors.down).toBe(status.body.monitors.filter((m) => m.status === 'down').length);
+    const page = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug: 'monitors-shop', title: 'Shop status', customerId: stack.customerId, public: true },
+    });
+    expect(page.status, JSON.stringify(page.body)).toBe(201);
+    const json = await api.request<{
+      websites: Array<{ monitors: Array<{ kind: string; name: string; statusText: string }> }>;
+    }>('GET', '/status/monitors-shop.json');
+    expect(json.body.websites[0]?.monitors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'Scheduled job', name: 'Import', statusText: 'Down' }),
+      ]),
+    );
+    const html = await api.request<string>('GET', '/status/monitors-shop');
+    expect(html.body).toContain('Scheduled job: Import');
+    const { publicId } = (
+      await api.request<{ publicId: string }>('GET', `/api/websites/${websiteId}`, { token })
+    ).body;
+    const badge = await api.request<string>('GET', `/badge/${publicId}/monitors.svg`);
+    expect(badge.status).toBe(200);
+    expect(badge.body).toMatch(/jobs &amp; checks: \d+ of \d+ down/);
+  });
+
   it('the package decides: a feature switched off refuses (403), the per-website limit answers 409', async () => {
     const pkg = await createPackage(api, token, {
       features: { heartbeats: false },

@@ -43,6 +43,7 @@ import {
   heartbeatDeadlinesKey,
   MonitorRepository,
   MonitorService,
+  MonitorSummaries,
   monitorRoutes,
   PINGS_PER_TOKEN,
   PingIntake,
@@ -178,6 +179,7 @@ export async function startApi(
     );
   // Heartbeats, DNS and port checks; pings answered from Redis alone.
   const monitorRepository = new MonitorRepository(mongo.db);
+  const monitorSummaries = new MonitorSummaries(redis, config.REDIS_KEY_PREFIX);
   const heartbeatTokens = new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX);
   const monitorService = new MonitorService({
     repository: monitorRepository,
@@ -194,6 +196,7 @@ export async function startApi(
       exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
     },
     pingUrl: (token) => appLink(config, `/ping/${token}`).href,
+    summaries: monitorSummaries,
   });
   const pingIntake = new PingIntake({
     redis,
@@ -320,6 +323,7 @@ export async function startApi(
       states: services.states,
       owner: ownerOf,
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+      monitors: async (websiteId) => (await monitorSummaries.of([websiteId])).get(websiteId) ?? [],
     }),
     ...incidentRoutes({
       states: services.states,

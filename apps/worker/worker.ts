@@ -26,6 +26,7 @@ import {
   heartbeatDeadlinesKey,
   MonitorRepository,
   MonitorRunner,
+  MonitorSummaries,
   regionDueKey,
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
@@ -268,6 +269,7 @@ export async function startWorker(
       dnsResolvers: config.DNS_RESOLVERS,
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
       concurrency: config.WORKER_CONCURRENCY,
+      summaries: new MonitorSummaries(redis, config.REDIS_KEY_PREFIX),
       logger,
     }),
     tokens: new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX),

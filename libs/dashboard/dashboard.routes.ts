@@ -16,6 +16,9 @@ const websiteOverviewView = z
     lastCheckedAt: z.iso.datetime().nullable(),
     uptime24hPercent: z.number().nullable(),
     responseTimes24h: z.array(z.number().nullable()).length(24),
+    monitors: z
+      .object({ total: z.number().int(), down: z.number().int() })
+      .describe('Its heartbeats, DNS and port checks, and how many of them are down'),
   })
   .meta({ id: 'WebsiteOverview' });
 

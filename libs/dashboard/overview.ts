@@ -35,6 +35,8 @@ export interface WebsiteOverview {
   uptime24hPercent: number | null;
   /** 24 hourly average response times, oldest first (null: no answer that hour). */
   responseTimes24h: Array<number | null>;
+  /** Its heartbeats, DNS and port checks: how many, and how many are down. */
+  monitors: { total: number; down: number };
 }
 
 /**
@@ -54,11 +56,12 @@ export async function websiteOverview(
   const websites = page.slice(0, OVERVIEW_PAGE);
   const ids = websites.map((website) => website.id);
   const from = new Date(now.getTime() - DAY_MS);
-  const [statuses, customers, hours, incidents] = await Promise.all([
+  const [statuses, customers, hours, incidents, monitors] = await Promise.all([
     deps.statuses(organizationId, websites),
     deps.customers.findByIds(organizationId, [...new Set(websites.map((website) => website.customerId))]),
     deps.rollups.since(organizationId, ids, 'hour', new Date(from.getTime() - 3_600_000)),
     deps.incidents(organizationId, ids, from),
+    deps.monitors(ids),
   ]);
   const customerName = new Map(customers.map((customer) => [customer.id, customer.name]));
   const items = websites.map((website) => {
@@ -76,6 +79,10 @@ export async function websiteOverview(
       status,
       statusText: statusText(status),
       lastCheckedAt: state?.lastCheckedAt?.toISOString() ?? null,
+      monitors: {
+        total: monitors.get(website.id)?.length ?? 0,
+        down: monitors.get(website.id)?.filter((monitor) => monitor.health === 'down').length ?? 0,
+      },
       uptime24hPercent: checked
         ? uptimeBetween(
             incidents.filter((incident) => incident.websiteId === website.id),

@@ -8,10 +8,21 @@ import { checkResultSchema } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { freshWithinMsOf } from './decision-rules.js';
-import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
+import {
+  inMaintenanceAt,
+  type MonitorStateDocument,
+  OTHER_MONITOR_KINDS,
+  type OtherMonitorKind,
+} from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { CheckResultDocument, ResultRepository } from './result.repository.js';
-import { isFresh, reportedStatus, WEBSITE_STATUSES, type WebsiteStatus } from './status-machine.js';
+import {
+  type Health,
+  isFresh,
+  reportedStatus,
+  WEBSITE_STATUSES,
+  type WebsiteStatus,
+} from './status-machine.js';
 import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -119,6 +130,10 @@ export function monitoringRoutes(deps: {
   /** The website's customer and package (null: gone meanwhile). */
   owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
   recheckDelayMs: number;
+  /** The website's heartbeats, DNS and port checks with their confirmed health. */
+  monitors(
+    websiteId: number,
+  ): Promise<Array<{ kind: OtherMonitorKind; id: number; name: string; health: Health }>>;
 }): Route[] {
   return [
     defineRoute({
@@ -152,14 +167,27 @@ export function monitoringRoutes(deps: {
               }),
             ),
             openIncidentId: z.string().nullable(),
+            monitors: z
+              .array(
+                z.object({
+                  kind: z.enum(OTHER_MONITOR_KINDS),
+                  id: z.number().int(),
+                  name: z.string(),
+                  status: z.enum(WEBSITE_STATUSES),
+                }),
+              )
+              .describe(
+                "Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status",
+              ),
           })
           .meta({ id: 'WebsiteStatus' }),
       },
       handle: async ({ auth, params }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
-        const [state, owner] = await Promise.all([
+        const [state, owner, monitors] = await Promise.all([
           deps.states.load(auth.organizationId, website.id),
           deps.owner(website),
+          deps.monitors(website.id),
         ]);
         const now = new Date();
         const unmonitored = website.unmonitored ?? null;
@@ -193,6 +221,10 @@ export function monitoringRoutes(deps: {
             ]),
           ),
           openIncidentId: state.openIncidentId,
+          monitors: monitors.map((monitor) => ({
+            ...monitor,
+            status: ['up', 'degraded', 'down', 'unknown'].includes(status) ? monitor.health : status,
+          })),
         };
       },
     }),

@@ -19,6 +19,7 @@ export {
 export { startMonitorWorker } from './monitor.worker.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
 export { MonitorRunner } from './monitor-runner.js';
+export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
 export { pingRoutes } from './ping.routes.js';

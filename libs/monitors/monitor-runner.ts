@@ -34,6 +34,7 @@ import {
   portVerdict,
   verdictSummary,
 } from './monitor-evaluation.js';
+import type { MonitorSummaries } from './monitor-summaries.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -62,6 +63,7 @@ export interface MonitorRunnerDependencies {
   probe: ProbeOptions;
   dnsResolvers: readonly string[];
   recheckDelayMs: number;
+  summaries: MonitorSummaries;
   /** DNS and port checks running at once in this worker. */
   concurrency: number;
   logger: Logger;
@@ -163,6 +165,13 @@ export class MonitorRunner {
         },
       };
     });
+    if (!done.refused)
+      await this.deps.summaries.write(website.id, {
+        kind: monitor.kind,
+        id: monitor.id,
+        name: monitor.name,
+        health: done.state.health,
+      });
     return { recheckSoon: done.refused ? false : done.result };
   }
 
@@ -426,11 +435,22 @@ export class MonitorRunner {
       const website = await this.deps.websites.get(monitor.organizationId, monitor.websiteId);
       if (!website) {
         await this.deps.repository.delete(monitor);
+        await this.deps.summaries.remove(monitor.websiteId, monitor);
         if (monitor.kind === 'heartbeat') await this.deps.deadlines.remove(member);
         else await this.deps.due.remove(member);
         removed++;
         continue;
       }
+      const state = await this.deps.states.load(monitor.organizationId, monitor.websiteId, {
+        kind: monitor.kind,
+        id: monitor.id,
+      });
+      await this.deps.summaries.write(monitor.websiteId, {
+        kind: monitor.kind,
+        id: monitor.id,
+        name: monitor.name,
+        health: state.health,
+      });
       if (monitor.kind === 'heartbeat') {
         const { tokenHash, ...rest } = monitor;
         await tokens.registerIfAbsent(tokenHash, {

@@ -33,6 +33,7 @@ import type {
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import { heartbeatAt } from './monitor-evaluation.js';
+import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 
 export interface MonitorDependencies {
@@ -49,6 +50,7 @@ export interface MonitorDependencies {
   /** A region's DNS and port checks' next runs. */
   regionDue(region: string): DueSet;
   guard: TargetGuard;
+  summaries: MonitorSummaries;
   /** The ping URL of a token (`<PUBLIC_URL>/ping/<token>`). */
   pingUrl(token: string): string;
 }
@@ -183,7 +185,18 @@ export class MonitorService {
     });
   }
 
+  /** The monitor in its website's summary (name and health), as lists of websites show it. */
+  private async summarize(monitor: MonitorDocument): Promise<void> {
+    const state = await this.deps.states.load(monitor.organizationId, monitor.websiteId, refOf(monitor));
+    await this.deps.summaries.write(monitor.websiteId, {
+      ...refOf(monitor),
+      name: monitor.name,
+      health: state.health,
+    });
+  }
+
   private async registerHeartbeat(heartbeat: HeartbeatDocument): Promise<void> {
+    await this.summarize(heartbeat);
     const member = {
       kind: 'heartbeat',
       monitorId: heartbeat.id,
@@ -314,6 +327,7 @@ export class MonitorService {
     await this.deps.mutex.withLock(`monitors:${monitor.websiteId}`, async () => {
       await this.deps.repository.delete(monitor);
       await this.forgetInRedis(monitor);
+      await this.deps.summaries.remove(monitor.websiteId, monitor);
       await this.deps.states.forgetMonitor(monitor.websiteId, refOf(monitor));
     });
   }

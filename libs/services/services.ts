@@ -47,7 +47,7 @@ import {
   rollupIndexes,
   rollupMonthIndexes,
 } from '../monitoring/index.js';
-import { monitorIndexes } from '../monitors/index.js';
+import { MonitorSummaries, monitorIndexes } from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { LogoStore } from '../organizations/index.js';
@@ -481,6 +481,7 @@ class LazyServices implements Services {
       rollups: this.rollups,
       incidents: (organizationId: number, ids: readonly number[], since: Date) =>
         this.states.incidentsOfWebsites(organizationId, ids, since),
+      monitors: (ids: readonly number[]) => new MonitorSummaries(this.deps.redis, this.prefix).of(ids),
     }));
   }
   get statusPageBuilder(): Services['statusPageBuilder'] {

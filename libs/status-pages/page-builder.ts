@@ -8,6 +8,7 @@ import {
   buildStatusPage,
   type IncidentInput,
   type MaintenanceInput,
+  type PageWebsiteInput,
   type ShownStatus,
   type StatusPageData,
 } from './page-model.js';
@@ -28,6 +29,8 @@ export interface MonitoringReads {
   ): Promise<Map<number, { status: ShownStatus; lastCheckedAt: Date | null }>>;
   rollups: Pick<RollupRepository, 'since'>;
   incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
+  /** The websites' heartbeats, DNS and port checks with their health (websites without: absent). */
+  monitors(websiteIds: readonly number[]): Promise<Map<number, NonNullable<PageWebsiteInput['monitors']>>>;
 }
 
 /** A build asked for: the public page as read under the slug, and the slug's revision read before. */
@@ -107,12 +110,13 @@ export class LocalPageBuilder implements PageBuilder {
     const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
     const since = (period: RollupPeriod, ms: number) =>
       this.deps.rollups.since(organizationId, ids, period, new Date(ms));
-    const [statuses, days, hours, incidents, windows] = await Promise.all([
+    const [statuses, days, hours, incidents, windows, monitors] = await Promise.all([
       this.deps.statuses(organizationId, websites),
       since('day', today - (BAR_DAYS - 1) * DAY_MS),
       page.showResponseTimes ? since('hour', now.getTime() - DAY_MS) : Promise.resolve([]),
       this.deps.incidents(organizationId, ids, new Date(now.getTime() - BAR_DAYS * DAY_MS)),
       this.deps.maintenanceWindows(organizationId, ids),
+      this.deps.monitors(ids),
     ]);
     return buildStatusPage({
       now,
@@ -124,6 +128,7 @@ export class LocalPageBuilder implements PageBuilder {
         status: statuses.get(website.id)?.status ?? 'unknown',
         lastCheckedAt: statuses.get(website.id)?.lastCheckedAt ?? null,
         createdAt: website.createdAt,
+        monitors: monitors.get(website.id) ?? [],
       })),
       days,
       hours,

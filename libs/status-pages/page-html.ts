@@ -93,6 +93,7 @@ section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
 .bar.up{background:#17b26a}.bar.degraded{background:#f79009}.bar.down{background:#f04438}
 .chart{width:100%;height:5rem;color:var(--accent)}
 .muted{color:#667085;font-size:.875rem}
+.monitors{list-style:none;padding:0;margin:.5rem 0 0;font-size:.875rem}.monitors li{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap;padding:.125rem 0}
 .note{color:#344054;font-size:.875rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#667085;font-size:.875rem;padding:1rem 0}
@@ -115,6 +116,16 @@ export function renderStatusPage(data: StatusPageData, options: { jsonPath: stri
 ${bars(website.days)}
 <p class="muted">${uptime}${website.lastCheckedAt ? ` · last checked ${when(website.lastCheckedAt)}` : ''}</p>
 ${website.responseTimes ? chart(website.responseTimes) : ''}
+${
+  website.monitors.length === 0
+    ? ''
+    : `<ul class="monitors">${website.monitors
+        .map(
+          (m) =>
+            `<li><span>${escapeHtml(m.kind)}: ${escapeHtml(m.name)}</span> <span class="state ${m.status}">${SYMBOL[m.status]} ${m.statusText}</span></li>`,
+        )
+        .join('')}</ul>`
+}
 </article>`;
     })
     .join('\n');

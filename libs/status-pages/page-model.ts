@@ -38,6 +38,22 @@ export interface PageWebsiteInput {
   lastCheckedAt: Date | null;
   /** When the website was added: days before it have no bar. */
   createdAt: Date;
+  /** Its heartbeats, DNS and port checks, with their confirmed health (none: it has none). */
+  monitors?: ReadonlyArray<{
+    kind: 'heartbeat' | 'dns' | 'port';
+    name: string;
+    health: 'unknown' | 'up' | 'degraded' | 'down';
+  }>;
+}
+
+const MONITOR_KIND_TEXT = { heartbeat: 'Scheduled job', dns: 'DNS', port: 'Service port' } as const;
+
+/**
+ * What a website's other monitor shows: its health while the website is checked, else the website's
+ * own state (paused, in maintenance, not monitored), which holds for its monitors too.
+ */
+function monitorShown(websiteStatus: ShownStatus, health: ShownStatus): ShownStatus {
+  return ['up', 'degraded', 'down', 'unknown'].includes(websiteStatus) ? health : websiteStatus;
 }
 
 export interface RollupInput {
@@ -89,6 +105,8 @@ export interface StatusPageData {
     days: DayBar[];
     /** 24 hourly averages, oldest first, when the page shows response times. */
     responseTimes: Array<{ hour: string; averageMs: number | null }> | null;
+    /** Its scheduled jobs, DNS records and service ports, each in words ("Scheduled job: Backup"). */
+    monitors: Array<{ kind: string; name: string; status: ShownStatus; statusText: string }>;
   }>;
   incidents: Array<{
     website: string;
@@ -222,6 +240,15 @@ export function buildStatusPage(input: {
       uptime90dPercent,
       days,
       responseTimes,
+      monitors: (website.monitors ?? []).map((monitor) => {
+        const status = monitorShown(website.status, monitor.health);
+        return {
+          kind: MONITOR_KIND_TEXT[monitor.kind],
+          name: monitor.name,
+          status,
+          statusText: statusText(status),
+        };
+      }),
     };
   });
   const recentFrom = now - RECENT_INCIDENT_DAYS * DAY_MS;
@@ -249,7 +276,7 @@ export function buildStatusPage(input: {
     title: input.page.title,
     branding: input.page.branding,
     generatedAt: input.now.toISOString(),
-    overall: overallOf(websites.map((w) => w.status)),
+    overall: overallOf(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)])),
     websites,
     incidents,
     maintenance,

@@ -146,6 +146,22 @@ export class PublicStatusPages {
       .then((found) => found?.badge ?? null);
   }
 
+  /**
+   * A website's heartbeats, DNS and port checks for its monitors badge (live: their health is read
+   * from Redis each time, one read), or null for a website on no public page.
+   */
+  async monitorsBadge(publicId: string): Promise<{ total: number; down: number; degraded: number } | null> {
+    if (!(await this.badge(publicId, 1))) return null;
+    const website = await this.deps.websites.findByPublicId(publicId);
+    if (!website) return null;
+    const monitors = (await this.deps.monitors([website.id])).get(website.id) ?? [];
+    return {
+      total: monitors.length,
+      down: monitors.filter((monitor) => monitor.health === 'down').length,
+      degraded: monitors.filter((monitor) => monitor.health === 'degraded').length,
+    };
+  }
+
   private async badgeOf(website: WebsiteDocument, periodDays: number): Promise<PublicBadge | null> {
     const pages = await this.deps.pages.publicPagesOf(website.organizationId, website.customerId);
     if (!pages.some((page) => page.websiteIds === null || page.websiteIds.includes(website.id))) return null;

@@ -142,6 +142,36 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
     }),
     defineRoute({
       method: 'get',
+      path: '/badge/:publicId/monitors.svg',
+      operationId: 'getMonitorsBadge',
+      summary: 'A website’s heartbeats, DNS and port checks as a badge (SVG): all up, or how many are down',
+      tags: TAGS,
+      access: 'public',
+      params: badgeParams,
+      success: {
+        status: 200,
+        description: 'The badge',
+        schema: z.string(),
+        contentType: SVG,
+        headers: ['Cache-Control'],
+      },
+      problems: [404, 429, 503],
+      handle: async ({ params, ctx }) => {
+        const found = await pages.monitorsBadge(params.publicId);
+        if (!found) throw notFound('No website by that id on a public status page');
+        const [value, color] =
+          found.total === 0
+            ? ['none', 'grey' as const]
+            : found.down > 0
+              ? [`${found.down} of ${found.total} down`, 'red' as const]
+              : found.degraded > 0
+                ? [`${found.degraded} of ${found.total} degraded`, 'yellow' as const]
+                : [`${found.total} up`, 'green' as const];
+        return badge(ctx, badgeSvg('jobs & checks', value, color));
+      },
+    }),
+    defineRoute({
+      method: 'get',
       path: '/badge/:publicId/uptime.svg',
       operationId: 'getUptimeBadge',
       summary: 'A website’s uptime over a period as a badge (SVG)',

@@ -120,6 +120,9 @@ export const publicStatusPageView = z
         responseTimes: z
           .array(z.object({ hour: z.iso.datetime(), averageMs: z.number().nullable() }))
           .nullable(),
+        monitors: z
+          .array(z.object({ kind: z.string(), name: z.string(), status: z.string(), statusText: z.string() }))
+          .describe('Its scheduled jobs (heartbeats), DNS records and service ports'),
       }),
     ),
     incidents: z.array(
