@@ -1693,6 +1693,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/badge/{publicId}/monitors.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A website’s heartbeats, DNS and port checks as a badge (SVG): all up, or how many are down */
+        get: operations["getMonitorsBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/badge/{publicId}/uptime.svg": {
         parameters: {
             query?: never;
@@ -2532,6 +2549,15 @@ export interface components {
                 };
             };
             openIncidentId: string | null;
+            /** @description Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status */
+            monitors: {
+                /** @enum {string} */
+                kind: "heartbeat" | "dns" | "port";
+                id: number;
+                name: string;
+                /** @enum {string} */
+                status: "unknown" | "up" | "degraded" | "down" | "maintenance" | "paused" | "cancelled" | "unmonitored";
+            }[];
         };
         ResultPage: {
             items: components["schemas"]["Result"][];
@@ -3435,6 +3461,13 @@ export interface components {
                     hour: string;
                     averageMs: number | null;
                 }[] | null;
+                /** @description Its scheduled jobs (heartbeats), DNS records and service ports */
+                monitors: {
+                    kind: string;
+                    name: string;
+                    status: string;
+                    statusText: string;
+                }[];
             }[];
             incidents: {
                 website: string;
@@ -3512,6 +3545,11 @@ export interface components {
             lastCheckedAt: string | null;
             uptime24hPercent: number | null;
             responseTimes24h: (number | null)[];
+            /** @description Its heartbeats, DNS and port checks, and how many of them are down */
+            monitors: {
+                total: number;
+                down: number;
+            };
         };
         TokenCreate: {
             /** @description What the token is for, e.g. "CI deploys" */
@@ -17993,6 +18031,73 @@ export interface operations {
         };
     };
     getStatusBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The website’s publicId (the website must be on a public status page) */
+                publicId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMonitorsBadge: {
         parameters: {
             query?: never;
             header?: never;
