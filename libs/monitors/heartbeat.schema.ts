@@ -74,8 +74,8 @@ export const heartbeatView = z
     kind: z.literal('heartbeat'),
     name: z.string(),
     schedule: z.union([
-      z.object({ periodSeconds: z.number().int() }),
-      z.object({ cron: z.string(), timezone: z.string() }),
+      z.object({ periodSeconds: z.number().int() }).meta({ id: 'HeartbeatPeriod' }),
+      z.object({ cron: z.string(), timezone: z.string() }).meta({ id: 'HeartbeatCron' }),
     ]),
     graceSeconds: z.number().int(),
     maxRunSeconds: z.number().int().nullable(),

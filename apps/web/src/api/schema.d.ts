@@ -3276,12 +3276,7 @@ export interface components {
             /** @constant */
             kind: "heartbeat";
             name: string;
-            schedule: {
-                periodSeconds: number;
-            } | {
-                cron: string;
-                timezone: string;
-            };
+            schedule: components["schemas"]["HeartbeatPeriod"] | components["schemas"]["HeartbeatCron"];
             graceSeconds: number;
             maxRunSeconds: number | null;
             /** @description The URL the job calls (`/ping/{token}`): the token is its credential, shown to editors only */
@@ -3310,6 +3305,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        HeartbeatPeriod: {
+            periodSeconds: number;
+        };
+        HeartbeatCron: {
+            cron: string;
+            timezone: string;
         };
         DnsCheck: {
             id: number;

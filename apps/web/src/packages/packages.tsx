@@ -18,11 +18,19 @@ const FEATURES: Array<[keyof Features, string]> = [
   ['domainExpiryCheck', 'Domain expiry check'],
   ['mtls', 'Client certificates (mTLS)'],
   ['multiRegion', 'Checks from every region'],
+  ['assertions', 'Assertions on the answer'],
+  ['reports', 'Client reports'],
+  ['heartbeats', 'Heartbeats (jobs that ping)'],
+  ['dnsChecks', 'DNS checks'],
+  ['portChecks', 'Port checks'],
 ];
 const LIMITS: Array<[keyof Limits, string]> = [
   ['maxWebsites', 'Websites per customer'],
   ['minCheckIntervalSeconds', 'Shortest check interval (seconds)'],
   ['resultRetentionDays', 'Results kept (days)'],
+  ['maxHeartbeatsPerWebsite', 'Heartbeats per website'],
+  ['maxDnsChecksPerWebsite', 'DNS checks per website'],
+  ['maxPortChecksPerWebsite', 'Port checks per website'],
 ];
 const ALERTING: Array<[keyof Alerting, string]> = [
   ['confirmations', 'Failed checks before down'],
@@ -53,6 +61,7 @@ export function Packages() {
               <th scope="col">Key</th>
               <th scope="col">Websites</th>
               <th scope="col">Shortest interval</th>
+              <th scope="col">Per website</th>
               <th scope="col">Action</th>
             </tr>
           </thead>
@@ -65,6 +74,7 @@ export function Packages() {
                 </td>
                 <td data-label="Websites">{p.limits.maxWebsites}</td>
                 <td data-label="Shortest interval">{p.limits.minCheckIntervalSeconds} s</td>
+                <td data-label="Per website">{perWebsite(p)}</td>
                 <td data-label="Action">
                   <button type="button" class="link" onClick={() => setEditing(p)}>
                     Edit <span class="visually-hidden">{p.displayName}</span>
@@ -93,6 +103,16 @@ export function Packages() {
       )}
     </section>
   );
+}
+
+/** What a website of the package may have beside its HTTP check: "10 heartbeats, no DNS checks, 5 port checks". */
+function perWebsite(p: Package): string {
+  const one = (on: boolean, limit: number, noun: string) => (on ? `${limit} ${noun}` : `no ${noun}`);
+  return [
+    one(p.features.heartbeats, p.limits.maxHeartbeatsPerWebsite, 'heartbeats'),
+    one(p.features.dnsChecks, p.limits.maxDnsChecksPerWebsite, 'DNS checks'),
+    one(p.features.portChecks, p.limits.maxPortChecksPerWebsite, 'port checks'),
+  ].join(', ');
 }
 
 function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boolean) => void }) {

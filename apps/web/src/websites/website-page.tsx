@@ -8,6 +8,7 @@ import { FormError, Loading } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { EvidenceView } from './evidence.js';
+import { WebsiteMonitors } from './monitors.js';
 import { TimingChart } from './timing-chart.js';
 import { WebsiteEdit } from './website-edit.js';
 
@@ -188,6 +189,9 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
           </tbody>
         </table>
       )}
+
+      <h2>Heartbeats, DNS and ports</h2>
+      <WebsiteMonitors website={w} />
 
       <h2>Response time</h2>
       {results.data && <TimingChart results={results.data.items} />}
