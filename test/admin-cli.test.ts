@@ -240,7 +240,12 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       token,
       body: { type: 'opsgenie', name: 'Genie', config: { apiKey: '0a1b2c3d-0000-4000-8000-123456789abc' } },
     });
-    expect([website.status, channel.status]).toEqual([201, 201]);
+    const heartbeat = await api.request<{ id: number; pingUrl: string }>(
+      'POST',
+      `/api/websites/${website.body.id}/heartbeats`,
+      { token, body: { name: 'Backup', schedule: { periodSeconds: 3600 } } },
+    );
+    expect([website.status, channel.status, heartbeat.status]).toEqual([201, 201, 201]);
 
     const oldKey = api.config.SECRETS_KEY as Buffer;
     const newKey = Buffer.alloc(32, 42);
@@ -255,9 +260,14 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       websites: { documents: 1, resealed: 4, unreadable: 0 },
       notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
       twoFactorSecrets: { documents: 0, resealed: 0, unreadable: 0 },
+      heartbeatPingTokens: { documents: 1, resealed: 1, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);
+    const storedHeartbeat = await api.db.collection('website_monitors').findOne({ id: heartbeat.body.id });
+    expect(
+      box.open(storedHeartbeat?.tokenSealed, `website_monitors/heartbeat/${storedHeartbeat?.tokenHash}`),
+    ).toBe(new URL(heartbeat.body.pingUrl).pathname.split('/').at(-1));
     const storedWebsite = await api.db.collection('websites').findOne({ id: website.body.id });
     expect(storedWebsite?.mtlsClientKey.kid).toBe(keyIdOf(newKey));
     expect(box.open(storedWebsite?.mtlsClientKey, `websites/${website.body.id}/mtlsClientKey`)).toBe(

@@ -7,7 +7,7 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { DnsRecordType } from '../probe/index.js';
-import type { SealedSecret } from '../secrets/index.js';
+import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { PingKind } from './heartbeat.schema.js';
 import type { HeartbeatSchedule } from './heartbeat-schedule.js';
 
@@ -107,6 +107,9 @@ export interface MonitorLogEntry {
   };
 }
 
+/** What a heartbeat's token is sealed for (a token opened under another context is refused). */
+export const heartbeatTokenContext = (hash: string) => `website_monitors/heartbeat/${hash}`;
+
 const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
 const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
 
@@ -203,6 +206,26 @@ export class MonitorRepository {
     memory: Pick<DnsCheckDocument, 'learned' | 'pendingChange'>,
   ): Promise<void> {
     await this.monitors.updateFields(check.organizationId, check.id, { $set: memory } as never);
+  }
+
+  /** Every heartbeat's token sealed again under the current key (after a key rotation). */
+  resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
+    return resealCollection({
+      collection: this.db.collection<MonitorDocument>(WEBSITE_MONITORS),
+      box,
+      filter: { kind: 'heartbeat' },
+      sealedFieldsOf: (monitor) =>
+        monitor.kind === 'heartbeat'
+          ? [
+              {
+                path: 'tokenSealed',
+                sealed: monitor.tokenSealed,
+                context: heartbeatTokenContext(monitor.tokenHash),
+              },
+            ]
+          : [],
+      onProgress,
+    });
   }
 
   appendLog(entry: MonitorLogEntry): Promise<number> {

@@ -23,13 +23,14 @@ import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './d
 import type { DueSet } from './due-set.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './heartbeat.schema.js';
 import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
-import type {
-  DnsCheckDocument,
-  HeartbeatDocument,
-  MonitorDocument,
-  MonitorKind,
-  MonitorRepository,
-  PortCheckDocument,
+import {
+  type DnsCheckDocument,
+  type HeartbeatDocument,
+  heartbeatTokenContext,
+  type MonitorDocument,
+  type MonitorKind,
+  type MonitorRepository,
+  type PortCheckDocument,
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import { heartbeatAt } from './monitor-evaluation.js';
@@ -71,7 +72,6 @@ export const refOf = (monitor: Pick<MonitorDocument, 'kind' | 'id'>): MonitorRef
   kind: monitor.kind,
   id: monitor.id,
 });
-const tokenContext = (hash: string) => `website_monitors/heartbeat/${hash}`;
 
 /** Where a monitor stands for people: paused while its website is not monitored, else its state. */
 export function monitorStatusOf(
@@ -174,7 +174,7 @@ export class MonitorService {
         websiteId: website.id,
         ...body,
         tokenHash,
-        tokenSealed: this.deps.secrets.seal(token, tokenContext(tokenHash)),
+        tokenSealed: this.deps.secrets.seal(token, heartbeatTokenContext(tokenHash)),
         lastSuccessAt: null,
         lastStartAt: null,
         lastFailureAt: null,
@@ -372,7 +372,7 @@ export class MonitorService {
   /** The ping URL of a heartbeat, for callers who may see it (editors). */
   pingUrlOf(heartbeat: HeartbeatDocument): string {
     return this.deps.pingUrl(
-      this.deps.secrets.open(heartbeat.tokenSealed, tokenContext(heartbeat.tokenHash)),
+      this.deps.secrets.open(heartbeat.tokenSealed, heartbeatTokenContext(heartbeat.tokenHash)),
     );
   }
 

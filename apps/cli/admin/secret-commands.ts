@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type AppConfig, decodeSecretsKey, requireSecretsKey } from '../../../libs/config/index.js';
 import { readStoredSecretsKey } from '../../../libs/embedded/index.js';
+import { MonitorRepository } from '../../../libs/monitors/index.js';
 import { ChannelRepository } from '../../../libs/notifications/index.js';
 import { TwoFactorRepository } from '../../../libs/people/index.js';
 import { type ResealReport, SecretBox } from '../../../libs/secrets/index.js';
@@ -27,8 +28,15 @@ export const secretCommands: Record<string, AdminCommand> = {
     const websites = await new WebsiteRepository(db).resealSecrets(box, progress('websites'));
     const channels = await new ChannelRepository(db).resealSecrets(box, progress('notification channels'));
     const totpSecrets = await new TwoFactorRepository(db).resealSecrets(box, progress('two-factor secrets'));
-    print({ websites, notificationChannels: channels, twoFactorSecrets: totpSecrets });
-    const unreadable = websites.unreadable + channels.unreadable + totpSecrets.unreadable;
+    const pingTokens = await new MonitorRepository(db).resealSecrets(box, progress('heartbeat ping tokens'));
+    print({
+      websites,
+      notificationChannels: channels,
+      twoFactorSecrets: totpSecrets,
+      heartbeatPingTokens: pingTokens,
+    });
+    const unreadable =
+      websites.unreadable + channels.unreadable + totpSecrets.unreadable + pingTokens.unreadable;
     if (unreadable > 0)
       throw new Error(
         `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,
