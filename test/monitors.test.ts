@@ -279,6 +279,12 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
       { token },
     );
     expect(results.body.items[0]).toMatchObject({ kind: 'dns', monitorId: a.body.id, status: 'down' });
+    const http = await api.request<{ items: Array<{ kind: string; monitorId: number }> }>(
+      'GET',
+      `/api/websites/${websiteId}/results?limit=1`,
+      { token },
+    );
+    expect(http.body.items[0]).toMatchObject({ kind: 'http', monitorId: websiteId });
   });
 
   it('ports: a banner server is up, a certificate 5 days from expiry warns, a closed port is down', async () => {

@@ -31,6 +31,10 @@ const resultView = z
   .object({
     id: z.string().describe('The result’s id (for its evidence)'),
     websiteId: z.number().int(),
+    kind: z
+      .literal('http')
+      .describe("The monitor that made it: the website's HTTP check (DNS and port checks have results of their own)"),
+    monitorId: z.number().int().describe('For an HTTP result, the website'),
     region: z.string(),
     nodeId: z.string(),
     startedAt: z.iso.datetime(),
@@ -77,6 +81,8 @@ function toResultView(result: WithId<CheckResultDocument>): z.input<typeof resul
   return {
     id: result._id.toHexString(),
     websiteId: result.websiteId,
+    kind: 'http',
+    monitorId: result.websiteId,
     region: result.region,
     nodeId: result.nodeId,
     startedAt: result.startedAt.toISOString(),
