@@ -2567,6 +2567,13 @@ export interface components {
             /** @description The result’s id (for its evidence) */
             id: string;
             websiteId: number;
+            /**
+             * @description The monitor that made it: the website's HTTP check (DNS and port checks have results of their own)
+             * @constant
+             */
+            kind: "http";
+            /** @description For an HTTP result, the website */
+            monitorId: number;
             region: string;
             nodeId: string;
             /** Format: date-time */
