@@ -75,6 +75,13 @@ describe('notification channels', () => {
       'maintenance.started',
       'maintenance.ended',
       'incident.acknowledged',
+      'heartbeat.down',
+      'heartbeat.up',
+      'dns.down',
+      'dns.up',
+      'dns.changed',
+      'port.down',
+      'port.up',
       'test',
     ]);
     // Standard Webhooks: whsec_ and base64 of (here 32) random bytes.
