@@ -29,16 +29,23 @@ export function startMonitorWorker(options: {
     process: (job) => runner.onPing(job.data),
   });
   let ticking = false;
+  // A failing tick is told once per streak (Redis away fails every second; its outage is logged already).
+  let failing = false;
   const tick = setInterval(() => {
     if (ticking) return;
     ticking = true;
     Promise.all([runner.sweepDeadlines(), runner.startDueChecks()])
-      .catch((error: unknown) =>
+      .then(() => {
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        if (failing) return;
+        failing = true;
         logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
-          'heartbeats and DNS/port checks not claimed this second (Redis away?)',
-        ),
-      )
+          'heartbeats and DNS/port checks not claimed (Redis away?); tried again every second',
+        );
+      })
       .finally(() => {
         ticking = false;
       });
