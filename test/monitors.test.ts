@@ -362,6 +362,46 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     expect(badge.body).toMatch(/jobs &amp; checks: \d+ of \d+ down/);
   });
 
+  it('in the website’s maintenance a missed heartbeat tells nobody; a paused website’s monitors are paused', async () => {
+    const window = await api.request('POST', '/api/maintenance-windows', {
+      token,
+      body: {
+        websiteId,
+        title: 'Server move',
+        startsAt: new Date(Date.now() - 1000).toISOString(),
+        endsAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+    });
+    expect(window.status, JSON.stringify(window.body)).toBe(201);
+    await until(async () => (await stack.status(websiteId)).status === 'maintenance', 20_000);
+    const created = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/heartbeats`, {
+      token,
+      body: { name: 'During the move', schedule: { periodSeconds: 10 }, graceSeconds: 0 },
+    });
+    const { id } = created.body;
+    expect((await monitor(`/api/heartbeats/${id}`)).status).toBe('maintenance');
+    // Late at 10 s, looked at every second: well past it, nothing was told.
+    await new Promise((resolve) => setTimeout(resolve, 14_000));
+    expect(delivered('heartbeat.down', id)).toHaveLength(0);
+    const { publicId } = (
+      await api.request<{ publicId: string }>('GET', `/api/websites/${websiteId}`, { token })
+    ).body;
+    const paused = await api.request('PATCH', `/api/websites/${publicId}`, {
+      token,
+      body: { paused: true },
+    });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect((await monitor(`/api/heartbeats/${id}`)).status).toBe('paused');
+    const monitors = await api.request<{ items: Array<{ status: string }> }>(
+      'GET',
+      `/api/websites/${websiteId}/monitors`,
+      {
+        token,
+      },
+    );
+    expect(new Set(monitors.body.items.map((item) => item.status))).toEqual(new Set(['paused']));
+  });
+
   it('the package decides: a feature switched off refuses (403), the per-website limit answers 409', async () => {
     const pkg = await createPackage(api, token, {
       features: { heartbeats: false },
