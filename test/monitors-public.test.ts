@@ -66,6 +66,12 @@ describe('heartbeat pings are answered from Redis alone; port checks are refused
         );
       }
       expect((await ask(pingPath)).status).toBe(200);
+      const posted = await fetch(`${api.api.url}${pingPath}/fail`, {
+        method: 'POST',
+        body: 'exit 3: disk full',
+        signal: AbortSignal.timeout(3000),
+      });
+      expect(posted.status).toBe(200);
       expect((await ask(`${pingPath}/0`)).status).toBe(200);
       expect((await ask(`${pingPath}/256`)).status).toBe(404);
     } finally {

@@ -162,7 +162,7 @@ export function auditRecorder(
   }
 
   return (route) => {
-    if (!isWrite(route)) return undefined;
+    if (!isWrite(route) || route.unaudited) return undefined;
     const view = route.access === 'public' ? undefined : viewOf(route, options.routes);
     return async (ctx, next) => {
       const params = { ...(ctx.params as Record<string, string>) };

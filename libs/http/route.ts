@@ -64,6 +64,8 @@ export interface RouteDefinition<
    * at most `limitBytes` accepted.
    */
   rawBody?: { maxBytes: number; limitBytes: number };
+  /** A write that is no change of anyone's configuration (a heartbeat ping): the audit log leaves it out. */
+  unaudited?: true;
   success: {
     status: 200 | 201 | 202 | 204;
     description: string;
@@ -102,6 +104,7 @@ export interface Route {
   body?: z.ZodType;
   maxBodyBytes?: number;
   rawBody?: { maxBytes: number; limitBytes: number };
+  unaudited?: true;
   success: {
     status: number;
     description: string;

@@ -33,7 +33,9 @@ const resultView = z
     websiteId: z.number().int(),
     kind: z
       .literal('http')
-      .describe("The monitor that made it: the website's HTTP check (DNS and port checks have results of their own)"),
+      .describe(
+        "The monitor that made it: the website's HTTP check (DNS and port checks have results of their own)",
+      ),
     monitorId: z.number().int().describe('For an HTTP result, the website'),
     region: z.string(),
     nodeId: z.string(),
