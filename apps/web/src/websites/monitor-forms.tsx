@@ -168,6 +168,26 @@ function NumberInput({
   );
 }
 
+/** How often a DNS or port check runs and how long it may take: both forms ask the same. */
+function CheckTiming(props: {
+  errors: Record<string, string | undefined>;
+  interval: string;
+  onInterval: (value: string) => void;
+  timeout: string;
+  onTimeout: (value: string) => void;
+}) {
+  return (
+    <div class="row">
+      <Field label="Check every (seconds)" error={props.errors.intervalSeconds}>
+        {(field) => <NumberInput {...field} min={10} value={props.interval} onInput={props.onInterval} />}
+      </Field>
+      <Field label="Timeout (seconds)" error={props.errors.timeoutSeconds}>
+        {(field) => <NumberInput {...field} min={1} value={props.timeout} onInput={props.onTimeout} />}
+      </Field>
+    </div>
+  );
+}
+
 export function HeartbeatForm({
   websiteRef,
   heartbeat,
@@ -450,14 +470,13 @@ export function DnsForm({
           {(props) => <NumberInput {...props} min={60} value={relearn} onInput={setRelearn} />}
         </Field>
       )}
-      <div class="row">
-        <Field label="Check every (seconds)" error={errors.intervalSeconds}>
-          {(props) => <NumberInput {...props} min={10} value={interval} onInput={setIntervalText} />}
-        </Field>
-        <Field label="Timeout (seconds)" error={errors.timeoutSeconds}>
-          {(props) => <NumberInput {...props} min={1} value={timeout} onInput={setTimeoutText} />}
-        </Field>
-      </div>
+      <CheckTiming
+        errors={errors}
+        interval={interval}
+        onInterval={setIntervalText}
+        timeout={timeout}
+        onTimeout={setTimeoutText}
+      />
       <Field label="Name (optional)" error={errors.name} hint="Empty: the record type and host.">
         {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
@@ -537,14 +556,13 @@ export function PortForm({
       >
         {(props) => <input {...props} value={banner} onInput={(e) => setBanner(e.currentTarget.value)} />}
       </Field>
-      <div class="row">
-        <Field label="Check every (seconds)" error={errors.intervalSeconds}>
-          {(props) => <NumberInput {...props} min={10} value={interval} onInput={setIntervalText} />}
-        </Field>
-        <Field label="Timeout (seconds)" error={errors.timeoutSeconds}>
-          {(props) => <NumberInput {...props} min={1} value={timeout} onInput={setTimeoutText} />}
-        </Field>
-      </div>
+      <CheckTiming
+        errors={errors}
+        interval={interval}
+        onInterval={setIntervalText}
+        timeout={timeout}
+        onTimeout={setTimeoutText}
+      />
       <Field label="Name (optional)" error={errors.name} hint="Empty: host:port.">
         {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
