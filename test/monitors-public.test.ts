@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from '../apps/api/api.js';
 import { type EmbeddedServer, findFreePort, startFerretDb } from '../libs/embedded/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { createLogger } from '../libs/logging/index.js';
+import { createCustomer, createPackage, TestApi, testConfig } from './support/harness.js';
 
 /**
  * A FerretDB of its own, stopped with SIGSTOP (it accepts connections and answers nothing): a ping
@@ -107,5 +111,51 @@ describe('heartbeat pings are answered from Redis alone; port checks are refused
     );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e) => e.path).sort()).toEqual(expect.arrayContaining(['schedule.timezone']));
+  });
+});
+
+describe('what the logs hold of pings', () => {
+  it('the route’s pattern, never the token in the path', async () => {
+    let logs = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk.toString();
+        done();
+      },
+    });
+    const config = testConfig({ LOG_LEVEL: 'trace' });
+    const server = await startApi(config, createLogger('api', 'trace', sink));
+    const mongo = new MongoClient(config.MONGODB_URL);
+    try {
+      const { request, createOrganization, createToken } = TestApi.prototype;
+      const api = { api: server, request, createOrganization, createToken } as unknown as TestApi;
+      Object.defineProperty(api, 'db', { value: mongo.db() });
+      const { token } = await api.createOrganization();
+      const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
+      const website = await api.request<{ id: number }>('POST', '/api/websites', {
+        token,
+        body: { customerId, name: 'Shop', url: 'https://shop.example/', checkInterval: 300 },
+      });
+      const heartbeat = await api.request<{ pingUrl: string }>(
+        'POST',
+        `/api/websites/${website.body.id}/heartbeats`,
+        {
+          token,
+          body: { name: 'Backup', schedule: { periodSeconds: 3600 } },
+        },
+      );
+      const path = new URL(heartbeat.body.pingUrl).pathname;
+      const pingToken = path.split('/').at(-1) as string;
+      expect((await api.request('GET', path)).status).toBe(200);
+      expect((await api.request('POST', `${path}/fail`, { rawBody: 'x' })).status).toBe(200);
+      expect((await api.request('GET', `${path}/999`)).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(logs).toContain('/ping/:token');
+      expect(logs).not.toContain(pingToken);
+    } finally {
+      await server.stop();
+      await mongo.db().dropDatabase();
+      await mongo.close();
+    }
   });
 });

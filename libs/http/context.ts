@@ -8,6 +8,8 @@ export interface AppState {
   auth?: AuthContext;
   /** Set for a route reading its body as bytes: what it keeps, and whether more came. */
   rawBody?: { bytes: Buffer; truncated: boolean };
+  /** What request logs show as the path (the route's pattern when the path holds a credential). */
+  loggedPath?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -46,6 +46,11 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
     const audit = options.audit?.(route);
     const run: Koa.Middleware<AppState> = (ctx) => route.run(ctx);
     const steps: Koa.Middleware<AppState>[] = [options.guard(route.access)];
+    if (route.credentialInPath)
+      steps.unshift(async (ctx, next) => {
+        ctx.state.loggedPath = route.path;
+        await next();
+      });
     if (route.maxBodyBytes) {
       ownParsers.add(`${route.method.toUpperCase()} ${route.path}`);
       steps.push(jsonBodyMiddleware({ limit: route.maxBodyBytes }));

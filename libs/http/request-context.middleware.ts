@@ -32,7 +32,7 @@ export function requestContextMiddleware(options: {
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
+          path: ctx.state.loggedPath ?? ctx.path,
           route,
           status: ctx.status,
           durationMs: Math.round(seconds * 1000 * 10) / 10,

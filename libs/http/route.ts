@@ -66,6 +66,8 @@ export interface RouteDefinition<
   rawBody?: { maxBytes: number; limitBytes: number };
   /** A write that is no change of anyone's configuration (a heartbeat ping): the audit log leaves it out. */
   unaudited?: true;
+  /** The path holds a credential (a ping token): request logs name the route's pattern, not the path. */
+  credentialInPath?: true;
   success: {
     status: 200 | 201 | 202 | 204;
     description: string;
@@ -105,6 +107,7 @@ export interface Route {
   maxBodyBytes?: number;
   rawBody?: { maxBytes: number; limitBytes: number };
   unaudited?: true;
+  credentialInPath?: true;
   success: {
     status: number;
     description: string;

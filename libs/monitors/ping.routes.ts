@@ -80,6 +80,7 @@ export function pingRoutes(intake: PingIntake): Route[] {
           access: 'public',
           // A ping changes nothing of the organization's, and is answered without MongoDB.
           unaudited: true,
+          credentialInPath: true,
           params:
             suffix === 'code'
               ? z.object({ token: tokenParam, exitCode: z.string().max(10) })
