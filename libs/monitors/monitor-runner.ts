@@ -218,9 +218,12 @@ export class MonitorRunner {
         trigger: `ping:${ping.kind}:${ping.at}`,
         before: () => this.deps.repository.heard(heartbeat, heard),
       });
-    const fresh = await this.monitorOf(member);
-    if (fresh?.kind === 'heartbeat')
-      await this.deps.deadlines.schedule(member, heartbeatAt(fresh, new Date()).deadline);
+    // From what was read and this ping (no second read): a later ping taken elsewhere meanwhile
+    // at worst makes this deadline early, and a deadline is judged again from the stored heartbeat.
+    const [field, time] = Object.entries(heard)[0] as [keyof typeof heard, Date];
+    const known = heartbeat[field];
+    const after = { ...heartbeat, [field]: known && known > time ? known : time };
+    await this.deps.deadlines.schedule(member, heartbeatAt(after, new Date()).deadline);
   }
 
   /** Heartbeats whose deadline has passed: late unless a ping came meanwhile. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type AuthContext, decimalId, hasScope } from '../contract/index.js';
 import { defineRoute, type Route } from '../http/index.js';
-import { websiteRefParams } from '../websites/index.js';
+import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
 import {
   createHeartbeatBody,
@@ -97,14 +97,12 @@ function logResultView(entry: MonitorLogEntry): z.input<typeof monitorResultView
 export function monitorRoutes(deps: { service: MonitorService; repository: MonitorRepository }): Route[] {
   const { service, repository } = deps;
 
-  /** Views of monitors of one website, with where each stands. */
-  const viewsOf = async (auth: AuthContext, monitors: MonitorDocument[], websiteRef?: string) => {
-    if (monitors.length === 0) return [];
-    const website = await service.list(
-      auth.organizationId,
-      websiteRef ?? String((monitors[0] as MonitorDocument).websiteId),
-    );
-    const standings = await service.standings(website.website, monitors);
+  /** Views of monitors of one website (read already, or read here), with where each stands. */
+  const viewsOf = async (auth: AuthContext, monitors: MonitorDocument[], known?: WebsiteDocument) => {
+    const [first] = monitors;
+    if (!first) return [];
+    const website = known ?? (await service.websiteOf(auth.organizationId, first.websiteId));
+    const standings = await service.standings(website, monitors);
     const now = new Date();
     return monitors.map((monitor) => {
       const standing = standings.get(monitor.id);
@@ -182,8 +180,8 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       params: websiteRefParams,
       success: { status: 200, description: 'By id', schema: z.object({ items: z.array(monitorView) }) },
       handle: async ({ auth, params }) => {
-        const { monitors } = await service.list(auth.organizationId, params.websiteRef);
-        return { items: await viewsOf(auth, monitors, params.websiteRef) };
+        const { website, monitors } = await service.list(auth.organizationId, params.websiteRef);
+        return { items: await viewsOf(auth, monitors, website) };
       },
     }),
     defineRoute({

@@ -144,6 +144,11 @@ export class MonitorService {
       );
   }
 
+  /** The organization's website a monitor belongs to. */
+  websiteOf(organizationId: number, websiteId: number): Promise<WebsiteDocument> {
+    return this.deps.website(organizationId, String(websiteId));
+  }
+
   async list(
     organizationId: number,
     ref: string,
