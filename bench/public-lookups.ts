@@ -10,7 +10,8 @@
  *     of 100 pages each asked for once before: as visitors get them, refreshed in the background), and
  *     unknown slugs
  *   - the app's lists: `GET /api/websites` pages of 100 (after a random website, of one customer,
- *     filtered by status)
+ *     filtered by status, searched by a name), the summaries the overview reads (100 and 1,000), and
+ *     `GET /api/dashboard/websites` pages of 100 (with 24 h figures from three months of rollups)
  * Websites are spread over customers of 50, each with a public status page. One website per
  * customer is created over the API, the others are stored as copies and their lookup entries
  * added by the start-up backfill (its time is printed: what an upgrade at that size costs once).
@@ -19,7 +20,7 @@
  * Each scenario runs twice: with `--connections` at once (throughput; latency then is mostly
  * queueing on this machine's cores) and with one connection (what one request costs).
  * Usage: npm run bench:lookups [-- --websites 10000 --seconds 10 --connections 32 --runtime dist|tsx]
- *        [--only <part of a scenario's name>] [--cpu-prof <dir>: the API process's CPU profile]
+ *        [--only <part of a scenario's name>[,<another>…]] [--cpu-prof <dir>: the API process's CPU profile]
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -231,6 +232,43 @@ await withBenchDatabases('lookups', async (stack) => {
       }),
       [200],
     ],
+    [
+      '  searched by name',
+      () => ({
+        method: 'GET',
+        path: `/api/websites?limit=100&q=${encodeURIComponent(`Site ${pick(websiteIds)}`)}`,
+        headers: auth,
+      }),
+      [200],
+    ],
+    // What the app's overview reads (and polls): the same pages in a few fields each.
+    [
+      'GET /api/websites/summaries, 100',
+      () => ({
+        method: 'GET',
+        path: `/api/websites/summaries?limit=100&afterId=${pick(websiteIds)}`,
+        headers: auth,
+      }),
+      [200],
+    ],
+    [
+      '  1,000',
+      () => ({
+        method: 'GET',
+        path: `/api/websites/summaries?limit=1000&afterId=${pick(websiteIds)}`,
+        headers: auth,
+      }),
+      [200],
+    ],
+    [
+      'GET /api/dashboard/websites, 100',
+      () => ({
+        method: 'GET',
+        path: `/api/dashboard/websites?limit=100&afterId=${pick(websiteIds)}`,
+        headers: auth,
+      }),
+      [200],
+    ],
   ];
   for (const at of [connections, 1]) {
     console.log(
@@ -239,8 +277,9 @@ await withBenchDatabases('lookups', async (stack) => {
     console.log(
       'scenario                            req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req',
     );
+    const only = (values.only ?? '').split(',');
     for (const [name, next, expected, prepare] of scenarios.filter(([name]) =>
-      name.includes(values.only ?? ''),
+      only.some((part) => name.includes(part)),
     )) {
       await prepare?.();
       await loadFor({ pool, connections: at, durationMs: 1000, next, expected }); // warm-up

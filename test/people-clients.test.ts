@@ -43,16 +43,19 @@ describe("people: a client user sees only its customer's websites and status pag
 
   const get = (path: string) => withCookie<unknown>(api, client, 'GET', path);
 
-  it("lists its customer's websites only; another customer's list is 404", async () => {
-    const listed = await withCookie<Array<{ id: number }>>(api, client, 'GET', '/api/websites');
-    expect(listed.status).toBe(200);
-    expect(listed.body.map((w) => w.id)).toEqual([ours.websiteId]);
-    expect((await get(`/api/websites?customerId=${ours.customerId}`)).status).toBe(200);
-    expect((await get(`/api/websites?customerId=${theirs.customerId}`)).status).toBe(404);
-    // The organization's token still sees both.
-    const all = await api.request<unknown[]>('GET', '/api/websites', { token });
-    expect(all.body).toHaveLength(2);
-  });
+  it.each(['/api/websites', '/api/websites/summaries'])(
+    "lists its customer's websites only (%s); another customer's list is 404",
+    async (list) => {
+      const listed = await withCookie<Array<{ id: number }>>(api, client, 'GET', list);
+      expect(listed.status).toBe(200);
+      expect(listed.body.map((w) => w.id)).toEqual([ours.websiteId]);
+      expect((await get(`${list}?customerId=${ours.customerId}`)).status).toBe(200);
+      expect((await get(`${list}?customerId=${theirs.customerId}`)).status).toBe(404);
+      // The organization's token still sees both.
+      const all = await api.request<unknown[]>('GET', list, { token });
+      expect(all.body).toHaveLength(2);
+    },
+  );
 
   it.each(['', '/check-config', '/status', '/results', '/uptime', '/incidents'])(
     "reads its own website%s (by id and publicId); another customer's is 404 as if unknown",

@@ -144,6 +144,94 @@ describe('websites', () => {
     const other = await api.createOrganization(['read']);
     expect((await api.request<Listed[]>('GET', '/api/websites', { token: other.token })).body).toEqual([]);
     expect((await api.request('GET', '/api/websites?status=sideways', { token })).status).toBe(400);
+
+    // The summaries: the same websites, pages and filters in a few fields each.
+    const summaries = await api.request<Array<Record<string, unknown>>>(
+      'GET',
+      '/api/websites/summaries?limit=1000',
+      { token },
+    );
+    expect(summaries.status).toBe(200);
+    expect(summaries.body).toEqual(
+      all.body.map((w) => ({
+        id: w.id,
+        publicId: w.publicId,
+        organizationId: w.organizationId,
+        customerId: w.customerId,
+        name: w.name,
+        url: w.url,
+        status: w.status,
+        lastCheckedAt: w.lastCheckedAt,
+      })),
+    );
+    const pausedSummaries = await api.request<Listed[]>('GET', '/api/websites/summaries?status=paused', {
+      token,
+    });
+    expect(pausedSummaries.body.map((w) => w.id)).toEqual(paused.body.map((w) => w.id));
+    const searched = await api.request<Listed[]>('GET', '/api/websites/summaries?q=agency.example', {
+      token,
+    });
+    expect(searched.body.map((w) => w.id)).toEqual(expect.arrayContaining(made));
+    const summaryIds: number[] = [];
+    next = '/api/websites/summaries?limit=1';
+    while (next) {
+      const page: TestResponse<Listed[]> = await api.request<Listed[]>('GET', next, { token });
+      summaryIds.push(...page.body.map((w) => w.id));
+      next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+      if (next) expect(next).toMatch(/^\/api\/websites\/summaries\?/);
+    }
+    expect(summaryIds).toEqual(all.body.map((w) => w.id));
+    const tooMany = await api.request<{ errors: Array<{ path: string }> }>(
+      'GET',
+      '/api/websites/summaries?limit=1001',
+      { token },
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0]?.path).toBe('limit');
+    expect(
+      (await api.request<Listed[]>('GET', '/api/websites/summaries', { token: other.token })).body,
+    ).toEqual([]);
+  });
+
+  it('the dashboard overview pages by limit (at most 1,000) with each website’s customer', async () => {
+    const pkg = await createPackage(api, token);
+    const customer = await createCustomer(api, token, pkg.id, 'Overview Customer');
+    for (const n of [1, 2, 3])
+      await create({
+        customerId: customer,
+        name: `Overview ${n}`,
+        url: `https://overview-${n}.example.com/`,
+        paused: true,
+      });
+    type Overview = {
+      items: Array<{ id: number; name: string; customerName: string; status: string }>;
+      nextAfterId: number | null;
+    };
+    const all = await api.request<Overview>('GET', '/api/dashboard/websites?limit=1000', { token });
+    expect(all.status).toBe(200);
+    expect(all.body.nextAfterId).toBeNull();
+    const mine = all.body.items.filter((item) => item.name.startsWith('Overview '));
+    expect(mine.map((item) => [item.name, item.customerName, item.status])).toEqual([
+      ['Overview 1', 'Overview Customer', 'paused'],
+      ['Overview 2', 'Overview Customer', 'paused'],
+      ['Overview 3', 'Overview Customer', 'paused'],
+    ]);
+    const seen: number[] = [];
+    let afterId: number | null = 0;
+    while (afterId !== null) {
+      const page: TestResponse<Overview> = await api.request<Overview>(
+        'GET',
+        `/api/dashboard/websites?limit=2${afterId ? `&afterId=${afterId}` : ''}`,
+        { token },
+      );
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.items.map((item) => item.id));
+      afterId = page.body.nextAfterId;
+    }
+    expect(seen).toEqual(all.body.items.map((item) => item.id));
+    const tooMany = await api.request<Problem>('GET', '/api/dashboard/websites?limit=1001', { token });
+    expect(tooMany.status).toBe(400);
+    expect(pathsOf(tooMany)).toEqual(['limit']);
   });
 
   it('a short interval without a timeout gets a default timeout that fits it', async () => {

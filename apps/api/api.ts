@@ -395,7 +395,11 @@ export async function startApi(
     ...auditRoutes(auditEvents),
     ...dashboardRoutes({
       ...services.monitoringReads,
-      websites: services.websiteRepository,
+      // Through the API's website cache, as the lists are: a page costs the same at any fleet size.
+      websites: {
+        listPage: async (organizationId, options) =>
+          (await services.websites.list(organizationId, options)).websites,
+      },
       customers: services.customerRepository,
     }),
   );

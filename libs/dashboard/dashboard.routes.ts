@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { decimalId } from '../contract/index.js';
+import { decimalId, decimalInteger } from '../contract/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { appRoutes } from './app.routes.js';
-import { type OverviewDeps, websiteOverview } from './overview.js';
+import { OVERVIEW_PAGE_MAX, type OverviewDeps, websiteOverview } from './overview.js';
 
 const websiteOverviewView = z
   .object({
@@ -30,18 +30,23 @@ export function dashboardRoutes(deps: OverviewDeps): Route[] {
       path: '/api/dashboard/websites',
       operationId: 'getWebsiteOverview',
       summary: 'Every website of the organization with status, last check, 24 h uptime and response times',
-      description: 'At most 1,000 websites an answer; `nextAfterId` asks for the next ones.',
+      description:
+        '`limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones.',
       tags: ['Dashboard'],
       access: 'read',
       query: z.strictObject({
         afterId: decimalId().optional().describe('The last website id of the previous page'),
+        limit: decimalInteger({ min: 1, max: OVERVIEW_PAGE_MAX })
+          .optional()
+          .describe('Websites per answer (100)'),
       }),
       success: {
         status: 200,
         description: 'The websites, by id',
         schema: z.object({ items: z.array(websiteOverviewView), nextAfterId: z.number().int().nullable() }),
       },
-      handle: ({ auth, query }) => websiteOverview(deps, auth.organizationId, { afterId: query.afterId }),
+      handle: ({ auth, query }) =>
+        websiteOverview(deps, auth.organizationId, { afterId: query.afterId, limit: query.limit }),
     }),
     ...appRoutes(),
   ];

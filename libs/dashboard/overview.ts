@@ -8,8 +8,9 @@ import {
 import type { WebsiteDocument } from '../websites/index.js';
 
 const DAY_MS = 86_400_000;
-/** Websites one overview shows at most; more are paged with `afterId`. */
-export const OVERVIEW_PAGE = 1000;
+/** Websites an answer holds unless `limit` says otherwise, and at most; more are paged with `afterId`. */
+export const OVERVIEW_PAGE = 100;
+export const OVERVIEW_PAGE_MAX = 1000;
 
 export interface OverviewDeps extends MonitoringReads {
   websites: {
@@ -46,14 +47,12 @@ export interface WebsiteOverview {
 export async function websiteOverview(
   deps: OverviewDeps,
   organizationId: number,
-  options: { afterId?: number; now?: Date } = {},
+  options: { afterId?: number | undefined; limit?: number | undefined; now?: Date } = {},
 ): Promise<{ items: WebsiteOverview[]; nextAfterId: number | null }> {
   const now = options.now ?? new Date();
-  const page = await deps.websites.listPage(organizationId, {
-    afterId: options.afterId,
-    limit: OVERVIEW_PAGE + 1,
-  });
-  const websites = page.slice(0, OVERVIEW_PAGE);
+  const limit = options.limit ?? OVERVIEW_PAGE;
+  const page = await deps.websites.listPage(organizationId, { afterId: options.afterId, limit: limit + 1 });
+  const websites = page.slice(0, limit);
   const ids = websites.map((website) => website.id);
   const from = new Date(now.getTime() - DAY_MS);
   const [statuses, customers, hours, incidents, monitors] = await Promise.all([
@@ -94,5 +93,5 @@ export async function websiteOverview(
     };
   });
   const last = websites.at(-1);
-  return { items, nextAfterId: page.length > OVERVIEW_PAGE && last ? last.id : null };
+  return { items, nextAfterId: page.length > limit && last ? last.id : null };
 }

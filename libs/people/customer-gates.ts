@@ -48,6 +48,7 @@ export function customerCallerRoutes(deps: {
     ]),
   );
   routes.set('/api/websites', narrowedToCustomer);
+  routes.set('/api/websites/summaries', narrowedToCustomer);
   const ownWebsite = ownedBy(deps.website, 'websiteRef');
   for (const path of [
     '',

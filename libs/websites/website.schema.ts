@@ -224,3 +224,10 @@ export const listWebsitesQuery = z.strictObject({
     .optional()
     .describe('Only websites whose name or URL (without the scheme) holds this text, any case'),
 });
+
+/** The summaries' pages may be larger: each website is a tenth of its full view. */
+export const listWebsiteSummariesQuery = listWebsitesQuery.extend({
+  limit: decimalInteger({ min: 1, max: 1000 })
+    .optional()
+    .describe('Websites per page (default 100 without customerId; with it, all unless given)'),
+});

@@ -1,12 +1,13 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { Overview } from './overview/overview.js';
 import { AcceptInvitation } from './people/accept-invitation.js';
 import { ResetPassword } from './people/reset-password.js';
 import { SignIn } from './people/sign-in.js';
 import { type Caller, canEdit, clientCustomerId, SessionProvider, useSession } from './session.js';
 
-// Screens behind the sign-in load on demand: the first load stays small.
-const Overview = lazy(() => import('./overview/overview.js').then((m) => m.Overview));
+// Screens behind the sign-in load on demand: the first load stays small. The overview, where
+// most visits start, comes with the app: loading it after the app's script costs a round trip.
 const Account = lazy(() => import('./people/account.js').then((m) => m.Account));
 const Customers = lazy(() => import('./customers/customers.js').then((m) => m.Customers));
 const CustomerPage = lazy(() => import('./customers/customer-page.js').then((m) => m.CustomerPage));

@@ -1,10 +1,10 @@
 import { api, must, type Schemas } from '../api/client.js';
-import { allWebsites } from '../api/organization.js';
+import { allWebsites, type WebsiteSummary } from '../api/organization.js';
 import { clientCustomerId, useSession } from '../session.js';
 import { FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 
-type Row = { incident: Schemas['Incident']; website: Schemas['ListedWebsite'] | undefined };
+type Row = { incident: Schemas['Incident']; website: WebsiteSummary | undefined };
 
 /**
  * Incidents, newest first. Staff read the organization's (`GET /api/incidents`); a client user,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { allWebsites } from '../api/organization.js';
+import { allWebsites, type WebsiteSummary } from '../api/organization.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormActions, FormError } from '../ui/form.js';
@@ -369,7 +369,7 @@ export function Maintenance() {
   const [progress, setProgress] = useState<{ done: number; of: number } | null>(null);
   const all = useLoad(async () => {
     const websites = await allWebsites();
-    const found: Array<{ website: Schemas['ListedWebsite']; windows: Window[] }> = [];
+    const found: Array<{ website: WebsiteSummary; windows: Window[] }> = [];
     let done = 0;
     setProgress({ done, of: websites.length });
     const queue = [...websites];
