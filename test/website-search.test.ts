@@ -98,6 +98,45 @@ describe('searching websites by name or URL', { timeout: 60_000 }, () => {
     expect((await search('q=bäckerei')).names).toEqual(['Zürich Bäckerei']);
   });
 
+  it('searches that find the index gone wait for one build, not one each', async () => {
+    const large = await createPackage(api, token, { limits: { maxWebsites: 100 } });
+    const herd = await createCustomer(api, token, large.id, 'Herd');
+    const batch = await api.request('POST', '/api/websites/batch', {
+      token,
+      body: {
+        items: Array.from({ length: 100 }, (_, i) => ({
+          customerId: herd,
+          name: `Herd ${i}`,
+          url: `https://herd-${i}.example.test/`,
+          paused: true,
+        })),
+      },
+    });
+    expect(batch.status, JSON.stringify(batch.body).slice(0, 300)).toBe(200);
+    const redis = new Redis(api.config.REDIS_URL);
+    // SADDs Redis ran (the index's writes): other test files add a few meanwhile, a build adds thousands.
+    const sadds = async () =>
+      Number(/cmdstat_sadd:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
+    const dropIndex = async () => {
+      const keys = await redis.keys(`${api.config.REDIS_KEY_PREFIX}:search:o${organizationId}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+    };
+    try {
+      await dropIndex();
+      let before = await sadds();
+      expect((await search('q=herd-42.')).names).toEqual(['Herd 42']);
+      const oneBuild = (await sadds()) - before;
+      expect(oneBuild).toBeGreaterThan(1000);
+      await dropIndex();
+      before = await sadds();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => search('q=herd-7.')));
+      expect(answers.map((answer) => answer.names)).toEqual(Array(20).fill(['Herd 7']));
+      expect((await sadds()) - before).toBeLessThan(oneBuild * 1.5);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('refuses a text under 3 characters or over 100, naming q', async () => {
     for (const q of ['ab', '%20%20ab%20', 'x'.repeat(101)]) {
       const res = await api.request<{ errors: Array<{ path: string }> }>('GET', `/api/websites?q=${q}`, {
