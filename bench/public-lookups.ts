@@ -285,7 +285,7 @@ await withBenchDatabases('lookups', async (stack) => {
       await loadFor({ pool, connections: at, durationMs: 1000, next, expected }); // warm-up
       const cpuBefore = cpuSecondsOf(pid);
       const started = performance.now();
-      const { latencies, errors } = await loadFor({
+      const { latencies, errors, errorStatuses } = await loadFor({
         pool,
         connections: at,
         durationMs: seconds * 1000,
@@ -302,6 +302,9 @@ await withBenchDatabases('lookups', async (stack) => {
           percentile(latencies, 99).toFixed(2).padStart(8),
           String(errors).padStart(8),
           (((cpuSecondsOf(pid) - cpuBefore) / latencies.length) * 1000).toFixed(3).padStart(18),
+          errors > 0
+            ? `  (${[...errorStatuses].map(([status, count]) => `${count} × ${status}`).join(', ')})`
+            : '',
         ].join(' '),
       );
     }
