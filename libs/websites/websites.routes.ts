@@ -60,26 +60,20 @@ export type ListedStatuses = (
   websites: readonly WebsiteDocument[],
 ) => Promise<Map<number, { status: (typeof LISTED_STATUSES)[number]; lastCheckedAt: Date | null }>>;
 
-const listedWebsite = websiteView
-  .extend({
-    status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
-    lastCheckedAt: z.iso.datetime().nullable(),
-  })
-  .meta({ id: 'ListedWebsite' });
+/** What a list says of each website besides its fields. */
+const listedFields = {
+  status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
+  lastCheckedAt: z.iso.datetime().nullable(),
+};
+
+const listedWebsite = websiteView.extend(listedFields).meta({ id: 'ListedWebsite' });
 
 const DEFAULT_PAGE = 100;
 
-const websiteSummary = z
-  .object({
-    id: z.number().int(),
-    publicId: z.uuid(),
-    organizationId: z.number().int(),
-    customerId: z.number().int(),
-    name: z.string(),
-    url: z.string(),
-    status: z.enum(LISTED_STATUSES).describe('As GET …/status reports it'),
-    lastCheckedAt: z.iso.datetime().nullable(),
-  })
+/** Every website's summary: the fields a screen listing hundreds of websites shows. */
+const websiteSummary = websiteView
+  .pick({ id: true, publicId: true, organizationId: true, customerId: true, name: true, url: true })
+  .extend(listedFields)
   .meta({ id: 'WebsiteSummary' });
 
 export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuses): Route[] {

@@ -1776,7 +1776,7 @@ export interface paths {
         };
         /**
          * Every website of the organization with status, last check, 24 h uptime and response times
-         * @description At most 1,000 websites an answer; `nextAfterId` asks for the next ones.
+         * @description `limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones.
          */
         get: operations["getWebsiteOverview"];
         put?: never;
@@ -18500,6 +18500,8 @@ export interface operations {
             query?: {
                 /** @description The last website id of the previous page */
                 afterId?: number;
+                /** @description Websites per answer (100) */
+                limit?: number;
             };
             header?: never;
             path?: never;
