@@ -234,6 +234,34 @@ describe('websites', () => {
     expect(pathsOf(tooMany)).toEqual(['limit']);
   });
 
+  it('the dashboard overview builds a few pages at once: past those, 503 with Retry-After; the rest of the API answers on', async () => {
+    const pkg = await createPackage(api, token, { limits: { maxWebsites: 100 } });
+    const customer = await createCustomer(api, token, pkg.id, 'Crowd');
+    const batch = await api.request('POST', '/api/websites/batch', {
+      token,
+      body: {
+        items: Array.from({ length: 100 }, (_, n) => ({
+          customerId: customer,
+          name: `Crowd ${n}`,
+          url: `https://crowd-${n}.example.com/`,
+          paused: true,
+        })),
+      },
+    });
+    expect(batch.status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => api.request('GET', '/api/dashboard/websites?limit=1000', { token })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(2);
+    // 30 at once: 2 built, 8 waiting, the others refused at once (each takes ~100 ms here).
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200).every((status) => status === 503)).toBe(true);
+    const refused = answers.find((answer) => answer.status === 503);
+    expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await api.request('GET', '/api/websites/summaries?limit=10', { token })).status).toBe(200);
+  });
+
   it('a short interval without a timeout gets a default timeout that fits it', async () => {
     const quick = await createCustomer(
       api,

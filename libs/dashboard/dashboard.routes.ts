@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalId, decimalInteger } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
+import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
+import { ConcurrencyLimit, ConcurrencyLimitFullError } from '../runtime/index.js';
 import { appRoutes } from './app.routes.js';
 import { OVERVIEW_PAGE_MAX, type OverviewDeps, websiteOverview } from './overview.js';
 
@@ -22,8 +23,21 @@ const websiteOverviewView = z
   })
   .meta({ id: 'WebsiteOverview' });
 
+/**
+ * Overviews a process builds at once, and how many may wait: each is hundreds of primary-key reads
+ * (a page of 100 websites' rollups and incidents, ~0.5 s on the embedded store). Unbounded, 32 at
+ * once held MongoDB's connections long enough for the API to answer 503 to everybody for a while
+ * (bench:lookups at 10,000 websites); bounded, the 11th gets 503 with Retry-After, nobody else.
+ */
+const OVERVIEWS_AT_ONCE = 2;
+const OVERVIEWS_WAITING = 8;
+
 /** The browser app (`/`, its pages and files) and the overview it reads. */
 export function dashboardRoutes(deps: OverviewDeps): Route[] {
+  const overviews = new ConcurrencyLimit(OVERVIEWS_AT_ONCE, {
+    maxWaiting: OVERVIEWS_WAITING,
+    resource: 'The website overview',
+  });
   return [
     defineRoute({
       method: 'get',
@@ -31,7 +45,7 @@ export function dashboardRoutes(deps: OverviewDeps): Route[] {
       operationId: 'getWebsiteOverview',
       summary: 'Every website of the organization with status, last check, 24 h uptime and response times',
       description:
-        '`limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones.',
+        '`limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones. A few answers are made at once per API process: past those, 503 with Retry-After.',
       tags: ['Dashboard'],
       access: 'read',
       query: z.strictObject({
@@ -45,8 +59,15 @@ export function dashboardRoutes(deps: OverviewDeps): Route[] {
         description: 'The websites, by id',
         schema: z.object({ items: z.array(websiteOverviewView), nextAfterId: z.number().int().nullable() }),
       },
-      handle: ({ auth, query }) =>
-        websiteOverview(deps, auth.organizationId, { afterId: query.afterId, limit: query.limit }),
+      handle: async ({ auth, query }) => {
+        try {
+          return await overviews.run(() =>
+            websiteOverview(deps, auth.organizationId, { afterId: query.afterId, limit: query.limit }),
+          );
+        } catch (error) {
+          throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
+        }
+      },
     }),
     ...appRoutes(),
   ];
