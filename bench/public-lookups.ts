@@ -25,7 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { type Db, MongoClient } from 'mongodb';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS } from '../libs/db/index.js';
 import { RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
 import { websiteIndexes } from '../libs/websites/index.js';
@@ -219,7 +219,11 @@ await withBenchDatabases('lookups', async (stack) => {
         const started = performance.now();
         let next: string | null = '/api/websites/summaries?limit=1000';
         while (next) {
-          const answer = await pool.request({ method: 'GET', path: next, headers: auth });
+          const answer: Dispatcher.ResponseData = await pool.request({
+            method: 'GET',
+            path: next,
+            headers: auth,
+          });
           await answer.body.dump();
           next = /<([^>]+)>; rel="next"/.exec(String(answer.headers.link ?? ''))?.[1] ?? null;
         }
