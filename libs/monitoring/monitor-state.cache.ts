@@ -72,12 +72,12 @@ export class MonitorStateCache {
     return text === null ? null : parseHotCopy(text);
   }
 
-  /** The hot copies of these websites that Redis holds (a thousand per round trip). */
   /** The monitor is gone: its hot copy too. */
   async forget(monitor: number | string): Promise<void> {
     await this.redis.del(this.key(monitor));
   }
 
+  /** The hot copies of these websites that Redis holds (a thousand per round trip). */
   async getMany(websiteIds: readonly number[]): Promise<Map<number, MonitorStateDocument>> {
     const found = new Map<number, MonitorStateDocument>();
     for (let start = 0; start < websiteIds.length; start += 1000) {

@@ -339,16 +339,16 @@ export class WebsiteRepository {
     return this.listPage(organizationId, { customerId });
   }
 
-  /**
-   * Websites by id of the organization, in the ids' order, those gone left out: a primary-key read
-   * each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands do not take the
-   * pool's every connection; `_id` projected out: what comes back are websites.
-   */
   /** Up to `limit` of the organization's website ids above `afterId`, ascending (from its list). */
   idsAfter(organizationId: number, afterId: number, limit: number): Promise<number[]> {
     return this.organizationLists.page(organizationId, afterId, limit);
   }
 
+  /**
+   * Websites by id of the organization, in the ids' order, those gone left out: a primary-key read
+   * each (FerretDB 1.24 scans for `_id: {$in}`), a few at a time so thousands do not take the
+   * pool's every connection; `_id` projected out: what comes back are websites.
+   */
   async findByIds(organizationId: number, ids: readonly number[]): Promise<WebsiteDocument[]> {
     const reads = new ConcurrencyLimit(LIST_READS_AT_ONCE);
     const found = (await Promise.all(
