@@ -1776,7 +1776,7 @@ export interface paths {
         };
         /**
          * Every website of the organization with status, last check, 24 h uptime and response times
-         * @description `limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones.
+         * @description `limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones. A few answers are made at once per API process: past those, 503 with Retry-After.
          */
         get: operations["getWebsiteOverview"];
         put?: never;
