@@ -2,9 +2,17 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Integration files that measure time (a p99 under a flood, two medians within 20 %, a group
- * commit under 80 ms): they run after the others, alone, so no other file's load is in their figures.
+ * commit under 80 ms, a job started within 1 s of its slot) or count a whole Redis server's
+ * commands (the search index's SADDs): they run after the others, alone, so no other file's load
+ * or writes are in their figures.
  */
-const ALONE = ['test/public-flood.test.ts', 'test/sign-in-timing.test.ts', 'test/db.test.ts'];
+const ALONE = [
+  'test/public-flood.test.ts',
+  'test/sign-in-timing.test.ts',
+  'test/db.test.ts',
+  'test/check-schedule-timing.test.ts',
+  'test/website-search.test.ts',
+];
 
 // Projects: unit tests beside the code (pure logic, no servers, seconds) and the integration tests
 // in test/ (real FerretDB, Redis and local servers, started once by the global setup; each file

@@ -42,12 +42,14 @@ export function readFirstPageEarly(): void {
   earlyFirstPage ??= requestPage({ limit: FIRST_PAGE });
 }
 
-/** The early first page, once (a later read, polling, asks afresh); asked again if it failed (signed out then). */
+/** The early first page, once (a later read, polling, asks afresh); asked again if it failed (signed out then, or unanswered). */
 function takeEarlyFirstPage(): WebsitePage {
   const early = earlyFirstPage;
   earlyFirstPage = undefined;
   if (!early) return requestPage({ limit: FIRST_PAGE });
-  return early.then((answer) => (answer.response.ok ? answer : requestPage({ limit: FIRST_PAGE })));
+  const again = () => requestPage({ limit: FIRST_PAGE });
+  // Not answered (the network, a deploy) is asked again too, not shown as an error until the next poll.
+  return early.then((answer) => (answer.response.ok ? answer : again()), again);
 }
 
 /** Every website the caller may see (a client user: its customer's), page by page. */

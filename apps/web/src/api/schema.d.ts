@@ -616,7 +616,7 @@ export interface paths {
         };
         /**
          * List websites as `GET /api/websites` does, each in a few fields (for overviews that poll)
-         * @description The same pages, filters, search and Link header as `GET /api/websites`, up to 1,000 a page, each website as its ids, customer, name, URL and status: about a tenth of the bytes and of the server's work, for a screen that reads every website every few seconds.
+         * @description The same pages, filters, search and Link header as `GET /api/websites`, up to 1,000 a page, each website as its ids, customer, name, URL and status: about a tenth of the bytes, for a screen that reads every website every few seconds.
          */
         get: operations["listWebsiteSummaries"];
         put?: never;
