@@ -199,7 +199,7 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       operationId: 'listWebsiteSummaries',
       summary: 'List websites as `GET /api/websites` does, each in a few fields (for overviews that poll)',
       description:
-        "The same pages, filters, search and Link header as `GET /api/websites`, up to 1,000 a page, each website as its ids, customer, name, URL and status: about a tenth of the bytes, for a screen that reads every website every few seconds.",
+        'The same pages, filters, search and Link header as `GET /api/websites`, up to 1,000 a page, each website as its ids, customer, name, URL and status: about a tenth of the bytes, for a screen that reads every website every few seconds.',
       tags: ['Websites'],
       access: 'read',
       query: listWebsiteSummariesQuery,
