@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalId, decimalInteger } from '../contract/index.js';
-import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
-import { ConcurrencyLimit, ConcurrencyLimitFullError } from '../runtime/index.js';
+import { defineRoute, type Route } from '../http/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import { appRoutes } from './app.routes.js';
 import { OVERVIEW_PAGE_MAX, type OverviewDeps, websiteOverview } from './overview.js';
 
@@ -59,15 +59,10 @@ export function dashboardRoutes(deps: OverviewDeps): Route[] {
         description: 'The websites, by id',
         schema: z.object({ items: z.array(websiteOverviewView), nextAfterId: z.number().int().nullable() }),
       },
-      handle: async ({ auth, query }) => {
-        try {
-          return await overviews.run(() =>
-            websiteOverview(deps, auth.organizationId, { afterId: query.afterId, limit: query.limit }),
-          );
-        } catch (error) {
-          throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
-        }
-      },
+      handle: ({ auth, query }) =>
+        overviews.run(() =>
+          websiteOverview(deps, auth.organizationId, { afterId: query.afterId, limit: query.limit }),
+        ),
     }),
     ...appRoutes(),
   ];

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { DomainError, type DomainErrorKind, type FieldError } from '../errors/index.js';
+import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
 import { PROBLEM_TYPES, type ProblemSlug, problemTypeUri, slugForStatus } from './problem-types.js';
@@ -72,6 +73,8 @@ function toAppError(error: unknown, outages: readonly Outage[]): AppError | null
         error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) },
     });
   }
+  // A bounded queue is full (page builds, overviews, PDF prints, public reads): 503 with Retry-After.
+  if (error instanceof ConcurrencyLimitFullError) return serviceUnavailable(error.resource);
   const outage = outages.find((candidate) => candidate.causes(error));
   if (outage) return serviceUnavailable(outage.name);
   const http = httpStatusOf(error);

@@ -1,7 +1,5 @@
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
-import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import { applyRateLimit } from './access-guard.js';
-import { serviceUnavailable } from './problem.middleware.js';
 import type { Route } from './route.js';
 
 /** A budget of requests per client address for routes anyone may call without a token. */
@@ -75,10 +73,7 @@ export function limitedPerAddress(budget: PublicBudget, routes: readonly Route[]
       }
       if (!decision.allowed) await delayRefusal();
       applyRateLimit(ctx, decision, 'This address');
-      await route.run(ctx).catch((error: unknown) => {
-        // A bounded queue is full (MongoDB's reads, see publicReads, or page builds): 503 with Retry-After.
-        throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
-      });
+      await route.run(ctx);
     },
   }));
 }

@@ -3,7 +3,6 @@ import { idParams } from '../contract/index.js';
 import type { ReportSchedule } from '../customers/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
-import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
 import { reportCsv } from './report-csv.js';
@@ -116,9 +115,7 @@ export function reportRoutes(deps: {
         }
         if (query.format === 'pdf') {
           const html = reportHtml(report, built.branding, query.paper);
-          const pdf = await deps.pdf.render(html, query.paper).catch((error: unknown) => {
-            throw error instanceof ConcurrencyLimitFullError ? serviceUnavailable(error.resource) : error;
-          });
+          const pdf = await deps.pdf.render(html, query.paper);
           ctx.type = 'application/pdf';
           ctx.set('Content-Disposition', `attachment; filename="${file}.pdf"`);
           return pdf;
