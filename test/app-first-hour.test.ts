@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  labelsOutgrowingTheirCells,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
@@ -238,6 +244,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     const desktop = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fitsTheWidth(page)).toBe(true);
+    expect(await labelsOutgrowingTheirCells(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-evidence-phone.png'), fullPage: true });
     if (desktop) await page.setViewportSize(desktop);
 
@@ -263,6 +270,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await look(page, 'incident');
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fitsTheWidth(page)).toBe(true);
+    expect(await labelsOutgrowingTheirCells(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-incident-phone.png'), fullPage: true });
     if (desktop) await page.setViewportSize(desktop);
     // Published by mistake: withdrawn after a confirmation, the timeline says so.
@@ -404,10 +412,12 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Shop API' }).waitFor();
     expect(await fitsTheWidth(page)).toBe(true);
+    expect(await labelsOutgrowingTheirCells(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-phone.png'), fullPage: true });
     await page.getByRole('link', { name: 'Shop API' }).click();
     await page.locator('#results tbody tr').first().waitFor();
     expect(await fitsTheWidth(page)).toBe(true);
+    expect(await labelsOutgrowingTheirCells(page)).toEqual([]);
     // The response-time chart keeps a readable height on a phone (it was a 60 px sliver).
     const chart = await page.getByRole('img', { name: /Response times of the last/ }).boundingBox();
     expect(chart?.height ?? 0).toBeGreaterThanOrEqual(140);
@@ -610,6 +620,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
         fullPage: true,
       });
       expect(await fitsTheWidth(page), link).toBe(true);
+      expect(await labelsOutgrowingTheirCells(page), link).toEqual([]);
     }
     await page.getByRole('link', { name: 'Team chat' }).count();
     await openFromNav(page, 'Channels', 'Notification channels');
@@ -617,6 +628,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
     await page.locator('#deliveries tbody tr').first().waitFor();
     expect(await fitsTheWidth(page), 'channel').toBe(true);
+    expect(await labelsOutgrowingTheirCells(page), 'channel').toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-channel-phone.png'), fullPage: true });
     await context.close();
   });

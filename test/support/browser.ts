@@ -41,3 +41,19 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
 export async function fitsTheWidth(page: Page): Promise<boolean> {
   return (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) as boolean;
 }
+
+/**
+ * The labels of stacked table cells (a table read on a phone) taller than their cell: such a label
+ * runs into the next row. Answers each as "label: value" so a failure names the cell.
+ */
+export async function labelsOutgrowingTheirCells(page: Page): Promise<string[]> {
+  return (await page.evaluate(`[...document.querySelectorAll('table.stack td[data-label]')]
+    .filter((cell) => cell.offsetParent !== null)
+    .filter((cell) => {
+      const style = getComputedStyle(cell);
+      const content = cell.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return parseFloat(getComputedStyle(cell, '::before').height) > content + 1;
+    })
+    .slice(0, 5)
+    .map((cell) => cell.dataset.label + ': ' + cell.textContent.trim().slice(0, 40))`)) as string[];
+}

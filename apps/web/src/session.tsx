@@ -1,6 +1,6 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
-import { api, onAuthLost, pastedToken, type Schemas } from './api/client.js';
+import { api, onAuthLost, pastedToken, type Schemas, signedInHere } from './api/client.js';
 
 /** Who uses the app: a person signed in with the session cookie, or a pasted API token. */
 export type Caller = { kind: 'person'; user: Schemas['User'] } | { kind: 'token' };
@@ -47,6 +47,10 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
     else if (response.status === 401 || response.status === 403) setCaller(null);
     else throw new Error(`GET /api/me answered ${response.status}`);
   }, []);
+
+  useEffect(() => {
+    if (caller !== undefined) signedInHere.set(caller !== null);
+  }, [caller]);
 
   useEffect(() => {
     refresh().catch(() => setCaller(null));

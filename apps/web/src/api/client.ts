@@ -13,6 +13,19 @@ export const pastedToken = {
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 };
 
+const SIGNED_IN_KEY = 'webmon-signed-in';
+
+/**
+ * Whether someone signed in from this browser last time (the session cookie itself is HttpOnly):
+ * reads made before the session is looked up are only worth their cost then — a signed-out visit
+ * would spend them as failed authentications, counted against the address's budget.
+ */
+export const signedInHere = {
+  get: (): boolean => localStorage.getItem(SIGNED_IN_KEY) !== null,
+  set: (signedIn: boolean) =>
+    signedIn ? localStorage.setItem(SIGNED_IN_KEY, '1') : localStorage.removeItem(SIGNED_IN_KEY),
+};
+
 type Listener = (status: 401 | 'enrol') => void;
 const listeners = new Set<Listener>();
 /** Told when the API says the caller is signed out (401) or must enrol two-factor first. */

@@ -36,7 +36,8 @@ let earlyFirstPage: WebsitePage | undefined;
  * Asks for the first page of the caller's websites now, while the app's script still starts and
  * the session is looked up: the overview's rows then come one round trip sooner. Without
  * `customerId` the API narrows a client user's list to its customer, so the same request serves
- * every role; a signed-out caller's 401 is what `/api/me` says too.
+ * every role. Asked only when someone signed in from this browser before (main.tsx); a session
+ * expired since is answered 401, as `/api/me` is, and asked again after signing in.
  */
 export function readFirstPageEarly(): void {
   earlyFirstPage ??= requestPage({ limit: FIRST_PAGE });
