@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CustomerCache, customerRevisions } from '../libs/customers/index.js';
 import { BatchInserter, isDuplicateKey } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import {
@@ -254,6 +255,47 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       await api.db.collection('websites').updateOne({ id: site.id }, { $set: { name: 'Changed' } });
       await redis.del(`${api.config.REDIS_KEY_PREFIX}:website-rev:${site.id}`);
       expect((await cache.get(organizationId, site.id))?.name).toBe('Changed');
+    });
+  });
+
+  describe('the API’s customer cache (its lists say which websites’ customers are cancelled)', () => {
+    const newCache = () =>
+      new CustomerCache(
+        services.customerRepository,
+        customerRevisions(redis, api.config.REDIS_KEY_PREFIX),
+        100,
+      );
+
+    it('serves a customer from memory until a write through the repository, in any process, changes its revision', async () => {
+      const customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Kept');
+      // Two API processes: each keeps its own copies, both see a write either made.
+      const [one, other] = [newCache(), newCache()];
+      for (const cache of [one, other])
+        expect((await cache.findByIds(organizationId, [customerId])).map((c) => [c.name, c.status])).toEqual([
+          ['Kept', 'active'],
+        ]);
+      await api.db
+        .collection('customers')
+        .updateOne({ id: customerId }, { $set: { name: 'Behind its back' } });
+      expect((await one.findByIds(organizationId, [customerId]))[0]?.name).toBe('Kept');
+
+      // Cancelled through the API (another process than either cache's): both read it again.
+      const cancelled = await api.request('PATCH', `/api/customers/${customerId}`, {
+        token,
+        body: { status: 'marked_for_cancellation' },
+      });
+      expect(cancelled.status).toBe(200);
+      for (const cache of [one, other])
+        expect((await cache.findByIds(organizationId, [customerId])).map((c) => c.status)).toEqual([
+          'marked_for_cancellation',
+        ]);
+      // Another organization's caller never gets it, kept or not.
+      expect(await one.findByIds(organizationId + 1_000_000, [customerId])).toEqual([]);
+
+      // Deleted: gone from both at once, not served from memory.
+      expect((await api.request('DELETE', `/api/customers/${customerId}`, { token })).status).toBe(204);
+      for (const cache of [one, other])
+        expect(await cache.findByIds(organizationId, [customerId])).toEqual([]);
     });
   });
 });

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { Db, Document, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID_LISTS, OrderedIdChunks, serializedInProcess } from '../libs/db/index.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ID_LISTS, type ListRevisions, OrderedIdChunks, serializedInProcess } from '../libs/db/index.js';
+import { Revisions } from '../libs/redis/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 import { connectRecordingFinds } from './support/recorded-finds.js';
 
@@ -12,9 +15,11 @@ describe('ordered id chunks', () => {
   const finds: Document[] = [];
   let scans = 0;
 
-  const list = (namespace: string, stored: number[] = []) =>
+  let redis: Redis;
+  const list = (namespace: string, stored: number[] = [], revisions?: ListRevisions) =>
     new OrderedIdChunks(db, namespace, {
       serialize: serializedInProcess(),
+      ...(revisions ? { revisions } : {}),
       listNow: async () => {
         scans++;
         return stored;
@@ -26,8 +31,10 @@ describe('ordered id chunks', () => {
   beforeAll(async () => {
     client = await connectRecordingFinds(url, finds);
     db = client.db();
+    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
+    redis?.disconnect();
     await db?.dropDatabase();
     await client?.close();
   });
@@ -92,5 +99,26 @@ describe('ordered id chunks', () => {
     expect(
       await db.collection(ID_LISTS).countDocuments({ _id: { $regex: '^dropped\\.owner/' } as never }),
     ).toBe(0);
+  });
+
+  it('with revisions, a reader pages from memory until a writer (another process) changes the list', async () => {
+    const revisions = new Revisions(redis, `test-${randomUUID()}:list-rev`);
+    const [writer, reader] = [list('revised.owner', [], revisions), list('revised.owner', [], revisions)];
+    for (let id = 1; id <= 120; id++) await writer.add(3, id);
+    expect(await reader.page(3, 0, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(await reader.page(3, 60, 3)).toEqual([61, 62, 63]);
+    // Read once: the next pages of what it read need no MongoDB read.
+    finds.length = 0;
+    expect(await reader.page(3, 0, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(await reader.page(3, 60, 3)).toEqual([61, 62, 63]);
+    expect(finds).toEqual([]);
+
+    // Written by the other process: the reader's next page reads the list again.
+    await writer.remove(3, 2);
+    await writer.add(3, 500);
+    expect(await reader.page(3, 0, 5)).toEqual([1, 3, 4, 5, 6]);
+    expect((await everything(reader, 3)).at(-1)).toBe(500);
+    // Another owner's list is kept apart.
+    expect(await everything(reader, 4)).toEqual([]);
   });
 });

@@ -315,7 +315,7 @@ export async function startApi(
     ...customerRoutes(services.customers),
     ...websiteRoutes(
       services.websites,
-      listedStatuses({ states: services.states, customers: services.customerRepository }),
+      listedStatuses({ states: services.states, customers: services.listedCustomers }),
     ),
     ...monitoringRoutes({
       website: (organizationId, ref) => services.websites.get(organizationId, ref),

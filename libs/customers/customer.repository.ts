@@ -37,12 +37,19 @@ export const customerIndexes: CollectionIndexes = {
 export class CustomerRepository {
   private readonly customers: TenantResources<CustomerDocument>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told after every write to a customer (its revision for the API's `CustomerCache`). */
+    private readonly changed: (customerId: number, written?: CustomerDocument) => Promise<void> = async () =>
+      undefined,
+  ) {
     this.customers = new TenantResources(db, CUSTOMERS);
   }
 
-  create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
-    return this.customers.create(input);
+  async create(input: Omit<CustomerDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<CustomerDocument> {
+    const created = await this.customers.create(input);
+    await this.changed(created.id, created);
+    return created;
   }
 
   /** Every customer, of every organization, whose report is e-mailed (the notifier's schedule). */
@@ -84,12 +91,16 @@ export class CustomerRepository {
   }
 
   /** Replaces the editable fields; the caller holds the customer's lock. */
-  replace(document: CustomerDocument): Promise<CustomerDocument> {
-    return this.customers.replace(document);
+  async replace(document: CustomerDocument): Promise<CustomerDocument> {
+    const replaced = await this.customers.replace(document);
+    await this.changed(replaced.id, replaced);
+    return replaced;
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.customers.delete(organizationId, id);
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.customers.delete(organizationId, id);
+    if (deleted) await this.changed(id);
+    return deleted;
   }
 
   /** Customers of every organization still marked for cancellation (for the lifecycle reconciler). */

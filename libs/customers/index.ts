@@ -18,6 +18,7 @@ export {
   type CustomerWebsitesPort,
   customerLock,
 } from './customer.service.js';
+export { CustomerCache, customerRevisions } from './customer-cache.js';
 export {
   type CancellationJobData,
   CUSTOMER_LIFECYCLE_QUEUE,

@@ -14,6 +14,7 @@ export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from '
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { NumberedLists } from './numbered-lists.js';
 export {
+  type ListRevisions,
   OrderedIdChunks,
   type OrderedIdChunksOptions,
   type OwnerSerializer,

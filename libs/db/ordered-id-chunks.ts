@@ -1,8 +1,23 @@
 import type { Collection, Db } from 'mongodb';
+import { LruMap } from '../runtime/index.js';
 import { ID_LISTS } from './id-lists.js';
 
 /** Ids a chunk takes before the next id opens a new one (out-of-order ids may still join it). */
 const CHUNK_IDS = 500;
+
+/** Lists a reader keeps (see `ListRevisions`), and for how long at most (bounds a lost revision). */
+const KEPT_LISTS = 1000;
+const KEPT_MS = 3_600_000;
+
+/**
+ * A revision per owner's list (Redis' `Revisions`), replaced after every write to the list: a
+ * reader keeps the head and the chunks it read while the revision holds, so a page costs a
+ * revision read instead of two or three MongoDB reads.
+ */
+export interface ListRevisions {
+  current(owner: number): Promise<string | null>;
+  bump(owner: number): Promise<string>;
+}
 
 export interface OrderedIdChunksOptions {
   /** Runs a writer of one owner's list while no other runs. */
@@ -11,6 +26,16 @@ export interface OrderedIdChunksOptions {
   listNow: (owner: number) => Promise<number[]>;
   /** @defaultValue 500 */
   chunkIds?: number;
+  /** Without: every page reads the head and its chunks from MongoDB. */
+  revisions?: ListRevisions;
+}
+
+/** An owner's list as a reader read it, under the revision it read first. */
+interface KeptList {
+  revision: string | null;
+  at: number;
+  head: ChunkEntry[] | null;
+  chunks: Map<number, number[]>;
 }
 
 interface ChunkEntry {
@@ -56,6 +81,8 @@ export class OrderedIdChunks {
   private readonly serialize: OwnerSerializer;
   private readonly listNow: (owner: number) => Promise<number[]>;
   private readonly chunkIds: number;
+  private readonly revisions: ListRevisions | undefined;
+  private readonly kept = new LruMap<KeptList>(KEPT_LISTS);
 
   constructor(
     db: Db,
@@ -63,7 +90,19 @@ export class OrderedIdChunks {
     private readonly namespace: string,
     options: OrderedIdChunksOptions,
   ) {
-    this.serialize = options.serialize;
+    const revisions = options.revisions;
+    this.revisions = revisions;
+    // Every writer runs serialized: the list's revision moves after each (also one that failed midway).
+    this.serialize = revisions
+      ? (owner, work) =>
+          options.serialize(owner, async () => {
+            try {
+              return await work();
+            } finally {
+              await revisions.bump(owner);
+            }
+          })
+      : options.serialize;
     this.listNow = options.listNow;
     this.chunkIds = options.chunkIds ?? CHUNK_IDS;
     this.heads = db.collection<HeadDocument>(ID_LISTS);
@@ -145,15 +184,33 @@ export class OrderedIdChunks {
    * since gone; reads the head and the chunks from the one holding `afterId + 1` until it has them.
    */
   async page(owner: number, afterId: number, limit: number): Promise<number[]> {
-    const chunks = await this.chunksOf(owner, false);
+    const kept = await this.keptList(owner);
+    const chunks = kept?.head ?? (await this.chunksOf(owner, false));
+    if (kept) kept.head = chunks;
     const found: number[] = [];
     for (let at = Math.max(0, chunkIndexFor(chunks, afterId + 1)); at < chunks.length; at++) {
-      const entry = chunks[at] as ChunkEntry;
-      const chunk = await this.chunks.findOne({ _id: this.chunkKey(owner, entry.k) });
-      found.push(...(chunk?.ids ?? []).filter((id) => id > afterId).sort((a, b) => a - b));
+      const { k } = chunks[at] as ChunkEntry;
+      let ids = kept?.chunks.get(k);
+      if (!ids) {
+        const chunk = await this.chunks.findOne({ _id: this.chunkKey(owner, k) });
+        ids = [...(chunk?.ids ?? [])].sort((a, b) => a - b);
+        kept?.chunks.set(k, ids);
+      }
+      for (const id of ids) if (id > afterId) found.push(id);
       if (found.length >= limit) break;
     }
     return found.slice(0, limit);
+  }
+
+  /** What this reader kept of the owner's list, emptied when its revision moved (null: nothing kept). */
+  private async keptList(owner: number): Promise<KeptList | null> {
+    if (!this.revisions) return null;
+    const revision = await this.revisions.current(owner);
+    const kept = this.kept.get(String(owner));
+    if (kept && kept.revision === revision && Date.now() - kept.at < KEPT_MS) return kept;
+    const fresh: KeptList = { revision, at: Date.now(), head: null, chunks: new Map() };
+    this.kept.set(String(owner), fresh);
+    return fresh;
   }
 
   /** The owner is gone, and its list. */

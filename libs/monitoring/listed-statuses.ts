@@ -23,7 +23,11 @@ export function reportedStatusOf(
  * paused, unmonitored, maintenance, else the confirmed health), and when it was last checked; two
  * reads for a whole page (the states and the customers).
  */
-export function listedStatuses(deps: { states: MonitorStateRepository; customers: CustomerRepository }) {
+export function listedStatuses(deps: {
+  states: MonitorStateRepository;
+  /** The API's `CustomerCache` (a repository reads each from MongoDB). */
+  customers: Pick<CustomerRepository, 'findByIds'>;
+}) {
   return async (
     organizationId: number,
     websites: readonly WebsiteDocument[],

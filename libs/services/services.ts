@@ -15,10 +15,12 @@ import {
 } from '../auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../config/index.js';
 import {
+  CustomerCache,
   CustomerLifecycleQueue,
   CustomerRepository,
   CustomerService,
   customerIndexes,
+  customerRevisions,
   loadCustomerWithPackage,
 } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
@@ -53,7 +55,7 @@ import { ChannelRepository, ChannelService, channelIndexes } from '../notificati
 import { LogoStore } from '../organizations/index.js';
 import { createPackage, includesFeature, PackageRepository, packageIndexes } from '../packages/index.js';
 import { invitationIndexes, SessionStore, smtpMailer, UserRepository, userIndexes } from '../people/index.js';
-import type { Redis } from '../redis/index.js';
+import { type Redis, Revisions } from '../redis/index.js';
 import {
   PdfRenderer,
   ReportMailings,
@@ -78,11 +80,11 @@ import {
   ScheduleReconciler,
   WebsiteCache,
   WebsiteRepository,
-  WebsiteRevisions,
   WebsiteScheduling,
   WebsiteSearchIndex,
   WebsiteService,
   websiteIndexes,
+  websiteRevisions,
 } from '../websites/index.js';
 
 /**
@@ -90,6 +92,9 @@ import {
  * seconds): ~3 KB each, so about 60 MB at most.
  */
 const LISTED_WEBSITES_KEPT = 20_000;
+
+/** Customers an API process keeps in memory for its lists (~1 KB each). */
+const LISTED_CUSTOMERS_KEPT = 20_000;
 
 /** Every collection's indexes, created at start by each process. */
 export const ALL_INDEXES: readonly CollectionIndexes[] = [
@@ -118,8 +123,10 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
 export interface Services {
   secrets: SecretBox;
   customerRepository: CustomerRepository;
+  /** The customers the API's lists read (their revisions in Redis, the customers in memory). */
+  listedCustomers: CustomerCache;
   websiteRepository: WebsiteRepository;
-  websiteRevisions: WebsiteRevisions;
+  websiteRevisions: Revisions;
   tokens: ApiTokenRepository;
   users: UserRepository;
   /** Signed-in people's sessions (Redis). */
@@ -197,6 +204,9 @@ class LazyServices implements Services {
   private readonly instances = new Map<keyof Services, unknown>();
   /** The websites the API's reads keep in memory (absent in processes that serve none). */
   private listedWebsites: WebsiteCache | undefined;
+  /** The customers the API's lists keep in memory (absent in processes that serve none). */
+  private listedCustomersKept: CustomerCache | undefined;
+  private customerRevisionsOf: Revisions | undefined;
 
   constructor(private readonly deps: ServicesDeps) {}
 
@@ -247,10 +257,29 @@ class LazyServices implements Services {
     );
   }
   get customerRepository(): Services['customerRepository'] {
-    return this.once('customerRepository', () => new CustomerRepository(this.deps.db));
+    return this.once(
+      'customerRepository',
+      () =>
+        new CustomerRepository(this.deps.db, async (id, written) => {
+          const revision = await this.customerRevisions.bump(id);
+          if (written) this.listedCustomersKept?.written(written, revision);
+        }),
+    );
+  }
+  private get customerRevisions(): Revisions {
+    this.customerRevisionsOf ??= customerRevisions(this.deps.redis, this.prefix);
+    return this.customerRevisionsOf;
+  }
+  get listedCustomers(): Services['listedCustomers'] {
+    this.listedCustomersKept ??= new CustomerCache(
+      this.customerRepository,
+      this.customerRevisions,
+      LISTED_CUSTOMERS_KEPT,
+    );
+    return this.listedCustomersKept;
   }
   get websiteRevisions(): Services['websiteRevisions'] {
-    return this.once('websiteRevisions', () => new WebsiteRevisions(this.deps.redis, this.prefix));
+    return this.once('websiteRevisions', () => websiteRevisions(this.deps.redis, this.prefix));
   }
   private websiteCacheOfApi(): WebsiteCache {
     this.listedWebsites ??= new WebsiteCache(
@@ -271,6 +300,7 @@ class LazyServices implements Services {
           },
           // Each organization's list of website ids is written by one process at a time.
           (organizationId, work) => this.mutex.withLock(`website-list:${organizationId}`, work),
+          new Revisions(this.deps.redis, `${this.prefix}:website-list-rev`),
         ),
     );
   }
@@ -477,7 +507,7 @@ class LazyServices implements Services {
   }
   get monitoringReads(): Services['monitoringReads'] {
     return this.once('monitoringReads', () => ({
-      statuses: listedStatuses({ states: this.states, customers: this.customerRepository }),
+      statuses: listedStatuses({ states: this.states, customers: this.listedCustomers }),
       rollups: this.rollups,
       incidents: (organizationId: number, ids: readonly number[], since: Date) =>
         this.states.incidentsOfWebsites(organizationId, ids, since),

@@ -24,7 +24,7 @@ export {
   type BatchItem,
   type BatchItemOutcome,
 } from './website-batch.js';
-export { WebsiteCache, WebsiteRevisions } from './website-cache.js';
+export { WebsiteCache, websiteRevisions } from './website-cache.js';
 export type { WebsiteChannelsPort } from './website-channels.js';
 export {
   effectiveIntervalSeconds,

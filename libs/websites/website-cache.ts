@@ -1,49 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { isMongoUnavailable, withinDeadline } from '../db/index.js';
-import { getMany, type Redis } from '../redis/index.js';
+import { type Redis, RevisedMemory, Revisions } from '../redis/index.js';
 import type { WebsiteDocument, WebsiteRepository } from './website.repository.js';
 
-/** A revision key nobody touched for this long belongs to a website long gone. */
-const REVISION_TTL_SECONDS = 30 * 86_400;
-
-/**
- * A random revision per website in Redis, replaced after every write to it in MongoDB. Random
- * rather than counted, so a revision lost with a flushed Redis can't come back equal to an old one.
- */
-export class WebsiteRevisions {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
-
-  private key(websiteId: number) {
-    return `${this.prefix}:website-rev:${websiteId}`;
-  }
-
-  /** A new revision for the website, returned. */
-  async bump(websiteId: number): Promise<string> {
-    const revision = randomUUID();
-    await this.redis.set(this.key(websiteId), revision, 'EX', REVISION_TTL_SECONDS);
-    return revision;
-  }
-
-  current(websiteId: number): Promise<string | null> {
-    return this.redis.get(this.key(websiteId));
-  }
-
-  /** The revisions of many websites, a thousand per round trip. */
-  async currentMany(websiteIds: readonly number[]): Promise<Map<number, string | null>> {
-    const revisions = new Map<number, string | null>();
-    for (let start = 0; start < websiteIds.length; start += 1000) {
-      const chunk = websiteIds.slice(start, start + 1000);
-      const values = await getMany(
-        this.redis,
-        chunk.map((id) => this.key(id)),
-      );
-      for (const [i, id] of chunk.entries()) revisions.set(id, values[i] ?? null);
-    }
-    return revisions;
-  }
+/** Each website's revision (`Revisions`), bumped after every write to it. */
+export function websiteRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:website-rev`);
 }
 
 /**
@@ -59,15 +20,13 @@ const MAX_AGE_MS = 6 * 3_600_000;
  * document, so a write landing in between leaves the entry stale for the next check to re-read.
  */
 export class WebsiteCache {
-  private readonly entries = new Map<
-    number,
-    { revision: string | null; at: number; website: WebsiteDocument }
-  >();
+  private readonly entries: RevisedMemory<WebsiteDocument>;
 
   constructor(
     private readonly deps: {
       websites: WebsiteRepository;
-      revisions: WebsiteRevisions;
+      /** The websites' revisions (`websiteRevisions`). */
+      revisions: Revisions;
       /** A bound on each read of MongoDB; without one a stalled server holds the check forever. */
       readTimeoutMs?: number;
       /**
@@ -79,7 +38,9 @@ export class WebsiteCache {
     },
     /** Entries kept at most; the least recently stored go first. */
     private readonly capacity: number,
-  ) {}
+  ) {
+    this.entries = new RevisedMemory(deps.revisions, capacity, MAX_AGE_MS);
+  }
 
   /**
    * The website, from memory while its revision is unchanged. While MongoDB does not answer, the
@@ -88,9 +49,10 @@ export class WebsiteCache {
    */
   async get(organizationId: number, websiteId: number): Promise<WebsiteDocument | null> {
     const revision = await this.deps.revisions.current(websiteId);
-    const entry = this.entries.get(websiteId);
-    const known = entry?.website.organizationId === organizationId ? entry : undefined;
-    if (known && known.revision === revision && Date.now() - known.at < MAX_AGE_MS) return known.website;
+    const current = this.entries.current(websiteId, revision);
+    if (current?.organizationId === organizationId) return current;
+    const kept = this.entries.kept(websiteId);
+    const known = kept?.organizationId === organizationId ? kept : undefined;
     const read = this.deps.websites.findByRef(organizationId, { id: websiteId });
     let website: WebsiteDocument | null;
     try {
@@ -99,12 +61,11 @@ export class WebsiteCache {
           ? await read
           : await withinDeadline(read, this.deps.readTimeoutMs, `website ${websiteId}`);
     } catch (error) {
-      if (known && this.deps.staleWhileUnavailable !== false && isMongoUnavailable(error))
-        return known.website;
+      if (known && this.deps.staleWhileUnavailable !== false && isMongoUnavailable(error)) return known;
       throw error;
     }
-    this.entries.delete(websiteId);
-    if (website) this.store(website, revision);
+    this.entries.forget(websiteId);
+    if (website) this.entries.store(website, revision);
     return website;
   }
 
@@ -114,22 +75,11 @@ export class WebsiteCache {
    * by primary key), so a list polled every few seconds costs a Redis MGET.
    */
   async getMany(organizationId: number, websiteIds: readonly number[]): Promise<WebsiteDocument[]> {
-    const revisions = await this.deps.revisions.currentMany(websiteIds);
-    const found = new Map<number, WebsiteDocument>();
-    const missing: number[] = [];
-    for (const id of websiteIds) {
-      const entry = this.entries.get(id);
-      const current =
-        entry?.website.organizationId === organizationId &&
-        entry.revision === (revisions.get(id) ?? null) &&
-        Date.now() - entry.at < MAX_AGE_MS;
-      if (current) found.set(id, entry.website);
-      else missing.push(id);
-    }
-    for (const website of await this.deps.websites.findByIds(organizationId, missing)) {
-      this.store(website, revisions.get(website.id) ?? null);
-      found.set(website.id, website);
-    }
+    const found = await this.entries.readMany(
+      websiteIds,
+      (website) => website.organizationId === organizationId,
+      (missing) => this.deps.websites.findByIds(organizationId, missing),
+    );
     return websiteIds.flatMap((id) => found.get(id) ?? []);
   }
 
@@ -142,7 +92,7 @@ export class WebsiteCache {
     const primed: WebsiteDocument[] = [];
     for await (const website of this.deps.websites.all()) {
       if (!revisions.has(website.id)) continue;
-      this.store(website, revisions.get(website.id) ?? null);
+      this.entries.store(website, revisions.get(website.id) ?? null);
       primed.push(website);
     }
     return primed;
@@ -153,15 +103,6 @@ export class WebsiteCache {
    * of it needs no MongoDB read. (Writes hold the website's lock, so nothing came in between.)
    */
   written(website: WebsiteDocument, revision: string): void {
-    this.store(website, revision);
-  }
-
-  private store(website: WebsiteDocument, revision: string | null): void {
-    this.entries.delete(website.id);
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(website.id, { revision, at: Date.now(), website });
+    this.entries.store(website, revision);
   }
 }

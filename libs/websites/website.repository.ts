@@ -4,6 +4,7 @@ import {
   ABSENT_KEY_TTL_MS,
   type CollectionIndexes,
   KeyLookup,
+  type ListRevisions,
   nextId,
   nextIds,
   OrderedIdChunks,
@@ -141,12 +142,15 @@ export class WebsiteRepository {
       undefined,
     /** Writers of one organization's website list, one at a time (API processes: a Redis lock). */
     serializeOrganization: OwnerSerializer = serializedInProcess(),
+    /** The lists' revisions (Redis): pages then read a list from memory while it did not change. */
+    listRevisions?: ListRevisions,
   ) {
     this.websites = new TenantCollection(db.collection<WebsiteDocument>(WEBSITES));
     this.counts = new WebsiteCounts(db);
     this.publicIds = publicIdLookup(db);
     this.organizationLists = new OrderedIdChunks(db, `${WEBSITES}.organizationId`, {
       serialize: serializeOrganization,
+      ...(listRevisions ? { revisions: listRevisions } : {}),
       listNow: async (organizationId) =>
         (await this.websites.find(organizationId, {}, { projection: { _id: 0, id: 1 } }).toArray()).map(
           (website) => website.id,

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from './client.js';
+import { getMany } from './keys.js';
+
+/** A revision key nobody touched for this long belongs to a record long gone. */
+const REVISION_TTL_SECONDS = 30 * 86_400;
+
+/**
+ * A random revision per record (a website, a customer) in Redis, replaced after every write to it
+ * in MongoDB: a copy read under the revision still current is the stored record. Random rather
+ * than counted, so a revision lost with a flushed Redis can't come back equal to an old one.
+ */
+export class Revisions {
+  constructor(
+    private readonly redis: Redis,
+    /** `<prefix>:<kind>-rev`: the record's id follows it. */
+    private readonly keyPrefix: string,
+  ) {}
+
+  private key(id: number) {
+    return `${this.keyPrefix}:${id}`;
+  }
+
+  /** A new revision for the record, returned. */
+  async bump(id: number): Promise<string> {
+    const revision = randomUUID();
+    await this.redis.set(this.key(id), revision, 'EX', REVISION_TTL_SECONDS);
+    return revision;
+  }
+
+  current(id: number): Promise<string | null> {
+    return this.redis.get(this.key(id));
+  }
+
+  /** The revisions of many records, a thousand per round trip. */
+  async currentMany(ids: readonly number[]): Promise<Map<number, string | null>> {
+    const revisions = new Map<number, string | null>();
+    for (let start = 0; start < ids.length; start += 1000) {
+      const chunk = ids.slice(start, start + 1000);
+      const values = await getMany(
+        this.redis,
+        chunk.map((id) => this.key(id)),
+      );
+      for (const [i, id] of chunk.entries()) revisions.set(id, values[i] ?? null);
+    }
+    return revisions;
+  }
+}
+
+interface Kept<T> {
+  revision: string | null;
+  at: number;
+  value: T;
+}
+
+/**
+ * Records kept in memory with the revision they were read under (the revision is read first, then
+ * the record: a write landing in between leaves the copy stale for the next read to replace).
+ * A copy is current while its revision is and for `maxAgeMs` at most (bounding a revision lost
+ * between a write and its bump); past `capacity`, the least recently stored go first.
+ */
+export class RevisedMemory<T extends { id: number }> {
+  private readonly entries = new Map<number, Kept<T>>();
+
+  constructor(
+    readonly revisions: Revisions,
+    private readonly capacity: number,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  /** The copy of `id` if it was read under `revision` and is young enough. */
+  current(id: number, revision: string | null): T | undefined {
+    const entry = this.entries.get(id);
+    return entry && entry.revision === revision && Date.now() - entry.at < this.maxAgeMs
+      ? entry.value
+      : undefined;
+  }
+
+  /** The copy of `id`, current or not (served while the store does not answer). */
+  kept(id: number): T | undefined {
+    return this.entries.get(id)?.value;
+  }
+
+  /**
+   * The records of these ids that exist: their revisions in one round trip, the current copies
+   * (those `wanted` accepts: of the caller's organization) from memory, the others from `read`,
+   * then kept. A list polled every few seconds costs a Redis MGET.
+   */
+  async readMany(
+    ids: readonly number[],
+    wanted: (value: T) => boolean,
+    read: (missing: number[]) => Promise<T[]>,
+  ): Promise<Map<number, T>> {
+    const revisions = await this.revisions.currentMany(ids);
+    const found = new Map<number, T>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const copy = this.current(id, revisions.get(id) ?? null);
+      if (copy && wanted(copy)) found.set(id, copy);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    for (const value of await read(missing)) {
+      this.store(value, revisions.get(value.id) ?? null);
+      found.set(value.id, value);
+    }
+    return found;
+  }
+
+  store(value: T, revision: string | null): void {
+    this.entries.delete(value.id);
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(value.id, { revision, at: Date.now(), value });
+  }
+
+  forget(id: number): void {
+    this.entries.delete(id);
+  }
+}
