@@ -400,7 +400,7 @@ export async function startApi(
         listPage: async (organizationId, options) =>
           (await services.websites.list(organizationId, options)).websites,
       },
-      customers: services.customerRepository,
+      customers: services.listedCustomers,
     }),
   );
   const app = createHttpApp({
