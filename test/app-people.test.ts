@@ -201,6 +201,8 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     expect(page.url()).toBe(`${base}/`);
     expect(await page.evaluate("sessionStorage.getItem('webmon-token')")).toBe(token);
+    // Nothing outlives the tab: a later visit (no token, no cookie) asks nothing before signing in.
+    expect(await page.evaluate("localStorage.getItem('webmon-signed-in')")).toBeNull();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(await page.evaluate("sessionStorage.getItem('webmon-token')")).toBeNull();

@@ -297,5 +297,18 @@ describe('hot state in Redis, durable state in MongoDB', () => {
       for (const cache of [one, other])
         expect(await cache.findByIds(organizationId, [customerId])).toEqual([]);
     });
+
+    it('never keeps a copy under a missing revision: a write whose revision Redis lost since is seen', async () => {
+      const customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Before');
+      const revisionKey = `${api.config.REDIS_KEY_PREFIX}:customer-rev:${customerId}`;
+      // No revision (expired after 30 days untouched, or lost with Redis' data) when first read.
+      await redis.del(revisionKey);
+      const cache = newCache();
+      expect((await cache.findByIds(organizationId, [customerId]))[0]?.name).toBe('Before');
+      // Renamed elsewhere (its revision moved), then Redis loses that revision too.
+      await api.request('PATCH', `/api/customers/${customerId}`, { token, body: { name: 'After' } });
+      await redis.del(revisionKey);
+      expect((await cache.findByIds(organizationId, [customerId]))[0]?.name).toBe('After');
+    });
   });
 });

@@ -6,8 +6,11 @@ export function customerRevisions(redis: Redis, prefix: string): Revisions {
   return new Revisions(redis, `${prefix}:customer-rev`);
 }
 
-/** A copy whose revision still holds is read again after this long (a revision lost with a write). */
-const MAX_AGE_MS = 3_600_000;
+/**
+ * A copy whose revision still holds is read again after this long: a write that did not move the
+ * revision (Redis did not answer, a process of an older version) shows within it.
+ */
+const MAX_AGE_MS = 5 * 60_000;
 
 /**
  * Customers an API process keeps in memory for its lists of websites (each says whether its

@@ -5,9 +5,13 @@ import { ID_LISTS } from './id-lists.js';
 /** Ids a chunk takes before the next id opens a new one (out-of-order ids may still join it). */
 const CHUNK_IDS = 500;
 
-/** Lists a reader keeps (see `ListRevisions`), and for how long at most (bounds a lost revision). */
+/**
+ * Lists a reader keeps (see `ListRevisions`), and for how long at most: a write that did not move
+ * the revision (a process of an older version, a head deleted by hand to be built again) shows
+ * within this time.
+ */
 const KEPT_LISTS = 1000;
-const KEPT_MS = 3_600_000;
+const KEPT_MS = 5 * 60_000;
 
 /**
  * A revision per owner's list (Redis' `Revisions`), replaced after every write to the list: a
@@ -15,8 +19,9 @@ const KEPT_MS = 3_600_000;
  * revision read instead of two or three MongoDB reads.
  */
 export interface ListRevisions {
-  current(owner: number): Promise<string | null>;
-  bump(owner: number): Promise<string>;
+  current(owner: number): Promise<string>;
+  /** Never throws: a revision not moved leaves readers' copies stale for `KEPT_MS` at most. */
+  bump(owner: number): Promise<unknown>;
 }
 
 export interface OrderedIdChunksOptions {
@@ -32,7 +37,7 @@ export interface OrderedIdChunksOptions {
 
 /** An owner's list as a reader read it, under the revision it read first. */
 interface KeptList {
-  revision: string | null;
+  revision: string;
   at: number;
   head: ChunkEntry[] | null;
   chunks: Map<number, number[]>;
@@ -73,7 +78,7 @@ export type OwnerSerializer = <T>(owner: number, work: () => Promise<T>) => Prom
  * it is deleted, so a crash leaves at most an id whose document is gone: readers skip those. An
  * owner without a list (its documents stored before lists were kept) has it built from its
  * documents at its first read or write, under its lock; a process of an older version adding
- * documents after that would leave them out (delete the owner's head to have it built again).
+ * documents after that would leave them out (delete the owner's head to have it built again; readers keeping it see that within `KEPT_MS`).
  */
 export class OrderedIdChunks {
   private readonly heads: Collection<HeadDocument>;

@@ -28,27 +28,47 @@ export class Revisions {
     return revision;
   }
 
-  current(id: number): Promise<string | null> {
-    return this.redis.get(this.key(id));
+  /**
+   * The record's revision. One never set (or gone: expired, or lost with Redis' data) is set now,
+   * so no copy is ever kept under "none": after a write's revision was lost, "none" would match a
+   * copy read before that write again.
+   */
+  async current(id: number): Promise<string> {
+    return (await this.redis.get(this.key(id))) ?? this.start(id);
   }
 
-  /** The revisions of many records, a thousand per round trip. */
-  async currentMany(ids: readonly number[]): Promise<Map<number, string | null>> {
-    const revisions = new Map<number, string | null>();
+  /** The revisions of many records, a thousand per round trip (those missing set as in `current`). */
+  async currentMany(ids: readonly number[]): Promise<Map<number, string>> {
+    const revisions = new Map<number, string>();
     for (let start = 0; start < ids.length; start += 1000) {
       const chunk = ids.slice(start, start + 1000);
       const values = await getMany(
         this.redis,
         chunk.map((id) => this.key(id)),
       );
-      for (const [i, id] of chunk.entries()) revisions.set(id, values[i] ?? null);
+      const missing: number[] = [];
+      for (const [i, id] of chunk.entries()) {
+        const value = values[i];
+        if (value) revisions.set(id, value);
+        else missing.push(id);
+      }
+      const started = await Promise.all(missing.map((id) => this.start(id)));
+      for (const [i, id] of missing.entries()) revisions.set(id, started[i] as string);
     }
     return revisions;
+  }
+
+  /** A first revision for a record that has none; another reader's or a writer's if it set one first. */
+  private async start(id: number): Promise<string> {
+    const revision = randomUUID();
+    const set = await this.redis.set(this.key(id), revision, 'EX', REVISION_TTL_SECONDS, 'NX');
+    // Gone again in between (expired, flushed): this one is shared by nobody, so nothing matches it.
+    return set === 'OK' ? revision : ((await this.redis.get(this.key(id))) ?? revision);
   }
 }
 
 interface Kept<T> {
-  revision: string | null;
+  revision: string;
   at: number;
   value: T;
 }
@@ -69,7 +89,7 @@ export class RevisedMemory<T extends { id: number }> {
   ) {}
 
   /** The copy of `id` if it was read under `revision` and is young enough. */
-  current(id: number, revision: string | null): T | undefined {
+  current(id: number, revision: string | undefined): T | undefined {
     const entry = this.entries.get(id);
     return entry && entry.revision === revision && Date.now() - entry.at < this.maxAgeMs
       ? entry.value
@@ -95,19 +115,20 @@ export class RevisedMemory<T extends { id: number }> {
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of ids) {
-      const copy = this.current(id, revisions.get(id) ?? null);
+      const copy = this.current(id, revisions.get(id));
       if (copy && wanted(copy)) found.set(id, copy);
       else missing.push(id);
     }
     if (missing.length === 0) return found;
     for (const value of await read(missing)) {
-      this.store(value, revisions.get(value.id) ?? null);
+      const revision = revisions.get(value.id);
+      if (revision !== undefined) this.store(value, revision);
       found.set(value.id, value);
     }
     return found;
   }
 
-  store(value: T, revision: string | null): void {
+  store(value: T, revision: string): void {
     this.entries.delete(value.id);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next();

@@ -23,7 +23,7 @@ import {
   customerRevisions,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import type { CollectionIndexes } from '../db/index.js';
+import type { CollectionIndexes, ListRevisions } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
 import { buildExport, type ExportSources, exportDocument } from '../exports/index.js';
 import { ImportJobs } from '../imports/index.js';
@@ -261,10 +261,33 @@ class LazyServices implements Services {
       'customerRepository',
       () =>
         new CustomerRepository(this.deps.db, async (id, written) => {
-          const revision = await this.customerRevisions.bump(id);
-          if (written) this.listedCustomersKept?.written(written, revision);
+          const revision = await this.bumpOrWarn(this.customerRevisions, id, 'customer');
+          if (written && revision) this.listedCustomersKept?.written(written, revision);
         }),
     );
+  }
+  /**
+   * A revision moved after a write; a failure is logged rather than failing the write, which is
+   * stored: the copies kept in memory then show the record as before for their few minutes at most.
+   */
+  private async bumpOrWarn(revisions: Revisions, id: number, what: string): Promise<string | null> {
+    try {
+      return await revisions.bump(id);
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error), record: what, id },
+        `could not move the ${what}'s revision: copies kept in memory may show it as before for a few minutes`,
+      );
+      return null;
+    }
+  }
+  /** Each organization's website list's revision (its copies kept by the API's list pages). */
+  private get websiteListRevisions(): ListRevisions {
+    const revisions = new Revisions(this.deps.redis, `${this.prefix}:website-list-rev`);
+    return {
+      current: (organizationId) => revisions.current(organizationId),
+      bump: (organizationId) => this.bumpOrWarn(revisions, organizationId, 'website list'),
+    };
   }
   private get customerRevisions(): Revisions {
     this.customerRevisionsOf ??= customerRevisions(this.deps.redis, this.prefix);
@@ -300,7 +323,7 @@ class LazyServices implements Services {
           },
           // Each organization's list of website ids is written by one process at a time.
           (organizationId, work) => this.mutex.withLock(`website-list:${organizationId}`, work),
-          new Revisions(this.deps.redis, `${this.prefix}:website-list-rev`),
+          this.websiteListRevisions,
         ),
     );
   }

@@ -91,8 +91,9 @@ export class WebsiteCache {
     const revisions = await this.deps.revisions.currentMany(websiteIds.slice(0, this.capacity));
     const primed: WebsiteDocument[] = [];
     for await (const website of this.deps.websites.all()) {
-      if (!revisions.has(website.id)) continue;
-      this.entries.store(website, revisions.get(website.id) ?? null);
+      const revision = revisions.get(website.id);
+      if (revision === undefined) continue;
+      this.entries.store(website, revision);
       primed.push(website);
     }
     return primed;

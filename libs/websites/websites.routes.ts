@@ -41,7 +41,7 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
     cookieHandling: website.cookieHandling,
     mtlsEnabled: website.mtlsEnabled,
     mtlsClientCert: website.mtlsClientCert,
-    mtlsClientKeySet: website.mtlsClientKey !== null,
+    mtlsClientKeySet: (website.mtlsClientKey ?? null) !== null,
     checkInterval: website.checkInterval,
     timeoutSeconds: website.timeoutSeconds,
     regions: website.regions,

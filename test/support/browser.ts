@@ -52,7 +52,8 @@ export async function labelsOutgrowingTheirCells(page: Page): Promise<string[]> 
     .filter((cell) => {
       const style = getComputedStyle(cell);
       const content = cell.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-      return parseFloat(getComputedStyle(cell, '::before').height) > content + 1;
+      // Not a number (a label not laid out as a box) counts as outgrowing: the check must measure.
+      return !(parseFloat(getComputedStyle(cell, '::before').height) <= content + 1);
     })
     .slice(0, 5)
     .map((cell) => cell.dataset.label + ': ' + cell.textContent.trim().slice(0, 40))`)) as string[];

@@ -44,12 +44,16 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
     }
     const { data, response } = await api.GET('/api/me');
     if (data) setCaller({ kind: 'person', user: data.user });
-    else if (response.status === 401 || response.status === 403) setCaller(null);
-    else throw new Error(`GET /api/me answered ${response.status}`);
+    else if (response.status === 401 || response.status === 403) {
+      signedInHere.set(false);
+      setCaller(null);
+    } else throw new Error(`GET /api/me answered ${response.status}`);
   }, []);
 
+  // A person signed in: the next visit may read before asking who it is. A pasted token lives in
+  // this tab only; the flag goes when the API says signed out (not when it could not be reached).
   useEffect(() => {
-    if (caller !== undefined) signedInHere.set(caller !== null);
+    if (caller?.kind === 'person') signedInHere.set(true);
   }, [caller]);
 
   useEffect(() => {
@@ -58,6 +62,7 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
       if (why === 'enrol') setMustEnrol(true);
       else {
         pastedToken.clear();
+        signedInHere.set(false);
         setCaller(null);
       }
     });
@@ -73,6 +78,7 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
     async signOut() {
       if (pastedToken.get()) pastedToken.clear();
       else await api.POST('/api/auth/logout');
+      signedInHere.set(false);
       setMustEnrol(false);
       setCaller(null);
     },
