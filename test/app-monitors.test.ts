@@ -7,6 +7,7 @@ import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from '
 import { type DnsServer, startDnsServer } from './support/dns-server.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, TEST_PASSWORD } from './support/people.js';
+import { greets } from './support/targets.js';
 
 describe('the app in a real browser: heartbeats, DNS and port checks of a website', {
   timeout: 120_000,
@@ -25,7 +26,7 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
     dns = await startDnsServer({
       'shop.example': { A: ['192.0.2.10'], MX: [{ priority: 10, exchange: 'mx1.shop.example' }] },
     });
-    banner = createServer((socket) => socket.end('220 mail.shop.example ready\r\n'));
+    banner = createServer(greets('220 mail.shop.example ready\r\n'));
     banner.listen(0, '127.0.0.1');
     await once(banner, 'listening');
     bannerPort = (banner.address() as { port: number }).port;

@@ -12,6 +12,7 @@ import { createCustomer, createPackage, type TestApi, until } from './support/ha
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { issue } from './support/pki-forge.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
+import { greets } from './support/targets.js';
 
 interface Delivered {
   type: string;
@@ -50,8 +51,8 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     const caFile = join(mkdtempSync(join(tmpdir(), 'webmon-monitors-')), 'ca.pem');
     writeFileSync(caFile, ca.cert);
     const leaf = issue({ commonName: '127.0.0.1', names: ['127.0.0.1'], issuer: ca, validToDays: 5 });
-    const banner = createServer((socket) => socket.end('220 ready\r\n'));
-    const tls = createTlsServer({ cert: leaf.cert, key: leaf.key }, (socket) => socket.end('* OK ready\r\n'));
+    const banner = createServer(greets('220 ready\r\n'));
+    const tls = createTlsServer({ cert: leaf.cert, key: leaf.key }, greets('* OK ready\r\n'));
     const closed = createServer();
     servers.push(banner, tls);
     bannerPort = await listen(banner);

@@ -6,9 +6,21 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
+
+/**
+ * A TCP or TLS server's connection listener for a banner service (SMTP, IMAP): sends `banner` and
+ * closes. A probe may reset the connection once it read the banner: expected, not an error (an
+ * unlistened socket error would crash the test process).
+ */
+export function greets(banner: string): (socket: Socket) => void {
+  return (socket) => {
+    socket.on('error', () => undefined);
+    socket.end(banner);
+  };
+}
 
 /** Requests /slow-counted has received (tests wait for a check to be in flight). */
 export let slowHits = 0;
