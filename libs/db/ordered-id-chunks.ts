@@ -78,7 +78,8 @@ export type OwnerSerializer = <T>(owner: number, work: () => Promise<T>) => Prom
  * it is deleted, so a crash leaves at most an id whose document is gone: readers skip those. An
  * owner without a list (its documents stored before lists were kept) has it built from its
  * documents at its first read or write, under its lock; a process of an older version adding
- * documents after that would leave them out (delete the owner's head to have it built again; readers keeping it see that within `KEPT_MS`).
+ * documents after that would leave them out (delete the owner's head to have it built again;
+ * readers keeping the list see that within `KEPT_MS`).
  */
 export class OrderedIdChunks {
   private readonly heads: Collection<HeadDocument>;
