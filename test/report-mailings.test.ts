@@ -20,12 +20,13 @@ describe('client reports e-mailed on schedule, by the notifiers, through the org
   let api: TestApi;
   let receiver: MailReceiver;
   let token: string;
+  let organizationId: number;
   let customerId: number;
 
   beforeAll(async () => {
     api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
     receiver = await startMailReceiver({ username: 'agency', password: 'smtp-secret' });
-    ({ token } = await api.createOrganization(['admin']));
+    ({ token, organizationId } = await api.createOrganization(['admin']));
     expect(
       (await api.request('PATCH', '/api/organization', { token, body: { timezone: 'Europe/Berlin' } }))
         .status,
@@ -142,5 +143,45 @@ describe('client reports e-mailed on schedule, by the notifiers, through the org
     expect(again.body.status).toBe('sent');
     expect(receiver.mails.at(-1)?.to).toEqual(['cfo@acme.example']);
     expect(receiver.mails.at(-1)?.raw).toContain('Content-Type: text/html');
+  });
+
+  it('twenty mailings of one customer and period sent at once: each accepted, each its own, each logged', async () => {
+    const before = receiver.mails.length;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.request<Mailing>('POST', `/api/customers/${customerId}/report-mailings`, {
+          token,
+          body: { from: '2026-10-01', to: '2026-10-31', recipients: [`r${i}@acme.example`], format: 'html' },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+    const ids = new Set(answers.map((a) => a.body.id));
+    expect(ids.size).toBe(20);
+    const log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
+    const logged = log.body.filter((m) => m.period.from === '2026-10-01');
+    expect(new Set(logged.map((m) => m.id))).toEqual(ids);
+    expect(receiver.mails.length - before).toBe(20);
+  });
+
+  it('two mailings asked in the same millisecond are two mailings', async () => {
+    const sameMoment = new Date();
+    const period = { from: '2026-09-01', to: '2026-09-30' };
+    const [first, second] = await withServices(api, (services) =>
+      Promise.all(
+        ['a', 'b'].map((who) =>
+          services.reportMailings.resend(
+            organizationId,
+            customerId,
+            period,
+            [`${who}@acme.example`],
+            'html',
+            sameMoment,
+          ),
+        ),
+      ),
+    );
+    expect(first?._id).not.toBe(second?._id);
+    expect([first?.status, second?.status]).toEqual(['sent', 'sent']);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { ReportSchedule } from '../customers/index.js';
 import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
@@ -9,7 +10,10 @@ import { dueReport } from './report-schedule.js';
 
 /** One report mailed to a customer's recipients: its attempts, as the delivery log shows them. */
 export interface ReportMailingDocument {
-  /** `<customerId>:<period key>` for a scheduled one (one per period, whichever notifier sends it). */
+  /**
+   * `<customerId>:<period key>` for a scheduled one (one per period, whichever notifier sends it);
+   * `<customerId>:<period key>:<ms>:<random>` for one sent on request (each request its own).
+   */
   _id: string;
   organizationId: number;
   customerId: number;
@@ -171,7 +175,9 @@ export class ReportMailings {
     now: Date,
   ): Promise<ReportMailingDocument> {
     const periodKey = `${period.from}..${period.to}`;
-    const mailing = newMailing(`${customerId}:${periodKey}:${now.getTime()}`, now, {
+    // The time alone is not unique: two requests in one millisecond are two mailings.
+    const id = `${customerId}:${periodKey}:${now.getTime()}:${randomBytes(6).toString('base64url')}`;
+    const mailing = newMailing(id, now, {
       organizationId,
       customerId,
       periodKey,
