@@ -158,7 +158,9 @@ describe('client reports e-mailed on schedule, by the notifiers, through the org
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
     const ids = new Set(answers.map((a) => a.body.id));
     expect(ids.size).toBe(20);
-    const log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
+    const log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, {
+      token,
+    });
     const logged = log.body.filter((m) => m.period.from === '2026-10-01');
     expect(new Set(logged.map((m) => m.id))).toEqual(ids);
     expect(receiver.mails.length - before).toBe(20);
