@@ -12,7 +12,7 @@ export interface FieldError {
 export type DomainErrorKind = 'invalid' | 'not-allowed' | 'not-found' | 'conflict' | 'internal';
 
 export interface DomainErrorOptions {
-  /** The fields at fault, for `invalid` and `not-allowed`. */
+  /** The fields at fault, for `invalid`, `not-allowed` and a `conflict` that names its items. */
   errors?: FieldError[];
   /** When trying again later may succeed (a lock held by another request). */
   retryAfterSeconds?: number;
@@ -41,4 +41,5 @@ export const invalidInput = (detail: string, errors: FieldError[]) =>
 export const notAllowed = (detail: string, errors?: FieldError[]) =>
   new DomainError('not-allowed', detail, { errors });
 export const notFound = (detail: string) => new DomainError('not-found', detail);
-export const conflict = (detail: string) => new DomainError('conflict', detail);
+export const conflict = (detail: string, errors?: FieldError[]) =>
+  new DomainError('conflict', detail, { errors });

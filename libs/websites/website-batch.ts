@@ -7,7 +7,7 @@ import {
   customerLock,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import { DomainError, type FieldError, invalidInput } from '../errors/index.js';
+import { conflict, DomainError, type FieldError, invalidInput } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import { includesFeature, type PackageRepository } from '../packages/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
@@ -108,6 +108,8 @@ export class WebsiteBatch {
       outcome.status = 'invalid';
       outcome.errors.push(...prefixed(index, errors));
     };
+    /** Items refused only for their customer's room (maxWebsites). */
+    const overRoom = new Set<number>();
     const parsed: Array<{ index: number; item: BatchItem }> = [];
     for (const [index, raw] of items.entries()) {
       const read = validate(batchItemSchema, raw);
@@ -116,15 +118,31 @@ export class WebsiteBatch {
     }
     const refuseUnlessPartial = () => {
       const invalid = outcomes.filter((o) => o.status === 'invalid');
-      if (invalid.length > 0 && !options.partial)
-        throw invalidInput(
-          `${invalid.length} of ${items.length} item(s) are invalid: nothing was written (send partial: true to write the valid ones)`,
+      if (invalid.length === 0 || options.partial) return;
+      // Valid items for which there is no room: a conflict with the package, not bad input.
+      if (invalid.every((o) => overRoom.has(o.index)))
+        throw conflict(
+          `${invalid.length} of ${items.length} website(s) are past their customer's package maxWebsites: nothing was written (raise the package's limit, or send partial: true to write those within it)`,
           invalid.flatMap((o) => o.errors),
         );
+      throw invalidInput(
+        `${invalid.length} of ${items.length} item(s) are invalid: nothing was written (send partial: true to write the valid ones)`,
+        invalid.flatMap((o) => o.errors),
+      );
+    };
+    const failForRoom = (index: number, errors: readonly FieldError[]) => {
+      overRoom.add(index);
+      fail(index, errors);
     };
     /** Customers, packages, channels and room read, each item judged, the valid ones written. */
     const judgeAndWrite = async () => {
-      const valid = await this.judge(organizationId, parsed, outcomes, fail, options.planned);
+      const valid = await this.judge(
+        organizationId,
+        parsed,
+        outcomes,
+        { fail, failForRoom },
+        options.planned,
+      );
       refuseUnlessPartial();
       if (options.dryRun) return outcomes;
       const websites = await this.write(organizationId, valid);
@@ -147,7 +165,7 @@ export class WebsiteBatch {
     organizationId: number,
     parsed: ReadonlyArray<{ index: number; item: BatchItem }>,
     outcomes: readonly BatchItemOutcome[],
-    fail: (index: number, errors: FieldError[]) => void,
+    { fail, failForRoom }: Record<'fail' | 'failForRoom', (index: number, errors: FieldError[]) => void>,
     planned: ReadonlyMap<number, number> | undefined,
   ): Promise<Prepared[]> {
     const owners = new Map<number, CustomerWithPackage | null>();
@@ -174,7 +192,7 @@ export class WebsiteBatch {
     }
     await this.checkChannels(organizationId, prepared, fail);
     const valid = prepared.filter(({ index }) => outcomes[index]?.status === 'valid');
-    await this.checkRoom(organizationId, valid, outcomes, fail, planned);
+    await this.checkRoom(organizationId, valid, outcomes, failForRoom, planned);
     return valid.filter(({ index }) => outcomes[index]?.status === 'valid');
   }
 

@@ -150,10 +150,11 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       operationId: 'createWebsites',
       summary: 'Add up to 1,000 websites at once, each with its check configuration',
       description:
-        'Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.',
+        'Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). Items valid in themselves but past their customer’s package `maxWebsites` (with no other invalid item): 409 naming each `items.<index>.customerId`, nothing written. `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.',
       tags: ['Websites'],
       access: 'write',
       body: batchBody,
+      problems: [409],
       success: {
         status: 200,
         description: 'How each item went, in the order sent',

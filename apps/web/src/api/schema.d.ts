@@ -598,7 +598,7 @@ export interface paths {
         put?: never;
         /**
          * Add up to 1,000 websites at once, each with its check configuration
-         * @description Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.
+         * @description Every item is validated first as a single create validates it (its fields, its customer, the package’s features and limits for the whole batch, its channels, its `checkConfig`). Any invalid item: 400 naming each `items.<index>.<field>`, nothing written, unless `partial: true` (the valid ones are written; each item says how it went). Items valid in themselves but past their customer’s package `maxWebsites` (with no other invalid item): 409 naming each `items.<index>.customerId`, nothing written. `dryRun: true` writes nothing and says which items would be created. The websites are stored in bulk and scheduled before the answer.
          */
         post: operations["createWebsites"];
         delete?: never;
@@ -8845,6 +8845,20 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
