@@ -40,7 +40,8 @@ fi
 # --- Debian packages: redis-server; openssl (the tests make certificates with it); sqlite3 (adds
 # the _id lookup indexes FerretDB's SQLite backend lacks: libs/embedded/sqlite-id-index.ts);
 # chromium (prints the client reports as PDF; the browser tests drive it; never downloaded);
-# poppler-utils (the report tests read the PDFs' text with pdftotext and render a page with pdftoppm) ---
+# poppler-utils (the report tests read the PDFs' text with pdftotext and render a page with pdftoppm);
+# iputils-ping (ICMP checks send their echo requests through it) ---
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else fail "run as root or install sudo: $*"; fi; }
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
@@ -48,6 +49,7 @@ command -v openssl >/dev/null || missing+=(openssl)
 command -v sqlite3 >/dev/null || missing+=(sqlite3)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+command -v ping >/dev/null || missing+=(iputils-ping)
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || fail "${missing[*]} missing and apt-get is not available: install them yourself"
   say "installing ${missing[*]} with apt-get…"

@@ -8,7 +8,25 @@ export {
   parseDnsResolvers,
   resolveDns,
 } from './dns-probe.js';
+export {
+  decodeHealthResponse,
+  type GrpcObservation,
+  type GrpcProbeRequest,
+  probeGrpc,
+  SERVING_STATUSES,
+  type ServingStatus,
+} from './grpc-probe.js';
 export { type HttpProbeResult, type ProbeOptions, type ProbeRequest, probeHttp } from './http-probe.js';
+export { type IcmpObservation, type IcmpProbeRequest, parsePingOutput, probeIcmp } from './icmp-probe.js';
+export {
+  MAIL_PROTOCOLS,
+  MAIL_SECURITY,
+  type MailObservation,
+  type MailProbeRequest,
+  type MailProtocol,
+  type MailSecurity,
+  probeMail,
+} from './mail-probe.js';
 export { type Resolve, systemResolve } from './pinned-connector.js';
 export {
   type PortObservation,
@@ -18,3 +36,9 @@ export {
 } from './port-probe.js';
 export { ProbeFailure } from './probe-error.js';
 export { TlsContexts } from './tls-contexts.js';
+export { probeUdp, REPLY_KEPT_BYTES, type UdpObservation, type UdpProbeRequest } from './udp-probe.js';
+export {
+  probeWebSocket,
+  type WebSocketObservation,
+  type WebSocketProbeRequest,
+} from './websocket-probe.js';

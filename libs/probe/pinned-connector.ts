@@ -61,6 +61,20 @@ function certificateMatches(certificate: X509Certificate, hostname: string): boo
   );
 }
 
+/**
+ * `work`, or the signal's reason once it aborts, whichever comes first: a lookup or a connect
+ * cannot be cancelled, so a probe past its deadline stops waiting for them.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
 /** A connection record before anything happened. */
 export function newHopConnection(): HopConnection {
   return {
@@ -105,27 +119,24 @@ function observeTls(secure: TLSSocket, hostname: string): TlsObservation | null 
 }
 
 /**
- * One guarded connection, the part every probe shares: resolves the host itself, refuses blocked
- * addresses (SSRF guard), connects to the very address it checked (no second lookup, so no DNS
- * rebinding), times DNS, TCP and TLS into `hop`, and records the server certificate. The
- * certificate is not rejected here: the SSL check judges it, so the other checks still see the
- * answer. Every socket it opens is in `hop.sockets` for the caller to destroy; once `signal` is
- * aborted (a caller that stopped waiting) it opens none after the lookup.
+ * The address a probe may go to for `hostname`: resolved by the probe itself and judged by the
+ * SSRF guard, recorded in `hop` (DNS time, address). A probe then connects to this very address
+ * (no second lookup, so no DNS rebinding). Throws a `ProbeFailure` (DNS, BLOCKED_TARGET).
  */
-export async function connectPinned(
-  options: ConnectorOptions,
+export async function resolveGuarded(
+  options: Pick<ConnectorOptions, 'allowPrivateTargets' | 'exemptAddresses' | 'resolve'>,
   hop: HopConnection,
-  target: PinnedTarget,
+  hostname: string,
   signal?: AbortSignal,
-): Promise<Socket | TLSSocket> {
-  const hostname = target.hostname.replace(/^\[|\]$/g, '');
+): Promise<string> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
   const started = performance.now();
   hop.phase = 'dns';
-  const addresses = isIP(hostname) ? [hostname] : await options.resolve(hostname);
-  hop.dnsMs = isIP(hostname) ? 0 : performance.now() - started;
+  const addresses = isIP(bare) ? [bare] : await options.resolve(bare);
+  hop.dnsMs = isIP(bare) ? 0 : performance.now() - started;
   signal?.throwIfAborted();
   const address = addresses[0];
-  if (!address) throw new ProbeFailure('DNS', `${hostname} has no address`);
+  if (!address) throw new ProbeFailure('DNS', `${bare} has no address`);
   const reason = refusalUnder(
     { allowPrivateTargets: options.allowPrivateTargets, exemptAddresses: options.exemptAddresses ?? [] },
     address,
@@ -133,33 +144,33 @@ export async function connectPinned(
   if (reason) {
     throw new ProbeFailure(
       'BLOCKED_TARGET',
-      `${hostname} resolves to ${address} (${reason}), which monitoring may not reach`,
+      `${bare} resolves to ${address} (${reason}), which monitoring may not reach`,
     );
   }
   hop.address = address;
+  return address;
+}
 
-  hop.phase = 'connect';
-  const connectStarted = performance.now();
-  const socket = tcpConnect({ host: address, port: target.port });
-  hop.sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  hop.connectMs = performance.now() - connectStarted;
-  if (!target.tls) {
-    hop.readyAt = performance.now();
-    return socket;
-  }
-
+/**
+ * A TLS handshake over a connected socket (at once, or after a STARTTLS), timed into `hop` with
+ * the server certificate observed. The certificate is not rejected here: the SSL check judges it.
+ */
+export async function upgradeTls(
+  options: Pick<ConnectorOptions, 'tls' | 'clientCertificate'>,
+  hop: HopConnection,
+  socket: Socket,
+  hostname: string,
+  alpn?: string[],
+): Promise<TLSSocket> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
   hop.phase = 'tls';
   const tlsStarted = performance.now();
   const secure = tlsConnect({
     socket,
-    servername: isIP(hostname) ? undefined : hostname,
+    servername: isIP(bare) ? undefined : bare,
     secureContext: options.tls.contextFor(options.clientCertificate),
     rejectUnauthorized: false,
-    ALPNProtocols: target.tls.alpn,
+    ALPNProtocols: alpn,
     // The host is matched in `observeTls`; the chain is still verified by OpenSSL.
     checkServerIdentity: () => undefined,
   });
@@ -178,9 +189,37 @@ export async function connectPinned(
   secure.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code?.startsWith('ERR_SSL')) hop.tlsAlert ??= error;
   });
-  hop.tls = observeTls(secure, hostname);
-  hop.readyAt = performance.now();
+  hop.tls = observeTls(secure, bare);
   return secure;
+}
+
+/**
+ * One guarded connection, the part every probe shares: the address from `resolveGuarded`,
+ * connected to, timed into `hop`, with a TLS handshake (`upgradeTls`) when asked. Every socket it
+ * opens is in `hop.sockets` for the caller to destroy; once `signal` is aborted (a caller that
+ * stopped waiting) it opens none after the lookup.
+ */
+export async function connectPinned(
+  options: ConnectorOptions,
+  hop: HopConnection,
+  target: PinnedTarget,
+  signal?: AbortSignal,
+): Promise<Socket | TLSSocket> {
+  const address = await resolveGuarded(options, hop, target.hostname, signal);
+  hop.phase = 'connect';
+  const connectStarted = performance.now();
+  const socket = tcpConnect({ host: address, port: target.port });
+  hop.sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  hop.connectMs = performance.now() - connectStarted;
+  const ready = target.tls
+    ? await upgradeTls(options, hop, socket, target.hostname, target.tls.alpn)
+    : socket;
+  hop.readyAt = performance.now();
+  return ready;
 }
 
 /** An undici connector for one hop: `connectPinned` to the hop's origin (HTTP/1.1 over TLS for https). */

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ProbeError, TlsObservation } from '../checks/index.js';
-import { type ConnectorOptions, connectPinned, newHopConnection } from './pinned-connector.js';
+import { type ConnectorOptions, connectPinned, newHopConnection, untilAborted } from './pinned-connector.js';
 import { classifyProbeError } from './probe-error.js';
 
 export interface PortProbeRequest {
@@ -92,13 +92,6 @@ function readFirstLine(socket: Socket, signal: AbortSignal): Promise<Buffer> {
   });
 }
 
-/** Rejects when the deadline passes: the lookup cannot be cancelled, so the probe stops waiting for it. */
-function deadline(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
-
 /**
  * Whether a TCP port of a host answers, as a mail or database client meets it: the host resolved
  * and judged by the SSRF guard and the judged address connected to (as HTTP probes do), an optional
@@ -149,15 +142,15 @@ export async function probePort(
   };
 
   try {
-    const socket = await Promise.race([
+    const socket = await untilAborted(
       connectPinned(
         { ...options, clientCertificate: null },
         hop,
         { hostname: request.host, port: request.port, tls: request.tls ? {} : null },
         abort.signal,
       ),
-      deadline(abort.signal),
-    ]);
+      abort.signal,
+    );
     if (request.expectBanner === null) return finish(null);
 
     bannerStarted = performance.now();
