@@ -1,13 +1,39 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { Db, Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditEventRepository } from '../libs/audit/index.js';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import { createServices, type Services } from '../libs/services/index.js';
 import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
-import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
+import {
+  createWebsiteBody,
+  toWebsiteView,
+  WebsiteRepository,
+  websiteIndexes,
+} from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi, until } from './support/harness.js';
-import { judgedByPrimaryKey } from './support/read-plan.js';
+import { commandByPrimaryKey, judgedByPrimaryKey } from './support/read-plan.js';
 import { connectRecordingFinds } from './support/recorded-finds.js';
+
+/**
+ * What a PATCH of a website's fields sends MongoDB besides the token's read (below), by command
+ * and collection: each by primary key, so a rename costs the same at 50 and 10,000 websites. No
+ * read of the monitoring nodes (a scan): a change that cannot move the website keeps its regions.
+ */
+const PATCH_PATH: Record<string, string> = {
+  'find key_lookups': "where the publicId's website is (once per process: it never moves)",
+  'find websites': 'the website as stored, under its lock',
+  'find customers': 'its customer, by _id',
+  'find packages': "the customer's package, by _id",
+  'update websites': 'the write, by _id',
+  'insert audit_events': 'the audit event under its number (the insert claims its _id)',
+  'update audit_heads': "the organization's audit head raised, by _id",
+  'findAndModify audit_heads':
+    "the head's next number, when this process stored none of the organization's lately",
+};
 
 describe('lookups on request paths read by primary key (FerretDB explain / documents examined)', () => {
   let api: TestApi;
@@ -17,8 +43,12 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
   let organizationId: number;
   let customerId: number;
   let website: { id: number; publicId: string };
+  /** An API process's services on the recording client: what they send is theirs alone. */
+  let services: Services;
+  let redis: Redis;
   const slug = `lookup-${randomUUID().slice(0, 8)}`;
   const finds: Document[] = [];
+  const commands: Array<{ name: string; command: Document }> = [];
 
   /** The `find` commands `work` sends. */
   async function findsOf(work: () => Promise<unknown>): Promise<Document[]> {
@@ -30,6 +60,8 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
   beforeAll(async () => {
     api = await TestApi.start();
     ({ organizationId, token } = await api.createOrganization());
+    // A region serves: the website is placed and scheduled, as in production.
+    await api.serveRegion();
     const pkg = await createPackage(api, token);
     customerId = await createCustomer(api, token, pkg.id);
     website = (
@@ -43,10 +75,14 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
       body: { slug, title: 'Shop status', customerId, public: true },
     });
     expect(page.status).toBe(201);
-    monitored = await connectRecordingFinds(api.config.MONGODB_URL, finds);
+    monitored = await connectRecordingFinds(api.config.MONGODB_URL, finds, commands);
     db = monitored.db();
+    redis = new Redis(api.config.REDIS_URL);
+    services = createServices({ db, redis, config: api.config, logger: createLogger('test', 'silent') });
   });
   afterAll(async () => {
+    await services?.close();
+    redis?.disconnect();
     await monitored?.close();
     await api?.stop();
   });
@@ -92,6 +128,52 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
       expect(byKey, `${find.find} ${JSON.stringify(find.filter)}: ${plan}`).toBe(true);
     }
   });
+
+  const patches: Array<[string, Record<string, unknown>]> = [
+    ['a rename', { name: 'Shop renamed' }],
+    ['a URL change', { url: 'https://shop-2.example.com/' }],
+    ['a method change', { httpMethod: 'HEAD' }],
+    ['new headers', { customHeaders: { 'x-env': 'production' } }],
+    ['an interval change', { checkInterval: 120 }],
+  ];
+
+  it.each(patches)(
+    'PATCH /api/websites/{publicId}, %s: every command is named (PATCH_PATH) and by primary key',
+    async (_name, body) => {
+      const audit = new AuditEventRepository(db);
+      const input = createWebsiteBody.partial().parse(body);
+      // Twice: the first also finds where the publicId's website is (once per process).
+      for (let pass = 0; pass < 2; pass++) {
+        commands.length = 0;
+        const updated = await services.websites.update(organizationId, website.publicId, input);
+        expect(toWebsiteView(updated)).toMatchObject(body);
+        await audit.append({
+          organizationId,
+          at: new Date(),
+          actor: { type: 'token', id: 1, scopes: ['write'] },
+          action: 'updateWebsite',
+          method: 'PATCH',
+          route: '/api/websites/:websiteRef',
+          resource: 'websites',
+          resourceId: String(website.id),
+          outcome: 'succeeded',
+          status: 200,
+          address: '127.0.0.1',
+          requestId: randomUUID(),
+          changes: [],
+        });
+        // The audit head is raised after the insert, unawaited.
+        await until(async () => commands.some(({ name, command }) => command[name] === 'audit_heads'), 5_000);
+        const sent = commands.map(({ name, command }) => ({ op: `${name} ${command[name]}`, name, command }));
+        expect(sent.map(({ op }) => op)).toContain('update websites');
+        for (const { op, name, command } of sent) {
+          expect(PATCH_PATH, `${op} ${JSON.stringify(command)}: not on the path`).toHaveProperty([op]);
+          const { byKey, plan } = await commandByPrimaryKey(db, name, command);
+          expect(byKey, `${op}: ${plan}`).toBe(true);
+        }
+      }
+    },
+  );
 
   it('the lookups find what they should', async () => {
     expect((await new WebsiteRepository(db).findByPublicId(website.publicId))?.id).toBe(website.id);

@@ -76,22 +76,39 @@ export class WebsiteScheduling {
   }
 
   /**
+   * The placement a website keeps when nothing that places it changed (its regions, pause and
+   * customer): the one stored, which the fleet watcher's reconcile moves when the serving regions
+   * change. Null when a website to check has none to keep (neither placed nor unmonitored).
+   */
+  private kept(website: WebsiteSchedulingFields, customer: CustomerDocument): WantedPlacement | null {
+    if (website.paused || !isMonitored(customer.status)) return { regions: [], unmonitoredReason: null };
+    if (website.unmonitored) return { regions: [], unmonitoredReason: website.unmonitored.reason };
+    return website.scheduledRegions.length > 0
+      ? { regions: [...website.scheduledRegions], unmonitoredReason: null }
+      : null;
+  }
+
+  /**
    * Call with the website's lock held. `serving` saves a query when the caller already has the
-   * serving regions; `firstCheck` says where to check at once (default: where it was not
-   * scheduled before).
+   * serving regions; `'as placed'` keeps the stored placement (see `kept`) without reading the
+   * fleet, a scan of the monitoring nodes on FerretDB. `firstCheck` says where to check at once
+   * (default: where it was not scheduled before).
    */
   async sync(
     website: WebsiteDocument,
     customer: CustomerDocument,
     pkg: PackageDocument,
     options: {
-      serving?: readonly string[];
+      serving?: readonly string[] | 'as placed';
       firstCheck?: FirstCheck;
       /** Where Redis schedules it, when that is not `scheduledRegions` (a website stored with `regionsForNew`'s answer: nowhere yet). */
       scheduledInRedis?: readonly string[];
     } = {},
   ): Promise<void> {
-    const wanted = this.wanted(website, customer, pkg, options.serving ?? (await this.servingRegions()));
+    const { serving } = options;
+    const wanted =
+      (serving === 'as placed' ? this.kept(website, customer) : null) ??
+      this.wanted(website, customer, pkg, Array.isArray(serving) ? serving : await this.servingRegions());
     await this.apply(website, wanted, effectiveIntervalSeconds(website, pkg), {
       firstCheck: options.firstCheck ?? { where: 'new' },
       owner: { customer, pkg },

@@ -321,14 +321,18 @@ export class WebsiteService implements CustomerWebsitesPort {
   async update(organizationId: number, publicId: string, input: WebsiteInput): Promise<WebsiteDocument> {
     const known = await this.get(organizationId, publicId);
     const { id } = known;
+    const full = input.customerId !== undefined && input.name !== undefined && input.url !== undefined;
+    // Only these may move it to other regions: any other change keeps its placement, so the fleet
+    // (a scan of the monitoring nodes on FerretDB) is not read; the fleet watcher follows the fleet.
+    const mayMove =
+      full || input.customerId !== undefined || input.paused !== undefined || input.regions !== undefined;
     return this.deps.mutex.withLock(websiteLock(id), async () => {
       // The owner (by the customer it had when last read) and the fleet read beside the website, not after it.
       const [current, likelyOwner, serving] = await Promise.all([
         this.stored(organizationId, publicId),
         this.owner(organizationId, input.customerId ?? known.customerId).catch(() => null),
-        this.deps.scheduling.servingRegions(),
+        mayMove ? this.deps.scheduling.servingRegions() : ('as placed' as const),
       ]);
-      const full = input.customerId !== undefined && input.name !== undefined && input.url !== undefined;
       const customerId = input.customerId ?? current.customerId;
       const owner =
         likelyOwner?.customer.id === customerId ? likelyOwner : await this.owner(organizationId, customerId);

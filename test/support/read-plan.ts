@@ -38,3 +38,42 @@ export async function judgedByPrimaryKey(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** The filters a command looks documents up by. */
+const FILTERS_OF: Record<string, (command: Document) => Document[]> = {
+  find: (command) => [command.filter],
+  update: (command) => command.updates.map((update: Document) => update.q),
+  delete: (command) => command.deletes.map((deletion: Document) => deletion.q),
+  findAndModify: (command) => [command.query],
+};
+
+/**
+ * Whether a command reads or writes by primary key: a `find` explained, or an update, delete or
+ * findAndModify whose filter holds an `_id` equality, explained as the `find` of that `_id` (the
+ * store looks the document up as it would); an insert claims its `_id` and reads nothing. Any other
+ * command (aggregate, count, distinct, getMore) is not.
+ */
+export async function commandByPrimaryKey(
+  db: Db,
+  name: string,
+  command: Document,
+): Promise<{ byKey: boolean; plan: string }> {
+  if (name === 'insert') return { byKey: true, plan: 'an insert' };
+  const filtersOf = FILTERS_OF[name];
+  if (!filtersOf) return { byKey: false, plan: `a ${name}` };
+  for (const filter of filtersOf(command)) {
+    const id = filter?._id;
+    // `_id: {$in: …}` and ranges scan on FerretDB 1.24.
+    const isEquality =
+      id !== undefined &&
+      (id === null || typeof id !== 'object' || !Object.keys(id).some((key) => key.startsWith('$')));
+    if (!isEquality) return { byKey: false, plan: `${JSON.stringify(filter)}: not an _id equality` };
+    // A write's other fields are checked on the one document its `_id` finds.
+    const judged = await judgedByPrimaryKey(db, {
+      find: command[name],
+      filter: name === 'find' ? filter : { _id: id },
+    });
+    if (!judged.byKey) return judged;
+  }
+  return { byKey: true, plan: 'by _id' };
+}
