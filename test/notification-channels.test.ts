@@ -82,6 +82,10 @@ describe('notification channels', () => {
       'dns.changed',
       'port.down',
       'port.up',
+      ...['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3'].flatMap((kind) => [
+        `${kind}.down`,
+        `${kind}.up`,
+      ]),
       'test',
     ]);
     // Standard Webhooks: whsec_ and base64 of (here 32) random bytes.

@@ -88,8 +88,16 @@ function jsonPathProblem(path: string): string | null {
   return walk(ast, false, true);
 }
 
+/**
+ * Whether the RE2 pattern finds a match in the text (its first 64 KiB): linear in the text
+ * whatever the pattern, so a hostile one cannot stall the worker.
+ */
+export function matchesPattern(source: string, text: string): boolean {
+  return pattern(source).matcher(text.slice(0, MATCHED_CHARS)).find();
+}
+
 /** Why a pattern cannot be used, or null: RE2 syntax (linear time, so no backreferences or lookaround). */
-function patternProblem(pattern: string): string | null {
+export function patternProblem(pattern: string): string | null {
   try {
     RE2JS.compile(pattern);
     return null;
@@ -230,7 +238,7 @@ function compare(operator: Operator, found: { present: boolean; actual: unknown 
       return { passed: !text.includes(expected) };
     case 'matches':
       // RE2: linear in the text whatever the pattern, so a hostile one cannot stall the worker.
-      return { passed: pattern(expected).matcher(text.slice(0, MATCHED_CHARS)).find() };
+      return { passed: matchesPattern(expected, text) };
     case 'lessThan':
     case 'greaterThan': {
       const actual = numberOf(found.actual);

@@ -7,6 +7,8 @@ export {
   assertionSchema,
   describeAssertion,
   MAX_ASSERTIONS,
+  matchesPattern,
+  patternProblem,
 } from './assertions.js';
 export { type CheckConfig, type CheckSwitch, checkConfigSchema } from './check-config.js';
 export {

@@ -1,4 +1,4 @@
-import type { EventKind, EventPayload } from '../events/index.js';
+import { type EventKind, type EventPayload, MONITOR_KIND_NOUNS } from '../events/index.js';
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 
@@ -22,6 +22,18 @@ export interface EventSummary {
 /** How much of a failing answer's body an alert quotes. */
 export const EXCERPT_CHARS = 300;
 
+/** The kinds that probe a service (ICMP, UDP, gRPC, WebSocket, mail): one sentence for all of them. */
+const PROBED = ['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3'] as const;
+type ProbedEvent = `${(typeof PROBED)[number]}.${'down' | 'up'}`;
+function monitorKindsSay<T>(down: T, up: T): Record<ProbedEvent, T> {
+  return Object.fromEntries(
+    PROBED.flatMap((kind) => [
+      [`${kind}.down`, down],
+      [`${kind}.up`, up],
+    ]),
+  ) as Record<ProbedEvent, T>;
+}
+
 const SEVERITY: Record<EventKind, Severity> = {
   'website.down': 'critical',
   'website.up': 'info',
@@ -41,6 +53,7 @@ const SEVERITY: Record<EventKind, Severity> = {
   'dns.changed': 'warning',
   'port.down': 'critical',
   'port.up': 'info',
+  ...monitorKindsSay('critical', 'info'),
   test: 'info',
 };
 
@@ -63,10 +76,9 @@ const HEADLINE: Record<EventKind, string> = {
   'dns.changed': 'changed its DNS answer',
   'port.down': 'is down: its port does not answer as expected',
   'port.up': 'is up again: its port answers',
+  ...monitorKindsSay('is down: it does not answer as expected', 'is up again: it answers as expected'),
   test: '',
 };
-
-const MONITOR_NOUN = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' } as const;
 
 function reasonOf(data: EventPayload['data']): string | null {
   if (data.unmonitored) return data.unmonitored.reason;
@@ -102,13 +114,14 @@ const RECOVERIES = new Set<EventKind>([
   'heartbeat.up',
   'dns.up',
   'port.up',
+  ...PROBED.map((kind): EventKind => `${kind}.up`),
 ]);
 
 export function summarize(payload: EventPayload): EventSummary {
   const { website, monitor } = payload.data;
   // A website's other monitor is named after the website: `Shop: heartbeat "Nightly backup" is down`.
   const subject = monitor
-    ? `${website?.name ?? 'A website'}: ${MONITOR_NOUN[monitor.kind]} "${monitor.name}"`
+    ? `${website?.name ?? 'A website'}: ${MONITOR_KIND_NOUNS[monitor.kind]} "${monitor.name}"`
     : (website?.name ?? 'A website');
   const title =
     payload.type === 'test'

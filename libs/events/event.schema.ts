@@ -13,6 +13,35 @@ export const WEBSITE_STATUSES = [
   'unmonitored',
 ] as const;
 
+/** The monitors a website has besides its HTTP check; each tells `<kind>.down` and `<kind>.up`. */
+export const OTHER_MONITOR_KINDS = [
+  'heartbeat',
+  'dns',
+  'port',
+  'icmp',
+  'udp',
+  'grpc',
+  'websocket',
+  'smtp',
+  'imap',
+  'pop3',
+] as const;
+export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
+
+/** What people call each kind, in alerts and pages: `Shop: ping check "Gateway" is down`. */
+export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
+  heartbeat: 'heartbeat',
+  dns: 'DNS check',
+  port: 'port check',
+  icmp: 'ping check',
+  udp: 'UDP check',
+  grpc: 'gRPC check',
+  websocket: 'WebSocket check',
+  smtp: 'SMTP check',
+  imap: 'IMAP check',
+  pop3: 'POP3 check',
+};
+
 /** Every kind of event a channel can receive. */
 export const EVENT_KINDS = [
   'website.down',
@@ -33,13 +62,27 @@ export const EVENT_KINDS = [
   'dns.changed',
   'port.down',
   'port.up',
+  'icmp.down',
+  'icmp.up',
+  'udp.down',
+  'udp.up',
+  'grpc.down',
+  'grpc.up',
+  'websocket.down',
+  'websocket.up',
+  'smtp.down',
+  'smtp.up',
+  'imap.down',
+  'imap.up',
+  'pop3.down',
+  'pop3.up',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Events that open a problem (an incident) and those that end it, for every monitor kind. */
-const DOWN_KINDS = new Set<EventKind>(['website.down', 'heartbeat.down', 'dns.down', 'port.down']);
-const UP_KINDS = new Set<EventKind>(['website.up', 'heartbeat.up', 'dns.up', 'port.up']);
+const DOWN_KINDS = new Set<EventKind>(EVENT_KINDS.filter((kind) => kind.endsWith('.down')));
+const UP_KINDS = new Set<EventKind>(EVENT_KINDS.filter((kind) => kind.endsWith('.up')));
 export const isDownEvent = (type: EventKind) => DOWN_KINDS.has(type);
 export const isUpEvent = (type: EventKind) => UP_KINDS.has(type);
 
@@ -48,7 +91,7 @@ export const isUpEvent = (type: EventKind) => UP_KINDS.has(type);
  * (`website.down` → `heartbeat.down`); null when that kind tells nothing of it (a heartbeat is
  * never degraded). Other types (maintenance, acknowledgements) are the same for every monitor.
  */
-export function monitorEventKind(kind: 'heartbeat' | 'dns' | 'port', type: EventKind): EventKind | null {
+export function monitorEventKind(kind: OtherMonitorKind, type: EventKind): EventKind | null {
   if (!type.startsWith('website.')) return type;
   const named = `${kind}.${type.slice('website.'.length)}`;
   return (EVENT_KINDS as readonly string[]).includes(named) ? (named as EventKind) : null;
@@ -117,7 +160,7 @@ export const eventDataSchema = z.object({
   incidentUrl: z.string().optional(),
   /** The website's other monitor the event is about (heartbeat, DNS or port events): its kind, id and name. */
   monitor: z
-    .object({ kind: z.enum(['heartbeat', 'dns', 'port']), monitorId: z.number().int(), name: z.string() })
+    .object({ kind: z.enum(OTHER_MONITOR_KINDS), monitorId: z.number().int(), name: z.string() })
     .optional(),
   /** A DNS check's answer that changed (dns.changed): what it held to, and what it answers now. */
   dnsChange: z.object({ previous: z.array(z.string()), current: z.array(z.string()) }).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBSITE_STATUSES } from '../events/index.js';
+import { OTHER_MONITOR_KINDS, WEBSITE_STATUSES } from '../events/index.js';
 import { type ExpiryMarks, NO_EXPIRY_MARKS } from './expiry-alerts.js';
 import { INITIAL_STATE } from './status-machine.js';
 
@@ -29,9 +29,7 @@ const expiryMarksSchema = z.object({
   domain: z.enum(['ok', 'expiring']).nullable(),
 }) satisfies z.ZodType<ExpiryMarks>;
 
-/** The monitors a website has besides its HTTP check, each with a state of its own. */
-export const OTHER_MONITOR_KINDS = ['heartbeat', 'dns', 'port'] as const;
-export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
+export { OTHER_MONITOR_KINDS, type OtherMonitorKind } from '../events/index.js';
 
 /** Which of a website's other monitors a state is (none: the website's HTTP check). */
 export const monitorRefSchema = z.object({ kind: z.enum(OTHER_MONITOR_KINDS), id: z.number().int() });

@@ -1,10 +1,16 @@
-import { type CheckResult, certificateSummary, type HealthStatus } from '../checks/index.js';
 import type { ResultSummary } from '../events/index.js';
 import type { DecisionRules, PlannedEvent } from '../monitoring/index.js';
 import type { PackageDocument } from '../packages/index.js';
 import type { DnsObservation, PortObservation } from '../probe/index.js';
 import { countedFrom, heartbeatDeadline } from './heartbeat-schedule.js';
 import type { DnsCheckDocument, HeartbeatDocument, PortCheckDocument } from './monitor.repository.js';
+import {
+  certificateCheck,
+  downVerdict as down,
+  type MonitorVerdict,
+  upVerdict as up,
+  verdictWithCertificate,
+} from './verdict.js';
 
 /**
  * Pure decisions of the monitors other than a website's HTTP check: what a ping, a missed deadline,
@@ -14,29 +20,7 @@ import type { DnsCheckDocument, HeartbeatDocument, PortCheckDocument } from './m
 /** The one "region" a heartbeat's results come from: pings reach the API, not a region's worker. */
 export const PUSH_REGION = 'push';
 
-/** What one evaluation says, before the monitor state decides what it leads to. */
-export interface MonitorVerdict {
-  status: HealthStatus;
-  /** What failed, in words (null when up). */
-  cause: string | null;
-  /** A short name of the failure ("NXDOMAIN", "HEARTBEAT_MISSED"), carried by the event's result. */
-  code: string | null;
-  /** Checks the event's result carries (a port's certificate: expiry events come from it). */
-  checks: CheckResult[];
-}
-
-const up = (checks: CheckResult[] = []): MonitorVerdict => ({
-  status: 'up',
-  cause: null,
-  code: null,
-  checks,
-});
-const down = (code: string, cause: string, checks: CheckResult[] = []): MonitorVerdict => ({
-  status: 'down',
-  cause,
-  code,
-  checks,
-});
+export type { MonitorVerdict } from './verdict.js';
 
 /** The result an event carries for a verdict. */
 export function verdictSummary(verdict: MonitorVerdict, region: string, at: Date): ResultSummary {
@@ -205,33 +189,13 @@ export function portVerdict(
   alerting: { sslExpiryWarningDays: number },
   now: Date,
 ): MonitorVerdict {
-  const checks: CheckResult[] = [];
-  if (check.tls && observation.tls) {
-    const certificate = certificateSummary(observation.tls, now);
-    const outcome = !certificate.valid
-      ? 'fail'
-      : certificate.daysLeft <= alerting.sslExpiryWarningDays
-        ? 'warn'
-        : 'pass';
-    checks.push({
-      name: 'ssl',
-      outcome,
-      message: !certificate.valid
-        ? `certificate not valid (${observation.tls.chainError ?? (observation.tls.hostnameMatches ? 'expired or not yet valid' : 'another host name')})`
-        : `certificate expires in ${certificate.daysLeft} days`,
-      value: certificate.daysLeft,
-    });
-  }
-  if (observation.error) return down(observation.error.code, observation.error.message, checks);
-  if (check.expectBanner !== null && observation.bannerMatched === false)
-    return down(
-      'BANNER_MISMATCH',
-      `the banner did not start with "${check.expectBanner}": got ${observation.banner === null || observation.banner === '' ? 'nothing' : `"${observation.banner}"`}`,
-      checks,
-    );
-  const ssl = checks[0];
-  if (ssl?.outcome === 'fail') return down('TLS_CERTIFICATE', ssl.message, checks);
-  if (ssl?.outcome === 'warn')
-    return { status: 'degraded', cause: ssl.message, code: 'TLS_EXPIRING', checks };
-  return up(checks);
+  const ssl = check.tls ? certificateCheck(observation.tls, alerting, now) : null;
+  const banner =
+    check.expectBanner !== null && observation.bannerMatched === false
+      ? down(
+          'BANNER_MISMATCH',
+          `the banner did not start with "${check.expectBanner}": got ${observation.banner === null || observation.banner === '' ? 'nothing' : `"${observation.banner}"`}`,
+        )
+      : null;
+  return verdictWithCertificate(observation.error, ssl, banner);
 }

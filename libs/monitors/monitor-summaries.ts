@@ -1,15 +1,16 @@
+import { OTHER_MONITOR_KINDS, type OtherMonitorKind } from '../events/index.js';
 import type { Redis } from '../redis/index.js';
 
 /** A website's other monitor as lists of many websites show it (dashboard, status pages, badges). */
 export interface MonitorSummary {
-  kind: 'heartbeat' | 'dns' | 'port';
+  kind: OtherMonitorKind;
   id: number;
   name: string;
   /** Its confirmed health (the website's own status says when it is paused or in maintenance). */
   health: 'unknown' | 'up' | 'degraded' | 'down';
 }
 
-const KINDS = new Set(['heartbeat', 'dns', 'port']);
+const KINDS = new Set<string>(OTHER_MONITOR_KINDS);
 const HEALTHS = new Set(['unknown', 'up', 'degraded', 'down']);
 
 function parsed(field: string, text: string): MonitorSummary | null {

@@ -16,6 +16,11 @@ export const FEATURES = [
   'heartbeats',
   'dnsChecks',
   'portChecks',
+  'icmpChecks',
+  'udpChecks',
+  'grpcChecks',
+  'websocketChecks',
+  'mailServerChecks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -43,6 +48,16 @@ const limitFields = {
   maxHeartbeatsPerWebsite: z.number().int().min(0).max(100),
   maxDnsChecksPerWebsite: z.number().int().min(0).max(100),
   maxPortChecksPerWebsite: z.number().int().min(0).max(100),
+  maxIcmpChecksPerWebsite: z.number().int().min(0).max(100),
+  maxUdpChecksPerWebsite: z.number().int().min(0).max(100),
+  maxGrpcChecksPerWebsite: z.number().int().min(0).max(100),
+  maxWebsocketChecksPerWebsite: z.number().int().min(0).max(100),
+  maxMailServerChecksPerWebsite: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .describe('SMTP, IMAP and POP3 checks together'),
 };
 
 const alertingFields = {
@@ -66,6 +81,11 @@ const LIMIT_DEFAULTS = {
   maxHeartbeatsPerWebsite: 10,
   maxDnsChecksPerWebsite: 10,
   maxPortChecksPerWebsite: 10,
+  maxIcmpChecksPerWebsite: 10,
+  maxUdpChecksPerWebsite: 10,
+  maxGrpcChecksPerWebsite: 10,
+  maxWebsocketChecksPerWebsite: 10,
+  maxMailServerChecksPerWebsite: 10,
 };
 
 /** A package's limits, with the defaults of limits added after it was stored. */

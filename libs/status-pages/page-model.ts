@@ -1,3 +1,4 @@
+import type { OtherMonitorKind } from '../events/index.js';
 /**
  * What a status page shows, decided from rollups, incidents and maintenance occurrences (pure: the
  * caller reads them). Only what a customer's client may see: names, states, times; no URLs,
@@ -40,13 +41,25 @@ export interface PageWebsiteInput {
   createdAt: Date;
   /** Its heartbeats, DNS and port checks, with their confirmed health (none: it has none). */
   monitors?: ReadonlyArray<{
-    kind: 'heartbeat' | 'dns' | 'port';
+    kind: OtherMonitorKind;
     name: string;
     health: 'unknown' | 'up' | 'degraded' | 'down';
   }>;
 }
 
-const MONITOR_KIND_TEXT = { heartbeat: 'Scheduled job', dns: 'DNS', port: 'Service port' } as const;
+/** What a visitor of a public page reads for each kind (no jargon where a plain word does). */
+const MONITOR_KIND_TEXT: Record<OtherMonitorKind, string> = {
+  heartbeat: 'Scheduled job',
+  dns: 'DNS',
+  port: 'Service port',
+  icmp: 'Network reachability',
+  udp: 'UDP service',
+  grpc: 'gRPC service',
+  websocket: 'Real-time connection',
+  smtp: 'Outgoing mail',
+  imap: 'Mailbox (IMAP)',
+  pop3: 'Mailbox (POP3)',
+};
 
 /**
  * What a website's other monitor shows: its health while the website is checked, else the website's

@@ -2333,6 +2333,11 @@ export interface components {
             heartbeats: boolean;
             dnsChecks: boolean;
             portChecks: boolean;
+            icmpChecks: boolean;
+            udpChecks: boolean;
+            grpcChecks: boolean;
+            websocketChecks: boolean;
+            mailServerChecks: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -2342,6 +2347,12 @@ export interface components {
             maxHeartbeatsPerWebsite: number;
             maxDnsChecksPerWebsite: number;
             maxPortChecksPerWebsite: number;
+            maxIcmpChecksPerWebsite: number;
+            maxUdpChecksPerWebsite: number;
+            maxGrpcChecksPerWebsite: number;
+            maxWebsocketChecksPerWebsite: number;
+            /** @description SMTP, IMAP and POP3 checks together */
+            maxMailServerChecksPerWebsite: number;
         };
         PackageAlerting: {
             /** @description Consecutive failed checks before down */
@@ -2587,7 +2598,7 @@ export interface components {
             /** @description Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status */
             monitors: {
                 /** @enum {string} */
-                kind: "heartbeat" | "dns" | "port";
+                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
                 id: number;
                 name: string;
                 /** @enum {string} */
@@ -2950,7 +2961,7 @@ export interface components {
         /** @enum {string} */
         ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
         /** @enum {string} */
-        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "test";
+        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "test";
         ChannelScope: {
             customerId?: number;
             listedOnly: boolean;
@@ -3283,7 +3294,7 @@ export interface components {
             channelId: number;
             eventId: string;
             /** @enum {string} */
-            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "test";
+            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "test";
             /**
              * @description pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel
              * @enum {string}
@@ -3667,6 +3678,11 @@ export interface components {
             heartbeats?: boolean;
             dnsChecks?: boolean;
             portChecks?: boolean;
+            icmpChecks?: boolean;
+            udpChecks?: boolean;
+            grpcChecks?: boolean;
+            websocketChecks?: boolean;
+            mailServerChecks?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -3676,6 +3692,12 @@ export interface components {
             maxHeartbeatsPerWebsite?: number;
             maxDnsChecksPerWebsite?: number;
             maxPortChecksPerWebsite?: number;
+            maxIcmpChecksPerWebsite?: number;
+            maxUdpChecksPerWebsite?: number;
+            maxGrpcChecksPerWebsite?: number;
+            maxWebsocketChecksPerWebsite?: number;
+            /** @description SMTP, IMAP and POP3 checks together */
+            maxMailServerChecksPerWebsite?: number;
         };
         PackageAlertingInput: {
             /** @description Consecutive failed checks before down */

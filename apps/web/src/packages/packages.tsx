@@ -23,6 +23,11 @@ const FEATURES: Array<[keyof Features, string]> = [
   ['heartbeats', 'Heartbeats (jobs that ping)'],
   ['dnsChecks', 'DNS checks'],
   ['portChecks', 'Port checks'],
+  ['icmpChecks', 'Ping (ICMP) checks'],
+  ['udpChecks', 'UDP checks'],
+  ['grpcChecks', 'gRPC health checks'],
+  ['websocketChecks', 'WebSocket checks'],
+  ['mailServerChecks', 'Mail server checks (SMTP, IMAP, POP3)'],
 ];
 const LIMITS: Array<[keyof Limits, string]> = [
   ['maxWebsites', 'Websites per customer'],
@@ -31,6 +36,11 @@ const LIMITS: Array<[keyof Limits, string]> = [
   ['maxHeartbeatsPerWebsite', 'Heartbeats per website'],
   ['maxDnsChecksPerWebsite', 'DNS checks per website'],
   ['maxPortChecksPerWebsite', 'Port checks per website'],
+  ['maxIcmpChecksPerWebsite', 'Ping checks per website'],
+  ['maxUdpChecksPerWebsite', 'UDP checks per website'],
+  ['maxGrpcChecksPerWebsite', 'gRPC checks per website'],
+  ['maxWebsocketChecksPerWebsite', 'WebSocket checks per website'],
+  ['maxMailServerChecksPerWebsite', 'Mail server checks per website'],
 ];
 const ALERTING: Array<[keyof Alerting, string]> = [
   ['confirmations', 'Failed checks before down'],
@@ -112,6 +122,11 @@ function perWebsite(p: Package): string {
     one(p.features.heartbeats, p.limits.maxHeartbeatsPerWebsite, 'heartbeats'),
     one(p.features.dnsChecks, p.limits.maxDnsChecksPerWebsite, 'DNS checks'),
     one(p.features.portChecks, p.limits.maxPortChecksPerWebsite, 'port checks'),
+    one(p.features.icmpChecks, p.limits.maxIcmpChecksPerWebsite, 'ping checks'),
+    one(p.features.udpChecks, p.limits.maxUdpChecksPerWebsite, 'UDP checks'),
+    one(p.features.grpcChecks, p.limits.maxGrpcChecksPerWebsite, 'gRPC checks'),
+    one(p.features.websocketChecks, p.limits.maxWebsocketChecksPerWebsite, 'WebSocket checks'),
+    one(p.features.mailServerChecks, p.limits.maxMailServerChecksPerWebsite, 'mail server checks'),
   ].join(', ');
 }
 

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import type { TlsObservation } from '../../checks/index.js';
+import type {
+  GrpcObservation,
+  IcmpObservation,
+  MailObservation,
+  UdpObservation,
+  WebSocketObservation,
+} from '../../probe/index.js';
+import { grpcVerdict } from './grpc.kind.js';
+import { icmpVerdict } from './icmp.kind.js';
+import { PROBE_KINDS } from './index.js';
+import { mailVerdict } from './mail.kind.js';
+import { payloadBytes, udpVerdict } from './udp.kind.js';
+import { shownHeaders, websocketVerdict } from './websocket.kind.js';
+
+const DAY = 86_400_000;
+const now = new Date('2026-11-28T12:00:00Z');
+const alerting = { sslExpiryWarningDays: 14 };
+const base = { startedAt: now, address: '192.0.2.1' };
+const certificate = (daysLeft: number, trusted = true): TlsObservation => ({
+  validFrom: new Date(now.getTime() - 30 * DAY),
+  validTo: new Date(now.getTime() + daysLeft * DAY),
+  issuer: 'CN=Test CA',
+  subject: 'CN=mail.example',
+  chainTrusted: trusted,
+  chainError: trusted ? null : 'SELF_SIGNED_CERT_IN_CHAIN',
+  hostnameMatches: true,
+  protocol: 'TLSv1.3',
+  cipher: 'TLS_AES_128_GCM_SHA256',
+});
+
+describe('each kind’s verdict is pure: observation and settings in, up / degraded / down with why out', () => {
+  it('icmp: loss over the bound is down, all lost unreachable, a slow average degraded', () => {
+    const seen = (received: number, rttsMs: number[]): IcmpObservation => ({
+      ...base,
+      timings: { dnsMs: 0, totalMs: 1 },
+      sent: 4,
+      received,
+      rttsMs,
+      error: null,
+    });
+    const check = { host: 'gw.example', count: 4, maxLossPercent: 25, maxRttMs: 50 };
+    expect(icmpVerdict(check, seen(4, [10, 12, 11, 9])).status).toBe('up');
+    expect(icmpVerdict(check, seen(3, [10, 12, 11])).status).toBe('up');
+    expect(icmpVerdict(check, seen(2, [10, 12]))).toMatchObject({ status: 'down', code: 'ICMP_LOSS' });
+    expect(icmpVerdict(check, seen(0, []))).toMatchObject({ status: 'down', code: 'ICMP_NO_REPLY' });
+    expect(icmpVerdict(check, seen(4, [80, 90, 70, 60]))).toMatchObject({
+      status: 'degraded',
+      code: 'ICMP_SLOW',
+    });
+    expect(icmpVerdict({ ...check, maxRttMs: null }, seen(4, [800, 900, 700, 600])).status).toBe('up');
+  });
+
+  it('udp: a reply is up unless expect says otherwise; hex payloads matched as hex digits', () => {
+    const seen = (reply: string | null, error: UdpObservation['error'] = null): UdpObservation => ({
+      ...base,
+      timings: { dnsMs: 0, replyMs: 1, totalMs: 1 },
+      reply: reply === null ? null : Buffer.from(reply, 'latin1'),
+      replyBytes: reply?.length ?? null,
+      error,
+    });
+    const text = { port: 53, payload: 'ping', payloadEncoding: 'text' as const, expect: null };
+    expect(udpVerdict(text, seen('pong')).status).toBe('up');
+    expect(udpVerdict({ ...text, expect: { contains: 'pong' } }, seen('ping')).code).toBe('UNEXPECTED_REPLY');
+    expect(udpVerdict({ ...text, expect: { matches: '^po+ng$' } }, seen('poooong')).status).toBe('up');
+    expect(udpVerdict(text, seen(null, { code: 'TIMEOUT', message: 'no reply' })).cause).toBe('no reply');
+    const hex = { ...text, payload: 'de ad', payloadEncoding: 'hex' as const, expect: { contains: 'beef' } };
+    expect(payloadBytes(hex)).toEqual(Buffer.from([0xde, 0xad]));
+    expect(udpVerdict(hex, seen('\u00be\u00ef')).status).toBe('up');
+  });
+
+  it('grpc: SERVING is up, anything else down; the certificate judged as HTTPS’s', () => {
+    const seen = (
+      servingStatus: GrpcObservation['servingStatus'],
+      tls: TlsObservation | null = null,
+    ): GrpcObservation => ({
+      ...base,
+      timings: { dnsMs: 0, connectMs: null, tlsMs: null, callMs: 1, totalMs: 1 },
+      servingStatus,
+      grpcStatus: null,
+      tls,
+      error: null,
+    });
+    const plain = { port: 50051, tls: false, service: 'shop.Cart', metadata: {} };
+    expect(grpcVerdict(plain, seen('SERVING'), alerting, now).status).toBe('up');
+    expect(grpcVerdict(plain, seen('NOT_SERVING'), alerting, now)).toMatchObject({
+      status: 'down',
+      code: 'GRPC_NOT_SERVING',
+      cause: 'the health service says NOT_SERVING for shop.Cart',
+    });
+    const secure = { ...plain, tls: true };
+    expect(grpcVerdict(secure, seen('SERVING', certificate(90)), alerting, now).status).toBe('up');
+    expect(grpcVerdict(secure, seen('SERVING', certificate(5)), alerting, now)).toMatchObject({
+      status: 'degraded',
+      code: 'TLS_EXPIRING',
+    });
+    expect(grpcVerdict(secure, seen('SERVING', certificate(90, false)), alerting, now).code).toBe(
+      'TLS_CERTIFICATE',
+    );
+  });
+
+  it('websocket and mail: errors are down with their words; credential headers are write-only', () => {
+    const ws: WebSocketObservation = {
+      ...base,
+      timings: { dnsMs: 0, connectMs: 1, tlsMs: null, upgradeMs: 1, replyMs: 1, totalMs: 3 },
+      httpStatus: 101,
+      protocol: null,
+      reply: '{"status":"ok"}',
+      tls: null,
+      error: null,
+    };
+    const settings = {
+      url: 'ws://rt.example/socket',
+      headers: {},
+      subprotocol: null,
+      send: 'ping',
+      expect: { matches: '"ok"' },
+    };
+    expect(websocketVerdict(settings, ws, alerting, now).status).toBe('up');
+    expect(websocketVerdict({ ...settings, expect: { contains: 'pong' } }, ws, alerting, now).code).toBe(
+      'UNEXPECTED_REPLY',
+    );
+    expect(shownHeaders({ Authorization: 'Bearer s3cret', 'X-Client': 'webmon' })).toEqual({
+      Authorization: '(set)',
+      'X-Client': 'webmon',
+    });
+    const mail: MailObservation = {
+      ...base,
+      timings: { dnsMs: 0, connectMs: 1, greetingMs: 1, starttlsMs: 1, tlsMs: 1, totalMs: 4 },
+      greeting: '220 mx ready',
+      tls: certificate(3),
+      error: null,
+    };
+    expect(mailVerdict({ security: 'starttls' }, mail, alerting, now).code).toBe('TLS_EXPIRING');
+    expect(mailVerdict({ security: 'none' }, { ...mail, tls: null }, alerting, now).status).toBe('up');
+    expect(
+      mailVerdict(
+        { security: 'starttls' },
+        { ...mail, error: { code: 'STARTTLS', message: 'not offered' } },
+        alerting,
+        now,
+      ),
+    ).toMatchObject({
+      status: 'down',
+      code: 'STARTTLS',
+    });
+  });
+
+  it('the registry: every kind names a feature, a limit and a lane, and its settings refuse unknown fields', () => {
+    for (const kind of Object.values(PROBE_KINDS)) {
+      expect(kind.noun).not.toBe('');
+      expect(['fast', 'slow']).toContain(kind.lane);
+      expect(kind.settings.safeParse({ port: 1, hots: 'typo.example' }).success).toBe(false);
+    }
+    expect(
+      PROBE_KINDS.udp.settings.safeParse({ port: 53, payload: 'zz', payloadEncoding: 'hex' }).error?.issues[0]
+        ?.path,
+    ).toEqual(['payload']);
+    expect(PROBE_KINDS.udp.settings.safeParse({ port: 53, expect: { matches: '(a)\\1' } }).success).toBe(
+      false,
+    );
+    expect(PROBE_KINDS.websocket.settings.safeParse({ url: 'https://rt.example/' }).success).toBe(false);
+    expect(
+      PROBE_KINDS.websocket.settings.safeParse({ url: 'wss://rt.example/', headers: { Upgrade: 'x' } })
+        .success,
+    ).toBe(false);
+    expect(PROBE_KINDS.smtp.defaultName({ host: 'mx.example', security: 'tls' })).toBe('SMTP mx.example:465');
+  });
+});
