@@ -1,7 +1,7 @@
 import { type Db, type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureIndexes, KEY_LOOKUPS } from '../libs/db/index.js';
-import { websiteIndexes } from '../libs/websites/index.js';
+import { WebsiteRepository, websiteIndexes } from '../libs/websites/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 import { connectRecordingFinds } from './support/recorded-finds.js';
 
@@ -9,9 +9,9 @@ const COUNTERS = 'website_counts';
 const WEBSITES = 'websites';
 
 /**
- * The counters' website ids are backfilled at the first start on data an older version left, and
- * later starts skip it with one primary-key read (the backfill scans the counters, and reads every
- * website when some lack their ids).
+ * The counters' website ids, and the counters of customers with websites but none, are backfilled
+ * at the first start on data an older version left, and later starts skip it with primary-key
+ * reads (the backfill scans the counters, and reads every website).
  */
 describe('website counters: the website-ids backfill runs once per database', () => {
   const url = uniqueMongoUrl();
@@ -82,6 +82,21 @@ describe('website counters: the website-ids backfill runs once per database', ()
     await db.collection(COUNTERS).updateMany({}, { $unset: { websiteIds: '' } });
     await ensureIndexes(db, [websiteIndexes]);
     expect(await websiteIds()).toEqual({ c10: [1, 2], c20: [3] });
+  });
+
+  it('starts the counters of customers whose websites an older version stored without one, once; a customer without websites then starts its own at 0 by primary key', async () => {
+    await db.collection(COUNTERS).deleteOne({ _id: 'c20' as never });
+    await ensureIndexes(db, [websiteIndexes]);
+    expect(await websiteIds()).toEqual({ c10: [1, 2], c20: [3] });
+    expect(await db.collection(COUNTERS).findOne({ _id: 'c20' as never })).toMatchObject({ count: 1 });
+    finds.length = 0;
+    await ensureIndexes(db, [websiteIndexes]);
+    expect(scansOf()).toEqual([]);
+    const websites = new WebsiteRepository(db);
+    expect(await websites.countByCustomer(1, 40)).toBe(0);
+    expect(await websites.listByCustomer(1, 41)).toEqual([]);
+    for (const find of finds) expect(Object.keys(find.filter as Document)).toEqual(['_id']);
+    expect(await websiteIds()).toEqual({ c10: [1, 2], c20: [3], c40: [] });
   });
 
   it('is correct when two processes start at once', async () => {

@@ -67,4 +67,14 @@ describe('maxWebsites from a per-customer counter', () => {
     expect(await counter(customer)).toBe(3);
     expect((await create(customer)).status).toBe(403);
   });
+
+  it('a counter lost while its customer has websites is counted again by the reconciler (a missing one reads as none)', async () => {
+    const customer = await createCustomer(api, token, packageId, 'Lost');
+    expect((await create(customer)).status).toBe(201);
+    expect((await create(customer)).status).toBe(201);
+    await api.db.collection<{ _id: string }>('website_counts').deleteOne({ _id: `c${customer}` });
+    await withServices(api, (services) => services.reconciler.run());
+    expect(await counter(customer)).toBe(2);
+    expect((await create(customer)).status).toBe(403);
+  });
 });

@@ -65,20 +65,30 @@ export class ScheduleReconciler {
 
   /**
    * Recounts, under the customer's lock, every stored website counter that differs from the
-   * websites just listed (a create or delete may have moved on since the listing: the recount
-   * under the lock is what counts).
+   * websites just listed, and counts customers listed without one (a missing counter reads as no
+   * websites; a create or delete may have moved on since the listing: the recount under the lock
+   * is what counts).
    */
   private async repairCounts(
     listed: Map<number, { organizationId: number; count: number }>,
   ): Promise<number> {
+    const stored = await this.deps.websites.storedCounts();
+    const uncounted = new Set(listed.keys());
+    for (const { customerId } of stored) uncounted.delete(customerId);
+    const off = [
+      ...stored.filter((counter) => (listed.get(counter.customerId)?.count ?? 0) !== counter.count),
+      ...[...uncounted].map((customerId) => ({
+        customerId,
+        organizationId: listed.get(customerId)?.organizationId as number,
+        count: 0,
+      })),
+    ];
     let repaired = 0;
-    for (const stored of await this.deps.websites.storedCounts()) {
-      if ((listed.get(stored.customerId)?.count ?? 0) === stored.count) continue;
-      const before = stored.count;
-      const after = await this.deps.mutex.withLock(customerLock(stored.customerId), () =>
-        this.deps.websites.recountCustomer(stored.organizationId, stored.customerId),
+    for (const { customerId, organizationId, count } of off) {
+      const after = await this.deps.mutex.withLock(customerLock(customerId), () =>
+        this.deps.websites.recountCustomer(organizationId, customerId),
       );
-      if (after !== before) repaired++;
+      if (after !== count) repaired++;
     }
     return repaired;
   }

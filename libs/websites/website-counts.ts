@@ -21,6 +21,15 @@ const counterKey = (customerId: number) => `c${customerId}`;
  */
 const WEBSITE_IDS_BACKFILLED = '~backfilled/website_counts.websiteIds';
 
+/**
+ * Says every customer with websites has its counter (customers whose first website an older
+ * version stored were counted at start): from then on a missing counter means no websites yet.
+ */
+const EVERY_CUSTOMER_COUNTED = '~backfilled/website_counts.customers';
+
+/** What the start-up backfills need of each website. */
+export type CountedWebsite = { id: number; customerId: number; organizationId: number };
+
 interface BackfillMarker {
   _id: string;
   ref: string;
@@ -33,27 +42,54 @@ interface BackfillMarker {
  * 1,000 websites, 0.8 s at 10,000). Writers hold the customer's lock. A website joins its counter
  * before the insert and leaves it after the delete, so a crash in between leaves it counted (and
  * listed: readers skip ids whose website is gone or now another customer's) until `recount` puts
- * it right; a missing counter is counted from the websites on first use.
+ * it right. A customer's counter starts with its first website (every customer with websites has
+ * one: `backfillCounters`).
  */
 export class WebsiteCounts {
   private readonly counts: Collection<WebsiteCountDocument>;
   private readonly markers: Collection<BackfillMarker>;
+
+  /** Whether EVERY_CUSTOMER_COUNTED was seen (a marker is never removed). */
+  private everyCounted = false;
 
   constructor(db: Db) {
     this.counts = db.collection<WebsiteCountDocument>(WEBSITE_COUNTS);
     this.markers = db.collection<BackfillMarker>(KEY_LOOKUPS);
   }
 
+  /** Whether a missing counter means no websites (see EVERY_CUSTOMER_COUNTED): a primary-key read until it does. */
+  private async everyCustomerCounted(): Promise<boolean> {
+    this.everyCounted ||= (await this.markers.findOne({ _id: EVERY_CUSTOMER_COUNTED })) !== null;
+    return this.everyCounted;
+  }
+
+  /**
+   * The customer's website count. A customer without a counter starts one at 0 (its first website,
+   * a website moved to it) once every customer is known to be counted; before that its websites
+   * are counted (a scan).
+   */
   async get(organizationId: number, customerId: number, listNow: () => Promise<number[]>): Promise<number> {
     const counter = await this.counts.findOne({ _id: counterKey(customerId) });
     if (counter) return counter.count;
-    return this.recount(organizationId, customerId, listNow);
+    if (!(await this.everyCustomerCounted())) return this.recount(organizationId, customerId, listNow);
+    await this.start({ organizationId, customerId, websiteIds: [] });
+    return 0;
+  }
+
+  /** A counter for a customer that has none; one already there (another writer's) is kept. */
+  private async start(counter: { organizationId: number; customerId: number; websiteIds: number[] }) {
+    await this.counts
+      .insertOne({ _id: counterKey(counter.customerId), ...counter, count: counter.websiteIds.length })
+      .catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
   }
 
   /** The ids the customer's counter lists (maybe some of websites since gone); null when it lists none yet. */
   async websiteIdsOf(organizationId: number, customerId: number): Promise<number[] | null> {
     const counter = await this.counts.findOne({ _id: counterKey(customerId) });
-    if (counter?.organizationId !== organizationId) return null;
+    if (!counter) return (await this.everyCustomerCounted()) ? [] : null;
+    if (counter.organizationId !== organizationId) return null;
     return counter.websiteIds ?? null;
   }
 
@@ -108,7 +144,7 @@ export class WebsiteCounts {
    * it is no error. A counter an older process writes after the marker lists no ids: it is read by
    * its customer's filter until recounted.
    */
-  async backfillWebsiteIds(allWebsites: () => Promise<Array<{ id: number; customerId: number }>>) {
+  async backfillWebsiteIds(allWebsites: () => Promise<CountedWebsite[]>) {
     if (await this.markers.findOne({ _id: WEBSITE_IDS_BACKFILLED })) return;
     const lacking = await this.counts.find({ websiteIds: { $exists: false } }).toArray();
     if (lacking.length > 0) {
@@ -116,16 +152,43 @@ export class WebsiteCounts {
       for (const website of await allWebsites())
         byCustomer.set(website.customerId, [...(byCustomer.get(website.customerId) ?? []), website.id]);
       for (const counter of lacking) {
+        const ids = byCustomer.get(counter.customerId) ?? [];
         await this.counts.updateOne(
-          { _id: counter._id },
-          { $addToSet: { websiteIds: { $each: byCustomer.get(counter.customerId) ?? [] } } },
+          ids.length > 0 ? { _id: counter._id } : { _id: counter._id, websiteIds: { $exists: false } },
+          // FerretDB 1.24 adds no field for an empty $each: a customer without websites gets its list set.
+          ids.length > 0 ? { $addToSet: { websiteIds: { $each: ids } } } : { $set: { websiteIds: [] } },
         );
       }
     }
-    await this.markers
-      .insertOne({ _id: WEBSITE_IDS_BACKFILLED, ref: WEBSITE_IDS_BACKFILLED })
-      .catch((error: unknown) => {
-        if (!isDuplicateKey(error)) throw error;
-      });
+    await this.mark(WEBSITE_IDS_BACKFILLED);
+  }
+
+  /**
+   * Starts the counter of every customer with websites but none (an older version counted a
+   * customer at its first website's create, by a scan), once per database, then says so
+   * (EVERY_CUSTOMER_COUNTED). Idempotent as `backfillWebsiteIds`: a counter made meanwhile (a
+   * create's count) is kept, the marker is written after a complete run.
+   */
+  async backfillCounters(allWebsites: () => Promise<CountedWebsite[]>): Promise<void> {
+    if (await this.everyCustomerCounted()) return;
+    const byCustomer = new Map<number, { organizationId: number; websiteIds: number[] }>();
+    for (const { id, customerId, organizationId } of await allWebsites()) {
+      const counted = byCustomer.get(customerId) ?? { organizationId, websiteIds: [] };
+      counted.websiteIds.push(id);
+      byCustomer.set(customerId, counted);
+    }
+    const stored = new Set(
+      (await this.counts.find({}, { projection: { customerId: 1 } }).toArray()).map((c) => c.customerId),
+    );
+    for (const [customerId, counted] of byCustomer)
+      if (!stored.has(customerId)) await this.start({ customerId, ...counted });
+    await this.mark(EVERY_CUSTOMER_COUNTED);
+  }
+
+  /** A backfill's marker; a second insert of it (another process's) is no error. */
+  private async mark(marker: string): Promise<void> {
+    await this.markers.insertOne({ _id: marker, ref: marker }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
   }
 }

@@ -23,7 +23,7 @@ import {
   secretHeaderContext,
 } from './secret-request.js';
 import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
-import { WebsiteCounts } from './website-counts.js';
+import { type CountedWebsite, WebsiteCounts } from './website-counts.js';
 
 /** Why a website that should be checked is not, and since when. */
 export interface Unmonitored {
@@ -94,12 +94,16 @@ export const websiteIndexes: CollectionIndexes = {
   ],
   backfill: async (db) => {
     await publicIdLookup(db).backfill();
-    await new WebsiteCounts(db).backfillWebsiteIds(() =>
-      db
+    const counts = new WebsiteCounts(db);
+    // One scan of the websites for both backfills of the counters, when either runs.
+    let listed: Promise<CountedWebsite[]> | undefined;
+    const everyWebsite = () =>
+      (listed ??= db
         .collection<WebsiteDocument>(WEBSITES)
-        .find({}, { projection: { _id: 0, id: 1, customerId: 1 } })
-        .toArray(),
-    );
+        .find<CountedWebsite>({}, { projection: { _id: 0, id: 1, customerId: 1, organizationId: 1 } })
+        .toArray());
+    await counts.backfillWebsiteIds(everyWebsite);
+    await counts.backfillCounters(everyWebsite);
   },
 };
 
