@@ -190,7 +190,7 @@ export async function startApi(
     secrets: services.secrets,
     tokens: heartbeatTokens,
     deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
-    regionDue: (region) => new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, region)),
+    regionDue: (region, lane) => new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, region, lane)),
     guard: {
       allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
       exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,

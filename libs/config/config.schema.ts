@@ -120,6 +120,10 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
     /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+    /** A worker's fast lane (DNS, port, UDP, gRPC, WebSocket and mail checks) at once. @defaultValue WORKER_CONCURRENCY */
+    WORKER_LANE_FAST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
+    /** A worker's slow lane (ICMP checks: seconds each by design) at once; a full lane never delays the fast one. @defaultValue 20 */
+    WORKER_LANE_SLOW_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
     WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
     /** Check results a worker keeps while MongoDB cannot take them (about 2 KiB each); past it the oldest are dropped. @defaultValue 10000 */

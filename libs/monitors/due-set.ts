@@ -96,4 +96,6 @@ export class DueSet {
 
 /** Where heartbeats' deadlines live, and each region's DNS and port checks' next runs. */
 export const heartbeatDeadlinesKey = (prefix: string) => `${prefix}:monitors:heartbeat-deadlines`;
-export const regionDueKey = (prefix: string, region: string) => `${prefix}:monitors:due:${region}`;
+/** A region's due set of a lane (the fast lane keeps the key DNS and port checks always had). */
+export const regionDueKey = (prefix: string, region: string, lane: 'fast' | 'slow' = 'fast') =>
+  `${prefix}:monitors:due:${region}${lane === 'fast' ? '' : `:${lane}`}`;

@@ -10,17 +10,20 @@ import {
   type MonitorSubject,
   type MonitorTransitions,
 } from '../monitoring/index.js';
-import { type Feature, includesFeature, type PackageDocument } from '../packages/index.js';
+import { includesFeature, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { DueMember, DueSet } from './due-set.js';
 import type { PingJobData } from './heartbeat-pings.js';
+import { kindTerms, LANES, type Lane, PROBE_KINDS } from './kinds/index.js';
 import type {
   DnsCheckDocument,
+  IntervalMonitor,
   MonitorDocument,
   MonitorLogEntry,
   MonitorRepository,
   PortCheckDocument,
+  ProbeCheckDocument,
 } from './monitor.repository.js';
 import {
   dnsEvents,
@@ -45,11 +48,6 @@ const QUIET_REEVALUATE_MS = 30_000;
 const LEASE_MARGIN_MS = 30_000;
 const CLAIM_BATCH = 100;
 
-const FEATURE = { heartbeat: 'heartbeats', dns: 'dnsChecks', port: 'portChecks' } as const satisfies Record<
-  MonitorDocument['kind'],
-  Feature
->;
-
 export interface MonitorRunnerDependencies {
   repository: MonitorRepository;
   websites: { get(organizationId: number, websiteId: number): Promise<WebsiteDocument | null> };
@@ -57,15 +55,15 @@ export interface MonitorRunnerDependencies {
   states: MonitorStateRepository;
   transitions: MonitorTransitions;
   deadlines: DueSet;
-  /** This worker's region's DNS and port checks. */
-  due: DueSet;
+  /** This worker's region's interval checks, one due set per lane. */
+  due: Record<Lane, DueSet>;
   region: string;
   probe: ProbeOptions;
   dnsResolvers: readonly string[];
   recheckDelayMs: number;
   summaries: MonitorSummaries;
-  /** DNS and port checks running at once in this worker. */
-  concurrency: number;
+  /** Interval checks running at once in this worker, per lane. */
+  concurrency: Record<Lane, number>;
   logger: Logger;
 }
 
@@ -89,7 +87,7 @@ const memberOf = (monitor: MonitorDocument): DueMember => ({
  * through the status machine and the one transition path, as a website's HTTP result does.
  */
 export class MonitorRunner {
-  private readonly running = new Set<Promise<void>>();
+  private readonly running: Record<Lane, Set<Promise<void>>> = { fast: new Set(), slow: new Set() };
 
   constructor(private readonly deps: MonitorRunnerDependencies) {}
 
@@ -101,7 +99,7 @@ export class MonitorRunner {
     const monitored =
       !website.paused &&
       isMonitored(owner.customer.status) &&
-      includesFeature(owner.pkg, FEATURE[monitor.kind]);
+      includesFeature(owner.pkg, kindTerms(monitor.kind).feature);
     return { website, owner, monitored };
   }
 
@@ -272,13 +270,23 @@ export class MonitorRunner {
     await this.deps.deadlines.schedule(member, now.getTime() + DOWN_REEVALUATE_MS);
   }
 
-  /** This region's DNS and port checks that are due: started (each in a slot), not awaited. */
+  /**
+   * This region's interval checks that are due, lane by lane: started (each in a slot of its
+   * lane), not awaited. A full lane claims nothing, so its checks wait in Redis, not in memory.
+   */
   async startDueChecks(now = Date.now()): Promise<number> {
-    const free = this.deps.concurrency - this.running.size;
+    let started = 0;
+    for (const lane of LANES) started += await this.startDueInLane(lane, now);
+    return started;
+  }
+
+  private async startDueInLane(lane: Lane, now: number): Promise<number> {
+    const running = this.running[lane];
+    const free = this.deps.concurrency[lane] - running.size;
     if (free <= 0) return 0;
-    const due = await this.deps.due.claim(now, Math.min(free, CLAIM_BATCH), 60_000 + LEASE_MARGIN_MS);
+    const due = await this.deps.due[lane].claim(now, Math.min(free, CLAIM_BATCH), 60_000 + LEASE_MARGIN_MS);
     for (const member of due) {
-      const run: Promise<void> = this.check(member)
+      const run: Promise<void> = this.check(member, lane)
         .catch((error: unknown) =>
           this.deps.logger.warn(
             {
@@ -288,33 +296,78 @@ export class MonitorRunner {
             'check not made; tried again when its claim ends',
           ),
         )
-        .finally(() => this.running.delete(run));
-      this.running.add(run);
+        .finally(() => running.delete(run));
+      running.add(run);
     }
     return due.length;
   }
 
-  private async check(member: DueMember): Promise<void> {
+  private async check(member: DueMember, lane: Lane): Promise<void> {
     const monitor = await this.monitorOf(member);
     if (!monitor || monitor.kind === 'heartbeat') {
-      await this.deps.due.remove(member);
+      await this.deps.due[lane].remove(member);
       return;
     }
     const subject = await this.subjectOf(monitor);
     // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
     if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) {
-      await this.deps.due.remove(member);
+      await this.deps.due[lane].remove(member);
       return;
     }
     const startedAt = Date.now();
     const { recheckSoon } =
-      monitor.kind === 'dns' ? await this.checkDns(monitor, subject) : await this.checkPort(monitor, subject);
+      monitor.kind === 'dns'
+        ? await this.checkDns(monitor, subject)
+        : monitor.kind === 'port'
+          ? await this.checkPort(monitor, subject)
+          : await this.checkProbe(monitor, subject);
     const next = recheckSoon ? this.deps.recheckDelayMs : monitor.intervalSeconds * 1000;
-    await this.deps.due.schedule(member, startedAt + next);
+    await this.deps.due[lane].schedule(member, startedAt + next);
+  }
+
+  /** A check of a probe kind: its kind gathers and decides, the result is kept, then the verdict goes the one way. */
+  private async checkProbe(check: ProbeCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
+    const { pkg } = subject.owner;
+    const outcome = await PROBE_KINDS[check.kind].check(check.settings, {
+      probe: this.deps.probe,
+      timeoutMs: check.timeoutSeconds * 1000,
+      alerting: pkg.alerting,
+    });
+    const { verdict, startedAt } = outcome;
+    await this.deps.repository.appendLog(
+      this.logEntry(check, pkg, startedAt, {
+        region: this.deps.region,
+        status: verdict.status,
+        cause: verdict.cause,
+        durationMs: outcome.durationMs,
+        address: outcome.address,
+        timings: outcome.timings,
+        evidence: outcome.evidence,
+      }),
+    );
+    const ssl = verdict.checks.find((c) => c.name === 'ssl');
+    return this.decide(check, subject, verdict, {
+      region: this.deps.region,
+      at: startedAt,
+      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
+      trigger: `result:${this.deps.region}:${startedAt.getTime()}`,
+      details:
+        ssl && ssl.outcome !== 'pass' && outcome.tls
+          ? {
+              ssl: {
+                validTo: outcome.tls.validTo,
+                daysLeft: Number(ssl.value),
+                issuer: outcome.tls.issuer,
+                subject: outcome.tls.subject,
+                valid: ssl.outcome !== 'fail',
+              },
+            }
+          : {},
+    });
   }
 
   private logEntry(
-    monitor: DnsCheckDocument | PortCheckDocument,
+    monitor: IntervalMonitor,
     pkg: PackageDocument,
     at: Date,
     result: NonNullable<MonitorLogEntry['result']>,
@@ -440,7 +493,7 @@ export class MonitorRunner {
         await this.deps.repository.delete(monitor);
         await this.deps.summaries.remove(monitor.websiteId, monitor);
         if (monitor.kind === 'heartbeat') await this.deps.deadlines.remove(member);
-        else await this.deps.due.remove(member);
+        else await this.deps.due[kindTerms(monitor.kind).lane].remove(member);
         removed++;
         continue;
       }
@@ -463,7 +516,7 @@ export class MonitorRunner {
         });
         await this.deps.deadlines.scheduleIfAbsent(member, heartbeatAt(monitor, now).deadline);
       } else if (website.scheduledRegions.includes(this.deps.region)) {
-        await this.deps.due.scheduleIfAbsent(member, now.getTime());
+        await this.deps.due[kindTerms(monitor.kind).lane].scheduleIfAbsent(member, now.getTime());
       }
     }
     return { monitors: monitors.length, removed };
@@ -471,6 +524,6 @@ export class MonitorRunner {
 
   /** Lets the checks in hand finish. */
   async close(): Promise<void> {
-    await Promise.all(this.running);
+    await Promise.all(LANES.flatMap((lane) => [...this.running[lane]]));
   }
 }

@@ -10,6 +10,7 @@ import type { DnsRecordType } from '../probe/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { PingKind } from './heartbeat.schema.js';
 import type { HeartbeatSchedule } from './heartbeat-schedule.js';
+import type { ProbeKindName } from './kinds/index.js';
 
 export const WEBSITE_MONITORS = 'website_monitors';
 /** Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`. */
@@ -68,10 +69,19 @@ export interface PortCheckDocument extends MonitorBase {
   timeoutSeconds: number;
 }
 
-export type MonitorDocument = HeartbeatDocument | DnsCheckDocument | PortCheckDocument;
+/** A check of a kind in `PROBE_KINDS` (ICMP, UDP, gRPC, WebSocket, mail): its kind's own fields in `settings`. */
+export interface ProbeCheckDocument extends MonitorBase {
+  kind: ProbeKindName;
+  /** As the kind's settings schema parsed them when written (read through it again when checked). */
+  settings: Record<string, unknown>;
+  intervalSeconds: number;
+  timeoutSeconds: number;
+}
+
+export type MonitorDocument = HeartbeatDocument | DnsCheckDocument | PortCheckDocument | ProbeCheckDocument;
 export type MonitorKind = MonitorDocument['kind'];
 /** The kinds a worker checks on an interval from each region. */
-export type IntervalMonitor = DnsCheckDocument | PortCheckDocument;
+export type IntervalMonitor = DnsCheckDocument | PortCheckDocument | ProbeCheckDocument;
 
 /** One entry of a monitor's log: a ping, or a DNS or port check's result. */
 export interface MonitorLogEntry {
@@ -104,6 +114,9 @@ export interface MonitorLogEntry {
     tlsMs?: number | null;
     banner?: string | null;
     certificate?: { validTo: Date; daysLeft: number; issuer: string; subject: string; valid: boolean } | null;
+    /** A probe kind's: the step timings and what it saw (bounded, no secret). */
+    timings?: Record<string, number | null>;
+    evidence?: Record<string, unknown>;
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AuthContext, decimalId, hasScope } from '../contract/index.js';
+import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
@@ -12,6 +13,8 @@ import {
   updateHeartbeatBody,
 } from './heartbeat.schema.js';
 import { expectedAfter } from './heartbeat-schedule.js';
+import { PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { shownHeaders } from './kinds/websocket.kind.js';
 import type {
   MonitorDocument,
   MonitorKind,
@@ -21,17 +24,27 @@ import type {
 import { heartbeatAt } from './monitor-evaluation.js';
 import type { MonitorService } from './monitors.service.js';
 import { createPortCheckBody, portCheckView, updatePortCheckBody } from './port-check.schema.js';
+import { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const idParams = z.object({ id: decimalId() });
 
 const monitorView = z
-  .discriminatedUnion('kind', [heartbeatView, dnsCheckView, portCheckView])
+  .discriminatedUnion('kind', [heartbeatView, dnsCheckView, portCheckView, ...Object.values(probeCheckViews)])
   .meta({ id: 'Monitor' });
+const createMonitorBody = z
+  .discriminatedUnion(
+    'kind',
+    Object.values(createProbeCheckBodies) as [ProbeCreateBody, ...ProbeCreateBody[]],
+  )
+  .meta({ id: 'MonitorCreate' });
+type ProbeCreateBody = (typeof createProbeCheckBodies)[ProbeKindName];
 
 const monitorResultView = z
   .object({
-    kind: z.enum(['dns', 'port']),
+    kind: z.enum(
+      OTHER_MONITOR_KINDS.filter((kind) => kind !== 'heartbeat') as [Exclude<MonitorKind, 'heartbeat'>],
+    ),
     monitorId: z.number().int(),
     region: z.string(),
     at: z.iso.datetime(),
@@ -53,17 +66,30 @@ const monitorResultView = z
       })
       .nullable()
       .optional(),
+    timings: z
+      .record(z.string(), z.number().nullable())
+      .optional()
+      .describe(
+        'A probe kind’s step timings in ms (dnsMs, connectMs, tlsMs, greetingMs, replyMs, …, totalMs)',
+      ),
+    evidence: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'What a probe kind’s check saw (its reply, greeting, status, certificate), bounded, no secret',
+      ),
   })
   .meta({ id: 'MonitorResult' });
 
-const BASE: Record<MonitorKind, string> = {
+type BuiltInKind = 'heartbeat' | 'dns' | 'port';
+const BASE: Record<BuiltInKind, string> = {
   heartbeat: '/api/heartbeats',
   dns: '/api/dns-checks',
   port: '/api/port-checks',
 };
-const TAG: Record<MonitorKind, string> = { heartbeat: 'Heartbeats', dns: 'DNS checks', port: 'Port checks' };
-const NOUN: Record<MonitorKind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
-const OPERATION: Record<MonitorKind, string> = { heartbeat: 'Heartbeat', dns: 'DnsCheck', port: 'PortCheck' };
+const TAG: Record<BuiltInKind, string> = { heartbeat: 'Heartbeats', dns: 'DNS checks', port: 'Port checks' };
+const NOUN: Record<BuiltInKind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
+const OPERATION: Record<BuiltInKind, string> = { heartbeat: 'Heartbeat', dns: 'DnsCheck', port: 'PortCheck' };
 
 /** Editors (write scope, not a client) see a heartbeat's ping URL; others see null. */
 const seesPingUrl = (auth: AuthContext) => hasScope(auth.scopes, 'write') && auth.customerId === undefined;
@@ -80,6 +106,8 @@ function logResultView(entry: MonitorLogEntry): z.input<typeof monitorResultView
     cause: result.cause,
     durationMs: result.durationMs,
     ...(result.values ? { values: result.values } : {}),
+    ...(result.timings ? { timings: result.timings, address: result.address ?? null } : {}),
+    ...(result.evidence ? { evidence: result.evidence } : {}),
     ...(entry.kind === 'port'
       ? {
           address: result.address ?? null,
@@ -153,6 +181,17 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
           intervalSeconds: monitor.intervalSeconds,
           timeoutSeconds: monitor.timeoutSeconds,
           relearnAfterSeconds: monitor.relearnAfterSeconds,
+        };
+      if (monitor.kind !== 'port')
+        return {
+          ...common,
+          ...monitor.settings,
+          ...(monitor.kind === 'websocket'
+            ? { headers: shownHeaders((monitor.settings.headers ?? {}) as Record<string, string>) }
+            : {}),
+          kind: monitor.kind,
+          intervalSeconds: monitor.intervalSeconds,
+          timeoutSeconds: monitor.timeoutSeconds,
         };
       return {
         ...common,
@@ -289,6 +328,106 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       },
     }),
   ];
+  routes.push(
+    defineRoute({
+      method: 'post',
+      path: '/api/websites/:websiteRef/monitors',
+      operationId: 'createMonitor',
+      summary: 'Add a check of any probe kind: icmp, udp, grpc, websocket, smtp, imap, pop3',
+      description: `Each kind its own fields (a field it does not know is a 400 naming it); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. ${Object.values(
+        PROBE_KINDS,
+      )
+        .map((kind) => `**${kind.kind}**: ${kind.description}`)
+        .join(' ')}`,
+      tags: ['Monitors'],
+      access: 'write',
+      params: websiteRefParams,
+      body: createMonitorBody,
+      problems: [403, 409],
+      success: { status: 201, description: 'Created', schema: monitorView },
+      handle: async ({ auth, params, body }) => {
+        // The union's members are built per kind: their common fields are typed, the kind's own checked again by the service.
+        const { kind, ...rest } = body as {
+          kind: ProbeKindName;
+          intervalSeconds: number;
+          timeoutSeconds: number;
+        };
+        return (await viewOf(
+          auth,
+          await service.createProbeCheck(auth.organizationId, params.websiteRef, kind, rest),
+        )) as z.input<typeof monitorView>;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/monitors/:id',
+      operationId: 'getMonitor',
+      summary: 'A monitor of any kind, with where it stands',
+      tags: ['Monitors'],
+      access: 'read',
+      params: idParams,
+      success: { status: 200, description: 'The monitor', schema: monitorView },
+      handle: async ({ auth, params }) =>
+        (await viewOf(auth, await service.getAny(auth.organizationId, params.id))) as z.input<
+          typeof monitorView
+        >,
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/monitors/:id',
+      operationId: 'updateMonitor',
+      summary: 'Change a monitor of a probe kind: its name, interval, timeout or its kind’s fields',
+      description:
+        'Heartbeats, DNS and port checks change through their own routes (`/api/heartbeats/{id}`, …) as well.',
+      tags: ['Monitors'],
+      access: 'write',
+      params: idParams,
+      body: updateProbeCheckBody,
+      problems: [403],
+      success: { status: 200, description: 'Changed', schema: monitorView },
+      handle: async ({ auth, params, body }) => {
+        const current = await service.getAny(auth.organizationId, params.id);
+        return (await viewOf(
+          auth,
+          await service.update(auth.organizationId, current.kind, params.id, body as never),
+        )) as z.input<typeof monitorView>;
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/monitors/:id',
+      operationId: 'deleteMonitor',
+      summary: 'Delete a monitor of any kind (an incident it left open is resolved)',
+      tags: ['Monitors'],
+      access: 'write',
+      params: idParams,
+      success: { status: 204, description: 'Deleted' },
+      handle: async ({ auth, params }) => {
+        const current = await service.getAny(auth.organizationId, params.id);
+        await service.remove(auth.organizationId, current.kind, params.id);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/monitors/:id/results',
+      operationId: 'listMonitorResults',
+      summary: "A monitor's latest results from every region, newest first, with timings and evidence",
+      tags: ['Monitors'],
+      access: 'read',
+      params: idParams,
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+      success: {
+        status: 200,
+        description: 'Newest first',
+        schema: z.object({ items: z.array(monitorResultView) }),
+      },
+      handle: async ({ auth, params, query }) => {
+        const monitor = await service.getAny(auth.organizationId, params.id);
+        const entries = await repository.readLog(monitor, query.limit);
+        return { items: entries.flatMap((entry) => logResultView(entry) ?? []) };
+      },
+    }),
+  );
   for (const kind of ['dns', 'port'] as const)
     routes.push(
       defineRoute({

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
+import { invalidFields, validate } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
+import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import {
   inMaintenanceAt,
@@ -9,13 +11,7 @@ import {
   type MonitorStateRepository,
   monitorKey,
 } from '../monitoring/index.js';
-import {
-  type Feature,
-  includesFeature,
-  type Limits,
-  limitsOf,
-  type PackageDocument,
-} from '../packages/index.js';
+import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -23,19 +19,23 @@ import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './d
 import type { DueSet } from './due-set.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './heartbeat.schema.js';
 import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
+import { kindTerms, type Lane, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
 import {
   type DnsCheckDocument,
   type HeartbeatDocument,
   heartbeatTokenContext,
+  type IntervalMonitor,
   type MonitorDocument,
   type MonitorKind,
   type MonitorRepository,
   type PortCheckDocument,
+  type ProbeCheckDocument,
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import { heartbeatAt } from './monitor-evaluation.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
+import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
 
 export interface MonitorDependencies {
   repository: MonitorRepository;
@@ -48,25 +48,18 @@ export interface MonitorDependencies {
   tokens: HeartbeatTokens;
   /** Heartbeats' deadlines. */
   deadlines: DueSet;
-  /** A region's DNS and port checks' next runs. */
-  regionDue(region: string): DueSet;
+  /** A region's interval checks' next runs, one due set per lane. */
+  regionDue(region: string, lane: Lane): DueSet;
   guard: TargetGuard;
   summaries: MonitorSummaries;
   /** The ping URL of a token (`<PUBLIC_URL>/ping/<token>`). */
   pingUrl(token: string): string;
 }
 
-const FEATURE: Record<MonitorKind, Feature> = {
-  heartbeat: 'heartbeats',
-  dns: 'dnsChecks',
-  port: 'portChecks',
-};
-const LIMIT: Record<MonitorKind, keyof Limits> = {
-  heartbeat: 'maxHeartbeatsPerWebsite',
-  dns: 'maxDnsChecksPerWebsite',
-  port: 'maxPortChecksPerWebsite',
-};
-const NOUN: Record<MonitorKind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
+const terms = kindTerms;
+const NOUN = MONITOR_KIND_NOUNS;
+/** Kinds that share one limit are counted together (SMTP, IMAP and POP3 checks). */
+const sameLimit = (a: MonitorKind, b: MonitorKind) => terms(a).limit === terms(b).limit;
 
 export const refOf = (monitor: Pick<MonitorDocument, 'kind' | 'id'>): MonitorRef => ({
   kind: monitor.kind,
@@ -103,18 +96,20 @@ export class MonitorService {
     const website = await this.deps.website(organizationId, ref);
     const owner = await this.deps.owner(website);
     if (!owner) throw notFound(`No website ${ref}`);
-    if (!includesFeature(owner.pkg, FEATURE[kind]))
-      throw notAllowed(`The package "${owner.pkg.displayName}" does not include ${FEATURE[kind]}`, [
-        { path: '', message: `the package does not include ${FEATURE[kind]}` },
+    const { feature } = terms(kind);
+    if (!includesFeature(owner.pkg, feature))
+      throw notAllowed(`The package "${owner.pkg.displayName}" does not include ${feature}`, [
+        { path: '', message: `the package does not include ${feature}` },
       ]);
     return { website, pkg: owner.pkg };
   }
 
   private underLimit(pkg: PackageDocument, kind: MonitorKind, existing: readonly MonitorDocument[]): void {
-    const limit = limitsOf(pkg)[LIMIT[kind]];
-    if (existing.filter((monitor) => monitor.kind === kind).length >= limit)
+    const limitName = terms(kind).limit;
+    const limit = limitsOf(pkg)[limitName];
+    if (existing.filter((monitor) => sameLimit(monitor.kind, kind)).length >= limit)
       throw conflict(
-        `The website already has ${limit} ${NOUN[kind]}s, the most its package "${pkg.displayName}" allows (limits.${LIMIT[kind]}); delete one first`,
+        `The website already has ${limit} ${NOUN[kind]}s, the most its package "${pkg.displayName}" allows (limits.${limitName}); delete one first`,
       );
   }
 
@@ -155,6 +150,13 @@ export class MonitorService {
   ): Promise<{ website: WebsiteDocument; monitors: MonitorDocument[] }> {
     const website = await this.deps.website(organizationId, ref);
     return { website, monitors: await this.deps.repository.listByWebsite(organizationId, website.id) };
+  }
+
+  /** The organization's monitor of whatever kind (not found: 404). */
+  async getAny(organizationId: number, id: number): Promise<MonitorDocument> {
+    const monitor = await this.deps.repository.findById(organizationId, id);
+    if (!monitor) throw notFound(`No monitor ${id}`);
+    return monitor;
   }
 
   async get(organizationId: number, kind: MonitorKind, id: number): Promise<MonitorDocument> {
@@ -265,11 +267,55 @@ export class MonitorService {
     });
   }
 
-  /** A DNS or port check runs at once in each region its website is checked from, then every interval. */
-  private async scheduleChecks(
-    check: DnsCheckDocument | PortCheckDocument,
+  /** A check of a probe kind (ICMP, UDP, gRPC, WebSocket, mail), its settings as its kind's schema took them. */
+  async createProbeCheck(
+    organizationId: number,
+    ref: string,
+    kind: ProbeKindName,
+    body: ProbeCheckCreate,
+  ): Promise<ProbeCheckDocument> {
+    const { website, pkg } = await this.admitted(organizationId, ref, kind);
+    this.intervalWithin(pkg, body.intervalSeconds);
+    const { name, intervalSeconds, timeoutSeconds, ...given } = body;
+    const settings = this.completed(kind, given, website);
+    return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
+      this.underLimit(pkg, kind, await this.deps.repository.listByWebsite(organizationId, website.id));
+      const check = await this.deps.repository.create<ProbeCheckDocument>({
+        kind,
+        organizationId,
+        websiteId: website.id,
+        name: name ?? PROBE_KINDS[kind].defaultName(settings),
+        settings,
+        intervalSeconds,
+        timeoutSeconds,
+      });
+      await this.scheduleChecks(check, website);
+      return check;
+    });
+  }
+
+  /**
+   * A probe kind's settings as stored: parsed by its schema (a field it does not know is a 400
+   * naming it), the host defaulted to the website's, an IP literal judged by the SSRF guard.
+   */
+  private completed(
+    kind: ProbeKindName,
+    given: Record<string, unknown>,
     website: WebsiteDocument,
-  ): Promise<void> {
+  ): Record<string, unknown> {
+    const definition = PROBE_KINDS[kind];
+    const parsed = validate(definition.settings, given);
+    if (!parsed.success) throw invalidFields('body', parsed.errors);
+    const settings: Record<string, unknown> = { ...parsed.data };
+    if ('host' in definition.fields && settings.host === undefined)
+      settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
+    const host = definition.hostOf(settings);
+    if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host');
+    return settings;
+  }
+
+  /** An interval check runs at once in each region its website is checked from, then every interval. */
+  private async scheduleChecks(check: IntervalMonitor, website: WebsiteDocument): Promise<void> {
     const member = {
       kind: check.kind,
       monitorId: check.id,
@@ -277,14 +323,14 @@ export class MonitorService {
       websiteId: check.websiteId,
     };
     for (const region of website.scheduledRegions)
-      await this.deps.regionDue(region).schedule(member, Date.now());
+      await this.deps.regionDue(region, terms(check.kind).lane).schedule(member, Date.now());
   }
 
   async update(
     organizationId: number,
     kind: MonitorKind,
     id: number,
-    body: HeartbeatUpdate | DnsCheckUpdate | PortCheckUpdate,
+    body: HeartbeatUpdate | DnsCheckUpdate | PortCheckUpdate | ProbeCheckUpdate,
   ): Promise<MonitorDocument> {
     const current = await this.get(organizationId, kind, id);
     const { website, pkg } = await this.admitted(organizationId, String(current.websiteId), kind);
@@ -319,6 +365,16 @@ export class MonitorService {
         this.intervalWithin(pkg, change.intervalSeconds);
         if (change.host !== undefined) this.checkTarget(change.host);
         next = { ...stored, ...change } as PortCheckDocument;
+      } else if (stored.kind !== 'heartbeat') {
+        const { name, intervalSeconds, timeoutSeconds, ...given } = body as ProbeCheckUpdate;
+        this.intervalWithin(pkg, intervalSeconds);
+        next = {
+          ...stored,
+          ...(name !== undefined ? { name } : {}),
+          ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
+          ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+          settings: this.completed(stored.kind, { ...stored.settings, ...given }, website),
+        };
       } else next = { ...stored, ...(body as HeartbeatUpdate) } as HeartbeatDocument;
       const written = await this.deps.repository.replace(next);
       if (written.kind === 'heartbeat') await this.registerHeartbeat(written);
@@ -354,7 +410,7 @@ export class MonitorService {
       .website(monitor.organizationId, String(monitor.websiteId))
       .catch(() => null);
     for (const region of new Set([...regions, ...(website?.scheduledRegions ?? [])]))
-      await this.deps.regionDue(region).remove(member);
+      await this.deps.regionDue(region, terms(monitor.kind).lane).remove(member);
   }
 
   /** A DNS check's changed answer, acknowledged: learned now (the next check is up). */
@@ -397,7 +453,10 @@ export class MonitorService {
         const state = states.get(monitorKey(website.id, refOf(monitor))) as MonitorStateDocument;
         return [
           monitor.id,
-          { state, ...monitorStatusOf(state, website, owner, websiteState, FEATURE[monitor.kind], now) },
+          {
+            state,
+            ...monitorStatusOf(state, website, owner, websiteState, terms(monitor.kind).feature, now),
+          },
         ];
       }),
     );

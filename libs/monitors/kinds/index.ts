@@ -1,7 +1,9 @@
+import type { OtherMonitorKind } from '../../events/index.js';
+import type { Feature, Limits } from '../../packages/index.js';
 import { grpcKind } from './grpc.kind.js';
 import { icmpKind } from './icmp.kind.js';
 import { imapKind, pop3Kind, smtpKind } from './mail.kind.js';
-import type { ProbeKind, ProbeKindName } from './probe-kind.js';
+import type { Lane, ProbeKind, ProbeKindName } from './probe-kind.js';
 import { udpKind } from './udp.kind.js';
 import { websocketKind } from './websocket.kind.js';
 
@@ -19,6 +21,16 @@ export const PROBE_KINDS = {
 export const PROBE_KIND_NAMES = Object.keys(PROBE_KINDS) as ProbeKindName[];
 
 export const isProbeKind = (kind: string): kind is ProbeKindName => Object.hasOwn(PROBE_KINDS, kind);
+
+const BUILT_IN = {
+  heartbeat: { feature: 'heartbeats', limit: 'maxHeartbeatsPerWebsite', lane: 'fast' },
+  dns: { feature: 'dnsChecks', limit: 'maxDnsChecksPerWebsite', lane: 'fast' },
+  port: { feature: 'portChecks', limit: 'maxPortChecksPerWebsite', lane: 'fast' },
+} as const satisfies Record<string, { feature: Feature; limit: keyof Limits; lane: Lane }>;
+
+/** The package feature, the per-website limit and the worker lane of any kind of monitor. */
+export const kindTerms = (kind: OtherMonitorKind): { feature: Feature; limit: keyof Limits; lane: Lane } =>
+  isProbeKind(kind) ? PROBE_KINDS[kind] : BUILT_IN[kind];
 
 export {
   LANES,

@@ -1271,7 +1271,11 @@ export interface paths {
          */
         get: operations["listWebsiteMonitors"];
         put?: never;
-        post?: never;
+        /**
+         * Add a check of any probe kind: icmp, udp, grpc, websocket, smtp, imap, pop3
+         * @description Each kind its own fields (a field it does not know is a 400 naming it); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together).
+         */
+        post: operations["createMonitor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,6 +1385,45 @@ export interface paths {
         };
         /** A heartbeat's latest pings, newest first, with what the job sent */
         get: operations["listHeartbeatPings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor of any kind, with where it stands */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /** Delete a monitor of any kind (an incident it left open is resolved) */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a monitor of a probe kind: its name, interval, timeout or its kind’s fields
+         * @description Heartbeats, DNS and port checks change through their own routes (`/api/heartbeats/{id}`, …) as well.
+         */
+        patch: operations["updateMonitor"];
+        trace?: never;
+    };
+    "/api/monitors/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor's latest results from every region, newest first, with timings and evidence */
+        get: operations["listMonitorResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3322,7 +3365,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"];
+        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"];
         Heartbeat: {
             id: number;
             websiteId: number;
@@ -3434,6 +3477,245 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        IcmpCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "icmp";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description What to ping (default: the website's host) */
+            host?: string;
+            /** @description Echo requests sent each check */
+            count?: number;
+            /** @description Lost replies above this share are down */
+            maxLossPercent?: number;
+            /** @description An average round trip above this is degraded (null: not judged) */
+            maxRttMs?: number | null;
+        };
+        UdpCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "udp";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Where to send (default: the website's host) */
+            host?: string;
+            port?: number;
+            /** @description The datagram sent, as text or as hex digits */
+            payload?: string;
+            /** @enum {string} */
+            payloadEncoding?: "text" | "hex";
+            /** @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply */
+            expect?: ({
+                contains: string;
+            } | {
+                matches: string;
+            }) | null;
+        };
+        GrpcCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "grpc";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The gRPC server (default: the website's host) */
+            host?: string;
+            port?: number;
+            /** @description TLS (the certificate checked as for HTTPS); false: plaintext HTTP/2 */
+            tls?: boolean;
+            /** @description The service asked about ('' : the server as a whole) */
+            service?: string;
+            /** @description Sent with the call (e.g. an API key header) */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        WebsocketCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "websocket";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: uri
+             * @description ws:// or wss:// address
+             */
+            url?: string;
+            /** @description Sent with the upgrade request (credential headers are shown as "(set)") */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Asked for; the server must choose it */
+            subprotocol?: string | null;
+            /** @description A text message sent once open */
+            send?: string | null;
+            /** @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply */
+            expect?: ({
+                contains: string;
+            } | {
+                matches: string;
+            }) | null;
+        };
+        SmtpCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "smtp";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @enum {string}
+             */
+            security?: "starttls" | "tls" | "none";
+        };
+        ImapCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "imap";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @enum {string}
+             */
+            security?: "starttls" | "tls" | "none";
+        };
+        Pop3Check: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "pop3";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @enum {string}
+             */
+            security?: "starttls" | "tls" | "none";
+        };
         HeartbeatPreview: {
             nextExpectedAt: string[];
         };
@@ -3451,7 +3733,7 @@ export interface components {
         };
         MonitorResult: {
             /** @enum {string} */
-            kind: "dns" | "port";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
             monitorId: number;
             region: string;
             /** Format: date-time */
@@ -3475,6 +3757,14 @@ export interface components {
                 subject: string;
                 valid: boolean;
             } | null;
+            /** @description A probe kind’s step timings in ms (dnsMs, connectMs, tlsMs, greetingMs, replyMs, …, totalMs) */
+            timings?: {
+                [key: string]: number | null;
+            };
+            /** @description What a probe kind’s check saw (its reply, greeting, status, certificate), bounded, no secret */
+            evidence?: {
+                [key: string]: unknown;
+            };
         };
         PingAccepted: {
             /** @constant */
@@ -4276,6 +4566,257 @@ export interface components {
              * @default 10
              */
             timeoutSeconds: number;
+        };
+        MonitorCreate: components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"];
+        /** @description ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. */
+        IcmpCheckCreate: {
+            /** @constant */
+            kind: "icmp";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description What to ping (default: the website's host) */
+            host?: string;
+            /**
+             * @description Echo requests sent each check
+             * @default 3
+             */
+            count: number;
+            /**
+             * @description Lost replies above this share are down
+             * @default 0
+             */
+            maxLossPercent: number;
+            /**
+             * @description An average round trip above this is degraded (null: not judged)
+             * @default null
+             */
+            maxRttMs: number | null;
+        };
+        /** @description One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. */
+        UdpCheckCreate: {
+            /** @constant */
+            kind: "udp";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description Where to send (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description The datagram sent, as text or as hex digits
+             * @default
+             */
+            payload: string;
+            /**
+             * @default text
+             * @enum {string}
+             */
+            payloadEncoding: "text" | "hex";
+            /**
+             * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
+             * @default null
+             */
+            expect: ({
+                contains: string;
+            } | {
+                matches: string;
+            }) | null;
+        };
+        /** @description The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. */
+        GrpcCheckCreate: {
+            /** @constant */
+            kind: "grpc";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The gRPC server (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description TLS (the certificate checked as for HTTPS); false: plaintext HTTP/2
+             * @default false
+             */
+            tls: boolean;
+            /**
+             * @description The service asked about ('' : the server as a whole)
+             * @default
+             */
+            service: string;
+            /**
+             * @description Sent with the call (e.g. an API key header)
+             * @default {}
+             */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        /** @description A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. */
+        WebsocketCheckCreate: {
+            /** @constant */
+            kind: "websocket";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /**
+             * Format: uri
+             * @description ws:// or wss:// address
+             */
+            url: string;
+            /**
+             * @description Sent with the upgrade request (credential headers are shown as "(set)")
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description Asked for; the server must choose it
+             * @default null
+             */
+            subprotocol: string | null;
+            /**
+             * @description A text message sent once open
+             * @default null
+             */
+            send: string | null;
+            /**
+             * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
+             * @default null
+             */
+            expect: ({
+                contains: string;
+            } | {
+                matches: string;
+            }) | null;
+        };
+        /** @description A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). */
+        SmtpCheckCreate: {
+            /** @constant */
+            kind: "smtp";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+        };
+        /** @description A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). */
+        ImapCheckCreate: {
+            /** @constant */
+            kind: "imap";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+        };
+        /** @description A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). */
+        Pop3CheckCreate: {
+            /** @constant */
+            kind: "pop3";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+        };
+        /** @description name, intervalSeconds, timeoutSeconds and the fields of the check’s kind; unknown fields are refused */
+        ProbeCheckUpdate: {
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /** @description Seconds between checks (at least the package minimum) */
+            intervalSeconds?: number;
+            /** @description Seconds one check may take */
+            timeoutSeconds?: number;
+        } & {
+            [key: string]: unknown;
         };
         HeartbeatUpdate: {
             name?: string;
@@ -14634,6 +15175,165 @@ export interface operations {
             };
         };
     };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The website publicId (UUID) or integer id */
+                websiteRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createHeartbeat: {
         parameters: {
             query?: never;
@@ -15389,6 +16089,484 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["HeartbeatPing"][];
+                    };
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProbeCheckUpdate"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMonitorResults: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["MonitorResult"][];
                     };
                 };
             };

@@ -9,8 +9,26 @@ export const KIND_NAME: Record<Kind, string> = {
   heartbeat: 'Heartbeat',
   dns: 'DNS check',
   port: 'Port check',
+  icmp: 'Ping check',
+  udp: 'UDP check',
+  grpc: 'gRPC check',
+  websocket: 'WebSocket check',
+  smtp: 'SMTP check',
+  imap: 'IMAP check',
+  pop3: 'POP3 check',
 };
-export const NOUN: Record<Kind, string> = { heartbeat: 'heartbeat', dns: 'DNS check', port: 'port check' };
+export const NOUN: Record<Kind, string> = {
+  heartbeat: 'heartbeat',
+  dns: 'DNS check',
+  port: 'port check',
+  icmp: 'ping check',
+  udp: 'UDP check',
+  grpc: 'gRPC check',
+  websocket: 'WebSocket check',
+  smtp: 'SMTP check',
+  imap: 'IMAP check',
+  pop3: 'POP3 check',
+};
 const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'CAA'] as const;
 const VALUE_HINT: Record<(typeof RECORD_TYPES)[number], string> = {
   A: 'IPv4 addresses, such as 192.0.2.1',

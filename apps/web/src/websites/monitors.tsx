@@ -39,12 +39,8 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
   const remove = async (monitor: Monitor) => {
     setDeleting(null);
     const path = { params: { path: { id: monitor.id } } };
-    const { error, response } =
-      monitor.kind === 'heartbeat'
-        ? await api.DELETE('/api/heartbeats/{id}', path)
-        : monitor.kind === 'dns'
-          ? await api.DELETE('/api/dns-checks/{id}', path)
-          : await api.DELETE('/api/port-checks/{id}', path);
+    // One route deletes a monitor of any kind.
+    const { error, response } = await api.DELETE('/api/monitors/{id}', path);
     setMessage(response.ok ? null : problemText(error));
     setNotice(response.ok ? `Deleted “${monitor.name}”.` : null);
     await monitors.reload();

@@ -1,0 +1,218 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, type TestApi, until } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+import { issue } from './support/pki-forge.js';
+import {
+  type Running,
+  startGrpcHealthServer,
+  startMailServer,
+  startUdpServer,
+  startWebSocketServer,
+} from './support/service-servers.js';
+
+interface Problem {
+  status: number;
+  errors?: Array<{ path: string; message: string }>;
+}
+interface MonitorView {
+  id: number;
+  kind: string;
+  name: string;
+  status: string;
+  lastCause: string | null;
+  headers?: Record<string, string>;
+}
+interface ResultView {
+  kind: string;
+  monitorId: number;
+  status: string;
+  cause: string | null;
+  timings?: Record<string, number | null>;
+  evidence?: Record<string, unknown>;
+}
+
+describe('checks of every probe kind through one registry, end to end (API → worker → results)', {
+  timeout: 120_000,
+}, () => {
+  let stack: MonitoringStack;
+  let api: TestApi;
+  let token: string;
+  let websiteId: number;
+  const servers: Running[] = [];
+  const ports: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const ca = issue({ commonName: 'Kinds Test CA', isCa: true, validToDays: 365 });
+    const caFile = join(mkdtempSync(join(tmpdir(), 'webmon-kinds-')), 'ca.pem');
+    writeFileSync(caFile, ca.cert);
+    const leaf = issue({ commonName: '127.0.0.1', names: ['127.0.0.1'], issuer: ca, validToDays: 90 });
+    const run = async (server: Promise<Running>) => {
+      const running = await server;
+      servers.push(running);
+      return running.port;
+    };
+    ports.smtp = await run(startMailServer('smtp', leaf));
+    ports.imaps = await run(startMailServer('imap', leaf, { implicitTls: true }));
+    ports.udp = await run(startUdpServer((datagram) => Buffer.concat([Buffer.from('PONG '), datagram])));
+    ports.ws = await run(startWebSocketServer({ protocols: ['v1'] }));
+    ports.grpc = await run(startGrpcHealthServer({ '': 'SERVING', 'shop.Cart': 'NOT_SERVING' }));
+    stack = await startMonitoringStack('kinds-node', {}, { PROBE_EXTRA_CA_FILE: caFile });
+    ({ api, token } = stack);
+    const website = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: stack.customerId, name: 'Shop', url: stack.target.url, checkInterval: 60 },
+    });
+    expect(website.status).toBe(201);
+    websiteId = website.body.id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  const create = (body: Record<string, unknown>) =>
+    api.request<MonitorView & Problem>('POST', `/api/websites/${websiteId}/monitors`, { token, body });
+  const monitor = async (id: number) =>
+    (await api.request<MonitorView>('GET', `/api/monitors/${id}`, { token })).body;
+  const results = async (id: number) =>
+    (await api.request<{ items: ResultView[] }>('GET', `/api/monitors/${id}/results`, { token })).body.items;
+
+  it('each kind against its local server: up where it answers as expected, down with why where not', async () => {
+    const made = {
+      smtp: await create({
+        kind: 'smtp',
+        host: '127.0.0.1',
+        port: ports.smtp,
+        security: 'starttls',
+        intervalSeconds: 10,
+      }),
+      imap: await create({
+        kind: 'imap',
+        host: '127.0.0.1',
+        port: ports.imaps,
+        security: 'tls',
+        intervalSeconds: 10,
+      }),
+      udp: await create({
+        kind: 'udp',
+        host: '127.0.0.1',
+        port: ports.udp,
+        payload: 'PING',
+        expect: { matches: '^PONG' },
+        intervalSeconds: 10,
+      }),
+      websocket: await create({
+        kind: 'websocket',
+        url: `ws://127.0.0.1:${ports.ws}/live`,
+        subprotocol: 'v1',
+        headers: { Authorization: 'Bearer s3cret-token' },
+        send: 'hello',
+        expect: { contains: 'hello' },
+        intervalSeconds: 10,
+      }),
+      grpc: await create({ kind: 'grpc', host: '127.0.0.1', port: ports.grpc, intervalSeconds: 10 }),
+      cart: await create({
+        kind: 'grpc',
+        host: '127.0.0.1',
+        port: ports.grpc,
+        service: 'shop.Cart',
+        intervalSeconds: 10,
+      }),
+      icmp: await create({ kind: 'icmp', host: '127.0.0.1', count: 2, intervalSeconds: 10 }),
+    };
+    for (const [name, answer] of Object.entries(made))
+      expect(answer.status, `${name}: ${JSON.stringify(answer.body)}`).toBe(201);
+    expect(made.smtp.body).toMatchObject({ kind: 'smtp', name: `SMTP 127.0.0.1:${ports.smtp}` });
+    // A credential header is write-only: never shown back, never in a result.
+    expect(made.websocket.body.headers).toEqual({ Authorization: '(set)' });
+    const up = ['smtp', 'imap', 'udp', 'websocket', 'grpc', 'icmp'] as const;
+    for (const name of up)
+      await until(async () => (await monitor(made[name].body.id)).status === 'up', 30_000).catch(async () => {
+        throw new Error(
+          `${name} not up: ${JSON.stringify(await monitor(made[name].body.id))} ${JSON.stringify(await results(made[name].body.id))}`,
+        );
+      });
+    await until(async () => (await monitor(made.cart.body.id)).status === 'down', 40_000);
+    expect((await monitor(made.cart.body.id)).lastCause).toBe(
+      'the health service says NOT_SERVING for shop.Cart',
+    );
+
+    const [smtpResult] = await results(made.smtp.body.id);
+    expect(smtpResult).toMatchObject({
+      kind: 'smtp',
+      status: 'up',
+      evidence: { greeting: expect.stringContaining('220') },
+    });
+    expect(smtpResult?.timings?.starttlsMs).toBeGreaterThan(0);
+    const [udpResult] = await results(made.udp.body.id);
+    expect(udpResult?.evidence).toMatchObject({ reply: 'PONG PING' });
+    const wsResults = await results(made.websocket.body.id);
+    expect(JSON.stringify(wsResults)).not.toContain('s3cret-token');
+  });
+
+  it('refuses what cannot run when written: unknown fields, a bad pattern, a blocked address, a kind the package leaves out', async () => {
+    const misspelt = await create({ kind: 'udp', host: '127.0.0.1', port: 53, paylod: 'x' });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.errors?.map((e) => e.path)).toContain('paylod');
+    const pattern = await create({ kind: 'udp', host: '127.0.0.1', port: 53, expect: { matches: '(a)\\1' } });
+    expect(pattern.status).toBe(400);
+    expect(pattern.body.errors?.[0]?.path).toMatch(/^expect/);
+    const unknownKind = await create({ kind: 'telnet', host: '127.0.0.1' });
+    expect(unknownKind.status).toBe(400);
+
+    const guarded = await startMonitoringStack('kinds-guarded', {}, { ALLOW_PRIVATE_TARGETS: 'false' });
+    try {
+      const site = await guarded.api.request<{ id: number }>('POST', '/api/websites', {
+        token: guarded.token,
+        body: { customerId: guarded.customerId, name: 'Public', url: 'https://public.example/' },
+      });
+      const blocked = await guarded.api.request<Problem>('POST', `/api/websites/${site.body.id}/monitors`, {
+        token: guarded.token,
+        body: { kind: 'icmp', host: '10.0.0.1' },
+      });
+      expect(blocked.status).toBe(400);
+      expect(blocked.body.errors?.[0]?.path).toBe('host');
+    } finally {
+      await guarded.stop();
+    }
+
+    const plain = await createPackage(api, token, { features: { mailServerChecks: false } });
+    const other = await createCustomer(api, token, plain.id, 'No mail');
+    const site = await api.request<{ id: number }>('POST', '/api/websites', {
+      token,
+      body: { customerId: other, name: 'Other', url: 'https://other.example/' },
+    });
+    const refused = await api.request<Problem>('POST', `/api/websites/${site.body.id}/monitors`, {
+      token,
+      body: { kind: 'pop3', host: '127.0.0.1' },
+    });
+    expect(refused.status).toBe(403);
+  });
+
+  it('PATCH re-validates the kind’s fields over what is stored; DELETE removes it', async () => {
+    const created = await create({
+      kind: 'udp',
+      host: '127.0.0.1',
+      port: ports.udp,
+      payload: 'PING',
+      intervalSeconds: 10,
+    });
+    const id = created.body.id;
+    const changed = await api.request<MonitorView & { payload: string }>('PATCH', `/api/monitors/${id}`, {
+      token,
+      body: { payload: 'cafe', payloadEncoding: 'hex', name: 'Binary ping' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({ name: 'Binary ping', payload: 'cafe' });
+    const bad = await api.request<Problem>('PATCH', `/api/monitors/${id}`, {
+      token,
+      body: { payload: 'zz', payloadEncoding: 'hex' },
+    });
+    expect(bad.status).toBe(400);
+    expect((await api.request('DELETE', `/api/monitors/${id}`, { token })).status).toBe(204);
+    expect((await api.request('GET', `/api/monitors/${id}`, { token })).status).toBe(404);
+  });
+});
