@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue } from '../../test/support/pki-forge.js';
 import {
@@ -346,5 +349,24 @@ describe('ICMP through the system ping', () => {
       { ...options, pingCommand: 'no-such-ping-program' },
     );
     expect(missing.error?.message).toContain('not installed');
+  });
+
+  it('a host that answers no echo request: every request lost, nothing sent off this machine', async () => {
+    // The real ping, run in a network namespace of its own whose loopback ignores echo requests:
+    // the probe's path is the one it always takes, and no packet can leave the machine.
+    const dir = mkdtempSync(join(tmpdir(), 'webmon-netns-'));
+    const pingCommand = join(dir, 'ping-in-netns');
+    const shareFlags = process.getuid?.() === 0 ? '-n' : '-rn';
+    writeFileSync(
+      pingCommand,
+      `#!/bin/sh\nexec unshare ${shareFlags} sh -c 'ip link set lo up && sysctl -qw net.ipv4.icmp_echo_ignore_all=1 && exec ping "$@"' ping "$@"\n`,
+    );
+    chmodSync(pingCommand, 0o755);
+    const lost = await probeIcmp(
+      { host: '127.0.0.1', count: 2, intervalMs: 200, timeoutMs: 3000 },
+      { ...options, pingCommand },
+    );
+    expect(lost.error, 'unshare and ip (iproute2) must be usable for this test').toBeNull();
+    expect(lost).toMatchObject({ sent: 2, received: 0, rttsMs: [] });
   });
 });
