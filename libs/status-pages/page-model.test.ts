@@ -31,6 +31,34 @@ describe('dayBars', () => {
 });
 
 describe('buildStatusPage', () => {
+  it('a website checked for 5 minutes, nothing flushed to the rollups yet: today’s bar and the 90 days read 100 %', () => {
+    const page = buildStatusPage({
+      now,
+      page: {
+        title: 'T',
+        branding: { logoUrl: null, accentColor: null, footerText: null },
+        showResponseTimes: false,
+      },
+      websites: [
+        {
+          id: 1,
+          publicId: 'p1',
+          name: 'New',
+          status: 'up',
+          lastCheckedAt: new Date(now.getTime() - 60_000),
+          createdAt: new Date(now.getTime() - 5 * 60_000),
+        },
+      ],
+      days: [],
+      hours: [],
+      incidents: [],
+      maintenance: [],
+    });
+    const [website] = page.websites;
+    expect(website?.days.at(-1)).toMatchObject({ date: '2026-11-23', uptimePercent: 100 });
+    expect(website?.uptime90dPercent).toBe(100);
+  });
+
   const base = {
     now,
     page: {

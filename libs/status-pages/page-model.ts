@@ -238,7 +238,10 @@ export function buildStatusPage(input: {
   const websites = input.websites.map((website) => {
     const hours = hoursOf.get(website.id) ?? [];
     const incidents = incidentsOf.get(website.id) ?? [];
-    const checkedDays = checkedDaysOf.get(website.id) ?? new Set<string>();
+    const checkedDays = new Set(checkedDaysOf.get(website.id));
+    // Today's checks reach the rollups when the workers flush them (every 10 minutes): the state's
+    // last check says the day was checked before then, so a website minutes old has its bar.
+    if (website.lastCheckedAt) checkedDays.add(website.lastCheckedAt.toISOString().slice(0, 10));
     const days = dayBars({ now: input.now, createdAt: website.createdAt, checkedDays, incidents });
     const withData = days.filter((d) => d.uptimePercent !== null);
     const windowStart = Math.max(now - BAR_DAYS * DAY_MS, website.createdAt.getTime());
