@@ -21,7 +21,7 @@ export interface ReportSources {
   websites(
     organizationId: number,
     customerId: number,
-  ): Promise<Array<{ id: number; name: string; url: string; createdAt: Date }>>;
+  ): Promise<Array<{ id: number; name: string; url: string; createdAt: Date; lastCheckedAt: Date | null }>>;
   /** Day rollups (UTC days, every region) of these websites from `from` until before `until`. */
   dayRollups(
     organizationId: number,

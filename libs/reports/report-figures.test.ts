@@ -128,6 +128,22 @@ describe('computeReport: a customer’s month from rollups, incidents and mainte
     });
   });
 
+  it('a website 5 minutes old, its checks not in the day rollups yet: ~100 %, not "no figure"', () => {
+    const now = new Date('2026-11-28T12:00:00Z');
+    const period = reportPeriod({ from: '2026-11-01', to: '2026-11-30' }, 'UTC', now);
+    const young = computeReport({
+      period,
+      now,
+      websites: [
+        site({
+          createdAt: new Date(now.getTime() - 5 * 60_000),
+          lastCheckedAt: new Date(now.getTime() - 20_000),
+        }),
+      ],
+    });
+    expect(young.websites[0]?.figures).toMatchObject({ uptimePercent: 100, monitoredSeconds: 300 });
+  });
+
   it('gives the customer time-weighted figures and the change from the period before', () => {
     expect(report.customer).toMatchObject({
       monitoredSeconds: 3_888_000,

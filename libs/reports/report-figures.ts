@@ -27,6 +27,8 @@ export interface WebsiteReportInput {
   name: string;
   url: string;
   createdAt: Date;
+  /** Its state's last check: the checks of an open period reach the day rollups only when flushed. */
+  lastCheckedAt?: Date | null;
   days: readonly ReportDay[];
   incidents: readonly ReportIncident[];
   /** Maintenance occurrences that touch the period or the one before. */
@@ -120,7 +122,12 @@ function figuresOf(
   const checks = days.reduce((sum, d) => sum + d.checks, 0);
   // Not checked in the period (paused, or added too late) and never down: no figure, and no weight
   // in the customer's (as GET …/uptime says nothing before the first check).
-  const monitored = window.end > window.start && (checks > 0 || shares.downtimeSeconds > 0);
+  const checkedInWindow =
+    site.lastCheckedAt != null &&
+    site.lastCheckedAt.getTime() >= window.start &&
+    site.lastCheckedAt.getTime() < window.end;
+  const monitored =
+    window.end > window.start && (checks > 0 || checkedInWindow || shares.downtimeSeconds > 0);
   return {
     uptimePercent: monitored ? shares.uptimePercent : null,
     slaUptimePercent: monitored ? shares.slaUptimePercent : null,

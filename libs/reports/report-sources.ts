@@ -40,13 +40,20 @@ export function repositoryReportSources(deps: {
       const customer = await deps.customers.findById(organizationId, customerId);
       return customer && { id: customer.id, name: customer.name, reportIntro: customer.reportIntro ?? null };
     },
-    websites: async (organizationId, customerId) =>
-      (await deps.websites.listByCustomer(organizationId, customerId)).map((w) => ({
+    websites: async (organizationId, customerId) => {
+      const websites = await deps.websites.listByCustomer(organizationId, customerId);
+      const states = await deps.states.statesOf(
+        organizationId,
+        websites.map((w) => w.id),
+      );
+      return websites.map((w) => ({
         id: w.id,
         name: w.name,
         url: w.url,
         createdAt: w.createdAt,
-      })),
+        lastCheckedAt: states.get(w.id)?.lastResultAt ?? null,
+      }));
+    },
     dayRollups: (organizationId, websiteIds, from, until) =>
       deps.rollups.since(organizationId, websiteIds, 'day', from, until),
     incidents: async (organizationId, websiteIds, since) =>
