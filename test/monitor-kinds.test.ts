@@ -192,6 +192,33 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(refused.status).toBe(403);
   });
 
+  it('POST …/run answers what the check finds now, without storing it; a heartbeat is not run', async () => {
+    const created = await create({
+      kind: 'udp',
+      host: '127.0.0.1',
+      port: ports.udp,
+      payload: 'NOW',
+      intervalSeconds: 3600,
+    });
+    const id = created.body.id;
+    const before = (await results(id)).length;
+    const run = await api.request<{
+      status: string;
+      evidence: { reply: string };
+      timings: Record<string, number>;
+    }>('POST', `/api/monitors/${id}/run`, { token });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body).toMatchObject({ status: 'up', evidence: { reply: 'PONG NOW' } });
+    expect(run.body.timings.replyMs).toBeGreaterThan(0);
+    expect((await results(id)).length).toBe(before);
+    const heartbeat = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/heartbeats`, {
+      token,
+      body: { name: 'Job', schedule: { periodSeconds: 3600 }, graceSeconds: 60 },
+    });
+    expect((await api.request('POST', `/api/monitors/${heartbeat.body.id}/run`, { token })).status).toBe(409);
+    expect((await api.request('POST', '/api/monitors/999999/run', { token })).status).toBe(404);
+  });
+
   it('PATCH re-validates the kind’s fields over what is stored; DELETE removes it', async () => {
     const created = await create({
       kind: 'udp',

@@ -74,6 +74,7 @@ import {
   userRoutes,
   withTwoFactorEnrolment,
 } from '../../libs/people/index.js';
+import { probeOptionsFrom } from '../../libs/probe/index.js';
 import {
   createRedisRateLimiter,
   isRedisUnavailable,
@@ -197,6 +198,13 @@ export async function startApi(
     },
     pingUrl: (token) => appLink(config, `/ping/${token}`).href,
     summaries: monitorSummaries,
+    probe: probeOptionsFrom({
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+      extraCaFile: config.PROBE_EXTRA_CA_FILE,
+      version: SERVICE_VERSION,
+    }),
+    dnsResolvers: config.DNS_RESOLVERS,
   });
   const pingIntake = new PingIntake({
     redis,

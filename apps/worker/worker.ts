@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
 import { loadCustomerWithPackage, startCustomerLifecycleWorker } from '../../libs/customers/index.js';
@@ -31,7 +29,7 @@ import {
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
-import { type ProbeOptions, systemResolve, TlsContexts } from '../../libs/probe/index.js';
+import { type ProbeOptions, probeOptionsFrom } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices, type Services } from '../../libs/services/index.js';
@@ -54,13 +52,13 @@ export interface WorkerOptions {
 }
 
 function probeOptions(config: AppConfig, overrides: Partial<ProbeOptions> = {}): ProbeOptions {
-  const extraCa = config.PROBE_EXTRA_CA_FILE ? [readFileSync(config.PROBE_EXTRA_CA_FILE, 'utf8')] : [];
   return {
-    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-    exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
-    resolve: systemResolve,
-    tls: new TlsContexts([...rootCertificates, ...extraCa]),
-    userAgent: `webmon/${SERVICE_VERSION} (website monitoring)`,
+    ...probeOptionsFrom({
+      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+      exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+      extraCaFile: config.PROBE_EXTRA_CA_FILE,
+      version: SERVICE_VERSION,
+    }),
     ...overrides,
   };
 }

@@ -408,6 +408,39 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       },
     }),
     defineRoute({
+      method: 'post',
+      path: '/api/monitors/:id/run',
+      operationId: 'runMonitor',
+      summary: 'Run a check now and answer what it found (a test: not stored, no status moved)',
+      description:
+        'From the API’s host, through the same address guard and under the check’s own timeout: what the check answers with its settings as stored (DNS, port and every probe kind; a heartbeat waits for pings: 409). The result is not one of a region’s: it is not stored and moves no status; the regions check on schedule. A few run at once per API process; past that 503 with Retry-After.',
+      tags: ['Monitors'],
+      access: 'write',
+      params: idParams,
+      problems: [409, 503],
+      success: {
+        status: 200,
+        description: 'What the check found',
+        schema: z
+          .object({
+            kind: z.string(),
+            monitorId: z.number().int(),
+            startedAt: z.iso.datetime(),
+            status: z.enum(['up', 'degraded', 'down']),
+            cause: z.string().nullable(),
+            durationMs: z.number(),
+            address: z.string().nullable(),
+            timings: z.record(z.string(), z.number().nullable()),
+            evidence: z.record(z.string(), z.unknown()),
+          })
+          .meta({ id: 'MonitorRun' }),
+      },
+      handle: async ({ auth, params }) => {
+        const outcome = await service.runNow(auth.organizationId, params.id);
+        return { ...outcome, startedAt: outcome.startedAt.toISOString() };
+      },
+    }),
+    defineRoute({
       method: 'get',
       path: '/api/monitors/:id/results',
       operationId: 'listMonitorResults',

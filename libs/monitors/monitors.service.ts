@@ -12,6 +12,8 @@ import {
   monitorKey,
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
+import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -32,7 +34,7 @@ import {
   type ProbeCheckDocument,
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
-import { heartbeatAt } from './monitor-evaluation.js';
+import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
@@ -54,7 +56,27 @@ export interface MonitorDependencies {
   summaries: MonitorSummaries;
   /** The ping URL of a token (`<PUBLIC_URL>/ping/<token>`). */
   pingUrl(token: string): string;
+  /** What a check run from this process (`runNow`) goes through: the guard, the resolver, the roots. */
+  probe: ProbeOptions;
+  dnsResolvers: readonly string[];
 }
+
+/** What a check run on request answered (`runNow`): not stored, not decided. */
+export interface RunOutcome {
+  kind: Exclude<MonitorKind, 'heartbeat'>;
+  monitorId: number;
+  startedAt: Date;
+  status: 'up' | 'degraded' | 'down';
+  cause: string | null;
+  durationMs: number;
+  address: string | null;
+  timings: Record<string, number | null>;
+  evidence: Record<string, unknown>;
+}
+
+/** Checks run on request at once in one API process, and waiting; past that 503 (a burst cannot turn the API into a scanner). */
+const RUNS_AT_ONCE = 4;
+const RUNS_WAITING = 8;
 
 const terms = kindTerms;
 const NOUN = MONITOR_KIND_NOUNS;
@@ -89,7 +111,77 @@ export function monitorStatusOf(
  * them (ping tokens, deadlines, the regions' runs) written before answering.
  */
 export class MonitorService {
+  private readonly runs = new ConcurrencyLimit(RUNS_AT_ONCE, {
+    maxWaiting: RUNS_WAITING,
+    resource: 'checks run on request',
+  });
+
   constructor(private readonly deps: MonitorDependencies) {}
+
+  /**
+   * Runs a check now from this process, through the same guard and under its own timeout, and
+   * answers what it found: a test of its settings. It is not stored and moves no status (a result
+   * from outside the monitoring regions is not one of theirs); the regions check it on schedule.
+   */
+  async runNow(organizationId: number, id: number): Promise<RunOutcome> {
+    const monitor = await this.getAny(organizationId, id);
+    if (monitor.kind === 'heartbeat')
+      throw conflict('A heartbeat is not run: it waits for its job’s pings (send one to its ping URL)');
+    const website = await this.deps.website(organizationId, String(monitor.websiteId));
+    const owner = await this.deps.owner(website);
+    if (!owner) throw notFound(`No monitor ${id}`);
+    const alerting = owner.pkg.alerting;
+    const timeoutMs = monitor.timeoutSeconds * 1000;
+    return this.runs.run(async () => {
+      const base = { kind: monitor.kind, monitorId: monitor.id };
+      if (monitor.kind === 'dns') {
+        const answer = await resolveDns(
+          { name: monitor.host, recordType: monitor.recordType, timeoutMs },
+          { resolvers: this.deps.dnsResolvers },
+        );
+        const verdict = dnsVerdict(monitor, answer, answer.startedAt);
+        return {
+          ...base,
+          startedAt: answer.startedAt,
+          status: verdict.status,
+          cause: verdict.cause,
+          durationMs: answer.durationMs,
+          address: null,
+          timings: { totalMs: answer.durationMs },
+          evidence: { values: answer.values, ...(answer.error ? { error: answer.error } : {}) },
+        };
+      }
+      if (monitor.kind === 'port') {
+        const seen = await probePort({ ...monitor, timeoutMs }, this.deps.probe);
+        const verdict = portVerdict(monitor, seen, alerting, seen.startedAt);
+        return {
+          ...base,
+          startedAt: seen.startedAt,
+          status: verdict.status,
+          cause: verdict.cause,
+          durationMs: seen.timings.totalMs,
+          address: seen.address,
+          timings: seen.timings,
+          evidence: { banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) },
+        };
+      }
+      const outcome = await PROBE_KINDS[monitor.kind].check(monitor.settings, {
+        probe: this.deps.probe,
+        timeoutMs,
+        alerting,
+      });
+      return {
+        ...base,
+        startedAt: outcome.startedAt,
+        status: outcome.verdict.status,
+        cause: outcome.verdict.cause,
+        durationMs: outcome.durationMs,
+        address: outcome.address,
+        timings: outcome.timings,
+        evidence: outcome.evidence,
+      };
+    });
+  }
 
   /** The website and its package, refusing a kind the package does not include (403 naming it). */
   private async admitted(organizationId: number, ref: string, kind: MonitorKind) {

@@ -89,7 +89,9 @@ export async function probeIcmp(
       // How long to wait for each reply (with -w, ping would keep sending past the count while
       // replies are missing); the whole run is bounded by the probe's deadline, which kills it.
       '-W',
-      String(Math.max(1, Math.floor((remainingMs - request.count * Math.max(200, request.intervalMs)) / 1000))),
+      String(
+        Math.max(1, Math.floor((remainingMs - request.count * Math.max(200, request.intervalMs)) / 1000)),
+      ),
       address,
     ];
     const output = await new Promise<{ text: string; code: number | null }>((resolve, reject) => {

@@ -35,6 +35,7 @@ export {
   probePort,
 } from './port-probe.js';
 export { ProbeFailure } from './probe-error.js';
+export { probeOptionsFrom } from './probe-options.js';
 export { TlsContexts } from './tls-contexts.js';
 export { probeUdp, REPLY_KEPT_BYTES, type UdpObservation, type UdpProbeRequest } from './udp-probe.js';
 export {
