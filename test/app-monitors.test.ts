@@ -7,6 +7,7 @@ import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from '
 import { type DnsServer, startDnsServer } from './support/dns-server.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, TEST_PASSWORD } from './support/people.js';
+import { startUdpServer } from './support/service-servers.js';
 import { greets } from './support/targets.js';
 
 describe('the app in a real browser: heartbeats, DNS and port checks of a website', {
@@ -222,6 +223,53 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
     expect(await seriousAxeViolations(viewer.page)).toEqual([]);
     await viewer.page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-viewer.png'), fullPage: true });
     await viewer.context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an editor adds a mail server and a UDP check from the kinds’ own fields, sees the greeting, and meets the API’s error at its field', async () => {
+    const echo = await startUdpServer((datagram) => Buffer.concat([Buffer.from('PONG '), datagram]));
+    const { context, page } = await signedIn('editor');
+    await page.getByLabel('or a').selectOption('smtp');
+    await page.getByRole('button', { name: 'Add it' }).click();
+    const form = page.locator('form.monitor-form');
+    await form.getByRole('heading', { name: 'New SMTP check' }).waitFor();
+    await form.getByLabel('Host (optional)').fill('127.0.0.1');
+    await form.getByLabel('Port (optional)').fill(String(bannerPort));
+    await form.getByLabel('None (clear text)').check();
+    await form.getByLabel('Check every (seconds)').fill('10');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-smtp-form.png'), fullPage: true });
+    await form.getByRole('button', { name: 'Add the SMTP check' }).click();
+    const smtp = card(page, `SMTP 127.0.0.1:${bannerPort}`);
+    await smtp.waitFor();
+    await expect.poll(() => smtp.textContent(), { timeout: 30_000 }).toContain('220 mail.shop.example ready');
+    await expect.poll(() => smtp.textContent(), { timeout: 15_000 }).toContain('Up');
+    await smtp.getByRole('button', { name: /Run it now/ }).click();
+    await expect.poll(() => smtp.getByRole('status').textContent()).toMatch(/Run now: up in \d+ ms/);
+
+    await page.getByLabel('or a').selectOption('udp');
+    await page.getByRole('button', { name: 'Add it' }).click();
+    await form.getByRole('heading', { name: 'New UDP check' }).waitFor();
+    await form.getByLabel('Host (optional)').fill('127.0.0.1');
+    await form.getByLabel('Port', { exact: true }).fill(String(echo.port));
+    await form.getByLabel('Hex digits').check();
+    await form.getByLabel('Payload sent (optional)').fill('zz');
+    await form.getByRole('button', { name: 'Add the UDP check' }).click();
+    expect(await errorAt(page, form.getByLabel('Payload sent (optional)'))).toContain('hex');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-udp-error.png'), fullPage: true });
+    await form.getByLabel('Text', { exact: true }).check();
+    await form.getByLabel('Payload sent (optional)').fill('PING');
+    await form.getByLabel('Expected (optional)').fill('PONG');
+    await form.getByLabel('Check every (seconds)').fill('10');
+    await form.getByRole('button', { name: 'Add the UDP check' }).click();
+    const udp = card(page, `UDP 127.0.0.1:${echo.port}`);
+    await udp.waitFor();
+    await expect.poll(() => udp.textContent(), { timeout: 30_000 }).toContain('PONG PING');
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-probe-kinds.png'), fullPage: true });
+    await context.close();
+    await echo.close();
     expect(pageErrors).toEqual([]);
   });
 });

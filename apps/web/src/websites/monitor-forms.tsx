@@ -53,11 +53,11 @@ export function seconds(total: number): string {
 }
 
 /** A number field's text as the API takes it: empty is `empty` (a default, or null). */
-function toNumber<T>(text: string, empty: T): number | T {
+export function toNumber<T>(text: string, empty: T): number | T {
   return text.trim() === '' ? empty : Number(text);
 }
 
-interface FormProps {
+export interface FormProps {
   websiteRef: string;
   /** The website's host: what an empty host means. */
   host: string;
@@ -68,7 +68,7 @@ interface FormProps {
  * What an answer's problem shows: each field's error at its field, and above the form what names
  * no field shown here (or, when all are shown, that they are).
  */
-function useProblem(shown: (path: string) => boolean) {
+export function useProblem(shown: (path: string) => boolean) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   return {
@@ -90,12 +90,12 @@ function useProblem(shown: (path: string) => boolean) {
 }
 
 /** Paths a form shows at its fields: these names, and what is under them (`expected.0`, `schedule.cron`). */
-const paths =
+export const paths =
   (...names: string[]) =>
   (path: string) =>
     names.some((name) => path === name || path.startsWith(`${name}.`));
 
-function MonitorForm({
+export function MonitorForm({
   title,
   submit,
   message,
@@ -130,7 +130,7 @@ function MonitorForm({
 }
 
 /** Two or more choices as radio buttons in a group. */
-function Choice<T extends string>({
+export function Choice<T extends string>({
   legend,
   value,
   options,
@@ -163,7 +163,7 @@ function Choice<T extends string>({
   );
 }
 
-function NumberInput({
+export function NumberInput({
   value,
   onInput,
   min,
@@ -187,7 +187,7 @@ function NumberInput({
 }
 
 /** How often a DNS or port check runs and how long it may take: both forms ask the same. */
-function CheckTiming(props: {
+export function CheckTiming(props: {
   errors: Record<string, string | undefined>;
   interval: string;
   onInterval: (value: string) => void;

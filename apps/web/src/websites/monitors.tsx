@@ -7,6 +7,8 @@ import { FormError, Notice } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { DnsForm, HeartbeatForm, KIND_NAME, type Kind, NOUN, PortForm, seconds } from './monitor-forms.js';
+import { ProbeCheckForm, ProbeDetails } from './probe-check-form.js';
+import { PROBE_KINDS, type ProbeCheck, type ProbeKind } from './probe-kinds.js';
 
 type Monitor = Schemas['Monitor'];
 type Heartbeat = Schemas['Heartbeat'];
@@ -33,6 +35,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
   const zone = organization.data ?? browserZone();
   const [editing, setEditing] = useState<{ kind: Kind; monitor: Monitor | null } | null>(null);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
+  const [adding, setAdding] = useState<ProbeKind>('icmp');
   const [message, setMessage] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -79,7 +82,8 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
     <div id="monitors">
       <p class="muted">
         A heartbeat hears from a job that pings (a cron job, a backup); a DNS check watches a record; a port
-        check connects to a TCP service. Times in {zone}.
+        check connects to a TCP service; ping, UDP, gRPC, WebSocket and mail server checks speak their
+        protocol. Times in {zone}.
       </p>
       <FormError message={message ?? monitors.error} />
       {notice && <Notice>{notice}</Notice>}
@@ -122,6 +126,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
                 <DnsDetails check={m} zone={zone} editor={editor} onAccept={() => void accept(m)} />
               )}
               {m.kind === 'port' && <PortDetails check={m} zone={zone} />}
+              {isProbe(m) && <ProbeDetails check={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
               {editor && (
                 <ul class="inline">
                   <li>
@@ -151,7 +156,32 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
               Add a {NOUN[kind]}
             </button>
           ))}
+          <span class="add-other">
+            <label for="probe-kind">or a</label>{' '}
+            <select
+              id="probe-kind"
+              value={adding}
+              onChange={(e) => setAdding(e.currentTarget.value as ProbeKind)}
+            >
+              {PROBE_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {NOUN[kind]}
+                </option>
+              ))}
+            </select>{' '}
+            <button type="button" onClick={() => setEditing({ kind: adding, monitor: null })}>
+              Add it
+            </button>
+          </span>
         </div>
+      )}
+      {editor && form && editing && isProbeKind(editing.kind) && (
+        <ProbeCheckForm
+          {...form}
+          key={`${editing.kind}-${editing.monitor?.id ?? 'new'}`}
+          kind={editing.kind}
+          check={editing.monitor as ProbeCheck | null}
+        />
       )}
       {editor && form && editing?.kind === 'heartbeat' && (
         <HeartbeatForm {...form} zone={zone} heartbeat={editing.monitor as Heartbeat | null} />
@@ -177,6 +207,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
     </div>
   );
 }
+
+const isProbeKind = (kind: Kind): kind is ProbeKind => (PROBE_KINDS as readonly string[]).includes(kind);
+const isProbe = (monitor: Monitor): monitor is ProbeCheck => isProbeKind(monitor.kind);
 
 /** The host a website's URL names (what a DNS or port check asks about by default). */
 function hostOf(url: string): string {

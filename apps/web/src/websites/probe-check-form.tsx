@@ -1,0 +1,301 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, must, problemText } from '../api/client.js';
+import { formatIn } from '../maintenance/zoned-time.js';
+import { Check, Field } from '../ui/form.js';
+import { useLoad } from '../ui/use-load.js';
+import {
+  CheckTiming,
+  Choice,
+  type FormProps,
+  KIND_NAME,
+  MonitorForm,
+  NOUN,
+  NumberInput,
+  seconds,
+  toNumber,
+  useProblem,
+} from './monitor-forms.js';
+import { initialText, type KindField, kindFields, sentValue } from './probe-kind-fields.js';
+import type { ProbeCheck, ProbeKind } from './probe-kinds.js';
+
+const LABEL: Record<string, string> = {
+  host: 'Host',
+  port: 'Port',
+  count: 'Echo requests each check',
+  maxLossPercent: 'Lost replies allowed (%)',
+  maxRttMs: 'Slow above (ms, average round trip)',
+  payload: 'Payload sent',
+  payloadEncoding: 'Payload as',
+  tls: 'TLS: the connection encrypted, the certificate checked',
+  service: 'Service',
+  metadata: 'Metadata sent',
+  url: 'Address (ws:// or wss://)',
+  headers: 'Headers sent',
+  subprotocol: 'Subprotocol',
+  send: 'Message sent once open',
+  security: 'Security',
+  expect: 'The reply must',
+};
+const OPTION_LABEL: Record<string, string> = {
+  text: 'Text',
+  hex: 'Hex digits',
+  starttls: 'STARTTLS',
+  tls: 'TLS at once',
+  none: 'None (clear text)',
+};
+
+/** A check of a probe kind, its fields as the API's document lists them. */
+export function ProbeCheckForm({
+  websiteRef,
+  host,
+  kind,
+  check,
+  onDone,
+}: FormProps & { kind: ProbeKind; check: ProbeCheck | null }) {
+  const [fields, setFields] = useState<KindField[] | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [name, setName] = useState(check?.name ?? '');
+  const [interval, setIntervalText] = useState(String(check?.intervalSeconds ?? 300));
+  const [timeout, setTimeoutText] = useState(String(check?.timeoutSeconds ?? 10));
+  const { errors, message, show } = useProblem((path) => path !== '');
+
+  useEffect(() => {
+    void kindFields().then((all) => {
+      const own = all[kind];
+      setFields(own);
+      const stored = (check ?? {}) as Record<string, unknown>;
+      setValues(Object.fromEntries(own.map((field) => [field.key, initialText(field, stored[field.key])])));
+    });
+  }, [kind, check]);
+
+  const save = async () => {
+    const own = Object.fromEntries(
+      (fields ?? []).flatMap((field) => {
+        const value = sentValue(field, values[field.key] ?? '');
+        // Credential headers come back as "(set)": sending that back would replace the secret.
+        if (field.kind === 'pairs' && value && typeof value === 'object')
+          if (Object.values(value).includes('(set)')) return [];
+        return value === undefined ? [] : [[field.key, value]];
+      }),
+    );
+    const body = {
+      ...own,
+      intervalSeconds: Number(toNumber(interval, 300)),
+      timeoutSeconds: Number(toNumber(timeout, 10)),
+      ...(name.trim() ? { name } : {}),
+    };
+    const answer = check
+      ? await api.PATCH('/api/monitors/{id}', { params: { path: { id: check.id } }, body })
+      : await api.POST('/api/websites/{websiteRef}/monitors', {
+          params: { path: { websiteRef } },
+          body: { ...body, kind } as never,
+        });
+    if (answer.data) onDone(answer.data);
+    else show(answer.error);
+  };
+
+  const set = (key: string) => (text: string) => setValues((current) => ({ ...current, [key]: text }));
+  return (
+    <MonitorForm
+      title={check ? `Edit “${check.name}”` : `New ${NOUN[kind]}`}
+      submit={check ? `Save the ${NOUN[kind]}` : `Add the ${NOUN[kind]}`}
+      message={message}
+      onSubmit={save}
+      onCancel={() => onDone(null)}
+    >
+      {fields === null && <p class="muted">Loading the fields…</p>}
+      {fields?.map((field) => {
+        const label = `${LABEL[field.key] ?? field.key}${field.required ? '' : ' (optional)'}`;
+        const value = values[field.key] ?? '';
+        const error = Object.entries(errors).find(
+          ([path]) => path === field.key || path.startsWith(`${field.key}.`),
+        )?.[1];
+        const hint =
+          field.key === 'host' ? `Empty: the website’s host${host ? `, ${host}` : ''}.` : field.description;
+        if (field.kind === 'boolean')
+          return (
+            <Check
+              key={field.key}
+              label={label}
+              checked={value === 'true'}
+              onChange={(on) => set(field.key)(String(on))}
+              error={error}
+            />
+          );
+        if (field.kind === 'choice')
+          return (
+            <Choice
+              key={field.key}
+              legend={label}
+              value={value}
+              options={field.options.map((option) => [option, OPTION_LABEL[option] ?? option])}
+              onChange={set(field.key)}
+            />
+          );
+        if (field.kind === 'expect') {
+          const [how = 'contains', ...rest] = value.split(':');
+          const wanted = rest.join(':');
+          return (
+            <div class="row" key={field.key}>
+              <Choice
+                legend={label}
+                value={how === 'matches' ? 'matches' : 'contains'}
+                options={[
+                  ['contains', 'contain this text'],
+                  ['matches', 'match this RE2 pattern'],
+                ]}
+                onChange={(next) => set(field.key)(`${next}:${wanted}`)}
+              />
+              <Field label="Expected (optional)" error={error} hint="Empty: any reply will do.">
+                {(props) => (
+                  <input
+                    {...props}
+                    spellcheck={false}
+                    value={wanted}
+                    onInput={(e) => set(field.key)(`${how}:${e.currentTarget.value}`)}
+                  />
+                )}
+              </Field>
+            </div>
+          );
+        }
+        return (
+          <Field
+            key={field.key}
+            label={label}
+            error={error}
+            hint={field.kind === 'pairs' ? 'One per line: Name: value.' : hint}
+          >
+            {(props) =>
+              field.kind === 'number' ? (
+                <NumberInput {...props} value={value} onInput={set(field.key)} />
+              ) : field.kind === 'pairs' ? (
+                <textarea
+                  {...props}
+                  rows={3}
+                  spellcheck={false}
+                  value={value}
+                  onInput={(e) => set(field.key)(e.currentTarget.value)}
+                />
+              ) : (
+                <input
+                  {...props}
+                  spellcheck={false}
+                  autocomplete="off"
+                  placeholder={field.key === 'host' ? host : undefined}
+                  value={value}
+                  onInput={(e) => set(field.key)(e.currentTarget.value)}
+                />
+              )
+            }
+          </Field>
+        );
+      })}
+      <CheckTiming
+        errors={errors}
+        interval={interval}
+        onInterval={setIntervalText}
+        timeout={timeout}
+        onTimeout={setTimeoutText}
+      />
+      <Field label="Name (optional)" error={errors.name} hint="Empty: named after what it checks.">
+        {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+    </MonitorForm>
+  );
+}
+
+/** What the latest result of a probe check said: when, from where, each step's time, what it saw. */
+export function ProbeDetails({
+  check: c,
+  zone,
+  pollMs,
+  editor,
+}: {
+  check: ProbeCheck;
+  zone: string;
+  pollMs: number;
+  editor: boolean;
+}) {
+  const [trial, setTrial] = useState<string | null>(null);
+  const runNow = async () => {
+    setTrial('Running…');
+    const { data, error } = await api.POST('/api/monitors/{id}/run', { params: { path: { id: c.id } } });
+    setTrial(
+      data
+        ? `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`
+        : problemText(error),
+    );
+  };
+  const latest = useLoad(
+    async () =>
+      must(
+        await api.GET('/api/monitors/{id}/results', { params: { path: { id: c.id }, query: { limit: 1 } } }),
+      ).items[0] ?? null,
+    [c.id, c.updatedAt],
+    pollMs,
+  );
+  const r = latest.data;
+  const timings = Object.entries(r?.timings ?? {}).filter(([step, ms]) => ms !== null && step !== 'totalMs');
+  const evidence = (r?.evidence ?? {}) as Record<string, unknown>;
+  const said = ['greeting', 'reply', 'servingStatus', 'protocol']
+    .map((key) => [key, evidence[key]] as const)
+    .filter(([, value]) => typeof value === 'string' && value !== '');
+  const certificate = evidence.certificate as
+    | { subject: string; validTo: string; daysLeft: number }
+    | null
+    | undefined;
+  return (
+    <dl>
+      <dt>Kind</dt>
+      <dd>{KIND_NAME[c.kind]}</dd>
+      <dt>Checked</dt>
+      <dd>
+        every {seconds(c.intervalSeconds)}, within {seconds(c.timeoutSeconds)}
+      </dd>
+      <dt>Latest result</dt>
+      <dd>
+        {r === undefined
+          ? 'Loading…'
+          : r === null
+            ? 'none yet: the first check is on its way'
+            : `${formatIn(r.at, zone)} from ${r.region}: ${r.status}${r.address ? ` (${r.address})` : ''} in ${Math.round(r.durationMs)} ms`}
+        {timings.length > 0 && (
+          <span class="muted">
+            {' — '}
+            {timings.map(([step, ms]) => `${step.replace(/Ms$/, '')} ${Math.round(ms ?? 0)} ms`).join(', ')}
+          </span>
+        )}
+      </dd>
+      {said.map(([key, value]) => (
+        <>
+          <dt>
+            {{ greeting: 'Greeting', reply: 'Reply', servingStatus: 'Health', protocol: 'Subprotocol' }[key]}
+          </dt>
+          <dd>
+            <code>{String(value)}</code>
+          </dd>
+        </>
+      ))}
+      {certificate && (
+        <>
+          <dt>Certificate</dt>
+          <dd>
+            {certificate.subject}, expires {formatIn(certificate.validTo, zone)} ({certificate.daysLeft} days)
+          </dd>
+        </>
+      )}
+      {editor && (
+        <>
+          <dt>Test</dt>
+          <dd>
+            <button type="button" class="link" onClick={() => void runNow()}>
+              Run it now <span class="visually-hidden">({c.name})</span>
+            </button>{' '}
+            <span role="status">{trial}</span>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
