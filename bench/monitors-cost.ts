@@ -8,6 +8,8 @@
  *     local banner server and a TLS one, one at a time and `--connections` at once: wall time
  *     and this process's CPU per check. (What a result's decision costs afterwards is an HTTP
  *     check's: the same transition path, measured by `npm run bench:worker`.)
+ *   - each probe kind (SMTP, IMAP, UDP, WebSocket, gRPC, ICMP): its whole check against a local
+ *     server, the same figures.
  * Usage: npm run bench:monitors [-- --heartbeats 1000 --seconds 10 --connections 16 --runtime dist|tsx]
  */
 import { once } from 'node:events';
@@ -17,9 +19,16 @@ import { createServer as createTlsServer, rootCertificates } from 'node:tls';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
+import { PROBE_KINDS, type ProbeKindName } from '../libs/monitors/kinds/index.js';
 import { probePort, resolveDns, systemResolve, TlsContexts } from '../libs/probe/index.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import { issue } from '../test/support/pki-forge.js';
+import {
+  startGrpcHealthServer,
+  startMailServer,
+  startUdpServer,
+  startWebSocketServer,
+} from '../test/support/service-servers.js';
 import { benchOrganization, sendJson } from './support/api-client.js';
 import { startApiProcess } from './support/api-process.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
@@ -198,6 +207,38 @@ const kinds: Array<{ name: string; run: () => Promise<{ error: unknown }> }> = [
       ),
   },
 ];
+// The probe kinds, each its whole check (probe, verdict, evidence) against a real local server.
+const services = {
+  smtp: await startMailServer('smtp', leaf),
+  imap: await startMailServer('imap', leaf, { implicitTls: true }),
+  udp: await startUdpServer((datagram) => datagram),
+  websocket: await startWebSocketServer(),
+  grpc: await startGrpcHealthServer({ '': 'SERVING' }),
+};
+const probeContext = {
+  probe: { ...probe, userAgent: 'webmon-bench' },
+  timeoutMs: 2000,
+  alerting: { sslExpiryWarningDays: 14 },
+};
+const kindRun = (kind: ProbeKindName, settings: Record<string, unknown>) => async () => {
+  const outcome = await PROBE_KINDS[kind].check(PROBE_KINDS[kind].settings.parse(settings), probeContext);
+  return { error: outcome.verdict.status === 'up' ? null : outcome.verdict.cause };
+};
+kinds.push(
+  { name: 'SMTP, STARTTLS', run: kindRun('smtp', { host: '127.0.0.1', port: services.smtp.port }) },
+  {
+    name: 'IMAP, TLS at once',
+    run: kindRun('imap', { host: '127.0.0.1', port: services.imap.port, security: 'tls' }),
+  },
+  { name: 'UDP echo', run: kindRun('udp', { host: '127.0.0.1', port: services.udp.port, payload: 'ping' }) },
+  {
+    name: 'WebSocket, send + reply',
+    run: kindRun('websocket', { url: `ws://127.0.0.1:${services.websocket.port}/`, send: 'ping' }),
+  },
+  { name: 'gRPC health', run: kindRun('grpc', { host: '127.0.0.1', port: services.grpc.port }) },
+  // Its CPU is mostly the ping program's, a child process: this process's CPU leaves it out.
+  { name: 'ICMP, 1 echo (ping is a child process)', run: kindRun('icmp', { host: '127.0.0.1', count: 1 }) },
+);
 const CHECKS = 2000;
 for (const kind of kinds) {
   for (const at of [1, connections]) {
@@ -224,6 +265,7 @@ for (const kind of kinds) {
   }
 }
 await dns.close();
+await Promise.all(Object.values(services).map((service) => service.close()));
 banner.close();
 tls.close();
 say(
