@@ -245,7 +245,15 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       `/api/websites/${website.body.id}/heartbeats`,
       { token, body: { name: 'Backup', schedule: { periodSeconds: 3600 } } },
     );
-    expect([website.status, channel.status, heartbeat.status]).toEqual([201, 201, 201]);
+    const socket = await api.request<{ id: number }>('POST', `/api/websites/${website.body.id}/monitors`, {
+      token,
+      body: {
+        kind: 'websocket',
+        url: 'wss://rt.example.com/',
+        headers: { Authorization: 'Bearer ws-rotate-me' },
+      },
+    });
+    expect([website.status, channel.status, heartbeat.status, socket.status]).toEqual([201, 201, 201, 201]);
 
     const oldKey = api.config.SECRETS_KEY as Buffer;
     const newKey = Buffer.alloc(32, 42);
@@ -260,7 +268,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       websites: { documents: 1, resealed: 4, unreadable: 0 },
       notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
       twoFactorSecrets: { documents: 0, resealed: 0, unreadable: 0 },
-      heartbeatPingTokens: { documents: 1, resealed: 1, unreadable: 0 },
+      monitorSecrets: { documents: 2, resealed: 2, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);
@@ -268,6 +276,10 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(
       box.open(storedHeartbeat?.tokenSealed, `website_monitors/heartbeat/${storedHeartbeat?.tokenHash}`),
     ).toBe(new URL(heartbeat.body.pingUrl).pathname.split('/').at(-1));
+    const storedSocket = await api.db.collection('website_monitors').findOne({ id: socket.body.id });
+    expect(box.open(storedSocket?.sealed[0].value, 'website_monitors/websocket/headers/authorization')).toBe(
+      'Bearer ws-rotate-me',
+    );
     const storedWebsite = await api.db.collection('websites').findOne({ id: website.body.id });
     expect(storedWebsite?.mtlsClientKey.kid).toBe(keyIdOf(newKey));
     expect(box.open(storedWebsite?.mtlsClientKey, `websites/${website.body.id}/mtlsClientKey`)).toBe(

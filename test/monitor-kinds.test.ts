@@ -57,7 +57,12 @@ describe('checks of every probe kind through one registry, end to end (API → w
     ports.smtp = await run(startMailServer('smtp', leaf));
     ports.imaps = await run(startMailServer('imap', leaf, { implicitTls: true }));
     ports.udp = await run(startUdpServer((datagram) => Buffer.concat([Buffer.from('PONG '), datagram])));
-    ports.ws = await run(startWebSocketServer({ protocols: ['v1'] }));
+    ports.ws = await run(
+      startWebSocketServer({
+        protocols: ['v1'],
+        requireHeader: { name: 'Authorization', value: 'Bearer s3cret-token' },
+      }),
+    );
     ports.grpc = await run(startGrpcHealthServer({ '': 'SERVING', 'shop.Cart': 'NOT_SERVING' }));
     stack = await startMonitoringStack('kinds-node', {}, { PROBE_EXTRA_CA_FILE: caFile });
     ({ api, token } = stack);
@@ -149,8 +154,24 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(smtpResult?.timings?.starttlsMs).toBeGreaterThan(0);
     const [udpResult] = await results(made.udp.body.id);
     expect(udpResult?.evidence).toMatchObject({ reply: 'PONG PING' });
+    // Up above means the header was opened and sent; at rest it is sealed, in results it is absent.
     const wsResults = await results(made.websocket.body.id);
     expect(JSON.stringify(wsResults)).not.toContain('s3cret-token');
+    const stored = await api.db.collection('website_monitors').findOne({ id: made.websocket.body.id });
+    expect(JSON.stringify(stored)).not.toContain('s3cret-token');
+    // "(set)" keeps it through a PATCH of the headers; the check stays up with it.
+    const patched = await api.request<MonitorView>('PATCH', `/api/monitors/${made.websocket.body.id}`, {
+      token,
+      body: { headers: { Authorization: '(set)', 'X-Client': 'webmon' } },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.headers).toEqual({ 'X-Client': 'webmon', Authorization: '(set)' });
+    const rerun = await api.request<{ status: string }>(
+      'POST',
+      `/api/monitors/${made.websocket.body.id}/run`,
+      { token },
+    );
+    expect(rerun.body.status).toBe('up');
   });
 
   it('refuses what cannot run when written: unknown fields, a bad pattern, a blocked address, a kind the package leaves out', async () => {

@@ -274,6 +274,7 @@ export async function startWorker(
         slow: config.WORKER_LANE_SLOW_CONCURRENCY,
       },
       summaries: new MonitorSummaries(redis, config.REDIS_KEY_PREFIX),
+      secrets: services.secrets,
       logger,
     }),
     tokens: new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX),

@@ -12,6 +12,7 @@ import {
 } from '../monitoring/index.js';
 import { includesFeature, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { DueMember, DueSet } from './due-set.js';
 import type { PingJobData } from './heartbeat-pings.js';
@@ -38,6 +39,7 @@ import {
   verdictSummary,
 } from './monitor-evaluation.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
+import { openedSettings } from './sealed-settings.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -62,6 +64,8 @@ export interface MonitorRunnerDependencies {
   dnsResolvers: readonly string[];
   recheckDelayMs: number;
   summaries: MonitorSummaries;
+  /** Opens a probe check's sealed credentials to run it. */
+  secrets: SecretBox;
   /** Interval checks running at once in this worker, per lane. */
   concurrency: Record<Lane, number>;
   logger: Logger;
@@ -328,7 +332,8 @@ export class MonitorRunner {
   /** A check of a probe kind: its kind gathers and decides, the result is kept, then the verdict goes the one way. */
   private async checkProbe(check: ProbeCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
     const { pkg } = subject.owner;
-    const outcome = await PROBE_KINDS[check.kind].check(check.settings, {
+    const settings = openedSettings(check.kind, check.settings, check.sealed ?? [], this.deps.secrets);
+    const outcome = await PROBE_KINDS[check.kind].check(settings, {
       probe: this.deps.probe,
       timeoutMs: check.timeoutSeconds * 1000,
       alerting: pkg.alerting,

@@ -10,7 +10,8 @@ import type { DnsRecordType } from '../probe/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { PingKind } from './heartbeat.schema.js';
 import type { HeartbeatSchedule } from './heartbeat-schedule.js';
-import type { ProbeKindName } from './kinds/index.js';
+import { PROBE_KIND_NAMES, type ProbeKindName } from './kinds/index.js';
+import { type SealedEntry, sealedEntryContext } from './sealed-settings.js';
 
 export const WEBSITE_MONITORS = 'website_monitors';
 /** Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`. */
@@ -74,6 +75,8 @@ export interface ProbeCheckDocument extends MonitorBase {
   kind: ProbeKindName;
   /** As the kind's settings schema parsed them when written (read through it again when checked). */
   settings: Record<string, unknown>;
+  /** Its credentials (a WebSocket's Authorization header, gRPC metadata keys), sealed; absent: none. */
+  sealed?: SealedEntry[];
   intervalSeconds: number;
   timeoutSeconds: number;
 }
@@ -226,7 +229,7 @@ export class MonitorRepository {
     return resealCollection({
       collection: this.db.collection<MonitorDocument>(WEBSITE_MONITORS),
       box,
-      filter: { kind: 'heartbeat' },
+      filter: { kind: { $in: ['heartbeat', ...PROBE_KIND_NAMES] } },
       sealedFieldsOf: (monitor) =>
         monitor.kind === 'heartbeat'
           ? [
@@ -236,7 +239,13 @@ export class MonitorRepository {
                 context: heartbeatTokenContext(monitor.tokenHash),
               },
             ]
-          : [],
+          : monitor.kind === 'dns' || monitor.kind === 'port'
+            ? []
+            : (monitor.sealed ?? []).map((entry, i) => ({
+                path: `sealed.${i}.value`,
+                sealed: entry.value,
+                context: sealedEntryContext(monitor.kind, entry),
+              })),
       onProgress,
     });
   }

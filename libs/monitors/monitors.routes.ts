@@ -14,7 +14,6 @@ import {
 } from './heartbeat.schema.js';
 import { expectedAfter } from './heartbeat-schedule.js';
 import { PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
-import { shownHeaders } from './kinds/websocket.kind.js';
 import type {
   MonitorDocument,
   MonitorKind,
@@ -25,6 +24,7 @@ import { heartbeatAt } from './monitor-evaluation.js';
 import type { MonitorService } from './monitors.service.js';
 import { createPortCheckBody, portCheckView, updatePortCheckBody } from './port-check.schema.js';
 import { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
+import { shownSettings } from './sealed-settings.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const idParams = z.object({ id: decimalId() });
@@ -185,10 +185,7 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       if (monitor.kind !== 'port')
         return {
           ...common,
-          ...monitor.settings,
-          ...(monitor.kind === 'websocket'
-            ? { headers: shownHeaders((monitor.settings.headers ?? {}) as Record<string, string>) }
-            : {}),
+          ...shownSettings(monitor.settings, monitor.sealed ?? []),
           kind: monitor.kind,
           intervalSeconds: monitor.intervalSeconds,
           timeoutSeconds: monitor.timeoutSeconds,

@@ -38,6 +38,7 @@ import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
+import { openedSettings, type SealedEntry, sealSettings } from './sealed-settings.js';
 
 export interface MonitorDependencies {
   repository: MonitorRepository;
@@ -165,7 +166,7 @@ export class MonitorService {
           evidence: { banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) },
         };
       }
-      const outcome = await PROBE_KINDS[monitor.kind].check(monitor.settings, {
+      const outcome = await PROBE_KINDS[monitor.kind].check(this.openedSettings(monitor), {
         probe: this.deps.probe,
         timeoutMs,
         alerting,
@@ -369,7 +370,7 @@ export class MonitorService {
     const { website, pkg } = await this.admitted(organizationId, ref, kind);
     this.intervalWithin(pkg, body.intervalSeconds);
     const { name, intervalSeconds, timeoutSeconds, ...given } = body;
-    const settings = this.completed(kind, given, website);
+    const { settings, sealed } = this.completed(kind, given, given, [], website);
     return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
       this.underLimit(pkg, kind, await this.deps.repository.listByWebsite(organizationId, website.id));
       const check = await this.deps.repository.create<ProbeCheckDocument>({
@@ -378,6 +379,7 @@ export class MonitorService {
         websiteId: website.id,
         name: name ?? PROBE_KINDS[kind].defaultName(settings),
         settings,
+        ...(sealed.length > 0 ? { sealed } : {}),
         intervalSeconds,
         timeoutSeconds,
       });
@@ -388,13 +390,16 @@ export class MonitorService {
 
   /**
    * A probe kind's settings as stored: parsed by its schema (a field it does not know is a 400
-   * naming it), the host defaulted to the website's, an IP literal judged by the SSRF guard.
+   * naming it), the host defaulted to the website's, an IP literal judged by the SSRF guard, its
+   * credentials sealed (`sent`: what the request named; `stored`: the credentials sealed before).
    */
   private completed(
     kind: ProbeKindName,
     given: Record<string, unknown>,
+    sent: Record<string, unknown>,
+    stored: readonly SealedEntry[],
     website: WebsiteDocument,
-  ): Record<string, unknown> {
+  ): { settings: Record<string, unknown>; sealed: SealedEntry[] } {
     const definition = PROBE_KINDS[kind];
     const parsed = validate(definition.settings, given);
     if (!parsed.success) throw invalidFields('body', parsed.errors);
@@ -403,7 +408,12 @@ export class MonitorService {
       settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
     const host = definition.hostOf(settings);
     if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host');
-    return settings;
+    return sealSettings(definition, settings, sent, stored, this.deps.secrets);
+  }
+
+  /** A probe check's settings with its credentials opened, as a check runs with them. */
+  openedSettings(check: ProbeCheckDocument): Record<string, unknown> {
+    return openedSettings(check.kind, check.settings, check.sealed ?? [], this.deps.secrets);
   }
 
   /** An interval check runs at once in each region its website is checked from, then every interval. */
@@ -460,12 +470,20 @@ export class MonitorService {
       } else if (stored.kind !== 'heartbeat') {
         const { name, intervalSeconds, timeoutSeconds, ...given } = body as ProbeCheckUpdate;
         this.intervalWithin(pkg, intervalSeconds);
+        const { settings, sealed } = this.completed(
+          stored.kind,
+          { ...stored.settings, ...given },
+          given,
+          stored.sealed ?? [],
+          website,
+        );
         next = {
           ...stored,
           ...(name !== undefined ? { name } : {}),
           ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
           ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
-          settings: this.completed(stored.kind, { ...stored.settings, ...given }, website),
+          settings,
+          sealed,
         };
       } else next = { ...stored, ...(body as HeartbeatUpdate) } as HeartbeatDocument;
       const written = await this.deps.repository.replace(next);

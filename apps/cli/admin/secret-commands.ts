@@ -28,15 +28,18 @@ export const secretCommands: Record<string, AdminCommand> = {
     const websites = await new WebsiteRepository(db).resealSecrets(box, progress('websites'));
     const channels = await new ChannelRepository(db).resealSecrets(box, progress('notification channels'));
     const totpSecrets = await new TwoFactorRepository(db).resealSecrets(box, progress('two-factor secrets'));
-    const pingTokens = await new MonitorRepository(db).resealSecrets(box, progress('heartbeat ping tokens'));
+    const monitorSecrets = await new MonitorRepository(db).resealSecrets(
+      box,
+      progress('heartbeat ping tokens and monitor credentials'),
+    );
     print({
       websites,
       notificationChannels: channels,
       twoFactorSecrets: totpSecrets,
-      heartbeatPingTokens: pingTokens,
+      monitorSecrets,
     });
     const unreadable =
-      websites.unreadable + channels.unreadable + totpSecrets.unreadable + pingTokens.unreadable;
+      websites.unreadable + channels.unreadable + totpSecrets.unreadable + monitorSecrets.unreadable;
     if (unreadable > 0)
       throw new Error(
         `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,

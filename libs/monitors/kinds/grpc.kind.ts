@@ -65,6 +65,7 @@ export const grpcKind = defineProbeKind({
   lane: 'fast',
   description:
     'The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`.',
+  sealedRecords: ['metadata'],
   fields,
   settings,
   hostOf: (s) => s.host ?? null,

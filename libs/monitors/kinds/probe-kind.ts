@@ -54,6 +54,11 @@ export interface ProbeKind {
   lane: Lane;
   /** One line for the API document: what it does and what fails it. */
   description: string;
+  /**
+   * Fields that are records of names and values (headers, gRPC metadata) whose credential entries
+   * (`isCredentialName`) are sealed when written, shown as "(set)", and opened only to check.
+   */
+  sealedRecords?: readonly string[];
   /** The kind's own fields (without name, interval, timeout), each once: create fills defaults, PATCH takes any. */
   fields: z.ZodRawShape;
   /** The fields as a create takes them (defaults filled in; the host may be left to the website's). */
@@ -87,6 +92,7 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
     limit: definition.limit,
     lane: definition.lane,
     description: definition.description,
+    ...(definition.sealedRecords ? { sealedRecords: definition.sealedRecords } : {}),
     fields: definition.fields,
     settings: definition.settings,
     hostOf: (settings) => definition.hostOf(read(settings)),
@@ -121,6 +127,13 @@ export function certificateEvidence(tls: TlsObservation | null, now: Date): Reco
     protocol: tls.protocol,
   };
 }
+
+/** A header or metadata name whose value is a credential: sealed at rest, write-only. */
+export const isCredentialName = (name: string) =>
+  /auth|token|secret|passw|cookie|session|api[-_]?key/i.test(name);
+
+/** What a sealed entry's value stands for in views and in a PATCH that keeps it. */
+export const SEALED_PLACEHOLDER = '(set)';
 
 /** A text a server sent, as evidence keeps it: control characters but line ends and tabs shown as spaces, cut. */
 export const keptText = (text: string, max = 500) =>

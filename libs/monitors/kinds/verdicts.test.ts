@@ -7,12 +7,14 @@ import type {
   UdpObservation,
   WebSocketObservation,
 } from '../../probe/index.js';
+import { SecretBox } from '../../secrets/index.js';
+import { openedSettings, sealSettings, shownSettings } from '../sealed-settings.js';
 import { grpcVerdict } from './grpc.kind.js';
 import { icmpVerdict } from './icmp.kind.js';
 import { PROBE_KINDS } from './index.js';
 import { mailVerdict } from './mail.kind.js';
 import { payloadBytes, udpVerdict } from './udp.kind.js';
-import { shownHeaders, websocketVerdict } from './websocket.kind.js';
+import { websocketVerdict } from './websocket.kind.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-28T12:00:00Z');
@@ -121,10 +123,39 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
     expect(websocketVerdict({ ...settings, expect: { contains: 'pong' } }, ws, alerting, now).code).toBe(
       'UNEXPECTED_REPLY',
     );
-    expect(shownHeaders({ Authorization: 'Bearer s3cret', 'X-Client': 'webmon' })).toEqual({
-      Authorization: '(set)',
-      'X-Client': 'webmon',
+    const box = new SecretBox(Buffer.alloc(32, 7));
+    const given = {
+      url: 'ws://rt.example/',
+      headers: { Authorization: 'Bearer s3cret', 'X-Client': 'webmon' },
+    };
+    const { settings: stored, sealed } = sealSettings(PROBE_KINDS.websocket, given, given, [], box);
+    expect(JSON.stringify(stored)).not.toContain('s3cret');
+    expect(JSON.stringify(sealed)).not.toContain('s3cret');
+    expect(shownSettings(stored, sealed).headers).toEqual({ 'X-Client': 'webmon', Authorization: '(set)' });
+    expect(openedSettings('websocket', stored, sealed, box).headers).toEqual(given.headers);
+    // "(set)" keeps the stored value; a record not sent keeps its credentials; one never stored is refused.
+    const kept = sealSettings(
+      PROBE_KINDS.websocket,
+      { ...stored, headers: { Authorization: '(set)' } },
+      { headers: {} },
+      sealed,
+      box,
+    );
+    expect(openedSettings('websocket', kept.settings, kept.sealed, box).headers).toEqual({
+      Authorization: 'Bearer s3cret',
     });
+    expect(sealSettings(PROBE_KINDS.websocket, stored, { send: 'x' }, sealed, box).sealed).toEqual(sealed);
+    expect(() =>
+      sealSettings(
+        PROBE_KINDS.websocket,
+        { ...stored, headers: { Cookie: '(set)' } },
+        { headers: {} },
+        sealed,
+        box,
+      ),
+    ).toThrow('no stored value');
+    // Opened under another kind or name, a sealed value is refused.
+    expect(() => openedSettings('grpc', stored, sealed, box)).toThrow();
     const mail: MailObservation = {
       ...base,
       timings: { dnsMs: 0, connectMs: 1, greetingMs: 1, starttlsMs: 1, tlsMs: 1, totalMs: 4 },

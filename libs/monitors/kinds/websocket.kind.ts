@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CREDENTIAL_HEADERS } from '../../checks/index.js';
 import { probeWebSocket, type WebSocketObservation } from '../../probe/index.js';
 import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../verdict.js';
 import { certificateEvidence, defineProbeKind, expectField, expectProblem, keptText } from './probe-kind.js';
@@ -70,16 +69,6 @@ export function websocketVerdict(
   return verdictWithCertificate(seen.error, ssl, problem ? downVerdict('UNEXPECTED_REPLY', problem) : null);
 }
 
-/** Credential headers' values are write-only: shown as "(set)". */
-export function shownHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '(set)' : value,
-    ]),
-  );
-}
-
 export const websocketKind = defineProbeKind({
   kind: 'websocket',
   noun: 'WebSocket check',
@@ -88,6 +77,7 @@ export const websocketKind = defineProbeKind({
   lane: 'fast',
   description:
     'A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`.',
+  sealedRecords: ['headers'],
   fields,
   settings,
   hostOf: (s) => new URL(s.url).hostname.replace(/^\[|\]$/g, ''),
