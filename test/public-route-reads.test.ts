@@ -47,8 +47,10 @@ const ALLOWED: Array<{ collection: string; method?: string; why: string }> = [
   {
     collection: 'monitoring_nodes',
     why:
-      'PATCH places the website on the nodes heartbeating now (`lastHeartbeatAt: {$gte}`): a read of' +
-      ' the monitoring nodes, a few per region, bounded by the fleet and not by the websites.',
+      'the fleet watcher reads the nodes heartbeating now (`lastHeartbeatAt: {$gte}`) every 5 s in' +
+      ' the recorded process, as does a PATCH that may move the website (customer, pause, regions;' +
+      ' not the rename here: test/lookup-cost.test.ts): a few nodes per region, bounded by the fleet' +
+      ' and not by the websites.',
   },
   {
     collection: 'rollup_regions',

@@ -73,15 +73,12 @@ export class ScheduleReconciler {
     listed: Map<number, { organizationId: number; count: number }>,
   ): Promise<number> {
     const stored = await this.deps.websites.storedCounts();
-    const uncounted = new Set(listed.keys());
-    for (const { customerId } of stored) uncounted.delete(customerId);
+    const counted = new Set(stored.map((counter) => counter.customerId));
     const off = [
       ...stored.filter((counter) => (listed.get(counter.customerId)?.count ?? 0) !== counter.count),
-      ...[...uncounted].map((customerId) => ({
-        customerId,
-        organizationId: listed.get(customerId)?.organizationId as number,
-        count: 0,
-      })),
+      ...[...listed]
+        .filter(([customerId]) => !counted.has(customerId))
+        .map(([customerId, { organizationId }]) => ({ customerId, organizationId, count: 0 })),
     ];
     let repaired = 0;
     for (const { customerId, organizationId, count } of off) {
