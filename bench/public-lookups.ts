@@ -2,7 +2,8 @@
  * What a lookup by key costs at `--websites` websites (10,000 by default): the API as its own
  * process on FerretDB and Redis (started here on free ports unless MONGODB_URL / REDIS_URL are
  * set), loaded from this process over loopback, every request for a random key:
- *   - PATCH and GET /api/websites/{publicId} (authenticated, the website found by its publicId)
+ *   - PATCH and GET /api/websites/{publicId} (authenticated, the website found by its publicId):
+ *     a rename and a URL change of a random website
  *   - badges of websites on public pages (one again and again: cached; any: mostly built anew),
  *     and of unknown ids
  *   - status pages (HTML and JSON, asked as browsers ask: compressed) by slug (one page: cached;
@@ -18,7 +19,8 @@
  * Every website has three months of rollups (its buckets full, as after three months of checks),
  * so building a page or badge reads what it would in production.
  * Each scenario runs twice: with `--connections` at once (throughput; latency then is mostly
- * queueing on this machine's cores) and with one connection (what one request costs).
+ * queueing on this machine's cores) and with one connection (what one request costs), with the
+ * CPU the API process and the embedded FerretDB spent per request.
  * Usage: npm run bench:lookups [-- --websites 10000 --seconds 10 --connections 32 --runtime dist|tsx]
  *        [--only <part of a scenario's name>[,<another>…]] [--cpu-prof <dir>: the API process's CPU profile]
  */
@@ -163,12 +165,22 @@ await withBenchDatabases('lookups', async (stack) => {
   const builtSlugs = slugs.slice(-100);
   const scenarios: Array<[string, () => LoadRequest, number[], (() => Promise<void>)?]> = [
     [
-      'PATCH /api/websites/{publicId}',
+      'PATCH /api/websites/{publicId}: rename',
       () => ({
         method: 'PATCH',
         path: `/api/websites/${pick(publicIds)}`,
         headers: auth,
         body: JSON.stringify({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
+      }),
+      [200],
+    ],
+    [
+      'PATCH /api/websites/{publicId}: URL change',
+      () => ({
+        method: 'PATCH',
+        path: `/api/websites/${pick(publicIds)}`,
+        headers: auth,
+        body: JSON.stringify({ url: `https://moved-${randomUUID().slice(0, 8)}.example.com/` }),
       }),
       [200],
     ],
@@ -294,7 +306,7 @@ await withBenchDatabases('lookups', async (stack) => {
       `\nLookups at ${publicIds.length} websites (${runtime}): ${at} connection${at === 1 ? '' : 's'}, ${seconds} s each, random keys, Node ${process.version}`,
     );
     console.log(
-      'scenario                            req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req',
+      `${'scenario'.padEnd(44)}   req/s    p50 ms   p95 ms   p99 ms   errors   API CPU s/1k req   FerretDB CPU s/1k req`,
     );
     const only = (values.only ?? '').split(',');
     for (const [name, next, expected, prepare] of scenarios.filter(([name]) =>
@@ -303,6 +315,8 @@ await withBenchDatabases('lookups', async (stack) => {
       await prepare?.();
       await loadFor({ pool, connections: at, durationMs: 1000, next, expected }); // warm-up
       const cpuBefore = cpuSecondsOf(pid);
+      // The store's own work per request (absent when MONGODB_URL named a server of its own).
+      const storeBefore = stack.pids.mongo === undefined ? Number.NaN : cpuSecondsOf(stack.pids.mongo);
       const started = performance.now();
       const { latencies, errors, errorStatuses } = await loadFor({
         pool,
@@ -314,13 +328,18 @@ await withBenchDatabases('lookups', async (stack) => {
       const elapsed = (performance.now() - started) / 1000;
       console.log(
         [
-          name.padEnd(36),
+          name.padEnd(44),
           (latencies.length / elapsed).toFixed(0).padStart(7),
           percentile(latencies, 50).toFixed(2).padStart(9),
           percentile(latencies, 95).toFixed(2).padStart(8),
           percentile(latencies, 99).toFixed(2).padStart(8),
           String(errors).padStart(8),
           (((cpuSecondsOf(pid) - cpuBefore) / latencies.length) * 1000).toFixed(3).padStart(18),
+          stack.pids.mongo === undefined
+            ? '—'.padStart(23)
+            : (((cpuSecondsOf(stack.pids.mongo) - storeBefore) / latencies.length) * 1000)
+                .toFixed(3)
+                .padStart(23),
           errors > 0
             ? `  (${[...errorStatuses].map(([status, count]) => `${count} × ${status}`).join(', ')})`
             : '',
