@@ -240,6 +240,46 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect((await api.request('POST', '/api/monitors/999999/run', { token })).status).toBe(404);
   });
 
+  it('the website’s results list every kind: ?kind= merges that kind’s monitors newest first, ?monitorId= one, pages by cursor', async () => {
+    const base = `/api/websites/${websiteId}/results`;
+    type Page = {
+      items: Array<{ kind: string; monitorId: number; startedAt: string; status: string }>;
+      nextCursor: string | null;
+    };
+    const http = await api.request<Page>('GET', base, { token });
+    expect(http.status).toBe(200);
+    expect(http.body.items.every((item) => item.kind === 'http')).toBe(true);
+    const grpc = await api.request<Page>('GET', `${base}?kind=grpc`, { token });
+    expect(grpc.status).toBe(200);
+    expect(grpc.body.items.length).toBeGreaterThan(0);
+    expect(new Set(grpc.body.items.map((item) => item.kind))).toEqual(new Set(['grpc']));
+    // Two gRPC checks (SERVING and NOT_SERVING): both in the merged list, newest first.
+    expect(new Set(grpc.body.items.map((item) => item.status))).toEqual(new Set(['up', 'down']));
+    const times = grpc.body.items.map((item) => Date.parse(item.startedAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Pages of one: every result once, in the same order, until the cursor runs out.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: Page } = await api.request<Page>(
+        'GET',
+        `${base}?kind=grpc&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        { token },
+      );
+      seen.push(...page.body.items.map((item) => `${item.monitorId}@${item.startedAt}`));
+      cursor = page.body.nextCursor;
+    } while (cursor && seen.length < 200);
+    const all = await api.request<Page>('GET', `${base}?kind=grpc&limit=1000`, { token });
+    expect(seen).toEqual(all.body.items.map((item) => `${item.monitorId}@${item.startedAt}`));
+    const one = all.body.items[0]?.monitorId as number;
+    const only = await api.request<Page>('GET', `${base}?monitorId=${one}`, { token });
+    expect(new Set(only.body.items.map((item) => item.monitorId))).toEqual(new Set([one]));
+    expect((await api.request<Problem>('GET', `${base}?monitorId=999999`, { token })).status).toBe(404);
+    expect(
+      (await api.request<Problem>('GET', `${base}?kind=grpc&cursor=bm90IGEgY3Vyc29y`, { token })).status,
+    ).toBe(400);
+  });
+
   it('PATCH re-validates the kind’s fields over what is stored; DELETE removes it', async () => {
     const created = await create({
       kind: 'udp',

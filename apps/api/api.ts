@@ -332,6 +332,7 @@ export async function startApi(
       owner: ownerOf,
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
       monitors: async (websiteId) => (await monitorSummaries.of([websiteId])).get(websiteId) ?? [],
+      otherResults: (website, filter, page) => monitorService.resultsPage(website, filter, page),
     }),
     ...incidentRoutes({
       states: services.states,

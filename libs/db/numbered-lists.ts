@@ -104,10 +104,11 @@ export class NumberedLists<E extends object> {
 
   /**
    * The entries of `list`, newest first, `batch` primary-key reads at a time; stops at the first
-   * missing entry (the list's start).
+   * missing entry (the list's start). With `below`, from the entry before number `below` (a page
+   * after one that ended there).
    */
-  async *newestFirst(list: string, batch = 8): AsyncGenerator<E & { n: number }> {
-    let next = await this.top(list);
+  async *newestFirst(list: string, batch = 8, below?: number): AsyncGenerator<E & { n: number }> {
+    let next = below === undefined ? await this.top(list) : below - 1;
     while (next > 0) {
       const numbers = Array.from({ length: Math.min(batch, next) }, (_, i) => next - i);
       const found = await Promise.all(numbers.map((n) => this.entries.findOne({ _id: `${list}/${n}` })));

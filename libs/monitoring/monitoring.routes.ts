@@ -27,6 +27,30 @@ import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
+const CHECKED_KINDS = OTHER_MONITOR_KINDS.filter((kind) => kind !== 'heartbeat') as [
+  Exclude<OtherMonitorKind, 'heartbeat'>,
+  ...Exclude<OtherMonitorKind, 'heartbeat'>[],
+];
+
+/** A result of a website's other monitor (DNS, port, a probe kind), as the website's results list it. */
+export const otherResultView = z
+  .object({
+    kind: z.enum(CHECKED_KINDS),
+    monitorId: z.number().int().describe('The monitor (GET /api/monitors/{id})'),
+    region: z.string(),
+    startedAt: z.iso.datetime(),
+    status: z.enum(['up', 'degraded', 'down']),
+    cause: z.string().nullable().describe('What failed, in words'),
+    durationMs: z.number(),
+    address: z.string().nullable(),
+    timings: z.record(z.string(), z.number().nullable()),
+    evidence: z
+      .record(z.string(), z.unknown())
+      .describe('What it saw (a reply, a greeting, a certificate), bounded'),
+  })
+  .meta({ id: 'MonitorCheckResult' });
+export type OtherResultItem = z.input<typeof otherResultView>;
+
 const resultView = z
   .object({
     id: z.string().describe('The result’s id (for its evidence)'),
@@ -138,6 +162,12 @@ export function monitoringRoutes(deps: {
   /** The website's customer and package (null: gone meanwhile). */
   owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
   recheckDelayMs: number;
+  /** A page of the results of the website's other monitors (of `kind`, or the one `monitorId`). */
+  otherResults(
+    website: WebsiteDocument,
+    filter: { kind?: string; monitorId?: number },
+    page: { limit: number; cursor?: string; from?: Date; to?: Date },
+  ): Promise<{ items: OtherResultItem[]; nextCursor: string | null }>;
   /** The website's heartbeats, DNS and port checks with their confirmed health. */
   monitors(
     websiteId: number,
@@ -244,21 +274,43 @@ export function monitoringRoutes(deps: {
       tags: ['Results'],
       access: 'read',
       params: websiteRefParams,
+      description:
+        'Without `kind` and `monitorId`, or with `kind=http`: its HTTP check’s results. With `kind` (dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind, merged newest first; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way.',
       query: z.strictObject({
         from: isoDate.optional(),
         to: isoDate.optional(),
         limit: decimalInteger({ min: 1, max: 1000 }).default(100),
-        cursor: z.string().max(200).optional(),
+        cursor: z.string().max(2000).optional(),
+        kind: z.enum(['http', ...CHECKED_KINDS]).optional(),
+        monitorId: decimalInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
       }),
       success: {
         status: 200,
         description: 'A page of results; nextCursor is null on the last page',
         schema: z
-          .object({ items: z.array(resultView), nextCursor: z.string().nullable() })
+          .object({
+            items: z.array(z.union([resultView, otherResultView])),
+            nextCursor: z.string().nullable(),
+          })
           .meta({ id: 'ResultPage' }),
       },
+      problems: [404],
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
+        if (query.kind !== 'http' && (query.kind !== undefined || query.monitorId !== undefined))
+          return deps.otherResults(
+            website,
+            {
+              ...(query.kind ? { kind: query.kind } : {}),
+              ...(query.monitorId !== undefined ? { monitorId: query.monitorId } : {}),
+            },
+            {
+              limit: query.limit,
+              ...(query.cursor ? { cursor: query.cursor } : {}),
+              ...(query.from ? { from: query.from } : {}),
+              ...(query.to ? { to: query.to } : {}),
+            },
+          );
         const page = await deps.results.page(auth.organizationId, website.id, {
           from: query.from,
           to: query.to,

@@ -254,14 +254,25 @@ export class MonitorRepository {
     return this.log.append(logList(entry.kind, entry.monitorId), entry);
   }
 
-  /** The monitor's log, newest first, at most `limit` entries. */
+  /**
+   * The monitor's log, newest first, at most `limit` entries: from before entry `below` when given,
+   * those at or after `window.to` skipped, none before `window.from`.
+   */
   async readLog(
     monitor: Pick<MonitorDocument, 'kind' | 'id' | 'organizationId'>,
     limit: number,
-  ): Promise<MonitorLogEntry[]> {
-    const entries: MonitorLogEntry[] = [];
-    for await (const entry of this.log.newestFirst(logList(monitor.kind, monitor.id), Math.min(limit, 16))) {
+    below?: number,
+    window: { from?: Date | undefined; to?: Date | undefined } = {},
+  ): Promise<Array<MonitorLogEntry & { n: number }>> {
+    const entries: Array<MonitorLogEntry & { n: number }> = [];
+    for await (const entry of this.log.newestFirst(
+      logList(monitor.kind, monitor.id),
+      Math.min(limit, 16),
+      below,
+    )) {
       if (entry.organizationId !== monitor.organizationId) break;
+      if (window.from && entry.at < window.from) break;
+      if (window.to && entry.at >= window.to) continue;
       entries.push(entry);
       if (entries.length >= limit) break;
     }

@@ -35,6 +35,7 @@ import {
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
+import { monitorResultsPage } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
@@ -243,6 +244,25 @@ export class MonitorService {
   ): Promise<{ website: WebsiteDocument; monitors: MonitorDocument[] }> {
     const website = await this.deps.website(organizationId, ref);
     return { website, monitors: await this.deps.repository.listByWebsite(organizationId, website.id) };
+  }
+
+  /** A page of the results of the website's checked monitors: those of `kind`, or the one `monitorId`. */
+  async resultsPage(
+    website: WebsiteDocument,
+    filter: { kind?: string; monitorId?: number },
+    page: { limit: number; cursor?: string; from?: Date; to?: Date },
+  ) {
+    const monitors = (await this.deps.repository.listByWebsite(website.organizationId, website.id)).filter(
+      (monitor): monitor is IntervalMonitor =>
+        monitor.kind !== 'heartbeat' &&
+        (filter.kind === undefined || monitor.kind === filter.kind) &&
+        (filter.monitorId === undefined || monitor.id === filter.monitorId),
+    );
+    if (filter.monitorId !== undefined && monitors.length === 0)
+      throw notFound(
+        `No monitor ${filter.monitorId}${filter.kind ? ` of kind ${filter.kind}` : ''} with results on this website (a heartbeat's pings are at /api/heartbeats/{id}/pings)`,
+      );
+    return monitorResultsPage(this.deps.repository, monitors, page);
   }
 
   /** The organization's monitor of whatever kind (not found: 404). */

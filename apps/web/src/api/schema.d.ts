@@ -697,7 +697,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check results, newest first, in pages */
+        /**
+         * Check results, newest first, in pages
+         * @description Without `kind` and `monitorId`, or with `kind=http`: its HTTP check’s results. With `kind` (dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind, merged newest first; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way.
+         */
         get: operations["listWebsiteResults"];
         put?: never;
         post?: never;
@@ -2669,7 +2672,7 @@ export interface components {
             }[];
         };
         ResultPage: {
-            items: components["schemas"]["Result"][];
+            items: (components["schemas"]["Result"] | components["schemas"]["MonitorCheckResult"])[];
             nextCursor: string | null;
         };
         Result: {
@@ -2747,6 +2750,28 @@ export interface components {
             } | null;
             /** @description A failing result keeps what it saw: GET …/results/{resultRef}/evidence */
             hasEvidence: boolean;
+        };
+        MonitorCheckResult: {
+            /** @enum {string} */
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            /** @description The monitor (GET /api/monitors/{id}) */
+            monitorId: number;
+            region: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @enum {string} */
+            status: "up" | "degraded" | "down";
+            /** @description What failed, in words */
+            cause: string | null;
+            durationMs: number;
+            address: string | null;
+            timings: {
+                [key: string]: number | null;
+            };
+            /** @description What it saw (a reply, a greeting, a certificate), bounded */
+            evidence: {
+                [key: string]: unknown;
+            };
         };
         /** @description What a failing check saw: the answer, or why there was none */
         Evidence: {
@@ -10373,6 +10398,8 @@ export interface operations {
                 to?: string;
                 limit?: number;
                 cursor?: string;
+                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+                monitorId?: number;
             };
             header?: never;
             path: {

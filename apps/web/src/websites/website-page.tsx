@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, must, problemText } from '../api/client.js';
+import { api, must, problemText, type Schemas } from '../api/client.js';
 import { WebsiteMaintenance } from '../maintenance/maintenance.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
@@ -25,6 +25,8 @@ const CHECK_NAMES: Record<string, string> = {
   assertions: 'Assertions',
 };
 const POLL_MS = 5_000;
+/** A result of the website's own HTTP check (the results of its other monitors are on their cards). */
+type HttpResult = Schemas['Result'];
 
 export function WebsitePage() {
   const { params } = useRoute();
@@ -47,9 +49,9 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
     async () =>
       must(
         await api.GET('/api/websites/{websiteRef}/results', {
-          params: { path: { websiteRef }, query: { limit: 50 } },
+          params: { path: { websiteRef }, query: { limit: 50, kind: 'http' } },
         }),
-      ),
+      ).items.filter((r): r is HttpResult => r.kind === 'http'),
     [websiteRef],
     POLL_MS,
   );
@@ -194,11 +196,11 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
       <WebsiteMonitors website={w} />
 
       <h2>Response time</h2>
-      {results.data && <TimingChart results={results.data.items} />}
+      {results.data && <TimingChart results={results.data} />}
 
       <h2>Recent results</h2>
-      {results.data?.items.length === 0 && <p>No results yet: the first check runs within one interval.</p>}
-      {results.data && results.data.items.length > 0 && (
+      {results.data?.length === 0 && <p>No results yet: the first check runs within one interval.</p>}
+      {results.data && results.data.length > 0 && (
         <table class="stack" id="results">
           <thead>
             <tr>
@@ -211,7 +213,7 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
             </tr>
           </thead>
           <tbody>
-            {results.data.items.slice(0, 20).map((r) => (
+            {results.data.slice(0, 20).map((r) => (
               <tr key={r.id}>
                 <td data-label="When">{new Date(r.startedAt).toLocaleString()}</td>
                 <td data-label="Region">{r.region}</td>
