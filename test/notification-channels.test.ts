@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSecretsKey } from '../libs/config/index.js';
+import { ensureIndexes } from '../libs/db/index.js';
+import { EVENT_KINDS } from '../libs/events/index.js';
+import { channelIndexes } from '../libs/notifications/index.js';
 import { SecretBox } from '../libs/secrets/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
@@ -408,5 +411,34 @@ describe('notification channels', () => {
       reader,
     );
     expect(write.status).toBe(403);
+  });
+
+  it('a channel made to take every event takes the probe kinds’ events once they exist; one with chosen events does not', async () => {
+    const before = EVENT_KINDS.filter((kind) => !/^(icmp|udp|grpc|websocket|smtp|imap|pop3)\./.test(kind));
+    const channels = api.db.collection('notification_channels');
+    const markers = api.db.collection<{ _id: string }>('key_lookups');
+    await markers.deleteOne({ _id: '~backfilled/notification_channels.events.probe-kinds' });
+    const stored = (id: number, events: string[]) => ({
+      id,
+      organizationId: 999_999,
+      type: 'webhook',
+      name: `Old ${id}`,
+      enabled: true,
+      events,
+      scope: { customerId: null, listedOnly: false },
+      config: {},
+      secrets: {},
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    await channels.insertMany([stored(990_001, before), stored(990_002, ['website.down', 'website.up'])]);
+    await ensureIndexes(api.db, [channelIndexes]);
+    await ensureIndexes(api.db, [channelIndexes]);
+    const all = await channels.findOne({ id: 990_001 });
+    expect(new Set(all?.events)).toEqual(new Set(EVENT_KINDS));
+    expect(all?.events).toContain('icmp.down');
+    expect(all?.events.filter((kind: string) => kind === 'icmp.down')).toHaveLength(1);
+    expect((await channels.findOne({ id: 990_002 }))?.events).toEqual(['website.down', 'website.up']);
+    await channels.deleteMany({ organizationId: 999_999 });
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { OpenedChannel } from '../connectors/index.js';
-import { type CollectionIndexes, TenantResources } from '../db/index.js';
+import { type CollectionIndexes, isDuplicateKey, KEY_LOOKUPS, TenantResources } from '../db/index.js';
+import { EVENT_KINDS } from '../events/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
 
@@ -27,12 +28,36 @@ export const NOTIFICATION_CHANNELS = 'notification_channels';
 /** Channels one organization may have. */
 export const MAX_CHANNELS_PER_ORGANIZATION = 500;
 
+/** Every event a channel could receive before the probe kinds (ICMP … POP3) existed. */
+const EVENTS_BEFORE_PROBE_KINDS = EVENT_KINDS.filter(
+  (kind) => !/^(icmp|udp|grpc|websocket|smtp|imap|pop3)\./.test(kind),
+);
+const PROBE_KINDS_SUBSCRIBED = '~backfilled/notification_channels.events.probe-kinds';
+
+/**
+ * A channel that took every event when it was made (the default) takes the probe kinds' events
+ * too: its stored list named all there were. One with a chosen list is left as it was. Once.
+ */
+async function subscribeToProbeKinds(db: Db): Promise<void> {
+  const markers = db.collection<{ _id: string }>(KEY_LOOKUPS);
+  if (await markers.findOne({ _id: PROBE_KINDS_SUBSCRIBED })) return;
+  const channels = db.collection<ChannelDocument>(NOTIFICATION_CHANNELS);
+  const added = EVENT_KINDS.filter((kind) => !EVENTS_BEFORE_PROBE_KINDS.includes(kind));
+  for (const channel of await channels.find({}, { projection: { _id: 1, events: 1 } }).toArray())
+    if (EVENTS_BEFORE_PROBE_KINDS.every((kind) => channel.events.includes(kind)))
+      await channels.updateOne({ _id: channel._id }, { $addToSet: { events: { $each: added } } });
+  await markers.insertOne({ _id: PROBE_KINDS_SUBSCRIBED }).catch((error: unknown) => {
+    if (!isDuplicateKey(error)) throw error;
+  });
+}
+
 export const channelIndexes: CollectionIndexes = {
   collection: NOTIFICATION_CHANNELS,
   indexes: [
     { key: { id: 1 }, unique: true, name: 'id_unique' },
     { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
   ],
+  backfill: subscribeToProbeKinds,
 };
 
 /** Bound into each sealed field, so it opens only as that field of its channel. */
