@@ -7,7 +7,7 @@ import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from '
 import { type DnsServer, startDnsServer } from './support/dns-server.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, TEST_PASSWORD } from './support/people.js';
-import { startUdpServer } from './support/service-servers.js';
+import { startUdpServer, startWebSocketServer } from './support/service-servers.js';
 import { greets } from './support/targets.js';
 
 describe('the app in a real browser: heartbeats, DNS and port checks of a website', {
@@ -268,6 +268,47 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
     await page.setViewportSize({ width: 390, height: 900 });
     expect(await fitsTheWidth(page)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-probe-kinds.png'), fullPage: true });
+
+    // A WebSocket check's credential header: shown as (set), kept when the check is edited.
+    const socketServer = await startWebSocketServer({
+      requireHeader: { name: 'Authorization', value: 'Bearer ui-secret' },
+    });
+    const websiteRef = new URL(websitePage).pathname.split('/').at(-1);
+    const made = await stack.api.request<{ id: number }>('POST', `/api/websites/${websiteRef}/monitors`, {
+      token: stack.token,
+      body: {
+        kind: 'websocket',
+        name: 'Live feed',
+        url: `ws://127.0.0.1:${socketServer.port}/`,
+        headers: { Authorization: 'Bearer ui-secret' },
+      },
+    });
+    expect(made.status).toBe(201);
+    const live = card(page, /Live feed/);
+    await live.waitFor({ timeout: 15_000 });
+    await live.getByRole('button', { name: /^Edit/ }).click();
+    const headers = form.getByLabel('Headers sent (optional)');
+    expect(await headers.inputValue()).toBe('Authorization: (set)');
+    await headers.fill('Authorization: (set)\nX-Client: webmon');
+    await form.getByRole('button', { name: 'Save the WebSocket check' }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await stack.api.request<{ headers: Record<string, string> }>(
+              'GET',
+              `/api/monitors/${made.body.id}`,
+              {
+                token: stack.token,
+              },
+            )
+          ).body.headers,
+      )
+      .toEqual({ 'X-Client': 'webmon', Authorization: '(set)' });
+    await live.getByRole('button', { name: /Run it now/ }).click();
+    await expect.poll(() => live.getByRole('status').textContent()).toMatch(/Run now: up in \d+ ms/);
+    expect(await page.content()).not.toContain('ui-secret');
+    await socketServer.close();
     await context.close();
     await echo.close();
     expect(pageErrors).toEqual([]);

@@ -71,10 +71,8 @@ export function ProbeCheckForm({
   const save = async () => {
     const own = Object.fromEntries(
       (fields ?? []).flatMap((field) => {
+        // A credential shown as "(set)" goes back as "(set)": the API keeps the sealed value.
         const value = sentValue(field, values[field.key] ?? '');
-        // Credential headers come back as "(set)": sending that back would replace the secret.
-        if (field.kind === 'pairs' && value && typeof value === 'object')
-          if (Object.values(value).includes('(set)')) return [];
         return value === undefined ? [] : [[field.key, value]];
       }),
     );
