@@ -19,9 +19,10 @@ RUN npm install --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# Chromium prints the client reports as PDF (started once by the API, reused); fonts for their text.
+# Chromium prints the client reports as PDF (started once by the API, reused); fonts for their text;
+# iputils-ping sends ICMP checks' echo requests (workers, and a check run now from the API).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core iputils-ping \
   && rm -rf /var/lib/apt/lists/*
 ENV CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app

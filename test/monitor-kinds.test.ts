@@ -183,6 +183,22 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(pattern.body.errors?.[0]?.path).toMatch(/^expect/);
     const unknownKind = await create({ kind: 'telnet', host: '127.0.0.1' });
     expect(unknownKind.status).toBe(400);
+    // Ten echo requests half a second apart cannot finish within 3 s: every check would read down.
+    const tooShort = await create({ kind: 'icmp', host: '127.0.0.1', count: 10, timeoutSeconds: 3 });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.errors?.[0]?.path).toBe('timeoutSeconds');
+    // PATCH /api/monitors/{id} of a built-in kind is validated as its own route validates it.
+    const job = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/heartbeats`, {
+      token,
+      body: { name: 'Nightly', schedule: { periodSeconds: 3600 } },
+    });
+    for (const body of [{ schedule: 42 }, { kind: 'icmp' }, { id: 1, websiteId: 999 }]) {
+      const patched = await api.request<Problem>('PATCH', `/api/monitors/${job.body.id}`, { token, body });
+      expect(patched.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(
+      (await api.request<{ kind: string }>('GET', `/api/monitors/${job.body.id}`, { token })).body.kind,
+    ).toBe('heartbeat');
 
     const guarded = await startMonitoringStack('kinds-guarded', {}, { ALLOW_PRIVATE_TARGETS: 'false' });
     try {

@@ -312,6 +312,13 @@ export class MonitorRunner {
       await this.deps.due[lane].remove(member);
       return;
     }
+    // In another lane's set (a worker of an older version put it there): moved to its own, once.
+    const own = kindTerms(monitor.kind).lane;
+    if (own !== lane) {
+      await this.deps.due[lane].remove(member);
+      await this.deps.due[own].scheduleIfAbsent(member, Date.now());
+      return;
+    }
     const subject = await this.subjectOf(monitor);
     // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
     if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) {

@@ -126,6 +126,9 @@ export interface MonitorLogEntry {
 /** What a heartbeat's token is sealed for (a token opened under another context is refused). */
 export const heartbeatTokenContext = (hash: string) => `website_monitors/heartbeat/${hash}`;
 
+/** Entries a read passes over for being newer than its window (a few days of one check) before it stops. */
+const MAX_SKIPPED_NEWER = 5_000;
+
 const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
 const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
 
@@ -265,6 +268,8 @@ export class MonitorRepository {
     window: { from?: Date | undefined; to?: Date | undefined } = {},
   ): Promise<Array<MonitorLogEntry & { n: number }>> {
     const entries: Array<MonitorLogEntry & { n: number }> = [];
+    // Entries newer than `to` are skipped, but not without end: a `to` long ago reads no deeper.
+    let skipped = 0;
     for await (const entry of this.log.newestFirst(
       logList(monitor.kind, monitor.id),
       Math.min(limit, 16),
@@ -272,7 +277,10 @@ export class MonitorRepository {
     )) {
       if (entry.organizationId !== monitor.organizationId) break;
       if (window.from && entry.at < window.from) break;
-      if (window.to && entry.at >= window.to) continue;
+      if (window.to && entry.at >= window.to) {
+        if (++skipped > MAX_SKIPPED_NEWER) break;
+        continue;
+      }
       entries.push(entry);
       if (entries.length >= limit) break;
     }

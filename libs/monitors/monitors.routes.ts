@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AuthContext, decimalId, hasScope } from '../contract/index.js';
+import { type AuthContext, decimalId, hasScope, invalidFields, validate } from '../contract/index.js';
 import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
@@ -27,6 +27,11 @@ import { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from '.
 import { shownSettings } from './sealed-settings.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
+const BUILT_IN_UPDATES = {
+  heartbeat: updateHeartbeatBody,
+  dns: updateDnsCheckBody,
+  port: updatePortCheckBody,
+} as const;
 const idParams = z.object({ id: decimalId() });
 
 const monitorView = z
@@ -375,7 +380,7 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       operationId: 'updateMonitor',
       summary: 'Change a monitor of a probe kind: its name, interval, timeout or its kind’s fields',
       description:
-        'Heartbeats, DNS and port checks change through their own routes (`/api/heartbeats/{id}`, …) as well.',
+        'A heartbeat, DNS or port check takes the fields of its own route (`PATCH /api/heartbeats/{id}`, …), validated as there; a probe kind the fields of its kind. Unknown fields are refused.',
       tags: ['Monitors'],
       access: 'write',
       params: idParams,
@@ -384,9 +389,16 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       success: { status: 200, description: 'Changed', schema: monitorView },
       handle: async ({ auth, params, body }) => {
         const current = await service.getAny(auth.organizationId, params.id);
+        // The built-in kinds' changes are validated by their own update schemas (this route's
+        // schema leaves the kind's fields to the kind).
+        const builtIn = current.kind === 'heartbeat' || current.kind === 'dns' || current.kind === 'port';
+        const change = builtIn
+          ? validate(BUILT_IN_UPDATES[current.kind], body)
+          : { success: true as const, data: body };
+        if (!change.success) throw invalidFields('body', change.errors);
         return (await viewOf(
           auth,
-          await service.update(auth.organizationId, current.kind, params.id, body as never),
+          await service.update(auth.organizationId, current.kind, params.id, change.data as never),
         )) as z.input<typeof monitorView>;
       },
     }),
@@ -482,11 +494,7 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       }),
     );
   const views = { heartbeat: heartbeatView, dns: dnsCheckView, port: portCheckView } as const;
-  const updates = {
-    heartbeat: updateHeartbeatBody,
-    dns: updateDnsCheckBody,
-    port: updatePortCheckBody,
-  } as const;
+  const updates = BUILT_IN_UPDATES;
   for (const kind of ['heartbeat', 'dns', 'port'] as const)
     routes.push(
       defineRoute({

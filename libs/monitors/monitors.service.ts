@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { invalidFields, validate } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
-import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
+import { conflict, DomainError, invalidInput, notAllowed, notFound } from '../errors/index.js';
 import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import {
@@ -12,7 +12,7 @@ import {
   monitorKey,
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import { type ProbeOptions, ProbeUnavailableError, probePort, resolveDns } from '../probe/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
@@ -132,6 +132,11 @@ export class MonitorService {
     const website = await this.deps.website(organizationId, String(monitor.websiteId));
     const owner = await this.deps.owner(website);
     if (!owner) throw notFound(`No monitor ${id}`);
+    const { feature } = terms(monitor.kind);
+    if (!includesFeature(owner.pkg, feature))
+      throw notAllowed(`The package "${owner.pkg.displayName}" does not include ${feature}`, [
+        { path: '', message: `the package does not include ${feature}` },
+      ]);
     const alerting = owner.pkg.alerting;
     const timeoutMs = monitor.timeoutSeconds * 1000;
     return this.runs.run(async () => {
@@ -167,11 +172,13 @@ export class MonitorService {
           evidence: { banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) },
         };
       }
-      const outcome = await PROBE_KINDS[monitor.kind].check(this.openedSettings(monitor), {
-        probe: this.deps.probe,
-        timeoutMs,
-        alerting,
-      });
+      const outcome = await PROBE_KINDS[monitor.kind]
+        .check(this.openedSettings(monitor), { probe: this.deps.probe, timeoutMs, alerting })
+        .catch((error: unknown) => {
+          if (error instanceof ProbeUnavailableError)
+            throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
+          throw error;
+        });
       return {
         ...base,
         startedAt: outcome.startedAt,
@@ -391,6 +398,7 @@ export class MonitorService {
     this.intervalWithin(pkg, body.intervalSeconds);
     const { name, intervalSeconds, timeoutSeconds, ...given } = body;
     const { settings, sealed } = this.completed(kind, given, given, [], website);
+    this.timeoutFits(kind, settings, timeoutSeconds);
     return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
       this.underLimit(pkg, kind, await this.deps.repository.listByWebsite(organizationId, website.id));
       const check = await this.deps.repository.create<ProbeCheckDocument>({
@@ -429,6 +437,18 @@ export class MonitorService {
     const host = definition.hostOf(settings);
     if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host');
     return sealSettings(definition, settings, sent, stored, this.deps.secrets);
+  }
+
+  /** A timeout its settings cannot finish within (ICMP's echo requests) would read as down every time. */
+  private timeoutFits(kind: ProbeKindName, settings: Record<string, unknown>, timeoutSeconds: number): void {
+    const needed = PROBE_KINDS[kind].minTimeoutMs?.(settings) ?? 0;
+    if (timeoutSeconds * 1000 < needed)
+      throw invalidInput(`A ${NOUN[kind]} with these settings takes up to ${needed / 1000} s`, [
+        {
+          path: 'timeoutSeconds',
+          message: `must be at least ${Math.ceil(needed / 1000)} for these settings (or ask for fewer echo requests)`,
+        },
+      ]);
   }
 
   /** A probe check's settings with its credentials opened, as a check runs with them. */
@@ -497,6 +517,7 @@ export class MonitorService {
           stored.sealed ?? [],
           website,
         );
+        this.timeoutFits(stored.kind, settings, timeoutSeconds ?? stored.timeoutSeconds);
         next = {
           ...stored,
           ...(name !== undefined ? { name } : {}),

@@ -156,6 +156,8 @@ export async function probeGrpc(
         : credentials.createInsecure(),
       {
         'grpc.default_authority': `${host}:${request.port}`,
+        // The judged address itself: a proxy from the environment would be another hop.
+        'grpc.enable_http_proxy': 0,
         ...(request.tls ? { 'grpc.ssl_target_name_override': host } : {}),
       },
     );

@@ -22,7 +22,7 @@ export interface IcmpObservation {
   received: number;
   /** Each reply's round trip in ms, in order of arrival. */
   rttsMs: number[];
-  /** DNS, BLOCKED_TARGET, PING (the program failed), in words; lost replies are not an error here. */
+  /** DNS, BLOCKED_TARGET or TIMEOUT (of the lookup), in words; lost replies are not an error here. */
   error: ProbeError | null;
 }
 
@@ -33,6 +33,17 @@ export type IcmpProbeOptions = Pick<
   /** The ping program (iputils' `ping`, which uses unprivileged ICMP sockets where the kernel allows them). */
   pingCommand?: string;
 };
+
+/** The ping program is interrupted this long before the deadline, to print what it saw. */
+const INTERRUPT_BEFORE_MS = 300;
+
+/**
+ * This host cannot probe at all (no ping program, not allowed to run it): a fault of the worker,
+ * not of the host checked, so no result is made of it (the check is tried again later).
+ */
+export class ProbeUnavailableError extends Error {
+  override name = 'ProbeUnavailableError';
+}
 
 /** What the ping program prints is read up to this much (count ≤ 10: a few hundred bytes). */
 const OUTPUT_MAX_BYTES = 16 * 1024;
@@ -95,32 +106,44 @@ export async function probeIcmp(
       address,
     ];
     const output = await new Promise<{ text: string; code: number | null }>((resolve, reject) => {
+      // No abort signal: near the deadline ping is interrupted (SIGINT), which makes it print what
+      // it saw so far, so the replies that came are counted; it is killed only if it lingers.
       const child = spawn(options.pingCommand ?? 'ping', args, {
         stdio: ['ignore', 'pipe', 'pipe'],
-        signal: abort.signal,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
       });
+      const interrupt = setTimeout(
+        () => child.kill('SIGINT'),
+        Math.max(100, request.timeoutMs - (performance.now() - started) - INTERRUPT_BEFORE_MS),
+      );
+      const kill = setTimeout(() => child.kill('SIGKILL'), request.timeoutMs - (performance.now() - started));
       let text = '';
       const take = (chunk: Buffer) => {
         if (text.length < OUTPUT_MAX_BYTES) text += chunk.toString('utf8');
       };
       child.stdout.on('data', take);
       child.stderr.on('data', take);
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ text, code }));
+      child.once('error', (error) => {
+        clearTimeout(interrupt);
+        clearTimeout(kill);
+        reject(error);
+      });
+      child.once('close', (code) => {
+        clearTimeout(interrupt);
+        clearTimeout(kill);
+        resolve({ text, code });
+      });
     });
     const parsed = parsePingOutput(output.text);
     if (parsed.sent === null) {
+      // Killed at the deadline before it could say anything: every request counts as unanswered.
+      if (abort.signal.aborted) return finish({ sent: request.count, received: 0, rttsMs: [], error: null });
       const said = output.text.trim().split('\n')[0]?.slice(0, 200) ?? '';
-      return finish({
-        sent: 0,
-        received: 0,
-        rttsMs: [],
-        error: { code: 'PING', message: `ping could not run (exit ${output.code}): ${said || 'no output'}` },
-      });
+      throw new ProbeUnavailableError(`ping could not run (exit ${output.code}): ${said || 'no output'}`);
     }
     return finish({ sent: parsed.sent, received: parsed.received ?? 0, rttsMs: parsed.rttsMs, error: null });
   } catch (error) {
+    if (error instanceof ProbeUnavailableError) throw error;
     if (error instanceof ProbeFailure && error.code !== 'TIMEOUT')
       return finish({
         sent: 0,
@@ -128,31 +151,23 @@ export async function probeIcmp(
         rttsMs: [],
         error: { code: error.code, message: error.message },
       });
-    if (abort.signal.aborted)
+    if (abort.signal.aborted && !hop.address)
       return finish({
-        sent: hop.address ? request.count : 0,
+        sent: 0,
         received: 0,
         rttsMs: [],
-        error: hop.address
-          ? null
-          : {
-              code: 'TIMEOUT',
-              message: `DNS did not answer for ${request.host} within ${request.timeoutMs} ms`,
-            },
+        error: {
+          code: 'TIMEOUT',
+          message: `DNS did not answer for ${request.host} within ${request.timeoutMs} ms`,
+        },
       });
+    // The worker cannot ping (no program, not allowed): not the host's failure, so no result.
     const code = (error as NodeJS.ErrnoException).code;
-    return finish({
-      sent: 0,
-      received: 0,
-      rttsMs: [],
-      error: {
-        code: 'PING',
-        message:
-          code === 'ENOENT'
-            ? 'the ping program is not installed on this worker (Debian: apt-get install iputils-ping)'
-            : `ping could not run: ${error instanceof Error ? error.message : String(error)}`,
-      },
-    });
+    throw new ProbeUnavailableError(
+      code === 'ENOENT'
+        ? 'the ping program is not installed on this host (Debian: apt-get install iputils-ping)'
+        : `ping could not run: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -17,7 +17,13 @@ export {
   type ServingStatus,
 } from './grpc-probe.js';
 export { type HttpProbeResult, type ProbeOptions, type ProbeRequest, probeHttp } from './http-probe.js';
-export { type IcmpObservation, type IcmpProbeRequest, parsePingOutput, probeIcmp } from './icmp-probe.js';
+export {
+  type IcmpObservation,
+  type IcmpProbeRequest,
+  ProbeUnavailableError,
+  parsePingOutput,
+  probeIcmp,
+} from './icmp-probe.js';
 export {
   MAIL_PROTOCOLS,
   MAIL_SECURITY,

@@ -79,7 +79,7 @@ export async function probeUdp(request: UdpProbeRequest, options: UdpProbeOption
     });
     await untilAborted(
       new Promise<void>((resolve, reject) => {
-        socket.connect(request.port, address, () => resolve());
+        socket.connect(request.port, address, (error?: Error) => (error ? reject(error) : resolve()));
         socket.once('error', reject);
       }),
       abort.signal,

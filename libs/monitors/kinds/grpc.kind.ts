@@ -6,6 +6,18 @@ import { certificateEvidence, defineProbeKind } from './probe-kind.js';
 
 /** Metadata keys as gRPC allows them (lowercase ASCII; `-bin` binary values are not taken). */
 const METADATA_KEY = /^[0-9a-z_.-]{1,64}$/;
+/** HTTP/2 connection headers and those the call sets itself: sent as metadata, they break the call. */
+const RESERVED_KEYS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'te',
+  'content-type',
+  'user-agent',
+]);
 
 const fields = {
   host: hostField.describe("The gRPC server (default: the website's host)"),
@@ -18,8 +30,8 @@ const fields = {
         .string()
         .regex(METADATA_KEY, 'must be a lowercase gRPC metadata key')
         .refine(
-          (key) => !key.endsWith('-bin') && !key.startsWith('grpc-'),
-          'binary and reserved (grpc-) keys are not taken',
+          (key) => !key.endsWith('-bin') && !key.startsWith('grpc-') && !RESERVED_KEYS.has(key),
+          'binary (-bin), grpc- and HTTP/2 connection keys are not taken',
         ),
       z
         .string()

@@ -69,6 +69,8 @@ export const icmpKind = defineProbeKind({
   settings,
   hostOf: (s) => s.host ?? null,
   defaultName: (s) => `Ping ${s.host ?? ''}`.trim(),
+  // Its echo requests, half a second apart, and a second for the last reply.
+  minTimeoutMs: (s: IcmpSettings) => s.count * ECHO_INTERVAL_MS + 1000,
   probe: (s, context) =>
     probeIcmp(
       { host: s.host ?? '', count: s.count, intervalMs: ECHO_INTERVAL_MS, timeoutMs: context.timeoutMs },

@@ -63,6 +63,8 @@ export interface ProbeKind {
   fields: z.ZodRawShape;
   /** The fields as a create takes them (defaults filled in; the host may be left to the website's). */
   settings: z.ZodObject;
+  /** The shortest timeout its settings can finish within (ICMP: its echo requests' spacing); none: any. */
+  minTimeoutMs?(settings: Record<string, unknown>): number;
   /** The host the check reaches (judged by the SSRF guard when written); null: the website's host. */
   hostOf(settings: Record<string, unknown>): string | null;
   /** Its name when none is given. */
@@ -77,6 +79,7 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
     settings: S;
     hostOf(settings: z.output<S>): string | null;
     defaultName(settings: z.output<S>): string;
+    minTimeoutMs?(settings: z.output<S>): number;
     probe(settings: z.output<S>, context: ProbeContext): Promise<O>;
     verdict(settings: z.output<S>, observation: O, context: ProbeContext, now: Date): MonitorVerdict;
     evidence(observation: O): Record<string, unknown>;
@@ -97,6 +100,11 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
     settings: definition.settings,
     hostOf: (settings) => definition.hostOf(read(settings)),
     defaultName: (settings) => definition.defaultName(read(settings)),
+    ...(definition.minTimeoutMs
+      ? {
+          minTimeoutMs: (settings: Record<string, unknown>) => definition.minTimeoutMs?.(read(settings)) ?? 0,
+        }
+      : {}),
     async check(settings, context) {
       const typed = read(settings);
       const observation = await definition.probe(typed, context);

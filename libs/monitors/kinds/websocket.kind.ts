@@ -64,7 +64,7 @@ export function websocketVerdict(
   alerting: { sslExpiryWarningDays: number },
   now: Date,
 ): MonitorVerdict {
-  const ssl = s.url.startsWith('wss:') ? certificateCheck(seen.tls, alerting, now) : null;
+  const ssl = new URL(s.url).protocol === 'wss:' ? certificateCheck(seen.tls, alerting, now) : null;
   const problem = seen.error ? null : expectProblem(s.expect, seen.reply ?? '');
   return verdictWithCertificate(seen.error, ssl, problem ? downVerdict('UNEXPECTED_REPLY', problem) : null);
 }
