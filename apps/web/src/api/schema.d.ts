@@ -1413,7 +1413,7 @@ export interface paths {
         head?: never;
         /**
          * Change a monitor of a probe kind: its name, interval, timeout or its kind’s fields
-         * @description Heartbeats, DNS and port checks change through their own routes (`/api/heartbeats/{id}`, …) as well.
+         * @description A heartbeat, DNS or port check takes the fields of its own route (`PATCH /api/heartbeats/{id}`, …), validated as there; a probe kind the fields of its kind. Unknown fields are refused.
          */
         patch: operations["updateMonitor"];
         trace?: never;
