@@ -103,12 +103,10 @@ export async function monitorResultsPage(
   for (const [i, monitor] of monitors.entries()) {
     const taken = page.filter((p) => p.monitorId === monitor.id);
     const last = taken.at(-1);
-    // Below its last entry on this page; none on it but more to come: where it stood.
-    next[String(monitor.id)] = last
-      ? last.entry.n
-      : (queues[i]?.length ?? 0) > 0
-        ? (startOf(monitor) ?? FROM_TOP)
-        : 0;
+    const waiting = queues[i]?.[0];
+    // Below its last entry on this page; none on it but more to come: from its first entry not
+    // listed yet (pinned, so what it logs after this page is not slipped into the next); else done.
+    next[String(monitor.id)] = last ? last.entry.n : waiting ? waiting.entry.n + 1 : 0;
   }
   return {
     items: page.flatMap(({ entry }) => otherResultItem(entry) ?? []),
