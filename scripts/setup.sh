@@ -41,7 +41,7 @@ fi
 # the _id lookup indexes FerretDB's SQLite backend lacks: libs/embedded/sqlite-id-index.ts);
 # chromium (prints the client reports as PDF; the browser tests drive it; never downloaded);
 # poppler-utils (the report tests read the PDFs' text with pdftotext and render a page with pdftoppm);
-# iputils-ping (ICMP checks send their echo requests through it) ---
+# iputils-ping (ICMP checks send their echo requests through it); iproute2 and procps (below) ---
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else fail "run as root or install sudo: $*"; fi; }
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
@@ -50,6 +50,9 @@ command -v sqlite3 >/dev/null || missing+=(sqlite3)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v ping >/dev/null || missing+=(iputils-ping)
+# iproute2 and procps: the ICMP tests run ping in a network namespace of their own (ip, sysctl).
+command -v ip >/dev/null || missing+=(iproute2)
+command -v sysctl >/dev/null || missing+=(procps)
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || fail "${missing[*]} missing and apt-get is not available: install them yourself"
   say "installing ${missing[*]} with apt-get…"
