@@ -265,6 +265,7 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
     const udp = card(page, `UDP 127.0.0.1:${echo.port}`);
     await udp.waitFor();
     await expect.poll(() => udp.textContent(), { timeout: 30_000 }).toContain('PONG PING');
+    await expect.poll(() => udp.textContent(), { timeout: 15_000 }).toMatch(/Uptime, 24 hours\s*100\.00 %/);
     await page.setViewportSize({ width: 390, height: 900 });
     expect(await fitsTheWidth(page)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-monitors-probe-kinds.png'), fullPage: true });

@@ -510,20 +510,38 @@ export class MonitorStateRepository {
     const perWebsite = new ConcurrencyLimit(LIST_WEBSITES_AT_ONCE);
     const lists = await Promise.all(
       [...new Set(websiteIds)].map((websiteId) =>
-        perWebsite.run(async () => {
-          const found: IncidentDocument[] = [];
-          let before = 0;
-          for await (const { incident } of this.listed(websiteList(websiteId), organizationId, websiteId)) {
-            if (incident.resolvedAt === null || incident.resolvedAt >= since) {
-              found.push(incident);
-              before = 0;
-            } else if (++before >= LIST_BATCH) break;
-          }
-          return found;
-        }),
+        perWebsite.run(() => this.listedSince(websiteList(websiteId), organizationId, websiteId, since)),
       ),
     );
     return newestFirst(lists.flat());
+  }
+
+  /** A website's other monitor's incidents open or resolved since `since`, newest first. */
+  async incidentsOfMonitorSince(
+    organizationId: number,
+    websiteId: number,
+    monitor: MonitorRef,
+    since: Date,
+  ): Promise<IncidentDocument[]> {
+    return newestFirst(await this.listedSince(monitorList(monitor), organizationId, websiteId, since));
+  }
+
+  /** A list's incidents open or resolved since `since` (read until a batch of older ones in a row). */
+  private async listedSince(
+    list: string,
+    organizationId: number,
+    websiteId: number,
+    since: Date,
+  ): Promise<IncidentDocument[]> {
+    const found: IncidentDocument[] = [];
+    let before = 0;
+    for await (const { incident } of this.listed(list, organizationId, websiteId)) {
+      if (incident.resolvedAt === null || incident.resolvedAt >= since) {
+        found.push(incident);
+        before = 0;
+      } else if (++before >= LIST_BATCH) break;
+    }
+    return found;
   }
 
   /** A website's other monitor's latest `limit` incidents, newest first, from its list by primary key. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type AuthContext, decimalId, hasScope, invalidFields, validate } from '../contract/index.js';
 import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
+import { UPTIME_PERIODS, type UptimePeriod } from '../monitoring/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
 import {
@@ -415,6 +416,41 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
         const current = await service.getAny(auth.organizationId, params.id);
         await service.remove(auth.organizationId, current.kind, params.id);
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/monitors/:id/uptime',
+      operationId: 'getMonitorUptime',
+      summary: 'A monitor’s uptime, downtime and response times over a period',
+      description:
+        'As a website’s: the share of the period (from the monitor’s creation, when later) not inside one of its down incidents; null before its first result. `checks` and the response times count its newest 1,000 results of the period at most (a heartbeat: its pings, without response times).',
+      tags: ['Monitors'],
+      access: 'read',
+      params: idParams,
+      query: z.strictObject({
+        period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
+      }),
+      success: {
+        status: 200,
+        description: 'Figures',
+        schema: z
+          .object({
+            period: z.string(),
+            uptimePercent: z.number().nullable(),
+            checks: z.number().int(),
+            downtimeSeconds: z.number().int(),
+            responseTimeMs: z.object({
+              p50: z.number().nullable(),
+              p95: z.number().nullable(),
+              p99: z.number().nullable(),
+            }),
+          })
+          .meta({ id: 'MonitorUptime' }),
+      },
+      handle: async ({ auth, params, query }) => ({
+        period: query.period,
+        ...(await service.uptime(auth.organizationId, params.id, query.period)),
+      }),
     }),
     defineRoute({
       method: 'post',

@@ -10,6 +10,9 @@ import {
   type MonitorStateDocument,
   type MonitorStateRepository,
   monitorKey,
+  UPTIME_PERIODS,
+  type UptimePeriod,
+  uptimeFigures,
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, ProbeUnavailableError, probePort, resolveDns } from '../probe/index.js';
@@ -78,6 +81,8 @@ export interface RunOutcome {
 
 /** Checks run on request at once in one API process, and waiting; past that 503 (a burst cannot turn the API into a scanner). */
 const RUNS_AT_ONCE = 4;
+/** A monitor's uptime reads at most this many of its newest results of the period (primary-key reads). */
+export const UPTIME_RESULTS_READ = 1000;
 const RUNS_WAITING = 8;
 
 const terms = kindTerms;
@@ -270,6 +275,34 @@ export class MonitorService {
         `No monitor ${filter.monitorId}${filter.kind ? ` of kind ${filter.kind}` : ''} with results on this website (a heartbeat's pings are at /api/heartbeats/{id}/pings)`,
       );
     return monitorResultsPage(this.deps.repository, monitors, page);
+  }
+
+  /**
+   * A monitor's uptime over a period, as a website's: the share of time since it was added (or the
+   * period's start) not inside one of its down incidents; its results (a heartbeat's pings) and
+   * their response times from the newest `UPTIME_RESULTS_READ` of the period.
+   */
+  async uptime(organizationId: number, id: number, period: UptimePeriod) {
+    const monitor = await this.getAny(organizationId, id);
+    const now = new Date();
+    const periodSeconds = UPTIME_PERIODS[period];
+    const from = new Date(now.getTime() - periodSeconds * 1000);
+    const [incidents, entries] = await Promise.all([
+      this.deps.states.incidentsOfMonitorSince(organizationId, monitor.websiteId, refOf(monitor), from),
+      this.deps.repository.readLog(monitor, UPTIME_RESULTS_READ, undefined, { from }),
+    ]);
+    const oldest = entries.at(-1);
+    return uptimeFigures({
+      now,
+      periodSeconds,
+      // Checked from its creation (its first result comes within an interval, or its first ping).
+      firstResultAt: oldest ? (monitor.createdAt < oldest.at ? monitor.createdAt : oldest.at) : null,
+      incidents: incidents.filter((incident) => (incident.resolvedAt ?? now) > from),
+      responseTimesMs: entries.flatMap((entry) =>
+        entry.result && entry.result.status !== 'down' ? [entry.result.durationMs] : [],
+      ),
+      checks: entries.length,
+    });
   }
 
   /** The organization's monitor of whatever kind (not found: 404). */

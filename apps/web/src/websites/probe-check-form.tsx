@@ -233,6 +233,16 @@ export function ProbeDetails({
     [c.id, c.updatedAt],
     pollMs,
   );
+  const uptime = useLoad(
+    async () =>
+      must(
+        await api.GET('/api/monitors/{id}/uptime', {
+          params: { path: { id: c.id }, query: { period: '24h' } },
+        }),
+      ),
+    [c.id, c.updatedAt],
+    pollMs,
+  );
   const r = latest.data;
   const timings = Object.entries(r?.timings ?? {}).filter(([step, ms]) => ms !== null && step !== 'totalMs');
   const evidence = (r?.evidence ?? {}) as Record<string, unknown>;
@@ -250,6 +260,14 @@ export function ProbeDetails({
       <dt>Checked</dt>
       <dd>
         every {seconds(c.intervalSeconds)}, within {seconds(c.timeoutSeconds)}
+      </dd>
+      <dt>Uptime, 24 hours</dt>
+      <dd>
+        {uptime.data === undefined
+          ? 'Loading…'
+          : uptime.data.uptimePercent === null
+            ? 'no result yet'
+            : `${uptime.data.uptimePercent.toFixed(2)} % (${uptime.data.checks} checks${uptime.data.downtimeSeconds > 0 ? `, down ${seconds(uptime.data.downtimeSeconds)}` : ''})`}
       </dd>
       <dt>Latest result</dt>
       <dd>
