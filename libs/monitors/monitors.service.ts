@@ -296,7 +296,7 @@ export class MonitorService {
       now,
       periodSeconds,
       // Checked from its creation (its first result comes within an interval, or its first ping).
-      firstResultAt: oldest ? (monitor.createdAt < oldest.at ? monitor.createdAt : oldest.at) : null,
+      firstResultAt: oldest ? new Date(Math.min(monitor.createdAt.getTime(), oldest.at.getTime())) : null,
       incidents: incidents.filter((incident) => (incident.resolvedAt ?? now) > from),
       responseTimesMs: entries.flatMap((entry) =>
         entry.result && entry.result.status !== 'down' ? [entry.result.durationMs] : [],
