@@ -50,7 +50,12 @@ export {
   MonitorTransitions,
   type TransitionPlan,
 } from './monitor-transition.js';
-export { monitoringRoutes, type OtherResultItem } from './monitoring.routes.js';
+export {
+  monitoringRoutes,
+  type OtherResultItem,
+  uptimeQuery,
+  uptimeView,
+} from './monitoring.routes.js';
 export { monitoringGauges } from './monitoring-gauges.js';
 export { PendingRecords } from './pending-records.js';
 export { PlacementStatus } from './placement-status.js';

@@ -27,6 +27,24 @@ import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
+/** A period's uptime figures, as a website's and a monitor's uptime routes answer them. */
+export const uptimeQuery = z.strictObject({
+  period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
+});
+export const uptimeView = z
+  .object({
+    period: z.string(),
+    uptimePercent: z.number().nullable(),
+    checks: z.number().int(),
+    downtimeSeconds: z.number().int(),
+    responseTimeMs: z.object({
+      p50: z.number().nullable(),
+      p95: z.number().nullable(),
+      p99: z.number().nullable(),
+    }),
+  })
+  .meta({ id: 'Uptime' });
+
 const CHECKED_KINDS = OTHER_MONITOR_KINDS.filter((kind) => kind !== 'heartbeat') as [
   Exclude<OtherMonitorKind, 'heartbeat'>,
   ...Exclude<OtherMonitorKind, 'heartbeat'>[],
@@ -359,25 +377,11 @@ export function monitoringRoutes(deps: {
       tags: ['Results'],
       access: 'read',
       params: websiteRefParams,
-      query: z.strictObject({
-        period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
-      }),
+      query: uptimeQuery,
       success: {
         status: 200,
         description: 'Figures; uptimePercent is null before the first result',
-        schema: z
-          .object({
-            period: z.string(),
-            uptimePercent: z.number().nullable(),
-            checks: z.number().int(),
-            downtimeSeconds: z.number().int(),
-            responseTimeMs: z.object({
-              p50: z.number().nullable(),
-              p95: z.number().nullable(),
-              p99: z.number().nullable(),
-            }),
-          })
-          .meta({ id: 'Uptime' }),
+        schema: uptimeView,
       },
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);

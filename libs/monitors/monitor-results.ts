@@ -2,12 +2,8 @@ import { invalidInput } from '../errors/index.js';
 import type { OtherResultItem } from '../monitoring/index.js';
 import type { IntervalMonitor, MonitorLogEntry, MonitorRepository } from './monitor.repository.js';
 
-/**
- * Where each monitor's part of a page ended: the next page reads each below its number; 0: it has
- * nothing more; `FROM_TOP`: none of it was listed yet.
- */
+/** Where each monitor's part of a page ended: the next page reads each below its number; 0: it has nothing more. */
 type Positions = Record<string, number>;
-const FROM_TOP = -1;
 
 function decodePositions(cursor: string): Positions {
   try {
@@ -16,9 +12,7 @@ function decodePositions(cursor: string): Positions {
       parsed &&
       typeof parsed === 'object' &&
       !Array.isArray(parsed) &&
-      Object.entries(parsed).every(
-        ([id, n]) => /^\d+$/.test(id) && Number.isInteger(n) && (n as number) >= FROM_TOP,
-      )
+      Object.entries(parsed).every(([id, n]) => /^\d+$/.test(id) && Number.isInteger(n) && (n as number) >= 0)
     )
       return parsed as Positions;
   } catch {
@@ -68,27 +62,18 @@ export async function monitorResultsPage(
   options: { limit: number; cursor?: string; from?: Date; to?: Date },
 ): Promise<{ items: OtherResultItem[]; nextCursor: string | null }> {
   const positions = options.cursor ? decodePositions(options.cursor) : null;
-  const startOf = (monitor: IntervalMonitor): number | undefined =>
-    positions ? (positions[String(monitor.id)] ?? 0) : FROM_TOP;
-  const read = await Promise.all(
+  const queues = await Promise.all(
     monitors.map(async (monitor) => {
-      const start = startOf(monitor);
-      if (start === 0) return [];
-      const entries = await repository.readLog(
-        monitor,
-        options.limit + 1,
-        start === FROM_TOP ? undefined : start,
-        {
-          from: options.from,
-          to: options.to,
-        },
-      );
+      // The first page reads each log from its newest entry.
+      const below = positions ? (positions[String(monitor.id)] ?? 0) : undefined;
+      if (below === 0) return [];
+      const window = { from: options.from, to: options.to };
+      const entries = await repository.readLog(monitor, options.limit + 1, below, window);
       return entries.map((entry) => ({ monitorId: monitor.id, entry }));
     }),
   );
   // A k-way merge by time of each log's head: each log is taken in its own order (a prefix of
   // it), so where it stops is one number, and nothing above it is skipped.
-  const queues = read.map((entries) => [...entries]);
   const page: Array<{ monitorId: number; entry: MonitorLogEntry & { n: number } }> = [];
   while (page.length < options.limit) {
     let newest: (typeof queues)[number] | undefined;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type AuthContext, decimalId, hasScope, invalidFields, validate } from '../contract/index.js';
 import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
-import { UPTIME_PERIODS, type UptimePeriod } from '../monitoring/index.js';
+import { uptimeQuery, uptimeView } from '../monitoring/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
 import {
@@ -427,26 +427,8 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       tags: ['Monitors'],
       access: 'read',
       params: idParams,
-      query: z.strictObject({
-        period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
-      }),
-      success: {
-        status: 200,
-        description: 'Figures',
-        schema: z
-          .object({
-            period: z.string(),
-            uptimePercent: z.number().nullable(),
-            checks: z.number().int(),
-            downtimeSeconds: z.number().int(),
-            responseTimeMs: z.object({
-              p50: z.number().nullable(),
-              p95: z.number().nullable(),
-              p99: z.number().nullable(),
-            }),
-          })
-          .meta({ id: 'MonitorUptime' }),
-      },
+      query: uptimeQuery,
+      success: { status: 200, description: 'Figures', schema: uptimeView },
       handle: async ({ auth, params, query }) => ({
         period: query.period,
         ...(await service.uptime(auth.organizationId, params.id, query.period)),

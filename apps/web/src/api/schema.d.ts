@@ -3796,17 +3796,6 @@ export interface components {
             /** @description Where the ping came from */
             address: string | null;
         };
-        MonitorUptime: {
-            period: string;
-            uptimePercent: number | null;
-            checks: number;
-            downtimeSeconds: number;
-            responseTimeMs: {
-                p50: number | null;
-                p95: number | null;
-                p99: number | null;
-            };
-        };
         MonitorRun: {
             kind: string;
             monitorId: number;
@@ -16660,7 +16649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MonitorUptime"];
+                    "application/json": components["schemas"]["Uptime"];
                 };
             };
             /** @description Validation failed; `errors` names each field */

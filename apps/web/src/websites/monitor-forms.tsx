@@ -5,18 +5,7 @@ import { formatIn, knownZones } from '../maintenance/zoned-time.js';
 import { Check, Field, FormActions, FormError } from '../ui/form.js';
 
 export type Kind = Schemas['Monitor']['kind'];
-export const KIND_NAME: Record<Kind, string> = {
-  heartbeat: 'Heartbeat',
-  dns: 'DNS check',
-  port: 'Port check',
-  icmp: 'Ping check',
-  udp: 'UDP check',
-  grpc: 'gRPC check',
-  websocket: 'WebSocket check',
-  smtp: 'SMTP check',
-  imap: 'IMAP check',
-  pop3: 'POP3 check',
-};
+/** What a kind is called in a sentence: "Add a ping check". */
 export const NOUN: Record<Kind, string> = {
   heartbeat: 'heartbeat',
   dns: 'DNS check',
@@ -29,6 +18,13 @@ export const NOUN: Record<Kind, string> = {
   imap: 'IMAP check',
   pop3: 'POP3 check',
 };
+/** …and as a label: "Ping check" (a name such as gRPC keeps its own case). */
+export const KIND_NAME = Object.fromEntries(
+  Object.entries(NOUN).map(([kind, noun]) => [
+    kind,
+    /^[a-z][a-z]/.test(noun) ? `${noun.charAt(0).toUpperCase()}${noun.slice(1)}` : noun,
+  ]),
+) as Record<Kind, string>;
 const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'CAA'] as const;
 const VALUE_HINT: Record<(typeof RECORD_TYPES)[number], string> = {
   A: 'IPv4 addresses, such as 192.0.2.1',
