@@ -13,7 +13,7 @@ import {
   tokenFitsRole,
   tokenRoutes,
 } from '../../libs/auth/index.js';
-import { type AppConfig, appLink } from '../../libs/config/index.js';
+import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
@@ -37,19 +37,7 @@ import {
   monitoringGauges,
   monitoringRoutes,
 } from '../../libs/monitoring/index.js';
-import {
-  DueSet,
-  HeartbeatTokens,
-  heartbeatDeadlinesKey,
-  MonitorRepository,
-  MonitorService,
-  MonitorSummaries,
-  monitorRoutes,
-  PINGS_PER_TOKEN,
-  PingIntake,
-  pingRoutes,
-  regionDueKey,
-} from '../../libs/monitors/index.js';
+import { monitorRoutes, PINGS_PER_TOKEN, PingIntake, pingRoutes } from '../../libs/monitors/index.js';
 import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
 import { channelRoutes } from '../../libs/notifications/index.js';
 import { organizationRoutes } from '../../libs/organizations/index.js';
@@ -74,7 +62,6 @@ import {
   userRoutes,
   withTwoFactorEnrolment,
 } from '../../libs/people/index.js';
-import { probeOptionsFrom } from '../../libs/probe/index.js';
 import {
   createRedisRateLimiter,
   isRedisUnavailable,
@@ -178,34 +165,8 @@ export async function startApi(
       website.organizationId,
       website.customerId,
     );
-  // Heartbeats, DNS and port checks; pings answered from Redis alone.
-  const monitorRepository = new MonitorRepository(mongo.db);
-  const monitorSummaries = new MonitorSummaries(redis, config.REDIS_KEY_PREFIX);
-  const heartbeatTokens = new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX);
-  const monitorService = new MonitorService({
-    repository: monitorRepository,
-    website: (organizationId, ref) => services.websites.get(organizationId, ref),
-    owner: ownerOf,
-    states: services.states,
-    mutex: services.mutex,
-    secrets: services.secrets,
-    tokens: heartbeatTokens,
-    deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
-    regionDue: (region, lane) => new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, region, lane)),
-    guard: {
-      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-      exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
-    },
-    pingUrl: (token) => appLink(config, `/ping/${token}`).href,
-    summaries: monitorSummaries,
-    probe: probeOptionsFrom({
-      allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
-      exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
-      extraCaFile: config.PROBE_EXTRA_CA_FILE,
-      version: SERVICE_VERSION,
-    }),
-    dnsResolvers: config.DNS_RESOLVERS,
-  });
+  // Built with the services (a webmon-json import makes monitors too); pings answered from Redis alone.
+  const { monitorRepository, monitorSummaries, heartbeatTokens, monitors: monitorService } = services;
   const pingIntake = new PingIntake({
     redis,
     prefix: config.REDIS_KEY_PREFIX,

@@ -49,12 +49,22 @@ import {
   rollupIndexes,
   rollupMonthIndexes,
 } from '../monitoring/index.js';
-import { MonitorSummaries, monitorIndexes } from '../monitors/index.js';
+import {
+  DueSet,
+  HeartbeatTokens,
+  heartbeatDeadlinesKey,
+  MonitorRepository,
+  MonitorService,
+  MonitorSummaries,
+  monitorIndexes,
+  regionDueKey,
+} from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { LogoStore } from '../organizations/index.js';
 import { createPackage, includesFeature, PackageRepository, packageIndexes } from '../packages/index.js';
 import { invitationIndexes, SessionStore, smtpMailer, UserRepository, userIndexes } from '../people/index.js';
+import { probeOptionsFrom } from '../probe/index.js';
 import { type Redis, Revisions } from '../redis/index.js';
 import {
   PdfRenderer,
@@ -63,6 +73,7 @@ import {
   reportMailingIndexes,
   repositoryReportSources,
 } from '../reports/index.js';
+import { SERVICE_VERSION } from '../runtime/index.js';
 import { CheckScheduler } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
 import {
@@ -177,6 +188,12 @@ export interface Services {
   statusPageBuilder: PageBuilder;
   /** States, rollups and incidents of many websites at once (status pages, the dashboard). */
   monitoringReads: MonitoringReads;
+  monitorRepository: MonitorRepository;
+  /** Each website's monitors' names and health (Redis), as lists of websites read them. */
+  monitorSummaries: MonitorSummaries;
+  heartbeatTokens: HeartbeatTokens;
+  /** A website's heartbeats, DNS, port and probe checks (their routes and a webmon-json import). */
+  monitors: MonitorService;
   /** What this process has built so far (diagnostics: which services a process uses). */
   built(): Array<keyof Services>;
   close(): Promise<void>;
@@ -253,6 +270,7 @@ class LazyServices implements Services {
         new SessionStore(this.deps.redis, this.prefix, {
           idleMs: config.SESSION_IDLE_SECONDS * 1000,
           absoluteMs: config.SESSION_LIFETIME_SECONDS * 1000,
+          maxPerUser: config.SESSION_MAX_PER_USER,
         }),
     );
   }
@@ -527,6 +545,49 @@ class LazyServices implements Services {
   }
   get statusPageRevisions(): Services['statusPageRevisions'] {
     return this.once('statusPageRevisions', () => new StatusPageRevisions(this.deps.redis, this.prefix));
+  }
+  get monitorRepository(): Services['monitorRepository'] {
+    return this.once('monitorRepository', () => new MonitorRepository(this.deps.db));
+  }
+  get monitorSummaries(): Services['monitorSummaries'] {
+    return this.once('monitorSummaries', () => new MonitorSummaries(this.deps.redis, this.prefix));
+  }
+  get heartbeatTokens(): Services['heartbeatTokens'] {
+    return this.once('heartbeatTokens', () => new HeartbeatTokens(this.deps.redis, this.prefix));
+  }
+  get monitors(): Services['monitors'] {
+    const { config, redis } = this.deps;
+    return this.once(
+      'monitors',
+      () =>
+        new MonitorService({
+          repository: this.monitorRepository,
+          website: (organizationId, ref) => this.websites.get(organizationId, ref),
+          owner: (website) =>
+            loadCustomerWithPackage(
+              this.customerRepository,
+              this.packages,
+              website.organizationId,
+              website.customerId,
+            ),
+          states: this.states,
+          mutex: this.mutex,
+          secrets: this.secrets,
+          tokens: this.heartbeatTokens,
+          deadlines: new DueSet(redis, heartbeatDeadlinesKey(this.prefix)),
+          regionDue: (region, lane) => new DueSet(redis, regionDueKey(this.prefix, region, lane)),
+          guard: this.guard,
+          pingUrl: (token) => appLink(config, `/ping/${token}`).href,
+          summaries: this.monitorSummaries,
+          probe: probeOptionsFrom({
+            allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+            exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+            extraCaFile: config.PROBE_EXTRA_CA_FILE,
+            version: SERVICE_VERSION,
+          }),
+          dnsResolvers: config.DNS_RESOLVERS,
+        }),
+    );
   }
   get monitoringReads(): Services['monitoringReads'] {
     return this.once('monitoringReads', () => ({
