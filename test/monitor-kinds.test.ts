@@ -263,9 +263,39 @@ describe('checks of every probe kind through one registry, end to end (API → w
       items: Array<{ kind: string; monitorId: number; startedAt: string; status: string }>;
       nextCursor: string | null;
     };
-    const http = await api.request<Page>('GET', base, { token });
+    const http = await api.request<Page>('GET', `${base}?kind=http`, { token });
     expect(http.status).toBe(200);
+    expect(http.body.items.length).toBeGreaterThan(0);
     expect(http.body.items.every((item) => item.kind === 'http')).toBe(true);
+    // Without a filter: every kind, the HTTP check's beside the others', newest first, paged without
+    // a result twice or left out (those stored meanwhile land above the first page, not in it).
+    const everything: string[] = [];
+    const kinds = new Set<string>();
+    let at: string | null = null;
+    do {
+      const page: { status: number; body: Page } = await api.request<Page>(
+        'GET',
+        `${base}?limit=7${at ? `&cursor=${at}` : ''}`,
+        { token },
+      );
+      expect(page.status).toBe(200);
+      for (const item of page.body.items) {
+        kinds.add(item.kind);
+        everything.push(`${item.kind}:${item.monitorId}@${item.startedAt}`);
+      }
+      at = page.body.nextCursor;
+    } while (at && everything.length < 2000);
+    expect(kinds).toEqual(new Set(['http', 'grpc', 'udp', 'websocket', 'smtp', 'imap', 'icmp']));
+    expect(new Set(everything).size).toBe(everything.length);
+    const moments = everything.map((key) => Date.parse(key.slice(key.indexOf('@') + 1)));
+    expect(moments).toEqual([...moments].sort((a, b) => b - a));
+    const later = await api.request<Page>('GET', `${base}?limit=1000`, { token });
+    const firstMoment = moments[0] as number;
+    expect(
+      later.body.items
+        .filter((item) => Date.parse(item.startedAt) <= firstMoment)
+        .map((item) => `${item.kind}:${item.monitorId}@${item.startedAt}`),
+    ).toEqual(everything);
     const grpc = await api.request<Page>('GET', `${base}?kind=grpc`, { token });
     expect(grpc.status).toBe(200);
     expect(grpc.body.items.length).toBeGreaterThan(0);

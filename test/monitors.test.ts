@@ -282,10 +282,17 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     expect(results.body.items[0]).toMatchObject({ kind: 'dns', monitorId: a.body.id, status: 'down' });
     const http = await api.request<{ items: Array<{ kind: string; monitorId: number }> }>(
       'GET',
-      `/api/websites/${websiteId}/results?limit=1`,
+      `/api/websites/${websiteId}/results?kind=http&limit=1`,
       { token },
     );
     expect(http.body.items[0]).toMatchObject({ kind: 'http', monitorId: websiteId });
+    // Unfiltered, the website's results hold its DNS checks' beside its HTTP check's.
+    const every = await api.request<{ items: Array<{ kind: string; monitorId: number }> }>(
+      'GET',
+      `/api/websites/${websiteId}/results?limit=1000`,
+      { token },
+    );
+    expect(new Set(every.body.items.map((item) => item.kind))).toEqual(new Set(['http', 'dns']));
   });
 
   it('ports: a banner server is up, a certificate 5 days from expiry warns, a closed port is down', async () => {

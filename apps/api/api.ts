@@ -293,7 +293,7 @@ export async function startApi(
       owner: ownerOf,
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
       monitors: async (websiteId) => (await monitorSummaries.of([websiteId])).get(websiteId) ?? [],
-      otherResults: (website, filter, page) => monitorService.resultsPage(website, filter, page),
+      resultSources: (website, filter, window) => monitorService.resultSources(website, filter, window),
     }),
     ...incidentRoutes({
       states: services.states,

@@ -18,6 +18,7 @@ export {
 } from './incident-timeline.js';
 export { incidentRoutes } from './incidents.routes.js';
 export { listedStatuses } from './listed-statuses.js';
+export { mergedPage, notACursor, type PagedEntry, type PagedSource } from './merged-pages.js';
 export {
   afterPlacement,
   afterResult,

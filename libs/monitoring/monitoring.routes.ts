@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { evidenceSchema, timingsSchema } from '../checks/index.js';
 import { decimalInteger } from '../contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
-import { invalidInput, notFound } from '../errors/index.js';
+import { notFound } from '../errors/index.js';
 import { checkResultSchema } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
 import { freshWithinMsOf } from './decision-rules.js';
+import { mergedPage, notACursor, type PagedSource } from './merged-pages.js';
 import {
   inMaintenanceAt,
   type MonitorStateDocument,
@@ -68,6 +69,7 @@ export const otherResultView = z
   })
   .meta({ id: 'MonitorCheckResult' });
 export type OtherResultItem = z.input<typeof otherResultView>;
+type ResultItem = OtherResultItem | z.input<typeof resultView>;
 
 const resultView = z
   .object({
@@ -144,19 +146,50 @@ function toResultView(result: WithId<CheckResultDocument>): z.input<typeof resul
   };
 }
 
-function encodeCursor(result: { startedAt: Date; _id: ObjectId }): string {
-  return Buffer.from(`${result.startedAt.toISOString()}|${result._id.toHexString()}`).toString('base64url');
+/** A position in a website's HTTP results: `<startedAt>|<_id>`, below it (or `…|=`: from it on). */
+function positionOf(result: { startedAt: Date; _id: ObjectId }, including = false): string {
+  return `${result.startedAt.toISOString()}|${result._id.toHexString()}${including ? '|=' : ''}`;
 }
 
-function decodeCursor(cursor: string): { startedAt: Date; id: ObjectId } {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+function afterPosition(position: string): { startedAt: Date; id: ObjectId; including: boolean } {
+  const [iso, id, including] = position.split('|');
   const startedAt = new Date(iso ?? '');
-  if (!id || !ObjectId.isValid(id) || Number.isNaN(startedAt.getTime())) {
-    throw invalidInput('Invalid cursor', [
-      { path: 'cursor', message: 'pass back the nextCursor of the previous page' },
-    ]);
+  if (!id || !ObjectId.isValid(id) || Number.isNaN(startedAt.getTime()) || (including && including !== '=')) {
+    throw notACursor();
   }
-  return { startedAt, id: new ObjectId(id) };
+  return { startedAt, id: new ObjectId(id), including: including === '=' };
+}
+
+/** The website's HTTP results as a source of its merged results page. */
+function httpResultSource(
+  results: ResultRepository,
+  website: WebsiteDocument,
+  window: { from?: Date | undefined; to?: Date | undefined },
+): PagedSource<z.input<typeof resultView>> {
+  return {
+    key: 'http',
+    read: async (position, limit) =>
+      (
+        await results.page(website.organizationId, website.id, {
+          ...window,
+          after: position ? afterPosition(position) : undefined,
+          limit,
+        })
+      ).map((result) => ({
+        at: result.startedAt,
+        item: toResultView(result),
+        below: positionOf(result),
+        from: positionOf(result, true),
+      })),
+  };
+}
+
+/** A cursor as pages of HTTP results wrote it before every kind was merged (`<startedAt>|<_id>`). */
+function mergedCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  return /^\d{4}-[^|]+\|[0-9a-f]{24}$/.test(text)
+    ? Buffer.from(JSON.stringify({ http: text })).toString('base64url')
+    : cursor;
 }
 
 /** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
@@ -180,12 +213,12 @@ export function monitoringRoutes(deps: {
   /** The website's customer and package (null: gone meanwhile). */
   owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
   recheckDelayMs: number;
-  /** A page of the results of the website's other monitors (of `kind`, or the one `monitorId`). */
-  otherResults(
+  /** The logs of the website's other monitors (of `kind`, or the one `monitorId`) its results page merges. */
+  resultSources(
     website: WebsiteDocument,
     filter: { kind?: string; monitorId?: number },
-    page: { limit: number; cursor?: string; from?: Date; to?: Date },
-  ): Promise<{ items: OtherResultItem[]; nextCursor: string | null }>;
+    window: { from?: Date | undefined; to?: Date | undefined },
+  ): Promise<Array<PagedSource<OtherResultItem>>>;
   /** The website's heartbeats, DNS and port checks with their confirmed health. */
   monitors(
     websiteId: number,
@@ -293,7 +326,7 @@ export function monitoringRoutes(deps: {
       access: 'read',
       params: websiteRefParams,
       description:
-        'Without `kind` and `monitorId`, or with `kind=http`: its HTTP check’s results. With `kind` (dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind, merged newest first; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way.',
+        'Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).',
       query: z.strictObject({
         from: isoDate.optional(),
         to: isoDate.optional(),
@@ -315,32 +348,23 @@ export function monitoringRoutes(deps: {
       problems: [404],
       handle: async ({ auth, params, query }) => {
         const website = await deps.website(auth.organizationId, params.websiteRef);
-        if (query.kind !== 'http' && (query.kind !== undefined || query.monitorId !== undefined))
-          return deps.otherResults(
-            website,
-            {
-              ...(query.kind ? { kind: query.kind } : {}),
-              ...(query.monitorId !== undefined ? { monitorId: query.monitorId } : {}),
-            },
-            {
-              limit: query.limit,
-              ...(query.cursor ? { cursor: query.cursor } : {}),
-              ...(query.from ? { from: query.from } : {}),
-              ...(query.to ? { to: query.to } : {}),
-            },
-          );
-        const page = await deps.results.page(auth.organizationId, website.id, {
-          from: query.from,
-          to: query.to,
-          after: query.cursor ? decodeCursor(query.cursor) : undefined,
-          limit: query.limit + 1,
+        const window = { from: query.from, to: query.to };
+        const { kind, monitorId } = query;
+        const withHttp = kind === 'http' || (kind === undefined && monitorId === undefined);
+        const sources: Array<PagedSource<ResultItem>> = [
+          ...(withHttp ? [httpResultSource(deps.results, website, window)] : []),
+          ...(kind === 'http'
+            ? []
+            : await deps.resultSources(
+                website,
+                { ...(kind ? { kind } : {}), ...(monitorId !== undefined ? { monitorId } : {}) },
+                window,
+              )),
+        ];
+        return mergedPage(sources, {
+          limit: query.limit,
+          cursor: query.cursor === undefined ? undefined : mergedCursor(query.cursor),
         });
-        const items = page.slice(0, query.limit);
-        const last = items.at(-1);
-        return {
-          items: items.map(toResultView),
-          nextCursor: page.length > query.limit && last ? encodeCursor(last) : null,
-        };
       },
     }),
     defineRoute({

@@ -87,7 +87,13 @@ export class ResultRepository {
   page(
     organizationId: number,
     websiteId: number,
-    range: { from?: Date; to?: Date; after?: { startedAt: Date; id: ObjectId }; limit: number },
+    range: {
+      from?: Date | undefined;
+      to?: Date | undefined;
+      /** Older than this result (`including` it: from it on). */
+      after?: { startedAt: Date; id: ObjectId; including?: boolean } | undefined;
+      limit: number;
+    },
   ): Promise<Array<WithId<CheckResultDocument>>> {
     const startedAt: Record<string, Date> = {};
     if (range.from) startedAt.$gte = range.from;
@@ -100,7 +106,10 @@ export class ResultRepository {
     if (range.after) {
       filter.$or = [
         { startedAt: { $lt: range.after.startedAt } },
-        { startedAt: range.after.startedAt, _id: { $lt: range.after.id } },
+        {
+          startedAt: range.after.startedAt,
+          _id: { [range.after.including ? '$lte' : '$lt']: range.after.id },
+        },
       ];
     }
     return this.collection

@@ -10,6 +10,8 @@ import {
   type MonitorStateDocument,
   type MonitorStateRepository,
   monitorKey,
+  type OtherResultItem,
+  type PagedSource,
   UPTIME_PERIODS,
   type UptimePeriod,
   uptimeFigures,
@@ -38,7 +40,7 @@ import {
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
-import { monitorResultsPage } from './monitor-results.js';
+import { monitorResultSource } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
@@ -259,11 +261,15 @@ export class MonitorService {
   }
 
   /** A page of the results of the website's checked monitors: those of `kind`, or the one `monitorId`. */
-  async resultsPage(
+  /**
+   * The logs of the website's monitors with results (of `kind`, or the one `monitorId`), as sources
+   * of its merged results page; a `monitorId` it has none of is a 404.
+   */
+  async resultSources(
     website: WebsiteDocument,
     filter: { kind?: string; monitorId?: number },
-    page: { limit: number; cursor?: string; from?: Date; to?: Date },
-  ) {
+    window: { from?: Date | undefined; to?: Date | undefined },
+  ): Promise<Array<PagedSource<OtherResultItem>>> {
     const monitors = (await this.deps.repository.listByWebsite(website.organizationId, website.id)).filter(
       (monitor): monitor is IntervalMonitor =>
         monitor.kind !== 'heartbeat' &&
@@ -274,7 +280,7 @@ export class MonitorService {
       throw notFound(
         `No monitor ${filter.monitorId}${filter.kind ? ` of kind ${filter.kind}` : ''} with results on this website (a heartbeat's pings are at /api/heartbeats/{id}/pings)`,
       );
-    return monitorResultsPage(this.deps.repository, monitors, page);
+    return monitors.map((monitor) => monitorResultSource(this.deps.repository, monitor, window));
   }
 
   /**
