@@ -56,8 +56,10 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
     const withPassword = (stdin: string) =>
       createUser(['e@example.com', 'Ed', 'editor', '--password-stdin'], stdin);
     const weak = await withPassword('Password1234!\n');
-    expect(weak).toMatchObject({ code: 1, stderr: expect.stringContaining('too common') });
+    expect(weak).toMatchObject({ code: 1, stderr: expect.stringContaining('too easy to guess') });
     expect((await withPassword('short\n')).stderr).toContain('at least 12');
+    // The same rule as the API's.
+    expect((await withPassword('aaaaaaaaaaaa\n')).stderr).toContain('in a row');
     const made = await withPassword('violet-harbour-nine-lamps\n');
     expect(made.code).toBe(0);
     expect(JSON.parse(made.stdout)).not.toHaveProperty('password');
@@ -98,6 +100,18 @@ describe('admin CLI: create-user and reset-password', { timeout: 180_000 }, () =
     expect(old.status).toBe(401);
     await signIn(api, 'r@example.com', answer.password);
     expect((await admin(['reset-password', '--email', 'nobody@example.com'])).code).toBe(1);
+  });
+
+  it("reset-password --password-stdin holds the password to the policy: not the person's e-mail", async () => {
+    await createUser(['rosalind.franklin@example.com', 'Rosalind', 'viewer']);
+    const reset = (stdin: string) =>
+      admin(['reset-password', '--email', 'rosalind.franklin@example.com', '--password-stdin'], stdin);
+    expect(await reset('Rosalind.Franklin1958\n')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('e-mail'),
+    });
+    expect((await reset('quartz-meadow-61-lantern\n')).code).toBe(0);
+    await signIn(api, 'rosalind.franklin@example.com', 'quartz-meadow-61-lantern');
   });
 
   it('require-two-factor sets the roles whose sign-ins must enrol first; an empty list clears it', async () => {

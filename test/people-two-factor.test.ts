@@ -129,15 +129,48 @@ describe('people: two-factor sign-in (TOTP)', () => {
     expect((await withCookie(api, cookie, 'POST', '/api/me/two-factor')).status).toBe(409);
   });
 
-  it('counts wrong codes against the account: the 6th attempt is 429 even with the right code', async () => {
+  it('counts wrong codes against the account: locked after 5, only the password with a right code passes then', async () => {
     const { email } = await createUser(api, organizationId, 'viewer');
     const { started, step } = await enrol(await signIn(api, email));
     const wrong = String((Number(codeOf(started.secret, step + 1)) + 1) % 1_000_000).padStart(6, '0');
     for (let attempt = 0; attempt < 5; attempt++)
       expect((await login(email, { totp: wrong })).status).toBe(401);
-    const throttled = await login(email, { totp: codeOf(started.secret, step + 1) });
+    // Locked: the password alone is refused before it is checked.
+    const throttled = await login(email);
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(throttled.body).toMatchObject({
+      reason: 'account-locked',
+      detail: expect.stringContaining('two-factor code'),
+    });
+    // With a code, both are checked, and a failure does not say which was wrong.
+    const wrongCode = await login(email, { totp: wrong });
+    const wrongPassword = await login(
+      email,
+      { totp: codeOf(started.secret, step + 1) },
+      'not the password at all',
+    );
+    expect(wrongCode.status).toBe(401);
+    expect(wrongCode.body).toMatchObject({ code: 'locked-credentials-invalid' });
+    expect(wrongPassword.body).toMatchObject({
+      code: 'locked-credentials-invalid',
+      detail: (wrongCode.body as { detail: string }).detail,
+    });
+    // The account's owner is not kept out: the right password and a right code sign in.
+    const owner = await login(email, { totp: codeOf(started.secret, step + 1) });
+    expect(owner.status).toBe(200);
+    expect(sessionCookieOf(owner)).toBeDefined();
+  });
+
+  it('stops code guessing on a locked account: past as many failed second-factor tries, even a right code is refused', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const { started, step } = await enrol(await signIn(api, email));
+    const wrong = String((Number(codeOf(started.secret, step + 1)) + 1) % 1_000_000).padStart(6, '0');
+    for (let attempt = 0; attempt < 10; attempt++)
+      expect((await login(email, { totp: wrong })).status).toBe(401);
+    const refused = await login(email, { totp: codeOf(started.secret, step + 1) });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ reason: 'account-locked' });
   });
 
   it('throttles wrong codes on confirm and on turning off: the 6th is 429 with Retry-After, even with the right code', async () => {

@@ -43,17 +43,21 @@ import { channelRoutes } from '../../libs/notifications/index.js';
 import { organizationRoutes } from '../../libs/organizations/index.js';
 import { packageRoutes } from '../../libs/packages/index.js';
 import {
+  AccountPasswords,
   accountLinkRoutes,
   customerCallerRoutes,
   InvitationRepository,
   Invitations,
   invitationRoutes,
+  KnownDevices,
   PASSWORD_RESET_MAILS_PER_HOUR,
+  PasswordHasher,
   PasswordReset,
   peopleMailRoutes,
   SIGN_IN_WINDOW_MS,
   SignIn,
   sessionRoutes,
+  signInBudgets,
   smtpMailer,
   TwoFactor,
   TwoFactorRepository,
@@ -138,25 +142,40 @@ export async function startApi(
     }),
   });
   const organizations = new OrganizationRepository(mongo.db);
-  const signIn = new SignIn({
-    users: services.users,
-    sessions: services.sessions,
-    accountFailures: createRedisRateLimiter({
-      redis,
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      limit: config.SIGN_IN_FAILURES_PER_ACCOUNT,
-      windowMs: SIGN_IN_WINDOW_MS,
-    }),
-    addressFailures: authFailureLimiter,
-    twoFactor,
-    twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
-  });
+  const organizationName = async (organizationId: number) =>
+    (await organizations.findById(organizationId))?.name ?? null;
   // People's mail: SMTP_URL, else the organization's e-mail channel.
   const peopleMail = peopleMailRoutes({
     smtp: smtpMailer(config),
     channelMailer: (organizationId) =>
       services.channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
     anyChannel: () => services.channels.anyMailChannel(),
+  });
+  // One bounded pool for every password hash of this process (sign-ins, new passwords).
+  const hasher = new PasswordHasher({
+    concurrency: config.PASSWORD_HASH_CONCURRENCY,
+    queue: config.PASSWORD_HASH_QUEUE,
+    metrics,
+  });
+  const signInLimits = signInBudgets(redis, config, authFailureLimiter);
+  const passwords = new AccountPasswords({
+    users: services.users,
+    hasher,
+    sessions: services.sessions,
+    organizationName,
+    accountFailures: signInLimits.accountFailures,
+  });
+  const signIn = new SignIn({
+    users: services.users,
+    sessions: services.sessions,
+    hasher,
+    budgets: signInLimits,
+    devices: new KnownDevices(redis, config.REDIS_KEY_PREFIX),
+    twoFactor,
+    twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
+    mailRoutes: peopleMail,
+    mail: config,
+    log: logger,
   });
   const ownerOf = (website: { organizationId: number; customerId: number }) =>
     loadCustomerWithPackage(
@@ -185,6 +204,7 @@ export async function startApi(
   const invitations = new Invitations({
     invitations: new InvitationRepository(mongo.db),
     users: services.users,
+    passwords,
     sessions: signIn,
     mailRoutes: peopleMail,
     mail: config,
@@ -193,7 +213,7 @@ export async function startApi(
   });
   const passwordReset = new PasswordReset({
     users: services.users,
-    sessions: services.sessions,
+    passwords,
     redis,
     prefix: config.REDIS_KEY_PREFIX,
     mailRoutes: peopleMail,
@@ -240,10 +260,10 @@ export async function startApi(
       signIn,
       sessions: services.sessions,
       users: services.users,
-      organizationName: async (organizationId) =>
-        (await organizations.findById(organizationId))?.name ?? null,
+      passwords,
+      organizationName,
     }),
-    ...twoFactorRoutes({ twoFactor, users: services.users }),
+    ...twoFactorRoutes({ twoFactor, users: services.users, sessions: services.sessions }),
     ...userRoutes({
       users: services.users,
       administration: new UserAdministration({

@@ -183,6 +183,18 @@ export const envSchema = z
     SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
     /** Failed sign-ins one account (e-mail) may have in 15 minutes before sign-in answers 429. @defaultValue 5 */
     SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+    /** Failed sign-ins of every account and address together per minute; past it only known browsers are checked. @defaultValue 120 */
+    SIGN_IN_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    /** Successful sign-ins one account may make in 15 minutes before sign-in answers 429. @defaultValue 10 */
+    SIGN_IN_SUCCESSES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    /** Successful sign-ins from one client address in 15 minutes (of any accounts) before it answers 429. @defaultValue 100 */
+    SIGN_IN_SUCCESSES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    /** Sessions one person may have at once; signing in past it ends their oldest. @defaultValue 10 */
+    SESSION_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Password hashes (scrypt, ~32 MiB and ~0.1 s each) one API process computes at once. @defaultValue 2 */
+    PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Password hashes that may wait for one of those; past it the request is answered 503 with Retry-After. @defaultValue 8 */
+    PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
     /**
      * The SMTP server invitations and password-reset links go out through, `smtp://user:pass@host:587`
      * (STARTTLS when offered) or `smtps://…:465`; unset: inviting and resetting answer 503 saying so.

@@ -2,16 +2,13 @@ import { z } from 'zod';
 import { defineRoute, type Route, requireSameOrigin } from '../http/index.js';
 import type { Invitations } from './invitations.js';
 import { oneTimeToken } from './one-time-token.js';
-import { MAX_PASSWORD_LENGTH } from './password.js';
+import { newPassword } from './password-policy.js';
 import type { PasswordReset } from './password-reset.js';
 import { clientOf, setSessionCookie } from './session.routes.js';
 import type { SessionStore } from './session-store.js';
 import { normalizeEmail, signedInView, toUserView } from './user.schema.js';
 
 const TAGS = ['People'];
-
-/** Checked against the policy by the handler, so that its answer names what is wrong. */
-const newPassword = z.string().min(1).max(MAX_PASSWORD_LENGTH);
 
 const acceptInvitationBody = z
   .strictObject({ token: oneTimeToken, name: z.string().trim().min(1).max(100), password: newPassword })
@@ -31,7 +28,8 @@ const acceptedView = z
   .meta({ id: 'Accepted', description: 'Taken; the work goes on after the answer' });
 
 const LINK_PROBLEM = 'An unknown, used or expired token answers the same 400 naming `token`.';
-const PASSWORD_RULES = 'The password: at least 12 characters, not a common one (400 naming `password`).';
+const PASSWORD_RULES =
+  'A password the policy refuses (its schema describes the rule) is 400 naming `password`.';
 
 /**
  * The routes the links of invitation and password-reset mails lead to, and asking for a reset: for

@@ -2,6 +2,7 @@ import type { AuthContext, ClientInfo } from '../contract/index.js';
 import { KeyTakenError } from '../db/index.js';
 import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
+import type { AccountPasswords } from './account-passwords.js';
 import {
   EXPIRED_INVITATION_KEPT_MS,
   type Invitation,
@@ -11,12 +12,12 @@ import {
 import {
   linkWithToken,
   type MailSettings,
+  mailFailureOf,
   mailNotSent,
   type PeopleMailRoutes,
   requireMailer,
 } from './mailer.js';
 import { hashOfToken } from './one-time-token.js';
-import { hashPassword, passwordProblem } from './password.js';
 import type { SignIn } from './sign-in.js';
 import type { UserRepository } from './user.repository.js';
 import type { User } from './user.schema.js';
@@ -26,35 +27,6 @@ export const unusableToken = () =>
   invalidInput('This link is unknown, used or expired: ask for a new one.', [
     { path: 'token', message: 'unknown, used or expired' },
   ]);
-
-/** A new password the policy refuses, named as the `password` field. */
-export function checkNewPassword(password: string): void {
-  const problem = passwordProblem(password);
-  if (problem) throw invalidInput(`The password ${problem}.`, [{ path: 'password', message: problem }]);
-}
-
-/** A nodemailer error code (`EAUTH`, `ECONNECTION`, `ETIMEDOUT`…): a short constant, never text of the server's. */
-const MAIL_ERROR_CODE = /^E[A-Z0-9_]{1,31}$/;
-
-/**
- * What of a mailer's failure may be logged: nodemailer's `code` and the SMTP reply code
- * (`responseCode`, e.g. 535) when present. Never the message: it may quote the server's reply or
- * the account (an SMTP_URL's credentials).
- */
-export function mailFailureOf(error: unknown): { code?: string; responseCode?: number } {
-  const failure: { code?: string; responseCode?: number } = {};
-  if (typeof error !== 'object' || error === null) return failure;
-  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
-  if (typeof code === 'string' && MAIL_ERROR_CODE.test(code)) failure.code = code;
-  if (
-    typeof responseCode === 'number' &&
-    Number.isInteger(responseCode) &&
-    responseCode >= 100 &&
-    responseCode < 600
-  )
-    failure.responseCode = responseCode;
-  return failure;
-}
 
 export function invitationMail(
   invitation: Pick<Invitation, 'email' | 'role' | 'expiresAt'>,
@@ -67,9 +39,27 @@ export function invitationMail(
   };
 }
 
+/**
+ * What an address that has an account in another organization is sent instead of a link: the
+ * inviter is answered as for any address (nothing tells them of the other organization's people).
+ */
+export function accountElsewhereMail(invitation: Pick<Invitation, 'email'>): {
+  to: string;
+  subject: string;
+  text: string;
+} {
+  return {
+    to: invitation.email,
+    subject: '[webmon] You are invited',
+    text: `Someone invited ${invitation.email} to an organization on webmon, but this address has an account already, and an address belongs to one organization.\n\nIf you want to join, ask them to invite another address of yours. If you did not expect this, ignore this mail.\n`,
+  };
+}
+
 export interface InvitationDeps {
   invitations: InvitationRepository;
   users: UserRepository;
+  /** The password policy and the hash pool. */
+  passwords: Pick<AccountPasswords, 'check' | 'hash'>;
   /** Opens the new user's session as a sign-in does (two-factor enrolment rules included). */
   sessions: Pick<SignIn, 'openSession'>;
   /** SMTP_URL, else the organization's e-mail channel; neither: inviting answers 503 saying what to set. */
@@ -110,8 +100,10 @@ export class Invitations {
     if (request.role === 'owner' && actor.role !== 'owner')
       throw notAllowed('Only an owner may invite an owner.');
     const customerId = await this.customerOf(actor.organizationId, request);
-    if (await this.deps.users.findByEmail(request.email))
-      throw conflict('This e-mail address has an account already.');
+    const existing = await this.deps.users.findByEmail(request.email);
+    // Only the inviter's own organization's people may be told apart: they are listed to its admins anyway.
+    if (existing?.organizationId === actor.organizationId)
+      throw conflict('This e-mail address has an account in your organization already.');
     const { invitation, token } = await this.deps.invitations.create({
       organizationId: actor.organizationId,
       email: request.email,
@@ -120,7 +112,9 @@ export class Invitations {
     });
     try {
       await mailer.send(
-        invitationMail(invitation, linkWithToken(this.deps.mail, 'accept-invitation', token)),
+        existing
+          ? accountElsewhereMail(invitation)
+          : invitationMail(invitation, linkWithToken(this.deps.mail, 'accept-invitation', token)),
       );
     } catch (error) {
       await this.deps.invitations.delete(invitation);
@@ -139,8 +133,10 @@ export class Invitations {
 
   /**
    * Deletes invitations that can no longer be used: expired more than EXPIRED_INVITATION_KEPT_MS
-   * ago, or used (their e-mail has an account: accepted, made by the CLI, or an acceptance that
-   * stopped before its invitation was deleted), each by primary key with its token's key_lookups
+   * ago, or used (their e-mail has an account in the invitation's organization: accepted, made by
+   * the CLI, or an acceptance that stopped before its invitation was deleted; one whose address has
+   * an account elsewhere stays listed until it lapses, as an unanswered one does, so the inviter
+   * learns nothing of another organization), each by primary key with its token's key_lookups
    * entry. Reads at most `batch` invitations a pass, going on after the last one a later pass
    * (`afterId`), from the start again once past the end.
    */
@@ -156,7 +152,9 @@ export class Invitations {
     for (const invitation of page) {
       if (invitation.expiresAt.getTime() <= cutoff) {
         if (await this.deps.invitations.delete(invitation)) expired++;
-      } else if (await this.deps.users.findByEmail(invitation.email)) {
+      } else if (
+        (await this.deps.users.findByEmail(invitation.email))?.organizationId === invitation.organizationId
+      ) {
         if (await this.deps.invitations.delete(invitation)) used++;
       }
     }
@@ -182,9 +180,10 @@ export class Invitations {
     request: { token: string; name: string; password: string },
     client: ClientInfo,
   ): Promise<{ sessionId: string; user: User }> {
-    checkNewPassword(request.password);
     const invitation = await this.deps.invitations.findByTokenHash(hashOfToken(request.token));
     if (!invitation || invitation.expiresAt.getTime() <= Date.now()) throw unusableToken();
+    // After the token (it names whose password it is), before anything is used up: a refused password leaves the link working.
+    await this.deps.passwords.check(request.password, invitation);
     const created = await this.deps.users
       .create(
         {
@@ -194,7 +193,7 @@ export class Invitations {
           role: invitation.role,
           customerId: invitation.customerId,
         },
-        await hashPassword(request.password),
+        await this.deps.passwords.hash(request.password),
       )
       .catch((error: unknown) => {
         if (error instanceof KeyTakenError) return null;

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuthContext } from '../contract/index.js';
 import { createLogger } from '../logging/index.js';
 import type { InvitationRepository } from './invitation.repository.js';
-import { type InvitationDeps, Invitations, mailFailureOf } from './invitations.js';
-import { type PeopleMailer, peopleMailRoutes } from './mailer.js';
+import { type InvitationDeps, Invitations } from './invitations.js';
+import { mailFailureOf, type PeopleMailer, peopleMailRoutes } from './mailer.js';
 import { PasswordReset, type PasswordResetDeps } from './password-reset.js';
 
 /** What nodemailer throws when the server refuses the account: its message quotes the reply. */
@@ -104,7 +104,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
       users: {
         findByEmail: async () => ({ id: 3, organizationId: 1, email: 'person@example.com' }),
       },
-      sessions: {},
+      passwords: {},
       redis: { set: async () => 'OK' },
       prefix: 't',
       mailRoutes: peopleMailRoutes({ smtp: failingMailer }),

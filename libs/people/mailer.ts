@@ -123,3 +123,26 @@ export function linkWithToken(settings: MailSettings, path: string, token: strin
   url.searchParams.set('token', token);
   return url.toString();
 }
+
+/** A nodemailer error code (`EAUTH`, `ECONNECTION`, `ETIMEDOUT`…): a short constant, never text of the server's. */
+const MAIL_ERROR_CODE = /^E[A-Z0-9_]{1,31}$/;
+
+/**
+ * What of a mailer's failure may be logged: nodemailer's `code` and the SMTP reply code
+ * (`responseCode`, e.g. 535) when present. Never the message: it may quote the server's reply or
+ * the account (an SMTP_URL's credentials).
+ */
+export function mailFailureOf(error: unknown): { code?: string; responseCode?: number } {
+  const failure: { code?: string; responseCode?: number } = {};
+  if (typeof error !== 'object' || error === null) return failure;
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  if (typeof code === 'string' && MAIL_ERROR_CODE.test(code)) failure.code = code;
+  if (
+    typeof responseCode === 'number' &&
+    Number.isInteger(responseCode) &&
+    responseCode >= 100 &&
+    responseCode < 600
+  )
+    failure.responseCode = responseCode;
+  return failure;
+}

@@ -9,6 +9,10 @@ describe('owner rules', () => {
 
   it('only an owner changes, deletes or makes an owner', () => {
     for (const actor of ['admin', undefined] as const) {
+      // A rename keeps the role: still a change of an owner.
+      expect(ownerRuleViolation({ actor, target: 'owner', next: 'owner', owners: 2 })?.kind).toBe(
+        'not-allowed',
+      );
       expect(ownerRuleViolation({ actor, target: 'owner', next: 'admin', owners: 2 })?.kind).toBe(
         'not-allowed',
       );

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter, Redis } from '../redis/index.js';
-import { checkNewPassword, mailFailureOf, unusableToken } from './invitations.js';
-import { linkWithToken, type MailSettings, type PeopleMailRoutes, requireMailRoutes } from './mailer.js';
+import type { AccountPasswords } from './account-passwords.js';
+import { unusableToken } from './invitations.js';
+import {
+  linkWithToken,
+  type MailSettings,
+  mailFailureOf,
+  type PeopleMailRoutes,
+  requireMailRoutes,
+} from './mailer.js';
 import { hashOfToken, newOneTimeToken } from './one-time-token.js';
-import { hashPassword } from './password.js';
-import type { SessionStore } from './session-store.js';
 import type { UserRepository } from './user.repository.js';
 
 /** How long a password-reset link works. */
@@ -16,7 +21,8 @@ export const PASSWORD_RESET_MAILS_PER_HOUR = 3;
 
 export interface PasswordResetDeps {
   users: UserRepository;
-  sessions: SessionStore;
+  /** The password policy, the hash pool, and the sessions a new password ends. */
+  passwords: Pick<AccountPasswords, 'check' | 'set'>;
   redis: Redis;
   /** REDIS_KEY_PREFIX. */
   prefix: string;
@@ -94,18 +100,17 @@ export class PasswordReset {
 
   /** Sets the password of the link's user and ends every session of theirs. */
   async confirm(request: { token: string; password: string }): Promise<void> {
-    // Checked before the token is used up, so a refused password leaves the link working.
-    checkNewPassword(request.password);
-    const stored = await this.deps.redis.getdel(this.key(hashOfToken(request.token)));
+    const key = this.key(hashOfToken(request.token));
+    const stored = await this.deps.redis.get(key);
     if (!stored) throw unusableToken();
     const pending = pendingReset.parse(JSON.parse(stored));
     const user = await this.deps.users.findById(pending.organizationId, pending.userId);
     // A link asked for before the password last changed is void: that change may have been the reset.
     if (!user || user.passwordChangedAt.getTime() > pending.askedAt) throw unusableToken();
-    await this.deps.users.update(user, {
-      passwordHash: await hashPassword(request.password),
-      passwordChangedAt: new Date(),
-    });
-    await this.deps.sessions.endAll(user.id);
+    // Checked before the token is used up, so a refused password leaves the link working.
+    await this.deps.passwords.check(request.password, user);
+    // Used up only now, at once (GETDEL): of two confirmations racing, one finds it gone.
+    if (!(await this.deps.redis.getdel(key))) throw unusableToken();
+    await this.deps.passwords.set(user, request.password);
   }
 }

@@ -1,30 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { COMMON_PASSWORDS_TEXT } from './common-passwords.js';
+import { Counter, type Registry } from 'prom-client';
+import { ConcurrencyLimit } from '../runtime/index.js';
+import { passwordProblem } from './password-policy.js';
 
-export const MIN_PASSWORD_LENGTH = 12;
-/** Longer adds nothing and only costs hashing time. */
-export const MAX_PASSWORD_LENGTH = 256;
-
-const COMMON = new Set(COMMON_PASSWORDS_TEXT.split(/\s+/).filter(Boolean));
-
-/**
- * Why a new password is refused, or null when it is acceptable: too short or long, or common —
- * listed, or a listed one with digits and symbols added at the end ("Password1234!"), since the
- * length rule alone lets those through.
- */
-export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
-  const lower = password.toLowerCase();
-  const stem = lower.replace(/[^a-z]+$/, '');
-  if (COMMON.has(lower) || COMMON.has(stem))
-    return 'is too common: choose one that is not in lists of leaked passwords';
-  return null;
-}
-
-/** 24 base64url characters (144 random bits): what the admin CLI hands out. */
+/** 24 base64url characters (144 random bits): what the admin CLI hands out, drawn again in the rare case the policy refuses it. */
 export function generatePassword(): string {
-  return randomBytes(18).toString('base64url');
+  for (;;) {
+    const password = randomBytes(18).toString('base64url');
+    if (passwordProblem(password) === null) return password;
+  }
 }
 
 /**
@@ -75,4 +59,51 @@ let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(randomBytes(32).toString('base64url'));
   return dummyHash;
+}
+
+/**
+ * Every hash and verification of an API process goes through one of these: at most `concurrency`
+ * at once (scrypt takes ~32 MiB and ~0.1 s of a libuv thread each; the rest of the pool stays for
+ * other work) and `queue` waiting; past that `ConcurrencyLimitFullError`, answered 503 with
+ * Retry-After, so a flood of sign-ins cannot hold every thread and slow every other tenant.
+ */
+export class PasswordHasher {
+  private readonly slots: ConcurrencyLimit;
+  private readonly counted?: Counter<'outcome'>;
+
+  constructor(options: { concurrency: number; queue: number; metrics?: Registry }) {
+    this.slots = new ConcurrencyLimit(options.concurrency, {
+      maxWaiting: options.queue,
+      resource: 'Password hashing',
+    });
+    if (options.metrics)
+      this.counted = new Counter({
+        name: 'webmon_password_hashes_total',
+        help: 'Password hashes computed (a sign-in, a new password) or refused because the bounded queue was full',
+        labelNames: ['outcome'] as const,
+        registers: [options.metrics],
+      });
+  }
+
+  private async run<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      const result = await this.slots.run(task);
+      this.counted?.inc({ outcome: 'computed' });
+      return result;
+    } catch (error) {
+      this.counted?.inc({ outcome: 'refused' });
+      throw error;
+    }
+  }
+
+  hash(password: string): Promise<string> {
+    return this.run(() => hashPassword(password));
+  }
+
+  /** Checks against `hash`, or against the dummy hash when there is none (an unknown e-mail): the same work. */
+  async verify(password: string, hash: string | undefined): Promise<boolean> {
+    const against = hash ?? (await dummyPasswordHash());
+    const matches = await this.run(() => verifyPassword(password, against));
+    return matches && hash !== undefined;
+  }
 }

@@ -19,11 +19,13 @@ export interface Session {
   mustEnrolTwoFactor: boolean;
 }
 
-export interface SessionLifetimes {
+export interface SessionLimits {
   /** A session unused this long is over; each use starts it again. */
   idleMs: number;
   /** A session is over this long after sign-in, used or not. */
   absoluteMs: number;
+  /** Sessions one user may have; a new one past it ends their oldest (SESSION_MAX_PER_USER). */
+  maxPerUser: number;
 }
 
 /** 32 random bytes in base64url. */
@@ -75,7 +77,7 @@ export class SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly lifetimes: SessionLifetimes,
+    private readonly lifetimes: SessionLimits,
   ) {}
 
   private sessionKey(hash: string) {
@@ -129,7 +131,16 @@ export class SessionStore {
       .hset(index, session.handle, hash)
       .pexpire(index, this.lifetimes.absoluteMs)
       .exec();
+    await this.endBeyondCap(user.id);
     return { id, session };
+  }
+
+  /** Ends the user's oldest sessions past `maxPerUser`, so signing in again and again cannot pile them up. */
+  private async endBeyondCap(userId: number): Promise<void> {
+    if ((await this.redis.hlen(this.userKey(userId))) <= this.lifetimes.maxPerUser) return;
+    const sessions = await this.list(userId);
+    for (const session of sessions.slice(0, Math.max(0, sessions.length - this.lifetimes.maxPerUser)))
+      await this.end(userId, session.handle);
   }
 
   /** The session with this id, used now (its idle expiry starts again), or null when over or unknown. */
@@ -164,6 +175,14 @@ export class SessionStore {
     const removed = await this.redis.del(this.sessionKey(hash));
     await this.redis.hdel(index, handle);
     return removed > 0;
+  }
+
+  /** Ends every session of the user but `keep` (a password changed, two-factor turned on); answers how many. */
+  async endOthers(userId: number, keep: string): Promise<number> {
+    let ended = 0;
+    for (const session of await this.list(userId))
+      if (session.handle !== keep && (await this.end(userId, session.handle))) ended++;
+    return ended;
   }
 
   /** Ends every session of the user (deleted). */

@@ -3,6 +3,9 @@ import { noteForAudit } from '../audit/index.js';
 import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../contract/index.js';
 import { notAllowed, notFound } from '../errors/index.js';
 import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../http/index.js';
+import type { AccountPasswords } from './account-passwords.js';
+import { DEVICE_COOKIE, DEVICE_REMEMBERED_MS } from './known-devices.js';
+import { newPassword } from './password-policy.js';
 import type { SessionStore } from './session-store.js';
 import type { SignIn } from './sign-in.js';
 import type { UserRepository } from './user.repository.js';
@@ -23,6 +26,21 @@ export function setSessionCookie(ctx: AppContext, value: string | null, maxAgeMs
   });
 }
 
+/**
+ * The browser's device cookie: opaque (only its hash is kept), never readable by scripts, sent
+ * only with same-site requests to the sign-in routes. It lets its holder past a lock of the account.
+ */
+function setDeviceCookie(ctx: AppContext, deviceId: string): void {
+  ctx.cookies.set(DEVICE_COOKIE, deviceId, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/api/auth',
+    secure: ctx.secure,
+    maxAge: DEVICE_REMEMBERED_MS,
+    overwrite: true,
+  });
+}
+
 export const clientOf = (ctx: AppContext): ClientInfo => ({
   address: ctx.ip,
   userAgent: ctx.get('user-agent').slice(0, 200),
@@ -36,6 +54,10 @@ export function personOf(auth: AuthContext): { userId: number; sessionHandle: st
 }
 
 /** Named `handle`, not `id`: ids in this API are integers, and generated clients rely on it. */
+const passwordChangeBody = z
+  .strictObject({ currentPassword: z.string().min(1).max(256), newPassword })
+  .meta({ id: 'PasswordChange' });
+
 const sessionParams = z.object({
   handle: z.string().regex(/^[A-Za-z0-9_-]{16}$/, 'a session handle from GET /api/me/sessions'),
 });
@@ -44,6 +66,7 @@ const sessionParams = z.object({
 export const SELF_ROUTE_PATHS = [
   '/api/auth/logout',
   '/api/me',
+  '/api/me/password',
   '/api/me/sessions',
   '/api/me/sessions/:handle',
 ];
@@ -53,6 +76,7 @@ export function sessionRoutes(deps: {
   signIn: SignIn;
   sessions: SessionStore;
   users: UserRepository;
+  passwords: AccountPasswords;
   /** The organization's name, shown by `GET /api/me`. */
   organizationName(organizationId: number): Promise<string | null>;
 }): Route[] {
@@ -63,7 +87,7 @@ export function sessionRoutes(deps: {
       operationId: 'login',
       summary: 'Sign in: answers the user and sets the session cookie',
       description:
-        'Sets `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS). A wrong e-mail and a wrong password answer the same 401; 5 failures per account in 15 minutes (and the per-address limit of failed authentications) answer 429 with Retry-After.',
+        'Sets `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS) and the device cookie `webmon_device` (HttpOnly, SameSite=Strict, Path=/api/auth). A wrong e-mail and a wrong password answer the same 401. Budgets (429 with Retry-After and `reason`): successful sign-ins per account and per address, failed ones per account (the account is locked: only a browser with its device cookie, or the password with a second factor, passes), per address and service-wide. 503 with Retry-After when the password-hash queue is full.',
       tags: TAGS,
       access: 'public',
       body: loginBody,
@@ -77,7 +101,11 @@ export function sessionRoutes(deps: {
       handle: async ({ body, ctx }) => {
         // Signing a browser in to the attacker's account from another site is refused too.
         if (ctx.get('origin')) requireSameOrigin(ctx);
-        const { sessionId, user, method, recoveryCodesLeft } = await deps.signIn.signIn(body, clientOf(ctx));
+        const { sessionId, deviceId, user, method, recoveryCodesLeft } = await deps.signIn.signIn(
+          body,
+          clientOf(ctx),
+          ctx.cookies.get(DEVICE_COOKIE),
+        );
         noteForAudit(ctx, {
           signIn: { method },
           ...(recoveryCodesLeft === undefined
@@ -85,8 +113,34 @@ export function sessionRoutes(deps: {
             : { recoveryCodeUsed: { userId: user.id, recoveryCodesLeft } }),
         });
         setSessionCookie(ctx, sessionId, deps.sessions.absoluteMs);
+        setDeviceCookie(ctx, deviceId);
         ctx.set('Cache-Control', 'no-store');
         return { user: toUserView(user) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/me/password',
+      operationId: 'changeMyPassword',
+      summary: 'Change your password: every session of yours ends, this browser gets a new one',
+      description:
+        'A wrong `currentPassword` is 400 naming it and counts as a failed sign-in of the account (429 past the budget); a new password the policy refuses is 400 naming `newPassword`.',
+      tags: TAGS,
+      access: 'read',
+      body: passwordChangeBody,
+      problems: [429, 503],
+      success: {
+        status: 204,
+        description: 'Changed; the new session cookie set',
+        headers: ['Cache-Control', 'Set-Cookie'],
+      },
+      handle: async ({ auth, body, ctx }) => {
+        const user = await deps.users.findById(auth.organizationId, personOf(auth).userId);
+        if (!user) throw notFound('No such user');
+        await deps.passwords.change(user, body.currentPassword, body.newPassword);
+        const { sessionId } = await deps.signIn.openSession(user, clientOf(ctx));
+        setSessionCookie(ctx, sessionId, deps.sessions.absoluteMs);
+        ctx.set('Cache-Control', 'no-store');
       },
     }),
     defineRoute({

@@ -1,21 +1,25 @@
-import { createHash } from 'node:crypto';
 import type { SignInMethod } from '../audit/index.js';
+import { appLink } from '../config/index.js';
 import { type AuthContext, type ClientInfo, type Role, scopesOfRole } from '../contract/index.js';
 import { AppError } from '../http/index.js';
-import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
-import { dummyPasswordHash, verifyPassword } from './password.js';
+import type { Logger } from '../logging/index.js';
+import type { RateLimitDecision } from '../redis/index.js';
+import { KnownDevices } from './known-devices.js';
+import { lockNoticeMail } from './lock-notice.js';
+import { type MailSettings, mailFailureOf, type PeopleMailRoutes } from './mailer.js';
+import type { PasswordHasher } from './password.js';
 import type { Session, SessionStore } from './session-store.js';
+import { accountBudgetKey, SIGN_IN_WINDOW_MS, type SignInBudgets } from './sign-in-budgets.js';
+import { refusalText, type SignInBudget, signInGate } from './sign-in-gate.js';
 import type { TwoFactor } from './two-factor.js';
 import type { UserRepository } from './user.repository.js';
 import type { User } from './user.schema.js';
 
-/** Failed sign-ins an account may have in this window before it is throttled. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-
-function throttled(decision: RateLimitDecision, what: string): AppError {
+function refused(budget: SignInBudget, decision: RateLimitDecision): AppError {
   return new AppError('rate-limited', {
-    detail: `${decision.limit} failed sign-ins ${what} in ${decision.windowSeconds / 60} minutes; retry in ${decision.resetSeconds} s.`,
+    detail: `${refusalText(budget)} Retry in ${decision.resetSeconds} s.`,
     headers: { 'Retry-After': String(decision.resetSeconds) },
+    extensions: { reason: budget },
   });
 }
 
@@ -33,70 +37,195 @@ function secondFactorProblem(code: 'totp-required' | 'totp-invalid'): AppError {
   });
 }
 
-/** Counted per account by a hash of the e-mail (no address in Redis keys), known or not. */
-const accountKey = (email: string) => `sign-in:${createHash('sha256').update(email).digest('hex')}`;
+const wrongPassword = () =>
+  new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' });
+/** While the account is locked: whichever of the three was wrong is not said. */
+const wrongStrict = () =>
+  new AppError('unauthorized', {
+    detail: 'The e-mail address, the password or the two-factor code is wrong.',
+    extensions: { code: 'locked-credentials-invalid' },
+  });
+
+const GLOBAL_KEY = 'sign-in-failures:all';
+
+export interface SignInDeps {
+  users: UserRepository;
+  sessions: SessionStore;
+  /** The process's bounded password-hash pool (503 past its queue). */
+  hasher: PasswordHasher;
+  budgets: SignInBudgets;
+  devices: KnownDevices;
+  twoFactor: TwoFactor;
+  /** The roles whose users the organization requires to sign in with two-factor. */
+  twoFactorRequiredFor(organizationId: number): Promise<readonly Role[]>;
+  /** Where the lock notice goes (SMTP_URL, else the organization's e-mail channel; neither: logged). */
+  mailRoutes: PeopleMailRoutes;
+  mail: MailSettings;
+  log: Logger;
+}
+
+export interface SignedIn {
+  sessionId: string;
+  /** The browser's device id, for its cookie (the one it sent, or a new one). */
+  deviceId: string;
+  user: User;
+  /** What proved the person; with a recovery code, how many they have left. */
+  method: SignInMethod;
+  recoveryCodesLeft?: number;
+}
 
 /**
  * Signing in and the sessions it opens. A wrong e-mail and a wrong password cost the same (a hash
- * is verified either way, against a dummy one for an unknown e-mail), are counted the same (per
- * account and per client address) and answer the same 401.
+ * is verified either way, against a dummy one for an unknown e-mail, through the same pool), are
+ * counted the same (per account, per client address, service-wide) and answer the same 401.
+ * Budgets are asked before the hash, so a refused try costs none (sign-in-gate.ts says which).
  */
 export class SignIn {
-  constructor(
-    private readonly deps: {
-      users: UserRepository;
-      sessions: SessionStore;
-      /** Failed sign-ins per account (e-mail): `SIGN_IN_FAILURES_PER_ACCOUNT` per 15 minutes. */
-      accountFailures: RateLimiter;
-      /** The access guard's failed authentications per client address. */
-      addressFailures: RateLimiter;
-      twoFactor: TwoFactor;
-      /** The roles whose users the organization requires to sign in with two-factor. */
-      twoFactorRequiredFor(organizationId: number): Promise<readonly Role[]>;
-    },
-  ) {}
+  constructor(private readonly deps: SignInDeps) {}
 
   async signIn(
     credentials: { email: string; password: string; totp?: string },
     client: ClientInfo,
-  ): Promise<{
-    sessionId: string;
-    user: User;
-    /** What proved the person; with a recovery code, how many they have left. */
-    method: SignInMethod;
-    recoveryCodesLeft?: number;
-  }> {
-    const account = accountKey(credentials.email);
-    const address = `auth-failures:${client.address}`;
-    const [byAccount, byAddress] = await Promise.all([
-      this.deps.accountFailures.peek(account),
-      this.deps.addressFailures.peek(address),
+    deviceId?: string,
+  ): Promise<SignedIn> {
+    const { budgets } = this.deps;
+    // One key per budget: limiters of one prefix share a counter when their keys are equal.
+    const account = accountBudgetKey(credentials.email);
+    const keys = {
+      account,
+      accountSignIns: `successful-${account}`,
+      accountLocked: `locked-${account}`,
+      address: `auth-failures:${client.address}`,
+      addressSignIns: `sign-ins:${client.address}`,
+      device: deviceId ? KnownDevices.failureKey(deviceId) : undefined,
+    };
+    const [
+      accountSuccesses,
+      addressSuccesses,
+      addressFailures,
+      accountFailures,
+      globalFailures,
+      lockedFailures,
+      device,
+    ] = await Promise.all([
+      budgets.accountSuccesses.peek(keys.accountSignIns),
+      budgets.addressSuccesses.peek(keys.addressSignIns),
+      budgets.addressFailures.peek(keys.address),
+      budgets.accountFailures.peek(keys.account),
+      budgets.globalFailures.peek(GLOBAL_KEY),
+      budgets.lockedFailures.peek(keys.accountLocked),
+      this.knownDevice(deviceId, keys.device, credentials.email),
     ]);
-    if (!byAccount.allowed) throw throttled(byAccount, 'for this account');
-    if (!byAddress.allowed) throw throttled(byAddress, 'from this address');
+    const gate = signInGate({
+      accountSuccessesSpent: !accountSuccesses.allowed,
+      addressSuccessesSpent: !addressSuccesses.allowed,
+      addressFailuresSpent: !addressFailures.allowed,
+      accountFailuresSpent: !accountFailures.allowed,
+      globalFailuresSpent: !globalFailures.allowed,
+      lockedFailuresSpent: !lockedFailures.allowed,
+      knownDevice: device,
+      secondFactorGiven: credentials.totp !== undefined,
+    });
+    if (gate.kind === 'refuse') {
+      const decisions = {
+        'account-sign-ins': accountSuccesses,
+        'address-sign-ins': addressSuccesses,
+        'failed-sign-ins-from-address': addressFailures,
+        'account-locked': accountFailures,
+        'failed-sign-ins-everywhere': globalFailures,
+      } satisfies Record<SignInBudget, RateLimitDecision>;
+      throw refused(gate.budget, decisions[gate.budget]);
+    }
     const user = await this.deps.users.findByEmail(credentials.email);
-    const matches = await verifyPassword(
-      credentials.password,
-      user?.passwordHash ?? (await dummyPasswordHash()),
-    );
+    const matches = await this.deps.hasher.verify(credentials.password, user?.passwordHash);
     const fail = async (error: AppError): Promise<never> => {
-      await Promise.all([
-        this.deps.accountFailures.consume(account),
-        this.deps.addressFailures.consume(address),
+      const [accountFailed] = await Promise.all([
+        budgets.accountFailures.consume(keys.account),
+        budgets.addressFailures.consume(keys.address),
+        budgets.globalFailures.consume(GLOBAL_KEY),
+        keys.device ? budgets.deviceFailures.consume(keys.device) : undefined,
+        gate.strict ? budgets.lockedFailures.consume(keys.accountLocked) : undefined,
       ]);
+      // Exactly one failure brings the count to the limit (INCR is atomic): it tells the person, once.
+      if (user && accountFailed.allowed && accountFailed.remaining === 0)
+        this.tellLocked(user, client, accountFailed);
       throw error;
     };
-    if (!user || !matches)
-      return fail(new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' }));
+    if (gate.strict) {
+      // Locked: the password alone opens nothing, and no answer tells which factor was wrong.
+      if (!user || !matches || !user.twoFactorEnabled || credentials.totp === undefined)
+        return fail(wrongStrict());
+      const method = await this.deps.twoFactor.verifyCode(user, credentials.totp);
+      if (!method) return fail(wrongStrict());
+      return this.succeed(user, client, deviceId, method, keys);
+    }
+    if (!user || !matches) return fail(wrongPassword());
     // Asked for only now: whether an account has two-factor on is told to whoever knows its password.
-    if (!user.twoFactorEnabled) return { ...(await this.openSession(user, client)), method: 'password' };
+    if (!user.twoFactorEnabled) return this.succeed(user, client, deviceId, 'password', keys);
     if (credentials.totp === undefined) throw secondFactorProblem('totp-required');
     const method = await this.deps.twoFactor.verifyCode(user, credentials.totp);
     if (!method) return fail(secondFactorProblem('totp-invalid'));
-    const opened = await this.openSession(user, client);
-    if (method === 'totp') return { ...opened, method };
+    return this.succeed(user, client, deviceId, method, keys);
+  }
+
+  /** A browser that signed in to this account before and has not failed too often since. */
+  private async knownDevice(deviceId: string | undefined, failureKey: string | undefined, email: string) {
+    const [known, failures] = await Promise.all([
+      this.deps.devices.knows(deviceId, email),
+      failureKey ? this.deps.budgets.deviceFailures.peek(failureKey) : undefined,
+    ]);
+    return known && failures?.allowed !== false;
+  }
+
+  private async succeed(
+    user: User,
+    client: ClientInfo,
+    deviceId: string | undefined,
+    method: SignInMethod,
+    keys: { accountSignIns: string; addressSignIns: string },
+  ): Promise<SignedIn> {
+    await Promise.all([
+      this.deps.budgets.accountSuccesses.consume(keys.accountSignIns),
+      this.deps.budgets.addressSuccesses.consume(keys.addressSignIns),
+    ]);
+    const [opened, device] = await Promise.all([
+      this.openSession(user, client),
+      this.deps.devices.remember(deviceId, user.email),
+    ]);
+    const signedIn = { ...opened, deviceId: device, method };
+    if (method !== 'recovery-code') return signedIn;
     const recoveryCodesLeft = Math.max(0, (user.twoFactor?.recoveryCodeHashes.length ?? 1) - 1);
-    return { ...opened, method, recoveryCodesLeft };
+    return { ...signedIn, recoveryCodesLeft };
+  }
+
+  /** Mails the lock notice in the background: the failed try's answer does not wait for it. */
+  private tellLocked(user: User, client: ClientInfo, decision: RateLimitDecision): void {
+    const at = new Date();
+    const send = async () => {
+      const mailer = await this.deps.mailRoutes.mailerFor(user.organizationId);
+      if (!mailer) {
+        this.deps.log.warn(
+          { userId: user.id, reason: 'no SMTP_URL nor e-mail channel' },
+          'account lock notice not sent',
+        );
+        return;
+      }
+      await mailer.send(
+        lockNoticeMail({
+          email: user.email,
+          failures: decision.limit,
+          windowMinutes: SIGN_IN_WINDOW_MS / 60_000,
+          client,
+          at,
+          unlockAt: new Date(at.getTime() + decision.resetSeconds * 1000),
+          resetLink: appLink(this.deps.mail, 'reset-password').toString(),
+        }),
+      );
+      this.deps.log.info({ userId: user.id }, 'account locked after failed sign-ins; its person was told');
+    };
+    send().catch((error: unknown) =>
+      this.deps.log.warn({ userId: user.id, ...mailFailureOf(error) }, 'account lock notice not sent'),
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import type { AuthContext } from '../contract/index.js';
 import { notFound } from '../errors/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { personOf } from './session.routes.js';
+import type { SessionStore } from './session-store.js';
 import type { TwoFactor } from './two-factor.js';
 import { recoveryCodesView, twoFactorCodeBody, twoFactorEnrolmentView } from './two-factor.schema.js';
 import type { UserRepository } from './user.repository.js';
@@ -13,7 +14,11 @@ const TAGS = ['People'];
 export const TWO_FACTOR_ROUTE_PATHS = ['/api/me/two-factor', '/api/me/two-factor/confirm'];
 
 /** `/api/me/two-factor`: the signed-in person turns TOTP sign-in on and off. */
-export function twoFactorRoutes(deps: { twoFactor: TwoFactor; users: UserRepository }): Route[] {
+export function twoFactorRoutes(deps: {
+  twoFactor: TwoFactor;
+  users: UserRepository;
+  sessions: SessionStore;
+}): Route[] {
   const me = async (auth: AuthContext): Promise<User> => {
     const user = await deps.users.findById(auth.organizationId, personOf(auth).userId);
     if (!user) throw notFound('No such user');
@@ -48,7 +53,7 @@ export function twoFactorRoutes(deps: { twoFactor: TwoFactor; users: UserReposit
       operationId: 'confirmTwoFactor',
       summary: 'Turn two-factor sign-in on with a current code; answers ten recovery codes once',
       description:
-        'A wrong or already used code is 400 naming `code`; 409 when no enrolment is pending. Only hashes of the recovery codes are kept.',
+        'A wrong or already used code is 400 naming `code`; 409 when no enrolment is pending. Only hashes of the recovery codes are kept. Every other session of the person ends (they were opened with the password alone).',
       tags: TAGS,
       access: 'read',
       body: twoFactorCodeBody,
@@ -61,6 +66,8 @@ export function twoFactorRoutes(deps: { twoFactor: TwoFactor; users: UserReposit
       },
       handle: async ({ auth, body, ctx }) => {
         const recoveryCodes = await deps.twoFactor.confirm(await me(auth), body.code);
+        const { userId, sessionHandle } = personOf(auth);
+        await deps.sessions.endOthers(userId, sessionHandle);
         ctx.set('Cache-Control', 'no-store');
         return { recoveryCodes };
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES, resourceId } from '../contract/index.js';
-import { MAX_PASSWORD_LENGTH } from './password.js';
+import { MAX_PASSWORD_LENGTH } from './password-policy.js';
 import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
 export const role = z.enum(ROLES).meta({ id: 'Role' });

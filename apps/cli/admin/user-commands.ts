@@ -1,3 +1,5 @@
+import type { Db } from 'mongodb';
+import { OrganizationRepository } from '../../../libs/auth/index.js';
 import { validate } from '../../../libs/contract/index.js';
 import { CustomerRepository } from '../../../libs/customers/index.js';
 import { KeyTakenError } from '../../../libs/db/index.js';
@@ -33,15 +35,21 @@ function newUserFrom(values: CommandLine['values'], organization: number) {
   return parsed.data;
 }
 
-/** The password read from standard input (one line) with --password-stdin, else a generated one to print. */
+/**
+ * The password read from standard input (one line) with --password-stdin, held to the API's policy
+ * for this person (their e-mail, their organization's name), else a generated one to print.
+ */
 async function newPassword(
+  db: Db,
   fromStdin: boolean | undefined,
+  person: { email: string; organizationId: number },
 ): Promise<{ password: string; generated: boolean }> {
   if (!fromStdin) return { password: generatePassword(), generated: true };
   let text = '';
   for await (const chunk of process.stdin) text += String(chunk);
   const password = text.replace(/\r?\n$/, '');
-  const problem = passwordProblem(password);
+  const organization = await new OrganizationRepository(db).findById(person.organizationId);
+  const problem = passwordProblem(password, { email: person.email, organizationName: organization?.name });
   if (problem) throw new Error(`the password ${problem}`);
   return { password, generated: false };
 }
@@ -55,7 +63,7 @@ export const userCommands: Record<string, AdminCommand> = {
       !(await new CustomerRepository(db).findById(user.organizationId, user.customerId))
     )
       throw new Error(`no customer ${user.customerId} in organization ${user.organizationId}`);
-    const { password, generated } = await newPassword(values['password-stdin']);
+    const { password, generated } = await newPassword(db, values['password-stdin'], user);
     const created = await new UserRepository(db)
       .create(user, await hashPassword(password))
       .catch((error: unknown) => {
@@ -74,7 +82,7 @@ export const userCommands: Record<string, AdminCommand> = {
     const email = normalizeEmail(required(values.email, '--email'));
     const user = await users.findByEmail(email);
     if (!user) throw new Error(`no user with the e-mail ${email}`);
-    const { password, generated } = await newPassword(values['password-stdin']);
+    const { password, generated } = await newPassword(db, values['password-stdin'], user);
     // Sessions begun before passwordChangedAt are over (checked on every request).
     await users.update(user, { passwordHash: await hashPassword(password), passwordChangedAt: new Date() });
     print({
