@@ -7,6 +7,8 @@ export interface FieldChange {
 
 /** Fields a PATCH replaces whole (not merged): compared and sent whole. */
 export const WHOLE_FIELDS: ReadonlySet<string> = new Set(['customHeaders', 'scope', 'recurrence']);
+/** Lists whose members' fields a PATCH replaces whole, each (a monitor's schedule, headers, expect). */
+export const WHOLE_MEMBER_FIELDS: ReadonlySet<string> = new Set(['monitors']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,12 +34,14 @@ export function diffWritten(
   written: Record<string, unknown>,
   current: Record<string, unknown>,
   prefix = '',
+  /** Every field is replaced whole (a monitor's). */
+  whole = false,
 ): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const [key, to] of Object.entries(written)) {
     if (to === undefined) continue;
     const from = current[key];
-    if (isPlainObject(to) && isPlainObject(from) && !WHOLE_FIELDS.has(key))
+    if (isPlainObject(to) && isPlainObject(from) && !whole && !WHOLE_FIELDS.has(key))
       changes.push(...diffWritten(to, from, `${prefix}${key}.`));
     else if (!sameValue(to, from ?? null)) changes.push({ field: `${prefix}${key}`, from: from ?? null, to });
   }

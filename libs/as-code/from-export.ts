@@ -1,7 +1,9 @@
 import { connectorOf } from '../connectors/index.js';
-import type { ExportDocument } from '../exports/index.js';
+import { MONITOR_KIND_NOUNS } from '../events/index.js';
+import type { ExportDocument, ExportedMonitor } from '../exports/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
 import { groupBy } from '../runtime/index.js';
+import type { DeclaredMonitor } from './monitor-entries.js';
 import type { WrittenFile } from './plan.js';
 
 /** What of an export a file cannot carry (write-only values are not exported), said per thing. */
@@ -36,6 +38,29 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
   );
   const windowsOf = groupBy(exported.maintenanceWindows, (window) => window.websiteId);
   const websitesOf = groupBy(exported.websites, (website) => website.customerId);
+  const monitorsOf = groupBy(exported.monitors, (monitor) => monitor.websiteId);
+
+  /** A monitor as its create takes it: its credentials and a heartbeat's ping URL are not exported (said). */
+  const monitor = (
+    site: ExportedWebsite,
+    { id, websiteId, createdAt, updatedAt, secretNames, ...fields }: ExportedMonitor,
+  ) => {
+    const label = `${MONITOR_KIND_NOUNS[fields.kind]} "${fields.name}" (${site.name})`;
+    const secrets = Object.entries(secretNames ?? {}).flatMap(([field, names]) =>
+      names.map((name) => `${field}.${name}`),
+    );
+    if (secrets.length > 0)
+      notes.push({
+        label,
+        note: `credentials not carried (write-only): ${secrets.join(', ')}: give them as {env: NAME}`,
+      });
+    if (fields.kind === 'heartbeat')
+      notes.push({
+        label,
+        note: 'its ping URL is not carried (a credential): one made from this has a new one',
+      });
+    return fields as DeclaredMonitor;
+  };
 
   const website = (site: ExportedWebsite) => {
     const label = `website "${site.name}"`;
@@ -78,6 +103,7 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
         timezone: window.timezone,
         recurrence: window.recurrence,
       })),
+      monitors: (monitorsOf.get(site.id) ?? []).map((each) => monitor(site, each)),
     };
   };
 

@@ -11,8 +11,23 @@ const COLLECTION: Record<ResourceKind, string> = {
   channel: '/api/notification-channels',
   website: '/api/websites',
   maintenanceWindow: '/api/maintenance-windows',
+  monitor: '/api/monitors',
   statusPage: '/api/status-pages',
 };
+
+/** The kinds of monitor made through a route of their own; the others through POST …/monitors with their kind. */
+const MONITOR_ROUTES: Readonly<Record<string, string>> = {
+  heartbeat: 'heartbeats',
+  dns: 'dns-checks',
+  port: 'port-checks',
+};
+
+/** Where a monitor is made, and what is sent there (its website in the path). */
+function monitorCreate({ websiteId, kind, ...fields }: Body): [string, Body] {
+  const route = MONITOR_ROUTES[String(kind)];
+  const website = `/api/websites/${encodeURIComponent(String(websiteId))}`;
+  return route ? [`${website}/${route}`, fields] : [`${website}/monitors`, { kind, ...fields }];
+}
 
 /** Tries of one request the API turned away for now (429 over the rate limit, 503 busy). */
 const MAX_TRIES = 6;
@@ -108,8 +123,9 @@ export class ApiConfiguration implements ConfigurationWriter {
   }
 
   async create(kind: Exclude<ResourceKind, 'website'>, body: Body): Promise<number> {
-    const created = (await this.request('POST', COLLECTION[kind], body)) as { id?: unknown };
-    if (typeof created?.id !== 'number') throw new Error(`POST ${COLLECTION[kind]} answered without an id`);
+    const [path, sent] = kind === 'monitor' ? monitorCreate(body) : [COLLECTION[kind], body];
+    const created = (await this.request('POST', path, sent)) as { id?: unknown };
+    if (typeof created?.id !== 'number') throw new Error(`POST ${path} answered without an id`);
     return created.id;
   }
 

@@ -5,20 +5,8 @@ import { CHANNEL_TYPES, EVENT_KINDS } from '../notifications/index.js';
 import { createPackageBody } from '../packages/index.js';
 import { createStatusPageBody } from '../status-pages/index.js';
 import { createWebsiteBody, patchCheckConfigBody } from '../websites/index.js';
-
-/**
- * A value read where plan/apply runs, never written in the file: credentials stay in the CI's
- * secret store (`{env: SLACK_WEBHOOK_URL}`).
- */
-export const envReference = z
-  .strictObject({
-    env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name')
-      .describe('The environment variable holding the value'),
-  })
-  .meta({ id: 'EnvReference' });
-export type EnvReference = z.infer<typeof envReference>;
+import { envReference } from './env-reference.js';
+import { declaredMonitor } from './monitor-entries.js';
 
 const secretText = z.union([z.string(), envReference]);
 
@@ -57,6 +45,13 @@ const website = createWebsiteBody
       .max(50)
       .optional()
       .describe('Its maintenance windows, each known by its title'),
+    monitors: z
+      .array(declaredMonitor)
+      .max(1000)
+      .optional()
+      .describe(
+        'Its heartbeats, DNS, port and probe checks, each known by its name; left out: those it has are left as they are',
+      ),
   })
   .superRefine((site, ctx) => {
     // The API seals these and never shows them: in the file they would be plain text, and never compared.
@@ -143,6 +138,7 @@ export type MonitoringFile = z.infer<typeof monitoringFile>;
 export type DeclaredCustomer = z.infer<typeof customer>;
 export type DeclaredWebsite = z.infer<typeof website>;
 export type DeclaredWindow = z.infer<typeof maintenanceWindow>;
+export type { DeclaredMonitor } from './monitor-entries.js';
 export type DeclaredChannel = z.infer<typeof channel>;
 export type DeclaredStatusPage = z.infer<typeof statusPage>;
 export type DeclaredPackage = z.infer<typeof createPackageBody>;

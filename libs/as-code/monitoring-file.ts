@@ -1,7 +1,9 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { WHOLE_FIELDS } from './field-diff.js';
-import { envReference, monitoringFile } from './monitoring-file.schema.js';
+import { envReference } from './env-reference.js';
+import { WHOLE_FIELDS, WHOLE_MEMBER_FIELDS } from './field-diff.js';
+import { literalCredentials } from './monitor-entries.js';
+import { monitoringFile } from './monitoring-file.schema.js';
 import { PlanProblems, type WrittenFile } from './plan.js';
 
 /** A file this large is not a monitoring file (10,000 websites take about 3 MB of YAML). */
@@ -38,6 +40,9 @@ export function readMonitoringFile(
 export function writtenFile(raw: unknown, env: Readonly<Record<string, string | undefined>>): WrittenFile {
   const shape = monitoringFile.safeParse(raw);
   if (!shape.success) throw problemsOf(shape.error);
+  // Told apart before the variables are read: afterwards a credential from one is text too.
+  const literal = literalCredentials(shape.data);
+  if (literal.length > 0) throw new PlanProblems(literal);
   const missing: Array<{ path: string; message: string }> = [];
   const withValues = (value: unknown, path: string[]): unknown => {
     if (envReference.safeParse(value).success) {
@@ -70,11 +75,16 @@ function problemsOf(error: z.ZodError): PlanProblems {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
-/** `parsed` with only the keys `raw` has (a field whole where PATCH replaces it whole), instants as ISO text. */
-function onlyWritten(parsed: unknown, raw: unknown, whole = false): unknown {
+/**
+ * `parsed` with only the keys `raw` has (a field whole where PATCH replaces it whole, and each field
+ * of a list's members where PATCH replaces those: `fieldsWhole`), instants as ISO text.
+ */
+function onlyWritten(parsed: unknown, raw: unknown, whole = false, fieldsWhole = false): unknown {
   if (parsed instanceof Date) return parsed.toISOString();
   if (Array.isArray(parsed))
-    return parsed.map((item, i) => onlyWritten(item, Array.isArray(raw) ? raw[i] : undefined, whole));
+    return parsed.map((item, i) =>
+      onlyWritten(item, Array.isArray(raw) ? raw[i] : undefined, whole, fieldsWhole),
+    );
   if (!isPlainObject(parsed)) return parsed;
   const keys = whole || !isPlainObject(raw) ? Object.keys(parsed) : Object.keys(raw);
   return Object.fromEntries(
@@ -82,7 +92,12 @@ function onlyWritten(parsed: unknown, raw: unknown, whole = false): unknown {
       .filter((key) => parsed[key] !== undefined)
       .map((key) => [
         key,
-        onlyWritten(parsed[key], isPlainObject(raw) ? raw[key] : undefined, whole || WHOLE_FIELDS.has(key)),
+        onlyWritten(
+          parsed[key],
+          isPlainObject(raw) ? raw[key] : undefined,
+          whole || fieldsWhole || WHOLE_FIELDS.has(key),
+          WHOLE_MEMBER_FIELDS.has(key),
+        ),
       ]),
   );
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../exports/index.js';
 import { applyPlan, type ConfigurationWriter } from './apply.js';
+import { fileFromExport } from './from-export.js';
 import { readMonitoringFile, writtenFile } from './monitoring-file.js';
 import { type PlanProblems, planChanges, type WrittenFile } from './plan.js';
 import { planText } from './plan-text.js';
@@ -16,6 +17,7 @@ const emptyOrganization = (): ExportDocument => ({
   customers: [],
   websites: [],
   maintenanceWindows: [],
+  monitors: [],
   channels: [],
   statusPages: [],
 });
@@ -355,6 +357,336 @@ describe('planChanges converges: a second plan after apply finds nothing, and se
       'create website "Shop" (Acme)',
       'delete website "Shop"',
     ]);
+  });
+});
+
+/** Website 40 ("Shop") with a DNS check, a WebSocket check holding a sealed Authorization header, and a heartbeat. */
+function withMonitors(): ExportDocument {
+  const current = withWebsite();
+  current.monitors = [
+    {
+      id: 70,
+      websiteId: 40,
+      kind: 'dns',
+      name: 'Address',
+      recordType: 'A',
+      host: 'shop.example',
+      expected: ['192.0.2.1', '192.0.2.2'],
+      intervalSeconds: 300,
+      timeoutSeconds: 5,
+      relearnAfterSeconds: 86_400,
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      id: 71,
+      websiteId: 40,
+      kind: 'websocket',
+      name: 'Feed',
+      url: 'wss://shop.example/feed',
+      headers: { 'X-Client': 'webmon' },
+      subprotocol: null,
+      send: null,
+      expect: null,
+      intervalSeconds: 60,
+      timeoutSeconds: 10,
+      secretNames: { headers: ['Authorization'] },
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      id: 72,
+      websiteId: 40,
+      kind: 'heartbeat',
+      name: 'Backup',
+      schedule: { periodSeconds: 86_400 },
+      graceSeconds: 300,
+      maxRunSeconds: null,
+      createdAt: at,
+      updatedAt: at,
+    },
+  ];
+  return current;
+}
+const feed = (fields: Record<string, unknown> = {}) => ({
+  kind: 'websocket',
+  name: 'Feed',
+  url: 'wss://shop.example/feed',
+  ...fields,
+});
+const FEED_ENV = { FEED_TOKEN: 'Bearer t-very-secret', FEED_KEY: 'k-very-secret' };
+const planWithEnv = (file: Omit<WrittenFile, 'version'>, current: ExportDocument) =>
+  planChanges(writtenFile({ version: 1, ...file }, FEED_ENV), current, { prune: false, createOnly: false });
+const backup = { kind: 'heartbeat', name: 'Backup', schedule: { periodSeconds: 86_400 } };
+const problemsOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return (error as PlanProblems).problems;
+  }
+  return [];
+};
+
+describe('planChanges: a website’s monitors, known by their name within it', () => {
+  it('makes them after every website (websites stay one batch), on their website by reference', () => {
+    const result = plan({
+      packages: [{ key: 'pro', displayName: 'Pro' }],
+      customers: [
+        {
+          name: 'Acme',
+          package: 'pro',
+          websites: [
+            {
+              name: 'Shop',
+              url: 'https://shop.example/',
+              monitors: [
+                { kind: 'icmp', name: 'Ping', count: 5 },
+                { kind: 'heartbeat', name: 'Backup', schedule: { cron: '30 2 * * *' } },
+              ],
+            },
+            {
+              name: 'Blog',
+              url: 'https://blog.example/',
+              monitors: [{ kind: 'port', name: 'SSH', port: 22 }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(result.steps.map((step) => `${step.action} ${step.label}`)).toEqual([
+      'create package "pro"',
+      'create customer "Acme"',
+      'create website "Shop" (Acme)',
+      'create website "Blog" (Acme)',
+      'create ping check "Ping" (Shop)',
+      'create heartbeat "Backup" (Shop)',
+      'create port check "SSH" (Blog)',
+    ]);
+    expect(result.steps[4]).toMatchObject({
+      kind: 'monitor',
+      body: {
+        kind: 'icmp',
+        name: 'Ping',
+        count: 5,
+        websiteId: { $ref: 'website', key: 'Acme https://shop.example/' },
+      },
+    });
+    // Only what is written is sent: the API gives the rest its defaults.
+    expect(result.steps[4]?.action === 'create' && Object.keys(result.steps[4].body).sort()).toEqual([
+      'count',
+      'kind',
+      'name',
+      'websiteId',
+    ]);
+    expect(result.steps[5]).toMatchObject({ body: { schedule: { cron: '30 2 * * *', timezone: 'UTC' } } });
+  });
+
+  it('compares each field whole as stored (DNS answers normalised, credentials by whether they are set) and shows a change field by field', () => {
+    const same = planWithEnv(
+      acmeWith({
+        monitors: [
+          { kind: 'dns', name: 'Address', recordType: 'A', expected: ['192.0.2.2', '192.0.2.1'] },
+          feed({ headers: { 'X-Client': 'webmon', authorization: { env: 'FEED_TOKEN' } } }),
+          backup,
+        ],
+      }),
+      withMonitors(),
+    );
+    expect(same.steps).toEqual([]);
+    expect(same.unchanged.filter((thing) => thing.kind === 'monitor')).toHaveLength(3);
+
+    const changed = plan(
+      acmeWith({
+        monitors: [
+          {
+            kind: 'dns',
+            name: 'Address',
+            recordType: 'A',
+            expected: ['192.0.2.1', '192.0.2.2'],
+            intervalSeconds: 120,
+          },
+          feed({ headers: { 'X-Client': 'webmon' }, expect: { contains: 'pong' } }),
+          { kind: 'heartbeat', name: 'Backup', schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' } },
+        ],
+      }),
+      withMonitors(),
+    );
+    expect(planText(changed)).toContain(
+      [
+        '~ change DNS check "Address" (Shop)',
+        '    intervalSeconds: 300 → 120',
+        '~ change WebSocket check "Feed" (Shop)',
+        '    expect: null → {"contains":"pong"}',
+        '~ change heartbeat "Backup" (Shop)',
+        '    schedule: {"periodSeconds":86400} → {"cron":"0 3 * * *","timezone":"Europe/Berlin"}',
+      ].join('\n'),
+    );
+    // A credential the file does not name is kept as it is.
+    expect(changed.steps[1]).toMatchObject({
+      action: 'change',
+      address: '71',
+      body: { expect: { contains: 'pong' } },
+    });
+  });
+
+  it('sends a sealed record whole: a credential kept when not named, taken off by null, a new one set; its value never shown', () => {
+    const removed = plan(
+      acmeWith({ monitors: [feed({ headers: { 'X-Client': 'other' } })] }),
+      withMonitors(),
+    );
+    expect(removed.steps[0]).toMatchObject({
+      changes: [{ field: 'headers', from: { 'X-Client': 'webmon' }, to: { 'X-Client': 'other' } }],
+      body: { headers: { 'X-Client': 'other', Authorization: '(set)' } },
+    });
+    const dropped = plan(
+      acmeWith({ monitors: [feed({ headers: { Authorization: null } })] }),
+      withMonitors(),
+    );
+    expect(dropped.steps[0]).toMatchObject({ body: { headers: {} } });
+    const added = planWithEnv(
+      acmeWith({ monitors: [feed({ headers: { 'X-Client': 'webmon', 'X-Api-Key': { env: 'FEED_KEY' } } })] }),
+      withMonitors(),
+    );
+    expect(added.steps[0]).toMatchObject({
+      body: { headers: { 'X-Client': 'webmon', 'X-Api-Key': 'k-very-secret', Authorization: '(set)' } },
+    });
+    expect(planText(added)).toContain('"x-api-key":"(set)"');
+    expect(planText(added)).not.toContain('very-secret');
+    expect(
+      problemsOf(() => plan(acmeWith({ monitors: [feed({ headers: { Authorization: 'Bearer x' } })] }))),
+    ).toEqual([
+      {
+        path: 'customers.0.websites.0.monitors.0.headers.Authorization',
+        message: 'a credential: give it as {env: NAME} (the API keeps it sealed)',
+      },
+    ]);
+  });
+
+  it('refuses, naming the place: a name twice in a website, two of one name in the organization, a kind changed, a kind the package leaves out', () => {
+    expect(
+      problemsOf(() =>
+        plan(
+          acmeWith({
+            monitors: [
+              { kind: 'icmp', name: 'Ping' },
+              { kind: 'udp', name: 'Ping', port: 53 },
+            ],
+          }),
+          withMonitors(),
+        ),
+      ),
+    ).toEqual([
+      {
+        path: 'customers.0.websites.0.monitors.1.name',
+        message: '"Acme https://shop.example/ Ping" is described twice',
+      },
+    ]);
+    const twice = withMonitors();
+    twice.monitors.push({ ...(twice.monitors[2] as ExportDocument['monitors'][number]), id: 73 });
+    expect(problemsOf(() => plan(acmeWith({ monitors: [backup] }), twice))).toEqual([
+      {
+        path: 'customers.0.websites.0.monitors.0.name',
+        message:
+          'your organization has two of kind monitor known as "Acme https://shop.example/ Backup": rename or delete one, then plan again',
+      },
+    ]);
+    expect(
+      problemsOf(() => plan(acmeWith({ monitors: [{ kind: 'icmp', name: 'Backup' }] }), withMonitors())),
+    ).toEqual([
+      {
+        path: 'customers.0.websites.0.monitors.0.kind',
+        message: '"Backup" is a heartbeat of this website: a kind cannot change (give it another name)',
+      },
+    ]);
+    const withoutPing = withMonitors();
+    withoutPing.packages = [
+      { ...pkg(1, 'pro'), features: { icmpChecks: false } as ExportDocument['packages'][number]['features'] },
+    ];
+    expect(
+      problemsOf(() => plan(acmeWith({ monitors: [{ kind: 'icmp', name: 'Ping' }] }), withoutPing)),
+    ).toEqual([
+      {
+        path: 'customers.0.websites.0.monitors.0.kind',
+        message: 'the package "pro" does not include icmpChecks',
+      },
+    ]);
+    // Creating only (an import), the monitor is left out and said; the rest is made.
+    const imported = planChanges(
+      writtenFile(
+        {
+          version: 1,
+          ...acmeWith({
+            monitors: [
+              { kind: 'icmp', name: 'Ping' },
+              { kind: 'port', name: 'SSH', port: 22 },
+            ],
+          }),
+        },
+        {},
+      ),
+      withoutPing,
+      { prune: false, createOnly: true },
+    );
+    expect(imported.refused).toEqual([
+      {
+        kind: 'monitor',
+        label: 'ping check "Ping" (Shop)',
+        reason: 'the package "pro" does not include icmpChecks',
+      },
+    ]);
+    expect(imported.steps.map((step) => step.label)).toEqual(['port check "SSH" (Shop)']);
+  });
+
+  it('prunes only the monitors of a website that lists its monitors, and those of a website it deletes', () => {
+    const listed = plan(acmeWith({ monitors: [backup] }), withMonitors(), true);
+    expect(listed.steps.map((step) => `${step.action} ${step.label}`)).toEqual([
+      'delete DNS check "Address" (Shop)',
+      'delete WebSocket check "Feed" (Shop)',
+    ]);
+    expect(listed.steps[0]).toMatchObject({ kind: 'monitor', address: '70' });
+    expect(plan(acmeWith({}), withMonitors(), true).steps).toEqual([]);
+    const gone = plan(
+      { packages: [{ key: 'pro', displayName: 'pro' }], customers: [{ name: 'Acme', package: 'pro' }] },
+      withMonitors(),
+      true,
+    );
+    expect(gone.steps.map((step) => `${step.action} ${step.kind}`)).toEqual([
+      'delete monitor',
+      'delete monitor',
+      'delete monitor',
+      'delete website',
+    ]);
+  });
+
+  it('an export’s monitors as a file plan to nothing against that organization; what is not carried is said', () => {
+    const current = withMonitors();
+    const { file, notes } = fileFromExport(current);
+    expect(file.customers?.[0]?.websites?.[0]?.monitors).toEqual([
+      expect.objectContaining({ kind: 'dns', name: 'Address', host: 'shop.example' }),
+      {
+        kind: 'websocket',
+        name: 'Feed',
+        url: 'wss://shop.example/feed',
+        headers: { 'X-Client': 'webmon' },
+        subprotocol: null,
+        send: null,
+        expect: null,
+        intervalSeconds: 60,
+        timeoutSeconds: 10,
+      },
+      expect.objectContaining({ kind: 'heartbeat', name: 'Backup' }),
+    ]);
+    expect(notes).toEqual([
+      {
+        label: 'WebSocket check "Feed" (Shop)',
+        note: 'credentials not carried (write-only): headers.Authorization: give them as {env: NAME}',
+      },
+      {
+        label: 'heartbeat "Backup" (Shop)',
+        note: 'its ping URL is not carried (a credential): one made from this has a new one',
+      },
+    ]);
+    expect(planChanges(writtenFile(file, {}), current, { prune: true, createOnly: false }).steps).toEqual([]);
   });
 });
 

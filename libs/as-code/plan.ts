@@ -1,10 +1,15 @@
 import type { z } from 'zod';
+import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { ExportDocument } from '../exports/index.js';
+import { kindTerms } from '../monitors/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
+import { includesFeature } from '../packages/index.js';
 import { changedFields, diffWritten, type FieldChange } from './field-diff.js';
+import { type DeclaredMonitor, monitorSides } from './monitor-entries.js';
 import type { monitoringFile } from './monitoring-file.schema.js';
 import {
   KnownIds,
+  monitorKey,
   optional,
   type Reference,
   type ResourceKind,
@@ -93,11 +98,22 @@ class Planner {
   private readonly ambiguous = new Set<string>();
   /** Keys the file describes, by kind: what `prune` keeps. */
   private readonly described = new Map<ResourceKind, Set<string>>();
+  /** The file's websites that list their monitors (`prune` deletes only theirs), with them. */
+  private readonly monitorLists: Array<{
+    ofWebsite: string;
+    website: string;
+    path: string;
+    packageKey: string;
+    monitors: DeclaredMonitor[];
+  }> = [];
+  /** The packages the file describes, by key (their features decide which monitors it may have). */
+  private readonly filePackages = new Map<string, NonNullable<WrittenFile['packages']>[number]>();
   private readonly names = {
     package: new Map<number, string>(),
     customer: new Map<number, string>(),
     channel: new Map<number, string>(),
     website: new Map<number, string>(),
+    monitor: new Map<number, string>(),
   };
 
   constructor(
@@ -111,6 +127,10 @@ class Planner {
       const owner = this.names.customer.get(website.customerId);
       if (owner !== undefined)
         this.learn('website', websiteKey(owner, website.httpMethod, website.url), website.id);
+    }
+    for (const monitor of current.monitors) {
+      const ofWebsite = this.names.website.get(monitor.websiteId);
+      if (ofWebsite !== undefined) this.learn('monitor', monitorKey(ofWebsite, monitor.name), monitor.id);
     }
   }
 
@@ -130,13 +150,17 @@ class Planner {
         ? `your organization has two of kind ${kind} known as "${key}": rename or delete one, then plan again`
         : null;
     if (problem) {
-      // Creating only (an import), the thing is left out and said; a file to apply must be clear.
-      if (this.options.createOnly) this.refused.push({ kind, label: `${kind} "${key}"`, reason: problem });
-      else this.problems.push({ path, message: problem });
+      this.refuse(kind, `${kind} "${key}"`, path, problem);
       return false;
     }
     keys.add(key);
     return true;
+  }
+
+  /** A thing that cannot be planned: creating only (an import) it is left out and said; a file to apply must be clear. */
+  private refuse(kind: ResourceKind, label: string, path: string, message: string): void {
+    if (this.options.createOnly) this.refused.push({ kind, label, reason: message });
+    else this.problems.push({ path, message });
   }
 
   /** A thing named by the file: it must exist (or be described), and `prune` keeps it. */
@@ -162,13 +186,15 @@ class Planner {
       /** Fields sent along when one changes (a sealed body with its flag). */
       sentWith?: Record<string, readonly string[]>;
       checkConfig?: { written: Body; current: Body };
+      /** Every field is replaced whole by PATCH (a monitor's). */
+      whole?: boolean;
     } = {},
   ): void {
     if (!found) {
       this.steps.push({ action: 'create', kind, key, label, body: written });
       return;
     }
-    const changes = diffWritten(extra.compared ?? written, found.view);
+    const changes = diffWritten(extra.compared ?? written, found.view, '', extra.whole);
     const configChanges = extra.checkConfig
       ? diffWritten(extra.checkConfig.written, extra.checkConfig.current).map((change) => ({
           ...change,
@@ -209,6 +235,7 @@ class Planner {
   plan(file: WrittenFile): void {
     for (const [i, pkg] of (file.packages ?? []).entries()) {
       if (!this.describe('package', pkg.key, `packages.${i}.key`)) continue;
+      this.filePackages.set(pkg.key, pkg);
       const found = this.current.packages.find((p) => p.key === pkg.key);
       this.reconcile('package', pkg.key, `package "${pkg.key}"`, found && { id: found.id, view: found }, pkg);
     }
@@ -224,9 +251,22 @@ class Planner {
         const key = websiteKey(customer.name, website.httpMethod ?? 'GET', website.url);
         if (!this.describe('website', key, `customers.${i}.websites.${j}.url`)) continue;
         this.fileWebsites.push({ customer: customer.name.trim(), name: website.name, url: website.url, key });
-        this.planWebsite(customer.name.trim(), website, `customers.${i}.websites.${j}`);
+        const path = `customers.${i}.websites.${j}`;
+        this.planWebsite(customer.name.trim(), website, path);
+        if (website.monitors)
+          this.monitorLists.push({
+            ofWebsite: key,
+            website: website.name,
+            path,
+            packageKey: customer.package,
+            monitors: website.monitors,
+          });
       }
     }
+    // After every website, so that websites made together stay one batch.
+    for (const list of this.monitorLists)
+      for (const [k, monitor] of list.monitors.entries())
+        this.planMonitor(list, monitor, `${list.path}.monitors.${k}`);
     for (const [i, page] of (file.statusPages ?? []).entries()) this.planStatusPage(page, i);
     if (this.problems.length > 0) throw new PlanProblems(this.problems);
   }
@@ -297,8 +337,15 @@ class Planner {
   private planWebsite(customerName: string, website: WrittenWebsite, path: string): void {
     const key = websiteKey(customerName, website.httpMethod ?? 'GET', website.url);
     const label = `website "${website.name}" (${customerName})`;
-    const { checkConfig, maintenance, notificationChannels, secretHeaders, mtlsClientKey, ...fields } =
-      website;
+    const {
+      checkConfig,
+      maintenance,
+      monitors: _monitors,
+      notificationChannels,
+      secretHeaders,
+      mtlsClientKey,
+      ...fields
+    } = website;
     const written: Body = { ...fields, customerId: this.ref('customer', customerName, path) };
     if (notificationChannels)
       written.notificationChannelIds = notificationChannels.map((name, k) =>
@@ -393,6 +440,52 @@ class Planner {
       found && { id: found.id, view: found },
       found ? window : { ...window, websiteId },
     );
+  }
+
+  /**
+   * A monitor of a website, known by its name there: made when missing, changed where it differs
+   * (every field whole, as PATCH replaces it), refused when its package does not include its kind.
+   */
+  private planMonitor(list: Planner['monitorLists'][number], monitor: DeclaredMonitor, path: string): void {
+    const key = monitorKey(list.ofWebsite, monitor.name);
+    const label = `${MONITOR_KIND_NOUNS[monitor.kind]} "${monitor.name.trim()}" (${list.website})`;
+    if (!this.describe('monitor', key, `${path}.name`)) return;
+    const { feature } = kindTerms(monitor.kind);
+    const pkg = this.current.packages.find((p) => p.key === list.packageKey);
+    const declared = this.filePackages.get(list.packageKey)?.features;
+    const features = { ...pkg?.features, ...(typeof declared === 'object' ? declared : {}) };
+    if (!includesFeature({ features }, feature)) {
+      this.refuse(
+        'monitor',
+        label,
+        `${path}.kind`,
+        `the package "${list.packageKey}" does not include ${feature}`,
+      );
+      return;
+    }
+    const found = this.current.monitors.find((m) => m.id === this.known.get('monitor', key));
+    if (found && found.kind !== monitor.kind) {
+      this.refuse(
+        'monitor',
+        label,
+        `${path}.kind`,
+        `"${monitor.name}" is a ${MONITOR_KIND_NOUNS[found.kind]} of this website: a kind cannot change (give it another name)`,
+      );
+      return;
+    }
+    const { compared, view, sent } = monitorSides(monitor, found);
+    if (!found) {
+      const websiteId = this.known.resolve(reference('website', list.ofWebsite));
+      this.steps.push({
+        action: 'create',
+        kind: 'monitor',
+        key,
+        label,
+        body: { ...sent, kind: monitor.kind, websiteId },
+      });
+      return;
+    }
+    this.reconcile('monitor', key, label, { id: found.id, view }, sent, { compared, whole: true });
   }
 
   private planStatusPage(page: NonNullable<WrittenFile['statusPages']>[number], i: number): void {
@@ -490,6 +583,20 @@ class Planner {
       const key = windowKey(websiteKeys.get(window.websiteId) ?? '', window.title);
       if (!removedWebsites.has(window.websiteId) && !kept('maintenanceWindow', key))
         remove('maintenanceWindow', key, `maintenance window "${window.title}"`, window.id);
+    }
+    // A website's monitors go when it goes, or when the file lists its monitors without them.
+    const listing = new Set(this.monitorLists.map((list) => list.ofWebsite));
+    const websiteNames = new Map(websites.map(({ website }) => [website.id, website.name]));
+    for (const monitor of this.current.monitors) {
+      const ofWebsite = websiteKeys.get(monitor.websiteId) ?? '';
+      const key = monitorKey(ofWebsite, monitor.name);
+      if ((removedWebsites.has(monitor.websiteId) || listing.has(ofWebsite)) && !kept('monitor', key))
+        remove(
+          'monitor',
+          key,
+          `${MONITOR_KIND_NOUNS[monitor.kind]} "${monitor.name}" (${websiteNames.get(monitor.websiteId)})`,
+          monitor.id,
+        );
     }
     for (const { website, key } of websites)
       if (removedWebsites.has(website.id))

@@ -5,6 +5,7 @@ export const RESOURCE_KINDS = [
   'channel',
   'website',
   'maintenanceWindow',
+  'monitor',
   'statusPage',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
@@ -45,6 +46,8 @@ export const websiteKey = (customerName: string, method: string, url: string) =>
   `${customerName.trim()} ${method === 'GET' ? '' : `${method} `}${urlKey(url)}`;
 /** A maintenance window is known by its title within its website. */
 export const windowKey = (ofWebsite: string, title: string) => `${ofWebsite} ${title.trim()}`;
+/** A monitor (heartbeat, DNS, port or probe check) is known by its name within its website. */
+export const monitorKey = (ofWebsite: string, name: string) => `${ofWebsite} ${name.trim()}`;
 
 /** The ids known so far by kind and key: the organization's, then each thing made. */
 export class KnownIds {

@@ -4,8 +4,10 @@ import { type CustomerDocument, customerView, toCustomerView } from '../customer
 import { invalidInput } from '../errors/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { type MaintenanceWindowDocument, toWindowView, windowView } from '../maintenance/index.js';
+import type { MonitorDocument } from '../monitors/index.js';
 import { type ChannelDocument, channelView, toChannelView } from '../notifications/index.js';
 import { type PackageDocument, packageView, toPackageView } from '../packages/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import { type StatusPageDocument, statusPageView, toStatusPageView } from '../status-pages/index.js';
 import {
   checkConfigView,
@@ -14,7 +16,11 @@ import {
   type WebsiteDocument,
   websiteView,
 } from '../websites/index.js';
+import { exportedMonitor, toExportedMonitor } from './monitor-export.js';
 import { websitesCsv } from './websites-csv.js';
+
+/** A website's monitors are read by primary key (its list, then each): this many websites' at once. */
+const MONITOR_READS_AT_ONCE = 16;
 
 /** Everything an organization (or one customer) has configured, as the API's own views. */
 export const exportDocument = z
@@ -27,6 +33,12 @@ export const exportDocument = z
     customers: z.array(customerView),
     websites: z.array(websiteView.extend({ checkConfig: checkConfigView })),
     maintenanceWindows: z.array(windowView),
+    monitors: z
+      .array(exportedMonitor)
+      .default([])
+      .describe(
+        "The websites' heartbeats, DNS, port and probe checks (an export made before they were carried has none)",
+      ),
     channels: z
       .array(channelView)
       .describe('Write-only fields are not exported: each shows as `<field>Set: true|false`'),
@@ -44,6 +56,8 @@ export interface ExportSources {
     organizationId: number,
     websiteIds: readonly number[],
   ): Promise<MaintenanceWindowDocument[]>;
+  /** The website's heartbeats, DNS, port and probe checks. */
+  monitors(organizationId: number, websiteId: number): Promise<MonitorDocument[]>;
   channels(organizationId: number, customerId: number | undefined): Promise<ChannelDocument[]>;
   statusPages(organizationId: number, customerId: number | undefined): Promise<StatusPageDocument[]>;
 }
@@ -56,7 +70,7 @@ export function exportRoutes(sources: ExportSources): Route[] {
       operationId: 'exportConfiguration',
       summary: 'Everything configured, to keep or to move: as JSON, or the websites as CSV',
       description:
-        '`format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer.',
+        '`format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, the websites’ monitors (heartbeats, DNS, port and probe checks, as their create routes take them; credentials named in `secretNames`, a heartbeat’s ping URL left out), notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer.',
       tags: ['Websites'],
       access: 'read',
       query: z.strictObject({
@@ -123,11 +137,13 @@ export async function buildExport(
     customers.map((customer) => [customer.id, packageOf.get(customer.packageId)]),
   );
   const usedPackages = new Set(customers.map((customer) => customer.packageId));
-  const [maintenanceWindows, channels, statusPages] = await Promise.all([
+  const reads = new ConcurrencyLimit(MONITOR_READS_AT_ONCE);
+  const [maintenanceWindows, monitors, channels, statusPages] = await Promise.all([
     sources.maintenanceWindows(
       organizationId,
       websites.map((website) => website.id),
     ),
+    Promise.all(websites.map((website) => reads.run(() => sources.monitors(organizationId, website.id)))),
     sources.channels(organizationId, customerId),
     sources.statusPages(organizationId, customerId),
   ]);
@@ -147,6 +163,7 @@ export async function buildExport(
       return pkg ? [{ ...toWebsiteView(website), checkConfig: toCheckConfigView(website, pkg) }] : [];
     }),
     maintenanceWindows: maintenanceWindows.map(toWindowView),
+    monitors: monitors.flat().map(toExportedMonitor),
     channels: channels.map(toChannelView),
     statusPages: statusPages.map(toStatusPageView),
   };

@@ -5,4 +5,13 @@ export {
   exportDocument,
   exportRoutes,
 } from './exports.routes.js';
+export {
+  createFieldsOf,
+  type ExportedMonitor,
+  exportedMonitor,
+  MONITOR_CREATE_BODIES,
+  MONITOR_KINDS,
+  sealedRecordsOf,
+  toExportedMonitor,
+} from './monitor-export.js';
 export { spreadsheetSafe, WEBSITE_CSV_COLUMNS, websitesCsv } from './websites-csv.js';

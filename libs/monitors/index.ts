@@ -9,6 +9,8 @@ export {
   type PingJobData,
 } from './heartbeat-pings.js';
 export { cronProblem, expectedAfter, heartbeatDeadline } from './heartbeat-schedule.js';
+export { isProbeKind, kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+export { isCredentialName, SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
   type MonitorDocument,
   type MonitorKind,
@@ -18,9 +20,10 @@ export {
 } from './monitor.repository.js';
 export { startMonitorWorker } from './monitor.worker.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
-export { MonitorRunner } from './monitor-runner.js';
+export { MonitorRunner, type PendingMonitorRecord } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
 export { pingRoutes } from './ping.routes.js';
 export { createPortCheckBody, portCheckView } from './port-check.schema.js';
+export { createProbeCheckBodies } from './probe-check.schema.js';

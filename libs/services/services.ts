@@ -430,6 +430,7 @@ class LazyServices implements Services {
             createStatusPage: (organizationId, input) => this.statusPages.create(organizationId, input),
             createWebsites: (organizationId, items) =>
               this.websites.createMany(organizationId, items, { dryRun: false, partial: true }),
+            monitors: this.monitors,
           },
           logger: this.deps.logger,
         }),
@@ -508,6 +509,8 @@ class LazyServices implements Services {
         this.websiteRepository.listPage(organizationId, customerId === undefined ? {} : { customerId }),
       maintenanceWindows: (organizationId, websiteIds) =>
         this.maintenanceWindows.listByWebsites(organizationId, websiteIds),
+      monitors: (organizationId, websiteId) =>
+        this.monitorRepository.listByWebsite(organizationId, websiteId),
       channels: (organizationId, customerId) =>
         this.channelRepository.list(organizationId, customerId === undefined ? {} : { customerId }),
       statusPages: (organizationId, customerId) =>
