@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from './support/harness.js';
+import { createUser, TEST_PASSWORD } from './support/people.js';
 
 describe('authentication and tokens', () => {
   let api: TestApi;
@@ -184,5 +185,49 @@ describe('failed authentications are throttled per client address', () => {
     const other = { 'x-forwarded-for': '203.0.113.7' };
     for (let i = 0; i < 10; i++)
       expect((await api.request('GET', '/api/tokens', { token, headers: other })).status).toBe(200);
+  });
+});
+
+describe('failed sign-ins are bounded service-wide, besides per address', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ SIGN_IN_FAILURES_PER_MINUTE: '4', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => api.stop());
+
+  it('past the bound only known browsers sign in; tokens and other routes go on', async () => {
+    const { organizationId, token } = await api.createOrganization(['admin']);
+    const { email } = await createUser(api, organizationId, 'editor');
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const known = await api.request('POST', '/api/auth/login', {
+      body: { email, password: TEST_PASSWORD },
+      headers: from('203.0.113.10'),
+    });
+    const device = known.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('webmon_device='))!
+      .split(';')[0]!;
+    // Four addresses, each far within its own budget, four accounts.
+    for (let i = 0; i < 4; i++) {
+      const failed = await api.request('POST', '/api/auth/login', {
+        body: { email: `target-${i}@example.com`, password: 'a guess at it' },
+        headers: from(`198.51.100.${i + 1}`),
+      });
+      expect(failed.status).toBe(401);
+    }
+    const stranger = await api.request('POST', '/api/auth/login', {
+      body: { email, password: TEST_PASSWORD },
+      headers: from('192.0.2.77'),
+    });
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(stranger.body).toMatchObject({ reason: 'failed-sign-ins-everywhere' });
+    const owner = await api.request('POST', '/api/auth/login', {
+      body: { email, password: TEST_PASSWORD },
+      headers: { ...from('192.0.2.77'), cookie: device },
+    });
+    expect(owner.status).toBe(200);
+    expect((await api.request('GET', '/api/websites', { token })).status).toBe(200);
   });
 });

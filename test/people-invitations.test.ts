@@ -213,10 +213,76 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
     expect((await accept(token)).status).toBe(400);
   });
 
-  it('only an owner invites an owner; an e-mail with an account is 409', async () => {
+  it('only an owner invites an owner; an e-mail with an account in the organization is 409', async () => {
     expect((await invite({ email: 'boss@example.com', role: 'owner' })).status).toBe(403);
     const { email } = await createUser(api, organizationId, 'viewer');
     expect((await invite({ email, role: 'viewer' })).status).toBe(409);
+  });
+
+  it("answers inviting an address with an account in another organization as any other (no hint of another tenant's people)", async () => {
+    const elsewhere = await createUser(api, await createOrganizationId(api), 'viewer');
+    const shape = (body: Record<string, unknown>) => ({ ...body, id: 0, email: '', expiresAt: '' });
+    const unknown = await invite({ email: 'a-stranger@example.com', role: 'viewer' });
+    const known = await invite({ email: elsewhere.email, role: 'viewer' });
+    expect([unknown.status, known.status]).toEqual([201, 201]);
+    expect(shape(known.body)).toEqual(shape(unknown.body));
+    expect([...known.headers.keys()].sort()).toEqual([...unknown.headers.keys()].sort());
+    const listed = await api.request<Array<{ email: string }>>('GET', '/api/invitations', {
+      token: adminToken,
+    });
+    expect(listed.body.map((i) => i.email)).toEqual(
+      expect.arrayContaining([elsewhere.email, 'a-stranger@example.com']),
+    );
+    // The address is told it has an account already, with no link that would fail.
+    const mail = await waitFor(
+      () => receiver.mails.findLast((m) => m.to.includes(elsewhere.email)),
+      'the mail',
+    );
+    expect(textOf(mail.raw)).toContain('has an account already');
+    expect(textOf(mail.raw)).not.toContain('accept-invitation');
+  });
+
+  it('tells a person once, by mail, that their account was locked, from which address and browser', async () => {
+    const { email } = await createUser(api, organizationId, 'editor');
+    const before = receiver.mails.length;
+    for (let i = 0; i < 7; i++)
+      await api.request('POST', '/api/auth/login', {
+        body: { email, password: `someone guessing ${i}` },
+        headers: { 'user-agent': 'GuessBot/2.0' },
+      });
+    const mail = await waitFor(
+      () => receiver.mails.slice(before).find((m) => m.to.includes(email)),
+      'a lock notice',
+    );
+    const text = textOf(mail.raw);
+    expect(text).toContain('locked');
+    expect(text).toContain('127.0.0.1');
+    expect(text).toContain('GuessBot/2.0');
+    expect(text).toContain(`${PUBLIC_URL}/reset-password`);
+    expect(text).not.toContain('someone guessing');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.mails.slice(before).filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it("refuses a new password holding the person's e-mail or organization's name, on acceptance and on reset", async () => {
+    await invite({ email: 'grace.hopper@example.com', role: 'viewer' });
+    const token = await linkTokenMailedTo(receiver, 'grace.hopper@example.com', 'accept-invitation');
+    tokensSeen.push(token);
+    const own = await accept(token, 'GraceHopper-1906!');
+    expect(own.status).toBe(400);
+    expect(own.body).toMatchObject({
+      errors: [{ path: 'password', message: expect.stringContaining('e-mail') }],
+    });
+    const name = (await new OrganizationRepository(api.db).findById(organizationId))!.name;
+    const organization = await accept(token, `${name.replace(/\s/g, '')}-Lantern-91`);
+    expect(organization.body).toMatchObject({
+      errors: [{ path: 'password', message: expect.stringContaining('organization') }],
+    });
+    const blank = await accept(token, ' '.repeat(14));
+    expect(blank.body).toMatchObject({
+      errors: [{ path: 'password', message: expect.stringContaining('spaces') }],
+    });
+    expect((await accept(token)).status).toBe(201);
   });
 
   it('resets a password by a one-time link, ending every session; an unknown e-mail gets the same 202', async () => {

@@ -112,6 +112,15 @@ describe('people: two-factor sign-in (TOTP)', () => {
     expect(JSON.stringify(await api.db.collection('users').findOne({ email }))).not.toContain('twoFactor"');
   });
 
+  it('turning two-factor on ends every other session (opened with the password alone)', async () => {
+    const { email } = await createUser(api, organizationId, 'viewer');
+    const here = await signIn(api, email);
+    const elsewhere = await signIn(api, email);
+    await enrol(here);
+    expect((await withCookie(api, elsewhere, 'GET', '/api/me')).status).toBe(401);
+    expect((await withCookie(api, here, 'GET', '/api/me')).status).toBe(200);
+  });
+
   it('refuses a confirmation with a wrong code, and an enrolment while it is on', async () => {
     const { email } = await createUser(api, organizationId, 'viewer');
     const cookie = await signIn(api, email);

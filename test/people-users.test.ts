@@ -54,6 +54,15 @@ describe('people: users managed by admins, under the owner rules', () => {
       expect(refused.status).toBe(403);
       expect(refused.body).toMatchObject({ detail: expect.stringContaining('Only an owner') });
     }
+    // Anything of an owner: a rename too, and a PATCH that changes nothing.
+    for (const body of [{ name: 'Renamed by an admin' }, { role: 'owner' }]) {
+      const refused = await withCookie(api, admin.cookie, 'PATCH', `/api/users/${owner.id}`, { body });
+      expect(refused.status).toBe(403);
+    }
+    expect(
+      (await api.request('PATCH', `/api/users/${owner.id}`, { token: adminToken, body: { name: 'X' } }))
+        .status,
+    ).toBe(403);
     expect((await withCookie(api, admin.cookie, 'DELETE', `/api/users/${owner.id}`)).status).toBe(403);
     // An admin token is an admin, not an owner.
     expect((await api.request('DELETE', `/api/users/${owner.id}`, { token: adminToken })).status).toBe(403);

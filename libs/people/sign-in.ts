@@ -184,10 +184,13 @@ export class SignIn {
     method: SignInMethod,
     keys: { accountSignIns: string; addressSignIns: string },
   ): Promise<SignedIn> {
-    await Promise.all([
+    // Counted now and held to again: of many right-password tries at once, all peeked before any counted.
+    const [byAccount, byAddress] = await Promise.all([
       this.deps.budgets.accountSuccesses.consume(keys.accountSignIns),
       this.deps.budgets.addressSuccesses.consume(keys.addressSignIns),
     ]);
+    if (!byAccount.allowed) throw refused('account-sign-ins', byAccount);
+    if (!byAddress.allowed) throw refused('address-sign-ins', byAddress);
     const [opened, device] = await Promise.all([
       this.openSession(user, client),
       this.deps.devices.remember(deviceId, user.email),
