@@ -194,9 +194,29 @@ export interface paths {
         put?: never;
         /**
          * Sign in: answers the user and sets the session cookie
-         * @description Sets `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS). A wrong e-mail and a wrong password answer the same 401; 5 failures per account in 15 minutes (and the per-address limit of failed authentications) answer 429 with Retry-After.
+         * @description Sets `webmon_session` (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS) and the device cookie `webmon_device` (HttpOnly, SameSite=Strict, Path=/api/auth). A wrong e-mail and a wrong password answer the same 401. Budgets (429 with Retry-After and `reason`): successful sign-ins per account and per address, failed ones per account (the account is locked: only a browser with its device cookie, or the password with a second factor, passes), per address and service-wide. 503 with Retry-After when the password-hash queue is full.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password: every session of yours ends, this browser gets a new one
+         * @description A wrong `currentPassword` is 400 naming it and counts as a failed sign-in of the account (429 past the budget); a new password the policy refuses is 400 naming `newPassword`.
+         */
+        post: operations["changeMyPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -309,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Turn two-factor sign-in on with a current code; answers ten recovery codes once
-         * @description A wrong or already used code is 400 naming `code`; 409 when no enrolment is pending. Only hashes of the recovery codes are kept.
+         * @description A wrong or already used code is 400 naming `code`; 409 when no enrolment is pending. Only hashes of the recovery codes are kept. Every other session of the person ends (they were opened with the password alone).
          */
         post: operations["confirmTwoFactor"];
         delete?: never;
@@ -408,7 +428,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation: makes the user and signs them in (session cookie)
-         * @description An unknown, used or expired token answers the same 400 naming `token`. The password: at least 12 characters, not a common one (400 naming `password`). Sets `webmon_session` as login does.
+         * @description An unknown, used or expired token answers the same 400 naming `token`. A password the policy refuses (its schema describes the rule) is 400 naming `password`. Sets `webmon_session` as login does.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -448,7 +468,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the link’s token; every session of the user ends
-         * @description An unknown, used or expired token answers the same 400 naming `token`. The password: at least 12 characters, not a common one (400 naming `password`).
+         * @description An unknown, used or expired token answers the same 400 naming `token`. A password the policy refuses (its schema describes the rule) is 400 naming `password`.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -3992,6 +4012,12 @@ export interface components {
             /** @description Required once the user has two-factor sign-in on: a current code or a recovery code */
             totp?: string;
         };
+        PasswordChange: {
+            currentPassword: string;
+            newPassword: components["schemas"]["NewPassword"];
+        };
+        /** @description At least 12 and at most 256 characters; not only spaces; no control characters; no character more than 3 times in a row; not containing your e-mail's name or your organization's name; not a known-breached or easily guessed password. */
+        NewPassword: string;
         TwoFactorCode: {
             /** @description The current 6-digit code of the authenticator app, or one of the recovery codes */
             code: string;
@@ -4016,7 +4042,7 @@ export interface components {
             /** @description The `token` of the link in the e-mail */
             token: string;
             name: string;
-            password: string;
+            password: components["schemas"]["NewPassword"];
         };
         PasswordResetRequest: {
             email: string;
@@ -4024,7 +4050,7 @@ export interface components {
         PasswordResetConfirmation: {
             /** @description The `token` of the link in the e-mail */
             token: string;
-            password: string;
+            password: components["schemas"]["NewPassword"];
         };
         PackageCreate: {
             /** @description The raw package type, e.g. "starter"; POST /api/v1/customers takes it as `plan` */
@@ -6169,6 +6195,133 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeMyPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the new session cookie set */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
