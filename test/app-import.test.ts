@@ -8,6 +8,7 @@ import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
 
 const KUMA_BACKUP = join('test', 'fixtures', 'imports', 'uptime-kuma-backup.json');
+const KUMA_CHECKS = join('test', 'fixtures', 'imports', 'uptime-kuma-checks.json');
 
 async function signInAt(page: Page, url: string, email: string): Promise<void> {
   await page.goto(`${url}/sign-in`);
@@ -71,7 +72,7 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     expect(text).toContain('Created (3)');
     const report = page.locator('#import-report');
     expect(text).toContain('Orders API (POST, basic auth)');
-    expect(text).toContain('ping: webmon checks websites over HTTP(S)');
+    expect(text).toContain('ping: no website of host 192.0.2.1 in the customer');
     expect(text).toContain('interval 30 s raised to');
     expect(await report.locator('progress').getAttribute('value')).toBe('7');
     await page.screenshot({ path: join(SCREENSHOTS, 'app-import.png'), fullPage: true });
@@ -124,6 +125,46 @@ describe('the app in a real browser: importing an Uptime Kuma backup', { timeout
     await page.getByRole('link', { name: 'Acme Import' }).waitFor();
     await context.close();
     await rm(dir, { recursive: true, force: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('ping, port, DNS, push, gRPC, WebSocket and mail monitors: checks of the website of their host, the others attached to the website chosen', async () => {
+    const editor = await createUser(api, organizationId, 'editor');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await signInAt(page, api.api.url, editor.email);
+    await page.goto(`${api.api.url}/imports?customerId=${customerId}`);
+    await page.getByRole('heading', { level: 1, name: 'Import websites' }).waitFor();
+    // The customer's websites (the first test imported them) to attach monitors without one to.
+    const attach = page.getByLabel('Attach monitors without a website to');
+    await attach.locator('option', { hasText: 'Homepage keyword' }).waitFor({ state: 'attached' });
+    await attach.selectOption({ label: 'Homepage keyword (https://www.example.com/)' });
+    await page.getByLabel('File', { exact: true }).setInputFiles(KUMA_CHECKS);
+    const { tried, imported: text } = await dryRunThenImport(page);
+    expect(tried).toContain('Checks that would be made (7)');
+    expect(tried).toContain(
+      'Office router (monitor 17) 203.0.113.7 — host: reserved: private and reserved addresses are refused',
+    );
+    expect(tried).toContain('ping check on Shop (the website of its host, made by this import)');
+    expect(text).toContain('Checks made (7)');
+    expect(text).toContain('WebSocket check on Shop (the website of its host)');
+    expect(text).toContain('heartbeat on Homepage keyword (the website chosen to attach to)');
+    expect(text).toContain('Not imported (1)');
+    // The address guard refuses a reserved address (this API does not allow private targets), as its route would.
+    expect(text).toContain(
+      'Office router (monitor 17) 203.0.113.7 — host: reserved: private and reserved addresses are refused',
+    );
+    expect(text).toContain("its push URL is not carried: point the job at the heartbeat's ping URL");
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-import-checks.png'), fullPage: true });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // From the report to the website: its checks are there.
+    const report = page.locator('#import-report');
+    await report.getByRole('link', { name: 'Shop' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Shop' }).waitFor();
+    await page.getByText('Shop ping').first().waitFor();
+    await page.getByText('Live feed').first().waitFor();
+    await context.close();
     expect(pageErrors).toEqual([]);
   });
 });

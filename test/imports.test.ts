@@ -24,6 +24,15 @@ interface ImportJob {
     unsupported: Array<Entry & { sourceType: string; reason: string }>;
     invalid: Array<Entry & { errors: Array<{ path: string; message: string }> }>;
     adjusted: Array<Entry & { changes: string[] }>;
+    monitors: Array<
+      Entry & {
+        kind: string;
+        status: 'created' | 'would-create' | 'exists';
+        monitorId: number | null;
+        website: { id: number | null; publicId: string | null; name: string };
+        via: 'host' | 'attachTo' | 'name';
+      }
+    >;
   };
 }
 
@@ -84,6 +93,10 @@ describe('imports: other tools’ monitors become websites', () => {
       'Postgres port: port',
       'Nightly backup job: push',
     ]);
+    // The backup's ping and port monitors are of hosts the customer has no website of.
+    expect(job.report.unsupported[1]?.reason).toBe(
+      'no website of host 192.0.2.1 in the customer: import its website too, or choose one to attach monitors to (attachTo)',
+    );
     expect(job.report.adjusted).toEqual([
       expect.objectContaining({
         name: 'Orders API (POST, basic auth)',
@@ -168,6 +181,133 @@ describe('imports: other tools’ monitors become websites', () => {
       },
     );
     expect(created.body.customerId).toBe(other);
+  });
+
+  it('monitors of other kinds (ping, port, DNS, push, gRPC, WebSocket, mail) become checks of the website of their host, else of attachTo; run again, nothing twice', async () => {
+    const pkg = await createPackage(api, token, { limits: { minCheckIntervalSeconds: 60 } });
+    const shopLtd = await createCustomer(api, token, pkg.id, 'Shop Ltd');
+    const kuma = { format: 'uptime-kuma', content: fixture('uptime-kuma-checks.json'), customerId: shopLtd };
+    /** Each check of the report: name, kind, what became of it, and where it went. */
+    const checks = (job: ImportJob) =>
+      job.report.monitors.map((m) => `${m.name}: ${m.kind} ${m.status} on ${m.website.name} (${m.via})`);
+    const onShop = ['Shop ping: icmp', 'Shop HTTPS port: port', 'Shop DNS: dns', 'Live feed: websocket'];
+
+    // A dry run: the website of their host is one this import would make.
+    const dry = await run({ ...kuma, dryRun: true });
+    expect(dry.report.wouldCreate.map((e) => e.name)).toEqual(['Shop']);
+    expect(checks(dry)).toEqual(onShop.map((c) => `${c} would-create on Shop (host)`));
+    expect(dry.report.monitors[0]?.website.id).toBeNull();
+
+    const first = await run(kuma);
+    const shop = first.report.created[0] as ImportJob['report']['created'][number];
+    expect(checks(first)).toEqual(onShop.map((c) => `${c} created on Shop (host)`));
+    expect(first.report.unsupported.map((e) => `${e.name} (${e.sourceType}): ${e.reason}`)).toEqual([
+      'Zone SOA (dns): its record type SOA is not one webmon checks (A, AAAA, CNAME, MX, TXT, NS, CAA)',
+      'Nightly backup (push): a heartbeat has no host, and no website of the customer is named "Nightly backup": choose one to attach monitors to (attachTo)',
+      'Orders gRPC (grpc-keyword): no website of host grpc.example.org in the customer: import its website too, or choose one to attach monitors to (attachTo)',
+      'Office router (ping): no website of host 203.0.113.7 in the customer: import its website too, or choose one to attach monitors to (attachTo)',
+      'Outgoing mail (smtp): no website of host mail.example.org in the customer: import its website too, or choose one to attach monitors to (attachTo)',
+    ]);
+    const listed = async (ref: string) =>
+      (
+        await api.request<{ items: Array<{ id: number; kind: string; name: string }> }>(
+          'GET',
+          `/api/websites/${ref}/monitors`,
+          { token },
+        )
+      ).body.items;
+    const shopChecks = await listed(shop.publicId);
+    expect(shopChecks.map((m) => `${m.name}: ${m.kind}`)).toEqual(onShop);
+    expect(shopChecks.map((m) => m.id)).toEqual(first.report.monitors.map((m) => m.monitorId));
+
+    // attachTo names a website of the customer: unknown, or another customer's, is refused at once.
+    const refusedAt = async (attachTo: string) => {
+      const answer = await api.request<{ errors: Array<{ path: string }> }>('POST', '/api/imports', {
+        token,
+        body: { ...kuma, attachTo },
+      });
+      expect(answer.status).toBe(400);
+      return answer.body.errors.map((e) => e.path);
+    };
+    expect(await refusedAt('999999')).toEqual(['attachTo']);
+    const elsewhere = await api.request<{ publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Elsewhere', url: 'https://elsewhere.example.org/' },
+    });
+    expect(await refusedAt(elsewhere.body.publicId)).toEqual(['attachTo']);
+
+    const office = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId: shopLtd, name: 'Office', url: 'https://office.example.org/' },
+    });
+    const second = await run({ ...kuma, attachTo: office.body.publicId });
+    expect(second.report.duplicates.map((e) => e.websiteId)).toEqual([shop.websiteId]);
+    expect(checks(second)).toEqual([
+      ...onShop.slice(0, 3).map((c) => `${c} exists on Shop (host)`),
+      'Nightly backup: heartbeat created on Office (attachTo)',
+      'Orders gRPC: grpc created on Office (attachTo)',
+      'Live feed: websocket exists on Shop (host)',
+      'Office router: icmp created on Office (attachTo)',
+      'Outgoing mail: smtp created on Office (attachTo)',
+    ]);
+    expect(second.report.monitors.filter((m) => m.status === 'exists').map((m) => m.monitorId)).toEqual(
+      first.report.monitors.map((m) => m.monitorId),
+    );
+    const officeChecks = await listed(String(office.body.id));
+    expect(officeChecks.map((m) => `${m.name}: ${m.kind}`)).toEqual([
+      'Nightly backup: heartbeat',
+      'Orders gRPC: grpc',
+      'Office router: icmp',
+      'Outgoing mail: smtp',
+    ]);
+    // What Kuma had that is not carried is said; no credential is in the report.
+    expect(second.report.adjusted.map((e) => e.name)).toEqual([
+      'Nightly backup',
+      'Orders gRPC',
+      'Office router',
+    ]);
+    expect(JSON.stringify(second)).not.toContain('tok-live-123');
+
+    // Run again: every check is there already.
+    const third = await run({ ...kuma, attachTo: office.body.publicId });
+    expect(third.report.monitors.map((m) => m.status)).toEqual(Array(8).fill('exists'));
+
+    // UptimeRobot's answer into the same customer: what Kuma's import made is found, the rest made.
+    const robot = await run({
+      format: 'uptimerobot-json',
+      content: fixture('uptimerobot-checks.json'),
+      customerId: shopLtd,
+      attachTo: office.body.publicId,
+    });
+    expect(robot.report.created.map((e) => e.name)).toEqual(['Shop keyword']);
+    expect(checks(robot)).toEqual([
+      'Shop ping: icmp exists on Shop (host)',
+      'Shop HTTPS port: port exists on Shop (host)',
+      'Shop mail: smtp created on Shop (host)',
+      'Shop IMAP: imap created on Shop (host)',
+      'Postgres: port created on Office (attachTo)',
+      'Nightly backup: heartbeat exists on Office (attachTo)',
+    ]);
+  }, 60_000);
+
+  it('a check the package refuses is reported with the API’s reason (dry run and real), never a failed import', async () => {
+    const pkg = await createPackage(api, token, { features: { icmpChecks: false } });
+    const noPing = await createCustomer(api, token, pkg.id, 'No ping');
+    const body = {
+      format: 'uptimerobot-json',
+      content: fixture('uptimerobot-checks.json'),
+      customerId: noPing,
+    };
+    for (const dryRun of [true, false]) {
+      const job = await run({ ...body, dryRun });
+      expect(job.report.invalid).toEqual([
+        expect.objectContaining({
+          name: 'Shop ping',
+          errors: [{ path: '', message: `The package "Package ${pkg.key}" does not include icmpChecks` }],
+        }),
+      ]);
+      expect(job.report.monitors.map((m) => m.name)).toEqual(['Shop HTTPS port', 'Shop mail', 'Shop IMAP']);
+    }
   });
 
   it('one import at a time; a dry run counts the package’s maxWebsites across the whole file; no credential in the report', async () => {

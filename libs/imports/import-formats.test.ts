@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors/index.js';
+import { placeCheck } from './check-placement.js';
 import { parseSource } from './parse-source.js';
+import { storedTargetKey, targetKey, toCheck } from './source-check.js';
 import { type SourceMonitor, toWebsite } from './source-monitor.js';
 import { acceptedCodes } from './uptimerobot.js';
 
@@ -42,13 +44,16 @@ describe('Uptime Kuma backup', () => {
     expect(byName(monitors, 'Error page must not show').keyword?.mode).toBe('absent');
   });
 
-  it('the others with why: a group, ping, port, push', () => {
-    const unsupported = monitors.filter((m) => m.kind.type === 'unsupported').map((m) => m.kind);
-    expect(unsupported.map((k) => (k.type === 'unsupported' ? k.sourceType : ''))).toEqual([
-      'group',
-      'ping',
-      'port',
-      'push',
+  it('ping, port and push as checks; a group not, with why', () => {
+    const kinds = monitors.map((m) => `${m.kind.type}:${m.kind.type === 'check' ? m.kind.check.kind : ''}`);
+    expect(kinds).toEqual([
+      'unsupported:',
+      'http:',
+      'http:',
+      'check:icmp',
+      'check:port',
+      'check:heartbeat',
+      'http:',
     ]);
   });
 
@@ -82,7 +87,7 @@ describe('UptimeRobot', () => {
       keyword: { mode: 'absent', caseSensitive: false },
       paused: true,
     });
-    expect(monitors.filter((m) => m.kind.type === 'unsupported').map((m) => m.name)).toEqual([
+    expect(monitors.filter((m) => m.kind.type === 'check').map((m) => m.name)).toEqual([
       'Router ping',
       'Postgres port',
       'Mail server SMTP',
@@ -102,7 +107,13 @@ describe('UptimeRobot', () => {
       customer: 'Acme',
       keyword: { value: 'Welcome', mode: 'present' },
     });
-    expect(byName(monitors, 'Postgres port').kind.type).toBe('unsupported');
+    expect(byName(monitors, 'Postgres port').kind).toMatchObject({
+      type: 'check',
+      check: { kind: 'port', host: 'db.example.com', port: 5432 },
+    });
+    expect(byName(monitors, 'Router ping').kind).toMatchObject({
+      check: { kind: 'icmp', host: '192.0.2.1' },
+    });
     expect(problemOf(() => parseSource('uptimerobot-csv', 'a,b\n1,2\n', null))).toMatch(
       /no column named Friendly Name/,
     );
@@ -228,5 +239,160 @@ describe('what is taken care of on the way', () => {
     const mapped = toWebsite(selfSigned as SourceMonitor, { minIntervalSeconds: 60 });
     expect(mapped.ok && mapped.item.checkConfig).toEqual({ checkSslEnabled: false });
     expect(mapped.ok && mapped.adjusted).toEqual(['its ntlm authentication was not imported']);
+  });
+});
+
+describe('monitors of other kinds become checks', () => {
+  const bounds = { minIntervalSeconds: 60 };
+  /** Each monitor as the check its route would be sent (or why not), by name. */
+  const checksOf = (format: 'uptime-kuma' | 'uptimerobot-json', file: string) =>
+    Object.fromEntries(
+      parseSource(format, fixture(file), null).map((monitor) => {
+        if (monitor.kind.type !== 'check') return [monitor.name, monitor.kind.type];
+        const mapped = toCheck(monitor, bounds);
+        return [monitor.name, mapped.ok ? { ...mapped.check, adjusted: mapped.adjusted } : mapped.errors];
+      }),
+    );
+
+  it('Uptime Kuma: ping, port, DNS, push, gRPC, WebSocket and SMTP monitors, each with what is not carried', () => {
+    const checks = checksOf('uptime-kuma', 'uptime-kuma-checks.json');
+    expect(checks.Shop).toBe('http');
+    expect(checks['Shop ping']).toMatchObject({
+      kind: 'icmp',
+      body: { host: 'shop.example.org', count: 3, intervalSeconds: 60, timeoutSeconds: 48 },
+    });
+    expect(checks['Shop HTTPS port']).toMatchObject({
+      kind: 'port',
+      body: { host: 'shop.example.org', port: 443, tls: false },
+    });
+    expect(checks['Shop DNS']).toMatchObject({
+      kind: 'dns',
+      body: { host: 'shop.example.org', recordType: 'A', expected: 'unchanged' },
+      adjusted: [
+        "its resolver 1.1.1.1 is not carried: the regions ask the operator's resolvers",
+        'Kuma was up whenever the name resolved: here the first answer is learned and a different one is told (dns.changed)',
+      ],
+    });
+    // Down after its interval and two retries ten minutes apart.
+    expect(checks['Nightly backup']).toMatchObject({
+      kind: 'heartbeat',
+      body: { name: 'Nightly backup', schedule: { periodSeconds: 86_400 }, graceSeconds: 1200 },
+      adjusted: ["its push URL is not carried: point the job at the heartbeat's ping URL"],
+    });
+    expect(checks['Orders gRPC']).toMatchObject({
+      kind: 'grpc',
+      body: {
+        host: 'grpc.example.org',
+        port: 50051,
+        tls: true,
+        service: 'orders.v1.Orders',
+        timeoutSeconds: 8,
+      },
+      adjusted: ['its keyword "SERVING" on the answer is not carried (SERVING is what counts)'],
+    });
+    expect(checks['Live feed']).toMatchObject({
+      kind: 'websocket',
+      body: {
+        url: 'wss://shop.example.org/live',
+        headers: { 'X-Client': 'kuma', Authorization: 'Bearer tok-live-123' },
+        subprotocol: 'feed.v2',
+      },
+      adjusted: ['only its first subprotocol (feed.v2) is asked for'],
+    });
+    expect(checks['Office router']).toMatchObject({
+      kind: 'icmp',
+      body: { host: '203.0.113.7', count: 4, intervalSeconds: 60, timeoutSeconds: 3 },
+      adjusted: [
+        "interval 30 s raised to 60 s (the package's minimum)",
+        'timeout 2 s raised to 3 s (its echo requests take that long)',
+      ],
+    });
+    expect(checks['Zone SOA']).toBe('unsupported');
+    expect(checks['Outgoing mail']).toMatchObject({
+      kind: 'smtp',
+      body: { host: 'mail.example.org', port: 587, security: 'starttls' },
+    });
+  });
+
+  it('UptimeRobot: ping (3), port (4) by its sub type (mail ports as mail checks) and heartbeat (5); keyword (2) stays HTTP', () => {
+    const checks = checksOf('uptimerobot-json', 'uptimerobot-checks.json');
+    expect(checks['Shop ping']).toMatchObject({ kind: 'icmp', body: { host: 'shop.example.org' } });
+    expect(checks['Shop HTTPS port']).toMatchObject({ kind: 'port', body: { port: 443, tls: false } });
+    expect(checks['Shop mail']).toMatchObject({ kind: 'smtp', body: { port: 25, security: 'none' } });
+    expect(checks['Shop IMAP']).toMatchObject({ kind: 'imap', body: { port: 143, security: 'none' } });
+    expect(checks.Postgres).toMatchObject({ kind: 'port', body: { host: 'db.example.org', port: 5432 } });
+    expect(checks['Nightly backup']).toMatchObject({
+      kind: 'heartbeat',
+      body: { schedule: { periodSeconds: 86_400 }, graceSeconds: 300 },
+    });
+    expect(checks['Shop keyword']).toBe('http');
+    // Its heartbeat URL holds its token: not in the report.
+    const [heartbeat] = parseSource('uptimerobot-json', fixture('uptimerobot-checks.json'), null).filter(
+      (m) => m.name === 'Nightly backup',
+    );
+    expect(heartbeat?.url).toBe('');
+  });
+
+  it('a value its route refuses is named as the route names it', () => {
+    const monitor: SourceMonitor = {
+      source: 'monitor 1',
+      name: 'Bad',
+      url: '',
+      kind: {
+        type: 'check',
+        sourceType: 'port',
+        check: { kind: 'port', host: 'a b', port: 70_000, tls: false },
+      },
+    };
+    const mapped = toCheck(monitor, bounds);
+    expect(mapped.ok ? [] : mapped.errors.map((e) => e.path)).toEqual(['host', 'port']);
+  });
+
+  const site = (id: number | null, name: string, url: string) => ({ id, publicId: null, name, url });
+  const shop = site(1, 'Shop', 'https://Shop.example.org/');
+  const backup = site(2, 'Nightly backup', 'https://backup.example.org/');
+  const made = site(null, 'Blog', 'https://[2001:db8::1]:8443/');
+  const attach = site(9, 'Office', 'https://office.example.org/');
+  it.each([
+    ['the website of its host', 'shop.example.org', 'x', null, { site: shop, via: 'host' }],
+    ['one this import makes (an IPv6 host)', '2001:db8::1', 'x', null, { site: made, via: 'host' }],
+    [
+      'attachTo when no website has its host',
+      'db.example.org',
+      'x',
+      attach,
+      { site: attach, via: 'attachTo' },
+    ],
+    ['a heartbeat: attachTo first', null, 'Nightly backup', attach, { site: attach, via: 'attachTo' }],
+    [
+      'a heartbeat: else the website of its name',
+      null,
+      'nightly BACKUP',
+      null,
+      { site: backup, via: 'name' },
+    ],
+  ])('goes to %s', (_, host, name, attachTo, expected) => {
+    expect(placeCheck({ host, name }, [shop, backup, made], attachTo)).toEqual(expected);
+  });
+  it('else nowhere, saying what to do', () => {
+    expect(placeCheck({ host: 'db.example.org', name: 'DB' }, [shop], null)).toEqual({
+      site: null,
+      reason:
+        'no website of host db.example.org in the customer: import its website too, or choose one to attach monitors to (attachTo)',
+    });
+    expect(placeCheck({ host: null, name: 'Cron' }, [shop], null).site).toBeNull();
+  });
+
+  it('a check a website has already is known by its kind and target, whatever else changed since', () => {
+    const stored = {
+      kind: 'icmp',
+      name: 'Renamed',
+      settings: { host: 'shop.example.org', count: 5, maxLossPercent: 20, maxRttMs: null },
+    } as unknown as Parameters<typeof storedTargetKey>[0];
+    expect(storedTargetKey(stored)).toBe(
+      targetKey('icmp', 'Shop ping', { host: 'SHOP.example.org.', count: 3 }),
+    );
+    expect(storedTargetKey(stored)).not.toBe(targetKey('icmp', 'Shop ping', { host: 'db.example.org' }));
+    expect(targetKey('heartbeat', 'Nightly backup', {})).toBe(targetKey('heartbeat', ' nightly backup', {}));
   });
 });

@@ -2,12 +2,15 @@ import type { Db } from 'mongodb';
 import { urlKey } from '../as-code/index.js';
 import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
 import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
-import { conflict, type FieldError } from '../errors/index.js';
+import { conflict, DomainError, type FieldError, invalidInput } from '../errors/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import type { Logger } from '../logging/index.js';
 import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
+import { type CheckPorts, importChecks, type PendingCheck } from './check-import.js';
+import type { PlacementSite } from './check-placement.js';
 import { type ConfigurationPorts, importConfiguration } from './configuration-import.js';
 import { emptyReport, type ImportReport } from './import-report.js';
+import { toCheck } from './source-check.js';
 import { type SourceMonitor, toWebsite } from './source-monitor.js';
 
 export const IMPORT_FORMATS = [
@@ -45,8 +48,11 @@ const PROGRESS_SAVE_MS = 500;
 /** A running import whose process stopped saying anything this long ago was interrupted. */
 export const IMPORT_STALE_MS = 120_000;
 
-/** Where the monitors go: one customer, or each monitor's own (read from the source). */
-export type ImportTarget = { customerId: number } | { byMonitor: true };
+/**
+ * Where the monitors go: one customer (checks without a website of their host to `attachTo`, one
+ * of its websites), or each monitor's own (read from the source).
+ */
+export type ImportTarget = { customerId: number; attachTo: PlacementSite | null } | { byMonitor: true };
 
 /** Imports of other tools' monitors as websites, run in the API process, their progress stored. */
 export class ImportJobs {
@@ -60,6 +66,10 @@ export class ImportJobs {
       owner(organizationId: number, customerId: number): Promise<CustomerWithPackage | null>;
       /** The customer's websites (to skip the URLs it has). */
       websitesOf(organizationId: number, customerId: number): Promise<WebsiteDocument[]>;
+      /** The organization's website by id or public id (none: a `DomainError`). */
+      website(organizationId: number, ref: string): Promise<WebsiteDocument>;
+      /** What checks (monitors of other kinds than HTTP) are made through. */
+      checks: CheckPorts;
       createMany(
         organizationId: number,
         items: readonly BatchItem[],
@@ -113,10 +123,34 @@ export class ImportJobs {
       .deleteOne({ _id: runningKey(organizationId), jobId });
   }
 
+  /** The website `attachTo` names, which must be the target customer's (400 naming `attachTo`). */
+  async attachSite(organizationId: number, ref: string, customerId: number): Promise<PlacementSite> {
+    const website = await this.deps.website(organizationId, ref).catch((error: unknown) => {
+      // Not found, or not a website reference at all: either way attachTo names none.
+      if (error instanceof DomainError && error.kind !== 'internal') return null;
+      throw error;
+    });
+    if (website?.customerId === customerId)
+      return { id: website.id, publicId: website.publicId, name: website.name, url: website.url };
+    throw invalidInput(`No website ${ref} of customer ${customerId} to attach monitors to`, [
+      {
+        path: 'attachTo',
+        message: website
+          ? `website ${ref} is another customer's: choose one of customer ${customerId}`
+          : `no website ${ref} in your organization`,
+      },
+    ]);
+  }
+
   /** Stores the job and runs it in the background (`done` resolves when it ends: tests and shutdown). */
   start(
     organizationId: number,
-    input: { format: ImportFormat; monitors: SourceMonitor[]; target: ImportTarget; dryRun: boolean },
+    input: {
+      format: ImportFormat;
+      monitors: SourceMonitor[];
+      target: ImportTarget;
+      dryRun: boolean;
+    },
   ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
     return this.launch(organizationId, input.format, input.dryRun, input.monitors.length, (job) =>
       this.run(job, input.monitors, input.target),
@@ -193,8 +227,11 @@ export class ImportJobs {
     const { report } = job;
     const customerOf = await this.customerResolver(organizationId, target);
     const owners = new Map<number, CustomerWithPackage | null>();
+    /** Each customer's websites (ascending ids), then those this import makes: where checks go. */
+    const sites = new Map<number, PlacementSite[]>();
     const known = new Map<number, Map<string, number | null>>();
     const pending: Array<{ monitor: SourceMonitor; item: BatchItem }> = [];
+    const pendingChecks: PendingCheck[] = [];
     const said = (monitor: SourceMonitor) => ({
       source: monitor.source,
       name: monitor.name,
@@ -216,17 +253,27 @@ export class ImportJobs {
         });
         continue;
       }
-      const mapped = toWebsite(monitor, { minIntervalSeconds: owner.pkg.limits.minCheckIntervalSeconds });
+      let urls = known.get(customer.id);
+      if (!urls) {
+        const websites = (await this.deps.websitesOf(organizationId, customer.id)).sort(
+          (a, b) => a.id - b.id,
+        );
+        sites.set(customer.id, websites);
+        urls = new Map(websites.map((website) => [urlKey(website.url), website.id]));
+        known.set(customer.id, urls);
+      }
+      const bounds = { minIntervalSeconds: owner.pkg.limits.minCheckIntervalSeconds };
+      if (monitor.kind.type === 'check') {
+        const mapped = toCheck(monitor, bounds);
+        if (mapped.ok) pendingChecks.push({ monitor, owner, mapped });
+        else report.invalid.push({ ...said(monitor), errors: mapped.errors });
+        continue;
+      }
+      const mapped = toWebsite(monitor, bounds);
       if (!mapped.ok) {
         const sourceType = monitor.kind.type === 'unsupported' ? monitor.kind.sourceType : 'http';
         report.unsupported.push({ ...said(monitor), sourceType, reason: mapped.reason });
         continue;
-      }
-      let urls = known.get(customer.id);
-      if (!urls) {
-        const websites = await this.deps.websitesOf(organizationId, customer.id);
-        urls = new Map(websites.map((website) => [urlKey(website.url), website.id]));
-        known.set(customer.id, urls);
       }
       const key = urlKey(mapped.item.url);
       if (urls.has(key)) {
@@ -237,7 +284,7 @@ export class ImportJobs {
       if (mapped.adjusted.length > 0) report.adjusted.push({ ...said(monitor), changes: mapped.adjusted });
       pending.push({ monitor, item: { ...mapped.item, customerId: customer.id } });
     }
-    job.progress.done = monitors.length - pending.length;
+    job.progress.done = monitors.length - pending.length - pendingChecks.length;
     await this.save(job);
     // A dry run stores nothing: each chunk counts the websites the chunks before it would make.
     const planned = new Map<number, number>();
@@ -259,10 +306,33 @@ export class ImportJobs {
           });
         else if (outcome.status === 'valid') report.wouldCreate.push(said(monitor));
         else report.invalid.push({ ...said(monitor), errors: unprefixed(outcome.errors) });
+        if (outcome.status !== 'invalid')
+          sites.get(item.customerId)?.push({
+            id: outcome.website?.id ?? null,
+            publicId: outcome.website?.publicId ?? null,
+            name: item.name,
+            url: item.url,
+          });
       }
       job.progress.done += chunk.length;
       await this.save(job);
     }
+    let savedAt = Date.now();
+    await importChecks({
+      organizationId,
+      dryRun: job.dryRun,
+      pending: pendingChecks,
+      sitesOf: (customerId) => sites.get(customerId) ?? [],
+      attachTo: 'attachTo' in target ? target.attachTo : null,
+      ports: this.deps.checks,
+      report,
+      progress: async () => {
+        job.progress.done += 1;
+        if (Date.now() - savedAt < PROGRESS_SAVE_MS) return;
+        savedAt = Date.now();
+        await this.save(job);
+      },
+    });
     await this.save({ ...job, status: 'succeeded', finishedAt: new Date() });
   }
 

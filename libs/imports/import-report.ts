@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RESOURCE_KINDS } from '../as-code/index.js';
+import { OTHER_MONITOR_KINDS } from '../events/index.js';
 
 const sourced = { source: z.string(), name: z.string(), url: z.string() };
 
@@ -15,6 +16,30 @@ export const importReportSchema = z.object({
     z.object({ ...sourced, errors: z.array(z.object({ path: z.string(), message: z.string() })) }),
   ),
   adjusted: z.array(z.object({ ...sourced, changes: z.array(z.string()) })),
+  monitors: z
+    .array(
+      z.object({
+        ...sourced,
+        kind: z.enum(OTHER_MONITOR_KINDS).describe('The kind of check it became'),
+        status: z.enum(['created', 'would-create', 'exists']),
+        monitorId: z.number().int().nullable().describe('null: a dry run'),
+        website: z
+          .object({
+            id: z.number().int().nullable(),
+            publicId: z.string().nullable(),
+            name: z.string(),
+          })
+          .describe('Where it went (id null: a website this dry run would make)'),
+        via: z
+          .enum(['host', 'attachTo', 'name'])
+          .describe('the website of its host, the one attachTo names, or (a heartbeat) the one of its name'),
+      }),
+    )
+    // Imports stored before checks were imported have none.
+    .default([])
+    .describe(
+      'Each monitor of another kind than HTTP (ping, port, DNS, push, gRPC, WebSocket, mail) as a check of a website: its kind, where it went and what became of it (exists: the website watches that target already)',
+    ),
   resources: z
     .array(
       z.object({
@@ -38,5 +63,6 @@ export const emptyReport = (): ImportReport => ({
   unsupported: [],
   invalid: [],
   adjusted: [],
+  monitors: [],
   resources: [],
 });

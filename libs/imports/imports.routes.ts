@@ -75,7 +75,7 @@ export function importRoutes(deps: {
       operationId: 'startImport',
       summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
       description:
-        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.',
+        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.',
       tags: ['Websites'],
       access: 'write',
       maxBodyBytes: IMPORT_MAX_BODY_BYTES,
@@ -91,6 +91,15 @@ export function importRoutes(deps: {
             .max(100)
             .optional()
             .describe('CSV formats: the column naming each monitor’s customer (its name or id)'),
+          attachTo: z
+            .string()
+            .trim()
+            .min(1)
+            .max(100)
+            .optional()
+            .describe(
+              'A website of the customer (id or public id): checks (ping, port, DNS, push, gRPC, WebSocket …) whose host has no website of the customer go to it',
+            ),
           dryRun: z.boolean().default(false).describe('Say what would be created; write nothing'),
         })
         .meta({ id: 'ImportRequest' }),
@@ -99,11 +108,14 @@ export function importRoutes(deps: {
       handle: async ({ auth, body, ctx }) => {
         const { organizationId } = auth;
         if (body.format === 'webmon-json') {
-          if (body.customerId !== undefined || body.customerColumn !== undefined)
+          const given = (['customerId', 'customerColumn', 'attachTo'] as const).find(
+            (field) => body[field] !== undefined,
+          );
+          if (given)
             throw invalidInput('An export names its own customers', [
               {
-                path: body.customerId !== undefined ? 'customerId' : 'customerColumn',
-                message: 'webmon-json brings its customers (by name): leave this out',
+                path: given,
+                message: 'webmon-json brings its customers and websites (by name): leave this out',
               },
             ]);
           const { job } = await deps.jobs.startConfiguration(organizationId, {
@@ -126,6 +138,17 @@ export function importRoutes(deps: {
           throw invalidInput(`Unknown customer ${body.customerId}`, [
             { path: 'customerId', message: `No customer ${body.customerId} in your organization` },
           ]);
+        if (body.attachTo !== undefined && body.customerId === undefined)
+          throw invalidInput('attachTo needs customerId', [
+            {
+              path: 'attachTo',
+              message: 'a website of one customer: give customerId rather than customerColumn',
+            },
+          ]);
+        const attachTo =
+          body.attachTo === undefined || body.customerId === undefined
+            ? null
+            : await deps.jobs.attachSite(organizationId, body.attachTo, body.customerId);
         const monitors = parseSource(body.format, body.content, body.customerColumn ?? null);
         if (monitors.length === 0)
           throw invalidInput('Nothing to import', [
@@ -141,7 +164,8 @@ export function importRoutes(deps: {
         const { job } = await deps.jobs.start(organizationId, {
           format: body.format,
           monitors,
-          target: body.customerId !== undefined ? { customerId: body.customerId } : { byMonitor: true },
+          target:
+            body.customerId !== undefined ? { customerId: body.customerId, attachTo } : { byMonitor: true },
           dryRun: body.dryRun,
         });
         ctx.set('Location', `/api/imports/${job.id}`);

@@ -1,18 +1,35 @@
+import type { DnsRecordType } from '../probe/index.js';
 import type { BatchItem } from '../websites/index.js';
 
 /** An HTTP method a website may use (as `POST /api/websites` takes it). */
 export type ImportedMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
+ * A monitor of another tool that is not an HTTP check, in the words of our kind it becomes: the
+ * fields its create route takes (validated there, and by `toCheck` before).
+ */
+export type SourceCheck =
+  | { kind: 'heartbeat'; periodSeconds: number; graceSeconds?: number }
+  | { kind: 'dns'; host: string; recordType: DnsRecordType; expected: string[] | 'unchanged' }
+  | { kind: 'port'; host: string; port: number; tls: boolean }
+  | { kind: 'icmp'; host: string; count?: number }
+  | { kind: 'grpc'; host: string; port: number; tls: boolean; service: string }
+  | { kind: 'websocket'; url: string; headers?: Record<string, string>; subprotocol?: string }
+  | { kind: 'smtp' | 'imap' | 'pop3'; host: string; port: number; security: 'starttls' | 'tls' | 'none' };
+
+/**
  * A monitor of another tool, as its export describes it, in our words (pure data: every format's
- * parser makes these, and one mapping turns them into websites).
+ * parser makes these; one mapping turns HTTP ones into websites, another the others into checks).
  */
 export interface SourceMonitor {
   /** Where it is in the source, for the report: "row 3", "monitor 17". */
   source: string;
   name: string;
-  /** What it checks; `reason` says why one that is not HTTP cannot be imported. */
-  kind: { type: 'http' } | { type: 'unsupported'; sourceType: string; reason: string };
+  /** What it checks: HTTP (a website), another kind (a check of a website), or nothing we can (the reason). */
+  kind:
+    | { type: 'http' }
+    | { type: 'check'; sourceType: string; check: SourceCheck }
+    | { type: 'unsupported'; sourceType: string; reason: string };
   url: string;
   method?: ImportedMethod;
   headers?: Record<string, string>;
@@ -52,6 +69,36 @@ const MAX_INTERVAL_SECONDS = 86_400;
 const MAX_TIMEOUT_SECONDS = 120;
 const MAX_REDIRECTS = 20;
 
+/**
+ * A source's interval and timeout within our bounds: the interval at least the package's minimum
+ * and at most a day, the timeout below the interval and at most `maxTimeout` (each change said).
+ */
+export function boundedTiming(
+  monitor: Pick<SourceMonitor, 'intervalSeconds' | 'timeoutSeconds'>,
+  bounds: MappingBounds,
+  maxTimeout: number,
+  adjusted: string[],
+): { interval: number; timeout: number | undefined } {
+  let interval = Math.round(monitor.intervalSeconds ?? 300);
+  const lowest = Math.max(bounds.minIntervalSeconds, 10);
+  if (interval < lowest) {
+    adjusted.push(`interval ${interval} s raised to ${lowest} s (the package's minimum)`);
+    interval = lowest;
+  } else if (interval > MAX_INTERVAL_SECONDS) {
+    adjusted.push(`interval ${interval} s lowered to ${MAX_INTERVAL_SECONDS} s`);
+    interval = MAX_INTERVAL_SECONDS;
+  }
+  let timeout =
+    monitor.timeoutSeconds === undefined ? undefined : Math.max(1, Math.round(monitor.timeoutSeconds));
+  const highestTimeout = Math.min(maxTimeout, interval - 1);
+  if (timeout !== undefined && timeout > highestTimeout) {
+    const why = highestTimeout === maxTimeout ? 'the longest a check waits' : 'below the interval';
+    adjusted.push(`timeout ${timeout} s lowered to ${highestTimeout} s (${why})`);
+    timeout = highestTimeout;
+  }
+  return { interval, timeout };
+}
+
 export type Mapped =
   | { ok: true; item: Omit<BatchItem, 'customerId'>; adjusted: string[] }
   | { ok: false; reason: string };
@@ -64,6 +111,7 @@ export type Mapped =
  */
 export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped {
   if (monitor.kind.type === 'unsupported') return { ok: false, reason: monitor.kind.reason };
+  if (monitor.kind.type === 'check') return { ok: false, reason: 'not an HTTP check: imported as a check' };
   const adjusted: string[] = [...(monitor.notes ?? [])];
   const customHeaders: Record<string, string> = {};
   const secretHeaders: Record<string, string> = {};
@@ -73,23 +121,7 @@ export function toWebsite(monitor: SourceMonitor, bounds: MappingBounds): Mapped
     const { username, password } = monitor.basicAuth;
     secretHeaders.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   }
-  let interval = Math.round(monitor.intervalSeconds ?? 300);
-  const lowest = Math.max(bounds.minIntervalSeconds, 10);
-  if (interval < lowest) {
-    adjusted.push(`interval ${interval} s raised to ${lowest} s (the package's minimum)`);
-    interval = lowest;
-  } else if (interval > MAX_INTERVAL_SECONDS) {
-    adjusted.push(`interval ${interval} s lowered to ${MAX_INTERVAL_SECONDS} s`);
-    interval = MAX_INTERVAL_SECONDS;
-  }
-  let timeout =
-    monitor.timeoutSeconds === undefined ? undefined : Math.max(1, Math.round(monitor.timeoutSeconds));
-  const highestTimeout = Math.min(MAX_TIMEOUT_SECONDS, interval - 1);
-  if (timeout !== undefined && timeout > highestTimeout) {
-    const why = highestTimeout === MAX_TIMEOUT_SECONDS ? 'the longest a check waits' : 'below the interval';
-    adjusted.push(`timeout ${timeout} s lowered to ${highestTimeout} s (${why})`);
-    timeout = highestTimeout;
-  }
+  const { interval, timeout } = boundedTiming(monitor, bounds, MAX_TIMEOUT_SECONDS, adjusted);
   const method = monitor.method ?? 'GET';
   const body = monitor.body && method !== 'HEAD' && method !== 'GET' ? monitor.body : undefined;
   if (monitor.body && body === undefined)

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidInput } from '../errors/index.js';
 import { cell, csvRecords, hasColumn } from './csv-source.js';
 import { jsonSource } from './json-source.js';
-import type { ImportedMethod, SourceMonitor } from './source-monitor.js';
+import type { ImportedMethod, SourceCheck, SourceMonitor } from './source-monitor.js';
 
 /**
  * UptimeRobot's monitors: its API's `getMonitors` answer (v2) and its dashboard's CSV export. Their
@@ -20,7 +20,45 @@ const METHODS: Record<number, ImportedMethod> = {
   6: 'DELETE',
   7: 'OPTIONS',
 };
-const NOT_HTTP = 'webmon checks websites over HTTP(S); this kind of monitor is not imported';
+/**
+ * A port monitor's service (`sub_type`) and its port: the mail servers become checks of their
+ * protocol (the greeting judged, in the clear as UptimeRobot connects), the others port checks.
+ */
+const PORT_SERVICES: Record<number, { port: number; kind: 'port' | 'smtp' | 'pop3' | 'imap' }> = {
+  1: { port: 80, kind: 'port' },
+  2: { port: 443, kind: 'port' },
+  3: { port: 21, kind: 'port' },
+  4: { port: 25, kind: 'smtp' },
+  5: { port: 110, kind: 'pop3' },
+  6: { port: 143, kind: 'imap' },
+};
+
+/** Ping, port and heartbeat monitors as checks (`host`: its URL/IP, a scheme or path left out); else why not. */
+function robotCheck(
+  type: number,
+  address: string,
+  port: { subType: number | null; number: number | null },
+  intervalSeconds: number | undefined,
+): SourceCheck | string {
+  if (type === 5)
+    return intervalSeconds
+      ? { kind: 'heartbeat', periodSeconds: intervalSeconds }
+      : 'the export does not say how often it is pinged: import the getMonitors answer instead';
+  const host = address
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/[/?#].*$/, '');
+  if (!host) return 'it names no host';
+  if (type === 3) return { kind: 'icmp', host };
+  if (type !== 4) return `webmon has no check of this kind (type ${type})`;
+  const service = port.subType === null ? undefined : PORT_SERVICES[port.subType];
+  if (service?.kind === 'port' || (!service && port.number))
+    return { kind: 'port', host, port: service?.port ?? (port.number as number), tls: false };
+  if (service) return { kind: service.kind, host, port: service.port, security: 'none' };
+  return 'it names no port';
+}
+
+const PAUSED = 'paused in UptimeRobot: imported running (a check pauses with its website)';
 
 const text = z
   .union([z.string(), z.number()])
@@ -37,6 +75,8 @@ const monitorSchema = z.looseObject({
   friendly_name: text,
   url: text,
   type: z.coerce.number().int(),
+  sub_type: code,
+  port: code,
   keyword_type: code,
   keyword_case_type: code,
   keyword_value: text,
@@ -89,8 +129,25 @@ export function uptimeRobotJsonMonitors(content: string): SourceMonitor[] {
     const source = `monitor ${monitor.id}`;
     const sourceType = TYPES[monitor.type] ?? `type ${monitor.type}`;
     const base = { source, name: monitor.friendly_name, url: monitor.url };
-    if (monitor.type !== 1 && monitor.type !== 2)
-      return { ...base, kind: { type: 'unsupported', sourceType, reason: NOT_HTTP } };
+    if (monitor.type !== 1 && monitor.type !== 2) {
+      const check = robotCheck(
+        monitor.type,
+        monitor.url,
+        { subType: monitor.sub_type, number: monitor.port },
+        monitor.interval ?? undefined,
+      );
+      if (typeof check === 'string')
+        return { ...base, kind: { type: 'unsupported', sourceType, reason: check } };
+      return {
+        ...base,
+        // A heartbeat's URL holds its token, a credential: it stays out of the report.
+        ...(check.kind === 'heartbeat' ? { url: '' } : {}),
+        kind: { type: 'check', sourceType, check },
+        ...(monitor.interval ? { intervalSeconds: monitor.interval } : {}),
+        ...(monitor.timeout ? { timeoutSeconds: monitor.timeout } : {}),
+        ...(monitor.status === 0 ? { notes: [PAUSED] } : {}),
+      };
+    }
     const method = METHODS[monitor.http_method ?? 2] ?? 'GET';
     const headers = Object.fromEntries(
       Object.entries(monitor.custom_http_headers ?? {}).map(([name, value]) => [name, String(value)]),
@@ -147,8 +204,16 @@ export function uptimeRobotCsvMonitors(content: string, customerColumn: string |
       ...(customerColumn ? { customer: cell(row, customerColumn) } : {}),
     };
     const lower = type.toLowerCase();
-    if (!lower.startsWith('http') && lower !== 'keyword')
-      return { ...base, kind: { type: 'unsupported', sourceType: type || 'unknown', reason: NOT_HTTP } };
+    const paused = cell(row, 'Status').toLowerCase() === 'paused';
+    if (!lower.startsWith('http') && lower !== 'keyword') {
+      const typeNumber = { ping: 3, port: 4, heartbeat: 5 }[lower] ?? 0;
+      const portNumber = Number(cell(row, 'Port')) || null;
+      const check = robotCheck(typeNumber, base.url, { subType: null, number: portNumber }, undefined);
+      const sourceType = type || 'unknown';
+      if (typeof check === 'string')
+        return { ...base, kind: { type: 'unsupported', sourceType, reason: check } };
+      return { ...base, kind: { type: 'check', sourceType, check }, ...(paused ? { notes: [PAUSED] } : {}) };
+    }
     const keyword = cell(row, 'Keyword Value');
     const keywordType = cell(row, 'Keyword Type')
       .toLowerCase()
@@ -165,7 +230,7 @@ export function uptimeRobotCsvMonitors(content: string, customerColumn: string |
             },
           }
         : {}),
-      ...(cell(row, 'Status').toLowerCase() === 'paused' ? { paused: true } : {}),
+      ...(paused ? { paused: true } : {}),
     };
   });
 }

@@ -26,7 +26,7 @@ import {
 import type { CollectionIndexes, ListRevisions } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
 import { buildExport, type ExportSources, exportDocument } from '../exports/index.js';
-import { ImportJobs } from '../imports/index.js';
+import { checkPorts, ImportJobs } from '../imports/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
@@ -407,6 +407,8 @@ class LazyServices implements Services {
             loadCustomerWithPackage(this.customerRepository, this.packages, organizationId, customerId),
           websitesOf: (organizationId, customerId) =>
             this.websiteRepository.listByCustomer(organizationId, customerId),
+          website: (organizationId, ref) => this.websites.get(organizationId, ref),
+          checks: checkPorts(this.monitors, this.guard),
           createMany: (organizationId, items, options) =>
             this.websites.createMany(organizationId, items, options),
           configuration: {

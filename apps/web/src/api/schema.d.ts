@@ -1004,7 +1004,7 @@ export interface paths {
         put?: never;
         /**
          * Import monitors of another tool (or a CSV) as websites: a job with progress
-         * @description One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; the others are listed with the reason. A website the customer has at the same URL is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.
+         * @description One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.
          */
         post: operations["startImport"];
         delete?: never;
@@ -3328,6 +3328,35 @@ export interface components {
                     url: string;
                     changes: string[];
                 }[];
+                /**
+                 * @description Each monitor of another kind than HTTP (ping, port, DNS, push, gRPC, WebSocket, mail) as a check of a website: its kind, where it went and what became of it (exists: the website watches that target already)
+                 * @default []
+                 */
+                monitors: {
+                    source: string;
+                    name: string;
+                    url: string;
+                    /**
+                     * @description The kind of check it became
+                     * @enum {string}
+                     */
+                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+                    /** @enum {string} */
+                    status: "created" | "would-create" | "exists";
+                    /** @description null: a dry run */
+                    monitorId: number | null;
+                    /** @description Where it went (id null: a website this dry run would make) */
+                    website: {
+                        id: number | null;
+                        publicId: string | null;
+                        name: string;
+                    };
+                    /**
+                     * @description the website of its host, the one attachTo names, or (a heartbeat) the one of its name
+                     * @enum {string}
+                     */
+                    via: "host" | "attachTo" | "name";
+                }[];
                 /** @description `webmon-json`: each thing of the export and what became of it (exists: the organization has one by that key, left as it is; skipped: a thing it needs was not made) */
                 resources: {
                     /** @enum {string} */
@@ -4355,6 +4384,8 @@ export interface components {
             customerId?: number;
             /** @description CSV formats: the column naming each monitor’s customer (its name or id) */
             customerColumn?: string;
+            /** @description A website of the customer (id or public id): checks (ping, port, DNS, push, gRPC, WebSocket …) whose host has no website of the customer go to it */
+            attachTo?: string;
             /**
              * @description Say what would be created; write nothing
              * @default false

@@ -1,8 +1,10 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
-import { visibleCustomers } from '../api/organization.js';
+import { allWebsites, visibleCustomers } from '../api/organization.js';
 import { Check, Field, FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { NOUN } from '../websites/monitor-forms.js';
 
 type Job = Schemas['Import'];
 type Format = Schemas['ImportRequest']['format'];
@@ -37,6 +39,8 @@ export function ImportPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [job, setJob] = useState<Job | null>(null);
   const [customerColumn, setCustomerColumn] = useState('');
+  /** The website monitors without one of their host go to (its public id; '': none). */
+  const [attachTo, setAttachTo] = useState('');
   const [submitting, setSubmitting] = useState(false);
   /** Counts the polls, so one that failed (a dropped connection) is followed by another. */
   const [polls, setPolls] = useState(0);
@@ -44,6 +48,13 @@ export function ImportPage() {
   const csv = format.endsWith('csv');
   /** Our own export brings its customers (by name): no customer is chosen. */
   const whole = format === 'webmon-json';
+  const byColumn = csv && customerColumn.trim() !== '';
+  const websites = useLoad(
+    () => (customerId && !whole ? allWebsites(customerId) : Promise.resolve([])),
+    [customerId, whole],
+  );
+  // A website of another customer cannot be attached to.
+  useEffect(() => setAttachTo(''), [customerId]);
 
   useEffect(() => {
     if (job?.status !== 'running') return;
@@ -77,7 +88,13 @@ export function ImportPage() {
           format,
           content: file.text,
           dryRun,
-          ...(whole ? {} : column ? { customerColumn: column } : customerId ? { customerId } : {}),
+          ...(whole
+            ? {}
+            : column
+              ? { customerColumn: column }
+              : customerId
+                ? { customerId, ...(attachTo ? { attachTo } : {}) }
+                : {}),
         },
       })
       .finally(() => setSubmitting(false));
@@ -95,10 +112,12 @@ export function ImportPage() {
       </p>
       <h1>Import websites</h1>
       <p class="muted">
-        HTTP and keyword monitors become websites with their checks; others (ping, port, push …) are listed
-        with why. Websites the customer has at the same address are not made again, so an import can run
-        again. A webmon export (from another organization or installation) brings everything it holds; what
-        your organization has by the same name is left as it is.
+        HTTP and keyword monitors become websites with their checks; ping, port, DNS, push, gRPC, WebSocket
+        and mail-server monitors become checks of the website of their host (one the customer has or this
+        import makes), or of the website you choose below. Websites the customer has at the same address, and
+        checks a website has already, are not made again, so an import can run again. A webmon export (from
+        another organization or installation) brings everything it holds; what your organization has by the
+        same name is left as it is.
       </p>
       <form onSubmit={start} class="card" aria-labelledby="import-title">
         <h2 id="import-title">From a file</h2>
@@ -149,6 +168,24 @@ export function ImportPage() {
             )}
           </Field>
         )}
+        {!whole && !byColumn && customerId && (
+          <Field
+            label="Attach monitors without a website to"
+            error={errors.attachTo}
+            hint="Ping, port, gRPC … monitors whose host has no website of the customer, and push/heartbeat monitors, go to this website; with none they are listed as not imported"
+          >
+            {(props) => (
+              <select {...props} value={attachTo} onChange={(e) => setAttachTo(e.currentTarget.value)}>
+                <option value="">None: list them as not imported</option>
+                {websites.data?.map((w) => (
+                  <option key={w.id} value={w.publicId} selected={w.publicId === attachTo}>
+                    {w.name} ({w.url})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <Field
           label="File"
           error={errors.content}
@@ -188,13 +225,24 @@ const RESOURCE_GROUPS: Array<{ status: Job['report']['resources'][number]['statu
   { status: 'exists', title: 'Already there (left as it is)' },
 ];
 
+/** What an import did with each monitor that became a check of a website (a dry run: would be made). */
+const CHECK_GROUPS: Array<{ status: 'created' | 'exists'; title: string }> = [
+  { status: 'created', title: 'Checks made' },
+  { status: 'exists', title: 'Checks already there (not made again)' },
+];
+const VIA: Record<Job['report']['monitors'][number]['via'], string> = {
+  host: 'the website of its host',
+  attachTo: 'the website chosen to attach to',
+  name: 'the website of its name',
+};
+
 function ImportReport({ job }: { job: Job }) {
   const { report, progress } = job;
   const done = job.status !== 'running';
   const things = job.format === 'webmon-json';
   const rows: Array<{
     title: string;
-    items: Array<{ source: string; name: string; url: string; detail: string }>;
+    items: Array<{ source: string; name: string; url: string; detail: ComponentChildren }>;
   }> = [
     ...RESOURCE_GROUPS.map(({ status, title }) => ({
       title,
@@ -211,6 +259,26 @@ function ImportReport({ job }: { job: Job }) {
       title: job.dryRun ? 'Would be created' : 'Created',
       items: (job.dryRun ? report.wouldCreate : report.created).map((e) => ({ ...e, detail: '' })),
     },
+    ...CHECK_GROUPS.map(({ status, title }) => ({
+      title: job.dryRun && status === 'created' ? 'Checks that would be made' : title,
+      items: report.monitors
+        .filter((m) => m.status === status || (status === 'created' && m.status === 'would-create'))
+        .map((m) => ({
+          ...m,
+          detail: (
+            <>
+              {NOUN[m.kind]} on{' '}
+              {m.website.publicId ? (
+                <a href={`/websites/${m.website.publicId}`}>{m.website.name}</a>
+              ) : (
+                m.website.name
+              )}{' '}
+              ({VIA[m.via]}
+              {m.website.id === null ? ', made by this import' : ''})
+            </>
+          ),
+        })),
+    })),
     { title: 'Already there (not made again)', items: report.duplicates.map((e) => ({ ...e, detail: '' })) },
     {
       title: 'Not imported',
@@ -220,7 +288,7 @@ function ImportReport({ job }: { job: Job }) {
       title: 'Invalid',
       items: report.invalid.map((e) => ({
         ...e,
-        detail: e.errors.map((x) => `${x.path}: ${x.message}`).join('; '),
+        detail: e.errors.map((x) => (x.path ? `${x.path}: ${x.message}` : x.message)).join('; '),
       })),
     },
     {
@@ -247,7 +315,7 @@ function ImportReport({ job }: { job: Job }) {
         rows
           .filter((row) => row.items.length > 0)
           .map((row) => (
-            <details key={row.title} open={!row.title.startsWith('Already there')}>
+            <details key={row.title} open={!/^(Already|Checks already) there/.test(row.title)}>
               <summary>
                 {row.title} ({row.items.length})
               </summary>
@@ -269,7 +337,9 @@ function ImportReport({ job }: { job: Job }) {
           ))}
       {done &&
         !job.dryRun &&
-        (report.created.length > 0 || report.resources.some((r) => r.status === 'created')) && (
+        (report.created.length > 0 ||
+          report.monitors.some((m) => m.status === 'created') ||
+          report.resources.some((r) => r.status === 'created')) && (
           <p>
             <a href="/">See them on the overview</a>
           </p>

@@ -27,8 +27,7 @@ export function SignIn() {
     event.preventDefault();
     setBusy(true);
     const { data, error, response } = await api.POST('/api/auth/login', {
-      // An empty code field is not sent: the API then says whether one is needed.
-      body: { email, password, ...(totp ? { totp } : {}) },
+      body: { email, password, ...(totp !== null ? { totp } : {}) },
     });
     setBusy(false);
     if (data) {
@@ -47,12 +46,8 @@ export function SignIn() {
       return;
     }
     setErrors(fieldErrors(error));
-    const reason = (error as { reason?: string } | undefined)?.reason;
-    // Locked: the API's words say how to still get in; a code is one way, so its field is offered.
-    if ((reason === 'account-locked' || reason === 'failed-sign-ins-everywhere') && totp === null)
-      setTotp('');
     setMessage(
-      response.status === 429 && !reason
+      response.status === 429
         ? `Too many tries: wait ${response.headers.get('Retry-After') ?? 'a few'} seconds.`
         : problemText(error),
     );
@@ -105,7 +100,7 @@ export function SignIn() {
           <Field
             label="Two-factor code"
             error={errors.totp}
-            hint="6 digits from your app, or a recovery code (if you turned two-factor sign-in on)"
+            hint="6 digits from your app, or a recovery code"
           >
             {(props) => (
               <input
