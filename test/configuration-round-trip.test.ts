@@ -7,6 +7,7 @@ interface ExportDocument {
   customers: Row[];
   websites: Row[];
   maintenanceWindows: Row[];
+  monitors: Row[];
   channels: Row[];
   statusPages: Row[];
 }
@@ -51,6 +52,13 @@ function comparable(doc: ExportDocument) {
       .sort(byText),
     maintenanceWindows: doc.maintenanceWindows
       .map((m) => ({ ...strip(m, ...timestamps, 'websiteId'), website: websiteUrl.get(m.websiteId) }))
+      .sort(byText),
+    // Credentials are write-only: not carried (the import says so), compared apart.
+    monitors: doc.monitors
+      .map((m) => ({
+        ...strip(m, ...timestamps, 'websiteId', 'secretNames'),
+        website: websiteUrl.get(m.websiteId),
+      }))
       .sort(byText),
     channels: doc.channels
       .map((c) => {
@@ -174,6 +182,80 @@ describe('an export imports into another organization as the same configuration 
       },
     });
     expect(windowCreated.status).toBe(201);
+    // One monitor of every kind, on two websites of two customers.
+    const globexApi = batch.body.items[2]?.website.id;
+    for (const [website, route, body] of [
+      [
+        shop,
+        'heartbeats',
+        {
+          name: 'Nightly backup',
+          schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' },
+          graceSeconds: 900,
+        },
+      ],
+      [
+        shop,
+        'dns-checks',
+        { name: 'Mail exchanger', recordType: 'MX', host: 'acme.example', expected: ['10 mx.acme.example'] },
+      ],
+      [shop, 'dns-checks', { recordType: 'A', expected: 'unchanged', intervalSeconds: 600 }],
+      [shop, 'port-checks', { name: 'Database', host: 'db.acme.example', port: 5432, expectBanner: 'PG' }],
+      [
+        shop,
+        'monitors',
+        { kind: 'icmp', name: 'Ping', count: 5, maxLossPercent: 20, maxRttMs: 300, timeoutSeconds: 5 },
+      ],
+      [
+        shop,
+        'monitors',
+        {
+          kind: 'udp',
+          name: 'Game server',
+          host: 'game.acme.example',
+          port: 27_015,
+          payload: 'ffff',
+          payloadEncoding: 'hex',
+          expect: { contains: 'ok' },
+        },
+      ],
+      [
+        globexApi,
+        'monitors',
+        {
+          kind: 'grpc',
+          name: 'Orders',
+          port: 50_051,
+          tls: true,
+          service: 'orders.v1',
+          metadata: { 'x-tenant': 'globex', 'x-api-key': 'grpc-secret' },
+        },
+      ],
+      [
+        globexApi,
+        'monitors',
+        {
+          kind: 'websocket',
+          name: 'Live feed',
+          url: 'wss://api.globex.example/live',
+          headers: { 'X-Client': 'webmon', Authorization: 'Bearer ws-secret' },
+          subprotocol: 'chat.v2',
+          send: 'ping',
+          expect: { matches: '^pong' },
+          intervalSeconds: 60,
+        },
+      ],
+      [
+        globexApi,
+        'monitors',
+        { kind: 'smtp', name: 'Outgoing mail', host: 'mail.globex.example', security: 'tls' },
+      ],
+      [globexApi, 'monitors', { kind: 'imap', host: 'mail.globex.example', port: 1993, security: 'tls' }],
+      [globexApi, 'monitors', { kind: 'pop3', host: 'mail.globex.example', security: 'none' }],
+    ] as const) {
+      const made = await source.request('POST', `/api/websites/${website}/${route}`, { token, body });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
     const page = await source.request('POST', '/api/status-pages', {
       token,
       body: {
@@ -212,7 +294,32 @@ describe('an export imports into another organization as the same configuration 
     const again = (await elsewhere.request<ExportDocument>('GET', '/api/exports', { token: into })).body;
     expect(comparable(exported).websites).toHaveLength(3);
     expect(comparable(exported).maintenanceWindows).toHaveLength(1);
+    expect(exported.monitors.map((m) => m.kind).sort()).toEqual([
+      'dns',
+      'dns',
+      'grpc',
+      'heartbeat',
+      'icmp',
+      'imap',
+      'pop3',
+      'port',
+      'smtp',
+      'udp',
+      'websocket',
+    ]);
     expect(comparable(again)).toEqual(comparable(exported));
+    // Their credentials are not carried: the import says which, and the monitors are made without them.
+    expect(again.monitors.map((m) => m.secretNames).filter(Boolean)).toEqual([
+      { metadata: [] },
+      { headers: [] },
+    ]);
+    expect(job.report.adjusted).toContainEqual(
+      expect.objectContaining({
+        name: 'WebSocket check "Live feed" (Globex API)',
+        changes: ['credentials not carried (write-only): headers.Authorization: give them as {env: NAME}'],
+      }),
+    );
+    expect(job.report.resources.filter((r) => r.kind === 'monitor')).toHaveLength(11);
 
     // Run again: everything exists by its key, nothing is made twice.
     const second = await importInto(elsewhere, into, {});

@@ -7,8 +7,9 @@ interface ExportDocument {
   customerId: number | null;
   packages: Array<{ id: number; key: string }>;
   customers: Array<{ id: number; name: string }>;
-  websites: Array<{ name: string; url: string; checkConfig: { keyword: string | null } }>;
+  websites: Array<{ id: number; name: string; url: string; checkConfig: { keyword: string | null } }>;
   maintenanceWindows: Array<{ title: string }>;
+  monitors: Array<Record<string, unknown> & { kind: string; name: string; websiteId: number }>;
   channels: Array<{ name: string; config: Record<string, unknown> }>;
   statusPages: Array<{ slug: string }>;
 }
@@ -95,6 +96,42 @@ describe('exports: everything configured, as JSON, or the websites as CSV that i
       },
     });
     expect(window.status).toBe(201);
+    const shop = batch.body.items[0]?.website.id;
+    for (const [route, body] of [
+      ['heartbeats', { name: 'Nightly backup', schedule: { periodSeconds: 86_400 } }],
+      [
+        'dns-checks',
+        { name: 'Address', recordType: 'A', host: 'shop.acme.example', expected: ['192.0.2.7'] },
+      ],
+      [
+        'monitors',
+        {
+          kind: 'websocket',
+          name: 'Live feed',
+          url: 'wss://shop.acme.example/live',
+          headers: { 'X-Client': 'webmon', Authorization: 'Bearer ws-s3cret-token' },
+        },
+      ],
+      [
+        'monitors',
+        {
+          kind: 'grpc',
+          name: 'Orders',
+          host: 'grpc.acme.example',
+          port: 50051,
+          metadata: { 'x-api-key': 'grpc-s3cret' },
+        },
+      ],
+    ] as const) {
+      const made = await api.request('POST', `/api/websites/${shop}/${route}`, { token, body });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
+    const globexSite = batch.body.items[2]?.website.id;
+    const port = await api.request('POST', `/api/websites/${globexSite}/port-checks`, {
+      token,
+      body: { name: 'Database', host: 'db.globex.example', port: 5432 },
+    });
+    expect(port.status).toBe(201);
     for (const body of [
       {
         type: 'slack',
@@ -131,6 +168,51 @@ describe('exports: everything configured, as JSON, or the websites as CSV that i
       webhookUrlSet: true,
     });
     expect(JSON.stringify(all.body)).not.toContain('s3cretHookPath');
+    // Every monitor with its kind's create fields; credentials named, never exported.
+    const shop = all.body.websites.find((w) => w.url === 'https://shop.acme.example/');
+    expect(all.body.monitors.map((m) => [m.kind, m.name]).sort()).toEqual([
+      ['dns', 'Address'],
+      ['grpc', 'Orders'],
+      ['heartbeat', 'Nightly backup'],
+      ['port', 'Database'],
+      ['websocket', 'Live feed'],
+    ]);
+    expect(all.body.monitors.find((m) => m.kind === 'websocket')).toMatchObject({
+      websiteId: shop?.id,
+      url: 'wss://shop.acme.example/live',
+      headers: { 'X-Client': 'webmon' },
+      subprotocol: null,
+      intervalSeconds: 300,
+      timeoutSeconds: 10,
+      secretNames: { headers: ['Authorization'] },
+    });
+    expect(all.body.monitors.find((m) => m.kind === 'grpc')).toMatchObject({
+      metadata: {},
+      secretNames: { metadata: ['x-api-key'] },
+    });
+    expect(all.body.monitors.find((m) => m.kind === 'dns')).toMatchObject({
+      recordType: 'A',
+      host: 'shop.acme.example',
+      expected: ['192.0.2.7'],
+      relearnAfterSeconds: 86_400,
+    });
+    const heartbeat = all.body.monitors.find((m) => m.kind === 'heartbeat');
+    expect(heartbeat).toMatchObject({ schedule: { periodSeconds: 86_400 }, graceSeconds: 300 });
+    // A heartbeat's token is its job's credential: neither it nor its ping URL is exported.
+    expect(Object.keys(heartbeat ?? {}).sort()).toEqual(
+      [
+        'createdAt',
+        'graceSeconds',
+        'id',
+        'kind',
+        'maxRunSeconds',
+        'name',
+        'schedule',
+        'updatedAt',
+        'websiteId',
+      ].sort(),
+    );
+    expect(JSON.stringify(all.body)).not.toMatch(/ws-s3cret-token|grpc-s3cret|\/ping\//);
 
     const one = await api.request<ExportDocument>('GET', `/api/exports?customerId=${acme}`, { token });
     expect(one.body.customerId).toBe(acme);
@@ -140,6 +222,12 @@ describe('exports: everything configured, as JSON, or the websites as CSV that i
       'Acme API',
     ]);
     expect(one.body.channels.map((c) => c.name)).toEqual(['Acme Slack']);
+    expect(one.body.monitors.map((m) => m.name).sort()).toEqual([
+      'Address',
+      'Live feed',
+      'Nightly backup',
+      'Orders',
+    ]);
   });
 
   it('as CSV: RFC 4180, formulas defused; imported into another organization it makes the same websites', async () => {

@@ -10,6 +10,50 @@ import { TestApi } from './support/harness.js';
 
 const run = promisify(execFile);
 
+/** Shop's monitors, one of most kinds: the ping check's count, whether the UDP check and the feed's token are written. */
+const shopMonitors = (options: {
+  pingCount: number;
+  withUdp: boolean;
+  withToken: boolean;
+}) => `        monitors:
+          - kind: heartbeat
+            name: Nightly backup
+            schedule: { cron: "30 2 * * *", timezone: Europe/Berlin }
+          - kind: dns
+            name: Address
+            recordType: A
+            expected: ["192.0.2.10"]
+          - kind: port
+            name: Database
+            host: db.acme-bakery.example
+            port: 5432
+          - kind: icmp
+            name: Ping
+            count: ${options.pingCount}
+${
+  options.withUdp
+    ? `          - kind: udp
+            name: Game server
+            host: game.acme-bakery.example
+            port: 27015
+            payload: ping
+`
+    : ''
+}          - kind: grpc
+            name: Orders
+            host: grpc.acme-bakery.example
+            port: 50051
+          - kind: websocket
+            name: Live feed
+            url: wss://shop.acme-bakery.example/live
+            headers:
+              X-Client: webmon
+${options.withToken ? '              Authorization: { env: FEED_TOKEN }\n' : ''}          - kind: smtp
+            name: Outgoing mail
+            host: mail.acme-bakery.example
+            security: tls
+`;
+
 interface Exported {
   packages: Array<{ id: number; key: string; limits: { maxWebsites: number } }>;
   customers: Array<{ id: number; name: string; packageId: number }>;
@@ -29,11 +73,12 @@ interface Exported {
     websiteId: number;
     recurrence: { byWeekday?: string[] } | null;
   }>;
+  monitors: Array<Record<string, unknown> & { kind: string; name: string }>;
   channels: Array<{ id: number; name: string; type: string; config: Record<string, unknown> }>;
   statusPages: Array<{ slug: string; websiteIds: number[] | null }>;
 }
 
-const monitoringFile = (options: { interval: number; withBlog: boolean }) => `
+const monitoringFile = (options: { interval: number; withBlog: boolean; monitors?: string }) => `
 version: 1
 packages:
   - key: agency-pro
@@ -59,7 +104,7 @@ customers:
             endsAt: "2026-12-01T23:00:00+01:00"
             timezone: Europe/Berlin
             recurrence: { frequency: weekly, byWeekday: [TU] }
-${
+${options.monitors ?? ''}${
   options.withBlog
     ? `      - name: Blog
         url: https://blog.acme-bakery.example/
@@ -82,7 +127,11 @@ describe('monitoring as code: webmon plan and apply against the public API', { t
   let api: TestApi;
   let token: string;
   let dir: string;
-  const env = { ACME_API_KEY: 'k-123456', SLACK_WEBHOOK_URL: 'https://hooks.slack.test/services/T0/B0/x' };
+  const env = {
+    ACME_API_KEY: 'k-123456',
+    SLACK_WEBHOOK_URL: 'https://hooks.slack.test/services/T0/B0/x',
+    FEED_TOKEN: 'Bearer feed-s3cret',
+  };
 
   const webmon = async (args: string[], extraEnv: Record<string, string> = {}) => {
     try {
@@ -225,11 +274,103 @@ describe('monitoring as code: webmon plan and apply against the public API', { t
     expect(noUrl.stderr).toContain('WEBMON_URL is not set');
   });
 
+  it('carries monitors of every kind: made, changed field by field, a credential left out kept, pruned only where listed; a name twice and a kind the package leaves out refused by path', async () => {
+    const withMonitors = (options: Parameters<typeof shopMonitors>[0]) =>
+      monitoringFile({ interval: 120, withBlog: false, monitors: shopMonitors(options) });
+    const file = write('monitors.yaml', withMonitors({ pingCount: 3, withUdp: true, withToken: true }));
+    const planned = await webmon(['plan', '-f', file]);
+    expect(planned.code, planned.stderr).toBe(2);
+    for (const line of [
+      '+ create heartbeat "Nightly backup" (Shop)',
+      '+ create DNS check "Address" (Shop)',
+      '+ create port check "Database" (Shop)',
+      '+ create ping check "Ping" (Shop)',
+      '+ create UDP check "Game server" (Shop)',
+      '+ create gRPC check "Orders" (Shop)',
+      '+ create WebSocket check "Live feed" (Shop)',
+      '+ create SMTP check "Outgoing mail" (Shop)',
+      'Plan: 8 to create, 0 to change, 0 to delete (6 unchanged).',
+    ])
+      expect(planned.stdout).toContain(line);
+    const applied = await webmon(['apply', '-f', file]);
+    expect(applied.code, applied.stdout).toBe(0);
+    expect(applied.stdout).toContain('Applied: 8 created, 0 changed, 0 deleted.');
+    expect(applied.stdout).not.toContain('feed-s3cret');
+    const made = await exported();
+    expect(made.monitors.map((m) => m.kind).sort()).toEqual([
+      'dns',
+      'grpc',
+      'heartbeat',
+      'icmp',
+      'port',
+      'smtp',
+      'udp',
+      'websocket',
+    ]);
+    expect(made.monitors.find((m) => m.kind === 'websocket')).toMatchObject({
+      headers: { 'X-Client': 'webmon' },
+      secretNames: { headers: ['Authorization'] },
+    });
+    expect(made.monitors.find((m) => m.kind === 'heartbeat')).toMatchObject({
+      schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' },
+    });
+    expect(JSON.stringify(made)).not.toContain('feed-s3cret');
+    const again = await webmon(['plan', '-f', file]);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain('No changes: the organization matches the file (14 things).');
+
+    // The ping check's count changed, the UDP check left out, the feed's token no longer written.
+    const changed = write(
+      'monitors-changed.yaml',
+      withMonitors({ pingCount: 5, withUdp: false, withToken: false }),
+    );
+    const diff = await webmon(['plan', '-f', changed]);
+    expect(diff.code).toBe(2);
+    expect(diff.stdout).toContain('~ change ping check "Ping" (Shop)\n    count: 3 → 5');
+    expect(diff.stdout).toContain('Plan: 0 to create, 1 to change, 0 to delete (12 unchanged).');
+    const pruning = await webmon(['apply', '-f', changed, '--prune']);
+    expect(pruning.code, pruning.stdout).toBe(0);
+    expect(pruning.stdout).toContain('- deleted UDP check "Game server" (Shop)');
+    expect(pruning.stdout).toContain('Applied: 0 created, 1 changed, 1 deleted.');
+    const after = await exported();
+    expect(after.monitors.find((m) => m.kind === 'icmp')).toMatchObject({ count: 5 });
+    expect(after.monitors.some((m) => m.kind === 'udp')).toBe(false);
+    expect(after.monitors.find((m) => m.kind === 'websocket')).toMatchObject({
+      secretNames: { headers: ['Authorization'] },
+    });
+
+    const twice = write(
+      'twice.yaml',
+      withMonitors({ pingCount: 5, withUdp: false, withToken: false }).replace('name: Address', 'name: Ping'),
+    );
+    const duplicate = await webmon(['plan', '-f', twice]);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain(
+      'customers.0.websites.0.monitors.3.name: "Acme Bakery https://shop.acme-bakery.example/ Ping" is described twice',
+    );
+    const withoutPing = write(
+      'without-ping.yaml',
+      withMonitors({ pingCount: 5, withUdp: false, withToken: false }).replace(
+        'limits: { maxWebsites: 25, minCheckIntervalSeconds: 30 }',
+        'limits: { maxWebsites: 25, minCheckIntervalSeconds: 30 }\n    features: { icmpChecks: false }',
+      ),
+    );
+    const refused = await webmon(['apply', '-f', withoutPing]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'customers.0.websites.0.monitors.3.kind: the package "agency-pro" does not include icmpChecks',
+    );
+  });
+
   it('exports the organization as a monitoring file that plans to no changes, with its schema served and printed', async () => {
     const exportedFile = join(dir, 'exported.yaml');
     const out = await webmon(['export', '-o', exportedFile]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toContain('secret headers not carried (write-only): X-Api-Key');
+    expect(out.stderr).toContain(
+      'WebSocket check "Live feed" (Shop): credentials not carried (write-only): headers.Authorization',
+    );
+    expect(parse(readFileSync(exportedFile, 'utf8')).customers[0].websites[0].monitors).toHaveLength(7);
     const text = readFileSync(exportedFile, 'utf8');
     expect(parse(text).$schema).toBe(`${api.api.url}/monitoring.schema.json`);
     // The secrets it cannot carry are given back by reference, as a person would.
