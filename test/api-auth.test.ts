@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from './support/harness.js';
-import { createUser, TEST_PASSWORD } from './support/people.js';
+import { cookieOf, createUser, TEST_PASSWORD } from './support/people.js';
 
 describe('authentication and tokens', () => {
   let api: TestApi;
@@ -204,10 +204,7 @@ describe('failed sign-ins are bounded service-wide, besides per address', () => 
       body: { email, password: TEST_PASSWORD },
       headers: from('203.0.113.10'),
     });
-    const device = known.headers
-      .getSetCookie()
-      .find((cookie) => cookie.startsWith('webmon_device='))!
-      .split(';')[0]!;
+    const device = cookieOf(known, 'webmon_device')!;
     // Four addresses, each far within its own budget, four accounts.
     for (let i = 0; i < 4; i++) {
       const failed = await api.request('POST', '/api/auth/login', {

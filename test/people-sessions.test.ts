@@ -7,6 +7,7 @@ import { OrganizationRepository } from '../libs/auth/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { createPackage, TestApi, testConfig } from './support/harness.js';
 import {
+  cookieOf,
   createOrganizationId,
   createUser,
   sessionCookieOf,
@@ -322,13 +323,6 @@ describe('people: what the logs hold', () => {
     }
   });
 });
-
-/** `name=value` of a response's Set-Cookie for `name`, or undefined. */
-const cookieOf = (response: { headers: Headers }, name: string) =>
-  response.headers
-    .getSetCookie()
-    .find((cookie) => cookie.startsWith(`${name}=`))
-    ?.split(';')[0];
 
 describe('people: sign-in budgets, session cap, known browsers, password change', () => {
   let api: TestApi;

@@ -16,7 +16,11 @@ describe('sign-in timing: an unknown e-mail costs what a wrong password does', {
   let email: string;
 
   beforeAll(async () => {
-    api = await TestApi.start({ SIGN_IN_FAILURES_PER_ACCOUNT: '100000', AUTH_FAILURES_PER_MINUTE: '100000' });
+    api = await TestApi.start({
+      SIGN_IN_FAILURES_PER_ACCOUNT: '100000',
+      SIGN_IN_FAILURES_PER_MINUTE: '100000',
+      AUTH_FAILURES_PER_MINUTE: '100000',
+    });
     ({ email } = await createUser(api, await createOrganizationId(api), 'viewer'));
   });
   afterAll(() => api.stop());

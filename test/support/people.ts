@@ -28,11 +28,14 @@ export async function createOrganizationId(api: TestApi): Promise<number> {
   return (await new OrganizationRepository(api.db).create(`org ${randomUUID().slice(0, 6)}`)).id;
 }
 
-/** The `webmon_session=…` pair of a response's Set-Cookie, or undefined. */
-export function sessionCookieOf(response: TestResponse): string | undefined {
-  const header = response.headers.getSetCookie().find((cookie) => cookie.startsWith('webmon_session='));
+/** The `name=…` pair of a response's Set-Cookie for `name`, or undefined. */
+export function cookieOf(response: { headers: Headers }, name: string): string | undefined {
+  const header = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`));
   return header?.split(';')[0];
 }
+
+/** The `webmon_session=…` pair of a response's Set-Cookie, or undefined. */
+export const sessionCookieOf = (response: TestResponse) => cookieOf(response, 'webmon_session');
 
 /** Signs in and answers the cookie to send back (`webmon_session=…`). */
 export async function signIn(api: TestApi, email: string, password = TEST_PASSWORD): Promise<string> {
