@@ -1,4 +1,4 @@
-import type { Body, Plan, Step } from './plan.js';
+import type { Body, Plan, Step } from './plan-steps.js';
 import { isReference, type KnownIds, type Reference, type ResourceKind } from './resource-keys.js';
 
 /** Where a plan's creates are written: the API's own services (an import makes what is missing). */

@@ -4,7 +4,7 @@ import type { ExportDocument, ExportedMonitor } from '../exports/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
 import { groupBy } from '../runtime/index.js';
 import type { DeclaredMonitor } from './monitor-entries.js';
-import type { WrittenFile } from './plan.js';
+import type { WrittenFile } from './plan-steps.js';
 
 /** What of an export a file cannot carry (write-only values are not exported), said per thing. */
 export interface ExportNote {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExportDocument, exportDocument } from '../exports/index.js';
 import type { ConfigurationWriter, StepError } from './apply.js';
-import type { Body } from './plan.js';
+import type { Body } from './plan-steps.js';
 import type { ResourceKind } from './resource-keys.js';
 
 /** Each kind's collection in the public API. */

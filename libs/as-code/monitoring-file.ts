@@ -4,7 +4,7 @@ import { envReference } from './env-reference.js';
 import { WHOLE_FIELDS, WHOLE_MEMBER_FIELDS } from './field-diff.js';
 import { literalCredentials } from './monitor-entries.js';
 import { monitoringFile } from './monitoring-file.schema.js';
-import { PlanProblems, type WrittenFile } from './plan.js';
+import { PlanProblems, type WrittenFile } from './plan-steps.js';
 
 /** A file this large is not a monitoring file (10,000 websites take about 3 MB of YAML). */
 export const MONITORING_FILE_MAX_BYTES = 16 * 1024 * 1024;

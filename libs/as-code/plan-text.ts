@@ -1,5 +1,5 @@
 import type { StepOutcome } from './apply.js';
-import type { Plan, Step } from './plan.js';
+import type { Plan, Step } from './plan-steps.js';
 import { isReference } from './resource-keys.js';
 
 const SIGN = { create: '+', change: '~', delete: '-' } as const;

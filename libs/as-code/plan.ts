@@ -1,12 +1,20 @@
-import type { z } from 'zod';
 import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import { kindTerms } from '../monitors/index.js';
 import { secretFieldsOf } from '../notifications/index.js';
 import { includesFeature } from '../packages/index.js';
-import { changedFields, diffWritten, type FieldChange } from './field-diff.js';
+import { changedFields, diffWritten } from './field-diff.js';
 import { type DeclaredMonitor, monitorSides } from './monitor-entries.js';
-import type { monitoringFile } from './monitoring-file.schema.js';
+import {
+  type Body,
+  type Plan,
+  type PlanOptions,
+  PlanProblems,
+  type Step,
+  type WrittenFile,
+  type WrittenWebsite,
+} from './plan-steps.js';
+import { pruneSteps } from './prune.js';
 import {
   KnownIds,
   monitorKey,
@@ -18,55 +26,6 @@ import {
   websiteKey,
   windowKey,
 } from './resource-keys.js';
-
-/** The file as written (after its environment references were read): what is compared and sent. */
-export type WrittenFile = z.input<typeof monitoringFile>;
-type WrittenWebsite = NonNullable<NonNullable<WrittenFile['customers']>[number]['websites']>[number];
-
-export type Body = Record<string, unknown>;
-
-/** One thing the plan does, in order; bodies may hold references to things made before them. */
-export type Step =
-  | { action: 'create'; kind: ResourceKind; key: string; label: string; body: Body }
-  | {
-      action: 'change';
-      kind: ResourceKind;
-      key: string;
-      label: string;
-      id: number;
-      /** The thing as its route names it (a website by its publicId). */
-      address: string;
-      changes: FieldChange[];
-      body: Body;
-      /** A website's check configuration changes (PATCH …/check-config). */
-      checkConfig?: Body;
-    }
-  | { action: 'delete'; kind: ResourceKind; key: string; label: string; id: number; address: string };
-
-export interface Plan {
-  steps: Step[];
-  /** Things the file describes that the organization has as written (or, creating only, at all). */
-  unchanged: Array<{ kind: ResourceKind; label: string }>;
-  /** The organization's ids by kind and key: what the steps' references start from. */
-  known: KnownIds;
-  /** Creating only: things of the file left out (a key given twice), with why. */
-  refused: Array<{ kind: ResourceKind; label: string; reason: string }>;
-}
-
-export interface PlanOptions {
-  /** Delete what the organization has and the file does not describe. */
-  prune: boolean;
-  /** Only make what is missing (an import): a thing that exists is counted unchanged. */
-  createOnly: boolean;
-}
-
-/** A file that cannot be planned: each problem names where it is (`customers.2.websites.0.url`). */
-export class PlanProblems extends Error {
-  constructor(readonly problems: Array<{ path: string; message: string }>) {
-    super(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
-    this.name = 'PlanProblems';
-  }
-}
 
 /**
  * What it takes to bring the organization (`current`, its export) to the file: creates and
@@ -563,52 +522,10 @@ class Planner {
   /** With `prune`: what the organization has and the file does not describe, dependants first. */
   deletes(): Step[] {
     if (!this.options.prune || this.options.createOnly) return [];
-    const kept = (kind: ResourceKind, key: string) =>
-      (this.described.get(kind)?.has(key) ?? false) || this.referenced.has(`${kind}\n${key}`);
-    const steps: Step[] = [];
-    const remove = (kind: ResourceKind, key: string, label: string, id: number, address = String(id)) =>
-      steps.push({ action: 'delete', kind, key, label, id, address });
-    for (const page of this.current.statusPages)
-      if (!kept('statusPage', page.slug))
-        remove('statusPage', page.slug, `status page "${page.slug}"`, page.id);
-    const removedWebsites = new Set<number>();
-    const websites = this.current.websites.map((website) => ({
-      website,
-      key: websiteKey(this.names.customer.get(website.customerId) ?? '', website.httpMethod, website.url),
-    }));
-    for (const { website, key } of websites) if (!kept('website', key)) removedWebsites.add(website.id);
-    const websiteKeys = new Map(websites.map(({ website, key }) => [website.id, key]));
-    for (const window of this.current.maintenanceWindows) {
-      // A deleted website takes its windows with it.
-      const key = windowKey(websiteKeys.get(window.websiteId) ?? '', window.title);
-      if (!removedWebsites.has(window.websiteId) && !kept('maintenanceWindow', key))
-        remove('maintenanceWindow', key, `maintenance window "${window.title}"`, window.id);
-    }
-    // A website's monitors go when it goes, or when the file lists its monitors without them.
-    const listing = new Set(this.monitorLists.map((list) => list.ofWebsite));
-    const websiteNames = new Map(websites.map(({ website }) => [website.id, website.name]));
-    for (const monitor of this.current.monitors) {
-      const ofWebsite = websiteKeys.get(monitor.websiteId) ?? '';
-      const key = monitorKey(ofWebsite, monitor.name);
-      if ((removedWebsites.has(monitor.websiteId) || listing.has(ofWebsite)) && !kept('monitor', key))
-        remove(
-          'monitor',
-          key,
-          `${MONITOR_KIND_NOUNS[monitor.kind]} "${monitor.name}" (${websiteNames.get(monitor.websiteId)})`,
-          monitor.id,
-        );
-    }
-    for (const { website, key } of websites)
-      if (removedWebsites.has(website.id))
-        remove('website', key, `website "${website.name}"`, website.id, website.publicId);
-    for (const channel of this.current.channels)
-      if (!kept('channel', channel.name))
-        remove('channel', channel.name, `channel "${channel.name}"`, channel.id);
-    for (const customer of this.current.customers)
-      if (!kept('customer', customer.name))
-        remove('customer', customer.name, `customer "${customer.name}"`, customer.id);
-    for (const pkg of this.current.packages)
-      if (!kept('package', pkg.key)) remove('package', pkg.key, `package "${pkg.key}"`, pkg.id);
-    return steps;
+    return pruneSteps(
+      this.current,
+      (kind, key) => (this.described.get(kind)?.has(key) ?? false) || this.referenced.has(`${kind}\n${key}`),
+      new Set(this.monitorLists.map((list) => list.ofWebsite)),
+    );
   }
 }
