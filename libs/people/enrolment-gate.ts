@@ -1,11 +1,15 @@
 import type { Middleware } from 'koa';
 import { PERSONAL_TOKEN_ROUTE_PATHS } from '../auth/index.js';
 import { type Access, AppError, type AppState } from '../http/index.js';
-import { personOf } from './session.routes.js';
+import { PASSWORD_CHANGE_PATH, personOf } from './session.routes.js';
 import { TWO_FACTOR_ROUTE_PATHS } from './two-factor.routes.js';
 
 /** Routes for people only with a body or an id to validate: a token is refused before that. */
-const PEOPLE_ONLY_PATHS = new Set([...TWO_FACTOR_ROUTE_PATHS, ...PERSONAL_TOKEN_ROUTE_PATHS]);
+const PEOPLE_ONLY_PATHS = new Set([
+  ...TWO_FACTOR_ROUTE_PATHS,
+  ...PERSONAL_TOKEN_ROUTE_PATHS,
+  PASSWORD_CHANGE_PATH,
+]);
 /** What a person who must still enrol may reach: the enrolment, who they are, and signing out. */
 const ENROLMENT_PATHS = new Set([...TWO_FACTOR_ROUTE_PATHS, '/api/me', '/api/auth/logout']);
 

@@ -63,10 +63,13 @@ const sessionParams = z.object({
 });
 
 /** Routes a client user (bound to a customer) may use as well: each concerns the caller alone. */
+/** The person's own password change: for people only (an API token has no password). */
+export const PASSWORD_CHANGE_PATH = '/api/me/password';
+
 export const SELF_ROUTE_PATHS = [
   '/api/auth/logout',
   '/api/me',
-  '/api/me/password',
+  PASSWORD_CHANGE_PATH,
   '/api/me/sessions',
   '/api/me/sessions/:handle',
 ];
@@ -120,7 +123,7 @@ export function sessionRoutes(deps: {
     }),
     defineRoute({
       method: 'post',
-      path: '/api/me/password',
+      path: PASSWORD_CHANGE_PATH,
       operationId: 'changeMyPassword',
       summary: 'Change your password: every session of yours ends, this browser gets a new one',
       description:
