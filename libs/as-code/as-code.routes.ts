@@ -12,7 +12,7 @@ export function asCodeRoutes(): Route[] {
       operationId: 'getMonitoringFileSchema',
       summary: 'The JSON Schema of a monitoring file (monitoring as code: `webmon plan|apply`)',
       description:
-        'Generated from the same schemas as the API’s request bodies: packages, customers with their websites, checks and maintenance windows, notification channels (write-only values as `{env: NAME}`), status pages.',
+        'Generated from the same schemas as the API’s request bodies: packages, customers with their websites, checks, maintenance windows and monitors (each kind as its create route takes it), notification channels (write-only values as `{env: NAME}`), status pages.',
       tags: ['System'],
       access: 'public',
       success: {

@@ -784,9 +784,11 @@ describe('docs/examples/monitoring.yaml', () => {
     const text = readFileSync('docs/examples/monitoring.yaml', 'utf8');
     const file = readMonitoringFile(text, {
       ACME_API_KEY: 'key',
+      ACME_FEED_TOKEN: 'Bearer feed',
       SLACK_WEBHOOK_URL: 'https://hooks.slack.test/x',
     });
     const result = planChanges(file, emptyOrganization(), { prune: false, createOnly: false });
-    expect(planText(result)).toContain('Plan: 8 to create, 0 to change, 0 to delete (0 unchanged).');
+    expect(planText(result)).toContain('Plan: 11 to create, 0 to change, 0 to delete (0 unchanged).');
+    expect(planText(result)).toContain('+ create WebSocket check "Live orders" (Shop)');
   });
 });
