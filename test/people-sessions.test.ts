@@ -290,7 +290,7 @@ describe('people: session lifetimes and HTTPS', () => {
 });
 
 describe('people: what the logs hold', () => {
-  it('never a password, a session id or a cookie', async () => {
+  it('never a password, a session id or a cookie (the device cookie too), nor does the audit log', async () => {
     let logs = '';
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -309,13 +309,31 @@ describe('people: what the logs hold', () => {
         body: { email, password: 'a wrong password 1' },
       });
       expect(wrong.status).toBe(401);
-      const cookie = await signIn(api, email);
+      const signedIn = await api.request('POST', '/api/auth/login', {
+        body: { email, password: TEST_PASSWORD },
+      });
+      const cookie = sessionCookieOf(signedIn)!;
+      const device = cookieOf(signedIn, 'webmon_device')!;
       expect((await withCookie(api, cookie, 'GET', '/api/me')).status).toBe(200);
-      expect((await withCookie(api, cookie, 'POST', '/api/auth/logout')).status).toBe(204);
+      const changed = await withCookie(api, cookie, 'POST', '/api/me/password', {
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'quartz-meadow-61-lantern' },
+        headers: { cookie: `${cookie}; ${device}` },
+      });
+      expect(changed.status).toBe(204);
+      const renewed = sessionCookieOf(changed)!;
+      expect((await withCookie(api, renewed, 'POST', '/api/auth/logout')).status).toBe(204);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(logs).toContain('/api/auth/login');
-      for (const secret of [TEST_PASSWORD, 'a wrong password 1', cookie.split('=')[1]!, 'webmon_session'])
+      const secrets = [TEST_PASSWORD, 'a wrong password 1', 'quartz-meadow-61-lantern'];
+      for (const secret of [...secrets, cookie, renewed, device].map((s) => s.split('=').at(-1)!))
         expect(logs).not.toContain(secret);
+      expect(logs).not.toContain('webmon_session');
+      expect(logs).not.toContain('webmon_device');
+      // Nor the audit log: a password is named, never kept.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const audit = JSON.stringify(await mongo.db().collection('audit_events').find().toArray());
+      expect(audit).toContain('newPassword');
+      for (const secret of secrets) expect(audit).not.toContain(secret);
     } finally {
       await server.stop();
       await mongo.db().dropDatabase();
