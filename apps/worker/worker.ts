@@ -1,7 +1,11 @@
 import type { Registry } from 'prom-client';
 import type { AppConfig } from '../../libs/config/index.js';
-import { loadCustomerWithPackage, startCustomerLifecycleWorker } from '../../libs/customers/index.js';
-import { BatchInserter, watchMongoHealth } from '../../libs/db/index.js';
+import {
+  type CustomerWithPackage,
+  loadCustomerWithPackage,
+  startCustomerLifecycleWorker,
+} from '../../libs/customers/index.js';
+import { BatchInserter, LastReadCache, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -25,6 +29,7 @@ import {
   MonitorRepository,
   MonitorRunner,
   MonitorSummaries,
+  type PendingMonitorRecord,
   regionDueKey,
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
@@ -33,11 +38,13 @@ import { type ProbeOptions, probeOptionsFrom } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices, type Services } from '../../libs/services/index.js';
-import { startFleetWatcher, WebsiteCache } from '../../libs/websites/index.js';
+import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
 const RECONCILE_EVERY_MS = 5 * 60_000;
 const WARM_UP_WAIT_MS = 60_000;
+/** Customer and package change rarely: a check may see such a change up to this late. */
+const OWNER_CACHE_MS = 15_000;
 
 export interface WorkerOptions {
   signal?: AbortSignal;
@@ -200,9 +207,10 @@ export async function startWorker(
     mongo: mongoHealth,
     flushEveryMs: options.rollupFlushMs,
   });
-  const pending: PendingRecords<PendingRecord> = new PendingRecords<PendingRecord>({
+  // One buffer for the results of every kind while MongoDB is away, recorded in order per website.
+  const pending = new PendingRecords<PendingRecord | PendingMonitorRecord>({
     capacity: config.WORKER_RESULT_BUFFER,
-    record: (entry) => runner.recordKept(entry),
+    record: (entry) => ('log' in entry ? monitorRunner.recordKept(entry) : runner.recordKept(entry)),
     isTransient: isRecordRetryable,
     onDropped: (count) => checkMetrics.resultsDropped(count),
     logger,
@@ -215,10 +223,26 @@ export async function startWorker(
     },
     config.WORKER_WEBSITE_CACHE_SIZE,
   );
+  // Each website's customer and package as the checks of every kind see them (kept through a MongoDB outage).
+  const owners = new LastReadCache<number, CustomerWithPackage>({
+    maxAgeMs: OWNER_CACHE_MS,
+    refresh: 'behind',
+    readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
+    mongo: mongoHealth,
+    describe: (customerId) => `customer ${customerId}`,
+  });
+  const owner = (website: WebsiteDocument) =>
+    owners.get(website.customerId, () =>
+      loadCustomerWithPackage(
+        services.customerRepository,
+        services.packages,
+        website.organizationId,
+        website.customerId,
+      ),
+    );
   const runner: CheckRunner = new CheckRunner({
     websites: runnerWebsites,
-    customers: services.customerRepository,
-    packages: services.packages,
+    owner,
     secrets: services.secrets,
     states,
     transitions: services.transitions,
@@ -247,36 +271,33 @@ export async function startWorker(
   });
   // Heartbeats, DNS and port checks: their own due sets in Redis, decided on the same transition path.
   const monitorRepository = new MonitorRepository(mongo.db);
+  const monitorRunner: MonitorRunner = new MonitorRunner({
+    repository: monitorRepository,
+    websites: runnerWebsites,
+    owner,
+    states,
+    transitions: services.transitions,
+    deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
+    due: {
+      fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
+      slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
+    },
+    region: config.NODE_REGION,
+    probe,
+    dnsResolvers: config.DNS_RESOLVERS,
+    recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+    concurrency: {
+      fast: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
+      slow: config.WORKER_LANE_SLOW_CONCURRENCY,
+    },
+    summaries: new MonitorSummaries(redis, config.REDIS_KEY_PREFIX),
+    secrets: services.secrets,
+    pending,
+    mongo: mongoHealth,
+    logger,
+  });
   const monitors = startMonitorWorker({
-    runner: new MonitorRunner({
-      repository: monitorRepository,
-      websites: runnerWebsites,
-      owner: (website) =>
-        loadCustomerWithPackage(
-          services.customerRepository,
-          services.packages,
-          website.organizationId,
-          website.customerId,
-        ),
-      states,
-      transitions: services.transitions,
-      deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
-      due: {
-        fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
-        slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
-      },
-      region: config.NODE_REGION,
-      probe,
-      dnsResolvers: config.DNS_RESOLVERS,
-      recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
-      concurrency: {
-        fast: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
-        slow: config.WORKER_LANE_SLOW_CONCURRENCY,
-      },
-      summaries: new MonitorSummaries(redis, config.REDIS_KEY_PREFIX),
-      secrets: services.secrets,
-      logger,
-    }),
+    runner: monitorRunner,
     tokens: new HeartbeatTokens(redis, config.REDIS_KEY_PREFIX),
     connection: blocking,
     prefix: config.REDIS_KEY_PREFIX,

@@ -10,6 +10,7 @@ export {
   KeyTakenError,
   type LookupRef,
 } from './key-lookup.js';
+export { LastReadCache } from './last-read-cache.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
 export { NumberedLists } from './numbered-lists.js';

@@ -6,12 +6,7 @@ import {
   evaluate,
   type Observation,
 } from '../checks/index.js';
-import {
-  type CustomerRepository,
-  type CustomerWithPackage,
-  isMonitored,
-  loadCustomerWithPackage,
-} from '../customers/index.js';
+import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import {
   type BatchInserter,
   isDuplicateKey,
@@ -21,7 +16,7 @@ import {
 } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
 import { LockTimeoutError } from '../locks/index.js';
-import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
+import { includesFeature, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -49,9 +44,6 @@ export type DomainExpiryLookup = (hostname: string) => Promise<Observation['doma
 
 const MIN_BODY_CAP = 10 * 1024 * 1024;
 const DAY_MS = 86_400_000;
-
-/** Customer and package change rarely; a check may see such a change up to this late. */
-const OWNER_CACHE_MS = 15_000;
 
 /**
  * Every MongoDB operation on the check path gives up after this long, well inside the monitor
@@ -128,15 +120,11 @@ export function plainHttpUrl(url: string): string {
  * the result; an exception here means infrastructure trouble and the job is retried.
  */
 export class CheckRunner {
-  /** Each customer's, as last read, and the read under way. */
-  private readonly owners = new Map<number, { at: number; owner: CustomerWithPackage | null }>();
-  private readonly ownerReads = new Map<number, Promise<CustomerWithPackage | null>>();
-
   constructor(
     private readonly deps: {
       websites: WebsiteCache;
-      customers: CustomerRepository;
-      packages: PackageRepository;
+      /** The website's customer and package (null: gone), as last read (see `LastReadCache`). */
+      owner(website: WebsiteDocument): Promise<CustomerWithPackage | null>;
       secrets: SecretBox;
       states: MonitorStateRepository;
       transitions: MonitorTransitions;
@@ -150,7 +138,7 @@ export class CheckRunner {
       /** The quick re-check's delay: part of how long a region's last result stays fresh. */
       recheckDelayMs: number;
       /** Where results wait while MongoDB cannot take them. */
-      pending: PendingRecords<PendingRecord>;
+      pending: Pick<PendingRecords<PendingRecord>, 'add' | 'holds' | 'holdsUndecided'>;
       /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
       mongo: Pick<MongoHealth, 'available'>;
       /** Failing results keep evidence; its body once per website, region and 5 minutes. */
@@ -168,7 +156,7 @@ export class CheckRunner {
   async run(job: CheckJobData, plannedAt: number = Date.now()): Promise<RunOutcome> {
     const website = await this.deps.websites.get(job.organizationId, job.websiteId);
     if (!website) return { ran: false, reason: 'website deleted' };
-    const owner = await this.ownerOf(website);
+    const owner = await this.deps.owner(website);
     if (!owner) return { ran: false, reason: 'customer or package missing' };
     const { customer, pkg } = owner;
     if (website.paused || !isMonitored(customer.status)) return { ran: false, reason: 'not monitored' };
@@ -254,47 +242,6 @@ export class CheckRunner {
   async warmUp(websiteIds: readonly number[]): Promise<{ websites: number; states: number }> {
     const websites = await this.deps.websites.prime(websiteIds);
     return { websites: websites.length, states: await this.deps.states.prime(websites) };
-  }
-
-  /**
-   * The website's customer and package, cached briefly (many websites share them). Once known, a
-   * check never waits for it: past its 15 s it is served as last read while one read refreshes it
-   * (a check waiting on a read that MongoDB, stalled, never answers would start late and be dropped
-   * as stale); while MongoDB is away, as last read without a read. Only the first check of a
-   * customer waits for it.
-   */
-  private async ownerOf(website: WebsiteDocument): Promise<CustomerWithPackage | null> {
-    const known = this.owners.get(website.customerId);
-    if (known && (Date.now() - known.at < OWNER_CACHE_MS || !this.deps.mongo.available)) return known.owner;
-    const read = this.readOwner(website);
-    if (!known) return read;
-    // Its failure is the next refresh's to retry (and the health watcher's to notice).
-    read.catch(() => undefined);
-    return known.owner;
-  }
-
-  /** Reads the customer and package (one read per customer at a time), kept for the next checks. */
-  private readOwner(website: WebsiteDocument): Promise<CustomerWithPackage | null> {
-    let read = this.ownerReads.get(website.customerId);
-    if (!read) {
-      read = withinDeadline(
-        loadCustomerWithPackage(
-          this.deps.customers,
-          this.deps.packages,
-          website.organizationId,
-          website.customerId,
-        ),
-        CHECK_PATH_MONGO_TIMEOUT_MS,
-        `customer ${website.customerId}`,
-      )
-        .then((owner) => {
-          this.owners.set(website.customerId, { at: Date.now(), owner });
-          return owner;
-        })
-        .finally(() => this.ownerReads.delete(website.customerId));
-      this.ownerReads.set(website.customerId, read);
-    }
-    return read;
   }
 
   /** What the check saw, and the request it sent (its secrets opened: evidence blanks them). */

@@ -47,6 +47,7 @@ export {
   type DurableEffects,
   type EventDetails,
   type EventWebsite,
+  type MongoWrites,
   type MonitorSubject,
   MonitorTransitions,
   type TransitionPlan,

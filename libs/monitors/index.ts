@@ -19,8 +19,9 @@ export {
   WEBSITE_MONITORS,
 } from './monitor.repository.js';
 export { startMonitorWorker } from './monitor.worker.js';
+export type { PendingMonitorRecord } from './monitor-committer.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
-export { MonitorRunner, type PendingMonitorRecord } from './monitor-runner.js';
+export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';

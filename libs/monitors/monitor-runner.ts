@@ -1,45 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
+import { LastReadCache, type MongoHealth } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import {
-  afterResult,
-  type DecisionRules,
-  type EventDetails,
-  inMaintenanceAt,
-  type MonitorStateDocument,
+  CHECK_PATH_MONGO_TIMEOUT_MS,
   type MonitorStateRepository,
-  type MonitorSubject,
   type MonitorTransitions,
 } from '../monitoring/index.js';
-import { includesFeature, type PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import { includesFeature } from '../packages/index.js';
+import type { ProbeOptions } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { DueMember, DueSet } from './due-set.js';
 import type { PingJobData } from './heartbeat-pings.js';
-import { kindTerms, LANES, type Lane, PROBE_KINDS } from './kinds/index.js';
-import type {
-  DnsCheckDocument,
-  IntervalMonitor,
-  MonitorDocument,
-  MonitorLogEntry,
-  MonitorRepository,
-  PortCheckDocument,
-  ProbeCheckDocument,
-} from './monitor.repository.js';
+import { kindTerms, LANES, type Lane } from './kinds/index.js';
+import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
-  dnsEvents,
-  dnsVerdict,
-  heartbeatAt,
-  heartbeatRules,
-  intervalCheckRules,
-  type MonitorVerdict,
-  PUSH_REGION,
-  pingVerdict,
-  portVerdict,
-  verdictSummary,
-} from './monitor-evaluation.js';
+  type KeptResults,
+  MonitorCommitter,
+  type PendingMonitorRecord,
+  type Subject,
+} from './monitor-committer.js';
+import { heartbeatAt, heartbeatRules, PUSH_REGION, pingVerdict } from './monitor-evaluation.js';
+import { gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
-import { openedSettings } from './sealed-settings.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -68,14 +52,10 @@ export interface MonitorRunnerDependencies {
   secrets: SecretBox;
   /** Interval checks running at once in this worker, per lane. */
   concurrency: Record<Lane, number>;
+  pending: KeptResults;
+  /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
+  mongo: Pick<MongoHealth, 'available'>;
   logger: Logger;
-}
-
-/** Who is checked, and whether it is meant to be now. */
-interface Subject {
-  website: WebsiteDocument;
-  owner: CustomerWithPackage;
-  monitored: boolean;
 }
 
 const memberOf = (monitor: MonitorDocument): DueMember => ({
@@ -93,7 +73,23 @@ const memberOf = (monitor: MonitorDocument): DueMember => ({
 export class MonitorRunner {
   private readonly running: Record<Lane, Set<Promise<void>>> = { fast: new Set(), slow: new Set() };
 
-  constructor(private readonly deps: MonitorRunnerDependencies) {}
+  /** Interval monitors' configurations as last read: checks go on through a MongoDB stall. */
+  private readonly configurations: LastReadCache<string, MonitorDocument>;
+
+  /** Where every verdict goes: state, incident, timeline, events, and the buffer while MongoDB is away. */
+  private readonly committer: MonitorCommitter;
+
+  constructor(private readonly deps: MonitorRunnerDependencies) {
+    this.committer = new MonitorCommitter(deps);
+    this.configurations = new LastReadCache({
+      // Read at each check (an edit counts from the next one); the last read only while MongoDB does not answer.
+      maxAgeMs: 0,
+      refresh: 'first',
+      readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
+      mongo: deps.mongo,
+      describe: (key) => `monitor ${key}`,
+    });
+  }
 
   private async subjectOf(monitor: MonitorDocument): Promise<Subject | null> {
     const website = await this.deps.websites.get(monitor.organizationId, monitor.websiteId);
@@ -110,71 +106,6 @@ export class MonitorRunner {
   private async monitorOf(member: DueMember): Promise<MonitorDocument | null> {
     const monitor = await this.deps.repository.findById(member.organizationId, member.monitorId);
     return monitor && monitor.kind === member.kind && monitor.websiteId === member.websiteId ? monitor : null;
-  }
-
-  /** A verdict through the status machine and the transition path (under the monitor's lock). */
-  private async decide(
-    monitor: MonitorDocument,
-    subject: Subject,
-    verdict: MonitorVerdict,
-    facts: {
-      region: string;
-      at: Date;
-      rules: DecisionRules & { reminderIntervalMinutes: number };
-      trigger: string;
-      /** Under the lock, before deciding (what the monitor remembers moves with its state). */
-      before?: (state: MonitorStateDocument) => Promise<void>;
-      events?: (outcome: ReturnType<typeof afterResult>) => ReturnType<typeof afterResult>['events'];
-      details?: Partial<EventDetails>;
-    },
-  ): Promise<{ recheckSoon: boolean }> {
-    const { website } = subject;
-    const websiteState = await this.deps.states.load(website.organizationId, website.id);
-    const subjectOf: MonitorSubject = {
-      organizationId: website.organizationId,
-      id: website.id,
-      publicId: website.publicId,
-      name: website.name,
-      url: website.url,
-      customerId: website.customerId,
-      monitor: { kind: monitor.kind, id: monitor.id, name: monitor.name },
-    };
-    const done = await this.deps.transitions.run(subjectOf, async (state) => {
-      await facts.before?.(state);
-      const outcome = afterResult(
-        state,
-        {
-          region: facts.region,
-          status: verdict.status,
-          startedAt: facts.at,
-          inMaintenance: inMaintenanceAt(websiteState, facts.at),
-          checks: verdict.checks,
-          cause: verdict.cause,
-        },
-        facts.rules,
-      );
-      const told = facts.events ? { ...outcome, events: facts.events(outcome) } : outcome;
-      return {
-        result: told.recheckSoon,
-        plan: {
-          trigger: facts.trigger,
-          at: facts.at,
-          outcome: told,
-          details: {
-            result: verdictSummary(verdict, facts.region, facts.at),
-            ...facts.details,
-          },
-        },
-      };
-    });
-    if (!done.refused)
-      await this.deps.summaries.write(website.id, {
-        kind: monitor.kind,
-        id: monitor.id,
-        name: monitor.name,
-        health: done.state.health,
-      });
-    return { recheckSoon: done.refused ? false : done.result };
   }
 
   /** A ping from the queue: kept in the heartbeat's log, its time remembered, its verdict decided. */
@@ -213,7 +144,7 @@ export class MonitorRunner {
           : { lastFailureAt: at };
     if (ping.kind === 'start' || !subject.monitored) await this.deps.repository.heard(heartbeat, heard);
     else
-      await this.decide(heartbeat, subject, pingVerdict({ ...ping, kind: ping.kind }), {
+      await this.committer.decide(heartbeat, subject, pingVerdict({ ...ping, kind: ping.kind }), {
         region: PUSH_REGION,
         at,
         rules: heartbeatRules(subject.owner.pkg),
@@ -265,7 +196,7 @@ export class MonitorRunner {
       await this.deps.deadlines.schedule(member, deadline);
       return;
     }
-    await this.decide(heartbeat, subject, verdict, {
+    await this.committer.decide(heartbeat, subject, verdict, {
       region: PUSH_REGION,
       at: now,
       rules: heartbeatRules(subject.owner.pkg),
@@ -307,8 +238,8 @@ export class MonitorRunner {
   }
 
   private async check(member: DueMember, lane: Lane): Promise<void> {
-    const monitor = await this.monitorOf(member);
-    if (!monitor || monitor.kind === 'heartbeat') {
+    const monitor = await this.intervalMonitorOf(member);
+    if (!monitor) {
       await this.deps.due[lane].remove(member);
       return;
     }
@@ -326,165 +257,47 @@ export class MonitorRunner {
       return;
     }
     const startedAt = Date.now();
-    const { recheckSoon } =
-      monitor.kind === 'dns'
-        ? await this.checkDns(monitor, subject)
-        : monitor.kind === 'port'
-          ? await this.checkPort(monitor, subject)
-          : await this.checkProbe(monitor, subject);
+    const { pkg } = subject.owner;
+    const gathered = await gather(monitor, pkg, this.deps);
+    const { recheckSoon } = await this.committer.commit(
+      {
+        websiteId: monitor.websiteId,
+        monitor,
+        subject,
+        gathered,
+        log: {
+          organizationId: monitor.organizationId,
+          monitorId: monitor.id,
+          kind: monitor.kind,
+          at: gathered.at,
+          retainUntil: new Date(gathered.at.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
+          once: randomBytes(8).toString('base64url'),
+          result: gathered.result,
+        },
+        stored: false,
+        decided: null,
+      },
+      { replay: false },
+    );
     const next = recheckSoon ? this.deps.recheckDelayMs : monitor.intervalSeconds * 1000;
     await this.deps.due[lane].schedule(member, startedAt + next);
   }
 
-  /** A check of a probe kind: its kind gathers and decides, the result is kept, then the verdict goes the one way. */
-  private async checkProbe(check: ProbeCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
-    const { pkg } = subject.owner;
-    const settings = openedSettings(check.kind, check.settings, check.sealed ?? [], this.deps.secrets);
-    const outcome = await PROBE_KINDS[check.kind].check(settings, {
-      probe: this.deps.probe,
-      timeoutMs: check.timeoutSeconds * 1000,
-      alerting: pkg.alerting,
-    });
-    const { verdict, startedAt } = outcome;
-    await this.deps.repository.appendLog(
-      this.logEntry(check, pkg, startedAt, {
-        region: this.deps.region,
-        status: verdict.status,
-        cause: verdict.cause,
-        durationMs: outcome.durationMs,
-        address: outcome.address,
-        timings: outcome.timings,
-        evidence: outcome.evidence,
-      }),
+  /**
+   * An interval monitor's configuration as last read (see `LastReadCache`): while MongoDB stalls
+   * or is away its checks go on with what this worker knows.
+   */
+  private async intervalMonitorOf(member: DueMember): Promise<IntervalMonitor | null> {
+    if (member.kind === 'heartbeat') return null;
+    const monitor = await this.configurations.get(`${member.kind}:${member.monitorId}`, () =>
+      this.monitorOf(member),
     );
-    const ssl = verdict.checks.find((c) => c.name === 'ssl');
-    return this.decide(check, subject, verdict, {
-      region: this.deps.region,
-      at: startedAt,
-      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
-      trigger: `result:${this.deps.region}:${startedAt.getTime()}`,
-      details:
-        ssl && ssl.outcome !== 'pass' && outcome.tls
-          ? {
-              ssl: {
-                validTo: outcome.tls.validTo,
-                daysLeft: Number(ssl.value),
-                issuer: outcome.tls.issuer,
-                subject: outcome.tls.subject,
-                valid: ssl.outcome !== 'fail',
-              },
-            }
-          : {},
-    });
+    return monitor && monitor.kind !== 'heartbeat' ? monitor : null;
   }
 
-  private logEntry(
-    monitor: IntervalMonitor,
-    pkg: PackageDocument,
-    at: Date,
-    result: NonNullable<MonitorLogEntry['result']>,
-  ): MonitorLogEntry {
-    return {
-      organizationId: monitor.organizationId,
-      monitorId: monitor.id,
-      kind: monitor.kind,
-      at,
-      retainUntil: new Date(at.getTime() + pkg.limits.resultRetentionDays * DAY_MS),
-      result,
-    };
-  }
-
-  private async checkDns(check: DnsCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
-    const answer = await resolveDns(
-      { name: check.host, recordType: check.recordType, timeoutMs: check.timeoutSeconds * 1000 },
-      { resolvers: this.deps.dnsResolvers },
-    );
-    let verdict = dnsVerdict(check, answer, answer.startedAt);
-    const { pkg } = subject.owner;
-    await this.deps.repository.appendLog(
-      this.logEntry(check, pkg, answer.startedAt, {
-        region: this.deps.region,
-        status: verdict.status,
-        cause: verdict.cause,
-        durationMs: answer.durationMs,
-        values: answer.values,
-      }),
-    );
-    return this.decide(check, subject, verdict, {
-      region: this.deps.region,
-      at: answer.startedAt,
-      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
-      trigger: `result:${this.deps.region}:${answer.startedAt.getTime()}`,
-      // What it learned is judged again under the lock, from the check as stored now (an accepted change).
-      before: async () => {
-        const stored = await this.deps.repository.findById(check.organizationId, check.id);
-        if (stored?.kind === 'dns') verdict = dnsVerdict(stored, answer, answer.startedAt);
-        const { learned, pendingChange } = verdict.memory;
-        if (stored?.kind === 'dns' && (learned !== stored.learned || pendingChange !== stored.pendingChange))
-          await this.deps.repository.setDnsMemory(check, verdict.memory);
-      },
-      events: (outcome) => dnsEvents(outcome.events, verdict),
-      details: verdict.changed ? { dnsChange: verdict.changed } : {},
-    });
-  }
-
-  private async checkPort(check: PortCheckDocument, subject: Subject): Promise<{ recheckSoon: boolean }> {
-    const observation = await probePort(
-      {
-        host: check.host,
-        port: check.port,
-        tls: check.tls,
-        expectBanner: check.expectBanner,
-        timeoutMs: check.timeoutSeconds * 1000,
-      },
-      this.deps.probe,
-    );
-    const { pkg } = subject.owner;
-    const verdict = portVerdict(check, observation, pkg.alerting, observation.startedAt);
-    const certificate = verdict.checks.find((c) => c.name === 'ssl') && observation.tls;
-    await this.deps.repository.appendLog(
-      this.logEntry(check, pkg, observation.startedAt, {
-        region: this.deps.region,
-        status: verdict.status,
-        cause: verdict.cause,
-        durationMs: observation.timings.totalMs,
-        address: observation.address,
-        connectMs: observation.timings.connectMs,
-        tlsMs: observation.timings.tlsMs,
-        banner: observation.banner,
-        certificate: certificate
-          ? {
-              validTo: certificate.validTo,
-              daysLeft: Math.floor(
-                (certificate.validTo.getTime() - observation.startedAt.getTime()) / DAY_MS,
-              ),
-              issuer: certificate.issuer,
-              subject: certificate.subject,
-              valid: verdict.checks[0]?.outcome !== 'fail',
-            }
-          : null,
-      }),
-    );
-    return this.decide(check, subject, verdict, {
-      region: this.deps.region,
-      at: observation.startedAt,
-      rules: intervalCheckRules(check, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
-      trigger: `result:${this.deps.region}:${observation.startedAt.getTime()}`,
-      details:
-        verdict.checks.some((c) => c.name === 'ssl' && c.outcome !== 'pass') && observation.tls
-          ? {
-              ssl: {
-                validTo: observation.tls.validTo,
-                daysLeft: Math.floor(
-                  (observation.tls.validTo.getTime() - observation.startedAt.getTime()) / DAY_MS,
-                ),
-                issuer: observation.tls.issuer,
-                subject: observation.tls.subject,
-                valid: verdict.checks[0]?.outcome !== 'fail',
-              },
-            }
-          : {},
-    });
+  /** Records a result kept while MongoDB was away (see `PendingRecords`). */
+  recordKept(entry: PendingMonitorRecord): Promise<void> {
+    return this.committer.recordKept(entry);
   }
 
   /**

@@ -94,6 +94,8 @@ export interface MonitorLogEntry {
   at: Date;
   /** Delete after this (the package's result retention). */
   retainUntil: Date;
+  /** Names a result kept through a MongoDB outage: its write is retried without a second copy. */
+  once?: string;
   /** A ping. */
   ping?: {
     kind: PingKind;
@@ -128,6 +130,9 @@ export const heartbeatTokenContext = (hash: string) => `website_monitors/heartbe
 
 /** Entries a read passes over for being newer than its window (a few days of one check) before it stops. */
 const MAX_SKIPPED_NEWER = 5_000;
+/** How far back a retried write looks for its earlier try (entries of every region land meanwhile). */
+const ONCE_LOOKBACK_MS = 5 * 60_000;
+const ONCE_LOOKBACK_ENTRIES = 500;
 
 const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
 const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
@@ -253,8 +258,24 @@ export class MonitorRepository {
     });
   }
 
-  appendLog(entry: MonitorLogEntry): Promise<number> {
-    return this.log.append(logList(entry.kind, entry.monitorId), entry);
+  appendLog(entry: MonitorLogEntry, options: { timeoutMS?: number } = {}): Promise<number> {
+    return this.log.append(logList(entry.kind, entry.monitorId), entry, options);
+  }
+
+  /**
+   * Appends an entry an earlier try may have written already (MongoDB stalled: the write given up
+   * landed late): the log's newest entries, back to a few minutes before it, are looked through
+   * for its `once` first.
+   */
+  async appendLogOnce(entry: MonitorLogEntry & { once: string }): Promise<void> {
+    const list = logList(entry.kind, entry.monitorId);
+    const since = entry.at.getTime() - ONCE_LOOKBACK_MS;
+    let read = 0;
+    for await (const stored of this.log.newestFirst(list, 16)) {
+      if (stored.once === entry.once) return;
+      if (stored.at.getTime() < since || ++read >= ONCE_LOOKBACK_ENTRIES) break;
+    }
+    await this.log.append(list, entry);
   }
 
   /**

@@ -1,0 +1,144 @@
+import { certificateSummary, type TlsObservation } from '../checks/index.js';
+import type { EventDetails } from '../monitoring/index.js';
+import type { PackageDocument } from '../packages/index.js';
+import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import { PROBE_KINDS } from './kinds/index.js';
+import type {
+  DnsCheckDocument,
+  IntervalMonitor,
+  MonitorLogEntry,
+  PortCheckDocument,
+  ProbeCheckDocument,
+} from './monitor.repository.js';
+import { type DnsVerdict, dnsVerdict, type MonitorVerdict, portVerdict } from './monitor-evaluation.js';
+import { openedSettings } from './sealed-settings.js';
+
+/** What one check of an interval monitor gathered and what its kind makes of it (no MongoDB, no lock). */
+export interface Gathered {
+  at: Date;
+  /** The result as its log keeps it. */
+  result: NonNullable<MonitorLogEntry['result']>;
+  verdict: MonitorVerdict;
+  /** What the events it leads to carry beside the result (a certificate, a DNS change). */
+  details: Partial<EventDetails>;
+  /** A DNS check's verdict judges what it learned against the check as stored (an accepted change). */
+  dns?: { verdict: DnsVerdict; judge(stored: DnsCheckDocument): DnsVerdict };
+}
+
+export interface GatherDependencies {
+  probe: ProbeOptions;
+  dnsResolvers: readonly string[];
+  region: string;
+  /** Opens a probe check's sealed credentials to run it. */
+  secrets: SecretBox;
+}
+
+/** Its certificate in the events when its check did not pass. */
+function sslDetails(
+  tls: TlsObservation | null | undefined,
+  at: Date,
+  verdict: MonitorVerdict,
+): Partial<EventDetails> {
+  const ssl = verdict.checks.find((c) => c.name === 'ssl');
+  return ssl && ssl.outcome !== 'pass' && tls ? { ssl: certificateSummary(tls, at) } : {};
+}
+
+async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Promise<Gathered> {
+  const answer = await resolveDns(
+    { name: check.host, recordType: check.recordType, timeoutMs: check.timeoutSeconds * 1000 },
+    { resolvers: deps.dnsResolvers },
+  );
+  const verdict = dnsVerdict(check, answer, answer.startedAt);
+  return {
+    at: answer.startedAt,
+    result: {
+      region: deps.region,
+      status: verdict.status,
+      cause: verdict.cause,
+      durationMs: answer.durationMs,
+      values: answer.values,
+    },
+    verdict,
+    details: verdict.changed ? { dnsChange: verdict.changed } : {},
+    dns: {
+      verdict,
+      judge: (stored) => dnsVerdict(stored, answer, answer.startedAt),
+    },
+  };
+}
+
+async function gatherPort(
+  check: PortCheckDocument,
+  pkg: PackageDocument,
+  deps: GatherDependencies,
+): Promise<Gathered> {
+  const seen = await probePort(
+    {
+      host: check.host,
+      port: check.port,
+      tls: check.tls,
+      expectBanner: check.expectBanner,
+      timeoutMs: check.timeoutSeconds * 1000,
+    },
+    deps.probe,
+  );
+  const verdict = portVerdict(check, seen, pkg.alerting, seen.startedAt);
+  const certificate = verdict.checks.some((c) => c.name === 'ssl') ? seen.tls : null;
+  return {
+    at: seen.startedAt,
+    result: {
+      region: deps.region,
+      status: verdict.status,
+      cause: verdict.cause,
+      durationMs: seen.timings.totalMs,
+      address: seen.address,
+      connectMs: seen.timings.connectMs,
+      tlsMs: seen.timings.tlsMs,
+      banner: seen.banner,
+      certificate: certificate ? certificateSummary(certificate, seen.startedAt) : null,
+    },
+    verdict,
+    details: sslDetails(seen.tls, seen.startedAt, verdict),
+  };
+}
+
+/** A check of a probe kind: its kind gathers and decides. */
+async function gatherProbe(
+  check: ProbeCheckDocument,
+  pkg: PackageDocument,
+  deps: GatherDependencies,
+): Promise<Gathered> {
+  const settings = openedSettings(check.kind, check.settings, check.sealed ?? [], deps.secrets);
+  const outcome = await PROBE_KINDS[check.kind].check(settings, {
+    probe: deps.probe,
+    timeoutMs: check.timeoutSeconds * 1000,
+    alerting: pkg.alerting,
+  });
+  const { verdict, startedAt } = outcome;
+  return {
+    at: startedAt,
+    result: {
+      region: deps.region,
+      status: verdict.status,
+      cause: verdict.cause,
+      durationMs: outcome.durationMs,
+      address: outcome.address,
+      timings: outcome.timings,
+      evidence: outcome.evidence,
+    },
+    verdict,
+    details: sslDetails(outcome.tls, startedAt, verdict),
+  };
+}
+
+/** One check of an interval monitor of any kind: I/O under its own deadline, then its kind's pure verdict. */
+export function gather(
+  monitor: IntervalMonitor,
+  pkg: PackageDocument,
+  deps: GatherDependencies,
+): Promise<Gathered> {
+  if (monitor.kind === 'dns') return gatherDns(monitor, deps);
+  if (monitor.kind === 'port') return gatherPort(monitor, pkg, deps);
+  return gatherProbe(monitor, pkg, deps);
+}
