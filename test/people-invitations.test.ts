@@ -242,28 +242,6 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
     expect(textOf(mail.raw)).not.toContain('accept-invitation');
   });
 
-  it('tells a person once, by mail, that their account was locked, from which address and browser', async () => {
-    const { email } = await createUser(api, organizationId, 'editor');
-    const before = receiver.mails.length;
-    for (let i = 0; i < 7; i++)
-      await api.request('POST', '/api/auth/login', {
-        body: { email, password: `someone guessing ${i}` },
-        headers: { 'user-agent': 'GuessBot/2.0' },
-      });
-    const mail = await waitFor(
-      () => receiver.mails.slice(before).find((m) => m.to.includes(email)),
-      'a lock notice',
-    );
-    const text = textOf(mail.raw);
-    expect(text).toContain('locked');
-    expect(text).toContain('127.0.0.1');
-    expect(text).toContain('GuessBot/2.0');
-    expect(text).toContain(`${PUBLIC_URL}/reset-password`);
-    expect(text).not.toContain('someone guessing');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.mails.slice(before).filter((m) => m.to.includes(email))).toHaveLength(1);
-  });
-
   it("refuses a new password holding the person's e-mail or organization's name, on acceptance and on reset", async () => {
     await invite({ email: 'grace.hopper@example.com', role: 'viewer' });
     const token = await linkTokenMailedTo(receiver, 'grace.hopper@example.com', 'accept-invitation');
