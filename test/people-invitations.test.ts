@@ -10,6 +10,7 @@ import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js
 import {
   createOrganizationId,
   createUser,
+  problemOf,
   sessionCookieOf,
   signIn,
   TEST_PASSWORD,
@@ -19,11 +20,6 @@ import {
 const SMTP_ACCOUNT = { username: 'webmon', password: 'smtp-secret-9f3' };
 const PUBLIC_URL = 'https://monitor.example.test/webmon';
 const NEW_PASSWORD = 'copper-lantern-82-meadow';
-
-const problemOf = (body: unknown) => {
-  const { requestId: _id, ...rest } = body as Record<string, unknown>;
-  return rest;
-};
 
 /** The text of a received mail, quoted-printable soft breaks and `=3D` undone. */
 const textOf = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -6,16 +6,12 @@ import {
   cookieOf,
   createOrganizationId,
   createUser,
+  problemOf,
   sessionCookieOf,
   signIn,
   TEST_PASSWORD,
   withCookie,
 } from './support/people.js';
-
-const problemOf = (body: unknown) => {
-  const { requestId: _id, ...rest } = body as Record<string, unknown>;
-  return rest;
-};
 
 describe('people: sign-in budgets, session cap, known browsers, password change', () => {
   let api: TestApi;

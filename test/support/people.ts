@@ -57,3 +57,9 @@ export function withCookie<T = Record<string, unknown>>(
   const origin: Record<string, string> = ['GET', 'HEAD'].includes(method) ? {} : { origin: api.api.url };
   return api.request<T>(method, path, { ...options, headers: { cookie, ...origin, ...options.headers } });
 }
+
+/** A problem document without its request id: what two answers that should match are compared by. */
+export function problemOf(body: unknown): Record<string, unknown> {
+  const { requestId: _id, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
