@@ -12,7 +12,7 @@ export { Invitations } from './invitations.js';
 export { KnownDevices } from './known-devices.js';
 export { linkWithToken, type PeopleMailRoutes, peopleMailRoutes, smtpMailer } from './mailer.js';
 export { generatePassword, hashPassword, PasswordHasher } from './password.js';
-export { PASSWORD_RULE, passwordProblem } from './password-policy.js';
+export { passwordProblem } from './password-policy.js';
 export { PASSWORD_RESET_MAILS_PER_HOUR, PasswordReset } from './password-reset.js';
 export { sessionRoutes } from './session.routes.js';
 export { type SessionLimits, SessionStore } from './session-store.js';
