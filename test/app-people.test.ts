@@ -175,14 +175,70 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     await look(page, 'reset-password-asked');
     const token = await mailedToken(receiver, user.email, 'reset-password');
     await page.goto(`${base}/reset-password?token=${token}`);
+    // The rule is shown as the API states it, and the API's reason at the field.
+    await page.getByText(/known-breached or easily guessed/).waitFor();
     await page.getByLabel('New password').fill('short');
     await page.getByRole('button', { name: 'Save the password' }).click();
     await expect.poll(() => page.getByLabel('New password').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('New password').fill('Password1234!');
+    await page.getByRole('button', { name: 'Save the password' }).click();
+    await page
+      .getByText(/too easy to guess/)
+      .first()
+      .waitFor();
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Save the password' }).click();
     await page.getByText('Your password is changed').waitFor();
     await look(page, 'reset-password-done');
     await signInWith(page, user.email, NEW_PASSWORD);
+    await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a locked sign-in says what to do; a browser that signed in before still gets in', async () => {
+    const user = await createUser(api, organizationId, 'editor');
+    const known = await newPage();
+    await signInWith(known.page, user.email, TEST_PASSWORD);
+    await known.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await known.page.getByRole('button', { name: 'Sign out' }).click();
+    await known.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    for (let i = 0; i < 5; i++)
+      await api.request('POST', '/api/auth/login', { body: { email: user.email, password: `a guess ${i}` } });
+    const stranger = await newPage();
+    await signInWith(stranger.page, user.email, TEST_PASSWORD);
+    await expect
+      .poll(() => stranger.page.getByRole('alert').first().textContent())
+      .toContain('browser you signed in with before');
+    // A code is one way in: its field is offered.
+    await stranger.page.getByLabel('Two-factor code').waitFor();
+    await look(stranger.page, 'sign-in-locked');
+    await signInWith(known.page, user.email, TEST_PASSWORD);
+    await known.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    await known.context.close();
+    await stranger.context.close();
+  });
+
+  it('changes the password from My account, showing the rule and the API’s reason', async () => {
+    const user = await createUser(api, organizationId, 'viewer');
+    const { context, page } = await newPage();
+    await signInWith(page, user.email, TEST_PASSWORD);
+    await page.getByRole('link', { name: 'A viewer' }).click();
+    await page.getByRole('heading', { name: 'Password' }).waitFor();
+    await page.getByText(/known-breached or easily guessed/).waitFor();
+    await page.getByLabel('Current password').fill(TEST_PASSWORD);
+    await page.getByLabel('New password').fill('aaaaaaaaaaaaaaaa');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await page
+      .getByText(/in a row/)
+      .first()
+      .waitFor();
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await page.getByText('Your password is changed').waitFor();
+    await look(page, 'account-password-changed');
+    // This browser keeps going with its new session.
+    await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     await context.close();
     expect(pageErrors).toEqual([]);

@@ -67,7 +67,7 @@ export function refusalText(budget: SignInBudget): string {
     case 'failed-sign-ins-from-address':
       return 'Too many failed sign-ins from this address.';
     case 'account-locked':
-      return 'This account is locked after too many failed sign-ins. You can still sign in from a browser you signed in with before, or with your password and a two-factor code; or reset your password, or wait.';
+      return 'This account is locked after too many failed sign-ins. You can still sign in from a browser you signed in with before, or with your password and a two-factor code; otherwise wait.';
     case 'failed-sign-ins-everywhere':
       return 'Too many failed sign-ins on this service just now. You can still sign in from a browser you signed in with before, or with your password and a two-factor code; or wait.';
   }

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
 import { useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
+import { NewPasswordField } from './new-password.js';
 
 /** The e-mailed link `/accept-invitation?token=…`: choose a name and a password, then signed in. */
 export function AcceptInvitation() {
@@ -42,7 +43,7 @@ export function AcceptInvitation() {
   return (
     <section class="narrow">
       <h1>Accept your invitation</h1>
-      <p>Choose the name others see and a password (at least 12 characters, not a common one).</p>
+      <p>Choose the name others see and a password.</p>
       <form onSubmit={accept} noValidate>
         <FormError message={message} />
         <Field label="Your name" error={errors.name}>
@@ -56,19 +57,7 @@ export function AcceptInvitation() {
             />
           )}
         </Field>
-        <Field label="Password" error={errors.password} hint="At least 12 characters">
-          {(props) => (
-            <input
-              {...props}
-              type="password"
-              autocomplete="new-password"
-              required
-              minLength={12}
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <NewPasswordField label="Password" value={password} error={errors.password} onInput={setPassword} />
         {errors.token && <FormError message={`The link: ${errors.token}`} />}
         <button type="submit" class="primary" disabled={busy}>
           Create my account

@@ -6,6 +6,7 @@ import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { browserName } from './browser-name.js';
+import { ChangePassword } from './new-password.js';
 
 /** My account: who I am, my sessions, two-factor and recovery codes, and (admins) the API tokens. */
 export function Account() {
@@ -41,6 +42,7 @@ export function Account() {
         <dd>{user.role}</dd>
       </dl>
       <TwoFactor enabled={user.twoFactorEnabled} email={user.email} />
+      {!mustEnrol && <ChangePassword />}
       {!mustEnrol && <Sessions />}
       {!mustEnrol && (user.role === 'admin' || user.role === 'owner') && <Tokens />}
     </section>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, fieldErrors, parseProblem, problemText } from '../api/client.js';
 import { Field, FormError, Notice } from '../ui/form.js';
+import { NewPasswordField } from './new-password.js';
 
 /** Without a token: ask for the e-mail. With the e-mailed `?token=…`: choose a new password. */
 export function ResetPassword() {
@@ -88,19 +89,12 @@ function SetPassword({ token }: { token: string }) {
       ) : (
         <form onSubmit={save} noValidate>
           <FormError message={message} />
-          <Field label="New password" error={errors.password} hint="At least 12 characters, not a common one">
-            {(props) => (
-              <input
-                {...props}
-                type="password"
-                autocomplete="new-password"
-                required
-                minLength={12}
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <NewPasswordField
+            label="New password"
+            value={password}
+            error={errors.password}
+            onInput={setPassword}
+          />
           <button type="submit" class="primary">
             Save the password
           </button>

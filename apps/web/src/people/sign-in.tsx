@@ -27,7 +27,8 @@ export function SignIn() {
     event.preventDefault();
     setBusy(true);
     const { data, error, response } = await api.POST('/api/auth/login', {
-      body: { email, password, ...(totp !== null ? { totp } : {}) },
+      // An empty code field is not sent: the API then says whether one is needed.
+      body: { email, password, ...(totp ? { totp } : {}) },
     });
     setBusy(false);
     if (data) {
@@ -46,8 +47,12 @@ export function SignIn() {
       return;
     }
     setErrors(fieldErrors(error));
+    const reason = (error as { reason?: string } | undefined)?.reason;
+    // Locked: the API's words say how to still get in; a code is one way, so its field is offered.
+    if ((reason === 'account-locked' || reason === 'failed-sign-ins-everywhere') && totp === null)
+      setTotp('');
     setMessage(
-      response.status === 429
+      response.status === 429 && !reason
         ? `Too many tries: wait ${response.headers.get('Retry-After') ?? 'a few'} seconds.`
         : problemText(error),
     );
@@ -100,7 +105,7 @@ export function SignIn() {
           <Field
             label="Two-factor code"
             error={errors.totp}
-            hint="6 digits from your app, or a recovery code"
+            hint="6 digits from your app, or a recovery code (if you turned two-factor sign-in on)"
           >
             {(props) => (
               <input
