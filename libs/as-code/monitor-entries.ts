@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import {
-  createFieldsOf,
-  type ExportedMonitor,
-  MONITOR_CREATE_BODIES,
-  MONITOR_KINDS,
-  sealedRecordsOf,
-} from '../exports/index.js';
+import { createFieldsOf, type ExportedMonitor, sealedRecordsOf } from '../exports/index.js';
 import {
   isCredentialName,
   isProbeKind,
+  MONITOR_CREATE_BODIES,
+  MONITOR_KINDS,
   type MonitorKind,
   PROBE_KINDS,
   SEALED_PLACEHOLDER,
@@ -46,9 +42,8 @@ const declaredOf = (kind: MonitorKind) => {
   if (!(body instanceof z.ZodPipe)) return object;
   // A body that normalises (a DNS check's expected answers) is read through it: compared as stored.
   return object.transform((declared, context) => {
-    const { kind: _kind, ...fields } = declared;
-    const read = body.safeParse(fields);
-    if (read.success) return { kind, ...(read.data as Record<string, unknown>) };
+    const read = body.safeParse(declared);
+    if (read.success) return { ...(read.data as Record<string, unknown>), kind };
     for (const issue of read.error.issues)
       context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return z.NEVER;

@@ -9,8 +9,6 @@ export {
   createFieldsOf,
   type ExportedMonitor,
   exportedMonitor,
-  MONITOR_CREATE_BODIES,
-  MONITOR_KINDS,
   sealedRecordsOf,
   toExportedMonitor,
 } from './monitor-export.js';

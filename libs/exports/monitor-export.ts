@@ -1,27 +1,12 @@
 import { z } from 'zod';
 import {
-  createDnsCheckBody,
-  createHeartbeatBody,
-  createPortCheckBody,
-  createProbeCheckBodies,
   isProbeKind,
+  MONITOR_CREATE_BODIES,
+  MONITOR_KINDS,
   type MonitorDocument,
   type MonitorKind,
   PROBE_KINDS,
 } from '../monitors/index.js';
-
-/**
- * Each kind's create body, as its route validates it: what a monitor is configured with, so what
- * an export shows, a monitoring file writes and an import sends.
- */
-export const MONITOR_CREATE_BODIES = {
-  heartbeat: createHeartbeatBody,
-  dns: createDnsCheckBody,
-  port: createPortCheckBody,
-  ...createProbeCheckBodies,
-} satisfies Record<MonitorKind, z.ZodType>;
-
-export const MONITOR_KINDS = Object.keys(MONITOR_CREATE_BODIES) as MonitorKind[];
 
 /** A create body's fields (a DNS check's is a pipe that normalises its answers: its input's). */
 export function createFieldsOf(kind: MonitorKind): z.ZodRawShape {

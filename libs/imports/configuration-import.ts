@@ -12,9 +12,9 @@ import {
 import { parseInput } from '../contract/index.js';
 import { createCustomerBody } from '../customers/index.js';
 import { notAllowed } from '../errors/index.js';
-import { type ExportDocument, MONITOR_CREATE_BODIES } from '../exports/index.js';
+import type { ExportDocument } from '../exports/index.js';
 import { createWindowBody } from '../maintenance/index.js';
-import { isProbeKind, type MonitorKind, type MonitorService } from '../monitors/index.js';
+import { createMonitorBody, type MonitorService } from '../monitors/index.js';
 import { createChannelBody } from '../notifications/index.js';
 import { createPackageBody } from '../packages/index.js';
 import { createStatusPageBody } from '../status-pages/index.js';
@@ -35,10 +35,7 @@ export interface ConfigurationPorts {
   ): Promise<{ id: number }>;
   createWebsites(organizationId: number, items: readonly unknown[]): Promise<BatchItemOutcome[]>;
   /** Monitors are made as their routes make them: within the package, through the SSRF guard. */
-  monitors: Pick<
-    MonitorService,
-    'createHeartbeat' | 'createDnsCheck' | 'createPortCheck' | 'createProbeCheck'
-  >;
+  monitors: Pick<MonitorService, 'create'>;
 }
 
 /** Packages are an admin's (POST /api/packages): an import by an editor or a write token uses the organization's. */
@@ -74,34 +71,13 @@ class ServiceConfigurationCreator implements ConfigurationCreator {
     }
   }
 
-  /** A monitor on its website, its body checked by its kind's create route's schema. */
-  private async createMonitor({ websiteId, kind, ...fields }: Body): Promise<{ id: number }> {
-    const { organizationId } = this;
-    const { monitors } = this.ports;
-    const ref = String(websiteId);
-    const of = kind as MonitorKind;
-    if (of === 'heartbeat') {
-      const body = parseInput(MONITOR_CREATE_BODIES.heartbeat, fields, 'body');
-      return (await monitors.createHeartbeat(organizationId, ref, body)).heartbeat;
-    }
-    if (of === 'dns')
-      return monitors.createDnsCheck(
-        organizationId,
-        ref,
-        parseInput(MONITOR_CREATE_BODIES.dns, fields, 'body'),
-      );
-    if (of === 'port')
-      return monitors.createPortCheck(
-        organizationId,
-        ref,
-        parseInput(MONITOR_CREATE_BODIES.port, fields, 'body'),
-      );
-    if (!isProbeKind(of)) throw new Error(`no monitor of kind ${String(kind)}`);
-    // Each probe kind's body is its own schema: the common fields are typed, the kind's checked again by the service.
-    const { kind: _kind, ...body } = parseInput(MONITOR_CREATE_BODIES[of], { kind, ...fields }, 'body') as {
-      kind: string;
-    } & Parameters<typeof monitors.createProbeCheck>[3];
-    return monitors.createProbeCheck(organizationId, ref, of, body);
+  /** A monitor on its website, its body checked by its kind's create schema, made as its route makes it. */
+  private createMonitor({ websiteId, ...fields }: Body): Promise<{ id: number }> {
+    return this.ports.monitors.create(
+      this.organizationId,
+      String(websiteId),
+      parseInput(createMonitorBody, fields, 'body'),
+    );
   }
 
   async createWebsites(items: readonly Body[]): Promise<Array<{ id: number } | { error: StepError }>> {

@@ -3,6 +3,7 @@ import type {
   createDnsCheckBody,
   createHeartbeatBody,
   createPortCheckBody,
+  MonitorCreate,
   MonitorKind,
   MonitorService,
 } from '../monitors/index.js';
@@ -19,15 +20,12 @@ export type CheckBody =
       body: { name?: string; intervalSeconds: number; timeoutSeconds: number } & Record<string, unknown>;
     };
 
-/** What makes monitors: the monitor service's create methods, as the routes call them. */
-export type MonitorCreator = Pick<
-  MonitorService,
-  'createHeartbeat' | 'createDnsCheck' | 'createPortCheck' | 'createProbeCheck'
->;
+/** What makes monitors: the monitor service, as the routes call it. */
+export type MonitorCreator = Pick<MonitorService, 'create'>;
 
 /**
- * Makes a monitor of any kind on the website through the method its own route calls (the package's
- * features and limits, the SSRF guard: a `DomainError` says why not).
+ * Makes a monitor of any kind on the website as its route does (the package's features and
+ * limits, the SSRF guard: a `DomainError` says why not).
  */
 export async function createMonitor(
   monitors: MonitorCreator,
@@ -35,14 +33,5 @@ export async function createMonitor(
   websiteRef: string,
   check: CheckBody,
 ): Promise<{ id: number }> {
-  switch (check.kind) {
-    case 'heartbeat':
-      return (await monitors.createHeartbeat(organizationId, websiteRef, check.body)).heartbeat;
-    case 'dns':
-      return monitors.createDnsCheck(organizationId, websiteRef, check.body);
-    case 'port':
-      return monitors.createPortCheck(organizationId, websiteRef, check.body);
-    default:
-      return monitors.createProbeCheck(organizationId, websiteRef, check.kind, check.body);
-  }
+  return monitors.create(organizationId, websiteRef, { kind: check.kind, ...check.body } as MonitorCreate);
 }

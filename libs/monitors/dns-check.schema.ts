@@ -56,27 +56,39 @@ export function normalizeExpected(
   return { values: [...new Set(normalized)].sort(), problems };
 }
 
-export const createDnsCheckBody = z
-  .strictObject({
-    ...fields,
-    name: fields.name.optional(),
-    host: fields.host.optional(),
-    intervalSeconds: fields.intervalSeconds.default(300),
-    timeoutSeconds: fields.timeoutSeconds.default(5),
-    relearnAfterSeconds: fields.relearnAfterSeconds.default(RELEARN_DEFAULT_SECONDS),
-  })
-  .transform((body, ctx) => {
-    if (body.expected === 'unchanged') return body;
-    const { values, problems } = normalizeExpected(body.recordType, body.expected);
-    for (const problem of problems)
-      ctx.addIssue({
-        code: 'custom',
-        path: problem.path.split('.').map((part, i) => (i === 1 ? Number(part) : part)),
-        message: problem.message,
-      });
-    return { ...body, expected: values };
-  })
+const createFields = z.strictObject({
+  ...fields,
+  name: fields.name.optional(),
+  host: fields.host.optional(),
+  intervalSeconds: fields.intervalSeconds.default(300),
+  timeoutSeconds: fields.timeoutSeconds.default(5),
+  relearnAfterSeconds: fields.relearnAfterSeconds.default(RELEARN_DEFAULT_SECONDS),
+});
+
+/** Expected values written as answers are (each refused one named by its index). */
+function withNormalizedExpected<T extends { recordType: DnsRecordType; expected: 'unchanged' | string[] }>(
+  body: T,
+  ctx: z.RefinementCtx,
+): T {
+  if (body.expected === 'unchanged') return body;
+  const { values, problems } = normalizeExpected(body.recordType, body.expected);
+  for (const problem of problems)
+    ctx.addIssue({
+      code: 'custom',
+      path: problem.path.split('.').map((part, i) => (i === 1 ? Number(part) : part)),
+      message: problem.message,
+    });
+  return { ...body, expected: values };
+}
+
+export const createDnsCheckBody = createFields
+  .transform(withNormalizedExpected)
   .meta({ id: 'DnsCheckCreate' });
+/** As `POST /api/websites/{ref}/monitors` takes it. */
+export const createDnsMonitorBody = createFields
+  .extend({ kind: z.literal('dns') })
+  .transform(withNormalizedExpected)
+  .meta({ id: 'DnsMonitorCreate' });
 export type DnsCheckCreate = z.output<typeof createDnsCheckBody>;
 
 /** A PATCH: its `expected` values are normalised against the record type the check will have (see the routes). */

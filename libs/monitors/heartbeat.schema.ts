@@ -53,6 +53,10 @@ export const createHeartbeatBody = z
     maxRunSeconds: fields.maxRunSeconds.default(null),
   })
   .meta({ id: 'HeartbeatCreate' });
+/** As `POST /api/websites/{ref}/monitors` takes it. */
+export const createHeartbeatMonitorBody = createHeartbeatBody
+  .extend({ kind: z.literal('heartbeat') })
+  .meta({ id: 'HeartbeatMonitorCreate' });
 export type HeartbeatCreate = z.output<typeof createHeartbeatBody>;
 export const updateHeartbeatBody = patchBody(z.strictObject(fields).partial()).meta({
   id: 'HeartbeatUpdate',

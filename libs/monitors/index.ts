@@ -21,6 +21,12 @@ export {
 export { startMonitorWorker } from './monitor.worker.js';
 export type { PendingMonitorRecord } from './monitor-committer.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
+export {
+  createMonitorBody,
+  MONITOR_CREATE_BODIES,
+  MONITOR_KINDS,
+  type MonitorCreate,
+} from './monitor-create.schema.js';
 export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';

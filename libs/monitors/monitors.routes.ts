@@ -14,17 +14,18 @@ import {
   updateHeartbeatBody,
 } from './heartbeat.schema.js';
 import { expectedAfter } from './heartbeat-schedule.js';
-import { PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { PROBE_KINDS } from './kinds/index.js';
 import type {
   MonitorDocument,
   MonitorKind,
   MonitorLogEntry,
   MonitorRepository,
 } from './monitor.repository.js';
+import { createMonitorBody } from './monitor-create.schema.js';
 import { heartbeatAt } from './monitor-evaluation.js';
 import type { MonitorService } from './monitors.service.js';
 import { createPortCheckBody, portCheckView, updatePortCheckBody } from './port-check.schema.js';
-import { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
+import { probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
 import { shownSettings } from './sealed-settings.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -38,13 +39,6 @@ const idParams = z.object({ id: decimalId() });
 const monitorView = z
   .discriminatedUnion('kind', [heartbeatView, dnsCheckView, portCheckView, ...Object.values(probeCheckViews)])
   .meta({ id: 'Monitor' });
-const createMonitorBody = z
-  .discriminatedUnion(
-    'kind',
-    Object.values(createProbeCheckBodies) as [ProbeCreateBody, ...ProbeCreateBody[]],
-  )
-  .meta({ id: 'MonitorCreate' });
-type ProbeCreateBody = (typeof createProbeCheckBodies)[ProbeKindName];
 
 const monitorResultView = z
   .object({
@@ -336,8 +330,9 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       method: 'post',
       path: '/api/websites/:websiteRef/monitors',
       operationId: 'createMonitor',
-      summary: 'Add a check of any probe kind: icmp, udp, grpc, websocket, smtp, imap, pop3',
-      description: `Each kind its own fields (a field it does not know is a 400 naming it); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. ${Object.values(
+      summary:
+        'Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3',
+      description: `Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. ${Object.values(
         PROBE_KINDS,
       )
         .map((kind) => `**${kind.kind}**: ${kind.description}`)
@@ -348,18 +343,10 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       body: createMonitorBody,
       problems: [403, 409],
       success: { status: 201, description: 'Created', schema: monitorView },
-      handle: async ({ auth, params, body }) => {
-        // The union's members are built per kind: their common fields are typed, the kind's own checked again by the service.
-        const { kind, ...rest } = body as {
-          kind: ProbeKindName;
-          intervalSeconds: number;
-          timeoutSeconds: number;
-        };
-        return (await viewOf(
-          auth,
-          await service.createProbeCheck(auth.organizationId, params.websiteRef, kind, rest),
-        )) as z.input<typeof monitorView>;
-      },
+      handle: async ({ auth, params, body }) =>
+        (await viewOf(auth, await service.create(auth.organizationId, params.websiteRef, body))) as z.input<
+          typeof monitorView
+        >,
     }),
     defineRoute({
       method: 'get',

@@ -39,6 +39,7 @@ import {
   type ProbeCheckDocument,
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
+import type { MonitorCreate } from './monitor-create.schema.js';
 import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
 import { monitorResultSource } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
@@ -322,6 +323,32 @@ export class MonitorService {
     const monitor = await this.deps.repository.findById(organizationId, id);
     if (!monitor || monitor.kind !== kind) throw notFound(`No ${NOUN[kind]} ${id}`);
     return monitor;
+  }
+
+  /**
+   * Makes a monitor of any kind from its create body (`{kind, …}`, parsed by the kind's schema):
+   * through the same admission as each kind's own route (package feature and limit, the minimum
+   * interval, the SSRF guard).
+   */
+  async create(organizationId: number, ref: string, body: MonitorCreate): Promise<MonitorDocument> {
+    switch (body.kind) {
+      case 'heartbeat': {
+        const { kind: _kind, ...heartbeat } = body;
+        return (await this.createHeartbeat(organizationId, ref, heartbeat)).heartbeat;
+      }
+      case 'dns': {
+        const { kind: _kind, ...check } = body;
+        return this.createDnsCheck(organizationId, ref, check);
+      }
+      case 'port': {
+        const { kind: _kind, ...check } = body;
+        return this.createPortCheck(organizationId, ref, check);
+      }
+      default: {
+        const { kind, ...check } = body;
+        return this.createProbeCheck(organizationId, ref, kind, check);
+      }
+    }
   }
 
   async createHeartbeat(

@@ -35,6 +35,10 @@ export const createPortCheckBody = z
     timeoutSeconds: fields.timeoutSeconds.default(10),
   })
   .meta({ id: 'PortCheckCreate' });
+/** As `POST /api/websites/{ref}/monitors` takes it. */
+export const createPortMonitorBody = createPortCheckBody
+  .extend({ kind: z.literal('port') })
+  .meta({ id: 'PortMonitorCreate' });
 export type PortCheckCreate = z.output<typeof createPortCheckBody>;
 
 export const updatePortCheckBody = patchBody(z.strictObject(fields).partial()).meta({
