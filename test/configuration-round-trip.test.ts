@@ -311,7 +311,7 @@ describe('an export imports into another organization as the same configuration 
     // Their credentials are not carried: the import says which, and the monitors are made without them.
     expect(again.monitors.map((m) => m.secretNames).filter(Boolean)).toEqual([
       { metadata: [] },
-      { headers: [] },
+      { headers: [], query: [], secrets: [] },
     ]);
     expect(job.report.adjusted).toContainEqual(
       expect.objectContaining({

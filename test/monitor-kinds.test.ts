@@ -63,6 +63,7 @@ describe('checks of every probe kind through one registry, end to end (API → w
         requireHeader: { name: 'Authorization', value: 'Bearer s3cret-token' },
       }),
     );
+    ports.wsQuery = await run(startWebSocketServer({ requireQuery: { name: 'token', value: 'q-s3cret-9' } }));
     ports.grpc = await run(startGrpcHealthServer({ '': 'SERVING', 'shop.Cart': 'NOT_SERVING' }));
     stack = await startMonitoringStack('kinds-node', {}, { PROBE_EXTRA_CA_FILE: caFile });
     ({ api, token } = stack);
@@ -118,6 +119,15 @@ describe('checks of every probe kind through one registry, end to end (API → w
         expect: { contains: 'hello' },
         intervalSeconds: 10,
       }),
+      wsLogin: await create({
+        kind: 'websocket',
+        url: `ws://127.0.0.1:${ports.wsQuery}/live?room=ops`,
+        query: { token: 'q-s3cret-9' },
+        secrets: { PASSWORD: 'p4ss-word-9' },
+        send: 'login {{secret.PASSWORD}}',
+        expect: { contains: 'login {{secret.PASSWORD}}' },
+        intervalSeconds: 10,
+      }),
       grpc: await create({ kind: 'grpc', host: '127.0.0.1', port: ports.grpc, intervalSeconds: 10 }),
       cart: await create({
         kind: 'grpc',
@@ -159,6 +169,22 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(JSON.stringify(wsResults)).not.toContain('s3cret-token');
     const stored = await api.db.collection('website_monitors').findOne({ id: made.websocket.body.id });
     expect(JSON.stringify(stored)).not.toContain('s3cret-token');
+    // A token in the query and a secret the message names: up means both reached the server, yet
+    // neither is in the view, the stored document or the results (the server's echo is blanked).
+    expect(made.wsLogin.body).toMatchObject({ query: { token: '(set)' }, secrets: { PASSWORD: '(set)' } });
+    const loginResults = await results(made.wsLogin.body.id);
+    expect(loginResults[0]?.evidence).toMatchObject({ reply: 'login [redacted]' });
+    const loginStored = await api.db.collection('website_monitors').findOne({ id: made.wsLogin.body.id });
+    expect(JSON.stringify([loginResults, loginStored])).not.toMatch(/q-s3cret-9|p4ss-word-9/);
+    const unknownSecret = await api.request<Problem>('PATCH', `/api/monitors/${made.wsLogin.body.id}`, {
+      token,
+      body: { send: 'login {{secret.PASWORD}}' },
+    });
+    expect(unknownSecret.status).toBe(400);
+    expect(unknownSecret.body.errors?.[0]).toMatchObject({ path: 'send' });
+    const inUrl = await create({ kind: 'websocket', url: 'ws://127.0.0.1:1/?access_token=abc' });
+    expect(inUrl.status).toBe(400);
+    expect(inUrl.body.errors?.[0]?.path).toBe('url');
     // "(set)" keeps it through a PATCH of the headers; the check stays up with it.
     const patched = await api.request<MonitorView>('PATCH', `/api/monitors/${made.websocket.body.id}`, {
       token,
@@ -227,6 +253,40 @@ describe('checks of every probe kind through one registry, end to end (API → w
       body: { kind: 'pop3', host: '127.0.0.1' },
     });
     expect(refused.status).toBe(403);
+  });
+
+  it('POST …/monitors makes every kind, heartbeat, DNS and port checks too, as their own routes make them', async () => {
+    const heartbeat = await create({
+      kind: 'heartbeat',
+      name: 'Nightly backup',
+      schedule: { periodSeconds: 86_400 },
+    });
+    expect(heartbeat.status, JSON.stringify(heartbeat.body)).toBe(201);
+    expect(heartbeat.body).toMatchObject({ kind: 'heartbeat', name: 'Nightly backup' });
+    const dns = await create({ kind: 'dns', recordType: 'A', host: 'localhost', expected: ['127.0.0.1'] });
+    expect(dns.status, JSON.stringify(dns.body)).toBe(201);
+    expect(dns.body).toMatchObject({ kind: 'dns', name: 'A localhost' });
+    const port = await create({ kind: 'port', host: '127.0.0.1', port: ports.smtp, intervalSeconds: 60 });
+    expect(port.status, JSON.stringify(port.body)).toBe(201);
+    expect(port.body).toMatchObject({ kind: 'port', name: `127.0.0.1:${ports.smtp}` });
+    // Each kind's own schema: a DNS value its record type cannot hold, a field a port check does not know.
+    const badValue = await create({ kind: 'dns', recordType: 'A', expected: ['not-an-address'] });
+    expect(badValue.status).toBe(400);
+    expect(badValue.body.errors?.map((e) => e.path)).toContain('expected.0');
+    const misspelt = await create({ kind: 'port', port: 25, bannner: '220' });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.errors?.map((e) => e.path).join()).toMatch(/bannner/);
+    const listed = await api.request<{ items: Array<{ id: number; kind: string }> }>(
+      'GET',
+      `/api/websites/${websiteId}/monitors`,
+      { token },
+    );
+    for (const made of [heartbeat, dns, port])
+      expect(listed.body.items).toContainEqual(
+        expect.objectContaining({ id: made.body.id, kind: made.body.kind }),
+      );
+    for (const made of [heartbeat, dns, port])
+      expect((await api.request('DELETE', `/api/monitors/${made.body.id}`, { token })).status).toBe(204);
   });
 
   it('POST …/run answers what the check finds now, without storing it; a heartbeat is not run', async () => {

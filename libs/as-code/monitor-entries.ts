@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { createFieldsOf, type ExportedMonitor, sealedRecordsOf } from '../exports/index.js';
 import {
-  isCredentialName,
   isProbeKind,
   MONITOR_CREATE_BODIES,
   MONITOR_KINDS,
   type MonitorKind,
   PROBE_KINDS,
   SEALED_PLACEHOLDER,
+  sealsMonitorEntry,
 } from '../monitors/index.js';
 import { envReference } from './env-reference.js';
 
@@ -70,7 +70,7 @@ export function literalCredentials(file: FileWithMonitors): Array<{ path: string
       for (const [k, monitor] of (website.monitors ?? []).entries())
         for (const field of sealedRecordsOf(monitor.kind))
           for (const [name, value] of Object.entries((monitor[field] ?? {}) as Record<string, unknown>))
-            if (isCredentialName(name) && typeof value === 'string')
+            if (sealsMonitorEntry(monitor.kind, field, name) && typeof value === 'string')
               problems.push({
                 path: `customers.${i}.websites.${j}.monitors.${k}.${field}.${name}`,
                 message: 'a credential: give it as {env: NAME} (the API keeps it sealed)',
@@ -104,7 +104,7 @@ export function monitorSides(
     const set = (name: string) => [name.toLowerCase(), SEALED_PLACEHOLDER] as const;
     compared[field] = Object.fromEntries(
       given.flatMap(([name, value]) =>
-        value === null ? [] : [isCredentialName(name) ? set(name) : [name, value]],
+        value === null ? [] : [sealsMonitorEntry(declared.kind, field, name) ? set(name) : [name, value]],
       ),
     );
     view[field] = {

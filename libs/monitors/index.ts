@@ -9,8 +9,8 @@ export {
   type PingJobData,
 } from './heartbeat-pings.js';
 export { cronProblem, expectedAfter, heartbeatDeadline } from './heartbeat-schedule.js';
-export { isProbeKind, kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
-export { isCredentialName, SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
+export { isProbeKind, kindTerms, PROBE_KINDS, type ProbeKindName, sealsMonitorEntry } from './kinds/index.js';
+export { SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
   type MonitorDocument,
   type MonitorKind,

@@ -3,7 +3,7 @@ import type { EventDetails } from '../monitoring/index.js';
 import type { PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import { PROBE_KINDS } from './kinds/index.js';
+import { PROBE_KINDS, type ProbeContext, type ProbeOutcome } from './kinds/index.js';
 import type {
   DnsCheckDocument,
   IntervalMonitor,
@@ -12,7 +12,7 @@ import type {
   ProbeCheckDocument,
 } from './monitor.repository.js';
 import { type DnsVerdict, dnsVerdict, type MonitorVerdict, portVerdict } from './monitor-evaluation.js';
-import { openedSettings } from './sealed-settings.js';
+import { openedSettings, redacted, sealedValues } from './sealed-settings.js';
 
 /** What one check of an interval monitor gathered and what its kind makes of it (no MongoDB, no lock). */
 export interface Gathered {
@@ -103,18 +103,32 @@ async function gatherPort(
   };
 }
 
+/**
+ * A check of a probe kind with its sealed settings opened (and its secrets put in where its fields
+ * name them); what it saw comes back with every sealed value blanked, whatever the server echoed.
+ */
+export async function runProbeCheck(
+  check: ProbeCheckDocument,
+  context: ProbeContext,
+  box: SecretBox,
+): Promise<ProbeOutcome> {
+  const kind = PROBE_KINDS[check.kind];
+  const sealed = check.sealed ?? [];
+  const outcome = await kind.check(openedSettings(kind, check.settings, sealed, box), context);
+  return { ...outcome, evidence: redacted(outcome.evidence, sealedValues(kind, sealed, box)) };
+}
+
 /** A check of a probe kind: its kind gathers and decides. */
 async function gatherProbe(
   check: ProbeCheckDocument,
   pkg: PackageDocument,
   deps: GatherDependencies,
 ): Promise<Gathered> {
-  const settings = openedSettings(check.kind, check.settings, check.sealed ?? [], deps.secrets);
-  const outcome = await PROBE_KINDS[check.kind].check(settings, {
-    probe: deps.probe,
-    timeoutMs: check.timeoutSeconds * 1000,
-    alerting: pkg.alerting,
-  });
+  const outcome = await runProbeCheck(
+    check,
+    { probe: deps.probe, timeoutMs: check.timeoutSeconds * 1000, alerting: pkg.alerting },
+    deps.secrets,
+  );
   const { verdict, startedAt } = outcome;
   return {
     at: startedAt,

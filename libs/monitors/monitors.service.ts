@@ -41,11 +41,17 @@ import {
 import type { MonitorStatus } from './monitor-common.js';
 import type { MonitorCreate } from './monitor-create.schema.js';
 import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
+import { runProbeCheck } from './monitor-gather.js';
 import { monitorResultSource } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
-import { openedSettings, type SealedEntry, sealSettings } from './sealed-settings.js';
+import {
+  openedSettings,
+  type SealedEntry,
+  sealSettings,
+  unknownSecretReferences,
+} from './sealed-settings.js';
 
 export interface MonitorDependencies {
   repository: MonitorRepository;
@@ -180,13 +186,15 @@ export class MonitorService {
           evidence: { banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) },
         };
       }
-      const outcome = await PROBE_KINDS[monitor.kind]
-        .check(this.openedSettings(monitor), { probe: this.deps.probe, timeoutMs, alerting })
-        .catch((error: unknown) => {
-          if (error instanceof ProbeUnavailableError)
-            throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
-          throw error;
-        });
+      const outcome = await runProbeCheck(
+        monitor,
+        { probe: this.deps.probe, timeoutMs, alerting },
+        this.deps.secrets,
+      ).catch((error: unknown) => {
+        if (error instanceof ProbeUnavailableError)
+          throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
+        throw error;
+      });
       return {
         ...base,
         startedAt: outcome.startedAt,
@@ -502,7 +510,10 @@ export class MonitorService {
       settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
     const host = definition.hostOf(settings);
     if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host');
-    return sealSettings(definition, settings, sent, stored, this.deps.secrets);
+    const sealedSettings = sealSettings(definition, settings, sent, stored, this.deps.secrets);
+    const unknown = unknownSecretReferences(definition, sealedSettings.settings, sealedSettings.sealed);
+    if (unknown.length > 0) throw invalidFields('body', unknown);
+    return sealedSettings;
   }
 
   /** A timeout its settings cannot finish within (ICMP's echo requests) would read as down every time. */
@@ -519,7 +530,7 @@ export class MonitorService {
 
   /** A probe check's settings with its credentials opened, as a check runs with them. */
   openedSettings(check: ProbeCheckDocument): Record<string, unknown> {
-    return openedSettings(check.kind, check.settings, check.sealed ?? [], this.deps.secrets);
+    return openedSettings(PROBE_KINDS[check.kind], check.settings, check.sealed ?? [], this.deps.secrets);
   }
 
   /** An interval check runs at once in each region its website is checked from, then every interval. */

@@ -1,6 +1,6 @@
-import { invalidInput } from '../errors/index.js';
+import { type FieldError, invalidInput } from '../errors/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
-import { isCredentialName, type ProbeKind, SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
+import { type ProbeKind, SEALED_PLACEHOLDER, sealsEntry } from './kinds/probe-kind.js';
 
 /** One credential of a probe check's settings, sealed: `settings[field][name]` when it runs. */
 export interface SealedEntry {
@@ -37,7 +37,7 @@ export function sealSettings(
     }
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(recordOf(settings[field]))) {
-      if (!isCredentialName(name)) {
+      if (!sealsEntry(kind, field, name)) {
         kept[name] = value;
         continue;
       }
@@ -70,18 +70,91 @@ export function shownSettings(settings: Record<string, unknown>, sealed: readonl
   return shown;
 }
 
-/** Settings as a check runs with them: each sealed entry opened into its record. */
+/** `{{secret.NAME}}` in a text: the value of the kind's secret `NAME`, put in only to check. */
+const SECRET_REFERENCE = /\{\{\s*secret\.([A-Za-z0-9_]+)\s*\}\}/g;
+
+/** Each string of the settings (record values included) with its path, as an error names it. */
+function* textsOf(settings: Record<string, unknown>): Generator<[string, string]> {
+  for (const [field, value] of Object.entries(settings)) {
+    if (typeof value === 'string') yield [field, value];
+    else if (value && typeof value === 'object' && !Array.isArray(value))
+      for (const [name, inner] of Object.entries(value))
+        if (typeof inner === 'string') yield [`${field}.${name}`, inner];
+  }
+}
+
+/** The references to secrets the kind's secret records do not hold: a 400 names each (refused when written). */
+export function unknownSecretReferences(
+  kind: Pick<ProbeKind, 'secretRecords'>,
+  settings: Record<string, unknown>,
+  sealed: readonly SealedEntry[],
+): FieldError[] {
+  const known = new Set(
+    sealed.filter((entry) => kind.secretRecords?.includes(entry.field)).map((entry) => entry.name),
+  );
+  const problems: FieldError[] = [];
+  for (const [path, text] of textsOf(settings))
+    for (const [, name] of text.matchAll(SECRET_REFERENCE))
+      if (!known.has(name as string))
+        problems.push({
+          path,
+          message: `{{secret.${name}}} is not one of its secrets${known.size ? ` (${[...known].join(', ')})` : ''}: add it to secrets`,
+        });
+  return problems;
+}
+
+/** Settings as a check runs with them: each sealed entry opened into its record, each secret put in where referenced. */
 export function openedSettings(
-  kind: string,
+  kind: Pick<ProbeKind, 'kind' | 'secretRecords'>,
   settings: Record<string, unknown>,
   sealed: readonly SealedEntry[],
   box: SecretBox,
 ): Record<string, unknown> {
   const opened: Record<string, unknown> = { ...settings };
-  for (const entry of sealed)
-    opened[entry.field] = {
-      ...recordOf(opened[entry.field]),
-      [entry.name]: box.open(entry.value, sealedEntryContext(kind, entry)),
-    };
+  const secrets = new Map<string, string>();
+  for (const entry of sealed) {
+    const value = box.open(entry.value, sealedEntryContext(kind.kind, entry));
+    opened[entry.field] = { ...recordOf(opened[entry.field]), [entry.name]: value };
+    if (kind.secretRecords?.includes(entry.field)) secrets.set(entry.name, value);
+  }
+  if (secrets.size === 0) return opened;
+  const fill = (text: string) =>
+    text.replace(SECRET_REFERENCE, (reference, name: string) => secrets.get(name) ?? reference);
+  for (const [field, value] of Object.entries(opened)) {
+    if (kind.secretRecords?.includes(field)) continue;
+    if (typeof value === 'string') opened[field] = fill(value);
+    else if (value && typeof value === 'object' && !Array.isArray(value))
+      opened[field] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, typeof inner === 'string' ? fill(inner) : inner]),
+      );
+  }
   return opened;
+}
+
+/** The opened values of the sealed entries, as evidence must never show them (a server may echo one). */
+export function sealedValues(
+  kind: Pick<ProbeKind, 'kind'>,
+  sealed: readonly SealedEntry[],
+  box: SecretBox,
+): string[] {
+  return sealed
+    .map((entry) => box.open(entry.value, sealedEntryContext(kind.kind, entry)))
+    .filter((value) => value.length >= 4);
+}
+
+/** Evidence with every sealed value blanked wherever it appears in its texts. */
+export function redacted(
+  evidence: Record<string, unknown>,
+  values: readonly string[],
+): Record<string, unknown> {
+  if (values.length === 0) return evidence;
+  const blank = (value: unknown): unknown => {
+    if (typeof value === 'string')
+      return values.reduce((text, secret) => text.split(secret).join('[redacted]'), value);
+    if (Array.isArray(value)) return value.map(blank);
+    if (value && typeof value === 'object' && !(value instanceof Date))
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, blank(inner)]));
+    return value;
+  };
+  return blank(evidence) as Record<string, unknown>;
 }

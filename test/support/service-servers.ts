@@ -133,6 +133,8 @@ export async function startWebSocketServer(
     certificate?: { cert: string; key: string };
     protocols?: string[];
     requireHeader?: { name: string; value: string };
+    /** A query parameter the upgrade must carry (as servers take a browser's token). */
+    requireQuery?: { name: string; value: string };
     reply?: (message: string) => string | null;
     greet?: string;
   } = {},
@@ -146,6 +148,9 @@ export async function startWebSocketServer(
     verifyClient: (info, done) => {
       const wanted = options.requireHeader;
       if (wanted && info.req.headers[wanted.name.toLowerCase()] !== wanted.value) return done(false, 403);
+      const query = options.requireQuery;
+      const asked = new URL(info.req.url ?? '/', 'http://upgrade').searchParams.get(query?.name ?? '');
+      if (query && asked !== query.value) return done(false, 403);
       done(true);
     },
   });

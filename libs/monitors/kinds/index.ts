@@ -3,7 +3,7 @@ import type { Feature, Limits } from '../../packages/index.js';
 import { grpcKind } from './grpc.kind.js';
 import { icmpKind } from './icmp.kind.js';
 import { imapKind, pop3Kind, smtpKind } from './mail.kind.js';
-import type { Lane, ProbeKind, ProbeKindName } from './probe-kind.js';
+import { type Lane, type ProbeKind, type ProbeKindName, sealsEntry } from './probe-kind.js';
 import { udpKind } from './udp.kind.js';
 import { websocketKind } from './websocket.kind.js';
 
@@ -21,6 +21,10 @@ export const PROBE_KINDS = {
 export const PROBE_KIND_NAMES = Object.keys(PROBE_KINDS) as ProbeKindName[];
 
 export const isProbeKind = (kind: string): kind is ProbeKindName => Object.hasOwn(PROBE_KINDS, kind);
+
+/** Whether a monitor of `kind` keeps this entry of its record `field` sealed (see `sealsEntry`). */
+export const sealsMonitorEntry = (kind: string, field: string, name: string) =>
+  isProbeKind(kind) && sealsEntry(PROBE_KINDS[kind], field, name);
 
 const BUILT_IN = {
   heartbeat: { feature: 'heartbeats', limit: 'maxHeartbeatsPerWebsite', lane: 'fast' },

@@ -59,6 +59,11 @@ export interface ProbeKind {
    * (`isCredentialName`) are sealed when written, shown as "(set)", and opened only to check.
    */
   sealedRecords?: readonly string[];
+  /**
+   * Sealed records of which every entry is sealed, whatever its name (a WebSocket's `secrets`,
+   * which its other fields use as `{{secret.NAME}}`).
+   */
+  secretRecords?: readonly string[];
   /** The kind's own fields (without name, interval, timeout), each once: create fills defaults, PATCH takes any. */
   fields: z.ZodRawShape;
   /** The fields as a create takes them (defaults filled in; the host may be left to the website's). */
@@ -96,6 +101,7 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
     lane: definition.lane,
     description: definition.description,
     ...(definition.sealedRecords ? { sealedRecords: definition.sealedRecords } : {}),
+    ...(definition.secretRecords ? { secretRecords: definition.secretRecords } : {}),
     fields: definition.fields,
     settings: definition.settings,
     hostOf: (settings) => definition.hostOf(read(settings)),
@@ -139,6 +145,10 @@ export function certificateEvidence(tls: TlsObservation | null, now: Date): Reco
 /** A header or metadata name whose value is a credential: sealed at rest, write-only. */
 export const isCredentialName = (name: string) =>
   /auth|token|secret|passw|cookie|session|api[-_]?key/i.test(name);
+
+/** Whether an entry of a kind's record is sealed: every entry of a secret record, a credential's of another. */
+export const sealsEntry = (kind: Pick<ProbeKind, 'secretRecords'>, field: string, name: string) =>
+  (kind.secretRecords?.includes(field) ?? false) || isCredentialName(name);
 
 /** What a sealed entry's value stands for in views and in a PATCH that keeps it. */
 export const SEALED_PLACEHOLDER = '(set)';

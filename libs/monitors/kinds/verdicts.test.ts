@@ -8,7 +8,14 @@ import type {
   WebSocketObservation,
 } from '../../probe/index.js';
 import { SecretBox } from '../../secrets/index.js';
-import { openedSettings, sealSettings, shownSettings } from '../sealed-settings.js';
+import {
+  openedSettings,
+  redacted,
+  sealedValues,
+  sealSettings,
+  shownSettings,
+  unknownSecretReferences,
+} from '../sealed-settings.js';
 import { grpcVerdict } from './grpc.kind.js';
 import { icmpVerdict } from './icmp.kind.js';
 import { PROBE_KINDS } from './index.js';
@@ -114,6 +121,8 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
     };
     const settings = {
       url: 'ws://rt.example/socket',
+      query: {},
+      secrets: {},
       headers: {},
       subprotocol: null,
       send: 'ping',
@@ -132,7 +141,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
     expect(JSON.stringify(stored)).not.toContain('s3cret');
     expect(JSON.stringify(sealed)).not.toContain('s3cret');
     expect(shownSettings(stored, sealed).headers).toEqual({ 'X-Client': 'webmon', Authorization: '(set)' });
-    expect(openedSettings('websocket', stored, sealed, box).headers).toEqual(given.headers);
+    expect(openedSettings(PROBE_KINDS.websocket, stored, sealed, box).headers).toEqual(given.headers);
     // "(set)" keeps the stored value; a record not sent keeps its credentials; one never stored is refused.
     const kept = sealSettings(
       PROBE_KINDS.websocket,
@@ -141,7 +150,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       sealed,
       box,
     );
-    expect(openedSettings('websocket', kept.settings, kept.sealed, box).headers).toEqual({
+    expect(openedSettings(PROBE_KINDS.websocket, kept.settings, kept.sealed, box).headers).toEqual({
       Authorization: 'Bearer s3cret',
     });
     expect(sealSettings(PROBE_KINDS.websocket, stored, { send: 'x' }, sealed, box).sealed).toEqual(sealed);
@@ -155,7 +164,52 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       ),
     ).toThrow('no stored value');
     // Opened under another kind or name, a sealed value is refused.
-    expect(() => openedSettings('grpc', stored, sealed, box)).toThrow();
+    expect(() => openedSettings(PROBE_KINDS.grpc, stored, sealed, box)).toThrow();
+    // A token in the query and a secret the message names: sealed at rest, put in only to check,
+    // and a reference to a secret it lacks is refused when written.
+    const withToken = {
+      url: 'ws://rt.example/',
+      query: { token: 'q-s3cret', room: 'ops' },
+      secrets: { PASSWORD: 'p4ss-word' },
+      send: '{"login":"{{secret.PASSWORD}}"}',
+    };
+    const sealedToken = sealSettings(PROBE_KINDS.websocket, withToken, withToken, [], box);
+    expect(JSON.stringify(sealedToken)).not.toMatch(/q-s3cret|p4ss-word/);
+    expect(shownSettings(sealedToken.settings, sealedToken.sealed)).toMatchObject({
+      query: { token: '(set)', room: 'ops' },
+      secrets: { PASSWORD: '(set)' },
+      send: '{"login":"{{secret.PASSWORD}}"}',
+    });
+    expect(unknownSecretReferences(PROBE_KINDS.websocket, sealedToken.settings, sealedToken.sealed)).toEqual(
+      [],
+    );
+    const opened = openedSettings(PROBE_KINDS.websocket, sealedToken.settings, sealedToken.sealed, box);
+    expect(opened).toMatchObject({
+      query: { token: 'q-s3cret', room: 'ops' },
+      send: '{"login":"p4ss-word"}',
+    });
+    expect(
+      unknownSecretReferences(
+        PROBE_KINDS.websocket,
+        { ...sealedToken.settings, send: '{{secret.OTHER}}' },
+        sealedToken.sealed,
+      ),
+    ).toEqual([
+      {
+        path: 'send',
+        message: expect.stringContaining('{{secret.OTHER}} is not one of its secrets (PASSWORD)'),
+      },
+    ]);
+    // Whatever a server echoes of them, evidence shows none.
+    expect(
+      redacted(
+        { reply: 'welcome p4ss-word, token q-s3cret' },
+        sealedValues(PROBE_KINDS.websocket, sealedToken.sealed, box),
+      ),
+    ).toEqual({ reply: 'welcome [redacted], token [redacted]' });
+    expect(
+      PROBE_KINDS.websocket.settings.safeParse({ url: 'wss://rt.example/?access_token=abc' }).success,
+    ).toBe(false);
     const mail: MailObservation = {
       ...base,
       timings: { dnsMs: 0, connectMs: 1, greetingMs: 1, starttlsMs: 1, tlsMs: 1, totalMs: 4 },
