@@ -326,11 +326,13 @@ describe('imports: other tools’ monitors become websites', () => {
       body: { format: 'csv', content: `name,url\n${rows.join('\n')}\n`, customerId: limited, dryRun: true },
     });
     expect(started.status).toBe(202);
-    const second = await api.request<{ detail: string }>('POST', '/api/imports', {
+    const second = await api.request<{ detail: string; reason: string }>('POST', '/api/imports', {
       token,
       body: { format: 'csv', content: 'name,url\nA,https://a.example/\n', customerId },
     });
-    expect(second.status).toBe(409);
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(second.body).toMatchObject({ reason: 'imports-per-organization' });
     expect(second.body.detail).toContain(`Import ${started.body.id} is running`);
     const job = await finished(started.body.id);
     expect(job.report.wouldCreate).toHaveLength(300);

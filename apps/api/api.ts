@@ -19,6 +19,7 @@ import { dashboardRoutes } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import { notFound } from '../../libs/errors/index.js';
 import { exportRoutes } from '../../libs/exports/index.js';
+import { OrganizationShare } from '../../libs/fair-share/index.js';
 import {
   buildOpenApiDocument,
   createAccessGuard,
@@ -77,6 +78,11 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
+
+/** How long an export, a report build and the reading of an import's file take, guessed until timed (Retry-After). */
+const TYPICAL_EXPORT_MS = 5_000;
+const TYPICAL_REPORT_MS = 2_000;
+const TYPICAL_IMPORT_READ_MS = 1_000;
 
 /** How often the API deletes audit events past their retention, and invitations no longer usable. */
 const AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
@@ -210,6 +216,8 @@ export async function startApi(
     mail: config,
     customerExists,
     log: logger,
+    mailBudget: services.mailBudget,
+    resendAfterMs: config.INVITATION_RESEND_SECONDS * 1000,
   });
   const passwordReset = new PasswordReset({
     users: services.users,
@@ -224,6 +232,7 @@ export async function startApi(
       limit: PASSWORD_RESET_MAILS_PER_HOUR,
       windowMs: 3600_000,
     }),
+    mailBudget: services.mailBudget,
   });
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).
@@ -331,8 +340,21 @@ export async function startApi(
         return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
       },
     }),
-    ...exportRoutes(services.exportSources),
+    ...exportRoutes(
+      services.exportSources,
+      new OrganizationShare({
+        name: 'exports',
+        perOrganization: config.EXPORTS_PER_ORGANIZATION,
+        typicalMs: TYPICAL_EXPORT_MS,
+      }),
+    ),
     ...reportRoutes({
+      builds: new OrganizationShare({
+        name: 'reports',
+        perOrganization: config.REPORTS_PER_ORGANIZATION,
+        typicalMs: TYPICAL_REPORT_MS,
+      }),
+      mailBudget: services.mailBudget,
       pdf: services.reportPrinter,
       sources: services.reportSources,
       mailings: services.reportMailings,
@@ -349,6 +371,11 @@ export async function startApi(
     ...organizationRoutes({ organizations, logos: services.logos }),
     ...importRoutes({
       jobs: services.imports,
+      share: new OrganizationShare({
+        name: 'imports',
+        perOrganization: config.IMPORTS_PER_ORGANIZATION,
+        typicalMs: TYPICAL_IMPORT_READ_MS,
+      }),
       hasCustomer: async (organizationId, customerId) =>
         (await services.customerRepository.findById(organizationId, customerId)) !== null,
     }),

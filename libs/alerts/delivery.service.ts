@@ -8,6 +8,7 @@ import {
 } from '../connectors/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
+import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
 import { type ChannelDocument, type ChannelRepository, openChannel } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -37,6 +38,8 @@ export class DeliveryRequests {
       deliveries: DeliveryRepository;
       owed: OwedAttempts;
       queue: NotificationQueue;
+      /** An e-mail channel's test send is mail: one per address it sends to, within the organization's budgets. */
+      mailBudget: MailBudget;
     },
   ) {}
 
@@ -74,6 +77,9 @@ export class DeliveryRequests {
   async test(organizationId: number, channelId: number): Promise<Delivery> {
     const channel = await this.deps.channels.findById(organizationId, channelId);
     if (!channel) throw notFound(`No notification channel ${channelId}`);
+    const { to } = channel.config;
+    if (channel.type === 'email' && Array.isArray(to))
+      await this.deps.mailBudget.take(organizationId, to.map(String), 'test send');
     return this.enqueue(channel, {
       id: randomUUID(),
       type: 'test',

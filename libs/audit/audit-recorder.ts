@@ -18,6 +18,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   'not-allowed': 403,
   'not-found': 404,
   conflict: 409,
+  'too-many': 429,
   internal: 500,
 };
 

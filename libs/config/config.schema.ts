@@ -195,6 +195,20 @@ export const envSchema = z
     PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Password hashes that may wait for one of those; past it the request is answered 503 with Retry-After. @defaultValue 8 */
     PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+    /** Exports (`GET /api/exports`) one organization may have under way at once in an API process; past it 429 with Retry-After. @defaultValue 2 */
+    EXPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1000).default(2),
+    /** Report builds (`GET /api/customers/{id}/reports`, a report mailed on request) one organization may have under way at once in an API process; past it 429. @defaultValue 2 */
+    REPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1000).default(2),
+    /** PDFs one organization may have at the report printer at once (printing or waiting; the printer prints 2 at once, in turn across organizations); past it 429. @defaultValue 3 */
+    PDFS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(20).default(3),
+    /** Import requests one organization may have being read at once in an API process (one import runs at a time anyway); past it 429. @defaultValue 1 */
+    IMPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(1),
+    /** Mails (invitations, password resets, reports mailed on request, e-mail test sends) one organization may send an hour; past it 429. @defaultValue 200 */
+    MAIL_PER_ORGANIZATION_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    /** Of those, mails one address may be sent by one organization an hour; past it 429. @defaultValue 10 */
+    MAIL_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    /** Inviting an address with a pending invitation sends it again (a new link), at most once in this many seconds; sooner: 429. @defaultValue 600 */
+    INVITATION_RESEND_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     /**
      * The SMTP server invitations and password-reset links go out through, `smtp://user:pass@host:587`
      * (STARTTLS when offered) or `smtps://…:465`; unset: inviting and resetting answer 503 saying so.

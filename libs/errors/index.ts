@@ -7,4 +7,5 @@ export {
   invalidInput,
   notAllowed,
   notFound,
+  tooMany,
 } from './domain-error.js';

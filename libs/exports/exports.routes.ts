@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { decimalInteger } from '../contract/index.js';
 import { type CustomerDocument, customerView, toCustomerView } from '../customers/index.js';
 import { invalidInput } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
+import type { OrganizationShare } from '../fair-share/index.js';
+import { defineRoute, type Route, StreamedBody } from '../http/index.js';
 import { type MaintenanceWindowDocument, toWindowView, windowView } from '../maintenance/index.js';
 import type { MonitorDocument } from '../monitors/index.js';
 import { type ChannelDocument, channelView, toChannelView } from '../notifications/index.js';
@@ -22,6 +24,23 @@ import { websitesCsv } from './websites-csv.js';
 /** A website's monitors are read by primary key (its list, then each): this many websites' at once. */
 const MONITOR_READS_AT_ONCE = 16;
 
+/** Websites read, and written, per page while an export is made: its memory is a page, not the whole. */
+const WEBSITES_PER_PAGE = 100;
+
+/** Each list of the export and the schema of one of its items (an item is parsed by it as it is written). */
+const EXPORT_ITEMS = {
+  packages: packageView,
+  customers: customerView,
+  websites: websiteView.extend({ checkConfig: checkConfigView }),
+  maintenanceWindows: windowView,
+  monitors: exportedMonitor,
+  channels: channelView,
+  statusPages: statusPageView,
+};
+type ExportList = keyof typeof EXPORT_ITEMS;
+/** Some items of one list, in the document's order (a list comes in one or more pieces). */
+type ExportPiece = { [L in ExportList]: readonly [L, Array<z.input<(typeof EXPORT_ITEMS)[L]>>] }[ExportList];
+
 /** Everything an organization (or one customer) has configured, as the API's own views. */
 export const exportDocument = z
   .object({
@@ -29,20 +48,20 @@ export const exportDocument = z
     version: z.literal(1),
     exportedAt: z.iso.datetime(),
     customerId: z.number().int().nullable().describe('The customer it is limited to; null: the organization'),
-    packages: z.array(packageView),
-    customers: z.array(customerView),
-    websites: z.array(websiteView.extend({ checkConfig: checkConfigView })),
-    maintenanceWindows: z.array(windowView),
+    packages: z.array(EXPORT_ITEMS.packages),
+    customers: z.array(EXPORT_ITEMS.customers),
+    websites: z.array(EXPORT_ITEMS.websites),
+    maintenanceWindows: z.array(EXPORT_ITEMS.maintenanceWindows),
     monitors: z
-      .array(exportedMonitor)
+      .array(EXPORT_ITEMS.monitors)
       .default([])
       .describe(
         "The websites' heartbeats, DNS, port and probe checks (an export made before they were carried has none)",
       ),
     channels: z
-      .array(channelView)
+      .array(EXPORT_ITEMS.channels)
       .describe('Write-only fields are not exported: each shows as `<field>Set: true|false`'),
-    statusPages: z.array(statusPageView),
+    statusPages: z.array(EXPORT_ITEMS.statusPages),
   })
   .meta({ id: 'Export' });
 export type ExportDocument = z.output<typeof exportDocument>;
@@ -51,7 +70,12 @@ export type ExportDocument = z.output<typeof exportDocument>;
 export interface ExportSources {
   packages(organizationId: number): Promise<PackageDocument[]>;
   customers(organizationId: number): Promise<CustomerDocument[]>;
-  websites(organizationId: number, customerId: number | undefined): Promise<WebsiteDocument[]>;
+  /** A page of the websites (of one customer, if given) by id, after `afterId`; fewer than `limit`: the last. */
+  websites(
+    organizationId: number,
+    customerId: number | undefined,
+    page: { afterId: number; limit: number },
+  ): Promise<WebsiteDocument[]>;
   maintenanceWindows(
     organizationId: number,
     websiteIds: readonly number[],
@@ -62,7 +86,11 @@ export interface ExportSources {
   statusPages(organizationId: number, customerId: number | undefined): Promise<StatusPageDocument[]>;
 }
 
-export function exportRoutes(sources: ExportSources): Route[] {
+export function exportRoutes(
+  sources: ExportSources,
+  /** EXPORTS_PER_ORGANIZATION: exports under way at once per organization (held until the last byte). */
+  share: OrganizationShare,
+): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -70,7 +98,7 @@ export function exportRoutes(sources: ExportSources): Route[] {
       operationId: 'exportConfiguration',
       summary: 'Everything configured, to keep or to move: as JSON, or the websites as CSV',
       description:
-        '`format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, the websites’ monitors (heartbeats, DNS, port and probe checks, as their create routes take them; credentials named in `secretNames`, a heartbeat’s ping URL left out), notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer.',
+        '`format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, the websites’ monitors (heartbeats, DNS, port and probe checks, as their create routes take them; credentials named in `secretNames`, a heartbeat’s ping URL left out), notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer. Written as it is read (no Content-Length): a download cut short is not a whole document. An organization has EXPORTS_PER_ORGANIZATION exports under way at once; past it 429 with Retry-After and `reason: exports-per-organization`.',
       tags: ['Websites'],
       access: 'read',
       query: z.strictObject({
@@ -89,23 +117,37 @@ export function exportRoutes(sources: ExportSources): Route[] {
           },
         ],
       },
+      problems: [429],
       handle: async ({ auth, query, ctx }) => {
+        const { organizationId } = auth;
         const customerId = query.customerId;
-        const stamp = new Date().toISOString().slice(0, 10);
-        const file = `webmon-${customerId === undefined ? 'organization' : `customer-${customerId}`}-${stamp}`;
-        if (query.format === 'csv') {
-          const allCustomers = await sources.customers(auth.organizationId);
-          const websites = await sources.websites(auth.organizationId, customerId);
-          requireCustomer(allCustomers, customerId);
-          const names = new Map(allCustomers.map((customer) => [customer.id, customer.name]));
-          ctx.type = 'text/csv; charset=utf-8';
-          ctx.set('Content-Disposition', `attachment; filename="${file}.csv"`);
-          return websitesCsv(websites, (id) => names.get(id) ?? String(id));
+        const slot = await share.enter(organizationId);
+        try {
+          const stamp = new Date().toISOString().slice(0, 10);
+          const file = `webmon-${customerId === undefined ? 'organization' : `customer-${customerId}`}-${stamp}`;
+          // Read before the first byte: a customer that is not the organization's is a 400, not a cut download.
+          const customers = await sources.customers(organizationId);
+          requireCustomer(customers, customerId);
+          const text =
+            query.format === 'csv'
+              ? csvText(sources, organizationId, customerId, customers)
+              : jsonText(
+                  exportHead(customerId),
+                  exportPieces(sources, organizationId, customerId, customers),
+                );
+          ctx.type = query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+          ctx.set(
+            'Content-Disposition',
+            `attachment; filename="${file}.${query.format === 'csv' ? 'csv' : 'json'}"`,
+          );
+          const stream = Readable.from(text, { objectMode: false });
+          // The share is held until the last byte is written, or the download is abandoned.
+          stream.once('close', () => slot.release());
+          return new StreamedBody(stream);
+        } catch (error) {
+          slot.release();
+          throw error;
         }
-        const document = await buildExport(sources, auth.organizationId, customerId);
-        ctx.type = 'application/json; charset=utf-8';
-        ctx.set('Content-Disposition', `attachment; filename="${file}.json"`);
-        return document;
       },
     }),
   ];
@@ -118,53 +160,146 @@ function requireCustomer(customers: readonly CustomerDocument[], customerId: num
     ]);
 }
 
-/** The organization's configuration (or one customer's) as the API shows each thing. */
+/** The organization's websites (or one customer's), page by page. */
+async function* websitePages(
+  sources: ExportSources,
+  organizationId: number,
+  customerId: number | undefined,
+): AsyncGenerator<WebsiteDocument[]> {
+  for (let afterId = 0; ; ) {
+    const page = await sources.websites(organizationId, customerId, { afterId, limit: WEBSITES_PER_PAGE });
+    yield page;
+    const last = page.at(-1);
+    if (page.length < WEBSITES_PER_PAGE || !last) return;
+    afterId = last.id;
+  }
+}
+
+/** The websites as CSV, a page at a time after the header. */
+async function* csvText(
+  sources: ExportSources,
+  organizationId: number,
+  customerId: number | undefined,
+  customers: readonly CustomerDocument[],
+): AsyncGenerator<string> {
+  const names = new Map(customers.map((customer) => [customer.id, customer.name]));
+  let header = true;
+  for await (const page of websitePages(sources, organizationId, customerId)) {
+    yield websitesCsv(page, (id) => names.get(id) ?? String(id), { header });
+    header = false;
+  }
+}
+
+/**
+ * The export's lists in the document's order, each in one or more pieces: the websites a page at a
+ * time, their maintenance windows and monitors for a page of their ids at a time.
+ */
+async function* exportPieces(
+  sources: ExportSources,
+  organizationId: number,
+  customerId: number | undefined,
+  allCustomers: readonly CustomerDocument[],
+): AsyncGenerator<ExportPiece> {
+  const packages = await sources.packages(organizationId);
+  const customers =
+    customerId === undefined ? allCustomers : allCustomers.filter((customer) => customer.id === customerId);
+  const packageOf = new Map(packages.map((pkg) => [pkg.id, pkg]));
+  const usedPackages = new Set(customers.map((customer) => customer.packageId));
+  yield [
+    'packages',
+    packages.filter((pkg) => customerId === undefined || usedPackages.has(pkg.id)).map(toPackageView),
+  ];
+  yield [
+    'customers',
+    customers.map((customer) =>
+      toCustomerView(customer, packageOf.get(customer.packageId)?.displayName ?? ''),
+    ),
+  ];
+  const customerPackage = new Map(
+    customers.map((customer) => [customer.id, packageOf.get(customer.packageId)]),
+  );
+  // Only the ids are kept (numbers): the windows and monitors are read for them after the websites.
+  const websiteIds: number[] = [];
+  for await (const page of websitePages(sources, organizationId, customerId)) {
+    websiteIds.push(...page.map((website) => website.id));
+    yield [
+      'websites',
+      page.flatMap((website) => {
+        const pkg = customerPackage.get(website.customerId);
+        return pkg ? [{ ...toWebsiteView(website), checkConfig: toCheckConfigView(website, pkg) }] : [];
+      }),
+    ];
+  }
+  const idPages = Array.from(
+    { length: Math.max(1, Math.ceil(websiteIds.length / WEBSITES_PER_PAGE)) },
+    (_, i) => websiteIds.slice(i * WEBSITES_PER_PAGE, (i + 1) * WEBSITES_PER_PAGE),
+  );
+  for (const ids of idPages)
+    yield ['maintenanceWindows', (await sources.maintenanceWindows(organizationId, ids)).map(toWindowView)];
+  const reads = new ConcurrencyLimit(MONITOR_READS_AT_ONCE);
+  for (const ids of idPages) {
+    const monitors = await Promise.all(
+      ids.map((id) => reads.run(() => sources.monitors(organizationId, id))),
+    );
+    yield ['monitors', monitors.flat().map(toExportedMonitor)];
+  }
+  yield ['channels', (await sources.channels(organizationId, customerId)).map(toChannelView)];
+  yield ['statusPages', (await sources.statusPages(organizationId, customerId)).map(toStatusPageView)];
+}
+
+/** The head of the document: what it is and when it was made. */
+const exportHead = (customerId: number | undefined) => ({
+  format: 'webmon' as const,
+  version: 1 as const,
+  exportedAt: new Date().toISOString(),
+  customerId: customerId ?? null,
+});
+
+/** The document as JSON text written piece by piece, each item parsed by its list's schema as `exportDocument` would. */
+async function* jsonText(
+  head: ReturnType<typeof exportHead>,
+  pieces: AsyncIterable<ExportPiece>,
+): AsyncGenerator<string> {
+  const headText = JSON.stringify(head);
+  let open: ExportList | null = null;
+  let empty = true;
+  for await (const [list, items] of pieces) {
+    let text = '';
+    if (list !== open) {
+      text += open === null ? `${headText.slice(0, -1)},` : '],';
+      text += `${JSON.stringify(list)}:[`;
+      open = list;
+      empty = true;
+    }
+    const schema: z.ZodType = EXPORT_ITEMS[list];
+    for (const item of items) {
+      text += `${empty ? '' : ','}${JSON.stringify(schema.parse(item))}`;
+      empty = false;
+    }
+    if (text) yield text;
+  }
+  yield open === null ? headText : ']}';
+}
+
+/** The organization's configuration (or one customer's) as the API shows each thing, whole (an import's plan). */
 export async function buildExport(
   sources: ExportSources,
   organizationId: number,
   customerId?: number,
 ): Promise<z.input<typeof exportDocument>> {
-  const [packages, allCustomers, websites] = await Promise.all([
-    sources.packages(organizationId),
-    sources.customers(organizationId),
-    sources.websites(organizationId, customerId),
-  ]);
-  requireCustomer(allCustomers, customerId);
-  const customers =
-    customerId === undefined ? allCustomers : allCustomers.filter((customer) => customer.id === customerId);
-  const packageOf = new Map(packages.map((pkg) => [pkg.id, pkg]));
-  const customerPackage = new Map(
-    customers.map((customer) => [customer.id, packageOf.get(customer.packageId)]),
-  );
-  const usedPackages = new Set(customers.map((customer) => customer.packageId));
-  const reads = new ConcurrencyLimit(MONITOR_READS_AT_ONCE);
-  const [maintenanceWindows, monitors, channels, statusPages] = await Promise.all([
-    sources.maintenanceWindows(
-      organizationId,
-      websites.map((website) => website.id),
-    ),
-    Promise.all(websites.map((website) => reads.run(() => sources.monitors(organizationId, website.id)))),
-    sources.channels(organizationId, customerId),
-    sources.statusPages(organizationId, customerId),
-  ]);
-  return {
-    format: 'webmon' as const,
-    version: 1 as const,
-    exportedAt: new Date().toISOString(),
-    customerId: customerId ?? null,
-    packages: packages
-      .filter((pkg) => customerId === undefined || usedPackages.has(pkg.id))
-      .map(toPackageView),
-    customers: customers.map((customer) =>
-      toCustomerView(customer, packageOf.get(customer.packageId)?.displayName ?? ''),
-    ),
-    websites: websites.flatMap((website) => {
-      const pkg = customerPackage.get(website.customerId);
-      return pkg ? [{ ...toWebsiteView(website), checkConfig: toCheckConfigView(website, pkg) }] : [];
-    }),
-    maintenanceWindows: maintenanceWindows.map(toWindowView),
-    monitors: monitors.flat().map(toExportedMonitor),
-    channels: channels.map(toChannelView),
-    statusPages: statusPages.map(toStatusPageView),
+  const customers = await sources.customers(organizationId);
+  requireCustomer(customers, customerId);
+  const document: z.input<typeof exportDocument> = {
+    ...exportHead(customerId),
+    packages: [],
+    customers: [],
+    websites: [],
+    maintenanceWindows: [],
+    monitors: [],
+    channels: [],
+    statusPages: [],
   };
+  for await (const [list, items] of exportPieces(sources, organizationId, customerId, customers))
+    (document[list] as unknown[]).push(...items);
+  return document;
 }

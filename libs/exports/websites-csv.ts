@@ -23,10 +23,14 @@ export function spreadsheetSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One row per website (RFC 4180, a header row, UTF-8), in the columns our CSV import reads. */
+/**
+ * One row per website (RFC 4180, UTF-8), in the columns our CSV import reads, after a header row
+ * unless `header` is false (a page after the first of an export written as it is read).
+ */
 export function websitesCsv(
   websites: readonly WebsiteDocument[],
   customerName: (id: number) => string,
+  { header = true }: { header?: boolean } = {},
 ): string {
   const rows = websites.map((website) => {
     const config = website.checkConfig;
@@ -44,5 +48,5 @@ export function websitesCsv(
       website.paused ? 'true' : 'false',
     ].map(spreadsheetSafe);
   });
-  return stringify([[...WEBSITE_CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
+  return stringify(header ? [[...WEBSITE_CSV_COLUMNS], ...rows] : rows, { record_delimiter: 'windows' });
 }

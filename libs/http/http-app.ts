@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
+import type { AuthContext } from '../contract/index.js';
 import type { Logger } from '../logging/index.js';
 import { allowedMethodsMiddleware } from './allowed-methods.middleware.js';
 import { jsonBodyMiddleware, rawBodyMiddleware } from './body.middleware.js';
@@ -50,6 +51,16 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
       steps.unshift(async (ctx, next) => {
         ctx.state.loggedPath = route.path;
         await next();
+      });
+    const { admit } = route;
+    if (admit)
+      steps.push(async (ctx, next) => {
+        const slot = await admit(ctx.state.auth as AuthContext);
+        try {
+          await next();
+        } finally {
+          slot.release();
+        }
       });
     if (route.maxBodyBytes) {
       ownParsers.add(`${route.method.toUpperCase()} ${route.path}`);

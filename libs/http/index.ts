@@ -19,11 +19,13 @@ export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { limitedPerAddress, type PublicBudget } from './public-limit.js';
 export {
   type Access,
+  type Admission,
   defineRoute,
   type HttpMethod,
   type OtherResponse,
   type Route,
   type RouteRequest,
+  StreamedBody,
 } from './route.js';
 export { type Framing, setContentSecurityPolicy } from './security-headers.js';
 export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';

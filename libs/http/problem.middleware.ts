@@ -17,6 +17,7 @@ const PROBLEM_OF_KIND: Record<DomainErrorKind, ProblemSlug> = {
   'not-allowed': 'forbidden',
   'not-found': 'not-found',
   conflict: 'conflict',
+  'too-many': 'rate-limited',
   internal: 'internal-error',
 };
 
@@ -71,6 +72,8 @@ function toAppError(error: unknown, outages: readonly Outage[]): AppError | null
       errors: error.errors,
       headers:
         error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) },
+      // Named as the sign-in budgets name theirs.
+      extensions: error.budget === undefined ? {} : { reason: error.budget },
     });
   }
   // A bounded queue is full (page builds, overviews, PDF prints, public reads): 503 with Retry-After.

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { type AuthContext, invalidFields, parseInput, type Scope } from '../contract/index.js';
 import { invalidInput } from '../errors/index.js';
@@ -33,6 +34,19 @@ export interface RouteRequest<P extends ObjectSchema, Q extends ObjectSchema, B 
   ctx: AppContext;
 }
 
+/**
+ * A success written as it is read (an export of thousands of websites), so it is never whole in
+ * memory. Its writer parses each piece by the piece's schema, as `run` would parse a whole result.
+ */
+export class StreamedBody {
+  constructor(readonly stream: Readable) {}
+}
+
+/** A slot a route holds while it answers (a share of a costly operation); released once. */
+export interface Admission {
+  release(): void;
+}
+
 /** Another representation of a route's success, chosen by the handler setting `ctx.type`. */
 export interface Alternative {
   contentType: string;
@@ -64,6 +78,11 @@ export interface RouteDefinition<
    * at most `limitBytes` accepted.
    */
   rawBody?: { maxBytes: number; limitBytes: number };
+  /**
+   * Asked after the access guard, before the body is read: a slot of a share (429 when used up),
+   * released once the route has answered. A large body is not read for a request turned away.
+   */
+  admit?: (auth: AuthContext) => Promise<Admission>;
   /** A write that is no change of anyone's configuration (a heartbeat ping): the audit log leaves it out. */
   unaudited?: true;
   /** The path holds a credential (a ping token): request logs name the route's pattern, not the path. */
@@ -89,7 +108,9 @@ export interface RouteDefinition<
   otherResponses?: Record<number, OtherResponse>;
   handle(
     request: RouteRequest<P, Q, B>,
-  ): R extends z.ZodUndefined ? Promise<void> : Promise<z.input<R> | z.input<A[number]['schema']>>;
+  ): R extends z.ZodUndefined
+    ? Promise<void>
+    : Promise<z.input<R> | z.input<A[number]['schema']> | StreamedBody>;
 }
 
 /** A route with its types erased, ready to mount and to document. */
@@ -106,6 +127,7 @@ export interface Route {
   body?: z.ZodType;
   maxBodyBytes?: number;
   rawBody?: { maxBytes: number; limitBytes: number };
+  admit?: (auth: AuthContext) => Promise<Admission>;
   unaudited?: true;
   credentialInPath?: true;
   success: {
@@ -168,7 +190,10 @@ export function defineRoute<
         ctx,
       });
       ctx.status = definition.success.status;
-      if (definition.success.schema) {
+      if (result instanceof StreamedBody) {
+        if (!ctx.type) ctx.type = contentType;
+        ctx.body = result.stream;
+      } else if (definition.success.schema) {
         // A handler picks its alternative representation (e.g. `?format=text`) by setting the type.
         const chosen = definition.success.alternatives?.find(
           (alternative) => ctx.type && alternative.contentType.split(';')[0] === ctx.type,
@@ -190,6 +215,10 @@ export function defineRoute<
           auth: ctx.state.auth as AuthContext,
           ctx,
         });
+        if (result instanceof StreamedBody) {
+          result.stream.destroy();
+          throw new Error(`${definition.operationId} streams its answer: it cannot represent a resource`);
+        }
         return definition.success.schema ? definition.success.schema.parse(result) : undefined;
       } finally {
         for (const name of Object.keys(ctx.response.headers)) if (!(name in headers)) ctx.remove(name);

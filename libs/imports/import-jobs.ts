@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { urlKey } from '../as-code/index.js';
 import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
 import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
-import { conflict, DomainError, type FieldError, invalidInput } from '../errors/index.js';
+import { DomainError, type FieldError, invalidInput, tooMany } from '../errors/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import type { Logger } from '../logging/index.js';
 import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
@@ -94,33 +94,46 @@ export class ImportJobs {
     };
   }
 
+  private get markers() {
+    return this.db.collection<{ _id: string; jobId: number }>(IMPORTS);
+  }
+
+  /**
+   * The organization's running import, by its marker: one runs at a time (429 naming it, with
+   * when it may end). Asked before a request's file is read, and again when the run is claimed.
+   */
+  async assertNoneRunning(organizationId: number): Promise<{ jobId: number } | null> {
+    const marker = await this.markers.findOne({ _id: runningKey(organizationId) });
+    const holder = marker && (await this.get(organizationId, marker.jobId));
+    if (holder?.status === 'running')
+      throw tooMany(
+        `Import ${holder.id} is running for this organization: wait for it (GET /api/imports/${holder.id})`,
+        'imports-per-organization',
+        importLeftSeconds(holder, Date.now()),
+      );
+    return marker;
+  }
+
   /**
    * Claims the organization's one running import for `jobId` (a marker document by `_id`): two at
    * once would each miss what the other is making. A marker whose job stopped is taken over.
    */
   private async claimRun(organizationId: number, jobId: number): Promise<void> {
-    const markers = this.db.collection<{ _id: string; jobId: number }>(IMPORTS);
     const _id = runningKey(organizationId);
     try {
-      await markers.insertOne({ _id, jobId });
+      await this.markers.insertOne({ _id, jobId });
       return;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const marker = await markers.findOne({ _id });
-    const holder = marker && (await this.get(organizationId, marker.jobId));
-    if (holder?.status === 'running')
-      throw conflict(
-        `Import ${holder.id} is running for this organization: wait for it (GET /api/imports/${holder.id})`,
-      );
-    const taken = await markers.replaceOne({ _id, jobId: marker?.jobId ?? -1 }, { jobId });
-    if (taken.modifiedCount !== 1) throw conflict('Another import started just now: wait for it to end');
+    const marker = await this.assertNoneRunning(organizationId);
+    const taken = await this.markers.replaceOne({ _id, jobId: marker?.jobId ?? -1 }, { jobId });
+    if (taken.modifiedCount !== 1)
+      throw tooMany('Another import started just now: wait for it to end', 'imports-per-organization', 5);
   }
 
   private async releaseRun(organizationId: number, jobId: number): Promise<void> {
-    await this.db
-      .collection<{ _id: string; jobId: number }>(IMPORTS)
-      .deleteOne({ _id: runningKey(organizationId), jobId });
+    await this.markers.deleteOne({ _id: runningKey(organizationId), jobId });
   }
 
   /** The website `attachTo` names, which must be the target customer's (400 naming `attachTo`). */
@@ -352,6 +365,14 @@ export class ImportJobs {
       return id === undefined ? { problem: `no customer named "${named}" in your organization` } : { id };
     };
   }
+}
+
+/** Seconds a running import may still take, at the pace it went so far (1 to 600). */
+function importLeftSeconds(job: ImportJobDocument, now: number): number {
+  const elapsed = Math.max(1, now - job.createdAt.getTime());
+  const { done, total } = job.progress;
+  const left = done > 0 && total > done ? (elapsed * (total - done)) / done : elapsed;
+  return Math.min(600, Math.max(1, Math.ceil(left / 1000)));
 }
 
 /** An item's errors as the batch names them (`items.3.url`), for the import's report (`url`). */

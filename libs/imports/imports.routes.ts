@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasScope, idParams, resourceId } from '../contract/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import { type ExportDocument, exportDocument } from '../exports/index.js';
+import type { OrganizationShare } from '../fair-share/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { IMPORT_FORMATS, type ImportJobDocument, type ImportJobs } from './import-jobs.js';
 import { importReportSchema } from './import-report.js';
@@ -65,6 +66,8 @@ function toImportView(job: ImportJobDocument): z.input<typeof importView> {
 
 export function importRoutes(deps: {
   jobs: ImportJobs;
+  /** IMPORTS_PER_ORGANIZATION: import requests read at once per organization (their files are large). */
+  share: OrganizationShare;
   /** Whether the organization has this customer. */
   hasCustomer(organizationId: number, customerId: number): Promise<boolean>;
 }): Route[] {
@@ -75,10 +78,21 @@ export function importRoutes(deps: {
       operationId: 'startImport',
       summary: 'Import monitors of another tool (or a CSV) as websites: a job with progress',
       description:
-        'One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.',
+        'One import runs at a time per organization (429 with Retry-After and `reason: imports-per-organization` while one runs, or while IMPORTS_PER_ORGANIZATION of its requests are being read, before this one’s body is). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.',
       tags: ['Websites'],
       access: 'write',
       maxBodyBytes: IMPORT_MAX_BODY_BYTES,
+      // Before the file is read: a request turned away costs no parse of up to 16 MiB.
+      admit: async (auth) => {
+        const slot = await deps.share.enter(auth.organizationId);
+        try {
+          await deps.jobs.assertNoneRunning(auth.organizationId);
+          return slot;
+        } catch (error) {
+          slot.release();
+          throw error;
+        }
+      },
       body: z
         .strictObject({
           format: z.enum(IMPORT_FORMATS),
@@ -104,7 +118,7 @@ export function importRoutes(deps: {
         })
         .meta({ id: 'ImportRequest' }),
       success: { status: 202, description: 'The import, started', schema: importView },
-      problems: [409],
+      problems: [429],
       handle: async ({ auth, body, ctx }) => {
         const { organizationId } = auth;
         if (body.format === 'webmon-json') {

@@ -1,11 +1,13 @@
 import { type Browser, chromium } from 'playwright-core';
+import { OrganizationShare } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import type { PaperSize } from './report-html.js';
 
 /** Pages printed at once, and printed reports that may wait for one (past that: 503, retry). */
 const PRINTING_AT_ONCE = 2;
 const WAITING_AT_MOST = 20;
+/** A print of a large report (200 websites) takes about this long: Retry-After before any is timed. */
+const TYPICAL_PRINT_MS = 3_000;
 /** A report not printed within this is given up (and its page closed). */
 const PRINT_TIMEOUT_MS = 30_000;
 
@@ -13,16 +15,31 @@ const PRINT_TIMEOUT_MS = 30_000;
  * Reports as PDF, printed by headless Chromium from their HTML: the same page the app shows, its
  * charts vector, its text selectable. One browser per process, started at the first report and
  * reused (started again if it dies); at most two pages at once, each in its own context with
- * JavaScript off and the network cut (the page is self-contained).
+ * JavaScript off and the network cut (the page is self-contained). Its queue is served in turn
+ * across organizations, and one organization has at most `perOrganization` reports in it (429
+ * past that), so one filling it makes another's report wait for one print more at most.
  */
 export class PdfRenderer {
   private browser: Promise<Browser> | null = null;
-  private readonly printing = new ConcurrencyLimit(PRINTING_AT_ONCE, {
-    maxWaiting: WAITING_AT_MOST,
-    resource: 'the report printer',
-  });
+  private readonly printing: OrganizationShare;
 
-  constructor(private readonly options: { executablePath: string; logger: Logger }) {}
+  constructor(
+    private readonly options: {
+      executablePath: string;
+      logger: Logger;
+      /** PDFS_PER_ORGANIZATION: printing or waiting. */
+      perOrganization: number;
+    },
+  ) {
+    this.printing = new OrganizationShare({
+      name: 'PDFs',
+      perOrganization: options.perOrganization,
+      capacity: PRINTING_AT_ONCE,
+      maxWaiting: WAITING_AT_MOST,
+      resource: 'the report printer',
+      typicalMs: TYPICAL_PRINT_MS,
+    });
+  }
 
   private start(): Promise<Browser> {
     if (!this.browser) {
@@ -55,14 +72,17 @@ export class PdfRenderer {
     return this.browser;
   }
 
-  /** Whether a report asked for now would wait past the bound (then answer 503 before building it). */
-  get full(): boolean {
-    return this.printing.waitingCount >= WAITING_AT_MOST;
+  /** Throws the refusal (429, or 503 when the queue is full) a print asked for now would get: asked before its report is built. */
+  assertRoom(organizationId: number): void {
+    this.printing.assertRoom(organizationId);
   }
 
-  /** The page printed on `paper`, backgrounds and all; given up (its page closed) after PRINT_TIMEOUT_MS. */
-  render(html: string, paper: PaperSize): Promise<Buffer> {
-    return this.printing.run(async () => {
+  /**
+   * The page printed on `paper`, backgrounds and all, in the organization's turn; given up (its
+   * page closed) after PRINT_TIMEOUT_MS.
+   */
+  render(html: string, paper: PaperSize, organizationId: number): Promise<Buffer> {
+    return this.printing.run(organizationId, async () => {
       const browser = await this.start();
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
       let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { idParams } from '../contract/index.js';
 import type { ReportSchedule } from '../customers/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
-import { defineRoute, type Route, serviceUnavailable } from '../http/index.js';
+import type { MailBudget, OrganizationShare } from '../fair-share/index.js';
+import { defineRoute, type Route } from '../http/index.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
 import { reportCsv } from './report-csv.js';
@@ -54,6 +55,10 @@ export function reportRoutes(deps: {
   sources: ReportSources;
   pdf: PdfRenderer;
   mailings: ReportMailings;
+  /** REPORTS_PER_ORGANIZATION: reports built at once per organization (a mailing's too). */
+  builds: OrganizationShare;
+  /** Mail budgets: a mailing counts one mail per recipient. */
+  mailBudget: MailBudget;
   /** The customer's schedule and notificationEmail (the mailing's defaults); null: no such customer. */
   customerSchedule(
     organizationId: number,
@@ -93,19 +98,20 @@ export function reportRoutes(deps: {
           },
         ],
       },
-      problems: [404, 503],
+      problems: [404, 429, 503],
       handle: async ({ auth, params, query, ctx }) => {
-        // A PDF that would wait past the printer's bound is turned away before its report is built.
-        if (query.format === 'pdf' && deps.pdf.full) throw serviceUnavailable('the report printer');
-        const built = await buildReport(sources, auth.organizationId, params.id, query, new Date()).catch(
-          (error: unknown) => {
+        const { organizationId } = auth;
+        // A PDF the printer would turn away is turned away before its report is built.
+        if (query.format === 'pdf') deps.pdf.assertRoom(organizationId);
+        const built = await deps.builds
+          .run(organizationId, () => buildReport(sources, organizationId, params.id, query, new Date()))
+          .catch((error: unknown) => {
             if (error instanceof PeriodProblem)
               throw invalidInput(`Not a report period: ${error.message}`, [
                 { path: error.field, message: error.message },
               ]);
             throw error;
-          },
-        );
+          });
         const { report } = built;
         const file = `report-${report.customer.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}-${report.period.from}-${report.period.to}`;
         if (query.format === 'csv') {
@@ -115,7 +121,7 @@ export function reportRoutes(deps: {
         }
         if (query.format === 'pdf') {
           const html = reportHtml(report, built.branding, query.paper);
-          const pdf = await deps.pdf.render(html, query.paper);
+          const pdf = await deps.pdf.render(html, query.paper, organizationId);
           ctx.type = 'application/pdf';
           ctx.set('Content-Disposition', `attachment; filename="${file}.pdf"`);
           return pdf;
@@ -153,7 +159,7 @@ export function reportRoutes(deps: {
       summary:
         'E-mail the customer’s report now (or again): a period, to its schedule’s recipients or others',
       description:
-        'Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made.',
+        'Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made. Each recipient is a mail of the organization’s mail budgets (MAIL_PER_ORGANIZATION_PER_HOUR, MAIL_PER_RECIPIENT_PER_HOUR: past either 429 with Retry-After and `reason` `mail-per-organization` or `mail-per-recipient`, nothing sent), and the build counts in REPORTS_PER_ORGANIZATION.',
       tags: ['Reports'],
       access: 'write',
       params: idParams,
@@ -166,7 +172,7 @@ export function reportRoutes(deps: {
         })
         .meta({ id: 'ReportMailingRequest' }),
       success: { status: 201, description: 'The mailing, after its first attempt', schema: mailingView },
-      problems: [404],
+      problems: [404, 429],
       handle: async ({ auth, params, body }) => {
         const { organizationId } = auth;
         const customer = await deps.customerSchedule(organizationId, params.id);
@@ -194,15 +200,22 @@ export function reportRoutes(deps: {
             throw error;
           }
         })();
-        const mailing = await deps.mailings.resend(
-          organizationId,
-          params.id,
-          { from: period.fromDate, to: period.toDate },
-          recipients,
-          body.format ?? customer.reportSchedule?.format ?? 'pdf',
-          new Date(),
-        );
-        return toMailingView(mailing);
+        // Asked before the mail budget is used: a mailing the share refuses costs none of it.
+        const slot = await deps.builds.enter(organizationId);
+        try {
+          await deps.mailBudget.take(organizationId, recipients, 'report mailing');
+          const mailing = await deps.mailings.resend(
+            organizationId,
+            params.id,
+            { from: period.fromDate, to: period.toDate },
+            recipients,
+            body.format ?? customer.reportSchedule?.format ?? 'pdf',
+            new Date(),
+          );
+          return toMailingView(mailing);
+        } finally {
+          slot.release();
+        }
       },
     }),
   ];

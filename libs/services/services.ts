@@ -26,6 +26,7 @@ import {
 import type { CollectionIndexes, ListRevisions } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
 import { buildExport, type ExportSources, exportDocument } from '../exports/index.js';
+import { MailBudget } from '../fair-share/index.js';
 import { checkPorts, ImportJobs } from '../imports/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
@@ -178,6 +179,8 @@ export interface Services {
   reportPrinter: PdfRenderer;
   /** Reports e-mailed on schedule or on request, with their attempts. */
   reportMailings: ReportMailings;
+  /** Mail budgets per organization and per recipient an hour (Redis: every API process shares them). */
+  mailBudget: MailBudget;
   results: ResultRepository;
   rollups: RollupRepository;
   statusPageRepository: StatusPageRepository;
@@ -461,7 +464,24 @@ class LazyServices implements Services {
   get reportPrinter(): Services['reportPrinter'] {
     return this.once(
       'reportPrinter',
-      () => new PdfRenderer({ executablePath: this.deps.config.CHROMIUM_PATH, logger: this.deps.logger }),
+      () =>
+        new PdfRenderer({
+          executablePath: this.deps.config.CHROMIUM_PATH,
+          logger: this.deps.logger,
+          perOrganization: this.deps.config.PDFS_PER_ORGANIZATION,
+        }),
+    );
+  }
+  get mailBudget(): Services['mailBudget'] {
+    return this.once(
+      'mailBudget',
+      () =>
+        new MailBudget({
+          redis: this.deps.redis,
+          prefix: this.prefix,
+          perOrganization: this.deps.config.MAIL_PER_ORGANIZATION_PER_HOUR,
+          perRecipient: this.deps.config.MAIL_PER_RECIPIENT_PER_HOUR,
+        }),
     );
   }
   get reportMailings(): Services['reportMailings'] {
@@ -507,8 +527,8 @@ class LazyServices implements Services {
     return this.once('exportSources', () => ({
       packages: (organizationId) => this.packages.list(organizationId),
       customers: (organizationId) => this.customers.list(organizationId),
-      websites: (organizationId, customerId) =>
-        this.websiteRepository.listPage(organizationId, customerId === undefined ? {} : { customerId }),
+      websites: (organizationId, customerId, page) =>
+        this.websiteRepository.listPage(organizationId, { customerId, ...page }),
       maintenanceWindows: (organizationId, websiteIds) =>
         this.maintenanceWindows.listByWebsites(organizationId, websiteIds),
       monitors: (organizationId, websiteId) =>
@@ -668,6 +688,7 @@ class LazyServices implements Services {
           deliveries: this.deliveries,
           owed: this.owedAttempts,
           queue: this.notificationQueue,
+          mailBudget: this.mailBudget,
         }),
     );
   }
