@@ -68,6 +68,8 @@ describe('people: invitations expired or used are purged', () => {
       mail: api.config,
       customerExists: async () => true,
       log: createLogger('test', 'silent'),
+      mailBudget: { take: async () => undefined },
+      resendAfterMs: 600_000,
     });
     // Two at a time: the passes go on from the last id, then start again from the first.
     let afterId = 0;

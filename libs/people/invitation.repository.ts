@@ -23,6 +23,8 @@ const storedInvitation = z.object({
   tokenHash: z.string(),
   createdAt: z.date(),
   expiresAt: z.date(),
+  /** When its mail last went, if it was sent again (a new link): the re-send's cool-down counts from it. */
+  sentAt: z.date().optional(),
 });
 export type Invitation = z.infer<typeof storedInvitation>;
 type StoredInvitation = Invitation & { _id: string };
@@ -97,6 +99,46 @@ export class InvitationRepository {
     const _id = invitationKey(invitation.id);
     await this.tokens.claim(hash, _id, () => this.invitations.insertOne({ ...invitation, _id }));
     return { invitation, token };
+  }
+
+  /**
+   * The organization's invitation of this address that can still be accepted, or null (a scan of
+   * the organization's invitations, as `list`: made by admins, bounded).
+   */
+  async pendingFor(organizationId: number, email: string, now: Date): Promise<Invitation | null> {
+    const found = await this.invitations
+      .find(organizationId, { email }, { projection: { _id: 0 }, sort: { id: -1 } })
+      .toArray();
+    const pending = found.map((invitation) => storedInvitation.parse(invitation));
+    return pending.find((invitation) => invitation.expiresAt > now) ?? null;
+  }
+
+  /**
+   * The invitation with a new link (the old one stops working), as now asked (role, customer),
+   * valid from now: inviting an address again sends this rather than a second invitation.
+   */
+  async reissue(
+    invitation: Invitation,
+    fields: Pick<Invitation, 'role' | 'customerId'>,
+  ): Promise<{ invitation: Invitation; token: string }> {
+    const { token, hash } = newOneTimeToken();
+    const now = new Date();
+    const reissued: Invitation = {
+      ...invitation,
+      ...fields,
+      tokenHash: hash,
+      sentAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    };
+    const _id = invitationKey(invitation.id);
+    await this.tokens.claim(hash, _id, () =>
+      this.invitations.collection.replaceOne(
+        { _id, organizationId: invitation.organizationId } as Filter<StoredInvitation>,
+        reissued,
+      ),
+    );
+    await this.tokens.release(invitation.tokenHash, _id);
+    return { invitation: reissued, token };
   }
 
   /** The invitation whose token has this hash, expired or not, or null. */

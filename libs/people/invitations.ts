@@ -1,6 +1,7 @@
 import type { AuthContext, ClientInfo } from '../contract/index.js';
 import { KeyTakenError } from '../db/index.js';
-import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
+import { conflict, invalidInput, notAllowed, notFound, tooMany } from '../errors/index.js';
+import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
 import type { AccountPasswords } from './account-passwords.js';
 import {
@@ -67,6 +68,10 @@ export interface InvitationDeps {
   mail: MailSettings;
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
   log: Logger;
+  /** The organization's and the address's mail budgets (MAIL_PER_*): an invitation is a mail. */
+  mailBudget: Pick<MailBudget, 'take'>;
+  /** INVITATION_RESEND_SECONDS: an address's pending invitation is sent again at most this often. */
+  resendAfterMs: number;
 }
 
 /** Inviting people by e-mail, and their accepting (which makes the user and signs them in). */
@@ -104,12 +109,24 @@ export class Invitations {
     // Only the inviter's own organization's people may be told apart: they are listed to its admins anyway.
     if (existing?.organizationId === actor.organizationId)
       throw conflict('This e-mail address has an account in your organization already.');
-    const { invitation, token } = await this.deps.invitations.create({
-      organizationId: actor.organizationId,
-      email: request.email,
-      role: request.role,
-      customerId,
-    });
+    // One pending invitation per address: inviting it again sends that one again, with a new link.
+    const pending = await this.deps.invitations.pendingFor(actor.organizationId, request.email, new Date());
+    const sentAgoMs = pending ? Date.now() - (pending.sentAt ?? pending.createdAt).getTime() : 0;
+    if (pending && sentAgoMs < this.deps.resendAfterMs)
+      throw tooMany(
+        `An invitation to this address is pending, sent ${Math.floor(sentAgoMs / 1000)} s ago: it is sent again at most every ${this.deps.resendAfterMs / 1000} s.`,
+        'invitation-resend',
+        (this.deps.resendAfterMs - sentAgoMs) / 1000,
+      );
+    await this.deps.mailBudget.take(actor.organizationId, [request.email], 'invitation');
+    const { invitation, token } = pending
+      ? await this.deps.invitations.reissue(pending, { role: request.role, customerId })
+      : await this.deps.invitations.create({
+          organizationId: actor.organizationId,
+          email: request.email,
+          role: request.role,
+          customerId,
+        });
     try {
       await mailer.send(
         existing

@@ -71,6 +71,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
     };
     const deps = {
       invitations: {
+        pendingFor: async () => null,
         create: async () => ({ invitation, token: 't'.repeat(43) }),
         delete: async (found: { id: number }) => deleted.push(found.id) > 0,
       } as unknown as InvitationRepository,
@@ -80,6 +81,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
       mail: MAIL,
       customerExists: async () => true,
       log,
+      mailBudget: { take: async () => undefined },
     } as unknown as InvitationDeps;
     const actor: AuthContext = { organizationId: 1, scopes: ['admin'], role: 'owner', userId: 1 };
     await expect(
@@ -110,6 +112,7 @@ describe('people: a mail that was not sent is logged without the server’s answ
       mailRoutes: peopleMailRoutes({ smtp: failingMailer }),
       mail: MAIL,
       mailsPerUser: { consume: async () => ({ allowed: true }) },
+      mailBudget: { take: async () => undefined },
     } as unknown as PasswordResetDeps;
     new PasswordReset(deps).request('person@example.com', log);
     const written = await waitForLine(lines, 'password reset e-mail not sent');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter, Redis } from '../redis/index.js';
 import type { AccountPasswords } from './account-passwords.js';
@@ -34,6 +35,8 @@ export interface PasswordResetDeps {
   mail: MailSettings;
   /** Reset mails per user: PASSWORD_RESET_MAILS_PER_HOUR an hour; past it asking sends nothing (still 202). */
   mailsPerUser: RateLimiter;
+  /** The organization's and the address's mail budgets: past either nothing is sent (still 202, logged). */
+  mailBudget: Pick<MailBudget, 'take'>;
 }
 
 /** A reset asked for, as stored: whose, and when (a password changed since makes the link void). */
@@ -84,6 +87,7 @@ export class PasswordReset {
       return;
     }
     if (!(await this.deps.mailsPerUser.consume(`password-reset-mails:${user.id}`)).allowed) return;
+    await this.deps.mailBudget.take(user.organizationId, [user.email], 'password reset');
     const { token, hash } = newOneTimeToken();
     const pending: PendingReset = {
       organizationId: user.organizationId,
