@@ -54,7 +54,7 @@ export const PROBLEM_TYPES = {
     status: 429,
     title: 'Too many requests',
     description:
-      'A request budget is used up: per token (or signed-in user) on the API, per client address on public pages and badges, or of failed authentications or sign-ins; retry after `Retry-After` seconds.',
+      'A request budget is used up: per token (or signed-in user) on the API, per client address on public pages and badges, of failed authentications or sign-ins, an organization’s share of exports, report builds, PDFs or imports, or its mail budgets; `reason`, when present, names it; retry after `Retry-After` seconds.',
   },
   'internal-error': {
     status: 500,
