@@ -353,15 +353,32 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     });
     expect(page.status, JSON.stringify(page.body)).toBe(201);
     const json = await api.request<{
-      websites: Array<{ monitors: Array<{ kind: string; name: string; statusText: string }> }>;
+      websites: Array<{
+        monitors: Array<{
+          kind: string;
+          name: string;
+          statusText: string;
+          days: Array<{ date: string; uptimePercent: number | null; downtimeSeconds: number }>;
+        }>;
+      }>;
+      incidents: Array<{ website: string; open: boolean }>;
     }>('GET', '/status/monitors-shop.json');
     expect(json.body.websites[0]?.monitors).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ kind: 'Scheduled job', name: 'Import', statusText: 'Down' }),
       ]),
     );
+    // Each monitor has its 90 days as the website has them: the down job's today holds its downtime,
+    // and its open incident is listed by the website's and its own name.
+    const job = json.body.websites[0]?.monitors.find((m) => m.name === 'Import');
+    expect(job?.days).toHaveLength(90);
+    expect(job?.days.at(-1)?.downtimeSeconds).toBeGreaterThan(0);
+    expect(json.body.incidents).toContainEqual(
+      expect.objectContaining({ website: expect.stringContaining('Scheduled job: Import'), open: true }),
+    );
     const html = await api.request<string>('GET', '/status/monitors-shop');
     expect(html.body).toContain('Scheduled job: Import');
+    expect(html.body.match(/<ol class="bars"/g)?.length).toBeGreaterThan(1);
     const { publicId } = (
       await api.request<{ publicId: string }>('GET', `/api/websites/${websiteId}`, { token })
     ).body;

@@ -16,6 +16,7 @@ export {
   type MonitorKind,
   MonitorRepository,
   monitorIndexes,
+  type ProbeCheckDocument,
   WEBSITE_MONITORS,
 } from './monitor.repository.js';
 export { startMonitorWorker } from './monitor.worker.js';
@@ -27,6 +28,7 @@ export {
   MONITOR_KINDS,
   type MonitorCreate,
 } from './monitor-create.schema.js';
+export { monitorHistories } from './monitor-histories.js';
 export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';

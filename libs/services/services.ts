@@ -57,6 +57,7 @@ import {
   MonitorRepository,
   MonitorService,
   MonitorSummaries,
+  monitorHistories,
   monitorIndexes,
   regionDueKey,
 } from '../monitors/index.js';
@@ -629,6 +630,13 @@ class LazyServices implements Services {
       () =>
         new LocalPageBuilder({
           ...this.monitoringReads,
+          monitorHistories: (organizationId, ids, since) =>
+            monitorHistories(
+              { repository: this.monitorRepository, states: this.states },
+              organizationId,
+              ids,
+              since,
+            ),
           websites: this.websiteRepository,
           maintenanceWindows: (organizationId, ids) =>
             this.maintenanceWindows.listByWebsites(organizationId, ids),

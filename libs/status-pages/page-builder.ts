@@ -30,8 +30,19 @@ export interface MonitoringReads {
   rollups: Pick<RollupRepository, 'since'>;
   incidents(organizationId: number, websiteIds: readonly number[], since: Date): Promise<IncidentInput[]>;
   /** The websites' heartbeats, DNS and port checks with their health (websites without: absent). */
-  monitors(websiteIds: readonly number[]): Promise<Map<number, NonNullable<PageWebsiteInput['monitors']>>>;
+  monitors(
+    websiteIds: readonly number[],
+  ): Promise<
+    Map<number, Array<Omit<NonNullable<PageWebsiteInput['monitors']>[number], 'history'> & { id: number }>>
+  >;
 }
+
+/** A monitor's creation and its incidents since a moment (the bars of its days), by `<kind>:<id>`. */
+export type MonitorHistories = (
+  organizationId: number,
+  websiteIds: readonly number[],
+  since: Date,
+) => Promise<Map<string, NonNullable<NonNullable<PageWebsiteInput['monitors']>[number]['history']>>>;
 
 /** A build asked for: the public page as read under the slug, and the slug's revision read before. */
 export interface PageBuildRequest {
@@ -52,6 +63,7 @@ export interface PageBuilder {
 }
 
 export interface PageBuildDeps extends MonitoringReads {
+  monitorHistories: MonitorHistories;
   websites: { listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> };
   maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
   shared: Pick<SharedPublishedPages, 'put'>;
@@ -110,13 +122,15 @@ export class LocalPageBuilder implements PageBuilder {
     const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
     const since = (period: RollupPeriod, ms: number) =>
       this.deps.rollups.since(organizationId, ids, period, new Date(ms));
-    const [statuses, days, hours, incidents, windows, monitors] = await Promise.all([
+    const barsFrom = new Date(now.getTime() - BAR_DAYS * DAY_MS);
+    const [statuses, days, hours, incidents, windows, monitors, histories] = await Promise.all([
       this.deps.statuses(organizationId, websites),
       since('day', today - (BAR_DAYS - 1) * DAY_MS),
       page.showResponseTimes ? since('hour', now.getTime() - DAY_MS) : Promise.resolve([]),
-      this.deps.incidents(organizationId, ids, new Date(now.getTime() - BAR_DAYS * DAY_MS)),
+      this.deps.incidents(organizationId, ids, barsFrom),
       this.deps.maintenanceWindows(organizationId, ids),
       this.deps.monitors(ids),
+      this.deps.monitorHistories(organizationId, ids, barsFrom),
     ]);
     return buildStatusPage({
       now,
@@ -128,7 +142,10 @@ export class LocalPageBuilder implements PageBuilder {
         status: statuses.get(website.id)?.status ?? 'unknown',
         lastCheckedAt: statuses.get(website.id)?.lastCheckedAt ?? null,
         createdAt: website.createdAt,
-        monitors: monitors.get(website.id) ?? [],
+        monitors: (monitors.get(website.id) ?? []).map((monitor) => {
+          const history = histories.get(`${monitor.kind}:${monitor.id}`);
+          return history ? { ...monitor, history } : monitor;
+        }),
       })),
       days,
       hours,

@@ -93,7 +93,7 @@ section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
 .bar.up{background:#17b26a}.bar.degraded{background:#f79009}.bar.down{background:#f04438}
 .chart{width:100%;height:5rem;color:var(--accent)}
 .muted{color:#667085;font-size:.875rem}
-.monitors{list-style:none;padding:0;margin:.5rem 0 0;font-size:.875rem}.monitors li{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap;padding:.125rem 0}
+.monitors{list-style:none;padding:0;margin:.5rem 0 0;font-size:.875rem}.monitors li{display:flex;justify-content:space-between;gap:0 1rem;flex-wrap:wrap;padding:.25rem 0}.monitors .bars{flex-basis:100%;height:1rem;margin:.25rem 0 0}
 .note{color:#344054;font-size:.875rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#667085;font-size:.875rem;padding:1rem 0}
@@ -122,7 +122,11 @@ ${
     : `<ul class="monitors">${website.monitors
         .map(
           (m) =>
-            `<li><span>${escapeHtml(m.kind)}: ${escapeHtml(m.name)}</span> <span class="state ${m.status}">${SYMBOL[m.status]} ${m.statusText}</span></li>`,
+            `<li><span>${escapeHtml(m.kind)}: ${escapeHtml(m.name)}</span> <span class="state ${m.status}">${SYMBOL[m.status]} ${m.statusText}</span>${
+              m.days.length > 0
+                ? `${bars(m.days)}<span class="muted">${m.uptime90dPercent === null ? 'no data yet' : `${m.uptime90dPercent}% uptime over 90 days`}</span>`
+                : ''
+            }</li>`,
         )
         .join('')}</ul>`
 }

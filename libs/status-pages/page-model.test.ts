@@ -122,4 +122,42 @@ describe('buildStatusPage', () => {
     ]);
     expect(data.websites[0]?.responseTimes).toBeNull();
   });
+
+  it('a website’s other monitors have their own bars and 90 days from their incidents, and their incidents are listed by both names', () => {
+    const data = buildStatusPage({
+      ...base,
+      websites: [
+        {
+          ...website(1, 'up'),
+          lastCheckedAt: new Date('2026-11-23T11:59:00Z'),
+          monitors: [
+            {
+              kind: 'smtp',
+              name: 'MX',
+              health: 'down',
+              history: {
+                // Added two days ago; down for the last hour.
+                createdAt: new Date('2026-11-21T12:00:00Z'),
+                incidents: [{ startedAt: new Date('2026-11-23T11:00:00Z'), resolvedAt: null }],
+              },
+            },
+            { kind: 'dns', name: 'A shop.example', health: 'up' },
+          ],
+        },
+      ],
+    });
+    const [mail, dns] = data.websites[0]?.monitors ?? [];
+    expect(mail).toMatchObject({ kind: 'Outgoing mail', name: 'MX', status: 'down' });
+    expect(mail?.days).toHaveLength(90);
+    expect(mail?.days.at(-1)).toMatchObject({ date: '2026-11-23', downtimeSeconds: 3600 });
+    expect(mail?.days.at(-1)?.uptimePercent).toBeCloseTo(91.667, 2);
+    // Before it was added: no data, whatever the website had.
+    expect(mail?.days.at(-4)?.uptimePercent).toBeNull();
+    expect(mail?.uptime90dPercent).toBeCloseTo((1 - 3600 / (2 * 86_400)) * 100, 2);
+    // A monitor whose history is not known shows its status without bars.
+    expect(dns).toMatchObject({ status: 'up', days: [], uptime90dPercent: null });
+    expect(data.incidents).toEqual([
+      expect.objectContaining({ website: 'W1 · Outgoing mail: MX', open: true, durationSeconds: 3600 }),
+    ]);
+  });
 });

@@ -44,6 +44,8 @@ export interface PageWebsiteInput {
     kind: OtherMonitorKind;
     name: string;
     health: 'unknown' | 'up' | 'degraded' | 'down';
+    /** Since when it is checked, and its incidents of the bars' days (none known: no bars). */
+    history?: { createdAt: Date; incidents: ReadonlyArray<Omit<IncidentInput, 'websiteId'>> };
   }>;
 }
 
@@ -118,8 +120,15 @@ export interface StatusPageData {
     days: DayBar[];
     /** 24 hourly averages, oldest first, when the page shows response times. */
     responseTimes: Array<{ hour: string; averageMs: number | null }> | null;
-    /** Its scheduled jobs, DNS records and service ports, each in words ("Scheduled job: Backup"). */
-    monitors: Array<{ kind: string; name: string; status: ShownStatus; statusText: string }>;
+    /** Its scheduled jobs, DNS records, service ports …, each in words ("Scheduled job: Backup"), with their bars. */
+    monitors: Array<{
+      kind: string;
+      name: string;
+      status: ShownStatus;
+      statusText: string;
+      uptime90dPercent: number | null;
+      days: DayBar[];
+    }>;
   }>;
   incidents: Array<{
     website: string;
@@ -202,6 +211,22 @@ export function dayBars(input: {
   return bars;
 }
 
+/** A thing's 90 day bars and its uptime over them (null before it has data). */
+function barsOf(
+  of: { createdAt: Date; incidents: readonly IncidentInput[] },
+  checkedDays: ReadonlySet<string>,
+  now: Date,
+): { days: DayBar[]; uptime90dPercent: number | null } {
+  const days = dayBars({ now, createdAt: of.createdAt, checkedDays, incidents: of.incidents });
+  const windowStart = Math.max(now.getTime() - BAR_DAYS * DAY_MS, of.createdAt.getTime());
+  return {
+    days,
+    uptime90dPercent: days.some((d) => d.uptimePercent !== null)
+      ? uptimeBetween(of.incidents, windowStart, now.getTime())
+      : null,
+  };
+}
+
 function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] {
   const checked = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
   const down = checked.filter((s) => s === 'down').length;
@@ -242,10 +267,11 @@ export function buildStatusPage(input: {
     // Today's checks reach the rollups when the workers flush them (every 10 minutes): the state's
     // last check says the day was checked before then, so a website minutes old has its bar.
     if (website.lastCheckedAt) checkedDays.add(website.lastCheckedAt.toISOString().slice(0, 10));
-    const days = dayBars({ now: input.now, createdAt: website.createdAt, checkedDays, incidents });
-    const withData = days.filter((d) => d.uptimePercent !== null);
-    const windowStart = Math.max(now - BAR_DAYS * DAY_MS, website.createdAt.getTime());
-    const uptime90dPercent = withData.length === 0 ? null : uptimeBetween(incidents, windowStart, now);
+    const { days, uptime90dPercent } = barsOf(
+      { createdAt: website.createdAt, incidents },
+      checkedDays,
+      input.now,
+    );
     const responseTimes = input.page.showResponseTimes ? hourlyAverages(hours, input.now) : null;
     return {
       publicId: website.publicId,
@@ -258,21 +284,46 @@ export function buildStatusPage(input: {
       responseTimes,
       monitors: (website.monitors ?? []).map((monitor) => {
         const status = monitorShown(website.status, monitor.health);
+        // Checked while its website is (the same days), from when it was added.
+        const bars = monitor.history
+          ? barsOf(
+              {
+                createdAt: monitor.history.createdAt,
+                incidents: monitor.history.incidents.map((i) => ({ ...i, websiteId: website.id })),
+              },
+              checkedDays,
+              input.now,
+            )
+          : { days: [], uptime90dPercent: null };
         return {
           kind: MONITOR_KIND_TEXT[monitor.kind],
           name: monitor.name,
           status,
           statusText: statusText(status),
+          ...bars,
         };
       }),
     };
   });
   const recentFrom = now - RECENT_INCIDENT_DAYS * DAY_MS;
-  const incidents = input.incidents
+  // A monitor's incidents beside its website's, named by both ("Shop · Outgoing mail: MX").
+  const monitorIncidents = input.websites.flatMap((website) =>
+    (website.monitors ?? []).flatMap((monitor) =>
+      (monitor.history?.incidents ?? []).map((incident) => ({
+        ...incident,
+        websiteId: website.id,
+        label: `${website.name} · ${MONITOR_KIND_TEXT[monitor.kind]}: ${monitor.name}`,
+      })),
+    ),
+  );
+  const incidents = [
+    ...input.incidents.map((i) => ({ ...i, label: null as string | null })),
+    ...monitorIncidents,
+  ]
     .filter((i) => nameOf.has(i.websiteId) && (i.resolvedAt === null || i.resolvedAt.getTime() >= recentFrom))
     .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime())
     .map((i) => ({
-      website: nameOf.get(i.websiteId) ?? '',
+      website: i.label ?? nameOf.get(i.websiteId) ?? '',
       startedAt: i.startedAt.toISOString(),
       resolvedAt: i.resolvedAt?.toISOString() ?? null,
       durationSeconds: Math.round(((i.resolvedAt?.getTime() ?? now) - i.startedAt.getTime()) / 1000),

@@ -92,6 +92,13 @@ export const listStatusPagesQuery = z.strictObject({
 });
 
 /** The page's data in JSON: the same figures the HTML page shows. */
+/** One day of a website's or a monitor's 90 day bars. */
+const dayBarView = z.object({
+  date: z.string(),
+  uptimePercent: z.number().nullable(),
+  downtimeSeconds: z.number().int(),
+});
+
 export const publicStatusPageView = z
   .object({
     title: z.string(),
@@ -110,19 +117,24 @@ export const publicStatusPageView = z
         statusText: z.string(),
         lastCheckedAt: z.iso.datetime().nullable(),
         uptime90dPercent: z.number().nullable(),
-        days: z.array(
-          z.object({
-            date: z.string(),
-            uptimePercent: z.number().nullable(),
-            downtimeSeconds: z.number().int(),
-          }),
-        ),
+        days: z.array(dayBarView),
         responseTimes: z
           .array(z.object({ hour: z.iso.datetime(), averageMs: z.number().nullable() }))
           .nullable(),
         monitors: z
-          .array(z.object({ kind: z.string(), name: z.string(), status: z.string(), statusText: z.string() }))
-          .describe('Its scheduled jobs (heartbeats), DNS records and service ports'),
+          .array(
+            z.object({
+              kind: z.string(),
+              name: z.string(),
+              status: z.string(),
+              statusText: z.string(),
+              uptime90dPercent: z.number().nullable(),
+              days: z.array(dayBarView),
+            }),
+          )
+          .describe(
+            'Its scheduled jobs (heartbeats), DNS records, service ports and the other checks, each with its 90 days as the website has them',
+          ),
       }),
     ),
     incidents: z.array(
