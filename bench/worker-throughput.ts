@@ -4,13 +4,19 @@
  * stored results: slots are the bucket's offset + k·interval), worker CPU seconds per 1,000 checks, worker RSS.
  * Usage: npm run bench:worker -- --websites 1000 --interval 10 --seconds 60 [--concurrency 200] [--warmup s]
  *   [--runtime tsx|dist]   (dist: the compiled worker of `npm run build`, as the Docker image runs it)
+ *   [--udp-timeouts 500]   (that many UDP checks beside, one per website, each timing out after 5 s
+ *   on a local socket that never answers: their lane saturated, the HTTP schedule's lag shows
+ *   whether it is delayed by them)
  * BENCH_WORKER_CPU_PROF=<dir> makes the worker write a V8 CPU profile (.cpuprofile) there.
  */
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
+import { type Db, MongoClient } from 'mongodb';
+import { MonitorRepository, PROBE_KINDS, type ProbeCheckDocument } from '../libs/monitors/index.js';
 import { bucketOf } from '../libs/scheduler/index.js';
 import { parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
@@ -25,24 +31,33 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '200' },
     warmup: { type: 'string' },
     runtime: { type: 'string', default: 'tsx' },
+    'udp-timeouts': { type: 'string', default: '0' },
   },
 });
+const udpTimeouts = Number(values['udp-timeouts']);
 const websites = Number(values.websites);
 const intervalSeconds = Number(values.interval);
 const measureSeconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 if (
   ![websites, intervalSeconds, measureSeconds, concurrency].every((n) => Number.isInteger(n) && n > 0) ||
-  intervalSeconds < 10
+  intervalSeconds < 10 ||
+  !Number.isInteger(udpTimeouts) ||
+  udpTimeouts < 0 ||
+  udpTimeouts > websites
 ) {
   throw new Error(
-    '--websites, --seconds, --concurrency must be positive integers and --interval at least 10',
+    '--websites, --seconds, --concurrency must be positive integers, --interval at least 10, --udp-timeouts at most --websites',
   );
 }
 
 const runtime = parseRuntime(values.runtime);
 
 const say = (message: string) => console.log(`[bench] ${message}`);
+
+// A UDP port that takes every datagram and answers none: each check of it times out.
+const silent = createSocket('udp4');
+silent.on('message', () => undefined);
 
 let farmHits = 0;
 const farm = createServer((_req, res) => {
@@ -70,6 +85,12 @@ try {
       urlOf: (id) => `${farmUrl}/site/${id}`,
       say,
     });
+    if (udpTimeouts > 0) {
+      silent.bind(0, '127.0.0.1');
+      await once(silent, 'listening');
+      await seedUdpChecks(db, udpTimeouts, intervalSeconds, silent.address().port);
+      say(`${udpTimeouts} UDP checks seeded (timing out after 5 s each)`);
+    }
     const worker = spawnBenchWorker(stack, { prefix, concurrency, runtime });
     // Two intervals, so every website has had its first slot before measuring.
     const warmupSeconds = values.warmup ? Number(values.warmup) : intervalSeconds * 2;
@@ -133,9 +154,33 @@ try {
       `worker CPU s/1k checks ${perThousand(user + system)}  (user ${perThousand(user)}, system ${perThousand(system)})`,
     );
     console.log(`worker RSS MiB         ${rss.toFixed(0)}`);
+    if (udpTimeouts > 0) {
+      const udp = await db
+        .collection('monitor_log')
+        .countDocuments({ kind: 'udp', at: { $gte: windowStart, $lt: windowEnd } });
+      console.log(
+        `UDP checks made        ${udp} (${(udp / measureSeconds).toFixed(1)}/s; ${(udpTimeouts / intervalSeconds).toFixed(1)}/s due, each 5 s)`,
+      );
+    }
     redis.disconnect();
     await mongo.close();
   });
 } finally {
   farm.close();
+  silent.close();
+}
+
+/** One UDP check on each of the first `count` websites, as the API would store it. */
+async function seedUdpChecks(db: Db, count: number, intervalSeconds: number, port: number): Promise<void> {
+  const repository = new MonitorRepository(db);
+  for (let websiteId = 1; websiteId <= count; websiteId++)
+    await repository.create<ProbeCheckDocument>({
+      kind: 'udp',
+      organizationId: 1,
+      websiteId,
+      name: `silent ${websiteId}`,
+      settings: PROBE_KINDS.udp.settings.parse({ host: '127.0.0.1', port, payload: 'PING' }),
+      intervalSeconds,
+      timeoutSeconds: 5,
+    });
 }
