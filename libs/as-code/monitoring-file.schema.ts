@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../contract/index.js';
 import { createCustomerBody } from '../customers/index.js';
 import { createWindowBody } from '../maintenance/index.js';
 import { CHANNEL_TYPES, EVENT_KINDS } from '../notifications/index.js';
@@ -86,7 +87,7 @@ const configValue = z.union([
 
 const channel = z.strictObject({
   type: z.enum(CHANNEL_TYPES),
-  name: z.string().trim().min(1).max(200).describe('Its name: the key it is known by'),
+  name: nameText(200).describe('Its name: the key it is known by'),
   enabled: z.boolean().optional(),
   events: z.array(z.enum(EVENT_KINDS)).min(1).optional(),
   scope: z

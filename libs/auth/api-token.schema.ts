@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { hasScope, type Role, resourceId, SCOPES, scopesOfRole, uniqueArray } from '../contract/index.js';
+import {
+  hasScope,
+  nameText,
+  type Role,
+  resourceId,
+  SCOPES,
+  scopesOfRole,
+  uniqueArray,
+} from '../contract/index.js';
 import type { ApiToken } from './api-token.repository.js';
 
 const scope = z.enum(SCOPES).meta({ id: 'TokenScope' });
@@ -8,7 +16,7 @@ export const scopeList = uniqueArray(scope).min(1, 'at least one scope');
 
 export const createTokenBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "CI deploys"'),
+    name: nameText(100).describe('What the token is for, e.g. "CI deploys"'),
     scopes: scopeList.describe(
       'read: GET only; write: read and change configuration; admin: also users, tokens and package changes',
     ),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { decimalId, patchBody, resourceId } from '../contract/index.js';
+import { decimalId, nameText, patchBody, resourceId } from '../contract/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
 
 const email = z.email().max(254);
-const name = z.string().trim().min(1).max(200);
+const name = nameText(200);
 export const REPORT_WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 
 /** When a customer's report is e-mailed, to whom and as what. */

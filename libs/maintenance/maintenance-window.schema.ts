@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalInteger, patchBody, resourceId, uniqueArray } from '../contract/index.js';
+import { decimalInteger, nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 import { isKnownTimezone, MAX_WINDOW_DAYS, WEEKDAYS } from './recurrence.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -15,7 +15,7 @@ export const recurrenceSchema = z
 
 const fields = {
   websiteId: resourceId(),
-  title: z.string().trim().min(1).max(200),
+  title: nameText(200),
   startsAt: instant,
   endsAt: instant,
   timezone: z.string().refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin'),

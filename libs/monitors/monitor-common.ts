@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../contract/index.js';
 
 /** What every monitor's view says of where it stands (its monitor state, as the API reports it). */
 export const MONITOR_STATUSES = ['unknown', 'up', 'down', 'maintenance', 'paused'] as const;
@@ -14,12 +15,7 @@ export const monitorStatusFields = {
 };
 
 /** A monitor's name as people give it: trimmed, one line. */
-export const monitorName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine((name) => !/[\r\n]/.test(name), 'must be one line');
+export const monitorName = nameText(200);
 
 /**
  * A host name or IP literal a check asks about (default: the website's host): letters, digits,

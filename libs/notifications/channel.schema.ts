@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelType, connectorOf } from '../connectors/index.js';
-import { decimalId, patchBody, resourceId, uniqueArray } from '../contract/index.js';
+import { decimalId, nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 import { EVENT_KINDS } from '../events/index.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
@@ -39,7 +39,7 @@ export const scopeSchema = z
   .meta({ id: 'ChannelScope' });
 
 const common = {
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   enabled: z.boolean().optional(),
   events: eventsSchema.optional(),
   scope: scopeSchema.optional(),

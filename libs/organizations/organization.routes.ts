@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Organization, OrganizationRepository } from '../auth/index.js';
-import { patchBody } from '../contract/index.js';
+import { nameText, patchBody } from '../contract/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { isKnownTimezone } from '../maintenance/index.js';
@@ -31,7 +31,7 @@ export const organizationView = z
 
 const patchOrganizationBody = patchBody(
   z.strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: nameText(200).optional(),
     timezone: z
       .string()
       .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')

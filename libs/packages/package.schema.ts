@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { patchBody } from '../contract/index.js';
+import { nameText, patchBody } from '../contract/index.js';
 
 export const FEATURES = [
   'sslCheck',
@@ -146,7 +146,7 @@ const packageKey = z
 export const createPackageBody = z
   .strictObject({
     key: packageKey,
-    displayName: z.string().trim().min(1).max(100),
+    displayName: nameText(100),
     features: featuresSchema.describe('Omitted features are allowed'),
     limits: limitsSchema,
     alerting: alertingSchema,
@@ -158,7 +158,7 @@ export const patchPackageBody = patchBody(
   z
     .strictObject({
       key: packageKey,
-      displayName: z.string().trim().min(1).max(100),
+      displayName: nameText(100),
       features: features.sent,
       limits: limits.sent,
       alerting: alerting.sent,

@@ -6,12 +6,12 @@ import { newPassword } from './password-policy.js';
 import type { PasswordReset } from './password-reset.js';
 import { clientOf, setSessionCookie } from './session.routes.js';
 import type { SessionStore } from './session-store.js';
-import { normalizeEmail, signedInView, toUserView } from './user.schema.js';
+import { normalizeEmail, personName, signedInView, toUserView } from './user.schema.js';
 
 const TAGS = ['People'];
 
 const acceptInvitationBody = z
-  .strictObject({ token: oneTimeToken, name: z.string().trim().min(1).max(100), password: newPassword })
+  .strictObject({ token: oneTimeToken, name: personName, password: newPassword })
   .meta({ id: 'InvitationAcceptance' });
 
 const passwordResetBody = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES, resourceId } from '../contract/index.js';
+import { nameText, ROLES, resourceId } from '../contract/index.js';
 import { MAX_PASSWORD_LENGTH } from './password-policy.js';
 import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
@@ -13,7 +13,7 @@ export const email = z
   .max(254)
   .transform(normalizeEmail)
   .describe('Unique across the service, whatever its case');
-const personName = z.string().trim().min(1).max(100);
+export const personName = nameText(100);
 
 /** A user as stored (`_id` is `u<id>`); every read is parsed with it. */
 export const storedUser = z.object({

@@ -100,6 +100,7 @@ import {
   websiteRevisions,
 } from '../websites/index.js';
 
+import { storedNamesCleaning } from './stored-names.js';
 /**
  * Websites an API process keeps in memory for its lists (the app's overview polls them every few
  * seconds): ~3 KB each, so about 60 MB at most.
@@ -132,6 +133,8 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   owedAttemptIndexes,
   reportMailingIndexes,
 ];
+  // Last: it reads the named collections.
+  storedNamesCleaning,
 
 export interface Services {
   secrets: SecretBox;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { absoluteHttpUrl, decimalId, patchBody, resourceId, uniqueArray } from '../contract/index.js';
+import {
+  absoluteHttpUrl,
+  decimalId,
+  nameText,
+  patchBody,
+  resourceId,
+  uniqueArray,
+} from '../contract/index.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 export const slug = z
@@ -42,7 +49,7 @@ const websiteIds = uniqueArray(resourceId())
 export const createStatusPageBody = z
   .strictObject({
     slug,
-    title: z.string().trim().min(1).max(200),
+    title: nameText(200),
     customerId: resourceId(),
     websiteIds: websiteIds.default(null),
     branding: branding.default({ logoUrl: null, accentColor: null, footerText: null }),
@@ -56,7 +63,7 @@ export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
 export const patchStatusPageBody = patchBody(
   z.strictObject({
     slug: slug.optional(),
-    title: z.string().trim().min(1).max(200).optional(),
+    title: nameText(200).optional(),
     websiteIds: websiteIds.optional(),
     branding: branding.partial().optional(),
     public: z.boolean().optional(),

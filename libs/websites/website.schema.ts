@@ -3,6 +3,7 @@ import {
   absoluteHttpUrl,
   decimalId,
   decimalInteger,
+  nameText,
   patchBody,
   resourceId,
   uniqueArray,
@@ -88,7 +89,7 @@ const cookieHandling = z.enum(COOKIE_HANDLING).meta({ id: 'CookieHandling' });
 /** Every website field a client may send; none has a default here (defaults differ between create and patch). */
 export const websiteFields = {
   customerId: resourceId(),
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   url,
   httpMethod,
   customHeaders,

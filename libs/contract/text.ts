@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+// C0 and C1 controls (DEL too): in a name they end a CSV row, a mail subject's header or a log line.
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
+// Bidirectional embeddings, overrides and isolates: they make a name read as other text where it is shown.
+const BIDI_CONTROLS = '\\u202a-\\u202e\\u2066-\\u2069';
+
+const ONLY_TEXT = new RegExp(`^[^${CONTROLS}${BIDI_CONTROLS}]*$`);
+const CONTROL_RUN = new RegExp(`[${CONTROLS}]+`, 'g');
+const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
+
+/** What a stored name that is not text becomes when nothing of it is left. */
+export const UNNAMED = 'unnamed';
+
+/**
+ * A name or title people give (a website's, a customer's, a page's…): one line of text, trimmed,
+ * 1 to `max` characters. Control characters (NUL, CR, LF and the rest of C0 and C1) and bidirectional
+ * overrides are refused before trimming, so the OpenAPI `pattern` says exactly what is refused.
+ */
+export function nameText(max: number) {
+  return z
+    .string()
+    .regex(
+      ONLY_TEXT,
+      'must be one line of text: no control characters (NUL, CR, LF…) or bidirectional overrides',
+    )
+    .trim()
+    .min(1)
+    .max(max);
+}
+
+/** Whether `name` is text as `nameText` takes it (untrimmed). */
+export const isNameText = (name: string): boolean => ONLY_TEXT.test(name);
+
+/**
+ * A name stored before `nameText` as it would now be taken: each run of control characters a space,
+ * bidirectional overrides dropped, trimmed (`UNNAMED` when nothing is left). Idempotent.
+ */
+export function cleanName(name: string): string {
+  return name.replace(CONTROL_RUN, ' ').replace(BIDI_CONTROL, '').trim() || UNNAMED;
+}
