@@ -130,6 +130,27 @@ describe('HTTP conventions', () => {
     ]);
   });
 
+  it('400 naming the body when a route that takes none is sent one; nothing is done', async () => {
+    const channel = await api.request<{ id: number }>('POST', '/api/notification-channels', {
+      token,
+      body: { type: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.com/x' } },
+    });
+    const rotate = `/api/notification-channels/${channel.body.id}/rotate-secret`;
+    const before = await api.db.collection('notification_channels').findOne({ id: channel.body.id });
+    for (const body of [{ x: 1 }, []]) {
+      const refused = await api.request<{ errors: unknown }>('POST', rotate, { token, body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { path: 'body', message: 'must be absent: this route takes no request body' },
+      ]);
+    }
+    const after = await api.db.collection('notification_channels').findOne({ id: channel.body.id });
+    expect(after?.secrets).toEqual(before?.secrets);
+    // Without a body, or with an empty object as some clients send, it rotates.
+    expect((await api.request('POST', rotate, { token })).status).toBe(200);
+    expect((await api.request('POST', rotate, { token, body: {} })).status).toBe(200);
+  });
+
   it('405 with Allow for a known route and a wrong method', async () => {
     const res = await api.request('PUT', '/api/tokens', { token, body: validBody });
     expect(res.status).toBe(405);

@@ -152,6 +152,14 @@ export interface Route {
 
 const NO_INPUT = z.object({});
 
+/** No body, or an empty JSON object (what some clients send with every POST). */
+function isEmptyBody(raw: unknown): boolean {
+  return (
+    raw === undefined ||
+    (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && Object.keys(raw).length === 0)
+  );
+}
+
 /** Declares a route once: its zod schemas validate the request, type the handler and make the OpenAPI. */
 export function defineRoute<
   P extends ObjectSchema = EmptyObjectSchema,
@@ -181,6 +189,11 @@ export function defineRoute<
           throw invalidInput('A JSON body is required', [{ path: '', message: 'A JSON body is required' }]);
         }
         body = parseInput(definition.body, raw, 'body');
+      } else if (!isEmptyBody(ctx.request.body)) {
+        // Ignoring it would let a mistyped or forged request do what a bare one does.
+        throw invalidInput('This route takes no request body', [
+          { path: 'body', message: 'must be absent: this route takes no request body' },
+        ]);
       }
       const result = await definition.handle({
         params,
