@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
@@ -282,6 +283,50 @@ describe('people: session lifetimes and HTTPS', () => {
         .find((c) => c.startsWith('webmon_session='))
         ?.toLowerCase(),
     ).toContain('; secure');
+  });
+});
+
+describe('people: the origin of writes with PUBLIC_URL set (issue 47)', () => {
+  const PUBLIC_URL = 'https://webmon.example.test/app/';
+  let api: TestApi;
+  let cookie: string;
+
+  beforeAll(async () => {
+    api = await TestApi.start({ PUBLIC_URL });
+    const { email } = await createUser(api, await createOrganizationId(api), 'admin');
+    cookie = await signIn(api, email);
+  });
+  afterAll(() => api.stop());
+
+  /** A package created with the cookie and these headers; node:http, since fetch will not forge Host. */
+  const post = (key: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ key, displayName: key });
+      const request = httpRequest(
+        `${api.api.url}/api/packages`,
+        { method: 'POST', headers: { cookie, 'content-type': 'application/json', ...headers } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+
+  it("compares Origin with PUBLIC_URL's origin, not with what Host says", async () => {
+    // Before, an Origin matching a forged Host passed.
+    expect(await post('forged-host', { host: 'evil.example', origin: 'http://evil.example' })).toBe(403);
+    expect(await post('api-address', { origin: api.api.url })).toBe(403);
+    expect(await post('forged-referer', { host: 'evil.example', referer: 'http://evil.example/x' })).toBe(
+      403,
+    );
+    expect(await api.db.collection('packages').countDocuments()).toBe(0);
+
+    expect(await post('public-origin', { host: 'evil.example', origin: 'https://webmon.example.test' })).toBe(
+      201,
+    );
+    expect(await post('public-referer', { referer: 'https://webmon.example.test/app/websites' })).toBe(201);
   });
 });
 

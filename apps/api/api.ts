@@ -425,6 +425,7 @@ export async function startApi(
     metrics,
     routes,
     trustProxy: config.TRUST_PROXY,
+    publicUrl: config.PUBLIC_URL,
     dependencies: [mongoHealth],
     outages: [
       { name: 'MongoDB', causes: isMongoUnavailable },

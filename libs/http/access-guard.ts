@@ -59,9 +59,9 @@ function claimedOrigin(ctx: AppContext): string | undefined {
  */
 export function requireSameOrigin(ctx: AppContext): void {
   const claimed = claimedOrigin(ctx);
-  // Not ctx.origin: Koa 3 answers the request's Origin header there. Behind TRUST_PROXY, the
-  // protocol and host the load balancer was asked for.
-  if (claimed === `${ctx.protocol}://${ctx.host}`) return;
+  // PUBLIC_URL when it is set: a Host header is the client's to write. Else not ctx.origin (Koa 3
+  // answers the request's Origin header there): behind TRUST_PROXY, what the load balancer was asked for.
+  if (claimed === (ctx.state.publicOrigin ?? `${ctx.protocol}://${ctx.host}`)) return;
   throw new AppError('forbidden', {
     detail: claimed
       ? `A request signed in with a session cookie from another site (${claimed.slice(0, 100)}) is refused: cross-site request.`

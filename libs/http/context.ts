@@ -10,6 +10,8 @@ export interface AppState {
   rawBody?: { bytes: Buffer; truncated: boolean };
   /** What request logs show as the path (the route's pattern when the path holds a credential). */
   loggedPath?: string;
+  /** The origin people reach the service at (`PUBLIC_URL`'s), when it is set: browsers' writes must come from it. */
+  publicOrigin?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -29,6 +29,11 @@ export interface HttpAppOptions {
    * audit log records every write here, so no route can be left out of it).
    */
   audit?: (route: Route) => Koa.Middleware<AppState> | undefined;
+  /**
+   * Where people reach the service (`PUBLIC_URL`): a write with a session cookie must come from its
+   * origin. Without it, from the origin the request was sent to (its `Host`).
+   */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -72,6 +77,12 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
     if (audit) steps.push(audit);
     router[route.method](route.path, ...steps, run);
   }
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  if (publicOrigin)
+    app.use(async (ctx, next) => {
+      ctx.state.publicOrigin = publicOrigin;
+      await next();
+    });
   app.use(
     requestContextMiddleware({
       logger: options.logger,
