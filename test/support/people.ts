@@ -46,6 +46,10 @@ export async function signIn(api: TestApi, email: string, password = TEST_PASSWO
   return cookie;
 }
 
+/** The origin browsers' writes come from: PUBLIC_URL's when it is set, else the API's own. */
+export const siteOrigin = (api: TestApi) =>
+  api.config.PUBLIC_URL ? new URL(api.config.PUBLIC_URL).origin : api.api.url;
+
 /** A request with the session cookie; writes carry this site's Origin unless the headers say otherwise. */
 export function withCookie<T = Record<string, unknown>>(
   api: TestApi,
@@ -54,7 +58,7 @@ export function withCookie<T = Record<string, unknown>>(
   path: string,
   options: RequestOptions = {},
 ): Promise<TestResponse<T>> {
-  const origin: Record<string, string> = ['GET', 'HEAD'].includes(method) ? {} : { origin: api.api.url };
+  const origin: Record<string, string> = ['GET', 'HEAD'].includes(method) ? {} : { origin: siteOrigin(api) };
   return api.request<T>(method, path, { ...options, headers: { cookie, ...origin, ...options.headers } });
 }
 
