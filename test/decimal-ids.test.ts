@@ -23,6 +23,18 @@ describe('integer ids in paths and queries', () => {
     },
   );
 
+  // Schemathesis sent 9007199254740990, within the documented maximum, and got 400.
+  it.each([
+    ['/api/tokens/9007199254740991', 404],
+    ['/api/tokens/9007199254740992', 400],
+    ['/api/tokens/99999999999999999', 400],
+    ['/api/websites/9007199254740990', 404],
+    ['/api/websites/9999999999999999', 400],
+    ['/api/websites?customerId=9007199254740990', 404],
+  ])('GET %s → %i: the bound is the documented maximum', async (path, status) => {
+    expect((await api.request('GET', path, { token })).status).toBe(status);
+  });
+
   it('a decimal id reads the resource; others answer 400 in queries too', async () => {
     const created = await api.request<{ id: number }>('POST', '/api/tokens', {
       token,

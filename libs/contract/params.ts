@@ -15,7 +15,8 @@ export function decimalInteger(options: { min: number; max?: number }) {
   const maximum = options.max ?? Number.MAX_SAFE_INTEGER;
   const schema = z
     .string()
-    .regex(/^[0-9]{1,15}$/, 'must be a whole number written in decimal digits')
+    // 16 digits: the bound is MAX_SAFE_INTEGER (9007199254740991), which the OpenAPI document states.
+    .regex(/^[0-9]{1,16}$/, 'must be a whole number written in decimal digits')
     .transform(Number)
     .pipe(z.number().int().min(options.min).max(maximum));
   decimalIntegers.add(schema, { minimum: options.min, maximum });

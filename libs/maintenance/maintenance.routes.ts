@@ -141,6 +141,7 @@ export function maintenanceRoutes(deps: MaintenanceDependencies): Route[] {
       access: 'read',
       query: z.strictObject({ websiteId: decimalId() }),
       success: { status: 200, description: 'Windows, by id', schema: z.array(windowView) },
+      problems: [404],
       handle: async ({ auth, query }) => {
         await requireWebsite(auth.organizationId, query.websiteId);
         return (await windows.listByWebsite(auth.organizationId, query.websiteId)).map(toWindowView);

@@ -192,7 +192,7 @@ export const websiteRefParams = z.object({
   websiteRef: z
     .string()
     .refine(
-      (ref) => UUID.test(ref) || /^[1-9][0-9]{0,15}$/.test(ref),
+      (ref) => UUID.test(ref) || (/^[1-9][0-9]{0,15}$/.test(ref) && Number(ref) <= Number.MAX_SAFE_INTEGER),
       'must be a website UUID (publicId) or integer id',
     )
     .describe('The website publicId (UUID) or integer id'),

@@ -205,6 +205,7 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
         schema: z.array(listedWebsite),
         headers: ['Link'],
       },
+      problems: [404],
       handle: async ({ auth, query, ctx }) =>
         // Completed in place: a spread copy of each view cost as much again, and its schema check too.
         (await listPage(auth.organizationId, query, ctx)).map(({ website, status, lastCheckedAt }) =>
@@ -227,6 +228,7 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
         schema: z.array(websiteSummary),
         headers: ['Link'],
       },
+      problems: [404],
       handle: async ({ auth, query, ctx }) =>
         (await listPage(auth.organizationId, query, ctx)).map(({ website, status, lastCheckedAt }) =>
           Object.assign(identityOf(website), { status, lastCheckedAt }),
