@@ -4,6 +4,7 @@ import {
   BatchInserter,
   type CollectionIndexes,
   ensureIndexes,
+  NumberedLists,
   nextId,
   TenantCollection,
   type TenantDocument,
@@ -24,6 +25,22 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
   afterAll(async () => {
     await client.db().dropDatabase();
     await client.close();
+  });
+
+  it('NumberedLists raising its counter every 8th entry: readers and other writers still find every entry, none numbered twice', async () => {
+    const db = client.db();
+    const writer = new NumberedLists<{ v: number }>(db, 'sparse_lists', { raiseTopEvery: 8 });
+    for (let v = 1; v <= 11; v++) expect(await writer.append('log', { v })).toBe(v);
+    const counter = await db.collection<{ _id: string; n: number }>('sparse_lists').findOne({ _id: 'log/top' });
+    // Raised at the 8th only: 3 writes saved, and a reader probes past it.
+    expect(counter?.n).toBe(8);
+    const other = new NumberedLists<{ v: number }>(db, 'sparse_lists', { raiseTopEvery: 8 });
+    expect(await other.top('log')).toBe(11);
+    expect(await other.append('log', { v: 12 })).toBe(12);
+    expect(await writer.append('log', { v: 13 })).toBe(13);
+    const values: number[] = [];
+    for await (const entry of other.newestFirst('log', 16)) values.push(entry.v);
+    expect(values).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
   it('BatchInserter as a group commit: an insert alone goes out at once, those meanwhile together', async () => {

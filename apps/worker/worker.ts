@@ -29,6 +29,7 @@ import {
   MonitorRepository,
   MonitorRunner,
   MonitorSummaries,
+  monitorRevisions,
   type PendingMonitorRecord,
   regionDueKey,
   startMonitorWorker,
@@ -226,7 +227,6 @@ export async function startWorker(
   // Each website's customer and package as the checks of every kind see them (kept through a MongoDB outage).
   const owners = new LastReadCache<number, CustomerWithPackage>({
     maxAgeMs: OWNER_CACHE_MS,
-    refresh: 'behind',
     readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
     mongo: mongoHealth,
     describe: (customerId) => `customer ${customerId}`,
@@ -294,6 +294,7 @@ export async function startWorker(
     secrets: services.secrets,
     pending,
     mongo: mongoHealth,
+    revisions: monitorRevisions(redis, config.REDIS_KEY_PREFIX),
     logger,
   });
   const monitors = startMonitorWorker({

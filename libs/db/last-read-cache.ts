@@ -1,14 +1,12 @@
 import type { MongoHealth } from './mongo-health.js';
-import { isMongoUnavailable, withinDeadline } from './unavailable.js';
+import { withinDeadline } from './unavailable.js';
 
 /**
- * What the check path reads of MongoDB (a customer and package, a monitor's configuration), as
- * last read, so checks go on while MongoDB stalls or is away: then it is served as last read
- * without a read. Otherwise, within `maxAgeMs` of its read it is served from memory; past it,
- * `refresh: 'behind'` serves it as last read while one read refreshes it (a check never waits for
- * a read once the key is known), `'first'` reads it and falls back to the last read only when
- * MongoDB does not answer (an edit counts from the next check). A value read as null (gone) is
- * not kept.
+ * What the check path reads of MongoDB and seldom changes (a customer and its package), as last
+ * read. Once known, a check never waits for it: past `maxAgeMs` it is served as last read while
+ * one read refreshes it (a check waiting on a read that MongoDB, stalled, never answers would
+ * start late); while MongoDB is away, as last read without a read. Only the first check of a key
+ * waits for it. A value read as null (gone) is not kept.
  */
 export class LastReadCache<K, V> {
   private readonly known = new Map<K, { at: number; value: V }>();
@@ -17,7 +15,6 @@ export class LastReadCache<K, V> {
   constructor(
     private readonly options: {
       maxAgeMs: number;
-      refresh: 'behind' | 'first';
       /** A read gives up after this long (a stalled MongoDB). */
       readTimeoutMs: number;
       mongo: Pick<MongoHealth, 'available'>;
@@ -32,11 +29,6 @@ export class LastReadCache<K, V> {
       return known.value;
     const reading = this.read(key, read);
     if (!known) return reading;
-    if (this.options.refresh === 'first')
-      return reading.catch((error: unknown) => {
-        if (isMongoUnavailable(error)) return known.value;
-        throw error;
-      });
     // Its failure is the next refresh's to retry (and the health watcher's to notice).
     reading.catch(() => undefined);
     return known.value;

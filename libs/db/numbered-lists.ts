@@ -19,7 +19,18 @@ export class NumberedLists<E extends object> {
   /** The number this process last appended to each list (the most recent lists). */
   private readonly lastAppended = new Map<string, number>();
 
-  constructor(db: Db, collection: string) {
+  constructor(
+    db: Db,
+    collection: string,
+    private readonly options: {
+      /**
+       * The `top` counter is raised on every `raiseTopEvery`th entry only (1: each): a write saved per
+       * append, for at most that many more reads of a reader probing upward (a log written far
+       * more often than read).
+       */
+      raiseTopEvery?: number;
+    } = {},
+  ) {
     this.entries = db.collection(collection);
   }
 
@@ -37,30 +48,42 @@ export class NumberedLists<E extends object> {
    * list is tried first (no read of the counter); taken (another writer appended since), the
    * counter is read again after a few tries.
    */
-  async append(list: string, entry: E, options: { timeoutMS?: number } = {}): Promise<number> {
+  async append(
+    list: string,
+    entry: E,
+    options: { timeoutMS?: number; tried?: (n: number) => void } = {},
+  ): Promise<number> {
+    const bound = options.timeoutMS === undefined ? {} : { timeoutMS: options.timeoutMS };
     const hint = this.lastAppended.get(list);
-    let n = hint === undefined ? (await this.top(list, options)) + 1 : hint + 1;
+    let n = hint === undefined ? (await this.top(list, bound)) + 1 : hint + 1;
     for (let taken = 0; ; taken++) {
+      options.tried?.(n);
       try {
-        await this.entries.insertOne({ ...entry, _id: `${list}/${n}` } as never, options);
+        await this.entries.insertOne({ ...entry, _id: `${list}/${n}` } as never, bound);
         break;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
-        n = taken === HINT_TRIES ? (await this.top(list, options)) + 1 : n + 1;
+        n = taken === HINT_TRIES ? (await this.top(list, bound)) + 1 : n + 1;
       }
     }
     this.lastAppended.delete(list);
     if (this.lastAppended.size >= LISTS_REMEMBERED)
       this.lastAppended.delete(this.lastAppended.keys().next().value as string);
     this.lastAppended.set(list, n);
+    if (n % (this.options.raiseTopEvery ?? 1) !== 0) return n;
     // Only ever raised; a lost race leaves it lower, which readers' probing covers (as it does an
     // upsert that met another writer's first counter: a duplicate key).
     await this.entries
-      .updateOne({ _id: `${list}/top` }, { $max: { n } }, { upsert: true, ...options })
+      .updateOne({ _id: `${list}/top` }, { $max: { n } }, { upsert: true, ...bound })
       .catch((error: unknown) => {
         if (!isDuplicateKey(error)) throw error;
       });
     return n;
+  }
+
+  /** Entry `n` of `list` (null: none). */
+  entry(list: string, n: number): Promise<(E & { _id: string }) | null> {
+    return this.entries.findOne({ _id: `${list}/${n}` }) as Promise<(E & { _id: string }) | null>;
   }
 
   /**

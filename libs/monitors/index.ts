@@ -16,6 +16,7 @@ export {
   type MonitorKind,
   MonitorRepository,
   monitorIndexes,
+  monitorRevisions,
   type ProbeCheckDocument,
   WEBSITE_MONITORS,
 } from './monitor.repository.js';

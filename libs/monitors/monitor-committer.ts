@@ -14,6 +14,7 @@ import {
   type MonitorSubject,
   type MonitorTransitions,
 } from '../monitoring/index.js';
+import type { Revisions } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type {
   IntervalMonitor,
@@ -43,6 +44,8 @@ export interface PendingMonitorRecord {
   gathered: Gathered;
   /** Its log entry, named (`once`) so a retried write cannot store it twice. */
   log: MonitorLogEntry & { once: string };
+  /** The numbers of its log an insert of it was tried under (a retry looks there for it first). */
+  tried: number[];
   /** Its log entry is in MongoDB. */
   stored: boolean;
   /** Set when decided while MongoDB was away: what MongoDB still owes for it. Null: waits to be decided. */
@@ -58,6 +61,8 @@ export interface KeptResults {
 
 export interface MonitorCommitterDependencies {
   repository: MonitorRepository;
+  /** Bumped when a DNS check's memory is written (workers keep its configuration by revision). */
+  revisions: Pick<Revisions, 'bump'>;
   states: MonitorStateRepository;
   transitions: MonitorTransitions;
   summaries: MonitorSummaries;
@@ -203,8 +208,10 @@ export class MonitorCommitter {
         if (stored?.kind !== 'dns') return;
         verdict = dns.judge(stored);
         const { learned, pendingChange } = verdict.memory;
-        if (learned !== stored.learned || pendingChange !== stored.pendingChange)
+        if (learned !== stored.learned || pendingChange !== stored.pendingChange) {
           await this.deps.repository.setDnsMemory(stored, verdict.memory);
+          await this.deps.revisions.bump(stored.id);
+        }
       },
       events: (outcome: ReturnType<typeof afterResult>) => dnsEvents(outcome.events, verdict),
     };
@@ -223,10 +230,13 @@ export class MonitorCommitter {
   ): Promise<boolean> {
     if (mongoWrites === 'defer-if-away' && !this.deps.mongo.available) return false;
     try {
-      if (options.replay) await this.deps.repository.appendLogOnce(entry.log);
+      if (options.replay) await this.deps.repository.appendLogOnce(entry.log, entry.tried);
       else
         await withinDeadline(
-          this.deps.repository.appendLog(entry.log, { timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS }),
+          this.deps.repository.appendLog(entry.log, {
+            timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
+            tried: (n) => entry.tried.push(n),
+          }),
           STORE_WAIT_MS,
           `result of ${entry.log.kind} ${entry.log.monitorId}`,
         );

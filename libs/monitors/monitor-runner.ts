@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
-import { LastReadCache, type MongoHealth } from '../db/index.js';
+import { isMongoUnavailable, type MongoHealth, withinDeadline } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
@@ -9,6 +9,7 @@ import {
 } from '../monitoring/index.js';
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
+import { RevisedMemory, type Revisions } from '../redis/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { DueMember, DueSet } from './due-set.js';
@@ -33,6 +34,9 @@ const QUIET_REEVALUATE_MS = 30_000;
 /** Beyond a check's own timeout, how long its claim holds before another worker may take it. */
 const LEASE_MARGIN_MS = 30_000;
 const CLAIM_BATCH = 100;
+/** Interval monitors' configurations kept in memory at most, and re-read after this long whatever their revision. */
+const CONFIGURATIONS_KEPT = 100_000;
+const CONFIGURATION_MAX_AGE_MS = 6 * 3_600_000;
 
 export interface MonitorRunnerDependencies {
   repository: MonitorRepository;
@@ -50,6 +54,8 @@ export interface MonitorRunnerDependencies {
   summaries: MonitorSummaries;
   /** Opens a probe check's sealed credentials to run it. */
   secrets: SecretBox;
+  /** Each monitor's revision (`monitorRevisions`): a kept configuration is used while it holds. */
+  revisions: Revisions;
   /** Interval checks running at once in this worker, per lane. */
   concurrency: Record<Lane, number>;
   pending: KeptResults;
@@ -73,22 +79,15 @@ const memberOf = (monitor: MonitorDocument): DueMember => ({
 export class MonitorRunner {
   private readonly running: Record<Lane, Set<Promise<void>>> = { fast: new Set(), slow: new Set() };
 
-  /** Interval monitors' configurations as last read: checks go on through a MongoDB stall. */
-  private readonly configurations: LastReadCache<string, MonitorDocument>;
+  /** Interval monitors' configurations, kept while their revision holds: checks go on through a MongoDB stall. */
+  private readonly configurations: RevisedMemory<MonitorDocument>;
 
   /** Where every verdict goes: state, incident, timeline, events, and the buffer while MongoDB is away. */
   private readonly committer: MonitorCommitter;
 
   constructor(private readonly deps: MonitorRunnerDependencies) {
     this.committer = new MonitorCommitter(deps);
-    this.configurations = new LastReadCache({
-      // Read at each check (an edit counts from the next one); the last read only while MongoDB does not answer.
-      maxAgeMs: 0,
-      refresh: 'first',
-      readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
-      mongo: deps.mongo,
-      describe: (key) => `monitor ${key}`,
-    });
+    this.configurations = new RevisedMemory(deps.revisions, CONFIGURATIONS_KEPT, CONFIGURATION_MAX_AGE_MS);
   }
 
   private async subjectOf(monitor: MonitorDocument): Promise<Subject | null> {
@@ -274,6 +273,7 @@ export class MonitorRunner {
           once: randomBytes(8).toString('base64url'),
           result: gathered.result,
         },
+        tried: [],
         stored: false,
         decided: null,
       },
@@ -284,14 +284,30 @@ export class MonitorRunner {
   }
 
   /**
-   * An interval monitor's configuration as last read (see `LastReadCache`): while MongoDB stalls
-   * or is away its checks go on with what this worker knows.
+   * An interval monitor's configuration: from memory while its revision (a Redis read) is the one
+   * it was read under, else from MongoDB; while MongoDB does not answer, the copy last read.
    */
   private async intervalMonitorOf(member: DueMember): Promise<IntervalMonitor | null> {
     if (member.kind === 'heartbeat') return null;
-    const monitor = await this.configurations.get(`${member.kind}:${member.monitorId}`, () =>
-      this.monitorOf(member),
-    );
+    const revision = await this.deps.revisions.current(member.monitorId);
+    const current = this.configurations.current(member.monitorId, revision);
+    const kept = this.configurations.kept(member.monitorId);
+    let monitor: MonitorDocument | null | undefined =
+      current?.kind === member.kind && current.organizationId === member.organizationId ? current : undefined;
+    if (monitor === undefined) {
+      try {
+        monitor = await withinDeadline(
+          this.monitorOf(member),
+          CHECK_PATH_MONGO_TIMEOUT_MS,
+          `monitor ${member.monitorId}`,
+        );
+      } catch (error) {
+        if (!kept || !isMongoUnavailable(error)) throw error;
+        monitor = kept;
+      }
+      this.configurations.forget(member.monitorId);
+      if (monitor) this.configurations.store(monitor, revision);
+    }
     return monitor && monitor.kind !== 'heartbeat' ? monitor : null;
   }
 

@@ -7,6 +7,7 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { DnsRecordType } from '../probe/index.js';
+import { type Redis, Revisions } from '../redis/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { PingKind } from './heartbeat.schema.js';
 import type { HeartbeatSchedule } from './heartbeat-schedule.js';
@@ -16,6 +17,11 @@ import { type SealedEntry, sealedEntryContext } from './sealed-settings.js';
 export const WEBSITE_MONITORS = 'website_monitors';
 /** Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`. */
 export const MONITOR_LOG = 'monitor_log';
+
+/** Each monitor's revision (`Revisions`), bumped after every write to its configuration or memory. */
+export function monitorRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:monitor-rev`);
+}
 
 interface MonitorBase {
   id: number;
@@ -130,9 +136,6 @@ export const heartbeatTokenContext = (hash: string) => `website_monitors/heartbe
 
 /** Entries a read passes over for being newer than its window (a few days of one check) before it stops. */
 const MAX_SKIPPED_NEWER = 5_000;
-/** How far back a retried write looks for its earlier try (entries of every region land meanwhile). */
-const ONCE_LOOKBACK_MS = 5 * 60_000;
-const ONCE_LOOKBACK_ENTRIES = 500;
 
 const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
 const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
@@ -158,7 +161,8 @@ export class MonitorRepository {
   constructor(private readonly db: Db) {
     this.monitors = new TenantResources(db, WEBSITE_MONITORS);
     this.lists = monitorLists(db);
-    this.log = new NumberedLists<MonitorLogEntry>(db, MONITOR_LOG);
+    // Written at every check, read when someone looks: its counter raised every 8th entry.
+    this.log = new NumberedLists<MonitorLogEntry>(db, MONITOR_LOG, { raiseTopEvery: 8 });
   }
 
   /** Listed under its website before it is stored (the caller holds the website's monitors lock). */
@@ -258,23 +262,21 @@ export class MonitorRepository {
     });
   }
 
-  appendLog(entry: MonitorLogEntry, options: { timeoutMS?: number } = {}): Promise<number> {
+  /** Appends to the monitor's log; `tried` hears each number an insert is tried under (see `appendLogOnce`). */
+  appendLog(
+    entry: MonitorLogEntry,
+    options: { timeoutMS?: number; tried?: (n: number) => void } = {},
+  ): Promise<number> {
     return this.log.append(logList(entry.kind, entry.monitorId), entry, options);
   }
 
   /**
-   * Appends an entry an earlier try may have written already (MongoDB stalled: the write given up
-   * landed late): the log's newest entries, back to a few minutes before it, are looked through
-   * for its `once` first.
+   * Appends an entry an earlier try may have written already (MongoDB stalled: the insert given up
+   * landed late): the numbers that try was made under are looked at for its `once` first.
    */
-  async appendLogOnce(entry: MonitorLogEntry & { once: string }): Promise<void> {
+  async appendLogOnce(entry: MonitorLogEntry & { once: string }, tried: readonly number[]): Promise<void> {
     const list = logList(entry.kind, entry.monitorId);
-    const since = entry.at.getTime() - ONCE_LOOKBACK_MS;
-    let read = 0;
-    for await (const stored of this.log.newestFirst(list, 16)) {
-      if (stored.once === entry.once) return;
-      if (stored.at.getTime() < since || ++read >= ONCE_LOOKBACK_ENTRIES) break;
-    }
+    for (const n of tried) if ((await this.log.entry(list, n))?.once === entry.once) return;
     await this.log.append(list, entry);
   }
 

@@ -18,6 +18,7 @@ import {
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, ProbeUnavailableError, probePort, resolveDns } from '../probe/index.js';
+import type { Revisions } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
@@ -73,6 +74,8 @@ export interface MonitorDependencies {
   /** What a check run from this process (`runNow`) goes through: the guard, the resolver, the roots. */
   probe: ProbeOptions;
   dnsResolvers: readonly string[];
+  /** Each monitor's revision, bumped after every write to it: workers keep its configuration while it holds. */
+  revisions: Revisions;
 }
 
 /** What a check run on request answered (`runNow`): not stored, not decided. */
@@ -605,6 +608,7 @@ export class MonitorService {
         };
       } else next = { ...stored, ...(body as HeartbeatUpdate) } as HeartbeatDocument;
       const written = await this.deps.repository.replace(next);
+      await this.deps.revisions.bump(written.id);
       if (written.kind === 'heartbeat') await this.registerHeartbeat(written);
       else await this.scheduleChecks(written, website);
       return written;
@@ -615,6 +619,7 @@ export class MonitorService {
     const monitor = await this.get(organizationId, kind, id);
     await this.deps.mutex.withLock(`monitors:${monitor.websiteId}`, async () => {
       await this.deps.repository.delete(monitor);
+      await this.deps.revisions.bump(monitor.id);
       await this.forgetInRedis(monitor);
       await this.deps.summaries.remove(monitor.websiteId, monitor);
       await this.deps.states.forgetMonitor(monitor.websiteId, refOf(monitor));
@@ -652,6 +657,7 @@ export class MonitorService {
         learned: { values: stored.pendingChange.current, at: new Date() },
         pendingChange: null,
       });
+      await this.deps.revisions.bump(written.id);
       const website = await this.deps.website(organizationId, String(stored.websiteId));
       await this.scheduleChecks(written, website);
       return written;

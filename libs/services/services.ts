@@ -59,6 +59,7 @@ import {
   MonitorSummaries,
   monitorHistories,
   monitorIndexes,
+  monitorRevisions,
   regionDueKey,
 } from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
@@ -99,8 +100,8 @@ import {
   websiteIndexes,
   websiteRevisions,
 } from '../websites/index.js';
-
 import { storedNamesCleaning } from './stored-names.js';
+
 /**
  * Websites an API process keeps in memory for its lists (the app's overview polls them every few
  * seconds): ~3 KB each, so about 60 MB at most.
@@ -132,9 +133,9 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...deliveryIndexes,
   owedAttemptIndexes,
   reportMailingIndexes,
-];
   // Last: it reads the named collections.
   storedNamesCleaning,
+];
 
 export interface Services {
   secrets: SecretBox;
@@ -615,6 +616,7 @@ class LazyServices implements Services {
             version: SERVICE_VERSION,
           }),
           dnsResolvers: config.DNS_RESOLVERS,
+          revisions: monitorRevisions(redis, this.prefix),
         }),
     );
   }
