@@ -7,6 +7,7 @@ import {
   systemResolve,
   TlsContexts,
 } from '../libs/probe/index.js';
+import { STORE_PORTS } from '../libs/targets/index.js';
 import { defaultCheckConfig } from '../libs/websites/index.js';
 import { issue } from './support/pki-forge.js';
 import { startHttpsTarget, startHttpTarget, type Target } from './support/targets.js';
@@ -223,7 +224,7 @@ describe('HTTP probe', () => {
       ...options,
       allowPrivateTargets: false,
       resolve: systemResolve,
-      exemptAddresses: ['127.0.0.2'],
+      exemptAddresses: [{ address: '127.0.0.2', exceptPorts: STORE_PORTS }],
     };
 
     it.each([

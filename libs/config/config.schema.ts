@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { parseDnsResolvers } from '../probe/index.js';
+import { type ExemptAddress, parseExemptAddress, STORE_PORTS } from '../targets/index.js';
 
 const SECRETS_KEY_BYTES = 32;
 
@@ -149,7 +150,11 @@ export const envSchema = z
           return z.NEVER;
         }
       }),
-    /** Single private addresses the probe may reach while the SSRF guard is on, comma separated. */
+    /**
+     * Single private addresses the probe may reach while the SSRF guard is on, comma separated:
+     * `10.0.0.5:8443` and `[fd00::1]:8443` on that port, `10.0.0.5` on every port but the stores'
+     * (those of MONGODB_URL and REDIS_URL, 6379 and 27017).
+     */
     PROBE_EXEMPT_ADDRESSES: z
       .string()
       .default('')
@@ -159,7 +164,13 @@ export const envSchema = z
           .map((a) => a.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(z.union([z.ipv4(), z.ipv6()]))),
+      .superRefine((entries, ctx) => {
+        for (const [index, entry] of entries.entries()) {
+          const parsed = parseExemptAddress(entry, STORE_PORTS);
+          if (typeof parsed === 'string')
+            ctx.addIssue({ code: 'custom', message: `entry ${index + 1} ${parsed}` });
+        }
+      }),
     /** RDAP service asked first for domain expiry (`<base>/domain/<name>`). @defaultValue https://rdap.org */
     RDAP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://rdap.org'),
     /** WHOIS server (host or host:port) for the fallback; unset: the registry's, found through IANA. */
@@ -233,6 +244,24 @@ export const envSchema = z
         path: ['REDIS_URL'],
         message: 'a Redis Cluster has only database 0: drop the database number from the URL',
       });
+  })
+  .transform((env) => {
+    const storePorts = [...new Set([...STORE_PORTS, ...storePortsOf(env.MONGODB_URL, env.REDIS_URL)])];
+    return {
+      ...env,
+      PROBE_EXEMPT_ADDRESSES: env.PROBE_EXEMPT_ADDRESSES.map(
+        (entry) => parseExemptAddress(entry, storePorts) as ExemptAddress,
+      ),
+    };
   });
+
+/** The ports the service's own stores listen on, from their URLs (a mongodb+srv URL names none). */
+function storePortsOf(...urls: string[]): number[] {
+  return urls.flatMap((url) => {
+    const { protocol, port } = new URL(url);
+    if (protocol === 'mongodb+srv:') return [];
+    return [Number(port) || (protocol === 'mongodb:' ? 27017 : 6379)];
+  });
+}
 
 export type AppConfig = z.infer<typeof envSchema>;

@@ -56,6 +56,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads PROBE_EXEMPT_ADDRESSES with and without ports; one without never opens the stores’ ports', () => {
+    const config = loadConfig({
+      PROBE_EXEMPT_ADDRESSES: '10.0.0.5, 10.0.0.6:8443, [fd00:0::1]:8443, fd00::2',
+      MONGODB_URL: 'mongodb://10.0.0.9:27018/webmon',
+      REDIS_URL: 'redis://10.0.0.9:7000',
+    });
+    const stores = [6379, 27017, 27018, 7000];
+    expect(config.PROBE_EXEMPT_ADDRESSES).toEqual([
+      { address: '10.0.0.5', exceptPorts: stores },
+      { address: '10.0.0.6', port: 8443 },
+      { address: 'fd00::1', port: 8443 },
+      { address: 'fd00::2', exceptPorts: stores },
+    ]);
+    expect(loadConfig({}).PROBE_EXEMPT_ADDRESSES).toEqual([]);
+    expect(() => loadConfig({ PROBE_EXEMPT_ADDRESSES: '10.0.0.5,db.internal:80,10.0.0.6:0' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          'PROBE_EXEMPT_ADDRESSES: entry 2 is not an IP address, IP:port or [IPv6]:port',
+          'PROBE_EXEMPT_ADDRESSES: entry 3 names no port between 1 and 65535',
+        ],
+      }),
+    );
+  });
+
   it('never echoes a rejected value (it may be a secret)', () => {
     const secretish = 'p@ssw0rd-not-a-key';
     expect(() => loadConfig({ SECRETS_KEY: secretish })).toThrow(

@@ -54,7 +54,7 @@ export async function sendChannelMail(
 ): Promise<string> {
   const { config, secrets } = channel;
   const host = text(config.host);
-  const [address] = await allowedAddresses(host, guard);
+  const [address] = await allowedAddresses(host, guard, Number(config.port));
   const username = text(config.username);
   const transport = createTransport({
     host: address?.address,

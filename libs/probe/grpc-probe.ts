@@ -146,7 +146,10 @@ export async function probeGrpc(
       for (const socket of hop.sockets.toReversed()) socket.destroy();
       address = hop.address as string;
     } else
-      address = await untilAborted(resolveGuarded(options, hop, request.host, abort.signal), abort.signal);
+      address = await untilAborted(
+        resolveGuarded(options, hop, request.host, request.port, abort.signal),
+        abort.signal,
+      );
     const host = request.host.replace(/^\[|\]$/g, '');
     const target = isIPv6(address) ? `ipv6:[${address}]:${request.port}` : `ipv4:${address}:${request.port}`;
     client = new Client(

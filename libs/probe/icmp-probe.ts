@@ -86,7 +86,7 @@ export async function probeIcmp(
   });
   try {
     const address = await untilAborted(
-      resolveGuarded(options, hop, request.host, abort.signal),
+      resolveGuarded(options, hop, request.host, undefined, abort.signal),
       abort.signal,
     );
     const remainingMs = Math.max(1000, request.timeoutMs - (performance.now() - started));

@@ -4,7 +4,7 @@ import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { TlsObservation } from '../checks/index.js';
-import { refusalUnder } from '../targets/index.js';
+import { type ExemptAddress, refusalUnder } from '../targets/index.js';
 import { ProbeFailure } from './probe-error.js';
 import type { TlsContexts } from './tls-contexts.js';
 
@@ -35,7 +35,7 @@ export interface HopConnection {
 export interface ConnectorOptions {
   allowPrivateTargets: boolean;
   /** Single addresses reachable even though their range is blocked (a private host to monitor). */
-  exemptAddresses?: readonly string[];
+  exemptAddresses?: readonly ExemptAddress[];
   resolve: Resolve;
   /** Trusted roots for the chain check, as shared TLS contexts. */
   tls: TlsContexts;
@@ -127,6 +127,8 @@ export async function resolveGuarded(
   options: Pick<ConnectorOptions, 'allowPrivateTargets' | 'exemptAddresses' | 'resolve'>,
   hop: HopConnection,
   hostname: string,
+  /** Where it will connect; none for a ping. */
+  port: number | undefined,
   signal?: AbortSignal,
 ): Promise<string> {
   const bare = hostname.replace(/^\[|\]$/g, '');
@@ -140,6 +142,7 @@ export async function resolveGuarded(
   const reason = refusalUnder(
     { allowPrivateTargets: options.allowPrivateTargets, exemptAddresses: options.exemptAddresses ?? [] },
     address,
+    port,
   );
   if (reason) {
     throw new ProbeFailure(
@@ -205,7 +208,7 @@ export async function connectPinned(
   target: PinnedTarget,
   signal?: AbortSignal,
 ): Promise<Socket | TLSSocket> {
-  const address = await resolveGuarded(options, hop, target.hostname, signal);
+  const address = await resolveGuarded(options, hop, target.hostname, target.port, signal);
   hop.phase = 'connect';
   const connectStarted = performance.now();
   const socket = tcpConnect({ host: address, port: target.port });

@@ -3,6 +3,7 @@ import { type AddressInfo, createServer, type Server, type Socket } from 'node:n
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issue } from '../../test/support/pki-forge.js';
+import { STORE_PORTS } from '../targets/index.js';
 import { type PortProbeOptions, type PortProbeRequest, probePort } from './port-probe.js';
 import { TlsContexts } from './tls-contexts.js';
 
@@ -196,9 +197,37 @@ describe('probePort: refusals', () => {
 
     const exempt = await probePort(request(banner.port, { expectBanner: '220' }), {
       ...guarded,
-      exemptAddresses: ['127.0.0.1'],
+      exemptAddresses: [{ address: '127.0.0.1', exceptPorts: STORE_PORTS }],
     });
     expect(exempt).toMatchObject({ error: null, bannerMatched: true });
+  });
+
+  // PROBE_EXEMPT_ADDRESSES `127.0.0.1:<port>`, and `127.0.0.1` while a store listens on the banner's port.
+  it.each([
+    ['the exempt port', () => ({ address: '127.0.0.1', port: banner.port }), null],
+    [
+      'another port than the exempt one',
+      () => ({ address: '127.0.0.1', port: closedPort }),
+      'BLOCKED_TARGET',
+    ],
+    [
+      'a store port of an address exempt without one',
+      () => ({ address: '127.0.0.1', exceptPorts: [banner.port] }),
+      'BLOCKED_TARGET',
+    ],
+    ['another address', () => ({ address: '127.0.0.2', port: banner.port }), 'BLOCKED_TARGET'],
+  ])('an exemption lets through %s only', async (_label, exemption, code) => {
+    const before = banner.sockets.length;
+    const result = await probePort(request(banner.port, { expectBanner: '220' }), {
+      ...options,
+      allowPrivateTargets: false,
+      exemptAddresses: [exemption()],
+    });
+    expect(result.error?.code ?? null).toBe(code);
+    if (code) {
+      expect(result.error?.message).toMatch(/which monitoring may not reach/);
+      expect(banner.sockets.length).toBe(before);
+    } else expect(result.bannerMatched).toBe(true);
   });
 
   it('the cloud metadata address is refused', async () => {

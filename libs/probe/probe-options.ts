@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import type { ExemptAddress } from '../targets/index.js';
 import type { ProbeOptions } from './http-probe.js';
 import { systemResolve } from './pinned-connector.js';
 import { TlsContexts } from './tls-contexts.js';
@@ -11,7 +12,7 @@ import { TlsContexts } from './tls-contexts.js';
  */
 export function probeOptionsFrom(settings: {
   allowPrivateTargets: boolean;
-  exemptAddresses: readonly string[];
+  exemptAddresses: readonly ExemptAddress[];
   extraCaFile: string | undefined;
   /** Our version, named in the user agent. */
   version: string;

@@ -61,7 +61,7 @@ export async function probeUdp(request: UdpProbeRequest, options: UdpProbeOption
   let opened: Socket | null = null;
   try {
     const address = await untilAborted(
-      resolveGuarded(options, hop, request.host, abort.signal),
+      resolveGuarded(options, hop, request.host, request.port, abort.signal),
       abort.signal,
     );
     const socket = createSocket({ type: isIPv6(address) ? 'udp6' : 'udp4' });

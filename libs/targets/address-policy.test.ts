@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedReason, embeddedIpv4 } from './address-policy.js';
+import { blockedReason, embeddedIpv4, parseExemptAddress, refusalUnder } from './address-policy.js';
 
 /** The SSRF matrix: every form an address can take, refused and allowed. */
 describe('blockedReason', () => {
@@ -94,5 +94,46 @@ describe('embeddedIpv4', () => {
     ['::1', []],
   ])('%s → %j', (address, inner) => {
     expect(embeddedIpv4(address)).toEqual(inner);
+  });
+});
+
+describe('exempt addresses (PROBE_EXEMPT_ADDRESSES)', () => {
+  const guard = {
+    allowPrivateTargets: false,
+    exemptAddresses: [
+      { address: '10.0.0.5', exceptPorts: [6379, 27017] },
+      { address: '10.0.0.6', port: 8443 },
+      { address: 'fd00::1', port: 8443 },
+    ],
+  };
+
+  it.each([
+    ['10.0.0.5', 443, undefined],
+    ['10.0.0.5', 6379, 'private; exempt, but not on port 6379'],
+    ['10.0.0.5', 27017, 'private; exempt, but not on port 27017'],
+    ['10.0.0.6', 8443, undefined],
+    ['10.0.0.6', 8444, 'private; exempt, but not on port 8444'],
+    ['fd00:0:0::1', 8443, undefined],
+    ['fd00::1', 22, 'unique local; exempt, but not on port 22'],
+    ['10.0.0.7', 443, 'private'],
+    // Without a port (a ping; a target judged when written, again on its port when it connects).
+    ['10.0.0.6', undefined, undefined],
+    ['10.0.0.7', undefined, 'private'],
+  ])('%s port %s → %s', (address, port, reason) => {
+    expect(refusalUnder(guard, address, port)).toBe(reason);
+  });
+
+  it.each([
+    ['10.0.0.5', { address: '10.0.0.5', exceptPorts: [1] }],
+    ['10.0.0.5:8443', { address: '10.0.0.5', port: 8443 }],
+    ['[fd00::1]:8443', { address: 'fd00::1', port: 8443 }],
+    ['fd00:0::1', { address: 'fd00::1', exceptPorts: [1] }],
+    ['fd00::1:8443', { address: 'fd00::1:8443', exceptPorts: [1] }],
+    ['10.0.0.5:0', 'names no port between 1 and 65535'],
+    ['10.0.0.5:70000', 'names no port between 1 and 65535'],
+    ['db.internal', 'is not an IP address, IP:port or [IPv6]:port'],
+    ['[10.0.0.5]:80', { address: '10.0.0.5', port: 80 }],
+  ])('reads %s', (entry, parsed) => {
+    expect(parseExemptAddress(entry, [1])).toEqual(parsed);
   });
 });

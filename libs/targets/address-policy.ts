@@ -85,17 +85,61 @@ export function blockedReason(address: string): string | undefined {
   return REASONS[range] ?? range;
 }
 
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'ws:': 80, 'wss:': 443 };
+
+/** Where Redis and MongoDB listen by default: an exempt address without a port never opens them. */
+export const STORE_PORTS: readonly number[] = [6379, 27017];
+
+/**
+ * A single address of a refused range that may be reached all the same (`PROBE_EXEMPT_ADDRESSES`):
+ * on the one port it names, or on every port but `exceptPorts` (where the service's own stores
+ * listen: an editor must not point a check at Redis on an exempt host).
+ */
+export type ExemptAddress =
+  | { address: string; port: number }
+  | { address: string; exceptPorts: readonly number[] };
+
+/**
+ * An entry of `PROBE_EXEMPT_ADDRESSES`: `10.0.0.5`, `10.0.0.5:8443`, `fd00::1` or `[fd00::1]:8443`;
+ * one without a port exempts every port but `storePorts`. A string says why it is not one.
+ */
+export function parseExemptAddress(entry: string, storePorts: readonly number[]): ExemptAddress | string {
+  const match = /^\[([^\]]+)\]:(\d{1,5})$|^([^:]+):(\d{1,5})$/.exec(entry);
+  const address = match ? (match[1] ?? match[3] ?? '') : entry;
+  if (!ipaddr.isValid(address) || address.includes('%'))
+    return 'is not an IP address, IP:port or [IPv6]:port';
+  // As URLs and sockets write it (fd00:0::1 is fd00::1), so entries match the addresses judged.
+  const canonical = ipaddr.parse(address).toString();
+  if (!match) return { address: canonical, exceptPorts: storePorts };
+  const port = Number(match[2] ?? match[4]);
+  if (port < 1 || port > 65535) return 'names no port between 1 and 65535';
+  return { address: canonical, port };
+}
+
 /** What the operator lets probes and deliveries reach besides public addresses. */
 export interface TargetGuard {
   allowPrivateTargets: boolean;
-  /** Single addresses of refused ranges that may be reached all the same. */
-  exemptAddresses: readonly string[];
+  exemptAddresses: readonly ExemptAddress[];
 }
 
-/** Why `address` may not be reached under `guard`, or undefined. */
-export function refusalUnder(guard: TargetGuard, address: string): string | undefined {
-  if (guard.allowPrivateTargets || guard.exemptAddresses.includes(address)) return undefined;
-  return blockedReason(address);
+/**
+ * Why `address` may not be reached under `guard` on `port`, or undefined. Without a port (a ping,
+ * a check made when a target is written: judged again on its port when it connects) any exemption of
+ * the address lets it through.
+ */
+export function refusalUnder(guard: TargetGuard, address: string, port?: number): string | undefined {
+  if (guard.allowPrivateTargets) return undefined;
+  const canonical = ipaddr.isValid(address) ? ipaddr.parse(address).toString() : address;
+  const exempt = guard.exemptAddresses.some(
+    (entry) =>
+      entry.address === canonical &&
+      (port === undefined || ('port' in entry ? entry.port === port : !entry.exceptPorts.includes(port))),
+  );
+  if (exempt) return undefined;
+  const reason = blockedReason(address);
+  return reason && port !== undefined && guard.exemptAddresses.some((entry) => entry.address === canonical)
+    ? `${reason}; exempt, but not on port ${port}`
+    : reason;
 }
 
 /**
@@ -105,9 +149,10 @@ export function refusalUnder(guard: TargetGuard, address: string): string | unde
  */
 export function refusedUrl(guard: TargetGuard, url: string): string | undefined {
   if (!URL.canParse(url)) return undefined;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(host)) return undefined;
-  const reason = refusalUnder(guard, host);
+  const reason = refusalUnder(guard, host, Number(parsed.port) || DEFAULT_PORTS[parsed.protocol]);
   return (
     reason &&
     `${host} is ${reason}, which monitoring may not reach (the operator can allow it with ALLOW_PRIVATE_TARGETS)`
