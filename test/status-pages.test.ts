@@ -9,7 +9,6 @@ interface PageData {
   title: string;
   overall: { state: string; text: string };
   websites: Array<{
-    publicId: string;
     name: string;
     status: string;
     statusText: string;
@@ -158,6 +157,9 @@ describe('status pages and badges', () => {
       'status-pages-node',
       'HTTP 503',
       `"id":${upSite.id}`,
+      // Not the websites' public ids either (docs/resources.md: no ids).
+      upSite.publicId,
+      downSite.publicId,
     ])
       expect(page + JSON.stringify(data)).not.toContain(secretish);
   });

@@ -137,7 +137,6 @@ export class LocalPageBuilder implements PageBuilder {
       page,
       websites: websites.map((website) => ({
         id: website.id,
-        publicId: website.publicId,
         name: website.name,
         status: statuses.get(website.id)?.status ?? 'unknown',
         lastCheckedAt: statuses.get(website.id)?.lastCheckedAt ?? null,

@@ -105,13 +105,14 @@ export function renderStatusPage(data: StatusPageData, options: { jsonPath: stri
   const { branding } = data;
   const accent = branding.accentColor ? `:root{--accent:${branding.accentColor}}` : '';
   const websites = data.websites
-    .map((website) => {
+    .map((website, index) => {
       const uptime =
         website.uptime90dPercent === null
           ? 'no data yet'
           : `${website.uptime90dPercent}% uptime over 90 days`;
-      return `<article class="website" aria-labelledby="w-${escapeHtml(website.publicId)}">
-<div class="line"><h3 id="w-${escapeHtml(website.publicId)}">${escapeHtml(website.name)}</h3>
+      // Its place on the page, not an id: the page shows no ids (docs/resources.md).
+      return `<article class="website" aria-labelledby="w-${index}">
+<div class="line"><h3 id="w-${index}">${escapeHtml(website.name)}</h3>
 <span class="state ${website.status}">${SYMBOL[website.status]} ${website.statusText}</span></div>
 ${bars(website.days)}
 <p class="muted">${uptime}${website.lastCheckedAt ? ` · last checked ${when(website.lastCheckedAt)}` : ''}</p>

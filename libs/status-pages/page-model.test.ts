@@ -42,7 +42,6 @@ describe('buildStatusPage', () => {
       websites: [
         {
           id: 1,
-          publicId: 'p1',
           name: 'New',
           status: 'up',
           lastCheckedAt: new Date(now.getTime() - 60_000),
@@ -73,7 +72,6 @@ describe('buildStatusPage', () => {
   };
   const website = (id: number, status: 'up' | 'down' | 'degraded' | 'maintenance' | 'paused') => ({
     id,
-    publicId: `p${id}`,
     name: `W${id}`,
     status,
     lastCheckedAt: null,

@@ -33,7 +33,6 @@ export const statusText = (status: ShownStatus) => STATUS_TEXT[status];
 
 export interface PageWebsiteInput {
   id: number;
-  publicId: string;
   name: string;
   status: ShownStatus;
   lastCheckedAt: Date | null;
@@ -111,7 +110,6 @@ export interface StatusPageData {
     text: string;
   };
   websites: Array<{
-    publicId: string;
     name: string;
     status: ShownStatus;
     statusText: string;
@@ -274,7 +272,6 @@ export function buildStatusPage(input: {
     );
     const responseTimes = input.page.showResponseTimes ? hourlyAverages(hours, input.now) : null;
     return {
-      publicId: website.publicId,
       name: website.name,
       status: website.status,
       statusText: statusText(website.status),

@@ -118,7 +118,6 @@ export const publicStatusPageView = z
     overall: z.object({ state: z.string(), text: z.string() }),
     websites: z.array(
       z.object({
-        publicId: z.string(),
         name: z.string(),
         status: z.string(),
         statusText: z.string(),

@@ -349,8 +349,9 @@ function Preview({ slug, updatedAt }: { slug: string; updatedAt: string }) {
             <p class="muted">No websites on the page yet.</p>
           ) : (
             <ul>
-              {v.websites.map((w) => (
-                <li key={w.publicId}>
+              {v.websites.map((w, index) => (
+                // The page carries no ids; its order is fixed for one build.
+                <li key={index}>
                   {w.name}: <StatusBadge status={w.status} />
                   {w.uptime90dPercent !== null && ` · ${w.uptime90dPercent.toFixed(2)} % over 90 days`}
                 </li>
