@@ -1,6 +1,8 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestApi } from './support/harness.js';
+import { createPackage, TestApi } from './support/harness.js';
 
 type Schema = {
   type?: string;
@@ -173,6 +175,38 @@ describe('the OpenAPI contract as clients read it', () => {
       if (!(String(status) in operation.responses)) undocumented.push(`${path}?${filter}: ${status}`);
     }
     expect(undocumented).toEqual([]);
+  });
+
+  // Schemathesis: an address the write took that the response's `format: email` refused.
+  it('takes on write only e-mail addresses that its response schema takes', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    formats.default(ajv);
+    const customerSchema = ajv.compile({
+      $ref: '#/components/schemas/Customer',
+      components: document.components,
+    });
+    const packageId = (await createPackage(api, token)).id;
+    const edge = [`${'l'.repeat(64)}@example.com`, `o'neil+x@${'d'.repeat(63)}.example.com`];
+    const created = await api.request('POST', '/api/customers', {
+      token,
+      body: {
+        name: 'Mail edges',
+        packageId,
+        email: edge[0],
+        notificationEmail: edge[1],
+        reportSchedule: { frequency: 'monthly', recipients: edge },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(customerSchema(created.body), JSON.stringify(customerSchema.errors)).toBe(true);
+    for (const refused of [`${'l'.repeat(65)}@example.com`, 'a@example-.com', `a@${'d'.repeat(64)}.io`]) {
+      const answer = await api.request<{ errors: Array<{ path: string }> }>('POST', '/api/customers', {
+        token,
+        body: { name: 'Refused', packageId, reportSchedule: { frequency: 'monthly', recipients: [refused] } },
+      });
+      expect(answer.status, refused).toBe(400);
+      expect(answer.body.errors.map((e) => e.path)).toEqual(['reportSchedule.recipients.0']);
+    }
   });
 
   it('cuts a long echoed name short', async () => {

@@ -1,11 +1,12 @@
 import { createTransport } from 'nodemailer';
 import { z } from 'zod';
+import { emailAddress } from '../contract/index.js';
 import type { EventPayload } from '../events/index.js';
 import type { TargetGuard } from '../targets/index.js';
 import { defineConnector, type OpenedChannel } from './connector.js';
 import { summarize } from './event-summary.js';
 import { allowedAddresses } from './guarded-http.js';
-import { emailAddress, text } from './message-parts.js';
+import { text } from './message-parts.js';
 
 /** The mail an event makes: plain text, the facts one per line. */
 export function emailMessage(payload: EventPayload): { subject: string; text: string } {
@@ -86,9 +87,9 @@ export const email = defineConnector({
     secure: z.boolean().describe('true: TLS from the first byte (port 465); false: STARTTLS when offered'),
     username: z.string().min(1).max(256).nullable(),
     password: z.string().min(1).max(1024).nullable().describe('Write-only; null clears it'),
-    from: emailAddress,
+    from: emailAddress(),
     to: z
-      .array(emailAddress)
+      .array(emailAddress())
       .min(1)
       .max(50)
       .refine(

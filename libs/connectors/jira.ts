@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from '../contract/index.js';
 import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import {
   type ConnectorIo,
@@ -10,7 +11,7 @@ import {
 } from './connector.js';
 import { summarize } from './event-summary.js';
 import type { HttpAnswer, HttpCall } from './guarded-http.js';
-import { emailAddress, endpoint, text } from './message-parts.js';
+import { endpoint, text } from './message-parts.js';
 
 const ok = (answer: HttpAnswer) => answer.status >= 200 && answer.status < 300;
 
@@ -124,7 +125,7 @@ export const jira = defineConnector({
   label: 'Jira',
   shape: {
     baseUrl: endpoint.describe('The Jira Cloud site, e.g. https://agency.atlassian.net'),
-    email: emailAddress.describe('The Atlassian account the API token belongs to'),
+    email: emailAddress().describe('The Atlassian account the API token belongs to'),
     apiToken: z.string().trim().min(1).max(1024).describe('Write-only'),
     projectKey: z.string().regex(/^[A-Z][A-Z0-9_]{1,9}$/, 'must be a Jira project key such as OPS'),
     issueType: z.string().trim().min(1).max(100),

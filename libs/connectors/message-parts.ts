@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { absoluteHttpUrl } from '../contract/index.js';
 import type { EventPayload } from '../events/index.js';
 import type { ConfigValue } from './connector.js';
@@ -9,7 +8,6 @@ import type { EventSummary } from './event-summary.js';
 export const endpoint = absoluteHttpUrl('a connector’s token goes in its own write-only field');
 /** Incoming-webhook URLs of chat tools carry their credential in the path: they are secrets. */
 export const secretEndpoint = endpoint.describe('Write-only (the URL is the credential): never returned');
-export const emailAddress = z.email().max(254);
 
 export const JSON_TYPE = { 'content-type': 'application/json' };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanName, isNameText, nameText, UNNAMED } from './text.js';
+import { z } from 'zod';
+import { cleanName, emailAddress, isNameText, nameText, UNNAMED } from './text.js';
 
 const name = nameText(20);
 
@@ -49,5 +50,34 @@ describe('cleanName', () => {
     expect(cleanName(stored)).toBe(cleaned);
     expect(isNameText(cleanName(stored))).toBe(true);
     expect(cleanName(cleanName(stored))).toBe(cleaned);
+  });
+});
+
+describe('emailAddress', () => {
+  const email = emailAddress();
+  const pattern = new RegExp(String((z.toJSONSchema(email) as { pattern: string }).pattern));
+
+  it.each([
+    'a@example.com',
+    "o'neil+tag@mail.example.co",
+    `${'l'.repeat(64)}@example.com`,
+    `a@${'d'.repeat(63)}.example.com`,
+    'a.b-c_d@x-y.io',
+  ])('takes %s, as its OpenAPI pattern does', (address) => {
+    expect(email.safeParse(address).success).toBe(true);
+    expect(pattern.test(address)).toBe(true);
+  });
+
+  // zod's own rule took the first three; strict readers of `format: email` refuse them.
+  it.each([
+    `${'l'.repeat(65)}@example.com`,
+    'a@example-.com',
+    `a@${'d'.repeat(64)}.example.com`,
+    'a..b@example.com',
+    '.a@example.com',
+    'a@-example.com',
+    `a@${'d.'.repeat(126)}io`,
+  ])('refuses %s', (address) => {
+    expect(email.safeParse(address).success).toBe(false);
   });
 });

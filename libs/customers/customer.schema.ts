@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { decimalId, nameText, patchBody, resourceId } from '../contract/index.js';
+import { decimalId, emailAddress, nameText, patchBody, resourceId } from '../contract/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
 
-const email = z.email().max(254);
+const email = emailAddress();
 const name = nameText(200);
 export const REPORT_WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 
@@ -15,7 +15,7 @@ export const reportScheduleSchema = z
       .enum(['monthly', 'weekly', 'off'])
       .describe('monthly: the last calendar month; weekly: the last ISO week (Monday to Sunday)'),
     recipients: z
-      .array(z.email().max(254))
+      .array(emailAddress())
       .max(20)
       .default([])
       .describe('Empty: the customer’s notificationEmail'),

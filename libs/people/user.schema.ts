@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText, ROLES, resourceId } from '../contract/index.js';
+import { emailAddress, nameText, ROLES, resourceId } from '../contract/index.js';
 import { MAX_PASSWORD_LENGTH } from './password-policy.js';
 import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
@@ -8,9 +8,7 @@ export const role = z.enum(ROLES).meta({ id: 'Role' });
 /** E-mail addresses are unique whatever their case: stored and looked up trimmed and lowercased. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export const email = z
-  .email()
-  .max(254)
+export const email = emailAddress()
   .transform(normalizeEmail)
   .describe('Unique across the service, whatever its case');
 export const personName = nameText(100);

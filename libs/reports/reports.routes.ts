@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParams } from '../contract/index.js';
+import { emailAddress, idParams } from '../contract/index.js';
 import type { ReportSchedule } from '../customers/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import type { MailBudget, OrganizationShare } from '../fair-share/index.js';
@@ -167,7 +167,7 @@ export function reportRoutes(deps: {
         .strictObject({
           from: date.optional(),
           to: date.optional(),
-          recipients: z.array(z.email().max(254)).min(1).max(20).optional(),
+          recipients: z.array(emailAddress()).min(1).max(20).optional(),
           format: z.enum(['pdf', 'html', 'both']).optional(),
         })
         .meta({ id: 'ReportMailingRequest' }),
