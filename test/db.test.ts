@@ -31,7 +31,9 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     const db = client.db();
     const writer = new NumberedLists<{ v: number }>(db, 'sparse_lists', { raiseTopEvery: 8 });
     for (let v = 1; v <= 11; v++) expect(await writer.append('log', { v })).toBe(v);
-    const counter = await db.collection<{ _id: string; n: number }>('sparse_lists').findOne({ _id: 'log/top' });
+    const counter = await db
+      .collection<{ _id: string; n: number }>('sparse_lists')
+      .findOne({ _id: 'log/top' });
     // Raised at the 8th only: 3 writes saved, and a reader probes past it.
     expect(counter?.n).toBe(8);
     const other = new NumberedLists<{ v: number }>(db, 'sparse_lists', { raiseTopEvery: 8 });
@@ -41,6 +43,23 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     const values: number[] = [];
     for await (const entry of other.newestFirst('log', 16)) values.push(entry.v);
     expect(values).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+  });
+
+  it('NumberedLists with a group commit: appends made at once, to many lists and to one, each written once in its own number', async () => {
+    const db = client.db();
+    const lists = new NumberedLists<{ v: number }>(db, 'grouped_lists', { groupCommit: { timeoutMS: 5000 } });
+    // A first append of each list reads its counter; after that, appends at once go together.
+    await Promise.all(['a', 'b', 'c'].map((list) => lists.append(list, { v: 0 })));
+    const numbers = await Promise.all(
+      Array.from({ length: 60 }, (_, v) => lists.append(['a', 'b', 'c'][v % 3] as string, { v: v + 1 })),
+    );
+    for (const list of ['a', 'b', 'c']) {
+      const stored: number[] = [];
+      for await (const entry of lists.newestFirst(list, 32)) stored.push(entry.n);
+      // 21 entries each, numbered 1…21 without a gap or a second copy.
+      expect(stored).toEqual(Array.from({ length: 21 }, (_, i) => 21 - i));
+    }
+    expect(new Set(numbers.map((n, i) => `${i % 3}:${n}`)).size).toBe(60);
   });
 
   it('BatchInserter as a group commit: an insert alone goes out at once, those meanwhile together', async () => {

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { BatchInserter } from './batch-inserter.js';
 import { isDuplicateKey } from './counters.js';
 
 /** Lists whose last number a process remembers, and numbers tried past it before the counter is read. */
@@ -18,6 +19,7 @@ export class NumberedLists<E extends object> {
   private readonly entries: Collection<{ _id: string; n?: number }>;
   /** The number this process last appended to each list (the most recent lists). */
   private readonly lastAppended = new Map<string, number>();
+  private readonly group: BatchInserter<{ _id: string; n?: number }> | null;
 
   constructor(
     db: Db,
@@ -29,9 +31,19 @@ export class NumberedLists<E extends object> {
        * more often than read).
        */
       raiseTopEvery?: number;
+      /**
+       * Appends made at once go to MongoDB together (a group commit: one insert for those waiting
+       * while the one before is written, each settling with its own outcome): one write per batch
+       * instead of per entry (FerretDB on SQLite commits each write on its own). `timeoutMS`
+       * bounds each batch.
+       */
+      groupCommit?: { timeoutMS: number };
     } = {},
   ) {
     this.entries = db.collection(collection);
+    this.group = options.groupCommit
+      ? new BatchInserter(this.entries, { flushEveryMs: 0, timeoutMS: options.groupCommit.timeoutMS })
+      : null;
   }
 
   /** The highest entry of `list` (0: none). */
@@ -59,7 +71,8 @@ export class NumberedLists<E extends object> {
     for (let taken = 0; ; taken++) {
       options.tried?.(n);
       try {
-        await this.entries.insertOne({ ...entry, _id: `${list}/${n}` } as never, bound);
+        const document = { ...entry, _id: `${list}/${n}` } as never;
+        await (this.group ? this.group.insert(document) : this.entries.insertOne(document, bound));
         break;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;

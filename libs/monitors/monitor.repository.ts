@@ -136,6 +136,8 @@ export const heartbeatTokenContext = (hash: string) => `website_monitors/heartbe
 
 /** Entries a read passes over for being newer than its window (a few days of one check) before it stops. */
 const MAX_SKIPPED_NEWER = 5_000;
+/** A batch of log entries not written within this is given up (MongoDB stalled); its checks keep them. */
+const LOG_WRITE_TIMEOUT_MS = 10_000;
 
 const monitorLists = (db: Db) => new IdLists(db, `${WEBSITE_MONITORS}.websiteId`);
 const logList = (kind: MonitorKind, monitorId: number) => `${kind}:${monitorId}`;
@@ -161,8 +163,12 @@ export class MonitorRepository {
   constructor(private readonly db: Db) {
     this.monitors = new TenantResources(db, WEBSITE_MONITORS);
     this.lists = monitorLists(db);
-    // Written at every check, read when someone looks: its counter raised every 8th entry.
-    this.log = new NumberedLists<MonitorLogEntry>(db, MONITOR_LOG, { raiseTopEvery: 8 });
+    // Written at every check, read when someone looks: entries written together, the counter
+    // raised every 8th entry.
+    this.log = new NumberedLists<MonitorLogEntry>(db, MONITOR_LOG, {
+      raiseTopEvery: 8,
+      groupCommit: { timeoutMS: LOG_WRITE_TIMEOUT_MS },
+    });
   }
 
   /** Listed under its website before it is stored (the caller holds the website's monitors lock). */
