@@ -3,6 +3,7 @@ import { cleanStoredNames } from '../libs/services/stored-names.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
 const OVERRIDE = 'invoice\u202Efdp.exe';
+const INCIDENT = '00000000-0000-4000-8000-000000000047';
 
 describe('names are text, not control (issue 47)', () => {
   let api: TestApi;
@@ -55,6 +56,12 @@ describe('names are text, not control (issue 47)', () => {
     ['PATCH', '/api/users/1', { name: OVERRIDE }, 'name'],
     ['PATCH', '/api/organization', { name: OVERRIDE }, 'name'],
     ['POST', '/api/tokens', { name: OVERRIDE, scopes: ['read'] }, 'name'],
+    // The other lines and notes people write that reach pages, reports and channels.
+    ['PATCH', '/api/organization', { branding: { footerText: OVERRIDE } }, 'branding.footerText'],
+    ['PATCH', '/api/status-pages/1', { branding: { footerText: OVERRIDE } }, 'branding.footerText'],
+    ['PATCH', `/api/customers/${customerId}`, { reportIntro: OVERRIDE }, 'reportIntro'],
+    ['POST', `/api/incidents/${INCIDENT}/notes`, { text: OVERRIDE }, 'text'],
+    ['POST', `/api/incidents/${INCIDENT}/acknowledge`, { note: OVERRIDE }, 'note'],
   ];
 
   it.each(

@@ -12,6 +12,6 @@ export {
   SESSION_COOKIE,
   scopesOfRole,
 } from './scopes.js';
-export { cleanName, emailAddress, isNameText, nameText, UNNAMED } from './text.js';
+export { cleanName, emailAddress, isNameText, lineText, nameText, proseText, UNNAMED } from './text.js';
 export { absoluteHttpUrl } from './url.js';
 export { type InputLocation, invalidFields, parseInput, patchBody, validate } from './validation.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cleanName, emailAddress, isNameText, nameText, UNNAMED } from './text.js';
+import { cleanName, emailAddress, isNameText, lineText, nameText, proseText, UNNAMED } from './text.js';
 
 const name = nameText(20);
 
@@ -36,6 +36,21 @@ describe('nameText', () => {
   it('says why in the message', () => {
     const result = name.safeParse('a\u202Eb');
     expect(result.error?.issues[0]?.message).toMatch(/control characters .* bidirectional overrides/);
+  });
+});
+
+describe('lineText and proseText', () => {
+  it.each([
+    ['a line may be empty', lineText(10), '', true],
+    ['a line refuses LF', lineText(10), 'a\nb', false],
+    ['a line refuses U+2067', lineText(10), 'a\u2067', false],
+    ['prose keeps line breaks and tabs', proseText(20), 'one\r\ntwo\tthree', true],
+    ['prose refuses NUL', proseText(20), 'a\u0000b', false],
+    ['prose refuses ESC', proseText(20), 'a\u001b[31m', false],
+    ['prose refuses C1', proseText(20), 'a\u009bb', false],
+    ['prose refuses U+202E', proseText(20), 'a\u202Eb', false],
+  ])('%s', (_, schema, input, taken) => {
+    expect(schema.safeParse(input).success).toBe(taken);
   });
 });
 

@@ -6,6 +6,10 @@ const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
 const BIDI_CONTROLS = '\\u202a-\\u202e\\u2066-\\u2069';
 
 const ONLY_TEXT = new RegExp(`^[^${CONTROLS}${BIDI_CONTROLS}]*$`);
+// Prose keeps its line breaks (LF, CR) and tabs.
+const ONLY_PROSE = new RegExp(
+  `^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]*$`,
+);
 const CONTROL_RUN = new RegExp(`[${CONTROLS}]+`, 'g');
 const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
 
@@ -13,11 +17,11 @@ const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
 export const UNNAMED = 'unnamed';
 
 /**
- * A name or title people give (a website's, a customer's, a page's…): one line of text, trimmed,
- * 1 to `max` characters. Control characters (NUL, CR, LF and the rest of C0 and C1) and bidirectional
- * overrides are refused before trimming, so the OpenAPI `pattern` says exactly what is refused.
+ * One line of text people write (a footer, a cover line), trimmed, at most `max` characters. Control
+ * characters (NUL, CR, LF and the rest of C0 and C1) and bidirectional overrides are refused before
+ * trimming, so the OpenAPI `pattern` says exactly what is refused.
  */
-export function nameText(max: number) {
+export function lineText(max: number) {
   return z
     .string()
     .regex(
@@ -25,7 +29,21 @@ export function nameText(max: number) {
       'must be one line of text: no control characters (NUL, CR, LF…) or bidirectional overrides',
     )
     .trim()
-    .min(1)
+    .max(max);
+}
+
+/** A name or title people give (a website's, a customer's, a page's…): `lineText` of 1 to `max` characters. */
+export const nameText = (max: number) => lineText(max).min(1);
+
+/** Text of several lines (an incident's note): `lineText`'s refusals but for line breaks and tabs. */
+export function proseText(max: number) {
+  return z
+    .string()
+    .regex(
+      ONLY_PROSE,
+      'must be text: no control characters but line breaks and tabs, no bidirectional overrides',
+    )
+    .trim()
     .max(max);
 }
 

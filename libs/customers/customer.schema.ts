@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalId, emailAddress, nameText, patchBody, resourceId } from '../contract/index.js';
+import { decimalId, emailAddress, lineText, nameText, patchBody, resourceId } from '../contract/index.js';
 import { CUSTOMER_STATUSES } from './customer-status.js';
 
 const customerStatus = z.enum(CUSTOMER_STATUSES).meta({ id: 'CustomerStatus' });
@@ -33,11 +33,9 @@ export const reportScheduleSchema = z
   .meta({ id: 'ReportSchedule' });
 export type ReportSchedule = z.output<typeof reportScheduleSchema>;
 
-const reportIntro = z
-  .string()
-  .trim()
-  .max(500)
-  .describe('The cover line of this customer’s reports (e.g. what the agency did this month)');
+const reportIntro = lineText(500).describe(
+  'The cover line of this customer’s reports (e.g. what the agency did this month)',
+);
 
 /** A customer as the seed lists it: `notificationEmail` (and `email`) absent when unset, no raw package type. */
 export const customerView = z

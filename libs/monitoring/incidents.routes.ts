@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { evidenceSchema } from '../checks/index.js';
-import { type AuthContext, decimalInteger } from '../contract/index.js';
+import { type AuthContext, decimalInteger, proseText } from '../contract/index.js';
 import { conflict, DomainError, notFound } from '../errors/index.js';
 import { AppError, defineRoute, type Route } from '../http/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
@@ -303,7 +303,7 @@ export function incidentRoutes(deps: {
       tags: ['Results'],
       access: 'write',
       params: incidentParams,
-      body: z.strictObject({ note: z.string().trim().min(1).max(2000).optional() }),
+      body: z.strictObject({ note: proseText(2000).min(1).optional() }),
       success: { status: 200, description: 'Acknowledged', schema: incidentView },
       problems: [404, 409],
       handle: async ({ auth, params, body }) => {
@@ -337,7 +337,7 @@ export function incidentRoutes(deps: {
       access: 'write',
       params: incidentParams,
       body: z.strictObject({
-        text: z.string().trim().min(1).max(5000),
+        text: proseText(5000).min(1),
         public: z
           .boolean()
           .default(false)

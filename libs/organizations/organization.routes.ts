@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Organization, OrganizationRepository } from '../auth/index.js';
-import { nameText, patchBody } from '../contract/index.js';
+import { lineText, nameText, patchBody } from '../contract/index.js';
 import { invalidInput, notFound } from '../errors/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { isKnownTimezone } from '../maintenance/index.js';
@@ -11,7 +11,7 @@ const accentColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1570ef')
   .nullable()
   .describe('Reports’ headings and charts; null: the default blue');
-const footerText = z.string().trim().max(300).nullable().describe('The last line of every report');
+const footerText = lineText(300).nullable().describe('The last line of every report');
 
 export const organizationView = z
   .object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   absoluteHttpUrl,
   decimalId,
+  lineText,
   nameText,
   patchBody,
   resourceId,
@@ -21,7 +22,7 @@ const branding = z.strictObject({
     .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1570ef')
     .nullable()
     .default(null),
-  footerText: z.string().trim().max(500).nullable().default(null),
+  footerText: lineText(500).nullable().default(null),
 });
 
 /** An origin a page may be framed by: scheme, host and port as a browser writes them. */
