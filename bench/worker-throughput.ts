@@ -161,6 +161,12 @@ try {
       console.log(
         `UDP checks made        ${udp} (${(udp / measureSeconds).toFixed(1)}/s; ${(udpTimeouts / intervalSeconds).toFixed(1)}/s due, each 5 s)`,
       );
+      // Whether HTTP checks missing are those of websites with a UDP check (their lock shared) or any.
+      const withUdp = results.filter((r) => (r.websiteId as number) <= udpTimeouts).length;
+      const expected = (measureSeconds / intervalSeconds) * udpTimeouts;
+      console.log(
+        `HTTP checks made       ${withUdp} of ~${expected} on websites with a UDP check, ${results.length - withUdp} of ~${(measureSeconds / intervalSeconds) * (websites - udpTimeouts)} on the others`,
+      );
     }
     redis.disconnect();
     await mongo.close();

@@ -31,7 +31,7 @@ import {
 import { decisionRules } from './decision-rules.js';
 import { type EvidenceBodyGate, failureEvidence, type SentRequest } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
-import { inMaintenanceAt, type MonitorStateDocument } from './monitor-state.js';
+import { inMaintenanceAt, type MonitorStateDocument, monitorKey } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { DurableEffects, MongoWrites, MonitorTransitions } from './monitor-transition.js';
 import type { PendingRecords } from './pending-records.js';
@@ -69,6 +69,8 @@ export type RunOutcome = { ran: false; reason: string } | ({ ran: true } & Recor
 
 /** A check made, waiting to be recorded (result stored, status decided). */
 export interface PendingRecord {
+  /** Its monitor's key (`monitorKey`): the website's own HTTP check. */
+  key: string;
   websiteId: number;
   website: WebsiteDocument;
   pkg: PackageDocument;
@@ -204,6 +206,7 @@ export class CheckRunner {
       }, failed);
     }
     const entry: PendingRecord = {
+      key: monitorKey(website.id, null),
       websiteId: website.id,
       website,
       pkg,
@@ -213,7 +216,7 @@ export class CheckRunner {
     };
     const { pending } = this.deps;
     // An earlier result of this website waits to be decided: this one is decided after it.
-    if (!pending.holdsUndecided(website.id)) {
+    if (!pending.holdsUndecided(entry.key)) {
       try {
         return { ran: true, ...(await this.record(entry, { replay: false })) };
       } catch (error) {
@@ -311,7 +314,7 @@ export class CheckRunner {
     let recovered: string[] = [];
     let mongoWrites: MongoWrites = options.replay
       ? 'now'
-      : pending.holds(website.id)
+      : pending.holds(entry.key)
         ? 'defer'
         : 'defer-if-away';
     const done = await transitions.run(

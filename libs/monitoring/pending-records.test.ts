@@ -8,20 +8,22 @@ function buffer(capacity: number) {
   const recorded: string[] = [];
   let dropped = 0;
   let up = false;
-  const pending = new PendingRecords<{ websiteId: number; name: string; decided: 'yes' | null }>({
-    capacity,
-    record: async (entry) => {
-      if (!up) throw new Unavailable('MongoDB is away');
-      if (entry.name === 'broken') throw new Error('cannot be stored');
-      recorded.push(entry.name);
+  const pending = new PendingRecords<{ key: string; websiteId: number; name: string; decided: 'yes' | null }>(
+    {
+      capacity,
+      record: async (entry) => {
+        if (!up) throw new Unavailable('MongoDB is away');
+        if (entry.name === 'broken') throw new Error('cannot be stored');
+        recorded.push(entry.name);
+      },
+      isTransient: (error) => error instanceof Unavailable,
+      onDropped: (count) => {
+        dropped += count;
+      },
+      logger: createLogger('test', 'silent'),
+      retryEveryMs: 20,
     },
-    isTransient: (error) => error instanceof Unavailable,
-    onDropped: (count) => {
-      dropped += count;
-    },
-    logger: createLogger('test', 'silent'),
-    retryEveryMs: 20,
-  });
+  );
   return {
     pending,
     recorded,
@@ -35,46 +37,55 @@ function buffer(capacity: number) {
 describe('results kept while MongoDB is away', () => {
   it('are recorded in the order they were made once it is back, each once', async () => {
     const { pending, recorded, comeBack } = buffer(10);
-    pending.add({ websiteId: 1, name: 'a1', decided: 'yes' });
-    pending.add({ websiteId: 2, name: 'b1', decided: null });
-    pending.add({ websiteId: 1, name: 'a2', decided: 'yes' });
-    expect(pending.holds(1)).toBe(true);
-    expect(pending.holds(3)).toBe(false);
+    pending.add({ key: '1', websiteId: 1, name: 'a1', decided: 'yes' });
+    pending.add({ key: '2', websiteId: 2, name: 'b1', decided: null });
+    pending.add({ key: '1', websiteId: 1, name: 'a2', decided: 'yes' });
+    expect(pending.holds('1')).toBe(true);
+    expect(pending.holds('3')).toBe(false);
     // Website 1's wait decided (their MongoDB part only), website 2's to be decided.
-    expect([pending.holdsUndecided(1), pending.holdsUndecided(2)]).toEqual([false, true]);
+    expect([pending.holdsUndecided('1'), pending.holdsUndecided('2')]).toEqual([false, true]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(recorded).toEqual([]);
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['a1', 'b1', 'a2']);
     expect(pending.size).toBe(0);
-    expect(pending.holds(1)).toBe(false);
-    expect(pending.holdsUndecided(2)).toBe(false);
+    expect(pending.holds('1')).toBe(false);
+    expect(pending.holdsUndecided('2')).toBe(false);
+  });
+
+  it('keeps each monitor in its own order: a website’s UDP check kept does not hold back its HTTP check', async () => {
+    const { pending } = buffer(10);
+    pending.add({ key: 'udp:7', websiteId: 1, name: 'udp', decided: null });
+    expect([pending.holds('udp:7'), pending.holdsUndecided('udp:7')]).toEqual([true, true]);
+    // The website's own HTTP check (key '1') is not behind it.
+    expect([pending.holds('1'), pending.holdsUndecided('1')]).toEqual([false, false]);
   });
 
   it('past the bound, the oldest are dropped and counted', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(2);
-    for (const name of ['1', '2', '3', '4']) pending.add({ websiteId: Number(name), name, decided: null });
+    for (const name of ['1', '2', '3', '4'])
+      pending.add({ key: name, websiteId: Number(name), name, decided: null });
     expect(dropped()).toBe(2);
-    expect([pending.holds(1), pending.holdsUndecided(1)]).toEqual([false, false]);
+    expect([pending.holds('1'), pending.holdsUndecided('1')]).toEqual([false, false]);
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['3', '4']);
   });
 
   it('past the bound, results waiting to be decided go before decided ones (which carry what was told)', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(2);
-    pending.add({ websiteId: 1, name: 'told', decided: 'yes' });
-    pending.add({ websiteId: 2, name: 'undecided', decided: null });
-    pending.add({ websiteId: 3, name: 'newest', decided: null });
+    pending.add({ key: '1', websiteId: 1, name: 'told', decided: 'yes' });
+    pending.add({ key: '2', websiteId: 2, name: 'undecided', decided: null });
+    pending.add({ key: '3', websiteId: 3, name: 'newest', decided: null });
     expect(dropped()).toBe(1);
-    expect([pending.holds(2), pending.holdsUndecided(2)]).toEqual([false, false]);
+    expect([pending.holds('2'), pending.holdsUndecided('2')]).toEqual([false, false]);
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['told', 'newest']);
   });
 
   it('one that can never be recorded is dropped, not holding the others back', async () => {
     const { pending, recorded, dropped, comeBack } = buffer(10);
-    pending.add({ websiteId: 1, name: 'broken', decided: null });
-    pending.add({ websiteId: 2, name: 'fine', decided: null });
+    pending.add({ key: '1', websiteId: 1, name: 'broken', decided: null });
+    pending.add({ key: '2', websiteId: 2, name: 'fine', decided: null });
     comeBack();
     await expect.poll(() => recorded, { timeout: 2000, interval: 10 }).toEqual(['fine']);
     expect(dropped()).toBe(1);
@@ -82,7 +93,7 @@ describe('results kept while MongoDB is away', () => {
 
   it('at shutdown, what cannot be recorded in time is reported', async () => {
     const { pending } = buffer(10);
-    pending.add({ websiteId: 1, name: 'x', decided: null });
+    pending.add({ key: '1', websiteId: 1, name: 'x', decided: null });
     expect(await pending.close(50)).toBe(1);
   });
 });

@@ -4,14 +4,16 @@ import type { Logger } from '../logging/index.js';
  * Checks whose result could not be stored (MongoDB unreachable or stalled), kept in the worker in
  * the order they were made and recorded when MongoDB answers again, each once: some decided
  * already (on the hot state; what MongoDB owes for the decision waits with them), some waiting to
- * be decided. While a website has one waiting, what MongoDB gets of its later results waits behind
- * it, so it is written in order; while one waits to be decided, its later results wait undecided.
+ * be decided. While a monitor (a website's HTTP check, any other monitor: its `key`, as
+ * `monitorKey` names it) has one waiting, what MongoDB gets of its later results waits behind it,
+ * so it is written in order; while one waits to be decided, its later results wait undecided. Each
+ * monitor's order is its own: a website's UDP check kept does not hold back its HTTP check.
  * Bounded: past `capacity` the oldest is dropped, counted, and logged once per outage.
  */
-export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
+export class PendingRecords<T extends { key: string; websiteId: number; decided: unknown }> {
   private readonly entries: T[] = [];
-  private readonly perWebsite = new Map<number, number>();
-  private readonly undecidedPerWebsite = new Map<number, number>();
+  private readonly perKey = new Map<string, number>();
+  private readonly undecidedPerKey = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> = Promise.resolve();
   private busy = false;
@@ -34,14 +36,14 @@ export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
     return this.entries.length;
   }
 
-  /** Whether a result of this website is waiting (what MongoDB gets of a newer one waits behind it). */
-  holds(websiteId: number): boolean {
-    return (this.perWebsite.get(websiteId) ?? 0) > 0;
+  /** Whether a result of this monitor is waiting (what MongoDB gets of a newer one waits behind it). */
+  holds(key: string): boolean {
+    return (this.perKey.get(key) ?? 0) > 0;
   }
 
-  /** Whether a result of this website waits to be decided (a newer one is decided after it). */
-  holdsUndecided(websiteId: number): boolean {
-    return (this.undecidedPerWebsite.get(websiteId) ?? 0) > 0;
+  /** Whether a result of this monitor waits to be decided (a newer one is decided after it). */
+  holdsUndecided(key: string): boolean {
+    return (this.undecidedPerKey.get(key) ?? 0) > 0;
   }
 
   add(entry: T): void {
@@ -61,14 +63,14 @@ export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
     if (this.entries.length === 0)
       this.options.logger.warn('MongoDB cannot store results now: keeping them until it can');
     this.entries.push(entry);
-    count(this.perWebsite, entry.websiteId, 1);
-    if (entry.decided === null) count(this.undecidedPerWebsite, entry.websiteId, 1);
+    count(this.perKey, entry.key, 1);
+    if (entry.decided === null) count(this.undecidedPerKey, entry.key, 1);
     this.timer ??= setInterval(() => this.drainSoon(), this.options.retryEveryMs ?? 1000);
   }
 
   private forget(entry: T): void {
-    count(this.perWebsite, entry.websiteId, -1);
-    if (entry.decided === null) count(this.undecidedPerWebsite, entry.websiteId, -1);
+    count(this.perKey, entry.key, -1);
+    if (entry.decided === null) count(this.undecidedPerKey, entry.key, -1);
   }
 
   private drainSoon(): void {
@@ -127,8 +129,8 @@ export class PendingRecords<T extends { websiteId: number; decided: unknown }> {
   }
 }
 
-function count(counts: Map<number, number>, websiteId: number, by: 1 | -1): void {
-  const left = (counts.get(websiteId) ?? 0) + by;
-  if (left > 0) counts.set(websiteId, left);
-  else counts.delete(websiteId);
+function count(counts: Map<string, number>, key: string, by: 1 | -1): void {
+  const left = (counts.get(key) ?? 0) + by;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

@@ -38,6 +38,8 @@ export interface Subject {
 
 /** A gathered result of an interval monitor waiting to be committed (see `MonitorRunner.commit`). */
 export interface PendingMonitorRecord {
+  /** Its monitor's key (`monitorKey`): the order its results are kept and written in. */
+  key: string;
   websiteId: number;
   monitor: IntervalMonitor;
   subject: Subject;
@@ -52,11 +54,11 @@ export interface PendingMonitorRecord {
   decided: { effects: DurableEffects | null } | null;
 }
 
-/** Where results wait while MongoDB cannot take them: one buffer with the HTTP checks', in order per website. */
+/** Where results wait while MongoDB cannot take them: one buffer with the HTTP checks', in order per monitor. */
 export interface KeptResults {
   add(entry: PendingMonitorRecord): void;
-  holds(websiteId: number): boolean;
-  holdsUndecided(websiteId: number): boolean;
+  holds(key: string): boolean;
+  holdsUndecided(key: string): boolean;
 }
 
 export interface MonitorCommitterDependencies {
@@ -164,13 +166,13 @@ export class MonitorCommitter {
   async commit(entry: PendingMonitorRecord, options: { replay: boolean }): Promise<{ recheckSoon: boolean }> {
     const { pending } = this.deps;
     // An earlier result of this website waits to be decided: this one is decided after it.
-    if (!options.replay && pending.holdsUndecided(entry.websiteId)) {
+    if (!options.replay && pending.holdsUndecided(entry.key)) {
       pending.add(entry);
       return { recheckSoon: false };
     }
     let mongoWrites: MongoWrites = options.replay
       ? 'now'
-      : pending.holds(entry.websiteId)
+      : pending.holds(entry.key)
         ? 'defer'
         : 'defer-if-away';
     if (!entry.stored && mongoWrites !== 'defer')

@@ -6,6 +6,7 @@ import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   type MonitorStateRepository,
   type MonitorTransitions,
+  monitorKey,
 } from '../monitoring/index.js';
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
@@ -260,6 +261,7 @@ export class MonitorRunner {
     const gathered = await gather(monitor, pkg, this.deps);
     const { recheckSoon } = await this.committer.commit(
       {
+        key: monitorKey(monitor.websiteId, { kind: monitor.kind, id: monitor.id }),
         websiteId: monitor.websiteId,
         monitor,
         subject,
