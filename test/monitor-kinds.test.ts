@@ -226,7 +226,11 @@ describe('checks of every probe kind through one registry, end to end (API → w
       (await api.request<{ kind: string }>('GET', `/api/monitors/${job.body.id}`, { token })).body.kind,
     ).toBe('heartbeat');
 
-    const guarded = await startMonitoringStack('kinds-guarded', {}, { ALLOW_PRIVATE_TARGETS: 'false' });
+    const guarded = await startMonitoringStack(
+      'kinds-guarded',
+      {},
+      { ALLOW_PRIVATE_TARGETS: 'false', PROBE_EXEMPT_ADDRESSES: '10.0.0.5:8443' },
+    );
     try {
       const site = await guarded.api.request<{ id: number }>('POST', '/api/websites', {
         token: guarded.token,
@@ -238,6 +242,23 @@ describe('checks of every probe kind through one registry, end to end (API → w
       });
       expect(blocked.status).toBe(400);
       expect(blocked.body.errors?.[0]?.path).toBe('host');
+      // An exemption that names a port admits that port only, when written as at each check.
+      const onPort = (port: number, kind = 'udp') =>
+        guarded.api.request<Problem>('POST', `/api/websites/${site.body.id}/monitors`, {
+          token: guarded.token,
+          body:
+            kind === 'port'
+              ? { kind, host: '10.0.0.5', port }
+              : { kind, host: '10.0.0.5', port, payload: 'x' },
+        });
+      expect((await onPort(8443)).status).toBe(201);
+      expect((await onPort(8443, 'port')).status).toBe(201);
+      const otherPort = await onPort(6379, 'port');
+      expect(otherPort.status).toBe(400);
+      expect(otherPort.body.errors?.[0]).toMatchObject({
+        path: 'host',
+        message: expect.stringContaining('not on port 6379'),
+      });
     } finally {
       await guarded.stop();
     }

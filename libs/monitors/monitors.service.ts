@@ -78,6 +78,14 @@ export interface MonitorDependencies {
   revisions: Revisions;
 }
 
+/** The port a probe kind's settings reach: their `port`, or their URL's (its scheme's default); none for ICMP. */
+function portOf(settings: Record<string, unknown>): number | undefined {
+  if (typeof settings.port === 'number') return settings.port;
+  if (typeof settings.url !== 'string') return undefined;
+  const url = new URL(settings.url);
+  return url.port ? Number(url.port) : url.protocol === 'wss:' ? 443 : 80;
+}
+
 /** What a check run on request answered (`runNow`): not stored, not decided. */
 export interface RunOutcome {
   kind: Exclude<MonitorKind, 'heartbeat'>;
@@ -233,10 +241,11 @@ export class MonitorService {
       );
   }
 
-  private checkTarget(host: string, path = 'host'): void {
+  /** An IP literal judged by the SSRF guard as each check will judge it: on the port it reaches (an exemption may name one). */
+  private checkTarget(host: string, path = 'host', port?: number): void {
     const literal = host.replace(/^\[|\]$/g, '');
     if (!isIP(literal)) return;
-    const refused = refusalUnder(this.deps.guard, literal);
+    const refused = refusalUnder(this.deps.guard, literal, port);
     if (refused)
       throw invalidInput(`The host ${host} may not be checked: ${refused}`, [
         {
@@ -444,7 +453,7 @@ export class MonitorService {
     const { website, pkg } = await this.admitted(organizationId, ref, 'port');
     this.intervalWithin(pkg, body.intervalSeconds);
     const host = body.host ?? new URL(website.url).hostname.replace(/^\[|\]$/g, '');
-    this.checkTarget(host);
+    this.checkTarget(host, 'host', body.port);
     return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
       this.underLimit(pkg, 'port', await this.deps.repository.listByWebsite(organizationId, website.id));
       const check = await this.deps.repository.create<PortCheckDocument>({
@@ -512,7 +521,7 @@ export class MonitorService {
     if ('host' in definition.fields && settings.host === undefined)
       settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
     const host = definition.hostOf(settings);
-    if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host');
+    if (host !== null) this.checkTarget(host, 'url' in definition.fields ? 'url' : 'host', portOf(settings));
     const sealedSettings = sealSettings(definition, settings, sent, stored, this.deps.secrets);
     const unknown = unknownSecretReferences(definition, sealedSettings.settings, sealedSettings.sealed);
     if (unknown.length > 0) throw invalidFields('body', unknown);
@@ -585,7 +594,8 @@ export class MonitorService {
       } else if (stored.kind === 'port') {
         const change = body as PortCheckUpdate;
         this.intervalWithin(pkg, change.intervalSeconds);
-        if (change.host !== undefined) this.checkTarget(change.host);
+        if (change.host !== undefined || change.port !== undefined)
+          this.checkTarget(change.host ?? stored.host, 'host', change.port ?? stored.port);
         next = { ...stored, ...change } as PortCheckDocument;
       } else if (stored.kind !== 'heartbeat') {
         const { name, intervalSeconds, timeoutSeconds, ...given } = body as ProbeCheckUpdate;
