@@ -33,22 +33,27 @@ export interface ExportedMonitor {
 
 const exportedOf = (kind: MonitorKind) => {
   const sealed = sealedRecordsOf(kind);
-  return z.object({
-    ...createFieldsOf(kind),
-    id: z.number().int(),
-    websiteId: z.number().int(),
-    kind: z.literal(kind),
-    name: z.string(),
-    ...(sealed.length > 0
-      ? {
-          secretNames: z
-            .object(Object.fromEntries(sealed.map((field) => [field, z.array(z.string())])))
-            .describe('The credentials of each record, by name: write-only, not exported'),
-        }
-      : {}),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  });
+  return (
+    z
+      .object({
+        ...createFieldsOf(kind),
+        id: z.number().int(),
+        websiteId: z.number().int(),
+        kind: z.literal(kind),
+        name: z.string(),
+        ...(sealed.length > 0
+          ? {
+              secretNames: z
+                .object(Object.fromEntries(sealed.map((field) => [field, z.array(z.string())])))
+                .describe('The credentials of each record, by name: write-only, not exported'),
+            }
+          : {}),
+        createdAt: z.iso.datetime(),
+        updatedAt: z.iso.datetime(),
+      })
+      // Named per kind: generated clients name each kind's record fields after it (one model each).
+      .meta({ id: `Exported${kind[0]?.toUpperCase()}${kind.slice(1)}Monitor` })
+  );
 };
 
 export const exportedMonitor = z

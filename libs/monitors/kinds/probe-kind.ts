@@ -160,17 +160,19 @@ export const keptText = (text: string, max = 500) =>
 /** What a reply must hold: a text it contains, or an RE2 pattern it matches (checked when written). */
 export const expectField = z
   .union([
-    z.strictObject({ contains: z.string().min(1).max(1000) }),
-    z.strictObject({
-      matches: z
-        .string()
-        .min(1)
-        .max(1000)
-        .superRefine((source, context) => {
-          const problem = patternProblem(source);
-          if (problem) context.addIssue({ code: 'custom', message: problem });
-        }),
-    }),
+    z.strictObject({ contains: z.string().min(1).max(1000) }).meta({ id: 'ReplyContains' }),
+    z
+      .strictObject({
+        matches: z
+          .string()
+          .min(1)
+          .max(1000)
+          .superRefine((source, context) => {
+            const problem = patternProblem(source);
+            if (problem) context.addIssue({ code: 'custom', message: problem });
+          }),
+      })
+      .meta({ id: 'ReplyMatches' }),
   ])
   .nullable()
   .describe('What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply');

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * The JSON Schema of a monitoring file (monitoring as code: `webmon plan|apply`)
-         * @description Generated from the same schemas as the API’s request bodies: packages, customers with their websites, checks and maintenance windows, notification channels (write-only values as `{env: NAME}`), status pages.
+         * @description Generated from the same schemas as the API’s request bodies: packages, customers with their websites, checks, maintenance windows and monitors (each kind as its create route takes it), notification channels (write-only values as `{env: NAME}`), status pages.
          */
         get: operations["getMonitoringFileSchema"];
         put?: never;
@@ -719,7 +719,7 @@ export interface paths {
         };
         /**
          * Check results, newest first, in pages
-         * @description Without `kind` and `monitorId`, or with `kind=http`: its HTTP check’s results. With `kind` (dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind, merged newest first; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way.
+         * @description Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).
          */
         get: operations["listWebsiteResults"];
         put?: never;
@@ -904,7 +904,7 @@ export interface paths {
         };
         /**
          * Everything configured, to keep or to move: as JSON, or the websites as CSV
-         * @description `format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer.
+         * @description `format=webmon-json`: packages, customers, websites with their check configuration, maintenance windows, the websites’ monitors (heartbeats, DNS, port and probe checks, as their create routes take them; credentials named in `secretNames`, a heartbeat’s ping URL left out), notification channels (write-only fields left out, marked `<field>Set`) and status pages, as the API shows each. `format=csv`: one row per website in the columns POST /api/imports {format: "csv"} reads (`customer, name, url, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused`), RFC 4180, cells a spreadsheet would run as formulas prefixed with an apostrophe. `customerId` limits it to one customer. Written as it is read (no Content-Length): a download cut short is not a whole document. An organization has EXPORTS_PER_ORGANIZATION exports under way at once; past it 429 with Retry-After and `reason: exports-per-organization`.
          */
         get: operations["exportConfiguration"];
         put?: never;
@@ -947,7 +947,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the customer’s report now (or again): a period, to its schedule’s recipients or others
-         * @description Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made.
+         * @description Defaults: the last full month; the schedule’s recipients, else the customer’s notificationEmail; the schedule’s format, else PDF. Sent through the organization’s e-mail channel (or the operator’s SMTP_URL); a failure is retried like a scheduled one. Answers once the first attempt is made. Each recipient is a mail of the organization’s mail budgets (MAIL_PER_ORGANIZATION_PER_HOUR, MAIL_PER_RECIPIENT_PER_HOUR: past either 429 with Retry-After and `reason` `mail-per-organization` or `mail-per-recipient`, nothing sent), and the build counts in REPORTS_PER_ORGANIZATION.
          */
         post: operations["sendReport"];
         delete?: never;
@@ -1004,7 +1004,7 @@ export interface paths {
         put?: never;
         /**
          * Import monitors of another tool (or a CSV) as websites: a job with progress
-         * @description One import runs at a time per organization (409 while one runs). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.
+         * @description One import runs at a time per organization (429 with Retry-After and `reason: imports-per-organization` while one runs, or while IMPORTS_PER_ORGANIZATION of its requests are being read, before this one’s body is). Formats: `webmon-json` (our export, GET /api/exports: packages, customers, websites with their checks and maintenance windows, channels without their write-only values, status pages; what the organization has by the same key is left as it is, each thing’s outcome in `report.resources`), `csv` (ours: name, url, customer, intervalSeconds, timeoutSeconds, method, keyword, keywordMode, expectedStatusCodes, paused), `uptimerobot-csv` (UptimeRobot’s export), `uptimerobot-json` (its getMonitors answer), `uptime-kuma` (its backup JSON). HTTP and keyword monitors become websites with their check configuration; ping, port, DNS, push/heartbeat, gRPC, WebSocket and mail-server monitors become checks of the website of their host (one the customer has or this import makes; else the `attachTo` website; a heartbeat: `attachTo`, else the website of its name), each in `report.monitors`; the others are listed with the reason. A website the customer has at the same URL, or a check of the same kind and target on its website, is not made again, so an import can be run again. Answers 202 with the job: poll GET /api/imports/{id}. The body may be up to 16 MiB here.
          */
         post: operations["startImport"];
         delete?: never;
@@ -1295,8 +1295,8 @@ export interface paths {
         get: operations["listWebsiteMonitors"];
         put?: never;
         /**
-         * Add a check of any probe kind: icmp, udp, grpc, websocket, smtp, imap, pop3
-         * @description Each kind its own fields (a field it does not know is a 400 naming it); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together).
+         * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3
+         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -3042,6 +3042,11 @@ export interface components {
                 checkConfig: components["schemas"]["CheckConfig"];
             }[];
             maintenanceWindows: components["schemas"]["MaintenanceWindow"][];
+            /**
+             * @description The websites' heartbeats, DNS, port and probe checks (an export made before they were carried has none)
+             * @default []
+             */
+            monitors: components["schemas"]["ExportedMonitor"][];
             /** @description Write-only fields are not exported: each shows as `<field>Set: true|false` */
             channels: components["schemas"]["Channel"][];
             statusPages: components["schemas"]["StatusPage"][];
@@ -3068,6 +3073,397 @@ export interface components {
             byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
             /** Format: date-time */
             until?: string;
+        };
+        /** @description A heartbeat, DNS, port or probe check of a website: the fields its create route takes; credentials (a WebSocket’s Authorization header, gRPC metadata keys) are named in `secretNames`, never exported; a heartbeat’s ping URL is not exported */
+        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"];
+        ExportedHeartbeatMonitor: {
+            name: string;
+            schedule: components["schemas"]["HeartbeatSchedule"];
+            /**
+             * @description How late a ping may be before it is missed
+             * @default 300
+             */
+            graceSeconds: number;
+            /**
+             * @description A run started with /start and not finished within this is late (null: no bound)
+             * @default null
+             */
+            maxRunSeconds: number | null;
+            /** @constant */
+            kind: "heartbeat";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        HeartbeatSchedule: {
+            /** @description The job pings every this many seconds */
+            periodSeconds: number;
+        } | {
+            /** @description Five fields, e.g. "30 2 * * *" */
+            cron: string;
+            /**
+             * @description The cron expression is read in it
+             * @default UTC
+             */
+            timezone: string;
+        };
+        ExportedDnsMonitor: {
+            name: string;
+            /** @enum {string} */
+            recordType: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "CAA";
+            /** @description The name to look up (default: the website's host) */
+            host?: string;
+            /** @description The values the answer must be (in any order), or 'unchanged': the first answer is learned and a change raises dns.changed */
+            expected: "unchanged" | string[];
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 5
+             */
+            timeoutSeconds: number;
+            /**
+             * @description With 'unchanged': a changed answer not acknowledged is learned this long after the change
+             * @default 86400
+             */
+            relearnAfterSeconds: number;
+            /** @constant */
+            kind: "dns";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedPortMonitor: {
+            name: string;
+            /** @description Where to connect (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description A TLS handshake after connecting; the certificate is checked like HTTPS
+             * @default false
+             */
+            tls: boolean;
+            /**
+             * @description The first line the server sends must start with this (e.g. "220" for SMTP)
+             * @default null
+             */
+            expectBanner: string | null;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @constant */
+            kind: "port";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedIcmpMonitor: {
+            /** @constant */
+            kind: "icmp";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description What to ping (default: the website's host) */
+            host?: string;
+            /**
+             * @description Echo requests sent each check
+             * @default 3
+             */
+            count: number;
+            /**
+             * @description Lost replies above this share are down
+             * @default 0
+             */
+            maxLossPercent: number;
+            /**
+             * @description An average round trip above this is degraded (null: not judged)
+             * @default null
+             */
+            maxRttMs: number | null;
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedUdpMonitor: {
+            /** @constant */
+            kind: "udp";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description Where to send (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description The datagram sent, as text or as hex digits
+             * @default
+             */
+            payload: string;
+            /**
+             * @default text
+             * @enum {string}
+             */
+            payloadEncoding: "text" | "hex";
+            /**
+             * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
+             * @default null
+             */
+            expect: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ReplyContains: {
+            contains: string;
+        };
+        ReplyMatches: {
+            matches: string;
+        };
+        ExportedGrpcMonitor: {
+            /** @constant */
+            kind: "grpc";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The gRPC server (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description TLS (the certificate checked as for HTTPS); false: plaintext HTTP/2
+             * @default false
+             */
+            tls: boolean;
+            /**
+             * @description The service asked about ('' : the server as a whole)
+             * @default
+             */
+            service: string;
+            /**
+             * @description Sent with the call (e.g. an API key header)
+             * @default {}
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            id: number;
+            websiteId: number;
+            /** @description The credentials of each record, by name: write-only, not exported */
+            secretNames: {
+                metadata: string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedWebsocketMonitor: {
+            /** @constant */
+            kind: "websocket";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /**
+             * Format: uri
+             * @description ws:// or wss:// address
+             */
+            url: string;
+            /**
+             * @description Query parameters added to the URL (where WebSocket servers take a token: browsers cannot send headers); credential names (token, key, auth, secret…) are sealed and shown as "(set)"
+             * @default {}
+             */
+            query: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values `send`, `headers` and `query` use as {{secret.NAME}} (a message that logs in, say): sealed when written, shown as "(set)", blanked in evidence
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+            /**
+             * @description Sent with the upgrade request (credential headers are shown as "(set)")
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description Asked for; the server must choose it
+             * @default null
+             */
+            subprotocol: string | null;
+            /**
+             * @description A text message sent once open
+             * @default null
+             */
+            send: string | null;
+            /**
+             * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
+             * @default null
+             */
+            expect: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
+            id: number;
+            websiteId: number;
+            /** @description The credentials of each record, by name: write-only, not exported */
+            secretNames: {
+                headers: string[];
+                query: string[];
+                secrets: string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedSmtpMonitor: {
+            /** @constant */
+            kind: "smtp";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedImapMonitor: {
+            /** @constant */
+            kind: "imap";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedPop3Monitor: {
+            /** @constant */
+            kind: "pop3";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description The mail server (default: the website's host) */
+            host?: string;
+            /** @description Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995) */
+            port?: number;
+            /**
+             * @description starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only
+             * @default starttls
+             * @enum {string}
+             */
+            security: "starttls" | "tls" | "none";
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Channel: {
             id: number;
@@ -3360,7 +3756,7 @@ export interface components {
                 /** @description `webmon-json`: each thing of the export and what became of it (exists: the organization has one by that key, left as it is; skipped: a thing it needs was not made) */
                 resources: {
                     /** @enum {string} */
-                    kind: "package" | "customer" | "channel" | "website" | "maintenanceWindow" | "statusPage";
+                    kind: "package" | "customer" | "channel" | "website" | "maintenanceWindow" | "monitor" | "statusPage";
                     name: string;
                     /** @enum {string} */
                     status: "created" | "would-create" | "exists" | "failed" | "skipped";
@@ -3652,11 +4048,7 @@ export interface components {
             /** @enum {string} */
             payloadEncoding?: "text" | "hex";
             /** @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply */
-            expect?: ({
-                contains: string;
-            } | {
-                matches: string;
-            }) | null;
+            expect?: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
         };
         GrpcCheck: {
             id: number;
@@ -3719,6 +4111,14 @@ export interface components {
              * @description ws:// or wss:// address
              */
             url?: string;
+            /** @description Query parameters added to the URL (where WebSocket servers take a token: browsers cannot send headers); credential names (token, key, auth, secret…) are sealed and shown as "(set)" */
+            query?: {
+                [key: string]: string;
+            };
+            /** @description Values `send`, `headers` and `query` use as {{secret.NAME}} (a message that logs in, say): sealed when written, shown as "(set)", blanked in evidence */
+            secrets?: {
+                [key: string]: string;
+            };
             /** @description Sent with the upgrade request (credential headers are shown as "(set)") */
             headers?: {
                 [key: string]: string;
@@ -3728,11 +4128,7 @@ export interface components {
             /** @description A text message sent once open */
             send?: string | null;
             /** @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply */
-            expect?: ({
-                contains: string;
-            } | {
-                matches: string;
-            }) | null;
+            expect?: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
         };
         SmtpCheck: {
             id: number;
@@ -3921,7 +4317,6 @@ export interface components {
                 text: string;
             };
             websites: {
-                publicId: string;
                 name: string;
                 status: string;
                 statusText: string;
@@ -3937,12 +4332,18 @@ export interface components {
                     hour: string;
                     averageMs: number | null;
                 }[] | null;
-                /** @description Its scheduled jobs (heartbeats), DNS records and service ports */
+                /** @description Its scheduled jobs (heartbeats), DNS records, service ports and the other checks, each with its 90 days as the website has them */
                 monitors: {
                     kind: string;
                     name: string;
                     status: string;
                     statusText: string;
+                    uptime90dPercent: number | null;
+                    days: {
+                        date: string;
+                        uptimePercent: number | null;
+                        downtimeSeconds: number;
+                    }[];
                 }[];
             }[];
             incidents: {
@@ -4622,7 +5023,7 @@ export interface components {
         };
         HeartbeatCreate: {
             name: string;
-            schedule: components["schemas"]["HeartbeatSchedule"];
+            schedule: components["schemas"]["HeartbeatScheduleInput"];
             /**
              * @description How late a ping may be before it is missed
              * @default 300
@@ -4634,7 +5035,7 @@ export interface components {
              */
             maxRunSeconds: number | null;
         };
-        HeartbeatSchedule: {
+        HeartbeatScheduleInput: {
             /** @description The job pings every this many seconds */
             periodSeconds: number;
         } | {
@@ -4647,7 +5048,7 @@ export interface components {
             timezone: string;
         };
         HeartbeatPreviewRequest: {
-            schedule: components["schemas"]["HeartbeatSchedule"];
+            schedule: components["schemas"]["HeartbeatScheduleInput"];
             /**
              * @description How late a ping may be before it is missed
              * @default 0
@@ -4706,7 +5107,79 @@ export interface components {
              */
             timeoutSeconds: number;
         };
-        MonitorCreate: components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"];
+        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"];
+        HeartbeatMonitorCreate: {
+            name: string;
+            schedule: components["schemas"]["HeartbeatScheduleInput"];
+            /**
+             * @description How late a ping may be before it is missed
+             * @default 300
+             */
+            graceSeconds: number;
+            /**
+             * @description A run started with /start and not finished within this is late (null: no bound)
+             * @default null
+             */
+            maxRunSeconds: number | null;
+            /** @constant */
+            kind: "heartbeat";
+        };
+        DnsMonitorCreate: {
+            /** @description What people call it (default: the record type and name) */
+            name?: string;
+            /** @enum {string} */
+            recordType: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "CAA";
+            /** @description The name to look up (default: the website's host) */
+            host?: string;
+            /** @description The values the answer must be (in any order), or 'unchanged': the first answer is learned and a change raises dns.changed */
+            expected: "unchanged" | string[];
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 5
+             */
+            timeoutSeconds: number;
+            /**
+             * @description With 'unchanged': a changed answer not acknowledged is learned this long after the change
+             * @default 86400
+             */
+            relearnAfterSeconds: number;
+            /** @constant */
+            kind: "dns";
+        };
+        PortMonitorCreate: {
+            /** @description What people call it (default: host:port) */
+            name?: string;
+            /** @description Where to connect (default: the website's host) */
+            host?: string;
+            port: number;
+            /**
+             * @description A TLS handshake after connecting; the certificate is checked like HTTPS
+             * @default false
+             */
+            tls: boolean;
+            /**
+             * @description The first line the server sends must start with this (e.g. "220" for SMTP)
+             * @default null
+             */
+            expectBanner: string | null;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @constant */
+            kind: "port";
+        };
         /** @description ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. */
         IcmpCheckCreate: {
             /** @constant */
@@ -4774,11 +5247,7 @@ export interface components {
              * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
              * @default null
              */
-            expect: ({
-                contains: string;
-            } | {
-                matches: string;
-            }) | null;
+            expect: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
         };
         /** @description The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. */
         GrpcCheckCreate: {
@@ -4817,7 +5286,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. */
+        /** @description A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. */
         WebsocketCheckCreate: {
             /** @constant */
             kind: "websocket";
@@ -4839,6 +5308,20 @@ export interface components {
              */
             url: string;
             /**
+             * @description Query parameters added to the URL (where WebSocket servers take a token: browsers cannot send headers); credential names (token, key, auth, secret…) are sealed and shown as "(set)"
+             * @default {}
+             */
+            query: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values `send`, `headers` and `query` use as {{secret.NAME}} (a message that logs in, say): sealed when written, shown as "(set)", blanked in evidence
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+            /**
              * @description Sent with the upgrade request (credential headers are shown as "(set)")
              * @default {}
              */
@@ -4859,11 +5342,7 @@ export interface components {
              * @description What the reply must hold: {contains: text} or {matches: RE2 pattern}; null: any reply
              * @default null
              */
-            expect: ({
-                contains: string;
-            } | {
-                matches: string;
-            }) | null;
+            expect: (components["schemas"]["ReplyContains"] | components["schemas"]["ReplyMatches"]) | null;
         };
         /** @description A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). */
         SmtpCheckCreate: {
@@ -4959,7 +5438,7 @@ export interface components {
         };
         HeartbeatUpdate: {
             name?: string;
-            schedule?: components["schemas"]["HeartbeatSchedule"];
+            schedule?: components["schemas"]["HeartbeatScheduleInput"];
             /** @description How late a ping may be before it is missed */
             graceSeconds?: number;
             /** @description A run started with /start and not finished within this is late (null: no bound) */
@@ -9438,6 +9917,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit reached; see Retry-After */
             429: {
                 headers: {
@@ -9823,6 +10316,20 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12853,20 +13360,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    "x-request-id": components["headers"]["x-request-id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -13097,6 +13590,20 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
