@@ -343,7 +343,7 @@ describe('people: what the logs hold', () => {
     const server = await startApi(config, createLogger('api', 'trace', sink));
     const mongo = new MongoClient(config.MONGODB_URL);
     try {
-      const api = { api: server, request: TestApi.prototype.request } as unknown as TestApi;
+      const api = { api: server, config, request: TestApi.prototype.request } as unknown as TestApi;
       Object.defineProperty(api, 'db', { value: mongo.db() });
       const { email } = await createUser(api, await createOrganizationId(api), 'viewer');
       const wrong = await api.request('POST', '/api/auth/login', {

@@ -25,10 +25,18 @@ describe('services of a process', () => {
       logger: createLogger('test', 'silent'),
     });
     expect(services.built()).toEqual([]);
-    // What the notifier reaches for: delivery requests and what they are made of.
+    // What the notifier reaches for: delivery requests and what they are made of (the mail budget
+    // the deliveries hold for e-mail channels' test sends: a Redis key prefix, nothing opened).
     expect(services.deliveryRequests).toBeDefined();
     expect(services.built().sort()).toEqual(
-      ['channelRepository', 'deliveries', 'deliveryRequests', 'notificationQueue', 'owedAttempts'].sort(),
+      [
+        'channelRepository',
+        'deliveries',
+        'deliveryRequests',
+        'mailBudget',
+        'notificationQueue',
+        'owedAttempts',
+      ].sort(),
     );
     expect(services.built()).not.toContain('scheduler');
     // The same instance each time.

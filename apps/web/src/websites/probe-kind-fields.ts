@@ -13,6 +13,7 @@ export interface KindField {
 }
 
 type JsonSchema = {
+  $ref?: string;
   type?: string | string[];
   description?: string;
   enum?: string[];
@@ -27,9 +28,19 @@ type JsonSchema = {
 /** Asked by every kind, shown by the form's own fields. */
 const COMMON = new Set(['kind', 'name', 'intervalSeconds', 'timeoutSeconds']);
 
-function fieldOf(key: string, schema: JsonSchema, required: boolean): KindField {
-  // A nullable union is anyOf [anyOf [...], null]: its variants, flattened.
-  const flat = (node: JsonSchema): JsonSchema[] => (node.anyOf ? node.anyOf.flatMap(flat) : [node]);
+function fieldOf(
+  key: string,
+  schema: JsonSchema,
+  required: boolean,
+  named: Record<string, JsonSchema>,
+): KindField {
+  // A nullable union is anyOf [anyOf [...], null]: its variants, flattened; a named one read where it is named.
+  const flat = (node: JsonSchema): JsonSchema[] =>
+    node.$ref
+      ? flat(named[node.$ref.replace('#/components/schemas/', '')] ?? {})
+      : node.anyOf
+        ? node.anyOf.flatMap(flat)
+        : [node];
   const variants = flat(schema);
   const value = variants.filter((v) => v.type !== 'null');
   const first = value[0] ?? schema;
@@ -69,7 +80,7 @@ export function kindFields(): Promise<Record<ProbeKind, KindField[]>> {
       const required = new Set(schema?.required ?? []);
       fields[kind] = Object.entries(schema?.properties ?? {})
         .filter(([key]) => !COMMON.has(key))
-        .map(([key, property]) => fieldOf(key, property, required.has(key)));
+        .map(([key, property]) => fieldOf(key, property, required.has(key), schemas));
     }
     return fields;
   })();
