@@ -114,8 +114,9 @@ export async function runProbeCheck(
 ): Promise<ProbeOutcome> {
   const kind = PROBE_KINDS[check.kind];
   const sealed = check.sealed ?? [];
-  const outcome = await kind.check(openedSettings(kind, check.settings, sealed, box), context);
-  return { ...outcome, evidence: redacted(outcome.evidence, sealedValues(kind, sealed, box)) };
+  const opened = openedSettings(kind, check.settings, sealed, box);
+  const outcome = await kind.check(opened, context);
+  return { ...outcome, evidence: redacted(outcome.evidence, sealedValues(opened, sealed)) };
 }
 
 /** A check of a probe kind: its kind gathers and decides. */

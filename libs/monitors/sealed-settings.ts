@@ -131,15 +131,15 @@ export function openedSettings(
   return opened;
 }
 
-/** The opened values of the sealed entries, as evidence must never show them (a server may echo one). */
-export function sealedValues(
-  kind: Pick<ProbeKind, 'kind'>,
-  sealed: readonly SealedEntry[],
-  box: SecretBox,
-): string[] {
+/**
+ * The values of the sealed entries in settings opened for a check (`openedSettings`, no second
+ * decryption), as evidence must never show them (a server may echo one); very short ones would
+ * blank ordinary text and are left.
+ */
+export function sealedValues(opened: Record<string, unknown>, sealed: readonly SealedEntry[]): string[] {
   return sealed
-    .map((entry) => box.open(entry.value, sealedEntryContext(kind.kind, entry)))
-    .filter((value) => value.length >= 4);
+    .map((entry) => recordOf(opened[entry.field])[entry.name])
+    .filter((value): value is string => typeof value === 'string' && value.length >= 4);
 }
 
 /** Evidence with every sealed value blanked wherever it appears in its texts. */

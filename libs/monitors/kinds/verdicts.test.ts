@@ -202,10 +202,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
     ]);
     // Whatever a server echoes of them, evidence shows none.
     expect(
-      redacted(
-        { reply: 'welcome p4ss-word, token q-s3cret' },
-        sealedValues(PROBE_KINDS.websocket, sealedToken.sealed, box),
-      ),
+      redacted({ reply: 'welcome p4ss-word, token q-s3cret' }, sealedValues(opened, sealedToken.sealed)),
     ).toEqual({ reply: 'welcome [redacted], token [redacted]' });
     expect(
       PROBE_KINDS.websocket.settings.safeParse({ url: 'wss://rt.example/?access_token=abc' }).success,
