@@ -20,7 +20,6 @@ import { commandOn, type MongoFaultProxy, startMongoFaultProxy } from './support
 import { startHttpTarget, type Target } from './support/targets.js';
 
 const silent = createLogger('test', 'silent');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A result of one region, as the check runner decides it (one failure confirms). */
 function resultPlan(state: MonitorStateDocument, status: 'up' | 'down', at: Date): TransitionPlan {
@@ -104,10 +103,10 @@ describe('the monitor transition path under races and failures (real FerretDB an
         customerId: 1,
       };
       const a = path(proxied.db(api.db.databaseName));
-      // B's own lock outlasts its thinking.
-      const b = path(api.db, 10_000);
+      // B's own lock outlasts its slow write.
+      const b = path(proxied.db(api.db.databaseName), 10_000);
       // Up, and in MongoDB.
-      await b.transitions.run(website, async (state) => ({
+      await b.transitions.run(website, (state) => ({
         result: undefined,
         plan: resultPlan(state, 'up', new Date(Date.now() - 10_000)),
       }));
@@ -115,17 +114,15 @@ describe('the monitor transition path under races and failures (real FerretDB an
       const stalled = proxy.delayOnce(commandOn('update', 'monitor_states'), 3000);
       const aDone = a.transitions.run(
         website,
-        async (state) => ({ result: 'A', plan: resultPlan(state, 'down', new Date(Date.now() - 5000)) }),
+        (state) => ({ result: 'A', plan: resultPlan(state, 'down', new Date(Date.now() - 5000)) }),
         'defer-if-away',
       );
       await stalled;
-      const stalledAt = Date.now();
+      // B's write of the state takes this long on its way (A's is held 3 s).
+      if (bThinksMs > 0) void proxy.delayOnce(commandOn('update', 'monitor_states'), bThinksMs);
       const bDone = await b.transitions.run(
         website,
-        async (state) => {
-          await sleep(Math.max(0, stalledAt + bThinksMs - Date.now()));
-          return { result: 'B', plan: resultPlan(state, 'up', new Date()) };
-        },
+        (state) => ({ result: 'B', plan: resultPlan(state, 'up', new Date()) }),
         'defer-if-away',
       );
       const aOutcome = await aDone;
@@ -152,7 +149,7 @@ describe('the monitor transition path under races and failures (real FerretDB an
       url: 'https://orphaned.example.com/',
       customerId: 1,
     };
-    const down = await transitions.run(website, async (state) => ({
+    const down = await transitions.run(website, (state) => ({
       result: undefined,
       plan: resultPlan(state, 'down', new Date(Date.now() - 120_000)),
     }));

@@ -91,9 +91,20 @@ export class TenantResources<T extends TenantResource> {
    * few fields a worker keeps, without rewriting what a concurrent edit changed).
    */
   async updateFields(organizationId: number, id: number, update: UpdateFilter<T>): Promise<void> {
+    await this.updateFieldsIf(organizationId, id, {}, update);
+  }
+
+  /** As `updateFields`, only while the resource matches `condition` (a compare-and-set): whether it did. */
+  async updateFieldsIf(
+    organizationId: number,
+    id: number,
+    condition: Filter<T>,
+    update: UpdateFilter<T>,
+  ): Promise<boolean> {
     const ref = await this.refOf(organizationId, id);
-    if (ref === null) await this.scoped.updateOne(organizationId, { id } as Filter<T>, update);
-    else await this.scoped.collection.updateOne({ _id: ref } as Filter<T>, update);
+    if (ref === null) return this.scoped.updateOne(organizationId, { ...condition, id } as Filter<T>, update);
+    const done = await this.scoped.collection.updateOne({ ...condition, _id: ref } as Filter<T>, update);
+    return done.matchedCount > 0;
   }
 
   async findById(organizationId: number, id: number): Promise<T | null> {

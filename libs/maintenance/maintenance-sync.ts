@@ -2,6 +2,7 @@ import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   atMaintenanceBoundary,
+  type CheckResultDocument,
   type MonitorStateDocument,
   type MonitorStateRepository,
   type MonitorTransitions,
@@ -24,6 +25,22 @@ export interface MaintenanceReconcileReport {
 }
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+/** Windows read twice are the same windows, unchanged (each write moves `updatedAt`). */
+function sameWindows(
+  a: readonly MaintenanceWindowDocument[],
+  b: readonly MaintenanceWindowDocument[],
+): boolean {
+  const seen = (windows: readonly MaintenanceWindowDocument[]) =>
+    windows
+      .map((w) => `${w.id}@${w.updatedAt.getTime()}`)
+      .sort()
+      .join(',');
+  return seen(a) === seen(b);
+}
+
+/** How often a sync starts again when the windows changed while it ran. */
+const SYNC_ATTEMPTS = 3;
 
 /** A plan that only keeps `state` (its maintenance fields), telling nothing. */
 function quietly(state: MonitorStateDocument, at: Date): TransitionPlan {
@@ -56,50 +73,68 @@ export class MaintenanceSync {
     },
   ) {}
 
-  /** Brings one website up to date; a boundary job is evaluated no earlier than its boundary. */
+  /**
+   * Brings one website up to date; a boundary job is evaluated no earlier than its boundary. The
+   * windows and the latest result are read before the monitor lock (its decision is pure), the
+   * boundary jobs planned after it; should the windows change meanwhile, it is brought up to date
+   * again from what they are now.
+   */
   async sync(job: MaintenanceJobData): Promise<void> {
     const at = new Date(Math.max(Date.now(), job.at ?? 0));
     const { organizationId, websiteId } = job;
     const website = await this.deps.websites.findByRef(organizationId, { id: websiteId });
-    await this.deps.transitions.run(website ?? { organizationId, id: websiteId }, async (state) => {
-      if (!website) {
-        // The website is gone: so are its windows and its planned job.
-        await this.deps.windows.deleteByWebsite(organizationId, websiteId);
-        if (!state.maintenanceBoundaryAt) return { result: undefined, plan: null };
-        await this.deps.queue.dropBoundary(websiteId, state.maintenanceBoundaryAt);
-        const cleared = {
-          ...state,
-          maintenance: null,
-          maintenanceActive: false,
-          maintenanceBoundaryAt: null,
-        };
-        return { result: undefined, plan: quietly(cleared, at) };
-      }
-      const windows = await this.deps.windows.listByWebsite(organizationId, websiteId);
+    // The website is gone: so are its windows and its planned job.
+    if (!website) await this.deps.windows.deleteByWebsite(organizationId, websiteId);
+    let windows = website ? await this.deps.windows.listByWebsite(organizationId, websiteId) : [];
+    for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
       const span = maintenanceSpan(windows, at);
       const boundary = spanBoundary(span, at);
-      if (state.maintenanceBoundaryAt && !sameTime(state.maintenanceBoundaryAt, boundary))
-        await this.deps.queue.dropBoundary(websiteId, state.maintenanceBoundaryAt);
+      const latest = website && (await this.deps.results.latest(organizationId, websiteId));
+      const done = await this.deps.transitions.run(website ?? { organizationId, id: websiteId }, (state) => {
+        if (!website) {
+          if (!state.maintenanceBoundaryAt) return { result: null, plan: null };
+          const cleared = {
+            ...state,
+            maintenance: null,
+            maintenanceActive: false,
+            maintenanceBoundaryAt: null,
+          };
+          return { result: state.maintenanceBoundaryAt, plan: quietly(cleared, at) };
+        }
+        const plan = this.boundaryPlan(website, state, { windows, span, latest: latest ?? null }, at);
+        const next = { ...plan.outcome.state, maintenance: span, maintenanceBoundaryAt: boundary };
+        return {
+          result: state.maintenanceBoundaryAt,
+          plan: { ...plan, outcome: { ...plan.outcome, state: next } },
+        };
+      });
+      // The planned job follows the state: the one planned before is dropped when it moved.
+      const planned = done.result;
+      if (planned && !sameTime(planned, boundary)) await this.deps.queue.dropBoundary(websiteId, planned);
       if (boundary) await this.deps.queue.ensureBoundary(organizationId, websiteId, boundary);
-      const plan = await this.boundaryPlan(website, state, windows, span, at);
-      const next = { ...plan.outcome.state, maintenance: span, maintenanceBoundaryAt: boundary };
-      return { result: undefined, plan: { ...plan, outcome: { ...plan.outcome, state: next } } };
-    });
+      if (!website) return;
+      const now = await this.deps.windows.listByWebsite(organizationId, websiteId);
+      if (sameWindows(now, windows)) return;
+      windows = now;
+    }
   }
 
-  /** The maintenance events a change of span calls for, and the settlement at the end. */
-  private async boundaryPlan(
+  /** The maintenance events a change of span calls for, and the settlement at the end (pure). */
+  private boundaryPlan(
     website: WebsiteDocument,
     state: MonitorStateDocument,
-    windows: MaintenanceWindowDocument[],
-    span: MaintenanceSpan | null,
+    read: {
+      windows: MaintenanceWindowDocument[];
+      span: MaintenanceSpan | null;
+      latest: CheckResultDocument | null;
+    },
     at: Date,
-  ): Promise<TransitionPlan> {
+  ): TransitionPlan {
+    const { windows, span, latest } = read;
     const active = spanCovers(span, at);
     const outcome = atMaintenanceBoundary(state, { active, at, paused: website.paused });
     if (outcome.events.length === 0) return quietly(outcome.state, at);
     const current = active ? span : state.maintenance;
-    const latest = await this.deps.results.latest(website.organizationId, website.id);
     return {
       trigger: `maintenance:${active ? 'start' : 'end'}:${current?.windowId ?? 0}`,
       at,

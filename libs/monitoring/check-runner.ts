@@ -15,7 +15,6 @@ import {
   withinDeadline,
 } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
-import { LockTimeoutError } from '../locks/index.js';
 import { includesFeature, type PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
@@ -36,6 +35,7 @@ import type { MonitorStateRepository } from './monitor-state.repository.js';
 import type { DurableEffects, MongoWrites, MonitorTransitions } from './monitor-transition.js';
 import type { PendingRecords } from './pending-records.js';
 import { type CheckResultDocument, failuresOf, summaryOf } from './result.repository.js';
+import { type CommitSteps, commitResult, writeKept } from './result-commit.js';
 import type { RollupRecorder } from './rollups.js';
 import type { Health } from './status-machine.js';
 
@@ -74,8 +74,15 @@ export interface PendingRecord {
   websiteId: number;
   website: WebsiteDocument;
   pkg: PackageDocument;
-  /** With its `_id` fixed before the first try, so a retried insert cannot store it twice. */
+  /**
+   * With its `_id` fixed before the first try, so a retried insert cannot store it twice, and
+   * `inMaintenance` settled from the monitor state read before it is stored.
+   */
   result: CheckResultDocument & { _id: ObjectId };
+  /** The result is in MongoDB. */
+  stored: boolean;
+  /** Whether `result.inMaintenance` is settled (from the state read before it was first stored). */
+  settled: boolean;
   /**
    * Set when it was decided while MongoDB was away (on the hot state in Redis, under the monitor
    * lock): what MongoDB still owes for that decision, written after the result. Null: it waits to
@@ -84,11 +91,6 @@ export interface PendingRecord {
   decided: { effects: DurableEffects | null } | null;
   /** What a failing check saw (its alert carries it). */
   evidence?: Evidence;
-}
-
-/** MongoDB cannot take the record now (gone, stalled, or a lock held by a record stuck in it). */
-export function isRecordRetryable(error: unknown): boolean {
-  return isMongoUnavailable(error) || error instanceof LockTimeoutError;
 }
 
 /** Checks the package no longer includes are off, whatever the stored configuration says. */
@@ -176,7 +178,7 @@ export class CheckRunner {
       nodeId: this.deps.nodeId,
       startedAt: observation.startedAt,
       status,
-      inMaintenance: false, // settled under the monitor lock, from the monitor state
+      inMaintenance: false, // settled from the monitor state before it is stored
       httpStatus: observation.httpStatus,
       sizeBytes: observation.sizeBytes,
       truncated: observation.bodyTruncated,
@@ -211,31 +213,22 @@ export class CheckRunner {
       website,
       pkg,
       result: { ...result, _id: new ObjectId() },
+      stored: false,
+      settled: false,
       decided: null,
       ...(evidence ? { evidence } : {}),
     };
-    const { pending } = this.deps;
-    // An earlier result of this website waits to be decided: this one is decided after it.
-    if (!pending.holdsUndecided(entry.key)) {
-      try {
-        return { ran: true, ...(await this.record(entry, { replay: false })) };
-      } catch (error) {
-        // No hot state to decide on while MongoDB is away (or its lock held by a stalled record).
-        if (!isRecordRetryable(error)) throw error;
-      }
-    }
-    pending.add(entry);
-    return { ran: true, result, recheckSoon: false, decision: null };
+    return { ran: true, ...(await this.record(entry, { replay: false })) };
   }
 
   /** Records a kept result (see `PendingRecords`): stored, then decided or its decision's effects written. */
   async recordKept(entry: PendingRecord): Promise<void> {
-    if (!entry.decided) {
-      await this.record(entry, { replay: true });
-      return;
-    }
-    await this.store(entry.result, 'now');
-    if (entry.decided.effects) await this.deps.transitions.applyKept(entry.decided.effects);
+    await writeKept(
+      this.deps,
+      entry,
+      () => this.record(entry, { replay: true }),
+      () => this.store(entry.result, 'now'),
+    );
   }
 
   /**
@@ -300,94 +293,105 @@ export class CheckRunner {
   }
 
   /**
-   * Stores the result, then decides the status, incident and events it leads to (so a status is
-   * never visible before the result behind it), on the monitor transition path. While MongoDB is
-   * away (or a result of the website waits in the buffer) the decision is made on the hot state
-   * all the same, and the result and MongoDB's part of the decision are kept in the buffer.
+   * Commits a check straight through: what the decision needs read first (the monitor state for
+   * the result's maintenance flag, an earlier failure's evidence for a down alert), the result
+   * stored, then the pure decision and its writes under the monitor lock (`commitResult`), so a
+   * status is never visible before the result behind it. While MongoDB is away (or a result of the
+   * website waits in the buffer) the decision is made on the hot state all the same, and the
+   * result and MongoDB's part of the decision are kept in the buffer.
    */
   private async record(entry: PendingRecord, options: { replay: boolean }): Promise<Recorded> {
     const { website, pkg } = entry;
     const { pending, transitions } = this.deps;
-    // A replay from the buffer writes to MongoDB or fails (it stays in the buffer); a fresh check
-    // keeps what MongoDB cannot take now, behind what of this website waits already.
-    /** The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon. */
-    let recovered: string[] = [];
-    let mongoWrites: MongoWrites = options.replay
-      ? 'now'
-      : pending.holds(entry.key)
-        ? 'defer'
-        : 'defer-if-away';
-    const done = await transitions.run(
-      website,
-      async (state) => {
-        const result = { ...entry.result, inMaintenance: inMaintenanceAt(state, entry.result.startedAt) };
-        const stored = mongoWrites !== 'defer' && (await this.store(result, mongoWrites));
-        if (!stored) mongoWrites = 'defer';
-        const decided = { result, stored, recheckSoon: false, told: [] as EventKind[] };
-        // A kept result an earlier try already decided (its region's track is at or past it).
-        const decidedUpTo = state.regions[result.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
+    const waiting = { result: entry.result, recheckSoon: false, decision: null };
+    const { result } = entry;
+    const rules = decisionRules(website, pkg, {
+      recheckDelayMs: this.deps.recheckDelayMs,
+      reportingRegion: result.region,
+    });
+    const prepare = async () => {
+      const state = await this.deps.states.load(website.organizationId, website.id);
+      if (!entry.settled) {
+        result.inMaintenance = inMaintenanceAt(state, result.startedAt);
+        entry.settled = true;
+      }
+      return this.steps(entry, rules, await this.earlierEvidence(entry, state));
+    };
+    const done = await commitResult({ transitions, pending }, entry, prepare, options);
+    if (!done) return waiting;
+    if (done.refused) return { result, recheckSoon: false, decision: null };
+    // The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon.
+    for (const region of done.result.recovered) await this.deps.evidence.gate.reopen(website.id, region);
+    return {
+      result,
+      recheckSoon: done.result.recheckSoon,
+      decision: { health: done.state.health, told: done.result.told },
+    };
+  }
 
-        if (options.replay && decidedUpTo >= result.startedAt.getTime())
-          return { result: decided, plan: null };
+  /** How a check's result is stored and decided (`commitResult`). */
+  private steps(
+    entry: PendingRecord,
+    rules: ReturnType<typeof decisionRules>,
+    earlier: { id: string; evidence: Evidence } | null,
+  ): CommitSteps<{ recheckSoon: boolean; told: EventKind[]; recovered: string[] }> {
+    const { result, website } = entry;
+    const id = result._id.toHexString();
+    return {
+      subject: website,
+      region: result.region,
+      at: result.startedAt,
+      store: (mongoWrites) => this.store(result, mongoWrites),
+      decide: (state) => {
         const outcome = afterResult(
           state,
-          {
-            ...result,
-            id: entry.result._id.toHexString(),
-            cause: result.status === 'down' ? failuresOf(result).join('; ') : null,
-          },
-          decisionRules(website, pkg, {
-            recheckDelayMs: this.deps.recheckDelayMs,
-            reportingRegion: result.region,
-          }),
+          { ...result, id, cause: result.status === 'down' ? failuresOf(result).join('; ') : null },
+          rules,
         );
-        recovered = outcome.incident === 'resolve' ? Object.keys(outcome.state.regions) : [];
+        const toldDown = outcome.events.some((e) => e.type === 'website.down' && !e.reminder);
+        // A down told now carries what it saw (reminders do not repeat it): the region's first
+        // failure's when this one's body was left out and that one is the first still.
+        const first = outcome.state.regions[result.region]?.firstDownResultId;
+        const evidence = earlier && earlier.id === first ? earlier.evidence : entry.evidence;
         return {
-          result: { ...decided, recheckSoon: outcome.recheckSoon, told: outcome.events.map((e) => e.type) },
+          result: {
+            recheckSoon: outcome.recheckSoon,
+            told: outcome.events.map((e) => e.type),
+            recovered: outcome.incident === 'resolve' ? Object.keys(outcome.state.regions) : [],
+          },
           plan: {
             trigger: `result:${result.region}:${result.startedAt.getTime()}`,
             at: result.startedAt,
             outcome,
             details: {
               result: summaryOf(result),
-              // A down told now carries what it saw (reminders do not repeat it).
-              ...(outcome.events.some((e) => e.type === 'website.down' && !e.reminder) && entry.evidence
-                ? { evidence: await this.alertEvidence(entry, entry.evidence, outcome.state) }
-                : {}),
+              ...(toldDown && evidence ? { evidence } : {}),
               ...(outcome.events.some((e) => e.type.startsWith('ssl.')) ? { ssl: result.ssl } : {}),
             },
           },
         };
       },
-      () => mongoWrites,
-    );
-    const { result, stored, recheckSoon, told } = done.result;
-    if (!done.refused)
-      for (const region of recovered) await this.deps.evidence.gate.reopen(website.id, region);
-    if (!stored || done.kept) pending.add({ ...entry, result, decided: { effects: done.kept } });
-    const decision = done.refused ? null : { health: done.state.health, told };
-    return { result, recheckSoon: done.refused ? false : recheckSoon, decision };
+    };
   }
 
   /**
-   * The evidence a down alert carries: this result's, or, when its body was left out (one body per
-   * website, region and 5 minutes), the region's first failure's, which kept it. Read within the
-   * check path's bound; any trouble reading it leaves this result's.
+   * The evidence of the region's first failure, when this failing result's body was left out (one
+   * body per website, region and 5 minutes) and a down may be told now: read before the lock,
+   * within the check path's bound; any trouble reading it leaves this result's own.
    */
-  private async alertEvidence(
+  private async earlierEvidence(
     entry: PendingRecord,
-    own: Evidence,
     state: MonitorStateDocument,
-  ): Promise<Evidence> {
+  ): Promise<{ id: string; evidence: Evidence } | null> {
     const first = state.regions[entry.result.region]?.firstDownResultId;
-    if (own.body?.kind !== 'omitted' || !first || first === entry.result._id.toHexString()) return own;
+    if (state.health === 'down' || entry.evidence?.body?.kind !== 'omitted' || !first) return null;
     const { organizationId, websiteId } = entry.result;
     const found = await withinDeadline(
       this.deps.evidence.read(organizationId, websiteId, first),
       CHECK_PATH_MONGO_TIMEOUT_MS,
       `evidence of result ${first}`,
     ).catch(() => null);
-    return found?.body && found.body.kind !== 'omitted' ? found : own;
+    return found?.body && found.body.kind !== 'omitted' ? { id: first, evidence: found } : null;
   }
 
   /**

@@ -166,7 +166,7 @@ export function incidentRoutes(deps: {
       text: acknowledgement.note,
     });
     const website = await deps.website(incident.organizationId, String(incident.websiteId));
-    const done = await deps.transitions.run(website, async (state) => ({
+    const done = await deps.transitions.run(website, (state) => ({
       result: undefined,
       plan:
         state.openIncidentId !== incident.id || state.acknowledgedIncidentId === incident.id

@@ -4,7 +4,6 @@ export {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
   type DomainExpiryLookup,
-  isRecordRetryable,
   type PendingRecord,
   plainHttpUrl,
   type RunOutcome,
@@ -67,6 +66,14 @@ export {
   ResultRepository,
   summaryOf,
 } from './result.repository.js';
+export {
+  type CommitEntry,
+  type CommitSteps,
+  commitResult,
+  isRecordRetryable,
+  type KeptEntries,
+  writeKept,
+} from './result-commit.js';
 export {
   LATENCY_BUCKETS,
   latencyBounds,

@@ -116,13 +116,15 @@ export class MonitorTransitions {
 
   /**
    * Runs `decide` on the website's state under its monitor lock and carries out the plan it
-   * answers (none: nothing changes). `mongoWrites` says what happens to MongoDB's part: `now` (an
+   * answers (none: nothing changes). `decide` is pure and synchronous (no I/O, no callbacks): what
+   * it needs is read before, what it leads to beyond the state is done after, so the lock is held
+   * for the decision and its commit alone. `mongoWrites` says what happens to MongoDB's part: `now` (an
    * error fails the transition and nothing is kept), `defer-if-away` (kept when MongoDB does not
    * answer in time, the hot copy is saved all the same), `defer` (kept in any case).
    */
   async run<T>(
     website: MonitorSubject,
-    decide: (state: MonitorStateDocument) => Promise<{ result: T; plan: TransitionPlan | null }>,
+    decide: (state: MonitorStateDocument) => { result: T; plan: TransitionPlan | null },
     /** Or a function of what `decide` found (asked after it). */
     mongoWrites: MongoWrites | (() => MongoWrites) = 'now',
   ): Promise<TransitionResult<T>> {
@@ -139,7 +141,7 @@ export class MonitorTransitions {
           hot === null ? null : parseHotCopy(hot),
           monitor,
         );
-        const { result, plan } = await decide(state);
+        const { result, plan } = decide(state);
         const unchanged = { result, state, refused: false, kept: null };
         if (!plan) return { result: unchanged };
         if (lease.lost) return { result: { ...unchanged, refused: true } };
@@ -222,7 +224,7 @@ export class MonitorTransitions {
     change: (state: MonitorStateDocument) => MonitorStateDocument,
   ): Promise<MonitorStateDocument> {
     const at = new Date();
-    const done = await this.run({ organizationId, id: websiteId }, async (state) => ({
+    const done = await this.run({ organizationId, id: websiteId }, (state) => ({
       result: undefined,
       plan: {
         trigger,

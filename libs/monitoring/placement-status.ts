@@ -21,7 +21,9 @@ export class PlacementStatus {
   ) {}
 
   async changed({ website, customer, pkg, before }: PlacementChange): Promise<void> {
-    await this.deps.transitions.run(website, async (state) => {
+    // Read before the lock (the decision is pure): the reason a status told now shows is the latest result's.
+    const latest = await this.deps.results.latest(website.organizationId, website.id);
+    await this.deps.transitions.run(website, (state) => {
       const at = new Date();
       const outcome = afterPlacement(state, {
         at,
@@ -32,8 +34,6 @@ export class PlacementStatus {
         wasUnmonitored: before.unmonitored !== null,
         unmonitored: (website.unmonitored ?? null) !== null,
       });
-      const latest =
-        outcome.events.length > 0 ? await this.deps.results.latest(website.organizationId, website.id) : null;
       return {
         result: undefined,
         plan: {
@@ -41,7 +41,7 @@ export class PlacementStatus {
           at,
           outcome,
           details: {
-            result: latest && summaryOf(latest),
+            result: outcome.events.length > 0 && latest ? summaryOf(latest) : null,
             ...(website.unmonitored ? { unmonitored: website.unmonitored } : {}),
           },
         },

@@ -12,6 +12,7 @@ export { cronProblem, expectedAfter, heartbeatDeadline } from './heartbeat-sched
 export { isProbeKind, kindTerms, PROBE_KINDS, type ProbeKindName, sealsMonitorEntry } from './kinds/index.js';
 export { SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
+  type DnsCheckDocument,
   type MonitorDocument,
   type MonitorKind,
   MonitorRepository,

@@ -3,16 +3,20 @@ import { type MongoHealth, withinDeadline } from '../db/index.js';
 import {
   afterResult,
   CHECK_PATH_MONGO_TIMEOUT_MS,
+  type CommitSteps,
+  commitResult,
   type DecisionRules,
   type DurableEffects,
   type EventDetails,
   inMaintenanceAt,
   isRecordRetryable,
+  type KeptEntries,
   type MongoWrites,
+  type MonitorOutcome,
   type MonitorStateDocument,
   type MonitorStateRepository,
-  type MonitorSubject,
   type MonitorTransitions,
+  writeKept,
 } from '../monitoring/index.js';
 import type { Revisions } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -22,7 +26,13 @@ import type {
   MonitorLogEntry,
   MonitorRepository,
 } from './monitor.repository.js';
-import { dnsEvents, intervalCheckRules, type MonitorVerdict, verdictSummary } from './monitor-evaluation.js';
+import {
+  type DnsVerdict,
+  dnsEvents,
+  intervalCheckRules,
+  type MonitorVerdict,
+  verdictSummary,
+} from './monitor-evaluation.js';
 import type { Gathered } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 
@@ -55,11 +65,20 @@ export interface PendingMonitorRecord {
 }
 
 /** Where results wait while MongoDB cannot take them: one buffer with the HTTP checks', in order per monitor. */
-export interface KeptResults {
-  add(entry: PendingMonitorRecord): void;
-  holds(key: string): boolean;
-  holdsUndecided(key: string): boolean;
+export type KeptResults = KeptEntries<PendingMonitorRecord>;
+
+/** What a verdict is decided with. */
+interface DecisionFacts {
+  region: string;
+  at: Date;
+  rules: DecisionRules & { reminderIntervalMinutes: number };
+  trigger: string;
+  events?: (outcome: MonitorOutcome) => MonitorOutcome['events'];
+  details?: Partial<EventDetails>;
 }
+
+/** A DNS check's memory is judged again this often at most when other writers keep winning. */
+const DNS_MEMORY_ATTEMPTS = 3;
 
 export interface MonitorCommitterDependencies {
   repository: MonitorRepository;
@@ -82,43 +101,44 @@ export interface MonitorCommitterDependencies {
 export class MonitorCommitter {
   constructor(private readonly deps: MonitorCommitterDependencies) {}
 
-  /** A verdict through the status machine and the transition path (under the monitor's lock). */
+  /**
+   * A verdict through the status machine and the transition path: the website's state read first
+   * (its maintenance), the pure decision and its writes under the monitor's lock.
+   */
   async decide(
     monitor: MonitorDocument,
     subject: Subject,
     verdict: MonitorVerdict,
-    facts: {
-      region: string;
-      at: Date;
-      rules: DecisionRules & { reminderIntervalMinutes: number };
-      trigger: string;
-      /** Under the lock, before deciding (what the monitor remembers moves with its state). */
-      before?: (state: MonitorStateDocument) => Promise<void>;
-      events?: (outcome: ReturnType<typeof afterResult>) => ReturnType<typeof afterResult>['events'];
-      details?: Partial<EventDetails>;
-      /** Where MongoDB's part goes (see `MonitorTransitions.run`); now unless said. */
-      mongoWrites?: () => MongoWrites;
-      /** A kept result decided once MongoDB answers: one an earlier try decided already is not decided again. */
-      replay?: boolean;
-    },
+    facts: DecisionFacts & { mongoWrites?: () => MongoWrites },
   ): Promise<{ recheckSoon: boolean; kept: DurableEffects | null }> {
+    const steps = await this.steps(monitor, subject, verdict, facts);
+    const done = await this.deps.transitions.run(steps.subject, steps.decide, facts.mongoWrites ?? 'now');
+    await this.summarise(monitor, subject, done);
+    return { recheckSoon: done.refused ? false : done.result, kept: done.kept };
+  }
+
+  /** How a verdict is decided (pure, under the lock), with what it needs read before. */
+  private async steps(
+    monitor: MonitorDocument,
+    subject: Subject,
+    verdict: MonitorVerdict,
+    facts: DecisionFacts,
+  ): Promise<Omit<CommitSteps<boolean>, 'store'>> {
     const { website } = subject;
     const websiteState = await this.deps.states.load(website.organizationId, website.id);
-    const subjectOf: MonitorSubject = {
-      organizationId: website.organizationId,
-      id: website.id,
-      publicId: website.publicId,
-      name: website.name,
-      url: website.url,
-      customerId: website.customerId,
-      monitor: { kind: monitor.kind, id: monitor.id, name: monitor.name },
-    };
-    const done = await this.deps.transitions.run(
-      subjectOf,
-      async (state) => {
-        const decidedUpTo = state.regions[facts.region]?.lastResultAt ?? Number.NEGATIVE_INFINITY;
-        if (facts.replay && decidedUpTo >= facts.at.getTime()) return { result: false, plan: null };
-        await facts.before?.(state);
+    return {
+      subject: {
+        organizationId: website.organizationId,
+        id: website.id,
+        publicId: website.publicId,
+        name: website.name,
+        url: website.url,
+        customerId: website.customerId,
+        monitor: { kind: monitor.kind, id: monitor.id, name: monitor.name },
+      },
+      region: facts.region,
+      at: facts.at,
+      decide: (state) => {
         const outcome = afterResult(
           state,
           {
@@ -138,85 +158,77 @@ export class MonitorCommitter {
             trigger: facts.trigger,
             at: facts.at,
             outcome: told,
-            details: {
-              result: verdictSummary(verdict, facts.region, facts.at),
-              ...facts.details,
-            },
+            details: { result: verdictSummary(verdict, facts.region, facts.at), ...facts.details },
           },
         };
       },
-      facts.mongoWrites ?? 'now',
-    );
-    if (!done.refused)
-      await this.deps.summaries.write(website.id, {
-        kind: monitor.kind,
-        id: monitor.id,
-        name: monitor.name,
-        health: done.state.health,
-      });
-    return { recheckSoon: done.refused ? false : done.result, kept: done.kept };
+    };
+  }
+
+  /** The monitor's health where the website's views read it (after a decision that stood). */
+  private async summarise(
+    monitor: MonitorDocument,
+    subject: Subject,
+    done: { refused: boolean; state: MonitorStateDocument },
+  ): Promise<void> {
+    if (done.refused) return;
+    await this.deps.summaries.write(subject.website.id, {
+      kind: monitor.kind,
+      id: monitor.id,
+      name: monitor.name,
+      health: done.state.health,
+    });
   }
 
   /**
-   * Commits a gathered result: its log entry stored (outside the monitor's lock), then its verdict
-   * decided and MongoDB's part written under the lock. While MongoDB is away (or a result of the
-   * website waits already) the decision is made on the hot state all the same and what MongoDB
-   * is owed waits in the worker's buffer, written in order once it answers (`recordKept`).
+   * Commits a gathered result straight through (`commitResult`): a DNS check's memory settled and
+   * the website's state read, its log entry stored (outside the monitor's lock), then its verdict
+   * decided and MongoDB's part written under the lock. While MongoDB is away the decision is made
+   * on the hot state all the same and what MongoDB is owed waits in the worker's buffer.
    */
   async commit(entry: PendingMonitorRecord, options: { replay: boolean }): Promise<{ recheckSoon: boolean }> {
-    const { pending } = this.deps;
-    // An earlier result of this website waits to be decided: this one is decided after it.
-    if (!options.replay && pending.holdsUndecided(entry.key)) {
-      pending.add(entry);
-      return { recheckSoon: false };
-    }
-    let mongoWrites: MongoWrites = options.replay
-      ? 'now'
-      : pending.holds(entry.key)
-        ? 'defer'
-        : 'defer-if-away';
-    if (!entry.stored && mongoWrites !== 'defer')
-      entry.stored = await this.storeLog(entry, mongoWrites, options);
-    if (!entry.stored) mongoWrites = 'defer';
     const { monitor, subject, gathered } = entry;
     const { pkg } = subject.owner;
-    try {
-      const done = await this.decide(monitor, subject, gathered.verdict, {
+    const prepare = async (): Promise<CommitSteps<boolean>> => {
+      const dns = gathered.dns ? await this.settleDnsMemory(monitor, gathered.dns) : null;
+      const steps = await this.steps(monitor, subject, dns ?? gathered.verdict, {
         region: gathered.result.region,
         at: gathered.at,
         rules: intervalCheckRules(monitor, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
         trigger: `result:${gathered.result.region}:${gathered.at.getTime()}`,
         details: gathered.details,
-        mongoWrites: () => mongoWrites,
-        replay: options.replay,
-        ...(gathered.dns ? this.dnsFacts(monitor, gathered.dns) : {}),
+        ...(dns ? { events: (outcome: MonitorOutcome) => dnsEvents(outcome.events, dns) } : {}),
       });
-      if (!entry.stored || done.kept) pending.add({ ...entry, decided: { effects: done.kept } });
-      return done;
-    } catch (error) {
-      // No hot state to decide on while MongoDB is away: kept, decided when it answers.
-      if (options.replay || !isRecordRetryable(error)) throw error;
-      pending.add(entry);
-      return { recheckSoon: false };
-    }
+      return { ...steps, store: (mongoWrites) => this.storeLog(entry, mongoWrites, options) };
+    };
+    const done = await commitResult(this.deps, entry, prepare, options);
+    if (!done) return { recheckSoon: false };
+    await this.summarise(monitor, subject, done);
+    return { recheckSoon: done.refused ? false : done.result };
   }
 
-  /** What a DNS check learned, judged again under the lock from the check as stored now (an accepted change). */
-  private dnsFacts(check: IntervalMonitor, dns: NonNullable<Gathered['dns']>) {
+  /**
+   * What a DNS check learned, judged again from the check as stored now (a change accepted
+   * meanwhile) and written only over the memory it was judged from: should another region's check
+   * or an acknowledgement have written first, it is judged again from theirs.
+   */
+  private async settleDnsMemory(
+    check: IntervalMonitor,
+    dns: NonNullable<Gathered['dns']>,
+  ): Promise<DnsVerdict> {
     let verdict = dns.verdict;
-    return {
-      before: async () => {
-        const stored = await this.deps.repository.findById(check.organizationId, check.id);
-        if (stored?.kind !== 'dns') return;
-        verdict = dns.judge(stored);
-        const { learned, pendingChange } = verdict.memory;
-        if (learned !== stored.learned || pendingChange !== stored.pendingChange) {
-          await this.deps.repository.setDnsMemory(stored, verdict.memory);
-          await this.deps.revisions.bump(stored.id);
-        }
-      },
-      events: (outcome: ReturnType<typeof afterResult>) => dnsEvents(outcome.events, verdict),
-    };
+    for (let attempt = 0; attempt < DNS_MEMORY_ATTEMPTS; attempt++) {
+      const stored = await this.deps.repository.findById(check.organizationId, check.id);
+      if (stored?.kind !== 'dns') return verdict;
+      verdict = dns.judge(stored);
+      const { learned, pendingChange } = verdict.memory;
+      if (learned === stored.learned && pendingChange === stored.pendingChange) return verdict;
+      if (await this.deps.repository.setDnsMemory(stored, verdict.memory)) {
+        await this.deps.revisions.bump(stored.id);
+        return verdict;
+      }
+    }
+    return verdict;
   }
 
   /**
@@ -251,11 +263,11 @@ export class MonitorCommitter {
 
   /** Records a kept result (see `PendingRecords`): stored, then decided or its decision's effects written. */
   async recordKept(entry: PendingMonitorRecord): Promise<void> {
-    if (!entry.decided) {
-      await this.commit(entry, { replay: true });
-      return;
-    }
-    if (!entry.stored) entry.stored = await this.storeLog(entry, 'now', { replay: true });
-    if (entry.decided.effects) await this.deps.transitions.applyKept(entry.decided.effects);
+    await writeKept(
+      this.deps,
+      entry,
+      () => this.commit(entry, { replay: true }),
+      () => this.storeLog(entry, 'now', { replay: true }),
+    );
   }
 }

@@ -142,14 +142,14 @@ export class MonitorRunner {
         : ping.kind === 'start'
           ? { lastStartAt: at }
           : { lastFailureAt: at };
-    if (ping.kind === 'start' || !subject.monitored) await this.deps.repository.heard(heartbeat, heard);
-    else
+    // Remembered first (each time only moves forward), then decided: a deadline read meanwhile sees it.
+    await this.deps.repository.heard(heartbeat, heard);
+    if (ping.kind !== 'start' && subject.monitored)
       await this.committer.decide(heartbeat, subject, pingVerdict({ ...ping, kind: ping.kind }), {
         region: PUSH_REGION,
         at,
         rules: heartbeatRules(subject.owner.pkg),
         trigger: `ping:${ping.kind}:${ping.at}`,
-        before: () => this.deps.repository.heard(heartbeat, heard),
       });
     // From what was read and this ping (no second read): a later ping taken elsewhere meanwhile
     // at worst makes this deadline early, and a deadline is judged again from the stored heartbeat.
