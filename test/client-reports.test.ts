@@ -12,18 +12,31 @@ import { SCREENSHOTS } from './support/browser.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 import { createUser, signIn, withCookie } from './support/people.js';
 
+interface ReportMonitor {
+  id: number;
+  kind: string;
+  name: string;
+  target: string | null;
+  figures: Record<string, number | null> & { uptimePercent: number | null };
+}
+
 interface Report {
   period: { from: string; to: string; timezone: string; days: number };
   totals: Record<string, unknown> & { uptimePercent: number; slaUptimePercent: number };
   websites: Array<{
     name: string;
+    monitors: ReportMonitor[];
     figures: {
       uptimePercent: number;
       slaUptimePercent: number;
       checks: number;
       responseTimeMs: { p50: number };
     };
-    incidents: Array<{ cause: string; durationSeconds: number }>;
+    incidents: Array<{
+      cause: string;
+      durationSeconds: number;
+      monitor: { id: number; kind: string; name: string } | null;
+    }>;
     maintenance: Array<{ title: string }>;
   }>;
 }
@@ -41,6 +54,9 @@ describe('client reports: a customer’s month from rollups, incidents and maint
   let organizationId: number;
   let acme: number;
   let globex: number;
+  let portCheck: number;
+  let heartbeat: number;
+  let heartbeatToken: string;
 
   beforeAll(async () => {
     api = await TestApi.start();
@@ -68,11 +84,41 @@ describe('client reports: a customer’s month from rollups, incidents and maint
         },
       },
     );
-    const [shop, blog, api3] = batch.body.items.map((item) => item.website.id) as [number, number, number];
+    const [shop, blog, api3, globexSite] = batch.body.items.map((item) => item.website.id) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     // Monitored since September: October is wholly theirs.
     await api.db
       .collection('websites')
       .updateMany({ organizationId }, { $set: { createdAt: new Date('2026-09-01T00:00:00Z') } });
+    // The blog's other monitors: a port check since September, a heartbeat added on 17 October (Berlin).
+    const monitor = async (websiteId: number, body: Record<string, unknown>) => {
+      const created = await api.request<{ id: number; pingUrl?: string }>(
+        'POST',
+        `/api/websites/${websiteId}/monitors`,
+        { token, body },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body;
+    };
+    portCheck = (await monitor(blog, { kind: 'port', name: 'Database', port: 5432, intervalSeconds: 60 })).id;
+    const backup = await monitor(blog, {
+      kind: 'heartbeat',
+      name: 'Nightly backup',
+      schedule: { periodSeconds: 86_400 },
+      graceSeconds: 600,
+    });
+    heartbeat = backup.id;
+    heartbeatToken = String(backup.pingUrl).split('/ping/')[1] as string;
+    const globexPort = (
+      await monitor(globexSite, { kind: 'port', name: 'Globex DB', port: 5432, intervalSeconds: 60 })
+    ).id;
+    const monitors = api.db.collection('website_monitors');
+    await monitors.updateMany({ organizationId }, { $set: { createdAt: new Date('2026-09-01T00:00:00Z') } });
+    await monitors.updateOne({ id: heartbeat }, { $set: { createdAt: new Date('2026-10-16T22:00:00Z') } });
     await withServices(api, async (services) => {
       const incident = (websiteId: number, start: string, end: string) =>
         services.states.insertIncident({
@@ -88,6 +134,53 @@ describe('client reports: a customer’s month from rollups, incidents and maint
       await incident(shop, '2026-10-20T01:00:00Z', '2026-10-20T01:30:00Z'); // in maintenance
       await incident(api3, '2026-10-31T22:30:00Z', '2026-10-31T23:30:00Z'); // half after the period
       await incident(shop, '2026-09-15T00:00:00Z', '2026-09-15T00:20:00Z'); // the period before
+      const monitorIncident = (
+        websiteId: number,
+        monitor: { kind: 'port' | 'heartbeat'; id: number },
+        start: string,
+        end: string,
+        cause: string,
+      ) =>
+        services.states.insertIncident({
+          id: randomUUID(),
+          organizationId,
+          websiteId,
+          monitor,
+          startedAt: new Date(start),
+          resolvedAt: new Date(end),
+          cause,
+          regions: ['local'],
+        });
+      await monitorIncident(
+        blog,
+        { kind: 'port', id: portCheck },
+        '2026-10-12T06:00:00Z',
+        '2026-10-12T07:30:00Z',
+        'connect ECONNREFUSED',
+      );
+      await monitorIncident(
+        blog,
+        { kind: 'port', id: portCheck },
+        '2026-09-20T06:00:00Z',
+        '2026-09-20T07:00:00Z',
+        'before the period',
+      );
+      // Half after the period.
+      await monitorIncident(
+        blog,
+        { kind: 'heartbeat', id: heartbeat },
+        '2026-10-31T22:30:00Z',
+        '2026-10-31T23:30:00Z',
+        'no ping',
+      );
+      // Another customer's: never in Acme's report.
+      await monitorIncident(
+        globexSite,
+        { kind: 'port', id: globexPort },
+        '2026-10-05T00:00:00Z',
+        '2026-10-05T05:00:00Z',
+        'globex refused',
+      );
     });
     const window = await api.request('POST', '/api/maintenance-windows', {
       token,
@@ -194,7 +287,7 @@ describe('client reports: a customer’s month from rollups, incidents and maint
       /attachment; filename="report-Acme-Bakery-2026-10-01-2026-10-31.csv"/,
     );
     const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>;
-    const periodRows = rows.filter((row) => row.period_kind === 'period');
+    const periodRows = rows.filter((row) => row.period_kind === 'period' && row.monitor === '');
     expect(periodRows.map((row) => row.website)).toEqual([
       'Shop',
       'Blog',
@@ -227,6 +320,9 @@ describe('client reports: a customer’s month from rollups, incidents and maint
         expect(text).toContain('Monitoring report: Acme Bakery');
         for (const site of json.websites)
           expect(text).toContain(`${site.figures.uptimePercent.toFixed(3)} %`);
+        for (const monitor of json.websites.flatMap((site) => site.monitors))
+          expect(text).toContain(`${Number(monitor.figures.uptimePercent).toFixed(3)} %`);
+        expect(text).toContain('Port check Database');
         expect(text).toContain(`${json.totals.slaUptimePercent.toFixed(3)} %`);
         mkdirSync(SCREENSHOTS, { recursive: true });
         await run('pdftoppm', [
@@ -319,6 +415,95 @@ describe('client reports: a customer’s month from rollups, incidents and maint
     );
     expect(notADay.status).toBe(400);
     expect(notADay.body.errors[0]?.path).toBe('from');
+  });
+
+  it('lists each website’s other monitors with their own uptime and incidents, the customer’s only, no secret', async () => {
+    const { body } = await report(acme);
+    const blog = body.websites.find((w) => w.name === 'Blog');
+    // The HTTP check's figures stay its own: the monitors' incidents are not in them.
+    expect(blog?.figures.uptimePercent).toBe(100);
+    expect(body.totals.uptimePercent).toBe(Math.round((1 - 7200 / (3 * OCTOBER_SECONDS)) * 100_000) / 1000);
+    const port = blog?.monitors.find((m) => m.id === portCheck);
+    const backup = blog?.monitors.find((m) => m.id === heartbeat);
+    // Kind, name, the host it checks and figures: nothing of its settings.
+    expect(Object.keys(port ?? {}).sort()).toEqual(['figures', 'id', 'kind', 'name', 'target']);
+    expect(port).toMatchObject({ kind: 'port', name: 'Database', target: 'blog.acme.example' });
+    // Down 1 h 30 min of October (the September incident not counted).
+    expect(port?.figures).toMatchObject({
+      uptimePercent: Math.round((1 - 5400 / OCTOBER_SECONDS) * 100_000) / 1000,
+      slaUptimePercent: Math.round((1 - 5400 / OCTOBER_SECONDS) * 100_000) / 1000,
+      monitoredSeconds: OCTOBER_SECONDS,
+      downtimeSeconds: 5400,
+      incidents: 1,
+      mttrSeconds: 5400,
+    });
+    // Added on 17 October (Berlin): 15 days and the hour summer time gave back; 30 min down before the end.
+    expect(backup).toMatchObject({ kind: 'heartbeat', name: 'Nightly backup', target: null });
+    expect(backup?.figures).toMatchObject({
+      monitoredSeconds: 1_299_600,
+      downtimeSeconds: 1800,
+      uptimePercent: Math.round((1 - 1800 / 1_299_600) * 100_000) / 1000,
+      incidents: 1,
+    });
+    expect(blog?.incidents.map((i) => [i.cause, i.monitor?.kind ?? null])).toEqual([
+      ['connect ECONNREFUSED', 'port'],
+      ['no ping', 'heartbeat'],
+    ]);
+    expect(body.websites.find((w) => w.name === 'Shop')?.incidents.every((i) => i.monitor === null)).toBe(
+      true,
+    );
+    const text = JSON.stringify(body);
+    expect(text).not.toContain('Globex DB');
+    expect(text).not.toContain('globex refused');
+    expect(text).not.toContain(heartbeatToken);
+
+    // Another customer's report has its own monitor (down, so monitored without a check), not Acme's.
+    const other = (await report(globex)).body;
+    expect(other.websites[0]?.monitors.map((m) => m.name)).toEqual(['Globex DB']);
+    expect(other.websites[0]?.monitors[0]?.figures.uptimePercent).toBe(
+      Math.round((1 - 18_000 / OCTOBER_SECONDS) * 100_000) / 1000,
+    );
+    expect(JSON.stringify(other)).not.toContain('Nightly backup');
+
+    const html = (
+      await api.request<string>(
+        'GET',
+        `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=html`,
+        { token },
+      )
+    ).body;
+    expect(html).toContain('<span class="kind">Port check</span> Database');
+    expect(html).toContain('<span class="kind">Heartbeat</span> Nightly backup');
+    expect(html).toContain(`${Number(port?.figures.uptimePercent).toFixed(3)} %`);
+    expect(html).toContain(`${Number(backup?.figures.uptimePercent).toFixed(3)} %`);
+    expect(html).toContain('<td>Port check: Database</td>');
+    expect(html).not.toContain(heartbeatToken);
+    expect(html).not.toContain('Globex DB');
+
+    const csv = await api.request<string>(
+      'GET',
+      `/api/customers/${acme}/reports?from=2026-10-01&to=2026-10-31&format=csv`,
+      { token },
+    );
+    const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>;
+    const monitorRows = rows.filter((row) => row.monitor !== '');
+    expect(
+      monitorRows.map((row) => [row.website, row.monitor_kind, row.monitor, row.monitor_target]),
+    ).toEqual([
+      ['Blog', 'port', 'Database', 'blog.acme.example'],
+      ['Blog', 'heartbeat', 'Nightly backup', ''],
+    ]);
+    expect(Number(monitorRows[0]?.uptime_percent)).toBe(port?.figures.uptimePercent);
+    expect(monitorRows[0]).toMatchObject({
+      period_kind: 'period',
+      downtime_seconds: '5400',
+      incidents: '1',
+      checks: '',
+    });
+    expect(rows.find((row) => row.website === 'Shop' && row.period_kind === 'period')?.monitor_kind).toBe(
+      'http',
+    );
+    expect(csv.body).not.toContain(heartbeatToken);
   });
 
   it('a client user reads its own customer’s report and gets 404 for another’s', async () => {

@@ -1,13 +1,22 @@
 import { notFound } from '../errors/index.js';
+import type { OtherMonitorKind } from '../events/index.js';
 import { type Occurrence, occurrences, type WindowSchedule } from '../maintenance/index.js';
 import type { ResultRollup } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
-import { computeReport, type ReportDay, type ReportIncident } from './report-figures.js';
+import {
+  computeReport,
+  type MonitorReportInput,
+  type ReportDay,
+  type ReportIncident,
+} from './report-figures.js';
 import type { ReportBranding } from './report-html.js';
 import { reportPeriod } from './report-period.js';
 import { type ClientReport, toClientReport } from './report-view.js';
 
-/** What a report reads, each scoped to the organization: rollups, incidents and windows, never raw results. */
+/**
+ * What a report reads, each scoped to the organization: rollups, incidents, windows and the other
+ * monitors, never raw results.
+ */
 export interface ReportSources {
   organization(organizationId: number): Promise<{
     name: string;
@@ -35,6 +44,17 @@ export interface ReportSources {
     websiteIds: readonly number[],
     since: Date,
   ): Promise<Array<ReportIncident & { websiteId: number }>>;
+  /** The other monitors of these websites (heartbeats, DNS, port, ping … checks), in one read. */
+  monitors(
+    organizationId: number,
+    websiteIds: readonly number[],
+  ): Promise<Array<Omit<MonitorReportInput, 'incidents'> & { websiteId: number }>>;
+  /** The incidents of these websites' other monitors open or resolved since `since`, in one read. */
+  monitorIncidents(
+    organizationId: number,
+    websiteIds: readonly number[],
+    since: Date,
+  ): Promise<Array<ReportIncident & { websiteId: number; monitor: { kind: OtherMonitorKind; id: number } }>>;
   windows(
     organizationId: number,
     websiteIds: readonly number[],
@@ -86,7 +106,7 @@ export async function buildReport(
   const period = reportPeriod(query, organization.timezone, now);
   const websites = await sources.websites(organizationId, customerId);
   const ids = websites.map((w) => w.id);
-  const [rollups, incidents, windows, expiries] = await Promise.all([
+  const [rollups, incidents, windows, expiries, monitors, monitorIncidents] = await Promise.all([
     // Day cells are UTC days: from the first day's UTC midnight (west of UTC, before its local one).
     sources.dayRollups(
       organizationId,
@@ -97,10 +117,16 @@ export async function buildReport(
     sources.incidents(organizationId, ids, period.previous.from),
     sources.windows(organizationId, ids),
     sources.domainExpiries(websites),
+    sources.monitors(organizationId, ids),
+    // The monitors' figures are the period's alone.
+    sources.monitorIncidents(organizationId, ids, period.from),
   ]);
   const rollupsOf = groupBy(rollups, (r) => r.websiteId);
   const incidentsOf = groupBy(incidents, (i) => i.websiteId);
   const windowsOf = groupBy(windows, (w) => w.websiteId);
+  // Monitor ids are one sequence for every kind; a deleted monitor's incidents are left out.
+  const monitorIncidentsOf = groupBy(monitorIncidents, (i) => i.monitor.id);
+  const monitorsOf = groupBy(monitors, (m) => m.websiteId);
   const computed = computeReport({
     period,
     now,
@@ -122,6 +148,12 @@ export async function buildReport(
         ),
         certificateExpiresAt: certificate?.sslValidTo === undefined ? null : new Date(certificate.sslValidTo),
         domainExpiresAt: expiries.get(website.id) ?? null,
+        monitors: (monitorsOf.get(website.id) ?? []).map(({ websiteId: _websiteId, ...monitor }) => ({
+          ...monitor,
+          incidents: (monitorIncidentsOf.get(monitor.id) ?? []).filter(
+            (i) => i.websiteId === website.id && i.monitor.kind === monitor.kind,
+          ),
+        })),
       };
     }),
   });

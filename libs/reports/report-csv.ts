@@ -6,6 +6,9 @@ export const REPORT_CSV_COLUMNS = [
   'customer',
   'website',
   'url',
+  'monitor_kind',
+  'monitor',
+  'monitor_target',
   'period_kind',
   'period',
   'from',
@@ -23,26 +26,32 @@ export const REPORT_CSV_COLUMNS = [
 ] as const;
 
 type Figures = ClientReport['totals'];
+type Monitor = ClientReport['websites'][number]['monitors'][number];
 const number = (value: number | null) => (value === null ? '' : String(value));
 
 /**
  * The report as CSV (RFC 4180, UTF-8, a header row): one row per website and period (the whole
- * period, each month, each ISO week), then the customer's. Text a spreadsheet would run as a
- * formula starts with an apostrophe.
+ * period, each month, each ISO week; `monitor_kind` http, its own check), each of its other
+ * monitors' for the whole period (no checks or response times of theirs), then the customer's. Text a
+ * spreadsheet would run as a formula starts with an apostrophe.
  */
 export function reportCsv(report: ClientReport): string {
   const row = (
     website: string,
     url: string,
+    monitor: Pick<Monitor, 'kind' | 'name' | 'target'> | 'http' | null,
     kind: string,
     label: string,
     from: string,
     to: string,
-    f: Pick<Figures, keyof Figures & keyof ClientReport['websites'][number]['figures']>,
+    f: Monitor['figures'] & Partial<Pick<Figures, 'checks' | 'responseTimeMs'>>,
   ) => [
     spreadsheetSafe(report.customer.name),
     spreadsheetSafe(website),
     spreadsheetSafe(url),
+    monitor === null ? '' : monitor === 'http' ? 'http' : monitor.kind,
+    monitor === null || monitor === 'http' ? '' : spreadsheetSafe(monitor.name),
+    monitor === null || monitor === 'http' ? '' : spreadsheetSafe(monitor.target ?? ''),
     kind,
     label,
     from,
@@ -54,17 +63,18 @@ export function reportCsv(report: ClientReport): string {
     String(f.incidents),
     String(f.longestIncidentSeconds),
     number(f.mttrSeconds),
-    String(f.checks),
-    number(f.responseTimeMs.p50),
-    number(f.responseTimeMs.p95),
+    f.checks === undefined ? '' : String(f.checks),
+    number(f.responseTimeMs?.p50 ?? null),
+    number(f.responseTimeMs?.p95 ?? null),
   ];
   const { from, to } = report.period;
   const whole = `${from}..${to}`;
   const rows = report.websites.flatMap((w) => [
-    row(w.name, w.url, 'period', whole, from, to, w.figures),
-    ...w.months.map((m) => row(w.name, w.url, 'month', m.month, m.from, m.to, m.figures)),
-    ...w.weeks.map((k) => row(w.name, w.url, 'week', k.week, k.from, k.to, k.figures)),
+    row(w.name, w.url, 'http', 'period', whole, from, to, w.figures),
+    ...w.months.map((m) => row(w.name, w.url, 'http', 'month', m.month, m.from, m.to, m.figures)),
+    ...w.weeks.map((k) => row(w.name, w.url, 'http', 'week', k.week, k.from, k.to, k.figures)),
+    ...w.monitors.map((m) => row(w.name, w.url, m, 'period', whole, from, to, m.figures)),
   ]);
-  rows.push(row('(all websites)', '', 'period', whole, from, to, report.totals));
+  rows.push(row('(all websites)', '', null, 'period', whole, from, to, report.totals));
   return stringify([[...REPORT_CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
 }

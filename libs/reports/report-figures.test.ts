@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { latencyBounds, latencyBucket } from '../monitoring/index.js';
-import { computeReport, percentileOf, type WebsiteReportInput } from './report-figures.js';
+import {
+  computeReport,
+  type MonitorReportInput,
+  percentileOf,
+  type WebsiteReportInput,
+} from './report-figures.js';
 import { reportPeriod } from './report-period.js';
 import { dueReport } from './report-schedule.js';
 
@@ -187,6 +192,159 @@ describe('computeReport: a customer’s month from rollups, incidents and mainte
     expect(p95).toBeGreaterThanOrEqual(Math.floor(bucketOf300.lower));
     expect(p95).toBeLessThanOrEqual(300);
     expect(percentileOf({}, 50, 0)).toBeNull();
+  });
+});
+
+describe('computeReport: a website’s other monitors, from their own incidents', () => {
+  const period = reportPeriod({ from: '2026-11-01', to: '2026-11-30' }, BERLIN, new Date());
+  const now = new Date('2026-12-05T00:00:00Z');
+  const monitor = (over: Partial<MonitorReportInput>): MonitorReportInput => ({
+    id: 10,
+    kind: 'port',
+    name: 'Database',
+    target: 'db.site.example',
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+    incidents: [],
+    ...over,
+  });
+  const checkedDays = Array.from({ length: 30 }, (_, i) =>
+    day(`2026-11-${String(i + 1).padStart(2, '0')}`, 1440, 120),
+  );
+  const shop = site({
+    days: checkedDays,
+    incidents: [incident('h1', '2026-11-03T10:00:00Z', '2026-11-03T10:10:00Z')],
+    maintenance: [
+      {
+        title: 'Upgrade',
+        startsAt: new Date('2026-11-20T00:00:00Z'),
+        endsAt: new Date('2026-11-20T02:00:00Z'),
+      },
+    ],
+    monitors: [
+      monitor({
+        id: 10,
+        incidents: [
+          incident('p1', '2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z'),
+          // Wholly in its website's maintenance: down, not against the SLA.
+          incident('p2', '2026-11-20T01:00:00Z', '2026-11-20T01:30:00Z'),
+          // Before the period: not counted, not listed.
+          incident('p0', '2026-10-10T00:00:00Z', '2026-10-10T00:10:00Z'),
+        ],
+      }),
+      // Added half-way (Berlin midnight of the 16th): counted from then.
+      monitor({
+        id: 11,
+        kind: 'heartbeat',
+        name: 'Backup',
+        target: null,
+        createdAt: new Date('2026-11-15T23:00:00Z'),
+      }),
+      // Added after the period: nothing to say.
+      monitor({ id: 12, kind: 'dns', name: 'MX', createdAt: new Date('2026-12-02T00:00:00Z') }),
+    ],
+  });
+  const report = computeReport({ period, now, websites: [shop] });
+  const [website] = report.websites;
+  const figuresOf = (id: number) => website?.monitors.find((m) => m.monitor.id === id)?.figures;
+
+  it.each([
+    {
+      what: 'a port check down 1 h, and 30 min inside maintenance',
+      id: 10,
+      expected: {
+        monitoredSeconds: 2_592_000,
+        downtimeSeconds: 5400,
+        maintenanceSeconds: 7200,
+        slaDowntimeSeconds: 3600,
+        uptimePercent: 99.792, // 1 − 5,400 / 2,592,000
+        slaUptimePercent: 99.861, // 1 − 3,600 / 2,584,800
+        incidents: 2,
+        longestIncidentSeconds: 3600,
+        mttrSeconds: 2700,
+      },
+    },
+    {
+      what: 'a heartbeat added half-way, never down',
+      id: 11,
+      expected: { monitoredSeconds: 1_296_000, downtimeSeconds: 0, uptimePercent: 100, incidents: 0 },
+    },
+    {
+      what: 'a DNS check added after the period',
+      id: 12,
+      expected: { monitoredSeconds: 0, uptimePercent: null, slaUptimePercent: null, incidents: 0 },
+    },
+  ])('$what', ({ id, expected }) => {
+    expect(figuresOf(id)).toMatchObject(expected);
+  });
+
+  it('lists its incidents beside the website’s, each marked with its monitor, in start order', () => {
+    expect(website?.incidents.map((i) => [i.id, i.monitor?.name ?? null])).toEqual([
+      ['h1', null],
+      ['p1', 'Database'],
+      ['p2', 'Database'],
+    ]);
+    expect(website?.incidents[1]?.monitor).toEqual({ id: 10, kind: 'port', name: 'Database' });
+  });
+
+  it('leaves the website’s and the customer’s figures as its HTTP check’s alone', () => {
+    const without = computeReport({ period, now, websites: [{ ...shop, monitors: [] }] });
+    expect(website?.figures).toEqual(without.websites[0]?.figures);
+    expect(report.customer).toEqual(without.customer);
+  });
+
+  // Seconds before `at` of each last check, or whether the website's day has checks (null: none).
+  it.each([
+    {
+      what: 'its website’s day rollups',
+      rollups: true,
+      websiteLast: null,
+      monitorLast: null,
+      monitored: true,
+    },
+    { what: 'its website’s last check', rollups: false, websiteLast: 20, monitorLast: null, monitored: true },
+    { what: 'its own last check', rollups: false, websiteLast: null, monitorLast: 20, monitored: true },
+    { what: 'nothing (not checked)', rollups: false, websiteLast: null, monitorLast: null, monitored: false },
+  ])('a monitor 5 minutes old, its website’s checks not flushed: monitored by $what', (row) => {
+    const at = new Date('2026-11-28T12:00:00Z');
+    const open = reportPeriod({ from: '2026-11-01', to: '2026-11-30' }, 'UTC', at);
+    const addedAt = new Date(at.getTime() - 5 * 60_000);
+    const ago = (seconds: number | null) =>
+      seconds === null ? null : new Date(at.getTime() - seconds * 1000);
+    const young = computeReport({
+      period: open,
+      now: at,
+      websites: [
+        site({
+          createdAt: addedAt,
+          days: row.rollups ? [day('2026-11-28', 5, 100)] : [],
+          lastCheckedAt: ago(row.websiteLast),
+          monitors: [monitor({ createdAt: addedAt, lastCheckedAt: ago(row.monitorLast) })],
+        }),
+      ],
+    });
+    expect(young.websites[0]?.monitors[0]?.figures).toMatchObject(
+      row.monitored
+        ? { uptimePercent: 100, monitoredSeconds: 300 }
+        : { uptimePercent: null, monitoredSeconds: 0 },
+    );
+  });
+
+  it('a monitor down counts as monitored even on days its website has no checks', () => {
+    const quiet = computeReport({
+      period,
+      now,
+      websites: [
+        site({
+          monitors: [
+            monitor({ incidents: [incident('q1', '2026-11-10T00:00:00Z', '2026-11-10T01:00:00Z')] }),
+          ],
+        }),
+      ],
+    });
+    expect(quiet.websites[0]?.monitors[0]?.figures).toMatchObject({
+      downtimeSeconds: 3600,
+      uptimePercent: 99.861,
+    });
   });
 });
 

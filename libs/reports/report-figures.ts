@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { OtherMonitorKind } from '../events/index.js';
 import { availability, latencyBounds, type Span } from '../monitoring/index.js';
 import type { ReportPeriod } from './report-period.js';
 import { weekAndMonthOf } from './report-period.js';
@@ -22,6 +23,20 @@ export interface ReportIncident {
   publicNote: string | null;
 }
 
+/** A website's other monitor (a heartbeat, a DNS, port, ping … check): checked while its website is. */
+export interface MonitorReportInput {
+  id: number;
+  kind: OtherMonitorKind;
+  name: string;
+  /** The host it reaches; null: none (a heartbeat, pinged by its job). */
+  target: string | null;
+  createdAt: Date;
+  /** Its last check or ping, as its state or its document says (null: none known). */
+  lastCheckedAt?: Date | null;
+  /** Its own incidents (`incident.monitor` is this monitor), open or resolved in the period. */
+  incidents: readonly ReportIncident[];
+}
+
 export interface WebsiteReportInput {
   id: number;
   name: string;
@@ -35,6 +50,8 @@ export interface WebsiteReportInput {
   maintenance: ReadonlyArray<{ title: string; startsAt: Date; endsAt: Date }>;
   certificateExpiresAt: Date | null;
   domainExpiresAt: Date | null;
+  /** Its other monitors, each with its own incidents (none: only its HTTP check). */
+  monitors?: readonly MonitorReportInput[];
 }
 
 /** How each figure is computed: written into every report. */
@@ -46,6 +63,8 @@ export const REPORT_FORMULAS = {
   mttr: 'mean time to recovery: the mean length of the incidents resolved in the period',
   responseTimes:
     'response times: p50 and p95 of the checks that got an answer, from hourly-merged histograms (within ~7 %), by UTC day',
+  monitors:
+    'other monitors (heartbeats, DNS, port, ping … checks): uptime and SLA uptime as above from their own incidents, monitored from their creation while their website is (its maintenance left out of their SLA uptime); not part of the website’s or the customer’s figures',
 } as const;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
@@ -95,17 +114,22 @@ export interface Figures {
   responseTimeMs: { p50: number | null; p95: number | null };
 }
 
-/** A website's figures over [from, to) (and its days from fromDate to toDate). */
-function figuresOf(
-  site: WebsiteReportInput,
-  span: Span,
-  dates: { from: string; to: string },
+/** A monitor's figures: those of a website without checks and response times (no rollups of its own). */
+export type MonitorFigures = Omit<Figures, 'checks' | 'responseTimeMs'>;
+
+/**
+ * Down time, incidents and recovery over a window, and whether it was monitored (`checked`: seen
+ * checked inside it; down time counts as checked too): a website's or one of its other monitors'.
+ */
+function outagesOf(
+  incidents: readonly ReportIncident[],
+  maintenance: readonly Span[],
+  window: Span,
   now: number,
-): Figures {
-  const window = { start: Math.max(span.start, site.createdAt.getTime()), end: Math.min(span.end, now) };
-  const maintenance = site.maintenance.map((m) => ({ start: m.startsAt.getTime(), end: m.endsAt.getTime() }));
-  const shares = availability({ window, incidents: site.incidents, maintenance, now });
-  const touching = site.incidents.filter(
+  checked: boolean,
+): MonitorFigures {
+  const shares = availability({ window, incidents, maintenance, now });
+  const touching = incidents.filter(
     (i) => i.startedAt.getTime() < window.end && (i.resolvedAt?.getTime() ?? now) > window.start,
   );
   const clipped = touching.map(
@@ -116,18 +140,9 @@ function figuresOf(
     (i): i is ReportIncident & { resolvedAt: Date } =>
       i.resolvedAt !== null && i.resolvedAt.getTime() >= window.start && i.resolvedAt.getTime() < window.end,
   );
-  const days = site.days.filter((d) => d.date >= dates.from && d.date <= dates.to);
-  const histogram = mergedLatency(days);
-  const maxMs = largest(days.map((d) => d.responseMsMax));
-  const checks = days.reduce((sum, d) => sum + d.checks, 0);
-  // Not checked in the period (paused, or added too late) and never down: no figure, and no weight
+  // Not checked in the window (paused, or added too late) and never down: no figure, and no weight
   // in the customer's (as GET …/uptime says nothing before the first check).
-  const checkedInWindow =
-    site.lastCheckedAt != null &&
-    site.lastCheckedAt.getTime() >= window.start &&
-    site.lastCheckedAt.getTime() < window.end;
-  const monitored =
-    window.end > window.start && (checks > 0 || checkedInWindow || shares.downtimeSeconds > 0);
+  const monitored = window.end > window.start && (checked || shares.downtimeSeconds > 0);
   return {
     uptimePercent: monitored ? shares.uptimePercent : null,
     slaUptimePercent: monitored ? shares.slaUptimePercent : null,
@@ -145,9 +160,61 @@ function figuresOf(
               resolved.length /
               1000,
           ),
+  };
+}
+
+/** Whether `at` falls inside the window. */
+const within = (at: Date | null | undefined, window: Span) =>
+  at != null && at.getTime() >= window.start && at.getTime() < window.end;
+
+const maintenanceSpans = (site: WebsiteReportInput): Span[] =>
+  site.maintenance.map((m) => ({ start: m.startsAt.getTime(), end: m.endsAt.getTime() }));
+
+/** A website's figures over [from, to) (and its days from fromDate to toDate). */
+function figuresOf(
+  site: WebsiteReportInput,
+  span: Span,
+  dates: { from: string; to: string },
+  now: number,
+): Figures {
+  const window = { start: Math.max(span.start, site.createdAt.getTime()), end: Math.min(span.end, now) };
+  const days = site.days.filter((d) => d.date >= dates.from && d.date <= dates.to);
+  const histogram = mergedLatency(days);
+  const maxMs = largest(days.map((d) => d.responseMsMax));
+  const checks = days.reduce((sum, d) => sum + d.checks, 0);
+  // The checks of an open period reach the day rollups when flushed: its last check says it was checked.
+  const checked = checks > 0 || within(site.lastCheckedAt, window);
+  return {
+    ...outagesOf(site.incidents, maintenanceSpans(site), window, now, checked),
     checks,
     responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
   };
+}
+
+/**
+ * A website's other monitor's figures over [from, to): from its own incidents, from its creation
+ * (if later), checked while its website is (a day of the website's checks since the monitor was
+ * added, the website's last check or its own inside the window: a website's monitors are paused,
+ * suspended and in maintenance with it), its website's maintenance left out of its SLA uptime.
+ */
+function monitorFiguresOf(
+  site: WebsiteReportInput,
+  monitor: MonitorReportInput,
+  span: Span,
+  dates: { from: string; to: string },
+  now: number,
+): MonitorFigures {
+  const window = {
+    start: Math.max(span.start, monitor.createdAt.getTime()),
+    end: Math.min(span.end, now),
+  };
+  // Day cells are UTC days: the monitor's from the UTC day it was added.
+  const addedOn = monitor.createdAt.toISOString().slice(0, 10);
+  const checked =
+    site.days.some((d) => d.checks > 0 && d.date >= dates.from && d.date <= dates.to && d.date >= addedOn) ||
+    within(site.lastCheckedAt, window) ||
+    within(monitor.lastCheckedAt, window);
+  return outagesOf(monitor.incidents, maintenanceSpans(site), window, now, checked);
 }
 
 function mergedLatency(days: readonly ReportDay[]): Record<string, number> {
@@ -238,12 +305,26 @@ export function computeReport(input: {
     const previous = figuresOf(site, previousSpan, previousDates, now);
     const inPeriod = (start: Date, end: Date | null) =>
       start.getTime() < span.end && (end?.getTime() ?? now) > span.start;
+    const monitors = site.monitors ?? [];
     return {
       site,
       figures,
       previous,
       parts: parts.map((part) => ({ ...part, figures: figuresOf(site, part.span, part, now) })),
-      incidents: site.incidents
+      monitors: monitors.map((monitor) => ({
+        monitor,
+        figures: monitorFiguresOf(site, monitor, span, dates, now),
+      })),
+      // The HTTP check's incidents and its other monitors' in one list, each marked with its monitor.
+      incidents: [
+        ...site.incidents.map((incident) => ({ ...incident, monitor: null })),
+        ...monitors.flatMap((monitor) =>
+          monitor.incidents.map((incident) => ({
+            ...incident,
+            monitor: { id: monitor.id, kind: monitor.kind, name: monitor.name },
+          })),
+        ),
+      ]
         .filter((i) => inPeriod(i.startedAt, i.resolvedAt))
         .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()),
       maintenance: site.maintenance

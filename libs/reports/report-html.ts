@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { MONITOR_KIND_NOUNS, type OtherMonitorKind } from '../events/index.js';
 import { escapeHtml } from '../status-pages/index.js';
 import type { ClientReport } from './report-view.js';
 
@@ -17,6 +18,12 @@ export type PaperSize = (typeof PAPER_SIZES)[number];
 const DEFAULT_ACCENT = '#1570ef';
 /** Incidents listed per website on the page (a flapping site can have thousands; the page stays printable). */
 const MAX_LISTED_INCIDENTS = 100;
+
+/** "Port check", "Heartbeat" (a name such as gRPC keeps its own case). */
+export function monitorKindText(kind: OtherMonitorKind): string {
+  const noun = MONITOR_KIND_NOUNS[kind];
+  return /^[a-z][a-z]/.test(noun) ? `${noun.charAt(0).toUpperCase()}${noun.slice(1)}` : noun;
+}
 
 const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(3)} %`);
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
@@ -75,10 +82,16 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
     iso ? DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy') : '–';
   const card = (title: string, value: string, note: string) =>
     `<div class="card"><div class="label">${title}</div><div class="value">${value}</div><div class="note">${note}</div></div>`;
+  // Each website's other monitors under it: their own uptime, no checks or response times of theirs.
   const websiteRows = report.websites
     .map(
       (w) =>
-        `<tr><th scope="row">${escapeHtml(w.name)}<div class="url">${escapeHtml(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td></tr>`,
+        `<tr><th scope="row">${escapeHtml(w.name)}<div class="url">${escapeHtml(w.url)}</div></th><td>${percent(w.figures.uptimePercent)}</td><td>${percent(w.figures.slaUptimePercent)}</td><td>${w.figures.incidents}</td><td>${duration(w.figures.downtimeSeconds)}</td><td>${duration(w.figures.longestIncidentSeconds)}</td><td>${duration(w.figures.mttrSeconds)}</td><td>${w.figures.checks.toLocaleString('en')}</td><td>${ms(w.figures.responseTimeMs.p50)}</td><td>${ms(w.figures.responseTimeMs.p95)}</td></tr>${w.monitors
+          .map(
+            (m) =>
+              `<tr class="monitor"><th scope="row"><span class="kind">${monitorKindText(m.kind)}</span> ${escapeHtml(m.name)}${m.target ? `<div class="url">${escapeHtml(m.target)}</div>` : ''}</th><td>${percent(m.figures.uptimePercent)}</td><td>${percent(m.figures.slaUptimePercent)}</td><td>${m.figures.incidents}</td><td>${duration(m.figures.downtimeSeconds)}</td><td>${duration(m.figures.longestIncidentSeconds)}</td><td>${duration(m.figures.mttrSeconds)}</td><td>–</td><td>–</td><td>–</td></tr>`,
+          )
+          .join('')}`,
     )
     .join('');
   const expiryRows = report.websites
@@ -101,10 +114,10 @@ export function reportHtml(report: ClientReport, branding: ReportBranding, paper
       const listed = w.incidents.slice(-MAX_LISTED_INCIDENTS);
       const omitted = w.incidents.length - listed.length;
       const incidents = w.incidents.length
-        ? `${omitted > 0 ? `<p class="note">The ${MAX_LISTED_INCIDENTS} latest of ${w.incidents.length} incidents (all are in the JSON and CSV reports’ counts).</p>` : ''}<table><caption>Incidents</caption><thead><tr><th scope="col">Started</th><th scope="col">Resolved</th><th scope="col">Lasted</th><th scope="col">Cause</th><th scope="col">Regions</th><th scope="col">What happened</th></tr></thead><tbody>${listed
+        ? `${omitted > 0 ? `<p class="note">The ${MAX_LISTED_INCIDENTS} latest of ${w.incidents.length} incidents (all are in the JSON and CSV reports’ counts).</p>` : ''}<table><caption>Incidents</caption><thead><tr><th scope="col">Started</th><th scope="col">Resolved</th><th scope="col">Lasted</th><th scope="col">Monitor</th><th scope="col">Cause</th><th scope="col">Regions</th><th scope="col">What happened</th></tr></thead><tbody>${listed
             .map(
               (i) =>
-                `<tr><td>${at(i.startedAt)}</td><td>${i.resolvedAt ? at(i.resolvedAt) : 'ongoing'}</td><td>${duration(i.durationSeconds)}</td><td>${escapeHtml(i.cause)}</td><td>${escapeHtml(i.regions.join(', '))}</td><td>${escapeHtml(i.publicNote ?? '')}</td></tr>`,
+                `<tr><td>${at(i.startedAt)}</td><td>${i.resolvedAt ? at(i.resolvedAt) : 'ongoing'}</td><td>${duration(i.durationSeconds)}</td><td>${i.monitor ? `${monitorKindText(i.monitor.kind)}: ${escapeHtml(i.monitor.name)}` : 'HTTP check'}</td><td>${escapeHtml(i.cause)}</td><td>${escapeHtml(i.regions.join(', '))}</td><td>${escapeHtml(i.publicNote ?? '')}</td></tr>`,
             )
             .join('')}</tbody></table>`
         : '<p class="note">No incidents.</p>';
@@ -135,6 +148,7 @@ caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border-bottom: 1px solid #e4e7ec; padding: 4px 6px; text-align: left; vertical-align: top; }
 thead th { background: #f2f4f7; }
 .url { overflow-wrap: anywhere; font-weight: 400; }
+tr.monitor th { padding-left: 18px; font-weight: 400; } .kind { font-weight: 600; }
 .website { break-inside: avoid-page; }
 figcaption { font-size: .8rem; color: #555; }
 h2, h3, caption { break-after: avoid; }

@@ -1,12 +1,71 @@
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import type { OrganizationRepository } from '../auth/index.js';
 import type { CustomerRepository } from '../customers/index.js';
 import { knownDomainExpiries } from '../domains/index.js';
 import type { MaintenanceWindowRepository } from '../maintenance/index.js';
-import type { MonitorStateRepository, RollupRepository } from '../monitoring/index.js';
+import {
+  type IncidentDocument,
+  type MonitorStateRepository,
+  monitorKey,
+  monitorStateSchema,
+  type RollupRepository,
+} from '../monitoring/index.js';
+import { type MonitorDocument, type MonitorRepository, PROBE_KINDS } from '../monitors/index.js';
 import type { LogoStore } from '../organizations/index.js';
+import { getMany, type Redis } from '../redis/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
+
+/** The host a monitor reaches, and nothing else of its settings (they may hold credentials). */
+function targetOf(monitor: MonitorDocument): string | null {
+  switch (monitor.kind) {
+    case 'heartbeat':
+      return null;
+    case 'dns':
+    case 'port':
+      return monitor.host;
+    default:
+      try {
+        return PROBE_KINDS[monitor.kind].hostOf(monitor.settings);
+      } catch {
+        // Settings its kind's schema no longer reads: the check itself says so; the report names no host.
+        return null;
+      }
+  }
+}
+
+/** When a heartbeat's job was last heard from (its document keeps it). */
+function lastHeard(monitor: MonitorDocument): Date | null {
+  if (monitor.kind !== 'heartbeat') return null;
+  const times = [monitor.lastSuccessAt, monitor.lastStartAt, monitor.lastFailureAt]
+    .filter((at): at is Date => at instanceof Date)
+    .map((at) => at.getTime());
+  return times.length === 0 ? null : new Date(Math.max(...times));
+}
+
+/** The later of two moments (null: none). */
+const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+
+/** A state's hot copy's last result (null: none, or not a state this version reads). */
+function lastChecked(hotCopy: string | null): Date | null {
+  if (hotCopy === null) return null;
+  try {
+    return monitorStateSchema.parse(JSON.parse(hotCopy)).lastResultAt;
+  } catch {
+    return null;
+  }
+}
+
+/** An incident as a client reads it: no first failures, no acknowledgement, the public note's text. */
+const reportIncident = (incident: IncidentDocument) => ({
+  id: incident.id,
+  websiteId: incident.websiteId,
+  startedAt: incident.startedAt,
+  resolvedAt: incident.resolvedAt,
+  cause: incident.cause,
+  regions: incident.regions,
+  publicNote: incident.publicNote?.text ?? null,
+});
 
 /** A report's sources over the control plane's repositories. */
 export function repositoryReportSources(deps: {
@@ -16,6 +75,9 @@ export function repositoryReportSources(deps: {
   websites: WebsiteRepository;
   rollups: RollupRepository;
   states: MonitorStateRepository;
+  monitors: Pick<MonitorRepository, 'listByWebsites'>;
+  /** Where the monitors' states' hot copies are (their last check, one MGET). */
+  redis: Redis;
   windows: MaintenanceWindowRepository;
   logos: LogoStore;
 }): ReportSources {
@@ -57,15 +119,45 @@ export function repositoryReportSources(deps: {
     dayRollups: (organizationId, websiteIds, from, until) =>
       deps.rollups.since(organizationId, websiteIds, 'day', from, until),
     incidents: async (organizationId, websiteIds, since) =>
-      (await deps.states.incidentsOfWebsites(organizationId, websiteIds, since)).map((incident) => ({
-        id: incident.id,
-        websiteId: incident.websiteId,
-        startedAt: incident.startedAt,
-        resolvedAt: incident.resolvedAt,
-        cause: incident.cause,
-        regions: incident.regions,
-        publicNote: incident.publicNote?.text ?? null,
-      })),
+      (await deps.states.incidentsOfWebsites(organizationId, websiteIds, since))
+        .filter((incident) => !incident.monitor)
+        .map(reportIncident),
+    monitors: async (organizationId, websiteIds) => {
+      const monitors = await deps.monitors.listByWebsites(organizationId, websiteIds);
+      // Their last checks from their states' hot copies (one round trip; MongoDB's copy lags them).
+      const hot = await getMany(
+        deps.redis,
+        monitors.map((m) => deps.states.cache.key(monitorKey(m.websiteId, { kind: m.kind, id: m.id }))),
+      );
+      return monitors.map((monitor, i) => ({
+        id: monitor.id,
+        websiteId: monitor.websiteId,
+        kind: monitor.kind,
+        name: monitor.name,
+        target: targetOf(monitor),
+        createdAt: monitor.createdAt,
+        lastCheckedAt: later(lastChecked(hot[i] ?? null), lastHeard(monitor)),
+      }));
+    },
+    monitorIncidents: async (organizationId, websiteIds, since) => {
+      if (websiteIds.length === 0) return [];
+      // One query for every monitor of the customer (a scan on FerretDB 1.24, as any filter but
+      // `_id`), where each monitor's list by primary key would be reads per monitor.
+      const found = await deps.states.incidents
+        .find(
+          {
+            organizationId,
+            websiteId: { $in: [...new Set(websiteIds)] },
+            monitor: { $ne: null },
+            $or: [{ resolvedAt: null }, { resolvedAt: { $gte: since } }],
+          } as Filter<IncidentDocument>,
+          { projection: { _id: 0, firstFailures: 0, acknowledgement: 0 } },
+        )
+        .toArray();
+      return found.flatMap((incident) =>
+        incident.monitor ? [{ ...reportIncident(incident), monitor: incident.monitor }] : [],
+      );
+    },
     windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
     domainExpiries: async (websites) => {
       const hosts = websites.map((w) => new URL(w.url).hostname);

@@ -1,21 +1,46 @@
 import { z } from 'zod';
-import type { ComputedReport, Figures } from './report-figures.js';
+import { OTHER_MONITOR_KINDS } from '../events/index.js';
+import type { ComputedReport, Figures, MonitorFigures } from './report-figures.js';
+
+const outages = {
+  uptimePercent: z.number().nullable().describe('null: not monitored in the period'),
+  slaUptimePercent: z.number().nullable().describe('Maintenance time left out'),
+  monitoredSeconds: z.number().int(),
+  downtimeSeconds: z.number().int(),
+  maintenanceSeconds: z.number().int(),
+  slaDowntimeSeconds: z.number().int().describe('Down time outside maintenance'),
+  incidents: z.number().int(),
+  longestIncidentSeconds: z.number().int(),
+  mttrSeconds: z.number().int().nullable().describe('Mean time to recovery; null: none resolved'),
+};
 
 const figures = z
   .object({
-    uptimePercent: z.number().nullable().describe('null: not monitored in the period'),
-    slaUptimePercent: z.number().nullable().describe('Maintenance time left out'),
-    monitoredSeconds: z.number().int(),
-    downtimeSeconds: z.number().int(),
-    maintenanceSeconds: z.number().int(),
-    slaDowntimeSeconds: z.number().int().describe('Down time outside maintenance'),
-    incidents: z.number().int(),
-    longestIncidentSeconds: z.number().int(),
-    mttrSeconds: z.number().int().nullable().describe('Mean time to recovery; null: none resolved'),
+    ...outages,
     checks: z.number().int(),
     responseTimeMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
   })
   .meta({ id: 'ReportFigures' });
+
+const monitorKind = z.enum(OTHER_MONITOR_KINDS);
+
+/** Which of the website's other monitors an incident is of. */
+const incidentMonitor = z
+  .object({ id: z.number().int(), kind: monitorKind, name: z.string() })
+  .meta({ id: 'ReportIncidentMonitor' });
+
+const reportMonitor = z
+  .object({
+    id: z.number().int(),
+    kind: monitorKind,
+    name: z.string(),
+    target: z.string().nullable().describe('The host it checks; null: none (a heartbeat: its job pings)'),
+    figures: z
+      .object(outages)
+      .describe('From its own incidents, over the period since it was added')
+      .meta({ id: 'ReportMonitorFigures' }),
+  })
+  .meta({ id: 'ReportMonitor' });
 
 export const clientReportView = z
   .object({
@@ -50,9 +75,15 @@ export const clientReportView = z
         weeks: z.array(z.object({ week: z.string(), from: z.string(), to: z.string(), figures })),
         certificateExpiresAt: z.iso.datetime().nullable(),
         domainExpiresAt: z.iso.datetime().nullable(),
+        monitors: z
+          .array(reportMonitor)
+          .describe('Its other monitors (heartbeats, DNS, port, ping … checks), each with its own figures'),
         incidents: z.array(
           z.object({
             id: z.string(),
+            monitor: incidentMonitor
+              .nullable()
+              .describe('The other monitor the incident is of; null: the website’s HTTP check'),
             startedAt: z.iso.datetime(),
             resolvedAt: z.iso.datetime().nullable(),
             durationSeconds: z.number().int().describe('Until now while it is open'),
@@ -71,6 +102,17 @@ export const clientReportView = z
 export type ClientReport = z.infer<typeof clientReportView>;
 
 const copy = (f: Figures): Figures => ({ ...f, responseTimeMs: { ...f.responseTimeMs } });
+const outagesCopy = (f: MonitorFigures): MonitorFigures => ({
+  uptimePercent: f.uptimePercent,
+  slaUptimePercent: f.slaUptimePercent,
+  monitoredSeconds: f.monitoredSeconds,
+  downtimeSeconds: f.downtimeSeconds,
+  maintenanceSeconds: f.maintenanceSeconds,
+  slaDowntimeSeconds: f.slaDowntimeSeconds,
+  incidents: f.incidents,
+  longestIncidentSeconds: f.longestIncidentSeconds,
+  mttrSeconds: f.mttrSeconds,
+});
 
 /** A computed report as the API shows it (instants as ISO text). */
 export function toClientReport(
@@ -100,8 +142,17 @@ export function toClientReport(
         .map((p) => ({ week: p.label, from: p.from, to: p.to, figures: copy(p.figures) })),
       certificateExpiresAt: w.site.certificateExpiresAt?.toISOString() ?? null,
       domainExpiresAt: w.site.domainExpiresAt?.toISOString() ?? null,
+      // Kind, name and host only: never a monitor's settings (its secrets are among them).
+      monitors: w.monitors.map(({ monitor, figures }) => ({
+        id: monitor.id,
+        kind: monitor.kind,
+        name: monitor.name,
+        target: monitor.target,
+        figures: outagesCopy(figures),
+      })),
       incidents: w.incidents.map((i) => ({
         id: i.id,
+        monitor: i.monitor && { id: i.monitor.id, kind: i.monitor.kind, name: i.monitor.name },
         startedAt: i.startedAt.toISOString(),
         resolvedAt: i.resolvedAt?.toISOString() ?? null,
         durationSeconds: Math.round(((i.resolvedAt ?? context.now).getTime() - i.startedAt.getTime()) / 1000),

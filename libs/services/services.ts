@@ -461,6 +461,8 @@ class LazyServices implements Services {
         websites: this.websiteRepository,
         rollups: this.rollups,
         states: this.states,
+        monitors: this.monitorRepository,
+        redis: this.deps.redis,
         windows: this.maintenanceWindows,
         logos: this.logos,
       }),

@@ -1,13 +1,16 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, must, type Schemas } from '../api/client.js';
 import { canEdit, useSession } from '../session.js';
 import { Loading } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { KIND_NAME } from '../websites/monitor-forms.js';
 import { ReportMailing } from './report-schedule.js';
 
 type Report = Schemas['ClientReport'];
 type Figures = Schemas['ReportFigures'];
+type ReportMonitor = Schemas['ReportMonitor'];
 
 const percent = (value: number | null) => (value === null ? '–' : `${value.toFixed(3)} %`);
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
@@ -196,7 +199,12 @@ function ReportView({
             </thead>
             <tbody>
               {report.websites.map((w) => (
-                <WebsiteRow key={w.id} name={w.name} url={w.url} figures={w.figures} />
+                <Fragment key={w.id}>
+                  <WebsiteRow name={w.name} url={w.url} figures={w.figures} />
+                  {w.monitors.map((m) => (
+                    <MonitorRow key={m.id} monitor={m} />
+                  ))}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -209,8 +217,11 @@ function ReportView({
             {report.websites.flatMap((w) =>
               w.incidents.map((i) => (
                 <li key={i.id}>
-                  <strong>{w.name}</strong>: {new Date(i.startedAt).toLocaleString()} for{' '}
-                  {duration(i.durationSeconds)} — {i.cause}
+                  <strong>
+                    {w.name}
+                    {i.monitor && ` · ${KIND_NAME[i.monitor.kind]}: ${i.monitor.name}`}
+                  </strong>
+                  : {new Date(i.startedAt).toLocaleString()} for {duration(i.durationSeconds)} — {i.cause}
                   {i.publicNote && <> ({i.publicNote})</>} <a href={`/incidents/${i.id}`}>Details</a>
                 </li>
               )),
@@ -253,6 +264,26 @@ function WebsiteRow({ name, url, figures }: { name: string; url: string; figures
       <td>{duration(figures.downtimeSeconds)}</td>
       <td>{duration(figures.mttrSeconds)}</td>
       <td>{ms(figures.responseTimeMs.p95)}</td>
+    </tr>
+  );
+}
+
+/** A website's other monitor, under its website: its own uptime (no checks or response times of its own). */
+function MonitorRow({ monitor }: { monitor: ReportMonitor }) {
+  const { figures } = monitor;
+  return (
+    <tr>
+      <th scope="row">
+        <span aria-hidden="true">↳ </span>
+        <span class="muted">{KIND_NAME[monitor.kind]}</span> {monitor.name}
+        {monitor.target && <div class="muted wraps">{monitor.target}</div>}
+      </th>
+      <td>{percent(figures.uptimePercent)}</td>
+      <td>{percent(figures.slaUptimePercent)}</td>
+      <td>{figures.incidents}</td>
+      <td>{duration(figures.downtimeSeconds)}</td>
+      <td>{duration(figures.mttrSeconds)}</td>
+      <td>–</td>
     </tr>
   );
 }
