@@ -197,16 +197,6 @@ export class MonitorRepository {
     return found.filter((monitor) => monitor.websiteId === websiteId);
   }
 
-  /**
-   * The monitors of these websites of the organization, by id, in one query (a customer's report):
-   * a scan of the monitors on FerretDB 1.24 (few beside websites), where a list per website would
-   * be a read per website and per monitor.
-   */
-  listByWebsites(organizationId: number, websiteIds: readonly number[]): Promise<MonitorDocument[]> {
-    if (websiteIds.length === 0) return Promise.resolve([]);
-    return this.monitors.findMany(organizationId, { websiteId: { $in: [...new Set(websiteIds)] } });
-  }
-
   async delete(monitor: MonitorDocument): Promise<void> {
     await this.monitors.delete(monitor.organizationId, monitor.id);
     await this.lists.remove(monitor.websiteId, monitor.id);

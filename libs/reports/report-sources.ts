@@ -1,4 +1,4 @@
-import type { Db, Filter } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { OrganizationRepository } from '../auth/index.js';
 import type { CustomerRepository } from '../customers/index.js';
 import { knownDomainExpiries } from '../domains/index.js';
@@ -10,11 +10,20 @@ import {
   monitorStateSchema,
   type RollupRepository,
 } from '../monitoring/index.js';
-import { type MonitorDocument, type MonitorRepository, PROBE_KINDS } from '../monitors/index.js';
+import {
+  type MonitorDocument,
+  type MonitorRepository,
+  monitorHistories,
+  PROBE_KINDS,
+} from '../monitors/index.js';
 import type { LogoStore } from '../organizations/index.js';
 import { getMany, type Redis } from '../redis/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
+
+/** Websites whose monitors are listed at once (each list one primary-key read). */
+const WEBSITES_AT_ONCE = 8;
 
 /** The host a monitor reaches, and nothing else of its settings (they may hold credentials). */
 function targetOf(monitor: MonitorDocument): string | null {
@@ -75,7 +84,7 @@ export function repositoryReportSources(deps: {
   websites: WebsiteRepository;
   rollups: RollupRepository;
   states: MonitorStateRepository;
-  monitors: Pick<MonitorRepository, 'listByWebsites'>;
+  monitors: Pick<MonitorRepository, 'listByWebsite'>;
   /** Where the monitors' states' hot copies are (their last check, one MGET). */
   redis: Redis;
   windows: MaintenanceWindowRepository;
@@ -123,7 +132,15 @@ export function repositoryReportSources(deps: {
         .filter((incident) => !incident.monitor)
         .map(reportIncident),
     monitors: async (organizationId, websiteIds) => {
-      const monitors = await deps.monitors.listByWebsites(organizationId, websiteIds);
+      // Each website's list of monitors by primary key, a few websites at once.
+      const limit = new ConcurrencyLimit(WEBSITES_AT_ONCE);
+      const monitors = (
+        await Promise.all(
+          [...new Set(websiteIds)].map((id) =>
+            limit.run(() => deps.monitors.listByWebsite(organizationId, id)),
+          ),
+        )
+      ).flat();
       // Their last checks from their states' hot copies (one round trip; MongoDB's copy lags them).
       const hot = await getMany(
         deps.redis,
@@ -140,22 +157,20 @@ export function repositoryReportSources(deps: {
       }));
     },
     monitorIncidents: async (organizationId, websiteIds, since) => {
-      if (websiteIds.length === 0) return [];
-      // One query for every monitor of the customer (a scan on FerretDB 1.24, as any filter but
-      // `_id`), where each monitor's list by primary key would be reads per monitor.
-      const found = await deps.states.incidents
-        .find(
-          {
-            organizationId,
-            websiteId: { $in: [...new Set(websiteIds)] },
-            monitor: { $ne: null },
-            $or: [{ resolvedAt: null }, { resolvedAt: { $gte: since } }],
-          } as Filter<IncidentDocument>,
-          { projection: { _id: 0, firstFailures: 0, acknowledgement: 0 } },
-        )
-        .toArray();
-      return found.flatMap((incident) =>
-        incident.monitor ? [{ ...reportIncident(incident), monitor: incident.monitor }] : [],
+      // Each monitor's incidents from its own list, by primary key (a filter on the collection
+      // would read all of it on FerretDB 1.24, and it only grows).
+      const histories = await monitorHistories(
+        { repository: deps.monitors, states: deps.states },
+        organizationId,
+        websiteIds,
+        since,
+      );
+      return [...histories.values()].flatMap(({ incidents }) =>
+        incidents.flatMap((incident) =>
+          incident.monitor && (incident.resolvedAt === null || incident.resolvedAt >= since)
+            ? [{ ...reportIncident(incident), monitor: incident.monitor }]
+            : [],
+        ),
       );
     },
     windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
