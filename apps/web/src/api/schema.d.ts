@@ -924,7 +924,7 @@ export interface paths {
         };
         /**
          * A customer’s monitoring report for a period: uptime, SLA uptime, incidents, response times
-         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident and the maintenance held, and the same figures of the period before. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on `paper`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.
+         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident (marked with the monitor it is of) and the maintenance held, and the same figures of the period before. Under each website, each of its other monitors (heartbeats, DNS, port, ping, UDP, gRPC, WebSocket and mail checks: kind, name and the host it checks) with its uptime, SLA uptime, down time and incidents over the period since it was added, from its own incidents. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, and per other monitor for the whole period, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on `paper`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.
          */
         get: operations["getCustomerReport"];
         put?: never;
@@ -3583,8 +3583,12 @@ export interface components {
                 }[];
                 certificateExpiresAt: string | null;
                 domainExpiresAt: string | null;
+                /** @description Its other monitors (heartbeats, DNS, port, ping … checks), each with its own figures */
+                monitors: components["schemas"]["ReportMonitor"][];
                 incidents: {
                     id: string;
+                    /** @description The other monitor the incident is of; null: the website’s HTTP check */
+                    monitor: components["schemas"]["ReportIncidentMonitor"] | null;
                     /** Format: date-time */
                     startedAt: string;
                     resolvedAt: string | null;
@@ -3622,6 +3626,37 @@ export interface components {
                 p50: number | null;
                 p95: number | null;
             };
+        };
+        ReportMonitor: {
+            id: number;
+            /** @enum {string} */
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            name: string;
+            /** @description The host it checks; null: none (a heartbeat: its job pings) */
+            target: string | null;
+            figures: components["schemas"]["ReportMonitorFigures"];
+        };
+        /** @description From its own incidents, over the period since it was added */
+        ReportMonitorFigures: {
+            /** @description null: not monitored in the period */
+            uptimePercent: number | null;
+            /** @description Maintenance time left out */
+            slaUptimePercent: number | null;
+            monitoredSeconds: number;
+            downtimeSeconds: number;
+            maintenanceSeconds: number;
+            /** @description Down time outside maintenance */
+            slaDowntimeSeconds: number;
+            incidents: number;
+            longestIncidentSeconds: number;
+            /** @description Mean time to recovery; null: none resolved */
+            mttrSeconds: number | null;
+        };
+        ReportIncidentMonitor: {
+            id: number;
+            /** @enum {string} */
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            name: string;
         };
         ReportMailing: {
             id: string;
