@@ -21,7 +21,13 @@ import { bucketOf } from '../libs/scheduler/index.js';
 import { parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
-import { cpuTimesOf, percentile, rssMiBOf } from './support/process-stats.js';
+import {
+  commandsPer,
+  cpuTimesOf,
+  ferretCommandCounts,
+  percentile,
+  rssMiBOf,
+} from './support/process-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -116,9 +122,11 @@ try {
     );
     const windowStart = new Date();
     const cpuBefore = cpuTimesOf(worker.pid!);
+    const ferretBefore = await ferretCommandCounts(stack.mongoMetricsUrl);
     await new Promise((resolve) => setTimeout(resolve, measureSeconds * 1000));
     const windowEnd = new Date();
     const cpuAfter = cpuTimesOf(worker.pid!);
+    const ferretAfter = await ferretCommandCounts(stack.mongoMetricsUrl);
     const user = cpuAfter.user - cpuBefore.user;
     const system = cpuAfter.system - cpuBefore.system;
     const rss = rssMiBOf(worker.pid!);
@@ -154,6 +162,14 @@ try {
       `worker CPU s/1k checks ${perThousand(user + system)}  (user ${perThousand(user)}, system ${perThousand(system)})`,
     );
     console.log(`worker RSS MiB         ${rss.toFixed(0)}`);
+    if (ferretBefore && ferretAfter) {
+      // Every check of the window, of any kind, with what it costs FerretDB (the bench's own reads after it excluded).
+      const perCheck = commandsPer(ferretBefore, ferretAfter, results.length);
+      const total = perCheck.reduce((sum, [, n]) => sum + n, 0);
+      console.log(
+        `FerretDB requests      ${total.toFixed(2)} per HTTP check: ${perCheck.map(([c, n]) => `${c} ${n.toFixed(2)}`).join(', ')}`,
+      );
+    }
     if (udpTimeouts > 0) {
       const udp = await db
         .collection('monitor_log')

@@ -12,6 +12,8 @@ export interface BenchStack {
   redisUrl: string;
   /** The embedded servers' process ids (absent when MONGODB_URL / REDIS_URL were given). */
   pids: { mongo?: number; redis?: number };
+  /** FerretDB's Prometheus metrics (its commands counted), when started here. */
+  mongoMetricsUrl?: string;
   owned: Own;
 }
 
@@ -73,8 +75,10 @@ export async function withBenchDatabases(
         database: 'bench',
         mongoUrl: process.env.MONGODB_URL,
         redisUrl: process.env.REDIS_URL,
+        mongoMetrics: true,
       });
-      await run({ mongoUrl: databases.mongoUrl, redisUrl: databases.redisUrl, pids: databases.pids, owned });
+      const { mongoUrl, redisUrl, pids, mongoMetricsUrl } = databases;
+      await run({ mongoUrl, redisUrl, pids, owned, ...(mongoMetricsUrl ? { mongoMetricsUrl } : {}) });
     },
     async () => {
       await databases?.stop();

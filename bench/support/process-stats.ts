@@ -27,3 +27,27 @@ export function rssMiBOf(pid: number): number {
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
+
+/** FerretDB's count of requests by command (its `/debug/metrics`), or null without metrics. */
+export async function ferretCommandCounts(
+  metricsUrl: string | undefined,
+): Promise<Map<string, number> | null> {
+  if (!metricsUrl) return null;
+  const text = await (await fetch(metricsUrl)).text();
+  const counts = new Map<string, number>();
+  for (const match of text.matchAll(/^ferretdb_client_requests_total\{command="([^"]+)"[^}]*\} (\d+)/gm))
+    counts.set(match[1] as string, (counts.get(match[1] as string) ?? 0) + Number(match[2]));
+  return counts;
+}
+
+/** Each command's requests between two counts, per `per` (most first). */
+export function commandsPer(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+  per: number,
+): Array<[string, number]> {
+  return [...after]
+    .map(([command, n]): [string, number] => [command, (n - (before.get(command) ?? 0)) / Math.max(1, per)])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+}

@@ -12,13 +12,16 @@ export function locateFerretDb(): string {
 }
 
 /**
- * FerretDB 1.24 on its SQLite backend, listening on loopback only, with telemetry and the debug
- * HTTP listener off, and the `_id` lookup indexes its queries need kept beside its tables.
+ * FerretDB 1.24 on its SQLite backend, listening on loopback only, with telemetry off, its debug
+ * HTTP listener off (or, for a benchmark, on `metricsPort`: its Prometheus counters of commands at
+ * `/debug/metrics`), and the `_id` lookup indexes its queries need kept beside its tables.
  */
 export async function startFerretDb(options: {
   port: number;
   dataDir: string;
   database: string;
+  /** Serve FerretDB's own metrics on this loopback port. */
+  metricsPort?: number;
   /** Where the index keeper says what went wrong (default: standard error). */
   say?: (message: string) => void;
 }): Promise<EmbeddedServer> {
@@ -36,7 +39,7 @@ export async function startFerretDb(options: {
       `--state-dir=${options.dataDir}`,
       `--listen-addr=127.0.0.1:${options.port}`,
       '--telemetry=disable',
-      '--debug-addr=-',
+      `--debug-addr=${options.metricsPort ? `127.0.0.1:${options.metricsPort}` : '-'}`,
       '--log-level=warn',
     ],
     env: { DO_NOT_TRACK: '1' },

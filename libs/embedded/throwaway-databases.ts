@@ -9,6 +9,8 @@ export interface ThrowawayDatabases {
   redisUrl: string;
   /** Process ids of the servers started here (a benchmark reads their CPU time); absent for given URLs. */
   pids: { mongo?: number; redis?: number };
+  /** FerretDB's Prometheus metrics, when asked for and started here. */
+  mongoMetricsUrl?: string;
   /** Stops the servers started here (none when both URLs were given). */
   stop(): Promise<void>;
 }
@@ -22,6 +24,8 @@ export async function throwawayDatabases(options: {
   database: string;
   mongoUrl?: string;
   redisUrl?: string;
+  /** Serve the started FerretDB's metrics (`mongoMetricsUrl`). */
+  mongoMetrics?: boolean;
 }): Promise<ThrowawayDatabases> {
   const started: EmbeddedServer[] = [];
   const stop = async () => {
@@ -30,12 +34,16 @@ export async function throwawayDatabases(options: {
   const pids: ThrowawayDatabases['pids'] = {};
   try {
     let mongoUrl = options.mongoUrl;
+    let mongoMetricsUrl: string | undefined;
     if (!mongoUrl) {
+      const metricsPort = options.mongoMetrics ? await findFreePort() : undefined;
       const server = await startFerretDb({
         port: await findFreePort(),
         dataDir: join(options.dataDir, 'ferretdb'),
         database: options.database,
+        ...(metricsPort ? { metricsPort } : {}),
       });
+      if (metricsPort) mongoMetricsUrl = `http://127.0.0.1:${metricsPort}/debug/metrics`;
       started.push(server);
       mongoUrl = server.url;
       pids.mongo = server.pid;
@@ -50,7 +58,7 @@ export async function throwawayDatabases(options: {
       redisUrl = server.url;
       pids.redis = server.pid;
     }
-    return { mongoUrl, redisUrl, pids, stop };
+    return { mongoUrl, redisUrl, pids, stop, ...(mongoMetricsUrl ? { mongoMetricsUrl } : {}) };
   } catch (error) {
     await stop();
     throw error;
