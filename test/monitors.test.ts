@@ -167,6 +167,20 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     await until(async () => (await monitor(`/api/heartbeats/${id}`)).status === 'down', 15_000);
     expect((await monitor(`/api/heartbeats/${id}`)).lastCause).toMatch(/has not finished within 2 s/);
     await until(async () => delivered('heartbeat.down', id).length > 0, 15_000);
+
+    // Its incident is listed as the heartbeat's, and acknowledging it reaches the heartbeat's own
+    // state (its reminders stop), not the website's HTTP check's.
+    const open = await api.request<{
+      items: Array<{ id: string; monitor: { kind: string; id: number } | null }>;
+    }>('GET', '/api/incidents?open=true', { token });
+    const incident = open.body.items.find((i) => i.monitor?.kind === 'heartbeat' && i.monitor.id === id);
+    expect(incident, JSON.stringify(open.body)).toBeDefined();
+    const acknowledged = await api.request('POST', `/api/incidents/${incident?.id}/acknowledge`, {
+      token,
+      body: { note: 'Restarting the import' },
+    });
+    expect(acknowledged.status, JSON.stringify(acknowledged.body)).toBe(200);
+    await until(async () => delivered('incident.acknowledged', id).length > 0, 15_000);
   });
 
   it('pings: an unknown token is 404, one token past its budget 429 with Retry-After, the URL shown to editors only', async () => {

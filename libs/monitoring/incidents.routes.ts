@@ -13,6 +13,7 @@ import {
   timelineActorSchema,
   timelineAlertSchema,
 } from './incident-timeline.js';
+import { monitorRefSchema } from './monitor-state.js';
 import type {
   IncidentAcknowledgement,
   IncidentDocument,
@@ -31,6 +32,12 @@ const incidentView = z
     resolvedAt: z.iso.datetime().nullable(),
     cause: z.string(),
     regions: z.array(z.string()),
+    monitor: monitorRefSchema
+      .meta({ id: 'IncidentMonitor' })
+      .nullable()
+      .describe(
+        'The website’s other monitor (heartbeat, DNS, port, ping …) the incident is of; null: its HTTP check',
+      ),
     acknowledgement: z
       .object({ at: z.iso.datetime(), by: actorView, note: z.string().nullable() })
       .nullable()
@@ -101,6 +108,7 @@ export function toIncidentView(incident: IncidentDocument, auth: AuthContext): z
     resolvedAt: incident.resolvedAt?.toISOString() ?? null,
     cause: incident.cause,
     regions: incident.regions,
+    monitor: incident.monitor ?? null,
     acknowledgement: acknowledgement ? { ...acknowledgement, at: acknowledgement.at.toISOString() } : null,
     publicNote: publicNote ? { text: publicNote.text, at: publicNote.at.toISOString() } : null,
   };
@@ -166,7 +174,9 @@ export function incidentRoutes(deps: {
       text: acknowledgement.note,
     });
     const website = await deps.website(incident.organizationId, String(incident.websiteId));
-    const done = await deps.transitions.run(website, (state) => ({
+    // The state of the monitor the incident is of (the website's HTTP check, or another of its monitors).
+    const subject = { ...website, monitor: incident.monitor ?? null };
+    const done = await deps.transitions.run(subject, (state) => ({
       result: undefined,
       plan:
         state.openIncidentId !== incident.id || state.acknowledgedIncidentId === incident.id

@@ -2915,6 +2915,8 @@ export interface components {
             resolvedAt: string | null;
             cause: string;
             regions: string[];
+            /** @description The website’s other monitor (heartbeat, DNS, port, ping …) the incident is of; null: its HTTP check */
+            monitor: components["schemas"]["IncidentMonitor"] | null;
             /** @description Someone is on it: reminders stop */
             acknowledgement: {
                 /** Format: date-time */
@@ -2928,6 +2930,11 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             } | null;
+        };
+        IncidentMonitor: {
+            /** @enum {string} */
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            id: number;
         };
         IncidentActor: {
             /** @enum {string} */
@@ -2943,6 +2950,8 @@ export interface components {
             resolvedAt: string | null;
             cause: string;
             regions: string[];
+            /** @description The website’s other monitor (heartbeat, DNS, port, ping …) the incident is of; null: its HTTP check */
+            monitor: components["schemas"]["IncidentMonitor"] | null;
             /** @description Someone is on it: reminders stop */
             acknowledgement: {
                 /** Format: date-time */

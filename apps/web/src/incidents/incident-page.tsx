@@ -6,6 +6,7 @@ import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { EvidenceDetails } from '../websites/evidence.js';
+import { KIND_NAME } from '../websites/monitor-forms.js';
 
 type Step = Schemas['IncidentTimelineItem'];
 
@@ -54,7 +55,9 @@ export function IncidentPage() {
   if (incident.notFound) return <p role="alert">No such incident: it may belong to another organization.</p>;
   if (!incident.data) return <Loading error={incident.error} />;
   const data = incident.data;
-  const name = data.website?.name ?? 'A deleted website';
+  const websiteName = data.website?.name ?? 'A deleted website';
+  // An incident of another of its monitors is named with it: "Shop · Port check".
+  const name = data.monitor ? `${websiteName} · ${KIND_NAME[data.monitor.kind]}` : websiteName;
   const reload = async () => {
     await Promise.all([incident.reload(), timeline.reload()]);
   };
@@ -62,7 +65,7 @@ export function IncidentPage() {
     <section>
       <p>
         <a href="/incidents">Incidents</a> /{' '}
-        {data.website ? <a href={`/websites/${data.website.id}`}>{name}</a> : name}
+        {data.website ? <a href={`/websites/${data.website.id}`}>{websiteName}</a> : websiteName}
       </p>
       <h1>
         {name}: {data.resolvedAt ? '✓ resolved' : '✕ down'}

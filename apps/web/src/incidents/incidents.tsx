@@ -3,6 +3,7 @@ import { allWebsites, type WebsiteSummary } from '../api/organization.js';
 import { clientCustomerId, useSession } from '../session.js';
 import { FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
+import { KIND_NAME } from '../websites/monitor-forms.js';
 
 type Row = { incident: Schemas['Incident']; website: WebsiteSummary | undefined };
 
@@ -66,6 +67,7 @@ export function Incidents() {
                   ) : (
                     `#${incident.websiteId}`
                   )}
+                  {incident.monitor && ` · ${KIND_NAME[incident.monitor.kind]}`}
                 </td>
                 <td data-label="State">
                   <a href={`/incidents/${incident.id}`}>
