@@ -51,6 +51,31 @@ describe('maxWebsites from a per-customer counter', () => {
     expect((await create(customer)).status).toBe(201);
   });
 
+  it('a website write is judged by its package and customer as they are now (the API keeps copies of both)', async () => {
+    const pkg = await createPackage(api, token, { limits: { maxWebsites: 2, minCheckIntervalSeconds: 60 } });
+    const customer = await createCustomer(api, token, pkg.id, 'Judged');
+    const website = await create(customer);
+    const patch = (body: Record<string, unknown>) =>
+      api.request<{ errors?: Array<{ path: string }> }>('PATCH', `/api/websites/${website.body.publicId}`, {
+        token,
+        body,
+      });
+    // Read once: the customer, its package and which package it is on are now known to the API.
+    expect((await patch({ checkInterval: 120 })).status).toBe(200);
+    const raised = await api.request('PATCH', `/api/packages/${pkg.id}`, {
+      token,
+      body: { limits: { minCheckIntervalSeconds: 180 } },
+    });
+    expect(raised.status).toBe(200);
+    const refused = await patch({ checkInterval: 150 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors?.map((error) => error.path)).toEqual(['checkInterval']);
+    // The customer on another package: the package it was on is no longer the one judged by.
+    const moved = await api.request('PATCH', `/api/customers/${customer}`, { token, body: { packageId } });
+    expect(moved.status).toBe(200);
+    expect((await patch({ checkInterval: 150 })).status).toBe(200);
+  });
+
   it('a counter left off by an interrupted write is put right by the reconciler', async () => {
     const customer = await createCustomer(api, token, packageId, 'Drifted');
     expect((await create(customer)).status).toBe(201);

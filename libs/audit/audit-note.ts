@@ -5,11 +5,13 @@ export type SignInMethod = 'password' | 'totp' | 'recovery-code';
 
 /**
  * What a route tells the audit log beyond what the recorder reads itself: how a sign-in was made,
- * and a two-factor change it made on the way (a recovery code used up).
+ * a two-factor change it made on the way (a recovery code used up), and, for a route that
+ * `tellsAuditBefore`, its resource before the write as the resource's GET shows it.
  */
 export interface AuditNote {
   signIn?: { method: SignInMethod };
   recoveryCodeUsed?: { userId: number; recoveryCodesLeft: number };
+  before?: unknown;
 }
 
 const notes = new WeakMap<object, AuditNote>();

@@ -7,7 +7,7 @@ import type { AppContext, AppState, Route } from '../http/index.js';
 import type { Logger } from '../logging/index.js';
 import type { AuditEventRepository } from './audit-event.repository.js';
 import type { Actor, NewAuditEvent } from './audit-event.schema.js';
-import { auditNoteOf } from './audit-note.js';
+import { type AuditNote, auditNoteOf } from './audit-note.js';
 import { fieldChanges } from './field-changes.js';
 
 /** Operations sent with POST that only read (a batch question): not writes, not recorded. */
@@ -106,6 +106,13 @@ function actorOf(auth: AuthContext | undefined, answer: unknown): Actor {
   return { type: 'anonymous', id: null };
 }
 
+/** What a route that `tellsAuditBefore` said its resource was, as the view's schema parses it (null: nothing said). */
+function toldBefore(view: View, note: AuditNote | undefined): unknown {
+  if (note?.before === undefined || note.before === null) return null;
+  const schema = view.route.success.schema;
+  return schema ? schema.parse(note.before) : note.before;
+}
+
 export interface AuditRecorderOptions {
   events: AuditEventRepository;
   /** Every route of the app: the reads that represent a write's resource are found among them. */
@@ -167,7 +174,8 @@ export function auditRecorder(
     const view = route.access === 'public' ? undefined : viewOf(route, options.routes);
     return async (ctx, next) => {
       const params = { ...(ctx.params as Record<string, string>) };
-      const before = view && view.kind !== 'created' ? await read(ctx, view, params) : null;
+      let before =
+        view && view.kind !== 'created' && !route.tellsAuditBefore ? await read(ctx, view, params) : null;
       let failure: unknown;
       let failed = false;
       try {
@@ -179,6 +187,7 @@ export function auditRecorder(
       if (!failed || route.access === 'public') {
         try {
           const auth = ctx.state.auth;
+          if (route.tellsAuditBefore && view) before = toldBefore(view, auditNoteOf(ctx));
           const answer: unknown = failed ? undefined : ctx.body;
           const body: unknown = ctx.request.body;
           let after: unknown = null;

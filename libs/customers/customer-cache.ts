@@ -14,8 +14,9 @@ const MAX_AGE_MS = 5 * 60_000;
 
 /**
  * Customers an API process keeps in memory for its lists of websites (each says whether its
- * website's customer is cancelled): a page of websites costs one Redis MGET for their customers
- * instead of a MongoDB read each, and MongoDB is read again only for customers written since.
+ * website's customer is cancelled) and its website writes (each checked against its customer):
+ * a page of websites costs one Redis MGET for their customers instead of a MongoDB read each, a
+ * write a GET, and MongoDB is read again only for customers written since.
  */
 export class CustomerCache {
   private readonly entries: RevisedMemory<CustomerDocument>;
@@ -37,6 +38,11 @@ export class CustomerCache {
       (missing) => this.customers.findByIds(organizationId, missing),
     );
     return [...found.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** The organization's customer of this id, as stored now (null: none). */
+  async findById(organizationId: number, id: number): Promise<CustomerDocument | null> {
+    return (await this.findByIds(organizationId, [id]))[0] ?? null;
   }
 
   /** The customer as this process just wrote it, under the revision its write set. */

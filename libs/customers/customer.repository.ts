@@ -117,14 +117,24 @@ export interface CustomerWithPackage {
   pkg: PackageDocument;
 }
 
-/** The customer and its package, or null when either is missing. */
+/**
+ * The customer and its package, or null when either is missing. Given the package the customer is
+ * likely on (it was when last read), that package is read beside the customer, and the customer's
+ * own read after it only when it names another.
+ */
 export async function loadCustomerWithPackage(
-  customers: CustomerRepository,
-  packages: PackageRepository,
+  customers: Pick<CustomerRepository, 'findById'>,
+  packages: Pick<PackageRepository, 'findById'>,
   organizationId: number,
   customerId: number,
+  likelyPackageId?: number,
 ): Promise<CustomerWithPackage | null> {
-  const customer = await customers.findById(organizationId, customerId);
-  const pkg = customer && (await packages.findById(organizationId, customer.packageId));
-  return customer && pkg ? { customer, pkg } : null;
+  const [customer, likely] = await Promise.all([
+    customers.findById(organizationId, customerId),
+    likelyPackageId === undefined ? null : packages.findById(organizationId, likelyPackageId),
+  ]);
+  if (!customer) return null;
+  const pkg =
+    likely?.id === customer.packageId ? likely : await packages.findById(organizationId, customer.packageId);
+  return pkg ? { customer, pkg } : null;
 }

@@ -85,6 +85,12 @@ export interface RouteDefinition<
   admit?: (auth: AuthContext) => Promise<Admission>;
   /** A write that is no change of anyone's configuration (a heartbeat ping): the audit log leaves it out. */
   unaudited?: true;
+  /**
+   * The write reads its resource itself (under its lock) and tells the audit log what it was, as
+   * the resource's GET shows it (`noteForAudit(ctx, { before })`): the audit log does not read it
+   * first, a round trip fewer on the write's path, and it records what the write replaced.
+   */
+  tellsAuditBefore?: true;
   /** The path holds a credential (a ping token): request logs name the route's pattern, not the path. */
   credentialInPath?: true;
   success: {
@@ -129,6 +135,7 @@ export interface Route {
   rawBody?: { maxBytes: number; limitBytes: number };
   admit?: (auth: AuthContext) => Promise<Admission>;
   unaudited?: true;
+  tellsAuditBefore?: true;
   credentialInPath?: true;
   success: {
     status: number;

@@ -10,6 +10,7 @@ export {
   limitsOf,
   packageView,
 } from './package.schema.js';
+export { PackageCache, packageRevisions } from './package-cache.js';
 export {
   createPackage,
   type PackageRouteDependencies,

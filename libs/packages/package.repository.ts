@@ -40,13 +40,22 @@ function rethrowDuplicate(error: unknown, key: string): never {
 export class PackageRepository {
   private readonly packages: TenantResources<PackageDocument>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told after every write to a package (its revision for the `PackageCache`s). */
+    private readonly changed: (packageId: number, written?: PackageDocument) => Promise<void> = async () =>
+      undefined,
+  ) {
     this.packages = new TenantResources(db, PACKAGES);
   }
 
   async create(input: Omit<PackageDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<PackageDocument> {
     if (await this.findByKey(input.organizationId, input.key)) throw new DuplicatePackageKeyError(input.key);
-    return this.packages.create(input).catch((error: unknown) => rethrowDuplicate(error, input.key));
+    const created = await this.packages
+      .create(input)
+      .catch((error: unknown) => rethrowDuplicate(error, input.key));
+    await this.changed(created.id, created);
+    return created;
   }
 
   list(organizationId: number): Promise<PackageDocument[]> {
@@ -70,10 +79,16 @@ export class PackageRepository {
   async replace(document: PackageDocument): Promise<PackageDocument> {
     const other = await this.findByKey(document.organizationId, document.key);
     if (other && other.id !== document.id) throw new DuplicatePackageKeyError(document.key);
-    return this.packages.replace(document).catch((error: unknown) => rethrowDuplicate(error, document.key));
+    const replaced = await this.packages
+      .replace(document)
+      .catch((error: unknown) => rethrowDuplicate(error, document.key));
+    await this.changed(replaced.id, replaced);
+    return replaced;
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.packages.delete(organizationId, id);
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.packages.delete(organizationId, id);
+    if (deleted) await this.changed(id);
+    return deleted;
   }
 }

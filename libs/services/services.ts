@@ -65,7 +65,14 @@ import {
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
 import { LogoStore } from '../organizations/index.js';
-import { createPackage, includesFeature, PackageRepository, packageIndexes } from '../packages/index.js';
+import {
+  createPackage,
+  includesFeature,
+  PackageCache,
+  PackageRepository,
+  packageIndexes,
+  packageRevisions,
+} from '../packages/index.js';
 import { invitationIndexes, SessionStore, smtpMailer, UserRepository, userIndexes } from '../people/index.js';
 import { probeOptionsFrom } from '../probe/index.js';
 import { type Redis, Revisions } from '../redis/index.js';
@@ -110,6 +117,9 @@ const LISTED_WEBSITES_KEPT = 20_000;
 
 /** Customers an API process keeps in memory for its lists (~1 KB each). */
 const LISTED_CUSTOMERS_KEPT = 20_000;
+
+/** Packages a process keeps in memory for its website writes (~0.5 KB each). */
+const PACKAGES_KEPT = 5_000;
 
 /** Every collection's indexes, created at start by each process. */
 export const ALL_INDEXES: readonly CollectionIndexes[] = [
@@ -232,6 +242,9 @@ class LazyServices implements Services {
   /** The customers the API's lists keep in memory (absent in processes that serve none). */
   private listedCustomersKept: CustomerCache | undefined;
   private customerRevisionsOf: Revisions | undefined;
+  /** The packages website writes keep in memory (absent in processes that write none). */
+  private packagesKept: PackageCache | undefined;
+  private packageRevisionsOf: Revisions | undefined;
 
   constructor(private readonly deps: ServicesDeps) {}
 
@@ -262,7 +275,23 @@ class LazyServices implements Services {
     return this.once('nodes', () => new MonitoringNodeRepository(this.deps.db));
   }
   get packages(): Services['packages'] {
-    return this.once('packages', () => new PackageRepository(this.deps.db));
+    return this.once(
+      'packages',
+      () =>
+        new PackageRepository(this.deps.db, async (id, written) => {
+          const revision = await this.bumpOrWarn(this.packageRevisions, id, 'package');
+          if (written && revision) this.packagesKept?.written(written, revision);
+        }),
+    );
+  }
+  private get packageRevisions(): Revisions {
+    this.packageRevisionsOf ??= packageRevisions(this.deps.redis, this.prefix);
+    return this.packageRevisionsOf;
+  }
+  /** The packages website writes check against, kept in memory under their revisions. */
+  private get packageCopies(): PackageCache {
+    this.packagesKept ??= new PackageCache(this.packages, this.packageRevisions, PACKAGES_KEPT);
+    return this.packagesKept;
   }
   get tokens(): Services['tokens'] {
     return this.once('tokens', () => new ApiTokenRepository(this.deps.db));
@@ -740,6 +769,8 @@ class LazyServices implements Services {
           cache: this.websiteCacheOfApi(),
           customers: this.customerRepository,
           packages: this.packages,
+          // A write's customer and package: a Redis GET each, not two MongoDB reads.
+          owners: { customers: this.listedCustomers, packages: this.packageCopies },
           secrets: this.secrets,
           mutex: this.mutex,
           scheduling: this.scheduling,

@@ -100,6 +100,15 @@ export class WebsiteCache {
   }
 
   /**
+   * The copy of the website in memory, current or not, without asking Redis or MongoDB (a guess at
+   * its fields for work started beside its read: what depends on it is checked against that read).
+   */
+  kept(organizationId: number, websiteId: number): WebsiteDocument | undefined {
+    const kept = this.entries.kept(websiteId);
+    return kept?.organizationId === organizationId ? kept : undefined;
+  }
+
+  /**
    * The website as this process just wrote it, under the revision its write set: the next read
    * of it needs no MongoDB read. (Writes hold the website's lock, so nothing came in between.)
    */

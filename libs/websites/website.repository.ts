@@ -417,8 +417,11 @@ export class WebsiteRepository {
     return found.map((website) => website.id);
   }
 
-  /** Writes every field but the identity ones; the caller holds the website's lock (and has read it). */
-  async replace(document: WebsiteDocument): Promise<void> {
+  /**
+   * Writes every field but the identity ones; the caller holds the website's lock (and has read it).
+   * `alongside` runs once the document is stored, beside telling its revision.
+   */
+  async replace(document: WebsiteDocument, alongside?: () => Promise<void>): Promise<void> {
     const {
       id,
       organizationId: _organizationId,
@@ -426,7 +429,7 @@ export class WebsiteRepository {
       createdAt: _createdAt,
       ...fields
     } = document;
-    await this.byKey(id, { $set: fields }, document);
+    await this.byKey(id, { $set: fields }, document, alongside);
   }
 
   async setPlacement(id: number, regions: string[], unmonitored: Unmonitored | null): Promise<void> {
@@ -441,12 +444,13 @@ export class WebsiteRepository {
     id: number,
     update: UpdateFilter<WebsiteDocument>,
     written?: WebsiteDocument,
+    alongside?: () => Promise<void>,
   ): Promise<void> {
     await this.websites.collection.updateOne(
       { _id: websiteKey(id) } as unknown as Filter<WebsiteDocument>,
       update,
     );
-    await this.changed(id, written);
+    await Promise.all([this.changed(id, written), alongside?.()]);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noteForAudit } from '../audit/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import type { PackageDocument } from '../packages/index.js';
 import { checkConfigView, patchCheckConfigBody } from './check-config.schema.js';
@@ -257,9 +258,14 @@ export function websiteRoutes(service: WebsiteService, statusesOf: ListedStatuse
       access: 'write',
       params: websitePublicIdParams,
       body: patchWebsiteBody,
+      // The update reads the website under its lock anyway: the audit log takes it from there.
+      tellsAuditBefore: true,
       success: { status: 200, description: 'The updated website', schema: websiteView },
-      handle: async ({ auth, params, body }) =>
-        toWebsiteView(await service.update(auth.organizationId, params.websiteRef, body)),
+      handle: async ({ auth, params, body, ctx }) => {
+        const { before, website } = await service.update(auth.organizationId, params.websiteRef, body);
+        noteForAudit(ctx, { before: toWebsiteView(before) });
+        return toWebsiteView(website);
+      },
     }),
     defineRoute({
       method: 'delete',
