@@ -21,13 +21,7 @@ import { bucketOf } from '../libs/scheduler/index.js';
 import { parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
-import {
-  commandsPer,
-  cpuTimesOf,
-  ferretCommandCounts,
-  percentile,
-  rssMiBOf,
-} from './support/process-stats.js';
+import { commandsPer, cpuTimesOf, ferretMetrics, percentile, rssMiBOf } from './support/process-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -122,11 +116,11 @@ try {
     );
     const windowStart = new Date();
     const cpuBefore = cpuTimesOf(worker.pid!);
-    const ferretBefore = await ferretCommandCounts(stack.mongoMetricsUrl);
+    const ferretBefore = await ferretMetrics(stack.mongoMetricsUrl);
     await new Promise((resolve) => setTimeout(resolve, measureSeconds * 1000));
     const windowEnd = new Date();
     const cpuAfter = cpuTimesOf(worker.pid!);
-    const ferretAfter = await ferretCommandCounts(stack.mongoMetricsUrl);
+    const ferretAfter = await ferretMetrics(stack.mongoMetricsUrl);
     const user = cpuAfter.user - cpuBefore.user;
     const system = cpuAfter.system - cpuBefore.system;
     const rss = rssMiBOf(worker.pid!);
@@ -164,10 +158,15 @@ try {
     console.log(`worker RSS MiB         ${rss.toFixed(0)}`);
     if (ferretBefore && ferretAfter) {
       // Every check of the window, of any kind, with what it costs FerretDB (the bench's own reads after it excluded).
-      const perCheck = commandsPer(ferretBefore, ferretAfter, results.length);
+      const perCheck = commandsPer(ferretBefore.commands, ferretAfter.commands, results.length);
       const total = perCheck.reduce((sum, [, n]) => sum + n, 0);
+      const all = commandsPer(ferretBefore.commands, ferretAfter.commands, measureSeconds);
       console.log(
-        `FerretDB requests      ${total.toFixed(2)} per HTTP check: ${perCheck.map(([c, n]) => `${c} ${n.toFixed(2)}`).join(', ')}`,
+        `FerretDB requests      ${total.toFixed(2)} per HTTP check stored: ${perCheck.map(([c, n]) => `${c} ${n.toFixed(2)}`).join(', ')}; ${all.reduce((sum, [, n]) => sum + n, 0).toFixed(1)}/s in all`,
+      );
+      const waits = ferretAfter.sqlWaits - ferretBefore.sqlWaits;
+      console.log(
+        `FerretDB CPU           ${((ferretAfter.cpuSeconds - ferretBefore.cpuSeconds) / measureSeconds).toFixed(2)} cores; ${waits} waits for a SQLite connection, ${(ferretAfter.sqlWaitSeconds - ferretBefore.sqlWaitSeconds).toFixed(1)} s in all`,
       );
     }
     if (udpTimeouts > 0) {

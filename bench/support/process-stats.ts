@@ -28,16 +28,32 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** FerretDB's count of requests by command (its `/debug/metrics`), or null without metrics. */
-export async function ferretCommandCounts(
-  metricsUrl: string | undefined,
-): Promise<Map<string, number> | null> {
+/** What FerretDB's `/debug/metrics` says: requests by command, its CPU, its waits for a SQLite connection. */
+export interface FerretMetrics {
+  commands: Map<string, number>;
+  cpuSeconds: number;
+  sqlWaits: number;
+  sqlWaitSeconds: number;
+}
+
+/** FerretDB's own counters (see `FerretMetrics`), or null without metrics. */
+export async function ferretMetrics(metricsUrl: string | undefined): Promise<FerretMetrics | null> {
   if (!metricsUrl) return null;
   const text = await (await fetch(metricsUrl)).text();
-  const counts = new Map<string, number>();
+  const commands = new Map<string, number>();
   for (const match of text.matchAll(/^ferretdb_client_requests_total\{command="([^"]+)"[^}]*\} (\d+)/gm))
-    counts.set(match[1] as string, (counts.get(match[1] as string) ?? 0) + Number(match[2]));
-  return counts;
+    commands.set(match[1] as string, (commands.get(match[1] as string) ?? 0) + Number(match[2]));
+  const sum = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'gm'))].reduce(
+      (total, match) => total + Number(match[1]),
+      0,
+    );
+  return {
+    commands,
+    cpuSeconds: sum('process_cpu_seconds_total'),
+    sqlWaits: sum('ferretdb_sqldb_wait_count_total'),
+    sqlWaitSeconds: sum('ferretdb_sqldb_wait_duration_seconds_total'),
+  };
 }
 
 /** Each command's requests between two counts, per `per` (most first). */

@@ -91,6 +91,43 @@ describe('results kept while MongoDB is away', () => {
     expect(dropped()).toBe(1);
   });
 
+  it('are recorded monitor beside monitor, each monitor’s in its order (a full buffer drains faster than one at a time)', async () => {
+    const recorded: string[] = [];
+    const inFlight = new Set<string>();
+    let most = 0;
+    let up = false;
+    const pending = new PendingRecords<{ key: string; websiteId: number; name: string; decided: null }>({
+      capacity: 1000,
+      record: async (entry) => {
+        if (!up) throw new Unavailable('MongoDB is away');
+        // Two of one monitor never at once: its results are written in order.
+        expect(inFlight.has(entry.key)).toBe(false);
+        inFlight.add(entry.key);
+        most = Math.max(most, inFlight.size);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight.delete(entry.key);
+        recorded.push(entry.name);
+      },
+      isTransient: (error) => error instanceof Unavailable,
+      onDropped: () => undefined,
+      logger: createLogger('test', 'silent'),
+      retryEveryMs: 20,
+    });
+    for (let n = 0; n < 3; n++)
+      for (let key = 0; key < 100; key++)
+        pending.add({ key: String(key), websiteId: key, name: `${key}/${n}`, decided: null });
+    up = true;
+    await expect.poll(() => recorded.length, { timeout: 10_000, interval: 10 }).toBe(300);
+    expect(most).toBeGreaterThan(1);
+    for (let key = 0; key < 100; key++)
+      expect(recorded.filter((name) => name.startsWith(`${key}/`))).toEqual([
+        `${key}/0`,
+        `${key}/1`,
+        `${key}/2`,
+      ]);
+    expect(pending.size).toBe(0);
+  });
+
   it('at shutdown, what cannot be recorded in time is reported', async () => {
     const { pending } = buffer(10);
     pending.add({ key: '1', websiteId: 1, name: 'x', decided: null });

@@ -1,4 +1,8 @@
 import type { Logger } from '../logging/index.js';
+import { ConcurrencyLimit } from '../runtime/index.js';
+
+/** Monitors whose kept results are recorded at once when MongoDB answers again. */
+const DRAIN_MONITORS_AT_ONCE = 32;
 
 /**
  * Checks whose result could not be stored (MongoDB unreachable or stalled), kept in the worker in
@@ -14,6 +18,8 @@ export class PendingRecords<T extends { key: string; websiteId: number; decided:
   private readonly entries: T[] = [];
   private readonly perKey = new Map<string, number>();
   private readonly undecidedPerKey = new Map<string, number>();
+  /** Dropped (the buffer full) while a drain held them. */
+  private readonly dropped = new Set<T>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> = Promise.resolve();
   private busy = false;
@@ -52,7 +58,11 @@ export class PendingRecords<T extends { key: string; websiteId: number; decided:
       // (the hot state says so already), which nothing would tell again.
       const undecided = this.entries.findIndex((kept) => kept.decided === null);
       const [dropped] = this.entries.splice(Math.max(0, undecided), 1);
-      if (dropped) this.forget(dropped);
+      if (dropped) {
+        this.forget(dropped);
+        // A drain under way holds it still: it is not recorded there.
+        if (this.busy) this.dropped.add(dropped);
+      }
       this.options.onDropped(1);
       if (this.droppedThisOutage++ === 0)
         this.options.logger.error(
@@ -81,26 +91,54 @@ export class PendingRecords<T extends { key: string; websiteId: number; decided:
     });
   }
 
-  /** Records waiting entries in order until one cannot be recorded yet. */
+  /**
+   * Records waiting entries, each monitor's in order, monitors side by side (`DRAIN_MONITORS_AT_ONCE`):
+   * one at a time, a buffer that filled during an outage drained slower than checks kept adding
+   * to it (a monitor with a result waiting keeps its newer ones behind it), and never emptied.
+   * A monitor stops at the first entry that cannot be recorded yet; once one meets MongoDB's
+   * absence, no other starts a new entry.
+   */
   private async drain(): Promise<void> {
-    let recorded = 0;
-    while (this.entries.length > 0) {
-      const entry = this.entries[0] as T;
-      try {
-        await this.options.record(entry);
-        recorded++;
-      } catch (error) {
-        if (this.options.isTransient(error)) break;
-        // Not MongoDB's absence: retrying will not help, and it must not hold the others back.
-        this.options.logger.error(
-          { websiteId: entry.websiteId, err: error instanceof Error ? error.message : String(error) },
-          'a kept result could not be recorded: dropped',
-        );
-        this.options.onDropped(1);
-      }
-      this.entries.shift();
-      this.forget(entry);
+    const queues = new Map<string, T[]>();
+    for (const entry of this.entries) {
+      const queue = queues.get(entry.key);
+      if (queue) queue.push(entry);
+      else queues.set(entry.key, [entry]);
     }
+    const done = new Set<T>();
+    let away = false;
+    const limit = new ConcurrencyLimit(DRAIN_MONITORS_AT_ONCE);
+    await Promise.all(
+      [...queues.values()].map((queue) =>
+        limit.run(async () => {
+          for (const entry of queue) {
+            if (away) return;
+            if (this.dropped.has(entry)) continue;
+            try {
+              await this.options.record(entry);
+            } catch (error) {
+              if (this.options.isTransient(error)) {
+                away = true;
+                return;
+              }
+              // Not MongoDB's absence: retrying will not help, and it must not hold the others back.
+              this.options.logger.error(
+                { websiteId: entry.websiteId, err: error instanceof Error ? error.message : String(error) },
+                'a kept result could not be recorded: dropped',
+              );
+              this.options.onDropped(1);
+            }
+            done.add(entry);
+            this.forget(entry);
+          }
+        }),
+      ),
+    );
+    // Entries kept meanwhile stay, after the ones still waiting.
+    const left = this.entries.filter((entry) => !done.has(entry) && !this.dropped.has(entry));
+    this.entries.splice(0, this.entries.length, ...left);
+    this.dropped.clear();
+    const recorded = done.size;
     if (recorded > 0)
       this.options.logger.info({ recorded, waiting: this.entries.length }, 'kept results recorded');
     if (this.entries.length === 0) {
