@@ -344,7 +344,7 @@ export async function startWorker(
     scheduler: services.scheduler,
     prefix: config.REDIS_KEY_PREFIX,
     region: config.NODE_REGION,
-    concurrency: config.WORKER_CONCURRENCY,
+    concurrency: config.WORKER_LANE_HTTP_CONCURRENCY ?? config.WORKER_CONCURRENCY,
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     lockDurationMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
     logger,

@@ -121,6 +121,8 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
     /** Checks one worker runs at once (they wait on the network, so hundreds fit). @defaultValue 200 */
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+    /** A worker's HTTP lane (websites' own checks) at once: its own slots, whatever the other lanes hold. @defaultValue WORKER_CONCURRENCY */
+    WORKER_LANE_HTTP_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
     /** A worker's fast lane (DNS, port, UDP, gRPC, WebSocket and mail checks) at once. @defaultValue WORKER_CONCURRENCY */
     WORKER_LANE_FAST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
     /** A worker's slow lane (ICMP checks: seconds each by design) at once; a full lane never delays the fast one. @defaultValue 20 */
