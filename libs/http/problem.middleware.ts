@@ -88,10 +88,35 @@ function toAppError(error: unknown, outages: readonly Outage[]): AppError | null
 }
 
 /**
+ * A refusal for too many requests (429) is answered this long after it is decided (its Retry-After
+ * if sooner): a client that sends again as soon as it is answered, ignoring Retry-After, then asks
+ * a few times a second instead of hundreds, and the requests of everyone else are not left
+ * waiting behind its refusals. Past `REFUSALS_HELD_AT_ONCE` held answers, refusals go at once (a
+ * held answer keeps its socket).
+ */
+const REFUSAL_PAUSE_MS = 250;
+const REFUSALS_HELD_AT_ONCE = 2_000;
+
+/**
  * The outermost middleware: every failure becomes an RFC 9457 problem document. Unknown errors are
  * logged with their stack and answered with a 500 that shows only the request id.
  */
 export function problemMiddleware(outages: readonly Outage[]): Middleware<AppState> {
+  let held = 0;
+  const pauseRefusal = async (retryAfter: string | undefined) => {
+    if (held >= REFUSALS_HELD_AT_ONCE) return;
+    const seconds = Number(retryAfter);
+    const ms =
+      Number.isFinite(seconds) && seconds >= 0
+        ? Math.min(REFUSAL_PAUSE_MS, seconds * 1000)
+        : REFUSAL_PAUSE_MS;
+    held++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    } finally {
+      held--;
+    }
+  };
   return async (ctx, next) => {
     try {
       await next();
@@ -110,6 +135,7 @@ export function problemMiddleware(outages: readonly Outage[]): Middleware<AppSta
         if (appError.status === 503) ctx.state.log.warn({ err: message }, 'dependency unavailable');
         else ctx.state.log.error({ err: message }, appError.detail);
       }
+      if (appError.status === 429) await pauseRefusal(appError.headers['Retry-After']);
       ctx.status = appError.status;
       for (const [name, value] of Object.entries(appError.headers)) ctx.set(name, value);
       ctx.type = 'application/problem+json';
