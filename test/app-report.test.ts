@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MonitorRepository, type PortCheckDocument } from '../libs/monitors/index.js';
 import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
@@ -42,6 +43,35 @@ describe('the app in a real browser: a client reads and downloads its report', {
         regions: ['local'],
       }),
     );
+    // The website's database port, checked since before the period, down 30 minutes on the 12th.
+    const port = await new MonitorRepository(api.db).create<PortCheckDocument>({
+      kind: 'port',
+      organizationId,
+      websiteId: created.body.id,
+      name: 'Database',
+      host: 'db.acme.example',
+      port: 5432,
+      tls: false,
+      expectBanner: null,
+      intervalSeconds: 60,
+      timeoutSeconds: 5,
+    });
+    await api.db
+      .collection('website_monitors')
+      .updateOne({ id: port.id }, { $set: { createdAt: new Date(Date.now() - 90 * 86_400_000) } });
+    const twelfth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 12, 8);
+    await withServices(api, (services) =>
+      services.states.insertIncident({
+        id: randomUUID(),
+        organizationId,
+        websiteId: created.body.id,
+        monitor: { kind: 'port', id: port.id },
+        startedAt: new Date(twelfth),
+        resolvedAt: new Date(twelfth + 1_800_000),
+        cause: 'connection refused',
+        regions: ['local'],
+      }),
+    );
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
@@ -71,6 +101,9 @@ describe('the app in a real browser: a client reads and downloads its report', {
       .first()
       .waitFor();
     expect(await page.getByText('HTTP 502 Bad Gateway').count()).toBe(1);
+    // The website's port check under it, with its own figures, and its incident marked with it.
+    await page.getByText('db.acme.example').waitFor();
+    expect(await page.getByText(/Port check: Database/).count()).toBe(1);
     // No edit controls for a client, no other customer's name.
     expect(await page.getByRole('button', { name: /Save|Delete|Add/ }).count()).toBe(0);
     const [download] = await Promise.all([

@@ -18,6 +18,7 @@ export {
   MonitorRepository,
   monitorIndexes,
   monitorRevisions,
+  type PortCheckDocument,
   type ProbeCheckDocument,
   WEBSITE_MONITORS,
 } from './monitor.repository.js';
