@@ -1,6 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 import { OrganizationShare } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
+import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
 import type { PaperSize } from './report-html.js';
 
 /** Pages printed at once, and printed reports that may wait for one (past that: 503, retry). */
@@ -10,6 +11,8 @@ const WAITING_AT_MOST = 20;
 const TYPICAL_PRINT_MS = 3_000;
 /** A report not printed within this is given up (and its page closed). */
 const PRINT_TIMEOUT_MS = 30_000;
+/** Chromium's processes run at this niceness (0 is the API's): below the API's own requests. */
+const PRINTER_NICENESS = 10;
 
 /**
  * Reports as PDF, printed by headless Chromium from their HTML: the same page the app shows, its
@@ -43,11 +46,18 @@ export class PdfRenderer {
 
   private start(): Promise<Browser> {
     if (!this.browser) {
-      const launching = chromium.launch({
-        executablePath: this.options.executablePath,
-        // Root in containers has no user namespaces for Chromium's sandbox.
-        args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-      });
+      const before = descendantsOf(process.pid);
+      const launching = chromium
+        .launch({
+          executablePath: this.options.executablePath,
+          // Root in containers has no user namespaces for Chromium's sandbox.
+          args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+        })
+        .then((browser) => {
+          // Printing is CPU-heavy and can wait a moment; the API's requests should not wait for it.
+          lowerPriorityOfNewChildren(before, PRINTER_NICENESS);
+          return browser;
+        });
       this.browser = launching;
       launching.then(
         (browser) =>

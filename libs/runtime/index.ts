@@ -1,3 +1,4 @@
+export { descendantsOf, lowerPriorityOfNewChildren } from './child-priority.js';
 export {
   ConcurrencyLimit,
   ConcurrencyLimitFullError,
