@@ -23,21 +23,19 @@ import {
   workerMetrics,
 } from '../../libs/monitoring/index.js';
 import {
-  DueSet,
   HeartbeatTokens,
-  heartbeatDeadlinesKey,
   MonitorRepository,
   MonitorRunner,
   MonitorSummaries,
   monitorRevisions,
   type PendingMonitorRecord,
-  regionDueKey,
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, probeOptionsFrom } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
+import { DueSet, heartbeatDeadlinesKey, regionDueKey } from '../../libs/scheduler/index.js';
 import { openProcessServices, type Services } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
 
@@ -279,6 +277,7 @@ export async function startWorker(
     transitions: services.transitions,
     deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
     due: {
+      http: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'http')),
       fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
       slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
     },
@@ -287,6 +286,7 @@ export async function startWorker(
     dnsResolvers: config.DNS_RESOLVERS,
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
     concurrency: {
+      http: config.WORKER_LANE_HTTP_CONCURRENCY ?? config.WORKER_CONCURRENCY,
       fast: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
       slow: config.WORKER_LANE_SLOW_CONCURRENCY,
     },

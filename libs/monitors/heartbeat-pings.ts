@@ -7,7 +7,7 @@ import {
   type RateLimiter,
   type Redis,
 } from '../redis/index.js';
-import { type DueMember, dueMember, parseDueMember } from './due-set.js';
+import { type DueMember, dueMember, parseDueMember } from '../scheduler/index.js';
 import type { PingKind } from './heartbeat.schema.js';
 
 export const HEARTBEAT_PINGS_QUEUE = 'heartbeat-pings';

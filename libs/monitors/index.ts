@@ -1,5 +1,4 @@
 export { createDnsCheckBody, dnsCheckView } from './dns-check.schema.js';
-export { DueSet, heartbeatDeadlinesKey, regionDueKey } from './due-set.js';
 export { createHeartbeatBody, heartbeatView } from './heartbeat.schema.js';
 export {
   HEARTBEAT_PINGS_QUEUE,

@@ -11,11 +11,11 @@ import {
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
 import { RevisedMemory, type Revisions } from '../redis/index.js';
+import { type DueMember, type DueSet, LANES, type Lane } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
-import type { DueMember, DueSet } from './due-set.js';
 import type { PingJobData } from './heartbeat-pings.js';
-import { kindTerms, LANES, type Lane } from './kinds/index.js';
+import { kindTerms } from './kinds/index.js';
 import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
   type KeptResults,
@@ -78,7 +78,11 @@ const memberOf = (monitor: MonitorDocument): DueMember => ({
  * through the status machine and the one transition path, as a website's HTTP result does.
  */
 export class MonitorRunner {
-  private readonly running: Record<Lane, Set<Promise<void>>> = { fast: new Set(), slow: new Set() };
+  private readonly running: Record<Lane, Set<Promise<void>>> = {
+    http: new Set(),
+    fast: new Set(),
+    slow: new Set(),
+  };
 
   /** Interval monitors' configurations, kept while their revision holds: checks go on through a MongoDB stall. */
   private readonly configurations: RevisedMemory<MonitorDocument>;

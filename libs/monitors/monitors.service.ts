@@ -20,14 +20,14 @@ import { type Feature, includesFeature, limitsOf, type PackageDocument } from '.
 import { type ProbeOptions, ProbeUnavailableError, probePort, resolveDns } from '../probe/index.js';
 import type { Revisions } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
+import type { DueSet, Lane } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './dns-check.schema.js';
-import type { DueSet } from './due-set.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './heartbeat.schema.js';
 import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
-import { kindTerms, type Lane, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
 import {
   type DnsCheckDocument,
   type HeartbeatDocument,

@@ -14,3 +14,12 @@ export {
   type SchedulePlan,
   spreadOffsetMs,
 } from './check-scheduler.js';
+export {
+  type DueMember,
+  DueSet,
+  dueMember,
+  heartbeatDeadlinesKey,
+  parseDueMember,
+  regionDueKey,
+} from './due-set.js';
+export { LANES, type Lane } from './lanes.js';

@@ -51,16 +51,13 @@ import {
   rollupMonthIndexes,
 } from '../monitoring/index.js';
 import {
-  DueSet,
   HeartbeatTokens,
-  heartbeatDeadlinesKey,
   MonitorRepository,
   MonitorService,
   MonitorSummaries,
   monitorHistories,
   monitorIndexes,
   monitorRevisions,
-  regionDueKey,
 } from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
@@ -84,7 +81,7 @@ import {
   repositoryReportSources,
 } from '../reports/index.js';
 import { SERVICE_VERSION } from '../runtime/index.js';
-import { CheckScheduler } from '../scheduler/index.js';
+import { CheckScheduler, DueSet, heartbeatDeadlinesKey, regionDueKey } from '../scheduler/index.js';
 import { SecretBox } from '../secrets/index.js';
 import {
   LocalPageBuilder,

@@ -1,9 +1,10 @@
 import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
+import type { Lane } from '../../scheduler/index.js';
 import { grpcKind } from './grpc.kind.js';
 import { icmpKind } from './icmp.kind.js';
 import { imapKind, pop3Kind, smtpKind } from './mail.kind.js';
-import { type Lane, type ProbeKind, type ProbeKindName, sealsEntry } from './probe-kind.js';
+import { type ProbeKind, type ProbeKindName, sealsEntry } from './probe-kind.js';
 import { udpKind } from './udp.kind.js';
 import { websocketKind } from './websocket.kind.js';
 
@@ -36,11 +37,9 @@ const BUILT_IN = {
 export const kindTerms = (kind: OtherMonitorKind): { feature: Feature; limit: keyof Limits; lane: Lane } =>
   isProbeKind(kind) ? PROBE_KINDS[kind] : BUILT_IN[kind];
 
-export {
-  LANES,
-  type Lane,
-  type ProbeContext,
-  type ProbeKind,
-  type ProbeKindName,
-  type ProbeOutcome,
+export type {
+  ProbeContext,
+  ProbeKind,
+  ProbeKindName,
+  ProbeOutcome,
 } from './probe-kind.js';

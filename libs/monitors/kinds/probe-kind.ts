@@ -4,6 +4,7 @@ import { certificateSummary, matchesPattern, patternProblem } from '../../checks
 import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
+import type { Lane } from '../../scheduler/index.js';
 import type { MonitorVerdict } from '../verdict.js';
 
 /**
@@ -12,13 +13,6 @@ import type { MonitorVerdict } from '../verdict.js';
  * document), its probe (I/O only), its verdict (pure), its evidence (bounded) and its lane.
  * Adding a kind is one file of `kinds/` and one line of `PROBE_KINDS`.
  */
-
-/**
- * Where a kind's checks queue in a worker: each lane has its own due set and concurrency, so a
- * saturated slow lane (checks that wait seconds by design) never delays a fast one.
- */
-export const LANES = ['fast', 'slow'] as const;
-export type Lane = (typeof LANES)[number];
 
 export type ProbeKindName = Exclude<OtherMonitorKind, 'heartbeat' | 'dns' | 'port'>;
 

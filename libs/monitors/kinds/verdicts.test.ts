@@ -7,6 +7,7 @@ import type {
   UdpObservation,
   WebSocketObservation,
 } from '../../probe/index.js';
+import { LANES } from '../../scheduler/index.js';
 import { SecretBox } from '../../secrets/index.js';
 import {
   openedSettings,
@@ -232,7 +233,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
   it('the registry: every kind names a feature, a limit and a lane, and its settings refuse unknown fields', () => {
     for (const kind of Object.values(PROBE_KINDS)) {
       expect(kind.noun).not.toBe('');
-      expect(['fast', 'slow']).toContain(kind.lane);
+      expect(LANES).toContain(kind.lane);
       expect(kind.settings.safeParse({ port: 1, hots: 'typo.example' }).success).toBe(false);
     }
     expect(

@@ -1,4 +1,5 @@
 import { type Redis, redisScript } from '../redis/index.js';
+import type { Lane } from './lanes.js';
 
 /**
  * Takes up to ARGV[2] members due at ARGV[1] (epoch ms) and moves each to ARGV[3] (a lease): a
@@ -97,5 +98,5 @@ export class DueSet {
 /** Where heartbeats' deadlines live, and each region's DNS and port checks' next runs. */
 export const heartbeatDeadlinesKey = (prefix: string) => `${prefix}:monitors:heartbeat-deadlines`;
 /** A region's due set of a lane (the fast lane keeps the key DNS and port checks always had). */
-export const regionDueKey = (prefix: string, region: string, lane: 'fast' | 'slow' = 'fast') =>
+export const regionDueKey = (prefix: string, region: string, lane: Lane = 'fast') =>
   `${prefix}:monitors:due:${region}${lane === 'fast' ? '' : `:${lane}`}`;
