@@ -8,7 +8,7 @@ import {
   type Redis,
 } from '../redis/index.js';
 import { type DueMember, dueMember, parseDueMember } from '../scheduler/index.js';
-import type { PingKind } from './heartbeat.schema.js';
+import type { PingKind } from './kinds/heartbeat/heartbeat.schema.js';
 
 export const HEARTBEAT_PINGS_QUEUE = 'heartbeat-pings';
 /** What a ping keeps of its body (the job's log), and the most it accepts. */

@@ -1,5 +1,3 @@
-export { createDnsCheckBody, dnsCheckView } from './dns-check.schema.js';
-export { createHeartbeatBody, heartbeatView } from './heartbeat.schema.js';
 export {
   HEARTBEAT_PINGS_QUEUE,
   HeartbeatTokens,
@@ -7,8 +5,20 @@ export {
   PingIntake,
   type PingJobData,
 } from './heartbeat-pings.js';
-export { cronProblem, expectedAfter, heartbeatDeadline } from './heartbeat-schedule.js';
-export { isProbeKind, kindTerms, PROBE_KINDS, type ProbeKindName, sealsMonitorEntry } from './kinds/index.js';
+export { createDnsCheckBody, dnsCheckView } from './kinds/dns/dns.schema.js';
+export { createHeartbeatBody, heartbeatView } from './kinds/heartbeat/heartbeat.schema.js';
+export { cronProblem, expectedAfter, heartbeatDeadline } from './kinds/heartbeat/heartbeat-schedule.js';
+export {
+  isProbeKind,
+  kindTerms,
+  PROBE_KINDS,
+  type ProbeKindName,
+  STORED_MONITOR_KINDS,
+  // Its former name, by which libs/exports and libs/as-code import it: the registry is kinds/index.ts's MONITOR_KINDS.
+  STORED_MONITOR_KINDS as MONITOR_KINDS,
+  sealsMonitorEntry,
+} from './kinds/index.js';
+export { createPortCheckBody, portCheckView } from './kinds/port/port.schema.js';
 export { SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
   type DnsCheckDocument,
@@ -24,17 +34,11 @@ export {
 export { startMonitorWorker } from './monitor.worker.js';
 export type { PendingMonitorRecord } from './monitor-committer.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
-export {
-  createMonitorBody,
-  MONITOR_CREATE_BODIES,
-  MONITOR_KINDS,
-  type MonitorCreate,
-} from './monitor-create.schema.js';
+export { createMonitorBody, MONITOR_CREATE_BODIES, type MonitorCreate } from './monitor-create.schema.js';
 export { monitorHistories } from './monitor-histories.js';
 export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { monitorRoutes } from './monitors.routes.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
 export { pingRoutes } from './ping.routes.js';
-export { createPortCheckBody, portCheckView } from './port-check.schema.js';
 export { createProbeCheckBodies } from './probe-check.schema.js';

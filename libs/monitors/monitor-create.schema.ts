@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { createDnsMonitorBody } from './dns-check.schema.js';
-import { createHeartbeatMonitorBody } from './heartbeat.schema.js';
+import { createDnsMonitorBody } from './kinds/dns/dns.schema.js';
+import { createHeartbeatMonitorBody } from './kinds/heartbeat/heartbeat.schema.js';
 import type { ProbeKindName } from './kinds/index.js';
+import { createPortMonitorBody } from './kinds/port/port.schema.js';
 import type { MonitorKind } from './monitor.repository.js';
-import { createPortMonitorBody } from './port-check.schema.js';
 import { createProbeCheckBodies, type ProbeCheckCreate } from './probe-check.schema.js';
 
 /**
@@ -17,8 +17,6 @@ export const MONITOR_CREATE_BODIES = {
   port: createPortMonitorBody,
   ...createProbeCheckBodies,
 } satisfies Record<MonitorKind, z.ZodType>;
-
-export const MONITOR_KINDS = Object.keys(MONITOR_CREATE_BODIES) as MonitorKind[];
 
 type CreateBody = (typeof MONITOR_CREATE_BODIES)[MonitorKind];
 

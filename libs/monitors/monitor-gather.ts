@@ -1,9 +1,16 @@
 import { certificateSummary, type TlsObservation } from '../checks/index.js';
 import type { EventDetails } from '../monitoring/index.js';
 import type { PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, probePort, resolveDns } from '../probe/index.js';
+import type { ProbeOptions } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import { PROBE_KINDS, type ProbeContext, type ProbeOutcome } from './kinds/index.js';
+import {
+  type DnsVerdict,
+  dnsVerdict,
+  MONITOR_KINDS,
+  PROBE_KINDS,
+  type ProbeContext,
+  type ProbeOutcome,
+} from './kinds/index.js';
 import type {
   DnsCheckDocument,
   IntervalMonitor,
@@ -11,8 +18,8 @@ import type {
   PortCheckDocument,
   ProbeCheckDocument,
 } from './monitor.repository.js';
-import { type DnsVerdict, dnsVerdict, type MonitorVerdict, portVerdict } from './monitor-evaluation.js';
 import { openedSettings, redacted, sealedValues } from './sealed-settings.js';
+import type { MonitorVerdict } from './verdict.js';
 
 /** What one check of an interval monitor gathered and what its kind makes of it (no MongoDB, no lock). */
 export interface Gathered {
@@ -44,11 +51,12 @@ function sslDetails(
   return ssl && ssl.outcome !== 'pass' && tls ? { ssl: certificateSummary(tls, at) } : {};
 }
 
+/** A DNS check: its kind's probe asks, its verdict judges the answer against the memory it had. */
 async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Promise<Gathered> {
-  const answer = await resolveDns(
-    { name: check.host, recordType: check.recordType, timeoutMs: check.timeoutSeconds * 1000 },
-    { resolvers: deps.dnsResolvers },
-  );
+  const answer = await MONITOR_KINDS.dns.probe(check, {
+    resolvers: deps.dnsResolvers,
+    timeoutMs: check.timeoutSeconds * 1000,
+  });
   const verdict = dnsVerdict(check, answer, answer.startedAt);
   return {
     at: answer.startedAt,
@@ -68,38 +76,40 @@ async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Pro
   };
 }
 
+const contextOf = (check: IntervalMonitor, pkg: PackageDocument, deps: GatherDependencies): ProbeContext => ({
+  probe: deps.probe,
+  timeoutMs: check.timeoutSeconds * 1000,
+  alerting: pkg.alerting,
+});
+
+/** A port check: its kind's check, its result written as a port check's log has always kept it. */
 async function gatherPort(
   check: PortCheckDocument,
   pkg: PackageDocument,
   deps: GatherDependencies,
 ): Promise<Gathered> {
-  const seen = await probePort(
-    {
-      host: check.host,
-      port: check.port,
-      tls: check.tls,
-      expectBanner: check.expectBanner,
-      timeoutMs: check.timeoutSeconds * 1000,
-    },
-    deps.probe,
+  const { host, port, tls, expectBanner } = check;
+  const outcome = await MONITOR_KINDS.port.check(
+    { host, port, tls, expectBanner },
+    contextOf(check, pkg, deps),
   );
-  const verdict = portVerdict(check, seen, pkg.alerting, seen.startedAt);
-  const certificate = verdict.checks.some((c) => c.name === 'ssl') ? seen.tls : null;
+  const { verdict, startedAt, timings } = outcome;
+  const certificate = verdict.checks.some((c) => c.name === 'ssl') ? outcome.tls : null;
   return {
-    at: seen.startedAt,
+    at: startedAt,
     result: {
       region: deps.region,
       status: verdict.status,
       cause: verdict.cause,
-      durationMs: seen.timings.totalMs,
-      address: seen.address,
-      connectMs: seen.timings.connectMs,
-      tlsMs: seen.timings.tlsMs,
-      banner: seen.banner,
-      certificate: certificate ? certificateSummary(certificate, seen.startedAt) : null,
+      durationMs: outcome.durationMs,
+      address: outcome.address,
+      connectMs: timings.connectMs,
+      tlsMs: timings.tlsMs,
+      banner: outcome.evidence.banner,
+      certificate: certificate ? certificateSummary(certificate, startedAt) : null,
     },
     verdict,
-    details: sslDetails(seen.tls, seen.startedAt, verdict),
+    details: sslDetails(outcome.tls, startedAt, verdict),
   };
 }
 
@@ -125,11 +135,7 @@ async function gatherProbe(
   pkg: PackageDocument,
   deps: GatherDependencies,
 ): Promise<Gathered> {
-  const outcome = await runProbeCheck(
-    check,
-    { probe: deps.probe, timeoutMs: check.timeoutSeconds * 1000, alerting: pkg.alerting },
-    deps.secrets,
-  );
+  const outcome = await runProbeCheck(check, contextOf(check, pkg, deps), deps.secrets);
   const { verdict, startedAt } = outcome;
   return {
     at: startedAt,

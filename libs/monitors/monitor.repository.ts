@@ -9,8 +9,8 @@ import {
 import type { DnsRecordType } from '../probe/index.js';
 import { type Redis, Revisions } from '../redis/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
-import type { PingKind } from './heartbeat.schema.js';
-import type { HeartbeatSchedule } from './heartbeat-schedule.js';
+import type { PingKind } from './kinds/heartbeat/heartbeat.schema.js';
+import type { HeartbeatSchedule } from './kinds/heartbeat/heartbeat-schedule.js';
 import { PROBE_KIND_NAMES, type ProbeKindName } from './kinds/index.js';
 import { type SealedEntry, sealedEntryContext } from './sealed-settings.js';
 

@@ -4,7 +4,7 @@ import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import { defineRoute, type Route } from '../http/index.js';
 import { uptimeQuery, uptimeView } from '../monitoring/index.js';
 import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
-import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './dns-check.schema.js';
+import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './kinds/dns/dns.schema.js';
 import {
   createHeartbeatBody,
   heartbeatPreviewBody,
@@ -12,9 +12,10 @@ import {
   heartbeatView,
   pingView,
   updateHeartbeatBody,
-} from './heartbeat.schema.js';
-import { expectedAfter } from './heartbeat-schedule.js';
-import { PROBE_KINDS } from './kinds/index.js';
+} from './kinds/heartbeat/heartbeat.schema.js';
+import { expectedAfter } from './kinds/heartbeat/heartbeat-schedule.js';
+import { heartbeatAt, PROBE_KINDS } from './kinds/index.js';
+import { createPortCheckBody, portCheckView, updatePortCheckBody } from './kinds/port/port.schema.js';
 import type {
   MonitorDocument,
   MonitorKind,
@@ -22,9 +23,7 @@ import type {
   MonitorRepository,
 } from './monitor.repository.js';
 import { createMonitorBody } from './monitor-create.schema.js';
-import { heartbeatAt } from './monitor-evaluation.js';
 import type { MonitorService } from './monitors.service.js';
-import { createPortCheckBody, portCheckView, updatePortCheckBody } from './port-check.schema.js';
 import { probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
 import { shownSettings } from './sealed-settings.js';
 

@@ -24,10 +24,18 @@ import type { DueSet, Lane } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusalUnder, type TargetGuard } from '../targets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
-import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './dns-check.schema.js';
-import type { HeartbeatCreate, HeartbeatUpdate } from './heartbeat.schema.js';
 import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
-import { kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './kinds/dns/dns.schema.js';
+import type { HeartbeatCreate, HeartbeatUpdate } from './kinds/heartbeat/heartbeat.schema.js';
+import {
+  dnsVerdict,
+  heartbeatAt,
+  kindTerms,
+  PROBE_KINDS,
+  type ProbeKindName,
+  portVerdict,
+} from './kinds/index.js';
+import type { PortCheckCreate, PortCheckUpdate } from './kinds/port/port.schema.js';
 import {
   type DnsCheckDocument,
   type HeartbeatDocument,
@@ -41,11 +49,9 @@ import {
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import type { MonitorCreate } from './monitor-create.schema.js';
-import { dnsVerdict, heartbeatAt, portVerdict } from './monitor-evaluation.js';
 import { runProbeCheck } from './monitor-gather.js';
 import { monitorResultSource } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
-import type { PortCheckCreate, PortCheckUpdate } from './port-check.schema.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
 import {
   openedSettings,

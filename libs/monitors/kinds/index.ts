@@ -1,15 +1,28 @@
 import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
 import type { Lane } from '../../scheduler/index.js';
-import { grpcKind } from './grpc.kind.js';
-import { icmpKind } from './icmp.kind.js';
-import { imapKind, pop3Kind, smtpKind } from './mail.kind.js';
+import { dnsKind } from './dns/dns.kind.js';
+import { grpcKind } from './grpc/grpc.kind.js';
+import { heartbeatKind } from './heartbeat/heartbeat.kind.js';
+import { httpKind } from './http/http.kind.js';
+import { icmpKind } from './icmp/icmp.kind.js';
+import type { MonitorKindEntry, MonitorKindName } from './kind-entry.js';
+import { imapKind, pop3Kind, smtpKind } from './mail/mail.kind.js';
+import { portKind } from './port/port.kind.js';
 import { type ProbeKind, type ProbeKindName, sealsEntry } from './probe-kind.js';
-import { udpKind } from './udp.kind.js';
-import { websocketKind } from './websocket.kind.js';
+import { udpKind } from './udp/udp.kind.js';
+import { websocketKind } from './websocket/websocket.kind.js';
 
-/** Every kind that probes a service from each region on an interval: one line each. */
-export const PROBE_KINDS = {
+/**
+ * Every kind of monitor, one line each: its folder holds its settings' schema, its probe (I/O), its
+ * verdict (pure), its evidence and its lane. Adding a kind is a folder, a line here and a fixture
+ * of the conformance suite (conformance.test.ts), which every kind passes.
+ */
+export const MONITOR_KINDS = {
+  http: httpKind,
+  heartbeat: heartbeatKind,
+  dns: dnsKind,
+  port: portKind,
   icmp: icmpKind,
   udp: udpKind,
   grpc: grpcKind,
@@ -17,7 +30,21 @@ export const PROBE_KINDS = {
   smtp: smtpKind,
   imap: imapKind,
   pop3: pop3Kind,
-} satisfies Record<ProbeKindName, ProbeKind>;
+} satisfies { [K in MonitorKindName]: MonitorKindEntry & { kind: K } };
+
+const ENTRIES: readonly MonitorKindEntry[] = Object.values(MONITOR_KINDS);
+
+/** The kinds a website has besides its HTTP check, stored as monitors of their own (registry order). */
+export const STORED_MONITOR_KINDS = ENTRIES.map((entry) => entry.kind).filter(
+  (kind): kind is OtherMonitorKind => kind !== 'http',
+);
+
+const storesSettings = (entry: MonitorKindEntry): entry is ProbeKind => 'fields' in entry;
+
+/** The kinds stored with their own fields in `settings` (ICMP … POP3): the registry's entries made by `defineProbeKind`. */
+export const PROBE_KINDS = Object.fromEntries(
+  ENTRIES.filter(storesSettings).map((entry) => [entry.kind, entry]),
+) as Record<ProbeKindName, ProbeKind>;
 
 export const PROBE_KIND_NAMES = Object.keys(PROBE_KINDS) as ProbeKindName[];
 
@@ -27,17 +54,16 @@ export const isProbeKind = (kind: string): kind is ProbeKindName => Object.hasOw
 export const sealsMonitorEntry = (kind: string, field: string, name: string) =>
   isProbeKind(kind) && sealsEntry(PROBE_KINDS[kind], field, name);
 
-const BUILT_IN = {
-  heartbeat: { feature: 'heartbeats', limit: 'maxHeartbeatsPerWebsite', lane: 'fast' },
-  dns: { feature: 'dnsChecks', limit: 'maxDnsChecksPerWebsite', lane: 'fast' },
-  port: { feature: 'portChecks', limit: 'maxPortChecksPerWebsite', lane: 'fast' },
-} as const satisfies Record<string, { feature: Feature; limit: keyof Limits; lane: Lane }>;
-
-/** The package feature, the per-website limit and the worker lane of any kind of monitor. */
+/** The package feature, the per-website limit and the worker lane of a website's other monitors. */
 export const kindTerms = (kind: OtherMonitorKind): { feature: Feature; limit: keyof Limits; lane: Lane } =>
-  isProbeKind(kind) ? PROBE_KINDS[kind] : BUILT_IN[kind];
+  MONITOR_KINDS[kind];
 
+export { type DnsVerdict, dnsEvents, dnsVerdict } from './dns/dns.verdict.js';
+export { heartbeatAt, pingVerdict } from './heartbeat/heartbeat.verdict.js';
+export type { IntervalKindEntry, MonitorKindEntry, MonitorKindName, PushKindEntry } from './kind-entry.js';
+export { portVerdict } from './port/port.kind.js';
 export type {
+  CheckedKind,
   ProbeContext,
   ProbeKind,
   ProbeKindName,

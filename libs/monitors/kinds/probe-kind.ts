@@ -4,29 +4,33 @@ import { certificateSummary, matchesPattern, patternProblem } from '../../checks
 import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
-import type { Lane } from '../../scheduler/index.js';
 import type { MonitorVerdict } from '../verdict.js';
+import type { IntervalKindEntry } from './kind-entry.js';
 
 /**
  * A kind of monitor that probes a service on an interval from each region (ICMP, UDP, gRPC,
- * WebSocket, mail servers): its settings' schema (the API body, the OpenAPI document, the stored
- * document), its probe (I/O only), its verdict (pure), its evidence (bounded) and its lane.
- * Adding a kind is one file of `kinds/` and one line of `PROBE_KINDS`.
+ * WebSocket, mail servers, TCP ports): its settings' schema, its probe (I/O only), its verdict
+ * (pure), its evidence (bounded) and its lane, composed into one check.
  */
 
 export type ProbeKindName = Exclude<OtherMonitorKind, 'heartbeat' | 'dns' | 'port'>;
+/** The kinds whose check is their probe then their verdict, nothing remembered between checks. */
+export type CheckedKindName = ProbeKindName | 'port';
 
 /** What one check of a kind gathered and decided, as the runner stores and tells it. */
-export interface ProbeOutcome {
+export interface ProbeOutcome<
+  E extends Record<string, unknown> = Record<string, unknown>,
+  T extends Record<string, number | null> = Record<string, number | null>,
+> {
   startedAt: Date;
   durationMs: number;
   /** The address the SSRF guard judged and the probe reached; null when it got no further. */
   address: string | null;
   verdict: MonitorVerdict;
   /** What the check saw, bounded (each kind's own fields), secrets never in it. */
-  evidence: Record<string, unknown>;
+  evidence: E;
   /** The step timings the probe measured, in ms (null: the step did not happen). */
-  timings: Record<string, number | null>;
+  timings: T;
   /** The server certificate, where the kind does TLS (ssl events come from it). */
   tls: TlsObservation | null;
 }
@@ -38,16 +42,23 @@ export interface ProbeContext {
   alerting: { sslExpiryWarningDays: number };
 }
 
-export interface ProbeKind {
-  kind: ProbeKindName;
-  /** What people call one: "ping check". */
-  noun: string;
-  /** The package feature that includes it, and the limit per website that bounds it. */
+/** A kind checked by its probe then its verdict: the runner sees only this (settings parsed at the border). */
+export interface CheckedKind<
+  K extends CheckedKindName = CheckedKindName,
+  E extends Record<string, unknown> = Record<string, unknown>,
+  T extends Record<string, number | null> = Record<string, number | null>,
+> extends IntervalKindEntry {
+  kind: K;
   feature: Feature;
   limit: keyof Limits;
-  lane: Lane;
-  /** One line for the API document: what it does and what fails it. */
-  description: string;
+  /** The fields as a check takes them (defaults filled in). */
+  settings: z.ZodObject;
+  /** Gathers, then decides (the probe is I/O, the verdict pure; both are the kind's own). */
+  check(settings: Record<string, unknown>, context: ProbeContext): Promise<ProbeOutcome<E, T>>;
+}
+
+/** A kind stored with its own fields in `settings` (ICMP … POP3): what its create, PATCH and view need besides. */
+export interface ProbeKind<K extends ProbeKindName = ProbeKindName> extends CheckedKind<K> {
   /**
    * Fields that are records of names and values (headers, gRPC metadata) whose credential entries
    * (`isCredentialName`) are sealed when written, shown as "(set)", and opened only to check.
@@ -60,33 +71,38 @@ export interface ProbeKind {
   secretRecords?: readonly string[];
   /** The kind's own fields (without name, interval, timeout), each once: create fills defaults, PATCH takes any. */
   fields: z.ZodRawShape;
-  /** The fields as a create takes them (defaults filled in; the host may be left to the website's). */
-  settings: z.ZodObject;
   /** The shortest timeout its settings can finish within (ICMP: its echo requests' spacing); none: any. */
   minTimeoutMs?(settings: Record<string, unknown>): number;
   /** The host the check reaches (judged by the SSRF guard when written); null: the website's host. */
   hostOf(settings: Record<string, unknown>): string | null;
   /** Its name when none is given. */
   defaultName(settings: Record<string, unknown>): string;
-  /** Gathers, then decides (the probe is I/O, the verdict pure; both are the kind's own). */
-  check(settings: Record<string, unknown>, context: ProbeContext): Promise<ProbeOutcome>;
 }
 
-/** Builds a kind from its typed parts; the runner sees only `ProbeKind` (settings parsed at the border). */
-export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Date; address: string | null }>(
-  definition: Omit<ProbeKind, 'settings' | 'hostOf' | 'defaultName' | 'check'> & {
-    settings: S;
-    hostOf(settings: z.output<S>): string | null;
-    defaultName(settings: z.output<S>): string;
-    minTimeoutMs?(settings: z.output<S>): number;
-    probe(settings: z.output<S>, context: ProbeContext): Promise<O>;
-    verdict(settings: z.output<S>, observation: O, context: ProbeContext, now: Date): MonitorVerdict;
-    evidence(observation: O): Record<string, unknown>;
-    timings(observation: O): Record<string, number | null>;
-    tls?(observation: O): TlsObservation | null;
-  },
-): ProbeKind {
-  const read = (settings: Record<string, unknown>) => definition.settings.parse(settings) as z.output<S>;
+/** A checked kind's typed parts, as its folder writes them. */
+interface CheckedKindDefinition<
+  K extends CheckedKindName,
+  S extends z.ZodObject,
+  O extends { startedAt: Date; address: string | null },
+  E extends Record<string, unknown>,
+  T extends Record<string, number | null>,
+> extends Pick<CheckedKind<K>, 'kind' | 'noun' | 'feature' | 'limit' | 'lane' | 'description'> {
+  settings: S;
+  probe(settings: z.output<S>, context: ProbeContext): Promise<O>;
+  verdict(settings: z.output<S>, observation: O, context: ProbeContext, now: Date): MonitorVerdict;
+  evidence(observation: O): E;
+  timings(observation: O): T;
+  tls?(observation: O): TlsObservation | null;
+}
+
+/** Builds a checked kind from its typed parts: the check is its probe, then its verdict, evidence and timings. */
+export function defineCheckedKind<
+  K extends CheckedKindName,
+  S extends z.ZodObject,
+  O extends { startedAt: Date; address: string | null },
+  E extends Record<string, unknown>,
+  T extends Record<string, number | null>,
+>(definition: CheckedKindDefinition<K, S, O, E, T>): CheckedKind<K, E, T> {
   return {
     kind: definition.kind,
     noun: definition.noun,
@@ -94,19 +110,13 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
     limit: definition.limit,
     lane: definition.lane,
     description: definition.description,
-    ...(definition.sealedRecords ? { sealedRecords: definition.sealedRecords } : {}),
-    ...(definition.secretRecords ? { secretRecords: definition.secretRecords } : {}),
-    fields: definition.fields,
+    trigger: 'interval',
     settings: definition.settings,
-    hostOf: (settings) => definition.hostOf(read(settings)),
-    defaultName: (settings) => definition.defaultName(read(settings)),
-    ...(definition.minTimeoutMs
-      ? {
-          minTimeoutMs: (settings: Record<string, unknown>) => definition.minTimeoutMs?.(read(settings)) ?? 0,
-        }
-      : {}),
+    probe: definition.probe,
+    verdict: definition.verdict,
+    evidence: definition.evidence,
     async check(settings, context) {
-      const typed = read(settings);
+      const typed = definition.settings.parse(settings) as z.output<S>;
       const observation = await definition.probe(typed, context);
       const timings = definition.timings(observation);
       return {
@@ -119,6 +129,37 @@ export function defineProbeKind<S extends z.ZodObject, O extends { startedAt: Da
         tls: definition.tls?.(observation) ?? null,
       };
     },
+  };
+}
+
+/** Builds a probe kind: a checked kind, and what its create, PATCH and view need (settings parsed at the border). */
+export function defineProbeKind<
+  K extends ProbeKindName,
+  S extends z.ZodObject,
+  O extends { startedAt: Date; address: string | null },
+  E extends Record<string, unknown>,
+  T extends Record<string, number | null>,
+>(
+  definition: CheckedKindDefinition<K, S, O, E, T> &
+    Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields'> & {
+      hostOf(settings: z.output<S>): string | null;
+      defaultName(settings: z.output<S>): string;
+      minTimeoutMs?(settings: z.output<S>): number;
+    },
+): ProbeKind<K> {
+  const read = (settings: Record<string, unknown>) => definition.settings.parse(settings) as z.output<S>;
+  return {
+    ...defineCheckedKind(definition),
+    ...(definition.sealedRecords ? { sealedRecords: definition.sealedRecords } : {}),
+    ...(definition.secretRecords ? { secretRecords: definition.secretRecords } : {}),
+    fields: definition.fields,
+    hostOf: (settings) => definition.hostOf(read(settings)),
+    defaultName: (settings) => definition.defaultName(read(settings)),
+    ...(definition.minTimeoutMs
+      ? {
+          minTimeoutMs: (settings: Record<string, unknown>) => definition.minTimeoutMs?.(read(settings)) ?? 0,
+        }
+      : {}),
   };
 }
 

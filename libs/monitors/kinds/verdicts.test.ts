@@ -17,12 +17,12 @@ import {
   shownSettings,
   unknownSecretReferences,
 } from '../sealed-settings.js';
-import { grpcVerdict } from './grpc.kind.js';
-import { icmpVerdict } from './icmp.kind.js';
+import { grpcVerdict } from './grpc/grpc.kind.js';
+import { icmpVerdict } from './icmp/icmp.kind.js';
 import { PROBE_KINDS } from './index.js';
-import { mailVerdict } from './mail.kind.js';
-import { payloadBytes, udpVerdict } from './udp.kind.js';
-import { websocketVerdict } from './websocket.kind.js';
+import { mailVerdict } from './mail/mail.kind.js';
+import { payloadBytes, udpVerdict } from './udp/udp.kind.js';
+import { websocketVerdict } from './websocket/websocket.kind.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-28T12:00:00Z');

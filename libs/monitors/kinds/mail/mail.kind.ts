@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MAIL_SECURITY, type MailObservation, type MailProtocol, probeMail } from '../../probe/index.js';
-import { hostField } from '../monitor-common.js';
-import { certificateCheck, verdictWithCertificate } from '../verdict.js';
-import { certificateEvidence, defineProbeKind, type ProbeKind } from './probe-kind.js';
+import { MAIL_SECURITY, type MailObservation, type MailProtocol, probeMail } from '../../../probe/index.js';
+import { hostField } from '../../monitor-common.js';
+import { certificateCheck, verdictWithCertificate } from '../../verdict.js';
+import { certificateEvidence, defineProbeKind, type ProbeKind } from '../probe-kind.js';
 
 /** The usual port of each protocol by how it secures the connection. */
 export const MAIL_PORTS: Record<MailProtocol, Record<(typeof MAIL_SECURITY)[number], number>> = {
@@ -46,7 +46,7 @@ export function mailVerdict(
   return verdictWithCertificate(seen.error, ssl);
 }
 
-function mailKind(protocol: MailProtocol, limitNoun: string): ProbeKind {
+function mailKind<P extends MailProtocol>(protocol: P, limitNoun: string): ProbeKind<P> {
   const name = protocol.toUpperCase();
   return defineProbeKind({
     kind: protocol,

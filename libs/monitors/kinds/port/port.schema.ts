@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { patchBody } from '../contract/index.js';
+import { patchBody } from '../../../contract/index.js';
 import {
   hostField,
   intervalField,
   monitorName,
   monitorStatusFields,
   timeoutField,
-} from './monitor-common.js';
+} from '../../monitor-common.js';
 
 const fields = {
   name: monitorName.describe('What people call it (default: host:port)'),
@@ -35,6 +35,15 @@ export const createPortCheckBody = z
     timeoutSeconds: fields.timeoutSeconds.default(10),
   })
   .meta({ id: 'PortCheckCreate' });
+/** What a check of a port takes: its target and what it must see (the host filled in when created). */
+export const portSettings = z.strictObject({
+  host: fields.host,
+  port: fields.port,
+  tls: fields.tls.default(false),
+  expectBanner: fields.expectBanner.default(null),
+});
+export type PortSettings = z.output<typeof portSettings>;
+
 /** As `POST /api/websites/{ref}/monitors` takes it. */
 export const createPortMonitorBody = createPortCheckBody
   .extend({ kind: z.literal('port') })

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { type IcmpObservation, probeIcmp } from '../../probe/index.js';
-import { hostField } from '../monitor-common.js';
-import { downVerdict, type MonitorVerdict, upVerdict } from '../verdict.js';
-import { defineProbeKind } from './probe-kind.js';
+import { type IcmpObservation, probeIcmp } from '../../../probe/index.js';
+import { hostField } from '../../monitor-common.js';
+import { downVerdict, type MonitorVerdict, upVerdict } from '../../verdict.js';
+import { defineProbeKind } from '../probe-kind.js';
 
 /** Between two echo requests: iputils' floor for everyone is 200 ms; half a second spreads a burst. */
 const ECHO_INTERVAL_MS = 500;

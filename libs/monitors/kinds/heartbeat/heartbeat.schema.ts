@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { patchBody } from '../contract/index.js';
-import { isKnownTimezone } from '../maintenance/index.js';
+import { patchBody } from '../../../contract/index.js';
+import { isKnownTimezone } from '../../../maintenance/index.js';
+import { monitorName, monitorStatusFields } from '../../monitor-common.js';
 import { cronProblem } from './heartbeat-schedule.js';
-import { monitorName, monitorStatusFields } from './monitor-common.js';
 
 /** Shortest period a heartbeat may have, and the longest (a year). */
 const PERIOD_SECONDS = { min: 10, max: 31_536_000 };

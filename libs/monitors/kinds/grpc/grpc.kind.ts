@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { type GrpcObservation, probeGrpc } from '../../probe/index.js';
-import { hostField } from '../monitor-common.js';
-import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../verdict.js';
-import { certificateEvidence, defineProbeKind } from './probe-kind.js';
+import { type GrpcObservation, probeGrpc } from '../../../probe/index.js';
+import { hostField } from '../../monitor-common.js';
+import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../../verdict.js';
+import { certificateEvidence, defineProbeKind } from '../probe-kind.js';
 
 /** Metadata keys as gRPC allows them (lowercase ASCII; `-bin` binary values are not taken). */
 const METADATA_KEY = /^[0-9a-z_.-]{1,64}$/;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { probeUdp, type UdpObservation } from '../../probe/index.js';
-import { hostField } from '../monitor-common.js';
-import { downVerdict, type MonitorVerdict, upVerdict } from '../verdict.js';
-import { defineProbeKind, expectField, expectProblem, keptText } from './probe-kind.js';
+import { probeUdp, type UdpObservation } from '../../../probe/index.js';
+import { hostField } from '../../monitor-common.js';
+import { downVerdict, type MonitorVerdict, upVerdict } from '../../verdict.js';
+import { defineProbeKind, expectField, expectProblem, keptText } from '../probe-kind.js';
 
 const HEX = /^(?:[0-9a-f]{2})+$/i;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { probeWebSocket, type WebSocketObservation } from '../../probe/index.js';
-import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../verdict.js';
+import { probeWebSocket, type WebSocketObservation } from '../../../probe/index.js';
+import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../../verdict.js';
 import {
   certificateEvidence,
   defineProbeKind,
@@ -8,7 +8,7 @@ import {
   expectProblem,
   isCredentialName,
   keptText,
-} from './probe-kind.js';
+} from '../probe-kind.js';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers the upgrade itself sets: a monitor may not replace them. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { patchBody } from '../contract/index.js';
-import { DNS_RECORD_TYPES, type DnsRecordType, normalizeDnsValue } from '../probe/index.js';
+import { patchBody } from '../../../contract/index.js';
+import { DNS_RECORD_TYPES, type DnsRecordType, normalizeDnsValue } from '../../../probe/index.js';
 import {
   hostField,
   intervalField,
   monitorName,
   monitorStatusFields,
   timeoutField,
-} from './monitor-common.js';
+} from '../../monitor-common.js';
 
 /** A learned answer ('unchanged'): kept until acknowledged, or this long after it changed. */
 const RELEARN_DEFAULT_SECONDS = 86_400;
