@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
+import { DueSet, regionDueKey, spreadOffsetMs, websiteCheckMember } from '../libs/scheduler/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
 /**
@@ -246,26 +246,28 @@ describe('fleet: regions live with their nodes', () => {
       createLogger('worker', 'silent'),
     );
     const redis = new Redis(api.config.REDIS_URL);
-    const queue = new Queue('checks-eu-west', { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+    const due = new DueSet(redis, regionDueKey(api.config.REDIS_KEY_PREFIX, 'eu-west', 'http'));
     try {
       const site = await website(singleCustomer, { checkInterval: 300 });
       await expect.poll(() => resultsFrom(site.id, 'eu-west', new Date(0)), { timeout: 20_000 }).toBe(1);
-      const job = await queue.add(
-        'check',
-        { websiteId: site.id, organizationId, region: 'eu-west' },
-        { timestamp: Date.now() - 10 * 60_000 },
-      );
+      // Its check due ten minutes ago (a region whose workers were all away that long).
+      const member = websiteCheckMember(site.id, organizationId);
+      await due.schedule(member, Date.now() - 10 * 60_000);
+      // Dropped, then put back at its next slot of the cadence.
       await expect
-        .poll(async () => (await queue.getJob(job.id ?? ''))?.returnvalue, { timeout: 20_000 })
-        .toBe('stale');
+        .poll(async () => (await due.members()).find((m) => m.member.websiteId === site.id)?.at ?? 0, {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(Date.now());
+      const at = (await due.members()).find((m) => m.member.websiteId === site.id)?.at ?? 0;
+      expect((at - spreadOffsetMs(site.id, 300_000)) % 300_000).toBe(0);
       expect(await resultsFrom(site.id, 'eu-west', new Date(0))).toBe(1);
       const dropped = await worker.metrics.getSingleMetric('webmon_checks_dropped_total')?.get();
-      // Only the stale count is this job's: other websites' slots may overlap on a loaded machine.
+      // Only the stale count is this check's: other websites' slots may overlap on a loaded machine.
       expect(dropped?.values.filter((series) => series.labels.reason === 'stale')).toEqual([
         { labels: { region: 'eu-west', reason: 'stale' }, value: 1 },
       ]);
     } finally {
-      await queue.close();
       redis.disconnect();
       await worker.stop();
     }

@@ -105,9 +105,9 @@ describe('metrics of the worker, the notifier and the API', () => {
     expect(sample(checks, 'webmon_schedule_lag_seconds_count', { region: 'local' })).toBeGreaterThanOrEqual(
       2,
     );
-    expect(sample(checks, 'webmon_queue_jobs', { region: 'local', state: 'delayed' })).toBeGreaterThanOrEqual(
-      0,
-    );
+    expect(
+      sample(checks, 'webmon_due_checks', { region: 'local', lane: 'http', state: 'scheduled' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(checks, 'webmon_checks_dropped_total', { region: 'local', reason: 'stale' }) ?? 0).toBe(0);
     const deliveries = await scrape(notifierUrl);
     expect(

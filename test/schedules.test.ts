@@ -5,7 +5,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { BUCKET_JOB_NAME, bucketOf, CheckScheduler, spreadOffsetMs } from '../libs/scheduler/index.js';
+import {
+  CheckScheduler,
+  DueSet,
+  nextCheckAt,
+  regionDueKey,
+  spreadOffsetMs,
+  websiteCheckMember,
+} from '../libs/scheduler/index.js';
 import {
   createCustomer,
   createPackage,
@@ -22,11 +29,13 @@ describe('schedules, reconciliation and worker failures', () => {
   let target: Target;
   let redis: Redis;
   let queue: Queue;
+  let due: DueSet;
+  let organizationId: number;
 
   beforeAll(async () => {
     api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
     await api.serveRegion('local');
-    ({ token } = await api.createOrganization(['admin']));
+    ({ token, organizationId } = await api.createOrganization(['admin']));
     customerId = await createCustomer(
       api,
       token,
@@ -34,7 +43,9 @@ describe('schedules, reconciliation and worker failures', () => {
     );
     target = await startHttpTarget();
     redis = new Redis(api.config.REDIS_URL);
+    // The BullMQ queue checks ran on before they were due in sorted sets (what an upgrade leaves).
     queue = new Queue('checks-local', { connection: redis, prefix: api.config.REDIS_KEY_PREFIX });
+    due = new DueSet(redis, regionDueKey(api.config.REDIS_KEY_PREFIX, 'local', 'http'));
   });
   afterAll(async () => {
     await queue.close();
@@ -58,36 +69,47 @@ describe('schedules, reconciliation and worker failures', () => {
       })
     ).body;
   const resultsOf = (id: number) => api.db.collection('check_results').find({ websiteId: id }).toArray();
+  /** When the website's check is due in the region's HTTP lane (undefined: not in it). */
+  const dueAt = async (id: number) => (await due.members()).find(({ member }) => member.websiteId === id)?.at;
+  const planAndDue = async () => [
+    ...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`)),
+    due.key,
+  ];
 
-  it('spreads websites over the interval and checks a new one at once', async () => {
+  it('plans a website on its cadence and checks a new one at once', async () => {
+    const before = Date.now();
     const site = await website('/ok');
-    // Its bucket: the websites of the same interval whose offset falls in the same second.
-    const bucket = bucketOf(site.id, 300);
-    expect(bucket.slot).toBe(Math.floor(spreadOffsetMs(site.id, 300_000) / 1000));
-    const scheduler = await queue.getJobScheduler(bucket.schedulerId);
-    expect(Number(scheduler?.every)).toBe(300_000);
-    expect(Number(scheduler?.offset)).toBe(bucket.offsetMs);
-    const members = await redis.smembers(
-      `${api.config.REDIS_KEY_PREFIX}:checks-local:webmon-bucket:300:${bucket.slot}`,
+    expect(await redis.hget(`${api.config.REDIS_KEY_PREFIX}:checks-local:webmon-plan`, String(site.id))).toBe(
+      `300:${organizationId}`,
     );
-    expect(members.filter((member) => member.endsWith(`:${site.id}`))).toHaveLength(1);
     expect(await scheduledInterval(api, site.id)).toBe(300_000);
-    expect(await queue.getJob(`first-${site.id}-local`)).toBeDefined();
+    // New: due now, not at its slot up to five minutes away.
+    const at = await dueAt(site.id);
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
   });
 
   it('a flushed Redis is rebuilt from MongoDB when a worker starts; orphans and stale schedulers go', async () => {
     const kept = await website('/ok');
     const paused = await website('/ok');
     await api.db.collection('websites').updateOne({ id: paused.id }, { $set: { paused: true } });
-    const keys = await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`);
-    await redis.del(...keys);
+    await redis.del(...(await planAndDue()));
     expect(await scheduledInterval(api, kept.id)).toBeUndefined();
-    // A per-website scheduler of an older version, and a website Redis knows but MongoDB does not.
+    // What checks on BullMQ left (an upgrade): a per-website and a bucket Job Scheduler, a bucket's
+    // set, the slots done; and a website Redis knows but MongoDB does not.
     await queue.upsertJobScheduler(
       'website-999999',
       { every: 60_000 },
       { name: 'check', data: { websiteId: 999_999, organizationId: 1, region: 'local' } },
     );
+    await queue.upsertJobScheduler(
+      'bucket-300-7',
+      { every: 300_000, offset: 7001 },
+      { name: 'bucket', data: { region: 'local', intervalSeconds: 300, slot: 7 } },
+    );
+    const former = `${api.config.REDIS_KEY_PREFIX}:checks-local:webmon`;
+    await redis.sadd(`${former}-bucket:300:7`, `${organizationId}:${kept.id}`);
+    await redis.hset(`${former}-done`, String(kept.id), '1');
     const scheduler = new CheckScheduler(redis, api.config.REDIS_KEY_PREFIX);
     const stray = { organizationId: 1, intervalSeconds: 60, regions: ['local'], previousRegions: [] };
     await scheduler.apply({ ...stray, websiteId: 999_998, firstCheck: { where: 'none' } });
@@ -106,28 +128,30 @@ describe('schedules, reconciliation and worker failures', () => {
     );
     try {
       expect(await scheduledInterval(api, kept.id)).toBe(300_000);
-      expect(await queue.getJobScheduler('website-999999')).toBeUndefined();
+      expect(await queue.getJobSchedulers(0, -1)).toEqual([]);
+      expect(await redis.exists(`${former}-bucket:300:7`, `${former}-done`)).toBe(0);
       expect(await scheduledInterval(api, 999_998)).toBeUndefined();
-      // Its bucket is empty now: its Job Scheduler went too.
-      expect(await queue.getJobScheduler(bucketOf(999_998, 60).schedulerId)).toBeUndefined();
+      expect(await dueAt(999_998)).toBeUndefined();
       expect(await scheduledInterval(api, paused.id)).toBeUndefined();
+      expect(await dueAt(paused.id)).toBeUndefined();
     } finally {
       await worker.stop();
     }
   });
 
-  it('rebuilding after a flush restores schedulers without firing every website at once', async () => {
+  it('rebuilding after a flush restores schedules without firing every website at once', async () => {
     const site = await website('/ok');
-    await redis.del(...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:checks-local:*`)));
+    await redis.del(...(await planAndDue()));
+    const before = Date.now();
     await withServices(api, async (services) => {
       await services.reconciler.run();
       expect(await scheduledInterval(api, site.id)).toBe(300_000);
-      expect(await queue.getJob(`first-${site.id}-local`)).toBeUndefined();
-      expect(await queue.getWaitingCount()).toBe(0);
+      // At its next slot, not now.
+      expect(await dueAt(site.id)).toBe(nextCheckAt(site.id, 300_000, before));
     });
   });
 
-  it('a worker killed mid-check (SIGKILL) has its job taken over by another', async () => {
+  it('a worker killed mid-check (SIGKILL) has its check taken over by another when its lease ends', async () => {
     const before = slowHits;
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
       env: {
@@ -166,47 +190,28 @@ describe('schedules, reconciliation and worker failures', () => {
     }
   }, 180_000);
 
-  it('a bucket taken over from a worker that died checks only the websites it had not checked', async () => {
-    const done = await website('/ok');
-    const pending = await website('/ok');
-    const worker = await startWorker(
-      { ...api.config, NODE_PUBLIC_IP: '203.0.113.15', NODE_ID: 'taker' },
-      createLogger('worker', 'silent'),
-    );
-    try {
-      // Their first checks, then the state a killed worker leaves: one bucket holding both, the
-      // first website already checked for this slot, the job back in the queue.
-      await expect
-        .poll(async () => (await resultsOf(done.id)).length + (await resultsOf(pending.id)).length, {
-          timeout: 20_000,
-        })
-        .toBe(2);
-      const prefix = `${api.config.REDIS_KEY_PREFIX}:checks-local`;
-      const organization = (await api.db.collection('websites').findOne({ id: done.id }))?.organizationId;
-      await redis.sadd(
-        `${prefix}:webmon-bucket:77:3`,
-        `${organization}:${done.id}`,
-        `${organization}:${pending.id}`,
-      );
-      const slot = Date.now();
-      await redis.hset(`${prefix}:webmon-done`, String(done.id), String(slot));
-      await queue.add(
-        BUCKET_JOB_NAME,
-        { region: 'local', intervalSeconds: 77, slot: 3 },
-        { timestamp: slot, removeOnComplete: false },
-      );
-      await expect.poll(async () => (await resultsOf(pending.id)).length, { timeout: 20_000 }).toBe(2);
-      expect(await resultsOf(done.id)).toHaveLength(1);
-      // Marked done after its check returns (the result is visible a moment before): polled, not read once.
-      await expect
-        .poll(async () => Number(await redis.hget(`${prefix}:webmon-done`, String(pending.id))), {
-          timeout: 10_000,
-        })
-        .toBe(slot);
-    } finally {
-      await worker.stop();
-    }
-  }, 60_000);
+  it('a claimed check is not taken again while its worker holds it; a re-plan while it runs wins', async () => {
+    const site = await website('/ok');
+    const member = websiteCheckMember(site.id, organizationId);
+    const now = Date.now();
+    await due.schedule(member, now - 1);
+    const [claimed] = await due.claim(now, 10, 60_000);
+    expect(claimed?.member).toEqual(member);
+    expect(claimed?.plannedAt).toBe(now - 1);
+    // Held: another worker finds nothing due; it learns when to look again (the lease's end at most).
+    const other = await due.exchange([], now + 1, 10, 60_000);
+    expect(other.claimed.filter((c) => c.member.websiteId === site.id)).toEqual([]);
+    expect(other.nextAt).toBeLessThanOrEqual(now + 60_000);
+    // Put back at its next slot.
+    const next = nextCheckAt(site.id, 300_000, now);
+    await due.exchange([{ claimed: claimed!, nextAt: next }], now, 0, 60_000);
+    expect(await dueAt(site.id)).toBe(next);
+    // A check now while one runs: the put-back of the running one does not undo it.
+    const [again] = await due.claim(next, 10, 60_000);
+    await due.scheduleBy(member, next + 5);
+    await due.exchange([{ claimed: again!, nextAt: next + 300_000 }], next, 0, 60_000);
+    expect(await dueAt(site.id)).toBe(next + 5);
+  });
 
   it('a graceful stop finishes the check in hand and stores its result exactly once', async () => {
     const worker = await startWorker(
@@ -220,6 +225,9 @@ describe('schedules, reconciliation and worker failures', () => {
     const stored = await resultsOf(site.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ nodeId: 'graceful', httpStatus: 200 });
-    expect(await queue.getJob(`first-${site.id}-local`)).toBeUndefined();
+    // Put back at its next slot as the worker stopped, not left to its lease's end.
+    const at = await dueAt(site.id);
+    expect(at).toBeGreaterThan(Date.now());
+    expect(((at ?? 0) - spreadOffsetMs(site.id, 300_000)) % 300_000).toBe(0);
   }, 30_000);
 });

@@ -19,7 +19,7 @@ import {
   PendingRecords,
   RedisEvidenceBodyGate,
   RollupRecorder,
-  startCheckWorker,
+  websiteChecks,
   workerMetrics,
 } from '../../libs/monitoring/index.js';
 import {
@@ -35,7 +35,14 @@ import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
 import { type ProbeOptions, probeOptionsFrom } from '../../libs/probe/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { DueSet, heartbeatDeadlinesKey, regionDueKey } from '../../libs/scheduler/index.js';
+import {
+  type DueMember,
+  DueSet,
+  heartbeatDeadlinesKey,
+  type IntervalLane,
+  regionDueKey,
+  startDueLanes,
+} from '../../libs/scheduler/index.js';
 import { openProcessServices, type Services } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
 
@@ -44,6 +51,8 @@ const RECONCILE_EVERY_MS = 5 * 60_000;
 const WARM_UP_WAIT_MS = 60_000;
 /** Customer and package change rarely: a check may see such a change up to this late. */
 const OWNER_CACHE_MS = 15_000;
+/** How long a dead worker's DNS, port and probe checks stay taken (their timeouts reach 60 s). */
+const MONITOR_LEASE_MS = 90_000;
 
 export interface WorkerOptions {
   signal?: AbortSignal;
@@ -159,14 +168,24 @@ export async function startWorker(
     sync: (job) => maintenance.sync(job),
   });
   // The worker's metrics, returned to whoever runs it (tests and benches read them).
+  const httpDue = services.scheduler.dueSet(config.NODE_REGION);
+  const laneDue: Record<IntervalLane, DueSet> = {
+    fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
+    slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
+  };
   const metrics = createMetricsRegistry({
     service: 'worker',
     defaultMetrics: options.defaultMetrics ?? false,
   });
   const checkMetrics = workerMetrics(metrics, {
     region: config.NODE_REGION,
-    queueCounts: () =>
-      services.scheduler.queue(config.NODE_REGION).getJobCounts('waiting', 'delayed', 'active'),
+    dueCounts: async () => {
+      const now = Date.now();
+      const [http, fast, slow] = await Promise.all(
+        [httpDue, laneDue.fast, laneDue.slow].map((set) => set.counts(now)),
+      );
+      return { http, fast, slow };
+    },
     resultsWaiting: () => pending.size,
     refusedStateWrites: () => services.transitions.refusedWrites,
     unannouncedEvents: () => services.events.announceFailures,
@@ -276,20 +295,11 @@ export async function startWorker(
     states,
     transitions: services.transitions,
     deadlines: new DueSet(redis, heartbeatDeadlinesKey(config.REDIS_KEY_PREFIX)),
-    due: {
-      http: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'http')),
-      fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
-      slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
-    },
+    due: laneDue,
     region: config.NODE_REGION,
     probe,
     dnsResolvers: config.DNS_RESOLVERS,
     recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
-    concurrency: {
-      http: config.WORKER_LANE_HTTP_CONCURRENCY ?? config.WORKER_CONCURRENCY,
-      fast: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
-      slow: config.WORKER_LANE_SLOW_CONCURRENCY,
-    },
     summaries: new MonitorSummaries(redis, config.REDIS_KEY_PREFIX),
     secrets: services.secrets,
     pending,
@@ -334,22 +344,39 @@ export async function startWorker(
     );
     droppedUnlogged = {};
   }, 60_000);
-  const checks = startCheckWorker({
-    onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
-    onDropped: (reason) => {
-      checkMetrics.dropped(reason);
-      droppedUnlogged[reason] = (droppedUnlogged[reason] ?? 0) + 1;
-    },
-    connection: blocking,
-    scheduler: services.scheduler,
-    prefix: config.REDIS_KEY_PREFIX,
-    region: config.NODE_REGION,
-    concurrency: config.WORKER_LANE_HTTP_CONCURRENCY ?? config.WORKER_CONCURRENCY,
-    recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
-    lockDurationMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
-    logger,
-    runner,
+  // Every kind's checks through one loop: each lane claims from its region's due set as many as it
+  // has free slots, so a full lane (slow checks) never delays another's schedule.
+  const monitorLane = (lane: IntervalLane) => ({
+    set: laneDue[lane],
+    leaseMs: MONITOR_LEASE_MS,
+    run: (member: DueMember) => monitorRunner.checkDue(member, lane),
   });
+  const lanes = startDueLanes(
+    {
+      http: {
+        set: httpDue,
+        concurrency: config.WORKER_LANE_HTTP_CONCURRENCY ?? config.WORKER_CONCURRENCY,
+        leaseMs: options.lockDurationMs ?? config.CHECK_JOB_LOCK_SECONDS * 1000,
+        ...websiteChecks({
+          onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
+          onDropped: (reason) => {
+            checkMetrics.dropped(reason);
+            droppedUnlogged[reason] = (droppedUnlogged[reason] ?? 0) + 1;
+          },
+          region: config.NODE_REGION,
+          recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
+          logger,
+          runner,
+        }),
+      },
+      fast: {
+        ...monitorLane('fast'),
+        concurrency: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
+      },
+      slow: { ...monitorLane('slow'), concurrency: config.WORKER_LANE_SLOW_CONCURRENCY },
+    },
+    { logger },
+  );
   const cleanup = setInterval(() => {
     Promise.all([
       results.deleteExpired(new Date()),
@@ -394,8 +421,8 @@ export async function startWorker(
       clearInterval(reconcile);
       await redisData.stop();
       await fleet.stop();
-      // BullMQ lets the checks in hand finish (their results are written before they complete).
-      await Promise.all([checks.close(), lifecycle.close(), maintenanceWorker.close(), monitors.stop()]);
+      // The checks in hand finish (their results are written or kept before they are put back).
+      await Promise.all([lanes.stop(), lifecycle.close(), maintenanceWorker.close(), monitors.stop()]);
       await writer.flush();
       await rollups.close();
       const lost = await pending.close(5000);

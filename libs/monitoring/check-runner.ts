@@ -65,7 +65,10 @@ interface Recorded {
   decision: CheckDecision | null;
 }
 
-export type RunOutcome = { ran: false; reason: string } | ({ ran: true } & Recorded);
+/** What a check came to; `intervalMs` is the website's effective interval where it was read. */
+export type RunOutcome =
+  | { ran: false; reason: string; intervalMs?: number }
+  | ({ ran: true; intervalMs: number } & Recorded);
 
 /** A check made, waiting to be recorded (result stored, status decided). */
 export interface PendingRecord {
@@ -163,9 +166,10 @@ export class CheckRunner {
     const owner = await this.deps.owner(website);
     if (!owner) return { ran: false, reason: 'customer or package missing' };
     const { customer, pkg } = owner;
-    if (website.paused || !isMonitored(customer.status)) return { ran: false, reason: 'not monitored' };
-    if (isStale(plannedAt, Date.now(), effectiveIntervalSeconds(website, pkg) * 1000))
-      return { ran: false, reason: 'stale' };
+    const intervalMs = effectiveIntervalSeconds(website, pkg) * 1000;
+    if (website.paused || !isMonitored(customer.status))
+      return { ran: false, reason: 'not monitored', intervalMs };
+    if (isStale(plannedAt, Date.now(), intervalMs)) return { ran: false, reason: 'stale', intervalMs };
 
     const config = withinPackage(website.checkConfig, pkg);
     const { observation, sent } = await this.observe(website, config);
@@ -218,7 +222,7 @@ export class CheckRunner {
       decided: null,
       ...(evidence ? { evidence } : {}),
     };
-    return { ran: true, ...(await this.record(entry, { replay: false })) };
+    return { ran: true, intervalMs, ...(await this.record(entry, { replay: false })) };
   }
 
   /** Records a kept result (see `PendingRecords`): stored, then decided or its decision's effects written. */
@@ -318,8 +322,7 @@ export class CheckRunner {
       return this.steps(entry, rules, await this.earlierEvidence(entry, state));
     };
     const done = await commitResult({ transitions, pending }, entry, prepare, options);
-    if (!done) return waiting;
-    if (done.refused) return { result, recheckSoon: false, decision: null };
+    if (!done || done.refused) return waiting;
     // The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon.
     for (const region of done.result.recovered) await this.deps.evidence.gate.reopen(website.id, region);
     return {

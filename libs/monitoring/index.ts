@@ -1,5 +1,4 @@
 export { availability, coveredMs, type Span, unionOf } from './availability.js';
-export { type CheckWorkerOptions, type DroppedCheckReason, startCheckWorker } from './check.worker.js';
 export {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
@@ -107,4 +106,5 @@ export {
   type WebsiteStatus,
 } from './status-machine.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
+export { type DroppedCheckReason, type WebsiteChecksOptions, websiteChecks } from './website-check-lane.js';
 export { workerMetrics } from './worker-metrics.js';

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { DroppedCheckReason } from './check.worker.js';
+import type { Lane } from '../scheduler/index.js';
 import type { CheckResultDocument } from './result.repository.js';
+import type { DroppedCheckReason } from './website-check-lane.js';
 
 const PHASES = ['dns', 'connect', 'tls', 'ttfb', 'download', 'total'] as const;
 
@@ -12,8 +13,8 @@ export function workerMetrics(
   registry: Registry,
   options: {
     region: string;
-    /** Jobs of the region's queue by state, read when scraped. */
-    queueCounts: () => Promise<Record<string, number>>;
+    /** Each lane's due set in the region: members due and not taken, and members in all; read when scraped. */
+    dueCounts: () => Promise<Partial<Record<Lane, { due: number; total: number }>>>;
     /** Results kept until MongoDB can take them, read when scraped. */
     resultsWaiting: () => number;
     /** Counts kept by the monitor transitions and the events outbox since the start, read when scraped. */
@@ -42,14 +43,16 @@ export function workerMetrics(
     registers: [registry],
   });
   new Gauge({
-    name: 'webmon_queue_jobs',
-    help: "Jobs in the region's check queue, by state",
-    labelNames: ['region', 'state'] as const,
+    name: 'webmon_due_checks',
+    help: "Checks in the region's due sets, by lane and state (overdue: due and not taken yet; scheduled: every one)",
+    labelNames: ['region', 'lane', 'state'] as const,
     registers: [registry],
     async collect() {
-      const counts = await options.queueCounts();
-      for (const state of ['waiting', 'delayed', 'active'])
-        this.set({ region: options.region, state }, counts[state] ?? 0);
+      const counts = await options.dueCounts();
+      for (const [lane, { due, total }] of Object.entries(counts)) {
+        this.set({ region: options.region, lane, state: 'overdue' }, due);
+        this.set({ region: options.region, lane, state: 'scheduled' }, total);
+      }
     },
   });
   const dropped = new Counter({

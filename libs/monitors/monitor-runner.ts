@@ -11,7 +11,13 @@ import {
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
 import { RevisedMemory, type Revisions } from '../redis/index.js';
-import { type DueMember, type DueSet, LANES, type Lane } from '../scheduler/index.js';
+import {
+  type DueMember,
+  type DueSet,
+  type IntervalLane,
+  nextSlotAfter,
+  spreadOffsetMs,
+} from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { PingJobData } from './heartbeat-pings.js';
@@ -35,6 +41,8 @@ const QUIET_REEVALUATE_MS = 30_000;
 /** Beyond a check's own timeout, how long its claim holds before another worker may take it. */
 const LEASE_MARGIN_MS = 30_000;
 const CLAIM_BATCH = 100;
+/** How long a claimed heartbeat deadline is held before another worker may judge it. */
+const DEADLINE_LEASE_MS = 2 * LEASE_MARGIN_MS;
 /** Interval monitors' configurations kept in memory at most, and re-read after this long whatever their revision. */
 const CONFIGURATIONS_KEPT = 100_000;
 const CONFIGURATION_MAX_AGE_MS = 6 * 3_600_000;
@@ -46,8 +54,8 @@ export interface MonitorRunnerDependencies {
   states: MonitorStateRepository;
   transitions: MonitorTransitions;
   deadlines: DueSet;
-  /** This worker's region's interval checks, one due set per lane. */
-  due: Record<Lane, DueSet>;
+  /** This worker's region's interval checks, one due set per lane (claimed by the worker's lanes). */
+  due: Record<IntervalLane, DueSet>;
   region: string;
   probe: ProbeOptions;
   dnsResolvers: readonly string[];
@@ -57,8 +65,6 @@ export interface MonitorRunnerDependencies {
   secrets: SecretBox;
   /** Each monitor's revision (`monitorRevisions`): a kept configuration is used while it holds. */
   revisions: Revisions;
-  /** Interval checks running at once in this worker, per lane. */
-  concurrency: Record<Lane, number>;
   pending: KeptResults;
   /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
   mongo: Pick<MongoHealth, 'available'>;
@@ -78,12 +84,6 @@ const memberOf = (monitor: MonitorDocument): DueMember => ({
  * through the status machine and the one transition path, as a website's HTTP result does.
  */
 export class MonitorRunner {
-  private readonly running: Record<Lane, Set<Promise<void>>> = {
-    http: new Set(),
-    fast: new Set(),
-    slow: new Set(),
-  };
-
   /** Interval monitors' configurations, kept while their revision holds: checks go on through a MongoDB stall. */
   private readonly configurations: RevisedMemory<MonitorDocument>;
 
@@ -165,9 +165,9 @@ export class MonitorRunner {
 
   /** Heartbeats whose deadline has passed: late unless a ping came meanwhile. */
   async sweepDeadlines(now = new Date()): Promise<number> {
-    const due = await this.deps.deadlines.claim(now.getTime(), CLAIM_BATCH, LEASE_MARGIN_MS * 2);
+    const due = await this.deps.deadlines.claim(now.getTime(), CLAIM_BATCH, DEADLINE_LEASE_MS);
     await Promise.all(
-      due.map((member) =>
+      due.map(({ member }) =>
         this.deadline(member, now).catch((error: unknown) =>
           this.deps.logger.warn(
             { err: error instanceof Error ? error.message : String(error), heartbeatId: member.monitorId },
@@ -210,57 +210,21 @@ export class MonitorRunner {
   }
 
   /**
-   * This region's interval checks that are due, lane by lane: started (each in a slot of its
-   * lane), not awaited. A full lane claims nothing, so its checks wait in Redis, not in memory.
+   * One due check of this region's lane (`startDueLanes` claims it): gathered, then committed on
+   * the one transition path. Answers when it is next due (null: it leaves the lane's set).
    */
-  async startDueChecks(now = Date.now()): Promise<number> {
-    let started = 0;
-    for (const lane of LANES) started += await this.startDueInLane(lane, now);
-    return started;
-  }
-
-  private async startDueInLane(lane: Lane, now: number): Promise<number> {
-    const running = this.running[lane];
-    const free = this.deps.concurrency[lane] - running.size;
-    if (free <= 0) return 0;
-    const due = await this.deps.due[lane].claim(now, Math.min(free, CLAIM_BATCH), 60_000 + LEASE_MARGIN_MS);
-    for (const member of due) {
-      const run: Promise<void> = this.check(member, lane)
-        .catch((error: unknown) =>
-          this.deps.logger.warn(
-            {
-              err: error instanceof Error ? error.message : String(error),
-              monitor: `${member.kind}:${member.monitorId}`,
-            },
-            'check not made; tried again when its claim ends',
-          ),
-        )
-        .finally(() => running.delete(run));
-      running.add(run);
-    }
-    return due.length;
-  }
-
-  private async check(member: DueMember, lane: Lane): Promise<void> {
+  async checkDue(member: DueMember, lane: IntervalLane): Promise<number | null> {
     const monitor = await this.intervalMonitorOf(member);
-    if (!monitor) {
-      await this.deps.due[lane].remove(member);
-      return;
-    }
+    if (!monitor) return null;
     // In another lane's set (a worker of an older version put it there): moved to its own, once.
     const own = kindTerms(monitor.kind).lane;
     if (own !== lane) {
-      await this.deps.due[lane].remove(member);
-      await this.deps.due[own].scheduleIfAbsent(member, Date.now());
-      return;
+      if (own !== 'http') await this.deps.due[own].scheduleIfAbsent(member, Date.now());
+      return null;
     }
     const subject = await this.subjectOf(monitor);
     // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
-    if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) {
-      await this.deps.due[lane].remove(member);
-      return;
-    }
-    const startedAt = Date.now();
+    if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) return null;
     const { pkg } = subject.owner;
     const gathered = await gather(monitor, pkg, this.deps);
     const { recheckSoon } = await this.committer.commit(
@@ -285,8 +249,10 @@ export class MonitorRunner {
       },
       { replay: false },
     );
-    const next = recheckSoon ? this.deps.recheckDelayMs : monitor.intervalSeconds * 1000;
-    await this.deps.due[lane].schedule(member, startedAt + next);
+    const now = Date.now();
+    if (recheckSoon) return now + this.deps.recheckDelayMs;
+    const everyMs = monitor.intervalSeconds * 1000;
+    return nextSlotAfter(now, everyMs, spreadOffsetMs(monitor.id, everyMs));
   }
 
   /**
@@ -340,7 +306,7 @@ export class MonitorRunner {
         await this.deps.repository.delete(monitor);
         await this.deps.summaries.remove(monitor.websiteId, monitor);
         if (monitor.kind === 'heartbeat') await this.deps.deadlines.remove(member);
-        else await this.deps.due[kindTerms(monitor.kind).lane].remove(member);
+        else await this.dueSetOf(monitor.kind).remove(member);
         removed++;
         continue;
       }
@@ -363,14 +329,19 @@ export class MonitorRunner {
         });
         await this.deps.deadlines.scheduleIfAbsent(member, heartbeatAt(monitor, now).deadline);
       } else if (website.scheduledRegions.includes(this.deps.region)) {
-        await this.deps.due[kindTerms(monitor.kind).lane].scheduleIfAbsent(member, now.getTime());
+        const everyMs = monitor.intervalSeconds * 1000;
+        await this.dueSetOf(monitor.kind).scheduleIfAbsent(
+          member,
+          nextSlotAfter(now.getTime(), everyMs, spreadOffsetMs(monitor.id, everyMs)),
+        );
       }
     }
     return { monitors: monitors.length, removed };
   }
 
-  /** Lets the checks in hand finish. */
-  async close(): Promise<void> {
-    await Promise.all(LANES.flatMap((lane) => [...this.running[lane]]));
+  private dueSetOf(kind: IntervalMonitor['kind']): DueSet {
+    const { lane } = kindTerms(kind);
+    if (lane === 'http') throw new Error(`a ${kind} monitor is not due in a monitor lane`);
+    return this.deps.due[lane];
   }
 }

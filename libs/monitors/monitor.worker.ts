@@ -3,12 +3,13 @@ import { type Redis, startJobWorker } from '../redis/index.js';
 import { HEARTBEAT_PINGS_QUEUE, type HeartbeatTokens, type PingJobData } from './heartbeat-pings.js';
 import type { MonitorRunner } from './monitor-runner.js';
 
-/** How often a worker looks for due heartbeat deadlines and DNS/port checks. */
+/** How often a worker looks for due heartbeat deadlines. */
 const TICK_MS = 1000;
 
 /**
- * A worker's share of heartbeats, DNS and port checks: the ping queue's consumer, a tick that claims
- * what is due, and the reconciliation that refills Redis from MongoDB.
+ * A worker's share of heartbeats and the other monitors: the ping queue's consumer, a tick that
+ * judges heartbeats' passed deadlines, and the reconciliation that refills Redis from MongoDB. The
+ * monitors' checks are claimed by the worker's lanes (`startDueLanes`), as websites' are.
  */
 export function startMonitorWorker(options: {
   runner: MonitorRunner;
@@ -34,7 +35,8 @@ export function startMonitorWorker(options: {
   const tick = setInterval(() => {
     if (ticking) return;
     ticking = true;
-    Promise.all([runner.sweepDeadlines(), runner.startDueChecks()])
+    runner
+      .sweepDeadlines()
       .then(() => {
         failing = false;
       })
@@ -43,7 +45,7 @@ export function startMonitorWorker(options: {
         failing = true;
         logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
-          'heartbeats and DNS/port checks not claimed (Redis away?); tried again every second',
+          "heartbeats' deadlines not claimed (Redis away?); tried again every second",
         );
       })
       .finally(() => {
@@ -66,7 +68,6 @@ export function startMonitorWorker(options: {
     async stop() {
       clearInterval(tick);
       await pings.close();
-      await runner.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, parseBucketMember, spreadOffsetMs } from './check-scheduler.js';
+import { nextCheckAt, spreadOffsetMs } from './check-scheduler.js';
+import { nextSlotAfter } from './due-set.js';
 
 describe('spreadOffsetMs', () => {
   it('stays within the interval and is never 0', () => {
@@ -25,33 +26,24 @@ describe('spreadOffsetMs', () => {
   });
 });
 
-describe('bucketOf', () => {
-  it('puts a website in the second of the interval its offset falls in', () => {
-    for (const id of [1, 2, 77, 123_456]) {
-      const { slot, offsetMs, schedulerId } = bucketOf(id, 60);
-      expect(slot).toBe(Math.floor(spreadOffsetMs(id, 60_000) / 1000));
-      expect(slot).toBeGreaterThanOrEqual(0);
-      expect(slot).toBeLessThan(60);
-      expect(offsetMs).toBe(slot * 1000 + 1);
-      expect(schedulerId).toBe(`bucket-60-${slot}`);
+describe('nextSlotAfter', () => {
+  it('is the first slot of the cadence after now, whatever the moment asked', () => {
+    const offset = spreadOffsetMs(77, 10_000);
+    for (const now of [0, offset - 1, offset, offset + 1, 1_764_384_000_123, 1_764_384_009_999]) {
+      const next = nextSlotAfter(now, 10_000, offset);
+      expect(next).toBeGreaterThan(now);
+      expect(next - now).toBeLessThanOrEqual(10_000);
+      expect((((next - offset) % 10_000) + 10_000) % 10_000).toBe(0);
     }
   });
 
-  it('has at most one bucket per second of the interval', () => {
-    const slots = new Set(Array.from({ length: 5000 }, (_, i) => bucketOf(i + 1, 10).slot));
-    expect([...slots].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  });
-});
-
-describe('parseBucketMember', () => {
-  it.each([
-    ['3:17', { organizationId: 3, websiteId: 17 }],
-    ['17', null],
-    ['3:17:1', null],
-    ['a:17', null],
-    ['3:', null],
-    ['', null],
-  ])('%j → %j', (member, expected) => {
-    expect(parseBucketMember(member)).toEqual(expected);
+  it('keeps a website on its cadence after a late start, a re-check or a check now', () => {
+    const every = 60_000;
+    const slot = nextCheckAt(42, every, 1_764_384_000_000);
+    // Started 3 s late, or re-checked 10 s after it: the next one is still the cadence's.
+    expect(nextCheckAt(42, every, slot + 3_000)).toBe(slot + every);
+    expect(nextCheckAt(42, every, slot + 10_000)).toBe(slot + every);
+    // Missed several slots (its worker was down): the next one ahead, not a burst of the missed.
+    expect(nextCheckAt(42, every, slot + 5 * every + 1)).toBe(slot + 6 * every);
   });
 });

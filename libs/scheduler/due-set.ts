@@ -2,17 +2,33 @@ import { type Redis, redisScript } from '../redis/index.js';
 import type { Lane } from './lanes.js';
 
 /**
- * Takes up to ARGV[2] members due at ARGV[1] (epoch ms) and moves each to ARGV[3] (a lease): a
- * worker that dies holding one leaves it to be taken again when the lease ends. Atomic, so two
- * workers never take the same member at once.
+ * One round trip of a lane: first puts back the members this worker finished (each at its next
+ * time, unless someone moved it meanwhile: its score is no longer the lease it was claimed with),
+ * then takes up to ARGV[2] members due at ARGV[1] (epoch ms), each moved to ARGV[3] (a lease: a
+ * worker that dies holding one leaves it to be taken again when the lease ends), and answers the
+ * earliest score left (when to look again). Atomic, so two workers never take the same member.
+ * ARGV[4] is how many put-backs follow, as (member, next time, lease) triples.
  */
-const claimScript = redisScript(`
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], member) end
+const exchangeScript = redisScript(`
+local count = tonumber(ARGV[4])
+for i = 0, count - 1 do
+  local member = ARGV[5 + i * 3]
+  local score = redis.call('ZSCORE', KEYS[1], member)
+  if score and tonumber(score) == tonumber(ARGV[7 + i * 3]) then
+    redis.call('ZADD', KEYS[1], ARGV[6 + i * 3], member)
+  end
+end
+local due = {}
+if tonumber(ARGV[2]) > 0 then
+  due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+  for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[3], due[i]) end
+end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+table.insert(due, 1, first[2] or '')
 return due
 `);
 
-/** A monitor a due set holds: `<kind>:<id>:<organization>:<website>`. */
+/** A monitor a due set holds: `<kind>:<id>:<organization>:<website>` (a website's HTTP check: `http:<website>:…`). */
 export interface DueMember {
   kind: string;
   monitorId: number;
@@ -36,11 +52,25 @@ export function parseDueMember(text: string): DueMember | null {
     : null;
 }
 
+/** A member taken from a due set: when it was due, and the lease it is held under. */
+export interface Claimed {
+  member: DueMember;
+  /** Its score when taken (epoch ms): when its check was due. */
+  plannedAt: number;
+  /** The score it holds while taken (renewed); putting it back is ignored once it is no longer this. */
+  lease: number;
+}
+
+/** A claimed member put back at its next time (null: it leaves the set). */
+export interface PutBack {
+  claimed: Claimed;
+  nextAt: number | null;
+}
+
 /**
- * When each monitor is next due, as a Redis sorted set (score: epoch ms). Heartbeats' deadlines in
- * one set, each region's DNS and port checks in one set per region. Workers claim what is due
- * (`claim`) and put it back at its next time (`schedule`); MongoDB says what belongs in it (the
- * workers' reconciliation refills a lost set).
+ * When each monitor is next due, as a Redis sorted set (score: epoch ms): every kind's checks, one
+ * set per region and lane, and heartbeats' deadlines in one set. Workers claim what is due and put
+ * it back at its next time; producers (the API, the reconciliations) write what belongs in it.
  */
 export class DueSet {
   constructor(
@@ -62,6 +92,11 @@ export class DueSet {
     );
   }
 
+  /** Due at `at` or sooner: added if absent, moved earlier if later (a first check, a check now). */
+  async scheduleBy(member: DueMember, at: number): Promise<void> {
+    await this.redis.zadd(this.key, 'LT', String(at), dueMember(member));
+  }
+
   async remove(member: DueMember): Promise<void> {
     await this.redis.zrem(this.key, dueMember(member));
   }
@@ -77,26 +112,66 @@ export class DueSet {
     return found;
   }
 
-  async removeText(text: string): Promise<void> {
-    await this.redis.zrem(this.key, text);
+  /** How many members are due at `now` and not taken, and how many the set holds. */
+  async counts(now: number): Promise<{ due: number; total: number }> {
+    const [due, total] = await Promise.all([
+      this.redis.zcount(this.key, '-inf', String(now)),
+      this.redis.zcard(this.key),
+    ]);
+    return { due, total };
   }
 
   /** Up to `limit` members due at `now`, each leased until `now + leaseMs`. */
-  async claim(now: number, limit: number, leaseMs: number): Promise<DueMember[]> {
-    const taken = (await claimScript.run(this.redis, [this.key], [now, limit, now + leaseMs])) as string[];
-    const members: DueMember[] = [];
-    for (const text of taken) {
-      const member = parseDueMember(text);
-      if (member) members.push(member);
-      // A damaged entry (not ours) leaves, or it would be claimed forever.
-      else await this.removeText(text);
+  async claim(now: number, limit: number, leaseMs: number): Promise<Claimed[]> {
+    return (await this.exchange([], now, limit, leaseMs)).claimed;
+  }
+
+  /**
+   * Puts back `finished` and claims up to `limit` members due at `now`, in one round trip; answers
+   * them and the earliest time any member is due (null: the set is empty).
+   */
+  async exchange(
+    finished: readonly PutBack[],
+    now: number,
+    limit: number,
+    leaseMs: number,
+  ): Promise<{ claimed: Claimed[]; nextAt: number | null }> {
+    const lease = now + leaseMs;
+    const back: Array<string | number> = [];
+    const leaving: string[] = [];
+    for (const { claimed, nextAt } of finished) {
+      if (nextAt === null) leaving.push(dueMember(claimed.member));
+      else back.push(dueMember(claimed.member), nextAt, claimed.lease);
     }
-    return members;
+    if (leaving.length > 0) await this.redis.zrem(this.key, ...leaving);
+    const reply = (await exchangeScript.run(
+      this.redis,
+      [this.key],
+      [now, limit, lease, back.length / 3, ...back],
+    )) as string[];
+    const claimed: Claimed[] = [];
+    for (let i = 1; i < reply.length; i += 2) {
+      const text = reply[i] as string;
+      const member = parseDueMember(text);
+      if (member) claimed.push({ member, plannedAt: Number(reply[i + 1]), lease });
+      // A damaged entry (not ours) leaves, or it would be claimed forever.
+      else await this.redis.zrem(this.key, text);
+    }
+    const first = reply[0];
+    return { claimed, nextAt: first ? Number(first) : null };
   }
 }
 
-/** Where heartbeats' deadlines live, and each region's DNS and port checks' next runs. */
+/** Where heartbeats' deadlines live. */
 export const heartbeatDeadlinesKey = (prefix: string) => `${prefix}:monitors:heartbeat-deadlines`;
 /** A region's due set of a lane (the fast lane keeps the key DNS and port checks always had). */
-export const regionDueKey = (prefix: string, region: string, lane: Lane = 'fast') =>
+export const regionDueKey = (prefix: string, region: string, lane: Lane) =>
   `${prefix}:monitors:due:${region}${lane === 'fast' ? '' : `:${lane}`}`;
+
+/**
+ * The next slot of a cadence after `now`: slots fall at `offsetMs` + k·`intervalMs` (epoch ms), so a
+ * check's time never drifts with how long the one before took, a re-check or a check now.
+ */
+export function nextSlotAfter(now: number, intervalMs: number, offsetMs: number): number {
+  return offsetMs + intervalMs * (Math.floor((now - offsetMs) / intervalMs) + 1);
+}

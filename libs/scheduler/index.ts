@@ -1,25 +1,24 @@
 export {
-  BUCKET_JOB_NAME,
-  type BucketJobData,
-  type BucketMember,
-  bucketOf,
-  CHECK_JOB_NAME,
   type CheckJobData,
   CheckScheduler,
   checksQueueName,
   type FirstCheck,
   isStale,
-  parseBucketMember,
-  plannedAtOf,
+  nextCheckAt,
   type SchedulePlan,
   spreadOffsetMs,
+  websiteCheckMember,
 } from './check-scheduler.js';
+export { type LaneWork, startDueLanes } from './due-lanes.js';
 export {
+  type Claimed,
   type DueMember,
   DueSet,
   dueMember,
   heartbeatDeadlinesKey,
+  nextSlotAfter,
+  type PutBack,
   parseDueMember,
   regionDueKey,
 } from './due-set.js';
-export { LANES, type Lane } from './lanes.js';
+export { type IntervalLane, LANES, type Lane } from './lanes.js';

@@ -5,3 +5,5 @@
  */
 export const LANES = ['http', 'fast', 'slow'] as const;
 export type Lane = (typeof LANES)[number];
+/** The lanes of the monitors beside a website's own HTTP check (their due sets keyed as `regionDueKey`'s). */
+export type IntervalLane = Exclude<Lane, 'http'>;

@@ -16,8 +16,8 @@ export interface ReconcileReport {
   websites: number;
   synced: number;
   orphansRemoved: number;
-  /** Job Schedulers of empty buckets (and of older versions' per-website schedules) removed. */
-  schedulersPruned: number;
+  /** Job Schedulers of checks' former BullMQ queues removed (once, after an upgrade). */
+  formerSchedulersRemoved: number;
   /** Customers' website counters found off (a write interrupted between its two steps) and recounted. */
   countsRepaired: number;
   /** The serving regions this run scheduled in. */
@@ -142,16 +142,14 @@ export class ScheduleReconciler {
       synced++;
     }
     let orphansRemoved = 0;
-    let schedulersPruned = 0;
+    let formerSchedulersRemoved = 0;
     for (const region of regions) {
       for (const websiteId of await scheduler.scheduledWebsiteIds(region)) {
         if (known.has(websiteId)) continue;
         await scheduler.remove(websiteId, region);
         orphansRemoved++;
       }
-      schedulersPruned += await scheduler.prune(region);
-      // Nobody serves it: what waits there would only be probed late (and dropped) by a node that returns.
-      if (!serving.includes(region)) await scheduler.drain(region);
+      formerSchedulersRemoved += await scheduler.removeFormerQueue(region);
     }
     const countsRepaired = await this.repairCounts(perCustomer);
     await this.deps.redis.set(this.appliedKey, serving.join(','));
@@ -159,7 +157,7 @@ export class ScheduleReconciler {
       websites: known.size,
       synced,
       orphansRemoved,
-      schedulersPruned,
+      formerSchedulersRemoved,
       countsRepaired,
       serving,
       fleetChanged,
