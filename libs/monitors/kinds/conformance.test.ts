@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer } from '../../../test/support/dns-server.js';
 import { issue } from '../../../test/support/pki-forge.js';
 import {
   type Running,
@@ -11,15 +12,19 @@ import {
   startUdpServer,
   startWebSocketServer,
 } from '../../../test/support/service-servers.js';
+import { startHttpTarget } from '../../../test/support/targets.js';
+import { MONITOR_KIND_NOUNS } from '../../events/index.js';
 import { type ProbeOptions, TlsContexts } from '../../probe/index.js';
-import { createProbeCheckBodies } from '../probe-check.schema.js';
-import { PROBE_KINDS, type ProbeKindName } from './index.js';
+import { MONITOR_CREATE_BODIES } from '../monitor-create.schema.js';
+import { type Checked, checkDns, checkHttp } from './conformance.fixtures.js';
+import { MONITOR_KINDS, type MonitorKindName } from './index.js';
 
 /**
- * What every probe kind must do, whatever it speaks: a kind added to `PROBE_KINDS` without a
- * fixture here fails the first test. Each fixture names settings that reach a real local server
- * (up), settings that reach a server that never answers (timeout), and a host that resolves to a
- * blocked address (the SSRF guard at check time).
+ * What every kind must do, whatever it speaks: a kind added to `MONITOR_KINDS` without a fixture
+ * here fails the first test. Each fixture of a kind checked on an interval names settings that
+ * reach a real local server (up), settings that reach a server that never answers (timeout), and
+ * a host that resolves to a blocked address (the SSRF guard at check time); a pushed kind's
+ * verdicts are pure and tested as such.
  */
 
 const ca = issue({ commonName: 'Conformance CA', isCa: true });
@@ -39,15 +44,25 @@ const probe = (
   ...(pingCommand ? { pingCommand } : {}),
 });
 
+type Settings = Record<string, unknown>;
+
 interface Fixture {
-  up: Record<string, unknown>;
-  silent: Record<string, unknown>;
-  blocked: Record<string, unknown>;
+  /** Settings its schema takes (the website's for HTTP); defaults: `up`. */
+  settings?: Settings;
+  up: Settings;
+  silent: Settings;
+  blocked: Settings;
+  /** One check through the kind's probe and verdict (default: its `check`). */
+  check?(settings: Settings, options: ProbeOptions, timeoutMs: number): Promise<Checked>;
+  /** How large its evidence may grow as JSON (HTTP keeps 16 KiB of a body). */
+  evidenceBytes?: number;
 }
 
-const servers: Running[] = [];
+type IntervalKindName = Exclude<MonitorKindName, 'heartbeat'>;
+
+const servers: Array<{ close(): Promise<void> }> = [];
 const mute: Server[] = [];
-const fixtures = {} as Record<ProbeKindName, Fixture>;
+const fixtures = {} as Record<IntervalKindName, Fixture>;
 let pingInNamespace = '';
 
 async function run(server: Promise<Running>): Promise<number> {
@@ -115,6 +130,37 @@ beforeAll(async () => {
       silent: { host: 'svc.test', port: quiet, security: 'none' },
       blocked: { host: 'blocked.test', port: quiet, security: 'none' },
     };
+  const greeting = createServer((socket) => socket.end(`220 svc.test ready ${'x'.repeat(5000)}\r\n`));
+  mute.push(greeting);
+  greeting.listen(0, '127.0.0.1');
+  await new Promise((resolve) => greeting.once('listening', resolve));
+  fixtures.port = {
+    up: { host: 'svc.test', port: (greeting.address() as { port: number }).port, expectBanner: '220' },
+    silent: { host: 'svc.test', port: quiet, expectBanner: '220' },
+    blocked: { host: 'blocked.test', port: quiet },
+  };
+  // An answer far larger than evidence keeps (over TCP after a truncated UDP one).
+  const txt = Array.from({ length: 200 }, (_, i) => [`v=${i} ${'t'.repeat(100)}`]);
+  const dns = await startDnsServer({ 'svc.test': { TXT: txt }, 'blocked.test': { A: ['10.1.2.3'] } });
+  const silentDns = await startDnsServer({}, { silent: true });
+  servers.push(dns, silentDns);
+  fixtures.dns = {
+    up: { recordType: 'TXT', host: 'svc.test', expected: 'unchanged' },
+    silent: { recordType: 'A', host: 'silent.test', expected: 'unchanged' },
+    blocked: { recordType: 'A', host: 'blocked.test', expected: ['10.1.2.3'] },
+    check: (settings, _options, timeoutMs) =>
+      checkDns(settings, [settings.host === 'silent.test' ? silentDns.address : dns.address], timeoutMs),
+  };
+  const http = await startHttpTarget();
+  servers.push(http);
+  fixtures.http = {
+    settings: { customerId: 1, name: 'Shop', url: `http://svc.test:${http.port}/echo` },
+    up: { url: `http://svc.test:${http.port}/echo`, secretHeaders: { Authorization: SECRET } },
+    silent: { url: `http://svc.test:${quiet}/` },
+    blocked: { url: `http://blocked.test:${quiet}/` },
+    check: checkHttp,
+    evidenceBytes: 24 * 1024,
+  };
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
@@ -127,57 +173,116 @@ const context = (options: ProbeOptions, timeoutMs = 3000) => ({
   alerting: { sslExpiryWarningDays: 14 },
 });
 
-describe('every probe kind conforms: one registry, the same promises', () => {
-  it('has a fixture, a feature, a limit, a lane and a description per kind', () => {
-    for (const kind of Object.values(PROBE_KINDS)) {
-      expect(fixtures[kind.kind], `${kind.kind} has no conformance fixture`).toBeDefined();
+/** One check of an interval kind: its fixture's way, else the kind's own check. */
+function check(name: IntervalKindName, settings: Settings, options: ProbeOptions, timeoutMs = 3000) {
+  const own = fixtures[name].check;
+  if (own) return own(settings, options, timeoutMs);
+  const kind = MONITOR_KINDS[name as Exclude<IntervalKindName, 'http' | 'dns'>];
+  return kind.check(kind.settings.parse(settings), context(options, timeoutMs));
+}
+
+/** Kinds that reach no target the SSRF guard could judge when they check, and why. */
+const NO_CHECK_TIME_TARGET: Partial<Record<IntervalKindName, string>> = {
+  dns: 'asks the configured resolvers, never an address of the name',
+};
+
+/** A kind's create body as the API takes it (the website's own for HTTP). */
+const createBodyOf = (name: MonitorKindName) =>
+  name === 'http' ? MONITOR_KINDS.http.settings : MONITOR_CREATE_BODIES[name];
+const createInput = (name: MonitorKindName, settings: Settings) =>
+  name === 'http' ? settings : { kind: name, ...settings };
+
+describe('every kind conforms: one registry, the same promises', () => {
+  it('has a fixture, a description, a lane, and a probe unless it is pushed, per kind', () => {
+    for (const kind of Object.values(MONITOR_KINDS)) {
+      if (kind.trigger === 'push') expect(kind.probe).toBeNull();
+      else expect(fixtures[kind.kind], `${kind.kind} has no conformance fixture`).toBeDefined();
       expect(kind.description.length).toBeGreaterThan(40);
+      expect(['http', 'fast', 'slow']).toContain(kind.lane);
+      if (kind.kind !== 'http') expect(kind.noun).toBe(MONITOR_KIND_NOUNS[kind.kind]);
     }
   });
 
-  for (const name of Object.keys(PROBE_KINDS) as ProbeKindName[]) {
+  for (const name of Object.keys(MONITOR_KINDS) as MonitorKindName[]) {
+    if (name === 'heartbeat') continue;
     describe(name, () => {
-      const kind = PROBE_KINDS[name];
-      it('settings round-trip: the create body takes them, the kind’s schema reads them back the same, unknown fields refused', () => {
-        const body = createProbeCheckBodies[name].parse({ kind: name, ...fixtures[name].up });
-        const { kind: _, name: __, intervalSeconds, timeoutSeconds, ...settings } = body;
-        expect({ intervalSeconds, timeoutSeconds }).toEqual({ intervalSeconds: 300, timeoutSeconds: 10 });
-        const stored = kind.settings.parse(settings);
-        expect(kind.settings.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
-        expect(
-          createProbeCheckBodies[name].safeParse({ kind: name, ...fixtures[name].up, nope: 1 }).success,
-        ).toBe(false);
+      it('settings round-trip: its schema reads them back the same; its create body refuses unknown fields', () => {
+        const given = fixtures[name].settings ?? fixtures[name].up;
+        const schema = MONITOR_KINDS[name].settings;
+        const stored = schema.parse(given);
+        expect(schema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
+        expect(createBodyOf(name).safeParse(createInput(name, given)).success).toBe(true);
+        expect(createBodyOf(name).safeParse({ ...createInput(name, given), nope: 1 }).success).toBe(false);
       });
 
-      it('up against its real local server, with timings and an address', async () => {
-        const options = probe(true);
-        const outcome = await kind.check(kind.settings.parse(fixtures[name].up), context(options));
+      it('up against its real local server, with timings and the address it reached', async () => {
+        const outcome = await check(name, fixtures[name].up, probe(true));
         expect(outcome.verdict, JSON.stringify(outcome.evidence)).toMatchObject({ status: 'up' });
-        expect(outcome.address).toBe('127.0.0.1');
+        expect(outcome.address).toBe(NO_CHECK_TIME_TARGET[name] ? null : '127.0.0.1');
         expect(outcome.timings.totalMs).toBeGreaterThan(0);
       });
 
-      it('evidence is bounded (under 8 KiB as JSON) and never holds a secret it was given', async () => {
-        const outcome = await kind.check(kind.settings.parse(fixtures[name].up), context(probe(true)));
+      it('evidence is bounded and never holds a secret it was given', async () => {
+        const outcome = await check(name, fixtures[name].up, probe(true));
         const json = JSON.stringify(outcome.evidence);
-        expect(json.length).toBeLessThan(8 * 1024);
+        expect(json.length).toBeLessThan(fixtures[name].evidenceBytes ?? 8 * 1024);
         expect(json).not.toContain('conformance-secret-value');
       });
 
       it('a server that never answers is down with TIMEOUT (or all replies lost), within its timeout', async () => {
         const options = name === 'icmp' ? probe(true, pingInNamespace) : probe(true);
         const started = Date.now();
-        const outcome = await kind.check(kind.settings.parse(fixtures[name].silent), context(options, 1500));
+        const outcome = await check(name, fixtures[name].silent, options, 1500);
         expect(Date.now() - started).toBeLessThan(1500 + 1000);
         expect(outcome.verdict.status).toBe('down');
         expect(outcome.verdict.code).toMatch(name === 'icmp' ? /^(ICMP_NO_REPLY|TIMEOUT)$/ : /^TIMEOUT$/);
       });
 
-      it('a name that resolves to a blocked address is refused at check time (the SSRF guard), nothing sent', async () => {
-        const outcome = await kind.check(kind.settings.parse(fixtures[name].blocked), context(probe(false)));
-        expect(outcome.verdict).toMatchObject({ status: 'down', code: 'BLOCKED_TARGET' });
-        expect(outcome.address).toBeNull();
-      });
+      const unguarded = NO_CHECK_TIME_TARGET[name];
+      if (unguarded)
+        it(`has no target for the SSRF guard when it checks (it ${unguarded}): a blocked address is an answer`, async () => {
+          const outcome = await check(name, fixtures[name].blocked, probe(false));
+          expect(outcome).toMatchObject({ verdict: { status: 'up' }, address: null });
+        });
+      else
+        it('a name that resolves to a blocked address is refused at check time (the SSRF guard), nothing sent', async () => {
+          const outcome = await check(name, fixtures[name].blocked, probe(false));
+          expect(outcome.verdict).toMatchObject({ status: 'down', code: 'BLOCKED_TARGET' });
+          expect(outcome.address).toBeNull();
+        });
     });
   }
+
+  describe('heartbeat (pushed: no probe, its verdicts pure)', () => {
+    const heartbeat = MONITOR_KINDS.heartbeat;
+    const given = { name: 'Backup', schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' } };
+
+    it('settings round-trip: its schema reads them back the same; its create body refuses unknown fields', () => {
+      const stored = heartbeat.settings.parse(given);
+      expect(heartbeat.settings.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
+      expect(
+        MONITOR_CREATE_BODIES.heartbeat.safeParse({ kind: 'heartbeat', ...given, nope: 1 }).success,
+      ).toBe(false);
+    });
+
+    it('a successful ping is up, a failed one down; a missed deadline is down', () => {
+      expect(heartbeat.verdict({ kind: 'success', exitCode: null, body: '' }).status).toBe('up');
+      expect(heartbeat.verdict({ kind: 'failure', exitCode: 1, body: 'disk full' })).toMatchObject({
+        status: 'down',
+        code: 'HEARTBEAT_FAILED',
+      });
+      const created = new Date('2026-11-28T00:00:00Z');
+      const timing = {
+        ...heartbeat.settings.parse(given),
+        createdAt: created,
+        lastSuccessAt: null,
+        lastStartAt: null,
+      };
+      expect(heartbeat.deadline(timing, created).verdict).toBeNull();
+      expect(heartbeat.deadline(timing, new Date('2026-11-29T02:00:00Z')).verdict).toMatchObject({
+        status: 'down',
+        code: 'HEARTBEAT_MISSED',
+      });
+    });
+  });
 });
