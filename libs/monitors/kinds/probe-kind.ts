@@ -17,10 +17,17 @@ export type ProbeKindName = Exclude<OtherMonitorKind, 'heartbeat' | 'dns' | 'por
 /** The kinds whose check is their probe then their verdict, nothing remembered between checks. */
 export type CheckedKindName = ProbeKindName | 'port';
 
+/** What a probe observed at least: when it began, the address it reached (null: none). */
+type Observed = { startedAt: Date; address: string | null };
+/** A kind's evidence fields. */
+type Shown = Record<string, unknown>;
+/** A kind's step timings, in ms (null: the step did not happen). */
+type StepTimings = Record<string, number | null>;
+
 /** What one check of a kind gathered and decided, as the runner stores and tells it. */
 export interface ProbeOutcome<
-  E extends Record<string, unknown> = Record<string, unknown>,
-  T extends Record<string, number | null> = Record<string, number | null>,
+  E extends Shown = Shown,
+  T extends StepTimings = StepTimings,
 > {
   startedAt: Date;
   durationMs: number;
@@ -45,8 +52,8 @@ export interface ProbeContext {
 /** A kind checked by its probe then its verdict: the runner sees only this (settings parsed at the border). */
 export interface CheckedKind<
   K extends CheckedKindName = CheckedKindName,
-  E extends Record<string, unknown> = Record<string, unknown>,
-  T extends Record<string, number | null> = Record<string, number | null>,
+  E extends Shown = Shown,
+  T extends StepTimings = StepTimings,
 > extends IntervalKindEntry {
   kind: K;
   feature: Feature;
@@ -83,9 +90,9 @@ export interface ProbeKind<K extends ProbeKindName = ProbeKindName> extends Chec
 interface CheckedKindDefinition<
   K extends CheckedKindName,
   S extends z.ZodObject,
-  O extends { startedAt: Date; address: string | null },
-  E extends Record<string, unknown>,
-  T extends Record<string, number | null>,
+  O extends Observed,
+  E extends Shown,
+  T extends StepTimings,
 > extends Pick<CheckedKind<K>, 'kind' | 'noun' | 'feature' | 'limit' | 'lane' | 'description'> {
   settings: S;
   probe(settings: z.output<S>, context: ProbeContext): Promise<O>;
@@ -99,9 +106,9 @@ interface CheckedKindDefinition<
 export function defineCheckedKind<
   K extends CheckedKindName,
   S extends z.ZodObject,
-  O extends { startedAt: Date; address: string | null },
-  E extends Record<string, unknown>,
-  T extends Record<string, number | null>,
+  O extends Observed,
+  E extends Shown,
+  T extends StepTimings,
 >(definition: CheckedKindDefinition<K, S, O, E, T>): CheckedKind<K, E, T> {
   return {
     kind: definition.kind,
@@ -136,9 +143,9 @@ export function defineCheckedKind<
 export function defineProbeKind<
   K extends ProbeKindName,
   S extends z.ZodObject,
-  O extends { startedAt: Date; address: string | null },
-  E extends Record<string, unknown>,
-  T extends Record<string, number | null>,
+  O extends Observed,
+  E extends Shown,
+  T extends StepTimings,
 >(
   definition: CheckedKindDefinition<K, S, O, E, T> &
     Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields'> & {
