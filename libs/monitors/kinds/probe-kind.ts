@@ -25,10 +25,7 @@ type Shown = Record<string, unknown>;
 type StepTimings = Record<string, number | null>;
 
 /** What one check of a kind gathered and decided, as the runner stores and tells it. */
-export interface ProbeOutcome<
-  E extends Shown = Shown,
-  T extends StepTimings = StepTimings,
-> {
+export interface ProbeOutcome<E extends Shown = Shown, T extends StepTimings = StepTimings> {
   startedAt: Date;
   durationMs: number;
   /** The address the SSRF guard judged and the probe reached; null when it got no further. */
