@@ -19,7 +19,7 @@ import {
 } from '../sealed-settings.js';
 import { grpcVerdict } from './grpc/grpc.kind.js';
 import { icmpVerdict } from './icmp/icmp.kind.js';
-import { PROBE_KINDS } from './index.js';
+import { kindTerms, MONITOR_KINDS, PROBE_KINDS, STORED_MONITOR_KINDS } from './index.js';
 import { mailVerdict } from './mail/mail.kind.js';
 import { payloadBytes, udpVerdict } from './udp/udp.kind.js';
 import { websocketVerdict } from './websocket/websocket.kind.js';
@@ -230,10 +230,20 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
     });
   });
 
-  it('the registry: every kind names a feature, a limit and a lane, and its settings refuse unknown fields', () => {
-    for (const kind of Object.values(PROBE_KINDS)) {
+  it('the registry: every kind names a lane, every stored kind a feature and a limit, and checked kinds refuse unknown fields', () => {
+    const lanes = Object.fromEntries(Object.values(MONITOR_KINDS).map((kind) => [kind.kind, kind.lane]));
+    expect(Object.values(lanes).every((lane) => LANES.includes(lane))).toBe(true);
+    expect(lanes).toMatchObject({ http: 'http', heartbeat: 'fast', dns: 'fast', port: 'fast', icmp: 'slow' });
+    // HTTP is the website itself: in every package, one per website.
+    expect(MONITOR_KINDS.http).toMatchObject({ feature: null, limit: null });
+    for (const kind of STORED_MONITOR_KINDS)
+      expect(kindTerms(kind)).toMatchObject({
+        feature: expect.any(String),
+        limit: expect.any(String),
+        lane: lanes[kind],
+      });
+    for (const kind of [...Object.values(PROBE_KINDS), MONITOR_KINDS.port]) {
       expect(kind.noun).not.toBe('');
-      expect(LANES).toContain(kind.lane);
       expect(kind.settings.safeParse({ port: 1, hots: 'typo.example' }).success).toBe(false);
     }
     expect(
