@@ -17,12 +17,13 @@ import {
   shownSettings,
   unknownSecretReferences,
 } from '../sealed-settings.js';
-import { grpcVerdict } from './grpc/grpc.kind.js';
-import { icmpVerdict } from './icmp/icmp.kind.js';
+import { grpcVerdict } from './grpc/grpc.verdict.js';
+import { icmpVerdict } from './icmp/icmp.verdict.js';
 import { kindTerms, MONITOR_KINDS, PROBE_KINDS, STORED_MONITOR_KINDS } from './index.js';
-import { mailVerdict } from './mail/mail.kind.js';
-import { payloadBytes, udpVerdict } from './udp/udp.kind.js';
-import { websocketVerdict } from './websocket/websocket.kind.js';
+import { mailVerdict } from './mail/mail.verdict.js';
+import { payloadBytes } from './udp/udp.kind.js';
+import { udpVerdict } from './udp/udp.verdict.js';
+import { websocketVerdict } from './websocket/websocket.verdict.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-11-28T12:00:00Z');

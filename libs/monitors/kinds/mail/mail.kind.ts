@@ -1,50 +1,16 @@
-import { z } from 'zod';
-import { MAIL_SECURITY, type MailObservation, type MailProtocol, probeMail } from '../../../probe/index.js';
-import { hostField } from '../../monitor-common.js';
-import { certificateCheck, verdictWithCertificate } from '../../verdict.js';
+import { type MAIL_SECURITY, type MailProtocol, probeMail } from '../../../probe/index.js';
 import { certificateEvidence, defineProbeKind, type ProbeKind } from '../probe-kind.js';
+import { type MailSettings, mailFields, mailSettings } from './mail.schema.js';
+import { mailVerdict } from './mail.verdict.js';
 
 /** The usual port of each protocol by how it secures the connection. */
-export const MAIL_PORTS: Record<MailProtocol, Record<(typeof MAIL_SECURITY)[number], number>> = {
+const MAIL_PORTS: Record<MailProtocol, Record<(typeof MAIL_SECURITY)[number], number>> = {
   smtp: { starttls: 587, tls: 465, none: 25 },
   imap: { starttls: 143, tls: 993, none: 143 },
   pop3: { starttls: 110, tls: 995, none: 110 },
 };
 
-const fields = {
-  host: hostField.describe("The mail server (default: the website's host)"),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65_535)
-    .describe(
-      'Default: the protocol’s port for the security chosen (SMTP 587/465/25, IMAP 143/993, POP3 110/995)',
-    ),
-  security: z
-    .enum(MAIL_SECURITY)
-    .describe('starttls: greeting in clear, then upgraded; tls: TLS at once; none: clear only'),
-};
-
-const settings = z.strictObject({
-  host: fields.host.optional(),
-  port: fields.port.optional(),
-  security: fields.security.default('starttls'),
-});
-type MailSettings = z.output<typeof settings>;
-
 const portOf = (protocol: MailProtocol, s: MailSettings) => s.port ?? MAIL_PORTS[protocol][s.security];
-
-/** The greeting (and STARTTLS) failing is down; with TLS the certificate judged as for HTTPS. */
-export function mailVerdict(
-  s: MailSettings,
-  seen: MailObservation,
-  alerting: { sslExpiryWarningDays: number },
-  now: Date,
-) {
-  const ssl = s.security === 'none' ? null : certificateCheck(seen.tls, alerting, now);
-  return verdictWithCertificate(seen.error, ssl);
-}
 
 function mailKind<P extends MailProtocol>(protocol: P, limitNoun: string): ProbeKind<P> {
   const name = protocol.toUpperCase();
@@ -55,8 +21,8 @@ function mailKind<P extends MailProtocol>(protocol: P, limitNoun: string): Probe
     limit: 'maxMailServerChecksPerWebsite',
     lane: 'fast',
     description: `A ${limitNoun} as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as \`security\` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature \`mailServerChecks\`, limit \`maxMailServerChecksPerWebsite\` (SMTP, IMAP and POP3 together).`,
-    fields,
-    settings,
+    fields: mailFields,
+    settings: mailSettings,
     hostOf: (s) => s.host ?? null,
     defaultName: (s) =>
       `${name} ${s.host ?? ''}:${portOf(protocol, s)}`.replace(`${name} :`, `${name} port `),

@@ -1,25 +1,7 @@
-import { type PortObservation, probePort } from '../../../probe/index.js';
-import { certificateCheck, downVerdict, type MonitorVerdict, verdictWithCertificate } from '../../verdict.js';
+import { probePort } from '../../../probe/index.js';
 import { defineCheckedKind } from '../probe-kind.js';
-import { type PortSettings, portSettings } from './port.schema.js';
-
-/** A port check's verdict: connected (and its banner and certificate as asked), else down with why. */
-export function portVerdict(
-  check: Pick<PortSettings, 'tls' | 'expectBanner'>,
-  observation: Pick<PortObservation, 'error' | 'tls' | 'bannerMatched' | 'banner'>,
-  alerting: { sslExpiryWarningDays: number },
-  now: Date,
-): MonitorVerdict {
-  const ssl = check.tls ? certificateCheck(observation.tls, alerting, now) : null;
-  const banner =
-    check.expectBanner !== null && observation.bannerMatched === false
-      ? downVerdict(
-          'BANNER_MISMATCH',
-          `the banner did not start with "${check.expectBanner}": got ${observation.banner === null || observation.banner === '' ? 'nothing' : `"${observation.banner}"`}`,
-        )
-      : null;
-  return verdictWithCertificate(observation.error, ssl, banner);
-}
+import { portSettings } from './port.schema.js';
+import { portVerdict } from './port.verdict.js';
 
 /**
  * A TCP (or TLS) service: probed as the other kinds are, through the SSRF guard and the pinned

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TlsObservation } from '../../../checks/index.js';
-import { portVerdict } from './port.kind.js';
+import { portVerdict } from './port.verdict.js';
 
 const at = (iso: string) => new Date(iso);
 
