@@ -5,7 +5,6 @@ import type { ProbeOptions } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   type DnsVerdict,
-  dnsVerdict,
   MONITOR_KINDS,
   PROBE_KINDS,
   type ProbeContext,
@@ -53,11 +52,12 @@ function sslDetails(
 
 /** A DNS check: its kind's probe asks, its verdict judges the answer against the memory it had. */
 async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Promise<Gathered> {
-  const answer = await MONITOR_KINDS.dns.probe(check, {
+  const { dns } = MONITOR_KINDS;
+  const answer = await dns.probe(check, {
     resolvers: deps.dnsResolvers,
     timeoutMs: check.timeoutSeconds * 1000,
   });
-  const verdict = dnsVerdict(check, answer, answer.startedAt);
+  const verdict = dns.verdict(check, answer, answer.startedAt);
   return {
     at: answer.startedAt,
     result: {
@@ -71,7 +71,7 @@ async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Pro
     details: verdict.changed ? { dnsChange: verdict.changed } : {},
     dns: {
       verdict,
-      judge: (stored) => dnsVerdict(stored, answer, answer.startedAt),
+      judge: (stored) => dns.verdict(stored, answer, answer.startedAt),
     },
   };
 }

@@ -21,7 +21,10 @@ interface KindEntryBase {
   /** The package's limit per website; null: exactly one per website, the website itself (HTTP). */
   limit: keyof Limits | null;
   lane: Lane;
-  /** Its configuration as a create takes it (zod: the API body, the OpenAPI document, the stored fields). */
+  /**
+   * Its own fields as a create takes them and its probe and verdict read them (zod), the name,
+   * interval and timeout every monitor has aside; HTTP's are the website's (the website is its check).
+   */
   settings: z.ZodType;
   /** Pure: what it observed and its settings in, up / degraded / down with each failure named out. */
   verdict: Part;

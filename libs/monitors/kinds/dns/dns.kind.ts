@@ -1,7 +1,7 @@
 import { type DnsObservation, resolveDns } from '../../../probe/index.js';
 import type { IntervalKindEntry } from '../kind-entry.js';
 import { keptText } from '../probe-kind.js';
-import { createDnsCheckBody } from './dns.schema.js';
+import { dnsSettings } from './dns.schema.js';
 import { type DnsJudged, dnsVerdict } from './dns.verdict.js';
 
 /** Where a DNS check asks, under one deadline: the resolvers configured for the monitoring ([]: the system's). */
@@ -56,7 +56,7 @@ export const dnsKind = {
   limit: 'maxDnsChecksPerWebsite',
   lane: 'fast',
   trigger: 'interval',
-  settings: createDnsCheckBody,
+  settings: dnsSettings,
   probe: probeDns,
   verdict: dnsVerdict,
   evidence: dnsEvidence,

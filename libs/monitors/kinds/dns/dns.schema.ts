@@ -84,6 +84,10 @@ function withNormalizedExpected<T extends { recordType: DnsRecordType; expected:
 export const createDnsCheckBody = createFields
   .transform(withNormalizedExpected)
   .meta({ id: 'DnsCheckCreate' });
+/** A DNS check's own fields as a check reads them (name, interval and timeout aside; the host left out: the website's). */
+export const dnsSettings = createFields
+  .pick({ recordType: true, host: true, expected: true, relearnAfterSeconds: true })
+  .transform(withNormalizedExpected);
 /** As `POST /api/websites/{ref}/monitors` takes it. */
 export const createDnsMonitorBody = createFields
   .extend({ kind: z.literal('dns') })

@@ -1,5 +1,5 @@
 import type { PushKindEntry } from '../kind-entry.js';
-import { createHeartbeatBody } from './heartbeat.schema.js';
+import { heartbeatSettings } from './heartbeat.schema.js';
 import { heartbeatAt, pingVerdict } from './heartbeat.verdict.js';
 
 /**
@@ -15,7 +15,7 @@ export const heartbeatKind = {
   limit: 'maxHeartbeatsPerWebsite',
   lane: 'fast',
   trigger: 'push',
-  settings: createHeartbeatBody,
+  settings: heartbeatSettings,
   probe: null,
   verdict: pingVerdict,
   deadline: heartbeatAt,

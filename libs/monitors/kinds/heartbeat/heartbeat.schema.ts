@@ -46,12 +46,14 @@ const fields = {
     .describe('A run started with /start and not finished within this is late (null: no bound)'),
 };
 
+/** A heartbeat's own fields as its deadline is computed from them (its name aside). */
+export const heartbeatSettings = z.strictObject({
+  schedule: fields.schedule,
+  graceSeconds: fields.graceSeconds.default(300),
+  maxRunSeconds: fields.maxRunSeconds.default(null),
+});
 export const createHeartbeatBody = z
-  .strictObject({
-    ...fields,
-    graceSeconds: fields.graceSeconds.default(300),
-    maxRunSeconds: fields.maxRunSeconds.default(null),
-  })
+  .strictObject({ name: fields.name, ...heartbeatSettings.shape })
   .meta({ id: 'HeartbeatCreate' });
 /** As `POST /api/websites/{ref}/monitors` takes it. */
 export const createHeartbeatMonitorBody = createHeartbeatBody

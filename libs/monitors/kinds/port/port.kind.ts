@@ -17,7 +17,7 @@ export const portKind = defineCheckedKind({
   description:
     'A TCP connection to host:port (the address the SSRF guard allows), with `tls` a handshake whose certificate is judged as for HTTPS, with `expectBanner` the first line the server sends must start with it. Down when the connection, handshake or banner fails. Package feature `portChecks`, limit `maxPortChecksPerWebsite`.',
   settings: portSettings,
-  probe: (s, context) => probePort({ ...s, timeoutMs: context.timeoutMs }, context.probe),
+  probe: (s, context) => probePort({ ...s, host: s.host ?? '', timeoutMs: context.timeoutMs }, context.probe),
   verdict: (s, seen, context, now) => portVerdict(s, seen, context.alerting, now),
   // The banner is cut to 200 characters by the probe; no secret is sent, so none can come back.
   evidence: (seen) => ({ banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) }),

@@ -35,9 +35,9 @@ export const createPortCheckBody = z
     timeoutSeconds: fields.timeoutSeconds.default(10),
   })
   .meta({ id: 'PortCheckCreate' });
-/** What a check of a port takes: its target and what it must see (the host filled in when created). */
+/** A port check's own fields as a check takes them (the host left out: the website's, filled in when created). */
 export const portSettings = z.strictObject({
-  host: fields.host,
+  host: fields.host.optional(),
   port: fields.port,
   tls: fields.tls.default(false),
   expectBanner: fields.expectBanner.default(null),
