@@ -60,10 +60,9 @@ export const kindTerms = (kind: OtherMonitorKind): { feature: Feature; limit: ke
 
 export { type DnsVerdict, dnsEvents, dnsVerdict } from './dns/dns.verdict.js';
 export { heartbeatAt, pingVerdict } from './heartbeat/heartbeat.verdict.js';
-export type { IntervalKindEntry, MonitorKindEntry, MonitorKindName, PushKindEntry } from './kind-entry.js';
+export type { MonitorKindEntry, MonitorKindName } from './kind-entry.js';
 export { portVerdict } from './port/port.verdict.js';
 export type {
-  CheckedKind,
   ProbeContext,
   ProbeKind,
   ProbeKindName,
