@@ -1,5 +1,5 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,9 +71,9 @@ async function run(server: Promise<Running>): Promise<number> {
   return running.port;
 }
 
-/** A TCP port that accepts and never says a word (a greeting, an upgrade, an HTTP/2 preface). */
-async function silentPort(): Promise<number> {
-  const server = createServer((socket) => socket.on('error', () => undefined));
+/** A local TCP server that meets each connection with `meet`: its port. */
+async function tcpServer(meet: (socket: Socket) => void): Promise<number> {
+  const server = createServer(meet);
   mute.push(server);
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -88,7 +88,8 @@ beforeAll(async () => {
     `#!/bin/sh\nexec unshare ${process.getuid?.() === 0 ? '-n' : '-rn'} sh -c 'ip link set lo up && sysctl -qw net.ipv4.icmp_echo_ignore_all=1 && exec ping "$@"' ping "$@"\n`,
   );
   chmodSync(pingInNamespace, 0o755);
-  const quiet = await silentPort();
+  // Accepts and never says a word (a greeting, an upgrade, an HTTP/2 preface).
+  const quiet = await tcpServer((socket) => socket.on('error', () => undefined));
   const quietUdp = await run(startUdpServer(() => null));
   fixtures.icmp = {
     up: { host: 'svc.test', count: 1 },
@@ -130,12 +131,9 @@ beforeAll(async () => {
       silent: { host: 'svc.test', port: quiet, security: 'none' },
       blocked: { host: 'blocked.test', port: quiet, security: 'none' },
     };
-  const greeting = createServer((socket) => socket.end(`220 svc.test ready ${'x'.repeat(5000)}\r\n`));
-  mute.push(greeting);
-  greeting.listen(0, '127.0.0.1');
-  await new Promise((resolve) => greeting.once('listening', resolve));
+  const greeting = await tcpServer((socket) => socket.end(`220 svc.test ready ${'x'.repeat(5000)}\r\n`));
   fixtures.port = {
-    up: { host: 'svc.test', port: (greeting.address() as { port: number }).port, expectBanner: '220' },
+    up: { host: 'svc.test', port: greeting, expectBanner: '220' },
     silent: { host: 'svc.test', port: quiet, expectBanner: '220' },
     blocked: { host: 'blocked.test', port: quiet },
   };
