@@ -15,6 +15,7 @@ import {
 import { startHttpTarget } from '../../../test/support/targets.js';
 import { MONITOR_KIND_NOUNS } from '../../events/index.js';
 import { type ProbeOptions, TlsContexts } from '../../probe/index.js';
+import { LANES } from '../../scheduler/index.js';
 import { MONITOR_CREATE_BODIES } from '../monitor-create.schema.js';
 import { type Checked, checkDns, checkHttp } from './conformance.fixtures.js';
 import { MONITOR_KINDS, type MonitorKindName } from './index.js';
@@ -184,35 +185,48 @@ const NO_CHECK_TIME_TARGET: Partial<Record<IntervalKindName, string>> = {
   dns: 'asks the configured resolvers, never an address of the name',
 };
 
+/** The settings of each pushed kind (nothing to reach: its verdicts are pure, tested as such below). */
+const PUSHED: Partial<Record<MonitorKindName, Settings>> = {
+  heartbeat: { schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' } },
+};
+
+/** The settings a kind's schema is given: a pushed kind's, else its fixture's. */
+const settingsOf = (name: MonitorKindName) => {
+  const fixture = fixtures[name as IntervalKindName];
+  return PUSHED[name] ?? fixture.settings ?? fixture.up;
+};
+
 /** A kind's create body as the API takes it (the website's own for HTTP). */
 const createBodyOf = (name: MonitorKindName) =>
   name === 'http' ? MONITOR_KINDS.http.settings : MONITOR_CREATE_BODIES[name];
 const createInput = (name: MonitorKindName, settings: Settings) =>
-  name === 'http' ? settings : { kind: name, ...settings };
+  name === 'http' ? settings : { kind: name, name: `Conformance ${name}`, ...settings };
 
 describe('every kind conforms: one registry, the same promises', () => {
   it('has a fixture, a description, a lane, and a probe unless it is pushed, per kind', () => {
     for (const kind of Object.values(MONITOR_KINDS)) {
-      if (kind.trigger === 'push') expect(kind.probe).toBeNull();
-      else expect(fixtures[kind.kind], `${kind.kind} has no conformance fixture`).toBeDefined();
+      const fixture = kind.trigger === 'push' ? PUSHED[kind.kind] : fixtures[kind.kind];
+      expect(fixture, `${kind.kind} has no conformance fixture`).toBeDefined();
+      expect(kind.probe === null).toBe(kind.trigger === 'push');
       expect(kind.description.length).toBeGreaterThan(40);
-      expect(['http', 'fast', 'slow']).toContain(kind.lane);
+      expect(LANES).toContain(kind.lane);
       if (kind.kind !== 'http') expect(kind.noun).toBe(MONITOR_KIND_NOUNS[kind.kind]);
     }
   });
 
+  for (const name of Object.keys(MONITOR_KINDS) as MonitorKindName[])
+    it(`${name}: settings round-trip (its schema reads them back the same), its create body refuses unknown fields`, () => {
+      const given = settingsOf(name);
+      const schema = MONITOR_KINDS[name].settings;
+      const stored = schema.parse(given);
+      expect(schema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
+      expect(createBodyOf(name).safeParse(createInput(name, given)).error).toBeUndefined();
+      expect(createBodyOf(name).safeParse({ ...createInput(name, given), nope: 1 }).success).toBe(false);
+    });
+
   for (const name of Object.keys(MONITOR_KINDS) as MonitorKindName[]) {
     if (name === 'heartbeat') continue;
     describe(name, () => {
-      it('settings round-trip: its schema reads them back the same; its create body refuses unknown fields', () => {
-        const given = fixtures[name].settings ?? fixtures[name].up;
-        const schema = MONITOR_KINDS[name].settings;
-        const stored = schema.parse(given);
-        expect(schema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
-        expect(createBodyOf(name).safeParse(createInput(name, given)).error).toBeUndefined();
-        expect(createBodyOf(name).safeParse({ ...createInput(name, given), nope: 1 }).success).toBe(false);
-      });
-
       it('up against its real local server, with timings and the address it reached', async () => {
         const outcome = await check(name, fixtures[name].up, probe(true));
         expect(outcome.verdict, JSON.stringify(outcome.evidence)).toMatchObject({ status: 'up' });
@@ -253,15 +267,6 @@ describe('every kind conforms: one registry, the same promises', () => {
 
   describe('heartbeat (pushed: no probe, its verdicts pure)', () => {
     const heartbeat = MONITOR_KINDS.heartbeat;
-    const given = { schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' } };
-
-    it('settings round-trip: its schema reads them back the same; its create body refuses unknown fields', () => {
-      const stored = heartbeat.settings.parse(given);
-      expect(heartbeat.settings.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
-      const body = { kind: 'heartbeat', name: 'Backup', ...given };
-      expect(MONITOR_CREATE_BODIES.heartbeat.safeParse(body).success).toBe(true);
-      expect(MONITOR_CREATE_BODIES.heartbeat.safeParse({ ...body, nope: 1 }).success).toBe(false);
-    });
 
     it('a successful ping is up, a failed one down; a missed deadline is down', () => {
       expect(heartbeat.verdict({ kind: 'success', exitCode: null, body: '' }).status).toBe('up');
@@ -271,7 +276,7 @@ describe('every kind conforms: one registry, the same promises', () => {
       });
       const created = new Date('2026-11-28T00:00:00Z');
       const timing = {
-        ...heartbeat.settings.parse(given),
+        ...heartbeat.settings.parse(PUSHED.heartbeat),
         createdAt: created,
         lastSuccessAt: null,
         lastStartAt: null,
