@@ -11,9 +11,9 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../../test/fixtures/imports/${name}`, import.meta.url), 'utf8');
 const byName = (monitors: SourceMonitor[], name: string) =>
   monitors.find((m) => m.name === name) as SourceMonitor;
-const problemOf = (work: () => unknown) => {
+const problemOf = async (work: () => Promise<unknown>) => {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof DomainError) return error.errors?.map((e) => `${e.path}: ${e.message}`).join('; ');
     throw error;
@@ -21,8 +21,10 @@ const problemOf = (work: () => unknown) => {
   return 'no problem';
 };
 
+const kumaBackup = await parseSource('uptime-kuma', fixture('uptime-kuma-backup.json'), null);
+
 describe('Uptime Kuma backup', () => {
-  const monitors = parseSource('uptime-kuma', fixture('uptime-kuma-backup.json'), null);
+  const monitors = kumaBackup;
 
   it('HTTP and keyword monitors with their method, headers, body, basic auth, keyword, codes and redirects', () => {
     expect(byName(monitors, 'Orders API (POST, basic auth)')).toMatchObject({
@@ -57,17 +59,17 @@ describe('Uptime Kuma backup', () => {
     ]);
   });
 
-  it('refuses what is not a backup, at `content`', () => {
-    expect(problemOf(() => parseSource('uptime-kuma', '{"monitors": []}', null))).toMatch(
+  it('refuses what is not a backup, at `content`', async () => {
+    expect(await problemOf(() => parseSource('uptime-kuma', '{"monitors": []}', null))).toMatch(
       /^content: expected/,
     );
-    expect(problemOf(() => parseSource('uptime-kuma', 'not json', null))).toMatch(/^content: /);
+    expect(await problemOf(() => parseSource('uptime-kuma', 'not json', null))).toMatch(/^content: /);
   });
 });
 
 describe('UptimeRobot', () => {
-  it('getMonitors: types, methods, auth, body, headers, keyword types (1 alerts when it exists), extra up codes, paused', () => {
-    const monitors = parseSource('uptimerobot-json', fixture('uptimerobot-getmonitors.json'), null);
+  it('getMonitors: types, methods, auth, body, headers, keyword types (1 alerts when it exists), extra up codes, paused', async () => {
+    const monitors = await parseSource('uptimerobot-json', fixture('uptimerobot-getmonitors.json'), null);
     expect(byName(monitors, 'Orders API')).toMatchObject({
       method: 'POST',
       body: '{"ping": true}',
@@ -95,13 +97,13 @@ describe('UptimeRobot', () => {
     ]);
   });
 
-  it('the CSV export: HTTP(s) and keyword rows, the customer from a column', () => {
+  it('the CSV export: HTTP(s) and keyword rows, the customer from a column', async () => {
     const content = fixture('uptimerobot-export.csv')
       .trim()
       .split('\n')
       .map((line, i) => `${line},${i === 0 ? 'Client' : 'Acme'}`)
       .join('\n');
-    const monitors = parseSource('uptimerobot-csv', content, 'Client');
+    const monitors = await parseSource('uptimerobot-csv', content, 'Client');
     expect(byName(monitors, 'Homepage keyword')).toMatchObject({
       kind: { type: 'http' },
       customer: 'Acme',
@@ -114,15 +116,15 @@ describe('UptimeRobot', () => {
     expect(byName(monitors, 'Router ping').kind).toMatchObject({
       check: { kind: 'icmp', host: '192.0.2.1' },
     });
-    expect(problemOf(() => parseSource('uptimerobot-csv', 'a,b\n1,2\n', null))).toMatch(
+    expect(await problemOf(() => parseSource('uptimerobot-csv', 'a,b\n1,2\n', null))).toMatch(
       /no column named Friendly Name/,
     );
   });
 });
 
 describe('our CSV', () => {
-  it('reads its columns in any case, and names a bad row', () => {
-    const monitors = parseSource(
+  it('reads its columns in any case, and names a bad row', async () => {
+    const monitors = await parseSource(
       'csv',
       '\ufeffName,URL,Interval Seconds,Keyword,Keyword Mode,Expected Status Codes,Paused,Customer\n' +
         '"Shop, main",https://shop.example.com/,60,Welcome,,200-299;301,true,Acme\n',
@@ -142,12 +144,12 @@ describe('our CSV', () => {
         customer: 'Acme',
       },
     ]);
-    expect(problemOf(() => parseSource('csv', 'name,url,interval\nA,https://a.example/,soon\n', null))).toBe(
-      'content: row 2: intervalSeconds "soon" is not a number of seconds',
-    );
-    expect(problemOf(() => parseSource('csv', 'name,url\n"unclosed,https://a.example/\n', null))).toMatch(
-      /^content: /,
-    );
+    expect(
+      await problemOf(() => parseSource('csv', 'name,url,interval\nA,https://a.example/,soon\n', null)),
+    ).toBe('content: row 2: intervalSeconds "soon" is not a number of seconds');
+    expect(
+      await problemOf(() => parseSource('csv', 'name,url\n"unclosed,https://a.example/\n', null)),
+    ).toMatch(/^content: /);
   });
 });
 
@@ -209,17 +211,21 @@ describe('what is taken care of on the way', () => {
     expect(acceptedCodes('')).toBeUndefined();
   });
 
-  it('credentials in a URL become its basic authentication, and leave the URL (and the report)', () => {
-    const [monitor] = parseSource('csv', 'name,url\nA,https://admin:s%40cret@shop.example.com/x\n', null);
+  it('credentials in a URL become its basic authentication, and leave the URL (and the report)', async () => {
+    const [monitor] = await parseSource(
+      'csv',
+      'name,url\nA,https://admin:s%40cret@shop.example.com/x\n',
+      null,
+    );
     expect(monitor).toMatchObject({
       url: 'https://shop.example.com/x',
       basicAuth: { username: 'admin', password: 's@cret' },
     });
-    const [broken] = parseSource('csv', 'name,url\nB,https://admin:secret@/x\n', null);
+    const [broken] = await parseSource('csv', 'name,url\nB,https://admin:secret@/x\n', null);
     expect(broken?.url).not.toContain('secret');
   });
 
-  it('a Kuma monitor upside down is not imported; certificate problems ignored turn our SSL check off', () => {
+  it('a Kuma monitor upside down is not imported; certificate problems ignored turn our SSL check off', async () => {
     const backup = JSON.stringify({
       version: '1.23.16',
       monitorList: [
@@ -234,7 +240,7 @@ describe('what is taken care of on the way', () => {
         },
       ],
     });
-    const [inverted, selfSigned] = parseSource('uptime-kuma', backup, null);
+    const [inverted, selfSigned] = await parseSource('uptime-kuma', backup, null);
     expect(inverted?.kind).toMatchObject({ type: 'unsupported', sourceType: 'http (upside down)' });
     const mapped = toWebsite(selfSigned as SourceMonitor, { minIntervalSeconds: 60 });
     expect(mapped.ok && mapped.item.checkConfig).toEqual({ checkSslEnabled: false });
@@ -245,17 +251,17 @@ describe('what is taken care of on the way', () => {
 describe('monitors of other kinds become checks', () => {
   const bounds = { minIntervalSeconds: 60 };
   /** Each monitor as the check its route would be sent (or why not), by name. */
-  const checksOf = (format: 'uptime-kuma' | 'uptimerobot-json', file: string) =>
+  const checksOf = async (format: 'uptime-kuma' | 'uptimerobot-json', file: string) =>
     Object.fromEntries(
-      parseSource(format, fixture(file), null).map((monitor) => {
+      (await parseSource(format, fixture(file), null)).map((monitor) => {
         if (monitor.kind.type !== 'check') return [monitor.name, monitor.kind.type];
         const mapped = toCheck(monitor, bounds);
         return [monitor.name, mapped.ok ? { ...mapped.check, adjusted: mapped.adjusted } : mapped.errors];
       }),
     );
 
-  it('Uptime Kuma: ping, port, DNS, push, gRPC, WebSocket and SMTP monitors, each with what is not carried', () => {
-    const checks = checksOf('uptime-kuma', 'uptime-kuma-checks.json');
+  it('Uptime Kuma: ping, port, DNS, push, gRPC, WebSocket and SMTP monitors, each with what is not carried', async () => {
+    const checks = await checksOf('uptime-kuma', 'uptime-kuma-checks.json');
     expect(checks.Shop).toBe('http');
     expect(checks['Shop ping']).toMatchObject({
       kind: 'icmp',
@@ -314,8 +320,8 @@ describe('monitors of other kinds become checks', () => {
     });
   });
 
-  it('UptimeRobot: ping (3), port (4) by its sub type (mail ports as mail checks) and heartbeat (5); keyword (2) stays HTTP', () => {
-    const checks = checksOf('uptimerobot-json', 'uptimerobot-checks.json');
+  it('UptimeRobot: ping (3), port (4) by its sub type (mail ports as mail checks) and heartbeat (5); keyword (2) stays HTTP', async () => {
+    const checks = await checksOf('uptimerobot-json', 'uptimerobot-checks.json');
     expect(checks['Shop ping']).toMatchObject({ kind: 'icmp', body: { host: 'shop.example.org' } });
     expect(checks['Shop HTTPS port']).toMatchObject({ kind: 'port', body: { port: 443, tls: false } });
     expect(checks['Shop mail']).toMatchObject({ kind: 'smtp', body: { port: 25, security: 'none' } });
@@ -327,9 +333,9 @@ describe('monitors of other kinds become checks', () => {
     });
     expect(checks['Shop keyword']).toBe('http');
     // Its heartbeat URL holds its token: not in the report.
-    const [heartbeat] = parseSource('uptimerobot-json', fixture('uptimerobot-checks.json'), null).filter(
-      (m) => m.name === 'Nightly backup',
-    );
+    const [heartbeat] = (
+      await parseSource('uptimerobot-json', fixture('uptimerobot-checks.json'), null)
+    ).filter((m) => m.name === 'Nightly backup');
     expect(heartbeat?.url).toBe('');
   });
 

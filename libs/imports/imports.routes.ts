@@ -163,7 +163,7 @@ export function importRoutes(deps: {
           body.attachTo === undefined || body.customerId === undefined
             ? null
             : await deps.jobs.attachSite(organizationId, body.attachTo, body.customerId);
-        const monitors = parseSource(body.format, body.content, body.customerColumn ?? null);
+        const monitors = await parseSource(body.format, body.content, body.customerColumn ?? null);
         if (monitors.length === 0)
           throw invalidInput('Nothing to import', [
             { path: 'content', message: 'the file holds no monitors' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../errors/index.js';
+import { mapInTurns } from '../runtime/index.js';
 import { cell, csvRecords, hasColumn } from './csv-source.js';
 import { jsonSource } from './json-source.js';
 import type { ImportedMethod, SourceCheck, SourceMonitor } from './source-monitor.js';
@@ -187,15 +188,18 @@ export function uptimeRobotJsonMonitors(content: string): SourceMonitor[] {
 }
 
 /** The dashboard's CSV export: `Friendly Name`, `URL/IP`, `Type`, `Status`, `Keyword Type`, `Keyword Value`. */
-export function uptimeRobotCsvMonitors(content: string, customerColumn: string | null): SourceMonitor[] {
-  const { columns, rows } = csvRecords(content);
+export async function uptimeRobotCsvMonitors(
+  content: string,
+  customerColumn: string | null,
+): Promise<SourceMonitor[]> {
+  const { columns, rows } = await csvRecords(content);
   const missing = ['Friendly Name', 'URL/IP', 'Type'].filter((name) => !hasColumn(columns, name));
   if (customerColumn && !hasColumn(columns, customerColumn)) missing.push(customerColumn);
   if (missing.length > 0)
     throw invalidInput('Not an UptimeRobot export', [
       { path: 'content', message: `no column named ${missing.join(', ')} (UptimeRobot's export has them)` },
     ]);
-  return rows.map((row, i): SourceMonitor => {
+  return mapInTurns(rows, (row, i): SourceMonitor => {
     const type = cell(row, 'Type');
     const base = {
       source: `row ${i + 2}`,

@@ -1,4 +1,5 @@
 import { invalidInput } from '../errors/index.js';
+import { mapInTurns } from '../runtime/index.js';
 import { cell, csvRecords, hasColumn } from './csv-source.js';
 import type { ImportedMethod, SourceMonitor } from './source-monitor.js';
 
@@ -21,15 +22,18 @@ function seconds(value: string, column: string, row: number): number | undefined
  * (`200-299;301`), `paused` (true | false). Column names ignore case and punctuation; other
  * columns are ignored.
  */
-export function webmonCsvMonitors(content: string, customerColumn: string | null): SourceMonitor[] {
-  const { columns, rows } = csvRecords(content);
+export async function webmonCsvMonitors(
+  content: string,
+  customerColumn: string | null,
+): Promise<SourceMonitor[]> {
+  const { columns, rows } = await csvRecords(content);
   const missing = ['name', 'url'].filter((name) => !hasColumn(columns, name));
   if (customerColumn && !hasColumn(columns, customerColumn)) missing.push(customerColumn);
   if (missing.length > 0)
     throw invalidInput('The CSV lacks columns', [
       { path: 'content', message: `no column named ${missing.join(', ')}` },
     ]);
-  return rows.map((row, i) => {
+  return mapInTurns(rows, (row, i) => {
     const line = i + 2;
     const method = cell(row, 'method').toUpperCase() || 'GET';
     if (!METHODS.has(method as ImportedMethod))

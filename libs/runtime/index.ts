@@ -4,6 +4,7 @@ export {
   ConcurrencyLimitFullError,
   type ConcurrencyLimitOptions,
 } from './concurrency-limit.js';
+export { EventLoopTurns, mapInTurns, WORK_SLICE_MS } from './event-loop-turns.js';
 export { groupBy } from './group-by.js';
 export { LruMap } from './lru-map.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { EventLoopTurns, mapInTurns } from './event-loop-turns.js';
+
+/** Holds the thread for `ms`, as CPU-bound work does. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('work cut into turns of the event loop', () => {
+  it('maps every item in order, with its index', async () => {
+    expect(await mapInTurns(['a', 'b', 'c'], (item, index) => `${index}:${item}`)).toEqual([
+      '0:a',
+      '1:b',
+      '2:c',
+    ]);
+  });
+
+  it('a callback waiting meanwhile runs after a slice of work, not after the whole', async () => {
+    const happened: string[] = [];
+    setImmediate(() => happened.push('other request'));
+    await mapInTurns(
+      Array.from({ length: 10 }, (_, i) => i),
+      (i) => {
+        busyFor(2);
+        happened.push(`item ${i}`);
+      },
+      new EventLoopTurns(5),
+    );
+    const other = happened.indexOf('other request');
+    expect(other).toBeGreaterThan(0);
+    // Within the first slice of 5 ms (3 items of 2 ms), not after all ten items (20 ms).
+    expect(other).toBeLessThanOrEqual(4);
+  });
+
+  it('within a slice it does not give way (no turn for each item)', async () => {
+    const happened: string[] = [];
+    setImmediate(() => happened.push('other request'));
+    await mapInTurns([1, 2, 3], (i) => happened.push(`item ${i}`), new EventLoopTurns(10_000));
+    expect(happened).toEqual(['item 1', 'item 2', 'item 3']);
+  });
+});
