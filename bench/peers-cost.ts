@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { spreadOffsetMs } from '../libs/scheduler/index.js';
+import { cadenceOffsetMs } from '../libs/scheduler/index.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { type Own, withBenchDatabases, withOwnedProcesses } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
@@ -178,7 +178,7 @@ async function measureWebmon(farm: TargetFarm, scheme: Scheme, caFile: string): 
       const lags = stored
         .map((r) => {
           const since =
-            (r.startedAt as Date).getTime() - spreadOffsetMs(r.websiteId as number, intervalSeconds * 1000);
+            (r.startedAt as Date).getTime() - cadenceOffsetMs(r.websiteId as number, intervalSeconds * 1000);
           return ((since % everyMs) + everyMs) % everyMs;
         })
         .sort((a, b) => a - b);

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Db, MongoClient } from 'mongodb';
 import { MonitorRepository, PROBE_KINDS, type ProbeCheckDocument } from '../libs/monitors/index.js';
-import { spreadOffsetMs } from '../libs/scheduler/index.js';
+import { cadenceOffsetMs } from '../libs/scheduler/index.js';
 import { parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
@@ -135,7 +135,7 @@ try {
     const everyMs = intervalSeconds * 1000;
     const lags = results
       .map((r) => {
-        const since = r.startedAt.getTime() - spreadOffsetMs(r.websiteId as number, intervalSeconds * 1000);
+        const since = r.startedAt.getTime() - cadenceOffsetMs(r.websiteId as number, intervalSeconds * 1000);
         return ((since % everyMs) + everyMs) % everyMs;
       })
       .sort((a, b) => a - b);

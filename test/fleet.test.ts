@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { DueSet, regionDueKey, spreadOffsetMs, websiteCheckMember } from '../libs/scheduler/index.js';
+import { cadenceOffsetMs, DueSet, regionDueKey, websiteCheckMember } from '../libs/scheduler/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
 /**
@@ -253,14 +253,17 @@ describe('fleet: regions live with their nodes', () => {
       // Its check due ten minutes ago (a region whose workers were all away that long).
       const member = websiteCheckMember(site.id, organizationId);
       await due.schedule(member, Date.now() - 10 * 60_000);
-      // Dropped, then put back at its next slot of the cadence.
-      await expect
-        .poll(async () => (await due.members()).find((m) => m.member.websiteId === site.id)?.at ?? 0, {
-          timeout: 20_000,
-        })
-        .toBeGreaterThan(Date.now());
-      const at = (await due.members()).find((m) => m.member.websiteId === site.id)?.at ?? 0;
-      expect((at - spreadOffsetMs(site.id, 300_000)) % 300_000).toBe(0);
+      // Dropped, then put back at its next slot of the cadence (not left at its lease's end).
+      const staleCount = async () =>
+        (await worker.metrics.getSingleMetric('webmon_checks_dropped_total')?.get())?.values.find(
+          (series) => series.labels.reason === 'stale',
+        )?.value ?? 0;
+      await expect.poll(staleCount, { timeout: 20_000 }).toBe(1);
+      const onCadence = async () => {
+        const at = (await due.members()).find((m) => m.member.websiteId === site.id)?.at ?? 0;
+        return at > Date.now() && (at - cadenceOffsetMs(site.id, 300_000)) % 300_000 === 0;
+      };
+      await expect.poll(onCadence, { timeout: 5_000 }).toBe(true);
       expect(await resultsFrom(site.id, 'eu-west', new Date(0))).toBe(1);
       const dropped = await worker.metrics.getSingleMetric('webmon_checks_dropped_total')?.get();
       // Only the stale count is this check's: other websites' slots may overlap on a loaded machine.

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import {
+  cadenceOffsetMs,
   CheckScheduler,
   DueSet,
   nextCheckAt,
   regionDueKey,
-  spreadOffsetMs,
   websiteCheckMember,
 } from '../libs/scheduler/index.js';
 import {
@@ -228,6 +228,6 @@ describe('schedules, reconciliation and worker failures', () => {
     // Put back at its next slot as the worker stopped, not left to its lease's end.
     const at = await dueAt(site.id);
     expect(at).toBeGreaterThan(Date.now());
-    expect(((at ?? 0) - spreadOffsetMs(site.id, 300_000)) % 300_000).toBe(0);
+    expect(((at ?? 0) - cadenceOffsetMs(site.id, 300_000)) % 300_000).toBe(0);
   }, 30_000);
 });

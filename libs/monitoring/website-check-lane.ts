@@ -49,6 +49,11 @@ export function websiteChecks(options: WebsiteChecksOptions): Pick<LaneWork, 'ru
         const now = Date.now();
         if (!outcome.ran) {
           if (outcome.reason === 'stale') options.onDropped?.('stale');
+          if (options.logger.isLevelEnabled('debug'))
+            options.logger.debug(
+              { websiteId, region: options.region, reason: outcome.reason },
+              'check not made',
+            );
           if (outcome.reason === 'website deleted') return null;
           return outcome.intervalMs === undefined
             ? now + UNKNOWN_INTERVAL_RETRY_MS

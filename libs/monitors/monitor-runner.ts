@@ -11,13 +11,7 @@ import {
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
 import { RevisedMemory, type Revisions } from '../redis/index.js';
-import {
-  type DueMember,
-  type DueSet,
-  type IntervalLane,
-  nextSlotAfter,
-  spreadOffsetMs,
-} from '../scheduler/index.js';
+import { type DueMember, type DueSet, type IntervalLane, nextCheckAt } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { PingJobData } from './heartbeat-pings.js';
@@ -252,7 +246,7 @@ export class MonitorRunner {
     const now = Date.now();
     if (recheckSoon) return now + this.deps.recheckDelayMs;
     const everyMs = monitor.intervalSeconds * 1000;
-    return nextSlotAfter(now, everyMs, spreadOffsetMs(monitor.id, everyMs));
+    return nextCheckAt(monitor.id, everyMs, now);
   }
 
   /**
@@ -332,7 +326,7 @@ export class MonitorRunner {
         const everyMs = monitor.intervalSeconds * 1000;
         await this.dueSetOf(monitor.kind).scheduleIfAbsent(
           member,
-          nextSlotAfter(now.getTime(), everyMs, spreadOffsetMs(monitor.id, everyMs)),
+          nextCheckAt(monitor.id, everyMs, now.getTime()),
         );
       }
     }

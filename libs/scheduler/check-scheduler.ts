@@ -50,9 +50,18 @@ export const websiteCheckMember = (websiteId: number, organizationId: number): D
   websiteId,
 });
 
-/** A website's next check slot after `now`: its spread offset + k·interval. */
-export const nextCheckAt = (websiteId: number, everyMs: number, now: number) =>
-  nextSlotAfter(now, everyMs, spreadOffsetMs(websiteId, everyMs));
+/**
+ * Where in its interval a check's cadence falls: the second its spread offset is in. Checks due in
+ * the same second are due at the same millisecond, so a lane claims them together and their results
+ * go to MongoDB in one batch (spread to the millisecond, each batch held a tenth as many and
+ * FerretDB's and the worker's CPU per check rose by half in bench:peers).
+ */
+export const cadenceOffsetMs = (id: number, everyMs: number) =>
+  Math.floor(spreadOffsetMs(id, everyMs) / 1000) * 1000;
+
+/** A website's (or a monitor's) next check slot after `now`: its cadence offset + k·interval. */
+export const nextCheckAt = (id: number, everyMs: number, now: number) =>
+  nextSlotAfter(now, everyMs, cadenceOffsetMs(id, everyMs));
 
 /** The name of a region's check queue in BullMQ before checks were due in sorted sets (its keys are migrated away). */
 export function checksQueueName(region: string): string {
@@ -107,8 +116,9 @@ export class CheckScheduler {
       const current = await this.connection.hget(this.key(region, 'plan'), String(plan.websiteId));
       if (current !== entry) {
         await this.connection.hset(this.key(region, 'plan'), String(plan.websiteId), entry);
-        // A new interval, a new cadence (a check running now is put back at this, not its own next).
-        await due.schedule(member, slot);
+        // A new interval, a new cadence from its next slot; never later than a check already due
+        // sooner (a first check another write asked for). A check running now is put back at this.
+        await due.scheduleBy(member, slot);
       } else {
         // A set Redis lost is refilled; a scheduled check keeps its time.
         await due.scheduleIfAbsent(member, slot);

@@ -1,6 +1,7 @@
 export {
   type CheckJobData,
   CheckScheduler,
+  cadenceOffsetMs,
   checksQueueName,
   type FirstCheck,
   isStale,
