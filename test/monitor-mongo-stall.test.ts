@@ -19,7 +19,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * MongoDB stalled (SIGSTOP) for 12 s while a worker runs a website's UDP, gRPC and port checks
  * every 10 s: they go on meanwhile (each has results made inside the stall), the UDP check that
  * fails during it is decided down on the hot state and told once MongoDB answers, once, and every
- * result is stored once. A FerretDB of its own, since it is stopped.
+ * result is stored once. A heartbeat's failure ping during the stall is decided then too. A
+ * FerretDB of its own, since it is stopped.
  */
 describe('other kinds of monitors when MongoDB stalls', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-monitor-stall-'));
@@ -106,6 +107,13 @@ describe('other kinds of monitors when MongoDB stalls', () => {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       ids[kind] = made.body.id;
     }
+    const heartbeat = await api.request<{ id: number; pingUrl: string }>(
+      'POST',
+      `/api/websites/${website.body.id}/heartbeats`,
+      { token, body: { name: 'Backup', schedule: { periodSeconds: 3600 }, graceSeconds: 3600 } },
+    );
+    expect(heartbeat.status, JSON.stringify(heartbeat.body)).toBe(201);
+    const pingPath = new URL(heartbeat.body.pingUrl).pathname;
     worker = await startWorker(
       { ...api.config, NODE_PUBLIC_IP: '203.0.113.31', NODE_ID: 'stall' },
       createLogger('worker', api.config.LOG_LEVEL),
@@ -117,6 +125,12 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const checked = async (since: Date) =>
       (await log.distinct('kind', { monitorId: { $in: Object.values(ids) }, at: { $gt: since } })).length;
     await expect.poll(() => checked(new Date(0)), { timeout: 60_000, interval: 500 }).toBe(3);
+    // Heard before the stall: up.
+    expect((await api.request('POST', pingPath, { rawBody: 'ok\n' })).status).toBe(200);
+    const heartbeatStatus = async () =>
+      (await api.request<{ status: string }>('GET', `/api/heartbeats/${heartbeat.body.id}`, { token })).body
+        .status;
+    await expect.poll(heartbeatStatus, { timeout: 30_000, interval: 250 }).toBe('up');
 
     // Stalled right after a UDP check (its next one fails within the stall): accepts connections,
     // answers nothing; the UDP server stops answering meanwhile.
@@ -127,7 +141,10 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const stall = { from: Date.now(), to: 0 };
     process.kill(ferret.pid, 'SIGSTOP');
     try {
-      await sleep(12_000);
+      await sleep(1_000);
+      // Pings are answered from Redis while MongoDB stalls; this one fails the job.
+      expect((await api.request('POST', `${pingPath}/3`, { rawBody: 'disk full\n' })).status).toBe(200);
+      await sleep(11_000);
     } finally {
       stall.to = Date.now();
       process.kill(ferret.pid, 'SIGCONT');
@@ -136,6 +153,11 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const downs = () =>
       receiver.to('/hooks/ops').filter((r) => (r.json as { type?: string } | undefined)?.type === 'udp.down');
     await expect.poll(() => downs().length, { timeout: 60_000, interval: 500 }).toBe(1);
+    const heartbeatDowns = () =>
+      receiver
+        .to('/hooks/ops')
+        .filter((r) => (r.json as { type?: string } | undefined)?.type === 'heartbeat.down');
+    await expect.poll(() => heartbeatDowns().length, { timeout: 60_000, interval: 500 }).toBe(1);
     await worker.stop();
     worker = undefined;
 
@@ -160,5 +182,18 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     expect(decidedAt).toBeGreaterThan(stall.from);
     expect(decidedAt).toBeLessThan(stall.to);
     expect(await api.db.collection('events').countDocuments({ type: 'udp.down' })).toBe(1);
+
+    // The heartbeat's failure: decided during the stall (on the hot state), told once after it;
+    // both pings in its log once each, the failure's time written.
+    const heartbeatDown = heartbeatDowns()[0]?.json as { createdAt: string } | undefined;
+    const heartbeatDecidedAt = Date.parse(heartbeatDown?.createdAt ?? '');
+    expect(heartbeatDecidedAt).toBeGreaterThan(stall.from);
+    expect(heartbeatDecidedAt).toBeLessThan(stall.to);
+    expect(await api.db.collection('events').countDocuments({ type: 'heartbeat.down' })).toBe(1);
+    const pings = await log.find({ monitorId: heartbeat.body.id, kind: 'heartbeat' }).toArray();
+    expect(pings).toHaveLength(2);
+    const stored = await api.db.collection('website_monitors').findOne({ id: heartbeat.body.id });
+    expect((stored?.lastFailureAt as Date | undefined)?.getTime()).toBeGreaterThan(stall.from);
+    expect(await heartbeatStatus()).toBe('down');
   }, 180_000);
 });

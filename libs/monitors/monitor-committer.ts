@@ -20,17 +20,18 @@ import {
 } from '../monitoring/index.js';
 import type { Revisions } from '../redis/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
+import { type DnsVerdict, dnsEvents } from './kinds/index.js';
 import type {
-  IntervalMonitor,
+  HeartbeatDocument,
   MonitorDocument,
   MonitorLogEntry,
   MonitorRepository,
 } from './monitor.repository.js';
 import {
-  type DnsVerdict,
-  dnsEvents,
+  heartbeatRules,
   intervalCheckRules,
   type MonitorVerdict,
+  PUSH_REGION,
   verdictSummary,
 } from './monitor-evaluation.js';
 import type { Gathered } from './monitor-gather.js';
@@ -46,16 +47,24 @@ export interface Subject {
   monitored: boolean;
 }
 
-/** A gathered result of an interval monitor waiting to be committed (see `MonitorRunner.commit`). */
+/** The times a ping says a heartbeat was heard at (each only moves forward when written). */
+export type HeardTimes = Partial<Pick<HeartbeatDocument, 'lastSuccessAt' | 'lastStartAt' | 'lastFailureAt'>>;
+
+/**
+ * A verdict of a monitor waiting to be committed: an interval check's gathered result (see
+ * `MonitorRunner.checkDue`) or a heartbeat's ping (`MonitorRunner.onPing`).
+ */
 export interface PendingMonitorRecord {
   /** Its monitor's key (`monitorKey`): the order its results are kept and written in. */
   key: string;
   websiteId: number;
-  monitor: IntervalMonitor;
+  monitor: MonitorDocument;
   subject: Subject;
-  gathered: Gathered;
+  gathered: Omit<Gathered, 'result'>;
   /** Its log entry, named (`once`) so a retried write cannot store it twice. */
   log: MonitorLogEntry & { once: string };
+  /** A ping's times, written with its log entry (before the decision, so a deadline read after sees them). */
+  heard?: HeardTimes;
   /** The numbers of its log an insert of it was tried under (a retry looks there for it first). */
   tried: number[];
   /** Its log entry is in MongoDB. */
@@ -187,15 +196,21 @@ export class MonitorCommitter {
    * on the hot state all the same and what MongoDB is owed waits in the worker's buffer.
    */
   async commit(entry: PendingMonitorRecord, options: { replay: boolean }): Promise<{ recheckSoon: boolean }> {
-    const { monitor, subject, gathered } = entry;
+    const { monitor, subject, gathered, log } = entry;
     const { pkg } = subject.owner;
+    const region = log.result?.region ?? PUSH_REGION;
     const prepare = async (): Promise<CommitSteps<boolean>> => {
       const dns = gathered.dns ? await this.settleDnsMemory(monitor, gathered.dns) : null;
       const steps = await this.steps(monitor, subject, dns ?? gathered.verdict, {
-        region: gathered.result.region,
+        region,
         at: gathered.at,
-        rules: intervalCheckRules(monitor, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
-        trigger: `result:${gathered.result.region}:${gathered.at.getTime()}`,
+        rules:
+          monitor.kind === 'heartbeat'
+            ? heartbeatRules(pkg)
+            : intervalCheckRules(monitor, subject.website.scheduledRegions, pkg, this.deps.recheckDelayMs),
+        trigger: log.ping
+          ? `ping:${log.ping.kind}:${gathered.at.getTime()}`
+          : `result:${region}:${gathered.at.getTime()}`,
         details: gathered.details,
         ...(dns ? { events: (outcome: MonitorOutcome) => dnsEvents(outcome.events, dns) } : {}),
       });
@@ -213,7 +228,7 @@ export class MonitorCommitter {
    * or an acknowledgement have written first, it is judged again from theirs.
    */
   private async settleDnsMemory(
-    check: IntervalMonitor,
+    check: MonitorDocument,
     dns: NonNullable<Gathered['dns']>,
   ): Promise<DnsVerdict> {
     let verdict = dns.verdict;
@@ -243,16 +258,24 @@ export class MonitorCommitter {
     options: { replay: boolean },
   ): Promise<boolean> {
     if (mongoWrites === 'defer-if-away' && !this.deps.mongo.available) return false;
+    const { repository } = this.deps;
     try {
-      if (options.replay) await this.deps.repository.appendLogOnce(entry.log, entry.tried);
+      if (options.replay) await repository.appendLogOnce(entry.log, entry.tried);
       else
         await withinDeadline(
-          this.deps.repository.appendLog(entry.log, {
+          repository.appendLog(entry.log, {
             timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
             tried: (n) => entry.tried.push(n),
           }),
           STORE_WAIT_MS,
           `result of ${entry.log.kind} ${entry.log.monitorId}`,
+        );
+      // `$max`: written again on a retry, a ping's times never move back.
+      if (entry.heard)
+        await withinDeadline(
+          repository.heard(entry.monitor, entry.heard),
+          STORE_WAIT_MS,
+          `ping times of heartbeat ${entry.monitor.id}`,
         );
       return true;
     } catch (error) {

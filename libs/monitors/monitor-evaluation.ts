@@ -12,8 +12,6 @@ import type { MonitorVerdict } from './verdict.js';
 /** The one "region" a heartbeat's results come from: pings reach the API, not a region's worker. */
 export const PUSH_REGION = 'push';
 
-// Moved to their kinds' folders: here still for the runner and the committer, which import them by this path.
-export { type DnsVerdict, dnsEvents, heartbeatAt, pingVerdict } from './kinds/index.js';
 export type { MonitorVerdict } from './verdict.js';
 
 /** The result an event carries for a verdict. */

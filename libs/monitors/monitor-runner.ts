@@ -15,15 +15,16 @@ import { type DueMember, type DueSet, type IntervalLane, nextCheckAt } from '../
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { PingJobData } from './heartbeat-pings.js';
-import { kindTerms } from './kinds/index.js';
+import { heartbeatAt, kindTerms, pingVerdict } from './kinds/index.js';
 import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
+  type HeardTimes,
   type KeptResults,
   MonitorCommitter,
   type PendingMonitorRecord,
   type Subject,
 } from './monitor-committer.js';
-import { heartbeatAt, heartbeatRules, PUSH_REGION, pingVerdict } from './monitor-evaluation.js';
+import { heartbeatRules, PUSH_REGION } from './monitor-evaluation.js';
 import { gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 
@@ -114,18 +115,20 @@ export class MonitorRunner {
       organizationId: ping.organizationId,
       websiteId: ping.websiteId,
     };
-    const heartbeat = await this.monitorOf(member);
+    // Through a MongoDB outage, from the copy this worker last read (the ping is decided all the same).
+    const heartbeat = await this.configurationOf(member);
     if (heartbeat?.kind !== 'heartbeat') return;
     const subject = await this.subjectOf(heartbeat);
     if (!subject) return;
     const at = new Date(ping.at);
     const retentionDays = subject.owner.pkg.limits.resultRetentionDays;
-    await this.deps.repository.appendLog({
+    const log = {
       organizationId: heartbeat.organizationId,
       monitorId: heartbeat.id,
-      kind: 'heartbeat',
+      kind: 'heartbeat' as const,
       at,
       retainUntil: new Date(at.getTime() + retentionDays * DAY_MS),
+      once: randomBytes(8).toString('base64url'),
       ping: {
         kind: ping.kind,
         exitCode: ping.exitCode,
@@ -133,25 +136,39 @@ export class MonitorRunner {
         bodyTruncated: ping.bodyTruncated,
         address: ping.address,
       },
-    });
-    const heard =
+    };
+    const heard: HeardTimes =
       ping.kind === 'success'
         ? { lastSuccessAt: at }
         : ping.kind === 'start'
           ? { lastStartAt: at }
           : { lastFailureAt: at };
-    // Remembered first (each time only moves forward), then decided: a deadline read meanwhile sees it.
-    await this.deps.repository.heard(heartbeat, heard);
-    if (ping.kind !== 'start' && subject.monitored)
-      await this.committer.decide(heartbeat, subject, pingVerdict({ ...ping, kind: ping.kind }), {
-        region: PUSH_REGION,
-        at,
-        rules: heartbeatRules(subject.owner.pkg),
-        trigger: `ping:${ping.kind}:${ping.at}`,
-      });
+    if (ping.kind !== 'start' && subject.monitored) {
+      // One committer for every kind: the log entry and the ping's times stored first, then the
+      // pure decision on the hot state; while MongoDB is away both wait in the worker's buffer.
+      await this.committer.commit(
+        {
+          key: monitorKey(heartbeat.websiteId, { kind: 'heartbeat', id: heartbeat.id }),
+          websiteId: heartbeat.websiteId,
+          monitor: heartbeat,
+          subject,
+          gathered: { at, verdict: pingVerdict({ ...ping, kind: ping.kind }), details: {} },
+          log,
+          heard,
+          tried: [],
+          stored: false,
+          decided: null,
+        },
+        { replay: false },
+      );
+    } else {
+      // Nothing to decide: kept when MongoDB answers (the ping's job is retried until it does).
+      await this.deps.repository.appendLog(log);
+      await this.deps.repository.heard(heartbeat, heard);
+    }
     // From what was read and this ping (no second read): a later ping taken elsewhere meanwhile
     // at worst makes this deadline early, and a deadline is judged again from the stored heartbeat.
-    const [field, time] = Object.entries(heard)[0] as [keyof typeof heard, Date];
+    const [field, time] = Object.entries(heard)[0] as [keyof HeardTimes, Date];
     const known = heartbeat[field];
     const after = { ...heartbeat, [field]: known && known > time ? known : time };
     await this.deps.deadlines.schedule(member, heartbeatAt(after, new Date()).deadline);
@@ -249,12 +266,18 @@ export class MonitorRunner {
     return nextCheckAt(monitor.id, everyMs, now);
   }
 
-  /**
-   * An interval monitor's configuration: from memory while its revision (a Redis read) is the one
-   * it was read under, else from MongoDB; while MongoDB does not answer, the copy last read.
-   */
+  /** An interval monitor's configuration (`configurationOf`); null for a heartbeat. */
   private async intervalMonitorOf(member: DueMember): Promise<IntervalMonitor | null> {
     if (member.kind === 'heartbeat') return null;
+    const monitor = await this.configurationOf(member);
+    return monitor && monitor.kind !== 'heartbeat' ? monitor : null;
+  }
+
+  /**
+   * A monitor's configuration: from memory while its revision (a Redis read) is the one it was
+   * read under, else from MongoDB; while MongoDB does not answer, the copy last read.
+   */
+  private async configurationOf(member: DueMember): Promise<MonitorDocument | null> {
     const revision = await this.deps.revisions.current(member.monitorId);
     const current = this.configurations.current(member.monitorId, revision);
     const kept = this.configurations.kept(member.monitorId);
@@ -274,7 +297,7 @@ export class MonitorRunner {
       this.configurations.forget(member.monitorId);
       if (monitor) this.configurations.store(monitor, revision);
     }
-    return monitor && monitor.kind !== 'heartbeat' ? monitor : null;
+    return monitor;
   }
 
   /** Records a result kept while MongoDB was away (see `PendingRecords`). */
