@@ -8,7 +8,7 @@ interface ExportDocument {
   packages: Array<{ id: number; key: string }>;
   customers: Array<{ id: number; name: string }>;
   websites: Array<{ id: number; name: string; url: string; checkConfig: { keyword: string | null } }>;
-  maintenanceWindows: Array<{ title: string }>;
+  maintenanceWindows: Array<{ title: string; websiteId: number }>;
   monitors: Array<Record<string, unknown> & { kind: string; name: string; websiteId: number }>;
   channels: Array<{ name: string; config: Record<string, unknown> }>;
   statusPages: Array<{ slug: string }>;
@@ -263,6 +263,53 @@ describe('exports: everything configured, as JSON, or the websites as CSV that i
       )
       .toBe('succeeded');
     expect(await portfolio(api, other.token)).toEqual(await portfolio(api, token));
+  });
+
+  it('of 100 websites or more: the windows and monitors of those that have them, and no others', async () => {
+    // Past 100 websites the export asks which websites have lists at all before reading each one's.
+    const other = await api.createOrganization(['admin']);
+    const pkg = await createPackage(api, other.token, {
+      limits: { minCheckIntervalSeconds: 60, maxWebsites: 500 },
+    });
+    const customerId = await createCustomer(api, other.token, pkg.id, 'Many');
+    const batch = await api.request<{ items: Array<{ website: { id: number } }> }>(
+      'POST',
+      '/api/websites/batch',
+      {
+        token: other.token,
+        body: {
+          items: Array.from({ length: 120 }, (_, i) => ({
+            customerId,
+            name: `Site ${i}`,
+            url: `https://site-${i}.many.example/`,
+          })),
+        },
+      },
+    );
+    expect(batch.status, JSON.stringify(batch.body).slice(0, 500)).toBe(200);
+    const [withWindow, withHeartbeat] = [batch.body.items[50]?.website.id, batch.body.items[110]?.website.id];
+    const window = await api.request('POST', '/api/maintenance-windows', {
+      token: other.token,
+      body: {
+        websiteId: withWindow,
+        title: 'Move',
+        startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        endsAt: new Date(Date.now() + 7_200_000).toISOString(),
+      },
+    });
+    expect(window.status).toBe(201);
+    const heartbeat = await api.request('POST', `/api/websites/${withHeartbeat}/heartbeats`, {
+      token: other.token,
+      body: { name: 'Backup', schedule: { periodSeconds: 86_400 } },
+    });
+    expect(heartbeat.status).toBe(201);
+    const exported = await api.request<ExportDocument>('GET', '/api/exports', { token: other.token });
+    expect(exported.status).toBe(200);
+    expect(exported.body.websites).toHaveLength(120);
+    expect(exported.body.maintenanceWindows.map((w) => [w.title, w.websiteId])).toEqual([
+      ['Move', withWindow],
+    ]);
+    expect(exported.body.monitors.map((m) => [m.name, m.websiteId])).toEqual([['Backup', withHeartbeat]]);
   });
 
   it('reads only the caller’s organization: another’s customer is unknown; a client user has no export', async () => {

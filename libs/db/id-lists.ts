@@ -84,3 +84,29 @@ export class IdLists {
     return documents.length;
   }
 }
+
+/**
+ * The owners that have a list in each of these namespaces (some maybe empty), by one read of the
+ * lists' collection (`_id` by prefix: on FerretDB 1.24 a scan of every namespace's lists, on
+ * MongoDB a range of the `_id` index), or null when it holds more than `atMost` lists (or does not
+ * say how many): then reading each owner's list by primary key costs less.
+ */
+export async function ownersWithLists(
+  db: Db,
+  namespaces: readonly string[],
+  atMost: number,
+): Promise<Map<string, Set<number>> | null> {
+  const stats = await db.command({ collStats: ID_LISTS }).catch(() => null);
+  const stored = typeof stats?.count === 'number' ? stats.count : Number.NaN;
+  if (!(stored <= atMost)) return null;
+  const escaped = namespaces.map((namespace) => namespace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const owners = new Map(namespaces.map((namespace) => [namespace, new Set<number>()]));
+  const lists = db
+    .collection<IdListDocument>(ID_LISTS)
+    .find({ _id: { $regex: `^(?:${escaped.join('|')})/\\d+$` } }, { projection: { _id: 1 } });
+  for await (const { _id } of lists) {
+    const slash = _id.lastIndexOf('/');
+    owners.get(_id.slice(0, slash))?.add(Number(_id.slice(slash + 1)));
+  }
+  return owners;
+}

@@ -1,6 +1,6 @@
 export { BatchInserter } from './batch-inserter.js';
 export { isDuplicateKey, nextId, nextIds } from './counters.js';
-export { ID_LISTS, IdLists } from './id-lists.js';
+export { ID_LISTS, IdLists, ownersWithLists } from './id-lists.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {
   ABSENT_KEY_TTL_MS,

@@ -23,7 +23,7 @@ import {
   customerRevisions,
   loadCustomerWithPackage,
 } from '../customers/index.js';
-import type { CollectionIndexes, ListRevisions } from '../db/index.js';
+import { type CollectionIndexes, type ListRevisions, ownersWithLists } from '../db/index.js';
 import { EventOutbox, eventIndexes } from '../events/index.js';
 import { buildExport, type ExportSources, exportDocument } from '../exports/index.js';
 import { MailBudget } from '../fair-share/index.js';
@@ -32,6 +32,7 @@ import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   createMaintenanceWindow,
+  MAINTENANCE_WINDOWS,
   MaintenanceQueue,
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
@@ -58,6 +59,7 @@ import {
   monitorHistories,
   monitorIndexes,
   monitorRevisions,
+  WEBSITE_MONITORS,
 } from '../monitors/index.js';
 import { MonitoringNodeRepository, monitoringNodeIndexes } from '../nodes/index.js';
 import { ChannelRepository, ChannelService, channelIndexes } from '../notifications/index.js';
@@ -572,6 +574,14 @@ class LazyServices implements Services {
         this.maintenanceWindows.listByWebsites(organizationId, websiteIds),
       monitors: (organizationId, websiteId) =>
         this.monitorRepository.listByWebsite(organizationId, websiteId),
+      // The lists the two repositories keep per website (`IdLists` of `<collection>.websiteId`).
+      listedWebsites: async (atMost) => {
+        const [windows, monitors] = [`${MAINTENANCE_WINDOWS}.websiteId`, `${WEBSITE_MONITORS}.websiteId`];
+        const owners = await ownersWithLists(this.deps.db, [windows, monitors], atMost);
+        return (
+          owners && { windows: owners.get(windows) ?? new Set(), monitors: owners.get(monitors) ?? new Set() }
+        );
+      },
       channels: (organizationId, customerId) =>
         this.channelRepository.list(organizationId, customerId === undefined ? {} : { customerId }),
       statusPages: (organizationId, customerId) =>
