@@ -317,7 +317,7 @@ async function* jsonText(
     for (const item of items) {
       text += `${empty ? '' : ','}${JSON.stringify(schema.parse(item))}`;
       empty = false;
-      // A page of 100 websites parsed and written in one go held the event loop ~5-10 ms.
+      // A page of 100 websites in one go held the event loop ~7 ms (0.2 s of CPU an export of 3,000).
       await turns.pause();
     }
     if (text) yield text;
