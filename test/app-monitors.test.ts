@@ -121,6 +121,37 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
     await heartbeat.locator('pre.log').getByText('backup done: <b>12 GB</b>').waitFor();
     expect(await heartbeat.locator('pre.log b').count()).toBe(0);
 
+    // A failing run takes it down: its incident is listed, and shown, as the heartbeat's.
+    const pingPath = new URL(pingUrl).pathname;
+    const failed = await fetch(new URL(`${pingPath}/3`, base), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'disk full\n',
+    });
+    expect(failed.status).toBe(200);
+    await expect
+      .poll(() => heartbeat.locator('.status').first().textContent(), { timeout: 20_000 })
+      .toContain('Down');
+    await page.goto(`${base}/incidents`);
+    const row = page.locator('tbody tr', { hasText: 'Shop · heartbeat' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('the job exited with code 3: disk full');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-incidents-monitor.png'), fullPage: true });
+    await row.getByRole('link', { name: /Ongoing/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Shop · heartbeat: ✕ down' }).waitFor();
+    // No regions and no HTTP evidence pretended: where its pings are instead.
+    const facts = (await page.locator('section').first().textContent()) ?? '';
+    expect(facts).toContain('none: pinged');
+    expect(facts).toContain('Heartbeat: what it saw is kept with its results on Shop’s page.');
+    expect(facts).not.toContain('evidence is gone');
+    expect(facts).not.toContain('in push');
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-incident-monitor.png'), fullPage: true });
+    expect((await fetch(new URL(pingPath, base))).status).toBe(200);
+    await page.goto(websitePage);
+    await expect
+      .poll(() => heartbeat.locator('.status').first().textContent(), { timeout: 20_000 })
+      .toContain('Up');
+
     // A DNS check whose expected MX value is not one: the API's error at that field, then mended.
     await page.getByRole('button', { name: 'Add a DNS check' }).click();
     await page.getByLabel('Record type').selectOption('MX');

@@ -24,7 +24,8 @@ const STEP_TITLE: Record<Step['kind'], string> = {
 
 /** One step in words: what, where, and what came with it. */
 function stepText(step: Step): string {
-  const where = step.region ? ` in ${step.region}` : '';
+  // A heartbeat's steps come from its pings (the "push" region), not from a place.
+  const where = step.region && step.region !== 'push' ? ` in ${step.region}` : '';
   if (step.alert) {
     const outcome =
       step.alert.status === 'succeeded' ? 'delivered' : `failed${step.text ? `: ${step.text}` : ''}`;
@@ -78,7 +79,8 @@ export function IncidentPage() {
         <dt>To</dt>
         <dd>{data.resolvedAt ? new Date(data.resolvedAt).toLocaleString() : 'ongoing'}</dd>
         <dt>Regions</dt>
-        <dd>{data.regions.join(', ') || '—'}</dd>
+        {/* A heartbeat is pinged, not checked from regions. */}
+        <dd>{data.monitor?.kind === 'heartbeat' ? 'none: pinged' : data.regions.join(', ') || '—'}</dd>
         <dt>Acknowledged</dt>
         <dd>
           {data.acknowledgement
@@ -101,19 +103,34 @@ export function IncidentPage() {
         <Acknowledge incidentRef={incidentRef} onDone={reload} />
       )}
       <h2>What it answered</h2>
-      {data.firstFailures.length === 0 && <p class="muted">No evidence was kept for this incident.</p>}
-      {data.firstFailures.map((failure) => (
-        <details key={failure.region} class="evidence" open={data.firstFailures.length === 1}>
-          <summary>
-            {failure.region}: first failure {new Date(failure.at).toLocaleString()}
-          </summary>
-          {failure.evidence ? (
-            <EvidenceDetails evidence={failure.evidence} />
-          ) : (
-            <p class="muted">Its evidence is gone (kept as long as results are).</p>
+      {data.monitor ? (
+        // Another monitor's evidence stays with its results (its pings, answers, timings).
+        <p class="muted">
+          {KIND_NAME[data.monitor.kind]}: what it saw is kept with its results
+          {data.website && (
+            <>
+              {' '}
+              on <a href={`/websites/${data.website.id}#monitors`}>{websiteName}’s page</a>
+            </>
           )}
-        </details>
-      ))}
+          .
+        </p>
+      ) : (
+        data.firstFailures.length === 0 && <p class="muted">No evidence was kept for this incident.</p>
+      )}
+      {!data.monitor &&
+        data.firstFailures.map((failure) => (
+          <details key={failure.region} class="evidence" open={data.firstFailures.length === 1}>
+            <summary>
+              {failure.region}: first failure {new Date(failure.at).toLocaleString()}
+            </summary>
+            {failure.evidence ? (
+              <EvidenceDetails evidence={failure.evidence} />
+            ) : (
+              <p class="muted">Its evidence is gone (kept as long as results are).</p>
+            )}
+          </details>
+        ))}
       <h2>Timeline</h2>
       <FormError message={timeline.error} />
       {timeline.data && (
