@@ -136,7 +136,9 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
         });
       for (const renewal of renewals) renewal.lease = renewed;
       failing = false;
-      for (const member of claimed) start(member);
+      // Claimed as the worker stops: put back at once, as due as they were.
+      if (stopped) finished.push(...claimed.map((c) => ({ claimed: c, nextAt: c.plannedAt })));
+      else for (const member of claimed) start(member);
       // As many as one round trip takes: more may be due. Fewer than the free slots: nothing else is
       // due yet. Full: a finishing run wakes the lane.
       if (claimed.length === CLAIM_BATCH) next = Date.now();
@@ -161,8 +163,9 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await Promise.all([...running]);
+      // A claim in flight first: what it takes is put back below, not started.
       while (pumping) await new Promise((resolve) => setTimeout(resolve, 5));
+      await Promise.all([...running]);
       if (finished.length > 0)
         await work.set
           .exchange(finished, Date.now(), 0, work.leaseMs)
