@@ -100,8 +100,12 @@ export async function startWorker(
   const connections = await openProcessServices({ name: 'worker', config, logger, jobs: true, signal });
   const { mongo, redis, blocking, services } = connections;
   const { results, states } = services;
-  // Many concurrent checks share one insertMany; a job completes once its result is stored.
-  const writer = new BatchInserter(results.collection, { timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS });
+  const mongoHealth = watchMongoHealth(mongo, { logger });
+  // Many concurrent checks share one insertMany; a check completes once its result is stored.
+  const writer = new BatchInserter(results.collection, {
+    timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
+    onAnswered: () => mongoHealth.answered(),
+  });
   const maintenance = new MaintenanceSync({
     windows: services.maintenanceWindows,
     websites: services.websiteRepository,
@@ -190,7 +194,6 @@ export async function startWorker(
     refusedStateWrites: () => services.transitions.refusedWrites,
     unannouncedEvents: () => services.events.announceFailures,
   });
-  const mongoHealth = watchMongoHealth(mongo, { logger });
   // Rollups kept the former way are folded into the per-website documents, one worker at a time.
   void services.rollups
     .foldLegacyRollups((work) => services.mutex.ifFree('rollups:legacy-fold', work))

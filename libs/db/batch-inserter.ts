@@ -32,6 +32,8 @@ export class BatchInserter<T extends Document> {
       flushEveryMs?: number;
       /** A bound on each batch's write (a stalled server answers nothing, and errors nothing). */
       timeoutMS?: number;
+      /** Told when MongoDB answered a batch (stored, or refused some of it). */
+      onAnswered?: () => void;
     } = {},
   ) {}
 
@@ -68,9 +70,11 @@ export class BatchInserter<T extends Document> {
           ...(this.options.timeoutMS === undefined ? {} : { timeoutMS: this.options.timeoutMS }),
         },
       );
+      this.options.onAnswered?.();
       for (const entry of batch) entry.done();
     } catch (error) {
       const refused = refusedDocuments(error);
+      if (refused) this.options.onAnswered?.();
       for (const [index, entry] of batch.entries()) {
         if (!refused) entry.failed(error);
         else if (refused.has(index)) entry.failed(refused.get(index));

@@ -7,6 +7,11 @@ export interface MongoHealth {
   readonly available: boolean;
   /** Calls `listener` when MongoDB turns unavailable; returns the unsubscribe. */
   onLost(listener: () => void): () => void;
+  /**
+   * MongoDB answered a request of this process just now: while it is available the next ping is
+   * skipped (a busy worker's own writes say as much, each ping costing FerretDB a request).
+   */
+  answered(): void;
   stop(): void;
 }
 
@@ -22,8 +27,10 @@ export function watchMongoHealth(
   const listeners = new Set<() => void>();
   let available = true;
   let pinging = false;
+  let answeredAt = 0;
+  const intervalMs = options.intervalMs ?? 1000;
   const timer = setInterval(async () => {
-    if (pinging) return;
+    if (pinging || (available && Date.now() - answeredAt < intervalMs)) return;
     pinging = true;
     const answered = await pingMongo(mongo, options.timeoutMs ?? 1500);
     pinging = false;
@@ -34,12 +41,15 @@ export function watchMongoHealth(
       options.logger.warn('MongoDB does not answer: requests that need it get 503 until it does');
       for (const listener of listeners) listener();
     }
-  }, options.intervalMs ?? 1000);
+  }, intervalMs);
   timer.unref();
   return {
     name: 'MongoDB',
     get available() {
       return available;
+    },
+    answered() {
+      answeredAt = Date.now();
     },
     onLost(listener) {
       listeners.add(listener);
