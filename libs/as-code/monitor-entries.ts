@@ -3,10 +3,10 @@ import { createFieldsOf, type ExportedMonitor, sealedRecordsOf } from '../export
 import {
   isProbeKind,
   MONITOR_CREATE_BODIES,
-  MONITOR_KINDS,
   type MonitorKind,
   PROBE_KINDS,
   SEALED_PLACEHOLDER,
+  STORED_MONITOR_KINDS,
   sealsMonitorEntry,
 } from '../monitors/index.js';
 import { envReference } from './env-reference.js';
@@ -51,7 +51,7 @@ const declaredOf = (kind: MonitorKind) => {
 };
 
 export const declaredMonitor = z
-  .discriminatedUnion('kind', MONITOR_KINDS.map(declaredOf) as unknown as [z.ZodObject])
+  .discriminatedUnion('kind', STORED_MONITOR_KINDS.map(declaredOf) as unknown as [z.ZodObject])
   .meta({
     id: 'DeclaredMonitor',
     description:

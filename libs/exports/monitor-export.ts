@@ -2,10 +2,10 @@ import { z } from 'zod';
 import {
   isProbeKind,
   MONITOR_CREATE_BODIES,
-  MONITOR_KINDS,
   type MonitorDocument,
   type MonitorKind,
   PROBE_KINDS,
+  STORED_MONITOR_KINDS,
 } from '../monitors/index.js';
 
 /** A create body's fields (a DNS check's is a pipe that normalises its answers: its input's). */
@@ -57,7 +57,10 @@ const exportedOf = (kind: MonitorKind) => {
 };
 
 export const exportedMonitor = z
-  .discriminatedUnion('kind', MONITOR_KINDS.map(exportedOf) as unknown as [ReturnType<typeof exportedOf>])
+  .discriminatedUnion(
+    'kind',
+    STORED_MONITOR_KINDS.map(exportedOf) as unknown as [ReturnType<typeof exportedOf>],
+  )
   .meta({
     id: 'ExportedMonitor',
     description:

@@ -11,11 +11,10 @@ export { cronProblem, expectedAfter, heartbeatDeadline } from './kinds/heartbeat
 export {
   isProbeKind,
   kindTerms,
+  MONITOR_KINDS,
   PROBE_KINDS,
   type ProbeKindName,
   STORED_MONITOR_KINDS,
-  // Its former name, by which libs/exports and libs/as-code import it: the registry is kinds/index.ts's MONITOR_KINDS.
-  STORED_MONITOR_KINDS as MONITOR_KINDS,
   sealsMonitorEntry,
 } from './kinds/index.js';
 export { createPortCheckBody, portCheckView } from './kinds/port/port.schema.js';
