@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
 import {
-  cadenceOffsetMs,
   CheckScheduler,
+  cadenceOffsetMs,
   DueSet,
   nextCheckAt,
   regionDueKey,
