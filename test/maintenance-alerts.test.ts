@@ -200,7 +200,8 @@ describe('maintenance windows with a worker: results marked, alerts held back an
       logger: createLogger('test', 'silent'),
     });
     try {
-      expect(await services.maintenanceQueue.hasBoundary(site.id, startsAt)).toBe(true);
+      // Planned right after the state that names it is written: polled, not read once.
+      await expect.poll(() => services.maintenanceQueue.hasBoundary(site.id, startsAt)).toBe(true);
       // The boundary jobs and the hot copies of the monitor states go; MongoDB keeps the durable part.
       for (const pattern of ['maintenance:*', 'monitor-state:*'])
         await redis.del(...(await redis.keys(`${api.config.REDIS_KEY_PREFIX}:${pattern}`)));

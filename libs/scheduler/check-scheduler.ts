@@ -134,6 +134,15 @@ export class CheckScheduler {
     return (await this.connection.hkeys(this.key(region, 'plan'))).map(Number);
   }
 
+  /** The websites scheduled in a region, each with its organization (damaged entries left out). */
+  async scheduledWebsites(region: string): Promise<Array<{ websiteId: number; organizationId: number }>> {
+    const plan = await this.connection.hgetall(this.key(region, 'plan'));
+    return Object.entries(plan).flatMap(([id, entry]) => {
+      const planned = parsePlanEntry(entry);
+      return planned ? [{ websiteId: Number(id), organizationId: planned.organizationId }] : [];
+    });
+  }
+
   async remove(websiteId: number, region: string): Promise<void> {
     const planned = parsePlanEntry(await this.connection.hget(this.key(region, 'plan'), String(websiteId)));
     await this.connection.hdel(this.key(region, 'plan'), String(websiteId));

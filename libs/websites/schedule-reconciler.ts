@@ -144,8 +144,10 @@ export class ScheduleReconciler {
     let orphansRemoved = 0;
     let formerSchedulersRemoved = 0;
     for (const region of regions) {
-      for (const websiteId of await scheduler.scheduledWebsiteIds(region)) {
+      for (const { websiteId, organizationId } of await scheduler.scheduledWebsites(region)) {
         if (known.has(websiteId)) continue;
+        // Created after the list above was read (its schedule written meanwhile): not an orphan.
+        if (await websites.findByRef(organizationId, { id: websiteId })) continue;
         await scheduler.remove(websiteId, region);
         orphansRemoved++;
       }
