@@ -67,6 +67,11 @@ export interface PendingMonitorRecord {
   heard?: HeardTimes;
   /** The numbers of its log an insert of it was tried under (a retry looks there for it first). */
   tried: number[];
+  /**
+   * Its first write, given up on after `STORE_WAIT_MS` but perhaps still on its way (its number
+   * not chosen yet): a retry waits for it to settle before looking, or both would land.
+   */
+  writing?: Promise<void>;
   /** Its log entry is in MongoDB. */
   stored: boolean;
   /** Set when decided while MongoDB was away: what MongoDB still owes for it. Null: waits to be decided. */
@@ -260,16 +265,20 @@ export class MonitorCommitter {
     if (mongoWrites === 'defer-if-away' && !this.deps.mongo.available) return false;
     const { repository } = this.deps;
     try {
-      if (options.replay) await repository.appendLogOnce(entry.log, entry.tried);
-      else
-        await withinDeadline(
-          repository.appendLog(entry.log, {
-            timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
-            tried: (n) => entry.tried.push(n),
-          }),
-          STORE_WAIT_MS,
-          `result of ${entry.log.kind} ${entry.log.monitorId}`,
+      if (options.replay) {
+        await entry.writing;
+        await repository.appendLogOnce(entry.log, entry.tried);
+      } else {
+        const write = repository.appendLog(entry.log, {
+          timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
+          tried: (n) => entry.tried.push(n),
+        });
+        entry.writing = write.then(
+          () => undefined,
+          () => undefined,
         );
+        await withinDeadline(write, STORE_WAIT_MS, `result of ${entry.log.kind} ${entry.log.monitorId}`);
+      }
       // `$max`: written again on a retry, a ping's times never move back.
       if (entry.heard)
         await withinDeadline(
