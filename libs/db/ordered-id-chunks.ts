@@ -1,5 +1,5 @@
+import { LRUCache } from 'lru-cache';
 import type { Collection, Db } from 'mongodb';
-import { LruMap } from '../runtime/index.js';
 import { ID_LISTS } from './id-lists.js';
 
 /** Ids a chunk takes before the next id opens a new one (out-of-order ids may still join it). */
@@ -38,7 +38,6 @@ export interface OrderedIdChunksOptions {
 /** An owner's list as a reader read it, under the revision it read first. */
 interface KeptList {
   revision: string;
-  at: number;
   head: ChunkEntry[] | null;
   chunks: Map<number, number[]>;
 }
@@ -88,7 +87,7 @@ export class OrderedIdChunks {
   private readonly listNow: (owner: number) => Promise<number[]>;
   private readonly chunkIds: number;
   private readonly revisions: ListRevisions | undefined;
-  private readonly kept = new LruMap<KeptList>(KEPT_LISTS);
+  private readonly kept = new LRUCache<number, KeptList>({ max: KEPT_LISTS, ttl: KEPT_MS });
 
   constructor(
     db: Db,
@@ -212,10 +211,10 @@ export class OrderedIdChunks {
   private async keptList(owner: number): Promise<KeptList | null> {
     if (!this.revisions) return null;
     const revision = await this.revisions.current(owner);
-    const kept = this.kept.get(String(owner));
-    if (kept && kept.revision === revision && Date.now() - kept.at < KEPT_MS) return kept;
-    const fresh: KeptList = { revision, at: Date.now(), head: null, chunks: new Map() };
-    this.kept.set(String(owner), fresh);
+    const kept = this.kept.get(owner);
+    if (kept?.revision === revision) return kept;
+    const fresh: KeptList = { revision, head: null, chunks: new Map() };
+    this.kept.set(owner, fresh);
     return fresh;
   }
 

@@ -54,6 +54,12 @@ describe('PrecompressedBody', () => {
     expect(compact.heldBytes).toBeLessThan(bytes.length / 50);
   });
 
+  it('kept compressed, an empty body still answers its plain form', async () => {
+    const empty = new PrecompressedBody(Buffer.alloc(0), 'text/plain');
+    const compact = new PrecompressedBody(await empty.compressedForms(), 'text/plain');
+    expect((await compact.coded('identity')).length).toBe(0);
+  });
+
   it('compresses to bytes that decode to the original', async () => {
     const bytes = Buffer.from('<p>hello</p>'.repeat(500));
     expect(gunzipSync(await compress(bytes, 'gzip', 'dynamic')).equals(bytes)).toBe(true);

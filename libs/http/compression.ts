@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Middleware } from 'koa';
-import { LruMap } from '../runtime/index.js';
+import { LRUCache } from 'lru-cache';
 import type { AppContext, AppState } from './context.js';
 
 /** Smaller bodies are sent as they are: compressing them saves less than a packet and costs CPU. */
@@ -111,15 +111,15 @@ const gunzipAsync = promisify(gunzip);
  * some bots), kept by ETag while they fit in 32 MiB: a page asked for again is not unzipped again.
  */
 const UNZIPPED_KEPT_BYTES = 32 * 1024 * 1024;
-const unzipped = new LruMap<Promise<Buffer>>(Number.POSITIVE_INFINITY, UNZIPPED_KEPT_BYTES);
+// One larger than all of it is not kept (`maxEntrySize` is `maxSize`): it would only push out the others.
+const unzipped = new LRUCache<string, Promise<Buffer>>({ maxSize: UNZIPPED_KEPT_BYTES });
 
 function unzippedOnce(key: string, size: number, unzip: () => Promise<Buffer>): Promise<Buffer> {
   const found = unzipped.get(key);
   if (found) return found;
   const bytes = unzip();
-  // One larger than all of it would only push out the others.
-  if (size > UNZIPPED_KEPT_BYTES) return bytes;
-  unzipped.set(key, bytes, size);
+  // lru-cache takes no size of 0 (an empty body).
+  unzipped.set(key, bytes, { size: Math.max(size, 1) });
   bytes.catch(() => unzipped.peek(key) === bytes && unzipped.delete(key));
   return bytes;
 }

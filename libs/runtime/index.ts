@@ -6,7 +6,7 @@ export {
 } from './concurrency-limit.js';
 export { EventLoopTurns, mapInTurns, WORK_SLICE_MS } from './event-loop-turns.js';
 export { groupBy } from './group-by.js';
-export { LruMap } from './lru-map.js';
+export { growingUpTo } from './lru-growing-bound.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';
 export { runFromEnvironment } from './run-from-env.js';

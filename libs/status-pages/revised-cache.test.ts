@@ -25,6 +25,27 @@ describe('RevisedCache', () => {
     await get('b');
     expect(loads).toEqual(['a', 'b', 'c', 'b']);
   });
+
+  it('keeps "not found" apart, 10,000 at most: made-up keys do not push out found values', async () => {
+    const cache = new RevisedCache<string>(60_000);
+    const loads: string[] = [];
+    const get = (key: string) =>
+      cache.get(
+        key,
+        async () => 'r1',
+        async () => {
+          loads.push(key);
+          return { revision: 'r1', value: key.startsWith('page') ? key : null };
+        },
+      );
+    await get('page');
+    for (let n = 0; n <= 10_000; n++) expect(await get(`made-up ${n}`)).toBeNull();
+    expect(await get('page')).toBe('page');
+    expect(await get('made-up 10000')).toBeNull();
+    expect(loads).toHaveLength(10_002);
+    await get('made-up 0');
+    expect(loads).toHaveLength(10_003);
+  });
 });
 
 describe('RevisedCache, stale while refreshing', () => {

@@ -1,4 +1,5 @@
-import { LruMap } from '../runtime/index.js';
+import { LRUCache } from 'lru-cache';
+import { growingUpTo } from '../runtime/index.js';
 import { REVISION_UNKNOWN, type Revision } from './page-revisions.js';
 
 /** What a loader found (null: nothing) and the revision it read before it began. */
@@ -55,10 +56,16 @@ export interface ByteBudget<T> {
  * together share one load. "Not found" is kept apart, so a flood of made-up keys costs one
  * revision read each and does not push out the pages people read. Found values are bounded by
  * count and, given a `budget`, by the bytes they hold.
+ *
+ * lru-cache keeps the entries and their bounds; when one is served stays here, as lru-cache's
+ * `ttl`/`allowStale`/`fetchMethod` cannot say it: fresh only while its revision holds (read on every
+ * request), stale at most `staleWhileRefreshMs` and never after the revision moved, a failed refresh
+ * tried again only a second later, and a visitor who read a change never answered a refresh begun
+ * before it.
  */
 export class RevisedCache<T> {
-  private readonly found: LruMap<Entry<T>>;
-  private readonly absent = new LruMap<Entry<T>>(CAPACITY.absent);
+  private readonly found: LRUCache<string, Entry<T>>;
+  private readonly absent = new LRUCache<string, Entry<T>>(growingUpTo(CAPACITY.absent));
   private readonly maxAgeMs: number;
   private readonly staleMs: number;
 
@@ -70,7 +77,7 @@ export class RevisedCache<T> {
       typeof freshness === 'number' ? { maxAgeMs: freshness } : freshness;
     this.maxAgeMs = maxAgeMs;
     this.staleMs = staleWhileRefreshMs;
-    this.found = new LruMap(CAPACITY.found, budget?.maxBytes);
+    this.found = new LRUCache({ max: CAPACITY.found, maxSize: budget?.maxBytes });
   }
 
   /**
@@ -121,9 +128,15 @@ export class RevisedCache<T> {
     const forget = () => this.absent.get(key) === entry && this.absent.delete(key);
     loaded.then((revised) => {
       entry.at = ageFrom(revised, loadedAt);
-      if (revised.value !== null && forget()) this.found.set(key, entry, this.budget?.sizeOf(revised.value));
+      if (revised.value !== null && forget()) this.keepFound(key, entry, revised.value);
     }, forget);
     return loaded;
+  }
+
+  /** Past the byte budget the least recently read go; one larger than all of it is not kept. */
+  private keepFound(key: string, entry: Entry<T>, value: T): void {
+    // lru-cache takes no size of 0.
+    this.found.set(key, entry, this.budget && { size: Math.max(1, this.budget.sizeOf(value)) });
   }
 
   /** One background load of a value served meanwhile; it replaces the value when it is found. */
@@ -138,7 +151,7 @@ export class RevisedCache<T> {
         if (this.found.peek(key) !== cached) return;
         const fresh: Entry<T> = { at: ageFrom(revised, now), loaded: Promise.resolve(revised) };
         if (revised.value === null) this.found.delete(key);
-        else this.found.set(key, fresh, this.budget?.sizeOf(revised.value));
+        else this.keepFound(key, fresh, revised.value);
       },
       () => {
         cached.refresh = { running: false, notBefore: Date.now() + REFRESH_RETRY_MS };
