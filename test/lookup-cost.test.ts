@@ -344,6 +344,25 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     expect((await api.request('GET', `/status/${wanted}.json`)).status).toBe(200);
   });
 
+  it('keeps "not found" for its ttl and its count at most, the least recently added going first', async () => {
+    const names = new KeyLookup<{ _id: string; name: string }>(db, {
+      collection: `absent-${randomUUID().slice(0, 8)}`,
+      keyField: 'name',
+      absentTtlMs: 300,
+      absentMaxEntries: 2,
+    });
+    for (const name of ['a', 'b', 'c']) expect(await names.find(name)).toBe(null);
+    expect(await findsOf(() => names.find('c'))).toEqual([]);
+    expect(await findsOf(() => names.find('b'))).toEqual([]);
+    // a went when c came; found absent again, it pushes out b (asked for last, but added before c).
+    expect(await findsOf(() => names.find('a'))).toHaveLength(1);
+    expect(await findsOf(() => names.find('c'))).toEqual([]);
+    expect(await findsOf(() => names.find('b'))).toHaveLength(1);
+    expect(await findsOf(() => names.find('a'))).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await findsOf(() => names.find('a'))).toHaveLength(1);
+  });
+
   it('a slug answers only for the page that owns it now: renamed, then taken by another page', async () => {
     const pages = new StatusPageRepository(db);
     const old = `old-${randomUUID().slice(0, 8)}`;

@@ -1,5 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { Collection, Db, Document, Filter, FindOptions, ObjectId, WithId } from 'mongodb';
-import type { ConcurrencyLimit } from '../runtime/index.js';
+import { type ConcurrencyLimit, growingUpTo } from '../runtime/index.js';
 import { isDuplicateKey } from './counters.js';
 import { MongoDeadlineError, withinDeadline } from './unavailable.js';
 
@@ -37,63 +38,34 @@ export class KeyTakenError extends Error {
 const sameRef = (a: LookupRef, b: LookupRef) => typeof a === typeof b && String(a) === String(b);
 
 /**
- * Keys recently found to have no document, kept `ttlMs` and at most `maxEntries` (the oldest go
- * first), so a flood of made-up keys is answered from memory.
+ * Keys recently found to have no document (each kept `absentTtlMs`, the least recently added going
+ * first past `absentMaxEntries`), so a flood of made-up keys is answered from memory.
  */
-class AbsentKeys {
-  private readonly seen = new Map<string, number>();
+type AbsentKeys = LRUCache<string, true>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  has(key: string): boolean {
-    const at = this.seen.get(key);
-    if (at === undefined) return false;
-    if (Date.now() - at < this.ttlMs) return true;
-    this.seen.delete(key);
-    return false;
-  }
-
-  add(key: string): void {
-    this.seen.delete(key);
-    if (this.seen.size >= this.maxEntries) this.seen.delete(this.seen.keys().next().value as string);
-    this.seen.set(key, Date.now());
-  }
-
-  forget(key: string): void {
-    this.seen.delete(key);
-  }
-}
-
-/** One per database and namespace in a process, so every repository instance clears the same one. */
-const absentKeysByNamespace = new Map<string, AbsentKeys>();
-
-/** How many keys' refs a lookup whose refs never move keeps in memory at most (the oldest go first). */
+/** How many keys' refs a lookup whose refs never move keeps in memory at most (the least recently used go first). */
 const KNOWN_REFS_KEPT = 50_000;
 
-/** Refs of keys found lately, per database and namespace (for `refsNeverMove` lookups). */
-const knownRefsByNamespace = new Map<string, Map<string, LookupRef>>();
+/** Refs of keys found lately (for `refsNeverMove` lookups). */
+type KnownRefs = LRUCache<string, LookupRef>;
 
-function knownRefsOf(db: Db, options: KeyLookupOptions): Map<string, LookupRef> {
-  const name = `${db.databaseName}/${namespaceOf(options)}`;
-  let refs = knownRefsByNamespace.get(name);
-  if (!refs) {
-    refs = new Map();
-    knownRefsByNamespace.set(name, refs);
-  }
-  return refs;
-}
+/** One of each per database and namespace in a process, so every repository instance clears the same one. */
+const absentKeysByNamespace = new Map<string, AbsentKeys>();
+const knownRefsByNamespace = new Map<string, KnownRefs>();
 
-function absentKeysOf(db: Db, ttlMs: number, options: KeyLookupOptions): AbsentKeys {
+function sharedPerNamespace<C>(
+  byNamespace: Map<string, C>,
+  db: Db,
+  options: KeyLookupOptions,
+  make: () => C,
+): C {
   const name = `${db.databaseName}/${namespaceOf(options)}`;
-  let absent = absentKeysByNamespace.get(name);
-  if (!absent) {
-    absent = new AbsentKeys(ttlMs, options.absentMaxEntries ?? 10_000);
-    absentKeysByNamespace.set(name, absent);
+  let cache = byNamespace.get(name);
+  if (!cache) {
+    cache = make();
+    byNamespace.set(name, cache);
   }
-  return absent;
+  return cache;
 }
 
 /** Entries are `_id: "<collection>.<keyField>/<key>"` in `key_lookups`. */
@@ -133,7 +105,7 @@ export class KeyLookup<T extends Document> {
   private readonly entries: Collection<LookupEntry>;
   private readonly owners: Collection<T>;
   private readonly absent: AbsentKeys | null;
-  private readonly knownRefs: Map<string, LookupRef> | null;
+  private readonly knownRefs: KnownRefs | null;
 
   constructor(
     db: Db,
@@ -141,16 +113,24 @@ export class KeyLookup<T extends Document> {
   ) {
     this.entries = db.collection<LookupEntry>(KEY_LOOKUPS);
     this.owners = db.collection<T>(options.collection);
-    this.absent = options.absentTtlMs ? absentKeysOf(db, options.absentTtlMs, options) : null;
-    this.knownRefs = options.refsNeverMove ? knownRefsOf(db, options) : null;
-  }
-
-  private remember(key: string, ref: LookupRef): void {
-    const refs = this.knownRefs;
-    if (!refs) return;
-    refs.delete(key);
-    if (refs.size >= KNOWN_REFS_KEPT) refs.delete(refs.keys().next().value as string);
-    refs.set(key, ref);
+    const ttl = options.absentTtlMs;
+    // Both bounds are far above the usual count: storage grows as keys come.
+    this.absent = ttl
+      ? sharedPerNamespace(
+          absentKeysByNamespace,
+          db,
+          options,
+          () => new LRUCache<string, true>({ ...growingUpTo(options.absentMaxEntries ?? 10_000), ttl }),
+        )
+      : null;
+    this.knownRefs = options.refsNeverMove
+      ? sharedPerNamespace(
+          knownRefsByNamespace,
+          db,
+          options,
+          () => new LRUCache<string, LookupRef>(growingUpTo(KNOWN_REFS_KEPT)),
+        )
+      : null;
   }
 
   private entryId(key: string): string {
@@ -186,12 +166,12 @@ export class KeyLookup<T extends Document> {
       }
       const entry = await this.entries.findOne({ _id: this.entryId(key) }, timeLeft());
       const owner = entry ? await this.holder(entry.ref, key, { ...options, ...timeLeft() }) : null;
-      if (entry && owner) this.remember(key, entry.ref);
+      if (entry && owner) this.knownRefs?.set(key, entry.ref);
       return owner;
     };
     // Raced with a timer too: the driver's `timeoutMS` does not end every wait of a stalled server.
     const owner = await withinDeadline(bulkhead ? bulkhead.run(read) : read(), LOOKUP_DEADLINE_MS, what);
-    if (!owner) this.absent?.add(key);
+    if (!owner) this.absent?.set(key, true);
     return owner;
   }
 
@@ -209,13 +189,13 @@ export class KeyLookup<T extends Document> {
       LOOKUP_DEADLINE_MS,
       `the ${namespaceOf(this.options)} lookup`,
     );
-    if (!entry) this.absent?.add(key);
+    if (!entry) this.absent?.set(key, true);
     return entry?.ref ?? null;
   }
 
   /** `key`'s document was read at `ref` and holds it: the next `find` or `refOf` needs no entry read. */
   confirm(key: string, ref: LookupRef): void {
-    this.remember(key, ref);
+    this.knownRefs?.set(key, ref);
   }
 
   /**
@@ -232,7 +212,7 @@ export class KeyLookup<T extends Document> {
       throw error;
     } finally {
       // Also after the write: a read between the entry and the document may have found nothing.
-      this.absent?.forget(key);
+      this.absent?.delete(key);
     }
     // Another claimer of the key may have taken the entry over while this document did not hold
     // the key yet (its write then fails): point the entry back at the document that holds it.
@@ -244,7 +224,7 @@ export class KeyLookup<T extends Document> {
   /** Points `key` at `ref`, a document that holds it already (found another way); throws `KeyTakenError` as `claim`. */
   async point(key: string, ref: LookupRef): Promise<void> {
     const _id = this.entryId(key);
-    this.absent?.forget(key);
+    this.absent?.delete(key);
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await this.entries.insertOne({ _id, ref });
@@ -265,7 +245,7 @@ export class KeyLookup<T extends Document> {
 
   /** Asks MongoDB next time for a key found absent lately: another process said it may exist now. */
   forgetAbsence(key: string): void {
-    this.absent?.forget(key);
+    this.absent?.delete(key);
   }
 
   /** Removes the entry of a key no document will hold again (an integer id), after its document is deleted. */
@@ -292,7 +272,7 @@ export class KeyLookup<T extends Document> {
       if (!isDuplicateKey(error) && !(error as { writeErrors?: unknown }).writeErrors) throw error;
       for (const { key, ref } of pairs) await this.point(key, ref);
     }
-    for (const { key } of pairs) this.absent?.forget(key);
+    for (const { key } of pairs) this.absent?.delete(key);
     try {
       return await write();
     } catch (error) {
