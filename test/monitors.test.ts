@@ -345,6 +345,52 @@ describe('heartbeats, DNS and port checks of a website, end to end', { timeout: 
     expect(banner.body.items[0]?.banner).toBe('220 ready');
   });
 
+  it('POST /api/monitors/{id}/run answers a DNS and a port check now, through their kinds, with what each saw', async () => {
+    type Run = {
+      kind: string;
+      status: string;
+      cause: string | null;
+      address: string | null;
+      timings: Record<string, number | null>;
+      evidence: Record<string, unknown>;
+    };
+    dns.setZone({ 'run.example': { A: ['192.0.2.10'] } });
+    const made: number[] = [];
+    const make = async (path: string, body: object) => {
+      const created = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/${path}`, {
+        token,
+        body: { intervalSeconds: 3600, timeoutSeconds: 2, ...body },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      made.push(created.body.id);
+      const run = await api.request<Run>('POST', `/api/monitors/${created.body.id}/run`, { token });
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      return run.body;
+    };
+    expect(
+      await make('dns-checks', { recordType: 'A', host: 'run.example', expected: ['192.0.2.99'] }),
+    ).toMatchObject({
+      kind: 'dns',
+      status: 'down',
+      cause: 'A run.example: expected 192.0.2.99, got 192.0.2.10',
+      address: null,
+      evidence: { values: ['192.0.2.10'] },
+    });
+    const banner = await make('port-checks', { host: '127.0.0.1', port: bannerPort, expectBanner: '220' });
+    expect(banner).toMatchObject({
+      kind: 'port',
+      status: 'up',
+      address: '127.0.0.1',
+      evidence: { banner: '220 ready' },
+    });
+    expect(banner.timings.connectMs).toBeGreaterThanOrEqual(0);
+    const closed = await make('port-checks', { host: '127.0.0.1', port: closedPort });
+    expect(closed).toMatchObject({ kind: 'port', status: 'down' });
+    expect(closed.cause).toMatch(/connection refused/);
+    for (const id of made)
+      expect((await api.request('DELETE', `/api/monitors/${id}`, { token })).status).toBe(204);
+  });
+
   it('the website’s status, the dashboard, its status page and a badge show its monitors', async () => {
     const status = await api.request<{ monitors: Array<{ kind: string; name: string; status: string }> }>(
       'GET',

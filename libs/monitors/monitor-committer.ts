@@ -60,7 +60,7 @@ export interface PendingMonitorRecord {
   websiteId: number;
   monitor: MonitorDocument;
   subject: Subject;
-  gathered: Omit<Gathered, 'result'>;
+  gathered: Omit<Gathered, 'result' | 'seen'>;
   /** Its log entry, named (`once`) so a retried write cannot store it twice. */
   log: MonitorLogEntry & { once: string };
   /** A ping's times, written with its log entry (before the decision, so a deadline read after sees them). */

@@ -28,6 +28,13 @@ export interface Gathered {
   verdict: MonitorVerdict;
   /** What the events it leads to carry beside the result (a certificate, a DNS change). */
   details: Partial<EventDetails>;
+  /** What it saw, alike for every kind: what a check run on request answers. */
+  seen: {
+    durationMs: number;
+    address: string | null;
+    timings: Record<string, number | null>;
+    evidence: Record<string, unknown>;
+  };
   /** A DNS check's verdict judges what it learned against the check as stored (an accepted change). */
   dns?: { verdict: DnsVerdict; judge(stored: DnsCheckDocument): DnsVerdict };
 }
@@ -68,6 +75,12 @@ async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Pro
       values: answer.values,
     },
     verdict,
+    seen: {
+      durationMs: answer.durationMs,
+      address: null,
+      timings: { totalMs: answer.durationMs },
+      evidence: { values: answer.values, ...(answer.error ? { error: answer.error } : {}) },
+    },
     details: verdict.changed ? { dnsChange: verdict.changed } : {},
     dns: {
       verdict,
@@ -109,6 +122,7 @@ async function gatherPort(
       certificate: certificate ? certificateSummary(certificate, startedAt) : null,
     },
     verdict,
+    seen: { durationMs: outcome.durationMs, address: outcome.address, timings, evidence: outcome.evidence },
     details: sslDetails(outcome.tls, startedAt, verdict),
   };
 }
@@ -136,19 +150,13 @@ async function gatherProbe(
   deps: GatherDependencies,
 ): Promise<Gathered> {
   const outcome = await runProbeCheck(check, contextOf(check, pkg, deps), deps.secrets);
-  const { verdict, startedAt } = outcome;
+  const { verdict, startedAt, durationMs, address, timings, evidence } = outcome;
+  const seen = { durationMs, address, timings, evidence };
   return {
     at: startedAt,
-    result: {
-      region: deps.region,
-      status: verdict.status,
-      cause: verdict.cause,
-      durationMs: outcome.durationMs,
-      address: outcome.address,
-      timings: outcome.timings,
-      evidence: outcome.evidence,
-    },
+    result: { region: deps.region, status: verdict.status, cause: verdict.cause, ...seen },
     verdict,
+    seen,
     details: sslDetails(outcome.tls, startedAt, verdict),
   };
 }

@@ -17,7 +17,7 @@ import {
   uptimeFigures,
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, ProbeUnavailableError, probePort, resolveDns } from '../probe/index.js';
+import { type ProbeOptions, ProbeUnavailableError, } from '../probe/index.js';
 import type { Revisions } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { DueSet, Lane } from '../scheduler/index.js';
@@ -28,12 +28,10 @@ import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-p
 import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './kinds/dns/dns.schema.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './kinds/heartbeat/heartbeat.schema.js';
 import {
-  dnsVerdict,
   heartbeatAt,
   kindTerms,
   PROBE_KINDS,
   type ProbeKindName,
-  portVerdict,
 } from './kinds/index.js';
 import type { PortCheckCreate, PortCheckUpdate } from './kinds/port/port.schema.js';
 import {
@@ -49,7 +47,7 @@ import {
 } from './monitor.repository.js';
 import type { MonitorStatus } from './monitor-common.js';
 import type { MonitorCreate } from './monitor-create.schema.js';
-import { runProbeCheck } from './monitor-gather.js';
+import { gather } from './monitor-gather.js';
 import { monitorResultSource } from './monitor-results.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
@@ -168,59 +166,26 @@ export class MonitorService {
       throw notAllowed(`The package "${owner.pkg.displayName}" does not include ${feature}`, [
         { path: '', message: `the package does not include ${feature}` },
       ]);
-    const alerting = owner.pkg.alerting;
-    const timeoutMs = monitor.timeoutSeconds * 1000;
+    const { probe, dnsResolvers, secrets } = this.deps;
     return this.runs.run(async () => {
-      const base = { kind: monitor.kind, monitorId: monitor.id };
-      if (monitor.kind === 'dns') {
-        const answer = await resolveDns(
-          { name: monitor.host, recordType: monitor.recordType, timeoutMs },
-          { resolvers: this.deps.dnsResolvers },
-        );
-        const verdict = dnsVerdict(monitor, answer, answer.startedAt);
-        return {
-          ...base,
-          startedAt: answer.startedAt,
-          status: verdict.status,
-          cause: verdict.cause,
-          durationMs: answer.durationMs,
-          address: null,
-          timings: { totalMs: answer.durationMs },
-          evidence: { values: answer.values, ...(answer.error ? { error: answer.error } : {}) },
-        };
-      }
-      if (monitor.kind === 'port') {
-        const seen = await probePort({ ...monitor, timeoutMs }, this.deps.probe);
-        const verdict = portVerdict(monitor, seen, alerting, seen.startedAt);
-        return {
-          ...base,
-          startedAt: seen.startedAt,
-          status: verdict.status,
-          cause: verdict.cause,
-          durationMs: seen.timings.totalMs,
-          address: seen.address,
-          timings: seen.timings,
-          evidence: { banner: seen.banner, ...(seen.error ? { error: seen.error } : {}) },
-        };
-      }
-      const outcome = await runProbeCheck(
-        monitor,
-        { probe: this.deps.probe, timeoutMs, alerting },
-        this.deps.secrets,
-      ).catch((error: unknown) => {
+      const gathered = await gather(monitor, owner.pkg, {
+        probe,
+        dnsResolvers,
+        secrets,
+        region: 'api',
+      }).catch((error: unknown) => {
         if (error instanceof ProbeUnavailableError)
           throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
         throw error;
       });
+      const { status, cause } = gathered.verdict;
       return {
-        ...base,
-        startedAt: outcome.startedAt,
-        status: outcome.verdict.status,
-        cause: outcome.verdict.cause,
-        durationMs: outcome.durationMs,
-        address: outcome.address,
-        timings: outcome.timings,
-        evidence: outcome.evidence,
+        kind: monitor.kind,
+        monitorId: monitor.id,
+        startedAt: gathered.at,
+        status,
+        cause,
+        ...gathered.seen,
       };
     });
   }
