@@ -10,7 +10,9 @@
  * is compared with one print of it alone.
  * Goal: B's p99 within 2× its quiet p99 + 20 ms in every row; B's PDF within 2 prints' time.
  * Prints a table and writes JSON to bench/results/.
- * Usage: npm run bench:noisy-neighbours [-- --seconds 30 --runtime tsx|dist]
+ * Usage: npm run bench:noisy-neighbours [-- --seconds 30 --runtime tsx|dist] [--rows exports,PDFs]
+ * (`--rows`: only the rows whose names hold one of these, beside the quiet one).
+ * BENCH_API_CPU_PROF=<dir>: the API writes a V8 CPU profile there when it stops.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -28,8 +30,10 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '30' },
     runtime: { type: 'string', default: 'tsx' },
+    rows: { type: 'string' },
   },
 });
+const chosenRows = values.rows?.split(',');
 const seconds = Number(values.seconds);
 const runtime = parseRuntime(values.runtime);
 if (!(seconds > 0)) throw new Error('--seconds must be positive');
@@ -90,6 +94,9 @@ if (runtime === 'dist') compileForDist(say);
 await withBenchDatabases('noisy', async (stack) => {
   const { url, pid } = await startApiProcess(stack, {
     runtime,
+    nodeArgs: process.env.BENCH_API_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`]
+      : [],
     env: { RATE_LIMIT_PER_MINUTE: '1200', TRUST_PROXY: 'true', LOG_LEVEL: 'error' },
   });
   const mongo = new MongoClient(stack.mongoUrl);
@@ -241,7 +248,9 @@ await withBenchDatabases('noisy', async (stack) => {
     ],
   ];
   const loadAtStart = loadavg();
-  for (const [row, flooder] of flooders) {
+  for (const [row, flooder] of flooders.filter(
+    ([row]) => row === 'quiet' || !chosenRows || chosenRows.some((part) => row.includes(part)),
+  )) {
     const cpuBefore = cpuSecondsOf(pid);
     const until = performance.now() + seconds * 1000;
     const floodAnswers = flooder(until);
