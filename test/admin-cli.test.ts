@@ -5,6 +5,7 @@ import { USAGE } from '../apps/cli/admin/command-line.js';
 import { COMMANDS } from '../apps/cli/admin/commands.js';
 import { keyIdOf, SecretBox } from '../libs/secrets/index.js';
 import { TestApi } from './support/harness.js';
+import { sessionCookieOf, withCookie } from './support/people.js';
 import { selfSignedClientCertificate } from './support/pki.js';
 
 const run = promisify(execFile);
@@ -106,6 +107,56 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('has an account already') });
   });
 
+  it('create-org makes the package "standard": the seed\'s first call works at once, for its token and its first owner', async () => {
+    const result = await admin('create-org', '--name', 'Epsilon', '--owner-email', 'first-owner@example.com');
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as {
+      organizationId: number;
+      token: string;
+      ownerInvitation: { link: string };
+    };
+    const packages = (await admin('list-packages', '--org', String(created.organizationId))).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { features: Record<string, boolean> });
+    expect(packages).toHaveLength(1);
+    // The limits and alerting docs/resources.md documents.
+    expect(packages[0]).toMatchObject({
+      key: 'standard',
+      displayName: 'Standard',
+      limits: {
+        maxWebsites: 50,
+        minCheckIntervalSeconds: 60,
+        resultRetentionDays: 30,
+        maxHeartbeatsPerWebsite: 10,
+      },
+      alerting: {
+        confirmations: 2,
+        recoveryConfirmations: 1,
+        responseTimeThresholdMs: 5000,
+        regionQuorum: 1,
+      },
+    });
+    expect(Object.values(packages[0]!.features).every(Boolean)).toBe(true);
+    const seedCall = { name: 'Acme', plan: 'standard' };
+    const byToken = await api.request('POST', '/api/v1/customers', { token: created.token, body: seedCall });
+    expect(byToken).toMatchObject({ status: 201, body: { status: 'active' } });
+    // The first owner signs up from the printed link, and the call works with their session too.
+    const signUp = await api.request('POST', '/api/auth/accept-invitation', {
+      body: {
+        token: new URL(created.ownerInvitation.link).searchParams.get('token'),
+        name: 'First Owner',
+        password: 'granite-harbor-53-violet',
+      },
+    });
+    expect(signUp.status).toBe(201);
+    const cookie = sessionCookieOf(signUp)!;
+    const byOwner = await withCookie(api, cookie, 'POST', '/api/v1/customers', {
+      body: { ...seedCall, name: 'Beta' },
+    });
+    expect(byOwner).toMatchObject({ status: 201, body: { status: 'active' } });
+  });
+
   it('create-token, list-tokens and revoke-token', async () => {
     const org = JSON.parse((await admin('create-org', '--name', 'Beta')).stdout) as {
       organizationId: number;
@@ -201,7 +252,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already has a package with key "agency"');
     const listed = (await admin('list-packages', '--org', org)).stdout.trim().split('\n');
-    expect(listed.map((line) => JSON.parse(line).key)).toEqual(['agency']);
+    expect(listed.map((line) => JSON.parse(line).key)).toEqual(['standard', 'agency']);
     const customer = await api.request('POST', '/api/v1/customers', {
       token,
       body: { name: 'Acme', plan: 'agency' },

@@ -1,3 +1,4 @@
+export { DEFAULT_PACKAGE, ensureDefaultPackage } from './default-package.js';
 export { type PackageDocument, PackageRepository, packageIndexes } from './package.repository.js';
 export {
   type Alerting,

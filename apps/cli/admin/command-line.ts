@@ -4,9 +4,10 @@ import { z } from 'zod';
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-org --name NAME [--owner-email EMAIL]   a new organization and its first admin token; with
-                                                 --owner-email also an owner invitation (its link,
-                                                 valid 72 h, printed once; nothing is mailed)
+  create-org --name NAME [--owner-email EMAIL]   a new organization, its package "standard" (every
+                                                 feature, the default limits) and its first admin
+                                                 token; with --owner-email also an owner invitation
+                                                 (its link, valid 72 h, printed once; not mailed)
   create-token --org ID --scopes read,write,admin [--name NAME]
                                                  a new API token of the organization
   revoke-token --token-prefix PREFIX             revokes the token whose prefix (wm_ + 8) is given

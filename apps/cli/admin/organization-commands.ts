@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../../libs/contract/index.js';
+import { createOrganization } from '../../../libs/organizations/index.js';
+import { PackageRepository } from '../../../libs/packages/index.js';
 import {
   InvitationRepository,
   linkWithToken,
@@ -9,7 +11,10 @@ import {
 import { parseWith, print, required } from './command-line.js';
 import type { AdminCommand } from './context.js';
 
-/** Organizations: making one (with its first admin token and owner invitation) and its two-factor policy. */
+/**
+ * Organizations: making one (with its default package, first admin token and owner invitation) and
+ * its two-factor policy.
+ */
 export const organizationCommands: Record<string, AdminCommand> = {
   'create-org': async ({ db, config, values, organizations, tokens }) => {
     const name = parseWith(z.string().trim().min(1).max(200), required(values.name, '--name'), '--name');
@@ -19,7 +24,10 @@ export const organizationCommands: Record<string, AdminCommand> = {
         : normalizeEmail(parseWith(z.email(), values['owner-email'], '--owner-email'));
     if (ownerEmail && (await new UserRepository(db).findByEmail(ownerEmail)))
       throw new Error(`${ownerEmail} has an account already`);
-    const organization = await organizations.create(name);
+    const organization = await createOrganization(
+      { organizations, packages: new PackageRepository(db) },
+      name,
+    );
     const { token } = await tokens.create({
       organizationId: organization.id,
       name: 'bootstrap admin',
