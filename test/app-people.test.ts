@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationRepository } from '../libs/auth/index.js';
 import { base32Decode, totp } from '../libs/people/totp.js';
 import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
-import { TestApi } from './support/harness.js';
+import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
 
@@ -262,6 +262,63 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(await page.evaluate("sessionStorage.getItem('webmon-token')")).toBeNull();
+    await context.close();
+  });
+
+  it('learns a pasted token’s organization and scopes from /api/me, never by guessing from a website or package', async () => {
+    // An organization with a customer and no website: nothing but /api/me could name it.
+    const { organizationId: own, token: admin } = await api.createOrganization(['admin']);
+    const customerId = await createCustomer(
+      api,
+      admin,
+      (await createPackage(api, admin)).id,
+      'Pasted Customer',
+    );
+    const asked: string[] = [];
+    const { context, page } = await newPage();
+    page.on('request', (request) => {
+      const { pathname, search } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(`${pathname}${search}`);
+    });
+    const paste = async (token: string) => {
+      await page.goto(`${base}/sign-in`);
+      await page.getByText('Use an API token instead (automation accounts)').click();
+      await page.getByLabel('API token').fill(token);
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
+    };
+    // A write token: the organization's customers, and no admin pages (its scopes say so).
+    await paste(await api.createToken(own, ['read', 'write']));
+    await page.getByRole('link', { name: 'Customers', exact: true }).click();
+    await page.getByRole('link', { name: 'Pasted Customer' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Packages' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'People' }).count()).toBe(0);
+    await look(page, 'pasted-token-customers');
+    expect(asked).toContain('/api/me');
+    expect(asked).toContain(`/api/customers?organizationId=${own}`);
+    // The guess read one website, then the packages, before the customers (the new-customer form reads packages too).
+    const customersAt = asked.indexOf(`/api/customers?organizationId=${own}`);
+    expect(
+      asked
+        .slice(0, customersAt)
+        .filter((path) => /^\/api\/(packages|websites\/summaries\?limit=1$)/.test(path)),
+    ).toEqual([]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    // A token bound to the customer reads that customer alone, as a client user does.
+    asked.length = 0;
+    const bound = await api.request<{ token: string }>('POST', '/api/tokens', {
+      token: admin,
+      body: { name: 'client portal', scopes: ['read'], customerId },
+    });
+    const customerRead = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === `/api/customers/${customerId}`,
+    );
+    await paste(bound.body.token);
+    expect((await customerRead).status()).toBe(200);
+    expect(asked.filter((path) => path.startsWith('/api/customers?'))).toEqual([]);
+    expect(await page.getByRole('alert').count()).toBe(0);
     await context.close();
   });
 });

@@ -73,7 +73,7 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
   /** 403 exactly where the caller's rank is below the scope; elsewhere anything but 401 and 403. */
   const scopeBoundary =
     (rank: number, peopleOnly: boolean) => (operation: { path: string; scope: Scope }) => {
-      const allowed = rank >= RANK[operation.scope] && !(peopleOnly && operation.path.startsWith('/api/me'));
+      const allowed = rank >= RANK[operation.scope] && !(peopleOnly && operation.path.startsWith('/api/me/'));
       return (status: number) => (allowed ? ![401, 403].includes(status) : status === 403);
     };
 
@@ -86,7 +86,7 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
     },
   );
 
-  // The /api/me routes are for people: a token of any scope gets 403 there.
+  // The /api/me/… routes are for people: a token of any scope gets 403 there (`GET /api/me` answers it).
   it.each(['read', 'write', 'admin'] as const)(
     'a token with %s: 403 exactly below the scope',
     async (granted) => {

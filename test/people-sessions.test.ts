@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../apps/api/api.js';
 import { OrganizationRepository } from '../libs/auth/index.js';
 import { createLogger } from '../libs/logging/index.js';
-import { createPackage, TestApi, testConfig } from './support/harness.js';
+import { createCustomer, createPackage, TestApi, testConfig } from './support/harness.js';
 import {
   cookieOf,
   createOrganizationId,
@@ -208,13 +208,41 @@ describe('people: sign-in, sessions and roles', () => {
     const name = (await new OrganizationRepository(api.db).findById(organizationId))!.name;
     const me = await withCookie(api, await signIn(api, email), 'GET', '/api/me');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ user: { email }, organization: { id: organizationId, name } });
+    expect(me.body).toEqual({
+      kind: 'person',
+      user: expect.objectContaining({ email, role: 'editor' }),
+      organization: { id: organizationId, name },
+      scopes: ['read', 'write'],
+    });
   });
 
-  it('/api/me is for people: an API token gets 403', async () => {
-    const res = await api.request('GET', '/api/me', { token: adminToken });
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ detail: expect.stringContaining('API token') });
+  it('GET /api/me answers an API token: its organization, scopes and what names it, never the token', async () => {
+    const name = (await new OrganizationRepository(api.db).findById(organizationId))!.name;
+    const made = await api.request<{ id: number; token: string; prefix: string }>('POST', '/api/tokens', {
+      token: adminToken,
+      body: { name: 'deploys', scopes: ['read', 'write'] },
+    });
+    const me = await api.request('GET', '/api/me', { token: made.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      kind: 'token',
+      token: { id: made.body.id, name: 'deploys', prefix: made.body.prefix, customerId: null, userId: null },
+      organization: { id: organizationId, name },
+      scopes: ['read', 'write'],
+    });
+    expect(JSON.stringify(me.body)).not.toContain(made.body.token);
+    // A token bound to a customer says which.
+    const customerId = await createCustomer(api, adminToken, (await createPackage(api, adminToken)).id);
+    const bound = await api.request<{ token: string }>('POST', '/api/tokens', {
+      token: adminToken,
+      body: { name: 'client portal', scopes: ['read'], customerId },
+    });
+    const boundMe = await api.request('GET', '/api/me', { token: bound.body.token });
+    expect(boundMe.body).toMatchObject({ kind: 'token', token: { customerId }, scopes: ['read'] });
+    // The person's own routes stay theirs.
+    const sessions = await api.request('GET', '/api/me/sessions', { token: adminToken });
+    expect(sessions.status).toBe(403);
+    expect(sessions.body).toMatchObject({ detail: expect.stringContaining('API token') });
   });
 
   it('the OpenAPI document declares the cookie beside the bearer token', async () => {

@@ -270,6 +270,7 @@ export async function startApi(
       sessions: services.sessions,
       users: services.users,
       passwords,
+      tokens: services.tokens,
       organizationName,
     }),
     ...twoFactorRoutes({ twoFactor, users: services.users, sessions: services.sessions }),

@@ -1,5 +1,5 @@
 export { API_TOKENS, type ApiToken, ApiTokenRepository, apiTokenIndexes } from './api-token.repository.js';
-export { scopeList, tokenFitsRole, toTokenView } from './api-token.schema.js';
+export { scopeList, tokenFitsRole, tokenView, toTokenView } from './api-token.schema.js';
 export { createAuthenticator } from './authenticator.js';
 export { type Organization, OrganizationRepository, organizationIndexes } from './organization.repository.js';
 export { generateToken, hashToken, isWellFormedToken } from './token.js';

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { noteForAudit } from '../audit/index.js';
+import { type ApiTokenRepository, toTokenView } from '../auth/index.js';
 import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../contract/index.js';
 import { notAllowed, notFound } from '../errors/index.js';
 import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../http/index.js';
 import type { AccountPasswords } from './account-passwords.js';
 import { DEVICE_COOKIE, DEVICE_REMEMBERED_MS } from './known-devices.js';
+import { meView } from './me.schema.js';
 import { newPassword } from './password-policy.js';
 import type { SessionStore } from './session-store.js';
 import type { SignIn } from './sign-in.js';
 import type { UserRepository } from './user.repository.js';
-import { loginBody, meView, sessionView, signedInView, toUserView } from './user.schema.js';
+import { loginBody, sessionView, signedInView, toUserView } from './user.schema.js';
 
 const TAGS = ['People'];
 
@@ -80,9 +82,22 @@ export function sessionRoutes(deps: {
   sessions: SessionStore;
   users: UserRepository;
   passwords: AccountPasswords;
+  /** The token `GET /api/me` describes when an API token calls. */
+  tokens: Pick<ApiTokenRepository, 'findById'>;
   /** The organization's name, shown by `GET /api/me`. */
   organizationName(organizationId: number): Promise<string | null>;
 }): Route[] {
+  /** The person or the API token behind a request, as `GET /api/me` names them. */
+  const whoCalls = async (auth: AuthContext) => {
+    if (auth.tokenId !== undefined) {
+      const token = await deps.tokens.findById(auth.organizationId, auth.tokenId);
+      if (!token) throw notFound('No such token');
+      return { kind: 'token' as const, token: toTokenView(token) };
+    }
+    const user = await deps.users.findById(auth.organizationId, personOf(auth).userId);
+    if (!user) throw notFound('No such user');
+    return { kind: 'person' as const, user: toUserView(user) };
+  };
   return [
     defineRoute({
       method: 'post',
@@ -164,18 +179,22 @@ export function sessionRoutes(deps: {
       method: 'get',
       path: '/api/me',
       operationId: 'getMe',
-      summary: 'The signed-in user and their organization',
-      description: 'For a person signed in with the session cookie; an API token is 403.',
+      summary: 'Who calls: the signed-in user or the API token, its organization and scopes',
+      description:
+        '`kind` tells them apart: `person` (the session cookie) with `user`, `token` with the token’s id, name and prefix (never the token itself).',
       tags: TAGS,
       access: 'read',
-      success: { status: 200, description: 'The user and their organization', schema: meView },
+      success: { status: 200, description: 'The caller, its organization and scopes', schema: meView },
       handle: async ({ auth }) => {
-        const [user, name] = await Promise.all([
-          deps.users.findById(auth.organizationId, personOf(auth).userId),
+        const [caller, name] = await Promise.all([
+          whoCalls(auth),
           deps.organizationName(auth.organizationId),
         ]);
-        if (!user) throw notFound('No such user');
-        return { user: toUserView(user), organization: { id: auth.organizationId, name: name ?? '' } };
+        return {
+          ...caller,
+          organization: { id: auth.organizationId, name: name ?? '' },
+          scopes: auth.scopes,
+        };
       },
     }),
     defineRoute({

@@ -63,16 +63,6 @@ export function toUserView(user: User): UserView {
 
 export const signedInView = z.object({ user: userView }).meta({ id: 'SignedIn' });
 
-/** `GET /api/me`: the signed-in person and the organization they belong to. */
-export const meView = z
-  .object({
-    user: userView,
-    organization: z
-      .object({ id: z.number().int(), name: z.string() })
-      .describe('The organization the person belongs to (its id is the `organizationId` of its resources)'),
-  })
-  .meta({ id: 'Me' });
-
 export const loginBody = z
   .strictObject({
     // Not checked as an address: a malformed one answers what a wrong one does.

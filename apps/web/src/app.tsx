@@ -4,7 +4,7 @@ import { Overview } from './overview/overview.js';
 import { AcceptInvitation } from './people/accept-invitation.js';
 import { ResetPassword } from './people/reset-password.js';
 import { SignIn } from './people/sign-in.js';
-import { type Caller, canEdit, clientCustomerId, SessionProvider, useSession } from './session.js';
+import { canEdit, clientCustomerId, isAdmin, SessionProvider, useSession } from './session.js';
 
 // Screens behind the sign-in load on demand: the first load stays small. The overview, where
 // most visits start, comes with the app: loading it after the app's script costs a round trip.
@@ -158,13 +158,6 @@ function Shell() {
         )}
       </main>
     </>
-  );
-}
-
-/** Admins (and owners) manage people, packages and tokens, and read the audit log; a token: the API decides. */
-function isAdmin(caller: Caller | null | undefined): boolean {
-  return (
-    caller?.kind === 'token' || (caller?.kind === 'person' && ['admin', 'owner'].includes(caller.user.role))
   );
 }
 

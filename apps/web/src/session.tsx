@@ -1,18 +1,27 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { hasScope } from '../../../libs/contract/scopes.js';
 import { api, onAuthLost, pastedToken, type Schemas, signedInHere } from './api/client.js';
 
-/** Who uses the app: a person signed in with the session cookie, or a pasted API token. */
-export type Caller = { kind: 'person'; user: Schemas['User'] } | { kind: 'token' };
+/**
+ * Who uses the app, as `GET /api/me` answers: a person signed in with the session cookie, or a
+ * pasted API token; either with its organization and scopes.
+ */
+export type Caller = Schemas['Me'];
 
 interface Session {
   /** undefined while asking the API, null when signed out. */
   caller: Caller | null | undefined;
   /** The organization requires two-factor of this person, not yet enrolled: only the enrolment opens. */
   mustEnrol: boolean;
-  signedIn(caller: Caller): void;
+  /**
+   * Someone signed in (a password, an accepted invitation, a pasted token) or turned two-factor on:
+   * the enrolment prompt goes (the API asks for it again if it must) and `/api/me` says who calls.
+   */
+  signedIn(): Promise<Caller | null>;
   signOut(): Promise<void>;
-  refresh(): Promise<void>;
+  /** Asks `/api/me` who calls now (null: no one; throws when it did not answer). */
+  refresh(): Promise<Caller | null>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -23,31 +32,38 @@ export function useSession(): Session {
   return session;
 }
 
-/** Staff may change things; a client user (bound to one customer) only looks. A token: the API decides. */
+/** Editors and up (or a token with the write scope) change things; viewers and client users only look. */
 export function canEdit(caller: Caller | null | undefined): boolean {
-  if (!caller) return false;
-  return caller.kind === 'token' || ['editor', 'admin', 'owner'].includes(caller.user.role);
+  return caller ? hasScope(caller.scopes, 'write') : false;
 }
 
+/** Admins and owners (or a token with the admin scope) manage people, packages and tokens, and read the audit log. */
+export function isAdmin(caller: Caller | null | undefined): boolean {
+  return caller ? hasScope(caller.scopes, 'admin') : false;
+}
+
+/** The one customer the caller sees (a client user's, a token's bound to one); null: the whole organization. */
 export function clientCustomerId(caller: Caller | null | undefined): number | null {
-  return caller?.kind === 'person' && caller.user.role === 'client' ? caller.user.customerId : null;
+  if (!caller) return null;
+  return caller.kind === 'person' ? caller.user.customerId : caller.token.customerId;
 }
 
 export function SessionProvider({ children }: { children: ComponentChildren }) {
   const [caller, setCaller] = useState<Caller | null | undefined>(undefined);
   const [mustEnrol, setMustEnrol] = useState(false);
 
+  // A pasted token is asked about as a session is: the API says its organization and scopes.
   const refresh = useCallback(async () => {
-    if (pastedToken.get()) {
-      setCaller({ kind: 'token' });
-      return;
-    }
     const { data, response } = await api.GET('/api/me');
-    if (data) setCaller({ kind: 'person', user: data.user });
-    else if (response.status === 401 || response.status === 403) {
-      signedInHere.set(false);
-      setCaller(null);
-    } else throw new Error(`GET /api/me answered ${response.status}`);
+    if (data) {
+      setCaller(data);
+      return data;
+    }
+    if (response.status !== 401 && response.status !== 403)
+      throw new Error(`GET /api/me answered ${response.status}`);
+    signedInHere.set(false);
+    setCaller(null);
+    return null;
   }, []);
 
   // A person signed in: the next visit may read before asking who it is. A pasted token lives in
@@ -71,9 +87,9 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
   const session: Session = {
     caller,
     mustEnrol,
-    signedIn: (next) => {
+    signedIn: () => {
       setMustEnrol(false);
-      setCaller(next);
+      return refresh();
     },
     async signOut() {
       if (pastedToken.get()) pastedToken.clear();

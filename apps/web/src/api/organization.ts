@@ -1,3 +1,5 @@
+import { type Caller, clientCustomerId, useSession } from '../session.js';
+import { type Loaded, useLoad } from '../ui/use-load.js';
 import { api, must, type Schemas } from './client.js';
 
 /** Websites per request while reading them all (the summaries' pages are by id, at most 1,000). */
@@ -63,8 +65,6 @@ export async function allWebsites(
   const scope = customerId ? { customerId } : {};
   let limit = FIRST_PAGE;
   let request = customerId === undefined ? takeEarlyFirstPage() : requestPage({ limit, ...scope });
-  // The first page names the organization: a lookup asked meanwhile waits for it instead of asking too.
-  if (!organizationKnown) firstPage = request.then((answer) => answer.data);
   for (;;) {
     const page = must(await request);
     websites.push(...page);
@@ -79,36 +79,17 @@ export async function allWebsites(
   }
 }
 
-let organization: Promise<number | null> | undefined;
-let organizationKnown = false;
-/** The first page of websites being read now, if any (see allWebsites). */
-let firstPage: Promise<WebsiteSummary[] | undefined> | undefined;
-
-/**
- * The caller's organization id, which `GET /api/customers` asks for. The API does not say it in
- * `/api/me`; every website and package carries it, so the first one found tells.
- */
-export function organizationId(): Promise<number | null> {
-  organization ??= (async () => {
-    const reading = (await firstPage?.catch(() => undefined))?.[0];
-    if (reading) return reading.organizationId;
-    const { data: websites } = await api.GET('/api/websites/summaries', { params: { query: { limit: 1 } } });
-    if (websites?.[0]) return websites[0].organizationId;
-    const { data: packages } = await api.GET('/api/packages');
-    return packages?.[0]?.organizationId ?? null;
-  })();
-  return organization.then((id) => {
-    organizationKnown = id !== null;
-    if (id === null) organization = undefined;
-    return id;
-  });
+/** The customers the caller may see (read again when the caller changes). */
+export function useVisibleCustomers(): Loaded<Schemas['Customer'][]> {
+  const { caller } = useSession();
+  return useLoad(() => visibleCustomers(caller), [caller]);
 }
 
-/** The customers the caller may see: the organization's, or a client user's own. */
-export async function visibleCustomers(clientCustomerId: number | null): Promise<Schemas['Customer'][]> {
-  if (clientCustomerId !== null)
-    return [must(await api.GET('/api/customers/{id}', { params: { path: { id: clientCustomerId } } }))];
-  const id = await organizationId();
-  if (id === null) return [];
-  return must(await api.GET('/api/customers', { params: { query: { organizationId: id } } }));
+/** Its organization's customers, or the one customer the caller is bound to; none signed out. */
+async function visibleCustomers(caller: Caller | null | undefined): Promise<Schemas['Customer'][]> {
+  if (!caller) return [];
+  const own = clientCustomerId(caller);
+  if (own !== null) return [must(await api.GET('/api/customers/{id}', { params: { path: { id: own } } }))];
+  const query = { organizationId: caller.organization.id };
+  return must(await api.GET('/api/customers', { params: { query } }));
 }

@@ -248,8 +248,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in user and their organization
-         * @description For a person signed in with the session cookie; an API token is 403.
+         * Who calls: the signed-in user or the API token, its organization and scopes
+         * @description `kind` tells them apart: `person` (the session cookie) with `user`, `token` with the token’s id, name and prefix (never the token itself).
          */
         get: operations["getMe"];
         put?: never;
@@ -2365,13 +2365,39 @@ export interface components {
         };
         /** @enum {string} */
         Role: "viewer" | "editor" | "admin" | "owner" | "client";
-        Me: {
+        Me: components["schemas"]["PersonCaller"] | components["schemas"]["TokenCaller"];
+        PersonCaller: {
+            /** @constant */
+            kind: "person";
             user: components["schemas"]["User"];
-            /** @description The organization the person belongs to (its id is the `organizationId` of its resources) */
+            /** @description The caller's organization (its id is the `organizationId` of its resources) */
             organization: {
                 id: number;
                 name: string;
             };
+            /** @description What the caller may do (each scope includes the ones before it): a person's from their role */
+            scopes: components["schemas"]["TokenScope"][];
+        };
+        TokenCaller: {
+            /** @constant */
+            kind: "token";
+            token: {
+                id: number;
+                name: string;
+                /** @description The first characters of the token, to recognize it */
+                prefix: string;
+                /** @description The customer the token is bound to (null: the whole organization) */
+                customerId: number | null;
+                /** @description A personal token's user: it is never wider than their role, and is revoked when they go or their role narrows below it (null: the organization's) */
+                userId: number | null;
+            };
+            /** @description The caller's organization (its id is the `organizationId` of its resources) */
+            organization: {
+                id: number;
+                name: string;
+            };
+            /** @description What the caller may do (each scope includes the ones before it): a person's from their role */
+            scopes: components["schemas"]["TokenScope"][];
         };
         Session: {
             /** @description A handle for the session (not the session id, which only its cookie holds) */
@@ -6974,7 +7000,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user and their organization */
+            /** @description The caller, its organization and scopes */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];

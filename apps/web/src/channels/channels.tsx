@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { visibleCustomers } from '../api/organization.js';
+import { useVisibleCustomers } from '../api/organization.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
@@ -218,7 +218,7 @@ function ChannelForm({
   schema: ChannelSchema;
   onSaved: (channel: Channel, secret: string | undefined) => void;
 }) {
-  const customers = useLoad(() => visibleCustomers(null), []);
+  const customers = useVisibleCustomers();
   const [type, setType] = useState<string>(channel?.type ?? 'slack');
   const [name, setName] = useState(channel?.name ?? '');
   const [enabled, setEnabled] = useState(channel?.enabled ?? true);

@@ -1,8 +1,7 @@
 import { useLocation } from 'preact-iso';
-import { visibleCustomers } from '../api/organization.js';
+import { useVisibleCustomers } from '../api/organization.js';
 import { clientCustomerId, useSession } from '../session.js';
 import { FormError } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { CustomerForm } from './customer-form.js';
 
 const STATUS_TEXT = {
@@ -15,7 +14,7 @@ export function Customers() {
   const { caller } = useSession();
   const { route } = useLocation();
   const own = clientCustomerId(caller);
-  const customers = useLoad(() => visibleCustomers(own), [own]);
+  const customers = useVisibleCustomers();
   return (
     <section>
       <h1>Customers</h1>

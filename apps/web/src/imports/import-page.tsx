@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
-import { allWebsites, visibleCustomers } from '../api/organization.js';
+import { allWebsites, useVisibleCustomers } from '../api/organization.js';
 import { Check, Field, FormError } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { NOUN } from '../websites/monitor-forms.js';
@@ -29,7 +29,7 @@ const POLL_MS = 500;
  * each monitor.
  */
 export function ImportPage() {
-  const customers = useLoad(() => visibleCustomers(null), []);
+  const customers = useVisibleCustomers();
   const wanted = Number(new URLSearchParams(location.search).get('customerId')) || null;
   const [format, setFormat] = useState<Format>('uptime-kuma');
   const [customerId, setCustomerId] = useState<number | null>(wanted);

@@ -3,7 +3,7 @@ import {
   allWebsites,
   SEARCH_MIN_CHARS,
   searchWebsites,
-  visibleCustomers,
+  useVisibleCustomers,
   type WebsiteSummary,
 } from '../api/organization.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
@@ -33,7 +33,7 @@ export function Overview() {
   const websites = useLoad(() => allWebsites(undefined, setPartial), [ownCustomer], POLL_MS);
   const all = websites.data ?? partial;
   const reading = websites.data === undefined && partial !== undefined;
-  const customers = useLoad(() => visibleCustomers(ownCustomer), [ownCustomer]);
+  const customers = useVisibleCustomers();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [customer, setCustomer] = useState('');

@@ -25,7 +25,7 @@ export function AcceptInvitation() {
     setBusy(false);
     if (data) {
       pastedToken.clear();
-      await session.refresh();
+      await session.signedIn();
       route('/');
       return;
     }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { visibleCustomers } from '../api/organization.js';
+import { useVisibleCustomers } from '../api/organization.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormActions, FormError, Notice } from '../ui/form.js';
@@ -22,7 +22,7 @@ const roleName = (role: Role) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /** Users, invitations and API tokens (admins). */
 export function People() {
-  const customers = useLoad(() => visibleCustomers(null), []);
+  const customers = useVisibleCustomers();
   const customerName = (id: number | null) =>
     id === null ? '' : (customers.data?.find((c) => c.id === id)?.name ?? `customer ${id}`);
   return (

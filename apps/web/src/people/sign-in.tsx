@@ -33,7 +33,7 @@ export function SignIn() {
     setBusy(false);
     if (data) {
       pastedToken.clear();
-      session.signedIn({ kind: 'person', user: data.user });
+      await session.signedIn();
       route(nextPath(query));
       return;
     }
@@ -61,13 +61,17 @@ export function SignIn() {
   const useToken = async (event: Event) => {
     event.preventDefault();
     pastedToken.set(token.trim());
-    const { response } = await api.GET('/api/websites', { params: { query: { limit: 1 } } });
-    if (response.status === 401) {
+    // The API says whose token it is (its organization and scopes), or that it takes none such.
+    const caller = await session.signedIn().catch(() => undefined);
+    if (!caller) {
       pastedToken.clear();
-      setTokenError('This token was not accepted (revoked, expired or mistyped).');
+      setTokenError(
+        caller === null
+          ? 'This token was not accepted (revoked, expired or mistyped).'
+          : 'The API did not answer; try again.',
+      );
       return;
     }
-    session.signedIn({ kind: 'token' });
     route(nextPath(query));
   };
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { allWebsites, visibleCustomers } from '../api/organization.js';
+import { allWebsites, useVisibleCustomers } from '../api/organization.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
@@ -16,7 +16,7 @@ export function StatusPages() {
   const { caller } = useSession();
   const own = clientCustomerId(caller);
   const pages = useLoad(async () => must(await api.GET('/api/status-pages')), []);
-  const customers = useLoad(() => visibleCustomers(own), [own]);
+  const customers = useVisibleCustomers();
   const customerName = (id: number) => customers.data?.find((c) => c.id === id)?.name ?? '';
   const editor = canEdit(caller);
   return (
@@ -156,7 +156,7 @@ export function StatusPageEdit() {
 
 function StatusPageForm({ page, onSaved }: { page: StatusPage | null; onSaved: (page: StatusPage) => void }) {
   const { query } = useLocation();
-  const customers = useLoad(() => visibleCustomers(null), []);
+  const customers = useVisibleCustomers();
   const [customerId, setCustomerId] = useState(String(page?.customerId ?? query.customerId ?? ''));
   const websites = useLoad(async () => (customerId ? allWebsites(Number(customerId)) : []), [customerId]);
   const [title, setTitle] = useState(page?.title ?? '');

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
-import { visibleCustomers } from '../api/organization.js';
+import { useVisibleCustomers } from '../api/organization.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 import { CheckConfigForm } from './check-config-form.js';
@@ -46,7 +46,7 @@ export function WebsiteEdit() {
 
 function WebsiteForm({ website }: { website: Website | null }) {
   const { query, route } = useLocation();
-  const customers = useLoad(() => visibleCustomers(null), []);
+  const customers = useVisibleCustomers();
   const [customerId, setCustomerId] = useState(String(website?.customerId ?? query.customerId ?? ''));
   const [name, setName] = useState(website?.name ?? '');
   const [url, setUrl] = useState(website?.url ?? 'https://');
