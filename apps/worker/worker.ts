@@ -244,9 +244,11 @@ export async function startWorker(
     },
     config.WORKER_WEBSITE_CACHE_SIZE,
   );
-  // Each website's customer and package as the checks of every kind see them (kept through a MongoDB outage).
+  // Each website's customer and package as the checks of every kind see them (kept through a MongoDB outage);
+  // bounded as the website cache: while the worker's websites fit in it, so do their customers.
   const owners = new LastReadCache<number, CustomerWithPackage>({
     maxAgeMs: OWNER_CACHE_MS,
+    maxEntries: config.WORKER_WEBSITE_CACHE_SIZE,
     readTimeoutMs: CHECK_PATH_MONGO_TIMEOUT_MS,
     mongo: mongoHealth,
     describe: (customerId) => `customer ${customerId}`,
