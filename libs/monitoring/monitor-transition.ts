@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { isMongoUnavailable } from '../db/index.js';
 import {
   type EventData,
@@ -9,6 +10,7 @@ import {
 } from '../events/index.js';
 import type { Lease, RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
+import { growingUpTo } from '../runtime/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import {
   type IncidentTimelines,
@@ -85,6 +87,8 @@ function derivedId(...parts: Array<string | number>): string {
 }
 
 const REFUSAL_LOG_EVERY_MS = 60_000;
+/** Websites whose refusal was logged lately, remembered at most (far above the usual count). */
+const REFUSALS_LOGGED_KEPT = 10_000;
 
 /** MongoDB refused a fresh transition's state: a holder with a later fence wrote it. */
 class LaterHolderWrote extends Error {}
@@ -97,7 +101,10 @@ class LaterHolderWrote extends Error {}
  * all go through it.
  */
 export class MonitorTransitions {
-  private readonly refusalsLogged = new Map<number, number>();
+  private readonly refusalsLogged = new LRUCache<number, true>({
+    ...growingUpTo(REFUSALS_LOGGED_KEPT),
+    ttl: REFUSAL_LOG_EVERY_MS,
+  });
 
   constructor(
     private readonly deps: {
@@ -391,10 +398,8 @@ export class MonitorTransitions {
   /** Counted each time, logged once per website and minute. */
   private refused(websiteId: number): void {
     this.refusedWrites++;
-    const now = Date.now();
-    if (now - (this.refusalsLogged.get(websiteId) ?? 0) < REFUSAL_LOG_EVERY_MS) return;
-    if (this.refusalsLogged.size > 10_000) this.refusalsLogged.clear();
-    this.refusalsLogged.set(websiteId, now);
+    if (this.refusalsLogged.has(websiteId)) return;
+    this.refusalsLogged.set(websiteId, true);
     this.deps.logger.warn(
       { websiteId },
       'monitor state write refused: this holder’s lock expired and another may have decided since (a stalled process or store); its decision was dropped, the result is kept',
