@@ -113,12 +113,13 @@ function TwoFactor({ enabled, email }: { enabled: boolean; email: string }) {
     event.preventDefault();
     const { data, error } = await api.POST('/api/me/two-factor/confirm', { body: { code } });
     if (data) {
+      // The enrolment gate lifted and the caller asked again before the codes show: a person who
+      // moves on at once must not be sent back here by the gate.
+      await session.signedIn();
       setCodes(data.recoveryCodes);
       setEnrolment(null);
       setCode('');
       setMessage(null);
-      const next = await currentCaller();
-      if (next) session.signedIn(next);
     } else {
       setErrors(fieldErrors(error));
       setMessage(problemText(error));
@@ -237,11 +238,6 @@ function TwoFactor({ enabled, email }: { enabled: boolean; email: string }) {
       )}
     </section>
   );
-}
-
-async function currentCaller() {
-  const { data } = await api.GET('/api/me');
-  return data ? ({ kind: 'person', user: data.user } as const) : null;
 }
 
 /** The organization's API tokens (admins): create one (shown once), revoke with a confirmation. */
