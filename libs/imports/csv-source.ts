@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { invalidInput } from '../errors/index.js';
-import { EventLoopTurns, mapInTurns } from '../runtime/index.js';
+import { backgroundTurns, mapInTurns } from '../runtime/index.js';
 
 /**
  * Characters of a file handed to the parser at a time, the event loop's other callbacks run
@@ -11,7 +11,6 @@ const PARSE_SLICE_CHARS = 16 * 1024;
 
 /** The file in slices, a turn of the event loop between them (never inside a surrogate pair). */
 async function* slicesOf(content: string): AsyncGenerator<string> {
-  const turns = new EventLoopTurns();
   for (let start = 0; start < content.length; ) {
     let end = Math.min(content.length, start + PARSE_SLICE_CHARS);
     const last = content.charCodeAt(end - 1);
@@ -19,7 +18,7 @@ async function* slicesOf(content: string): AsyncGenerator<string> {
     if (end < content.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
     yield content.slice(start, end);
     start = end;
-    await turns.pause();
+    await backgroundTurns.pause();
   }
 }
 

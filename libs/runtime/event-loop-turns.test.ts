@@ -33,6 +33,27 @@ describe('work cut into turns of the event loop', () => {
     expect(other).toBeLessThanOrEqual(4);
   });
 
+  it('tasks of the process share one slice a turn: two at once do not hold the loop twice as long', async () => {
+    const happened: string[] = [];
+    // As two exports at once: each maps its items with the process's turns (the default).
+    const task = (name: string) =>
+      mapInTurns(
+        Array.from({ length: 10 }, (_, i) => i),
+        (i) => {
+          busyFor(1.5);
+          happened.push(`${name} ${i}`);
+        },
+      );
+    // A request's callback waiting as they start: it runs after one slice of the two together.
+    setImmediate(() => happened.push('other request'));
+    await Promise.all([task('a'), task('b')]);
+    const other = happened.indexOf('other request');
+    // One slice of 2 ms between them: at most two items of 1.5 ms before it (a slice each: four).
+    expect(other).toBeGreaterThan(0);
+    expect(other).toBeLessThanOrEqual(2);
+    expect(happened.filter((h) => h !== 'other request')).toHaveLength(20);
+  });
+
   it('within a slice it does not give way (no turn for each item)', async () => {
     const happened: string[] = [];
     setImmediate(() => happened.push('other request'));

@@ -4,7 +4,7 @@ export {
   ConcurrencyLimitFullError,
   type ConcurrencyLimitOptions,
 } from './concurrency-limit.js';
-export { EventLoopTurns, mapInTurns, WORK_SLICE_MS } from './event-loop-turns.js';
+export { backgroundTurns, EventLoopTurns, mapInTurns, WORK_SLICE_MS } from './event-loop-turns.js';
 export { groupBy } from './group-by.js';
 export { growingUpTo } from './lru-growing-bound.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
