@@ -1,4 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { RateLimitDecision, RateLimiter } from '../redis/index.js';
+import { growingUpTo } from '../runtime/index.js';
 import { applyRateLimit } from './access-guard.js';
 import type { Route } from './route.js';
 
@@ -10,7 +12,7 @@ export interface PublicBudget {
   limiter: RateLimiter;
 }
 
-/** Addresses over their budget remembered per process at most; past it the oldest is forgotten. */
+/** Addresses over their budget remembered per process at most; past it the least recently refused is forgotten. */
 const MAX_BLOCKED_ADDRESSES = 10_000;
 /**
  * A refusal is sent this late, so a client that ignores `Retry-After` and asks again at once makes
@@ -21,27 +23,25 @@ const REFUSAL_DELAY_MS = 1000;
 const MAX_HELD_REFUSALS = 1000;
 
 /**
- * Addresses known to be over the budget until their window ends: answered 429 without asking
- * Redis again (the window cannot end sooner), so a flood from one address costs no round trips.
+ * Addresses known to be over the budget, each kept until its window ends (its ttl): answered 429
+ * without asking Redis again (the window cannot end sooner), so a flood from one address costs no
+ * round trips.
  */
-class BlockedAddresses {
-  private readonly until = new Map<string, { endsAt: number; decision: RateLimitDecision }>();
+export class BlockedAddresses {
+  // Far above the usual count: storage grows as addresses come.
+  private readonly refused = new LRUCache<string, RateLimitDecision>(growingUpTo(MAX_BLOCKED_ADDRESSES));
 
   /** The refusal to give now, if the address is blocked. */
   refusal(key: string): RateLimitDecision | null {
-    const blocked = this.until.get(key);
-    if (!blocked) return null;
-    const leftMs = blocked.endsAt - Date.now();
-    if (leftMs <= 0) {
-      this.until.delete(key);
-      return null;
-    }
-    return { ...blocked.decision, remaining: 0, resetSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };
+    const decision = this.refused.get(key);
+    if (!decision) return null;
+    const leftMs = this.refused.getRemainingTTL(key);
+    return { ...decision, remaining: 0, resetSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };
   }
 
   remember(key: string, decision: RateLimitDecision): void {
-    if (this.until.size >= MAX_BLOCKED_ADDRESSES) this.until.delete(this.until.keys().next().value as string);
-    this.until.set(key, { endsAt: Date.now() + decision.resetSeconds * 1000, decision });
+    // At least 1 ms: lru-cache reads a ttl of 0 as none.
+    this.refused.set(key, decision, { ttl: Math.max(1, decision.resetSeconds * 1000) });
   }
 }
 
