@@ -137,6 +137,20 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const fresh = async () =>
       log.countDocuments({ monitorId: ids.udp, kind: 'udp', at: { $gt: new Date(Date.now() - 700) } });
     await expect.poll(fresh, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    // Made and pinged just before the stall: its deadline (10 s on) comes while MongoDB stalls.
+    const nightly = await api.request<{ id: number; pingUrl: string }>(
+      'POST',
+      `/api/websites/${website.body.id}/heartbeats`,
+      { token, body: { name: 'Nightly', schedule: { periodSeconds: 10 }, graceSeconds: 0 } },
+    );
+    expect(nightly.status, JSON.stringify(nightly.body)).toBe(201);
+    expect((await api.request('POST', new URL(nightly.body.pingUrl).pathname, { rawBody: '' })).status).toBe(
+      200,
+    );
+    const nightlyStatus = async () =>
+      (await api.request<{ status: string }>('GET', `/api/heartbeats/${nightly.body.id}`, { token })).body
+        .status;
+    await expect.poll(nightlyStatus, { timeout: 5_000, interval: 100 }).toBe('up');
     udpAnswers = false;
     const stall = { from: Date.now(), to: 0 };
     process.kill(ferret.pid, 'SIGSTOP');
@@ -153,11 +167,16 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const downs = () =>
       receiver.to('/hooks/ops').filter((r) => (r.json as { type?: string } | undefined)?.type === 'udp.down');
     await expect.poll(() => downs().length, { timeout: 60_000, interval: 500 }).toBe(1);
-    const heartbeatDowns = () =>
-      receiver
-        .to('/hooks/ops')
-        .filter((r) => (r.json as { type?: string } | undefined)?.type === 'heartbeat.down');
+    const heartbeatDownsOf = (id: number) =>
+      receiver.to('/hooks/ops').filter((r) => {
+        const json = r.json as { type?: string; data?: { monitor?: { monitorId?: number } } } | undefined;
+        return json?.type === 'heartbeat.down' && json.data?.monitor?.monitorId === id;
+      });
+    const heartbeatDowns = () => heartbeatDownsOf(heartbeat.body.id);
     await expect.poll(() => heartbeatDowns().length, { timeout: 60_000, interval: 500 }).toBe(1);
+    await expect
+      .poll(() => heartbeatDownsOf(nightly.body.id).length, { timeout: 60_000, interval: 500 })
+      .toBe(1);
     await worker.stop();
     worker = undefined;
 
@@ -189,7 +208,14 @@ describe('other kinds of monitors when MongoDB stalls', () => {
     const heartbeatDecidedAt = Date.parse(heartbeatDown?.createdAt ?? '');
     expect(heartbeatDecidedAt).toBeGreaterThan(stall.from);
     expect(heartbeatDecidedAt).toBeLessThan(stall.to);
-    expect(await api.db.collection('events').countDocuments({ type: 'heartbeat.down' })).toBe(1);
+    expect(await api.db.collection('events').countDocuments({ type: 'heartbeat.down' })).toBe(2);
+    // The missed deadline too: judged while MongoDB stalled, from the worker's copy and the
+    // deadline Redis held (no ping moved it), told once after.
+    const nightlyDown = heartbeatDownsOf(nightly.body.id)[0]?.json as { createdAt: string } | undefined;
+    const nightlyDecidedAt = Date.parse(nightlyDown?.createdAt ?? '');
+    expect(nightlyDecidedAt).toBeGreaterThan(stall.from);
+    expect(nightlyDecidedAt).toBeLessThan(stall.to);
+    expect(await nightlyStatus()).toBe('down');
     const pings = await log.find({ monitorId: heartbeat.body.id, kind: 'heartbeat' }).toArray();
     expect(pings).toHaveLength(2);
     const stored = await api.db.collection('website_monitors').findOne({ id: heartbeat.body.id });

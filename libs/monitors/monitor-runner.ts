@@ -190,8 +190,30 @@ export class MonitorRunner {
     return due.length;
   }
 
+  /**
+   * A heartbeat whose deadline came, as stored (its ping times move without a revision); while
+   * MongoDB does not answer, the copy this worker holds. That copy's ping times may be old, but its
+   * deadline in Redis moved with every ping any worker took meanwhile: a deadline that came is one
+   * no ping moved, so the heartbeat is late all the same and is decided on the hot state now.
+   */
+  private async heartbeatOf(member: DueMember): Promise<MonitorDocument | null> {
+    const kept = this.configurations.kept(member.monitorId);
+    // Known away (the health watch): no read to wait 10 s for.
+    if (kept && !this.deps.mongo.available) return kept;
+    try {
+      return await withinDeadline(
+        this.monitorOf(member),
+        CHECK_PATH_MONGO_TIMEOUT_MS,
+        `heartbeat ${member.monitorId}`,
+      );
+    } catch (error) {
+      if (!kept || !isMongoUnavailable(error)) throw error;
+      return kept;
+    }
+  }
+
   private async deadline(member: DueMember, now: Date): Promise<void> {
-    const heartbeat = await this.monitorOf(member);
+    const heartbeat = await this.heartbeatOf(member);
     if (heartbeat?.kind !== 'heartbeat') {
       await this.deps.deadlines.remove(member);
       return;
