@@ -17,7 +17,7 @@ import {
   uptimeFigures,
 } from '../monitoring/index.js';
 import { type Feature, includesFeature, limitsOf, type PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, ProbeUnavailableError, } from '../probe/index.js';
+import { type ProbeOptions, ProbeUnavailableError } from '../probe/index.js';
 import type { Revisions } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { DueSet, Lane } from '../scheduler/index.js';
@@ -27,12 +27,7 @@ import type { WebsiteDocument } from '../websites/index.js';
 import { type HeartbeatTokens, newPingToken, pingTokenHash } from './heartbeat-pings.js';
 import { type DnsCheckCreate, type DnsCheckUpdate, normalizeExpected } from './kinds/dns/dns.schema.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './kinds/heartbeat/heartbeat.schema.js';
-import {
-  heartbeatAt,
-  kindTerms,
-  PROBE_KINDS,
-  type ProbeKindName,
-} from './kinds/index.js';
+import { heartbeatAt, kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
 import type { PortCheckCreate, PortCheckUpdate } from './kinds/port/port.schema.js';
 import {
   type DnsCheckDocument,
