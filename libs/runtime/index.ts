@@ -8,6 +8,12 @@ export { backgroundTurns, EventLoopTurns, mapInTurns, WORK_SLICE_MS } from './ev
 export { groupBy } from './group-by.js';
 export { growingUpTo } from './lru-growing-bound.js';
 export { ProcessSupervisor, type SupervisedProcess } from './process-supervisor.js';
+export {
+  answerRequests,
+  RequestThread,
+  type RequestThreadOptions,
+  type ThreadAnswer,
+} from './request-thread.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';
 export { runFromEnvironment } from './run-from-env.js';
 export { type RunningService, type RunServiceOptions, runService } from './run-service.js';

@@ -505,8 +505,9 @@ class LazyServices implements Services {
       () =>
         new PdfRenderer({
           executablePath: this.deps.config.CHROMIUM_PATH,
-          logger: this.deps.logger,
           perOrganization: this.deps.config.PDFS_PER_ORGANIZATION,
+          logLevel: this.deps.config.LOG_LEVEL,
+          logFormat: this.deps.config.LOG_FORMAT,
         }),
     );
   }
