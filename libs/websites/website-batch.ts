@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { validate } from '../contract/index.js';
-import {
-  type CustomerRepository,
-  type CustomerWithPackage,
-  customerLock,
-  loadCustomerWithPackage,
-} from '../customers/index.js';
-import { conflict, DomainError, type FieldError, invalidInput } from '../errors/index.js';
+import { type CustomerWithPackage, customerLock } from '../customers/index.js';
+import { conflict, DomainError, type FieldError, invalidInput, notAllowed } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
-import { includesFeature, type PackageRepository } from '../packages/index.js';
+import { includesFeature } from '../packages/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
@@ -45,15 +40,62 @@ export interface BatchItemOutcome {
   errors: FieldError[];
 }
 
-/** One valid item, ready to be written. */
-interface Prepared {
+/** What the rules of a create say of one item (each refusal as a single create answers it). */
+interface Judgement {
   index: number;
   item: BatchItem;
-  owner: CustomerWithPackage;
+  /** Its customer and package; null when the organization has no such customer. */
+  owner: CustomerWithPackage | null;
+  /** Its fields, check configuration or channels refused: the error a single create throws. */
+  refused: DomainError | null;
+  /** Past its customer's package maxWebsites, counting the valid items before it. */
+  overRoom: boolean;
 }
+
+/** A judgement with nothing against it. */
+type Ready = Judgement & { owner: CustomerWithPackage };
+
+const isReady = (judgement: Judgement): judgement is Ready =>
+  judgement.owner !== null && judgement.refused === null && !judgement.overRoom;
 
 const prefixed = (index: number, errors: readonly FieldError[]): FieldError[] =>
   errors.map((error) => ({ ...error, path: error.path ? `items.${index}.${error.path}` : `items.${index}` }));
+
+const unknownCustomer = (customerId: number): FieldError => ({
+  path: 'customerId',
+  message: `No customer ${customerId} in your organization`,
+});
+
+/**
+ * What a single create answers for an item (null: nothing against it): the first rule it breaks in
+ * the order a single create has always judged them (its customer, its room, its fields, its channels).
+ */
+function singleRefusal({ item, owner, refused, overRoom }: Judgement): DomainError | null {
+  if (!owner) return invalidInput(`Unknown customer ${item.customerId}`, [unknownCustomer(item.customerId)]);
+  if (overRoom)
+    return notAllowed(
+      `The package "${owner.pkg.displayName}" allows ${owner.pkg.limits.maxWebsites} website(s) per customer (maxWebsites).`,
+      [{ path: 'customerId', message: 'the customer has reached its package’s maxWebsites' }],
+    );
+  return refused;
+}
+
+/**
+ * What a batch says of a refused item (its fields unprefixed): its customer, else its fields or
+ * channels, else its room (an item refused otherwise takes no room and is not told of it).
+ */
+function batchErrors({ item, owner, refused, overRoom }: Judgement): FieldError[] {
+  if (!owner) return [unknownCustomer(item.customerId)];
+  if (refused) return refused.errors ?? [{ path: '', message: refused.detail }];
+  if (overRoom)
+    return [
+      {
+        path: 'customerId',
+        message: `the package "${owner.pkg.displayName}" allows ${owner.pkg.limits.maxWebsites} website(s) per customer (maxWebsites): this one is past it`,
+      },
+    ];
+  return [];
+}
 
 /** Runs `work` holding every lock of `resources` (taken in a fixed order, so two batches never deadlock). */
 async function withLocks<T>(
@@ -67,17 +109,18 @@ async function withLocks<T>(
 }
 
 /**
- * Many websites at once (onboarding): every item validated as a single create validates it (its
- * fields, its customer, its package's features and limits for the whole batch, its channels, its
- * check configuration), then the valid ones written in bulk and scheduled. Nothing is written when
- * an item is invalid, unless `partial`; `dryRun` writes nothing and says what would be created.
+ * Every website creation, one (`POST /api/websites`: a batch of one) or many (onboarding, imports):
+ * each item judged by every rule (its fields, its customer, its package's features and limits for
+ * the whole batch, its channels, its check configuration), then the valid ones written in bulk and
+ * scheduled. A batch writes nothing when an item is invalid, unless `partial`; `dryRun` writes
+ * nothing and says what would be created.
  */
 export class WebsiteBatch {
   constructor(
     private readonly deps: {
       websites: WebsiteRepository;
-      customers: CustomerRepository;
-      packages: PackageRepository;
+      /** The customer and its package (null when the organization has no such customer). */
+      ownerOf(organizationId: number, customerId: number): Promise<CustomerWithPackage | null>;
       secrets: SecretBox;
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
@@ -86,6 +129,17 @@ export class WebsiteBatch {
       search: WebsiteSearchIndex;
     },
   ) {}
+
+  /** One website, refused as a single create answers (its fields named as sent, not `items.0.…`). */
+  createOne(organizationId: number, item: BatchItem): Promise<WebsiteDocument> {
+    return this.locked(organizationId, [item], async () => {
+      const [judged] = (await this.judge(organizationId, [{ index: 0, item }], undefined)) as [Judgement];
+      const refusal = singleRefusal(judged);
+      if (refusal) throw refusal;
+      const [website] = await this.write(organizationId, [judged as Ready]);
+      return website as WebsiteDocument;
+    });
+  }
 
   async create(
     organizationId: number,
@@ -130,96 +184,82 @@ export class WebsiteBatch {
         invalid.flatMap((o) => o.errors),
       );
     };
-    const failForRoom = (index: number, errors: readonly FieldError[]) => {
-      overRoom.add(index);
-      fail(index, errors);
-    };
     /** Customers, packages, channels and room read, each item judged, the valid ones written. */
     const judgeAndWrite = async () => {
-      const valid = await this.judge(
-        organizationId,
-        parsed,
-        outcomes,
-        { fail, failForRoom },
-        options.planned,
-      );
+      const judged = await this.judge(organizationId, parsed, options.planned);
+      for (const judgement of judged) {
+        if (isReady(judgement)) continue;
+        if (judgement.owner && !judgement.refused) overRoom.add(judgement.index);
+        fail(judgement.index, batchErrors(judgement));
+      }
       refuseUnlessPartial();
       if (options.dryRun) return outcomes;
+      const valid = judged.filter(isReady);
       const websites = await this.write(organizationId, valid);
       for (const [i, { index }] of valid.entries())
         Object.assign(outcomes[index] as BatchItemOutcome, { status: 'created', website: websites[i] });
       return outcomes;
     };
     if (options.dryRun) return judgeAndWrite();
-    // Judged under the locks a single create holds: its customer's (the count, the customer and its
-    // package as written) and, when channels are listed, the channels' (none deleted or narrowed).
-    const customers = [...new Set(parsed.map(({ item }) => item.customerId))];
-    const listsChannels = parsed.some(({ item }) => (item.notificationChannelIds ?? []).length > 0);
-    return withLocks(this.deps.mutex, customers.map(customerLock), () =>
-      listsChannels ? this.deps.channels.withChannelsLocked(organizationId, judgeAndWrite) : judgeAndWrite(),
+    return this.locked(
+      organizationId,
+      parsed.map(({ item }) => item),
+      judgeAndWrite,
     );
   }
 
-  /** The items that pass every rule of a create, the others failed with why. */
+  /**
+   * Runs `work` under the locks a create holds: its customers' (the count, the customer and its
+   * package as written) and, when channels are listed, the channels' (none deleted or narrowed).
+   */
+  private locked<T>(organizationId: number, items: readonly BatchItem[], work: () => Promise<T>): Promise<T> {
+    const customers = [...new Set(items.map((item) => item.customerId))];
+    const listsChannels = items.some((item) => (item.notificationChannelIds ?? []).length > 0);
+    return withLocks(this.deps.mutex, customers.map(customerLock), () =>
+      listsChannels ? this.deps.channels.withChannelsLocked(organizationId, work) : work(),
+    );
+  }
+
+  /** Each item judged by every rule of a create (customers, channels and counts read once each). */
   private async judge(
     organizationId: number,
     parsed: ReadonlyArray<{ index: number; item: BatchItem }>,
-    outcomes: readonly BatchItemOutcome[],
-    { fail, failForRoom }: Record<'fail' | 'failForRoom', (index: number, errors: FieldError[]) => void>,
     planned: ReadonlyMap<number, number> | undefined,
-  ): Promise<Prepared[]> {
+  ): Promise<Judgement[]> {
     const owners = new Map<number, CustomerWithPackage | null>();
-    const prepared: Prepared[] = [];
+    const judged: Judgement[] = [];
     for (const { index, item } of parsed) {
       if (!owners.has(item.customerId))
-        owners.set(
-          item.customerId,
-          await loadCustomerWithPackage(
-            this.deps.customers,
-            this.deps.packages,
-            organizationId,
-            item.customerId,
-          ),
-        );
-      const owner = owners.get(item.customerId);
-      if (!owner) {
-        fail(index, [{ path: 'customerId', message: `No customer ${item.customerId} in your organization` }]);
-        continue;
-      }
-      const problems = this.problemsOf(item, owner);
-      if (problems.length > 0) fail(index, problems);
-      else prepared.push({ index, item, owner });
+        owners.set(item.customerId, await this.deps.ownerOf(organizationId, item.customerId));
+      const owner = owners.get(item.customerId) ?? null;
+      judged.push({ index, item, owner, refused: owner && this.refusalOf(item, owner), overRoom: false });
     }
-    await this.checkChannels(organizationId, prepared, fail);
-    const valid = prepared.filter(({ index }) => outcomes[index]?.status === 'valid');
-    await this.checkRoom(organizationId, valid, outcomes, failForRoom, planned);
-    return valid.filter(({ index }) => outcomes[index]?.status === 'valid');
+    await this.checkChannels(organizationId, judged);
+    await this.checkRoom(organizationId, judged, planned);
+    return judged;
   }
 
-  /** What a single create would refuse of the item (its settings and check configuration). */
-  private problemsOf(item: BatchItem, owner: CustomerWithPackage): FieldError[] {
+  /** What a single create would refuse of the item's settings and check configuration (null: nothing). */
+  private refusalOf(item: BatchItem, owner: CustomerWithPackage): DomainError | null {
     const { checkConfig } = item;
-    const problems: FieldError[] = [];
     try {
       const settings = this.settingsOf(0, item, owner);
-      if (checkConfig) {
-        const allowed = (feature: Parameters<typeof includesFeature>[1]) =>
-          includesFeature(owner.pkg, feature);
-        const merged = mergeCheckConfig(defaultCheckConfig(settings.url, allowed), checkConfig, allowed);
-        if (!merged.ok)
-          problems.push(
-            ...merged.invalid.map((error) => ({ ...error, path: `checkConfig.${error.path}` })),
-            ...merged.forbidden.map(({ path, feature }) => ({
-              path: `checkConfig.${path}`,
-              message: lackedFeature(feature),
-            })),
-          );
-      }
+      if (!checkConfig) return null;
+      const allowed = (feature: Parameters<typeof includesFeature>[1]) => includesFeature(owner.pkg, feature);
+      const merged = mergeCheckConfig(defaultCheckConfig(settings.url, allowed), checkConfig, allowed);
+      if (merged.ok) return null;
+      const problems = [
+        ...merged.invalid.map((error) => ({ ...error, path: `checkConfig.${error.path}` })),
+        ...merged.forbidden.map(({ path, feature }) => ({
+          path: `checkConfig.${path}`,
+          message: lackedFeature(feature),
+        })),
+      ];
+      return invalidInput(`Invalid checkConfig: ${problems.map((e) => e.path).join(', ')}`, problems);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      problems.push(...(error.errors ?? [{ path: '', message: error.detail }]));
+      if (error instanceof DomainError) return error;
+      throw error;
     }
-    return problems;
   }
 
   private settingsOf(websiteId: number, item: BatchItem, owner: CustomerWithPackage) {
@@ -235,56 +275,48 @@ export class WebsiteBatch {
     });
   }
 
-  /** The channels the items list exist and cover their customers (read once for the batch). */
-  private async checkChannels(
-    organizationId: number,
-    prepared: readonly Prepared[],
-    fail: (index: number, errors: FieldError[]) => void,
-  ): Promise<void> {
-    const listed = [...new Set(prepared.flatMap(({ item }) => item.notificationChannelIds ?? []))];
+  /** The channels the items list exist and cover their customers (read once for them all). */
+  private async checkChannels(organizationId: number, judged: readonly Judgement[]): Promise<void> {
+    const open = judged.filter(({ owner, refused }) => owner && !refused);
+    const listed = [...new Set(open.flatMap(({ item }) => item.notificationChannelIds ?? []))];
     if (listed.length === 0) return;
     const scopes = await this.deps.channels.customerScopes(organizationId, listed);
-    for (const { index, item } of prepared) {
-      const problems = listedChannelProblems(item.notificationChannelIds ?? [], item.customerId, scopes);
-      if (problems.length > 0) fail(index, problems);
+    for (const judgement of open) {
+      const { notificationChannelIds, customerId } = judgement.item;
+      const invalid = listedChannelProblems(notificationChannelIds ?? [], customerId, scopes);
+      if (invalid.length > 0)
+        judgement.refused = invalidInput(
+          `Invalid notificationChannelIds: ${invalid.map((e) => e.path).join(', ')}`,
+          invalid,
+        );
     }
   }
 
-  /** Each customer's websites and this batch's stay within its package's maxWebsites. */
+  /**
+   * Each customer's websites and the valid items before stay within its package's maxWebsites.
+   * Judged for refused items too (they take no room): a single create names the room first.
+   */
   private async checkRoom(
     organizationId: number,
-    valid: readonly Prepared[],
-    outcomes: readonly BatchItemOutcome[],
-    fail: (index: number, errors: FieldError[]) => void,
+    judged: readonly Judgement[],
     planned: ReadonlyMap<number, number> | undefined,
   ): Promise<void> {
     const taken = new Map<number, number>();
-    for (const { index, owner } of valid) {
-      if (outcomes[index]?.status !== 'valid') continue;
+    for (const judgement of judged) {
+      const { owner } = judgement;
+      if (!owner) continue;
       const customerId = owner.customer.id;
-      if (!taken.has(customerId))
-        taken.set(
-          customerId,
-          (await this.deps.websites.countByCustomer(organizationId, customerId)) +
-            (planned?.get(customerId) ?? 0),
-        );
-      const count = (taken.get(customerId) ?? 0) + 1;
-      const max = owner.pkg.limits.maxWebsites;
-      if (count > max) {
-        fail(index, [
-          {
-            path: 'customerId',
-            message: `the package "${owner.pkg.displayName}" allows ${max} website(s) per customer (maxWebsites): this one is past it`,
-          },
-        ]);
-        continue;
-      }
-      taken.set(customerId, count);
+      const count =
+        taken.get(customerId) ??
+        (await this.deps.websites.countByCustomer(organizationId, customerId)) +
+          (planned?.get(customerId) ?? 0);
+      judgement.overRoom = count >= owner.pkg.limits.maxWebsites;
+      taken.set(customerId, isReady(judgement) ? count + 1 : count);
     }
   }
 
   /** Ids in one allocation, the documents in one insert, then each scheduled (a few at a time). */
-  private async write(organizationId: number, writing: readonly Prepared[]): Promise<WebsiteDocument[]> {
+  private async write(organizationId: number, writing: readonly Ready[]): Promise<WebsiteDocument[]> {
     if (writing.length === 0) return [];
     const ids = await this.deps.websites.allocateIds(writing.length);
     const serving = await this.deps.scheduling.servingRegions();
@@ -317,7 +349,7 @@ export class WebsiteBatch {
     await Promise.all(
       websites.map((website, i) =>
         scheduling.run(() => {
-          const { owner } = writing[i] as Prepared;
+          const { owner } = writing[i] as Ready;
           return this.deps.mutex.withLock(websiteLock(website.id), () =>
             this.deps.scheduling.sync(website, owner.customer, owner.pkg, { serving, scheduledInRedis: [] }),
           );

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import {
   type CustomerRepository,
   type CustomerWebsitesPort,
   type CustomerWithPackage,
-  customerLock,
   loadCustomerWithPackage,
 } from '../customers/index.js';
 import { invalidInput, notAllowed, notFound } from '../errors/index.js';
@@ -11,15 +9,10 @@ import type { RedisMutex } from '../locks/index.js';
 import { includesFeature, type PackageDocument, type PackageRepository } from '../packages/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
-import {
-  type CheckConfigPatch,
-  defaultCheckConfig,
-  lackedFeature,
-  mergeCheckConfig,
-} from './check-config.schema.js';
+import { type CheckConfigPatch, lackedFeature, mergeCheckConfig } from './check-config.schema.js';
 import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
-import { type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
+import { type BatchItem, type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
 import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteCache } from './website-cache.js';
 import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
@@ -97,7 +90,10 @@ export class WebsiteService implements CustomerWebsitesPort {
       afterDelete?: (website: WebsiteDocument) => Promise<void>;
     },
   ) {
-    this.batch = new WebsiteBatch(deps);
+    this.batch = new WebsiteBatch({
+      ...deps,
+      ownerOf: (organizationId, customerId) => this.findOwner(organizationId, customerId),
+    });
   }
 
   private readonly batch: WebsiteBatch;
@@ -113,6 +109,17 @@ export class WebsiteService implements CustomerWebsitesPort {
 
   /** The customer (of this organization) and its package; `path` names the field when it is unknown. */
   private async owner(organizationId: number, customerId: number, path = 'customerId'): Promise<Owner> {
+    const owner = await this.findOwner(organizationId, customerId);
+    if (!owner) {
+      throw invalidInput(`Unknown customer ${customerId}`, [
+        { path, message: `No customer ${customerId} in your organization` },
+      ]);
+    }
+    return owner;
+  }
+
+  /** The customer and its package, or null when the organization has no such customer. */
+  private async findOwner(organizationId: number, customerId: number): Promise<Owner | null> {
     const { customers, packages } = this.deps.owners ?? this.deps;
     const owner = await loadCustomerWithPackage(
       customers,
@@ -121,11 +128,7 @@ export class WebsiteService implements CustomerWebsitesPort {
       customerId,
       this.packageOfCustomer.get(customerId),
     );
-    if (!owner) {
-      throw invalidInput(`Unknown customer ${customerId}`, [
-        { path, message: `No customer ${customerId} in your organization` },
-      ]);
-    }
+    if (!owner) return null;
     this.packageOfCustomer.delete(customerId);
     if (this.packageOfCustomer.size >= PACKAGES_OF_CUSTOMERS_KEPT)
       this.packageOfCustomer.delete(this.packageOfCustomer.keys().next().value as number);
@@ -302,48 +305,9 @@ export class WebsiteService implements CustomerWebsitesPort {
     }
   }
 
-  async create(
-    organizationId: number,
-    input: WebsiteInput & { customerId: number; name: string; url: string },
-  ): Promise<WebsiteDocument> {
-    // The customer's lock makes the website count and the insert one step (maxWebsites holds under concurrency).
-    return this.deps.mutex.withLock(customerLock(input.customerId), async () => {
-      const owner = await this.owner(organizationId, input.customerId);
-      await this.assertRoomFor(organizationId, owner);
-      const id = await this.deps.websites.allocateId();
-      const settings = buildWebsiteSettings({
-        websiteId: id,
-        current: null,
-        input,
-        full: true,
-        pkg: owner.pkg,
-        secrets: this.deps.secrets,
-        guard: this.deps.guard,
-      });
-      const now = new Date();
-      const website: WebsiteDocument = {
-        ...settings,
-        id,
-        publicId: randomUUID(),
-        organizationId,
-        checkConfig: defaultCheckConfig(settings.url, (feature) => includesFeature(owner.pkg, feature)),
-        scheduledRegions: [],
-        unmonitored: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      // Stored with its regions, scheduled right after: a crash in between leaves it for the
-      // reconciler, which schedules what Redis lacks.
-      const serving = await this.deps.scheduling.servingRegions();
-      website.scheduledRegions =
-        this.deps.scheduling.regionsForNew(website, owner.customer, owner.pkg, serving) ?? [];
-      await this.deps.search.widen(organizationId, id, null, website);
-      await this.withListedChannels(website, () => this.deps.websites.insert(website));
-      await this.deps.mutex.withLock(websiteLock(id), () =>
-        this.deps.scheduling.sync(website, owner.customer, owner.pkg, { serving, scheduledInRedis: [] }),
-      );
-      return website;
-    });
+  /** One website: a batch of one (`WebsiteBatch.createOne`), so it is judged and written as a batch is. */
+  create(organizationId: number, input: BatchItem): Promise<WebsiteDocument> {
+    return this.batch.createOne(organizationId, input);
   }
 
   /**
