@@ -35,31 +35,49 @@ describe('OrganizationShare', () => {
     await expect(share.run(1, async () => 'A4')).resolves.toBe('A4');
   });
 
-  it('serves the waiting in turn across organizations: one filling the queue holds another back one turn at most', async () => {
-    const share = new OrganizationShare({
-      name: 'PDFs',
-      perOrganization: 10,
+  it.each([
+    {
+      case: 'capacity 2: one organization prints one at once, so another’s starts at once',
       capacity: 2,
-      typicalMs: 1_000,
-    });
+      asked: ['A1', 'A2', 'A3', 'A4', 'B1'],
+      atOnce: ['A1', 'B1'],
+      // B's slot stays free of A's while B has nothing waiting: an organization alone prints one at once.
+      finished: ['A1', 'B1', 'A2', 'A3', 'A4'],
+      started: ['A1', 'B1', 'A2', 'A3', 'A4'],
+    },
+    {
+      case: 'capacity 3: two at once each, the waiting served in turn',
+      capacity: 3,
+      asked: ['A1', 'A2', 'A3', 'A4', 'A5', 'B1', 'B2'],
+      atOnce: ['A1', 'A2', 'B1'],
+      finished: ['A1', 'B1', 'A2', 'A3', 'B2', 'A4', 'A5'],
+      started: ['A1', 'A2', 'B1', 'A3', 'B2', 'A4', 'A5'],
+    },
+    {
+      case: 'capacity 1: the one slot, served in turn (one print of A before B’s at most)',
+      capacity: 1,
+      asked: ['A1', 'A2', 'A3', 'B1'],
+      atOnce: ['A1'],
+      finished: ['A1', 'A2', 'B1', 'A3'],
+      started: ['A1', 'A2', 'B1', 'A3'],
+    },
+  ])('$case', async ({ capacity, asked, atOnce, finished, started: expected }) => {
+    const share = new OrganizationShare({ name: 'PDFs', perOrganization: 10, capacity, typicalMs: 1_000 });
     const started: string[] = [];
     const tasks = new Map<string, ReturnType<typeof held>>();
-    const ask = (organizationId: number, name: string) => {
+    const all = asked.map((name) => {
       const t = held(started, name);
       tasks.set(name, t);
-      return share.run(organizationId, t.task);
-    };
-    const all = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'].map((name) => ask(1, name));
-    all.push(ask(2, 'B1'));
+      return share.run(name.startsWith('A') ? 1 : 2, t.task);
+    });
     await tick();
-    expect(started).toEqual(['A1', 'A2']);
-    // Each print that ends lets the next in turn start: A3, then B's, then A's again.
-    for (const name of ['A1', 'A2', 'A3', 'B1', 'A4', 'A5', 'A6']) {
+    expect(started).toEqual(atOnce);
+    for (const name of finished) {
       tasks.get(name)?.finish();
       await tick();
     }
     await Promise.all(all);
-    expect(started).toEqual(['A1', 'A2', 'A3', 'B1', 'A4', 'A5', 'A6']);
+    expect(started).toEqual(expected);
   });
 
   it('answers 503 (the queue is full) past maxWaiting, whoever asks, and frees a slot once', async () => {

@@ -45,4 +45,14 @@ describe('RoundRobinQueue', () => {
     expect(queue.size).toBe(17);
     expect(queue.sizeOf('B')).toBe(0);
   });
+
+  it('passes over a key that may not take one now, which keeps its place for when it may', () => {
+    const queue = new RoundRobinQueue<string, string>();
+    for (const [key, item] of [...many('A', 3), ...many('B', 2)]) queue.push(key, item);
+    const notA = (key: string) => key !== 'A';
+    expect([queue.shift(notA), queue.shift(notA), queue.shift(notA)]).toEqual(['B1', 'B2', undefined]);
+    expect(queue.size).toBe(3);
+    queue.push('B', 'B3');
+    expect([queue.shift(), queue.shift(), queue.shift()]).toEqual(['A1', 'B3', 'A2']);
+  });
 });

@@ -27,10 +27,14 @@ export class RoundRobinQueue<K, T> {
     this.count++;
   }
 
-  /** The next item: the first of the key whose turn it is; that key goes last (if it has more). */
-  shift(): T | undefined {
-    const key = this.turns.shift();
-    if (key === undefined) return undefined;
+  /**
+   * The next item: the first of the first key in turn that `may` take one (every key when not
+   * given); that key goes last (if it has more), the keys passed over keep their place.
+   */
+  shift(may: (key: K) => boolean = () => true): T | undefined {
+    const turn = this.turns.findIndex(may);
+    if (turn < 0) return undefined;
+    const [key] = this.turns.splice(turn, 1) as [K];
     const items = this.waiting.get(key) as T[];
     const item = items.shift() as T;
     if (items.length > 0) this.turns.push(key);
