@@ -1,7 +1,9 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../logging/index.js';
 import { answerRequests } from '../runtime/index.js';
-import { ChromiumPrinter } from './chromium-printer.js';
+import { ChromiumPrinter, PRINTER_NICENESS } from './chromium-printer.js';
 import type { PrintAnswer, PrinterThreadData, PrintRequest } from './pdf-renderer.js';
 
 /**
@@ -10,6 +12,14 @@ import type { PrintAnswer, PrinterThreadData, PrintRequest } from './pdf-rendere
  * are encoded, decoded and written on this thread, not the API's.
  */
 if (!parentPort) throw new Error('chromium-printer.thread runs as a worker thread');
+// This thread's share of a print (the PDF's JSON and base64, the HTML sent) yields to the API's
+// thread as Chromium does; Chromium, started from here, inherits it. Linux names a thread's own
+// id in /proc/thread-self; elsewhere the thread keeps the process's priority.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), PRINTER_NICENESS);
+} catch {
+  // Not Linux, or not allowed: best effort.
+}
 const { executablePath, printTimeoutMs, logLevel, logFormat } = workerData as PrinterThreadData;
 const logger = createLogger('printer', logLevel, logFormat === 'pretty' ? 'pretty' : undefined);
 const printer = new ChromiumPrinter({ executablePath, logger, printTimeoutMs });

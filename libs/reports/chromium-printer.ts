@@ -4,7 +4,7 @@ import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
 import type { PaperSize } from './report-html.js';
 
 /** Chromium's processes run at this niceness (0 is the API's): below the API's own requests. */
-const PRINTER_NICENESS = 10;
+export const PRINTER_NICENESS = 10;
 
 /**
  * Pages printed as PDF by headless Chromium, in the printer's thread (see PdfRenderer): one
@@ -13,6 +13,8 @@ const PRINTER_NICENESS = 10;
  */
 export class ChromiumPrinter {
   private browser: Promise<Browser> | null = null;
+  /** This process's children before Chromium started: the ones that are not Chromium's. */
+  private notChromium: ReadonlySet<number> = new Set();
 
   constructor(
     private readonly options: {
@@ -26,6 +28,7 @@ export class ChromiumPrinter {
   private start(): Promise<Browser> {
     if (!this.browser) {
       const before = descendantsOf(process.pid);
+      this.notChromium = before;
       const launching = chromium
         .launch({
           executablePath: this.options.executablePath,
@@ -71,6 +74,9 @@ export class ChromiumPrinter {
     let timer: NodeJS.Timeout | undefined;
     try {
       const page = await context.newPage();
+      // Chromium sets its renderers' priority itself (0, or 5 in the background) as it starts
+      // them, the page's included: it is put back below the API's.
+      lowerPriorityOfNewChildren(this.notChromium, PRINTER_NICENESS);
       page.setDefaultTimeout(printTimeoutMs);
       // page.pdf has no timeout of its own: closing the context ends a print that runs too long.
       const expired = new Promise<never>((_, reject) => {
