@@ -212,7 +212,7 @@ export const envSchema = z
     EXPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1000).default(2),
     /** Report builds (`GET /api/customers/{id}/reports`, a report mailed on request) one organization may have under way at once in an API process; past it 429. @defaultValue 2 */
     REPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1000).default(2),
-    /** PDFs one organization may have at the report printer at once (printing or waiting; the printer prints 2 at once, in turn across organizations); past it 429. @defaultValue 3 */
+    /** PDFs one organization may have at the report printer at once (printing or waiting; the printer prints 2 at once, one of them for one organization, in turn across organizations); past it 429. @defaultValue 3 */
     PDFS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(20).default(3),
     /** Import requests one organization may have being read at once in an API process (one import runs at a time anyway); past it 429. @defaultValue 1 */
     IMPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(1),

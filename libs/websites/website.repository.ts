@@ -5,7 +5,6 @@ import {
   type CollectionIndexes,
   KeyLookup,
   type ListRevisions,
-  nextId,
   nextIds,
   OrderedIdChunks,
   type OwnerSerializer,
@@ -160,27 +159,6 @@ export class WebsiteRepository {
           (website) => website.id,
         ),
     });
-  }
-
-  allocateId(): Promise<number> {
-    return nextId(this.db, WEBSITES);
-  }
-
-  /** The caller holds the customer's lock (its website count moves with the insert). */
-  async insert(document: WebsiteDocument): Promise<void> {
-    await this.counts.joined(document.customerId, document.id);
-    await this.organizationLists.add(document.organizationId, document.id);
-    try {
-      const key = websiteKey(document.id);
-      await this.publicIds.claim(document.publicId, key, () =>
-        this.websites.insertOne({ ...document, _id: key } as WebsiteDocument),
-      );
-    } catch (error) {
-      await this.counts.left(document.customerId, document.id);
-      await this.organizationLists.remove(document.organizationId, document.id);
-      throw error;
-    }
-    await this.changed(document.id, document);
   }
 
   /**
