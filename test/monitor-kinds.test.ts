@@ -349,7 +349,11 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(http.body.items.length).toBeGreaterThan(0);
     expect(http.body.items.every((item) => item.kind === 'http')).toBe(true);
     // Without a filter: every kind, the HTTP check's beside the others', newest first, paged without
-    // a result twice or left out (those stored meanwhile land above the first page, not in it).
+    // a result twice or left out. Results are stored as checks finish, so one started before a page was
+    // read may be stored after it: every result stored before paging began must be among the pages,
+    // and every paged one is still listed after.
+    const key = (item: Page['items'][number]) => `${item.kind}:${item.monitorId}@${item.startedAt}`;
+    const before = await api.request<Page>('GET', `${base}?limit=1000`, { token });
     const everything: string[] = [];
     const kinds = new Set<string>();
     let at: string | null = null;
@@ -362,21 +366,20 @@ describe('checks of every probe kind through one registry, end to end (API → w
       expect(page.status).toBe(200);
       for (const item of page.body.items) {
         kinds.add(item.kind);
-        everything.push(`${item.kind}:${item.monitorId}@${item.startedAt}`);
+        everything.push(key(item));
       }
       at = page.body.nextCursor;
     } while (at && everything.length < 2000);
     expect(kinds).toEqual(new Set(['http', 'grpc', 'udp', 'websocket', 'smtp', 'imap', 'icmp']));
     expect(new Set(everything).size).toBe(everything.length);
-    const moments = everything.map((key) => Date.parse(key.slice(key.indexOf('@') + 1)));
+    const moments = everything.map((entry) => Date.parse(entry.slice(entry.indexOf('@') + 1)));
     expect(moments).toEqual([...moments].sort((a, b) => b - a));
-    const later = await api.request<Page>('GET', `${base}?limit=1000`, { token });
-    const firstMoment = moments[0] as number;
-    expect(
-      later.body.items
-        .filter((item) => Date.parse(item.startedAt) <= firstMoment)
-        .map((item) => `${item.kind}:${item.monitorId}@${item.startedAt}`),
-    ).toEqual(everything);
+    const paged = new Set(everything);
+    expect(before.body.items.map(key).filter((item) => !paged.has(item))).toEqual([]);
+    const later = new Set(
+      (await api.request<Page>('GET', `${base}?limit=1000`, { token })).body.items.map(key),
+    );
+    expect(everything.filter((item) => !later.has(item))).toEqual([]);
     const grpc = await api.request<Page>('GET', `${base}?kind=grpc`, { token });
     expect(grpc.status).toBe(200);
     expect(grpc.body.items.length).toBeGreaterThan(0);
@@ -385,7 +388,9 @@ describe('checks of every probe kind through one registry, end to end (API → w
     expect(new Set(grpc.body.items.map((item) => item.status))).toEqual(new Set(['up', 'down']));
     const times = grpc.body.items.map((item) => Date.parse(item.startedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    // Pages of one: every result once, in the same order, until the cursor runs out.
+    // Pages of one: every result once, newest first, until the cursor runs out; those stored before
+    // paging began all among them.
+    const grpcBefore = await api.request<Page>('GET', `${base}?kind=grpc&limit=1000`, { token });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -397,9 +402,16 @@ describe('checks of every probe kind through one registry, end to end (API → w
       seen.push(...page.body.items.map((item) => `${item.monitorId}@${item.startedAt}`));
       cursor = page.body.nextCursor;
     } while (cursor && seen.length < 200);
-    const all = await api.request<Page>('GET', `${base}?kind=grpc&limit=1000`, { token });
-    expect(seen).toEqual(all.body.items.map((item) => `${item.monitorId}@${item.startedAt}`));
-    const one = all.body.items[0]?.monitorId as number;
+    expect(new Set(seen).size).toBe(seen.length);
+    const seenMoments = seen.map((item) => Date.parse(item.slice(item.indexOf('@') + 1)));
+    expect(seenMoments).toEqual([...seenMoments].sort((a, b) => b - a));
+    const seenSet = new Set(seen);
+    expect(
+      grpcBefore.body.items
+        .map((item) => `${item.monitorId}@${item.startedAt}`)
+        .filter((item) => !seenSet.has(item)),
+    ).toEqual([]);
+    const one = grpcBefore.body.items[0]?.monitorId as number;
     const only = await api.request<Page>('GET', `${base}?monitorId=${one}`, { token });
     expect(new Set(only.body.items.map((item) => item.monitorId))).toEqual(new Set([one]));
     expect((await api.request<Problem>('GET', `${base}?monitorId=999999`, { token })).status).toBe(404);
