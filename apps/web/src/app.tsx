@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { QueryProvider } from './api/query.js';
 import { Overview } from './overview/overview.js';
 import { AcceptInvitation } from './people/accept-invitation.js';
 import { ResetPassword } from './people/reset-password.js';
@@ -35,9 +36,11 @@ const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
 export function App() {
   return (
     <LocationProvider>
-      <SessionProvider>
-        <Shell />
-      </SessionProvider>
+      <QueryProvider>
+        <SessionProvider>
+          <Shell />
+        </SessionProvider>
+      </QueryProvider>
     </LocationProvider>
   );
 }

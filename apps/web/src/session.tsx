@@ -2,6 +2,7 @@ import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { hasScope } from '../../../libs/contract/scopes.js';
 import { api, onAuthLost, pastedToken, type Schemas, signedInHere } from './api/client.js';
+import { queryClient } from './api/query.js';
 
 /**
  * Who uses the app, as `GET /api/me` answers: a person signed in with the session cookie, or a
@@ -79,6 +80,7 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
       else {
         pastedToken.clear();
         signedInHere.set(false);
+        queryClient.clear();
         setCaller(null);
       }
     });
@@ -96,6 +98,8 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
       else await api.POST('/api/auth/logout');
       signedInHere.set(false);
       setMustEnrol(false);
+      // The next person to sign in here sees nothing of what this one read.
+      queryClient.clear();
       setCaller(null);
     },
     refresh,

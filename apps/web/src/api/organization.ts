@@ -1,6 +1,6 @@
 import { type Caller, clientCustomerId, useSession } from '../session.js';
-import { type Loaded, useLoad } from '../ui/use-load.js';
 import { api, must, type Schemas } from './client.js';
+import { type Loaded, useApiQuery } from './query.js';
 
 /** Websites per request while reading them all (the summaries' pages are by id, at most 1,000). */
 const PAGE = 1000;
@@ -82,7 +82,8 @@ export async function allWebsites(
 /** The customers the caller may see (read again when the caller changes). */
 export function useVisibleCustomers(): Loaded<Schemas['Customer'][]> {
   const { caller } = useSession();
-  return useLoad(() => visibleCustomers(caller), [caller]);
+  const scope = caller ? [caller.organization.id, clientCustomerId(caller)] : [];
+  return useApiQuery(['customers', 'visible', ...scope], () => visibleCustomers(caller));
 }
 
 /** Its organization's customers, or the one customer the caller is bound to; none signed out. */
