@@ -12,6 +12,7 @@ import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
+  CheckFeed,
   CheckRunner,
   type DroppedCheckReason,
   isRecordRetryable,
@@ -270,6 +271,7 @@ export async function startWorker(
     transitions: services.transitions,
     results: writer,
     rollups,
+    feed: new CheckFeed(redis, config.REDIS_KEY_PREFIX, logger),
     probe,
     domainExpiry: createDomainExpiryLookup(mongo.db, {
       rdapBaseUrl: config.RDAP_BASE_URL,

@@ -27,6 +27,7 @@ import {
   type WebsiteCache,
   type WebsiteDocument,
 } from '../websites/index.js';
+import type { CheckFeed } from './check-feed.js';
 import { decisionRules } from './decision-rules.js';
 import { type EvidenceBodyGate, failureEvidence, type SentRequest } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
@@ -139,6 +140,8 @@ export class CheckRunner {
       results: BatchInserter<CheckResultDocument>;
       /** Told of each stored result (hourly rollups for status pages and badges). */
       rollups: Pick<RollupRecorder, 'add'>;
+      /** Told of each decided check (the overview's bars and its live stream). */
+      feed?: Pick<CheckFeed, 'told'>;
       probe: ProbeOptions;
       domainExpiry: DomainExpiryLookup;
       nodeId: string;
@@ -323,6 +326,7 @@ export class CheckRunner {
     };
     const done = await commitResult({ transitions, pending }, entry, prepare, options);
     if (!done || done.refused) return waiting;
+    this.deps.feed?.told(result, website, done.state);
     // The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon.
     for (const region of done.result.recovered) await this.deps.evidence.gate.reopen(website.id, region);
     return {

@@ -1,5 +1,13 @@
 export { availability, coveredMs, type Span, unionOf } from './availability.js';
 export {
+  CheckFeed,
+  type CheckFeedMessage,
+  checkFeedChannel,
+  checkFeedMessage,
+  RECENT_CHECKS,
+  type RecentCheck,
+} from './check-feed.js';
+export {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
   type DomainExpiryLookup,

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { HealthStatus } from '../checks/index.js';
+import { WEBSITE_STATUSES } from '../events/index.js';
+import type { Logger } from '../logging/index.js';
+import { type Redis, slotTag } from '../redis/index.js';
+import type { MonitorStateDocument } from './monitor-state.js';
+import type { CheckResultDocument } from './result.repository.js';
+
+/** Checks kept per website for the overview's bar of its last checks. */
+export const RECENT_CHECKS = 30;
+/** A website nobody checked for this long (deleted, paused) loses its list by itself. */
+const RECENT_CHECKS_TTL_SECONDS = 31 * 86_400;
+const CHECK_LETTER = { up: 'u', degraded: 'd', down: 'x' } as const satisfies Record<HealthStatus, string>;
+const LETTER_CHECK: Record<string, HealthStatus> = { u: 'up', d: 'degraded', x: 'down' };
+
+/** One check as the overview draws it: when, what it found, how long it took (null: no answer). */
+export interface RecentCheck {
+  at: number;
+  status: HealthStatus;
+  responseMs: number | null;
+}
+
+/** A website's check as told on the feed channel: who may see it, the check, and the status it led to. */
+export const checkFeedMessage = z.object({
+  organizationId: z.number().int(),
+  customerId: z.number().int(),
+  websiteId: z.number().int(),
+  at: z.number(),
+  check: z.enum(['up', 'degraded', 'down']),
+  responseMs: z.number().nullable(),
+  status: z.enum(WEBSITE_STATUSES),
+});
+export type CheckFeedMessage = z.infer<typeof checkFeedMessage>;
+
+/** The Redis channel every API process listens to for checks as they are decided. */
+export const checkFeedChannel = (prefix: string) => `${prefix}:check-feed`;
+
+/** A check as its list keeps it: `<epoch ms>:<letter>:<ms or empty>` (~20 bytes). */
+function packed(check: RecentCheck): string {
+  return `${check.at}:${CHECK_LETTER[check.status]}:${check.responseMs ?? ''}`;
+}
+
+function unpacked(text: string): RecentCheck | null {
+  const [at, letter = '', ms = ''] = text.split(':');
+  const status = LETTER_CHECK[letter];
+  if (!status) return null;
+  return { at: Number(at), status, responseMs: ms === '' ? null : Number(ms) };
+}
+
+/**
+ * The last checks of each website in Redis (a capped list per website, read by key: a page of
+ * websites is one round trip whatever the fleet), and the feed channel each decided check is told
+ * on. What the worker writes here is a picture for people: a write that fails is logged and lost,
+ * never a check's failure.
+ */
+export class CheckFeed {
+  private failing = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly logger?: Logger,
+  ) {}
+
+  private key(websiteId: number): string {
+    return `${this.prefix}:recent-checks:${slotTag(this.redis, websiteId)}`;
+  }
+
+  /** A decided check: kept in the website's list and told on the channel (in the background). */
+  told(result: CheckResultDocument, website: { customerId: number }, state: MonitorStateDocument): void {
+    const check: RecentCheck = {
+      at: result.startedAt.getTime(),
+      status: result.status,
+      responseMs: result.error ? null : Math.round(result.timings.total),
+    };
+    const message: CheckFeedMessage = {
+      organizationId: result.organizationId,
+      customerId: website.customerId,
+      websiteId: result.websiteId,
+      at: check.at,
+      check: check.status,
+      responseMs: check.responseMs,
+      status: state.reported?.status ?? state.health,
+    };
+    const key = this.key(result.websiteId);
+    Promise.all([
+      this.redis
+        .multi()
+        .lpush(key, packed(check))
+        .ltrim(key, 0, RECENT_CHECKS - 1)
+        .expire(key, RECENT_CHECKS_TTL_SECONDS)
+        .exec(),
+      this.redis.publish(checkFeedChannel(this.prefix), JSON.stringify(message)),
+    ]).then(
+      () => {
+        this.failing = false;
+      },
+      (error: unknown) => {
+        // Once per outage, not once per check.
+        if (this.failing) return;
+        this.failing = true;
+        this.logger?.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'a check was not told to the overview (its bar misses it); checks go on',
+        );
+      },
+    );
+  }
+
+  /** The last checks of these websites, newest first (websites without any: absent). */
+  async recent(websiteIds: readonly number[]): Promise<Map<number, RecentCheck[]>> {
+    const lists = await Promise.all(
+      websiteIds.map((id) => this.redis.lrange(this.key(id), 0, RECENT_CHECKS - 1)),
+    );
+    const found = new Map<number, RecentCheck[]>();
+    websiteIds.forEach((id, i) => {
+      const checks = (lists[i] ?? []).flatMap((text) => unpacked(text) ?? []);
+      if (checks.length > 0) found.set(id, checks);
+    });
+    return found;
+  }
+}
