@@ -9,38 +9,13 @@ import {
   type Route,
   setContentSecurityPolicy,
 } from '../http/index.js';
+import { APP_PAGES, type AppPage } from './app-pages.js';
 
 /**
  * The browser app's build (`npm run build:web`): apps/web/dist beside the sources, and
  * dist/apps/web/dist beside the compiled server (`npm run build` copies it there).
  */
 const APP_DIR = new URL('../../apps/web/dist/', import.meta.url);
-
-/** The app's own addresses: each answers index.html and the app's router draws the screen. */
-export const APP_PAGES = [
-  '/',
-  '/sign-in',
-  '/accept-invitation',
-  '/reset-password',
-  '/account',
-  '/customers',
-  '/customers/:id',
-  '/customers/:id/report',
-  '/websites/:ref',
-  '/websites/:ref/edit',
-  '/maintenance',
-  '/channels',
-  '/channels/:ref',
-  '/status-pages',
-  '/status-pages/:ref',
-  '/packages',
-  '/people',
-  '/audit',
-  '/settings',
-  '/incidents',
-  '/incidents/:ref',
-  '/imports',
-] as const;
 
 /** The page holds a session: no framing, no script, style or connection but our own, no inline code. */
 const APP_POLICY = [
@@ -89,10 +64,13 @@ function fileCache() {
   };
 }
 
-/** index.html at each of the app's paths (no-cache: it names the hashed files) and the hashed files (immutable). */
+/**
+ * index.html at each of the app's pages (app-pages.ts, the list its router draws; no-cache: it
+ * names the hashed files) and the hashed files (immutable).
+ */
 export function appRoutes(): Route[] {
   const file = fileCache();
-  const page = (path: (typeof APP_PAGES)[number]): Route => {
+  const page = (path: AppPage): Route => {
     const params = path.match(/:\w+/g)?.map((name) => name.slice(1)) ?? [];
     return {
       method: 'get',

@@ -1,5 +1,7 @@
+import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { APP_PAGES, type AppPage, PUBLIC_APP_PAGES } from '../../../libs/dashboard/app-pages.js';
 import { QueryProvider } from './api/query.js';
 import { Overview } from './overview/overview.js';
 import { AcceptInvitation } from './people/accept-invitation.js';
@@ -28,10 +30,34 @@ const Settings = lazy(() => import('./organization/settings.js').then((m) => m.S
 const ReportPage = lazy(() => import('./reports/report-page.js').then((m) => m.ReportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 
-const PUBLIC = ['/sign-in', '/accept-invitation', '/reset-password'];
-
-// The server answers index.html only at the paths libs/dashboard/app.routes.ts lists (APP_PAGES):
-// a page added here is added there too, or it opens from the app's links but not on a reload.
+/**
+ * The screen of each of the app's pages. The pages are the list the server answers index.html at
+ * (libs/dashboard/app-pages.ts): a page is added there, and the compiler asks for its screen here.
+ */
+const SCREENS = {
+  '/sign-in': SignIn,
+  '/accept-invitation': AcceptInvitation,
+  '/reset-password': ResetPassword,
+  '/': Overview,
+  '/account': Account,
+  '/customers': Customers,
+  '/customers/:id': CustomerPage,
+  '/customers/:id/report': ReportPage,
+  '/websites/:ref': WebsitePage,
+  '/websites/:ref/edit': WebsiteEdit,
+  '/maintenance': Maintenance,
+  '/channels': Channels,
+  '/channels/:ref': ChannelPage,
+  '/status-pages': StatusPages,
+  '/status-pages/:ref': StatusPageEdit,
+  '/packages': Packages,
+  '/people': People,
+  '/audit': AuditLog,
+  '/settings': Settings,
+  '/incidents': Incidents,
+  '/incidents/:ref': IncidentPage,
+  '/imports': ImportPage,
+} satisfies Record<AppPage, ComponentType>;
 
 export function App() {
   return (
@@ -48,7 +74,7 @@ export function App() {
 function Shell() {
   const { caller, mustEnrol, signOut } = useSession();
   const { path, url, route } = useLocation();
-  const isPublic = PUBLIC.includes(path);
+  const isPublic = (PUBLIC_APP_PAGES as readonly string[]).includes(path);
   const current = (prefix: string) => (path.startsWith(prefix) ? 'page' : undefined);
   useEffect(() => {
     if (caller === null && !isPublic) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
@@ -133,28 +159,9 @@ function Shell() {
         ) : (
           <ErrorBoundary onError={reloadOnMissingChunk}>
             <Router>
-              <Route path="/sign-in" component={SignIn} />
-              <Route path="/accept-invitation" component={AcceptInvitation} />
-              <Route path="/reset-password" component={ResetPassword} />
-              <Route path="/" component={Overview} />
-              <Route path="/account" component={Account} />
-              <Route path="/customers" component={Customers} />
-              <Route path="/customers/:id" component={CustomerPage} />
-              <Route path="/customers/:id/report" component={ReportPage} />
-              <Route path="/websites/:ref" component={WebsitePage} />
-              <Route path="/websites/:ref/edit" component={WebsiteEdit} />
-              <Route path="/maintenance" component={Maintenance} />
-              <Route path="/channels" component={Channels} />
-              <Route path="/channels/:ref" component={ChannelPage} />
-              <Route path="/status-pages" component={StatusPages} />
-              <Route path="/status-pages/:ref" component={StatusPageEdit} />
-              <Route path="/packages" component={Packages} />
-              <Route path="/people" component={People} />
-              <Route path="/audit" component={AuditLog} />
-              <Route path="/settings" component={Settings} />
-              <Route path="/incidents" component={Incidents} />
-              <Route path="/incidents/:ref" component={IncidentPage} />
-              <Route path="/imports" component={ImportPage} />
+              {APP_PAGES.map((page) => (
+                <Route key={page} path={page} component={SCREENS[page]} />
+              ))}
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>
