@@ -1,5 +1,3 @@
-import type { AppContext } from '../http/index.js';
-
 /** How a person proved who they are at a sign-in: the password alone, or with a TOTP or a recovery code. */
 export type SignInMethod = 'password' | 'totp' | 'recovery-code';
 
@@ -16,9 +14,9 @@ export interface AuditNote {
 
 const notes = new WeakMap<object, AuditNote>();
 
-/** Adds to the request's note for the audit log (kept with the request, gone with it). */
-export function noteForAudit(ctx: AppContext, note: AuditNote): void {
-  notes.set(ctx, { ...notes.get(ctx), ...note });
+/** Adds to the request's note for the audit log (kept with the request, gone with it); `request` is its context. */
+export function noteForAudit(request: object, note: AuditNote): void {
+  notes.set(request, { ...notes.get(request), ...note });
 }
 
-export const auditNoteOf = (ctx: AppContext): AuditNote | undefined => notes.get(ctx);
+export const auditNoteOf = (request: object): AuditNote | undefined => notes.get(request);

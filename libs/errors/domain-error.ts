@@ -6,10 +6,18 @@ export interface FieldError {
 
 /**
  * What went wrong, in the domain's words. The HTTP layer turns each kind into a status and an
- * RFC 9457 problem type (invalid 400, not-allowed 403, not-found 404, conflict 409, too-many 429,
- * internal 500); nothing below it knows about HTTP.
+ * RFC 9457 problem type (invalid 400, unauthenticated 401, not-allowed 403, not-found 404, conflict
+ * 409, too-many 429, internal 500, unavailable 503); nothing below it knows about HTTP.
  */
-export type DomainErrorKind = 'invalid' | 'not-allowed' | 'not-found' | 'conflict' | 'too-many' | 'internal';
+export type DomainErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'not-allowed'
+  | 'not-found'
+  | 'conflict'
+  | 'too-many'
+  | 'internal'
+  | 'unavailable';
 
 export interface DomainErrorOptions {
   /** The fields at fault, for `invalid`, `not-allowed` and a `conflict` that names its items. */
@@ -18,6 +26,8 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** `too-many`: the budget or share used up, a stable name the caller can act on (`mail-per-recipient`). */
   budget?: string;
+  /** Which of a kind's cases it is, for a caller that acts on it (`totp-required`). */
+  code?: string;
 }
 
 /** An error whose detail is safe to show to the caller (it says what to do, never a secret). */
@@ -25,6 +35,7 @@ export class DomainError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly budget: string | undefined;
+  readonly code: string | undefined;
 
   constructor(
     readonly kind: DomainErrorKind,
@@ -36,6 +47,7 @@ export class DomainError extends Error {
     this.errors = options.errors;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.budget = options.budget;
+    this.code = options.code;
   }
 }
 

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compress, PrecompressedBody, preferredCoding } from './compression.js';
+import { compress } from '../compression/index.js';
+import { PrecompressedBody, preferredCoding } from './compression.js';
 
 describe('preferredCoding', () => {
   it.each([

@@ -14,11 +14,13 @@ export interface Outage {
 
 const PROBLEM_OF_KIND: Record<DomainErrorKind, ProblemSlug> = {
   invalid: 'validation-error',
+  unauthenticated: 'unauthorized',
   'not-allowed': 'forbidden',
   'not-found': 'not-found',
   conflict: 'conflict',
   'too-many': 'rate-limited',
   internal: 'internal-error',
+  unavailable: 'service-unavailable',
 };
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = '5';
@@ -73,7 +75,10 @@ function toAppError(error: unknown, outages: readonly Outage[]): AppError | null
       headers:
         error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) },
       // Named as the sign-in budgets name theirs.
-      extensions: error.budget === undefined ? {} : { reason: error.budget },
+      extensions: {
+        ...(error.budget === undefined ? {} : { reason: error.budget }),
+        ...(error.code === undefined ? {} : { code: error.code }),
+      },
     });
   }
   // A bounded queue is full (page builds, overviews, PDF prints, public reads): 503 with Retry-After.

@@ -1,5 +1,4 @@
-import { invalidInput } from '../errors/index.js';
-import { AppError } from '../http/index.js';
+import { DomainError, invalidInput } from '../errors/index.js';
 import type { RateLimiter } from '../redis/index.js';
 import type { PasswordHasher } from './password.js';
 import { checkNewPassword } from './password-policy.js';
@@ -54,10 +53,11 @@ export class AccountPasswords {
     const key = accountBudgetKey(user.email);
     const decision = await this.deps.accountFailures.peek(key);
     if (!decision.allowed)
-      throw new AppError('rate-limited', {
-        detail: `Too many wrong passwords for this account; retry in ${decision.resetSeconds} s.`,
-        headers: { 'Retry-After': String(decision.resetSeconds) },
-      });
+      throw new DomainError(
+        'too-many',
+        `Too many wrong passwords for this account; retry in ${decision.resetSeconds} s.`,
+        { retryAfterSeconds: decision.resetSeconds },
+      );
     if (!(await this.deps.hasher.verify(current, user.passwordHash))) {
       await this.deps.accountFailures.consume(key);
       throw invalidInput('The current password is wrong.', [{ path: 'currentPassword', message: 'wrong' }]);

@@ -1,7 +1,5 @@
 export { accountLinkRoutes } from './account-link.routes.js';
 export { AccountPasswords } from './account-passwords.js';
-export { customerCallerRoutes } from './customer-gates.js';
-export { withTwoFactorEnrolment } from './enrolment-gate.js';
 export {
   EXPIRED_INVITATION_KEPT_MS,
   InvitationRepository,

@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import { appLink } from '../config/index.js';
-import { AppError } from '../http/index.js';
+import { DomainError } from '../errors/index.js';
 
 /** Mail to a person: plain text, with an HTML part and attachments when given. */
 export interface PersonMail {
@@ -94,27 +94,27 @@ const MAIL_SETUP =
 /** The mailer, or the 503 that tells the operator what to set. */
 export function requireMailer(mailer: PeopleMailer | null, what: string): PeopleMailer {
   if (mailer) return mailer;
-  throw new AppError('service-unavailable', {
-    detail: `${what} go out by e-mail and there is no way to send it: ${MAIL_SETUP}.`,
-  });
+  throw new DomainError(
+    'unavailable',
+    `${what} go out by e-mail and there is no way to send it: ${MAIL_SETUP}.`,
+  );
 }
 
 /** A 503 when no mail route exists (no SMTP_URL, no e-mail channel in any organization). */
 export async function requireMailRoutes(routes: PeopleMailRoutes, what: string): Promise<void> {
   if (!(await routes.configured()))
-    throw new AppError('service-unavailable', {
-      detail: `${what} go out by e-mail and SMTP_URL is not set: ${MAIL_SETUP}.`,
-    });
+    throw new DomainError('unavailable', `${what} go out by e-mail and SMTP_URL is not set: ${MAIL_SETUP}.`);
 }
 
 /**
  * A server that did not take the mail: 503, without the server's answer (it may quote accounts or
  * the SMTP_URL's); the log has a fixed reason and nodemailer's error code and SMTP reply code only.
  */
-export function mailNotSent(what: string): AppError {
-  return new AppError('service-unavailable', {
-    detail: `The ${what} e-mail could not be sent (the mail server refused it or could not be reached); try again later. The API's log has the error code and the SMTP reply code, not the server's answer.`,
-  });
+export function mailNotSent(what: string): DomainError {
+  return new DomainError(
+    'unavailable',
+    `The ${what} e-mail could not be sent (the mail server refused it or could not be reached); try again later. The API's log has the error code and the SMTP reply code, not the server's answer.`,
+  );
 }
 
 /** `<PUBLIC_URL><path>?token=<token>`; without PUBLIC_URL, the API on this machine. */

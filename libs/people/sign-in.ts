@@ -1,7 +1,7 @@
 import type { SignInMethod } from '../audit/index.js';
 import { appLink } from '../config/index.js';
 import { type AuthContext, type ClientInfo, type Role, scopesOfRole } from '../contract/index.js';
-import { AppError } from '../http/index.js';
+import { DomainError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RateLimitDecision } from '../redis/index.js';
 import { KnownDevices } from './known-devices.js';
@@ -15,35 +15,35 @@ import type { TwoFactor } from './two-factor.js';
 import type { UserRepository } from './user.repository.js';
 import type { User } from './user.schema.js';
 
-function refused(budget: SignInBudget, decision: RateLimitDecision): AppError {
-  return new AppError('rate-limited', {
-    detail: `${refusalText(budget)} Retry in ${decision.resetSeconds} s.`,
-    headers: { 'Retry-After': String(decision.resetSeconds) },
-    extensions: { reason: budget },
+function refused(budget: SignInBudget, decision: RateLimitDecision): DomainError {
+  return new DomainError('too-many', `${refusalText(budget)} Retry in ${decision.resetSeconds} s.`, {
+    retryAfterSeconds: decision.resetSeconds,
+    budget,
   });
 }
 
 /** 401 for a missing or wrong second factor, with `code` saying which (the password was right). */
-function secondFactorProblem(code: 'totp-required' | 'totp-invalid'): AppError {
-  return new AppError('unauthorized', {
-    detail:
-      code === 'totp-required'
-        ? 'This account signs in with two-factor: send `totp`, a current code of the authenticator app or a recovery code.'
-        : 'The two-factor code is wrong, expired or already used.',
-    errors: [
-      { path: 'totp', message: code === 'totp-required' ? 'Required' : 'wrong, expired or already used' },
-    ],
-    extensions: { code },
-  });
+function secondFactorProblem(code: 'totp-required' | 'totp-invalid'): DomainError {
+  return new DomainError(
+    'unauthenticated',
+    code === 'totp-required'
+      ? 'This account signs in with two-factor: send `totp`, a current code of the authenticator app or a recovery code.'
+      : 'The two-factor code is wrong, expired or already used.',
+    {
+      errors: [
+        { path: 'totp', message: code === 'totp-required' ? 'Required' : 'wrong, expired or already used' },
+      ],
+      code,
+    },
+  );
 }
 
 const wrongPassword = () =>
-  new AppError('unauthorized', { detail: 'The e-mail address or the password is wrong.' });
+  new DomainError('unauthenticated', 'The e-mail address or the password is wrong.');
 /** While the account is locked: whichever of the three was wrong is not said. */
 const wrongStrict = () =>
-  new AppError('unauthorized', {
-    detail: 'The e-mail address, the password or the two-factor code is wrong.',
-    extensions: { code: 'locked-credentials-invalid' },
+  new DomainError('unauthenticated', 'The e-mail address, the password or the two-factor code is wrong.', {
+    code: 'locked-credentials-invalid',
   });
 
 const GLOBAL_KEY = 'sign-in-failures:all';
@@ -138,7 +138,7 @@ export class SignIn {
     }
     const user = await this.deps.users.findByEmail(credentials.email);
     const matches = await this.deps.hasher.verify(credentials.password, user?.passwordHash);
-    const fail = async (error: AppError): Promise<never> => {
+    const fail = async (error: DomainError): Promise<never> => {
       const [accountFailed] = await Promise.all([
         budgets.accountFailures.consume(keys.account),
         budgets.addressFailures.consume(keys.address),

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { conflict, invalidInput } from '../errors/index.js';
-import { AppError } from '../http/index.js';
+import { conflict, DomainError, invalidInput } from '../errors/index.js';
 import type { RateLimiter } from '../redis/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { base32Decode, base32Encode, generateTotpSecret, matchingTotpStep, otpauthUrl } from './totp.js';
@@ -54,10 +53,11 @@ export class TwoFactor {
     const key = `two-factor-codes:${user.id}`;
     const decision = await this.deps.codeFailures.peek(key);
     if (!decision.allowed)
-      throw new AppError('rate-limited', {
-        detail: `${decision.limit} wrong two-factor codes for this account in ${decision.windowSeconds / 60} minutes; retry in ${decision.resetSeconds} s.`,
-        headers: { 'Retry-After': String(decision.resetSeconds) },
-      });
+      throw new DomainError(
+        'too-many',
+        `${decision.limit} wrong two-factor codes for this account in ${decision.windowSeconds / 60} minutes; retry in ${decision.resetSeconds} s.`,
+        { retryAfterSeconds: decision.resetSeconds },
+      );
     const found = await check();
     if (found !== null) return found;
     await this.deps.codeFailures.consume(key);

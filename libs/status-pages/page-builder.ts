@@ -1,4 +1,4 @@
-import { PrecompressedBody } from '../http/index.js';
+import { StoredBody } from '../compression/index.js';
 import { type MaintenanceWindowDocument, occurrences } from '../maintenance/index.js';
 import type { RollupPeriod, RollupRepository } from '../monitoring/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -158,11 +158,11 @@ export class LocalPageBuilder implements PageBuilder {
 function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage {
   return {
     embedAllowedOrigins: page.embedAllowedOrigins ?? [],
-    html: new PrecompressedBody(
+    html: new StoredBody(
       Buffer.from(renderStatusPage(data, { jsonPath: `/status/${page.slug}.json` })),
       'text/html; charset=utf-8',
     ),
-    json: new PrecompressedBody(
+    json: new StoredBody(
       Buffer.from(JSON.stringify(publicStatusPageView.parse(data))),
       'application/json; charset=utf-8',
     ),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../errors/index.js';
 import type { AppContext, OtherResponse, Route } from '../http/index.js';
-import { defineRoute, setContentSecurityPolicy } from '../http/index.js';
+import { defineRoute, sendStoredBody, setContentSecurityPolicy } from '../http/index.js';
 import { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
 import { renderNotFoundPage } from './page-html.js';
 import { statusText } from './page-model.js';
@@ -92,7 +92,7 @@ function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): 
         return;
       }
       ctx.set('Cache-Control', PAGE_CACHE);
-      await (html ? page.html : page.json).send(ctx);
+      await sendStoredBody(ctx, html ? page.html : page.json);
     },
   };
 }

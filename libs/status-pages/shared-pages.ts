@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PrecompressedBody } from '../http/index.js';
+import { StoredBody } from '../compression/index.js';
 import type { Redis } from '../redis/index.js';
 
 /**
@@ -25,8 +25,8 @@ const BODY_FIELDS = ['html.gzip', 'html.br', 'json.gzip', 'json.br'] as const;
 export interface PublishedPage {
   /** Origins that may frame the HTML page (none: it may not be framed). */
   embedAllowedOrigins: readonly string[];
-  html: PrecompressedBody;
-  json: PrecompressedBody;
+  html: StoredBody;
+  json: StoredBody;
 }
 
 /** A body as its compressed forms and type: what crosses threads and goes to Redis. */
@@ -47,7 +47,7 @@ export interface PackedPage {
 
 /** The page as its compressed forms (made now if they were not). */
 export async function packedPage(page: PublishedPage): Promise<PackedPage> {
-  const pack = async (body: PrecompressedBody): Promise<PackedBody> => ({
+  const pack = async (body: StoredBody): Promise<PackedBody> => ({
     type: body.type,
     ...(await body.compressedForms()),
   });
@@ -61,7 +61,7 @@ export async function packedPage(page: PublishedPage): Promise<PackedPage> {
  */
 export function unpackedPage(packed: PackedPage): PublishedPage {
   const unpack = ({ type, etag, size, br, gzip }: PackedBody) =>
-    new PrecompressedBody({ etag, size, br: Buffer.from(br), gzip: Buffer.from(gzip) }, type);
+    new StoredBody({ etag, size, br: Buffer.from(br), gzip: Buffer.from(gzip) }, type);
   return {
     embedAllowedOrigins: packed.embedAllowedOrigins,
     html: unpack(packed.html),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRoute, type HttpMethod, type Route } from '../http/index.js';
+import { defineRoute, type HttpMethod, type Route } from '../../libs/http/index.js';
 import { answersAsView, resourceOf, viewOf } from './audit-recorder.js';
 
 const LIST = z.array(z.unknown());

@@ -1,25 +1,31 @@
 import type { Middleware } from 'koa';
 import { Counter, type Registry } from 'prom-client';
 import { z } from 'zod';
-import type { AuthContext } from '../contract/index.js';
-import { DomainError, type DomainErrorKind } from '../errors/index.js';
-import type { AppContext, AppState, Route } from '../http/index.js';
-import type { Logger } from '../logging/index.js';
-import type { AuditEventRepository } from './audit-event.repository.js';
-import type { Actor, NewAuditEvent } from './audit-event.schema.js';
-import { type AuditNote, auditNoteOf } from './audit-note.js';
-import { fieldChanges } from './field-changes.js';
+import {
+  type Actor,
+  type AuditEventRepository,
+  type AuditNote,
+  auditNoteOf,
+  fieldChanges,
+  type NewAuditEvent,
+} from '../../libs/audit/index.js';
+import type { AuthContext } from '../../libs/contract/index.js';
+import { DomainError, type DomainErrorKind } from '../../libs/errors/index.js';
+import type { AppContext, AppState, Route } from '../../libs/http/index.js';
+import type { Logger } from '../../libs/logging/index.js';
 
 /** Operations sent with POST that only read (a batch question): not writes, not recorded. */
 export const READ_ONLY_OPERATIONS = new Set(['checkMaintenanceBatch']);
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
+  unauthenticated: 401,
   'not-allowed': 403,
   'not-found': 404,
   conflict: 409,
   'too-many': 429,
   internal: 500,
+  unavailable: 503,
 };
 
 /** Where a write's resource can be read (a GET of the same API): before it and after it. */

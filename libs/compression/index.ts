@@ -1,0 +1,1 @@
+export { type CompressedForms, type ContentCoding, compress, StoredBody } from './stored-body.js';
