@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { asCodeRoutes } from '../../libs/as-code/index.js';
-import { AuditEventRepository, auditRoutes } from '../../libs/audit/index.js';
+import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
 import {
   createAuthenticator,
   OrganizationRepository,
@@ -15,7 +15,7 @@ import {
 } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
-import { dashboardRoutes } from '../../libs/dashboard/index.js';
+import { dashboardRoutes, OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import { notFound } from '../../libs/errors/index.js';
 import { exportRoutes } from '../../libs/exports/index.js';
@@ -33,6 +33,7 @@ import { importRoutes } from '../../libs/imports/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { maintenanceRoutes } from '../../libs/maintenance/index.js';
 import {
+  CheckFeed,
   incidentRoutes,
   listedStatuses,
   monitoringGauges,
@@ -46,6 +47,7 @@ import { packageRoutes } from '../../libs/packages/index.js';
 import {
   AccountPasswords,
   accountLinkRoutes,
+  customerCallerRoutes,
   InvitationRepository,
   Invitations,
   invitationRoutes,
@@ -64,6 +66,7 @@ import {
   twoFactorRoutes,
   UserAdministration,
   userRoutes,
+  withTwoFactorEnrolment,
 } from '../../libs/people/index.js';
 import {
   createRedisRateLimiter,
@@ -76,9 +79,6 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
-import { auditRecorder } from './audit-recorder.js';
-import { customerCallerRoutes } from './customer-gates.js';
-import { withTwoFactorEnrolment } from './enrolment-gate.js';
 
 /** How long an export, a report build and the reading of an import's file take, guessed until timed (Retry-After). */
 const TYPICAL_EXPORT_MS = 5_000;
@@ -203,6 +203,10 @@ export async function startApi(
       limit: PINGS_PER_TOKEN.limit,
       windowMs: PINGS_PER_TOKEN.windowMs,
     }),
+  });
+  // The overview's live streams: one subscription to the workers' check feed, fanned out per tab.
+  const overviewStreams = new OverviewStreams({
+    source: redisCheckFeed(redis, config.REDIS_KEY_PREFIX, logger),
   });
   const packageOfCustomer = async (organizationId: number, customerId: number) =>
     (await services.customerRepository.findById(organizationId, customerId))?.packageId ?? null;
@@ -418,8 +422,11 @@ export async function startApi(
       websites: {
         listPage: async (organizationId, options) =>
           (await services.websites.list(organizationId, options)).websites,
+        byIds: (organizationId, ids) => services.websiteRepository.findByIds(organizationId, ids),
       },
       customers: services.listedCustomers,
+      recentChecks: (ids) => new CheckFeed(redis, config.REDIS_KEY_PREFIX).recent(ids),
+      streams: overviewStreams,
     }),
   );
   const app = createHttpApp({
@@ -519,7 +526,8 @@ export async function startApi(
     url,
     server,
     async stop() {
-      // Stop accepting, let in-flight requests finish, drop idle keep-alive sockets.
+      // Stop accepting, let in-flight requests finish, drop idle keep-alive sockets; streams end first.
+      await overviewStreams.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
