@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deliveryRoutes } from '../../libs/alerts/index.js';
 import { asCodeRoutes } from '../../libs/as-code/index.js';
-import { AuditEventRepository, auditRecorder, auditRoutes } from '../../libs/audit/index.js';
+import { AuditEventRepository, auditRoutes } from '../../libs/audit/index.js';
 import {
   createAuthenticator,
   OrganizationRepository,
@@ -47,7 +47,6 @@ import { packageRoutes } from '../../libs/packages/index.js';
 import {
   AccountPasswords,
   accountLinkRoutes,
-  customerCallerRoutes,
   InvitationRepository,
   Invitations,
   invitationRoutes,
@@ -66,7 +65,6 @@ import {
   twoFactorRoutes,
   UserAdministration,
   userRoutes,
-  withTwoFactorEnrolment,
 } from '../../libs/people/index.js';
 import {
   createRedisRateLimiter,
@@ -79,6 +77,9 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openProcessServices } from '../../libs/services/index.js';
 import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
+import { auditRecorder } from './audit-recorder.js';
+import { customerCallerRoutes } from './customer-gates.js';
+import { withTwoFactorEnrolment } from './enrolment-gate.js';
 
 /** How long an export, a report build and the reading of an import's file take, guessed until timed (Retry-After). */
 const TYPICAL_EXPORT_MS = 5_000;
