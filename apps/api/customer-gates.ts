@@ -49,6 +49,9 @@ export function customerCallerRoutes(deps: {
   );
   routes.set('/api/websites', narrowedToCustomer);
   routes.set('/api/websites/summaries', narrowedToCustomer);
+  // The overview and its live stream answer a client user its customer's websites only (by its auth).
+  routes.set('/api/dashboard/websites', always);
+  routes.set('/api/dashboard/websites/stream', always);
   const ownWebsite = ownedBy(deps.website, 'websiteRef');
   for (const path of [
     '',
