@@ -1,5 +1,5 @@
 import { type Db, type Filter, ObjectId, type Sort, type UpdateFilter } from 'mongodb';
-import { ConcurrencyLimit } from '../runtime/index.js';
+import { readFanOut } from './bulk-reads.js';
 import { nextId } from './counters.js';
 import { KeyLookup, KeyTakenError, type LookupRef } from './key-lookup.js';
 import { TenantCollection, type TenantDocument } from './tenant-collection.js';
@@ -140,7 +140,7 @@ export class TenantResources<T extends TenantResource> {
    * `_id` (`findById`), a few at a time; `{id: {$in}}` reads the whole collection on FerretDB 1.24.
    */
   async findByIds(organizationId: number, ids: readonly number[]): Promise<T[]> {
-    const reads = new ConcurrencyLimit(FIND_BY_IDS_AT_ONCE);
+    const reads = readFanOut(FIND_BY_IDS_AT_ONCE);
     const found = await Promise.all(
       [...new Set(ids)].map((id) => reads.run(() => this.findById(organizationId, id))),
     );

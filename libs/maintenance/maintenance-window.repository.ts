@@ -1,6 +1,11 @@
 import type { Db } from 'mongodb';
-import { type CollectionIndexes, IdLists, TenantResources, WITHOUT_MONGO_ID } from '../db/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
+import {
+  type CollectionIndexes,
+  IdLists,
+  readFanOut,
+  TenantResources,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
 import type { Recurrence } from './recurrence.js';
 
 export interface MaintenanceWindowDocument {
@@ -86,7 +91,7 @@ export class MaintenanceWindowRepository {
     organizationId: number,
     websiteIds: readonly number[],
   ): Promise<MaintenanceWindowDocument[]> {
-    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const reads = readFanOut(READS_AT_ONCE);
     const listed = await Promise.all(
       [...new Set(websiteIds)].map(async (websiteId) => {
         const ids = await reads.run(() => this.lists.get(websiteId));

@@ -7,9 +7,9 @@ import {
   KeyLookup,
   type LookupRef,
   NumberedLists,
+  readFanOut,
 } from '../db/index.js';
 import type { Redis } from '../redis/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import type { TimelineActor } from './incident-timeline.js';
 import { durableFingerprint, MonitorStateCache } from './monitor-state.cache.js';
 import {
@@ -217,7 +217,7 @@ export class MonitorStateRepository {
     const states = new Map([...hot].filter(([, state]) => state.organizationId === organizationId));
     const cold = websiteIds.filter((id) => !hot.has(id));
     // A primary-key read each, a few at a time: `{websiteId: {$in}}` reads every state on FerretDB 1.24.
-    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const reads = readFanOut(READS_AT_ONCE);
     const found = await Promise.all(
       cold.map((websiteId) =>
         reads.run(() => this.states.findOne({ _id: String(websiteId) }, { projection: { _id: 0 } })),
@@ -507,7 +507,7 @@ export class MonitorStateRepository {
     websiteIds: readonly number[],
     since: Date,
   ): Promise<IncidentDocument[]> {
-    const perWebsite = new ConcurrencyLimit(LIST_WEBSITES_AT_ONCE);
+    const perWebsite = readFanOut(LIST_WEBSITES_AT_ONCE);
     const lists = await Promise.all(
       [...new Set(websiteIds)].map((websiteId) =>
         perWebsite.run(() => this.listedSince(websiteList(websiteId), organizationId, websiteId, since)),
@@ -575,7 +575,7 @@ export class MonitorStateRepository {
     websiteId: number,
     monitors: readonly MonitorRef[],
   ): Promise<Map<string, MonitorStateDocument>> {
-    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const reads = readFanOut(READS_AT_ONCE);
     const states = await Promise.all(
       monitors.map((monitor) => reads.run(() => this.load(organizationId, websiteId, monitor))),
     );

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes, MongoHealth } from '../db/index.js';
-import { isDuplicateKey } from '../db/index.js';
+import { isDuplicateKey, type ReadFanOut, readFanOut } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import {
@@ -236,7 +236,7 @@ export class RollupRepository {
     const kept = new Date(now.getTime() - ROLLUP_RETENTION_MS[period] - BUCKET_MS[period]);
     const end = until && until < now ? new Date(until.getTime() - 1) : now;
     const buckets = bucketsBetween(period, from > kept ? from : kept, end);
-    const reads = new ConcurrencyLimit(READ_CONCURRENCY);
+    const reads = readFanOut(READ_CONCURRENCY);
     const regionRows = (websiteId: number, bucket: Date) =>
       Promise.all(
         regions.map((region) =>
@@ -268,7 +268,7 @@ export class RollupRepository {
     websiteId: number,
     month: Date,
     now: Date,
-    reads: ConcurrencyLimit,
+    reads: ReadFanOut,
     fromRegions: () => Promise<ResultRollup[]>,
   ): Promise<ResultRollup[]> {
     const key = rollupDocumentId(websiteId, EVERY_REGION, 'day', month);

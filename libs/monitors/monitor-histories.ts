@@ -1,5 +1,5 @@
+import { readFanOut } from '../db/index.js';
 import type { IncidentDocument, MonitorStateRepository } from '../monitoring/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import type { MonitorRepository } from './monitor.repository.js';
 
 /** Websites whose monitors are read at once (each a list read by primary key, then each monitor's incidents). */
@@ -20,7 +20,7 @@ export async function monitorHistories(
   since: Date,
 ): Promise<Map<string, { createdAt: Date; incidents: IncidentDocument[] }>> {
   const histories = new Map<string, { createdAt: Date; incidents: IncidentDocument[] }>();
-  const limit = new ConcurrencyLimit(WEBSITES_AT_ONCE);
+  const limit = readFanOut(WEBSITES_AT_ONCE);
   await Promise.all(
     websiteIds.map((websiteId) =>
       limit.run(async () => {

@@ -283,64 +283,69 @@ function partsOf(
 const change = (now: number | null, before: number | null) =>
   now === null || before === null ? null : round3(now - before);
 
-/**
- * A customer's report for a period, from rollups, incidents and maintenance only (pure): per
- * website and for the customer, the period's figures, the previous period's and the change, each
- * month's and week's, the incidents and the maintenance held.
- */
-export function computeReport(input: {
-  period: ReportPeriod;
-  now: Date;
-  websites: readonly WebsiteReportInput[];
-}) {
+/** What every website's figures of a report share: its period's spans, dates and parts. */
+export function reportFrame(input: { period: ReportPeriod; now: Date }) {
   const { period } = input;
-  const now = input.now.getTime();
-  const span = { start: period.from.getTime(), end: period.to.getTime() };
-  const previousSpan = { start: period.previous.from.getTime(), end: period.previous.to.getTime() };
-  const dates = { from: period.fromDate, to: period.toDate };
-  const previousDates = { from: period.previous.fromDate, to: period.previous.toDate };
-  const parts = partsOf(period);
-  const websites = input.websites.map((site) => {
-    const figures = figuresOf(site, span, dates, now);
-    const previous = figuresOf(site, previousSpan, previousDates, now);
-    const inPeriod = (start: Date, end: Date | null) =>
-      start.getTime() < span.end && (end?.getTime() ?? now) > span.start;
-    const monitors = site.monitors ?? [];
-    return {
-      site,
-      figures,
-      previous,
-      parts: parts.map((part) => ({ ...part, figures: figuresOf(site, part.span, part, now) })),
-      monitors: monitors.map((monitor) => ({
-        monitor,
-        figures: monitorFiguresOf(site, monitor, span, dates, now),
-      })),
-      // The HTTP check's incidents and its other monitors' in one list, each marked with its monitor.
-      incidents: [
-        ...site.incidents.map((incident) => ({ ...incident, monitor: null })),
-        ...monitors.flatMap((monitor) =>
-          monitor.incidents.map((incident) => ({
-            ...incident,
-            monitor: { id: monitor.id, kind: monitor.kind, name: monitor.name },
-          })),
-        ),
-      ]
-        .filter((i) => inPeriod(i.startedAt, i.resolvedAt))
-        .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()),
-      maintenance: site.maintenance
-        .filter((m) => inPeriod(m.startsAt, m.endsAt))
-        .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()),
-    };
-  });
-  const total = (
-    pick: (w: (typeof websites)[number]) => Figures,
-    range: { from: string; to: string },
-    within: Span,
-  ) => {
-    const days = input.websites.flatMap((site) =>
+  return {
+    period,
+    now: input.now.getTime(),
+    span: { start: period.from.getTime(), end: period.to.getTime() },
+    previousSpan: { start: period.previous.from.getTime(), end: period.previous.to.getTime() },
+    dates: { from: period.fromDate, to: period.toDate },
+    previousDates: { from: period.previous.fromDate, to: period.previous.toDate },
+    parts: partsOf(period),
+  };
+}
+
+export type ReportFrame = ReturnType<typeof reportFrame>;
+
+/** A website's figures of the period, the previous one and each part, its incidents and maintenance. */
+export function websiteReport(frame: ReportFrame, site: WebsiteReportInput) {
+  const { span, now } = frame;
+  const inPeriod = (start: Date, end: Date | null) =>
+    start.getTime() < span.end && (end?.getTime() ?? now) > span.start;
+  const monitors = site.monitors ?? [];
+  return {
+    site,
+    figures: figuresOf(site, span, frame.dates, now),
+    previous: figuresOf(site, frame.previousSpan, frame.previousDates, now),
+    parts: frame.parts.map((part) => ({ ...part, figures: figuresOf(site, part.span, part, now) })),
+    monitors: monitors.map((monitor) => ({
+      monitor,
+      figures: monitorFiguresOf(site, monitor, span, frame.dates, now),
+    })),
+    // The HTTP check's incidents and its other monitors' in one list, each marked with its monitor.
+    incidents: [
+      ...site.incidents.map((incident) => ({ ...incident, monitor: null })),
+      ...monitors.flatMap((monitor) =>
+        monitor.incidents.map((incident) => ({
+          ...incident,
+          monitor: { id: monitor.id, kind: monitor.kind, name: monitor.name },
+        })),
+      ),
+    ]
+      .filter((i) => inPeriod(i.startedAt, i.resolvedAt))
+      .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()),
+    maintenance: site.maintenance
+      .filter((m) => inPeriod(m.startsAt, m.endsAt))
+      .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()),
+  };
+}
+
+type WebsiteReport = ReturnType<typeof websiteReport>;
+
+/** The customer's figures over its websites' reports, and the report as a whole. */
+export function assembleReport(
+  frame: ReportFrame,
+  inputs: readonly WebsiteReportInput[],
+  websites: WebsiteReport[],
+) {
+  const { period, now } = frame;
+  const total = (pick: (w: WebsiteReport) => Figures, range: { from: string; to: string }, within: Span) => {
+    const days = inputs.flatMap((site) =>
       site.days.filter((d) => d.date >= range.from && d.date <= range.to),
     );
-    const resolved = input.websites.flatMap((site) =>
+    const resolved = inputs.flatMap((site) =>
       site.incidents.filter(
         (i) =>
           i.resolvedAt !== null &&
@@ -358,8 +363,8 @@ export function computeReport(input: {
           );
     return combined(websites.map(pick), mergedLatency(days), largest(days.map((d) => d.responseMsMax)), mttr);
   };
-  const customer = total((w) => w.figures, dates, span);
-  const customerBefore = total((w) => w.previous, previousDates, previousSpan);
+  const customer = total((w) => w.figures, frame.dates, frame.span);
+  const customerBefore = total((w) => w.previous, frame.previousDates, frame.previousSpan);
   return {
     period: { from: period.fromDate, to: period.toDate, timezone: period.timezone, days: period.days },
     previousPeriod: { from: period.previous.fromDate, to: period.previous.toDate },
@@ -376,6 +381,26 @@ export function computeReport(input: {
     },
     websites,
   };
+}
+
+export interface ReportInput {
+  period: ReportPeriod;
+  now: Date;
+  websites: readonly WebsiteReportInput[];
+}
+
+/**
+ * A customer's report for a period, from rollups, incidents and maintenance only (pure): per
+ * website and for the customer, the period's figures, the previous period's and the change, each
+ * month's and week's, the incidents and the maintenance held.
+ */
+export function computeReport(input: ReportInput) {
+  const frame = reportFrame(input);
+  return assembleReport(
+    frame,
+    input.websites,
+    input.websites.map((site) => websiteReport(frame, site)),
+  );
 }
 
 export type ComputedReport = ReturnType<typeof computeReport>;

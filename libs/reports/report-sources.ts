@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { OrganizationRepository } from '../auth/index.js';
 import type { CustomerRepository } from '../customers/index.js';
+import { readFanOut } from '../db/index.js';
 import { knownDomainExpiries } from '../domains/index.js';
 import type { MaintenanceWindowRepository } from '../maintenance/index.js';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../monitors/index.js';
 import type { LogoStore } from '../organizations/index.js';
 import { getMany, type Redis } from '../redis/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
 
@@ -133,7 +133,7 @@ export function repositoryReportSources(deps: {
         .map(reportIncident),
     monitors: async (organizationId, websiteIds) => {
       // Each website's list of monitors by primary key, a few websites at once.
-      const limit = new ConcurrencyLimit(WEBSITES_AT_ONCE);
+      const limit = readFanOut(WEBSITES_AT_ONCE);
       const monitors = (
         await Promise.all(
           [...new Set(websiteIds)].map((id) =>

@@ -8,11 +8,11 @@ import {
   KeyTakenError,
   type LookupRef,
   publicReads,
+  readFanOut,
   TenantResources,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import { conflict } from '../errors/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 
 export interface StatusPageDocument {
   id: number;
@@ -143,7 +143,7 @@ export class StatusPageRepository {
    * page ids, then each page by primary key, a few at a time.
    */
   async publicPagesOf(organizationId: number, customerId: number): Promise<StatusPageDocument[]> {
-    const reads = new ConcurrencyLimit(READS_AT_ONCE);
+    const reads = readFanOut(READS_AT_ONCE);
     const ids = await this.lists.get(customerId);
     const pages = await Promise.all(
       // By the ids' entries alone: a deleted page's id stays listed, and its entry is gone.

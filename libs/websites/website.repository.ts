@@ -9,11 +9,11 @@ import {
   OrderedIdChunks,
   type OwnerSerializer,
   publicReads,
+  readFanOut,
   serializedInProcess,
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import {
   ALWAYS_SECRET_HEADERS,
@@ -336,7 +336,7 @@ export class WebsiteRepository {
    * pool's every connection; `_id` projected out: what comes back are websites.
    */
   async findByIds(organizationId: number, ids: readonly number[]): Promise<WebsiteDocument[]> {
-    const reads = new ConcurrencyLimit(LIST_READS_AT_ONCE);
+    const reads = readFanOut(LIST_READS_AT_ONCE);
     const found = (await Promise.all(
       ids.map((id) =>
         reads.run(() => this.websites.findOneByKey(organizationId, websiteKey(id), WITHOUT_MONGO_ID)),
