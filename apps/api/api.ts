@@ -3,22 +3,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deliveryRoutes } from '../../libs/alerts/index.js';
-import { asCodeRoutes } from '../../libs/as-code/index.js';
-import { AuditEventRepository, auditRoutes } from '../../libs/audit/index.js';
-import {
-  createAuthenticator,
-  OrganizationRepository,
-  personalTokenRoutes,
-  tokenFitsRole,
-  tokenRoutes,
-} from '../../libs/auth/index.js';
+import { AuditEventRepository } from '../../libs/audit/index.js';
+import { createAuthenticator, OrganizationRepository, tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
-import { customerRoutes, loadCustomerWithPackage } from '../../libs/customers/index.js';
+import { loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes, OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import { notFound } from '../../libs/errors/index.js';
-import { exportRoutes } from '../../libs/exports/index.js';
 import { OrganizationShare } from '../../libs/fair-share/index.js';
 import {
   buildOpenApiDocument,
@@ -29,27 +20,13 @@ import {
   type Route,
   systemRoutes,
 } from '../../libs/http/index.js';
-import { importRoutes } from '../../libs/imports/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import { maintenanceRoutes } from '../../libs/maintenance/index.js';
-import {
-  CheckFeed,
-  incidentRoutes,
-  listedStatuses,
-  monitoringGauges,
-  monitoringRoutes,
-} from '../../libs/monitoring/index.js';
-import { monitorRoutes, PINGS_PER_TOKEN, PingIntake, pingRoutes } from '../../libs/monitors/index.js';
-import { monitoringNodeRoutes } from '../../libs/nodes/index.js';
-import { channelRoutes } from '../../libs/notifications/index.js';
-import { organizationRoutes } from '../../libs/organizations/index.js';
-import { packageRoutes } from '../../libs/packages/index.js';
+import { CheckFeed, listedStatuses, monitoringGauges } from '../../libs/monitoring/index.js';
+import { PINGS_PER_TOKEN, PingIntake } from '../../libs/monitors/index.js';
 import {
   AccountPasswords,
-  accountLinkRoutes,
   InvitationRepository,
   Invitations,
-  invitationRoutes,
   KnownDevices,
   PASSWORD_RESET_MAILS_PER_HOUR,
   PasswordHasher,
@@ -57,14 +34,11 @@ import {
   peopleMailRoutes,
   SIGN_IN_WINDOW_MS,
   SignIn,
-  sessionRoutes,
   signInBudgets,
   smtpMailer,
   TwoFactor,
   TwoFactorRepository,
-  twoFactorRoutes,
   UserAdministration,
-  userRoutes,
 } from '../../libs/people/index.js';
 import {
   createRedisRateLimiter,
@@ -72,14 +46,38 @@ import {
   pingRedis,
   watchRedisData,
 } from '../../libs/redis/index.js';
-import { reportRoutes } from '../../libs/reports/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openProcessServices } from '../../libs/services/index.js';
-import { publicStatusRoutes, statusPageRoutes, ThreadPageBuilder } from '../../libs/status-pages/index.js';
-import { startFleetWatcher, websiteRoutes } from '../../libs/websites/index.js';
+import { ThreadPageBuilder } from '../../libs/status-pages/index.js';
+import { startFleetWatcher } from '../../libs/websites/index.js';
 import { auditRecorder } from './audit-recorder.js';
 import { customerCallerRoutes } from './customer-gates.js';
 import { withTwoFactorEnrolment } from './enrolment-gate.js';
+import { accountLinkRoutes } from './routes/account-links.js';
+import { asCodeRoutes } from './routes/as-code.js';
+import { auditRoutes } from './routes/audit.js';
+import { channelRoutes } from './routes/channels.js';
+import { customerRoutes } from './routes/customers.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { exportRoutes } from './routes/exports.js';
+import { importRoutes } from './routes/imports.js';
+import { incidentRoutes } from './routes/incidents.js';
+import { invitationRoutes } from './routes/invitations.js';
+import { maintenanceRoutes } from './routes/maintenance.js';
+import { monitoringRoutes } from './routes/monitoring.js';
+import { monitorRoutes } from './routes/monitors.js';
+import { monitoringNodeRoutes } from './routes/nodes.js';
+import { organizationRoutes } from './routes/organization.js';
+import { packageRoutes } from './routes/packages.js';
+import { pingRoutes } from './routes/ping.js';
+import { publicStatusRoutes } from './routes/public-status.js';
+import { reportRoutes } from './routes/reports.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { statusPageRoutes } from './routes/status-pages.js';
+import { personalTokenRoutes, tokenRoutes } from './routes/tokens.js';
+import { twoFactorRoutes } from './routes/two-factor.js';
+import { userRoutes } from './routes/users.js';
+import { websiteRoutes } from './routes/websites.js';
 
 /** How long an export, a report build and the reading of an import's file take, guessed until timed (Retry-After). */
 const TYPICAL_EXPORT_MS = 5_000;

@@ -1,8 +1,8 @@
-import { PERSONAL_TOKEN_ROUTE_PATHS } from '../../libs/auth/index.js';
 import { DomainError } from '../../libs/errors/index.js';
 import type { AppContext, CustomerGate } from '../../libs/http/index.js';
-import { SELF_ROUTE_PATHS } from '../../libs/people/session.routes.js';
-import { TWO_FACTOR_ROUTE_PATHS } from '../../libs/people/two-factor.routes.js';
+import { SELF_ROUTE_PATHS } from './routes/sessions.js';
+import { PERSONAL_TOKEN_ROUTE_PATHS } from './routes/tokens.js';
+import { TWO_FACTOR_ROUTE_PATHS } from './routes/two-factor.js';
 
 /** Reads an organization's resource by the key in the path; throws a not-found `DomainError` when there is none. */
 type Owned = (organizationId: number, key: string) => Promise<{ customerId: number }>;

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import { PERSONAL_TOKEN_ROUTE_PATHS } from '../../libs/auth/index.js';
 import { type Access, AppError, type AppState } from '../../libs/http/index.js';
-import { PASSWORD_CHANGE_PATH, personOf } from '../../libs/people/session.routes.js';
-import { TWO_FACTOR_ROUTE_PATHS } from '../../libs/people/two-factor.routes.js';
+import { PASSWORD_CHANGE_PATH, personOf } from './routes/sessions.js';
+import { PERSONAL_TOKEN_ROUTE_PATHS } from './routes/tokens.js';
+import { TWO_FACTOR_ROUTE_PATHS } from './routes/two-factor.js';
 
 /** Routes for people only with a body or an id to validate: a token is refused before that. */
 const PEOPLE_ONLY_PATHS = new Set([

@@ -1,5 +1,4 @@
 export { channelsForEvent } from './channel-matching.js';
-export { deliveryRoutes } from './deliveries.routes.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { type AttemptOutcome, DeliveryRequests, DeliveryRunner } from './delivery.service.js';
 export { deliveryMetrics } from './delivery-metrics.js';

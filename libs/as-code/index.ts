@@ -6,7 +6,6 @@ export {
   type StepError,
   type StepOutcome,
 } from './apply.js';
-export { asCodeRoutes } from './as-code.routes.js';
 export type { FieldChange } from './field-diff.js';
 export { type ExportNote, fileFromExport } from './from-export.js';
 export { ApiConfiguration } from './http-configuration.js';

@@ -6,8 +6,12 @@ export {
   loadCustomerWithPackage,
 } from './customer.repository.js';
 export {
+  automationCreateCustomerBody,
+  automationCreatedCustomer,
   createCustomerBody,
   customerView,
+  listCustomersQuery,
+  patchCustomerBody,
   REPORT_WEEKDAYS,
   type ReportSchedule,
   reportScheduleSchema,
@@ -26,4 +30,4 @@ export {
   startCustomerLifecycleWorker,
 } from './customer-lifecycle.queue.js';
 export { CUSTOMER_STATUSES, type CustomerStatus, endOfUtcMonth, isMonitored } from './customer-status.js';
-export { customerRoutes, toCustomerView } from './customers.routes.js';
+export { toCustomerView } from './customer-view.js';

@@ -3,8 +3,8 @@ export {
   type ExportDocument,
   type ExportSources,
   exportDocument,
-  exportRoutes,
-} from './exports.routes.js';
+  exportText,
+} from './export-document.js';
 export {
   createFieldsOf,
   type ExportedMonitor,

@@ -4,13 +4,6 @@ export {
   MaintenanceQueue,
   startMaintenanceWorker,
 } from './maintenance.queue.js';
-export {
-  createMaintenanceWindow,
-  currentWindow,
-  type MaintenanceDependencies,
-  maintenanceRoutes,
-  toWindowView,
-} from './maintenance.routes.js';
 export { type MaintenanceSpan, maintenanceSpan, spanBoundary, spanCovers } from './maintenance-span.js';
 export { type MaintenanceReconcileReport, MaintenanceSync } from './maintenance-sync.js';
 export {
@@ -20,7 +13,26 @@ export {
   MaintenanceWindowRepository,
   maintenanceWindowIndexes,
 } from './maintenance-window.repository.js';
-export { createWindowBody, windowView } from './maintenance-window.schema.js';
+export {
+  batchBody,
+  batchView,
+  checkView,
+  createWindowBody,
+  occurrencesQuery,
+  occurrencesView,
+  patchWindowBody,
+  recurrenceSchema,
+  type WindowInput,
+  windowProblems,
+  windowView,
+} from './maintenance-window.schema.js';
+export {
+  assertValidWindow,
+  createMaintenanceWindow,
+  currentWindow,
+  type MaintenanceDependencies,
+  toWindowView,
+} from './maintenance-windows.js';
 export {
   activeOccurrence,
   isKnownTimezone,

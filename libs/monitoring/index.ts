@@ -15,14 +15,17 @@ export {
   plainHttpUrl,
   type RunOutcome,
 } from './check-runner.js';
+export { freshWithinMsOf } from './decision-rules.js';
 export { EVIDENCE_BODY_EVERY_MS, type EvidenceBodyGate, RedisEvidenceBodyGate } from './failure-evidence.js';
 export {
   IncidentTimelines,
   SYSTEM,
+  TIMELINE_KINDS,
   type TimelineActor,
   type TimelineEntry,
+  timelineActorSchema,
+  timelineAlertSchema,
 } from './incident-timeline.js';
-export { incidentRoutes } from './incidents.routes.js';
 export { listedStatuses } from './listed-statuses.js';
 export { mergedPage, notACursor, type PagedEntry, type PagedSource } from './merged-pages.js';
 export {
@@ -40,11 +43,13 @@ export {
   type MonitorRef,
   type MonitorStateDocument,
   monitorKey,
+  monitorRefSchema,
   monitorStateSchema,
   OTHER_MONITOR_KINDS,
   type OtherMonitorKind,
 } from './monitor-state.js';
 export {
+  type IncidentAcknowledgement,
   type IncidentDocument,
   MonitorStateRepository,
   monitoringIndexes,
@@ -58,13 +63,8 @@ export {
   MonitorTransitions,
   type TransitionPlan,
 } from './monitor-transition.js';
-export {
-  monitoringRoutes,
-  type OtherResultItem,
-  uptimeQuery,
-  uptimeView,
-} from './monitoring.routes.js';
 export { monitoringGauges } from './monitoring-gauges.js';
+export { CHECKED_KINDS, type OtherResultItem, otherResultView } from './other-result-view.js';
 export { PendingRecords } from './pending-records.js';
 export { PlacementStatus } from './placement-status.js';
 export {
@@ -105,12 +105,14 @@ export {
   freshWindowMs,
   type Health,
   INITIAL_STATE,
+  isFresh,
   type MonitorState,
   type RegionTrack,
   reevaluate,
   reportedStatus,
   type Settlement,
   settle,
+  WEBSITE_STATUSES,
   type WebsiteStatus,
 } from './status-machine.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';

@@ -1,14 +1,26 @@
 export {
   HEARTBEAT_PINGS_QUEUE,
   HeartbeatTokens,
+  PING_BODY_KEPT_BYTES,
+  PING_BODY_LIMIT_BYTES,
   PINGS_PER_TOKEN,
   PingIntake,
   type PingJobData,
+  pingLog,
 } from './heartbeat-pings.js';
-export { createDnsCheckBody, dnsCheckView } from './kinds/dns/dns.schema.js';
-export { createHeartbeatBody, heartbeatView } from './kinds/heartbeat/heartbeat.schema.js';
+export { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './kinds/dns/dns.schema.js';
+export {
+  createHeartbeatBody,
+  heartbeatPreviewBody,
+  heartbeatPreviewView,
+  heartbeatView,
+  type PingKind,
+  pingView,
+  updateHeartbeatBody,
+} from './kinds/heartbeat/heartbeat.schema.js';
 export { cronProblem, expectedAfter, heartbeatDeadline } from './kinds/heartbeat/heartbeat-schedule.js';
 export {
+  heartbeatAt,
   isProbeKind,
   kindTerms,
   MONITOR_KINDS,
@@ -17,12 +29,13 @@ export {
   STORED_MONITOR_KINDS,
   sealsMonitorEntry,
 } from './kinds/index.js';
-export { createPortCheckBody, portCheckView } from './kinds/port/port.schema.js';
+export { createPortCheckBody, portCheckView, updatePortCheckBody } from './kinds/port/port.schema.js';
 export { SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
   type DnsCheckDocument,
   type MonitorDocument,
   type MonitorKind,
+  type MonitorLogEntry,
   MonitorRepository,
   monitorIndexes,
   monitorRevisions,
@@ -37,7 +50,6 @@ export { createMonitorBody, MONITOR_CREATE_BODIES, type MonitorCreate } from './
 export { monitorHistories } from './monitor-histories.js';
 export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
-export { monitorRoutes } from './monitors.routes.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
-export { pingRoutes } from './ping.routes.js';
-export { createProbeCheckBodies } from './probe-check.schema.js';
+export { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
+export { shownSettings } from './sealed-settings.js';

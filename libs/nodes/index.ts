@@ -13,4 +13,3 @@ export {
   monitoringNodeIndexes,
 } from './monitoring-node.repository.js';
 export { HEARTBEAT_INTERVAL_MS, nodeAddress, startHeartbeat } from './node-heartbeat.js';
-export { monitoringNodeRoutes, sortIps } from './nodes.routes.js';

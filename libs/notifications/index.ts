@@ -11,8 +11,12 @@ export {
   type ConfigValue,
   channelView,
   createChannelBody,
+  createdChannelView,
   EVENT_KINDS,
   type EventKind,
+  listChannelsQuery,
+  patchChannelBody,
+  rotatedSecretView,
   secretFieldsOf,
 } from './channel.schema.js';
 export {
@@ -20,4 +24,4 @@ export {
   ChannelService,
   type ChannelWebsitesPort,
 } from './channel.service.js';
-export { channelRoutes, toChannelView } from './channels.routes.js';
+export { toChannelView } from './channel-view.js';

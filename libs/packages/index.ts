@@ -1,5 +1,10 @@
 export { DEFAULT_PACKAGE, ensureDefaultPackage } from './default-package.js';
-export { type PackageDocument, PackageRepository, packageIndexes } from './package.repository.js';
+export {
+  DuplicatePackageKeyError,
+  type PackageDocument,
+  PackageRepository,
+  packageIndexes,
+} from './package.repository.js';
 export {
   type Alerting,
   createPackageBody,
@@ -10,11 +15,7 @@ export {
   type Limits,
   limitsOf,
   packageView,
+  patchPackageBody,
 } from './package.schema.js';
 export { PackageCache, packageRevisions } from './package-cache.js';
-export {
-  createPackage,
-  type PackageRouteDependencies,
-  packageRoutes,
-  toPackageView,
-} from './packages.routes.js';
+export { createPackage, keyTakenAsConflict, toPackageView } from './package-writes.js';

@@ -9,8 +9,7 @@ export {
   ReportMailings,
   reportMailingIndexes,
 } from './report-mailings.js';
-export { MAX_REPORT_DAYS, reportPeriod } from './report-period.js';
+export { MAX_REPORT_DAYS, PeriodProblem, reportPeriod } from './report-period.js';
 export { dueReport } from './report-schedule.js';
 export { repositoryReportSources } from './report-sources.js';
 export { type ClientReport, clientReportView } from './report-view.js';
-export { REPORT_FORMATS, reportRoutes } from './reports.routes.js';

@@ -1,10 +1,11 @@
+export { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
 export {
   LocalPageBuilder,
   type MonitoringReads,
   type PageBuilder,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
-export { escapeHtml } from './page-html.js';
+export { escapeHtml, renderNotFoundPage } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,
@@ -13,14 +14,20 @@ export {
   uptimeBetween,
 } from './page-model.js';
 export { StatusPageRevisions } from './page-revisions.js';
-export { publicStatusRoutes } from './public.routes.js';
-export { type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export { PUBLIC_CACHE_SECONDS, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export { type PublishedPage, SharedPublishedPages } from './shared-pages.js';
 export {
   type StatusPageDocument,
   StatusPageRepository,
   statusPageIndexes,
 } from './status-page.repository.js';
-export { createStatusPageBody, statusPageView } from './status-page.schema.js';
+export {
+  createStatusPageBody,
+  listStatusPagesQuery,
+  patchStatusPageBody,
+  publicStatusPageView,
+  SLUG_PATTERN,
+  statusPageView,
+} from './status-page.schema.js';
 export { type StatusPageOwnersPort, StatusPageService } from './status-page.service.js';
-export { statusPageRoutes, toStatusPageView } from './status-pages.routes.js';
+export { toStatusPageView } from './status-page-view.js';

@@ -17,13 +17,25 @@ export {
   websiteIndexes,
   websiteKey,
 } from './website.repository.js';
-export { createWebsiteBody, WEBSITE_DEFAULTS, websiteRefParams, websiteView } from './website.schema.js';
+export {
+  createWebsiteBody,
+  LISTED_STATUSES,
+  listWebsiteSummariesQuery,
+  listWebsitesQuery,
+  patchWebsiteBody,
+  WEBSITE_DEFAULTS,
+  websitePublicIdParams,
+  websiteRefParams,
+  websiteView,
+} from './website.schema.js';
 export { parseWebsiteRef, WebsiteService } from './website.service.js';
 export {
   BATCH_MAX_ITEMS,
   type BatchItem,
   type BatchItemOutcome,
+  batchBody,
 } from './website-batch.js';
+export { headersToRecord } from './website-build.js';
 export { WebsiteCache, websiteRevisions } from './website-cache.js';
 export type { WebsiteChannelsPort } from './website-channels.js';
 export {
@@ -33,4 +45,4 @@ export {
   WebsiteScheduling,
 } from './website-scheduling.js';
 export { WebsiteSearchIndex } from './website-search-index.js';
-export { toCheckConfigView, toWebsiteView, websiteRoutes } from './websites.routes.js';
+export { identityOf, toCheckConfigView, toWebsiteView } from './website-view.js';

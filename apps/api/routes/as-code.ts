@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, type Route } from '../http/index.js';
-import { monitoringFileJsonSchema } from './monitoring-file.schema.js';
+import { monitoringFileJsonSchema } from '../../../libs/as-code/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 
 /** The monitoring file's JSON Schema, served for editors (`$schema`) and CI linters. */
 export function asCodeRoutes(): Route[] {

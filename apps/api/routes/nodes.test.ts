@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortIps } from './nodes.routes.js';
+import { sortIps } from './nodes.js';
 
 describe('sortIps', () => {
   it('sorts IPv4 numerically, then IPv6, without duplicates', () => {

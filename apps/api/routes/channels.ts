@@ -1,7 +1,6 @@
-import type { z } from 'zod';
-import { idParams } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { ChannelDocument } from './channel.repository.js';
+import { idParams } from '../../../libs/contract/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { ChannelService } from '../../../libs/notifications/index.js';
 import {
   channelView,
   createChannelBody,
@@ -9,28 +8,8 @@ import {
   listChannelsQuery,
   patchChannelBody,
   rotatedSecretView,
-  secretFieldsOf,
-} from './channel.schema.js';
-import type { ChannelService } from './channel.service.js';
-
-export function toChannelView(channel: ChannelDocument): z.input<typeof channelView> {
-  const writeOnly = secretFieldsOf(channel.type).map((field) => [`${field}Set`, field in channel.secrets]);
-  return {
-    id: channel.id,
-    organizationId: channel.organizationId,
-    type: channel.type,
-    name: channel.name,
-    enabled: channel.enabled,
-    events: channel.events,
-    scope: {
-      ...(channel.scope.customerId === null ? {} : { customerId: channel.scope.customerId }),
-      listedOnly: channel.scope.listedOnly,
-    },
-    config: { ...channel.config, ...Object.fromEntries(writeOnly) },
-    createdAt: channel.createdAt.toISOString(),
-    updatedAt: channel.updatedAt.toISOString(),
-  };
-}
+  toChannelView,
+} from '../../../libs/notifications/index.js';
 
 const TAGS = ['Notification channels'];
 

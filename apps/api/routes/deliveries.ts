@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { decimalId, decimalInteger } from '../contract/index.js';
-import { notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { EVENT_KINDS } from '../notifications/index.js';
-import type { Delivery, DeliveryRepository } from './delivery.repository.js';
-import type { DeliveryRequests } from './delivery.service.js';
+import type { Delivery, DeliveryRepository, DeliveryRequests } from '../../../libs/alerts/index.js';
+import { decimalId, decimalInteger } from '../../../libs/contract/index.js';
+import { notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import { EVENT_KINDS } from '../../../libs/notifications/index.js';
 
 const TAGS = ['Notification channels'];
 const channelParams = z.object({ id: decimalId() });

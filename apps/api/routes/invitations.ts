@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { idParams } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { createInvitationBody, invitationView, toInvitationView } from './invitation.repository.js';
-import type { Invitations } from './invitations.js';
+import { idParams } from '../../../libs/contract/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { Invitations } from '../../../libs/people/index.js';
+import { createInvitationBody, invitationView, toInvitationView } from '../../../libs/people/index.js';
 
 const TAGS = ['People'];
 

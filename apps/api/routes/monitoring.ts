@@ -1,30 +1,38 @@
 import { ObjectId, type WithId } from 'mongodb';
 import { z } from 'zod';
-import { evidenceSchema, timingsSchema } from '../checks/index.js';
-import { decimalInteger } from '../contract/index.js';
-import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
-import { notFound } from '../errors/index.js';
-import { checkResultSchema } from '../events/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../websites/index.js';
-import { freshWithinMsOf } from './decision-rules.js';
-import { mergedPage, notACursor, type PagedSource } from './merged-pages.js';
+import { evidenceSchema, timingsSchema } from '../../../libs/checks/index.js';
+import { decimalInteger } from '../../../libs/contract/index.js';
+import { type CustomerWithPackage, isMonitored } from '../../../libs/customers/index.js';
+import { notFound } from '../../../libs/errors/index.js';
+import { checkResultSchema } from '../../../libs/events/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type {
+  CheckResultDocument,
+  MonitorStateRepository,
+  ResultRepository,
+} from '../../../libs/monitoring/index.js';
 import {
+  CHECKED_KINDS,
+  freshWithinMsOf,
+  type Health,
   inMaintenanceAt,
+  isFresh,
   type MonitorStateDocument,
+  mergedPage,
+  notACursor,
   OTHER_MONITOR_KINDS,
   type OtherMonitorKind,
-} from './monitor-state.js';
-import type { MonitorStateRepository } from './monitor-state.repository.js';
-import type { CheckResultDocument, ResultRepository } from './result.repository.js';
-import {
-  type Health,
-  isFresh,
+  type OtherResultItem,
+  otherResultView,
+  type PagedSource,
   reportedStatus,
+  UPTIME_PERIODS,
+  type UptimePeriod,
+  uptimeFigures,
   WEBSITE_STATUSES,
   type WebsiteStatus,
-} from './status-machine.js';
-import { UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
+} from '../../../libs/monitoring/index.js';
+import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../../../libs/websites/index.js';
 
 const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
@@ -46,29 +54,6 @@ export const uptimeView = z
   })
   .meta({ id: 'Uptime' });
 
-const CHECKED_KINDS = OTHER_MONITOR_KINDS.filter((kind) => kind !== 'heartbeat') as [
-  Exclude<OtherMonitorKind, 'heartbeat'>,
-  ...Exclude<OtherMonitorKind, 'heartbeat'>[],
-];
-
-/** A result of a website's other monitor (DNS, port, a probe kind), as the website's results list it. */
-export const otherResultView = z
-  .object({
-    kind: z.enum(CHECKED_KINDS),
-    monitorId: z.number().int().describe('The monitor (GET /api/monitors/{id})'),
-    region: z.string(),
-    startedAt: z.iso.datetime(),
-    status: z.enum(['up', 'degraded', 'down']),
-    cause: z.string().nullable().describe('What failed, in words'),
-    durationMs: z.number(),
-    address: z.string().nullable(),
-    timings: z.record(z.string(), z.number().nullable()),
-    evidence: z
-      .record(z.string(), z.unknown())
-      .describe('What it saw (a reply, a greeting, a certificate), bounded'),
-  })
-  .meta({ id: 'MonitorCheckResult' });
-export type OtherResultItem = z.input<typeof otherResultView>;
 type ResultItem = OtherResultItem | z.input<typeof resultView>;
 
 const resultView = z

@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { defineRoute, type Route, requireSameOrigin } from '../http/index.js';
-import type { Invitations } from './invitations.js';
-import { oneTimeToken } from './one-time-token.js';
-import { newPassword } from './password-policy.js';
-import type { PasswordReset } from './password-reset.js';
-import { clientOf, setSessionCookie } from './session.routes.js';
-import type { SessionStore } from './session-store.js';
-import { normalizeEmail, personName, signedInView, toUserView } from './user.schema.js';
+import { defineRoute, type Route, requireSameOrigin } from '../../../libs/http/index.js';
+import type { Invitations, PasswordReset, SessionStore } from '../../../libs/people/index.js';
+import {
+  newPassword,
+  normalizeEmail,
+  oneTimeToken,
+  personName,
+  signedInView,
+  toUserView,
+} from '../../../libs/people/index.js';
+import { clientOf, setSessionCookie } from './sessions.js';
 
 const TAGS = ['People'];
 

@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import { notFound } from '../errors/index.js';
-import type { AppContext, OtherResponse, Route } from '../http/index.js';
-import { defineRoute, sendStoredBody, setContentSecurityPolicy } from '../http/index.js';
-import { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
-import { renderNotFoundPage } from './page-html.js';
-import { statusText } from './page-model.js';
-import { PUBLIC_CACHE_SECONDS, type PublicStatusPages } from './public-pages.js';
-import { publicStatusPageView, SLUG_PATTERN } from './status-page.schema.js';
+import { notFound } from '../../../libs/errors/index.js';
+import type { AppContext, OtherResponse, Route } from '../../../libs/http/index.js';
+import { defineRoute, sendStoredBody, setContentSecurityPolicy } from '../../../libs/http/index.js';
+import {
+  badgeSvg,
+  PUBLIC_CACHE_SECONDS,
+  type PublicStatusPages,
+  publicStatusPageView,
+  renderNotFoundPage,
+  SLUG_PATTERN,
+  statusBadgeColor,
+  statusText,
+  uptimeBadgeColor,
+} from '../../../libs/status-pages/index.js';
 
 const TAGS = ['Public status pages'];
 const BADGE_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;

@@ -1,29 +1,27 @@
 import { z } from 'zod';
-import { decimalId, idParams } from '../contract/index.js';
-import { conflict, invalidInput, notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { RedisMutex } from '../locks/index.js';
-import type { WebsiteRepository } from '../websites/index.js';
-import type { MaintenanceQueue } from './maintenance.queue.js';
+import { decimalId, idParams } from '../../../libs/contract/index.js';
+import { notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 import {
-  MAX_WINDOWS_PER_WEBSITE,
-  type MaintenanceWindowDocument,
-  type MaintenanceWindowRepository,
-} from './maintenance-window.repository.js';
-import {
+  assertValidWindow,
   batchBody,
   batchView,
   checkView,
+  createMaintenanceWindow,
   createWindowBody,
+  currentWindow,
+  isKnownTimezone,
+  MAX_WINDOWS_PER_WEBSITE,
+  type MaintenanceDependencies,
+  type MaintenanceWindowDocument,
+  occurrences,
   occurrencesQuery,
   occurrencesView,
   patchWindowBody,
   recurrenceSchema,
-  type WindowInput,
-  windowProblems,
+  toWindowView,
   windowView,
-} from './maintenance-window.schema.js';
-import { activeOccurrence, isKnownTimezone, occurrences } from './recurrence.js';
+} from '../../../libs/maintenance/index.js';
 
 const previewInstant = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
@@ -52,72 +50,6 @@ const previewView = z
   .meta({ id: 'MaintenancePreview' });
 
 const websiteIdParams = z.object({ websiteId: decimalId() });
-
-export function toWindowView(window: MaintenanceWindowDocument): z.input<typeof windowView> {
-  const { recurrence } = window;
-  return {
-    id: window.id,
-    websiteId: window.websiteId,
-    title: window.title,
-    startsAt: window.startsAt.toISOString(),
-    endsAt: window.endsAt.toISOString(),
-    timezone: window.timezone,
-    recurrence: recurrence && {
-      frequency: recurrence.frequency,
-      interval: recurrence.interval,
-      ...(recurrence.byWeekday ? { byWeekday: recurrence.byWeekday } : {}),
-      ...(recurrence.until ? { until: recurrence.until.toISOString() } : {}),
-    },
-    createdAt: window.createdAt.toISOString(),
-    updatedAt: window.updatedAt.toISOString(),
-  };
-}
-
-function assertValid(window: Parameters<typeof windowProblems>[0]): void {
-  const problems = windowProblems(window);
-  if (problems.length > 0)
-    throw invalidInput(`Invalid maintenance window: ${problems.map((p) => p.path).join(', ')}`, problems);
-}
-
-/** The window of `windows` running at `at` with the latest end (when several overlap), with that occurrence. */
-export function currentWindow(windows: readonly MaintenanceWindowDocument[], at: Date) {
-  let best: { window: MaintenanceWindowDocument; startsAt: Date; endsAt: Date } | null = null;
-  for (const window of windows) {
-    const occurrence = activeOccurrence(window, at);
-    if (occurrence && (!best || occurrence.endsAt > best.endsAt)) best = { window, ...occurrence };
-  }
-  return best;
-}
-
-export interface MaintenanceDependencies {
-  windows: MaintenanceWindowRepository;
-  websites: WebsiteRepository;
-  mutex: RedisMutex;
-  queue: MaintenanceQueue;
-}
-
-/** A new window of a website (within its bound), planned by the worker before this returns. */
-export async function createMaintenanceWindow(
-  deps: MaintenanceDependencies,
-  organizationId: number,
-  body: WindowInput,
-): Promise<MaintenanceWindowDocument> {
-  assertValid(body);
-  return deps.mutex.withLock(`maintenance:${body.websiteId}`, async () => {
-    if (!(await deps.websites.findByRef(organizationId, { id: body.websiteId })))
-      throw invalidInput(`Unknown website ${body.websiteId}`, [
-        { path: 'websiteId', message: 'No such website in your organization' },
-      ]);
-    if ((await deps.windows.countByWebsite(organizationId, body.websiteId)) >= MAX_WINDOWS_PER_WEBSITE)
-      throw conflict(
-        `The website already has ${MAX_WINDOWS_PER_WEBSITE} maintenance windows; delete some first`,
-      );
-    const window = await deps.windows.create({ organizationId, ...body });
-    // Before answering: the worker plans the boundary jobs (or starts the window now).
-    await deps.queue.syncSoon(organizationId, body.websiteId);
-    return window;
-  });
-}
 
 export function maintenanceRoutes(deps: MaintenanceDependencies): Route[] {
   const { windows, websites, mutex, queue } = deps;
@@ -197,7 +129,7 @@ export function maintenanceRoutes(deps: MaintenanceDependencies): Route[] {
       body: previewBody,
       success: { status: 200, description: 'The occurrences, in order', schema: previewView },
       handle: async ({ body }) => {
-        assertValid({ ...body, title: 'preview' });
+        assertValidWindow({ ...body, title: 'preview' });
         const from = body.from ?? new Date();
         const items: Array<{ startsAt: string; endsAt: string }> = [];
         for (const occurrence of occurrences(body, from)) {
@@ -242,7 +174,7 @@ export function maintenanceRoutes(deps: MaintenanceDependencies): Route[] {
         const current = await load(auth.organizationId, params.id);
         return mutex.withLock(`maintenance:${current.websiteId}`, async () => {
           const next = { ...(await load(auth.organizationId, params.id)), ...body };
-          assertValid(next);
+          assertValidWindow(next);
           const updated = await windows.replace(next);
           await queue.syncSoon(auth.organizationId, updated.websiteId);
           return toWindowView(updated);

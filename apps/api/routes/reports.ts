@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { emailAddress, idParams } from '../contract/index.js';
-import type { ReportSchedule } from '../customers/index.js';
-import { invalidInput, notFound } from '../errors/index.js';
-import type { MailBudget, OrganizationShare } from '../fair-share/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { PdfRenderer } from './pdf-renderer.js';
-import { buildReport, type ReportSources } from './report-builder.js';
-import { reportCsv } from './report-csv.js';
-import { PAPER_SIZES, reportHtml } from './report-html.js';
-import type { ReportMailingDocument, ReportMailings } from './report-mailings.js';
-import { MAX_REPORT_DAYS, PeriodProblem, reportPeriod } from './report-period.js';
-import { clientReportView } from './report-view.js';
+import { emailAddress, idParams } from '../../../libs/contract/index.js';
+import type { ReportSchedule } from '../../../libs/customers/index.js';
+import { invalidInput, notFound } from '../../../libs/errors/index.js';
+import type { MailBudget, OrganizationShare } from '../../../libs/fair-share/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { PdfRenderer, ReportMailingDocument, ReportMailings } from '../../../libs/reports/index.js';
+import {
+  buildReport,
+  clientReportView,
+  MAX_REPORT_DAYS,
+  PAPER_SIZES,
+  PeriodProblem,
+  type ReportSources,
+  reportCsv,
+  reportHtml,
+  reportPeriod,
+} from '../../../libs/reports/index.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'html', 'pdf'] as const;
 

@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { evidenceSchema } from '../checks/index.js';
-import { type AuthContext, decimalInteger, proseText } from '../contract/index.js';
-import { conflict, DomainError, notFound } from '../errors/index.js';
-import { AppError, defineRoute, type Route } from '../http/index.js';
-import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
+import { evidenceSchema } from '../../../libs/checks/index.js';
+import { type AuthContext, decimalInteger, proseText } from '../../../libs/contract/index.js';
+import { conflict, DomainError, notFound } from '../../../libs/errors/index.js';
+import { AppError, defineRoute, type Route } from '../../../libs/http/index.js';
+import type {
+  IncidentAcknowledgement,
+  IncidentDocument,
+  MonitorStateRepository,
+  MonitorTransitions,
+  ResultRepository,
+} from '../../../libs/monitoring/index.js';
 import {
   type IncidentTimelines,
+  monitorRefSchema,
   TIMELINE_KINDS,
   type TimelineActor,
   type TimelineEntry,
   timelineActorSchema,
   timelineAlertSchema,
-} from './incident-timeline.js';
-import { monitorRefSchema } from './monitor-state.js';
-import type {
-  IncidentAcknowledgement,
-  IncidentDocument,
-  MonitorStateRepository,
-} from './monitor-state.repository.js';
-import type { MonitorTransitions } from './monitor-transition.js';
-import type { ResultRepository } from './result.repository.js';
+} from '../../../libs/monitoring/index.js';
+import { type WebsiteDocument, websiteRefParams } from '../../../libs/websites/index.js';
 
 const actorView = timelineActorSchema.meta({ id: 'IncidentActor' });
 

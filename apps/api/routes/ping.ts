@@ -1,8 +1,19 @@
 import { z } from 'zod';
-import { notFound } from '../errors/index.js';
-import { type AppContext, applyRateLimit, defineRoute, type HttpMethod, type Route } from '../http/index.js';
-import { PING_BODY_KEPT_BYTES, PING_BODY_LIMIT_BYTES, type PingIntake, pingLog } from './heartbeat-pings.js';
-import type { PingKind } from './kinds/heartbeat/heartbeat.schema.js';
+import { notFound } from '../../../libs/errors/index.js';
+import {
+  type AppContext,
+  applyRateLimit,
+  defineRoute,
+  type HttpMethod,
+  type Route,
+} from '../../../libs/http/index.js';
+import type { PingKind } from '../../../libs/monitors/index.js';
+import {
+  PING_BODY_KEPT_BYTES,
+  PING_BODY_LIMIT_BYTES,
+  type PingIntake,
+  pingLog,
+} from '../../../libs/monitors/index.js';
 
 const tokenParam = z.string().max(100);
 const pingAnswer = z.object({ ok: z.literal(true) }).meta({ id: 'PingAccepted' });

@@ -1,8 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { defineRoute, type Route } from '../http/index.js';
-import { ACTIVE_WITHIN_MS } from './fleet-membership.js';
-import { ALLOW_LIST_WITHIN_MS, type MonitoringNodeRepository } from './monitoring-node.repository.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import {
+  ACTIVE_WITHIN_MS,
+  ALLOW_LIST_WITHIN_MS,
+  type MonitoringNodeRepository,
+} from '../../../libs/nodes/index.js';
 
 const nodeView = z
   .object({

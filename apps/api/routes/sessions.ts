@@ -1,17 +1,20 @@
 import { z } from 'zod';
-import { noteForAudit } from '../audit/index.js';
-import { type ApiTokenRepository, toTokenView } from '../auth/index.js';
-import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../contract/index.js';
-import { notAllowed, notFound } from '../errors/index.js';
-import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../http/index.js';
-import type { AccountPasswords } from './account-passwords.js';
-import { DEVICE_COOKIE, DEVICE_REMEMBERED_MS } from './known-devices.js';
-import { meView } from './me.schema.js';
-import { newPassword } from './password-policy.js';
-import type { SessionStore } from './session-store.js';
-import type { SignIn } from './sign-in.js';
-import type { UserRepository } from './user.repository.js';
-import { loginBody, sessionView, signedInView, toUserView } from './user.schema.js';
+import { noteForAudit } from '../../../libs/audit/index.js';
+import { type ApiTokenRepository, toTokenView } from '../../../libs/auth/index.js';
+import { type AuthContext, type ClientInfo, SESSION_COOKIE } from '../../../libs/contract/index.js';
+import { notAllowed, notFound } from '../../../libs/errors/index.js';
+import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../../../libs/http/index.js';
+import type { AccountPasswords, SessionStore, SignIn, UserRepository } from '../../../libs/people/index.js';
+import {
+  DEVICE_COOKIE,
+  DEVICE_REMEMBERED_MS,
+  loginBody,
+  meView,
+  newPassword,
+  sessionView,
+  signedInView,
+  toUserView,
+} from '../../../libs/people/index.js';
 
 const TAGS = ['People'];
 

@@ -1,53 +1,18 @@
 import { z } from 'zod';
-import { idParams } from '../contract/index.js';
-import { conflict, notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { RedisMutex } from '../locks/index.js';
+import { idParams } from '../../../libs/contract/index.js';
+import { conflict, notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { RedisMutex } from '../../../libs/locks/index.js';
 import {
-  DuplicatePackageKeyError,
+  createPackage,
+  createPackageBody,
+  keyTakenAsConflict,
   type PackageDocument,
   type PackageRepository,
-} from './package.repository.js';
-import {
-  createPackageBody,
-  FEATURES,
-  type Feature,
-  includesFeature,
-  limitsOf,
   packageView,
   patchPackageBody,
-} from './package.schema.js';
-
-export function toPackageView(document: PackageDocument): z.input<typeof packageView> {
-  return {
-    ...document,
-    // A package stored before a feature existed has no word on it: shown as it is decided (included).
-    features: Object.fromEntries(
-      FEATURES.map((feature) => [feature, includesFeature(document, feature)]),
-    ) as Record<Feature, boolean>,
-    limits: limitsOf(document),
-    createdAt: document.createdAt.toISOString(),
-    updatedAt: document.updatedAt.toISOString(),
-  };
-}
-
-/** A new package of the organization (409 when its key is taken). */
-export function createPackage(
-  packages: PackageRepository,
-  organizationId: number,
-  body: z.output<typeof createPackageBody>,
-): Promise<PackageDocument> {
-  return keyConflictAsHttp(() => packages.create({ organizationId, ...body }));
-}
-
-async function keyConflictAsHttp<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DuplicatePackageKeyError) throw conflict(`${error.message} in this organization`);
-    throw error;
-  }
-}
+  toPackageView,
+} from '../../../libs/packages/index.js';
 
 export interface PackageRouteDependencies {
   packages: PackageRepository;
@@ -148,7 +113,7 @@ export function packageRoutes({
             limits: { ...current.limits, ...body.limits },
             alerting: { ...current.alerting, ...body.alerting },
           };
-          const updated = await keyConflictAsHttp(() => packages.replace(next));
+          const updated = await keyTakenAsConflict(() => packages.replace(next));
           const schedulingChanged =
             next.limits.minCheckIntervalSeconds !== current.limits.minCheckIntervalSeconds ||
             next.features.multiRegion !== current.features.multiRegion;

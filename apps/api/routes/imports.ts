@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { hasScope, idParams, resourceId } from '../contract/index.js';
-import { invalidInput, notFound } from '../errors/index.js';
-import { type ExportDocument, exportDocument } from '../exports/index.js';
-import type { OrganizationShare } from '../fair-share/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { IMPORT_FORMATS, type ImportJobDocument, type ImportJobs } from './import-jobs.js';
-import { importReportSchema } from './import-report.js';
-import { parseSource } from './parse-source.js';
+import { hasScope, idParams, resourceId } from '../../../libs/contract/index.js';
+import { invalidInput, notFound } from '../../../libs/errors/index.js';
+import { type ExportDocument, exportDocument } from '../../../libs/exports/index.js';
+import type { OrganizationShare } from '../../../libs/fair-share/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import {
+  IMPORT_FORMATS,
+  type ImportJobDocument,
+  type ImportJobs,
+  importReportSchema,
+  parseSource,
+} from '../../../libs/imports/index.js';
 
 /** An export's text as an export (400 naming `content.<field>` when it is not one of ours). */
 function parseExport(content: string): ExportDocument {

@@ -1,31 +1,43 @@
 import { z } from 'zod';
-import { type AuthContext, decimalId, hasScope, invalidFields, validate } from '../contract/index.js';
-import { OTHER_MONITOR_KINDS } from '../events/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { uptimeQuery, uptimeView } from '../monitoring/index.js';
-import { type WebsiteDocument, websiteRefParams } from '../websites/index.js';
-import { createDnsCheckBody, dnsCheckView, updateDnsCheckBody } from './kinds/dns/dns.schema.js';
 import {
-  createHeartbeatBody,
-  heartbeatPreviewBody,
-  heartbeatPreviewView,
-  heartbeatView,
-  pingView,
-  updateHeartbeatBody,
-} from './kinds/heartbeat/heartbeat.schema.js';
-import { expectedAfter } from './kinds/heartbeat/heartbeat-schedule.js';
-import { heartbeatAt, PROBE_KINDS } from './kinds/index.js';
-import { createPortCheckBody, portCheckView, updatePortCheckBody } from './kinds/port/port.schema.js';
+  type AuthContext,
+  decimalId,
+  hasScope,
+  invalidFields,
+  validate,
+} from '../../../libs/contract/index.js';
+import { OTHER_MONITOR_KINDS } from '../../../libs/events/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 import type {
   MonitorDocument,
   MonitorKind,
   MonitorLogEntry,
   MonitorRepository,
-} from './monitor.repository.js';
-import { createMonitorBody } from './monitor-create.schema.js';
-import type { MonitorService } from './monitors.service.js';
-import { probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
-import { shownSettings } from './sealed-settings.js';
+  MonitorService,
+} from '../../../libs/monitors/index.js';
+import {
+  createDnsCheckBody,
+  createHeartbeatBody,
+  createMonitorBody,
+  createPortCheckBody,
+  dnsCheckView,
+  expectedAfter,
+  heartbeatAt,
+  heartbeatPreviewBody,
+  heartbeatPreviewView,
+  heartbeatView,
+  PROBE_KINDS,
+  pingView,
+  portCheckView,
+  probeCheckViews,
+  shownSettings,
+  updateDnsCheckBody,
+  updateHeartbeatBody,
+  updatePortCheckBody,
+  updateProbeCheckBody,
+} from '../../../libs/monitors/index.js';
+import { type WebsiteDocument, websiteRefParams } from '../../../libs/websites/index.js';
+import { uptimeQuery, uptimeView } from './monitoring.js';
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 const BUILT_IN_UPDATES = {

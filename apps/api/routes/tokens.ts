@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { type AuthContext, idParams, type Role, scopesOfRole } from '../contract/index.js';
-import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { ApiTokenRepository } from './api-token.repository.js';
+import type { ApiTokenRepository } from '../../../libs/auth/index.js';
 import {
   createdTokenView,
   createTokenBody,
   tokenFitsRole,
   tokenView,
   toTokenView,
-} from './api-token.schema.js';
+} from '../../../libs/auth/index.js';
+import { type AuthContext, idParams, type Role, scopesOfRole } from '../../../libs/contract/index.js';
+import { conflict, invalidInput, notAllowed, notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 
 /** `/api/tokens`: an admin token manages its own organization's tokens. */
 export function tokenRoutes(

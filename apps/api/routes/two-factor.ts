@@ -1,12 +1,9 @@
-import type { AuthContext } from '../contract/index.js';
-import { notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { personOf } from './session.routes.js';
-import type { SessionStore } from './session-store.js';
-import type { TwoFactor } from './two-factor.js';
-import { recoveryCodesView, twoFactorCodeBody, twoFactorEnrolmentView } from './two-factor.schema.js';
-import type { UserRepository } from './user.repository.js';
-import type { User } from './user.schema.js';
+import type { AuthContext } from '../../../libs/contract/index.js';
+import { notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { SessionStore, TwoFactor, User, UserRepository } from '../../../libs/people/index.js';
+import { recoveryCodesView, twoFactorCodeBody, twoFactorEnrolmentView } from '../../../libs/people/index.js';
+import { personOf } from './sessions.js';
 
 const TAGS = ['People'];
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { idParams, patchBody } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { UserRepository } from './user.repository.js';
-import { toUserView, updateUserBody, userView } from './user.schema.js';
-import type { UserAdministration } from './user-admin.js';
+import { idParams, patchBody } from '../../../libs/contract/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { UserAdministration, UserRepository } from '../../../libs/people/index.js';
+import { toUserView, updateUserBody, userView } from '../../../libs/people/index.js';
 
 const TAGS = ['People'];
 

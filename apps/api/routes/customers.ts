@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { idParams } from '../contract/index.js';
-import { notAllowed } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { CustomerDocument } from './customer.repository.js';
+import { idParams } from '../../../libs/contract/index.js';
+import type { CustomerDocument, CustomerService } from '../../../libs/customers/index.js';
 import {
   automationCreateCustomerBody,
   automationCreatedCustomer,
@@ -10,28 +8,10 @@ import {
   customerView,
   listCustomersQuery,
   patchCustomerBody,
-} from './customer.schema.js';
-import type { CustomerService } from './customer.service.js';
-
-export function toCustomerView(
-  customer: CustomerDocument,
-  packageDisplayName: string,
-): z.input<typeof customerView> {
-  return {
-    id: customer.id,
-    organizationId: customer.organizationId,
-    name: customer.name,
-    ...(customer.email ? { email: customer.email } : {}),
-    packageId: customer.packageId,
-    packageDisplayName,
-    status: customer.status,
-    cancellationDate: customer.cancellationDate?.toISOString() ?? null,
-    ...(customer.notificationEmail ? { notificationEmail: customer.notificationEmail } : {}),
-    ...(customer.reportIntro ? { reportIntro: customer.reportIntro } : {}),
-    ...(customer.reportSchedule ? { reportSchedule: customer.reportSchedule } : {}),
-    createdAt: customer.createdAt.toISOString(),
-  };
-}
+  toCustomerView,
+} from '../../../libs/customers/index.js';
+import { notAllowed } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 
 export function customerRoutes(service: CustomerService): Route[] {
   const view = async (customer: CustomerDocument) => {

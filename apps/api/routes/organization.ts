@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import type { Organization, OrganizationRepository } from '../auth/index.js';
-import { lineText, nameText, patchBody } from '../contract/index.js';
-import { invalidInput, notFound } from '../errors/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { isKnownTimezone } from '../maintenance/index.js';
-import { isLogoOfType, LOGO_TYPES, type LogoStore, MAX_LOGO_BYTES } from './logo-store.js';
+import type { Organization, OrganizationRepository } from '../../../libs/auth/index.js';
+import { lineText, nameText, patchBody } from '../../../libs/contract/index.js';
+import { invalidInput, notFound } from '../../../libs/errors/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import { isKnownTimezone } from '../../../libs/maintenance/index.js';
+import {
+  isLogoOfType,
+  LOGO_TYPES,
+  type LogoStore,
+  MAX_LOGO_BYTES,
+} from '../../../libs/organizations/index.js';
 
 const accentColor = z
   .string()

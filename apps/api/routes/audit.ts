@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { decimalId, decimalInteger } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import { type AuditEventRepository, MAX_EXAMINED } from './audit-event.repository.js';
-import { AUDIT_RETENTION_DAYS, auditEventPage, toAuditEventView } from './audit-event.schema.js';
+import {
+  AUDIT_RETENTION_DAYS,
+  type AuditEventRepository,
+  auditEventPage,
+  MAX_EXAMINED,
+  toAuditEventView,
+} from '../../../libs/audit/index.js';
+import { decimalId, decimalInteger } from '../../../libs/contract/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
 
 export const MAX_AUDIT_PAGE = 200;
 const DEFAULT_AUDIT_PAGE = 50;

@@ -1,23 +1,14 @@
 import { z } from 'zod';
-import { idParams } from '../contract/index.js';
-import { defineRoute, type Route } from '../http/index.js';
-import type { StatusPageDocument } from './status-page.repository.js';
+import { idParams } from '../../../libs/contract/index.js';
+import { defineRoute, type Route } from '../../../libs/http/index.js';
+import type { StatusPageService } from '../../../libs/status-pages/index.js';
 import {
   createStatusPageBody,
   listStatusPagesQuery,
   patchStatusPageBody,
   statusPageView,
-} from './status-page.schema.js';
-import type { StatusPageService } from './status-page.service.js';
-
-export function toStatusPageView(page: StatusPageDocument): z.input<typeof statusPageView> {
-  return {
-    ...page,
-    embedAllowedOrigins: page.embedAllowedOrigins ?? [],
-    createdAt: page.createdAt.toISOString(),
-    updatedAt: page.updatedAt.toISOString(),
-  };
-}
+  toStatusPageView,
+} from '../../../libs/status-pages/index.js';
 
 const TAGS = ['Status pages'];
 
