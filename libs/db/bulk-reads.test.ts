@@ -20,12 +20,12 @@ function countingReads() {
 describe('bulk reads: a process-wide share of MongoDB for bulk work', () => {
   it('bulk work’s fan-outs side by side keep to the process’s bulk slots together', async () => {
     const reads = countingReads();
-    const build = () =>
-      asBulkWork(async () => {
+    const build = (owner: string) =>
+      asBulkWork(owner, async () => {
         const fanOut = readFanOut(8);
         await Promise.all(Array.from({ length: 20 }, () => fanOut.run(reads.read)));
       });
-    await Promise.all([build(), build(), build()]);
+    await Promise.all([build('organization:1'), build('organization:1'), build('organization:2')]);
     expect(reads.most()).toBe(BULK_READS_AT_ONCE);
   });
 
@@ -37,7 +37,7 @@ describe('bulk reads: a process-wide share of MongoDB for bulk work', () => {
       release = resolve;
     });
     // Every bulk slot held until the person's reads are done.
-    const bulk = asBulkWork(() =>
+    const bulk = asBulkWork('organization:1', () =>
       Promise.all(Array.from({ length: BULK_READS_AT_ONCE }, () => readFanOut(8).run(() => held))),
     );
     await Promise.all(Array.from({ length: 20 }, () => fanOut.run(reads.read)));
@@ -49,7 +49,7 @@ describe('bulk reads: a process-wide share of MongoDB for bulk work', () => {
   it('a read that fans out again inside its slot keeps it instead of waiting for another', async () => {
     const reads = countingReads();
     const outer = readFanOut(4);
-    const done = asBulkWork(() =>
+    const done = asBulkWork('organization:1', () =>
       Promise.all(
         Array.from({ length: 6 }, () =>
           outer.run(async () => {
@@ -62,5 +62,24 @@ describe('bulk reads: a process-wide share of MongoDB for bulk work', () => {
     // With every slot held by an outer read waiting for its inner ones, a nested wait would hang.
     await expect(Promise.race([done.then(() => 'done'), sleep(2_000, 'hung')])).resolves.toBe('done');
     expect(reads.most()).toBe(BULK_READS_AT_ONCE * 3);
+  });
+
+  it('owners take the slots in turn: one read of another organization waits one of the first’s, not all of them', async () => {
+    const finished: string[] = [];
+    const read = (name: string) => async () => {
+      await sleep(2);
+      finished.push(name);
+    };
+    const first = asBulkWork('organization:1', () => {
+      const fanOut = readFanOut(40);
+      return Promise.all(Array.from({ length: 40 }, (_, i) => fanOut.run(read(`a${i}`))));
+    });
+    await sleep(1);
+    const finishedBefore = finished.length;
+    await asBulkWork('organization:2', () => readFanOut(8).run(read('b')));
+    await first;
+    // Served in turn: B's read after the reads running when it came and one more of A's at most.
+    expect(finished.indexOf('b')).toBeLessThanOrEqual(finishedBefore + BULK_READS_AT_ONCE + 1);
+    expect(finished).toHaveLength(41);
   });
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ConcurrencyLimit } from '../runtime/index.js';
+import { ConcurrencyLimit, RoundRobinQueue } from '../runtime/index.js';
 
 /**
  * Reads of bulk work (a report's build: ~1,800 primary-key reads for 200 websites) in flight at
@@ -11,17 +11,40 @@ import { ConcurrencyLimit } from '../runtime/index.js';
  */
 export const BULK_READS_AT_ONCE = 2;
 
-const bulkSlots = new ConcurrencyLimit(BULK_READS_AT_ONCE);
+/**
+ * The process's bulk slots, served in turn across owners when they are all taken: a report of one
+ * organization waits one read of another's at most, not behind every read its builds queued.
+ */
+class BulkSlots {
+  private free = BULK_READS_AT_ONCE;
+  private readonly waiting = new RoundRobinQueue<string, () => void>();
 
-/** Inside bulk work: whether this async path holds one of the process's bulk slots already. */
-const bulkWork = new AsyncLocalStorage<{ holdsSlot: boolean }>();
+  async run<T>(owner: string, read: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(owner, resolve));
+    try {
+      return await read();
+    } finally {
+      // The slot passes straight to the next in turn, so `free` never rises in between.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
+const bulkSlots = new BulkSlots();
+
+/** Inside bulk work: whose it is, and whether this async path holds one of its bulk slots already. */
+const bulkWork = new AsyncLocalStorage<{ owner: string; holdsSlot: boolean }>();
 
 /**
- * Runs `work` as bulk work: every read it makes through a `readFanOut` takes one of the process's
- * bulk slots, so it yields MongoDB to people's requests instead of flooding it.
+ * Runs `work` as bulk work of `owner` (an organization): every read it makes through a `readFanOut`
+ * takes one of the process's bulk slots, in turn with other owners', so it yields MongoDB to
+ * people's requests instead of flooding it.
  */
-export function asBulkWork<T>(work: () => Promise<T>): Promise<T> {
-  return bulkWork.run({ holdsSlot: false }, work);
+export function asBulkWork<T>(owner: string, work: () => Promise<T>): Promise<T> {
+  return bulkWork.run({ owner, holdsSlot: false }, work);
 }
 
 /** A fan-out of reads, `atOnce` of them at a time (bulk work: within the process's bulk slots too). */
@@ -40,7 +63,9 @@ export function readFanOut(atOnce: number): ReadFanOut {
     run(read) {
       const context = bulkWork.getStore();
       if (!context || context.holdsSlot) return local.run(read);
-      return local.run(() => bulkSlots.run(() => bulkWork.run({ holdsSlot: true }, read)));
+      return local.run(() =>
+        bulkSlots.run(context.owner, () => bulkWork.run({ owner: context.owner, holdsSlot: true }, read)),
+      );
     },
   };
 }

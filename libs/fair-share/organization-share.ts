@@ -1,6 +1,5 @@
 import { tooMany } from '../errors/index.js';
-import { ConcurrencyLimitFullError } from '../runtime/index.js';
-import { RoundRobinQueue } from './round-robin.js';
+import { ConcurrencyLimitFullError, RoundRobinQueue } from '../runtime/index.js';
 
 /** A slot of a share, held while the operation runs; `release` may be called more than once. */
 export interface ShareSlot {

@@ -117,7 +117,9 @@ export function buildReport(
   query: { from?: string; to?: string },
   now: Date,
 ): Promise<{ report: ClientReport; branding: ReportBranding }> {
-  return asBulkWork(() => readReport(sources, organizationId, customerId, query, now));
+  return asBulkWork(`organization:${organizationId}`, () =>
+    readReport(sources, organizationId, customerId, query, now),
+  );
 }
 
 async function readReport(

@@ -15,6 +15,7 @@ export {
   type ThreadAnswer,
 } from './request-thread.js';
 export { type RetryOptions, retryUntilReady } from './retry.js';
+export { RoundRobinQueue } from './round-robin.js';
 export { runFromEnvironment } from './run-from-env.js';
 export { type RunningService, type RunServiceOptions, runService } from './run-service.js';
 export { SERVICE_VERSION } from './version.js';
