@@ -1,0 +1,122 @@
+import type { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { CheckFeedMessage } from '../monitoring/index.js';
+import { OverviewStreams, reaches, type StreamAudience } from './overview-streams.js';
+
+const check = (over: Partial<CheckFeedMessage> = {}): CheckFeedMessage => ({
+  organizationId: 1,
+  customerId: 10,
+  websiteId: 100,
+  at: Date.UTC(2026, 10, 29, 9, 0, 0),
+  check: 'up',
+  responseMs: 120,
+  status: 'up',
+  ...over,
+});
+
+/** Everything written to a stream so far, as text. */
+function written(body: Readable): string {
+  const chunks: string[] = [];
+  for (let chunk = body.read(); chunk !== null; chunk = body.read()) chunks.push(String(chunk));
+  return chunks.join('');
+}
+
+function streams(options: { maxStreams?: number; replayable?: number } = {}) {
+  let closed = 0;
+  const hub = new OverviewStreams({
+    ...options,
+    source: async () => ({
+      close: async () => {
+        closed++;
+      },
+    }),
+  });
+  return { hub, closedSources: () => closed };
+}
+
+describe('which streams a change reaches', () => {
+  it.each<[string, StreamAudience, Partial<CheckFeedMessage>, boolean]>([
+    ['the organization', { organizationId: 1 }, {}, true],
+    ['another organization', { organizationId: 2 }, {}, false],
+    ['the website’s customer', { organizationId: 1, customerId: 10 }, {}, true],
+    ['another customer', { organizationId: 1, customerId: 11 }, {}, false],
+    ['a customer of the same id in another organization', { organizationId: 2, customerId: 10 }, {}, false],
+  ])('%s: %s', (_name, audience, over, expected) => {
+    expect(reaches(audience, check(over))).toBe(expected);
+  });
+});
+
+describe('OverviewStreams', () => {
+  it('writes a change once per stream of its tenant, as an SSE event with an id', async () => {
+    const { hub } = streams();
+    const mine = (await hub.start({ organizationId: 1 })) as Readable;
+    const theirs = (await hub.start({ organizationId: 2 })) as Readable;
+    written(mine);
+    written(theirs);
+    hub.deliver(check());
+    const text = written(mine);
+    expect(text).toMatch(/^id: [0-9a-f]{8}\.1\nevent: change\ndata: \{.*\}\n\n$/);
+    expect(JSON.parse(text.split('data: ')[1] ?? '')).toEqual({
+      id: 100,
+      status: 'up',
+      check: { at: '2026-11-29T09:00:00.000Z', status: 'up', responseMs: 120 },
+    });
+    expect(written(theirs)).toBe('');
+    await hub.close();
+  });
+
+  it('refuses a stream past its bound, and takes one again once another closed', async () => {
+    const { hub } = streams({ maxStreams: 2 });
+    const first = (await hub.start({ organizationId: 1 })) as Readable;
+    expect(await hub.start({ organizationId: 1 })).not.toBeNull();
+    expect(await hub.start({ organizationId: 1 })).toBeNull();
+    first.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(hub.open).toBe(1);
+    expect(await hub.start({ organizationId: 1 })).not.toBeNull();
+    await hub.close();
+  });
+
+  it.each<[string, (ids: string[]) => string, (text: string) => boolean]>([
+    [
+      'the id of a change it keeps: what came after, its tenant’s only',
+      (ids) => ids[0] ?? '',
+      (t) => t.includes('"id":102') && !t.includes('"id":101') && !t.includes('resync'),
+    ],
+    ['the newest id: nothing', (ids) => ids.at(-1) ?? '', (t) => !t.includes('event:')],
+    ['an id of another process: resync', () => 'other.1', (t) => t.includes('event: resync')],
+    [
+      'an id older than what it keeps: resync',
+      (ids) => `${ids[0]?.split('.')[0]}.0`,
+      (t) => t.includes('event: resync'),
+    ],
+  ])('a stream reconnecting with %s', async (_name, lastId, expected) => {
+    const { hub } = streams({ replayable: 3 });
+    const watcher = (await hub.start({ organizationId: 1, customerId: 10 })) as Readable;
+    written(watcher);
+    hub.deliver(check({ websiteId: 99 }));
+    hub.deliver(check({ websiteId: 101, customerId: 11 }));
+    hub.deliver(check({ websiteId: 102 }));
+    hub.deliver(check({ websiteId: 103 }));
+    const ids = [...written(watcher).matchAll(/^id: (\S+)$/gm)].map((match) => match[1] ?? '');
+    expect(ids).toHaveLength(3);
+    const again = (await hub.start({ organizationId: 1, customerId: 10 }, lastId(ids))) as Readable;
+    expect(expected(written(again))).toBe(true);
+    await hub.close();
+  });
+
+  it('ends every stream and stops listening when closed; a stream asked for afterwards is refused', async () => {
+    const { hub, closedSources } = streams();
+    const body = (await hub.start({ organizationId: 1 })) as Readable;
+    let ended = false;
+    body.on('end', () => {
+      ended = true;
+    });
+    body.resume();
+    await hub.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(true);
+    expect(closedSources()).toBe(1);
+    expect(await hub.start({ organizationId: 1 })).toBeNull();
+  });
+});
