@@ -67,7 +67,14 @@ export class CheckFeed {
   }
 
   /** A decided check: kept in the website's list and told on the channel (in the background). */
-  told(result: CheckResultDocument, website: { customerId: number }, state: MonitorStateDocument): void {
+  told(
+    result: Pick<
+      CheckResultDocument,
+      'organizationId' | 'websiteId' | 'startedAt' | 'status' | 'error' | 'timings'
+    >,
+    website: { customerId: number },
+    state: Pick<MonitorStateDocument, 'reported' | 'health'>,
+  ): void {
     const check: RecentCheck = {
       at: result.startedAt.getTime(),
       status: result.status,
