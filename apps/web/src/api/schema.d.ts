@@ -1881,10 +1881,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every website of the organization with status, last check, 24 h uptime and response times
-         * @description `limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones. A few answers are made at once per API process: past those, 503 with Retry-After.
+         * Every website of the organization with status, its last checks, response times of the last day and uptime over 24 h and 30 days
+         * @description `limit` websites an answer (100; at most 1,000), each page costing the same however many websites the organization has; `nextAfterId` asks for the next ones. Or `ids`: these websites (at most 200; unknown ones left out), the rows a screen shows. A client user gets its customer's websites only. A few answers are made at once per API process: past those, 503 with Retry-After. Changes after the answer come on `GET /api/dashboard/websites/stream`.
          */
         get: operations["getWebsiteOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/websites/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The overview's changes as they happen (server-sent events)
+         * @description One stream per browser tab, `text/event-stream`: each check a worker decides is an event `change` (`id`; `data`: JSON `{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}`), for the caller's websites only (a client user: its customer's). Changes only: read the overview first (`GET /api/dashboard/websites`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with `Last-Event-ID` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event `resync` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (30 s). Streams end when the API shuts down; the client reconnects.
+         */
+        get: operations["streamWebsiteOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4491,12 +4511,25 @@ export interface components {
             statusText: string;
             lastCheckedAt: string | null;
             uptime24hPercent: number | null;
+            uptime30dPercent: number | null;
+            /** @description The last check's response time (null: none, or no answer) */
+            lastResponseMs: number | null;
+            /** @description The last checks (up to 30), oldest first */
+            recentChecks: components["schemas"]["RecentCheck"][];
             responseTimes24h: (number | null)[];
             /** @description Its heartbeats, DNS and port checks, and how many of them are down */
             monitors: {
                 total: number;
                 down: number;
             };
+        };
+        RecentCheck: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            status: "up" | "degraded" | "down";
+            /** @description null: the check got no answer */
+            responseMs: number | null;
         };
         TokenCreate: {
             /** @description What the token is for, e.g. "CI deploys" */
@@ -20799,6 +20832,8 @@ export interface operations {
                 afterId?: number;
                 /** @description Websites per answer (100) */
                 limit?: number;
+                /** @description These websites only (comma-separated, at most 200) */
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -20835,6 +20870,87 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamWebsiteOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes (events `change` and `resync`, heartbeat comments) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, malformed, unknown or revoked token */

@@ -1,3 +1,4 @@
+import './overview.css';
 import { useMemo, useState } from 'preact/hooks';
 import {
   allWebsites,
@@ -6,31 +7,31 @@ import {
   useVisibleCustomers,
   type WebsiteSummary,
 } from '../api/organization.js';
+import { useApiQuery } from '../api/query.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
 import { STATUSES, StatusBadge, statusLabel } from '../ui/status.js';
-import { useLoad } from '../ui/use-load.js';
+import { overviewKeys, SLOW_REFRESH_MS, useLiveOverview, usePictures } from './overview-data.js';
+import { CheckBar, percent, Sparkline, shownTime } from './pictures.js';
 
 /** Rows drawn at first and added per "Show more": 5,000 websites stay quick to filter and to draw. */
 const ROWS = 200;
-/** A status change shows within this. */
-const POLL_MS = 5_000;
+/** A customer's pictures are read in blocks of this many of its websites (the API's bound per request). */
+const PICTURE_BLOCK = 200;
 
 type Website = WebsiteSummary;
-
-/** Today's checks by their time; older ones with their date too (a site checked last yesterday must not look current). */
-function checkedAt(iso: string): string {
-  const at = new Date(iso);
-  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
-}
 
 export function Overview() {
   const { caller } = useSession();
   const ownCustomer = clientCustomerId(caller);
   // The first pages draw as they come (1,000 websites are two requests): the rows show after the first.
   const [partial, setPartial] = useState<Website[] | undefined>(undefined);
+  const listKey = overviewKeys.websites(ownCustomer);
+  // Changes come by the stream; while it is down, everything shown is read again every 30 s.
+  const live = useLiveOverview(listKey);
+  const refreshMs = live === 'polling' ? SLOW_REFRESH_MS : undefined;
   // Without a customer the API narrows a client user's list to its own (and the early first page is the same request).
-  const websites = useLoad(() => allWebsites(undefined, setPartial), [ownCustomer], POLL_MS);
+  const websites = useApiQuery(listKey, () => allWebsites(undefined, setPartial), { pollMs: refreshMs });
   const all = websites.data ?? partial;
   const reading = websites.data === undefined && partial !== undefined;
   const customers = useVisibleCustomers();
@@ -42,10 +43,10 @@ export function Overview() {
   // waiting for every page; each answer says which text it is for (a late one is not shown).
   const needle = search.trim();
   const askServer = reading && needle.length >= SEARCH_MIN_CHARS;
-  const serverSearch = useLoad(
-    async () =>
-      askServer ? { needle, found: await searchWebsites(needle, ownCustomer ?? undefined) } : null,
-    [askServer ? needle : null, ownCustomer],
+  const serverSearch = useApiQuery(
+    ['websites', 'search', needle, ownCustomer],
+    async () => ({ needle, found: await searchWebsites(needle, ownCustomer ?? undefined) }),
+    { enabled: askServer },
   );
   const searched = askServer && serverSearch.data?.needle === needle ? serverSearch.data.found : undefined;
 
@@ -63,6 +64,16 @@ export function Overview() {
     const byStatus = new Map<string, number>();
     for (const w of all ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
     return byStatus;
+  }, [all]);
+  // Each customer's websites by id, whatever the filters: its pictures are read for these (see WebsiteTable).
+  const ofCustomer = useMemo(() => {
+    const byCustomer = new Map<number, number[]>();
+    for (const w of all ?? []) {
+      const ids = byCustomer.get(w.customerId) ?? [];
+      ids.push(w.id);
+      byCustomer.set(w.customerId, ids);
+    }
+    return byCustomer;
   }, [all]);
   const groups = useMemo(() => {
     const byCustomer = new Map<number, Website[]>();
@@ -158,8 +169,27 @@ export function Overview() {
                 : filtered
                   ? `${matching.length} of ${all.length} websites match.`
                   : `${all.length} ${all.length === 1 ? 'website' : 'websites'}.`}{' '}
-            {!reading && 'Updated every 5 seconds.'}
+            {!reading &&
+              (live === 'live'
+                ? 'Updated as checks finish.'
+                : live === 'polling'
+                  ? 'Live updates are interrupted: read again every 30 seconds.'
+                  : '')}
           </p>
+          <ul class="legend" aria-label="The marks of the last checks">
+            <li>
+              <span class="check check-up" aria-hidden="true" />
+              Up
+            </li>
+            <li>
+              <span class="check check-degraded" aria-hidden="true" />
+              Degraded
+            </li>
+            <li>
+              <span class="check check-down" aria-hidden="true" />
+              Down
+            </li>
+          </ul>
           {all.length === 0 &&
             (editor ? (
               <p>
@@ -193,7 +223,11 @@ export function Overview() {
                   (names.get(customerId) ?? 'Your websites')
                 )}
               </h2>
-              <WebsiteTable websites={list} />
+              <WebsiteTable
+                websites={list}
+                pictureIds={ofCustomer.get(customerId) ?? []}
+                refreshMs={refreshMs}
+              />
             </section>
           ))}
           {matching.length > shown && (
@@ -210,32 +244,91 @@ export function Overview() {
   );
 }
 
-export function WebsiteTable({ websites }: { websites: Website[] }) {
+/**
+ * Websites with their pictures. The pictures are read for blocks of `pictureIds` (the customer's
+ * websites, whatever is filtered out: typing a search reads nothing again), those holding a row shown.
+ */
+export function WebsiteTable({
+  websites,
+  pictureIds = websites.map((w) => w.id),
+  refreshMs,
+}: {
+  websites: Website[];
+  pictureIds?: number[];
+  refreshMs?: number | undefined;
+}) {
+  const wanted = useMemo(() => {
+    const shown = new Set(websites.map((w) => w.id));
+    const ids: number[] = [];
+    for (let start = 0; start < pictureIds.length; start += PICTURE_BLOCK) {
+      const block = pictureIds.slice(start, start + PICTURE_BLOCK);
+      if (block.some((id) => shown.has(id))) ids.push(...block);
+    }
+    return ids;
+  }, [websites, pictureIds]);
+  const pictures = usePictures(wanted, refreshMs);
   return (
-    <table class="stack websites">
+    <table class="stack websites pictured">
       <thead>
         <tr>
           <th scope="col">Website</th>
           <th scope="col">Status</th>
-          <th scope="col">Last checked</th>
+          <th scope="col">Last checks</th>
+          <th scope="col">Response time</th>
+          <th scope="col">Uptime</th>
         </tr>
       </thead>
       <tbody>
-        {websites.map((w) => (
-          <tr key={w.id}>
-            <td data-label="Website">
-              <div>
-                <a href={`/websites/${w.publicId}`}>{w.name}</a>
-                <div class="url">{w.url}</div>
-              </div>
-            </td>
-            <td data-label="Status">
-              <StatusBadge status={w.status} />
-            </td>
-            <td data-label="Last checked">{w.lastCheckedAt ? checkedAt(w.lastCheckedAt) : '—'}</td>
-          </tr>
-        ))}
+        {websites.map((w) => {
+          const picture = pictures.data?.get(w.id);
+          return (
+            <tr key={w.id}>
+              <td data-label="Website">
+                <div>
+                  <a href={`/websites/${w.publicId}`}>{w.name}</a>
+                  <div class="url">{w.url}</div>
+                </div>
+              </td>
+              <td data-label="Status">
+                <StatusBadge status={w.status} />
+                <span class="checked-at">
+                  {w.lastCheckedAt ? shownTime(w.lastCheckedAt) : 'Not checked yet'}
+                </span>
+              </td>
+              <td data-label="Last checks">
+                {picture ? <CheckBar checks={picture.recentChecks} name={w.name} /> : <Pending />}
+              </td>
+              <td data-label="Response time">
+                {picture ? (
+                  <>
+                    {picture.lastResponseMs === null ? '—' : `${picture.lastResponseMs} ms`}
+                    <Sparkline values={picture.responseTimes24h} />
+                  </>
+                ) : (
+                  <Pending />
+                )}
+              </td>
+              <td data-label="Uptime">
+                {picture ? (
+                  <dl class="figures">
+                    <dt>24 h</dt>
+                    <dd>{percent(picture.uptime24hPercent)}</dd>
+                    <dt>30 d</dt>
+                    <dd>{percent(picture.uptime30dPercent)}</dd>
+                  </dl>
+                ) : (
+                  <Pending />
+                )}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
+}
+
+/** A picture still read. */
+function Pending() {
+  return <span class="muted">…</span>;
 }
