@@ -17,8 +17,8 @@ const CustomerPage = lazy(() => import('./customers/customer-page.js').then((m) 
 const WebsitePage = lazy(() => import('./websites/website-page.js').then((m) => m.WebsitePage));
 const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => m.WebsiteEdit));
 const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
-const Channels = lazy(() => import('./channels/channels.js').then((m) => m.Channels));
-const ChannelPage = lazy(() => import('./channels/channels.js').then((m) => m.ChannelPage));
+const Channels = lazy(() => import('./channels/channel-list.js').then((m) => m.Channels));
+const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => m.ChannelPage));
 const StatusPages = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPages));
 const StatusPageEdit = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPageEdit));
 const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packages));

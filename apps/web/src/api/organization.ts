@@ -94,3 +94,10 @@ async function visibleCustomers(caller: Caller | null | undefined): Promise<Sche
   const query = { organizationId: caller.organization.id };
   return must(await api.GET('/api/customers', { params: { query } }));
 }
+
+export const organizationKeys = { settings: ['organization'] as const };
+
+/** The caller's organization: its name, time zone and report branding. */
+export function useOrganization(): Loaded<Schemas['Organization']> {
+  return useApiQuery(organizationKeys.settings, async () => must(await api.GET('/api/organization')));
+}

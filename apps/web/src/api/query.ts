@@ -15,6 +15,9 @@ export const queryClient = new QueryClient({
       retry: (failures, error) => failures < 1 && !(error instanceof ApiProblem && error.status < 500),
       // Shown at once from the cache when a screen opens again, and read afresh behind it.
       staleTime: 0,
+      // Not on every return to the tab: some reads are many requests (every website's windows);
+      // what must stay fresh polls (`pollMs`).
+      refetchOnWindowFocus: false,
     },
   },
 });

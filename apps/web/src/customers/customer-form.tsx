@@ -1,71 +1,77 @@
-import { useState } from 'preact/hooks';
-import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { createCustomerBody, patchCustomerBody } from '../../../../libs/customers/customer.schema.js';
+import { api } from '../api/client.js';
+import { type Customer, customerKeys } from '../api/customers.js';
+import { usePackages } from '../api/packages.js';
+import { write } from '../api/query.js';
 import { Field, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
+import { useForm } from '../ui/use-form.js';
 
-/** Creates a customer, or edits one: name, e-mails and package. */
+/** Creates a customer, or edits one: name, e-mails and package (checked by the API's own schema first). */
 export function CustomerForm({
   customer,
   onSaved,
 }: {
-  customer: Schemas['Customer'] | null;
-  onSaved: (customer: Schemas['Customer']) => void;
+  customer: Customer | null;
+  /** After the API took it (the cache is read again by then). */
+  onSaved?: (customer: Customer) => void;
 }) {
   // Packages are listed for admins; others type the package's id.
-  const packages = useLoad(async () => (await api.GET('/api/packages')).data ?? null, []);
-  const [name, setName] = useState(customer?.name ?? '');
-  const [email, setEmail] = useState(customer?.email ?? '');
-  const [notificationEmail, setNotificationEmail] = useState(customer?.notificationEmail ?? '');
-  const [packageId, setPackageId] = useState(customer ? String(customer.packageId) : '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const packages = usePackages();
+  // An e-mail left empty: none for a new customer, cleared on an edit.
+  const optional = (address: string) => address || (customer ? null : undefined);
+  const blank = { name: '', email: '', notificationEmail: '', packageId: '' };
+  const form = useForm(
+    customer
+      ? {
+          name: customer.name,
+          email: customer.email ?? '',
+          notificationEmail: customer.notificationEmail ?? '',
+          packageId: String(customer.packageId),
+        }
+      : blank,
+    {
+      schema: customer ? patchCustomerBody : createCustomerBody,
+      body: ({ name, email, notificationEmail, packageId }) => ({
+        name,
+        // None chosen: the schema says it is required, and nothing is sent.
+        packageId: (packageId ? Number(packageId) : undefined) as number,
+        email: optional(email),
+        notificationEmail: optional(notificationEmail),
+      }),
+    },
+  );
+  const { errors } = form;
 
   const save = async (event: Event) => {
     event.preventDefault();
-    setSaved(false);
+    const body = form.check();
+    if (!body) return;
     const answer = customer
-      ? await api.PATCH('/api/customers/{id}', {
-          params: { path: { id: customer.id } },
-          body: {
-            name,
-            email: email || null,
-            notificationEmail: notificationEmail || null,
-            packageId: Number(packageId),
-          },
-        })
-      : await api.POST('/api/customers', {
-          body: {
-            name,
-            packageId: Number(packageId),
-            ...(email ? { email } : {}),
-            ...(notificationEmail ? { notificationEmail } : {}),
-          },
-        });
-    if (answer.data) {
-      setErrors({});
-      setMessage(null);
-      setSaved(true);
-      if (!customer) {
-        setName('');
-        setEmail('');
-        setNotificationEmail('');
-      }
-      onSaved(answer.data);
-    } else {
-      setErrors(fieldErrors(answer.error));
-      setMessage(problemText(answer.error));
-    }
+      ? await write(
+          api.PATCH('/api/customers/{id}', { params: { path: { id: customer.id } }, body }),
+          customerKeys.all,
+        )
+      : await write(
+          api.POST('/api/customers', {
+            body: {
+              ...body,
+              email: body.email ?? undefined,
+              notificationEmail: body.notificationEmail ?? undefined,
+            },
+          }),
+          customerKeys.all,
+        );
+    if (!form.answered(answer) || !answer.data) return;
+    if (!customer) form.reset(blank);
+    onSaved?.(answer.data);
   };
 
   return (
     <form onSubmit={save} noValidate aria-label={customer ? 'Edit the customer' : 'New customer'}>
-      {saved && customer && <Notice>Saved.</Notice>}
-      <FormError message={message} />
+      {form.saved && customer && <Notice>Saved.</Notice>}
+      <FormError message={form.message} />
       <Field label="Customer name" error={errors.name}>
-        {(props) => (
-          <input {...props} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        )}
+        {(props) => <input {...props} required {...form.bind('name')} />}
       </Field>
       <Field
         label="Package"
@@ -78,12 +84,7 @@ export function CustomerForm({
       >
         {(props) =>
           packages.data ? (
-            <select
-              {...props}
-              required
-              value={packageId}
-              onChange={(e) => setPackageId(e.currentTarget.value)}
-            >
+            <select {...props} required {...form.bind('packageId')}>
               <option value="">Choose a package</option>
               {packages.data.map((p) => (
                 <option key={p.id} value={String(p.id)}>
@@ -92,13 +93,7 @@ export function CustomerForm({
               ))}
             </select>
           ) : (
-            <input
-              {...props}
-              inputMode="numeric"
-              required
-              value={packageId}
-              onInput={(e) => setPackageId(e.currentTarget.value)}
-            />
+            <input {...props} inputMode="numeric" required {...form.bind('packageId')} />
           )
         }
       </Field>
@@ -109,19 +104,10 @@ export function CustomerForm({
       )}
       <div class="row">
         <Field label="Contact e-mail (optional)" error={errors.email}>
-          {(props) => (
-            <input {...props} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          )}
+          {(props) => <input {...props} type="email" {...form.bind('email')} />}
         </Field>
         <Field label="Alert e-mail (optional)" error={errors.notificationEmail}>
-          {(props) => (
-            <input
-              {...props}
-              type="email"
-              value={notificationEmail}
-              onInput={(e) => setNotificationEmail(e.currentTarget.value)}
-            />
-          )}
+          {(props) => <input {...props} type="email" {...form.bind('notificationEmail')} />}
         </Field>
       </div>
       <button type="submit" class="primary">

@@ -1,23 +1,20 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, must, problemText } from '../api/client.js';
-import { allWebsites } from '../api/organization.js';
+import { api, problemText } from '../api/client.js';
+import { customerKeys, useCustomer, useCustomerWebsites } from '../api/customers.js';
+import { write } from '../api/query.js';
 import { WebsiteTable } from '../overview/overview.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Loading, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { CustomerForm } from './customer-form.js';
 
 export function CustomerPage() {
   const { params } = useRoute();
   const id = Number(params.id);
   const { caller } = useSession();
-  const customer = useLoad(
-    async () => must(await api.GET('/api/customers/{id}', { params: { path: { id } } })),
-    [id],
-  );
-  const websites = useLoad(() => allWebsites(id), [id], 5_000);
+  const customer = useCustomer(id);
+  const websites = useCustomerWebsites(id);
   const [cancelling, setCancelling] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const c = customer.data;
@@ -34,12 +31,11 @@ export function CustomerPage() {
   const editor = canEdit(caller);
   const setStatus = async (status: 'active' | 'marked_for_cancellation') => {
     setCancelling(false);
-    const { error, response } = await api.PATCH('/api/customers/{id}', {
-      params: { path: { id } },
-      body: { status },
-    });
+    const { error, response } = await write(
+      api.PATCH('/api/customers/{id}', { params: { path: { id } }, body: { status } }),
+      customerKeys.all,
+    );
     setMessage(response.ok ? null : problemText(error));
-    await customer.reload();
   };
   return (
     <section>
@@ -83,7 +79,7 @@ export function CustomerPage() {
       {editor && (
         <>
           <h2>Details</h2>
-          <CustomerForm customer={c} onSaved={() => void customer.reload()} />
+          <CustomerForm customer={c} />
           <h2>Cancellation</h2>
           {c.status === 'active' ? (
             <button type="button" class="danger" onClick={() => setCancelling(true)}>

@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { createPackageBody, patchPackageBody } from '../../../../libs/packages/package.schema.js';
+import { api, type Schemas } from '../api/client.js';
+import { type Package, packageKeys, usePackages } from '../api/packages.js';
+import { write } from '../api/query.js';
 import { Check, Field, FormActions, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
+import { useForm } from '../ui/use-form.js';
 
-type Package = Schemas['Package'];
 type Features = Schemas['PackageFeatures'];
 type Limits = Schemas['PackageLimits'];
 type Alerting = Schemas['PackageAlerting'];
@@ -53,7 +55,7 @@ const ALERTING: Array<[keyof Alerting, string]> = [
 ];
 
 export function Packages() {
-  const packages = useLoad(async () => must(await api.GET('/api/packages')), []);
+  const packages = usePackages();
   const [editing, setEditing] = useState<Package | 'new' | null>(null);
   return (
     <section>
@@ -105,10 +107,7 @@ export function Packages() {
         <PackageForm
           key={editing === 'new' ? 'new' : editing.id}
           pkg={editing === 'new' ? null : editing}
-          onDone={(saved) => {
-            setEditing(null);
-            if (saved) void packages.reload();
-          }}
+          onDone={() => setEditing(null)}
         />
       )}
     </section>
@@ -130,56 +129,65 @@ function perWebsite(p: Package): string {
   ].join(', ');
 }
 
-function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boolean) => void }) {
-  const [key, setKey] = useState(pkg?.key ?? '');
-  const [displayName, setDisplayName] = useState(pkg?.displayName ?? '');
-  const [features, setFeatures] = useState<Partial<Features>>(pkg?.features ?? {});
-  const [limits, setLimits] = useState<Record<string, string>>(
-    Object.fromEntries(LIMITS.map(([k]) => [k, pkg ? String(pkg.limits[k]) : ''])),
+/** The form's controls: each feature, limit and alerting setting by its path in the body (`limits.maxWebsites`). */
+type Values = { key: string; displayName: string } & Record<`features.${string}`, boolean> &
+  Record<`limits.${string}` | `alerting.${string}`, string>;
+
+function initialValues(pkg: Package | null): Values {
+  return {
+    key: pkg?.key ?? '',
+    displayName: pkg?.displayName ?? '',
+    ...Object.fromEntries(FEATURES.map(([k]) => [`features.${k}`, pkg?.features[k] ?? true])),
+    ...Object.fromEntries(LIMITS.map(([k]) => [`limits.${k}`, pkg ? String(pkg.limits[k]) : ''])),
+    ...Object.fromEntries(ALERTING.map(([k]) => [`alerting.${k}`, pkg ? String(pkg.alerting[k]) : ''])),
+  };
+}
+
+/** The numbers typed under `group` (an empty one: the default, or unchanged). */
+function numbers(values: Values, group: 'limits' | 'alerting', keys: Array<[string, string]>) {
+  return Object.fromEntries(
+    keys
+      .map(([k]) => [k, values[`${group}.${k}`] ?? ''] as const)
+      .filter(([, v]) => v.trim() !== '')
+      .map(([k, v]) => [k, Number(v)]),
   );
-  const [alerting, setAlerting] = useState<Record<string, string>>(
-    Object.fromEntries(ALERTING.map(([k]) => [k, pkg ? String(pkg.alerting[k]) : ''])),
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const numbers = (values: Record<string, string>) =>
-    Object.fromEntries(
-      Object.entries(values)
-        .filter(([, v]) => v.trim() !== '')
-        .map(([k, v]) => [k, Number(v)]),
-    );
+}
+
+function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: () => void }) {
+  const form = useForm(() => initialValues(pkg), {
+    schema: pkg ? patchPackageBody : createPackageBody,
+    body: (values) => ({
+      key: values.key,
+      displayName: values.displayName,
+      features: Object.fromEntries(FEATURES.map(([k]) => [k, values[`features.${k}`] ?? true])) as Features,
+      limits: numbers(values, 'limits', LIMITS) as Partial<Limits>,
+      alerting: numbers(values, 'alerting', ALERTING) as Partial<Alerting>,
+    }),
+  });
+  const { values, errors } = form;
   const save = async (event: Event) => {
     event.preventDefault();
-    const body = { key, displayName, features, limits: numbers(limits), alerting: numbers(alerting) };
+    const body = form.check();
+    if (!body) return;
     const answer = pkg
-      ? await api.PATCH('/api/packages/{id}', { params: { path: { id: pkg.id } }, body })
-      : await api.POST('/api/packages', { body });
-    if (answer.data) onDone(true);
-    else {
-      setErrors(fieldErrors(answer.error));
-      setMessage(problemText(answer.error));
-    }
+      ? await write(
+          api.PATCH('/api/packages/{id}', { params: { path: { id: pkg.id } }, body }),
+          packageKeys.all,
+        )
+      : await write(api.POST('/api/packages', { body }), packageKeys.all);
+    if (form.answered(answer)) onDone();
   };
   return (
     <form onSubmit={save} noValidate aria-label={pkg ? `Edit ${pkg.displayName}` : 'New package'}>
       <h2>{pkg ? `Edit ${pkg.displayName}` : 'New package'}</h2>
       {pkg && <Notice>Changes apply to every customer on this package.</Notice>}
-      <FormError message={message} />
+      <FormError message={form.message} />
       <div class="row">
         <Field label="Package name" error={errors.displayName}>
-          {(props) => (
-            <input
-              {...props}
-              required
-              value={displayName}
-              onInput={(e) => setDisplayName(e.currentTarget.value)}
-            />
-          )}
+          {(props) => <input {...props} required {...form.bind('displayName')} />}
         </Field>
         <Field label="Key" error={errors.key} hint="Its short name in the API, e.g. starter.">
-          {(props) => (
-            <input {...props} required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
-          )}
+          {(props) => <input {...props} required {...form.bind('key')} />}
         </Field>
       </div>
       <fieldset>
@@ -189,8 +197,8 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boo
             <Check
               key={k}
               label={label}
-              checked={features[k] ?? true}
-              onChange={(on) => setFeatures((f) => ({ ...f, [k]: on }))}
+              checked={values[`features.${k}`] ?? true}
+              onChange={(on) => form.set(`features.${k}`, on)}
               error={errors[`features.${k}`]}
             />
           ))}
@@ -201,14 +209,7 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boo
         <div class="row">
           {LIMITS.map(([k, label]) => (
             <Field key={k} label={label} error={errors[`limits.${k}`]}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="number"
-                  value={limits[k]}
-                  onInput={(e) => setLimits((l) => ({ ...l, [k]: e.currentTarget.value }))}
-                />
-              )}
+              {(props) => <input {...props} type="number" {...form.bind(`limits.${k}`)} />}
             </Field>
           ))}
         </div>
@@ -218,19 +219,12 @@ function PackageForm({ pkg, onDone }: { pkg: Package | null; onDone: (saved: boo
         <div class="row">
           {ALERTING.map(([k, label]) => (
             <Field key={k} label={label} error={errors[`alerting.${k}`]}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="number"
-                  value={alerting[k]}
-                  onInput={(e) => setAlerting((a) => ({ ...a, [k]: e.currentTarget.value }))}
-                />
-              )}
+              {(props) => <input {...props} type="number" {...form.bind(`alerting.${k}`)} />}
             </Field>
           ))}
         </div>
       </fieldset>
-      <FormActions submit={pkg ? 'Save the package' : 'Create the package'} onCancel={() => onDone(false)} />
+      <FormActions submit={pkg ? 'Save the package' : 'Create the package'} onCancel={onDone} />
     </form>
   );
 }

@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, problemText, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
+import { type Invitation, peopleKeys, type User, useInvitations, useUsers } from '../api/people.js';
+import { write } from '../api/query.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormActions, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
+import { useForm } from '../ui/use-form.js';
 import { Tokens } from './account.js';
 
-type User = Schemas['User'];
 type Role = Schemas['Role'];
-type Invitation = Schemas['Invitation'];
 
 const ROLES: Array<[Role, string]> = [
   ['viewer', 'Viewer — looks at everything'],
@@ -98,15 +98,17 @@ function Users({
 }) {
   const { caller } = useSession();
   const me = caller?.kind === 'person' ? caller.user.id : null;
-  const users = useLoad(async () => must(await api.GET('/api/users')), []);
+  const users = useUsers();
   const [editing, setEditing] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const remove = async (user: User) => {
     setRemoving(null);
-    const { error, response } = await api.DELETE('/api/users/{id}', { params: { path: { id: user.id } } });
+    const { error, response } = await write(
+      api.DELETE('/api/users/{id}', { params: { path: { id: user.id } } }),
+      peopleKeys.users,
+    );
     setMessage(response.ok ? null : problemText(error));
-    await users.reload();
   };
   return (
     <section aria-labelledby="users-title">
@@ -160,15 +162,7 @@ function Users({
         </table>
       )}
       {editing && (
-        <RoleForm
-          key={editing.id}
-          user={editing}
-          customers={customers}
-          onDone={(saved) => {
-            setEditing(null);
-            if (saved) void users.reload();
-          }}
-        />
+        <RoleForm key={editing.id} user={editing} customers={customers} onDone={() => setEditing(null)} />
       )}
       <Confirm
         open={removing !== null}
@@ -191,38 +185,46 @@ function RoleForm({
 }: {
   user: User;
   customers: Schemas['Customer'][];
-  onDone: (saved: boolean) => void;
+  onDone: () => void;
 }) {
-  const [role, setRole] = useState<Role>(user.role);
-  const [customerId, setCustomerId] = useState(String(user.customerId ?? ''));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const form = useForm(
+    { role: user.role as Role, customerId: String(user.customerId ?? '') },
+    {
+      body: ({ role, customerId }) => ({
+        role,
+        customerId: role === 'client' ? Number(customerId) || null : null,
+      }),
+    },
+  );
   const save = async (event: Event) => {
     event.preventDefault();
-    const { data, error } = await api.PATCH('/api/users/{id}', {
-      params: { path: { id: user.id } },
-      body: { role, customerId: role === 'client' ? Number(customerId) || null : null },
-    });
-    if (data) onDone(true);
-    else {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
-    }
+    const body = form.check();
+    if (!body) return;
+    const answer = await write(
+      api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body }),
+      peopleKeys.users,
+    );
+    if (form.answered(answer)) onDone();
   };
   return (
     <form onSubmit={save} noValidate aria-label={`Role of ${user.name}`}>
       <h3>Role of {user.name}</h3>
-      <FormError message={message} />
-      <RoleField label="Role" value={role} onChange={setRole} error={errors.role} />
-      {role === 'client' && (
+      <FormError message={form.message} />
+      <RoleField
+        label="Role"
+        value={form.values.role}
+        onChange={(role) => form.set('role', role)}
+        error={form.errors.role}
+      />
+      {form.values.role === 'client' && (
         <CustomerSelect
           customers={customers}
-          value={customerId}
-          onChange={setCustomerId}
-          error={errors.customerId}
+          value={form.values.customerId}
+          onChange={(id) => form.set('customerId', id)}
+          error={form.errors.customerId}
         />
       )}
-      <FormActions submit={'Save the role'} onCancel={() => onDone(false)} />
+      <FormActions submit={'Save the role'} onCancel={onDone} />
     </form>
   );
 }
@@ -234,43 +236,40 @@ function Invitations({
   customers: Schemas['Customer'][];
   customerName: (id: number | null) => string;
 }) {
-  const invitations = useLoad(async () => must(await api.GET('/api/invitations')), []);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const [customerId, setCustomerId] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const invitations = useInvitations();
+  const blank = { email: '', role: 'viewer' as Role, customerId: '' };
+  const form = useForm(blank, {
+    body: ({ email, role, customerId }) => ({
+      email,
+      role,
+      ...(role === 'client' && customerId ? { customerId: Number(customerId) } : {}),
+    }),
+  });
   const [sent, setSent] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const invite = async (event: Event) => {
     event.preventDefault();
     setSent(null);
-    const { data, error } = await api.POST('/api/invitations', {
-      body: { email, role, ...(role === 'client' && customerId ? { customerId: Number(customerId) } : {}) },
-    });
-    if (data) {
-      setErrors({});
-      setMessage(null);
-      setSent(`Invitation sent to ${email}.`);
-      setEmail('');
-      await invitations.reload();
-    } else {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
-    }
+    const body = form.check();
+    if (!body) return;
+    const answer = await write(api.POST('/api/invitations', { body }), peopleKeys.invitations);
+    if (!form.answered(answer)) return;
+    setSent(`Invitation sent to ${body.email}.`);
+    form.reset({ ...form.values, email: '' });
   };
   const revoke = async (invitation: Invitation) => {
     setRevoking(null);
-    const { error, response } = await api.DELETE('/api/invitations/{id}', {
-      params: { path: { id: invitation.id } },
-    });
+    const { error, response } = await write(
+      api.DELETE('/api/invitations/{id}', { params: { path: { id: invitation.id } } }),
+      peopleKeys.invitations,
+    );
     setMessage(response.ok ? null : problemText(error));
-    await invitations.reload();
   };
   return (
     <section aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
-      <FormError message={invitations.error} />
+      <FormError message={message ?? invitations.error} />
       {invitations.data?.length === 0 && <p>No open invitations: invite someone below.</p>}
       {invitations.data && invitations.data.length > 0 && (
         <table class="stack" id="invitations">
@@ -306,27 +305,24 @@ function Invitations({
       <form onSubmit={invite} noValidate aria-label="Invite someone">
         <h3>Invite someone</h3>
         {sent && <Notice>{sent}</Notice>}
-        <FormError message={message} />
+        <FormError message={form.message} />
         <div class="row">
-          <Field label="Their e-mail" error={errors.email}>
-            {(props) => (
-              <input
-                {...props}
-                type="email"
-                required
-                value={email}
-                onInput={(e) => setEmail(e.currentTarget.value)}
-              />
-            )}
+          <Field label="Their e-mail" error={form.errors.email}>
+            {(props) => <input {...props} type="email" required {...form.bind('email')} />}
           </Field>
-          <RoleField label="Their role" value={role} onChange={setRole} error={errors.role} />
+          <RoleField
+            label="Their role"
+            value={form.values.role}
+            onChange={(role) => form.set('role', role)}
+            error={form.errors.role}
+          />
         </div>
-        {role === 'client' && (
+        {form.values.role === 'client' && (
           <CustomerSelect
             customers={customers}
-            value={customerId}
-            onChange={setCustomerId}
-            error={errors.customerId}
+            value={form.values.customerId}
+            onChange={(id) => form.set('customerId', id)}
+            error={form.errors.customerId}
             label="Their customer"
           />
         )}

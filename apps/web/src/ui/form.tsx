@@ -2,9 +2,9 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 /**
- * A labelled control with its hint and the API's error for it (announced, and tied by
- * aria-describedby). The error goes once the person changes the control, and shows again (if the
- * API still says it) after the form is next submitted.
+ * A labelled control with its hint and the error for it, the form's schema's or the API's
+ * (announced, and tied by aria-describedby). The error goes once the person changes the control,
+ * and shows again (if still true) when the form is next submitted or the error changes.
  */
 export function Field({
   label,
@@ -20,6 +20,8 @@ export function Field({
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [edited, setEdited] = useState(false);
+  // A new error (the schema's, when the control is left) shows even after typing.
+  useEffect(() => setEdited(false), [error]);
   useEffect(() => {
     const form = box.current?.closest('form');
     const submitted = () => setEdited(false);

@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api, must, problemText, type Schemas } from '../api/client.js';
+import { api, problemText, type Schemas } from '../api/client.js';
+import { monitorKeys, useHeartbeatPings, useMonitors, usePortCheckLatest } from '../api/monitors.js';
+import { useOrganization } from '../api/organization.js';
+import { invalidate, write } from '../api/query.js';
 import { browserZone, formatIn } from '../maintenance/zoned-time.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Notice } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
-import { useLoad } from '../ui/use-load.js';
 import { DnsForm, HeartbeatForm, KIND_NAME, type Kind, NOUN, PortForm, seconds } from './monitor-forms.js';
 import { ProbeCheckForm, ProbeDetails } from './probe-check-form.js';
 import { PROBE_KINDS, type ProbeCheck, type ProbeKind } from './probe-kinds.js';
@@ -24,15 +26,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
   const editor = canEdit(caller);
   const websiteRef = website.publicId;
   const host = hostOf(website.url);
-  const monitors = useLoad(
-    async () =>
-      must(await api.GET('/api/websites/{websiteRef}/monitors', { params: { path: { websiteRef } } })),
-    [websiteRef],
-    POLL_MS,
-  );
+  const monitors = useMonitors(websiteRef, POLL_MS);
   // Times in the organization's time zone (the browser's when the API does not say it).
-  const organization = useLoad(async () => (await api.GET('/api/organization')).data?.timezone ?? null, []);
-  const zone = organization.data ?? browserZone();
+  const zone = useOrganization().data?.timezone ?? browserZone();
   const [editing, setEditing] = useState<{ kind: Kind; monitor: Monitor | null } | null>(null);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
   const [adding, setAdding] = useState<ProbeKind>('icmp');
@@ -43,18 +39,20 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
     setDeleting(null);
     const path = { params: { path: { id: monitor.id } } };
     // One route deletes a monitor of any kind.
-    const { error, response } = await api.DELETE('/api/monitors/{id}', path);
+    const { error, response } = await write(
+      api.DELETE('/api/monitors/{id}', path),
+      monitorKeys.ofWebsite(websiteRef),
+    );
     setMessage(response.ok ? null : problemText(error));
     setNotice(response.ok ? `Deleted “${monitor.name}”.` : null);
-    await monitors.reload();
   };
   const accept = async (check: DnsCheck) => {
-    const { error, response } = await api.POST('/api/dns-checks/{id}/accept-change', {
-      params: { path: { id: check.id } },
-    });
+    const { error, response } = await write(
+      api.POST('/api/dns-checks/{id}/accept-change', { params: { path: { id: check.id } } }),
+      monitorKeys.ofWebsite(websiteRef),
+    );
     setMessage(response.ok ? null : problemText(error));
     setNotice(response.ok ? `The new answer of “${check.name}” is the one expected from now on.` : null);
-    await monitors.reload();
   };
   const done = (saved: Monitor | null) => {
     setEditing(null);
@@ -68,7 +66,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
           ? `Added “${saved.name}”: have the job call its ping URL below.`
           : `Added “${saved.name}”: its first check is on its way.`,
     );
-    void monitors.reload();
+    void invalidate(monitorKeys.ofWebsite(websiteRef));
   };
   const items = monitors.data?.items;
   const form = editing && {
@@ -308,11 +306,7 @@ function Pings({ id, version, zone }: { id: number; version: string; zone: strin
 }
 
 function PingList({ id, version, zone }: { id: number; version: string; zone: string }) {
-  const pings = useLoad(
-    async () =>
-      must(await api.GET('/api/heartbeats/{id}/pings', { params: { path: { id }, query: { limit: 10 } } })),
-    [id, version],
-  );
+  const pings = useHeartbeatPings(id, version);
   if (!pings.data) return <p class="muted">{pings.error ?? 'Loading…'}</p>;
   if (pings.data.items.length === 0) return <p>No pings yet: the job has not called its URL.</p>;
   return (
@@ -408,16 +402,7 @@ function DnsDetails({
 }
 
 function PortDetails({ check: c, zone }: { check: PortCheck; zone: string }) {
-  const latest = useLoad(
-    async () =>
-      must(
-        await api.GET('/api/port-checks/{id}/results', {
-          params: { path: { id: c.id }, query: { limit: 1 } },
-        }),
-      ).items[0] ?? null,
-    [c.id, c.updatedAt],
-    POLL_MS,
-  );
+  const latest = usePortCheckLatest(c.id, c.updatedAt, POLL_MS);
   const r = latest.data;
   const ms = (value: number | null | undefined) => (value == null ? '—' : `${Math.round(value)} ms`);
   return (

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, must, problemText } from '../api/client.js';
+import { api, problemText } from '../api/client.js';
+import { monitorKeys, useMonitorLatest, useMonitorUptime } from '../api/monitors.js';
+import { write } from '../api/query.js';
 import { formatIn } from '../maintenance/zoned-time.js';
 import { Check, Field } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import {
   CheckTiming,
   Choice,
@@ -218,31 +219,18 @@ export function ProbeDetails({
   const [trial, setTrial] = useState<string | null>(null);
   const runNow = async () => {
     setTrial('Running…');
-    const { data, error } = await api.POST('/api/monitors/{id}/run', { params: { path: { id: c.id } } });
+    const { data, error } = await write(
+      api.POST('/api/monitors/{id}/run', { params: { path: { id: c.id } } }),
+      monitorKeys.one(c.id),
+    );
     setTrial(
       data
         ? `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`
         : problemText(error),
     );
   };
-  const latest = useLoad(
-    async () =>
-      must(
-        await api.GET('/api/monitors/{id}/results', { params: { path: { id: c.id }, query: { limit: 1 } } }),
-      ).items[0] ?? null,
-    [c.id, c.updatedAt],
-    pollMs,
-  );
-  const uptime = useLoad(
-    async () =>
-      must(
-        await api.GET('/api/monitors/{id}/uptime', {
-          params: { path: { id: c.id }, query: { period: '24h' } },
-        }),
-      ),
-    [c.id, c.updatedAt],
-    pollMs,
-  );
+  const latest = useMonitorLatest(c.id, c.updatedAt, pollMs);
+  const uptime = useMonitorUptime(c.id, c.updatedAt, pollMs);
   const r = latest.data;
   const timings = Object.entries(r?.timings ?? {}).filter(([step, ms]) => ms !== null && step !== 'totalMs');
   const evidence = (r?.evidence ?? {}) as Record<string, unknown>;

@@ -1,12 +1,20 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { api, must, problemText, type Schemas } from '../api/client.js';
-import { WebsiteMaintenance } from '../maintenance/maintenance.js';
+import { api, problemText } from '../api/client.js';
+import { invalidate, write } from '../api/query.js';
+import {
+  useHttpResults,
+  useWebsite,
+  useWebsiteIncidents,
+  useWebsiteStatus,
+  useWebsiteUptime,
+  websiteKeys,
+} from '../api/websites.js';
+import { WebsiteMaintenance } from '../maintenance/website-maintenance.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Loading } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
-import { useLoad } from '../ui/use-load.js';
 import { EvidenceView } from './evidence.js';
 import { WebsiteMonitors } from './monitors.js';
 import { TimingChart } from './timing-chart.js';
@@ -25,8 +33,6 @@ const CHECK_NAMES: Record<string, string> = {
   assertions: 'Assertions',
 };
 const POLL_MS = 5_000;
-/** A result of the website's own HTTP check (the results of its other monitors are on their cards). */
-type HttpResult = Schemas['Result'];
 
 export function WebsitePage() {
   const { params } = useRoute();
@@ -38,42 +44,11 @@ export function WebsitePage() {
 function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
   const { caller } = useSession();
   const { route } = useLocation();
-  const path = { params: { path: { websiteRef } } };
-  const website = useLoad(async () => must(await api.GET('/api/websites/{websiteRef}', path)), [websiteRef]);
-  const status = useLoad(
-    async () => must(await api.GET('/api/websites/{websiteRef}/status', path)),
-    [websiteRef],
-    POLL_MS,
-  );
-  const results = useLoad(
-    async () =>
-      must(
-        await api.GET('/api/websites/{websiteRef}/results', {
-          params: { path: { websiteRef }, query: { limit: 50, kind: 'http' } },
-        }),
-      ).items.filter((r): r is HttpResult => r.kind === 'http'),
-    [websiteRef],
-    POLL_MS,
-  );
-  const uptime = useLoad(
-    () =>
-      Promise.all(
-        PERIODS.map(async (period) =>
-          must(
-            await api.GET('/api/websites/{websiteRef}/uptime', {
-              params: { path: { websiteRef }, query: { period } },
-            }),
-          ),
-        ),
-      ),
-    [websiteRef],
-    60_000,
-  );
-  const incidents = useLoad(
-    async () => must(await api.GET('/api/websites/{websiteRef}/incidents', path)),
-    [websiteRef],
-    POLL_MS,
-  );
+  const website = useWebsite(websiteRef);
+  const status = useWebsiteStatus(websiteRef, POLL_MS);
+  const results = useHttpResults(websiteRef, POLL_MS);
+  const uptime = useWebsiteUptime(websiteRef, PERIODS, 60_000);
+  const incidents = useWebsiteIncidents(websiteRef, POLL_MS);
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
 
@@ -90,20 +65,24 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
   if (!w) return <Loading error={website.error} />;
 
   const setPaused = async (paused: boolean) => {
-    const { error, response } = await api.PATCH('/api/websites/{websiteRef}', {
-      params: { path: { websiteRef: w.publicId } },
-      body: { paused },
-    });
+    const { error, response } = await write(
+      api.PATCH('/api/websites/{websiteRef}', {
+        params: { path: { websiteRef: w.publicId } },
+        body: { paused },
+      }),
+      websiteKeys.all,
+    );
     setMessage(response.ok ? null : problemText(error));
-    await Promise.all([website.reload(), status.reload()]);
   };
   const remove = async () => {
     setDeleting(false);
     const { error, response } = await api.DELETE('/api/websites/{websiteRef}', {
       params: { path: { websiteRef: w.publicId } },
     });
-    if (response.ok) route(`/customers/${w.customerId}`);
-    else setMessage(problemText(error));
+    if (!response.ok) return setMessage(problemText(error));
+    // Away first: this page's own reads would only answer 404 now.
+    route(`/customers/${w.customerId}`);
+    await invalidate(websiteKeys.all);
   };
   const regions = Object.entries(status.data?.regions ?? {});
   const editor = canEdit(caller);

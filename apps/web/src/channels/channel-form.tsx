@@ -1,0 +1,316 @@
+import { type Channel, channelKeys } from '../api/channels.js';
+import { api, type Schemas } from '../api/client.js';
+import { useVisibleCustomers } from '../api/organization.js';
+import { write } from '../api/query.js';
+import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
+import { type ChannelSchema, type ConfigField, fieldLabel, typeName } from './channel-schema.js';
+
+/** Event kinds in words; a kind the API adds later shows as its code until named here. */
+const EVENT_LABELS: Record<string, string> = {
+  'website.down': 'Website down',
+  'website.up': 'Website up again',
+  'website.degraded': 'Website degraded (slow or a warning)',
+  'website.unmonitored': 'Website no longer checked (no region serves it)',
+  'website.monitored': 'Website checked again',
+  'ssl.expiring': 'TLS certificate expiring',
+  'ssl.invalid': 'TLS certificate invalid',
+  'domain.expiring': 'Domain expiring',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.ended': 'Maintenance ended',
+  'incident.acknowledged': 'Incident acknowledged',
+  'heartbeat.down': 'Heartbeat missed (a job did not ping)',
+  'heartbeat.up': 'Heartbeat back (the job pinged)',
+  'dns.down': 'DNS answer wrong or missing',
+  'dns.up': 'DNS answer as expected again',
+  'dns.changed': 'DNS answer changed',
+  'port.down': 'Port not answering as expected',
+  'port.up': 'Port answering again',
+  test: 'Test sends',
+};
+
+const SCOPES = [
+  ['all', 'Every website of the organization'],
+  ['customer', 'One customer’s websites'],
+  ['listed', 'Only the websites that choose this channel'],
+] as const;
+
+/** The form's controls: the channel's own, and each setting of its type as `config.<key>` (its path in the body). */
+type Values = {
+  type: string;
+  name: string;
+  enabled: boolean;
+  events: string[];
+  scope: (typeof SCOPES)[number][0];
+  scopeCustomer: string;
+} & Record<`config.${string}`, string | boolean>;
+
+function initialValue(field: ConfigField, channel: Channel | null): string | boolean {
+  const value = channel?.config[field.key];
+  if (field.kind === 'boolean') return value === true;
+  if (field.secret || value === undefined || value === null) return '';
+  return Array.isArray(value) ? value.join('\n') : String(value);
+}
+
+function configValues(fields: ConfigField[], channel: Channel | null) {
+  return Object.fromEntries(fields.map((f) => [`config.${f.key}`, initialValue(f, channel)]));
+}
+
+function toConfigValue(field: ConfigField, value: string | boolean): unknown {
+  if (field.kind === 'boolean') return value === true;
+  const text = String(value).trim();
+  if (field.kind === 'number') return Number(text);
+  if (field.kind === 'list')
+    return text
+      .split(/[\n,]/)
+      .map((v) => v.trim())
+      .filter(Boolean);
+  return text;
+}
+
+/** The settings sent: an empty control is a kept secret, a default, or (on an edit) a cleared optional value. */
+function configBody(fields: ConfigField[], values: Values, channel: Channel | null) {
+  const config: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[`config.${field.key}`] ?? '';
+    if (field.kind === 'boolean') {
+      if (channel || value === true || field.required) config[field.key] = value === true;
+      continue;
+    }
+    if (String(value).trim() === '') {
+      if (channel && !field.secret && field.nullable && channel.config[field.key] != null)
+        config[field.key] = null;
+      continue;
+    }
+    config[field.key] = toConfigValue(field, value);
+  }
+  return config;
+}
+
+export function ChannelForm({
+  channel,
+  schema,
+  onSaved,
+}: {
+  channel: Channel | null;
+  schema: ChannelSchema;
+  onSaved: (channel: Channel, secret: string | undefined) => void;
+}) {
+  const customers = useVisibleCustomers();
+  const form = useForm<Values, Schemas['ChannelCreate']>(
+    () => {
+      const type = channel?.type ?? 'slack';
+      return {
+        type,
+        name: channel?.name ?? '',
+        enabled: channel?.enabled ?? true,
+        events: channel?.events ?? schema.events,
+        scope: channel?.scope.listedOnly
+          ? 'listed'
+          : channel?.scope.customerId !== undefined
+            ? 'customer'
+            : 'all',
+        scopeCustomer: String(channel?.scope.customerId ?? ''),
+        ...configValues(schema.fields[type] ?? [], channel),
+      };
+    },
+    {
+      body: (values) =>
+        ({
+          type: values.type,
+          name: values.name,
+          enabled: values.enabled,
+          events: values.events as Schemas['EventKind'][],
+          scope:
+            values.scope === 'listed'
+              ? { listedOnly: true }
+              : values.scope === 'customer'
+                ? { customerId: Number(values.scopeCustomer) }
+                : {},
+          config: configBody(schema.fields[values.type] ?? [], values, channel),
+        }) as Schemas['ChannelCreate'],
+    },
+  );
+  const { values, errors } = form;
+  const fields = schema.fields[values.type] ?? [];
+
+  // Another type has other settings: they start empty, the rest of the form stays.
+  const changeType = (type: string) => {
+    const kept = Object.entries(values).filter(([key]) => !key.startsWith('config.'));
+    form.reset({
+      ...(Object.fromEntries(kept) as Values),
+      type,
+      ...configValues(schema.fields[type] ?? [], null),
+    });
+  };
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const body = form.check();
+    if (!body) return;
+    const { type: _, ...change } = body;
+    const answer = channel
+      ? await write(
+          api.PATCH('/api/notification-channels/{id}', {
+            params: { path: { id: channel.id } },
+            body: change,
+          }),
+          channelKeys.all,
+        )
+      : await write(api.POST('/api/notification-channels', { body }), channelKeys.all);
+    if (!form.answered(answer) || !answer.data) return;
+    const created = answer.data as Schemas['CreatedChannel'];
+    onSaved(answer.data, typeof created.secret === 'string' ? created.secret : undefined);
+  };
+
+  return (
+    <form onSubmit={save} noValidate aria-label={channel ? 'Channel settings' : 'New channel'}>
+      {form.saved && channel && <Notice>Saved.</Notice>}
+      <FormError message={form.message} />
+      <Field label="Type" error={errors.type}>
+        {(props) => (
+          <select
+            {...props}
+            value={values.type}
+            disabled={channel !== null}
+            onChange={(e) => changeType(e.currentTarget.value)}
+          >
+            {schema.types.map((t) => (
+              <option key={t} value={t}>
+                {typeName(t)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Channel name" error={errors.name}>
+        {(props) => <input {...props} required {...form.bind('name')} />}
+      </Field>
+      <fieldset>
+        <legend>{typeName(values.type)} settings</legend>
+        {fields.map((field) => (
+          <ConfigInput
+            key={`${values.type}-${field.key}`}
+            field={field}
+            value={values[`config.${field.key}`] ?? ''}
+            stored={channel?.config[`${field.key}Set`] === true}
+            error={errors[`config.${field.key}`] ?? errors[field.key]}
+            onChange={(value) => form.set(`config.${field.key}`, value)}
+          />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Which events</legend>
+        <div class="row">
+          {schema.events.map((kind) => (
+            <Check
+              key={kind}
+              label={EVENT_LABELS[kind] ?? kind}
+              checked={values.events.includes(kind)}
+              onChange={(on) =>
+                form.set(
+                  'events',
+                  schema.events.filter((k) => (k === kind ? on : values.events.includes(k))),
+                )
+              }
+            />
+          ))}
+        </div>
+        {errors.events && <p class="error-text">⚠ {errors.events}</p>}
+      </fieldset>
+      <fieldset>
+        <legend>From which websites</legend>
+        {SCOPES.map(([value, label]) => (
+          <div class="field check" key={value}>
+            <input
+              type="radio"
+              id={`scope-${value}`}
+              name="scope"
+              checked={values.scope === value}
+              onChange={() => form.set('scope', value)}
+            />
+            <label for={`scope-${value}`}>{label}</label>
+          </div>
+        ))}
+        {values.scope === 'customer' && (
+          <Field label="Customer" error={errors['scope.customerId']}>
+            {(props) => (
+              <select {...props} {...form.bind('scopeCustomer', 'scope.customerId')}>
+                <option value="">Choose a customer</option>
+                {customers.data?.map((c) => (
+                  <option key={c.id} value={String(c.id)}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {errors['scope.listedOnly'] && <p class="error-text">⚠ {errors['scope.listedOnly']}</p>}
+      </fieldset>
+      <Check
+        label="Enabled (sends alerts)"
+        checked={values.enabled}
+        onChange={(on) => form.set('enabled', on)}
+        error={errors.enabled}
+      />
+      <button type="submit" class="primary">
+        {channel ? 'Save the channel' : 'Add the channel'}
+      </button>
+    </form>
+  );
+}
+
+function ConfigInput({
+  field,
+  value,
+  stored,
+  error,
+  onChange,
+}: {
+  field: ConfigField;
+  value: string | boolean;
+  stored: boolean;
+  error: string | undefined;
+  onChange: (value: string | boolean) => void;
+}) {
+  const label = `${fieldLabel(field.key)}${field.required ? '' : ' (optional)'}`;
+  if (field.kind === 'boolean')
+    return <Check label={label} checked={value === true} onChange={onChange} error={error} />;
+  const hint = [
+    field.description,
+    field.secret ? (stored ? 'One is stored; leave empty to keep it.' : 'Not shown again once saved.') : null,
+    field.kind === 'list' ? 'One per line.' : null,
+  ]
+    .filter(Boolean)
+    .map((part) => (/[.!?]$/.test(String(part)) ? part : `${part}.`))
+    .join(' ');
+  return (
+    <Field label={label} error={error} hint={hint || undefined}>
+      {(props) =>
+        field.kind === 'list' ? (
+          <textarea
+            {...props}
+            rows={3}
+            value={String(value)}
+            onInput={(e) => onChange(e.currentTarget.value)}
+          />
+        ) : (
+          <input
+            {...props}
+            type={inputType(field) as 'text'}
+            autoComplete={field.secret ? 'new-password' : 'off'}
+            required={field.required && !(field.secret && stored)}
+            value={String(value)}
+            onInput={(e) => onChange(e.currentTarget.value)}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+function inputType(field: ConfigField): string {
+  if (field.secret) return 'password';
+  return { number: 'number', url: 'url', email: 'email' }[field.kind as string] ?? 'text';
+}

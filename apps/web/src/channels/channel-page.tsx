@@ -1,0 +1,147 @@
+import { useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { type Channel, channelKeys, useChannel, useChannelSchema } from '../api/channels.js';
+import { api, problemText } from '../api/client.js';
+import { invalidate } from '../api/query.js';
+import { canEdit, useSession } from '../session.js';
+import { Confirm } from '../ui/confirm.js';
+import { FormError, Loading, Notice } from '../ui/form.js';
+import { ChannelForm } from './channel-form.js';
+import { typeName } from './channel-schema.js';
+import { DELIVERY_STATUS, DeliveryLog } from './delivery-log.js';
+
+/** A channel (`/channels/new`: a new one): its test send, settings, delivery log and deletion. */
+export function ChannelPage() {
+  const { params } = useRoute();
+  const { route } = useLocation();
+  const { caller } = useSession();
+  const schema = useChannelSchema();
+  const channel = useChannel(params.ref === 'new' ? null : Number(params.ref));
+  const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const editor = canEdit(caller);
+
+  if (channel.notFound)
+    return (
+      <section>
+        <h1>Channel not found</h1>
+        <p>
+          <a href="/channels">Back to the channels</a>
+        </p>
+      </section>
+    );
+  if (!schema.data || channel.data === undefined) return <Loading error={schema.error ?? channel.error} />;
+  const c = channel.data;
+  const remove = async () => {
+    setDeleting(false);
+    if (!c) return;
+    const { error, response } = await api.DELETE('/api/notification-channels/{id}', {
+      params: { path: { id: c.id } },
+    });
+    if (!response.ok) return setMessage(problemText(error));
+    // Away first: this page's own reads would only answer 404 now.
+    route('/channels');
+    await invalidate(channelKeys.all);
+  };
+  return (
+    <section>
+      <p>
+        <a href="/channels">← Channels</a>
+      </p>
+      <h1>{c ? c.name : 'Add a channel'}</h1>
+      <FormError message={message} />
+      {secret && (
+        <Notice>
+          Its signing secret, shown this once: <code class="secret">{secret}</code> — keep it in your receiver
+          to check each delivery’s signature.
+        </Notice>
+      )}
+      {c && <TestSend channel={c} editor={editor} />}
+      {editor ? (
+        <>
+          {c && <h2>Settings</h2>}
+          <ChannelForm
+            key={c?.id ?? 'new'}
+            channel={c}
+            schema={schema.data}
+            onSaved={(saved, newSecret) => {
+              if (newSecret) setSecret(newSecret);
+              if (!c) route(`/channels/${saved.id}`);
+            }}
+          />
+        </>
+      ) : (
+        c && (
+          <p>
+            {typeName(c.type)} · {c.enabled ? '✓ On' : '⏸ Off'}
+          </p>
+        )
+      )}
+      {c && <DeliveryLog channelId={c.id} editor={editor} />}
+      {c && editor && (
+        <>
+          <h2>Delete</h2>
+          <button type="button" class="danger" onClick={() => setDeleting(true)}>
+            Delete the channel…
+          </button>
+          <Confirm
+            open={deleting}
+            title={`Delete ${c.name}?`}
+            confirmLabel="Delete the channel"
+            cancelLabel="Keep it"
+            onConfirm={() => void remove()}
+            onCancel={() => setDeleting(false)}
+          >
+            No more alerts go to it; websites that chose it stop naming it.
+          </Confirm>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
+  const [state, setState] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!editor) return null;
+  const send = async () => {
+    setError(null);
+    setState('Sending a test…');
+    // The log shows the test's delivery with its outcome (read again once that is known).
+    const { data, error: problem } = await api.POST('/api/notification-channels/{id}/test', {
+      params: { path: { id: channel.id } },
+    });
+    if (!data) {
+      setState(null);
+      setError(problemText(problem));
+      return;
+    }
+    for (let i = 0; i < 60; i++) {
+      const { data: delivery } = await api.GET('/api/notification-channels/{id}/deliveries/{deliveryId}', {
+        params: { path: { id: channel.id, deliveryId: data.id } },
+      });
+      if (delivery && delivery.status !== 'pending') {
+        await invalidate(channelKeys.deliveries(channel.id));
+        const last = delivery.attempts.at(-1);
+        setState(
+          `Test ${DELIVERY_STATUS[delivery.status].toLowerCase()}${last?.httpStatus ? ` (HTTP ${last.httpStatus})` : ''}${delivery.outcome ? `: ${delivery.outcome}` : ''}`,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    setState('The test is still pending: see the delivery log.');
+  };
+  return (
+    <div class="actions">
+      <button type="button" onClick={() => void send()}>
+        Send a test
+      </button>
+      <p role="status" aria-live="polite">
+        {state}
+      </p>
+      <FormError message={error} />
+    </div>
+  );
+}
