@@ -55,6 +55,28 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     createdAt: '2026-11-01T00:00:00.000Z',
   }));
 
+  /** A website's pictures: 30 checks (a down every 7th, degraded every 11th), a day of response times with a gap. */
+  const picture = (id: number) => {
+    const summary = website(id);
+    const now = Date.UTC(2026, 10, 24, 12, 0, 0);
+    const recentChecks = Array.from({ length: 30 }, (_, i) => ({
+      at: new Date(now - (29 - i) * 60_000).toISOString(),
+      status: (id + i) % 7 === 0 ? 'down' : (id + i) % 11 === 0 ? 'degraded' : 'up',
+      responseMs: (id + i) % 7 === 0 ? null : 100 + ((id * 37 + i * 13) % 400),
+    }));
+    return {
+      ...summary,
+      customerName: `Customer ${String(summary.customerId).padStart(2, '0')}`,
+      statusText: summary.status,
+      uptime24hPercent: 99.5 + (id % 5) / 10,
+      uptime30dPercent: id % 9 === 0 ? 100 : 99.9,
+      lastResponseMs: recentChecks.at(-1)?.responseMs ?? null,
+      recentChecks,
+      responseTimes24h: Array.from({ length: 24 }, (_, h) => (h === 5 ? null : 120 + ((id + h * 29) % 180))),
+      monitors: { total: 0, down: 0 },
+    };
+  };
+
   /** The API's pages of summaries (and its search, `q`) made up in the browser; `hold` keeps the later pages waiting. */
   const fakeApi = async (page: Page, hold?: Promise<void>) => {
     let requests = 0;
@@ -77,6 +99,11 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
       await route.fulfill({ json: ids.map(website) });
     });
     await page.route(/\/api\/customers\?/, (route) => route.fulfill({ json: customers }));
+    // The pictures of the rows shown, by id (the stream itself is the real API's: nothing comes on it).
+    await page.route(/\/api\/dashboard\/websites\?/, async (route) => {
+      const ids = (new URL(route.request().url()).searchParams.get('ids') ?? '').split(',').map(Number);
+      await route.fulfill({ json: { items: ids.map(picture), nextAfterId: null } });
+    });
     return () => requests;
   };
   const signIn = async (page: Page) => {
@@ -99,6 +126,30 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     // Only a page of rows is in the document, not 5,000.
     expect(await page.locator('tbody tr').count()).toBe(200);
     expect(await page.getByText('Showing 200 of 5000.').count()).toBe(1);
+    // Each row's pictures: a bar of its 30 last checks, the last response time and the day's line, uptime.
+    const first = page.locator('tbody tr').first();
+    await first.locator('.checkbar').waitFor();
+    expect(await first.locator('.check').count()).toBe(30);
+    expect(await first.locator('svg.sparkline').getAttribute('aria-label')).toMatch(
+      /^Response time over the last day, hourly: \d+ to \d+ ms, the latest hour \d+ ms$/,
+    );
+    expect(await first.locator('td[data-label="Uptime"]').textContent()).toMatch(/24 h.*%30 d.*%/);
+    // One tab stop per bar, on its newest check; the arrow keys walk its checks, each told in words.
+    const bar = first.locator('.checkbar');
+    expect(await bar.locator('[tabindex="0"]').count()).toBe(1);
+    await bar.locator('[tabindex="0"]').focus();
+    await page.keyboard.press('ArrowLeft');
+    const focused = page.locator('.check:focus');
+    expect(await focused.getAttribute('aria-label')).toMatch(/^.+: (Up|Degraded|Down), (\d+ ms|no answer)$/);
+    // The same words show above the bar (the mark's ::after), for sighted keyboard users.
+    expect(await page.evaluate("getComputedStyle(document.activeElement, '::after').content")).toContain(
+      (await focused.getAttribute('aria-label')) ?? '-',
+    );
+    await page.keyboard.press('Home');
+    expect(await focused.getAttribute('aria-label')).toBe(
+      await bar.locator('.check').first().getAttribute('aria-label'),
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-pictures-phone.png') });
 
     const typed = Date.now();
     await page.getByLabel('Search by name or URL').fill('site-4999.example');
@@ -121,6 +172,22 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-5000-phone.png') });
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(requestCount()).toBeGreaterThanOrEqual(WEBSITES / 1000);
+    await context.close();
+  });
+
+  it('draws the pictures on a wide screen too, with no serious accessibility violation', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await fakeApi(page);
+    await signIn(page);
+    await page.getByText(`${WEBSITES} websites.`).waitFor();
+    await page.locator('tbody tr').nth(199).locator('.checkbar').waitFor();
+    expect(await page.locator('.checkbar').count()).toBe(200);
+    expect(await page.locator('svg.sparkline').count()).toBe(200);
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.locator('tbody tr').nth(2).locator('.check').last().hover();
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-pictures-wide.png') });
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await context.close();
   });
 

@@ -17,35 +17,71 @@ export interface OverviewChange {
 export const overviewKeys = {
   /** Every website the caller sees (a client user: its customer's), in a few fields each. */
   websites: (customerId: number | null) => ['websites', 'overview', customerId ?? 'all'] as const,
+  /** The pictures read so far, by website id: one entry of the cache, added to as rows show. */
   pictures: ['dashboard', 'websites'] as const,
-  picturesOf: (ids: readonly number[]) => ['dashboard', 'websites', ids.join(',')] as const,
 };
 
 /** The API's bound on ids a request. */
 const IDS_PER_REQUEST = 200;
+/** Rows shown in a burst (the pages of the list arriving, a search typed) are read together. */
+const GATHER_MS = 150;
 /** Changes are drawn together at most this often (1,000 websites checked every minute: ~17 a second). */
 const DRAW_CHANGES_MS = 500;
 /** While the stream is down, what is shown is read again this often. */
 export const SLOW_REFRESH_MS = 30_000;
 const RECENT_CHECKS = 30;
 
-/** The pictures of these websites (the rows on screen), by id: a read of 200 at most per request. */
-export function usePictures(ids: readonly number[], pollMs?: number): Loaded<Map<number, WebsitePicture>> {
-  return useApiQuery(
-    overviewKeys.picturesOf(ids),
-    async () => {
-      const chunks: number[][] = [];
-      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST)
-        chunks.push(ids.slice(start, start + IDS_PER_REQUEST));
-      const answers = await Promise.all(
-        chunks.map(async (chunk) =>
-          must(await api.GET('/api/dashboard/websites', { params: { query: { ids: chunk.join(',') } } })),
-        ),
-      );
-      return new Map(answers.flatMap((answer) => answer.items).map((item) => [item.id, item]));
-    },
-    { enabled: ids.length > 0, pollMs },
+type Pictures = Map<number, WebsitePicture>;
+
+/** The pictures of these websites, 200 a request, one after the other (the API builds a few at once). */
+async function readPictures(ids: readonly number[]): Promise<Pictures> {
+  const found: Pictures = new Map();
+  for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) {
+    const chunk = ids.slice(start, start + IDS_PER_REQUEST).join(',');
+    const answer = must(await api.GET('/api/dashboard/websites', { params: { query: { ids: chunk } } }));
+    for (const item of answer.items) found.set(item.id, item);
+  }
+  return found;
+}
+
+/** Ids being read now, so two tables showing them at once ask once. */
+const reading = new Set<number>();
+
+/**
+ * The pictures known so far (the shared entry: what was read for any row shown, kept up to date by
+ * the stream). `read`: these websites' pictures are wanted now; those not known yet are read, a
+ * moment later, together. Reading again (30 s while the stream is down, or a resync) re-reads the
+ * known ones.
+ */
+export function usePictures(read: readonly number[], pollMs?: number): Loaded<Pictures> {
+  const known = useApiQuery(
+    overviewKeys.pictures,
+    () => readPictures([...(queryClient.getQueryData<Pictures>(overviewKeys.pictures)?.keys() ?? [])]),
+    { pollMs },
   );
+  const missing = read.filter((id) => !known.data?.has(id) && !reading.has(id));
+  const missingKey = missing.join(',');
+  useEffect(() => {
+    if (missing.length === 0 || !known.data) return;
+    const timer = setTimeout(() => {
+      const ids = missing.filter((id) => !reading.has(id));
+      for (const id of ids) reading.add(id);
+      readPictures(ids)
+        .then((found) =>
+          queryClient.setQueryData<Pictures>(
+            overviewKeys.pictures,
+            (old) => new Map([...(old ?? []), ...found]),
+          ),
+        )
+        // Not shown as a failure: the rows keep their placeholder and the next read asks again.
+        .catch(() => undefined)
+        .finally(() => {
+          for (const id of ids) reading.delete(id);
+        });
+    }, GATHER_MS);
+    return () => clearTimeout(timer);
+  }, [missingKey, known.data === undefined]);
+  return known;
 }
 
 /** A website's picture with a newer check added (a check it shows already leaves it as it is). */

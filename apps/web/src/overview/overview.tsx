@@ -1,4 +1,5 @@
 import './overview.css';
+import { Component } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import {
   allWebsites,
@@ -11,13 +12,17 @@ import { useApiQuery } from '../api/query.js';
 import { canEdit, clientCustomerId, useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
 import { STATUSES, StatusBadge, statusLabel } from '../ui/status.js';
-import { overviewKeys, SLOW_REFRESH_MS, useLiveOverview, usePictures } from './overview-data.js';
+import {
+  overviewKeys,
+  SLOW_REFRESH_MS,
+  useLiveOverview,
+  usePictures,
+  type WebsitePicture,
+} from './overview-data.js';
 import { CheckBar, percent, Sparkline, shownTime } from './pictures.js';
 
 /** Rows drawn at first and added per "Show more": 5,000 websites stay quick to filter and to draw. */
 const ROWS = 200;
-/** A customer's pictures are read in blocks of this many of its websites (the API's bound per request). */
-const PICTURE_BLOCK = 200;
 
 type Website = WebsiteSummary;
 
@@ -65,16 +70,6 @@ export function Overview() {
     for (const w of all ?? []) byStatus.set(w.status, (byStatus.get(w.status) ?? 0) + 1);
     return byStatus;
   }, [all]);
-  // Each customer's websites by id, whatever the filters: its pictures are read for these (see WebsiteTable).
-  const ofCustomer = useMemo(() => {
-    const byCustomer = new Map<number, number[]>();
-    for (const w of all ?? []) {
-      const ids = byCustomer.get(w.customerId) ?? [];
-      ids.push(w.id);
-      byCustomer.set(w.customerId, ids);
-    }
-    return byCustomer;
-  }, [all]);
   const groups = useMemo(() => {
     const byCustomer = new Map<number, Website[]>();
     for (const w of matching.slice(0, shown)) {
@@ -86,6 +81,9 @@ export function Overview() {
       (names.get(a) ?? '').localeCompare(names.get(b) ?? ''),
     );
   }, [matching, shown, names]);
+  // The pictures of every row shown, read for all the tables at once (200 a request).
+  const shownIds = useMemo(() => groups.flatMap(([, list]) => list.map((w) => w.id)), [groups]);
+  usePictures(shownIds, refreshMs);
 
   const filtered = Boolean(search || status || customer);
   const editor = canEdit(caller);
@@ -223,11 +221,7 @@ export function Overview() {
                   (names.get(customerId) ?? 'Your websites')
                 )}
               </h2>
-              <WebsiteTable
-                websites={list}
-                pictureIds={ofCustomer.get(customerId) ?? []}
-                refreshMs={refreshMs}
-              />
+              <WebsiteTable websites={list} readsPictures={false} />
             </section>
           ))}
           {matching.length > shown && (
@@ -245,28 +239,17 @@ export function Overview() {
 }
 
 /**
- * Websites with their pictures. The pictures are read for blocks of `pictureIds` (the customer's
- * websites, whatever is filtered out: typing a search reads nothing again), those holding a row shown.
+ * Websites with their pictures (from the shared entry of the cache). `readsPictures`: reads those
+ * not known yet itself (false where the screen reads them for all its tables at once).
  */
 export function WebsiteTable({
   websites,
-  pictureIds = websites.map((w) => w.id),
-  refreshMs,
+  readsPictures = true,
 }: {
   websites: Website[];
-  pictureIds?: number[];
-  refreshMs?: number | undefined;
+  readsPictures?: boolean;
 }) {
-  const wanted = useMemo(() => {
-    const shown = new Set(websites.map((w) => w.id));
-    const ids: number[] = [];
-    for (let start = 0; start < pictureIds.length; start += PICTURE_BLOCK) {
-      const block = pictureIds.slice(start, start + PICTURE_BLOCK);
-      if (block.some((id) => shown.has(id))) ids.push(...block);
-    }
-    return ids;
-  }, [websites, pictureIds]);
-  const pictures = usePictures(wanted, refreshMs);
+  const pictures = usePictures(readsPictures ? websites.map((w) => w.id) : []);
   return (
     <table class="stack websites pictured">
       <thead>
@@ -279,53 +262,69 @@ export function WebsiteTable({
         </tr>
       </thead>
       <tbody>
-        {websites.map((w) => {
-          const picture = pictures.data?.get(w.id);
-          return (
-            <tr key={w.id}>
-              <td data-label="Website">
-                <div>
-                  <a href={`/websites/${w.publicId}`}>{w.name}</a>
-                  <div class="url">{w.url}</div>
-                </div>
-              </td>
-              <td data-label="Status">
-                <StatusBadge status={w.status} />
-                <span class="checked-at">
-                  {w.lastCheckedAt ? shownTime(w.lastCheckedAt) : 'Not checked yet'}
-                </span>
-              </td>
-              <td data-label="Last checks">
-                {picture ? <CheckBar checks={picture.recentChecks} name={w.name} /> : <Pending />}
-              </td>
-              <td data-label="Response time">
-                {picture ? (
-                  <>
-                    {picture.lastResponseMs === null ? '—' : `${picture.lastResponseMs} ms`}
-                    <Sparkline values={picture.responseTimes24h} />
-                  </>
-                ) : (
-                  <Pending />
-                )}
-              </td>
-              <td data-label="Uptime">
-                {picture ? (
-                  <dl class="figures">
-                    <dt>24 h</dt>
-                    <dd>{percent(picture.uptime24hPercent)}</dd>
-                    <dt>30 d</dt>
-                    <dd>{percent(picture.uptime30dPercent)}</dd>
-                  </dl>
-                ) : (
-                  <Pending />
-                )}
-              </td>
-            </tr>
-          );
-        })}
+        {websites.map((w) => (
+          <WebsiteRow key={w.id} website={w} picture={pictures.data?.get(w.id)} />
+        ))}
       </tbody>
     </table>
   );
+}
+
+interface RowProps {
+  website: Website;
+  picture: WebsitePicture | undefined;
+}
+
+/**
+ * One website's row, drawn again only when the website or its picture changed: a change that came
+ * by the stream redraws its own row, not the 200 shown (each has 30 marks).
+ */
+class WebsiteRow extends Component<RowProps> {
+  override shouldComponentUpdate(next: RowProps): boolean {
+    return next.website !== this.props.website || next.picture !== this.props.picture;
+  }
+
+  override render({ website: w, picture }: RowProps) {
+    return (
+      <tr>
+        <td data-label="Website">
+          <div>
+            <a href={`/websites/${w.publicId}`}>{w.name}</a>
+            <div class="url">{w.url}</div>
+          </div>
+        </td>
+        <td data-label="Status">
+          <StatusBadge status={w.status} />
+          <span class="checked-at">{w.lastCheckedAt ? shownTime(w.lastCheckedAt) : 'Not checked yet'}</span>
+        </td>
+        <td data-label="Last checks">
+          {picture ? <CheckBar checks={picture.recentChecks} name={w.name} /> : <Pending />}
+        </td>
+        <td data-label="Response time">
+          {picture ? (
+            <>
+              {picture.lastResponseMs === null ? '—' : `${picture.lastResponseMs} ms`}
+              <Sparkline values={picture.responseTimes24h} />
+            </>
+          ) : (
+            <Pending />
+          )}
+        </td>
+        <td data-label="Uptime">
+          {picture ? (
+            <dl class="figures">
+              <dt>24 h</dt>
+              <dd>{percent(picture.uptime24hPercent)}</dd>
+              <dt>30 d</dt>
+              <dd>{percent(picture.uptime30dPercent)}</dd>
+            </dl>
+          ) : (
+            <Pending />
+          )}
+        </td>
+      </tr>
+    );
+  }
 }
 
 /** A picture still read. */

@@ -4,10 +4,20 @@ import type { RecentCheck } from './overview-data.js';
 /** Each check's words and shape: solid (up), hollow (degraded), striped (down) — never colour alone. */
 const CHECK_WORDS: Record<RecentCheck['status'], string> = { up: 'Up', degraded: 'Degraded', down: 'Down' };
 
-/** A moment as a person reads it: today's by its time, older ones with their date. */
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+const DATE_AND_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const DAY_MS = 86_400_000;
+
+/**
+ * A moment as a person reads it: today's by its time, older ones with their date (a site checked
+ * last yesterday must not look current). Formatters made once: 200 rows of 30 checks are 6,000 of them.
+ */
 export function shownTime(iso: string): string {
   const at = new Date(iso);
-  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+  const today = new Date();
+  today.setHours(0, 0, 0, 0);
+  const sameDay = at.getTime() >= today.getTime() && at.getTime() < today.getTime() + DAY_MS;
+  return (sameDay ? TIME : DATE_AND_TIME).format(at);
 }
 
 function checkText(check: RecentCheck): string {
@@ -50,17 +60,20 @@ export function CheckBar({ checks, name }: { checks: readonly RecentCheck[]; nam
         (event.currentTarget.children[next] as HTMLElement | undefined)?.focus();
       }}
     >
-      {checks.map((check, index) => (
-        <span
-          key={check.at}
-          class={`check check-${check.status}`}
-          role="img"
-          tabIndex={index === current ? 0 : -1}
-          aria-label={checkText(check)}
-          data-tip={checkText(check)}
-          onFocus={() => setFocused(index)}
-        />
-      ))}
+      {checks.map((check, index) => {
+        const text = checkText(check);
+        return (
+          <span
+            key={check.at}
+            class={`check check-${check.status}`}
+            role="img"
+            tabIndex={index === current ? 0 : -1}
+            aria-label={text}
+            data-tip={text}
+            onFocus={() => setFocused(index)}
+          />
+        );
+      })}
     </div>
   );
 }
@@ -101,5 +114,6 @@ export function Sparkline({ values }: { values: ReadonlyArray<number | null> }) 
 /** An uptime in percent as people read it (99.95 %, 100 %); a dash when unknown. */
 export function percent(value: number | null): string {
   if (value === null) return '—';
-  return `${value === 100 ? '100' : Math.min(value, 99.99).toFixed(2)} %`;
+  // A no-break space: the figure and its sign stay on one line in a narrow column.
+  return `${value === 100 ? '100' : Math.min(value, 99.99).toFixed(2)}\u00a0%`;
 }
