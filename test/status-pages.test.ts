@@ -141,7 +141,8 @@ describe('status pages and badges', () => {
       },
     ]);
     // The HTML page: escaped names, the overall state in words, 2 × 90 bars with their words, the chart.
-    expect(page).toContain('Shop &lt;front&gt;');
+    // Escaped by the renderer: "<" and "&" in text (">" alone opens no markup).
+    expect(page).toContain('Shop &lt;front>');
     expect(page).not.toContain('Shop <front>');
     expect(page).toContain('Partial outage');
     expect(page.match(/<li class="bar /g)).toHaveLength(180);

@@ -5,7 +5,7 @@ export {
   type PageBuilder,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
-export { escapeHtml, renderNotFoundPage } from './page-html.js';
+export { cssColor, renderHtmlDocument, renderNotFoundPage } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,

@@ -1,4 +1,5 @@
-import { escapeHtml } from './page-html.js';
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { renderToString } from 'preact-render-to-string';
 
 const COLORS = { green: '#2e7d32', yellow: '#b26a00', red: '#c62828', grey: '#616161' } as const;
 export type BadgeColor = keyof typeof COLORS;
@@ -12,7 +13,31 @@ export function badgeSvg(label: string, value: string, color: BadgeColor): strin
   const right = textWidth(value);
   const width = left + right;
   const title = `${label}: ${value}`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title><linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient><clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="${left}" height="20" fill="#555"/><rect x="${left}" width="${right}" height="20" fill="${COLORS[color]}"/><rect width="${width}" height="20" fill="url(#s)"/></g><g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="${left / 2}" y="14">${escapeHtml(label)}</text><text x="${left + right / 2}" y="14">${escapeHtml(value)}</text></g></svg>`;
+  return renderToString(
+    <svg xmlns="http://www.w3.org/2000/svg" width={width} height="20" role="img" aria-label={title}>
+      <title>{title}</title>
+      <linearGradient id="s" x2="0" y2="100%">
+        <stop offset="0" stop-color="#bbb" stop-opacity=".1" />
+        <stop offset="1" stop-opacity=".1" />
+      </linearGradient>
+      <clipPath id="r">
+        <rect width={width} height="20" rx="3" fill="#fff" />
+      </clipPath>
+      <g clip-path="url(#r)">
+        <rect width={left} height="20" fill="#555" />
+        <rect x={left} width={right} height="20" fill={COLORS[color]} />
+        <rect width={width} height="20" fill="url(#s)" />
+      </g>
+      <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
+        <text x={left / 2} y="14">
+          {label}
+        </text>
+        <text x={left + right / 2} y="14">
+          {value}
+        </text>
+      </g>
+    </svg>,
+  );
 }
 
 export function statusBadgeColor(status: string): BadgeColor {

@@ -1,0 +1,299 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import type { ComponentChildren, VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import type { DayBar, ShownStatus, StatusPageData } from './page-model.js';
+
+/** Colour is never the only sign: every state also has its words and a symbol. */
+const SYMBOL: Record<ShownStatus, string> = {
+  up: '✓',
+  degraded: '!',
+  down: '✕',
+  maintenance: '⚙',
+  unknown: '?',
+  paused: '–',
+  unmonitored: '–',
+  cancelled: '–',
+};
+
+export function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days ${hours % 24} h`;
+}
+
+/** An accent colour as CSS only when it is one (the schema allows hex colours; a stored value is checked again). */
+export const cssColor = (value: string | null): string | null =>
+  value !== null && /^#[0-9a-fA-F]{3,8}$/.test(value) ? value : null;
+
+const When = ({ iso }: { iso: string }) => (
+  <time dateTime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>
+);
+
+function barClass(day: DayBar): string {
+  if (day.uptimePercent === null) return 'none';
+  if (day.uptimePercent >= 99.9) return 'up';
+  if (day.uptimePercent >= 95) return 'degraded';
+  return 'down';
+}
+
+function Bars({ days }: { days: readonly DayBar[] }) {
+  return (
+    <ol class="bars" aria-label={`Uptime of the last ${days.length} days, oldest first`}>
+      {days.map((day) => {
+        const label =
+          day.uptimePercent === null
+            ? `${day.date}: no data`
+            : `${day.date}: ${day.uptimePercent}% uptime, ${duration(day.downtimeSeconds)} down`;
+        return (
+          <li class={`bar ${barClass(day)}`} title={label}>
+            <span class="sr">{label}</span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function Chart({ points }: { points: ReadonlyArray<{ hour: string; averageMs: number | null }> }) {
+  const values = points.map((p) => p.averageMs).filter((v): v is number => v !== null);
+  if (values.length === 0) return <p class="muted">No response times in the last 24 hours.</p>;
+  const max = Math.max(...values, 1);
+  const width = 480;
+  const height = 80;
+  const step = width / (points.length - 1);
+  const coordinates = points
+    .map((p, i) =>
+      p.averageMs === null
+        ? null
+        : { x: (i * step).toFixed(1), y: (height - (p.averageMs / max) * (height - 8) - 4).toFixed(1) },
+    )
+    .filter((c): c is { x: string; y: string } => c !== null);
+  const average = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  const description = `Average response time per hour over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms`;
+  // The figures in words too: a chart of a few hours is mostly empty space to a reader.
+  return (
+    <>
+      <svg
+        class="chart"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={description}
+        preserveAspectRatio="none"
+      >
+        <title>{description}</title>
+        <polyline
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+          points={coordinates.map((c) => `${c.x},${c.y}`).join(' ')}
+        />
+        {/* A dot per hour, so that a single hour with answers shows too. */}
+        {coordinates.map((c) => (
+          <circle cx={c.x} cy={c.y} r="3" fill="currentColor" />
+        ))}
+      </svg>
+      <p class="muted">{`Response time over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms.`}</p>
+    </>
+  );
+}
+
+const STYLE = `
+:root{--accent:#1570ef;color-scheme:light;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif}
+body{margin:0;background:#f7f8fa;color:#1d2939}
+main{max-width:52rem;margin:0 auto;padding:1rem}
+header{display:flex;gap:1rem;align-items:center;border-bottom:4px solid var(--accent);padding:1rem 0}
+header img{max-height:3rem;max-width:10rem}
+h1{font-size:1.5rem;margin:0}
+.overall{font-size:1.25rem;padding:1rem;border-radius:.5rem;background:#fff;border-left:.5rem solid var(--accent);margin:1rem 0}
+section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
+.website{border-top:1px solid #eaecf0;padding:.75rem 0}
+.website:first-of-type{border-top:0}
+.line{display:flex;justify-content:space-between;gap:1rem;flex-wrap:wrap}
+.state{font-weight:600}
+.state.up{color:#067647}.state.degraded{color:#b54708}.state.down{color:#b42318}
+.bars{display:flex;gap:1px;list-style:none;padding:0;margin:.5rem 0;height:2rem}
+.bar{flex:1;border-radius:1px;background:#d0d5dd}
+.bar.up{background:#17b26a}.bar.degraded{background:#f79009}.bar.down{background:#f04438}
+.chart{width:100%;height:5rem;color:var(--accent)}
+.muted{color:#667085;font-size:.875rem}
+.monitors{list-style:none;padding:0;margin:.5rem 0 0;font-size:.875rem}.monitors li{display:flex;justify-content:space-between;gap:0 1rem;flex-wrap:wrap;padding:.25rem 0}.monitors .bars{flex-basis:100%;height:1rem;margin:.25rem 0 0}
+.note{color:#344054;font-size:.875rem}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+footer{color:#667085;font-size:.875rem;padding:1rem 0}
+@media (max-width:30rem){.bars{gap:0}}
+`;
+
+/** A page of ours: the document around `children`, styled, its text escaped by the renderer. */
+function Page({
+  title,
+  head,
+  children,
+}: {
+  title: string;
+  head?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        {head}
+      </head>
+      <body>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** The stylesheet, raw (the renderer would escape CSS): ours, constant, and a checked colour, never text a tenant wrote. */
+const Style = ({ accent }: { accent?: string | null }) => (
+  <style dangerouslySetInnerHTML={{ __html: `${STYLE}${accent ? `:root{--accent:${accent}}` : ''}` }} />
+);
+
+const uptimeText = (percent: number | null) =>
+  percent === null ? 'no data yet' : `${percent}% uptime over 90 days`;
+
+function Website({ website, index }: { website: StatusPageData['websites'][number]; index: number }) {
+  // Its place on the page, not an id: the page shows no ids (docs/resources.md).
+  return (
+    <article class="website" aria-labelledby={`w-${index}`}>
+      <div class="line">
+        <h3 id={`w-${index}`}>{website.name}</h3>
+        <span class={`state ${website.status}`}>{`${SYMBOL[website.status]} ${website.statusText}`}</span>
+      </div>
+      <Bars days={website.days} />
+      <p class="muted">
+        {uptimeText(website.uptime90dPercent)}
+        {website.lastCheckedAt && (
+          <>
+            {' · last checked '}
+            <When iso={website.lastCheckedAt} />
+          </>
+        )}
+      </p>
+      {website.responseTimes && <Chart points={website.responseTimes} />}
+      {website.monitors.length > 0 && (
+        <ul class="monitors">
+          {website.monitors.map((m) => (
+            <li>
+              <span>{`${m.kind}: ${m.name}`}</span>{' '}
+              <span class={`state ${m.status}`}>{`${SYMBOL[m.status]} ${m.statusText}`}</span>
+              {m.days.length > 0 && (
+                <>
+                  <Bars days={m.days} />
+                  <span class="muted">{uptimeText(m.uptime90dPercent)}</span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+function Incidents({ incidents }: { incidents: StatusPageData['incidents'] }) {
+  if (incidents.length === 0) return <p>No incidents in the last 14 days.</p>;
+  return (
+    <ul>
+      {incidents.map((i) => (
+        <li>
+          <strong>{i.website}</strong> {i.open ? 'is down' : 'was down'} since <When iso={i.startedAt} />
+          {i.resolvedAt && (
+            <>
+              {', until '}
+              <When iso={i.resolvedAt} />
+            </>
+          )}
+          {` (${i.open ? 'ongoing, ' : ''}${duration(i.durationSeconds)})`}
+          {i.note && (
+            <>
+              <br />
+              <span class="note">{i.note}</span>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Maintenance({ maintenance }: { maintenance: StatusPageData['maintenance'] }) {
+  if (maintenance.length === 0) return <p>No maintenance planned.</p>;
+  return (
+    <ul>
+      {maintenance.map((m) => (
+        <li>
+          <strong>{m.website}</strong>
+          {`: ${m.title}, `}
+          <When iso={m.startsAt} /> – <When iso={m.endsAt} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A whole HTML document from its `<html>` element. */
+export const renderHtmlDocument = (page: VNode) => `<!doctype html>\n${renderToString(page)}\n`;
+
+/** The public page: server-rendered, works without JavaScript. */
+export function renderStatusPage(data: StatusPageData, options: { jsonPath: string }): string {
+  const { branding } = data;
+  return renderHtmlDocument(
+    <Page
+      title={`${data.title}: status`}
+      head={
+        <>
+          <link rel="alternate" type="application/json" href={options.jsonPath} />
+          <Style accent={cssColor(branding.accentColor)} />
+        </>
+      }
+    >
+      <header>
+        {branding.logoUrl && <img src={branding.logoUrl} alt="" />}
+        <h1>{data.title}</h1>
+      </header>
+      <p class={`overall ${data.overall.state}`} role="status">
+        {data.overall.text}
+      </p>
+      <section aria-labelledby="websites">
+        <h2 id="websites">Websites</h2>
+        {data.websites.length === 0 ? (
+          <p>No websites on this page yet.</p>
+        ) : (
+          data.websites.map((website, index) => <Website website={website} index={index} />)
+        )}
+      </section>
+      <section aria-labelledby="incidents">
+        <h2 id="incidents">Incidents</h2>
+        <Incidents incidents={data.incidents} />
+      </section>
+      <section aria-labelledby="maintenance">
+        <h2 id="maintenance">Planned maintenance</h2>
+        <Maintenance maintenance={data.maintenance} />
+      </section>
+      <footer>
+        {branding.footerText && <p>{branding.footerText}</p>}
+        <p>
+          Updated <When iso={data.generatedAt} />. This page refreshes its data at most every 30 seconds.
+        </p>
+      </footer>
+    </Page>,
+  );
+}
+
+/** What an unknown or private page answers: the same look, no hint whether the slug exists. */
+export function renderNotFoundPage(): string {
+  return renderHtmlDocument(
+    <Page title="Status page not found" head={<Style />}>
+      <h1>Status page not found</h1>
+      <p>There is no public status page at this address.</p>
+    </Page>,
+  );
+}
