@@ -19,8 +19,8 @@ const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => 
 const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
 const Channels = lazy(() => import('./channels/channel-list.js').then((m) => m.Channels));
 const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => m.ChannelPage));
-const StatusPages = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPages));
-const StatusPageEdit = lazy(() => import('./status-pages/status-pages.js').then((m) => m.StatusPageEdit));
+const StatusPages = lazy(() => import('./status-pages/status-page-list.js').then((m) => m.StatusPages));
+const StatusPageEdit = lazy(() => import('./status-pages/status-page-edit.js').then((m) => m.StatusPageEdit));
 const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packages));
 const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));

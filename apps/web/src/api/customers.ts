@@ -16,7 +16,10 @@ export function useCustomer(id: number): Loaded<Customer> {
   );
 }
 
-/** A customer's websites, read again every 5 s (their status changes as they are checked). */
-export function useCustomerWebsites(id: number): Loaded<WebsiteSummary[]> {
-  return useApiQuery(['websites', 'customer', id], () => allWebsites(id), { pollMs: 5_000 });
+/** A customer's websites (none while no customer is chosen), read again every `pollMs` when given. */
+export function useCustomerWebsites(id: number | null, pollMs?: number): Loaded<WebsiteSummary[]> {
+  return useApiQuery(['websites', 'customer', id], () => allWebsites(id ?? 0), {
+    pollMs,
+    enabled: id !== null,
+  });
 }

@@ -14,7 +14,8 @@ export function CustomerPage() {
   const id = Number(params.id);
   const { caller } = useSession();
   const customer = useCustomer(id);
-  const websites = useCustomerWebsites(id);
+  // Their status changes as they are checked.
+  const websites = useCustomerWebsites(id, 5_000);
   const [cancelling, setCancelling] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const c = customer.data;

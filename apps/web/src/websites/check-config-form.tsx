@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { write } from '../api/query.js';
+import { useCheckConfig, websiteKeys } from '../api/websites.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { AssertionsEditor } from './assertions-editor.js';
 
 type Config = Schemas['CheckConfig'];
@@ -28,22 +29,19 @@ const TOGGLES: Array<[Toggle, string]> = [
 
 /** The seven checks of one website, their bounds, and the assertions on its answer. */
 export function CheckConfigForm({ websiteRef }: { websiteRef: string }) {
-  const loaded = useLoad(
-    async () =>
-      must(await api.GET('/api/websites/{websiteRef}/check-config', { params: { path: { websiteRef } } })),
-    [websiteRef],
-  );
+  const loaded = useCheckConfig(websiteRef);
   const [config, setConfig] = useState<Config | null>(null);
   const [codes, setCodes] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // Filled once: a read again later (another form on the page saved) keeps what is being typed here.
   useEffect(() => {
-    if (loaded.data) {
+    if (loaded.data && !config) {
       setConfig(loaded.data);
       setCodes(loaded.data.expectedStatusCodes.join(', '));
     }
-  }, [loaded.data]);
+  }, [loaded.data, config]);
   if (!config) return <FormError message={loaded.error} />;
   const set = <K extends keyof Config>(key: K, value: Config[K]) => setConfig({ ...config, [key]: value });
   const number = (text: string) => (text.trim() === '' ? null : Number(text));
@@ -52,16 +50,19 @@ export function CheckConfigForm({ websiteRef }: { websiteRef: string }) {
     event.preventDefault();
     setSaved(false);
     const { websiteId: _id, ...fields } = config;
-    const { data, error } = await api.PATCH('/api/websites/{websiteRef}/check-config', {
-      params: { path: { websiteRef } },
-      body: {
-        ...fields,
-        expectedStatusCodes: codes
-          .split(',')
-          .map((c) => c.trim())
-          .filter(Boolean),
-      },
-    });
+    const { data, error } = await write(
+      api.PATCH('/api/websites/{websiteRef}/check-config', {
+        params: { path: { websiteRef } },
+        body: {
+          ...fields,
+          expectedStatusCodes: codes
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean),
+        },
+      }),
+      websiteKeys.one(websiteRef),
+    );
     if (data) {
       setConfig(data);
       setErrors({});
