@@ -66,7 +66,10 @@ export class CheckFeed {
     return `${this.prefix}:recent-checks:${slotTag(this.redis, websiteId)}`;
   }
 
-  /** A decided check: kept in the website's list and told on the channel (in the background). */
+  /**
+   * A decided check: kept in the website's list and told on the channel. The worker does not wait
+   * for it; the promise settles once written (never rejected: a failure is logged).
+   */
   told(
     result: Pick<
       CheckResultDocument,
@@ -74,7 +77,7 @@ export class CheckFeed {
     >,
     website: { customerId: number },
     state: Pick<MonitorStateDocument, 'reported' | 'health'>,
-  ): void {
+  ): Promise<void> {
     const check: RecentCheck = {
       at: result.startedAt.getTime(),
       status: result.status,
@@ -90,7 +93,7 @@ export class CheckFeed {
       status: state.reported?.status ?? state.health,
     };
     const key = this.key(result.websiteId);
-    Promise.all([
+    return Promise.all([
       this.redis
         .multi()
         .lpush(key, packed(check))

@@ -326,7 +326,7 @@ export class CheckRunner {
     };
     const done = await commitResult({ transitions, pending }, entry, prepare, options);
     if (!done || done.refused) return waiting;
-    this.deps.feed?.told(result, website, done.state);
+    void this.deps.feed?.told(result, website, done.state);
     // The regions of an incident this result resolved: their next failure (a new incident's first) keeps a body soon.
     for (const region of done.result.recovered) await this.deps.evidence.gate.reopen(website.id, region);
     return {
