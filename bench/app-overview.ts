@@ -6,6 +6,8 @@
  * built first when missing). Each of `--runs` runs opens a fresh browser context (empty cache),
  * pastes an admin API token into the tab (as an automation account does) and measures:
  *   - navigation → the first rows visible (the first page of websites drawn);
+ *   - navigation → the first rows' pictures drawn (each website has 30 last checks, told through
+ *     the workers' CheckFeed before the runs; the pictures are read 200 a request for the rows shown);
  *   - navigation → every website read (page by page) and counted;
  *   - navigation → interactive: rows visible and a search typed then answering (1 match shown);
  *   - the search alone (typed → its one row shown);
@@ -19,14 +21,17 @@
  * Before the runs, `--warmup` visits (2) are made and reported apart: the first reads of websites
  * nobody checks (created paused) fetch their states from MongoDB once, and the API's code runs for
  * the first time; a serving API has done both.
+ * The overview no longer polls: its changes come by one stream per tab (see bench:overview-stream).
  * Usage: npm run bench:app [-- --websites 1000 --runs 5 --warmup 2 --concurrency 16]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import { chromium, type Page } from 'playwright-core';
 import { Pool } from 'undici';
 import { ApiTokenRepository, OrganizationRepository } from '../libs/auth/index.js';
+import { CheckFeed } from '../libs/monitoring/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { startInProcessApi } from './support/in-process-api.js';
 import { percentile } from './support/process-stats.js';
@@ -54,6 +59,8 @@ if (!existsSync('apps/web/dist/index.html')) {
 
 interface Run {
   rowsMs: number;
+  /** Navigation → the first row's pictures (its bar of checks, response time and uptime) drawn. */
+  picturesMs: number;
   allMs: number;
   interactiveMs: number;
   searchMs: number;
@@ -65,6 +72,7 @@ interface Run {
   /** The same two moments seen in the page (from its own navigation start, no polling): see PAGE_MARKS. */
   pageRowsMs: number;
   pageAllMs: number;
+  pagePicturesMs: number;
   /** Each request of the load: path, when it started and how long it took (ms from navigation). */
   requests: Array<{ path: string; startMs: number; ms: number }>;
 }
@@ -78,6 +86,7 @@ const PAGE_MARKS = `window.__marks = {};
 new MutationObserver(() => {
   const marks = window.__marks;
   if (!marks.rows && document.querySelector('tbody tr')) marks.rows = performance.now();
+  if (!marks.pictures && document.querySelector('tbody tr .checkbar')) marks.pictures = performance.now();
   if (!marks.all && document.querySelector('main')?.textContent?.includes('Showing 200 of ${WEBSITES}.'))
     marks.all = performance.now();
 }).observe(document, { subtree: true, childList: true, characterData: true });`;
@@ -102,6 +111,12 @@ async function measure(page: Page, base: string): Promise<Omit<Run, 'earlySearch
   await page.goto(`${base}/`);
   await page.locator('tbody tr').first().waitFor();
   const rowsMs = performance.now() - started;
+  // Waited for beside the rest: the list is interactive before the pictures come.
+  const pictures = page
+    .locator('tbody tr .checkbar')
+    .first()
+    .waitFor()
+    .then(() => performance.now() - started);
   await page.locator('main p', { hasText: `Showing 200 of ${WEBSITES}.` }).waitFor();
   const allMs = performance.now() - started;
   const search = page.getByLabel('Search by name or URL');
@@ -111,13 +126,16 @@ async function measure(page: Page, base: string): Promise<Omit<Run, 'earlySearch
   await page.locator('main p', { hasText: `1 of ${WEBSITES} websites match.` }).waitFor();
   const searchMs = performance.now() - typed;
   const interactiveMs = performance.now() - started;
+  const picturesMs = await pictures;
   const marks = await page.evaluate(
-    () => (globalThis as unknown as { __marks: { rows: number; all: number } }).__marks,
+    () => (globalThis as unknown as { __marks: { rows: number; all: number; pictures: number } }).__marks,
   );
   const finished = await Promise.all(sizes);
   const js = finished.filter((s) => s.js);
   return {
     rowsMs,
+    picturesMs,
+    pagePicturesMs: marks.pictures,
     allMs,
     pageRowsMs: marks.rows,
     pageAllMs: marks.all,
@@ -142,7 +160,7 @@ async function measureEarlySearch(page: Page, base: string): Promise<number> {
 }
 
 await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
-  const { api, mongo, stop } = await startInProcessApi({ mongoUrl, redisUrl });
+  const { api, mongo, config, stop } = await startInProcessApi({ mongoUrl, redisUrl });
   const pool = new Pool(api.url, { connections: CONCURRENCY });
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const answer = await pool.request({
@@ -182,23 +200,57 @@ await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
         ).id,
       );
     const creating = performance.now();
+    const websiteIds: number[] = [];
     let next = 1;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let n = next++; n <= WEBSITES; n = next++) {
           const padded = String(n).padStart(5, '0');
-          await call('POST', '/api/websites', token, {
-            customerId: customers[Math.floor((n - 1) / PER_CUSTOMER)],
-            name: `Site ${padded}`,
-            url: `https://site-${padded}.example/`,
-            paused: true,
-          });
+          websiteIds[n - 1] = (
+            await call('POST', '/api/websites', token, {
+              customerId: customers[Math.floor((n - 1) / PER_CUSTOMER)],
+              name: `Site ${padded}`,
+              url: `https://site-${padded}.example/`,
+              paused: true,
+            })
+          ).id;
         }
       }),
     );
     say(
       `${WEBSITES} websites created through the API in ${((performance.now() - creating) / 1000).toFixed(1)} s`,
     );
+    // Each website's last 30 checks, told as a worker tells them (its list in Redis, the feed's channel).
+    const redis = new Redis(redisUrl);
+    const feed = new CheckFeed(redis, config.REDIS_KEY_PREFIX);
+    const now = Date.now();
+    for (let n = 1; n <= WEBSITES; n++) {
+      const checks = Array.from({ length: 30 }, (_, i) => {
+        const status = (n + i) % 13 === 0 ? 'down' : (n + i) % 17 === 0 ? 'degraded' : 'up';
+        return feed.told(
+          {
+            organizationId: organization.id,
+            websiteId: websiteIds[n - 1] ?? 0,
+            startedAt: new Date(now - (30 - i) * 60_000),
+            status,
+            error: null,
+            timings: {
+              dns: 1,
+              connect: 2,
+              tls: 3,
+              ttfb: 100,
+              download: 4,
+              total: 100 + ((n * 7 + i * 31) % 400),
+            },
+          },
+          { customerId: customers[Math.floor((n - 1) / PER_CUSTOMER)] ?? 0 },
+          { reported: null, health: status },
+        );
+      });
+      await Promise.all(checks);
+    }
+    redis.disconnect();
+    say(`${WEBSITES * 30} checks told on the feed`);
 
     const runs: Run[] = [];
     const warmups: Run[] = [];
@@ -238,6 +290,14 @@ await withBenchDatabases('app-overview', async ({ mongoUrl, redisUrl }) => {
     console.log(row('navigation → first rows visible (first page drawn)', (r) => r.rowsMs, 'ms'));
     console.log(row('navigation → every website read and counted', (r) => r.allMs, 'ms'));
     console.log(row('the same, in the page: first rows drawn', (r) => r.pageRowsMs, 'ms'));
+    console.log(
+      row(
+        'navigation → the first rows’ pictures drawn (bars, response time, uptime)',
+        (r) => r.picturesMs,
+        'ms',
+      ),
+    );
+    console.log(row('the same, in the page', (r) => r.pagePicturesMs, 'ms'));
     console.log(row('the same, in the page: every website counted', (r) => r.pageAllMs, 'ms'));
     console.log(row('navigation → interactive (rows + a search answered)', (r) => r.interactiveMs, 'ms'));
     console.log(row('search typed → its row shown', (r) => r.searchMs, 'ms'));

@@ -35,6 +35,7 @@ export async function startInProcessApi(databases: { mongoUrl: string; redisUrl:
   return {
     api,
     mongo,
+    config,
     async stop() {
       await node.stop();
       await mongo.client.close();
