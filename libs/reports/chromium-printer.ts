@@ -1,7 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 import type { Logger } from '../logging/index.js';
 import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
-import type { PaperSize } from './report-html.js';
+import type { PaperSize } from './report-style.js';
 
 /** Chromium's processes run at this niceness (0 is the API's): below the API's own requests. */
 export const PRINTER_NICENESS = 10;
