@@ -23,3 +23,23 @@ export function useCustomerWebsites(id: number | null, pollMs?: number): Loaded<
     enabled: id !== null,
   });
 }
+
+/** The e-mailings of a customer's report (a write to the customer reads them again). */
+export function useReportMailings(id: number) {
+  return useApiQuery([...customerKeys.one(id), 'report-mailings'], async () =>
+    must(await api.GET('/api/customers/{id}/report-mailings', { params: { path: { id } } })),
+  );
+}
+
+/** A customer's report for a period, as JSON (its CSV, HTML and PDF are downloads). */
+export function useReport(id: number, period: { from: string; to: string }) {
+  return useApiQuery([...customerKeys.one(id), 'report', period.from, period.to], async () => {
+    const answer = must(
+      await api.GET('/api/customers/{id}/reports', {
+        params: { path: { id }, query: { from: period.from, to: period.to, format: 'json' } },
+      }),
+    );
+    if (typeof answer !== 'object') throw new Error('The report came back as text, not JSON');
+    return answer;
+  });
+}

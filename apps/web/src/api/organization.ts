@@ -101,3 +101,11 @@ export const organizationKeys = { settings: ['organization'] as const };
 export function useOrganization(): Loaded<Schemas['Organization']> {
   return useApiQuery(organizationKeys.settings, async () => must(await api.GET('/api/organization')));
 }
+
+/** The organization's logo as data (null: none), read again when its hash changes. */
+export function useOrganizationLogo(sha256: string | null) {
+  return useApiQuery([...organizationKeys.settings, 'logo', sha256], async () => {
+    const answer = await api.GET('/api/organization/logo');
+    return answer.data ?? null;
+  });
+}

@@ -81,3 +81,17 @@ export function useCheckConfig(websiteRef: string) {
     must(await api.GET('/api/websites/{websiteRef}/check-config', { params: { path: { websiteRef } } })),
   );
 }
+
+/** What a failing check saw (asked for only once `wanted`: the evidence is opened). */
+export function useResultEvidence(websiteRef: string, resultRef: string, wanted: boolean) {
+  return useApiQuery(
+    [...websiteKeys.one(websiteRef), 'evidence', resultRef],
+    async () =>
+      must(
+        await api.GET('/api/websites/{websiteRef}/results/{resultRef}/evidence', {
+          params: { path: { websiteRef, resultRef } },
+        }),
+      ),
+    { enabled: wanted },
+  );
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { useActorNames } from '../api/people.js';
 import { Field, FormError } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 
 type AuditEvent = Schemas['AuditEvent'];
 type Filters = {
@@ -86,13 +86,7 @@ export function AuditLog() {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // Names for the actors' numbers: the organization's users and tokens.
-  const actors = useLoad(async () => {
-    const [users, tokens] = await Promise.all([api.GET('/api/users'), api.GET('/api/tokens')]);
-    return {
-      user: new Map((users.data ?? []).map((u) => [u.id, u.name])),
-      token: new Map((tokens.data ?? []).map((t) => [t.id, `token “${t.name}”`])),
-    };
-  }, []);
+  const actors = useActorNames();
   const actorName = (actor: AuditEvent['actor']) => {
     if (actor.type === 'anonymous') return 'Someone not signed in';
     const name = actor.id === null ? undefined : actors.data?.[actor.type].get(actor.id);

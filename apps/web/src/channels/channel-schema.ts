@@ -1,4 +1,4 @@
-import { api } from '../api/client.js';
+import { openApiSchemas } from '../api/openapi.js';
 
 /** One config field of a connector, as the OpenAPI document describes it. */
 export interface ConfigField {
@@ -60,29 +60,19 @@ function fieldOf(key: string, schema: JsonSchema, required: boolean): ConfigFiel
   };
 }
 
-let loaded: Promise<ChannelSchema> | undefined;
-
 /** The channel types, their config fields and the event kinds, read from the API's own /openapi.json. */
-export function channelSchema(): Promise<ChannelSchema> {
-  loaded ??= (async () => {
-    const { data } = await api.GET('/openapi.json');
-    const schemas = ((data as { components?: { schemas?: Record<string, JsonSchema> } } | undefined)
-      ?.components?.schemas ?? {}) as Record<string, JsonSchema>;
-    const types = schemas.ChannelType?.enum ?? [];
-    const fields: Record<string, ConfigField[]> = {};
-    for (const type of types) {
-      const config = schemas[`${pascal(type)}ChannelConfig`];
-      const required = new Set(config?.required ?? []);
-      fields[type] = Object.entries(config?.properties ?? {}).map(([key, schema]) =>
-        fieldOf(key, schema, required.has(key)),
-      );
-    }
-    return { types, events: schemas.EventKind?.enum ?? [], fields };
-  })();
-  loaded.catch(() => {
-    loaded = undefined;
-  });
-  return loaded;
+export async function channelSchema(): Promise<ChannelSchema> {
+  const schemas = await openApiSchemas<JsonSchema>();
+  const types = schemas.ChannelType?.enum ?? [];
+  const fields: Record<string, ConfigField[]> = {};
+  for (const type of types) {
+    const config = schemas[`${pascal(type)}ChannelConfig`];
+    const required = new Set(config?.required ?? []);
+    fields[type] = Object.entries(config?.properties ?? {}).map(([key, schema]) =>
+      fieldOf(key, schema, required.has(key)),
+    );
+  }
+  return { types, events: schemas.EventKind?.enum ?? [], fields };
 }
 
 const NAMES: Record<string, string> = {

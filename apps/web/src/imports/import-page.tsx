@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
-import { allWebsites, useVisibleCustomers } from '../api/organization.js';
+import { useCustomerWebsites } from '../api/customers.js';
+import { useVisibleCustomers } from '../api/organization.js';
 import { Check, Field, FormError } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { NOUN } from '../websites/monitor-forms.js';
 
 type Job = Schemas['Import'];
@@ -49,10 +49,7 @@ export function ImportPage() {
   /** Our own export brings its customers (by name): no customer is chosen. */
   const whole = format === 'webmon-json';
   const byColumn = csv && customerColumn.trim() !== '';
-  const websites = useLoad(
-    () => (customerId && !whole ? allWebsites(customerId) : Promise.resolve([])),
-    [customerId, whole],
-  );
+  const websites = useCustomerWebsites(customerId && !whole ? customerId : null);
   // A website of another customer cannot be attached to.
   useEffect(() => setAttachTo(''), [customerId]);
 

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { incidentKeys, useIncident, useIncidentTimeline } from '../api/incidents.js';
+import { invalidate } from '../api/query.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { EvidenceDetails } from '../websites/evidence.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 
@@ -42,26 +43,16 @@ export function IncidentPage() {
   const incidentRef = useRoute().params.ref ?? '';
   const { caller } = useSession();
   const editor = canEdit(caller);
-  const path = { params: { path: { incidentRef } } };
-  const incident = useLoad(
-    async () => must(await api.GET('/api/incidents/{incidentRef}', path)),
-    [incidentRef],
-    10_000,
-  );
-  const timeline = useLoad(
-    async () => must(await api.GET('/api/incidents/{incidentRef}/timeline', path)).items,
-    [incidentRef],
-    10_000,
-  );
+  const incident = useIncident(incidentRef);
+  const timeline = useIncidentTimeline(incidentRef);
   if (incident.notFound) return <p role="alert">No such incident: it may belong to another organization.</p>;
   if (!incident.data) return <Loading error={incident.error} />;
   const data = incident.data;
   const websiteName = data.website?.name ?? 'A deleted website';
   // An incident of another of its monitors is named with it: "Shop · Port check".
   const name = data.monitor ? `${websiteName} · ${KIND_NAME[data.monitor.kind]}` : websiteName;
-  const reload = async () => {
-    await Promise.all([incident.reload(), timeline.reload()]);
-  };
+  // A note or an acknowledgement changes the incident, its timeline and the list.
+  const reload = () => invalidate(incidentKeys.all);
   return (
     <section>
       <p>

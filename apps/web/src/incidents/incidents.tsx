@@ -1,11 +1,7 @@
-import { api, must, type Schemas } from '../api/client.js';
-import { allWebsites, type WebsiteSummary } from '../api/organization.js';
+import { useIncidentRows } from '../api/incidents.js';
 import { clientCustomerId, useSession } from '../session.js';
 import { FormError } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
-
-type Row = { incident: Schemas['Incident']; website: WebsiteSummary | undefined };
 
 /**
  * Incidents, newest first. Staff read the organization's (`GET /api/incidents`); a client user,
@@ -14,33 +10,7 @@ type Row = { incident: Schemas['Incident']; website: WebsiteSummary | undefined 
 export function Incidents() {
   const { caller } = useSession();
   const own = clientCustomerId(caller);
-  const rows = useLoad(
-    async (): Promise<Row[]> => {
-      const websites = await allWebsites();
-      const byId = new Map(websites.map((w) => [w.id, w]));
-      let incidents: Schemas['Incident'][];
-      if (own === null) {
-        incidents = must(await api.GET('/api/incidents', { params: { query: { limit: 100 } } })).items;
-      } else {
-        const lists = await Promise.all(
-          websites.slice(0, 200).map(
-            async (w) =>
-              must(
-                await api.GET('/api/websites/{websiteRef}/incidents', {
-                  params: { path: { websiteRef: w.publicId }, query: { limit: 20 } },
-                }),
-              ).items,
-          ),
-        );
-        incidents = lists.flat();
-      }
-      return incidents
-        .map((incident) => ({ incident, website: byId.get(incident.websiteId) }))
-        .sort((a, b) => b.incident.startedAt.localeCompare(a.incident.startedAt));
-    },
-    [own],
-    10_000,
-  );
+  const rows = useIncidentRows(own);
   return (
     <section>
       <h1>Incidents</h1>

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { organizationKeys, useOrganization, useOrganizationLogo } from '../api/organization.js';
+import { write } from '../api/query.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormError, Loading, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
+import { useForm } from '../ui/use-form.js';
 
 type Organization = Schemas['Organization'];
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -10,16 +12,13 @@ const MAX_LOGO_BYTES = 256 * 1024;
 
 /** The organization's settings (admins): its name, time zone, and how its client reports look. */
 export function Settings() {
-  const organization = useLoad(async () => must(await api.GET('/api/organization')), []);
-  const logo = useLoad(async () => {
-    const answer = await api.GET('/api/organization/logo');
-    return answer.data ?? null;
-  }, [organization.data?.branding.logo?.sha256]);
+  const organization = useOrganization();
+  const logo = useOrganizationLogo(organization.data?.branding.logo?.sha256 ?? null);
   if (!organization.data) return <Loading error={organization.error} />;
   return (
     <section>
       <h1>Settings</h1>
-      <SettingsForm organization={organization.data} onSaved={() => void organization.reload()} />
+      <SettingsForm organization={organization.data} />
       <h2>Logo on reports</h2>
       {logo.data ? (
         <p>
@@ -32,57 +31,44 @@ export function Settings() {
       ) : (
         <p>No logo yet: reports show the organization’s name.</p>
       )}
-      <LogoForm
-        hasLogo={Boolean(organization.data.branding.logo)}
-        onChanged={() => void organization.reload()}
-      />
+      <LogoForm hasLogo={Boolean(organization.data.branding.logo)} />
     </section>
   );
 }
 
-function SettingsForm({ organization, onSaved }: { organization: Organization; onSaved: () => void }) {
-  const [name, setName] = useState(organization.name);
-  const [timezone, setTimezone] = useState(organization.timezone);
-  const [accent, setAccent] = useState(organization.branding.accentColor ?? '');
-  const [footer, setFooter] = useState(organization.branding.footerText ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+function SettingsForm({ organization }: { organization: Organization }) {
+  const form = useForm(
+    {
+      name: organization.name,
+      timezone: organization.timezone,
+      accent: organization.branding.accentColor ?? '',
+      footer: organization.branding.footerText ?? '',
+    },
+    {
+      body: ({ name, timezone, accent, footer }) => ({
+        name,
+        timezone,
+        branding: { accentColor: accent || null, footerText: footer || null },
+      }),
+    },
+  );
+  const { errors } = form;
   const zones = Intl.supportedValuesOf('timeZone');
   const save = async (event: Event) => {
     event.preventDefault();
-    setSaved(false);
-    const answer = await api.PATCH('/api/organization', {
-      body: { name, timezone, branding: { accentColor: accent || null, footerText: footer || null } },
-    });
-    if (answer.data) {
-      setErrors({});
-      setMessage(null);
-      setSaved(true);
-      onSaved();
-    } else {
-      setErrors(fieldErrors(answer.error));
-      setMessage(problemText(answer.error));
-    }
+    const body = form.check();
+    if (body) form.answered(await write(api.PATCH('/api/organization', { body }), organizationKeys.settings));
   };
   return (
     <form class="card" onSubmit={save} aria-label="Organization">
-      <FormError message={message} />
-      {saved && <Notice>Saved.</Notice>}
+      <FormError message={form.message} />
+      {form.saved && <Notice>Saved.</Notice>}
       <Field label="Name" error={errors.name}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            required
-            maxLength={200}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
+        {(props) => <input {...props} required maxLength={200} {...form.bind('name')} />}
       </Field>
       <Field label="Time zone" error={errors.timezone} hint="Reports’ days and their e-mail hours are in it">
         {(props) => (
-          <select {...props} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
+          <select {...props} {...form.bind('timezone')}>
             {[...new Set(['UTC', ...zones])].map((zone) => (
               <option key={zone} value={zone}>
                 {zone}
@@ -99,22 +85,14 @@ function SettingsForm({ organization, onSaved }: { organization: Organization; o
         {(props) => (
           <input
             {...props}
-            value={accent}
             pattern="#[0-9a-fA-F]{6}"
             placeholder="#1570ef"
-            onInput={(e) => setAccent(e.currentTarget.value)}
+            {...form.bind('accent', 'branding.accentColor')}
           />
         )}
       </Field>
       <Field label="Footer of reports" error={errors['branding.footerText']}>
-        {(props) => (
-          <input
-            {...props}
-            value={footer}
-            maxLength={300}
-            onInput={(e) => setFooter(e.currentTarget.value)}
-          />
-        )}
+        {(props) => <input {...props} maxLength={300} {...form.bind('footer', 'branding.footerText')} />}
       </Field>
       <div class="actions">
         <button type="submit" class="primary">
@@ -125,7 +103,8 @@ function SettingsForm({ organization, onSaved }: { organization: Organization; o
   );
 }
 
-function LogoForm({ hasLogo, onChanged }: { hasLogo: boolean; onChanged: () => void }) {
+/** Uploads, replaces or removes the logo; the settings (which name its hash) are read again after. */
+function LogoForm({ hasLogo }: { hasLogo: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const upload = async (input: HTMLInputElement) => {
@@ -140,19 +119,18 @@ function LogoForm({ hasLogo, onChanged }: { hasLogo: boolean; onChanged: () => v
     let binary = '';
     for (const byte of bytes) binary += String.fromCharCode(byte);
     setBusy(true);
-    const answer = await api
-      .PUT('/api/organization/logo', { body: { contentType: type, data: btoa(binary) } })
-      .finally(() => setBusy(false));
+    const answer = await write(
+      api.PUT('/api/organization/logo', { body: { contentType: type, data: btoa(binary) } }),
+      organizationKeys.settings,
+    ).finally(() => setBusy(false));
     if (answer.error) setError(fieldErrors(answer.error).data ?? problemText(answer.error));
-    else onChanged();
     input.value = '';
   };
   const [confirming, setConfirming] = useState(false);
   const remove = async () => {
     setConfirming(false);
-    const answer = await api.DELETE('/api/organization/logo');
+    const answer = await write(api.DELETE('/api/organization/logo'), organizationKeys.settings);
     if (answer.error) setError(problemText(answer.error));
-    else onChanged();
   };
   return (
     <div class="card">

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { peopleKeys, useSessions, useTokens } from '../api/people.js';
+import { write } from '../api/query.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { browserName } from './browser-name.js';
 import { ChangePassword } from './new-password.js';
 
@@ -50,11 +51,9 @@ export function Account() {
 }
 
 function Sessions() {
-  const sessions = useLoad(async () => must(await api.GET('/api/me/sessions')), []);
-  const end = async (handle: string) => {
-    await api.DELETE('/api/me/sessions/{handle}', { params: { path: { handle } } });
-    await sessions.reload();
-  };
+  const sessions = useSessions();
+  const end = (handle: string) =>
+    write(api.DELETE('/api/me/sessions/{handle}', { params: { path: { handle } } }), peopleKeys.sessions);
   return (
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
@@ -242,7 +241,7 @@ function TwoFactor({ enabled, email }: { enabled: boolean; email: string }) {
 
 /** The organization's API tokens (admins): create one (shown once), revoke with a confirmation. */
 export function Tokens() {
-  const tokens = useLoad(async () => must(await api.GET('/api/tokens')), []);
+  const tokens = useTokens();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Schemas['TokenScope'][]>(['read']);
   const [created, setCreated] = useState<string | null>(null);
@@ -252,13 +251,15 @@ export function Tokens() {
 
   const create = async (event: Event) => {
     event.preventDefault();
-    const { data, error } = await api.POST('/api/tokens', { body: { name, scopes } });
+    const { data, error } = await write(
+      api.POST('/api/tokens', { body: { name, scopes } }),
+      peopleKeys.tokens,
+    );
     if (data) {
       setCreated(data.token);
       setName('');
       setErrors({});
       setMessage(null);
-      await tokens.reload();
     } else {
       setErrors(fieldErrors(error));
       setMessage(problemText(error));
@@ -266,8 +267,7 @@ export function Tokens() {
   };
   const revoke = async (token: Schemas['Token']) => {
     setRevoking(null);
-    await api.DELETE('/api/tokens/{id}', { params: { path: { id: token.id } } });
-    await tokens.reload();
+    await write(api.DELETE('/api/tokens/{id}', { params: { path: { id: token.id } } }), peopleKeys.tokens);
   };
   const toggle = (scope: Schemas['TokenScope'], on: boolean) =>
     setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));

@@ -1,22 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText } from '../api/client.js';
+import { openApiSchemas } from '../api/openapi.js';
 import { Field, FormError, Notice } from '../ui/form.js';
 
 /** Shown until the API's own words arrive (and if they do not). */
 const FALLBACK_RULE = 'At least 12 characters, not an easily guessed one.';
 
-let rule: Promise<string> | undefined;
-
 /** The password rule as the API states it: the `NewPassword` schema's description in /openapi.json. */
 function usePasswordRule(): string {
   const [text, setText] = useState(FALLBACK_RULE);
   useEffect(() => {
-    rule ??= api.GET('/openapi.json').then(({ data }) => {
-      const schemas = (data as { components?: { schemas?: Record<string, { description?: string }> } })
-        ?.components?.schemas;
-      return schemas?.NewPassword?.description ?? FALLBACK_RULE;
-    });
-    void rule.then(setText);
+    void openApiSchemas<{ description?: string }>().then((schemas) =>
+      setText(schemas.NewPassword?.description ?? FALLBACK_RULE),
+    );
   }, []);
   return text;
 }

@@ -1,10 +1,10 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, must, type Schemas } from '../api/client.js';
+import type { Schemas } from '../api/client.js';
+import { useReport } from '../api/customers.js';
 import { canEdit, useSession } from '../session.js';
 import { Loading } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 import { ReportMailing } from './report-schedule.js';
 
@@ -54,16 +54,7 @@ export function ReportPage() {
   const id = Number(params.id);
   const [period, setPeriod] = useState(lastMonth);
   const [asked, setAsked] = useState(period);
-  const report = useLoad(async (): Promise<Report> => {
-    const answer = must(
-      await api.GET('/api/customers/{id}/reports', {
-        params: { path: { id }, query: { from: asked.from, to: asked.to, format: 'json' } },
-      }),
-    );
-    // The route's other representations (CSV, HTML, PDF) are downloads, not asked for here.
-    if (typeof answer !== 'object') throw new Error('The report came back as text, not JSON');
-    return answer;
-  }, [id, asked.from, asked.to]);
+  const report = useReport(id, asked);
   const { caller } = useSession();
   const query = `from=${asked.from}&to=${asked.to}`;
   const download = (format: string, paper = 'A4') =>

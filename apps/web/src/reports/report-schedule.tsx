@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, must, problemText, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { customerKeys, useCustomer, useReportMailings } from '../api/customers.js';
+import { invalidate, write } from '../api/query.js';
 import { Field, FormError, Notice } from '../ui/form.js';
-import { useLoad } from '../ui/use-load.js';
 
 type Schedule = Schemas['ReportSchedule'];
 const WEEKDAYS = [
@@ -25,24 +26,17 @@ export function ReportMailing({
   customerId: number;
   period: { from: string; to: string };
 }) {
-  const customer = useLoad(
-    async () => must(await api.GET('/api/customers/{id}', { params: { path: { id: customerId } } })),
-    [customerId],
-  );
-  const log = useLoad(
-    async () =>
-      must(await api.GET('/api/customers/{id}/report-mailings', { params: { path: { id: customerId } } })),
-    [customerId],
-  );
+  const customer = useCustomer(customerId);
+  const log = useReportMailings(customerId);
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const sendNow = async () => {
     setSending(true);
-    const answer = await api
-      .POST('/api/customers/{id}/report-mailings', { params: { path: { id: customerId } }, body: period })
-      .finally(() => setSending(false));
+    const answer = await write(
+      api.POST('/api/customers/{id}/report-mailings', { params: { path: { id: customerId } }, body: period }),
+      customerKeys.one(customerId),
+    ).finally(() => setSending(false));
     setSent(answer.data ? `Sent: ${answer.data.status}` : problemText(answer.error));
-    await log.reload();
   };
   return (
     <section aria-labelledby="mailing-title">
@@ -52,7 +46,7 @@ export function ReportMailing({
           key={customer.data.id}
           customerId={customerId}
           schedule={customer.data.reportSchedule ?? null}
-          onSaved={() => void customer.reload()}
+          onSaved={() => invalidate(customerKeys.one(customerId))}
         />
       )}
       <p>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, must, type Schemas } from '../api/client.js';
+import type { Schemas } from '../api/client.js';
+import { useResultEvidence } from '../api/websites.js';
 
 type Evidence = Schemas['Evidence'];
 
@@ -8,16 +9,12 @@ type Evidence = Schemas['Evidence'];
  * text, never rendered), the redirects, the connection's address and TLS, or the network error.
  */
 export function EvidenceView({ websiteRef, resultRef }: { websiteRef: string; resultRef: string }) {
-  const [evidence, setEvidence] = useState<Evidence | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const open = async (event: Event) => {
-    if (!(event.currentTarget as HTMLDetailsElement).open || evidence) return;
-    try {
-      const path = { params: { path: { websiteRef, resultRef } } };
-      setEvidence(must(await api.GET('/api/websites/{websiteRef}/results/{resultRef}/evidence', path)));
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
+  const [opened, setOpened] = useState(false);
+  const loaded = useResultEvidence(websiteRef, resultRef, opened);
+  const evidence = loaded.data;
+  const failure = loaded.error;
+  const open = (event: Event) => {
+    if ((event.currentTarget as HTMLDetailsElement).open) setOpened(true);
   };
   return (
     <details class="evidence" onToggle={open}>

@@ -1,4 +1,4 @@
-import { api } from '../api/client.js';
+import { openApiSchemas } from '../api/openapi.js';
 import { PROBE_KINDS, type ProbeKind } from './probe-kinds.js';
 
 /** One field of a kind, as its create schema in /openapi.json describes it. */
@@ -66,25 +66,18 @@ function fieldOf(
   };
 }
 
-let loaded: Promise<Record<ProbeKind, KindField[]>> | undefined;
-
 /** Each probe kind's own fields, read from the API's /openapi.json (`IcmpCheckCreate` …): a new field shows by itself. */
-export function kindFields(): Promise<Record<ProbeKind, KindField[]>> {
-  loaded ??= (async () => {
-    const { data } = await api.GET('/openapi.json');
-    const schemas = ((data as { components?: { schemas?: Record<string, JsonSchema> } } | undefined)
-      ?.components?.schemas ?? {}) as Record<string, JsonSchema>;
-    const fields = {} as Record<ProbeKind, KindField[]>;
-    for (const kind of PROBE_KINDS) {
-      const schema = schemas[`${kind.charAt(0).toUpperCase()}${kind.slice(1)}CheckCreate`];
-      const required = new Set(schema?.required ?? []);
-      fields[kind] = Object.entries(schema?.properties ?? {})
-        .filter(([key]) => !COMMON.has(key))
-        .map(([key, property]) => fieldOf(key, property, required.has(key), schemas));
-    }
-    return fields;
-  })();
-  return loaded;
+export async function kindFields(): Promise<Record<ProbeKind, KindField[]>> {
+  const schemas = await openApiSchemas<JsonSchema>();
+  const fields = {} as Record<ProbeKind, KindField[]>;
+  for (const kind of PROBE_KINDS) {
+    const schema = schemas[`${kind.charAt(0).toUpperCase()}${kind.slice(1)}CheckCreate`];
+    const required = new Set(schema?.required ?? []);
+    fields[kind] = Object.entries(schema?.properties ?? {})
+      .filter(([key]) => !COMMON.has(key))
+      .map(([key, property]) => fieldOf(key, property, required.has(key), schemas));
+  }
+  return fields;
 }
 
 /** A field's value as the form holds it: text for inputs, "Name: value" lines for pairs. */
