@@ -81,6 +81,11 @@ export class TestApi {
       headers['content-type'] ??= 'application/json';
     }
     const response = await fetch(`${this.api.url}${path}`, { method, headers, body });
+    // A stream (server-sent events) does not end by itself: its status and headers are the answer.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, headers: response.headers, body: '' as T };
+    }
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
     const parsed = type.includes('json') && text !== '' ? JSON.parse(text) : text;
