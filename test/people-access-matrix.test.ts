@@ -10,9 +10,12 @@ interface Operation {
 
 const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
 const ROLE_RANK: Record<Exclude<Role, 'client'>, number> = { viewer: 0, editor: 1, admin: 2, owner: 2 };
-/** Paths a client may call at all (libs/people/customer-gates.ts); with unknown ids they answer 404 too. */
+/**
+ * Paths a client may call at all (apps/api/customer-gates.ts); with unknown ids they answer 404 too.
+ * The overview and its stream narrow themselves to the client's customer (test/overview-stream.test.ts).
+ */
 const CLIENT_READS =
-  /^\/api\/(me(\/sessions|\/password|\/tokens(\/\{id\})?|\/two-factor(\/confirm)?)?|websites(\/summaries|\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\})?|customers\/\{id\}|packages(\/\{id\})?)$/;
+  /^\/api\/(me(\/sessions|\/password|\/tokens(\/\{id\})?|\/two-factor(\/confirm)?)?|websites(\/summaries|\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\})?|customers\/\{id\}|packages(\/\{id\})?|dashboard\/websites(\/stream)?)$/;
 
 /** A concrete path for a documented one: every parameter an id no one has. */
 const concrete = (path: string) =>
