@@ -29,9 +29,16 @@ export function redisCheckFeed(redis: Redis, prefix: string, logger: Logger): Ch
     subscriber.on('close', () => {
       dropped = true;
     });
+    // Once per outage: the client reconnects (and subscribes again) by itself.
+    subscriber.on('error', (error: Error) => {
+      if (!dropped)
+        logger.warn({ err: error.message }, 'the overview streams lost the check feed: reconnecting');
+      dropped = true;
+    });
     subscriber.on('ready', () => {
       if (!dropped) return;
       dropped = false;
+      logger.info('the overview streams hear the check feed again; open overviews read theirs again');
       lost();
     });
     return {

@@ -80,8 +80,6 @@ export class OverviewStreams {
   private listening: Promise<{ close(): Promise<void> }> | null = null;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
-  /** Changes told and bytes written since the start (metrics, the benchmark). */
-  readonly counts = { changes: 0, frames: 0, bytes: 0 };
 
   constructor(private readonly options: OverviewStreamsOptions) {
     this.heartbeat = setInterval(() => this.writeAll(': heartbeat\n\n'), options.heartbeatMs ?? 25_000);
@@ -131,7 +129,6 @@ export class OverviewStreams {
     const frame = `id: ${this.boot}.${seq}\nevent: change\ndata: ${JSON.stringify(changeOf(message))}\n\n`;
     this.kept.push({ seq, message, frame });
     if (this.kept.length > (this.options.replayable ?? 2000)) this.kept.shift();
-    this.counts.changes++;
     for (const stream of audience ?? []) if (reaches(stream, message)) this.write(stream, frame);
   }
 
@@ -189,8 +186,6 @@ export class OverviewStreams {
       return;
     }
     stream.body.write(frame);
-    this.counts.frames++;
-    this.counts.bytes += Buffer.byteLength(frame);
   }
 
   private forget(stream: OpenStream): void {
