@@ -80,7 +80,12 @@ export class TestApi {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${this.api.url}${path}`, { method, headers, body });
+    const response = await fetch(`${this.api.url}${path}`, {
+      method,
+      headers,
+      // DOM's fetch types (Preact's JSX brings them) take bytes over an ArrayBuffer of their own.
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
     // A stream (server-sent events) does not end by itself: its status and headers are the answer.
     if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
       await response.body?.cancel();
