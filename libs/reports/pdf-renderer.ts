@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../config/index.js';
 import { OrganizationShare } from '../fair-share/index.js';
 import { RequestThread } from '../runtime/index.js';
-import type { PaperSize } from './report-html.js';
+import type { ReportBranding } from './report-html.js';
+import type { PaperSize } from './report-style.js';
+import type { ClientReport } from './report-view.js';
 
 /** Pages printed at once, and printed reports that may wait for one (past that: 503, retry). */
 const PRINTING_AT_ONCE = 2;
@@ -23,15 +25,22 @@ const PRINTER_THREAD = new URL(
   import.meta.url,
 );
 
-/** What the API's thread asks the printer's. */
+/**
+ * A report's page: its HTML as already made, or the report and its branding, rendered to HTML on
+ * the printer's thread (200 websites' page is ~150 ms of rendering, kept off the API's thread).
+ */
+export type ReportPage = { html: string } | { report: ClientReport; branding: ReportBranding };
+
+/** What the API's thread asks the printer's: the page printed as PDF, or only rendered as HTML. */
 export interface PrintRequest {
-  html: string;
+  output: 'pdf' | 'html';
+  page: ReportPage;
   paper: PaperSize;
 }
 
-/** The printed PDF, its bytes moved from the printer's thread, not copied. */
+/** The PDF or the HTML (UTF-8), its bytes moved from the printer's thread, not copied. */
 export interface PrintAnswer {
-  pdf: ArrayBuffer;
+  bytes: ArrayBuffer;
 }
 
 /** What the printer's thread is started with. */
@@ -48,8 +57,9 @@ export interface PrinterThreadData {
  * (chromium-printer.thread.ts, started at the first report): playwright's client sends the
  * report's HTML and receives the PDF base64-encoded as multi-MB JSON messages, and on the API's
  * thread their encoding, decoding and pipe writes held other requests up by hundreds of
- * milliseconds. The share stays here: at most two pages at once, served in turn across
- * organizations, one organization with at most `perOrganization` reports in it (429 past that).
+ * milliseconds; the report's page is rendered there too. The share stays here: at most two pages
+ * printed at once, served in turn across organizations, one organization with at most
+ * `perOrganization` reports in it (429 past that).
  */
 export class PdfRenderer {
   private readonly printing: OrganizationShare;
@@ -87,11 +97,17 @@ export class PdfRenderer {
    * The page printed on `paper`, backgrounds and all, in the organization's turn; given up (its
    * page closed) after PRINT_TIMEOUT_MS.
    */
-  render(html: string, paper: PaperSize, organizationId: number): Promise<Buffer> {
+  render(page: ReportPage, paper: PaperSize, organizationId: number): Promise<Buffer> {
     return this.printing.run(organizationId, async () => {
-      const { pdf } = await this.printer.ask({ html, paper });
-      return Buffer.from(pdf);
+      const { bytes } = await this.printer.ask({ output: 'pdf', page, paper });
+      return Buffer.from(bytes);
     });
+  }
+
+  /** The report's page as HTML (UTF-8), rendered on the printer's thread; Chromium is not involved. */
+  async html(page: Extract<ReportPage, { report: ClientReport }>, paper: PaperSize): Promise<Buffer> {
+    const { bytes } = await this.printer.ask({ output: 'html', page, paper });
+    return Buffer.from(bytes);
   }
 
   /** Lets the prints under way finish, then closes Chromium and its thread. */

@@ -218,7 +218,7 @@ export class ReportMailings {
           ? [
               {
                 filename: `${name}.pdf`,
-                content: await this.deps.pdf.render(html, 'A4', mailing.organizationId),
+                content: await this.deps.pdf.render({ html }, 'A4', mailing.organizationId),
                 contentType: 'application/pdf',
               },
             ]

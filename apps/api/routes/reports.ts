@@ -13,7 +13,6 @@ import {
   PeriodProblem,
   type ReportSources,
   reportCsv,
-  reportHtml,
   reportPeriod,
 } from '../../../libs/reports/index.js';
 
@@ -125,8 +124,11 @@ export function reportRoutes(deps: {
           return reportCsv(report);
         }
         if (query.format === 'pdf') {
-          const html = reportHtml(report, built.branding, query.paper);
-          const pdf = await deps.pdf.render(html, query.paper, organizationId);
+          const pdf = await deps.pdf.render(
+            { report, branding: built.branding },
+            query.paper,
+            organizationId,
+          );
           ctx.type = 'application/pdf';
           ctx.set('Content-Disposition', `attachment; filename="${file}.pdf"`);
           return pdf;
@@ -136,7 +138,7 @@ export function reportRoutes(deps: {
           ctx.set('Content-Disposition', `inline; filename="${file}.html"`);
           // The page is ours, self-contained: no script, images only inline.
           ctx.set('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'");
-          return reportHtml(report, built.branding, query.paper);
+          return (await deps.pdf.html({ report, branding: built.branding }, query.paper)).toString('utf8');
         }
         return report;
       },
