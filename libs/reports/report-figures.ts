@@ -1,8 +1,7 @@
-import { DateTime } from 'luxon';
 import type { OtherMonitorKind } from '../events/index.js';
 import { availability, latencyBounds, type Span } from '../monitoring/index.js';
 import type { ReportPeriod } from './report-period.js';
-import { weekAndMonthOf } from './report-period.js';
+import { partsOf } from './report-period.js';
 
 /** One UTC day of a website's rollups, every region summed (`date`: yyyy-MM-dd). */
 export interface ReportDay {
@@ -251,33 +250,6 @@ function combined(
     checks: sum((f) => f.checks),
     responseTimeMs: { p50: percentileOf(histogram, 50, maxMs), p95: percentileOf(histogram, 95, maxMs) },
   };
-}
-
-/** The period's months and ISO weeks (each cut to the period), in the report's timezone. */
-function partsOf(
-  period: ReportPeriod,
-): Array<{ kind: 'month' | 'week'; label: string; from: string; to: string; span: Span }> {
-  const parts = new Map<string, { kind: 'month' | 'week'; label: string; from: string; to: string }>();
-  let day = DateTime.fromJSDate(period.from, { zone: period.timezone });
-  for (let i = 0; i < period.days; i += 1, day = day.plus({ days: 1 })) {
-    const date = day.toFormat('yyyy-MM-dd');
-    const { week, month } = weekAndMonthOf(date);
-    for (const [kind, label] of [
-      ['month', month],
-      ['week', week],
-    ] as const) {
-      const part = parts.get(`${kind} ${label}`);
-      if (part) part.to = date;
-      else parts.set(`${kind} ${label}`, { kind, label, from: date, to: date });
-    }
-  }
-  return [...parts.values()].map((part) => ({
-    ...part,
-    span: {
-      start: DateTime.fromFormat(part.from, 'yyyy-MM-dd', { zone: period.timezone }).toMillis(),
-      end: DateTime.fromFormat(part.to, 'yyyy-MM-dd', { zone: period.timezone }).plus({ days: 1 }).toMillis(),
-    },
-  }));
 }
 
 const change = (now: number | null, before: number | null) =>

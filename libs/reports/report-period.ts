@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { Span } from '../monitoring/index.js';
 
 /** The longest report: a year and a bit (and the period before it to compare with). */
 export const MAX_REPORT_DAYS = 400;
@@ -84,4 +85,31 @@ export function weekAndMonthOf(date: string): { week: string; month: string } {
     week: `${parsed.weekYear}-W${String(parsed.weekNumber).padStart(2, '0')}`,
     month: date.slice(0, 7),
   };
+}
+
+/** The period's months and ISO weeks (each cut to the period), in the report's timezone. */
+export function partsOf(
+  period: ReportPeriod,
+): Array<{ kind: 'month' | 'week'; label: string; from: string; to: string; span: Span }> {
+  const parts = new Map<string, { kind: 'month' | 'week'; label: string; from: string; to: string }>();
+  let day = DateTime.fromJSDate(period.from, { zone: period.timezone });
+  for (let i = 0; i < period.days; i += 1, day = day.plus({ days: 1 })) {
+    const date = day.toFormat('yyyy-MM-dd');
+    const { week, month } = weekAndMonthOf(date);
+    for (const [kind, label] of [
+      ['month', month],
+      ['week', week],
+    ] as const) {
+      const part = parts.get(`${kind} ${label}`);
+      if (part) part.to = date;
+      else parts.set(`${kind} ${label}`, { kind, label, from: date, to: date });
+    }
+  }
+  return [...parts.values()].map((part) => ({
+    ...part,
+    span: {
+      start: DateTime.fromFormat(part.from, 'yyyy-MM-dd', { zone: period.timezone }).toMillis(),
+      end: DateTime.fromFormat(part.to, 'yyyy-MM-dd', { zone: period.timezone }).plus({ days: 1 }).toMillis(),
+    },
+  }));
 }
