@@ -6,7 +6,7 @@ import {
   type GuardedHttp,
   type Verdict,
 } from '../connectors/index.js';
-import { conflict, notFound } from '../errors/index.js';
+import { conflict, errorMessage, notFound } from '../errors/index.js';
 import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
 import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
@@ -272,7 +272,7 @@ export class DeliveryRunner {
         },
       );
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       // A refused destination stays refused: no point retrying it.
       const final = last || error instanceof BlockedDestinationError;
       logger.warn({ ...log, err: message, final }, 'delivery attempt failed');
@@ -324,7 +324,7 @@ export class DeliveryRunner {
       })
       .catch((error: unknown) =>
         this.deps.logger.warn(
-          { incident, deliveryId: delivery.id, err: error instanceof Error ? error.message : String(error) },
+          { incident, deliveryId: delivery.id, err: errorMessage(error) },
           'the incident timeline did not get this delivery',
         ),
       );

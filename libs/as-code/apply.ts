@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import type { Body, Plan, Step } from './plan-steps.js';
 import { isReference, type KnownIds, type Reference, type ResourceKind } from './resource-keys.js';
 
@@ -74,7 +75,7 @@ export function asStepError(error: unknown): StepError {
   if (error instanceof MissingReference) return { message: error.message };
   const errors = (error as { errors?: unknown }).errors;
   return {
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
     ...(Array.isArray(errors) ? { errors: errors as StepError['errors'] } : {}),
   };
 }

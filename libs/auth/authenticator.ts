@@ -1,4 +1,5 @@
 import type { Authenticate } from '../contract/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ApiTokenRepository } from './api-token.repository.js';
 import { hashToken, isWellFormedToken } from './token.js';
@@ -20,10 +21,7 @@ export function createAuthenticator(tokens: ApiTokenRepository, logger: Logger):
     if (now - (lastWrite.get(record.id) ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
       lastWrite.set(record.id, now);
       tokens.touchLastUsed(record.organizationId, record.id, new Date(now)).catch((error: unknown) => {
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'could not record token use',
-        );
+        logger.warn({ err: errorMessage(error) }, 'could not record token use');
       });
     }
     return {

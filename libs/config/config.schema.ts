@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { errorMessage } from '../errors/index.js';
 import { parseDnsResolvers } from '../probe/index.js';
 import { type ExemptAddress, parseExemptAddress, STORE_PORTS } from '../targets/index.js';
 
@@ -148,7 +149,7 @@ export const envSchema = z
         try {
           return parseDnsResolvers(text);
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          ctx.addIssue({ code: 'custom', message: errorMessage(error) });
           return z.NEVER;
         }
       }),

@@ -4,6 +4,7 @@ import { fetch } from 'undici';
 import { domain as whoisDomain, query as whoisQuery } from 'whoiser';
 import type { Observation } from '../checks/index.js';
 import type { CollectionIndexes } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import { rdapExpiry, whoisExpiry } from './expiry-parsing.js';
 
 interface CachedExpiry {
@@ -81,7 +82,7 @@ export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
       if (expiresAt) source = 'rdap';
       else errors.push('RDAP answer has no expiration date');
     } catch (error) {
-      errors.push(`RDAP: ${error instanceof Error ? error.message : String(error)}`);
+      errors.push(`RDAP: ${errorMessage(error)}`);
     }
     if (!expiresAt) {
       try {
@@ -89,7 +90,7 @@ export function createDomainExpiryLookup(db: Db, options: DomainExpiryOptions) {
         if (expiresAt) source = 'whois';
         else errors.push('WHOIS answer has no expiration date');
       } catch (error) {
-        errors.push(`WHOIS: ${error instanceof Error ? error.message : String(error)}`);
+        errors.push(`WHOIS: ${errorMessage(error)}`);
       }
     }
     const error = expiresAt ? null : errors.join('; ');

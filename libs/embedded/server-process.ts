@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { errorMessage } from '../errors/index.js';
 import { waitForPort } from './ports.js';
 
 /** A database server this project started and is responsible for stopping. */
@@ -85,7 +86,7 @@ export async function startServerProcess(options: {
   } catch (error) {
     child.kill('SIGKILL');
     await exit;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`${reason}. Last lines of ${logFile}:\n${tail(logFile)}`);
   }
   return {

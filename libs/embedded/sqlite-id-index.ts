@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '../errors/index.js';
 import { locateBinary } from './server-process.js';
 
 const run = promisify(execFile);
@@ -81,7 +82,7 @@ export function keepIdLookupIndexes(options: {
       try {
         await indexFile(join(options.sqliteDir, name));
       } catch (error) {
-        const message = `could not add _id lookup indexes to ${name}: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `could not add _id lookup indexes to ${name}: ${errorMessage(error)}`;
         if (!reported.has(message)) options.say(message);
         reported.add(message);
       }

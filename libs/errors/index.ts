@@ -9,3 +9,4 @@ export {
   notFound,
   tooMany,
 } from './domain-error.js';
+export { errorMessage } from './error-message.js';

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { type EventDocument, eventDocumentSchema } from './event.schema.js';
 
@@ -76,7 +77,7 @@ export class EventOutbox {
     } catch (error) {
       this.announceFailures++;
       this.options.logger?.warn(
-        { eventId: event.id, type: event.type, err: error instanceof Error ? error.message : String(error) },
+        { eventId: event.id, type: event.type, err: errorMessage(error) },
         'event stored but not announced: the notifier’s sweep will find it within a minute',
       );
     }

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { invalidInput } from '../errors/index.js';
+import { errorMessage, invalidInput } from '../errors/index.js';
 import { backgroundTurns, mapInTurns } from '../runtime/index.js';
 
 /**
@@ -40,7 +40,7 @@ export async function csvRecords(
       },
     );
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw invalidInput('The CSV cannot be read', [{ path: 'content', message }]);
   }
   const [header, ...body] = rows;

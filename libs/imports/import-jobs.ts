@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { urlKey } from '../as-code/index.js';
 import type { CustomerDocument, CustomerWithPackage } from '../customers/index.js';
 import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
-import { DomainError, type FieldError, invalidInput, tooMany } from '../errors/index.js';
+import { DomainError, errorMessage, type FieldError, invalidInput, tooMany } from '../errors/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import type { Logger } from '../logging/index.js';
 import { backgroundTurns } from '../runtime/index.js';
@@ -221,7 +221,7 @@ export class ImportJobs {
     this.runningHere.set(organizationId, job);
     const done = work(job)
       .catch(async (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.deps.logger.error({ importId: job.id, err: message }, 'import failed');
         await this.save({ ...job, status: 'failed', error: message, finishedAt: new Date() }).catch(
           () => undefined,

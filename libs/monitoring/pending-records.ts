@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 
@@ -123,7 +124,7 @@ export class PendingRecords<T extends { key: string; websiteId: number; decided:
               }
               // Not MongoDB's absence: retrying will not help, and it must not hold the others back.
               this.options.logger.error(
-                { websiteId: entry.websiteId, err: error instanceof Error ? error.message : String(error) },
+                { websiteId: entry.websiteId, err: errorMessage(error) },
                 'a kept result could not be recorded: dropped',
               );
               this.options.onDropped(1);

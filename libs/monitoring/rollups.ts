@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes, MongoHealth } from '../db/index.js';
 import { isDuplicateKey, type ReadFanOut, readFanOut } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import {
@@ -137,7 +138,7 @@ export class RollupRecorder {
         else this.increments.set(entry._id, entry);
       }
       this.options.logger.warn(
-        { err: error instanceof Error ? error.message : String(error), rollups: batch.size },
+        { err: errorMessage(error), rollups: batch.size },
         'rollups not written; retrying with the next flush',
       );
     } finally {

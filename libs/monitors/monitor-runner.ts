@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { isMongoUnavailable, type MongoHealth, withinDeadline } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
@@ -181,7 +182,7 @@ export class MonitorRunner {
       due.map(({ member }) =>
         this.deadline(member, now).catch((error: unknown) =>
           this.deps.logger.warn(
-            { err: error instanceof Error ? error.message : String(error), heartbeatId: member.monitorId },
+            { err: errorMessage(error), heartbeatId: member.monitorId },
             'heartbeat deadline not evaluated; tried again when its claim ends',
           ),
         ),

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { type Redis, startJobWorker } from '../redis/index.js';
 import { HEARTBEAT_PINGS_QUEUE, type HeartbeatTokens, type PingJobData } from './heartbeat-pings.js';
@@ -44,7 +45,7 @@ export function startMonitorWorker(options: {
         if (failing) return;
         failing = true;
         logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
+          { err: errorMessage(error) },
           "heartbeats' deadlines not claimed (Redis away?); tried again every second",
         );
       })
@@ -58,7 +59,7 @@ export function startMonitorWorker(options: {
       if (removed > 0) logger.info({ monitors, removed }, 'monitors of deleted websites removed');
     } catch (error) {
       logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
+        { err: errorMessage(error) },
         'heartbeats and DNS/port checks not reconciled; retried at the next pass',
       );
     }

@@ -1,4 +1,5 @@
 import { networkInterfaces } from 'node:os';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { MonitoringNodeRepository } from './monitoring-node.repository.js';
 
@@ -44,11 +45,7 @@ export async function startHeartbeat(options: {
           next(options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
         },
         (error: unknown) => {
-          if (!failing)
-            options.logger.warn(
-              { err: error instanceof Error ? error.message : String(error) },
-              'heartbeat failed',
-            );
+          if (!failing) options.logger.warn({ err: errorMessage(error) }, 'heartbeat failed');
           failing = true;
           next(Math.min(1000, options.intervalMs ?? HEARTBEAT_INTERVAL_MS));
         },

@@ -2,6 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
 import ipaddr from 'ipaddr.js';
+import { errorMessage } from '../errors/index.js';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'CAA'] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
@@ -212,7 +213,7 @@ function classify(error: unknown, where: string): { code: DnsErrorCode; message:
   const known = ERROR_WORDS[code];
   if (known)
     return { code: known[0], message: `${known[0] === 'OTHER' ? code : known[0]}: ${known[1]} (${where})` };
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return { code: 'OTHER', message: `DNS query failed: ${detail} (${where})` };
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { isIPv6 } from 'node:net';
 import type { ProbeError } from '../checks/index.js';
+import { errorMessage } from '../errors/index.js';
 import { type ConnectorOptions, newHopConnection, resolveGuarded, untilAborted } from './pinned-connector.js';
 import { ProbeFailure } from './probe-error.js';
 
@@ -166,7 +167,7 @@ export async function probeIcmp(
     throw new ProbeUnavailableError(
       code === 'ENOENT'
         ? 'the ping program is not installed on this host (Debian: apt-get install iputils-ping)'
-        : `ping could not run: ${error instanceof Error ? error.message : String(error)}`,
+        : `ping could not run: ${errorMessage(error)}`,
     );
   } finally {
     clearTimeout(timer);

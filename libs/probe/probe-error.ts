@@ -1,4 +1,5 @@
 import type { ProbeError } from '../checks/index.js';
+import { errorMessage } from '../errors/index.js';
 
 /** A failure of the probe's request, classified; carried into the result, not thrown past the probe. */
 export class ProbeFailure extends Error {
@@ -61,7 +62,7 @@ export function classifyProbeError(
   if (timedOut) return { code: 'TIMEOUT', message: 'no complete answer within the timeout' };
   if (error instanceof ProbeFailure) return { code: error.code, message: error.message };
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (DNS_CODES.has(code) || phase === 'dns')
     return { code: 'DNS', message: `DNS lookup failed: ${inWords(error, code) ?? message}` };
   if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')

@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { ProbeError } from '../checks/index.js';
+import { errorMessage } from '../errors/index.js';
 import { type ConnectorOptions, newHopConnection, resolveGuarded, untilAborted } from './pinned-connector.js';
 import { ProbeFailure } from './probe-error.js';
 
@@ -101,7 +102,7 @@ export async function probeUdp(request: UdpProbeRequest, options: UdpProbeOption
             : `no reply from ${hop.address}:${request.port} within ${request.timeoutMs} ms`,
       });
     if (error instanceof ProbeFailure) return finish({ code: error.code, message: error.message });
-    return finish({ code: 'SEND', message: error instanceof Error ? error.message : String(error) });
+    return finish({ code: 'SEND', message: errorMessage(error) });
   } finally {
     clearTimeout(timer);
     opened?.close();

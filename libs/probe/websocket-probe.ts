@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { ProbeError, TlsObservation } from '../checks/index.js';
+import { errorMessage } from '../errors/index.js';
 import { type ConnectorOptions, connectPinned, newHopConnection, untilAborted } from './pinned-connector.js';
 import { classifyProbeError, ProbeFailure } from './probe-error.js';
 
@@ -185,7 +186,7 @@ export async function probeWebSocket(
     if (step !== 'connect')
       return finish({
         code: 'PROTOCOL',
-        message: `the WebSocket upgrade failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `the WebSocket upgrade failed: ${errorMessage(error)}`,
       });
     return finish(classifyProbeError(hop.tlsAlert ?? error, hop.phase, false));
   } finally {

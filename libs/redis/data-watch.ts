@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Redis } from './client.js';
 
@@ -81,7 +82,7 @@ export async function watchRedisData(options: {
     } catch (error) {
       // Left to the periodic reconciliations, which rebuild the same things more slowly.
       logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
+        { err: errorMessage(error) },
         'rebuilding what Redis lost failed; the periodic reconciliation will retry',
       );
     }

@@ -1,4 +1,5 @@
 import { type Browser, chromium } from 'playwright-core';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
 import type { PaperSize } from './report-style.js';
@@ -54,7 +55,7 @@ export class ChromiumPrinter {
         (error: unknown) => {
           this.options.logger.error(
             {
-              err: error instanceof Error ? error.message : String(error),
+              err: errorMessage(error),
               executablePath: this.options.executablePath,
             },
             'the report printer (Chromium) did not start: set CHROMIUM_PATH',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { ReportSchedule } from '../customers/index.js';
 import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { PdfRenderer } from './pdf-renderer.js';
 import { buildReport, type ReportSources } from './report-builder.js';
@@ -245,7 +246,7 @@ export class ReportMailings {
           attachments,
         });
     } catch (thrown) {
-      error = thrown instanceof Error ? thrown.message : String(thrown);
+      error = errorMessage(thrown);
     }
     const attempts = [...mailing.attempts, { at: now, error }];
     const retryIn = RETRY_AFTER_MS[attempts.length - 1];

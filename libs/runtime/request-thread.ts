@@ -1,4 +1,5 @@
 import { type MessagePort, type TransferListItem, Worker } from 'node:worker_threads';
+import { errorMessage } from '../errors/index.js';
 
 /** What a thread's handler returns: the answer, and what of it moves to the asking thread rather than being copied. */
 export interface ThreadAnswer<Answer> {
@@ -36,7 +37,7 @@ export function answerRequests<Request, Answer>(
         (error: unknown) =>
           port.postMessage({
             id: message.id,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           } satisfies FromThread<Answer>),
       );
       void done.finally(() => underWay.delete(done));

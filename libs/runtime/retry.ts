@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 
 export interface RetryOptions {
@@ -23,7 +24,7 @@ export async function retryUntilReady<T>(attempt: () => Promise<T>, options: Ret
       options.signal?.throwIfAborted();
       const delayMs = Math.min(250 * 2 ** tries, maxDelayMs);
       options.logger.warn(
-        { err: error instanceof Error ? error.message : String(error), tries, retryInMs: delayMs },
+        { err: errorMessage(error), tries, retryInMs: delayMs },
         `waiting for ${options.what}`,
       );
       await sleep(delayMs, undefined, { signal: options.signal });

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Claimed, DueMember, DueSet, PutBack } from './due-set.js';
 import type { Lane } from './lanes.js';
@@ -90,7 +91,7 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
       .catch((error: unknown) => {
         options.logger.warn(
           {
-            err: error instanceof Error ? error.message : String(error),
+            err: errorMessage(error),
             lane,
             monitor: `${claimed.member.kind}:${claimed.member.monitorId}`,
           },
@@ -147,7 +148,7 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
     } catch (error) {
       if (!failing)
         options.logger.warn(
-          { err: error instanceof Error ? error.message : String(error), lane },
+          { err: errorMessage(error), lane },
           'due checks not claimed (Redis away?); tried again every second',
         );
       failing = true;
@@ -171,7 +172,7 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
           .exchange(finished, Date.now(), 0, work.leaseMs)
           .catch((error: unknown) =>
             options.logger.warn(
-              { err: error instanceof Error ? error.message : String(error), lane },
+              { err: errorMessage(error), lane },
               'finished checks not put back; their leases end and they are taken again',
             ),
           );

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { ACTIVE_WITHIN_MS } from '../nodes/index.js';
 import type { ScheduleReconciler } from './schedule-reconciler.js';
@@ -45,11 +46,7 @@ export function startFleetWatcher(options: {
           failing = false;
         },
         (error: unknown) => {
-          if (!failing)
-            logger.warn(
-              { err: error instanceof Error ? error.message : String(error) },
-              'fleet watch failed',
-            );
+          if (!failing) logger.warn({ err: errorMessage(error) }, 'fleet watch failed');
           failing = true;
         },
       )

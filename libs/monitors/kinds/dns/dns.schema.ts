@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { patchBody } from '../../../contract/index.js';
+import { errorMessage } from '../../../errors/index.js';
 import { DNS_RECORD_TYPES, type DnsRecordType, normalizeDnsValue } from '../../../probe/index.js';
 import {
   hostField,
@@ -49,7 +50,7 @@ export function normalizeExpected(
     } catch (error) {
       problems.push({
         path: `expected.${index}`,
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
       });
     }
   });

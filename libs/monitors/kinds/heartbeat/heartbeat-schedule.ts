@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { errorMessage } from '../../../errors/index.js';
 
 /** When a job pings: every `periodSeconds`, or at a cron expression's slots in a time zone. */
 export type HeartbeatSchedule = { periodSeconds: number } | { cron: string; timezone: string };
@@ -35,7 +36,7 @@ export function cronProblem(cron: string, timezone: string): string | null {
     CronExpressionParser.parse(cron, { tz: timezone, strict: false }).next();
     return null;
   } catch (error) {
-    return `is not a cron expression we can run: ${error instanceof Error ? error.message : String(error)}`;
+    return `is not a cron expression we can run: ${errorMessage(error)}`;
   }
 }
 
