@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_PAGES } from '../libs/dashboard/app-pages.js';
 import { TestApi } from './support/harness.js';
@@ -22,6 +22,16 @@ describe('the app’s pages', () => {
       const answer = await fetch(`${api.api.url}${path}`, { redirect: 'manual' });
       expect(answer.status, path).toBe(200);
       expect(await answer.text(), path).toBe(index);
+    }
+  });
+
+  it('load: every file of the build is served (a chunk named after a module such as a.schema.ts too)', async () => {
+    const files = readdirSync('apps/web/dist/assets');
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const answer = await fetch(`${api.api.url}/assets/${file}`);
+      expect(answer.status, file).toBe(200);
+      await answer.arrayBuffer();
     }
   });
 

@@ -16,6 +16,13 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // Everything is a file of its own: no data: fonts or scripts.
     assetsInlineLimit: 0,
+    rollupOptions: {
+      output: {
+        // A chunk is named after its first module; the API serves only names of letters, digits,
+        // - and _ before the extension (a shared `customer.schema.ts` would be customer.schema-….js).
+        chunkFileNames: (chunk) => `assets/${chunk.name.replace(/[^A-Za-z0-9_-]/g, '-')}-[hash].js`,
+      },
+    },
   },
   // `npm run dev:web` beside `npm start`: the API answers everything but the app's own files.
   server: {

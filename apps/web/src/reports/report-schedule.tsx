@@ -1,19 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { patchCustomerBody } from '../../../../libs/customers/customer.schema.js';
+import { api, problemText, type Schemas } from '../api/client.js';
 import { customerKeys, useCustomer, useReportMailings } from '../api/customers.js';
-import { invalidate, write } from '../api/query.js';
+import { write } from '../api/query.js';
+import { WEEKDAYS } from '../maintenance/recurrence-text.js';
 import { Field, FormError, Notice } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 
 type Schedule = Schemas['ReportSchedule'];
-const WEEKDAYS = [
-  ['MO', 'Monday'],
-  ['TU', 'Tuesday'],
-  ['WE', 'Wednesday'],
-  ['TH', 'Thursday'],
-  ['FR', 'Friday'],
-  ['SA', 'Saturday'],
-  ['SU', 'Sunday'],
-] as const;
 
 /**
  * When the customer's report is e-mailed (staff), and what was sent: each mailing's attempts, with
@@ -46,7 +40,6 @@ export function ReportMailing({
           key={customer.data.id}
           customerId={customerId}
           schedule={customer.data.reportSchedule ?? null}
-          onSaved={() => invalidate(customerKeys.one(customerId))}
         />
       )}
       <p>
@@ -78,69 +71,56 @@ export function ReportMailing({
   );
 }
 
-function ScheduleForm({
-  customerId,
-  schedule,
-  onSaved,
-}: {
-  customerId: number;
-  schedule: Schedule | null;
-  onSaved: () => void;
-}) {
-  const [frequency, setFrequency] = useState<Schedule['frequency']>(schedule?.frequency ?? 'off');
-  const [dayOfMonth, setDayOfMonth] = useState(String(schedule?.dayOfMonth ?? 1));
-  const [weekday, setWeekday] = useState<Schedule['weekday']>(schedule?.weekday ?? 'MO');
-  const [hour, setHour] = useState(String(schedule?.hour ?? 6));
-  const [format, setFormat] = useState<Schedule['format']>(schedule?.format ?? 'pdf');
-  const [recipients, setRecipients] = useState((schedule?.recipients ?? []).join(', '));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setSaved(false);
-    const answer = await api.PATCH('/api/customers/{id}', {
-      params: { path: { id: customerId } },
-      body: {
+function ScheduleForm({ customerId, schedule }: { customerId: number; schedule: Schedule | null }) {
+  const form = useForm(
+    {
+      frequency: schedule?.frequency ?? 'off',
+      dayOfMonth: String(schedule?.dayOfMonth ?? 1),
+      weekday: schedule?.weekday ?? 'MO',
+      hour: String(schedule?.hour ?? 6),
+      format: schedule?.format ?? 'pdf',
+      recipients: (schedule?.recipients ?? []).join(', '),
+    },
+    {
+      schema: patchCustomerBody,
+      body: (v) => ({
         reportSchedule: {
-          frequency,
-          dayOfMonth: Number(dayOfMonth),
-          weekday,
-          hour: Number(hour),
-          format,
-          recipients: recipients
+          frequency: v.frequency as Schedule['frequency'],
+          dayOfMonth: Number(v.dayOfMonth),
+          weekday: v.weekday as Schedule['weekday'],
+          hour: Number(v.hour),
+          format: v.format as Schedule['format'],
+          recipients: v.recipients
             .split(',')
             .map((r) => r.trim())
             .filter(Boolean),
         },
-      },
-    });
-    if (answer.data) {
-      setErrors({});
-      setMessage(null);
-      setSaved(true);
-      onSaved();
-    } else {
-      const byField = fieldErrors(answer.error);
-      setErrors(
-        Object.fromEntries(
-          Object.entries(byField).map(([path, text]) => [path.replace(/^reportSchedule\.?/, ''), text]),
-        ),
-      );
-      setMessage(problemText(answer.error));
-    }
+      }),
+    },
+  );
+  const { frequency } = form.values;
+  // The schedule's fields by their name (`reportSchedule.recipients.1` is the recipients' error).
+  const error = (field: string) => {
+    const path = `reportSchedule.${field}`;
+    return Object.entries(form.errors).find(([key]) => key === path || key.startsWith(`${path}.`))?.[1];
+  };
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const body = form.check();
+    if (!body) return;
+    const answer = await write(
+      api.PATCH('/api/customers/{id}', { params: { path: { id: customerId } }, body }),
+      customerKeys.one(customerId),
+    );
+    form.answered(answer);
   };
   return (
     <form class="card" onSubmit={save} aria-label="Report schedule">
-      <FormError message={message} />
-      {saved && <Notice>Saved.</Notice>}
-      <Field label="Send the report" error={errors.frequency ?? errors['']}>
+      <FormError message={form.message} />
+      {form.saved && <Notice>Saved.</Notice>}
+      <Field label="Send the report" error={error('frequency') ?? form.errors.reportSchedule}>
         {(props) => (
-          <select
-            {...props}
-            value={frequency}
-            onChange={(e) => setFrequency(e.currentTarget.value as Schedule['frequency'])}
-          >
+          <select {...props} {...form.bind('frequency', 'reportSchedule.frequency')}>
             <option value="off">Never</option>
             <option value="monthly">Every month (the month before)</option>
             <option value="weekly">Every week (the week before)</option>
@@ -148,27 +128,22 @@ function ScheduleForm({
         )}
       </Field>
       {frequency === 'monthly' && (
-        <Field label="On day of the month" error={errors.dayOfMonth}>
+        <Field label="On day of the month" error={error('dayOfMonth')}>
           {(props) => (
             <input
               {...props}
               type="number"
               min={1}
               max={28}
-              value={dayOfMonth}
-              onInput={(e) => setDayOfMonth(e.currentTarget.value)}
+              {...form.bind('dayOfMonth', 'reportSchedule.dayOfMonth')}
             />
           )}
         </Field>
       )}
       {frequency === 'weekly' && (
-        <Field label="On" error={errors.weekday}>
+        <Field label="On" error={error('weekday')}>
           {(props) => (
-            <select
-              {...props}
-              value={weekday}
-              onChange={(e) => setWeekday(e.currentTarget.value as Schedule['weekday'])}
-            >
+            <select {...props} {...form.bind('weekday', 'reportSchedule.weekday')}>
               {WEEKDAYS.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -180,25 +155,20 @@ function ScheduleForm({
       )}
       {frequency !== 'off' && (
         <>
-          <Field label="At hour (the organization’s time zone)" error={errors.hour}>
+          <Field label="At hour (the organization’s time zone)" error={error('hour')}>
             {(props) => (
               <input
                 {...props}
                 type="number"
                 min={0}
                 max={23}
-                value={hour}
-                onInput={(e) => setHour(e.currentTarget.value)}
+                {...form.bind('hour', 'reportSchedule.hour')}
               />
             )}
           </Field>
-          <Field label="Attach" error={errors.format}>
+          <Field label="Attach" error={error('format')}>
             {(props) => (
-              <select
-                {...props}
-                value={format}
-                onChange={(e) => setFormat(e.currentTarget.value as Schedule['format'])}
-              >
+              <select {...props} {...form.bind('format', 'reportSchedule.format')}>
                 <option value="pdf">PDF</option>
                 <option value="html">HTML</option>
                 <option value="both">PDF and HTML</option>
@@ -207,12 +177,10 @@ function ScheduleForm({
           </Field>
           <Field
             label="To"
-            error={errors.recipients}
+            error={error('recipients')}
             hint="E-mail addresses, separated by commas; empty: the customer’s notification e-mail"
           >
-            {(props) => (
-              <input {...props} value={recipients} onInput={(e) => setRecipients(e.currentTarget.value)} />
-            )}
+            {(props) => <input {...props} {...form.bind('recipients', 'reportSchedule.recipients')} />}
           </Field>
         </>
       )}
