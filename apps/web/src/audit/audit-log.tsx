@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { api, type Schemas } from '../api/client.js';
 import { useActorNames } from '../api/people.js';
+import type { paths } from '../api/schema.js';
 import { Field, FormError } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 
 type AuditEvent = Schemas['AuditEvent'];
+type AuditQuery = NonNullable<paths['/api/audit-events']['get']['parameters']['query']>;
 type Filters = {
   from: string;
   to: string;
@@ -73,17 +76,22 @@ function Changes({ changes }: { changes: AuditEvent['changes'] }) {
 
 /** The audit log (admins): who changed what and when, filtered, newest first, page by page. */
 export function AuditLog() {
-  const [filters, setFilters] = useState<Filters>({
-    from: '',
-    to: '',
-    actor: '',
-    actorType: '',
-    resource: '',
-  });
+  const form = useForm<Filters, AuditQuery>(
+    { from: '', to: '', actor: '', actorType: '', resource: '' },
+    {
+      body: (filters) => ({
+        limit: 50,
+        ...(filters.from ? { from: new Date(filters.from).toISOString() } : {}),
+        ...(filters.to ? { to: new Date(filters.to).toISOString() } : {}),
+        ...(filters.actor ? { actorId: Number(filters.actor) } : {}),
+        ...(filters.actor && filters.actorType ? { actorType: filters.actorType } : {}),
+        ...(filters.resource ? { resource: filters.resource } : {}),
+      }),
+    },
+  );
+  const { errors } = form;
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // Names for the actors' numbers: the organization's users and tokens.
   const actors = useActorNames();
@@ -94,34 +102,22 @@ export function AuditLog() {
   };
 
   const load = async (after: string | null, shown: AuditEvent[]) => {
+    const filters = form.check();
+    if (!filters) return;
     setBusy(true);
-    const query = {
-      limit: 50,
-      ...(filters.from ? { from: new Date(filters.from).toISOString() } : {}),
-      ...(filters.to ? { to: new Date(filters.to).toISOString() } : {}),
-      ...(filters.actor ? { actorId: Number(filters.actor) } : {}),
-      ...(filters.actor && filters.actorType ? { actorType: filters.actorType } : {}),
-      ...(filters.resource ? { resource: filters.resource } : {}),
-      ...(after ? { cursor: after } : {}),
-    };
-    const { data, error } = await api.GET('/api/audit-events', { params: { query } });
+    const answer = await api.GET('/api/audit-events', {
+      params: { query: { ...filters, ...(after ? { cursor: after } : {}) } },
+    });
     setBusy(false);
-    if (!data) {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
-      return;
-    }
-    setErrors({});
-    setMessage(null);
-    setEvents([...shown, ...data.items]);
-    setCursor(data.nextCursor);
+    if (!form.answered(answer) || !answer.data) return;
+    setEvents([...shown, ...answer.data.items]);
+    setCursor(answer.data.nextCursor);
   };
   // The first page on arrival.
   useEffect(() => {
     void load(null, []);
   }, []);
 
-  const set = (change: Partial<Filters>) => setFilters((f) => ({ ...f, ...change }));
   return (
     <section>
       <h1>Audit log</h1>
@@ -135,42 +131,17 @@ export function AuditLog() {
         }}
       >
         <Field label="From" error={errors.from}>
-          {(props) => (
-            <input
-              {...props}
-              type="datetime-local"
-              value={filters.from}
-              onInput={(e) => set({ from: e.currentTarget.value })}
-            />
-          )}
+          {(props) => <input {...props} type="datetime-local" {...form.bind('from')} />}
         </Field>
         <Field label="To" error={errors.to}>
-          {(props) => (
-            <input
-              {...props}
-              type="datetime-local"
-              value={filters.to}
-              onInput={(e) => set({ to: e.currentTarget.value })}
-            />
-          )}
+          {(props) => <input {...props} type="datetime-local" {...form.bind('to')} />}
         </Field>
         <Field label="Actor id" error={errors.actorId} hint="A user’s or a token’s number">
-          {(props) => (
-            <input
-              {...props}
-              inputMode="numeric"
-              value={filters.actor}
-              onInput={(e) => set({ actor: e.currentTarget.value })}
-            />
-          )}
+          {(props) => <input {...props} inputMode="numeric" {...form.bind('actor', 'actorId')} />}
         </Field>
         <Field label="Actor kind" error={errors.actorType}>
           {(props) => (
-            <select
-              {...props}
-              value={filters.actorType}
-              onChange={(e) => set({ actorType: e.currentTarget.value as Filters['actorType'] })}
-            >
+            <select {...props} {...form.bind('actorType')}>
               <option value="">Users and tokens</option>
               <option value="user">Users</option>
               <option value="token">Tokens</option>
@@ -179,11 +150,7 @@ export function AuditLog() {
         </Field>
         <Field label="Resource" error={errors.resource}>
           {(props) => (
-            <select
-              {...props}
-              value={filters.resource}
-              onChange={(e) => set({ resource: e.currentTarget.value })}
-            >
+            <select {...props} {...form.bind('resource')}>
               <option value="">All</option>
               {RESOURCES.map((r) => (
                 <option key={r} value={r}>
@@ -197,7 +164,7 @@ export function AuditLog() {
           Show
         </button>
       </form>
-      <FormError message={message} />
+      <FormError message={form.message} />
       {events?.length === 0 && <p>No events match these filters: widen the dates or clear a filter.</p>}
       {events && events.length > 0 && (
         <table class="stack" id="audit">

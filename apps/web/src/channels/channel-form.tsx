@@ -2,6 +2,7 @@ import { type Channel, channelKeys } from '../api/channels.js';
 import { api, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
 import { write } from '../api/query.js';
+import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { type ChannelSchema, type ConfigField, fieldLabel, typeName } from './channel-schema.js';
@@ -236,12 +237,7 @@ export function ChannelForm({
           <Field label="Customer" error={errors['scope.customerId']}>
             {(props) => (
               <select {...props} {...form.bind('scopeCustomer', 'scope.customerId')}>
-                <option value="">Choose a customer</option>
-                {customers.data?.map((c) => (
-                  <option key={c.id} value={String(c.id)}>
-                    {c.name}
-                  </option>
-                ))}
+                <CustomerOptions customers={customers.data} />
               </select>
             )}
           </Field>

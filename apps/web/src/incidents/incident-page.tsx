@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
+import { api, problemText, type Schemas } from '../api/client.js';
 import { incidentKeys, useIncident, useIncidentTimeline } from '../api/incidents.js';
 import { invalidate } from '../api/query.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import { EvidenceDetails } from '../websites/evidence.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 
@@ -142,31 +143,24 @@ export function IncidentPage() {
 }
 
 function Acknowledge({ incidentRef, onDone }: { incidentRef: string; onDone: () => Promise<void> }) {
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({ note: '' }, { body: ({ note }) => (note.trim() ? { note: note.trim() } : {}) });
   const submit = async (event: Event) => {
     event.preventDefault();
+    const body = form.check();
+    if (!body) return;
     const answer = await api.POST('/api/incidents/{incidentRef}/acknowledge', {
       params: { path: { incidentRef } },
-      body: note.trim() ? { note: note.trim() } : {},
+      body,
     });
-    if (answer.error) {
-      setErrors(fieldErrors(answer.error));
-      setFailure(problemText(answer.error));
-      return;
-    }
-    await onDone();
+    if (form.answered(answer)) await onDone();
   };
   return (
     <form onSubmit={submit} class="card" aria-labelledby="acknowledge-title">
       <h2 id="acknowledge-title">Acknowledge</h2>
       <p class="muted">Reminders stop for this incident, and its channels hear who is on it.</p>
-      <FormError message={failure} />
-      <Field label="Note (optional)" error={errors.note}>
-        {(props) => (
-          <input {...props} value={note} maxLength={2000} onInput={(e) => setNote(e.currentTarget.value)} />
-        )}
+      <FormError message={form.message} />
+      <Field label="Note (optional)" error={form.errors.note}>
+        {(props) => <input {...props} maxLength={2000} {...form.bind('note')} />}
       </Field>
       <div class="actions">
         <button type="submit" class="primary">
@@ -178,51 +172,36 @@ function Acknowledge({ incidentRef, onDone }: { incidentRef: string; onDone: () 
 }
 
 function AddNote({ incidentRef, onDone }: { incidentRef: string; onDone: () => Promise<void> }) {
-  const [text, setText] = useState('');
-  const [isPublic, setPublic] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [added, setAdded] = useState(false);
+  const blank = { text: '', public: false };
+  const form = useForm(blank, { body: (values) => values });
   const submit = async (event: Event) => {
     event.preventDefault();
     setAdded(false);
+    const body = form.check();
+    if (!body) return;
     const answer = await api.POST('/api/incidents/{incidentRef}/notes', {
       params: { path: { incidentRef } },
-      body: { text, public: isPublic },
+      body,
     });
-    if (answer.error) {
-      setErrors(fieldErrors(answer.error));
-      setFailure(problemText(answer.error));
-      return;
-    }
-    setText('');
-    setPublic(false);
-    setErrors({});
-    setFailure(null);
+    if (!form.answered(answer)) return;
+    form.reset(blank);
     setAdded(true);
     await onDone();
   };
   return (
     <form onSubmit={submit} class="card" aria-labelledby="note-title">
       <h2 id="note-title">Add a note</h2>
-      <FormError message={failure} />
+      <FormError message={form.message} />
       {added && <Notice>Note added.</Notice>}
-      <Field label="Note" error={errors.text}>
-        {(props) => (
-          <textarea
-            {...props}
-            rows={3}
-            maxLength={5000}
-            value={text}
-            onInput={(e) => setText(e.currentTarget.value)}
-          />
-        )}
+      <Field label="Note" error={form.errors.text}>
+        {(props) => <textarea {...props} rows={3} maxLength={5000} {...form.bind('text')} />}
       </Field>
       <Check
         label="Public: the root cause shown on the status pages listing this website"
-        checked={isPublic}
-        onChange={setPublic}
-        error={errors.public}
+        checked={form.values.public}
+        onChange={(on) => form.set('public', on)}
+        error={form.errors.public}
       />
       <div class="actions">
         <button type="submit" class="primary">

@@ -3,6 +3,7 @@ import { api, problemText, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
 import { type Invitation, peopleKeys, type User, useInvitations, useUsers } from '../api/people.js';
 import { write } from '../api/query.js';
+import { CustomerOptions } from '../customers/customer-options.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormActions, FormError, Notice } from '../ui/form.js';
@@ -77,12 +78,7 @@ function CustomerSelect({
     <Field label={label} error={error}>
       {(props) => (
         <select {...props} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          <option value="">Choose a customer</option>
-          {customers.map((c) => (
-            <option key={c.id} value={String(c.id)}>
-              {c.name}
-            </option>
-          ))}
+          <CustomerOptions customers={customers} />
         </select>
       )}
     </Field>

@@ -8,6 +8,7 @@ import { useCustomerWebsites } from '../api/customers.js';
 import { useVisibleCustomers } from '../api/organization.js';
 import { write } from '../api/query.js';
 import { type StatusPage, statusPageKeys } from '../api/status-pages.js';
+import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 
@@ -98,12 +99,7 @@ export function StatusPageForm({
               form.set('websiteIds', []);
             }}
           >
-            <option value="">Choose a customer</option>
-            {customers.data?.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name}
-              </option>
-            ))}
+            <CustomerOptions customers={customers.data} />
           </select>
         )}
       </Field>

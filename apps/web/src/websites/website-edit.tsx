@@ -5,6 +5,7 @@ import { api, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
 import { write } from '../api/query.js';
 import { useWebsite, websiteKeys } from '../api/websites.js';
+import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { CheckConfigForm } from './check-config-form.js';
@@ -131,12 +132,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
         <Field label="Customer" error={errors.customerId}>
           {(props) => (
             <select {...props} required {...form.bind('customerId')}>
-              <option value="">Choose a customer</option>
-              {(customers.data ?? []).map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {c.name}
-                </option>
-              ))}
+              <CustomerOptions customers={customers.data} />
             </select>
           )}
         </Field>
