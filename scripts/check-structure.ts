@@ -35,7 +35,8 @@ const breaches: string[] = [];
 for (const file of await sourceFiles(LIBS)) {
   if (inside(file, HTTP)) continue;
   const name = relative(root, file);
-  if (file.endsWith('.routes.ts')) breaches.push(`${name}: a route module in a library (move it to apps/api/routes)`);
+  if (file.endsWith('.routes.ts'))
+    breaches.push(`${name}: a route module in a library (move it to apps/api/routes)`);
   const text = await readFile(file, 'utf8');
   for (const [, specifier] of text.matchAll(SPECIFIERS)) {
     const breach = specifier === undefined ? null : breachOf(file, specifier);

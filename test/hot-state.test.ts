@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ApiServices, composeApi } from '../apps/api/compose.js';
 import { CustomerCache, customerRevisions } from '../libs/customers/index.js';
 import { BatchInserter, isDuplicateKey } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
@@ -8,7 +9,6 @@ import {
   MonitorStateRepository,
   MonitorTransitions,
 } from '../libs/monitoring/index.js';
-import { createServices, type Services } from '../libs/services/index.js';
 import { WebsiteCache } from '../libs/websites/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 
@@ -17,13 +17,13 @@ describe('hot state in Redis, durable state in MongoDB', () => {
   let token: string;
   let organizationId: number;
   let redis: Redis;
-  let services: Services;
+  let services: ApiServices;
 
   beforeAll(async () => {
     api = await TestApi.start();
     ({ organizationId, token } = await api.createOrganization(['admin']));
     redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-    services = createServices({
+    services = composeApi({
       db: api.db,
       redis,
       config: api.config,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Db, Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiServices, composeApi } from '../apps/api/compose.js';
 import { AuditEventRepository } from '../libs/audit/index.js';
 import { ApiTokenRepository, apiTokenIndexes, hashToken } from '../libs/auth/index.js';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, KeyLookup, TenantResources } from '../libs/db/index.js';
 import { createLogger } from '../libs/logging/index.js';
-import { createServices, type Services } from '../libs/services/index.js';
 import { StatusPageRepository, statusPageIndexes } from '../libs/status-pages/index.js';
 import {
   createWebsiteBody,
@@ -47,7 +47,7 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
   let countedEmpty: number;
   let website: { id: number; publicId: string };
   /** An API process's services on the recording client: what they send is theirs alone. */
-  let services: Services;
+  let services: ApiServices;
   let redis: Redis;
   const slug = `lookup-${randomUUID().slice(0, 8)}`;
   const finds: Document[] = [];
@@ -83,7 +83,7 @@ describe('lookups on request paths read by primary key (FerretDB explain / docum
     monitored = await connectRecordingFinds(api.config.MONGODB_URL, finds, commands);
     db = monitored.db();
     redis = new Redis(api.config.REDIS_URL);
-    services = createServices({ db, redis, config: api.config, logger: createLogger('test', 'silent') });
+    services = composeApi({ db, redis, config: api.config, logger: createLogger('test', 'silent') });
   });
   afterAll(async () => {
     await services?.close();

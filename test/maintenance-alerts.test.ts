@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeApi } from '../apps/api/compose.js';
 import { createLogger } from '../libs/logging/index.js';
 import { MaintenanceSync } from '../libs/maintenance/index.js';
 import { MonitorStateRepository } from '../libs/monitoring/index.js';
-import { createServices } from '../libs/services/index.js';
 import type { TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import type { Target } from './support/targets.js';
@@ -193,7 +193,7 @@ describe('maintenance windows with a worker: results marked, alerts held back an
       )
       .toBe(startsAt.getTime());
 
-    const services = createServices({
+    const services = composeApi({
       db: api.db,
       redis,
       config: api.config,

@@ -5,7 +5,7 @@ import { ensureIndexes, ID_LISTS, KEY_LOOKUPS, NumberedLists } from '../libs/db/
 import { createLogger } from '../libs/logging/index.js';
 import { RollupRecorder, RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
 import { INCIDENT_LISTS } from '../libs/monitoring/monitor-state.repository.js';
-import { ALL_INDEXES } from '../libs/services/services.js';
+import { ALL_INDEXES } from '../libs/services/index.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 import { judgedByPrimaryKey } from './support/read-plan.js';
 

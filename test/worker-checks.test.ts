@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeApi } from '../apps/api/compose.js';
 import { createLogger } from '../libs/logging/index.js';
 import { systemResolve, TlsContexts } from '../libs/probe/index.js';
-import { createServices } from '../libs/services/index.js';
 import { createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { issue } from './support/pki-forge.js';
@@ -246,7 +246,7 @@ describe('worker: scheduled checks end to end', () => {
 
     // As if it went down two minutes ago: the next check is past the interval.
     const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-    const services = createServices({
+    const services = composeApi({
       db: api.db,
       redis,
       config: api.config,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuditEventRepository } from '../../libs/audit/index.js';
-import { createAuthenticator, OrganizationRepository, tokenFitsRole } from '../../libs/auth/index.js';
+import { createAuthenticator, tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes, OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
@@ -23,23 +23,7 @@ import {
 import type { Logger } from '../../libs/logging/index.js';
 import { CheckFeed, listedStatuses, monitoringGauges } from '../../libs/monitoring/index.js';
 import { PINGS_PER_TOKEN, PingIntake } from '../../libs/monitors/index.js';
-import {
-  AccountPasswords,
-  InvitationRepository,
-  Invitations,
-  KnownDevices,
-  PASSWORD_RESET_MAILS_PER_HOUR,
-  PasswordHasher,
-  PasswordReset,
-  peopleMailRoutes,
-  SIGN_IN_WINDOW_MS,
-  SignIn,
-  signInBudgets,
-  smtpMailer,
-  TwoFactor,
-  TwoFactorRepository,
-  UserAdministration,
-} from '../../libs/people/index.js';
+import { UserAdministration } from '../../libs/people/index.js';
 import {
   createRedisRateLimiter,
   isRedisUnavailable,
@@ -47,10 +31,12 @@ import {
   watchRedisData,
 } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { openProcessServices } from '../../libs/services/index.js';
+import { openConnections } from '../../libs/services/index.js';
 import { ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher } from '../../libs/websites/index.js';
 import { auditRecorder } from './audit-recorder.js';
+import { composeApi } from './compose.js';
+import { composePeople } from './compose-people.js';
 import { customerCallerRoutes } from './customer-gates.js';
 import { withTwoFactorEnrolment } from './enrolment-gate.js';
 import { accountLinkRoutes } from './routes/account-links.js';
@@ -109,15 +95,15 @@ export async function startApi(
         },
       })
     : undefined;
-  const connections = await openProcessServices({
+  const connections = await openConnections({
     name: 'api',
     config,
     logger,
     jobs: false,
     signal: options.signal,
-    pageBuilder,
   });
-  const { mongo, redis, services } = connections;
+  const { mongo, redis } = connections;
+  const services = composeApi({ db: mongo.db, redis, config, logger, pageBuilder });
   // Credential headers of websites stored before they were sealed (idempotent; none after the first start).
   const sealedHeaders = await services.websiteRepository.sealCredentialHeaders(services.secrets);
   if (sealedHeaders > 0)
@@ -137,51 +123,15 @@ export async function startApi(
     keyPrefix: config.REDIS_KEY_PREFIX,
     limit: config.AUTH_FAILURES_PER_MINUTE,
   });
-  const twoFactor = new TwoFactor({
-    repository: new TwoFactorRepository(mongo.db),
-    secrets: services.secrets,
-    codeFailures: createRedisRateLimiter({
-      redis,
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      limit: config.SIGN_IN_FAILURES_PER_ACCOUNT,
-      windowMs: SIGN_IN_WINDOW_MS,
-    }),
-  });
-  const organizations = new OrganizationRepository(mongo.db);
-  const organizationName = async (organizationId: number) =>
-    (await organizations.findById(organizationId))?.name ?? null;
-  // People's mail: SMTP_URL, else the organization's e-mail channel.
-  const peopleMail = peopleMailRoutes({
-    smtp: smtpMailer(config),
-    channelMailer: (organizationId) =>
-      services.channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
-    anyChannel: () => services.channels.anyMailChannel(),
-  });
-  // One bounded pool for every password hash of this process (sign-ins, new passwords).
-  const hasher = new PasswordHasher({
-    concurrency: config.PASSWORD_HASH_CONCURRENCY,
-    queue: config.PASSWORD_HASH_QUEUE,
+  const { organizations } = services;
+  const { twoFactor, passwords, signIn, invitations, passwordReset, organizationName } = composePeople({
+    db: mongo.db,
+    redis,
+    config,
+    logger,
     metrics,
-  });
-  const signInLimits = signInBudgets(redis, config, authFailureLimiter);
-  const passwords = new AccountPasswords({
-    users: services.users,
-    hasher,
-    sessions: services.sessions,
-    organizationName,
-    accountFailures: signInLimits.accountFailures,
-  });
-  const signIn = new SignIn({
-    users: services.users,
-    sessions: services.sessions,
-    hasher,
-    budgets: signInLimits,
-    devices: new KnownDevices(redis, config.REDIS_KEY_PREFIX),
-    twoFactor,
-    twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
-    mailRoutes: peopleMail,
-    mail: config,
-    log: logger,
+    services,
+    authFailureLimiter,
   });
   const ownerOf = (website: { organizationId: number; customerId: number }) =>
     loadCustomerWithPackage(
@@ -209,35 +159,7 @@ export async function startApi(
   });
   const packageOfCustomer = async (organizationId: number, customerId: number) =>
     (await services.customerRepository.findById(organizationId, customerId))?.packageId ?? null;
-  const customerExists = async (organizationId: number, customerId: number) =>
-    (await services.customerRepository.findById(organizationId, customerId)) !== null;
-  const invitations = new Invitations({
-    invitations: new InvitationRepository(mongo.db),
-    users: services.users,
-    passwords,
-    sessions: signIn,
-    mailRoutes: peopleMail,
-    mail: config,
-    customerExists,
-    log: logger,
-    mailBudget: services.mailBudget,
-    resendAfterMs: config.INVITATION_RESEND_SECONDS * 1000,
-  });
-  const passwordReset = new PasswordReset({
-    users: services.users,
-    passwords,
-    redis,
-    prefix: config.REDIS_KEY_PREFIX,
-    mailRoutes: peopleMail,
-    mail: config,
-    mailsPerUser: createRedisRateLimiter({
-      redis,
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      limit: PASSWORD_RESET_MAILS_PER_HOUR,
-      windowMs: 3600_000,
-    }),
-    mailBudget: services.mailBudget,
-  });
+  const { customerExists } = services;
   // Built once, at the first request (every route is declared by then), not per request: the
   // document is public and converting every schema took ~100 ms a request (now ~11 ms to send).
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -537,6 +459,7 @@ export async function startApi(
       await fleet.stop();
       await pageBuilder?.close();
       await pingIntake.close();
+      await services.close();
       await connections.close();
     },
   };

@@ -2,9 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AppConfig } from '../../libs/config/index.js';
 import { connectMongo } from '../../libs/db/index.js';
 import { createLogger } from '../../libs/logging/index.js';
+import { MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
+import { RollupRepository } from '../../libs/monitoring/index.js';
+import { MonitorRepository } from '../../libs/monitors/index.js';
 import { connectRedis } from '../../libs/redis/index.js';
-import { createServices } from '../../libs/services/index.js';
+import { createRecords, monitorStates } from '../../libs/services/index.js';
 import { servePageBuilds } from '../../libs/status-pages/index.js';
+import { listedCustomersOf, localPageBuilder, monitoringReadsOf } from './compose-pages.js';
 
 /**
  * The API's thread that builds public status pages (see ThreadPageBuilder): connections of its
@@ -24,6 +28,26 @@ const redis = await connectRedis(config.REDIS_URL, {
   role: 'command',
   cluster: config.REDIS_CLUSTER,
 });
-await servePageBuilds(parentPort, createServices({ db: mongo.db, redis, config, logger }).statusPageBuilder);
+const { db } = mongo;
+const records = createRecords({ db, redis, config, logger });
+const states = monitorStates(db, redis, config);
+const reads = monitoringReadsOf({
+  redis,
+  config,
+  states,
+  rollups: new RollupRepository(db),
+  listedCustomers: listedCustomersOf(records),
+});
+const builder = localPageBuilder({
+  db,
+  redis,
+  config,
+  records,
+  reads,
+  states,
+  monitors: new MonitorRepository(db),
+  windows: new MaintenanceWindowRepository(db),
+});
+await servePageBuilds(parentPort, builder);
 await redis.quit().catch(() => redis.disconnect());
 await mongo.client.close();

@@ -4,12 +4,13 @@ import type { AppConfig } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
 import { pingMongo } from '../../libs/db/index.js';
 import { EventOutbox } from '../../libs/events/index.js';
-import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
+import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { SYSTEM } from '../../libs/monitoring/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
-import { openProcessServices } from '../../libs/services/index.js';
+import { openConnections } from '../../libs/services/index.js';
+import { composeNotifier } from './compose.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
 const REPORTS_EVERY_MS = 60_000;
@@ -30,14 +31,15 @@ export async function startNotifier(
   logger: Logger,
   options: { signal?: AbortSignal; defaultMetrics?: boolean } = {},
 ): Promise<RunningService & { metrics: Registry }> {
-  const connections = await openProcessServices({
+  const connections = await openConnections({
     name: 'notifier',
     config,
     logger,
     jobs: true,
     signal: options.signal,
   });
-  const { mongo, redis, blocking, services } = connections;
+  const { mongo, redis, blocking } = connections;
+  const services = composeNotifier({ db: mongo.db, redis, config, logger });
   const http = new GuardedHttp(
     { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, exemptAddresses: config.PROBE_EXEMPT_ADDRESSES },
     config.DELIVERY_TIMEOUT_SECONDS * 1000,
@@ -165,6 +167,7 @@ export async function startNotifier(
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
+      await services.close();
       await connections.close();
     },
   };

@@ -7,7 +7,7 @@ import {
 } from '../../libs/customers/index.js';
 import { BatchInserter, LastReadCache, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
-import { createMetricsRegistry, startOpsServer } from '../../libs/http/index.js';
+import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
@@ -44,10 +44,11 @@ import {
   regionDueKey,
   startDueLanes,
 } from '../../libs/scheduler/index.js';
-import { openProcessServices, type Services } from '../../libs/services/index.js';
+import { openConnections } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
+import { composeWorker } from './compose.js';
+import { startHousekeeping } from './housekeeping.js';
 
-const RETENTION_CLEANUP_MS = 10 * 60_000;
 const RECONCILE_EVERY_MS = 5 * 60_000;
 const WARM_UP_WAIT_MS = 60_000;
 /** Customer and package change rarely: a check may see such a change up to this late. */
@@ -98,8 +99,9 @@ export async function startWorker(
     logger.warn({ ip }, 'NODE_PUBLIC_IP not set: publishing the first external IPv4 address');
   const probe = probeOptions(config, options.probe);
   const { signal } = options;
-  const connections = await openProcessServices({ name: 'worker', config, logger, jobs: true, signal });
-  const { mongo, redis, blocking, services } = connections;
+  const connections = await openConnections({ name: 'worker', config, logger, jobs: true, signal });
+  const { mongo, redis, blocking } = connections;
+  const services = composeWorker({ db: mongo.db, redis, config, logger });
   const { results, states } = services;
   const mongoHealth = watchMongoHealth(mongo, { logger });
   // Many concurrent checks share one insertMany; a check completes once its result is stored.
@@ -125,7 +127,7 @@ export async function startWorker(
     logger,
     intervalMs: options.heartbeatIntervalMs,
   });
-  await services.customers.reconcileCancellations();
+  await services.cancellations.reconcileCancellations();
   await services.reconciler.run();
   await maintenance.reconcile();
   const fleet = startFleetWatcher({
@@ -143,7 +145,7 @@ export async function startWorker(
     onLost: async () => {
       await services.reconciler.run();
       await maintenance.reconcile();
-      await services.customers.reconcileCancellations();
+      await services.cancellations.reconcileCancellations();
       await reconcileMonitors();
     },
   });
@@ -164,7 +166,7 @@ export async function startWorker(
     connection: blocking,
     prefix: config.REDIS_KEY_PREFIX,
     logger,
-    cancel: (job) => services.customers.applyDueCancellation(job),
+    cancel: (job) => services.cancellations.applyDueCancellation(job),
   });
   const maintenanceWorker = startMaintenanceWorker({
     connection: blocking,
@@ -195,35 +197,8 @@ export async function startWorker(
     refusedStateWrites: () => services.transitions.refusedWrites,
     unannouncedEvents: () => services.events.announceFailures,
   });
-  // Rollups kept the former way are folded into the per-website documents, one worker at a time.
-  void services.rollups
-    .foldLegacyRollups((work) => services.mutex.ifFree('rollups:legacy-fold', work))
-    .then(
-      (folded) => folded > 0 && logger.info({ folded }, 'rollups of the former layout folded in'),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'rollups of the former layout not folded in yet; retried at the next start',
-        ),
-    );
-  // After a month's turn, each website's last two months are folded (every region in one document),
-  // one worker at a time, so the month's reports read one document per website and month.
-  const foldLastMonth = () =>
-    services.rollups
-      .foldSettledMonths(
-        new Date(),
-        (after, limit) => websitesAfter(services, after, limit),
-        (work) => services.mutex.ifFree('rollups:month-fold', work),
-      )
-      .then(
-        (folded) => folded > 0 && logger.info({ folded }, "websites' last months of rollups folded"),
-        (error: unknown) =>
-          logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'rollups of the last months not folded yet; retried in 10 minutes',
-          ),
-      );
-  void foldLastMonth();
+  const monitorRepository = new MonitorRepository(mongo.db);
+  const housekeeping = startHousekeeping({ services, monitorRepository, logger });
   const rollups = new RollupRecorder(services.rollups, {
     logger,
     mongo: mongoHealth,
@@ -294,7 +269,6 @@ export async function startWorker(
     },
   });
   // Heartbeats, DNS and port checks: their own due sets in Redis, decided on the same transition path.
-  const monitorRepository = new MonitorRepository(mongo.db);
   const monitorRunner: MonitorRunner = new MonitorRunner({
     repository: monitorRepository,
     websites: runnerWebsites,
@@ -384,26 +358,6 @@ export async function startWorker(
     },
     { logger },
   );
-  const cleanup = setInterval(() => {
-    Promise.all([
-      results.deleteExpired(new Date()),
-      services.rollups.deleteExpired(new Date()),
-      monitorRepository.deleteExpiredLog(new Date()),
-    ]).then(
-      ([deleted, rolledUp, monitorLog]) =>
-        deleted + rolledUp + monitorLog > 0 &&
-        logger.info(
-          { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog },
-          'expired check results, rollups and monitor logs removed',
-        ),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'retention cleanup failed',
-        ),
-    );
-    void foldLastMonth();
-  }, RETENTION_CLEANUP_MS);
   const ops = await startOpsServer({
     port: config.METRICS_PORT,
     host: config.HOST,
@@ -423,7 +377,7 @@ export async function startWorker(
     metrics,
     async stop() {
       await ops?.close();
-      clearInterval(cleanup);
+      housekeeping.stop();
       clearInterval(droppedLog);
       clearInterval(reconcile);
       await redisData.stop();
@@ -436,23 +390,8 @@ export async function startWorker(
       if (lost > 0) logger.error({ lost }, 'MongoDB did not come back before shutdown: kept results lost');
       mongoHealth.stop();
       await heartbeat.stop();
+      await services.close();
       await connections.close();
     },
   };
-}
-
-/** Up to `limit` websites after `after`, organization by organization, from their lists. */
-async function websitesAfter(
-  services: Pick<Services, 'organizations' | 'websiteRepository'>,
-  after: { organizationId: number; websiteId: number },
-  limit: number,
-): Promise<Array<{ organizationId: number; websiteId: number }>> {
-  const found: Array<{ organizationId: number; websiteId: number }> = [];
-  for (const organizationId of await services.organizations.idsFrom(after.organizationId)) {
-    const afterId = organizationId === after.organizationId ? after.websiteId : 0;
-    const ids = await services.websiteRepository.idsAfter(organizationId, afterId, limit - found.length);
-    found.push(...ids.map((websiteId) => ({ organizationId, websiteId })));
-    if (found.length >= limit) break;
-  }
-  return found;
 }

@@ -23,6 +23,7 @@ export {
   customerLock,
 } from './customer.service.js';
 export { CustomerCache, customerRevisions } from './customer-cache.js';
+export { CustomerCancellations } from './customer-cancellations.js';
 export {
   type CancellationJobData,
   CUSTOMER_LIFECYCLE_QUEUE,

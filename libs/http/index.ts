@@ -17,6 +17,7 @@ export type { Outage } from './problem.middleware.js';
 export { serviceUnavailable } from './problem.middleware.js';
 export { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
 export { limitedPerAddress, type PublicBudget } from './public-limit.js';
+export type { ReadinessCheck } from './readiness.js';
 export {
   type Access,
   type Admission,
@@ -28,4 +29,4 @@ export {
   StreamedBody,
 } from './route.js';
 export { type Framing, setContentSecurityPolicy } from './security-headers.js';
-export { probeRoutes, type ReadinessCheck, systemRoutes } from './system.routes.js';
+export { systemRoutes } from './system.routes.js';

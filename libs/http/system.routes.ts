@@ -2,18 +2,8 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { AppError } from './app-error.js';
 import { PROBLEM_TYPES, type ProblemSlug } from './problem-types.js';
+import { NOT_READY_RETRY_AFTER, notReadyDetail, type ReadinessCheck, readinessOf } from './readiness.js';
 import { defineRoute, type Route } from './route.js';
-
-/** A dependency the readiness probe checks. */
-export interface ReadinessCheck {
-  name: string;
-  isReady(): Promise<boolean>;
-  /**
-   * Set when the process goes on working without it (the worker checks through a MongoDB outage):
-   * while it is down the answer is 200 `degraded`, with this said in `degraded`, not 503.
-   */
-  whileDown?: string;
-}
 
 const readiness = z
   .object({
@@ -25,10 +15,7 @@ const readiness = z
   .meta({ id: 'Readiness' });
 
 /** Liveness, readiness and metrics: what every process serves (the worker and notifier on METRICS_PORT). */
-export function probeRoutes(options: {
-  readinessChecks: readonly ReadinessCheck[];
-  metrics: Registry;
-}): Route[] {
+function probeRoutes(options: { readinessChecks: readonly ReadinessCheck[]; metrics: Registry }): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -50,28 +37,14 @@ export function probeRoutes(options: {
       success: { status: 200, description: 'Ready', schema: readiness },
       problems: [503],
       handle: async () => {
-        const results = await Promise.all(
-          options.readinessChecks.map(
-            async (check) => [check.name, (await check.isReady()) ? 'up' : 'down'] as const,
-          ),
-        );
-        const checks = Object.fromEntries(results);
-        const downChecks = options.readinessChecks.filter((check) => checks[check.name] === 'down');
-        const down = downChecks.filter((check) => check.whileDown === undefined).map((check) => check.name);
-        if (down.length > 0) {
+        const answer = await readinessOf(options.readinessChecks);
+        if (answer.status === 'not-ready')
           throw new AppError('service-unavailable', {
-            detail: `Not ready: ${down.join(', ')} unreachable.`,
-            headers: { 'Retry-After': '5' },
-            extensions: { checks },
+            detail: notReadyDetail(answer.down),
+            headers: { 'Retry-After': NOT_READY_RETRY_AFTER },
+            extensions: { checks: answer.checks },
           });
-        }
-        if (downChecks.length > 0)
-          return {
-            status: 'degraded' as const,
-            checks,
-            degraded: Object.fromEntries(downChecks.map((check) => [check.name, check.whileDown ?? ''])),
-          };
-        return { status: 'ready' as const, checks };
+        return answer;
       },
     }),
     defineRoute({

@@ -1,3 +1,4 @@
+export { ChannelListings } from './channel-listings.js';
 export {
   CHECK_FEATURES,
   checkConfigView,
@@ -5,6 +6,7 @@ export {
   mergeCheckConfig,
   patchCheckConfigBody,
 } from './check-config.schema.js';
+export { rescheduleWebsitesOf } from './customer-reschedule.js';
 export { FLEET_WATCH_INTERVAL_MS, startFleetWatcher } from './fleet-watcher.js';
 export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.js';
 export { openRequest } from './secret-request.js';

@@ -10,6 +10,7 @@ import { includesFeature, type PackageDocument, type PackageRepository } from '.
 import type { SecretBox } from '../secrets/index.js';
 import type { TargetGuard } from '../targets/index.js';
 import { type CheckConfigPatch, lackedFeature, mergeCheckConfig } from './check-config.schema.js';
+import { rescheduleWebsitesOf } from './customer-reschedule.js';
 import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { UUID, type WebsiteInput } from './website.schema.js';
 import { type BatchItem, type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
@@ -431,36 +432,11 @@ export class WebsiteService implements CustomerWebsitesPort {
     });
   }
 
-  /** After a channel's deletion: no website lists it any more. */
-  async detachChannel(organizationId: number, channelId: number): Promise<void> {
-    for (const id of await this.deps.websites.idsListingChannel(organizationId, channelId)) {
-      await this.deps.mutex.withLock(websiteLock(id), async () => {
-        const website = await this.deps.websites.findByRef(organizationId, { id });
-        if (!website?.notificationChannelIds.includes(channelId)) return;
-        await this.deps.websites.replace({
-          ...website,
-          notificationChannelIds: website.notificationChannelIds.filter((listed) => listed !== channelId),
-          updatedAt: new Date(),
-        });
-      });
-    }
-  }
-
-  countListingChannelOutsideCustomer(organizationId: number, channelId: number, customerId: number) {
-    return this.deps.websites.countListingChannelOutsideCustomer(organizationId, channelId, customerId);
-  }
-
   countByCustomer(organizationId: number, customerId: number): Promise<number> {
     return this.deps.websites.countByCustomer(organizationId, customerId);
   }
 
   async rescheduleCustomer(organizationId: number, customerId: number): Promise<void> {
-    const owner = await this.owner(organizationId, customerId);
-    for (const { id } of await this.deps.websites.listByCustomer(organizationId, customerId)) {
-      await this.deps.mutex.withLock(websiteLock(id), async () => {
-        const website = await this.deps.websites.findByRef(organizationId, { id });
-        if (website) await this.deps.scheduling.sync(website, owner.customer, owner.pkg);
-      });
-    }
+    await rescheduleWebsitesOf(this.deps, await this.owner(organizationId, customerId));
   }
 }

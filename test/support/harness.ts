@@ -3,13 +3,13 @@ import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { inject } from 'vitest';
 import { type ApiServer, startApi } from '../../apps/api/api.js';
+import { type ApiServices, composeApi } from '../../apps/api/compose.js';
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, loadConfig } from '../../libs/config/index.js';
 import type { Scope } from '../../libs/contract/index.js';
 import { createLogger } from '../../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';
-import { createServices, type Services } from '../../libs/services/index.js';
 
 /** A URL of the shared test MongoDB pointing at a database of its own. */
 export function uniqueMongoUrl(base = inject('mongoUrl')): string {
@@ -193,10 +193,10 @@ export async function scheduledInterval(
  */
 export async function withServices<T>(
   api: TestApi,
-  work: (services: Services, redis: Redis) => Promise<T>,
+  work: (services: ApiServices, redis: Redis) => Promise<T>,
 ): Promise<T> {
   const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
-  const services = createServices({
+  const services = composeApi({
     db: api.db,
     redis,
     config: api.config,

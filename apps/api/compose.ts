@@ -1,0 +1,278 @@
+import type { Db } from 'mongodb';
+import { DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/alerts/index.js';
+import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
+import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
+import {
+  CustomerLifecycleQueue,
+  CustomerService,
+  loadCustomerWithPackage,
+} from '../../libs/customers/index.js';
+import { MailBudget } from '../../libs/fair-share/index.js';
+import type { Logger } from '../../libs/logging/index.js';
+import { MaintenanceQueue, MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
+import { RollupRepository } from '../../libs/monitoring/index.js';
+import {
+  HeartbeatTokens,
+  MonitorRepository,
+  MonitorService,
+  MonitorSummaries,
+  monitorRevisions,
+} from '../../libs/monitors/index.js';
+import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
+import { LogoStore } from '../../libs/organizations/index.js';
+import { PackageCache } from '../../libs/packages/index.js';
+import { SessionStore, UserRepository } from '../../libs/people/index.js';
+import { probeOptionsFrom } from '../../libs/probe/index.js';
+import type { Redis } from '../../libs/redis/index.js';
+import { SERVICE_VERSION } from '../../libs/runtime/index.js';
+import { DueSet, heartbeatDeadlinesKey, regionDueKey } from '../../libs/scheduler/index.js';
+import { SecretBox } from '../../libs/secrets/index.js';
+import { createCheckPath, createReports } from '../../libs/services/index.js';
+import {
+  type PageBuilder,
+  PublicStatusPages,
+  SharedPublishedPages,
+  StatusPageRepository,
+  StatusPageRevisions,
+  StatusPageService,
+} from '../../libs/status-pages/index.js';
+import {
+  ChannelListings,
+  WebsiteCache,
+  WebsiteSearchIndex,
+  WebsiteService,
+} from '../../libs/websites/index.js';
+import { composeImports } from './compose-imports.js';
+import { listedCustomersOf, localPageBuilder, monitoringReadsOf } from './compose-pages.js';
+
+/**
+ * Websites an API process keeps in memory for its lists (the app's overview reads them every few
+ * seconds): ~3 KB each, so about 60 MB at most.
+ */
+const LISTED_WEBSITES_KEPT = 20_000;
+
+/** Packages a process keeps in memory for its website writes (~0.5 KB each). */
+const PACKAGES_KEPT = 5_000;
+
+export interface ApiDeps {
+  db: Db;
+  redis: Redis;
+  config: AppConfig;
+  logger: Logger;
+  /** Where public pages are built (the API: a thread of their own); default, in this thread. */
+  pageBuilder?: PageBuilder;
+}
+
+/**
+ * What the API serves, built once and explicitly: each piece is given what it needs, in an order
+ * where nothing reaches a piece built after it. The channels' port into websites (ChannelListings)
+ * is built from the repository alone, so the channel service comes before the website service
+ * that lists channels.
+ */
+export function composeApi(deps: ApiDeps) {
+  const { db, redis, config } = deps;
+  const prefix = config.REDIS_KEY_PREFIX;
+  const guard = {
+    allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS,
+    exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
+  };
+  const secrets = new SecretBox(requireSecretsKey(config), config.SECRETS_KEYS_PREVIOUS);
+  const checkPath = createCheckPath(deps);
+  const { records, states, notificationQueue } = checkPath;
+  const { mutex } = records;
+  const organizations = new OrganizationRepository(db);
+  const rollups = new RollupRepository(db);
+  const maintenanceWindows = new MaintenanceWindowRepository(db);
+  const maintenanceQueue = new MaintenanceQueue(redis, prefix);
+  const lifecycle = new CustomerLifecycleQueue(redis, prefix);
+  const listedCustomers = listedCustomersOf(records);
+  const listedWebsites = records.copies.websites.keptBy(
+    new WebsiteCache(
+      { websites: records.websites, revisions: records.revisions.websites, staleWhileUnavailable: false },
+      LISTED_WEBSITES_KEPT,
+    ),
+  );
+  const packageCopies = records.copies.packages.keptBy(
+    new PackageCache(records.packages, records.revisions.packages, PACKAGES_KEPT),
+  );
+  const customerExists = async (organizationId: number, customerId: number) =>
+    (await records.customers.findById(organizationId, customerId)) !== null;
+
+  const channelRepository = new ChannelRepository(db);
+  const channels = new ChannelService({
+    channels: channelRepository,
+    secrets,
+    mutex,
+    guard,
+    customers: { exists: customerExists },
+    websites: new ChannelListings({ websites: records.websites, mutex }),
+  });
+  const websites = new WebsiteService({
+    websites: records.websites,
+    search: new WebsiteSearchIndex(redis, prefix),
+    cache: listedWebsites,
+    customers: records.customers,
+    packages: records.packages,
+    // A write's customer and package: a Redis GET each, not two MongoDB reads.
+    owners: { customers: listedCustomers, packages: packageCopies },
+    secrets,
+    mutex,
+    scheduling: checkPath.scheduling,
+    channels,
+    guard,
+    afterDelete: async (website) => {
+      await maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
+      // Drops the planned boundary job and the website's maintenance state.
+      await maintenanceQueue.syncSoon(website.organizationId, website.id);
+    },
+  });
+  const statusPageRepository = new StatusPageRepository(db);
+  const statusPageRevisions = new StatusPageRevisions(redis, prefix);
+  const statusPages = new StatusPageService({
+    pages: statusPageRepository,
+    mutex,
+    revisions: statusPageRevisions,
+    owners: {
+      customerExists,
+      websiteIdsOf: async (organizationId, customerId) =>
+        (await records.websites.listByCustomer(organizationId, customerId)).map((w) => w.id),
+    },
+  });
+  const customers = new CustomerService({
+    customers: records.customers,
+    packages: records.packages,
+    mutex,
+    lifecycle,
+    websites,
+    channels,
+    statusPages,
+  });
+  const monitorRepository = new MonitorRepository(db);
+  const monitorSummaries = new MonitorSummaries(redis, prefix);
+  const heartbeatTokens = new HeartbeatTokens(redis, prefix);
+  const monitors = new MonitorService({
+    repository: monitorRepository,
+    website: (organizationId, ref) => websites.get(organizationId, ref),
+    owner: (website) =>
+      loadCustomerWithPackage(
+        records.customers,
+        records.packages,
+        website.organizationId,
+        website.customerId,
+      ),
+    states,
+    mutex,
+    secrets,
+    tokens: heartbeatTokens,
+    deadlines: new DueSet(redis, heartbeatDeadlinesKey(prefix)),
+    regionDue: (region, lane) => new DueSet(redis, regionDueKey(prefix, region, lane)),
+    guard,
+    pingUrl: (token) => appLink(config, `/ping/${token}`).href,
+    summaries: monitorSummaries,
+    probe: probeOptionsFrom({ ...guard, extraCaFile: config.PROBE_EXTRA_CA_FILE, version: SERVICE_VERSION }),
+    dnsResolvers: config.DNS_RESOLVERS,
+    revisions: monitorRevisions(redis, prefix),
+  });
+  const logos = new LogoStore(db);
+  const reports = createReports({
+    ...deps,
+    records,
+    organizations,
+    rollups,
+    states,
+    monitors: monitorRepository,
+    windows: maintenanceWindows,
+    logos,
+    organizationMailer: (organizationId) =>
+      channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
+  });
+  const mailBudget = new MailBudget({
+    redis,
+    prefix,
+    perOrganization: config.MAIL_PER_ORGANIZATION_PER_HOUR,
+    perRecipient: config.MAIL_PER_RECIPIENT_PER_HOUR,
+  });
+  const deliveries = new DeliveryRepository(db);
+  const monitoringReads = monitoringReadsOf({ ...deps, states, rollups, listedCustomers });
+  const pages = { states, monitors: monitorRepository, windows: maintenanceWindows };
+  const { imports, exportSources } = composeImports({
+    ...deps,
+    records,
+    listedWebsites,
+    guard,
+    customers,
+    websites,
+    channels,
+    channelRepository,
+    statusPages,
+    monitors,
+    monitorRepository,
+    maintenanceWindows,
+    maintenanceQueue,
+  });
+  return {
+    ...checkPath,
+    secrets,
+    mutex,
+    customerExists,
+    customerRepository: records.customers,
+    websiteRepository: records.websites,
+    websiteRevisions: records.revisions.websites,
+    packages: records.packages,
+    listedCustomers,
+    organizations,
+    tokens: new ApiTokenRepository(db),
+    users: new UserRepository(db),
+    /** Signed-in people's sessions (Redis). */
+    sessions: new SessionStore(redis, prefix, {
+      idleMs: config.SESSION_IDLE_SECONDS * 1000,
+      absoluteMs: config.SESSION_LIFETIME_SECONDS * 1000,
+      maxPerUser: config.SESSION_MAX_PER_USER,
+    }),
+    rollups,
+    maintenanceWindows,
+    maintenanceQueue,
+    lifecycle,
+    channels,
+    websites,
+    customers,
+    statusPages,
+    publicStatusPages: new PublicStatusPages({
+      ...monitoringReads,
+      pageCacheBytes: config.STATUS_PAGE_CACHE_MIB * 1024 * 1024,
+      pages: statusPageRepository,
+      revisions: statusPageRevisions,
+      shared: new SharedPublishedPages(redis, prefix),
+      builder: deps.pageBuilder ?? localPageBuilder({ ...deps, records, reads: monitoringReads, ...pages }),
+      websites: records.websites,
+    }),
+    monitoringReads,
+    monitorRepository,
+    /** Each website's monitors' names and health (Redis), as lists of websites read them. */
+    monitorSummaries,
+    heartbeatTokens,
+    monitors,
+    logos,
+    reportSources: reports.sources,
+    reportPrinter: reports.printer,
+    reportMailings: reports.mailings,
+    mailBudget,
+    deliveries,
+    deliveryRequests: new DeliveryRequests({
+      channels: channelRepository,
+      deliveries,
+      owed: new OwedAttempts(db),
+      queue: notificationQueue,
+      mailBudget,
+    }),
+    imports,
+    exportSources,
+    /** Closes the queues and the report printer (the connections are the process's). */
+    async close() {
+      await Promise.all([checkPath.close(), lifecycle.close(), maintenanceQueue.close()]);
+      await reports.printer.close();
+    },
+  };
+}
+
+export type ApiServices = ReturnType<typeof composeApi>;

@@ -1,0 +1,47 @@
+import { deliveryIndexes, owedAttemptIndexes } from '../alerts/index.js';
+import { apiTokenIndexes, organizationIndexes } from '../auth/index.js';
+import { customerIndexes } from '../customers/index.js';
+import type { CollectionIndexes } from '../db/index.js';
+import { eventIndexes } from '../events/index.js';
+import { maintenanceWindowIndexes } from '../maintenance/index.js';
+import {
+  checkResultIndexes,
+  monitoringIndexes,
+  rollupIndexes,
+  rollupMonthIndexes,
+} from '../monitoring/index.js';
+import { monitorIndexes } from '../monitors/index.js';
+import { monitoringNodeIndexes } from '../nodes/index.js';
+import { channelIndexes } from '../notifications/index.js';
+import { packageIndexes } from '../packages/index.js';
+import { invitationIndexes, userIndexes } from '../people/index.js';
+import { reportMailingIndexes } from '../reports/index.js';
+import { statusPageIndexes } from '../status-pages/index.js';
+import { websiteIndexes } from '../websites/index.js';
+import { storedNamesCleaning } from './stored-names.js';
+
+/** Every collection's indexes, created at start by each process. */
+export const ALL_INDEXES: readonly CollectionIndexes[] = [
+  organizationIndexes,
+  apiTokenIndexes,
+  userIndexes,
+  invitationIndexes,
+  monitoringNodeIndexes,
+  packageIndexes,
+  customerIndexes,
+  websiteIndexes,
+  checkResultIndexes,
+  rollupIndexes,
+  rollupMonthIndexes,
+  statusPageIndexes,
+  ...monitoringIndexes,
+  ...monitorIndexes,
+  eventIndexes,
+  maintenanceWindowIndexes,
+  channelIndexes,
+  ...deliveryIndexes,
+  owedAttemptIndexes,
+  reportMailingIndexes,
+  // Last: it reads the named collections.
+  storedNamesCleaning,
+];
