@@ -4,16 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuditEventRepository } from '../../libs/audit/index.js';
-import { createAuthenticator, tokenFitsRole } from '../../libs/auth/index.js';
+import { tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { loadCustomerWithPackage } from '../../libs/customers/index.js';
 import { dashboardRoutes, OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
-import { notFound } from '../../libs/errors/index.js';
 import { OrganizationShare } from '../../libs/fair-share/index.js';
 import {
   buildOpenApiDocument,
-  createAccessGuard,
   createHttpApp,
   createMetricsRegistry,
   limitedPerAddress,
@@ -34,11 +32,11 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openConnections } from '../../libs/services/index.js';
 import { ThreadPageBuilder } from '../../libs/status-pages/index.js';
 import { startFleetWatcher } from '../../libs/websites/index.js';
+import { apiGuard } from './access.js';
 import { auditRecorder } from './audit-recorder.js';
 import { composeApi } from './compose.js';
 import { composePeople } from './compose-people.js';
-import { customerCallerRoutes } from './customer-gates.js';
-import { withTwoFactorEnrolment } from './enrolment-gate.js';
+import { startApiHousekeeping } from './housekeeping.js';
 import { accountLinkRoutes } from './routes/account-links.js';
 import { asCodeRoutes } from './routes/as-code.js';
 import { auditRoutes } from './routes/audit.js';
@@ -69,9 +67,6 @@ import { websiteRoutes } from './routes/websites.js';
 const TYPICAL_EXPORT_MS = 5_000;
 const TYPICAL_REPORT_MS = 2_000;
 const TYPICAL_IMPORT_READ_MS = 1_000;
-
-/** How often the API deletes audit events past their retention, and invitations no longer usable. */
-const AUDIT_RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
@@ -369,28 +364,7 @@ export async function startApi(
       organizationOfEmail: async (email) => (await services.users.findByEmail(email))?.organizationId ?? null,
     }),
     // A person the organization requires two-factor of, not yet enrolled, reaches only the enrolment.
-    guard: withTwoFactorEnrolment(
-      createAccessGuard({
-        authenticate: createAuthenticator(services.tokens, logger),
-        authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
-        customerCallerRoutes: customerCallerRoutes({
-          website: (organizationId, ref) => services.websites.get(organizationId, ref),
-          incident: async (organizationId, ref) => {
-            const incident = await services.states.incident(organizationId, ref);
-            if (!incident) throw notFound('No such incident');
-            return services.websites.get(organizationId, String(incident.websiteId));
-          },
-          statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
-          packageOfCustomer,
-        }),
-        rateLimiter: createRedisRateLimiter({
-          redis,
-          keyPrefix: config.REDIS_KEY_PREFIX,
-          limit: config.RATE_LIMIT_PER_MINUTE,
-        }),
-        authFailureLimiter,
-      }),
-    ),
+    guard: apiGuard({ services, signIn, redis, config, logger, authFailureLimiter, packageOfCustomer }),
   });
 
   const server = app.listen(config.PORT, config.HOST);
@@ -407,34 +381,7 @@ export async function startApi(
     reconciler: services.reconciler,
     logger,
   });
-  // Audit events are written by the API, so it deletes them after AUDIT_RETENTION_DAYS too.
-  const removeExpiredAuditEvents = () =>
-    auditEvents.deleteExpired(new Date()).then(
-      (deleted) => deleted > 0 && logger.info({ deleted }, 'expired audit events removed'),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'audit retention failed',
-        ),
-    );
-  // Invitations expired (past the week they stay listed) or used, a bounded batch a pass.
-  let invitationsAfterId = 0;
-  const purgeInvitations = () =>
-    invitations.purge(new Date(), invitationsAfterId).then(
-      ({ expired, used, nextAfterId }) => {
-        invitationsAfterId = nextAfterId;
-        if (expired + used > 0) logger.info({ expired, used }, 'unusable invitations purged');
-      },
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'invitation purge failed',
-        ),
-    );
-  let auditRetentionRun = Promise.all([removeExpiredAuditEvents(), purgeInvitations()]);
-  const auditRetention = setInterval(() => {
-    auditRetentionRun = Promise.all([removeExpiredAuditEvents(), purgeInvitations()]);
-  }, AUDIT_RETENTION_INTERVAL_MS);
+  const housekeeping = startApiHousekeeping({ auditEvents, invitations, logger });
   // The API keeps nothing in Redis that it must rebuild (the workers and the notifier do); it says so.
   const redisData = await watchRedisData({
     redis,
@@ -452,8 +399,7 @@ export async function startApi(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
-      clearInterval(auditRetention);
-      await auditRetentionRun;
+      await housekeeping.stop();
       await redisData.stop();
       mongoHealth.stop();
       await fleet.stop();
