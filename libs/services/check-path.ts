@@ -38,5 +38,3 @@ export function createCheckPath(deps: { db: Db; redis: Redis; config: AppConfig;
     close: () => Promise.all([scheduling.scheduler.close(), notificationQueue.close()]).then(() => undefined),
   };
 }
-
-export type CheckPath = ReturnType<typeof createCheckPath>;
