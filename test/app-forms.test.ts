@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createPackage, TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
 
@@ -70,6 +70,11 @@ describe('the app in a real browser: a form’s own and the API’s field errors
     expect(await errorAt('Package')).toBe('⚠ Required');
     await page.screenshot({ path: join(SCREENSHOTS, 'app-form-schema-error.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // On a phone the errors stay at their fields, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-form-schema-error-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
     expect(customerPosts).toEqual([]);
   });
 

@@ -29,7 +29,7 @@ export interface Form<V, Body> {
   bind(
     key: TextKey<V>,
     path?: string,
-  ): { value: string; onInput: (event: Event) => void; onBlur: () => void };
+  ): { value: string; onInput: (event: Event) => void; onBlur: (event: FocusEvent) => void };
   /** The body to send, or null (and the schema's errors shown at their fields) when it would be refused. */
   check(): Body | null;
   /** Reads the API's answer: true when it took the write, else its problem is shown at the fields it names. */
@@ -71,7 +71,10 @@ export function useForm<V extends Record<string, Control>, Body>(
     bind: (key, path = key) => ({
       value: values[key] as string,
       onInput: (event) => set(key, (event.currentTarget as HTMLInputElement).value as V[typeof key]),
-      onBlur: () => {
+      onBlur: (event) => {
+        // Left for a button (submit, cancel): no error now, as it would move the button away
+        // from under the pointer before the click lands; submitting checks every field anyway.
+        if ((event.relatedTarget as Element | null)?.closest('button')) return;
         const found = schemaErrors(values)[path];
         if (found) setErrors((current) => ({ ...current, [path]: found }));
       },
