@@ -10,35 +10,17 @@ import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/i
 import { type CheckPorts, importChecks, type PendingCheck } from './check-import.js';
 import type { PlacementSite } from './check-placement.js';
 import { type ConfigurationPorts, importConfiguration } from './configuration-import.js';
-import { emptyReport, type ImportReport } from './import-report.js';
+import { type ImportFormat, type ImportJobDocument, runningRefusal } from './import-job.js';
+import { emptyReport } from './import-report.js';
 import { toCheck } from './source-check.js';
 import { type SourceMonitor, toWebsite } from './source-monitor.js';
 
-export const IMPORT_FORMATS = [
-  'webmon-json',
-  'csv',
-  'uptimerobot-csv',
-  'uptimerobot-json',
-  'uptime-kuma',
-] as const;
-/** The formats of other tools' monitors (or our CSV): each monitor becomes a website. */
-export type MonitorFormat = Exclude<ImportFormat, 'webmon-json'>;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export interface ImportJobDocument {
-  id: number;
-  organizationId: number;
-  format: ImportFormat;
-  dryRun: boolean;
-  status: 'running' | 'succeeded' | 'failed';
-  progress: { done: number; total: number };
-  report: ImportReport;
-  /** Why it failed (it stopped; what it wrote stays, and a new run skips it). */
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  finishedAt: Date | null;
-}
+export {
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ImportJobDocument,
+  type MonitorFormat,
+} from './import-job.js';
 
 const IMPORTS = 'imports';
 const importKey = (id: number) => `import/${id}`;
@@ -376,23 +358,6 @@ export class ImportJobs {
       return id === undefined ? { problem: `no customer named "${named}" in your organization` } : { id };
     };
   }
-}
-
-/** The 429 for a request while `job` runs: one import runs at a time per organization. */
-function runningRefusal(job: ImportJobDocument): DomainError {
-  return tooMany(
-    `Import ${job.id} is running for this organization: wait for it (GET /api/imports/${job.id})`,
-    'imports-per-organization',
-    importLeftSeconds(job, Date.now()),
-  );
-}
-
-/** Seconds a running import may still take, at the pace it went so far (1 to 600). */
-function importLeftSeconds(job: ImportJobDocument, now: number): number {
-  const elapsed = Math.max(1, now - job.createdAt.getTime());
-  const { done, total } = job.progress;
-  const left = done > 0 && total > done ? (elapsed * (total - done)) / done : elapsed;
-  return Math.min(600, Math.max(1, Math.ceil(left / 1000)));
 }
 
 /** An item's errors as the batch names them (`items.3.url`), for the import's report (`url`). */
