@@ -4,6 +4,7 @@ import { isDuplicateKey, type ReadFanOut, readFanOut } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
+import { foldLegacy, LEGACY_FOLD_BATCH, LEGACY_ROLLUPS, type LegacyRollup } from './legacy-rollups.js';
 import {
   addToIncrements,
   bucketsBetween,
@@ -13,7 +14,6 @@ import {
   ROLLUP_RETENTION_MS,
   type RolledResult,
   type RollupBucketDocument,
-  type RollupCounts,
   type RollupIncrement,
   type RollupPeriod,
   rollupDocumentId,
@@ -32,8 +32,6 @@ import {
 export const WEBSITE_ROLLUPS = 'website_rollups';
 /** The regions that have written rollups, one document each (`_id`: the region): inserts only. */
 export const ROLLUP_REGIONS = 'rollup_regions';
-/** Where rollups were kept before: one document per website, region, period and start. Folded in, then dropped. */
-const LEGACY_ROLLUPS = 'result_rollups';
 
 /**
  * How often a worker writes its rollups: one upsert per website and region each time, so at 10 s
@@ -396,38 +394,5 @@ export class RollupRepository {
   }
 }
 
-const LEGACY_FOLD_BATCH = 500;
 /** Months waiting to be folded in the background, at most (each a few reads and a write). */
 const FOLDS_WAITING = 1_000;
-
-interface LegacyRollup extends RollupCounts {
-  _id: string;
-  organizationId: number;
-  websiteId: number;
-  region: string;
-  period: RollupPeriod;
-  start: Date;
-}
-
-function foldLegacy(increments: Map<string, RollupIncrement>, legacy: LegacyRollup): void {
-  const single = new Map<string, RollupIncrement>();
-  // A former rollup is a cell: its counts are added as one result of each status would be, then
-  // corrected to the stored sums (responses and maxima are not per result).
-  addToIncrements(single, {
-    organizationId: legacy.organizationId,
-    websiteId: legacy.websiteId,
-    region: legacy.region,
-    startedAt: legacy.start,
-    status: 'up',
-    timings: { total: 0 },
-  });
-  const { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax } = legacy;
-  for (const increment of single.values()) {
-    if (increment.period !== legacy.period) continue;
-    for (const cell of increment.cells.values())
-      Object.assign(cell, { checks, up, degraded, down, responseMsSum, responseMsCount, responseMsMax });
-    const current = increments.get(increment._id);
-    if (current) mergeIncrement(current, increment);
-    else increments.set(increment._id, increment);
-  }
-}
