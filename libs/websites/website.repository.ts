@@ -1,5 +1,4 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
-import type { CheckConfig } from '../checks/index.js';
 import {
   ABSENT_KEY_TTL_MS,
   type CollectionIndexes,
@@ -14,63 +13,19 @@ import {
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
-import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
-import {
-  ALWAYS_SECRET_HEADERS,
-  applyRequestInput,
-  requestBodyContext,
-  secretHeaderContext,
-} from './secret-request.js';
-import type { COOKIE_HANDLING, HTTP_METHODS } from './website.schema.js';
+import type { ResealReport, SecretBox } from '../secrets/index.js';
 import { type CountedWebsite, WebsiteCounts } from './website-counts.js';
+import {
+  type Unmonitored,
+  type WebsiteDocument,
+  type WebsiteSchedulingFields,
+  type WebsiteStatusFields,
+  websiteKey,
+} from './website-document.js';
+import { resealWebsiteSecrets, sealCredentialHeaders } from './website-resealing.js';
 
-/** Why a website that should be checked is not, and since when. */
-export interface Unmonitored {
-  since: Date;
-  reason: string;
-}
-
-export interface WebsiteDocument {
-  id: number;
-  publicId: string;
-  organizationId: number;
-  customerId: number;
-  name: string;
-  url: string;
-  httpMethod: (typeof HTTP_METHODS)[number];
-  /** Pairs, not an object: header names may contain `.` and `$`, which document keys must not. */
-  customHeaders: Array<{ name: string; value: string }>;
-  /** Headers whose values are credentials, sealed (`secretHeaderContext`); absent on older documents. */
-  secretHeaders?: Array<{ name: string; value: SealedSecret }>;
-  requestBody: string | null;
-  /** The body while it is a secret (then `requestBody` is null); absent on older documents. */
-  requestBodySealed?: SealedSecret | null;
-  followRedirects: boolean;
-  maxRedirects: number;
-  cookieHandling: (typeof COOKIE_HANDLING)[number];
-  mtlsEnabled: boolean;
-  mtlsClientCert: string | null;
-  mtlsClientKey: SealedSecret | null;
-  checkInterval: number;
-  timeoutSeconds: number;
-  regions: string[];
-  paused: boolean;
-  /** Channels told about this website besides those whose scope covers it. */
-  notificationChannelIds: number[];
-  checkConfig: CheckConfig;
-  /** The regions whose check queues hold a scheduler for this website now. */
-  scheduledRegions: string[];
-  /** Set while none of the regions it may be checked from serves (absent on documents from before). */
-  unmonitored?: Unmonitored | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** The fields of a website its reported status depends on (besides its customer and monitor state). */
-export type WebsiteStatusFields = Pick<
-  WebsiteDocument,
-  'id' | 'organizationId' | 'customerId' | 'paused' | 'unmonitored'
->;
+// The website's document and keys, re-exported: the library's index and its modules import them from here.
+export * from './website-document.js';
 
 export const WEBSITES = 'websites';
 
@@ -106,30 +61,12 @@ export const websiteIndexes: CollectionIndexes = {
   },
 };
 
-/** Bound into the sealed client key, so it opens only for its website. */
-export const mtlsKeyContext = (websiteId: number) => `websites/${websiteId}/mtlsClientKey`;
-
-/** The primary key of a website document: checks look websites up by it on every run. */
-export const websiteKey = (id: number) => `w${id}`;
 /** The lock a website's writes and scheduling hold. */
 export const websiteLock = (id: number) => `website:${id}`;
 /** A list's websites are read by primary key this many at once. */
 const LIST_READS_AT_ONCE = 16;
 /** Ids a page asks its list for at a time (a page of 5,000 reads its websites in parts). */
 const PAGE_IDS_AT_ONCE = 500;
-
-/** The fields that decide a website's schedulers. */
-export type WebsiteSchedulingFields = Pick<
-  WebsiteDocument,
-  | 'id'
-  | 'organizationId'
-  | 'customerId'
-  | 'checkInterval'
-  | 'paused'
-  | 'regions'
-  | 'scheduledRegions'
-  | 'unmonitored'
->;
 
 export class WebsiteRepository {
   private readonly websites: TenantCollection<WebsiteDocument>;
@@ -431,75 +368,14 @@ export class WebsiteRepository {
     await Promise.all([this.changed(id, written), alongside?.()]);
   }
 
-  /**
-   * Seals client keys sealed under an older SECRETS_KEY again under the current one. Workers keep
-   * their cached copies until restarted, which retiring a key needs anyway.
-   */
+  /** Seals client keys and secrets sealed under an older SECRETS_KEY again (`resealWebsiteSecrets`). */
   resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
-    return resealCollection({
-      collection: this.websites.collection,
-      box,
-      filter: {},
-      sealedFieldsOf: (website) => [
-        ...(website.mtlsClientKey
-          ? [{ path: 'mtlsClientKey', sealed: website.mtlsClientKey, context: mtlsKeyContext(website.id) }]
-          : []),
-        ...(website.secretHeaders ?? []).map((header, index) => ({
-          path: `secretHeaders.${index}.value`,
-          sealed: header.value,
-          context: secretHeaderContext(website.id, header.name),
-        })),
-        ...(website.requestBodySealed
-          ? [
-              {
-                path: 'requestBodySealed',
-                sealed: website.requestBodySealed,
-                context: requestBodyContext(website.id),
-              },
-            ]
-          : []),
-      ],
-      onProgress,
-    });
+    return resealWebsiteSecrets(this.websites.collection, box, onProgress);
   }
 
-  /**
-   * Seals the credential headers (Authorization, Proxy-Authorization, Cookie) of websites stored
-   * before they were sealed; idempotent (each write is conditional on the headers it read).
-   */
-  async sealCredentialHeaders(box: SecretBox): Promise<number> {
-    let sealed = 0;
-    // Only the websites holding one: the server filters, every start reads nothing else.
-    const names = [...ALWAYS_SECRET_HEADERS].join('|');
-    const holding = { 'customHeaders.name': { $regex: `^(${names})$`, $options: 'i' } };
-    for await (const website of this.websites.collection.find(holding as Filter<WebsiteDocument>, {
-      projection: { _id: 0 },
-    })) {
-      const { stored } = applyRequestInput({
-        websiteId: website.id,
-        current: {
-          customHeaders: website.customHeaders,
-          secretHeaders: website.secretHeaders ?? [],
-          requestBody: website.requestBody,
-          requestBodySealed: website.requestBodySealed ?? null,
-        },
-        input: {},
-        full: false,
-        secrets: box,
-      });
-      const result = await this.websites.collection.updateOne(
-        {
-          _id: websiteKey(website.id),
-          customHeaders: website.customHeaders,
-        } as unknown as Filter<WebsiteDocument>,
-        { $set: { customHeaders: stored.customHeaders, secretHeaders: stored.secretHeaders } },
-      );
-      if (result.modifiedCount > 0) {
-        sealed++;
-        await this.changed(website.id);
-      }
-    }
-    return sealed;
+  /** Seals the credential headers of websites stored before they were sealed (idempotent). */
+  sealCredentialHeaders(box: SecretBox): Promise<number> {
+    return sealCredentialHeaders(this.websites.collection, box, (websiteId) => this.changed(websiteId));
   }
 
   /** The caller has read it in its organization; deleted by primary key (a filter on `id` scans on FerretDB). */
