@@ -1,0 +1,50 @@
+import { DomainError } from '../errors/index.js';
+import type { PackageDocument } from '../packages/index.js';
+import { type ProbeOptions, ProbeUnavailableError } from '../probe/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import type { IntervalMonitor, MonitorKind } from './monitor.repository.js';
+import { gather } from './monitor-gather.js';
+
+/** What a check run on request answered (`runNow`): not stored, not decided. */
+export interface RunOutcome {
+  kind: Exclude<MonitorKind, 'heartbeat'>;
+  monitorId: number;
+  startedAt: Date;
+  status: 'up' | 'degraded' | 'down';
+  cause: string | null;
+  durationMs: number;
+  address: string | null;
+  timings: Record<string, number | null>;
+  evidence: Record<string, unknown>;
+}
+
+/**
+ * Runs the check once from this process, through `ports` (the guard, the resolver, the roots) and
+ * under its own timeout: what it found, a test of its settings (`MonitorService.runNow`).
+ */
+export async function trialRun(
+  monitor: IntervalMonitor,
+  pkg: PackageDocument,
+  ports: { probe: ProbeOptions; dnsResolvers: readonly string[]; secrets: SecretBox },
+): Promise<RunOutcome> {
+  const { probe, dnsResolvers, secrets } = ports;
+  const gathered = await gather(monitor, pkg, {
+    probe,
+    dnsResolvers,
+    secrets,
+    region: 'api',
+  }).catch((error: unknown) => {
+    if (error instanceof ProbeUnavailableError)
+      throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
+    throw error;
+  });
+  const { status, cause } = gathered.verdict;
+  return {
+    kind: monitor.kind,
+    monitorId: monitor.id,
+    startedAt: gathered.at,
+    status,
+    cause,
+    ...gathered.seen,
+  };
+}
