@@ -1,3 +1,6 @@
+// Whole on purpose (over 400 lines): the Planner is one pass over the file whose methods all share its
+// state (names by id, keys described, references, steps, problems); split apart, each part would
+// reach into the others' private maps.
 import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { ExportDocument } from '../exports/index.js';
 import { kindTerms } from '../monitors/index.js';
