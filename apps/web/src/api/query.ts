@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider, type QueryKey, useQuery } from '@tanstack/preact-query';
 import { type ComponentChildren, createElement } from 'preact';
+import { errorMessage } from '../../../../libs/errors/error-message.js';
 import { ApiProblem } from './client.js';
 
 /**
@@ -63,17 +64,13 @@ export function useApiQuery<T>(
   });
   return {
     data: query.data,
-    error: query.error ? errorText(query.error) : null,
+    // The API's problem as it says it (ApiProblem's message), anything else by its message.
+    error: query.error ? errorMessage(query.error) : null,
     notFound: query.error instanceof ApiProblem && query.error.status === 404,
     reload: async () => {
       await query.refetch();
     },
   };
-}
-
-/** A failure in words: the API's problem as it says it, anything else by its message. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
