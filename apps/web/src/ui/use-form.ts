@@ -14,7 +14,16 @@ export interface FormOptions<V, Body> {
    * checked on submit and when a control is left, with the API's words, at the same field paths.
    */
   schema?: z.ZodType | undefined;
+  /**
+   * Which of the API's error paths the form shows at a control (`expected.0` under `expected`):
+   * the others are named in the message above the form, so no refusal goes unseen.
+   * @defaultValue every path is taken as shown, and the message is the problem's own words
+   */
+  shows?: ((path: string, values: V) => boolean) | undefined;
 }
+
+/** A text control's props as `bind` gives them. */
+export type Bound = { value: string; onInput: (event: Event) => void; onBlur: (event: FocusEvent) => void };
 
 export interface Form<V, Body> {
   values: V;
@@ -26,10 +35,7 @@ export interface Form<V, Body> {
   saved: boolean;
   set<K extends keyof V>(key: K, value: V[K]): void;
   /** A text control (input, textarea, select) bound to `key`; `path` names its field in the body. */
-  bind(
-    key: TextKey<V>,
-    path?: string,
-  ): { value: string; onInput: (event: Event) => void; onBlur: (event: FocusEvent) => void };
+  bind(key: TextKey<V>, path?: string): Bound;
   /** The body to send, or null (and the schema's errors shown at their fields) when it would be refused. */
   check(): Body | null;
   /** Reads the API's answer: true when it took the write, else its problem is shown at the fields it names. */
@@ -44,7 +50,7 @@ export interface Form<V, Body> {
  */
 export function useForm<V extends Record<string, Control>, Body>(
   initial: V | (() => V),
-  { body, schema }: FormOptions<V, Body>,
+  { body, schema, shows }: FormOptions<V, Body>,
 ): Form<V, Body> {
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -99,7 +105,14 @@ export function useForm<V extends Record<string, Control>, Body>(
       }
       const problem = error as Problem | undefined;
       setErrors(fieldErrors(problem));
-      setMessage(problemText(problem));
+      const unseen = shows ? (problem?.errors ?? []).filter((e) => !shows(e.path, values)) : [];
+      setMessage(
+        unseen.length > 0
+          ? unseen.map((e) => `${e.path}: ${e.message}`).join('; ')
+          : shows && problem?.errors?.length
+            ? 'Some values were refused: see the marked fields.'
+            : problemText(problem),
+      );
       return false;
     },
     reset: (next) => {

@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../api/client.js';
 import { Field } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import {
   CheckTiming,
   Choice,
@@ -9,7 +9,6 @@ import {
   NumberInput,
   paths,
   toNumber,
-  useProblem,
 } from './monitor-forms.js';
 
 const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'CAA'] as const;
@@ -29,73 +28,72 @@ export function DnsForm({
   check,
   onDone,
 }: FormProps & { check: Schemas['DnsCheck'] | null }) {
-  const [recordType, setRecordType] = useState<(typeof RECORD_TYPES)[number]>(check?.recordType ?? 'A');
-  const [name, setName] = useState(check?.name ?? '');
-  const [lookup, setLookup] = useState(check?.host ?? '');
-  const [mode, setMode] = useState<'values' | 'unchanged'>(
-    check?.expected === 'unchanged' ? 'unchanged' : 'values',
+  const form = useForm(
+    {
+      recordType: (check?.recordType ?? 'A') as (typeof RECORD_TYPES)[number],
+      name: check?.name ?? '',
+      lookup: check?.host ?? '',
+      mode: (check?.expected === 'unchanged' ? 'unchanged' : 'values') as 'values' | 'unchanged',
+      values: Array.isArray(check?.expected) ? check.expected.join('\n') : '',
+      interval: String(check?.intervalSeconds ?? 300),
+      timeout: String(check?.timeoutSeconds ?? 5),
+      relearn: String(check?.relearnAfterSeconds ?? 86_400),
+    },
+    {
+      // The field of the mode not chosen is not shown: its refusal is named above the form.
+      shows: (path, v) =>
+        paths(
+          'recordType',
+          'host',
+          v.mode === 'values' ? 'expected' : 'relearnAfterSeconds',
+          'intervalSeconds',
+          'timeoutSeconds',
+          'name',
+        )(path),
+      body: (v) => ({
+        recordType: v.recordType,
+        expected:
+          v.mode === 'unchanged'
+            ? ('unchanged' as const)
+            : v.values
+                .split('\n')
+                .map((value) => (v.recordType === 'TXT' ? value : value.trim()))
+                .filter((value) => value.trim() !== ''),
+        intervalSeconds: Number(toNumber(v.interval, 300)),
+        timeoutSeconds: Number(toNumber(v.timeout, 5)),
+        relearnAfterSeconds: Number(toNumber(v.relearn, 86_400)),
+        ...(v.name.trim() ? { name: v.name } : {}),
+        ...(v.lookup.trim() ? { host: v.lookup } : {}),
+      }),
+    },
   );
-  const [values, setValues] = useState(Array.isArray(check?.expected) ? check.expected.join('\n') : '');
-  const [interval, setIntervalText] = useState(String(check?.intervalSeconds ?? 300));
-  const [timeout, setTimeoutText] = useState(String(check?.timeoutSeconds ?? 5));
-  const [relearn, setRelearn] = useState(String(check?.relearnAfterSeconds ?? 86_400));
-  const { errors, message, show } = useProblem(
-    paths(
-      'recordType',
-      'host',
-      mode === 'values' ? 'expected' : 'relearnAfterSeconds',
-      'intervalSeconds',
-      'timeoutSeconds',
-      'name',
-    ),
-  );
-  const [valueErrors, setValueErrors] = useState<string[]>([]);
+  const { values, errors } = form;
+  // Each refused value is named by its index (`expected.0`): all of them show at the one field.
+  const valueErrors = Object.entries(errors)
+    .filter(([path]) => path === 'expected' || path.startsWith('expected.'))
+    .map(([, message]) => message);
 
   const save = async () => {
-    const body = {
-      recordType,
-      expected:
-        mode === 'unchanged'
-          ? ('unchanged' as const)
-          : values
-              .split('\n')
-              .map((v) => (recordType === 'TXT' ? v : v.trim()))
-              .filter((v) => v.trim() !== ''),
-      intervalSeconds: Number(toNumber(interval, 300)),
-      timeoutSeconds: Number(toNumber(timeout, 5)),
-      relearnAfterSeconds: Number(toNumber(relearn, 86_400)),
-      ...(name.trim() ? { name } : {}),
-      ...(lookup.trim() ? { host: lookup } : {}),
-    };
+    const body = form.check();
+    if (!body) return;
     const answer = check
       ? await api.PATCH('/api/dns-checks/{id}', { params: { path: { id: check.id } }, body })
       : await api.POST('/api/websites/{websiteRef}/dns-checks', { params: { path: { websiteRef } }, body });
-    if (answer.data) return onDone(answer.data);
-    show(answer.error);
-    // Each refused value is named by its index (`expected.0`): all of them show at the one field.
-    setValueErrors(
-      (answer.error?.errors ?? [])
-        .filter((e) => e.path === 'expected' || e.path.startsWith('expected.'))
-        .map((e) => e.message),
-    );
+    if (form.answered(answer) && answer.data) onDone(answer.data);
   };
 
   return (
     <MonitorForm
       title={check ? `Edit “${check.name}”` : 'New DNS check'}
       submit={check ? 'Save the DNS check' : 'Add the DNS check'}
-      message={message}
+      message={form.message}
       onSubmit={save}
       onCancel={() => onDone(null)}
     >
       <div class="row">
         <Field label="Record type" error={errors.recordType}>
           {(props) => (
-            <select
-              {...props}
-              value={recordType}
-              onChange={(e) => setRecordType(e.currentTarget.value as typeof recordType)}
-            >
+            <select {...props} {...form.bind('recordType')}>
               {RECORD_TYPES.map((t) => (
                 <option key={t} value={t}>
                   {t}
@@ -111,35 +109,28 @@ export function DnsForm({
               placeholder={host}
               spellcheck={false}
               autocomplete="off"
-              value={lookup}
-              onInput={(e) => setLookup(e.currentTarget.value)}
+              {...form.bind('lookup', 'host')}
             />
           )}
         </Field>
       </div>
       <Choice
         legend="Alert when"
-        value={mode}
+        value={values.mode}
         options={[
           ['values', 'The answer is not these values'],
           ['unchanged', 'The answer changes (the first one is learned)'],
         ]}
-        onChange={setMode}
+        onChange={(mode) => form.set('mode', mode)}
       />
-      {mode === 'values' ? (
+      {values.mode === 'values' ? (
         <Field
           label="Expected values (one per line)"
           error={valueErrors.length > 0 ? valueErrors.join(' · ') : undefined}
-          hint={`In any order: ${VALUE_HINT[recordType]}.`}
+          hint={`In any order: ${VALUE_HINT[values.recordType]}.`}
         >
           {(props) => (
-            <textarea
-              {...props}
-              rows={3}
-              spellcheck={false}
-              value={values}
-              onInput={(e) => setValues(e.currentTarget.value)}
-            />
+            <textarea {...props} rows={3} spellcheck={false} {...form.bind('values', 'expected')} />
           )}
         </Field>
       ) : (
@@ -148,18 +139,16 @@ export function DnsForm({
           error={errors.relearnAfterSeconds}
           hint="Unless you accept it sooner; 86400: a day."
         >
-          {(props) => <NumberInput {...props} min={60} value={relearn} onInput={setRelearn} />}
+          {(props) => <NumberInput {...props} min={60} {...form.bind('relearn', 'relearnAfterSeconds')} />}
         </Field>
       )}
       <CheckTiming
         errors={errors}
-        interval={interval}
-        onInterval={setIntervalText}
-        timeout={timeout}
-        onTimeout={setTimeoutText}
+        interval={form.bind('interval', 'intervalSeconds')}
+        timeout={form.bind('timeout', 'timeoutSeconds')}
       />
       <Field label="Name (optional)" error={errors.name} hint="Empty: the record type and host.">
-        {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        {(props) => <input {...props} {...form.bind('name')} />}
       </Field>
     </MonitorForm>
   );

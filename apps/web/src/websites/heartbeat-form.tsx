@@ -2,15 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { formatIn, knownZones } from '../maintenance/zoned-time.js';
 import { Field } from '../ui/form.js';
-import {
-  Choice,
-  type FormProps,
-  MonitorForm,
-  NumberInput,
-  paths,
-  toNumber,
-  useProblem,
-} from './monitor-forms.js';
+import { useForm } from '../ui/use-form.js';
+import { Choice, type FormProps, MonitorForm, NumberInput, paths, toNumber } from './monitor-forms.js';
+
+/** The schedule as the API takes it: a period, or a cron expression in a time zone. */
+function schedule(v: { mode: 'period' | 'cron'; period: string; cron: string; timezone: string }) {
+  return (
+    v.mode === 'period' ? { periodSeconds: Number(v.period) } : { cron: v.cron, timezone: v.timezone }
+  ) satisfies Schemas['HeartbeatSchedule'];
+}
 
 export function HeartbeatForm({
   websiteRef,
@@ -19,23 +19,32 @@ export function HeartbeatForm({
   onDone,
 }: FormProps & { heartbeat: Schemas['Heartbeat'] | null; zone: string }) {
   const schedule0 = heartbeat?.schedule;
-  const [name, setName] = useState(heartbeat?.name ?? '');
-  const [mode, setMode] = useState<'period' | 'cron'>(schedule0 && 'cron' in schedule0 ? 'cron' : 'period');
-  const [period, setPeriod] = useState(
-    schedule0 && 'periodSeconds' in schedule0 ? String(schedule0.periodSeconds) : '3600',
+  const form = useForm(
+    {
+      name: heartbeat?.name ?? '',
+      mode: (schedule0 && 'cron' in schedule0 ? 'cron' : 'period') as 'period' | 'cron',
+      period: schedule0 && 'periodSeconds' in schedule0 ? String(schedule0.periodSeconds) : '3600',
+      cron: schedule0 && 'cron' in schedule0 ? schedule0.cron : '',
+      timezone: schedule0 && 'cron' in schedule0 ? schedule0.timezone : zone,
+      grace: String(heartbeat?.graceSeconds ?? 300),
+      maxRun: heartbeat?.maxRunSeconds ? String(heartbeat.maxRunSeconds) : '',
+    },
+    {
+      shows: paths('name', 'schedule', 'graceSeconds', 'maxRunSeconds'),
+      body: (v) => ({
+        name: v.name,
+        schedule: schedule(v),
+        graceSeconds: Number(toNumber(v.grace, 300)),
+        maxRunSeconds: toNumber(v.maxRun, null),
+      }),
+    },
   );
-  const [cron, setCron] = useState(schedule0 && 'cron' in schedule0 ? schedule0.cron : '');
-  const [timezone, setTimezone] = useState(schedule0 && 'cron' in schedule0 ? schedule0.timezone : zone);
-  const [grace, setGrace] = useState(String(heartbeat?.graceSeconds ?? 300));
-  const [maxRun, setMaxRun] = useState(heartbeat?.maxRunSeconds ? String(heartbeat.maxRunSeconds) : '');
+  const { values, errors } = form;
+  const { mode, period, cron, timezone, grace } = values;
   const [preview, setPreview] = useState<{ times: string[]; error: string | null }>({
     times: [],
     error: null,
   });
-  const { errors, message, show } = useProblem(paths('name', 'schedule', 'graceSeconds', 'maxRunSeconds'));
-
-  const schedule = (): Schemas['HeartbeatSchedule'] =>
-    mode === 'period' ? { periodSeconds: Number(period) } : { cron, timezone };
 
   // The next pings expected, computed by the API a moment after the last change.
   useEffect(() => {
@@ -46,7 +55,7 @@ export function HeartbeatForm({
     let stale = false;
     const timer = setTimeout(async () => {
       const { data, error } = await api.POST('/api/heartbeats/preview', {
-        body: { schedule: schedule(), graceSeconds: Number(toNumber(grace, 0)) },
+        body: { schedule: schedule(values), graceSeconds: Number(toNumber(grace, 0)) },
       });
       if (stale) return;
       const why = Object.values(fieldErrors(error)).join('; ') || problemText(error);
@@ -59,17 +68,12 @@ export function HeartbeatForm({
   }, [mode, period, cron, timezone, grace]);
 
   const save = async () => {
-    const body = {
-      name,
-      schedule: schedule(),
-      graceSeconds: Number(toNumber(grace, 300)),
-      maxRunSeconds: toNumber(maxRun, null),
-    };
+    const body = form.check();
+    if (!body) return;
     const answer = heartbeat
       ? await api.PATCH('/api/heartbeats/{id}', { params: { path: { id: heartbeat.id } }, body })
       : await api.POST('/api/websites/{websiteRef}/heartbeats', { params: { path: { websiteRef } }, body });
-    if (answer.data) onDone(answer.data);
-    else show(answer.error);
+    if (form.answered(answer) && answer.data) onDone(answer.data);
   };
   const zones = knownZones();
 
@@ -77,14 +81,12 @@ export function HeartbeatForm({
     <MonitorForm
       title={heartbeat ? `Edit “${heartbeat.name}”` : 'New heartbeat'}
       submit={heartbeat ? 'Save the heartbeat' : 'Add the heartbeat'}
-      message={message}
+      message={form.message}
       onSubmit={save}
       onCancel={() => onDone(null)}
     >
       <Field label="Name" error={errors.name} hint="What the job is, such as “Nightly backup”.">
-        {(props) => (
-          <input {...props} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        )}
+        {(props) => <input {...props} required {...form.bind('name')} />}
       </Field>
       <Choice
         legend="The job runs"
@@ -93,7 +95,7 @@ export function HeartbeatForm({
           ['period', 'Every so many seconds'],
           ['cron', 'On a cron schedule'],
         ]}
-        onChange={setMode}
+        onChange={(next) => form.set('mode', next)}
       />
       {mode === 'period' ? (
         <Field
@@ -101,7 +103,7 @@ export function HeartbeatForm({
           error={errors['schedule.periodSeconds'] ?? errors.schedule}
           hint="3600: hourly; 86400: daily."
         >
-          {(props) => <NumberInput {...props} min={10} value={period} onInput={setPeriod} />}
+          {(props) => <NumberInput {...props} min={10} {...form.bind('period', 'schedule.periodSeconds')} />}
         </Field>
       ) : (
         <div class="row">
@@ -116,14 +118,13 @@ export function HeartbeatForm({
                 required
                 spellcheck={false}
                 autocomplete="off"
-                value={cron}
-                onInput={(e) => setCron(e.currentTarget.value)}
+                {...form.bind('cron', 'schedule.cron')}
               />
             )}
           </Field>
           <Field label="Time zone" error={errors['schedule.timezone']}>
             {(props) => (
-              <select {...props} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
+              <select {...props} {...form.bind('timezone', 'schedule.timezone')}>
                 {(zones.includes(timezone) ? zones : [timezone, ...zones]).map((z) => (
                   <option key={z} value={z}>
                     {z}
@@ -140,14 +141,14 @@ export function HeartbeatForm({
           error={errors.graceSeconds}
           hint="How late a ping may be before it is missed."
         >
-          {(props) => <NumberInput {...props} value={grace} onInput={setGrace} />}
+          {(props) => <NumberInput {...props} {...form.bind('grace', 'graceSeconds')} />}
         </Field>
         <Field
           label="Longest run (seconds, optional)"
           error={errors.maxRunSeconds}
           hint="A run started with /start and not finished within this alerts."
         >
-          {(props) => <NumberInput {...props} min={1} value={maxRun} onInput={setMaxRun} />}
+          {(props) => <NumberInput {...props} min={1} {...form.bind('maxRun', 'maxRunSeconds')} />}
         </Field>
       </div>
       <section class="card" aria-label="Next pings expected">

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { useId, useState } from 'preact/hooks';
-import { fieldErrors, type Problem, problemText, type Schemas } from '../api/client.js';
+import { useId } from 'preact/hooks';
+import type { Schemas } from '../api/client.js';
 import { Field, FormActions, FormError } from '../ui/form.js';
+import type { Bound } from '../ui/use-form.js';
 
 export type Kind = Schemas['Monitor']['kind'];
 /** What a kind is called in a sentence: "Add a ping check". */
@@ -47,31 +48,6 @@ export interface FormProps {
   /** The website's host: what an empty host means. */
   host: string;
   onDone: (saved: Schemas['Monitor'] | null) => void;
-}
-
-/**
- * What an answer's problem shows: each field's error at its field, and above the form what names
- * no field shown here (or, when all are shown, that they are).
- */
-export function useProblem(shown: (path: string) => boolean) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  return {
-    errors,
-    message,
-    show(problem: Problem | undefined) {
-      const all = problem?.errors ?? [];
-      const elsewhere = all.filter((e) => !shown(e.path)).map((e) => `${e.path}: ${e.message}`);
-      setErrors(fieldErrors(problem));
-      setMessage(
-        all.length === 0
-          ? problemText(problem)
-          : elsewhere.length > 0
-            ? elsewhere.join('; ')
-            : 'Some values were refused: see the marked fields.',
-      );
-    },
-  };
 }
 
 /** Paths a form shows at its fields: these names, and what is under them (`expected.0`, `schedule.cron`). */
@@ -148,44 +124,28 @@ export function Choice<T extends string>({
   );
 }
 
-export function NumberInput({
-  value,
-  onInput,
-  min,
-  ...props
-}: {
-  id: string;
-  value: string;
-  onInput: (value: string) => void;
-  min?: number;
-}) {
-  return (
-    <input
-      {...props}
-      type="number"
-      inputMode="numeric"
-      min={min ?? 0}
-      value={value}
-      onInput={(e) => onInput(e.currentTarget.value)}
-    />
-  );
+/** A number control bound to a form (`form.bind`). */
+export function NumberInput({ min, ...props }: Bound & { id: string; min?: number }) {
+  return <input {...props} type="number" inputMode="numeric" min={min ?? 0} />;
 }
 
 /** How often a DNS or port check runs and how long it may take: both forms ask the same. */
-export function CheckTiming(props: {
+export function CheckTiming({
+  errors,
+  interval,
+  timeout,
+}: {
   errors: Record<string, string | undefined>;
-  interval: string;
-  onInterval: (value: string) => void;
-  timeout: string;
-  onTimeout: (value: string) => void;
+  interval: Bound;
+  timeout: Bound;
 }) {
   return (
     <div class="row">
-      <Field label="Check every (seconds)" error={props.errors.intervalSeconds}>
-        {(field) => <NumberInput {...field} min={10} value={props.interval} onInput={props.onInterval} />}
+      <Field label="Check every (seconds)" error={errors.intervalSeconds}>
+        {(field) => <NumberInput {...field} min={10} {...interval} />}
       </Field>
-      <Field label="Timeout (seconds)" error={props.errors.timeoutSeconds}>
-        {(field) => <NumberInput {...field} min={1} value={props.timeout} onInput={props.onTimeout} />}
+      <Field label="Timeout (seconds)" error={errors.timeoutSeconds}>
+        {(field) => <NumberInput {...field} min={1} {...timeout} />}
       </Field>
     </div>
   );

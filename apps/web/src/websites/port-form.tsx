@@ -1,15 +1,7 @@
-import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../api/client.js';
 import { Check, Field } from '../ui/form.js';
-import {
-  CheckTiming,
-  type FormProps,
-  MonitorForm,
-  NumberInput,
-  paths,
-  toNumber,
-  useProblem,
-} from './monitor-forms.js';
+import { useForm } from '../ui/use-form.js';
+import { CheckTiming, type FormProps, MonitorForm, NumberInput, paths, toNumber } from './monitor-forms.js';
 
 export function PortForm({
   websiteRef,
@@ -17,39 +9,45 @@ export function PortForm({
   check,
   onDone,
 }: FormProps & { check: Schemas['PortCheck'] | null }) {
-  const [name, setName] = useState(check?.name ?? '');
-  const [target, setTarget] = useState(check?.host ?? '');
-  const [port, setPort] = useState(check ? String(check.port) : '');
-  const [tls, setTls] = useState(check?.tls ?? false);
-  const [banner, setBanner] = useState(check?.expectBanner ?? '');
-  const [interval, setIntervalText] = useState(String(check?.intervalSeconds ?? 300));
-  const [timeout, setTimeoutText] = useState(String(check?.timeoutSeconds ?? 10));
-  const { errors, message, show } = useProblem(
-    paths('host', 'port', 'tls', 'expectBanner', 'intervalSeconds', 'timeoutSeconds', 'name'),
+  const form = useForm(
+    {
+      name: check?.name ?? '',
+      target: check?.host ?? '',
+      port: check ? String(check.port) : '',
+      tls: check?.tls ?? false,
+      banner: check?.expectBanner ?? '',
+      interval: String(check?.intervalSeconds ?? 300),
+      timeout: String(check?.timeoutSeconds ?? 10),
+    },
+    {
+      shows: paths('host', 'port', 'tls', 'expectBanner', 'intervalSeconds', 'timeoutSeconds', 'name'),
+      body: (v) => ({
+        port: Number(v.port),
+        tls: v.tls,
+        expectBanner: v.banner === '' ? null : v.banner,
+        intervalSeconds: Number(toNumber(v.interval, 300)),
+        timeoutSeconds: Number(toNumber(v.timeout, 10)),
+        ...(v.name.trim() ? { name: v.name } : {}),
+        ...(v.target.trim() ? { host: v.target } : {}),
+      }),
+    },
   );
+  const { errors } = form;
 
   const save = async () => {
-    const body = {
-      port: Number(port),
-      tls,
-      expectBanner: banner === '' ? null : banner,
-      intervalSeconds: Number(toNumber(interval, 300)),
-      timeoutSeconds: Number(toNumber(timeout, 10)),
-      ...(name.trim() ? { name } : {}),
-      ...(target.trim() ? { host: target } : {}),
-    };
+    const body = form.check();
+    if (!body) return;
     const answer = check
       ? await api.PATCH('/api/port-checks/{id}', { params: { path: { id: check.id } }, body })
       : await api.POST('/api/websites/{websiteRef}/port-checks', { params: { path: { websiteRef } }, body });
-    if (answer.data) onDone(answer.data);
-    else show(answer.error);
+    if (form.answered(answer) && answer.data) onDone(answer.data);
   };
 
   return (
     <MonitorForm
       title={check ? `Edit “${check.name}”` : 'New port check'}
       submit={check ? 'Save the port check' : 'Add the port check'}
-      message={message}
+      message={form.message}
       onSubmit={save}
       onCancel={() => onDone(null)}
     >
@@ -61,19 +59,18 @@ export function PortForm({
               placeholder={host}
               spellcheck={false}
               autocomplete="off"
-              value={target}
-              onInput={(e) => setTarget(e.currentTarget.value)}
+              {...form.bind('target', 'host')}
             />
           )}
         </Field>
         <Field label="Port" error={errors.port} hint="Such as 25 (SMTP), 993 (IMAPS), 5432 (PostgreSQL).">
-          {(props) => <NumberInput {...props} min={1} value={port} onInput={setPort} />}
+          {(props) => <NumberInput {...props} min={1} {...form.bind('port')} />}
         </Field>
       </div>
       <Check
         label="TLS: a handshake after connecting, the certificate checked"
-        checked={tls}
-        onChange={setTls}
+        checked={form.values.tls}
+        onChange={(on) => form.set('tls', on)}
         error={errors.tls}
       />
       <Field
@@ -81,17 +78,15 @@ export function PortForm({
         error={errors.expectBanner}
         hint="The first line the server sends must start with it, such as 220 for SMTP."
       >
-        {(props) => <input {...props} value={banner} onInput={(e) => setBanner(e.currentTarget.value)} />}
+        {(props) => <input {...props} {...form.bind('banner', 'expectBanner')} />}
       </Field>
       <CheckTiming
         errors={errors}
-        interval={interval}
-        onInterval={setIntervalText}
-        timeout={timeout}
-        onTimeout={setTimeoutText}
+        interval={form.bind('interval', 'intervalSeconds')}
+        timeout={form.bind('timeout', 'timeoutSeconds')}
       />
       <Field label="Name (optional)" error={errors.name} hint="Empty: host:port.">
-        {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        {(props) => <input {...props} {...form.bind('name')} />}
       </Field>
     </MonitorForm>
   );

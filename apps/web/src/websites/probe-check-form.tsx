@@ -4,6 +4,7 @@ import { monitorKeys, useMonitorLatest, useMonitorUptime } from '../api/monitors
 import { write } from '../api/query.js';
 import { formatIn } from '../maintenance/zoned-time.js';
 import { Check, Field } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import {
   CheckTiming,
   Choice,
@@ -14,7 +15,6 @@ import {
   NumberInput,
   seconds,
   toNumber,
-  useProblem,
 } from './monitor-forms.js';
 import { initialText, type KindField, kindFields, sentValue } from './probe-kind-fields.js';
 import type { ProbeCheck, ProbeKind } from './probe-kinds.js';
@@ -45,6 +45,8 @@ const OPTION_LABEL: Record<string, string> = {
   none: 'None (clear text)',
 };
 
+type Values = { name: string; interval: string; timeout: string } & Record<`field.${string}`, string>;
+
 /** A check of a probe kind, its fields as the API's document lists them. */
 export function ProbeCheckForm({
   websiteRef,
@@ -54,58 +56,71 @@ export function ProbeCheckForm({
   onDone,
 }: FormProps & { kind: ProbeKind; check: ProbeCheck | null }) {
   const [fields, setFields] = useState<KindField[] | null>(null);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [name, setName] = useState(check?.name ?? '');
-  const [interval, setIntervalText] = useState(String(check?.intervalSeconds ?? 300));
-  const [timeout, setTimeoutText] = useState(String(check?.timeoutSeconds ?? 10));
-  const { errors, message, show } = useProblem((path) => path !== '');
+  // The kind's own fields are `field.<key>` (their path in the body is `<key>`), as text.
+  const form = useForm<Values, Record<string, unknown>>(
+    {
+      name: check?.name ?? '',
+      interval: String(check?.intervalSeconds ?? 300),
+      timeout: String(check?.timeoutSeconds ?? 10),
+    },
+    {
+      shows: (path) => path !== '',
+      body: (v) => ({
+        ...Object.fromEntries(
+          (fields ?? []).flatMap((field) => {
+            // A credential shown as "(set)" goes back as "(set)": the API keeps the sealed value.
+            const value = sentValue(field, v[`field.${field.key}`] ?? '');
+            return value === undefined ? [] : [[field.key, value]];
+          }),
+        ),
+        intervalSeconds: Number(toNumber(v.interval, 300)),
+        timeoutSeconds: Number(toNumber(v.timeout, 10)),
+        ...(v.name.trim() ? { name: v.name } : {}),
+      }),
+    },
+  );
+  const { errors } = form;
 
+  // Filled once the kind's fields are read (again for another kind or check).
   useEffect(() => {
     void kindFields().then((all) => {
       const own = all[kind];
       setFields(own);
       const stored = (check ?? {}) as Record<string, unknown>;
-      setValues(Object.fromEntries(own.map((field) => [field.key, initialText(field, stored[field.key])])));
+      form.reset({
+        ...form.values,
+        ...Object.fromEntries(
+          own.map((field) => [`field.${field.key}`, initialText(field, stored[field.key])]),
+        ),
+      });
     });
   }, [kind, check]);
 
   const save = async () => {
-    const own = Object.fromEntries(
-      (fields ?? []).flatMap((field) => {
-        // A credential shown as "(set)" goes back as "(set)": the API keeps the sealed value.
-        const value = sentValue(field, values[field.key] ?? '');
-        return value === undefined ? [] : [[field.key, value]];
-      }),
-    );
-    const body = {
-      ...own,
-      intervalSeconds: Number(toNumber(interval, 300)),
-      timeoutSeconds: Number(toNumber(timeout, 10)),
-      ...(name.trim() ? { name } : {}),
-    };
+    const body = form.check();
+    if (!body) return;
     const answer = check
       ? await api.PATCH('/api/monitors/{id}', { params: { path: { id: check.id } }, body })
       : await api.POST('/api/websites/{websiteRef}/monitors', {
           params: { path: { websiteRef } },
           body: { ...body, kind } as never,
         });
-    if (answer.data) onDone(answer.data);
-    else show(answer.error);
+    if (form.answered(answer) && answer.data) onDone(answer.data);
   };
 
-  const set = (key: string) => (text: string) => setValues((current) => ({ ...current, [key]: text }));
+  const set = (key: string) => (text: string) => form.set(`field.${key}`, text);
   return (
     <MonitorForm
       title={check ? `Edit “${check.name}”` : `New ${NOUN[kind]}`}
       submit={check ? `Save the ${NOUN[kind]}` : `Add the ${NOUN[kind]}`}
-      message={message}
+      message={form.message}
       onSubmit={save}
       onCancel={() => onDone(null)}
     >
       {fields === null && <p class="muted">Loading the fields…</p>}
       {fields?.map((field) => {
         const label = `${LABEL[field.key] ?? field.key}${field.required ? '' : ' (optional)'}`;
-        const value = values[field.key] ?? '';
+        const value = form.values[`field.${field.key}`] ?? '';
         const error = Object.entries(errors).find(
           ([path]) => path === field.key || path.startsWith(`${field.key}.`),
         )?.[1];
@@ -167,14 +182,13 @@ export function ProbeCheckForm({
           >
             {(props) =>
               field.kind === 'number' ? (
-                <NumberInput {...props} value={value} onInput={set(field.key)} />
+                <NumberInput {...props} {...form.bind(`field.${field.key}`, field.key)} />
               ) : field.kind === 'pairs' ? (
                 <textarea
                   {...props}
                   rows={3}
                   spellcheck={false}
-                  value={value}
-                  onInput={(e) => set(field.key)(e.currentTarget.value)}
+                  {...form.bind(`field.${field.key}`, field.key)}
                 />
               ) : (
                 <input
@@ -182,8 +196,7 @@ export function ProbeCheckForm({
                   spellcheck={false}
                   autocomplete="off"
                   placeholder={field.key === 'host' ? host : undefined}
-                  value={value}
-                  onInput={(e) => set(field.key)(e.currentTarget.value)}
+                  {...form.bind(`field.${field.key}`, field.key)}
                 />
               )
             }
@@ -192,13 +205,11 @@ export function ProbeCheckForm({
       })}
       <CheckTiming
         errors={errors}
-        interval={interval}
-        onInterval={setIntervalText}
-        timeout={timeout}
-        onTimeout={setTimeoutText}
+        interval={form.bind('interval', 'intervalSeconds')}
+        timeout={form.bind('timeout', 'timeoutSeconds')}
       />
       <Field label="Name (optional)" error={errors.name} hint="Empty: named after what it checks.">
-        {(props) => <input {...props} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        {(props) => <input {...props} {...form.bind('name')} />}
       </Field>
     </MonitorForm>
   );
