@@ -1,36 +1,33 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
+import { api, pastedToken } from '../api/client.js';
 import { useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import { NewPasswordField } from './new-password.js';
 
 /** The e-mailed link `/accept-invitation?token=…`: choose a name and a password, then signed in. */
 export function AcceptInvitation() {
   const { query, route } = useLocation();
   const session = useSession();
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const token = query.token ?? '';
+  const form = useForm(
+    { name: '', password: '' },
+    { body: ({ name, password }) => ({ token, name, password }) },
+  );
+  const [busy, setBusy] = useState(false);
 
   const accept = async (event: Event) => {
     event.preventDefault();
+    const body = form.check();
+    if (!body) return;
     setBusy(true);
-    const { data, error } = await api.POST('/api/auth/accept-invitation', {
-      body: { token, name, password },
-    });
+    const answer = await api.POST('/api/auth/accept-invitation', { body });
     setBusy(false);
-    if (data) {
-      pastedToken.clear();
-      await session.signedIn();
-      route('/');
-      return;
-    }
-    setErrors(fieldErrors(error));
-    setMessage(problemText(error));
+    if (!form.answered(answer)) return;
+    pastedToken.clear();
+    await session.signedIn();
+    route('/');
   };
 
   if (!token)
@@ -45,20 +42,12 @@ export function AcceptInvitation() {
       <h1>Accept your invitation</h1>
       <p>Choose the name others see and a password.</p>
       <form onSubmit={accept} noValidate>
-        <FormError message={message} />
-        <Field label="Your name" error={errors.name}>
-          {(props) => (
-            <input
-              {...props}
-              autocomplete="name"
-              required
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
+        <FormError message={form.message} />
+        <Field label="Your name" error={form.errors.name}>
+          {(props) => <input {...props} autocomplete="name" required {...form.bind('name')} />}
         </Field>
-        <NewPasswordField label="Password" value={password} error={errors.password} onInput={setPassword} />
-        {errors.token && <FormError message={`The link: ${errors.token}`} />}
+        <NewPasswordField label="Password" error={form.errors.password} {...form.bind('password')} />
+        {form.errors.token && <FormError message={`The link: ${form.errors.token}`} />}
         <button type="submit" class="primary" disabled={busy}>
           Create my account
         </button>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, problemText } from '../api/client.js';
+import { api } from '../api/client.js';
 import { openApiSchemas } from '../api/openapi.js';
 import { Field, FormError, Notice } from '../ui/form.js';
+import { type Bound, useForm } from '../ui/use-form.js';
 
 /** Shown until the API's own words arrive (and if they do not). */
 const FALLBACK_RULE = 'At least 12 characters, not an easily guessed one.';
@@ -18,25 +19,16 @@ function usePasswordRule(): string {
 }
 
 /** A field where a person chooses a password: the rule as its hint, the API's reason as its error. */
-export function NewPasswordField(props: {
-  label: string;
-  value: string;
-  error: string | undefined;
-  onInput: (value: string) => void;
-}) {
+export function NewPasswordField({
+  label,
+  error,
+  ...bound
+}: Bound & { label: string; error: string | undefined }) {
   const hint = usePasswordRule();
   return (
-    <Field label={props.label} error={props.error} hint={hint}>
+    <Field label={label} error={error} hint={hint}>
       {(field) => (
-        <input
-          {...field}
-          type="password"
-          autocomplete="new-password"
-          required
-          minLength={12}
-          value={props.value}
-          onInput={(e) => props.onInput(e.currentTarget.value)}
-        />
+        <input {...field} type="password" autocomplete="new-password" required minLength={12} {...bound} />
       )}
     </Field>
   );
@@ -44,47 +36,41 @@ export function NewPasswordField(props: {
 
 /** The signed-in person changes their password; every other session of theirs ends. */
 export function ChangePassword() {
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const blank = { current: '', next: '' };
+  const form = useForm(blank, {
+    body: ({ current, next }) => ({ currentPassword: current, newPassword: next }),
+  });
   const [done, setDone] = useState(false);
   const save = async (event: Event) => {
     event.preventDefault();
-    const { error, response } = await api.POST('/api/me/password', {
-      body: { currentPassword: current, newPassword: next },
-    });
-    if (response.ok) {
-      setDone(true);
-      setCurrent('');
-      setNext('');
-      setErrors({});
-      setMessage(null);
-      return;
-    }
     setDone(false);
-    setErrors(fieldErrors(error));
-    setMessage(problemText(error));
+    const body = form.check();
+    if (!body || !form.answered(await api.POST('/api/me/password', { body }))) return;
+    setDone(true);
+    form.reset(blank);
   };
   return (
     <section aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
       {done && <Notice>Your password is changed; your other sessions are signed out.</Notice>}
       <form onSubmit={save} noValidate>
-        <FormError message={message} />
-        <Field label="Current password" error={errors.currentPassword}>
+        <FormError message={form.message} />
+        <Field label="Current password" error={form.errors.currentPassword}>
           {(field) => (
             <input
               {...field}
               type="password"
               autocomplete="current-password"
               required
-              value={current}
-              onInput={(e) => setCurrent(e.currentTarget.value)}
+              {...form.bind('current', 'currentPassword')}
             />
           )}
         </Field>
-        <NewPasswordField label="New password" value={next} error={errors.newPassword} onInput={setNext} />
+        <NewPasswordField
+          label="New password"
+          error={form.errors.newPassword}
+          {...form.bind('next', 'newPassword')}
+        />
         <button type="submit">Change the password</button>
       </form>
     </section>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, fieldErrors, parseProblem, problemText } from '../api/client.js';
+import { api, parseProblem } from '../api/client.js';
 import { Field, FormError, Notice } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import { NewPasswordField } from './new-password.js';
 
 /** Without a token: ask for the e-mail. With the e-mailed `?token=…`: choose a new password. */
@@ -11,44 +12,30 @@ export function ResetPassword() {
 }
 
 function RequestReset() {
-  const [email, setEmail] = useState('');
+  const form = useForm({ email: '' }, { body: (values) => values });
   const [sent, setSent] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
   const send = async (event: Event) => {
     event.preventDefault();
+    const body = form.check();
+    if (!body) return;
     // 202 has no JSON body (Koa answers its reason phrase): read it as text, a problem as JSON.
-    const { error, response } = await api.POST('/api/auth/password-reset', {
-      body: { email },
-      parseAs: 'text',
-    });
-    if (response.status === 202) setSent(true);
-    else {
-      const problem = parseProblem(error);
-      setErrors(fieldErrors(problem));
-      setMessage(problemText(problem));
-    }
+    const { error, response } = await api.POST('/api/auth/password-reset', { body, parseAs: 'text' });
+    if (form.answered({ error: parseProblem(error), response })) setSent(true);
   };
   return (
     <section class="narrow">
       <h1>Reset your password</h1>
       {sent ? (
         <Notice>
-          If an account uses {email}, a link to choose a new password is on its way (valid 1 hour).
+          If an account uses {form.values.email}, a link to choose a new password is on its way (valid 1
+          hour).
         </Notice>
       ) : (
         <form onSubmit={send} noValidate>
-          <FormError message={message} />
-          <Field label="E-mail" error={errors.email}>
+          <FormError message={form.message} />
+          <Field label="E-mail" error={form.errors.email}>
             {(props) => (
-              <input
-                {...props}
-                type="email"
-                autocomplete="username"
-                required
-                value={email}
-                onInput={(e) => setEmail(e.currentTarget.value)}
-              />
+              <input {...props} type="email" autocomplete="username" required {...form.bind('email')} />
             )}
           </Field>
           <button type="submit" class="primary">
@@ -64,20 +51,12 @@ function RequestReset() {
 }
 
 function SetPassword({ token }: { token: string }) {
-  const [password, setPassword] = useState('');
+  const form = useForm({ password: '' }, { body: ({ password }) => ({ token, password }) });
   const [done, setDone] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
   const save = async (event: Event) => {
     event.preventDefault();
-    const { error, response } = await api.POST('/api/auth/password-reset/confirm', {
-      body: { token, password },
-    });
-    if (response.ok) setDone(true);
-    else {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
-    }
+    const body = form.check();
+    if (body && form.answered(await api.POST('/api/auth/password-reset/confirm', { body }))) setDone(true);
   };
   return (
     <section class="narrow">
@@ -88,13 +67,8 @@ function SetPassword({ token }: { token: string }) {
         </Notice>
       ) : (
         <form onSubmit={save} noValidate>
-          <FormError message={message} />
-          <NewPasswordField
-            label="New password"
-            value={password}
-            error={errors.password}
-            onInput={setPassword}
-          />
+          <FormError message={form.message} />
+          <NewPasswordField label="New password" error={form.errors.password} {...form.bind('password')} />
           <button type="submit" class="primary">
             Save the password
           </button>
