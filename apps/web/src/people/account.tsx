@@ -6,6 +6,7 @@ import { write } from '../api/query.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import { browserName } from './browser-name.js';
 import { ChangePassword } from './new-password.js';
 
@@ -242,35 +243,29 @@ function TwoFactor({ enabled, email }: { enabled: boolean; email: string }) {
 /** The organization's API tokens (admins): create one (shown once), revoke with a confirmation. */
 export function Tokens() {
   const tokens = useTokens();
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Schemas['TokenScope'][]>(['read']);
+  const form = useForm(
+    { name: '', scopes: ['read'] as string[] },
+    { body: ({ name, scopes }) => ({ name, scopes: scopes as Schemas['TokenScope'][] }) },
+  );
   const [created, setCreated] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Schemas['Token'] | null>(null);
 
   const create = async (event: Event) => {
     event.preventDefault();
-    const { data, error } = await write(
-      api.POST('/api/tokens', { body: { name, scopes } }),
-      peopleKeys.tokens,
-    );
-    if (data) {
-      setCreated(data.token);
-      setName('');
-      setErrors({});
-      setMessage(null);
-    } else {
-      setErrors(fieldErrors(error));
-      setMessage(problemText(error));
-    }
+    const body = form.check();
+    if (!body) return;
+    const answer = await write(api.POST('/api/tokens', { body }), peopleKeys.tokens);
+    if (!form.answered(answer) || !answer.data) return;
+    setCreated(answer.data.token);
+    form.reset({ ...form.values, name: '' });
   };
   const revoke = async (token: Schemas['Token']) => {
     setRevoking(null);
     await write(api.DELETE('/api/tokens/{id}', { params: { path: { id: token.id } } }), peopleKeys.tokens);
   };
+  const { scopes } = form.values;
   const toggle = (scope: Schemas['TokenScope'], on: boolean) =>
-    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+    form.set('scopes', on ? [...scopes, scope] : scopes.filter((s) => s !== scope));
   const active = tokens.data?.filter((token) => !token.revokedAt) ?? [];
 
   return (
@@ -331,11 +326,9 @@ export function Tokens() {
       )}
       <h3>New token</h3>
       <form onSubmit={create}>
-        <FormError message={message} />
-        <Field label="Token name" error={errors.name} hint="What it is for, e.g. “CI deploys”">
-          {(props) => (
-            <input {...props} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          )}
+        <FormError message={form.message} />
+        <Field label="Token name" error={form.errors.name} hint="What it is for, e.g. “CI deploys”">
+          {(props) => <input {...props} required {...form.bind('name')} />}
         </Field>
         <fieldset>
           <legend>Scopes</legend>
@@ -347,7 +340,7 @@ export function Tokens() {
               onChange={(on) => toggle(scope, on)}
             />
           ))}
-          {errors.scopes && <p class="error-text">{errors.scopes}</p>}
+          {form.errors.scopes && <p class="error-text">{form.errors.scopes}</p>}
         </fieldset>
         <button type="submit" class="primary">
           Create token

@@ -5,6 +5,7 @@ import type { Schemas } from '../api/client.js';
 import { useReport } from '../api/customers.js';
 import { canEdit, useSession } from '../session.js';
 import { Loading } from '../ui/form.js';
+import { useForm } from '../ui/use-form.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 import { ReportMailing } from './report-schedule.js';
 
@@ -52,8 +53,8 @@ function lastMonth(): { from: string; to: string } {
 export function ReportPage() {
   const { params } = useRoute();
   const id = Number(params.id);
-  const [period, setPeriod] = useState(lastMonth);
-  const [asked, setAsked] = useState(period);
+  const form = useForm(lastMonth, { body: (period) => period });
+  const [asked, setAsked] = useState(form.values);
   const report = useReport(id, asked);
   const { caller } = useSession();
   const query = `from=${asked.from}&to=${asked.to}`;
@@ -70,26 +71,15 @@ export function ReportPage() {
         aria-label="Period"
         onSubmit={(event) => {
           event.preventDefault();
-          setAsked(period);
+          const period = form.check();
+          if (period) setAsked(period);
         }}
       >
         <label>
-          From{' '}
-          <input
-            type="date"
-            value={period.from}
-            required
-            onInput={(e) => setPeriod({ ...period, from: e.currentTarget.value })}
-          />
+          From <input type="date" required {...form.bind('from')} />
         </label>{' '}
         <label>
-          To{' '}
-          <input
-            type="date"
-            value={period.to}
-            required
-            onInput={(e) => setPeriod({ ...period, to: e.currentTarget.value })}
-          />
+          To <input type="date" required {...form.bind('to')} />
         </label>{' '}
         <button type="submit" class="primary">
           Show
