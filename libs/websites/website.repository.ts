@@ -297,12 +297,12 @@ export class WebsiteRepository {
     });
   }
 
-  /** From the customer's counter (one primary-key read); counted from the websites when it has none. */
   /** The ids the customer's counter lists (maybe some of websites since gone); null when it lists none yet. */
   customerWebsiteIds(organizationId: number, customerId: number): Promise<number[] | null> {
     return this.counts.websiteIdsOf(organizationId, customerId);
   }
 
+  /** From the customer's counter (one primary-key read); counted from the websites when it has none. */
   countByCustomer(organizationId: number, customerId: number): Promise<number> {
     return this.counts.get(organizationId, customerId, () => this.idsOfCustomer(organizationId, customerId));
   }
