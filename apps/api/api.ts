@@ -7,7 +7,7 @@ import { AuditEventRepository } from '../../libs/audit/index.js';
 import { tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { loadCustomerWithPackage } from '../../libs/customers/index.js';
-import { dashboardRoutes, OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
+import { OverviewStreams, redisCheckFeed } from '../../libs/dashboard/index.js';
 import { isMongoUnavailable, pingMongo, watchMongoHealth } from '../../libs/db/index.js';
 import { OrganizationShare } from '../../libs/fair-share/index.js';
 import {
@@ -42,6 +42,7 @@ import { asCodeRoutes } from './routes/as-code.js';
 import { auditRoutes } from './routes/audit.js';
 import { channelRoutes } from './routes/channels.js';
 import { customerRoutes } from './routes/customers.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { exportRoutes } from './routes/exports.js';
 import { importRoutes } from './routes/imports.js';

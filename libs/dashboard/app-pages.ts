@@ -1,7 +1,7 @@
 /**
  * The browser app's pages, one list for both sides: the app's router draws a screen at each
  * (apps/web/src/app.tsx names a screen for every entry, checked by the compiler) and the API
- * answers index.html at each (app.routes.ts), so a page the app links to also opens on a reload.
+ * answers index.html at each (apps/api/routes/app.ts), so a page the app links to also opens on a reload.
  * Paths only: the browser bundle imports this file.
  */
 export const APP_PAGES = [

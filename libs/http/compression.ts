@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { type ContentCoding, compress, StoredBody } from '../compression/index.js';
+import { type ContentCoding, compress, type StoredBody } from '../compression/index.js';
 import type { AppContext, AppState } from './context.js';
 
 /** Smaller bodies are sent as they are: compressing them saves less than a packet and costs CPU. */
@@ -44,7 +44,7 @@ function bodyBytes(body: unknown): Buffer | null {
 /**
  * Compresses HTML, JSON, SVG and other text answers of 1 KB or more with the coding the client
  * prefers. Answers without a body (HEAD, 204, 304), streams and answers already encoded (a
- * stored `PrecompressedBody`) are left alone.
+ * `StoredBody` sent by `sendStoredBody`) are left alone.
  */
 export function compressionMiddleware(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -84,11 +84,4 @@ export async function sendStoredBody(ctx: AppContext, body: StoredBody): Promise
   ctx.type = body.type;
   ctx.body = await body.coded(coding);
   if (coding !== 'identity') ctx.set('Content-Encoding', coding);
-}
-
-/** A stored body that answers by itself (the app's files). */
-export class PrecompressedBody extends StoredBody {
-  send(ctx: AppContext): Promise<void> {
-    return sendStoredBody(ctx, this);
-  }
 }

@@ -7,7 +7,7 @@ export {
 } from './access-guard.js';
 export { AppError } from './app-error.js';
 export { MAX_BODY_BYTES } from './body.middleware.js';
-export { PrecompressedBody, sendStoredBody } from './compression.js';
+export { sendStoredBody } from './compression.js';
 export type { AppContext, AppState } from './context.js';
 export { createHttpApp, type HttpAppOptions } from './http-app.js';
 export { createMetricsRegistry } from './metrics.js';

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { decimalId, decimalInteger } from '../contract/index.js';
-import { AppError, defineRoute, type Route, StreamedBody } from '../http/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
-import { appRoutes } from './app.routes.js';
+import { decimalId, decimalInteger } from '../../../libs/contract/index.js';
+import type { OverviewStreams } from '../../../libs/dashboard/index.js';
 import {
   OVERVIEW_IDS_MAX,
   OVERVIEW_PAGE_MAX,
   type OverviewDeps,
   type OverviewSelection,
   websiteOverview,
-} from './overview.js';
-import type { OverviewStreams } from './overview-streams.js';
+} from '../../../libs/dashboard/index.js';
+import { AppError, defineRoute, type Route, StreamedBody } from '../../../libs/http/index.js';
+import { ConcurrencyLimit } from '../../../libs/runtime/index.js';
+import { appRoutes } from './app.js';
 
 const checkStatus = z.enum(['up', 'degraded', 'down']);
 const recentCheck = z

@@ -1,21 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { z } from 'zod';
-import { decimalId } from '../contract/index.js';
+import { StoredBody } from '../../../libs/compression/index.js';
+import { decimalId } from '../../../libs/contract/index.js';
+import { APP_PAGES, type AppPage } from '../../../libs/dashboard/index.js';
 import {
   type AppContext,
   AppError,
-  PrecompressedBody,
   type Route,
+  sendStoredBody,
   setContentSecurityPolicy,
-} from '../http/index.js';
-import { APP_PAGES, type AppPage } from './app-pages.js';
+} from '../../../libs/http/index.js';
 
 /**
  * The browser app's build (`npm run build:web`): apps/web/dist beside the sources, and
  * dist/apps/web/dist beside the compiled server (`npm run build` copies it there).
  */
-const APP_DIR = new URL('../../apps/web/dist/', import.meta.url);
+const APP_DIR = new URL('../../web/dist/', import.meta.url);
 
 /** The page holds a session: no framing, no script, style or connection but our own, no inline code. */
 const APP_POLICY = [
@@ -48,12 +49,12 @@ function notBuilt(): AppError {
 
 /** Files read once and kept with their compressed forms; a missing file is remembered as missing. */
 function fileCache() {
-  const files = new Map<string, Promise<PrecompressedBody | null>>();
+  const files = new Map<string, Promise<StoredBody | null>>();
   return (name: string, type: string) => {
     let file = files.get(name);
     if (!file) {
       file = readFile(new URL(name, APP_DIR)).then(
-        (bytes) => new PrecompressedBody(bytes, type),
+        (bytes) => new StoredBody(bytes, type),
         () => null,
       );
       // A build made while the server runs is found on the next request for a file it lacked.
@@ -115,7 +116,7 @@ export function appRoutes(): Route[] {
         setContentSecurityPolicy(ctx, APP_POLICY, { origins: [] });
         // The e-mailed links carry a one-time token in the address: it goes to no other site.
         ctx.set('Referrer-Policy', 'no-referrer');
-        await index.send(ctx);
+        await sendStoredBody(ctx, index);
       },
     };
   };
@@ -144,7 +145,7 @@ export function appRoutes(): Route[] {
         throw new AppError('not-found', { detail: 'No such file in the app’s build (a newer build?)' });
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       setContentSecurityPolicy(ctx, ["default-src 'none'"], { origins: [] });
-      await found.send(ctx);
+      await sendStoredBody(ctx, found);
     },
   };
   return [...APP_PAGES.map(page), asset];
