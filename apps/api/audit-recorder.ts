@@ -10,7 +10,7 @@ import {
   type NewAuditEvent,
 } from '../../libs/audit/index.js';
 import type { AuthContext } from '../../libs/contract/index.js';
-import { DomainError, type DomainErrorKind } from '../../libs/errors/index.js';
+import { DomainError, type DomainErrorKind, errorMessage } from '../../libs/errors/index.js';
 import type { AppContext, AppState, Route } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 
@@ -251,7 +251,7 @@ export function auditRecorder(
         } catch (error) {
           dropped.inc();
           ctx.state.log.warn(
-            { err: error instanceof Error ? error.message : String(error), operation: route.operationId },
+            { err: errorMessage(error), operation: route.operationId },
             'audit event not recorded',
           );
         }

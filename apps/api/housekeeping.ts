@@ -1,4 +1,5 @@
 import type { AuditEventRepository } from '../../libs/audit/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import type { Invitations } from '../../libs/people/index.js';
 
@@ -16,11 +17,7 @@ export function startApiHousekeeping(deps: {
   const removeExpiredAuditEvents = () =>
     auditEvents.deleteExpired(new Date()).then(
       (deleted) => deleted > 0 && logger.info({ deleted }, 'expired audit events removed'),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'audit retention failed',
-        ),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'audit retention failed'),
     );
   // Invitations expired (past the week they stay listed) or used, a bounded batch a pass.
   let invitationsAfterId = 0;
@@ -30,11 +27,7 @@ export function startApiHousekeeping(deps: {
         invitationsAfterId = nextAfterId;
         if (expired + used > 0) logger.info({ expired, used }, 'unusable invitations purged');
       },
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'invitation purge failed',
-        ),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'invitation purge failed'),
     );
   let run = Promise.all([removeExpiredAuditEvents(), purgeInvitations()]);
   const interval = setInterval(() => {

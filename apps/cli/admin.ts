@@ -3,6 +3,7 @@
  * and the secrets key. Talks to MongoDB directly (MONGODB_URL, default the local embedded server);
  * prints one JSON line a result, progress on stderr.
  */
+
 import { MongoClient } from 'mongodb';
 import {
   ApiTokenRepository,
@@ -12,6 +13,7 @@ import {
 } from '../../libs/auth/index.js';
 import { type AppConfig, ConfigError, loadConfig } from '../../libs/config/index.js';
 import { databaseNameOf, ensureIndexes, redactUrl } from '../../libs/db/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 import { packageIndexes } from '../../libs/packages/index.js';
 import { invitationIndexes, userIndexes } from '../../libs/people/index.js';
 import {
@@ -69,7 +71,7 @@ try {
   const usage =
     error instanceof UsageError ||
     (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`admin: ${errorMessage(error)}\n`);
   if (usage) process.stderr.write(`\n${USAGE}\n`);
   exitCode = usage ? 2 : error instanceof ConfigError ? 78 : 1;
 } finally {

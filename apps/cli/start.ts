@@ -3,9 +3,11 @@
  * the servers at the default local ports, started under ./.data/ when nothing listens there. Then
  * runs api, worker and notifier until Ctrl-C, and stops everything it started.
  */
+
 import { resolve } from 'node:path';
 import { type AppConfig, loadConfigOrExit } from '../../libs/config/index.js';
 import { type EmbeddedServer, isPortOpen, prepareLocalStack } from '../../libs/embedded/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 import { ProcessSupervisor } from '../../libs/runtime/index.js';
 
 const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
@@ -83,6 +85,6 @@ try {
   );
   say('create an organization and its admin token: npm run admin -- create-org --name "My agency"');
 } catch (error) {
-  process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`[start] ${errorMessage(error)}\n`);
   await shutdown(1, 'start failed');
 }

@@ -3,6 +3,7 @@
  * file with the organization through the public API (WEBMON_URL, WEBMON_TOKEN) and carries the
  * difference out. Exit codes for CI: 0 nothing to change (or applied), 2 changes planned, 1 error.
  */
+
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
@@ -18,6 +19,7 @@ import {
   planText,
   readMonitoringFile,
 } from '../../libs/as-code/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 
 const USAGE = `Usage: npm run -s webmon -- <command> [options]
 
@@ -142,7 +144,7 @@ main(process.argv.slice(2)).then(
     ) {
       process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
     } else {
-      process.stderr.write(`webmon: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`webmon: ${errorMessage(error)}\n`);
     }
     process.exitCode = EXIT.error;
   },

@@ -3,6 +3,7 @@ import { DeliveryRunner, deliveryMetrics, startNotificationWorkers } from '../..
 import type { AppConfig } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
 import { pingMongo } from '../../libs/db/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 import { EventOutbox } from '../../libs/events/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -48,7 +49,7 @@ export async function startNotifier(
   const outbox = new EventOutbox(mongo.db, {
     onMarkError: (error) =>
       logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
+        { err: errorMessage(error) },
         'marking events dispatched failed; the sweep dispatches them again',
       ),
   });
@@ -97,19 +98,14 @@ export async function startNotifier(
   const sweepOutbox = (options = { eventsOlderThanMs: SWEEP_AFTER_MS, attemptsDueBy: new Date() }) =>
     runner.sweep(options).then(
       (found) => found.events > 0 && logger.info(found, 'undispatched events announced again'),
-      (error: unknown) =>
-        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'outbox sweep failed'),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'outbox sweep failed'),
     );
   const removeExpired = () =>
     runner.removeExpired(config.DELIVERY_RETENTION_DAYS).then(
       (removed) =>
         removed.events + removed.deliveries > 0 &&
         logger.info(removed, 'expired events and deliveries removed'),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'delivery retention failed',
-        ),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'delivery retention failed'),
     );
   await sweepOutbox();
   const sweep = setInterval(() => sweepOutbox(), SWEEP_EVERY_MS);
@@ -143,12 +139,7 @@ export async function startNotifier(
     reportsRun = reportsRun.then(() =>
       services.reportMailings
         .tick(new Date())
-        .catch((error: unknown) =>
-          logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'report mailing tick failed',
-          ),
-        ),
+        .catch((error: unknown) => logger.warn({ err: errorMessage(error) }, 'report mailing tick failed')),
     );
   };
   mailReports();

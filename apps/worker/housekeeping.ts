@@ -1,3 +1,4 @@
+import { errorMessage } from '../../libs/errors/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import type { MonitorRepository } from '../../libs/monitors/index.js';
 import type { WorkerServices } from './compose.js';
@@ -21,7 +22,7 @@ export function startHousekeeping(deps: {
       (folded) => folded > 0 && logger.info({ folded }, 'rollups of the former layout folded in'),
       (error: unknown) =>
         logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
+          { err: errorMessage(error) },
           'rollups of the former layout not folded in yet; retried at the next start',
         ),
     );
@@ -38,7 +39,7 @@ export function startHousekeeping(deps: {
         (folded) => folded > 0 && logger.info({ folded }, "websites' last months of rollups folded"),
         (error: unknown) =>
           logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
+            { err: errorMessage(error) },
             'rollups of the last months not folded yet; retried in 10 minutes',
           ),
       );
@@ -55,11 +56,7 @@ export function startHousekeeping(deps: {
           { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog },
           'expired check results, rollups and monitor logs removed',
         ),
-      (error: unknown) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'retention cleanup failed',
-        ),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'retention cleanup failed'),
     );
     void foldLastMonth();
   }, RETENTION_CLEANUP_MS);

@@ -7,6 +7,7 @@ import {
 } from '../../libs/customers/index.js';
 import { BatchInserter, LastReadCache, watchMongoHealth } from '../../libs/db/index.js';
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
+import { errorMessage } from '../../libs/errors/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
@@ -156,10 +157,7 @@ export async function startWorker(
       services.mutex.ifFree('incident-reconciler', () => services.transitions.resolveOrphanIncidents()),
       reconcileMonitors(),
     ]).catch((error: unknown) => {
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'schedule reconciliation failed',
-      );
+      logger.warn({ err: errorMessage(error) }, 'schedule reconciliation failed');
     });
   }, RECONCILE_EVERY_MS);
   const lifecycle = startCustomerLifecycleWorker({
@@ -262,10 +260,7 @@ export async function startWorker(
         services.results.evidence(organizationId, websiteId, resultId),
       stored: (withBody, bytes) => checkMetrics.evidenceStored(withBody, bytes),
       failed: (error) =>
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'evidence not kept: the result is stored without it',
-        ),
+        logger.warn({ err: errorMessage(error) }, 'evidence not kept: the result is stored without it'),
     },
   });
   // Heartbeats, DNS and port checks: their own due sets in Redis, decided on the same transition path.
@@ -306,8 +301,7 @@ export async function startWorker(
     .then(
       (primed) =>
         logger.info({ ...primed, durationMs: Date.now() - warmUpStarted }, 'worker caches warmed up'),
-      (error: unknown) =>
-        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cache warm-up failed'),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'cache warm-up failed'),
     );
   await Promise.race([
     warmUp,

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { DomainError, type DomainErrorKind, type FieldError } from '../errors/index.js';
+import { DomainError, type DomainErrorKind, errorMessage, type FieldError } from '../errors/index.js';
 import { ConcurrencyLimitFullError } from '../runtime/index.js';
 import { AppError } from './app-error.js';
 import type { AppState } from './context.js';
@@ -136,7 +136,7 @@ export function problemMiddleware(outages: readonly Outage[]): Middleware<AppSta
           detail: `An unexpected error occurred; quote request id ${ctx.state.requestId} when reporting it.`,
         });
       } else if (appError.status >= 500) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         if (appError.status === 503) ctx.state.log.warn({ err: message }, 'dependency unavailable');
         else ctx.state.log.error({ err: message }, appError.detail);
       }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HealthStatus } from '../checks/index.js';
+import { errorMessage } from '../errors/index.js';
 import { WEBSITE_STATUSES } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import { type Redis, slotTag } from '../redis/index.js';
@@ -110,7 +111,7 @@ export class CheckFeed {
         if (this.failing) return;
         this.failing = true;
         this.logger?.warn(
-          { err: error instanceof Error ? error.message : String(error) },
+          { err: errorMessage(error) },
           'a check was not told to the overview (its bar misses it); checks go on',
         );
       },

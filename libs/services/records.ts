@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { AppConfig } from '../config/index.js';
 import { type CustomerDocument, CustomerRepository, customerRevisions } from '../customers/index.js';
 import type { ListRevisions } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import { type PackageDocument, PackageRepository, packageRevisions } from '../packages/index.js';
@@ -61,7 +62,7 @@ export function createRecords(deps: { db: Db; redis: Redis; config: AppConfig; l
       return await of.bump(id);
     } catch (error) {
       logger.warn(
-        { err: error instanceof Error ? error.message : String(error), record: what, id },
+        { err: errorMessage(error), record: what, id },
         `could not move the ${what}'s revision: copies kept in memory may show it as before for a few minutes`,
       );
       return null;
