@@ -10,6 +10,7 @@
  * to another organization and get none of the changes (what the fan-out filters costs too).
  * Usage: npm run bench:overview-stream [-- --streams 100 --rates 10,50,200 --seconds 10 --runtime tsx]
  */
+import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
@@ -87,6 +88,8 @@ await withBenchDatabases('overview-stream', async (stack) => {
   const redis = new Redis(stack.redisUrl);
   const dispatcher = new Agent({ connections: STREAMS + 10 });
   const abort = new AbortController();
+  // One signal ends every stream at the end: one listener each.
+  setMaxListeners(STREAMS + 10, abort.signal);
   try {
     const db = mongo.db();
     const tokens = await Promise.all(
