@@ -29,6 +29,7 @@ export function apiGuard(deps: {
     createAccessGuard({
       authenticate: createAuthenticator(services.tokens, logger),
       authenticateSession: (sessionId, client) => signIn.authenticate(sessionId, client),
+      sessionGoing: (sessionId) => signIn.sessionGoing(sessionId),
       customerCallerRoutes: customerCallerRoutes({
         website: (organizationId, ref) => services.websites.get(organizationId, ref),
         incident: async (organizationId, ref) => {

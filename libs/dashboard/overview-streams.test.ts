@@ -21,7 +21,7 @@ function written(body: Readable): string {
   return chunks.join('');
 }
 
-function streams(options: { maxStreams?: number; replayable?: number } = {}) {
+function streams(options: { maxStreams?: number; replayable?: number; recheckMs?: number } = {}) {
   let closed = 0;
   const hub = new OverviewStreams({
     ...options,
@@ -118,5 +118,34 @@ describe('OverviewStreams', () => {
     expect(ended).toBe(true);
     expect(closedSources()).toBe(1);
     expect(await hub.start({ organizationId: 1 })).toBeNull();
+  });
+
+  it('ends the streams of callers no longer signed in with an event signed-out, keeps the others and those it cannot ask', async () => {
+    const { hub } = streams({ recheckMs: 20 });
+    const answers = { out: false, still: true };
+    const out = (await hub.start({ organizationId: 1 }, undefined, async () => answers.out)) as Readable;
+    const still = (await hub.start({ organizationId: 1 }, undefined, async () => answers.still)) as Readable;
+    const unknown = (await hub.start({ organizationId: 1 }, undefined, () =>
+      Promise.reject(new Error('Redis is away')),
+    )) as Readable;
+    const unasked = (await hub.start({ organizationId: 1 })) as Readable;
+    for (const body of [out, still, unknown, unasked]) written(body);
+    await new Promise((resolve) => out.once('end', resolve).resume());
+    expect(hub.open).toBe(3);
+    for (const body of [still, unknown, unasked]) expect(body.readableEnded).toBe(false);
+    hub.deliver(check());
+    expect(written(still)).toContain('event: change');
+    await hub.close();
+  });
+
+  it('the event says so before the stream ends', async () => {
+    const { hub } = streams({ recheckMs: 20 });
+    const body = (await hub.start({ organizationId: 1 }, undefined, async () => false)) as Readable;
+    written(body);
+    const chunks: string[] = [];
+    body.on('data', (chunk) => chunks.push(String(chunk)));
+    await new Promise((resolve) => body.once('end', resolve));
+    expect(chunks.join('')).toBe('event: signed-out\ndata: {}\n\n');
+    await hub.close();
   });
 });

@@ -31,13 +31,22 @@ export interface OverviewStreamsOptions {
   replayable?: number;
   /** A stream whose client reads slower than this many bytes behind is closed (it reconnects and resyncs). @defaultValue 1 MiB */
   maxBufferedBytes?: number;
+  /** How often each stream's caller is asked again whether it is still signed in. @defaultValue 5000 */
+  recheckMs?: number;
 }
+
+/** Whether a stream's caller still holds its token or session (a sign-out elsewhere ends the stream). */
+export type StillSignedIn = () => Promise<boolean>;
+
+/** Streams whose callers are asked again at once. */
+const RECHECKS_AT_ONCE = 16;
 
 /** What a client is told to wait before reconnecting (the SSE `retry` field). */
 const RETRY_MS = 3000;
 
 interface OpenStream extends StreamAudience {
   body: PassThrough;
+  stillSignedIn?: StillSignedIn;
 }
 
 interface Kept {
@@ -79,11 +88,15 @@ export class OverviewStreams {
   private seq = 0;
   private listening: Promise<{ close(): Promise<void> }> | null = null;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly recheck: NodeJS.Timeout;
+  private rechecking = false;
   private closed = false;
 
   constructor(private readonly options: OverviewStreamsOptions) {
     this.heartbeat = setInterval(() => this.writeAll(': heartbeat\n\n'), options.heartbeatMs ?? 25_000);
     this.heartbeat.unref();
+    this.recheck = setInterval(() => void this.endSignedOut(), options.recheckMs ?? 5_000);
+    this.recheck.unref();
   }
 
   get open(): number {
@@ -98,11 +111,15 @@ export class OverviewStreams {
    * A new stream for `audience`, once the source is listened to (its failure is thrown: the route
    * answers 503). `lastEventId`: what the client saw last, from a previous stream. Null when full.
    */
-  async start(audience: StreamAudience, lastEventId?: string): Promise<Readable | null> {
+  async start(
+    audience: StreamAudience,
+    lastEventId?: string,
+    stillSignedIn?: StillSignedIn,
+  ): Promise<Readable | null> {
     if (this.closed || this.full) return null;
     await this.listen();
     if (this.closed || this.full) return null;
-    const stream: OpenStream = { ...audience, body: new PassThrough() };
+    const stream: OpenStream = { ...audience, body: new PassThrough(), stillSignedIn };
     this.streams.add(stream);
     const ofOrganization = this.byOrganization.get(audience.organizationId) ?? new Set();
     ofOrganization.add(stream);
@@ -138,10 +155,38 @@ export class OverviewStreams {
     this.writeAll(resyncFrame());
   }
 
+  /**
+   * Ends the streams whose callers signed out, were signed out or lost their token meanwhile: a
+   * stream is authenticated when it opens, and a revoked session must not go on seeing changes. An
+   * event `signed-out` tells the app at once; a question that fails (Redis or MongoDB away) keeps
+   * the stream until the next round.
+   */
+  private async endSignedOut(): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      const asked = [...this.streams].filter((stream) => stream.stillSignedIn);
+      for (let i = 0; i < asked.length; i += RECHECKS_AT_ONCE) {
+        await Promise.all(
+          asked.slice(i, i + RECHECKS_AT_ONCE).map(async (stream) => {
+            const holds = await stream.stillSignedIn?.().catch(() => true);
+            if (holds === false && this.streams.has(stream)) {
+              stream.body.write('event: signed-out\ndata: {}\n\n');
+              stream.body.end();
+            }
+          }),
+        );
+      }
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
   /** Ends every stream (the process shuts down) and stops listening. */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.recheck);
     for (const stream of [...this.streams]) stream.body.end();
     const listening = this.listening;
     this.listening = null;

@@ -83,6 +83,8 @@ export interface AccessGuardOptions {
   authenticate: Authenticate;
   /** Callers signed in with the session cookie; without it only bearer tokens are accepted. */
   authenticateSession?: AuthenticateSession;
+  /** Whether a session is still going, without using it (a long answer such as a stream asks again). */
+  sessionGoing?: (sessionId: string) => Promise<boolean>;
   rateLimiter: RateLimiter;
   authFailureLimiter: RateLimiter;
   /**
@@ -128,6 +130,7 @@ export function createAccessGuard(options: AccessGuardOptions) {
           );
         auth = await options.authenticate(token);
         if (!auth) return failed(unauthorized('The token is unknown or revoked.', 'invalid_token'));
+        ctx.state.stillSignedIn = async () => (await options.authenticate(token)) !== null;
       } else if (sessionId && options.authenticateSession) {
         auth = await options.authenticateSession(sessionId, {
           address: ctx.ip,
@@ -135,6 +138,8 @@ export function createAccessGuard(options: AccessGuardOptions) {
         });
         if (!auth)
           return failed(unauthorized('The session has ended or is unknown; sign in again.', 'invalid_token'));
+        const { sessionGoing } = options;
+        if (sessionGoing) ctx.state.stillSignedIn = () => sessionGoing(sessionId);
         if (!SAFE_METHODS.has(ctx.method)) requireSameOrigin(ctx);
       } else {
         return failed(

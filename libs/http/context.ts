@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   auth?: AuthContext;
+  /** Whether the caller's token or session still holds, asked again later (without using a session). */
+  stillSignedIn?: () => Promise<boolean>;
   /** Set for a route reading its body as bytes: what it keeps, and whether more came. */
   rawBody?: { bytes: Buffer; truncated: boolean };
   /** What request logs show as the path (the route's pattern when the path holds a credential). */

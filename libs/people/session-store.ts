@@ -154,6 +154,11 @@ export class SessionStore {
     return answer ? sessionOf(pairs(answer)) : null;
   }
 
+  /** Whether the session with this id is still going, without using it (its idle expiry is not moved). */
+  async going(sessionId: string): Promise<boolean> {
+    return SESSION_ID.test(sessionId) && (await this.redis.exists(this.sessionKey(hashOf(sessionId)))) === 1;
+  }
+
   /** The user's sessions still going, oldest first; forgets those that ended. */
   async list(userId: number): Promise<Session[]> {
     const index = this.userKey(userId);

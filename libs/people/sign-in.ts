@@ -262,6 +262,11 @@ export class SignIn {
     };
   }
 
+  /** Whether a session is still going (ended, expired or its user removed: no), without using it. */
+  sessionGoing(sessionId: string): Promise<boolean> {
+    return this.deps.sessions.going(sessionId);
+  }
+
   private async session(
     sessionId: string,
     client: ClientInfo,

@@ -106,7 +106,7 @@ export function dashboardRoutes(deps: OverviewDeps & { streams: OverviewStreams 
       path: '/api/dashboard/websites/stream',
       operationId: 'streamWebsiteOverview',
       summary: "The overview's changes as they happen (server-sent events)",
-      description: `One stream per browser tab, \`text/event-stream\`: each check a worker decides is an event \`change\` (\`id\`; \`data\`: JSON \`{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}\`), for the caller's websites only (a client user: its customer's). Changes only: read the overview first (\`GET /api/dashboard/websites\`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with \`Last-Event-ID\` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event \`resync\` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (${STREAM_RETRY_SECONDS} s). Streams end when the API shuts down; the client reconnects.`,
+      description: `One stream per browser tab, \`text/event-stream\`: each check a worker decides is an event \`change\` (\`id\`; \`data\`: JSON \`{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}\`), for the caller's websites only (a client user: its customer's). Changes only: read the overview first (\`GET /api/dashboard/websites\`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with \`Last-Event-ID\` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event \`resync\` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (${STREAM_RETRY_SECONDS} s). A stream whose caller signs out, is signed out or loses its token ends within 5 s with an event \`signed-out\`. Streams end when the API shuts down; the client reconnects.`,
       tags: ['Dashboard'],
       access: 'read',
       success: {
@@ -121,6 +121,7 @@ export function dashboardRoutes(deps: OverviewDeps & { streams: OverviewStreams 
         const body = await deps.streams.start(
           { organizationId: auth.organizationId, customerId: auth.customerId },
           lastEventId,
+          ctx.state.stillSignedIn,
         );
         if (!body)
           throw new AppError('service-unavailable', {

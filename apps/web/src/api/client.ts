@@ -34,6 +34,11 @@ export function onAuthLost(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Tells the listeners the API said so (a call outside this client, such as the overview's stream). */
+export function tellAuthLost(status: 401 | 'enrol'): void {
+  for (const listener of listeners) listener(status);
+}
+
 const auth: Middleware = {
   onRequest({ request }) {
     const token = pastedToken.get();
@@ -42,13 +47,13 @@ const auth: Middleware = {
   },
   async onResponse({ request, response }) {
     const path = new URL(request.url).pathname;
-    if (response.status === 401 && !path.startsWith('/api/auth/')) for (const l of listeners) l(401);
+    if (response.status === 401 && !path.startsWith('/api/auth/')) tellAuthLost(401);
     if (response.status === 403) {
       const problem = (await response
         .clone()
         .json()
         .catch(() => null)) as { reason?: string } | null;
-      if (problem?.reason === 'two-factor-enrolment-required') for (const l of listeners) l('enrol');
+      if (problem?.reason === 'two-factor-enrolment-required') tellAuthLost('enrol');
     }
     return response;
   },

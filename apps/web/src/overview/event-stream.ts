@@ -1,4 +1,4 @@
-import { pastedToken } from '../api/client.js';
+import { pastedToken, tellAuthLost } from '../api/client.js';
 
 /** One server-sent event: its type (`message` when unnamed), data and id. */
 export interface StreamEvent {
@@ -34,6 +34,7 @@ export function openEventStream(url: string, handlers: EventStreamHandlers): () 
   let retryMs = RETRY_MS;
   let failures = 0;
   let connected = false;
+  let signedOut = false;
 
   const dispatch = (block: string) => {
     let type = 'message';
@@ -50,6 +51,11 @@ export function openEventStream(url: string, handlers: EventStreamHandlers): () 
       else if (field === 'retry' && /^\d+$/.test(value)) retryMs = Number(value);
     }
     if (id !== undefined) lastId = id;
+    // The server ended the stream: its caller signed out (here or elsewhere) or lost its token.
+    if (type === 'signed-out') {
+      signedOut = true;
+      return;
+    }
     if (data.length > 0) handlers.event({ type, data: data.join('\n'), id });
   };
 
@@ -86,8 +92,10 @@ export function openEventStream(url: string, handlers: EventStreamHandlers): () 
       } catch {
         if (abort.signal.aborted) return;
       }
+      if (signedOut) status = 401;
       // Signed out, not allowed, gone: asking again would only count as failed authentications.
       if (status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        if (status === 401) tellAuthLost(401);
         handlers.broken(status, null);
         return;
       }
