@@ -83,7 +83,7 @@ describe('the app’s overview, live', { timeout: 90_000 }, () => {
     const shownMs = performance.now() - sent;
     console.info(`a check told on the feed shown in the open overview ${shownMs.toFixed(0)} ms later`);
     expect(shownMs).toBeLessThan(5_000);
-    expect(await row.locator('.check').count()).toBe(3);
+    expect(await row.locator('.check-mark').count()).toBe(3);
     expect(await row.locator('td[data-label="Status"]').textContent()).toContain('Down');
     expect(await row.locator('td[data-label="Response time"]').textContent()).toContain('142 ms');
     expect(reads.slice(readsBefore)).toEqual([]);

@@ -129,7 +129,7 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     // Each row's pictures: a bar of its 30 last checks, the last response time and the day's line, uptime.
     const first = page.locator('tbody tr').first();
     await first.locator('.checkbar').waitFor();
-    expect(await first.locator('.check').count()).toBe(30);
+    expect(await first.locator('.check-mark').count()).toBe(30);
     expect(await first.locator('svg.sparkline').getAttribute('aria-label')).toMatch(
       /^Response time over the last day, hourly: \d+ to \d+ ms, the latest hour \d+ ms$/,
     );
@@ -139,7 +139,7 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     expect(await bar.locator('[tabindex="0"]').count()).toBe(1);
     await bar.locator('[tabindex="0"]').focus();
     await page.keyboard.press('ArrowLeft');
-    const focused = page.locator('.check:focus');
+    const focused = page.locator('.check-mark:focus');
     expect(await focused.getAttribute('aria-label')).toMatch(/^.+: (Up|Degraded|Down), (\d+ ms|no answer)$/);
     // The same words show above the bar (the mark's ::after), for sighted keyboard users.
     expect(await page.evaluate("getComputedStyle(document.activeElement, '::after').content")).toContain(
@@ -147,7 +147,7 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     );
     await page.keyboard.press('Home');
     expect(await focused.getAttribute('aria-label')).toBe(
-      await bar.locator('.check').first().getAttribute('aria-label'),
+      await bar.locator('.check-mark').first().getAttribute('aria-label'),
     );
     await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-pictures-phone.png') });
 
@@ -185,7 +185,7 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     expect(await page.locator('.checkbar').count()).toBe(200);
     expect(await page.locator('svg.sparkline').count()).toBe(200);
     expect(await fitsTheWidth(page)).toBe(true);
-    await page.locator('tbody tr').nth(2).locator('.check').last().hover();
+    await page.locator('tbody tr').nth(2).locator('.check-mark').last().hover();
     await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-pictures-wide.png') });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await context.close();

@@ -176,15 +176,15 @@ export function Overview() {
           </p>
           <ul class="legend" aria-label="The marks of the last checks">
             <li>
-              <span class="check check-up" aria-hidden="true" />
+              <span class="check-mark check-up" aria-hidden="true" />
               Up
             </li>
             <li>
-              <span class="check check-degraded" aria-hidden="true" />
+              <span class="check-mark check-degraded" aria-hidden="true" />
               Degraded
             </li>
             <li>
-              <span class="check check-down" aria-hidden="true" />
+              <span class="check-mark check-down" aria-hidden="true" />
               Down
             </li>
           </ul>

@@ -65,7 +65,7 @@ export function CheckBar({ checks, name }: { checks: readonly RecentCheck[]; nam
         return (
           <span
             key={check.at}
-            class={`check check-${check.status}`}
+            class={`check-mark check-${check.status}`}
             role="img"
             tabIndex={index === current ? 0 : -1}
             aria-label={text}
