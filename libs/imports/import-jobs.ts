@@ -172,7 +172,6 @@ export class ImportJobs {
           await this.save(job);
         },
       });
-      await this.save({ ...job, status: 'succeeded', finishedAt: new Date() });
     });
   }
 
@@ -201,19 +200,23 @@ export class ImportJobs {
     };
     await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
     this.runningHere.set(organizationId, job);
-    const done = work(job)
-      .catch(async (error: unknown) => {
+    const done = work(job).then(
+      (): ImportJobDocument => ({ ...job, status: 'succeeded', finishedAt: new Date() }),
+      (error: unknown): ImportJobDocument => {
         const message = errorMessage(error);
         this.deps.logger.error({ importId: job.id, err: message }, 'import failed');
-        await this.save({ ...job, status: 'failed', error: message, finishedAt: new Date() }).catch(
-          () => undefined,
-        );
-      })
-      .finally(async () => {
-        await this.releaseRun(organizationId, job.id).catch(() => undefined);
-        if (this.runningHere.get(organizationId) === job) this.runningHere.delete(organizationId);
-      });
-    return { job, done };
+        return { ...job, status: 'failed', error: message, finishedAt: new Date() };
+      },
+    );
+    // The claim is released before the end is stored: whoever reads "succeeded" may start the next import.
+    const ended = done.then(async (final) => {
+      await this.releaseRun(organizationId, job.id).catch(() => undefined);
+      if (this.runningHere.get(organizationId) === job) this.runningHere.delete(organizationId);
+      await this.save(final).catch((error: unknown) =>
+        this.deps.logger.error({ importId: job.id, err: errorMessage(error) }, 'import end not stored'),
+      );
+    });
+    return { job, done: ended };
   }
 
   private async save(job: ImportJobDocument): Promise<void> {
@@ -339,7 +342,6 @@ export class ImportJobs {
         await this.save(job);
       },
     });
-    await this.save({ ...job, status: 'succeeded', finishedAt: new Date() });
   }
 
   /** How a monitor's customer is found: the one given, or the source's name (or id) among the organization's. */
