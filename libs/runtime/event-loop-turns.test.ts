@@ -60,4 +60,40 @@ describe('work cut into turns of the event loop', () => {
     await mapInTurns([1, 2, 3], (i) => happened.push(`item ${i}`), new EventLoopTurns(10_000));
     expect(happened).toEqual(['item 1', 'item 2', 'item 3']);
   });
+
+  /** Background work of `items` × 1 ms on `turns`, beside a request's chain of 1 ms callbacks: the chain's steps meanwhile. */
+  async function stepsBeside(turns: EventLoopTurns, items: number): Promise<number> {
+    let steps = 0;
+    let running = true;
+    const step = () => {
+      if (!running) return;
+      busyFor(1);
+      steps += 1;
+      setImmediate(step);
+    };
+    setImmediate(step);
+    await mapInTurns(Array.from({ length: items }, (_, i) => i), () => busyFor(1), turns);
+    running = false;
+    return steps;
+  }
+
+  it('while others wait, it takes its share of the thread: others get more of it than with a slice every turn', async () => {
+    const everyTurn = await stepsBeside(new EventLoopTurns(2, 1), 40);
+    const halved = await stepsBeside(new EventLoopTurns(2, 0.5), 40);
+    // A slice every turn: one step of the chain per 2 ms slice (~20); resting as long as it
+    // worked: two or three more in each rest.
+    expect(halved).toBeGreaterThan(everyTurn * 1.5);
+  });
+
+  it('alone, it does not rest: as quick with a share as without', async () => {
+    const took = async (turns: EventLoopTurns) => {
+      const start = performance.now();
+      await mapInTurns(Array.from({ length: 40 }, (_, i) => i), () => busyFor(1), turns);
+      return performance.now() - start;
+    };
+    const everyTurn = await took(new EventLoopTurns(2, 1));
+    const halved = await took(new EventLoopTurns(2, 0.5));
+    // Resting would add ~40 ms to the 40 ms of work.
+    expect(halved).toBeLessThan(everyTurn + 20);
+  });
 });

@@ -1,10 +1,27 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Background work done in one turn of the event loop, at most, before other requests' callbacks
  * run: the longest a short request's step waits behind every export and import of the process.
  */
 export const WORK_SLICE_MS = 2;
+
+/**
+ * While other work is waiting, the share of the thread's time background work may take: after a
+ * slice whose turn found others' callbacks to run, it rests as long again. One slice a turn alone
+ * let two exports at once hold 60 % of the API's thread (and of the cores FerretDB answers other
+ * tenants on); with no one else's work in the turn, it does not rest (an export alone is as quick).
+ */
+export const BACKGROUND_SHARE = 0.5;
+
+/** A turn that took this long ran someone else's callbacks: the thread is wanted. */
+const OTHERS_WAITING_MS = 0.25;
+
+/**
+ * How long after others' callbacks the slices keep resting: a request's steps come back one by
+ * one (its reads' answers), each of which should find the thread free, not only its first.
+ */
+const OTHERS_RECENT_MS = 50;
 
 /**
  * Long CPU-bound tasks (exports written, imports' rows judged) cut into slices of the event loop:
@@ -16,27 +33,48 @@ export const WORK_SLICE_MS = 2;
 export class EventLoopTurns {
   private sliceStart = performance.now();
   private turning: Promise<void> | null = null;
+  private othersSeenAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly sliceMs = WORK_SLICE_MS) {}
+  /** `share`: of the thread's time, what the slices may take (1: a slice every turn, no rest). */
+  constructor(
+    private readonly sliceMs = WORK_SLICE_MS,
+    private readonly share = 1,
+  ) {}
 
   /** At once within the slice; past it, after the event loop's next turn (every task the same one). */
   async pause(): Promise<void> {
     if (this.turning === null && performance.now() - this.sliceStart < this.sliceMs) return;
     // The first task back after the turn opens the next slice; the others find it spent again
     // as soon as that task's slice is over and wait for the turn after.
-    this.turning ??= nextTurn().then(() => {
+    this.turning ??= this.rest().then(() => {
       this.turning = null;
       this.sliceStart = performance.now();
     });
     await this.turning;
   }
+
+  /**
+   * The next turn; while others' callbacks ran in a turn of late and the share is under 1, then
+   * the rest the slice just worked earned (1 ms at least: timers' grain).
+   */
+  private async rest(): Promise<void> {
+    const worked = performance.now() - this.sliceStart;
+    const asked = performance.now();
+    await nextTurn();
+    const now = performance.now();
+    if (now - asked >= OTHERS_WAITING_MS) this.othersSeenAt = now;
+    if (this.share >= 1 || now - this.othersSeenAt >= OTHERS_RECENT_MS) return;
+    const restMs = worked * (1 / this.share - 1);
+    if (restMs >= 1) await sleep(restMs);
+  }
 }
 
 /**
  * The process's background work: every export and import pauses on it, so together they hold the
- * event loop for one slice a turn (the loop is one per process, so is its budget).
+ * event loop for one slice a turn, and at most half its time while others wait (the loop is one per
+ * process, so is its budget).
  */
-export const backgroundTurns = new EventLoopTurns();
+export const backgroundTurns = new EventLoopTurns(WORK_SLICE_MS, BACKGROUND_SHARE);
 
 /** Each item mapped by `map`, in order, with a turn of the event loop whenever a slice of work went by. */
 export async function mapInTurns<T, R>(
