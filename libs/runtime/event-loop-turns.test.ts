@@ -72,7 +72,11 @@ describe('work cut into turns of the event loop', () => {
       setImmediate(step);
     };
     setImmediate(step);
-    await mapInTurns(Array.from({ length: items }, (_, i) => i), () => busyFor(1), turns);
+    await mapInTurns(
+      Array.from({ length: items }, (_, i) => i),
+      () => busyFor(1),
+      turns,
+    );
     running = false;
     return steps;
   }
@@ -88,7 +92,11 @@ describe('work cut into turns of the event loop', () => {
   it('alone, it does not rest: as quick with a share as without', async () => {
     const took = async (turns: EventLoopTurns) => {
       const start = performance.now();
-      await mapInTurns(Array.from({ length: 40 }, (_, i) => i), () => busyFor(1), turns);
+      await mapInTurns(
+        Array.from({ length: 40 }, (_, i) => i),
+        () => busyFor(1),
+        turns,
+      );
       return performance.now() - start;
     };
     const everyTurn = await took(new EventLoopTurns(2, 1));
