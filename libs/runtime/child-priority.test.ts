@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { descendantsOf, lowerPriorityOfNewChildren } from './child-priority.js';
@@ -31,4 +32,30 @@ describe('lowering the CPU priority of the processes a launch started', () => {
       if (grandchild) process.kill(grandchild);
     }
   });
+
+  /** The niceness of `pid`'s autogroup, as /proc tells it ("/autogroup-44 nice 10"). */
+  const groupNice = (pid: number | 'self') =>
+    Number(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim().split(' nice ')[1]);
+
+  it.runIf(existsSync('/proc/self/autogroup'))(
+    'a child in a session of its own (as playwright starts Chromium): its autogroup is lowered too, never ours',
+    async () => {
+      const before = descendantsOf(process.pid);
+      const ownNice = groupNice('self');
+      const detached = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+      await once(detached, 'spawn');
+      const pid = detached.pid as number;
+      try {
+        expect(readFileSync(`/proc/${pid}/autogroup`, 'utf8')).not.toBe(
+          readFileSync('/proc/self/autogroup', 'utf8'),
+        );
+        expect(lowerPriorityOfNewChildren(before, 10)).toBeGreaterThanOrEqual(1);
+        expect(getPriority(pid)).toBe(10);
+        expect(groupNice(pid)).toBe(10);
+        expect(groupNice('self')).toBe(ownNice);
+      } finally {
+        detached.kill();
+      }
+    },
+  );
 });
