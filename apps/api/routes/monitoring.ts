@@ -1,181 +1,23 @@
-import { ObjectId, type WithId } from 'mongodb';
+// A website's current status (and every monitoring route of a website, in order: status, results, uptime).
 import { z } from 'zod';
-import { evidenceSchema, timingsSchema } from '../../../libs/checks/index.js';
-import { decimalInteger } from '../../../libs/contract/index.js';
 import { type CustomerWithPackage, isMonitored } from '../../../libs/customers/index.js';
-import { notFound } from '../../../libs/errors/index.js';
-import { checkResultSchema } from '../../../libs/events/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
-import type {
-  CheckResultDocument,
-  MonitorStateRepository,
-  ResultRepository,
-} from '../../../libs/monitoring/index.js';
+import type { MonitorStateRepository } from '../../../libs/monitoring/index.js';
 import {
-  CHECKED_KINDS,
   freshWithinMsOf,
   type Health,
   inMaintenanceAt,
   isFresh,
   type MonitorStateDocument,
-  mergedPage,
-  notACursor,
   OTHER_MONITOR_KINDS,
   type OtherMonitorKind,
-  type OtherResultItem,
-  otherResultView,
-  type PagedSource,
   reportedStatus,
-  UPTIME_PERIODS,
-  type UptimePeriod,
-  uptimeFigures,
   WEBSITE_STATUSES,
   type WebsiteStatus,
 } from '../../../libs/monitoring/index.js';
 import { type Unmonitored, type WebsiteDocument, websiteRefParams } from '../../../libs/websites/index.js';
-
-const isoDate = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
-
-/** A period's uptime figures, as a website's and a monitor's uptime routes answer them. */
-export const uptimeQuery = z.strictObject({
-  period: z.enum(Object.keys(UPTIME_PERIODS) as [UptimePeriod, ...UptimePeriod[]]).default('24h'),
-});
-export const uptimeView = z
-  .object({
-    period: z.string(),
-    uptimePercent: z.number().nullable(),
-    checks: z.number().int(),
-    downtimeSeconds: z.number().int(),
-    responseTimeMs: z.object({
-      p50: z.number().nullable(),
-      p95: z.number().nullable(),
-      p99: z.number().nullable(),
-    }),
-  })
-  .meta({ id: 'Uptime' });
-
-type ResultItem = OtherResultItem | z.input<typeof resultView>;
-
-const resultView = z
-  .object({
-    id: z.string().describe('The result’s id (for its evidence)'),
-    websiteId: z.number().int(),
-    kind: z
-      .literal('http')
-      .describe(
-        "The monitor that made it: the website's HTTP check (DNS and port checks have results of their own)",
-      ),
-    monitorId: z.number().int().describe('For an HTTP result, the website'),
-    region: z.string(),
-    nodeId: z.string(),
-    startedAt: z.iso.datetime(),
-    status: z.enum(['up', 'degraded', 'down']),
-    inMaintenance: z.boolean(),
-    httpStatus: z.number().int().nullable(),
-    sizeBytes: z.number().int().nullable(),
-    truncated: z
-      .boolean()
-      .describe(
-        'The body was longer than the probe reads (the page-size cap, at least 10 MiB): sizeBytes is a lower bound',
-      ),
-    timings: timingsSchema,
-    redirects: z
-      .array(
-        z.object({
-          url: z.string(),
-          status: z.number().int(),
-          timings: z
-            .object({ dns: z.number(), connect: z.number(), tls: z.number(), ttfb: z.number() })
-            .optional()
-            .describe('This request’s phases in ms (the result’s `timings` add up every request)'),
-        }),
-      )
-      .describe('The requests that answered with a redirect, in order; the last request is the result’s own'),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    checks: z.array(checkResultSchema),
-    ssl: z
-      .object({
-        validTo: z.iso.datetime(),
-        daysLeft: z.number().int(),
-        issuer: z.string(),
-        subject: z.string(),
-        valid: z.boolean(),
-      })
-      .nullable(),
-    hasEvidence: z
-      .boolean()
-      .describe('A failing result keeps what it saw: GET …/results/{resultRef}/evidence'),
-  })
-  .meta({ id: 'Result' });
-
-function toResultView(result: WithId<CheckResultDocument>): z.input<typeof resultView> {
-  return {
-    id: result._id.toHexString(),
-    websiteId: result.websiteId,
-    kind: 'http',
-    monitorId: result.websiteId,
-    region: result.region,
-    nodeId: result.nodeId,
-    startedAt: result.startedAt.toISOString(),
-    status: result.status,
-    inMaintenance: result.inMaintenance,
-    httpStatus: result.httpStatus,
-    sizeBytes: result.sizeBytes,
-    truncated: result.truncated ?? false,
-    timings: result.timings,
-    redirects: result.redirects,
-    error: result.error,
-    checks: result.checks,
-    ssl: result.ssl && { ...result.ssl, validTo: result.ssl.validTo.toISOString() },
-    hasEvidence: (result.evidenceBytes ?? 0) > 0,
-  };
-}
-
-/** A position in a website's HTTP results: `<startedAt>|<_id>`, below it (or `…|=`: from it on). */
-function positionOf(result: { startedAt: Date; _id: ObjectId }, including = false): string {
-  return `${result.startedAt.toISOString()}|${result._id.toHexString()}${including ? '|=' : ''}`;
-}
-
-function afterPosition(position: string): { startedAt: Date; id: ObjectId; including: boolean } {
-  const [iso, id, including] = position.split('|');
-  const startedAt = new Date(iso ?? '');
-  if (!id || !ObjectId.isValid(id) || Number.isNaN(startedAt.getTime()) || (including && including !== '=')) {
-    throw notACursor();
-  }
-  return { startedAt, id: new ObjectId(id), including: including === '=' };
-}
-
-/** The website's HTTP results as a source of its merged results page. */
-function httpResultSource(
-  results: ResultRepository,
-  website: WebsiteDocument,
-  window: { from?: Date | undefined; to?: Date | undefined },
-): PagedSource<z.input<typeof resultView>> {
-  return {
-    key: 'http',
-    read: async (position, limit) =>
-      (
-        await results.page(website.organizationId, website.id, {
-          ...window,
-          after: position ? afterPosition(position) : undefined,
-          limit,
-        })
-      ).map((result) => ({
-        at: result.startedAt,
-        item: toResultView(result),
-        below: positionOf(result),
-        from: positionOf(result, true),
-      })),
-  };
-}
-
-/** A cursor as pages of HTTP results wrote it before every kind was merged (`<startedAt>|<_id>`). */
-function mergedCursor(cursor: string): string {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  return /^\d{4}-[^|]+\|[0-9a-f]{24}$/.test(text)
-    ? Buffer.from(JSON.stringify({ http: text })).toString('base64url')
-    : cursor;
-}
+import { websiteUptimeRoutes } from './uptime.js';
+import { type WebsiteResultDeps, websiteResultRoutes } from './website-results.js';
 
 /** When the reported status began: kept with it since it was kept; before that, the best the state knows. */
 function sinceOf(
@@ -191,24 +33,18 @@ function sinceOf(
   return status === state.health ? state.since : null;
 }
 
-export function monitoringRoutes(deps: {
-  website: (organizationId: number, ref: string) => Promise<WebsiteDocument>;
-  results: ResultRepository;
-  states: MonitorStateRepository;
-  /** The website's customer and package (null: gone meanwhile). */
-  owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
-  recheckDelayMs: number;
-  /** The logs of the website's other monitors (of `kind`, or the one `monitorId`) its results page merges. */
-  resultSources(
-    website: WebsiteDocument,
-    filter: { kind?: string; monitorId?: number },
-    window: { from?: Date | undefined; to?: Date | undefined },
-  ): Promise<Array<PagedSource<OtherResultItem>>>;
-  /** The website's heartbeats, DNS and port checks with their confirmed health. */
-  monitors(
-    websiteId: number,
-  ): Promise<Array<{ kind: OtherMonitorKind; id: number; name: string; health: Health }>>;
-}): Route[] {
+export function monitoringRoutes(
+  deps: WebsiteResultDeps & {
+    states: MonitorStateRepository;
+    /** The website's customer and package (null: gone meanwhile). */
+    owner: (website: WebsiteDocument) => Promise<CustomerWithPackage | null>;
+    recheckDelayMs: number;
+    /** The website's heartbeats, DNS and port checks with their confirmed health. */
+    monitors(
+      websiteId: number,
+    ): Promise<Array<{ kind: OtherMonitorKind; id: number; name: string; health: Health }>>;
+  },
+): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -302,115 +138,7 @@ export function monitoringRoutes(deps: {
         };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/websites/:websiteRef/results',
-      operationId: 'listWebsiteResults',
-      summary: 'Check results, newest first, in pages',
-      tags: ['Results'],
-      access: 'read',
-      params: websiteRefParams,
-      description:
-        'Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).',
-      query: z.strictObject({
-        from: isoDate.optional(),
-        to: isoDate.optional(),
-        limit: decimalInteger({ min: 1, max: 1000 }).default(100),
-        cursor: z.string().max(2000).optional(),
-        kind: z.enum(['http', ...CHECKED_KINDS]).optional(),
-        monitorId: decimalInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
-      }),
-      success: {
-        status: 200,
-        description: 'A page of results; nextCursor is null on the last page',
-        schema: z
-          .object({
-            items: z.array(z.union([resultView, otherResultView])),
-            nextCursor: z.string().nullable(),
-          })
-          .meta({ id: 'ResultPage' }),
-      },
-      problems: [404],
-      handle: async ({ auth, params, query }) => {
-        const website = await deps.website(auth.organizationId, params.websiteRef);
-        const window = { from: query.from, to: query.to };
-        const { kind, monitorId } = query;
-        const withHttp = kind === 'http' || (kind === undefined && monitorId === undefined);
-        const sources: Array<PagedSource<ResultItem>> = [
-          ...(withHttp ? [httpResultSource(deps.results, website, window)] : []),
-          ...(kind === 'http'
-            ? []
-            : await deps.resultSources(
-                website,
-                { ...(kind ? { kind } : {}), ...(monitorId !== undefined ? { monitorId } : {}) },
-                window,
-              )),
-        ];
-        return mergedPage(sources, {
-          limit: query.limit,
-          cursor: query.cursor === undefined ? undefined : mergedCursor(query.cursor),
-        });
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/websites/:websiteRef/results/:resultRef/evidence',
-      operationId: 'getResultEvidence',
-      summary: 'What a failing check saw: the answer (status, headers, body as text) or why none came',
-      description:
-        'Kept with every down or degraded result; the body once per website, region and 5 minutes ' +
-        '(other results say it was omitted). Cookies, credentials and the website’s secret headers are ' +
-        'redacted, their values blanked wherever the server echoed them. 404 for a result without evidence.',
-      tags: ['Results'],
-      access: 'read',
-      params: websiteRefParams.extend({
-        resultRef: z
-          .string()
-          .regex(/^[0-9a-f]{24}$/)
-          .describe('The result’s id, 24 hexadecimal digits (from its list)'),
-      }),
-      success: { status: 200, description: 'The evidence', schema: evidenceSchema },
-      problems: [404],
-      handle: async ({ auth, params }) => {
-        const website = await deps.website(auth.organizationId, params.websiteRef);
-        const evidence = await deps.results.evidence(auth.organizationId, website.id, params.resultRef);
-        if (!evidence) throw notFound('No evidence for that result: it passed, or it is not this website’s');
-        return evidence;
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/websites/:websiteRef/uptime',
-      operationId: 'getWebsiteUptime',
-      summary: 'Uptime, downtime and response time percentiles over a period',
-      tags: ['Results'],
-      access: 'read',
-      params: websiteRefParams,
-      query: uptimeQuery,
-      success: {
-        status: 200,
-        description: 'Figures; uptimePercent is null before the first result',
-        schema: uptimeView,
-      },
-      handle: async ({ auth, params, query }) => {
-        const website = await deps.website(auth.organizationId, params.websiteRef);
-        const now = new Date();
-        const from = new Date(now.getTime() - UPTIME_PERIODS[query.period] * 1000);
-        const results = await deps.results.since(auth.organizationId, website.id, from);
-        // Those open now or resolved within the period: read newest first, as far back as the period.
-        const incidents = await deps.states.incidentsOfWebsites(auth.organizationId, [website.id], from);
-        return {
-          period: query.period,
-          ...uptimeFigures({
-            now,
-            periodSeconds: UPTIME_PERIODS[query.period],
-            firstResultAt: results[0]?.startedAt ?? null,
-            incidents: incidents.filter((i) => (i.resolvedAt ?? now) > from),
-            responseTimesMs: results.filter((r) => r.status !== 'down').map((r) => r.timings.total),
-            checks: results.length,
-          }),
-        };
-      },
-    }),
+    ...websiteResultRoutes(deps),
+    ...websiteUptimeRoutes(deps),
   ];
 }
