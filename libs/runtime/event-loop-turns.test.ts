@@ -104,4 +104,26 @@ describe('work cut into turns of the event loop', () => {
     // Resting would add ~40 ms to the 40 ms of work.
     expect(halved).toBeLessThan(everyTurn + 20);
   });
+
+  it('after a quiet spell, the first slice rests a slice, not the spell (the others busy all along)', async () => {
+    const turns = new EventLoopTurns(2, 0.5);
+    let running = true;
+    const step = () => {
+      if (!running) return;
+      busyFor(1);
+      setImmediate(step);
+    };
+    setImmediate(step);
+    try {
+      await mapInTurns([1, 2, 3, 4], () => busyFor(1), turns);
+      // Background work idle for 300 ms while the others go on.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const start = performance.now();
+      await mapInTurns([1, 2, 3, 4], () => busyFor(1), turns);
+      // Four items of 1 ms, two slices, each a rest of ~2 ms and the others' steps between.
+      expect(performance.now() - start).toBeLessThan(100);
+    } finally {
+      running = false;
+    }
+  });
 });

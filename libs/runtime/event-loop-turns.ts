@@ -8,14 +8,17 @@ export const WORK_SLICE_MS = 2;
 
 /**
  * While other work is waiting, the share of the thread's time background work may take: after a
- * slice whose turn found others' callbacks to run, it rests as long again. One slice a turn alone
+ * slice whose turn found others' callbacks to run, it rests a slice's length. One slice a turn alone
  * let two exports at once hold 60 % of the API's thread (and of the cores FerretDB answers other
  * tenants on); with no one else's work in the turn, it does not rest (an export alone is as quick).
  */
 export const BACKGROUND_SHARE = 0.5;
 
-/** A turn that took this long ran someone else's callbacks: the thread is wanted. */
-const OTHERS_WAITING_MS = 0.25;
+/**
+ * A turn that cost this much CPU ran someone else's callbacks: the thread is wanted. CPU, not
+ * wall time: a process the machine's scheduler set aside for a moment did nobody's work.
+ */
+const OTHERS_WAITING_MS = 0.5;
 
 /**
  * How long after others' callbacks the slices keep resting: a request's steps come back one by
@@ -54,18 +57,19 @@ export class EventLoopTurns {
   }
 
   /**
-   * The next turn; while others' callbacks ran in a turn of late and the share is under 1, then
-   * the rest the slice just worked earned (1 ms at least: timers' grain).
+   * The next turn; while others' callbacks ran in a turn of late and the share is under 1, then a
+   * rest of a slice's length scaled by the share. A slice's length, not the time since it began:
+   * that also holds the waits for reads between items, and after background work was idle, the
+   * whole idle time (a first export after a quiet minute rested a minute).
    */
   private async rest(): Promise<void> {
-    const worked = performance.now() - this.sliceStart;
-    const asked = performance.now();
+    const cpuBefore = process.cpuUsage();
     await nextTurn();
     const now = performance.now();
-    if (now - asked >= OTHERS_WAITING_MS) this.othersSeenAt = now;
+    const { user, system } = process.cpuUsage(cpuBefore);
+    if ((user + system) / 1000 >= OTHERS_WAITING_MS) this.othersSeenAt = now;
     if (this.share >= 1 || now - this.othersSeenAt >= OTHERS_RECENT_MS) return;
-    const restMs = worked * (1 / this.share - 1);
-    if (restMs >= 1) await sleep(restMs);
+    await sleep(Math.max(1, this.sliceMs * (1 / this.share - 1)));
   }
 }
 
