@@ -26,17 +26,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { type Db, MongoClient } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { type Dispatcher, Pool } from 'undici';
 import { ensureIndexes, ID_LISTS, KEY_LOOKUPS } from '../libs/db/index.js';
-import { RollupRepository, WEBSITE_ROLLUPS } from '../libs/monitoring/index.js';
 import { websiteIndexes } from '../libs/websites/index.js';
 import { benchOrganization } from './support/api-client.js';
 import { startApiProcess } from './support/api-process.js';
 import { compileForDist, parseRuntime } from './support/app-runtime.js';
 import { withBenchDatabases } from './support/bench-databases.js';
 import { type LoadRequest, loadFor } from './support/http-load.js';
+import { untilIdle } from './support/process-idle.js';
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
+import { storeRollupHistory } from './support/rollup-history.js';
 
 const { values } = parseArgs({
   options: {
@@ -355,69 +356,3 @@ await withBenchDatabases('lookups', async (stack) => {
   await heartbeat.stop();
   await mongo.close();
 });
-
-/** Full rollup buckets of the last three months for every website (region `local`), as the workers leave them. */
-async function storeRollupHistory(db: Db, websiteIds: number[], organizationId: number): Promise<number> {
-  await new RollupRepository(db).registerRegion('local');
-  const cell = {
-    checks: 288,
-    up: 288,
-    degraded: 0,
-    down: 0,
-    responseMsSum: 57_600,
-    responseMsCount: 288,
-    responseMsMax: 400,
-  };
-  const cellsOf = (count: number, first: number) =>
-    Object.fromEntries(Array.from({ length: count }, (_, n) => [String(first + n).padStart(2, '0'), cell]));
-  const now = new Date();
-  const months = [0, 1, 2, 3].map(
-    (back) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)),
-  );
-  const days = [0, 1].map((back) => new Date(Math.floor(now.getTime() / 86_400_000 - back) * 86_400_000));
-  const expiresAt = new Date(now.getTime() + 91 * 86_400_000);
-  let stored = 0;
-  for (let first = 0; first < websiteIds.length; first += 200) {
-    const documents = websiteIds.slice(first, first + 200).flatMap((websiteId) => [
-      ...months.map((month) => ({
-        _id: `${websiteId}:local:day:${month.toISOString().slice(0, 7)}`,
-        organizationId,
-        websiteId,
-        region: 'local',
-        period: 'day',
-        cells: cellsOf(28, 1),
-        expiresAt,
-      })),
-      ...days.map((day) => ({
-        _id: `${websiteId}:local:hour:${day.toISOString().slice(0, 10)}`,
-        organizationId,
-        websiteId,
-        region: 'local',
-        period: 'hour',
-        cells: cellsOf(24, 0),
-        expiresAt,
-      })),
-    ]);
-    await db.collection(WEBSITE_ROLLUPS).insertMany(documents as never[]);
-    stored += documents.length;
-  }
-  return stored;
-}
-
-/**
- * Waits until every process named used under 5 % of a core in each of two half-seconds in a row
- * (at most a minute) and answers how long it waited.
- */
-async function untilIdle(pids: ReadonlyArray<number | undefined>): Promise<number> {
-  const started = performance.now();
-  const named = pids.filter((p): p is number => p !== undefined);
-  let quietSamples = 0;
-  let before = named.map(cpuSecondsOf);
-  while (quietSamples < 2 && performance.now() - started < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = named.map(cpuSecondsOf);
-    quietSamples = now.every((seconds, i) => seconds - (before[i] ?? 0) < 0.025) ? quietSamples + 1 : 0;
-    before = now;
-  }
-  return performance.now() - started;
-}

@@ -1,11 +1,5 @@
 import { ObjectId } from 'mongodb';
-import {
-  type CheckConfig,
-  certificateSummary,
-  type Evidence,
-  evaluate,
-  type Observation,
-} from '../checks/index.js';
+import { certificateSummary, type Evidence, evaluate } from '../checks/index.js';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import {
   type BatchInserter,
@@ -15,21 +9,15 @@ import {
   withinDeadline,
 } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
-import { includesFeature, type PackageDocument } from '../packages/index.js';
-import { type ProbeOptions, type ProbeRequest, probeHttp } from '../probe/index.js';
+import type { PackageDocument } from '../packages/index.js';
+import type { ProbeOptions } from '../probe/index.js';
 import { type CheckJobData, isStale } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import {
-  CHECK_FEATURES,
-  effectiveIntervalSeconds,
-  mtlsKeyContext,
-  openRequest,
-  type WebsiteCache,
-  type WebsiteDocument,
-} from '../websites/index.js';
+import { effectiveIntervalSeconds, type WebsiteCache, type WebsiteDocument } from '../websites/index.js';
 import type { CheckFeed } from './check-feed.js';
+import { type DomainExpiryLookup, observeWebsite, withinPackage } from './check-observation.js';
 import { decisionRules } from './decision-rules.js';
-import { type EvidenceBodyGate, failureEvidence, type SentRequest } from './failure-evidence.js';
+import { type EvidenceBodyGate, failureEvidence } from './failure-evidence.js';
 import { afterResult } from './monitor-decisions.js';
 import { inMaintenanceAt, type MonitorStateDocument, monitorKey } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
@@ -40,10 +28,9 @@ import { type CommitSteps, commitResult, writeKept } from './result-commit.js';
 import type { RollupRecorder } from './rollups.js';
 import type { Health } from './status-machine.js';
 
-/** Looks up when a domain expires (RDAP, then WHOIS). */
-export type DomainExpiryLookup = (hostname: string) => Promise<Observation['domain']>;
+/** Where it was before what a check looks at moved to check-observation.ts (its unit test reads it here). */
+export { plainHttpUrl } from './check-observation.js';
 
-const MIN_BODY_CAP = 10 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 
 /**
@@ -95,31 +82,6 @@ export interface PendingRecord {
   decided: { effects: DurableEffects | null } | null;
   /** What a failing check saw (its alert carries it). */
   evidence?: Evidence;
-}
-
-/** Checks the package no longer includes are off, whatever the stored configuration says. */
-function withinPackage(config: CheckConfig, pkg: PackageDocument): CheckConfig {
-  const limited = { ...config };
-  for (const [key, feature] of Object.entries(CHECK_FEATURES) as Array<
-    [keyof typeof CHECK_FEATURES, (typeof CHECK_FEATURES)[keyof typeof CHECK_FEATURES]]
-  >) {
-    if (!includesFeature(pkg, feature)) limited[key] = false;
-  }
-  if (!includesFeature(pkg, 'assertions')) limited.assertions = [];
-  return limited;
-}
-
-/**
- * What the HTTPS redirect check asks, without following: an `https://` website's host and path over
- * plain HTTP on its standard port (80: a visitor typing the bare name), or an `http://` website's
- * own URL.
- */
-export function plainHttpUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') return parsed.href;
-  parsed.protocol = 'http:';
-  parsed.port = '';
-  return parsed.href;
 }
 
 /**
@@ -175,7 +137,7 @@ export class CheckRunner {
     if (isStale(plannedAt, Date.now(), intervalMs)) return { ran: false, reason: 'stale', intervalMs };
 
     const config = withinPackage(website.checkConfig, pkg);
-    const { observation, sent } = await this.observe(website, config);
+    const { observation, sent } = await observeWebsite(website, config, this.deps);
     const now = new Date();
     const { status, checks } = evaluate(observation, { config, alerting: pkg.alerting, now });
     const result: CheckResultDocument = {
@@ -245,58 +207,6 @@ export class CheckRunner {
   async warmUp(websiteIds: readonly number[]): Promise<{ websites: number; states: number }> {
     const websites = await this.deps.websites.prime(websiteIds);
     return { websites: websites.length, states: await this.deps.states.prime(websites) };
-  }
-
-  /** What the check saw, and the request it sent (its secrets opened: evidence blanks them). */
-  private async observe(
-    website: WebsiteDocument,
-    config: CheckConfig,
-  ): Promise<{ observation: Observation; sent: SentRequest }> {
-    // Secret headers and body are opened here, for the probe and the evidence, and nowhere else.
-    const { headers, body, originBound } = openRequest(website, this.deps.secrets);
-    const request: ProbeRequest = {
-      url: website.url,
-      method: website.httpMethod,
-      headers,
-      body,
-      originBound,
-      followRedirects: website.followRedirects,
-      maxRedirects: website.maxRedirects,
-      cookieHandling: website.cookieHandling,
-      clientCertificate:
-        website.mtlsEnabled && website.mtlsClientCert && website.mtlsClientKey
-          ? {
-              cert: website.mtlsClientCert,
-              key: this.deps.secrets.open(website.mtlsClientKey, mtlsKeyContext(website.id)),
-            }
-          : null,
-      timeoutMs: website.timeoutSeconds * 1000,
-      maxBodyBytes: Math.max(config.maxPageSize ?? 0, MIN_BODY_CAP),
-    };
-    const plainHttp = async () => {
-      const answer = await probeHttp(
-        {
-          ...request,
-          url: plainHttpUrl(website.url),
-          method: 'GET',
-          body: null,
-          followRedirects: false,
-          clientCertificate: null,
-          maxBodyBytes: 64 * 1024,
-        },
-        this.deps.probe,
-      );
-      return { status: answer.httpStatus, location: answer.location, error: answer.error };
-    };
-    const [main, httpsRedirect, domain] = await Promise.all([
-      probeHttp(request, this.deps.probe),
-      config.checkHttpsRedirectEnabled ? plainHttp() : Promise.resolve(null),
-      config.checkDomainExpiryEnabled
-        ? this.deps.domainExpiry(new URL(website.url).hostname)
-        : Promise.resolve(null),
-    ]);
-    const { location: _location, ...observation } = main;
-    return { observation: { ...observation, httpsRedirect, domain }, sent: { headers, body } };
   }
 
   /**

@@ -7,12 +7,11 @@ export {
   RECENT_CHECKS,
   type RecentCheck,
 } from './check-feed.js';
+export { type DomainExpiryLookup, plainHttpUrl } from './check-observation.js';
 export {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckRunner,
-  type DomainExpiryLookup,
   type PendingRecord,
-  plainHttpUrl,
   type RunOutcome,
 } from './check-runner.js';
 export { freshWithinMsOf } from './decision-rules.js';

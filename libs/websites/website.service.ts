@@ -18,12 +18,9 @@ import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteCache } from './website-cache.js';
 import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
-import { matchesSearch, normalizedQuery } from './website-search.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
+import { type WebsitePage, WebsiteSearchPages } from './website-search-pages.js';
 
-/** A search reads at most this many candidates a page, this many at a time (then says where to go on). */
-const SEARCH_READS_AT_MOST = 1_000;
-const SEARCH_BATCH = 100;
 /** Customers whose package is remembered (`packageOfCustomer`), the least recently read going first. */
 const PACKAGES_OF_CUSTOMERS_KEPT = 10_000;
 
@@ -56,8 +53,6 @@ function requestChanged(before: WebsiteDocument, after: WebsiteDocument): boolea
 
 /** Websites and their check configuration: every write validated, stored, then scheduled, under the website's lock. */
 export class WebsiteService implements CustomerWebsitesPort {
-  /** Search index builds under way, by organization (see indexOnce). */
-  private readonly indexing = new Map<number, Promise<void>>();
   /**
    * The package each customer was on when last read here: read beside the customer instead of
    * after it (a guess: read again when the customer names another).
@@ -95,9 +90,12 @@ export class WebsiteService implements CustomerWebsitesPort {
       ...deps,
       ownerOf: (organizationId, customerId) => this.findOwner(organizationId, customerId),
     });
+    this.searchPages = new WebsiteSearchPages(deps);
   }
 
   private readonly batch: WebsiteBatch;
+  /** Lists holding a query: the search index's candidates, read and matched. */
+  private readonly searchPages: WebsiteSearchPages;
 
   /** Many websites at once (`WebsiteBatch`): validated first, then written in bulk and scheduled. */
   createMany(
@@ -211,13 +209,14 @@ export class WebsiteService implements CustomerWebsitesPort {
       limit?: number | undefined;
       query?: string | undefined;
     },
-  ): Promise<{ websites: WebsiteDocument[]; nextAfterId: number | null }> {
+  ): Promise<WebsitePage> {
     if (
       options.customerId !== undefined &&
       !(await this.deps.customers.findById(organizationId, options.customerId))
     )
       throw notFound(`No customer ${options.customerId}`);
-    if (options.query !== undefined) return this.search(organizationId, { ...options, query: options.query });
+    if (options.query !== undefined)
+      return this.searchPages.search(organizationId, { ...options, query: options.query });
     const websites = await this.deps.websites.listPage(organizationId, options, (org, ids) =>
       this.deps.cache.getMany(org, ids),
     );
@@ -226,84 +225,6 @@ export class WebsiteService implements CustomerWebsitesPort {
       websites,
       nextAfterId: options.limit !== undefined && websites.length === options.limit && last ? last.id : null,
     };
-  }
-
-  /**
-   * Websites holding `query`, by id: the index's candidates after `afterId`, read by primary key
-   * and matched, until `limit` match or SEARCH_READS_AT_MOST were read (then the page holds fewer
-   * and the next starts after the last one read).
-   */
-  private async search(
-    organizationId: number,
-    options: {
-      customerId?: number | undefined;
-      afterId?: number | undefined;
-      limit?: number | undefined;
-      query: string;
-    },
-  ): Promise<{ websites: WebsiteDocument[]; nextAfterId: number | null }> {
-    const { search, cache } = this.deps;
-    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
-    let candidates = await search.candidates(organizationId, options.query);
-    if (candidates === null) {
-      await this.indexOnce(organizationId);
-      candidates = (await search.candidates(organizationId, options.query)) ?? [];
-    }
-    // One customer's search (a client user's always) reads none of another customer's websites.
-    const own =
-      options.customerId === undefined
-        ? null
-        : await this.deps.websites.customerWebsiteIds(organizationId, options.customerId);
-    const ownIds = own ? new Set(own) : null;
-    const afterId = options.afterId ?? 0;
-    const ids = candidates.filter((id) => id > afterId && (!ownIds || ownIds.has(id))).sort((a, b) => a - b);
-    const query = normalizedQuery(options.query);
-    const found: WebsiteDocument[] = [];
-    // The last id examined: the next page starts after it.
-    let examined = afterId;
-    const budget = ids.slice(0, SEARCH_READS_AT_MOST);
-    for (let start = 0; start < budget.length && found.length < limit; start += SEARCH_BATCH) {
-      const batch = budget.slice(start, start + SEARCH_BATCH);
-      const read = new Map((await cache.getMany(organizationId, batch)).map((w) => [w.id, w]));
-      for (const id of batch) {
-        examined = id;
-        const website = read.get(id);
-        const wanted = options.customerId === undefined || website?.customerId === options.customerId;
-        if (website && wanted && matchesSearch(website, query)) found.push(website);
-        if (found.length === limit) break;
-      }
-    }
-    return { websites: found, nextAfterId: examined < (ids.at(-1) ?? 0) ? examined : null };
-  }
-
-  /**
-   * Indexes the organization for search, one build at a time in this process: the searches that
-   * find it unindexed (after a flushed Redis, 32 at once in a benchmark) wait for one build instead
-   * of each reading every website and writing every run again.
-   */
-  private indexOnce(organizationId: number): Promise<void> {
-    let building = this.indexing.get(organizationId);
-    if (!building) {
-      building = this.deps.search
-        .index(organizationId, this.everyWebsite(organizationId))
-        .finally(() => this.indexing.delete(organizationId));
-      this.indexing.set(organizationId, building);
-    }
-    return building;
-  }
-
-  /** The organization's websites, a page of 500 at a time (to index them), through the cache. */
-  private async *everyWebsite(organizationId: number): AsyncGenerator<WebsiteDocument[]> {
-    let afterId = 0;
-    for (;;) {
-      const page = await this.deps.websites.listPage(organizationId, { afterId, limit: 500 }, (org, ids) =>
-        this.deps.cache.getMany(org, ids),
-      );
-      if (page.length > 0) yield page;
-      const last = page.at(-1);
-      if (page.length < 500 || !last) return;
-      afterId = last.id;
-    }
   }
 
   /** One website: a batch of one (`WebsiteBatch.createOne`), so it is judged and written as a batch is. */
