@@ -29,7 +29,6 @@ import type { RollupRecorder } from './rollups.js';
 import type { Health } from './status-machine.js';
 
 /** Where it was before what a check looks at moved to check-observation.ts (its unit test reads it here). */
-export { plainHttpUrl } from './check-observation.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainHttpUrl } from './check-runner.js';
+import { plainHttpUrl } from './check-observation.js';
 
 describe('plainHttpUrl (what the HTTPS redirect check asks)', () => {
   it.each([
