@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { assertionOutcomeSchema, evidenceSchema } from '../checks/index.js';
+import { EVENT_KINDS, type EventKind } from './event-kinds.js';
 
-/** What the API reports of a website: its confirmed health, unless something keeps it from being checked. */
-export const WEBSITE_STATUSES = [
-  'unknown',
-  'up',
-  'degraded',
-  'down',
-  'maintenance',
-  'paused',
-  'cancelled',
-  'unmonitored',
-] as const;
+export { EVENT_KINDS, type EventKind, WEBSITE_STATUSES } from './event-kinds.js';
 
 /** The monitors a website has besides its HTTP check; each tells `<kind>.down` and `<kind>.up`. */
 export const OTHER_MONITOR_KINDS = [
@@ -41,44 +32,6 @@ export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
   imap: 'IMAP check',
   pop3: 'POP3 check',
 };
-
-/** Every kind of event a channel can receive. */
-export const EVENT_KINDS = [
-  'website.down',
-  'website.up',
-  'website.degraded',
-  'website.unmonitored',
-  'website.monitored',
-  'ssl.expiring',
-  'ssl.invalid',
-  'domain.expiring',
-  'maintenance.started',
-  'maintenance.ended',
-  'incident.acknowledged',
-  'heartbeat.down',
-  'heartbeat.up',
-  'dns.down',
-  'dns.up',
-  'dns.changed',
-  'port.down',
-  'port.up',
-  'icmp.down',
-  'icmp.up',
-  'udp.down',
-  'udp.up',
-  'grpc.down',
-  'grpc.up',
-  'websocket.down',
-  'websocket.up',
-  'smtp.down',
-  'smtp.up',
-  'imap.down',
-  'imap.up',
-  'pop3.down',
-  'pop3.up',
-  'test',
-] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Events that open a problem (an incident) and those that end it, for every monitor kind. */
 const DOWN_KINDS = new Set<EventKind>(EVENT_KINDS.filter((kind) => kind.endsWith('.down')));

@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelType, connectorOf } from '../connectors/index.js';
-import { decimalId, nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
-import { EVENT_KINDS } from '../events/index.js';
+import { decimalId } from '../contract/index.js';
+import { eventKind, sharedFields } from './channel-fields.schema.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
+export {
+  type ChannelPatch,
+  eventsSchema,
+  patchChannelBody,
+  scopeSchema,
+} from './channel-fields.schema.js';
 
 export const secretFieldsOf = (type: ChannelType): readonly string[] => connectorOf(type).secrets;
 
@@ -14,36 +20,7 @@ export function configPatchSchema(type: ChannelType) {
 }
 
 /** Enums named once: one class in generated clients, not one per field that holds them. */
-const eventKind = z.enum(EVENT_KINDS).meta({ id: 'EventKind' });
 const channelType = z.enum(CHANNEL_TYPES).meta({ id: 'ChannelType' });
-
-export const eventsSchema = uniqueArray(eventKind)
-  .min(1)
-  .describe('The event kinds this channel receives (default: all)');
-
-export const scopeSchema = z
-  .strictObject({
-    customerId: resourceId().optional().describe('Only the websites of this customer'),
-    listedOnly: z
-      .boolean()
-      .optional()
-      .describe('Only the websites that list this channel in their notificationChannelIds'),
-  })
-  .refine((scope) => !(scope.customerId !== undefined && scope.listedOnly), {
-    message: 'choose customerId or listedOnly, not both',
-    path: ['listedOnly'],
-  })
-  .describe(
-    'Which websites’ events the channel receives besides those that list it: {} all of the organization, {customerId} one customer’s, {listedOnly: true} none',
-  )
-  .meta({ id: 'ChannelScope' });
-
-const common = {
-  name: nameText(200),
-  enabled: z.boolean().optional(),
-  events: eventsSchema.optional(),
-  scope: scopeSchema.optional(),
-};
 
 /** `pagerduty` → `Pagerduty`: the stem of a type's component names. */
 const pascalCase = (type: ChannelType) => `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
@@ -64,7 +41,7 @@ function createVariant(type: ChannelType) {
     )
     .meta({ id: `${pascalCase(type)}ChannelConfig` });
   return z
-    .strictObject({ type: z.literal(type), ...common, config })
+    .strictObject({ type: z.literal(type), ...sharedFields, config })
     .meta({ id: `${pascalCase(type)}ChannelCreate` });
 }
 
@@ -73,22 +50,6 @@ export const createChannelBody = z
   .discriminatedUnion('type', [createVariant(firstType), ...otherTypes.map(createVariant)])
   .meta({ id: 'ChannelCreate' });
 export type CreateChannelInput = z.output<typeof createChannelBody>;
-
-export const patchChannelBody = patchBody(
-  z.strictObject({
-    name: common.name.optional(),
-    enabled: z.boolean().optional(),
-    events: eventsSchema.optional(),
-    scope: scopeSchema.optional(),
-    config: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe(
-        'Fields of the channel type’s config to change (as in the create body); write-only fields omitted are kept',
-      ),
-  }),
-).meta({ id: 'ChannelUpdate' });
-export type ChannelPatch = z.output<typeof patchChannelBody>;
 
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
 

@@ -1,9 +1,8 @@
 import type { Db, Filter } from 'mongodb';
 import { z } from 'zod';
-import { resourceId } from '../contract/index.js';
 import { type CollectionIndexes, KeyLookup, nextId, TenantCollection } from '../db/index.js';
 import { newOneTimeToken } from './one-time-token.js';
-import { email, role } from './user.schema.js';
+import { role } from './user.schema.js';
 
 export const INVITATIONS = 'invitations';
 
@@ -29,14 +28,7 @@ const storedInvitation = z.object({
 export type Invitation = z.infer<typeof storedInvitation>;
 type StoredInvitation = Invitation & { _id: string };
 
-export const createInvitationBody = z
-  .strictObject({
-    email,
-    role,
-    customerId: resourceId().optional().describe('Required for the role client; refused for other roles'),
-  })
-  .meta({ id: 'InvitationCreate' });
-export type InvitationRequest = z.output<typeof createInvitationBody>;
+export { createInvitationBody, type InvitationRequest } from './invitation.schema.js';
 
 export const invitationView = z
   .object({

@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import { emailAddress, nameText, ROLES, resourceId } from '../contract/index.js';
+import { nameText, resourceId } from '../contract/index.js';
 import { MAX_PASSWORD_LENGTH } from './password-policy.js';
+import { email, normalizeEmail, role } from './person.schema.js';
 import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
-export const role = z.enum(ROLES).meta({ id: 'Role' });
-
-/** E-mail addresses are unique whatever their case: stored and looked up trimmed and lowercased. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-export const email = emailAddress()
-  .transform(normalizeEmail)
-  .describe('Unique across the service, whatever its case');
+export { email, normalizeEmail, role } from './person.schema.js';
 export const personName = nameText(100);
 
 /** A user as stored (`_id` is `u<id>`); every read is parsed with it. */

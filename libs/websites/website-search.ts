@@ -1,6 +1,4 @@
-/** A search asks for at least this many characters: the index holds runs of three. */
-export const SEARCH_MIN_CHARS = 3;
-export const SEARCH_MAX_CHARS = 100;
+export { SEARCH_MAX_CHARS, SEARCH_MIN_CHARS } from './website-search-limits.js';
 
 /** What a website is searched by: its name and its URL without the scheme, lower-cased. */
 export function searchedText(website: { name: string; url: string }): string[] {

@@ -8,8 +8,8 @@ import {
   resourceId,
   uniqueArray,
 } from '../contract/index.js';
-import { WEBSITE_STATUSES } from '../events/index.js';
-import { SEARCH_MAX_CHARS, SEARCH_MIN_CHARS } from './website-search.js';
+import { WEBSITE_STATUSES } from '../events/event-kinds.js';
+import { SEARCH_MAX_CHARS, SEARCH_MIN_CHARS } from './website-search-limits.js';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const COOKIE_HANDLING = ['jar', 'none'] as const;
@@ -72,10 +72,13 @@ const secretHeaders = z
     'Headers whose values are credentials (an API key, a token): write-only, sealed at rest, never returned or logged; responses list their names in secretHeaderNames. A value sets or replaces one, null removes it, omitted ones are kept (also in a full update)',
   );
 
+const utf8 = new TextEncoder();
+
 const requestBody = z
   .string()
   .refine(
-    (body) => Buffer.byteLength(body, 'utf8') <= MAX_REQUEST_BODY_BYTES,
+    // Its UTF-8 bytes, counted as Buffer.byteLength would, also in the browser (the app checks it too).
+    (body) => utf8.encode(body).byteLength <= MAX_REQUEST_BODY_BYTES,
     `at most ${MAX_REQUEST_BODY_BYTES} bytes`,
   )
   .nullable();

@@ -1,22 +1,14 @@
 import { z } from 'zod';
 import type { Organization, OrganizationRepository } from '../../../libs/auth/index.js';
-import { lineText, nameText, patchBody } from '../../../libs/contract/index.js';
 import { invalidInput, notFound } from '../../../libs/errors/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
-import { isKnownTimezone } from '../../../libs/maintenance/index.js';
 import {
   isLogoOfType,
   LOGO_TYPES,
   type LogoStore,
   MAX_LOGO_BYTES,
+  patchOrganizationBody,
 } from '../../../libs/organizations/index.js';
-
-const accentColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1570ef')
-  .nullable()
-  .describe('Reports’ headings and charts; null: the default blue');
-const footerText = lineText(300).nullable().describe('The last line of every report');
 
 export const organizationView = z
   .object({
@@ -33,19 +25,6 @@ export const organizationView = z
     }),
   })
   .meta({ id: 'Organization' });
-
-const patchOrganizationBody = patchBody(
-  z.strictObject({
-    name: nameText(200).optional(),
-    timezone: z
-      .string()
-      .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')
-      .optional(),
-    branding: z
-      .strictObject({ accentColor: accentColor.optional(), footerText: footerText.optional() })
-      .optional(),
-  }),
-).meta({ id: 'OrganizationUpdate' });
 
 const logoBody = z
   .strictObject({

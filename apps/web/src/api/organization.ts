@@ -8,7 +8,7 @@ const PAGE = 1000;
 const FIRST_PAGE = 100;
 
 /** The API's search takes this many characters or more. */
-export const SEARCH_MIN_CHARS = 3;
+export { SEARCH_MIN_CHARS } from '../../../../libs/websites/website-search-limits.js';
 
 /**
  * The first 1,000 websites whose name or URL holds `text` (the API's search index): what a search

@@ -1,3 +1,4 @@
+import { channelFields, patchChannelBody } from '../../../../libs/notifications/channel-fields.schema.js';
 import { type Channel, channelKeys } from '../api/channels.js';
 import { api, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
@@ -116,9 +117,12 @@ export function ChannelForm({
       };
     },
     {
+      // The API's own schemas: a new channel's shared fields (its config is its connector's, which
+      // the API checks), or the whole PATCH body (which names no type).
+      schema: channel ? patchChannelBody : channelFields,
       body: (values) =>
         ({
-          type: values.type,
+          ...(channel ? {} : { type: values.type }),
           name: values.name,
           enabled: values.enabled,
           events: values.events as Schemas['EventKind'][],
@@ -234,7 +238,13 @@ export function ChannelForm({
           </div>
         ))}
         {values.scope === 'customer' && (
-          <Field label="Customer" error={errors['scope.customerId']}>
+          <Field
+            label="Customer"
+            // None chosen is sent as 0, which the schema refuses as too small: say what is missing.
+            error={
+              values.scopeCustomer || !errors['scope.customerId'] ? errors['scope.customerId'] : 'Required'
+            }
+          >
             {(props) => (
               <select {...props} {...form.bind('scopeCustomer', 'scope.customerId')}>
                 <CustomerOptions customers={customers.data} />

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { patchOrganizationBody } from '../../../../libs/organizations/organization.schema.js';
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { organizationKeys, useOrganization, useOrganizationLogo } from '../api/organization.js';
 import { write } from '../api/query.js';
@@ -45,6 +46,8 @@ function SettingsForm({ organization }: { organization: Organization }) {
       footer: organization.branding.footerText ?? '',
     },
     {
+      // The API's own schema: a value it would refuse is shown at its field before anything is sent.
+      schema: patchOrganizationBody,
       body: ({ name, timezone, accent, footer }) => ({
         name,
         timezone,
@@ -60,7 +63,7 @@ function SettingsForm({ organization }: { organization: Organization }) {
     if (body) form.answered(await write(api.PATCH('/api/organization', { body }), organizationKeys.settings));
   };
   return (
-    <form class="card" onSubmit={save} aria-label="Organization">
+    <form class="card" onSubmit={save} noValidate aria-label="Organization">
       <FormError message={form.message} />
       {form.saved && <Notice>Saved.</Notice>}
       <Field label="Name" error={errors.name}>

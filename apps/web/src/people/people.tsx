@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { createInvitationBody } from '../../../../libs/people/invitation.schema.js';
 import { api, problemText, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
 import { type Invitation, peopleKeys, type User, useInvitations, useUsers } from '../api/people.js';
@@ -235,6 +236,8 @@ function Invitations({
   const invitations = useInvitations();
   const blank = { email: '', role: 'viewer' as Role, customerId: '' };
   const form = useForm(blank, {
+    // The API's own schema: an address it would refuse is shown at its field before anything is sent.
+    schema: createInvitationBody,
     body: ({ email, role, customerId }) => ({
       email,
       role,

@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
+import {
+  createWebsiteBody,
+  HTTP_METHODS,
+  patchWebsiteBody,
+} from '../../../../libs/websites/website.schema.js';
 import { useChannels } from '../api/channels.js';
 import { api, type Schemas } from '../api/client.js';
 import { useVisibleCustomers } from '../api/organization.js';
@@ -13,7 +18,7 @@ import { HeaderRows, headerFields, headerRows } from './header-rows.js';
 
 type Website = Schemas['Website'];
 
-const METHODS: Schemas['HttpMethod'][] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const METHODS: readonly Schemas['HttpMethod'][] = HTTP_METHODS;
 
 /** `/websites/new?customerId=…` adds a website; `/websites/:ref/edit` changes one, with its checks. */
 export function WebsiteEdit() {
@@ -62,8 +67,11 @@ function WebsiteForm({ website }: { website: Website | null }) {
       channelIds: (website?.notificationChannelIds ?? []).map(String),
     },
     {
+      // The API's own schemas: a value it would refuse is shown at its field before anything is sent.
+      schema: website ? patchWebsiteBody : createWebsiteBody,
       body: (v) => ({
-        customerId: Number(v.customerId),
+        // None chosen: the schema says it is required, and nothing is sent.
+        customerId: (v.customerId ? Number(v.customerId) : undefined) as number,
         name: v.name,
         url: v.url,
         httpMethod: v.httpMethod as Schemas['HttpMethod'],

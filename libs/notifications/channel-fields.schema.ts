@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
+import { EVENT_KINDS } from '../events/event-kinds.js';
+
+/**
+ * A channel's fields that every type shares, and the PATCH body: pure (zod and constants), so that
+ * the app checks a form with them too. A type's config is its connector's (channel.schema.ts).
+ */
+
+/** Enums named once: one class in generated clients, not one per field that holds them. */
+export const eventKind = z.enum(EVENT_KINDS).meta({ id: 'EventKind' });
+
+export const eventsSchema = uniqueArray(eventKind)
+  .min(1)
+  .describe('The event kinds this channel receives (default: all)');
+
+export const scopeSchema = z
+  .strictObject({
+    customerId: resourceId().optional().describe('Only the websites of this customer'),
+    listedOnly: z
+      .boolean()
+      .optional()
+      .describe('Only the websites that list this channel in their notificationChannelIds'),
+  })
+  .refine((scope) => !(scope.customerId !== undefined && scope.listedOnly), {
+    message: 'choose customerId or listedOnly, not both',
+    path: ['listedOnly'],
+  })
+  .describe(
+    'Which websites’ events the channel receives besides those that list it: {} all of the organization, {customerId} one customer’s, {listedOnly: true} none',
+  )
+  .meta({ id: 'ChannelScope' });
+
+/** The fields of every type's create body besides `type` and `config`. */
+export const sharedFields = {
+  name: nameText(200),
+  enabled: z.boolean().optional(),
+  events: eventsSchema.optional(),
+  scope: scopeSchema.optional(),
+};
+
+/**
+ * A create body's shared fields as the API checks them (`type` and `config` pass): the app checks a
+ * new channel's form with it; the config, its connector's, is checked by the API.
+ */
+export const channelFields = z.object(sharedFields);
+
+export const patchChannelBody = patchBody(
+  z.strictObject({
+    name: sharedFields.name.optional(),
+    enabled: z.boolean().optional(),
+    events: eventsSchema.optional(),
+    scope: scopeSchema.optional(),
+    config: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Fields of the channel type’s config to change (as in the create body); write-only fields omitted are kept',
+      ),
+  }),
+).meta({ id: 'ChannelUpdate' });
+export type ChannelPatch = z.output<typeof patchChannelBody>;
