@@ -94,7 +94,7 @@ describe('the app in a real browser: the website, channel, invitation and settin
     await page.getByLabel('At most redirects').fill('50');
     await page.getByRole('button', { name: 'Save the website' }).click();
     await needsALook();
-    expect(await errorAt('Name')).toMatch(/1 character/);
+    expect(await errorAt('Name')).toMatch(/Must not be empty/);
     expect(await errorAt('At most redirects')).toMatch(/20/);
     expect(writes).toEqual([]);
   });
@@ -109,7 +109,7 @@ describe('the app in a real browser: the website, channel, invitation and settin
     await page.getByRole('button', { name: 'Add the channel' }).click();
     await needsALook();
     // No name, and no customer chosen for a customer's channel: both the API's words.
-    expect(await errorAt('Channel name')).toMatch(/1 character/);
+    expect(await errorAt('Channel name')).toMatch(/Must not be empty/);
     expect(await errorAt('Customer')).toBe('⚠ Required');
     await page.screenshot({ path: join(SCREENSHOTS, 'app-channel-schema-error.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);

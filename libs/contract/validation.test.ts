@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DomainError } from '../errors/index.js';
 import { hasScope, type Scope } from './scopes.js';
-import { parseInput } from './validation.js';
+import { parseInput, validate } from './validation.js';
 
 const schema = z.strictObject({
   name: z.string().min(1),
@@ -61,6 +61,22 @@ describe('parseInput', () => {
 
   it('says where the bad input was', () => {
     expect(() => parseInput(schema, {}, 'query')).toThrow('Invalid query parameters: name');
+  });
+
+  it.each<[string, z.ZodType, unknown, string]>([
+    ['an empty string', z.string().min(1), '', 'Must not be empty'],
+    ['a short string', z.string().min(3), 'ab', 'At least 3 characters'],
+    ['a long string', z.string().max(1), 'ab', 'At most 1 character'],
+    ['a small number', z.number().int().min(60), 5, 'At least 60'],
+    ['a number not above', z.number().gt(0), 0, 'More than 0'],
+    ['a big number', z.number().max(5), 9, 'At most 5'],
+    ['a number not below', z.number().lt(5), 5, 'Less than 5'],
+    ['an empty list', z.array(z.string()).min(1), [], 'Choose at least one'],
+    ['a long list', z.array(z.string()).max(2), ['a', 'b', 'c'], 'At most 2 items'],
+    ['a schema’s own words', z.string().min(2, 'Two letters at least'), 'a', 'Two letters at least'],
+  ])('tells %s in words, not a formula', (_, bounded, input, message) => {
+    const result = validate(z.object({ field: bounded }), { field: input });
+    expect(result.success ? [] : result.errors).toEqual([{ path: 'field', message }]);
   });
 });
 

@@ -13,7 +13,38 @@ function dotted(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-/** Zod issues as field errors: one per unknown key, and "Required" for a missing field. */
+const plural = (n: number | bigint, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * A bound's issue in words a person reads at a field ("At least 3 characters", "Must not be
+ * empty"), where zod's own reads as a formula ("Too small: expected string to have >=1
+ * characters"). A schema's own message is kept.
+ */
+function boundMessage(issue: z.core.$ZodIssue): string | null {
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
+  if (!/^Too (small|big):/.test(issue.message)) return null;
+  const small = issue.code === 'too_small';
+  const limit = small ? issue.minimum : issue.maximum;
+  const inclusive = issue.inclusive !== false;
+  switch (issue.origin) {
+    case 'string':
+      if (small && Number(limit) === 1) return 'Must not be empty';
+      return `${small ? 'At least' : 'At most'} ${plural(limit, 'character')}`;
+    case 'array':
+    case 'set':
+      if (small && Number(limit) === 1) return 'Choose at least one';
+      return `${small ? 'At least' : 'At most'} ${plural(limit, 'item')}`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      if (inclusive) return `${small ? 'At least' : 'At most'} ${limit}`;
+      return `${small ? 'More than' : 'Less than'} ${limit}`;
+    default:
+      return null;
+  }
+}
+
+/** Zod issues as field errors: one per unknown key, "Required" for a missing field, bounds in words. */
 function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): FieldError[] {
   return issues.flatMap((issue): FieldError[] => {
     const path = [...prefix, ...issue.path];
@@ -24,7 +55,7 @@ function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly Pro
     if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) {
       return [{ path: dotted(path), message: 'Required' }];
     }
-    return [{ path: dotted(path), message: issue.message }];
+    return [{ path: dotted(path), message: boundMessage(issue) ?? issue.message }];
   });
 }
 
