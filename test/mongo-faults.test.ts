@@ -17,11 +17,13 @@ const SITES = 50;
 type Window = { from: number; to: number };
 
 /**
- * MongoDB stalled (SIGSTOP) for 12 s and, separately, killed for 60 s while a worker checks 50
+ * MongoDB stalled (SIGSTOP) for 15 s and, separately, killed for 60 s while a worker checks 50
  * websites every 10 s: checks go on meanwhile (every website has a result made inside each
  * outage), decisions too (a target failing during the outage is told down once MongoDB is back,
  * once), every check made is stored once, and the API answers 503 quickly meanwhile while the
- * worker says it is degraded. A FerretDB of its own, since it is stopped.
+ * worker says it is degraded. A FerretDB of its own, since it is stopped. The stall is 15 s, not
+ * 12: a 12 s stall left a website checked every 10 s only 2 s of leeway for a late check, and
+ * beside the suite's CPU-heavy tests site 8 went unchecked in it once.
  */
 describe('when MongoDB stalls or dies under load', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'webmon-mongo-faults-'));
@@ -57,7 +59,7 @@ describe('when MongoDB stalls or dies under load', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('checks and decides on through a 12 s stall and a 60 s death, storing and telling each once after', async () => {
+  it('checks and decides on through a 15 s stall and a 60 s death, storing and telling each once after', async () => {
     const { token } = await api.createOrganization(['admin']);
     const customerId = await createCustomer(
       api,
@@ -95,7 +97,7 @@ describe('when MongoDB stalls or dies under load', () => {
       const answer = await api.request('GET', '/api/tokens', { token });
       expect(answer.status).toBe(503);
       expect(Date.now() - started).toBeLessThan(3000);
-      await sleep(12_000 - (Date.now() - stall.from));
+      await sleep(15_000 - (Date.now() - stall.from));
     } finally {
       stall.to = Date.now();
       process.kill(ferret.pid, 'SIGCONT');
