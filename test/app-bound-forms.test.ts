@@ -111,6 +111,13 @@ describe('the app in a real browser: the website, channel, invitation and settin
     // No name, and no customer chosen for a customer's channel: both the API's words.
     expect(await errorAt('Channel name')).toMatch(/Must not be empty/);
     expect(await errorAt('Customer')).toBe('⚠ Required');
+    // Every event the API offers is named in words, none shown as its code (`icmp.down`).
+    const eventLabels = await page
+      .getByRole('group', { name: 'Which events' })
+      .getByRole('checkbox')
+      .evaluateAll((boxes) => boxes.map((box) => box.closest('label')?.textContent?.trim() ?? ''));
+    expect(eventLabels.length).toBeGreaterThan(30);
+    expect(eventLabels.filter((label) => /^[a-z0-9]+\.[a-z]+$/.test(label))).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-channel-schema-error.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(writes).toEqual([]);

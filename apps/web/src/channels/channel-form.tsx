@@ -1,3 +1,4 @@
+import type { EventKind } from '../../../../libs/events/event-kinds.js';
 import { channelFields, patchChannelBody } from '../../../../libs/notifications/channel-fields.schema.js';
 import { type Channel, channelKeys } from '../api/channels.js';
 import { api, type Schemas } from '../api/client.js';
@@ -8,8 +9,11 @@ import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { type ChannelSchema, type ConfigField, fieldLabel, typeName } from './channel-schema.js';
 
-/** Event kinds in words; a kind the API adds later shows as its code until named here. */
-const EVENT_LABELS: Record<string, string> = {
+/**
+ * Event kinds in words, every kind the API knows (the type makes a new one name itself here); a
+ * kind an API newer than this app sends shows as its code.
+ */
+const EVENT_LABELS: Record<EventKind, string> = {
   'website.down': 'Website down',
   'website.up': 'Website up again',
   'website.degraded': 'Website degraded (slow or a warning)',
@@ -28,6 +32,20 @@ const EVENT_LABELS: Record<string, string> = {
   'dns.changed': 'DNS answer changed',
   'port.down': 'Port not answering as expected',
   'port.up': 'Port answering again',
+  'icmp.down': 'Ping not answered',
+  'icmp.up': 'Ping answered again',
+  'udp.down': 'UDP service not answering as expected',
+  'udp.up': 'UDP service answering again',
+  'grpc.down': 'gRPC service not serving',
+  'grpc.up': 'gRPC service serving again',
+  'websocket.down': 'WebSocket not answering as expected',
+  'websocket.up': 'WebSocket answering again',
+  'smtp.down': 'Mail server (SMTP) not answering as expected',
+  'smtp.up': 'Mail server (SMTP) answering again',
+  'imap.down': 'Mailbox server (IMAP) not answering as expected',
+  'imap.up': 'Mailbox server (IMAP) answering again',
+  'pop3.down': 'Mailbox server (POP3) not answering as expected',
+  'pop3.up': 'Mailbox server (POP3) answering again',
   test: 'Test sends',
 };
 
@@ -210,7 +228,7 @@ export function ChannelForm({
           {schema.events.map((kind) => (
             <Check
               key={kind}
-              label={EVENT_LABELS[kind] ?? kind}
+              label={EVENT_LABELS[kind as EventKind] ?? kind}
               checked={values.events.includes(kind)}
               onChange={(on) =>
                 form.set(
