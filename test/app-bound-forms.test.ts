@@ -71,6 +71,14 @@ describe('the app in a real browser: the website, channel, invitation and settin
     expect(await errorAt('URL')).toContain('must be an absolute http:// or https:// URL');
     expect(await errorAt('Timeout (seconds)')).toMatch(/120/);
     expect(await errorAt('Name')).toBeNull();
+    // A field in error is marked by its border too, text fields as selects (not by the words alone).
+    const border = (label: string) =>
+      page.getByLabel(label).evaluate((control) => {
+        const style = getComputedStyle(control);
+        return `${style.borderTopWidth} ${style.borderTopColor}`;
+      });
+    expect(await border('URL')).not.toBe(await border('Name'));
+    expect(await border('URL')).toMatch(/^2px /);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-website-schema-error.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(writes).toEqual([]);
