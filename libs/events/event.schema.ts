@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { assertionOutcomeSchema, evidenceSchema } from '../checks/index.js';
 import { EVENT_KINDS, type EventKind } from './event-kinds.js';
 
-export { EVENT_KINDS, type EventKind, WEBSITE_STATUSES } from './event-kinds.js';
-
 /** The monitors a website has besides its HTTP check; each tells `<kind>.down` and `<kind>.up`. */
 export const OTHER_MONITOR_KINDS = [
   'heartbeat',

@@ -1,10 +1,8 @@
 export {
   checkResultSchema,
-  EVENT_KINDS,
   type EventData,
   type EventDocument,
   type EventDraft,
-  type EventKind,
   type EventPayload,
   eventDataSchema,
   eventDocumentSchema,
@@ -19,6 +17,6 @@ export {
   type ResultSummary,
   resultSummarySchema,
   toPayload,
-  WEBSITE_STATUSES,
 } from './event.schema.js';
+export { EVENT_KINDS, type EventKind, WEBSITE_STATUSES } from './event-kinds.js';
 export { EVENTS, EventOutbox, type EventOutboxOptions, eventIndexes } from './event-outbox.js';

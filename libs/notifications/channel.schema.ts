@@ -5,12 +5,6 @@ import { eventKind, sharedFields } from './channel-fields.schema.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
-export {
-  type ChannelPatch,
-  eventsSchema,
-  patchChannelBody,
-  scopeSchema,
-} from './channel-fields.schema.js';
 
 export const secretFieldsOf = (type: ChannelType): readonly string[] => connectorOf(type).secrets;
 

@@ -14,13 +14,13 @@ import {
   openChannel,
 } from './channel.repository.js';
 import {
-  type ChannelPatch,
   type ChannelType,
   type ConfigValue,
   type CreateChannelInput,
   configPatchSchema,
   EVENT_KINDS,
 } from './channel.schema.js';
+import type { ChannelPatch } from './channel-fields.schema.js';
 
 /** Sends one mail to one person: plain text, with an HTML part and attachments when given. */
 export interface PersonMailer {

@@ -15,7 +15,6 @@ export {
   EVENT_KINDS,
   type EventKind,
   listChannelsQuery,
-  patchChannelBody,
   rotatedSecretView,
   secretFieldsOf,
 } from './channel.schema.js';
@@ -24,4 +23,5 @@ export {
   ChannelService,
   type ChannelWebsitesPort,
 } from './channel.service.js';
+export { type ChannelPatch, patchChannelBody } from './channel-fields.schema.js';
 export { toChannelView } from './channel-view.js';

@@ -1,12 +1,12 @@
 export { AccountPasswords } from './account-passwords.js';
 export {
-  createInvitationBody,
   EXPIRED_INVITATION_KEPT_MS,
   InvitationRepository,
   invitationIndexes,
   invitationView,
   toInvitationView,
 } from './invitation.repository.js';
+export { createInvitationBody } from './invitation.schema.js';
 export { Invitations } from './invitations.js';
 export { DEVICE_COOKIE, DEVICE_REMEMBERED_MS, KnownDevices } from './known-devices.js';
 export { linkWithToken, type PeopleMailRoutes, peopleMailRoutes, smtpMailer } from './mailer.js';
@@ -15,6 +15,7 @@ export { oneTimeToken } from './one-time-token.js';
 export { generatePassword, hashPassword, PasswordHasher } from './password.js';
 export { newPassword, passwordProblem } from './password-policy.js';
 export { PASSWORD_RESET_MAILS_PER_HOUR, PasswordReset } from './password-reset.js';
+export { normalizeEmail } from './person.schema.js';
 export { type SessionLimits, SessionStore } from './session-store.js';
 export { SignIn } from './sign-in.js';
 export { SIGN_IN_WINDOW_MS, signInBudgets } from './sign-in-budgets.js';
@@ -26,7 +27,6 @@ export {
   loginBody,
   type NewUser,
   newUser,
-  normalizeEmail,
   personName,
   sessionView,
   signedInView,

@@ -2,7 +2,7 @@ import type { Db, Filter } from 'mongodb';
 import { z } from 'zod';
 import { type CollectionIndexes, KeyLookup, nextId, TenantCollection } from '../db/index.js';
 import { newOneTimeToken } from './one-time-token.js';
-import { role } from './user.schema.js';
+import { role } from './person.schema.js';
 
 export const INVITATIONS = 'invitations';
 
@@ -27,8 +27,6 @@ const storedInvitation = z.object({
 });
 export type Invitation = z.infer<typeof storedInvitation>;
 type StoredInvitation = Invitation & { _id: string };
-
-export { createInvitationBody, type InvitationRequest } from './invitation.schema.js';
 
 export const invitationView = z
   .object({

@@ -8,8 +8,8 @@ import {
   EXPIRED_INVITATION_KEPT_MS,
   type Invitation,
   type InvitationRepository,
-  type InvitationRequest,
 } from './invitation.repository.js';
+import type { InvitationRequest } from './invitation.schema.js';
 import {
   linkWithToken,
   type MailSettings,

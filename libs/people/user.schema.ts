@@ -4,7 +4,6 @@ import { MAX_PASSWORD_LENGTH } from './password-policy.js';
 import { email, normalizeEmail, role } from './person.schema.js';
 import { secondFactorCode, storedTwoFactor } from './two-factor.schema.js';
 
-export { email, normalizeEmail, role } from './person.schema.js';
 export const personName = nameText(100);
 
 /** A user as stored (`_id` is `u<id>`); every read is parsed with it. */

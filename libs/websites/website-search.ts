@@ -1,5 +1,3 @@
-export { SEARCH_MAX_CHARS, SEARCH_MIN_CHARS } from './website-search-limits.js';
-
 /** What a website is searched by: its name and its URL without the scheme, lower-cased. */
 export function searchedText(website: { name: string; url: string }): string[] {
   return [website.name.toLowerCase(), website.url.toLowerCase().replace(/^https?:\/\//, '')];
