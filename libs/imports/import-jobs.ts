@@ -200,7 +200,7 @@ export class ImportJobs {
     };
     await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
     this.runningHere.set(organizationId, job);
-    const done = work(job).then(
+    const outcome = work(job).then(
       (): ImportJobDocument => ({ ...job, status: 'succeeded', finishedAt: new Date() }),
       (error: unknown): ImportJobDocument => {
         const message = errorMessage(error);
@@ -209,7 +209,7 @@ export class ImportJobs {
       },
     );
     // The claim is released before the end is stored: whoever reads "succeeded" may start the next import.
-    const ended = done.then(async (final) => {
+    const ended = outcome.then(async (final) => {
       await this.releaseRun(organizationId, job.id).catch(() => undefined);
       if (this.runningHere.get(organizationId) === job) this.runningHere.delete(organizationId);
       await this.save(final).catch((error: unknown) =>

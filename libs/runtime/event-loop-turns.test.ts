@@ -84,8 +84,8 @@ describe('work cut into turns of the event loop', () => {
   it('while others wait, it takes its share of the thread: others get more of it than with a slice every turn', async () => {
     const everyTurn = await stepsBeside(new EventLoopTurns(2, 1), 40);
     const halved = await stepsBeside(new EventLoopTurns(2, 0.5), 40);
-    // A slice every turn: one step of the chain per 2 ms slice (~20); resting as long as it
-    // worked: two or three more in each rest.
+    // A slice every turn: one step of the chain per 2 ms slice (~20); with a rest of a slice
+    // after each: two or three more in each rest.
     expect(halved).toBeGreaterThan(everyTurn * 1.5);
   });
 

@@ -58,9 +58,8 @@ export class EventLoopTurns {
 
   /**
    * The next turn; while others' callbacks ran in a turn of late and the share is under 1, then a
-   * rest of a slice's length scaled by the share. A slice's length, not the time since it began:
-   * that also holds the waits for reads between items, and after background work was idle, the
-   * whole idle time (a first export after a quiet minute rested a minute).
+   * rest of a slice's length scaled by the share. A slice's length, not the time since it began,
+   * which also holds the waits for reads between items and any idle time before the slice.
    */
   private async rest(): Promise<void> {
     const cpuBefore = process.cpuUsage();
