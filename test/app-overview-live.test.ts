@@ -21,11 +21,12 @@ describe('the app’s overview, live', { timeout: 90_000 }, () => {
   let organizationId: number;
   let customerId: number;
   let websiteId: number;
+  let token: string;
 
   beforeAll(async () => {
     api = await TestApi.start();
     const created = await api.createOrganization(['admin']);
-    const { token } = created;
+    token = created.token;
     organizationId = created.organizationId;
     customerId = await createCustomer(api, token, (await createPackage(api, token)).id, 'Live Customer');
     const made = await api.request<{ id: number }>('POST', '/api/websites', {
@@ -90,6 +91,61 @@ describe('the app’s overview, live', { timeout: 90_000 }, () => {
     expect(await fitsTheWidth(page)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-live-phone.png') });
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('follows websites written, added and deleted and a customer renamed elsewhere, within 5 s each', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${api.api.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const rows = page.locator('tbody tr');
+    await rows.filter({ hasText: 'Live Site' }).waitFor();
+    await page.getByText('Updated as checks finish.').waitFor();
+    const shownWithin5s = async (what: string, shown: () => Promise<unknown>) => {
+      const sent = performance.now();
+      await shown();
+      console.info(`${what} shown in the open overview ${(performance.now() - sent).toFixed(0)} ms later`);
+    };
+
+    const { publicId } = (
+      await api.request<{ publicId: string }>('GET', `/api/websites/${websiteId}`, { token })
+    ).body;
+    const renamed = await api.request('PATCH', `/api/websites/${publicId}`, {
+      token,
+      body: { name: 'Live Site Renamed', paused: true },
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const row = rows.filter({ hasText: 'Live Site Renamed' });
+    await shownWithin5s('a rename and a pause', () =>
+      row.locator('td[data-label="Status"]', { hasText: 'Paused' }).waitFor({ timeout: 5_000 }),
+    );
+
+    const added = await api.request<{ publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId, name: 'Added Elsewhere', url: 'https://added.example.com/' },
+    });
+    expect(added.status).toBe(201);
+    await shownWithin5s('a website added', () =>
+      rows.filter({ hasText: 'Added Elsewhere' }).waitFor({ timeout: 5_000 }),
+    );
+
+    const customerRenamed = await api.request('PATCH', `/api/customers/${customerId}`, {
+      token,
+      body: { name: 'Live Customer Renamed' },
+    });
+    expect(customerRenamed.status, JSON.stringify(customerRenamed.body)).toBe(200);
+    await shownWithin5s('a customer renamed', () =>
+      page.getByRole('heading', { name: 'Live Customer Renamed' }).waitFor({ timeout: 5_000 }),
+    );
+
+    expect((await api.request('DELETE', `/api/websites/${added.body.publicId}`, { token })).status).toBe(204);
+    await shownWithin5s('a website deleted', () =>
+      rows.filter({ hasText: 'Added Elsewhere' }).waitFor({ state: 'detached', timeout: 5_000 }),
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-overview-live-written.png') });
     await context.close();
   });
 });

@@ -179,6 +179,98 @@ describe('the overview’s live stream (server-sent events from the worker’s c
     unknown.close();
   });
 
+  it('tells a website’s other changes to its tenant’s streams: written, in maintenance, a monitor down, deleted', async () => {
+    const { api, token } = stack;
+    const organization = await openStream(api, { authorization: `Bearer ${token}` });
+    const anotherCustomer = await openStream(api, { cookie: otherClient });
+    const touched = (id: number) =>
+      organization.events
+        .filter((event) => event.type === 'website')
+        .map((event) => JSON.parse(event.data) as { id: number; deleted: boolean })
+        .filter((event) => event.id === id);
+    const created = await api.request<{ id: number; publicId: string }>('POST', '/api/websites', {
+      token,
+      body: { customerId: stack.customerId, name: 'Touched', url: site.url, checkInterval: 10 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, publicId } = created.body;
+    await until(async () => touched(id).length >= 1, 5_000);
+    expect(touched(id)[0]).toEqual({ id, deleted: false });
+
+    // Each of these is told on its own: the count before it grows by one at least.
+    const toldAfter = async (what: string, cause: () => Promise<void>, waitMs: number) => {
+      const before = touched(id).length;
+      await cause();
+      await until(async () => touched(id).length > before, waitMs).catch(() => {
+        throw new Error(`${what} was not told on the stream within ${waitMs} ms`);
+      });
+    };
+    await toldAfter(
+      'a rename',
+      async () => {
+        const renamed = await api.request('PATCH', `/api/websites/${publicId}`, {
+          token,
+          body: { name: 'Touched again' },
+        });
+        expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      },
+      5_000,
+    );
+    // A maintenance window running now: the worker's boundary job starts it.
+    await toldAfter(
+      'maintenance starting',
+      async () => {
+        const window = await api.request('POST', '/api/maintenance-windows', {
+          token,
+          body: {
+            websiteId: id,
+            title: 'Upgrade',
+            startsAt: new Date(Date.now() - 60_000).toISOString(),
+            endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+            timezone: 'UTC',
+          },
+        });
+        expect(window.status, JSON.stringify(window.body)).toBe(201);
+      },
+      20_000,
+    );
+    // A port check of a port nobody listens on: the worker decides it down.
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await new Promise((resolve) => closed.once('listening', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await toldAfter(
+      'a port check going down',
+      async () => {
+        const made = await api.request('POST', `/api/websites/${publicId}/port-checks`, {
+          token,
+          body: { host: '127.0.0.1', port, intervalSeconds: 10, timeoutSeconds: 2 },
+        });
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+      },
+      60_000,
+    );
+    const overview = await api.request<{ items: Array<{ status: string; monitors: { down: number } }> }>(
+      'GET',
+      `/api/dashboard/websites?ids=${id}`,
+      { token },
+    );
+    expect(overview.body.items[0]).toMatchObject({ status: 'maintenance', monitors: { down: 1 } });
+    await toldAfter(
+      'a deletion',
+      async () => {
+        expect((await api.request('DELETE', `/api/websites/${publicId}`, { token })).status).toBe(204);
+      },
+      5_000,
+    );
+    expect(touched(id).at(-1)).toEqual({ id, deleted: true });
+    // The other customer's client heard none of it.
+    expect(anotherCustomer.events.filter((event) => event.type === 'website')).toEqual([]);
+    organization.close();
+    anotherCustomer.close();
+  });
+
   it('ends open streams when the API shuts down, and shutting down does not wait for them', async () => {
     const open = await openStream(stack.api, { authorization: `Bearer ${stack.token}` });
     expect(open.status).toBe(200);

@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import type { Logger } from '../logging/index.js';
-import { checkFeedChannel, checkFeedMessage } from '../monitoring/index.js';
+import { checkFeedChannel, feedMessage } from '../monitoring/index.js';
 import { type Redis, redisReady } from '../redis/index.js';
 import type { ChangeSource } from './overview-streams.js';
 
@@ -22,9 +22,9 @@ export function redisCheckFeed(redis: Redis, prefix: string, logger: Logger): Ch
     }
     let dropped = false;
     subscriber.on('message', (_channel: string, text: string) => {
-      const parsed = checkFeedMessage.safeParse(readJson(text));
+      const parsed = feedMessage.safeParse(readJson(text));
       if (parsed.success) deliver(parsed.data);
-      else logger.warn({ text: text.slice(0, 200) }, 'a check feed message of another shape was left out');
+      else logger.warn({ text: text.slice(0, 200) }, 'a feed message of another shape was left out');
     });
     subscriber.on('close', () => {
       dropped = true;

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CheckFeedMessage } from '../monitoring/index.js';
-import { OverviewStreams, reaches, type StreamAudience } from './overview-streams.js';
+import { type CheckFeedMessage, type FeedMessage, feedMessage } from '../monitoring/index.js';
+import { eventOf, OverviewStreams, reaches, type StreamAudience } from './overview-streams.js';
 
 const check = (over: Partial<CheckFeedMessage> = {}): CheckFeedMessage => ({
   organizationId: 1,
@@ -43,6 +43,43 @@ describe('which streams a change reaches', () => {
     ['a customer of the same id in another organization', { organizationId: 2, customerId: 10 }, {}, false],
   ])('%s: %s', (_name, audience, over, expected) => {
     expect(reaches(audience, check(over))).toBe(expected);
+  });
+});
+
+describe('what the feed tells besides checks', () => {
+  const website: FeedMessage = {
+    kind: 'website',
+    organizationId: 1,
+    customerId: 10,
+    websiteId: 100,
+    deleted: true,
+  };
+  const customer: FeedMessage = { kind: 'customer', organizationId: 1, customerId: 10 };
+
+  it('reads each kind of message from its JSON, and leaves out one of another shape', () => {
+    for (const message of [check(), website, customer])
+      expect(feedMessage.parse(JSON.parse(JSON.stringify(message)))).toEqual(message);
+    expect(feedMessage.safeParse({ kind: 'website', organizationId: 1, websiteId: 100 }).success).toBe(false);
+    expect(feedMessage.safeParse({ kind: 'monitor', organizationId: 1, customerId: 10 }).success).toBe(false);
+  });
+
+  it('tells a website or a customer by its id only, to its tenant’s streams', async () => {
+    expect(eventOf(website)).toEqual({ type: 'website', data: { id: 100, deleted: true } });
+    expect(eventOf(customer)).toEqual({ type: 'customer', data: { id: 10 } });
+    expect(reaches({ organizationId: 1, customerId: 11 }, website)).toBe(false);
+    expect(reaches({ organizationId: 1, customerId: 10 }, customer)).toBe(true);
+    const { hub } = streams();
+    const client = (await hub.start({ organizationId: 1, customerId: 10 })) as Readable;
+    const otherClient = (await hub.start({ organizationId: 1, customerId: 11 })) as Readable;
+    written(client);
+    written(otherClient);
+    hub.deliver(website);
+    hub.deliver(customer);
+    expect(written(client)).toMatch(
+      /^id: [0-9a-f]{8}\.1\nevent: website\ndata: \{"id":100,"deleted":true\}\n\nid: [0-9a-f]{8}\.2\nevent: customer\ndata: \{"id":10\}\n\n$/,
+    );
+    expect(written(otherClient)).toBe('');
+    await hub.close();
   });
 });
 

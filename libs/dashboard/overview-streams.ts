@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
-import type { CheckFeedMessage } from '../monitoring/index.js';
+import type { CheckFeedMessage, FeedMessage } from '../monitoring/index.js';
 
 /** Who a stream is for: an organization, or one customer of it (a client user). */
 export interface StreamAudience {
@@ -15,9 +15,9 @@ export interface OverviewChange {
   check: { at: string; status: CheckFeedMessage['check']; responseMs: number | null };
 }
 
-/** Where the changes come from (the worker's check feed): `deliver` each, `lost` when some may be missed. */
+/** Where the changes come from (the feed channel): `deliver` each, `lost` when some may be missed. */
 export type ChangeSource = (handlers: {
-  deliver(message: CheckFeedMessage): void;
+  deliver(message: FeedMessage): void;
   lost(): void;
 }) => Promise<{ close(): Promise<void> }>;
 
@@ -51,12 +51,12 @@ interface OpenStream extends StreamAudience {
 
 interface Kept {
   seq: number;
-  message: CheckFeedMessage;
+  message: FeedMessage;
   frame: string;
 }
 
-/** Whether a change of this website may go to this audience. */
-export function reaches(audience: StreamAudience, message: CheckFeedMessage): boolean {
+/** Whether a change of this website (or customer) may go to this audience. */
+export function reaches(audience: StreamAudience, message: FeedMessage): boolean {
   return (
     message.organizationId === audience.organizationId &&
     (audience.customerId === undefined || audience.customerId === message.customerId)
@@ -73,8 +73,20 @@ export function changeOf(message: CheckFeedMessage): OverviewChange {
 }
 
 /**
+ * The event a message is told as: `change` (a check), `website` (`{"id", "deleted"}`: read its row
+ * again) or `customer` (`{"id"}`: read its websites' rows again) — ids only, nothing of other tenants.
+ */
+export function eventOf(message: FeedMessage): { type: string; data: unknown } {
+  if (!('kind' in message)) return { type: 'change', data: changeOf(message) };
+  if (message.kind === 'website')
+    return { type: 'website', data: { id: message.websiteId, deleted: message.deleted } };
+  return { type: 'customer', data: { id: message.customerId } };
+}
+
+/**
  * The overview's live streams of one process: one subscription to the change source, fanned out
- * to each open stream its tenant may see, as server-sent events (`change`, `resync`). Each frame is
+ * to each open stream its tenant may see, as server-sent events (`change`, `website`, `customer`,
+ * `resync`). Each frame is
  * written once per change and shared by every stream that gets it; one heartbeat timer serves them
  * all. A stream reconnecting with the id of a change this process still keeps is replayed what it
  * missed; otherwise (another process, too long away, the source lost) it is told to `resync`.
@@ -140,10 +152,11 @@ export class OverviewStreams {
   }
 
   /** A change from the source: one frame, written to every stream whose tenant it is. */
-  deliver(message: CheckFeedMessage): void {
+  deliver(message: FeedMessage): void {
     const audience = this.byOrganization.get(message.organizationId);
     const seq = ++this.seq;
-    const frame = `id: ${this.boot}.${seq}\nevent: change\ndata: ${JSON.stringify(changeOf(message))}\n\n`;
+    const event = eventOf(message);
+    const frame = `id: ${this.boot}.${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
     this.kept.push({ seq, message, frame });
     if (this.kept.length > (this.options.replayable ?? 2000)) this.kept.shift();
     for (const stream of audience ?? []) if (reaches(stream, message)) this.write(stream, frame);

@@ -33,7 +33,33 @@ export const checkFeedMessage = z.object({
 });
 export type CheckFeedMessage = z.infer<typeof checkFeedMessage>;
 
-/** The Redis channel every API process listens to for checks as they are decided. */
+/**
+ * What the overview shows of a website changed other than by a check of it: written (added,
+ * renamed, paused, moved), deleted, in or out of maintenance, or one of its other monitors' health.
+ * The overview reads that row again.
+ */
+export const websiteFeedMessage = z.object({
+  kind: z.literal('website'),
+  organizationId: z.number().int(),
+  customerId: z.number().int(),
+  websiteId: z.number().int(),
+  deleted: z.boolean(),
+});
+export type WebsiteFeedMessage = z.infer<typeof websiteFeedMessage>;
+
+/** A customer was written (its name, its status): the overview reads its websites' rows again. */
+export const customerFeedMessage = z.object({
+  kind: z.literal('customer'),
+  organizationId: z.number().int(),
+  customerId: z.number().int(),
+});
+export type CustomerFeedMessage = z.infer<typeof customerFeedMessage>;
+
+/** Everything told on the feed channel: a check (no `kind`, as workers have always told it), a website, a customer. */
+export const feedMessage = z.union([websiteFeedMessage, customerFeedMessage, checkFeedMessage]);
+export type FeedMessage = z.infer<typeof feedMessage>;
+
+/** The Redis channel every API process listens to for checks and the overview's other changes. */
 export const checkFeedChannel = (prefix: string) => `${prefix}:check-feed`;
 
 /** A check as its list keeps it: `<epoch ms>:<letter>:<ms or empty>` (~20 bytes). */
@@ -103,19 +129,32 @@ export class CheckFeed {
         .exec(),
       this.redis.publish(checkFeedChannel(this.prefix), JSON.stringify(message)),
     ]).then(
-      () => {
-        this.failing = false;
-      },
-      (error: unknown) => {
-        // Once per outage, not once per check.
-        if (this.failing) return;
-        this.failing = true;
-        this.logger?.warn(
-          { err: errorMessage(error) },
-          'a check was not told to the overview (its bar misses it); checks go on',
-        );
-      },
+      () => this.succeeded(),
+      (error: unknown) => this.failed(error, 'a check was not told to the overview (its bar misses it)'),
     );
+  }
+
+  /**
+   * A change of a website or customer the open overviews read again. Not waited for by the write
+   * that led to it; the promise settles once told (never rejected: a failure is logged).
+   */
+  changed(message: WebsiteFeedMessage | CustomerFeedMessage): Promise<void> {
+    return this.redis.publish(checkFeedChannel(this.prefix), JSON.stringify(message)).then(
+      () => this.succeeded(),
+      (error: unknown) =>
+        this.failed(error, 'a change was not told to the open overviews (they show it at their next read)'),
+    );
+  }
+
+  private succeeded(): void {
+    this.failing = false;
+  }
+
+  private failed(error: unknown, what: string): void {
+    // Once per outage, not once per check.
+    if (this.failing) return;
+    this.failing = true;
+    this.logger?.warn({ err: errorMessage(error) }, `${what}; checks go on`);
   }
 
   /** The last checks of these websites, newest first (websites without any: absent). */

@@ -2,10 +2,13 @@ export { availability, coveredMs, type Span, unionOf } from './availability.js';
 export {
   CheckFeed,
   type CheckFeedMessage,
+  type CustomerFeedMessage,
   checkFeedChannel,
-  checkFeedMessage,
+  type FeedMessage,
+  feedMessage,
   RECENT_CHECKS,
   type RecentCheck,
+  type WebsiteFeedMessage,
 } from './check-feed.js';
 export { type DomainExpiryLookup, plainHttpUrl } from './check-observation.js';
 export {

@@ -8,6 +8,7 @@ import type { IncidentTimelines, TimelineEntry } from './incident-timeline.js';
 import { durableFingerprint, hotCopyOf, parseHotCopy } from './monitor-state.cache.js';
 import { type MonitorStateDocument, monitorKey } from './monitor-state.js';
 import type { MonitorStateRepository } from './monitor-state.repository.js';
+import { overviewShowsChange } from './shown-change.js';
 import {
   type DurableEffects,
   effectsOf,
@@ -65,6 +66,8 @@ export class MonitorTransitions {
       logger: Logger;
       /** The incident's page in the app (alerts link to it). */
       incidentLink?: (incidentId: string) => string;
+      /** Told (not waited for) when a transition changed what the overview shows of the website. */
+      shownChanged?: (website: { organizationId: number; customerId: number; id: number }) => void;
     },
   ) {}
 
@@ -88,6 +91,7 @@ export class MonitorTransitions {
     const { states, mutex } = this.deps;
     const monitor = website.monitor ? { kind: website.monitor.kind, id: website.monitor.id } : null;
     const key = monitorKey(website.id, monitor);
+    let decided: { before: MonitorStateDocument; at: Date } | null = null;
     const { result: done, refused } = await mutex.withLockedKey(
       states.cache.lockResource(key),
       states.cache.key(key),
@@ -101,6 +105,7 @@ export class MonitorTransitions {
         const { result, plan } = decide(state);
         const unchanged = { result, state, refused: false, kept: null };
         if (!plan) return { result: unchanged };
+        decided = { before: state, at: plan.at };
         if (lease.lost) return { result: { ...unchanged, refused: true } };
         const { next, effects } = effectsOf(website, state, plan, lease, this.deps.incidentLink);
         let kept: DurableEffects | null;
@@ -131,7 +136,19 @@ export class MonitorTransitions {
       // What it decided never became the state, and MongoDB's part is not to be written.
       return { ...done, refused: true, kept: null };
     }
+    this.tellShown(website, decided, done.state);
     return done;
+  }
+
+  private tellShown(
+    website: MonitorSubject,
+    decided: { before: MonitorStateDocument; at: Date } | null,
+    after: MonitorStateDocument,
+  ): void {
+    const { customerId } = website;
+    if (!decided || customerId === undefined || !this.deps.shownChanged) return;
+    if (overviewShowsChange(website, decided.before, after, decided.at))
+      this.deps.shownChanged({ organizationId: website.organizationId, customerId, id: website.id });
   }
 
   /**

@@ -6,6 +6,7 @@ import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
+  CheckFeed,
   IncidentTimelines,
   MonitorStateRepository,
   MonitorTransitions,
@@ -46,6 +47,7 @@ export function createMonitoringPath(deps: {
     timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
   });
   const timelines = new IncidentTimelines(db);
+  const feed = new CheckFeed(deps.redis, config.REDIS_KEY_PREFIX, logger);
   const transitions = new MonitorTransitions({
     states,
     outbox: events,
@@ -56,6 +58,14 @@ export function createMonitoringPath(deps: {
     ...(config.PUBLIC_URL
       ? { incidentLink: (id: string) => appLink(config, `/incidents/${id}`).toString() }
       : {}),
+    shownChanged: (website) =>
+      void feed.changed({
+        kind: 'website',
+        organizationId: website.organizationId,
+        customerId: website.customerId,
+        websiteId: website.id,
+        deleted: false,
+      }),
   });
   return { states, events, timelines, transitions };
 }

@@ -5,6 +5,7 @@ import type { ListRevisions } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
 import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
+import { CheckFeed } from '../monitoring/index.js';
 import { type PackageDocument, PackageRepository, packageRevisions } from '../packages/index.js';
 import { type Redis, Revisions } from '../redis/index.js';
 import { type WebsiteDocument, WebsiteRepository, websiteRevisions } from '../websites/index.js';
@@ -68,6 +69,8 @@ export function createRecords(deps: { db: Db; redis: Redis; config: AppConfig; l
       return null;
     }
   };
+  // What the open overviews read again: a website's or a customer's row changed (not waited for).
+  const feed = new CheckFeed(redis, prefix, logger);
   const listRevisions = new Revisions(redis, `${prefix}:website-list-rev`);
   // Each organization's website list's revision (its copies kept by the API's list pages).
   const websiteLists: ListRevisions = {
@@ -83,12 +86,15 @@ export function createRecords(deps: { db: Db; redis: Redis; config: AppConfig; l
     customers: new CustomerRepository(db, async (id, written) => {
       const revision = await bumpOrWarn(revisions.customers, id, 'customer');
       if (written && revision) copies.customers.written(written, revision);
+      if (written)
+        void feed.changed({ kind: 'customer', organizationId: written.organizationId, customerId: id });
     }),
     websites: new WebsiteRepository(
       db,
-      async (id, written) => {
+      async (id, written, shown) => {
         const revision = await revisions.websites.bump(id);
         if (written) copies.websites.written(written, revision);
+        if (shown) void feed.changed({ kind: 'website', websiteId: id, ...shown });
       },
       // Each organization's list of website ids is written by one process at a time.
       (organizationId, work) => mutex.withLock(`website-list:${organizationId}`, work),

@@ -12,11 +12,11 @@ export { type ReconcileReport, ScheduleReconciler } from './schedule-reconciler.
 export { openRequest } from './secret-request.js';
 export {
   mtlsKeyContext,
+  type ShownWrite,
   type Unmonitored,
   type WebsiteDocument,
   WebsiteRepository,
   type WebsiteStatusFields,
-  websiteIndexes,
   websiteKey,
 } from './website.repository.js';
 export {
@@ -40,6 +40,7 @@ export {
 export { headersToRecord } from './website-build.js';
 export { WebsiteCache, websiteRevisions } from './website-cache.js';
 export type { WebsiteChannelsPort } from './website-channels.js';
+export { websiteIndexes } from './website-indexes.js';
 export {
   effectiveIntervalSeconds,
   type PlacementChange,

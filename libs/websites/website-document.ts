@@ -70,3 +70,15 @@ export type WebsiteSchedulingFields = Pick<
   | 'scheduledRegions'
   | 'unmonitored'
 >;
+
+/** A write that changed what lists show of a website: whose it is, and whether it is gone. */
+export interface ShownWrite {
+  organizationId: number;
+  customerId: number;
+  deleted: boolean;
+}
+
+export const shownWrite = (
+  website: Pick<WebsiteDocument, 'organizationId' | 'customerId'>,
+  deleted = false,
+): ShownWrite => ({ organizationId: website.organizationId, customerId: website.customerId, deleted });

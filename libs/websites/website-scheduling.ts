@@ -190,7 +190,7 @@ export class WebsiteScheduling {
     const after = { ...website, scheduledRegions: wanted.regions, unmonitored };
     // Told before it is stored: a crash in between tells it again at the next reconcile, never not at all.
     if (options.owner) await this.deps.onPlacement?.({ website: after, ...options.owner, before });
-    await this.deps.websites.setPlacement(website.id, wanted.regions, unmonitored);
+    await this.deps.websites.setPlacement(website, wanted.regions, unmonitored);
     website.scheduledRegions = wanted.regions;
     website.unmonitored = unmonitored;
   }

@@ -1,8 +1,6 @@
 import type { Db, Filter, UpdateFilter } from 'mongodb';
 import {
-  ABSENT_KEY_TTL_MS,
-  type CollectionIndexes,
-  KeyLookup,
+  type KeyLookup,
   type ListRevisions,
   nextIds,
   OrderedIdChunks,
@@ -14,52 +12,21 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { ResealReport, SecretBox } from '../secrets/index.js';
-import { type CountedWebsite, WebsiteCounts } from './website-counts.js';
+import { WebsiteCounts } from './website-counts.js';
 import {
+  type ShownWrite,
+  shownWrite,
   type Unmonitored,
   type WebsiteDocument,
   type WebsiteSchedulingFields,
   type WebsiteStatusFields,
   websiteKey,
 } from './website-document.js';
+import { publicIdLookup, WEBSITES } from './website-indexes.js';
 import { resealWebsiteSecrets, sealCredentialHeaders } from './website-resealing.js';
 
 // The website's document and keys, re-exported: the library's index and its modules import them from here.
 export * from './website-document.js';
-
-export const WEBSITES = 'websites';
-
-/** Websites by publicId (badges, `/api/websites/{publicId}`) in two primary-key reads. */
-const publicIdLookup = (db: Db) =>
-  new KeyLookup<WebsiteDocument>(db, {
-    collection: WEBSITES,
-    keyField: 'publicId',
-    absentTtlMs: ABSENT_KEY_TTL_MS,
-    // A website keeps its publicId for life, and its `_id` (`w<id>`) is never used again.
-    refsNeverMove: true,
-  });
-
-export const websiteIndexes: CollectionIndexes = {
-  collection: WEBSITES,
-  indexes: [
-    { key: { id: 1 }, unique: true, name: 'id_unique' },
-    { key: { publicId: 1 }, unique: true, name: 'public_id_unique' },
-    { key: { organizationId: 1, customerId: 1, id: 1 }, name: 'organization_customer' },
-  ],
-  backfill: async (db) => {
-    await publicIdLookup(db).backfill();
-    const counts = new WebsiteCounts(db);
-    // One scan of the websites for both backfills of the counters, when either runs.
-    let listed: Promise<CountedWebsite[]> | undefined;
-    const everyWebsite = () =>
-      (listed ??= db
-        .collection<WebsiteDocument>(WEBSITES)
-        .find<CountedWebsite>({}, { projection: { _id: 0, id: 1, customerId: 1, organizationId: 1 } })
-        .toArray());
-    await counts.backfillWebsiteIds(everyWebsite);
-    await counts.backfillCounters(everyWebsite);
-  },
-};
 
 /** The lock a website's writes and scheduling hold. */
 export const websiteLock = (id: number) => `website:${id}`;
@@ -77,9 +44,15 @@ export class WebsiteRepository {
 
   constructor(
     private readonly db: Db,
-    /** Told after every write to a website (its revision for the workers' caches). */
-    private readonly changed: (websiteId: number, written?: WebsiteDocument) => Promise<void> = async () =>
-      undefined,
+    /**
+     * Told after every write to a website: its revision for the workers' caches, and (`shown`) whose
+     * it is when what lists show of it changed, for the open overviews.
+     */
+    private readonly changed: (
+      websiteId: number,
+      written?: WebsiteDocument,
+      shown?: ShownWrite,
+    ) => Promise<void> = async () => undefined,
     /** Writers of one organization's website list, one at a time (API processes: a Redis lock). */
     serializeOrganization: OwnerSerializer = serializedInProcess(),
     /** The lists' revisions (Redis): pages then read a list from memory while it did not change. */
@@ -129,7 +102,7 @@ export class WebsiteRepository {
       for (const id of ids) await this.organizationLists.remove(organizationId, id);
       throw error;
     }
-    for (const document of documents) await this.changed(document.id, document);
+    for (const document of documents) await this.changed(document.id, document, shownWrite(document));
   }
 
   allocateIds(count: number): Promise<number[]> {
@@ -344,11 +317,19 @@ export class WebsiteRepository {
       createdAt: _createdAt,
       ...fields
     } = document;
-    await this.byKey(id, { $set: fields }, document, alongside);
+    await this.byKey(id, { $set: fields }, { written: document, shown: shownWrite(document) }, alongside);
   }
 
-  async setPlacement(id: number, regions: string[], unmonitored: Unmonitored | null): Promise<void> {
-    await this.byKey(id, { $set: { scheduledRegions: regions, unmonitored } });
+  async setPlacement(
+    website: Pick<WebsiteDocument, 'id' | 'organizationId' | 'customerId'>,
+    regions: string[],
+    unmonitored: Unmonitored | null,
+  ): Promise<void> {
+    await this.byKey(
+      website.id,
+      { $set: { scheduledRegions: regions, unmonitored } },
+      { shown: shownWrite(website) },
+    );
   }
 
   /**
@@ -358,14 +339,16 @@ export class WebsiteRepository {
   private async byKey(
     id: number,
     update: UpdateFilter<WebsiteDocument>,
-    written?: WebsiteDocument,
+    told: { written?: WebsiteDocument; shown: ShownWrite },
     alongside?: () => Promise<void>,
   ): Promise<void> {
-    await this.websites.collection.updateOne(
+    const { matchedCount } = await this.websites.collection.updateOne(
       { _id: websiteKey(id) } as unknown as Filter<WebsiteDocument>,
       update,
     );
-    await Promise.all([this.changed(id, written), alongside?.()]);
+    // A website deleted meanwhile (unscheduled after its deletion) is not shown as written again.
+    const shown = matchedCount > 0 ? told.shown : undefined;
+    await Promise.all([this.changed(id, told.written, shown), alongside?.()]);
   }
 
   /** Seals client keys and secrets sealed under an older SECRETS_KEY again (`resealWebsiteSecrets`). */
@@ -390,7 +373,7 @@ export class WebsiteRepository {
     if (deletedCount > 0) {
       await this.counts.left(website.customerId, website.id);
       await this.organizationLists.remove(website.organizationId, website.id);
-      await this.changed(website.id);
+      await this.changed(website.id, undefined, shownWrite(website, true));
     }
     return deletedCount > 0;
   }

@@ -8,6 +8,7 @@ import {
   type OverviewSelection,
   websiteOverview,
 } from '../../../libs/dashboard/index.js';
+import { WEBSITE_STATUSES } from '../../../libs/events/index.js';
 import { AppError, defineRoute, type Route, StreamedBody } from '../../../libs/http/index.js';
 import { ConcurrencyLimit } from '../../../libs/runtime/index.js';
 import { appRoutes } from './app.js';
@@ -28,7 +29,7 @@ const websiteOverviewView = z
     url: z.string(),
     customerId: z.number().int(),
     customerName: z.string(),
-    status: z.string(),
+    status: z.enum(WEBSITE_STATUSES),
     statusText: z.string(),
     lastCheckedAt: z.iso.datetime().nullable(),
     uptime24hPercent: z.number().nullable(),
@@ -106,12 +107,13 @@ export function dashboardRoutes(deps: OverviewDeps & { streams: OverviewStreams 
       path: '/api/dashboard/websites/stream',
       operationId: 'streamWebsiteOverview',
       summary: "The overview's changes as they happen (server-sent events)",
-      description: `One stream per browser tab, \`text/event-stream\`: each check a worker decides is an event \`change\` (\`id\`; \`data\`: JSON \`{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}\`), for the caller's websites only (a client user: its customer's). Changes only: read the overview first (\`GET /api/dashboard/websites\`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with \`Last-Event-ID\` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event \`resync\` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (${STREAM_RETRY_SECONDS} s). A stream whose caller signs out, is signed out or loses its token ends within 5 s with an event \`signed-out\`. Streams end when the API shuts down; the client reconnects.`,
+      description: `One stream per browser tab, \`text/event-stream\`: each check a worker decides is an event \`change\` (\`id\`; \`data\`: JSON \`{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}\`); a website changed otherwise (added, edited, paused or resumed, moved, in or out of maintenance, one of its other monitors up or down) is an event \`website\` (\`{"id": <website id>, "deleted": <true when deleted>}\`: read its row again by \`ids\`), and a customer written (its name, its status) an event \`customer\` (\`{"id": <customer id>}\`: read its websites' rows again); all for the caller's websites only (a client user: its customer's). Changes only: read the overview first (\`GET /api/dashboard/websites\`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with \`Last-Event-ID\` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event \`resync\` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (${STREAM_RETRY_SECONDS} s). A stream whose caller signs out, is signed out or loses its token ends within 5 s with an event \`signed-out\`. Streams end when the API shuts down; the client reconnects.`,
       tags: ['Dashboard'],
       access: 'read',
       success: {
         status: 200,
-        description: 'The stream of changes (events `change` and `resync`, heartbeat comments)',
+        description:
+          'The stream of changes (events `change`, `website`, `customer`, `resync` and `signed-out`, heartbeat comments)',
         schema: z.string().describe('Server-sent events'),
         contentType: 'text/event-stream',
       },

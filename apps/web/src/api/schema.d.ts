@@ -1902,7 +1902,7 @@ export interface paths {
         };
         /**
          * The overview's changes as they happen (server-sent events)
-         * @description One stream per browser tab, `text/event-stream`: each check a worker decides is an event `change` (`id`; `data`: JSON `{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}`), for the caller's websites only (a client user: its customer's). Changes only: read the overview first (`GET /api/dashboard/websites`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with `Last-Event-ID` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event `resync` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (30 s). A stream whose caller signs out, is signed out or loses its token ends within 5 s with an event `signed-out`. Streams end when the API shuts down; the client reconnects.
+         * @description One stream per browser tab, `text/event-stream`: each check a worker decides is an event `change` (`id`; `data`: JSON `{"id": <website id>, "status": <its status now>, "check": <a RecentCheck>}`); a website changed otherwise (added, edited, paused or resumed, moved, in or out of maintenance, one of its other monitors up or down) is an event `website` (`{"id": <website id>, "deleted": <true when deleted>}`: read its row again by `ids`), and a customer written (its name, its status) an event `customer` (`{"id": <customer id>}`: read its websites' rows again); all for the caller's websites only (a client user: its customer's). Changes only: read the overview first (`GET /api/dashboard/websites`), then apply the changes newer than what it showed. A comment every 25 s keeps proxies from closing a quiet stream. Reconnecting with `Last-Event-ID` replays what was missed when the same API process still keeps it; otherwise (or after Redis was away) an event `resync` says to read the overview again. Each API process holds a bounded number of streams: past it, 503 with Retry-After (30 s). A stream whose caller signs out, is signed out or loses its token ends within 5 s with an event `signed-out`. Streams end when the API shuts down; the client reconnects.
          */
         get: operations["streamWebsiteOverview"];
         put?: never;
@@ -4507,7 +4507,8 @@ export interface components {
             url: string;
             customerId: number;
             customerName: string;
-            status: string;
+            /** @enum {string} */
+            status: "unknown" | "up" | "degraded" | "down" | "maintenance" | "paused" | "cancelled" | "unmonitored";
             statusText: string;
             lastCheckedAt: string | null;
             uptime24hPercent: number | null;
@@ -20939,7 +20940,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stream of changes (events `change` and `resync`, heartbeat comments) */
+            /** @description The stream of changes (events `change`, `website`, `customer`, `resync` and `signed-out`, heartbeat comments) */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];

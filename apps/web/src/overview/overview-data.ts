@@ -10,7 +10,7 @@ export type RecentCheck = Schemas['RecentCheck'];
 /** A change as the stream tells it (`GET /api/dashboard/websites/stream`, event `change`). */
 export interface OverviewChange {
   id: number;
-  status: string;
+  status: WebsiteSummary['status'];
   check: RecentCheck;
 }
 
@@ -105,7 +105,7 @@ function applyChanges(listKey: readonly unknown[], changes: readonly OverviewCha
     list?.map((website) => {
       const change = latest.get(website.id);
       return change && (website.lastCheckedAt ?? '') < change.check.at
-        ? { ...website, status: change.status as WebsiteSummary['status'], lastCheckedAt: change.check.at }
+        ? { ...website, status: change.status, lastCheckedAt: change.check.at }
         : website;
     }),
   );
@@ -120,29 +120,74 @@ function applyChanges(listKey: readonly unknown[], changes: readonly OverviewCha
   });
 }
 
+/** Websites and customers changed other than by a check (`website` and `customer` events). */
+interface Touched {
+  websites: Set<number>;
+  customers: Set<number>;
+}
+
+/**
+ * The rows of websites written, deleted, in or out of maintenance, or whose other monitors changed
+ * (and every row of a customer written): their pictures read again and written into the list. A
+ * website added or gone (or moved out of a client's sight) reads the list again; so many at once
+ * that reading them by id costs more (an import) read everything again.
+ */
+async function readTouched(listKey: readonly unknown[], touched: Touched): Promise<void> {
+  if (touched.customers.size > 0) void invalidate(['customers']);
+  const list = queryClient.getQueryData<WebsiteSummary[]>(listKey) ?? [];
+  const ids = new Set(touched.websites);
+  for (const website of list) if (touched.customers.has(website.customerId)) ids.add(website.id);
+  if (ids.size > IDS_PER_REQUEST) return invalidate(listKey, overviewKeys.pictures);
+  const found = await readPictures([...ids]);
+  queryClient.setQueryData<Pictures>(overviewKeys.pictures, (pictures) => {
+    if (!pictures) return pictures;
+    const next = new Map(pictures);
+    for (const id of ids) {
+      const picture = found.get(id);
+      if (picture) next.set(id, picture);
+      else next.delete(id);
+    }
+    return next;
+  });
+  const listed = new Set(list.map((website) => website.id));
+  if ([...ids].some((id) => found.has(id) !== listed.has(id))) return invalidate(listKey);
+  queryClient.setQueryData<WebsiteSummary[]>(listKey, (websites) =>
+    websites?.map((website) => {
+      const picture = found.get(website.id);
+      if (!picture) return website;
+      const { name, url, customerId, status, lastCheckedAt } = picture;
+      return { ...website, name, url, customerId, status, lastCheckedAt };
+    }),
+  );
+}
+
 /** How the overview hears of changes: the stream, or (while it is down) reading again every 30 s. */
 export type LiveState = 'connecting' | 'live' | 'polling';
 
 /**
  * One stream per tab while the overview shows: each change is written into the cached list and
- * pictures, a few at a time; `resync` (or a stream that came back after a break) reads them again.
+ * pictures, a few at a time, and the rows of websites or customers changed otherwise are read
+ * again; `resync` (or a stream that came back after a break) reads them all again.
  */
 export function useLiveOverview(listKey: readonly unknown[]): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
   const keyText = JSON.stringify(listKey);
   useEffect(() => {
     let waiting: OverviewChange[] = [];
+    let touched: Touched = { websites: new Set(), customers: new Set() };
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A stream reopened tells what was missed itself (replayed, or `resync`); one that failed
     // before it ever opened cannot: what the load showed is read again.
     let opened = false;
     let failedFirst = false;
+    const readAgain = () => void invalidate(listKey, overviewKeys.pictures);
     const draw = () => {
       timer = undefined;
       applyChanges(listKey, waiting);
       waiting = [];
+      if (touched.websites.size + touched.customers.size > 0) readTouched(listKey, touched).catch(readAgain);
+      touched = { websites: new Set(), customers: new Set() };
     };
-    const readAgain = () => void invalidate(listKey, overviewKeys.pictures);
     const close = openEventStream('/api/dashboard/websites/stream', {
       open: () => {
         setState('live');
@@ -151,8 +196,12 @@ export function useLiveOverview(listKey: readonly unknown[]): LiveState {
       },
       event: (event) => {
         if (event.type === 'resync') readAgain();
-        if (event.type !== 'change') return;
-        waiting.push(JSON.parse(event.data) as OverviewChange);
+        if (event.type === 'change') waiting.push(JSON.parse(event.data) as OverviewChange);
+        else if (event.type === 'website')
+          touched.websites.add((JSON.parse(event.data) as { id: number }).id);
+        else if (event.type === 'customer')
+          touched.customers.add((JSON.parse(event.data) as { id: number }).id);
+        else return;
         timer ??= setTimeout(draw, DRAW_CHANGES_MS);
       },
       broken: () => {
