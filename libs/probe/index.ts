@@ -33,7 +33,13 @@ export {
   type MailSecurity,
   probeMail,
 } from './mail-probe.js';
-export { type Resolve, systemResolve } from './pinned-connector.js';
+export {
+  newHopConnection,
+  type Resolve,
+  resolveGuarded,
+  systemResolve,
+  untilAborted,
+} from './pinned-connector.js';
 export {
   type PortObservation,
   type PortProbeOptions,
