@@ -41,6 +41,8 @@ const pkg = (id: number, key: string) => ({
     maxGrpcChecksPerWebsite: 10,
     maxWebsocketChecksPerWebsite: 10,
     maxMailServerChecksPerWebsite: 10,
+    maxApiFlowsPerWebsite: 5,
+    maxStepsPerJourney: 50,
   },
   alerting: { responseTimeThresholdMs: 5000 } as ExportDocument['packages'][number]['alerting'],
   createdAt: at,

@@ -52,7 +52,7 @@ const NUMERIC: ReadonlySet<Operator> = new Set(['lessThan', 'greaterThan']);
  * `match()`/`search()`, whose I-Regexp patterns the library runs as JavaScript regexes (which a
  * hostile pattern makes backtrack for minutes; the operator `matches` runs RE2 instead).
  */
-function jsonPathProblem(path: string): string | null {
+export function jsonPathProblem(path: string): string | null {
   let ast: unknown;
   try {
     ast = parseJsonPath(path);

@@ -6,6 +6,9 @@ export {
   assertionOutcomeSchema,
   assertionSchema,
   describeAssertion,
+  evaluateAssertions,
+  failedAssertionLine,
+  jsonPathProblem,
   MAX_ASSERTIONS,
   matchesPattern,
   patternProblem,
@@ -29,6 +32,7 @@ export {
   type Evidence,
   evidenceOf,
   evidenceSchema,
+  secretForms,
   timingsSchema,
   withoutBody,
 } from './evidence.js';

@@ -49,6 +49,8 @@ export const EVENT_KINDS = [
   'imap.up',
   'pop3.down',
   'pop3.up',
+  'api-flow.down',
+  'api-flow.up',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

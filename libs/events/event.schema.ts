@@ -14,6 +14,7 @@ export const OTHER_MONITOR_KINDS = [
   'smtp',
   'imap',
   'pop3',
+  'api-flow',
 ] as const;
 export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
 
@@ -29,6 +30,7 @@ export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
   smtp: 'SMTP check',
   imap: 'IMAP check',
   pop3: 'POP3 check',
+  'api-flow': 'API flow',
 };
 
 /** Events that open a problem (an incident) and those that end it, for every monitor kind. */

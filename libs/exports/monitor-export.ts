@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   isProbeKind,
+  kindSchemaName,
   MONITOR_CREATE_BODIES,
   type MonitorDocument,
   type MonitorKind,
@@ -52,7 +53,7 @@ const exportedOf = (kind: MonitorKind) => {
         updatedAt: z.iso.datetime(),
       })
       // Named per kind: generated clients name each kind's record fields after it (one model each).
-      .meta({ id: `Exported${kind[0]?.toUpperCase()}${kind.slice(1)}Monitor` })
+      .meta({ id: `Exported${kindSchemaName(kind)}Monitor` })
   );
 };
 

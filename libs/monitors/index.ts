@@ -30,7 +30,7 @@ export {
   sealsMonitorEntry,
 } from './kinds/index.js';
 export { createPortCheckBody, portCheckView, updatePortCheckBody } from './kinds/port/port.schema.js';
-export { SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
+export { kindSchemaName, SEALED_PLACEHOLDER } from './kinds/probe-kind.js';
 export {
   type DnsCheckDocument,
   type MonitorDocument,

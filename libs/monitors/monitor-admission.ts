@@ -96,12 +96,30 @@ export function completedSettings(
   if ('host' in definition.fields && settings.host === undefined)
     settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
   const host = definition.hostOf(settings);
-  if (host !== null)
-    checkTarget(tools.guard, host, 'url' in definition.fields ? 'url' : 'host', portOf(settings));
+  const targets =
+    definition.targetsOf?.(settings) ??
+    (host === null
+      ? []
+      : [{ host, port: portOf(settings), path: 'url' in definition.fields ? 'url' : 'host' }]);
+  for (const target of targets) checkTarget(tools.guard, target.host, target.path, target.port);
   const sealedSettings = sealSettings(definition, settings, sent, stored, tools.secrets);
   const unknown = unknownSecretReferences(definition, sealedSettings.settings, sealedSettings.sealed);
   if (unknown.length > 0) throw invalidFields('body', unknown);
   return sealedSettings;
+}
+
+/** What the package bounds in a kind's settings (an API flow's steps): refused, each field named. */
+export function settingsWithinPackage(
+  pkg: PackageDocument,
+  kind: ProbeKindName,
+  settings: Record<string, unknown>,
+): void {
+  const problems = PROBE_KINDS[kind].packageProblems?.(settings, { ...pkg, limits: limitsOf(pkg) }) ?? [];
+  if (problems.length > 0)
+    throw notAllowed(
+      `The package "${pkg.displayName}" does not allow this ${NOUN[kind]}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems,
+    );
 }
 
 /** A timeout its settings cannot finish within (ICMP's echo requests) would read as down every time. */
@@ -173,6 +191,7 @@ export function changedMonitor(
       tools,
     );
     timeoutFits(stored.kind, settings, timeoutSeconds ?? stored.timeoutSeconds);
+    settingsWithinPackage(pkg, stored.kind, settings);
     next = {
       ...stored,
       ...(name !== undefined ? { name } : {}),

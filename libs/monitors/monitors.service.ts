@@ -35,6 +35,7 @@ import {
   checkTarget,
   completedSettings,
   intervalWithin,
+  settingsWithinPackage,
   timeoutFits,
   underLimit,
 } from './monitor-admission.js';
@@ -277,6 +278,7 @@ export class MonitorService {
     const { name, intervalSeconds, timeoutSeconds, ...given } = body;
     const { settings, sealed } = completedSettings(kind, given, given, [], website, this.deps);
     timeoutFits(kind, settings, timeoutSeconds);
+    settingsWithinPackage(pkg, kind, settings);
     return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
       underLimit(pkg, kind, await this.deps.repository.listByWebsite(organizationId, website.id));
       const check = await this.deps.repository.create<ProbeCheckDocument>({

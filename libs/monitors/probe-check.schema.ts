@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { patchBody } from '../contract/index.js';
 import { PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { kindSchemaName } from './kinds/probe-kind.js';
 import { intervalField, monitorName, monitorStatusFields, timeoutField } from './monitor-common.js';
 
 /** What every probe check has besides its kind's own fields. */
@@ -21,7 +22,7 @@ const createBodyOf = (kind: ProbeKindName) =>
     })
     .extend(PROBE_KINDS[kind].settings.shape)
     .meta({
-      id: `${kind[0]?.toUpperCase()}${kind.slice(1)}CheckCreate`,
+      id: `${kindSchemaName(kind)}CheckCreate`,
       description: PROBE_KINDS[kind].description,
     });
 
@@ -67,7 +68,7 @@ const viewOf = (kind: ProbeKindName) =>
       updatedAt: z.iso.datetime(),
     })
     .extend(z.object(PROBE_KINDS[kind].fields).partial().shape)
-    .meta({ id: `${kind[0]?.toUpperCase()}${kind.slice(1)}Check` });
+    .meta({ id: `${kindSchemaName(kind)}Check` });
 
 export const probeCheckViews = Object.fromEntries(
   (Object.keys(PROBE_KINDS) as ProbeKindName[]).map((kind) => [kind, viewOf(kind)]),

@@ -73,14 +73,11 @@ export function shownSettings(settings: Record<string, unknown>, sealed: readonl
 /** `{{secret.NAME}}` in a text: the value of the kind's secret `NAME`, put in only to check. */
 const SECRET_REFERENCE = /\{\{\s*secret\.([A-Za-z0-9_]+)\s*\}\}/g;
 
-/** Each string of the settings (record values included) with its path, as an error names it. */
-function* textsOf(settings: Record<string, unknown>): Generator<[string, string]> {
-  for (const [field, value] of Object.entries(settings)) {
-    if (typeof value === 'string') yield [field, value];
-    else if (value && typeof value === 'object' && !Array.isArray(value))
-      for (const [name, inner] of Object.entries(value))
-        if (typeof inner === 'string') yield [`${field}.${name}`, inner];
-  }
+/** Each string of the settings, however deep (record values, an API flow's steps), with its path as an error names it. */
+function* textsOf(value: unknown, path = ''): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (value && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) yield* textsOf(inner, path ? `${path}.${key}` : key);
 }
 
 /** The references to secrets the kind's secret records do not hold: a 400 names each (refused when written). */

@@ -28,27 +28,35 @@ export const NOTIFICATION_CHANNELS = 'notification_channels';
 /** Channels one organization may have. */
 export const MAX_CHANNELS_PER_ORGANIZATION = 500;
 
-/** Every event a channel could receive before the probe kinds (ICMP … POP3) existed. */
-const EVENTS_BEFORE_PROBE_KINDS = EVENT_KINDS.filter(
-  (kind) => !/^(icmp|udp|grpc|websocket|smtp|imap|pop3)\./.test(kind),
-);
-const PROBE_KINDS_SUBSCRIBED = '~backfilled/notification_channels.events.probe-kinds';
-
 /**
- * A channel that took every event when it was made (the default) takes the probe kinds' events
- * too: its stored list named all there were. One with a chosen list is left as it was. Once.
+ * Event kinds added after channels existed, oldest first, each with its marker: a channel that took
+ * every event there was before them (the default) takes them too; one with a chosen list is left as
+ * it was. Each once.
  */
-async function subscribeToProbeKinds(db: Db): Promise<void> {
+const ADDED_EVENT_KINDS = [
+  {
+    kinds: /^(icmp|udp|grpc|websocket|smtp|imap|pop3)\./,
+    marker: '~backfilled/notification_channels.events.probe-kinds',
+  },
+  { kinds: /^api-flow\./, marker: '~backfilled/notification_channels.events.api-flow' },
+];
+
+async function subscribeToAddedKinds(db: Db): Promise<void> {
   const markers = db.collection<{ _id: string }>(KEY_LOOKUPS);
-  if (await markers.findOne({ _id: PROBE_KINDS_SUBSCRIBED })) return;
   const channels = db.collection<ChannelDocument>(NOTIFICATION_CHANNELS);
-  const added = EVENT_KINDS.filter((kind) => !EVENTS_BEFORE_PROBE_KINDS.includes(kind));
-  for (const channel of await channels.find({}, { projection: { _id: 1, events: 1 } }).toArray())
-    if (EVENTS_BEFORE_PROBE_KINDS.every((kind) => channel.events.includes(kind)))
-      await channels.updateOne({ _id: channel._id }, { $addToSet: { events: { $each: added } } });
-  await markers.insertOne({ _id: PROBE_KINDS_SUBSCRIBED }).catch((error: unknown) => {
-    if (!isDuplicateKey(error)) throw error;
-  });
+  for (const [index, { kinds, marker }] of ADDED_EVENT_KINDS.entries()) {
+    if (await markers.findOne({ _id: marker })) continue;
+    // What there was before this generation: neither it nor any later one.
+    const later = ADDED_EVENT_KINDS.slice(index);
+    const before = EVENT_KINDS.filter((kind) => !later.some((added) => added.kinds.test(kind)));
+    const added = EVENT_KINDS.filter((kind) => kinds.test(kind));
+    for (const channel of await channels.find({}, { projection: { _id: 1, events: 1 } }).toArray())
+      if (before.every((kind) => channel.events.includes(kind)))
+        await channels.updateOne({ _id: channel._id }, { $addToSet: { events: { $each: added } } });
+    await markers.insertOne({ _id: marker }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+  }
 }
 
 export const channelIndexes: CollectionIndexes = {
@@ -57,7 +65,7 @@ export const channelIndexes: CollectionIndexes = {
     { key: { id: 1 }, unique: true, name: 'id_unique' },
     { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
   ],
-  backfill: subscribeToProbeKinds,
+  backfill: subscribeToAddedKinds,
 };
 
 /** Bound into each sealed field, so it opens only as that field of its channel. */

@@ -21,6 +21,7 @@ export const FEATURES = [
   'grpcChecks',
   'websocketChecks',
   'mailServerChecks',
+  'apiFlows',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -58,6 +59,13 @@ const limitFields = {
     .min(0)
     .max(100)
     .describe('SMTP, IMAP and POP3 checks together'),
+  maxApiFlowsPerWebsite: z.number().int().min(0).max(100),
+  maxStepsPerJourney: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .describe('Steps one journey may have (an API flow’s requests)'),
 };
 
 const alertingFields = {
@@ -86,6 +94,9 @@ const LIMIT_DEFAULTS = {
   maxGrpcChecksPerWebsite: 10,
   maxWebsocketChecksPerWebsite: 10,
   maxMailServerChecksPerWebsite: 10,
+  // Fewer than the other kinds: each API flow is up to maxStepsPerJourney requests a check.
+  maxApiFlowsPerWebsite: 5,
+  maxStepsPerJourney: 50,
 };
 
 /** A package's limits, with the defaults of limits added after it was stored. */

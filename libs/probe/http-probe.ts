@@ -20,6 +20,11 @@ export interface ProbeRequest {
   followRedirects: boolean;
   maxRedirects: number;
   cookieHandling: 'jar' | 'none';
+  /**
+   * The jar `jar` handling keeps cookies in, when the caller shares one across requests (an API
+   * flow's steps send what earlier steps were set); none: a new one for this request.
+   */
+  cookieJar?: CookieJar;
   clientCertificate: { cert: string; key: string } | null;
   timeoutMs: number;
   /** The decoded body is read up to this many bytes. */
@@ -89,7 +94,7 @@ export async function probeHttp(request: ProbeRequest, options: ProbeOptions): P
     timedOut = true;
     abort.abort();
   }, request.timeoutMs);
-  const jar = request.cookieHandling === 'jar' ? new CookieJar() : null;
+  const jar = request.cookieHandling === 'jar' ? (request.cookieJar ?? new CookieJar()) : null;
   const connectorOptions: ConnectorOptions = { ...options, clientCertificate: request.clientCertificate };
   const timings: Timings = { dns: 0, connect: 0, tls: 0, ttfb: 0, download: 0, total: 0 };
   const redirects: RedirectHop[] = [];

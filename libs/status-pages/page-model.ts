@@ -60,6 +60,7 @@ const MONITOR_KIND_TEXT: Record<OtherMonitorKind, string> = {
   smtp: 'Outgoing mail',
   imap: 'Mailbox (IMAP)',
   pop3: 'Mailbox (POP3)',
+  'api-flow': 'API',
 };
 
 /**

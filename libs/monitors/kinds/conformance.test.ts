@@ -160,6 +160,34 @@ beforeAll(async () => {
     check: checkHttp,
     evidenceBytes: 24 * 1024,
   };
+  // Two steps: a value the first answer holds goes into the second, the secret in a header of both.
+  fixtures['api-flow'] = {
+    up: {
+      secrets: { TOKEN: SECRET },
+      steps: [
+        {
+          name: 'Post',
+          request: {
+            method: 'POST',
+            url: `http://svc.test:${http.port}/echo`,
+            headers: { Authorization: '{{secret.TOKEN}}' },
+            body: 'x'.repeat(20_000),
+          },
+          extract: [{ name: 'method', from: 'jsonBody', path: '$.method' }],
+        },
+        {
+          name: 'Echo',
+          request: {
+            url: `http://svc.test:${http.port}/echo?was={{method}}`,
+            headers: { Authorization: '{{secret.TOKEN}}' },
+          },
+          assertions: [{ source: 'jsonBody', path: '$.method', operator: 'equals', value: 'GET' }],
+        },
+      ],
+    },
+    silent: { steps: [{ name: 'Quiet', request: { url: `http://svc.test:${quiet}/` } }] },
+    blocked: { steps: [{ name: 'Blocked', request: { url: `http://blocked.test:${quiet}/` } }] },
+  };
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));

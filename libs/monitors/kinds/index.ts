@@ -1,6 +1,7 @@
 import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
 import type { Lane } from '../../scheduler/index.js';
+import { apiFlowKind } from './api-flow/api-flow.kind.js';
 import { dnsKind } from './dns/dns.kind.js';
 import { grpcKind } from './grpc/grpc.kind.js';
 import { heartbeatKind } from './heartbeat/heartbeat.kind.js';
@@ -30,6 +31,7 @@ export const MONITOR_KINDS = {
   smtp: smtpKind,
   imap: imapKind,
   pop3: pop3Kind,
+  'api-flow': apiFlowKind,
 } satisfies { [K in MonitorKindName]: MonitorKindEntry & { kind: K } };
 
 const ENTRIES: readonly MonitorKindEntry[] = Object.values(MONITOR_KINDS);

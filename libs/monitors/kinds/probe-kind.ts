@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { TlsObservation } from '../../checks/index.js';
 import { certificateSummary, matchesPattern, patternProblem } from '../../checks/index.js';
+import type { FieldError } from '../../errors/index.js';
 import type { OtherMonitorKind } from '../../events/index.js';
-import type { Feature, Limits } from '../../packages/index.js';
+import type { Feature, Features, Limits } from '../../packages/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
 import type { MonitorVerdict } from '../verdict.js';
 import type { IntervalKindEntry } from './kind-entry.js';
@@ -79,8 +80,31 @@ export interface ProbeKind<K extends ProbeKindName = ProbeKindName> extends Chec
   minTimeoutMs?(settings: Record<string, unknown>): number;
   /** The host the check reaches (judged by the SSRF guard when written); null: the website's host. */
   hostOf(settings: Record<string, unknown>): string | null;
+  /**
+   * Every target its settings name, each with the field a refusal names, where there are several
+   * (an API flow's steps); none: its `hostOf` is the one. Judged by the SSRF guard when written.
+   */
+  targetsOf?(settings: Record<string, unknown>): KindTarget[];
+  /**
+   * What its package bounds in its settings besides how many a website has (an API flow's steps,
+   * its client certificate): each field over, named; none when within.
+   */
+  packageProblems?(settings: Record<string, unknown>, pkg: KindPackage): FieldError[];
   /** Its name when none is given. */
   defaultName(settings: Record<string, unknown>): string;
+}
+
+/** A host a check reaches, the port it reaches it on, and the field that names it. */
+export interface KindTarget {
+  host: string;
+  port: number | undefined;
+  path: string;
+}
+
+/** What of its package a kind's settings are held to. */
+export interface KindPackage {
+  features: Partial<Features>;
+  limits: Limits;
 }
 
 /** A checked kind's typed parts, as its folder writes them. */
@@ -147,6 +171,8 @@ export function defineProbeKind<
   definition: CheckedKindDefinition<K, S, O, E, T> &
     Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields'> & {
       hostOf(settings: z.output<S>): string | null;
+      targetsOf?(settings: z.output<S>): KindTarget[];
+      packageProblems?(settings: z.output<S>, pkg: KindPackage): FieldError[];
       defaultName(settings: z.output<S>): string;
       minTimeoutMs?(settings: z.output<S>): number;
     },
@@ -158,6 +184,15 @@ export function defineProbeKind<
     ...(definition.secretRecords ? { secretRecords: definition.secretRecords } : {}),
     fields: definition.fields,
     hostOf: (settings) => definition.hostOf(read(settings)),
+    ...(definition.targetsOf
+      ? { targetsOf: (settings: Record<string, unknown>) => definition.targetsOf?.(read(settings)) ?? [] }
+      : {}),
+    ...(definition.packageProblems
+      ? {
+          packageProblems: (settings: Record<string, unknown>, pkg: KindPackage) =>
+            definition.packageProblems?.(read(settings), pkg) ?? [],
+        }
+      : {}),
     defaultName: (settings) => definition.defaultName(read(settings)),
     ...(definition.minTimeoutMs
       ? {
@@ -188,6 +223,13 @@ export const isCredentialName = (name: string) =>
 /** Whether an entry of a kind's record is sealed: every entry of a secret record, a credential's of another. */
 export const sealsEntry = (kind: Pick<ProbeKind, 'secretRecords'>, field: string, name: string) =>
   (kind.secretRecords?.includes(field) ?? false) || isCredentialName(name);
+
+/** A kind's name in a schema's name: `api-flow` → `ApiFlow`, `icmp` → `Icmp`. */
+export const kindSchemaName = (kind: string) =>
+  kind
+    .split('-')
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join('');
 
 /** What a sealed entry's value stands for in views and in a PATCH that keeps it. */
 export const SEALED_PLACEHOLDER = '(set)';

@@ -234,9 +234,25 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
   it('the registry: every kind names a lane, every stored kind a feature and a limit, and checked kinds refuse unknown fields', () => {
     const lanes = Object.fromEntries(Object.values(MONITOR_KINDS).map((kind) => [kind.kind, kind.lane]));
     expect(Object.values(lanes).every((lane) => LANES.includes(lane))).toBe(true);
-    expect(lanes).toMatchObject({ http: 'http', heartbeat: 'fast', dns: 'fast', port: 'fast', icmp: 'slow' });
+    expect(lanes).toMatchObject({
+      http: 'http',
+      heartbeat: 'fast',
+      dns: 'fast',
+      port: 'fast',
+      icmp: 'slow',
+      'api-flow': 'slow',
+    });
     // The kinds stored with their fields in `settings`: port keeps its own at the top of its document.
-    expect(Object.keys(PROBE_KINDS)).toEqual(['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3']);
+    expect(Object.keys(PROBE_KINDS)).toEqual([
+      'icmp',
+      'udp',
+      'grpc',
+      'websocket',
+      'smtp',
+      'imap',
+      'pop3',
+      'api-flow',
+    ]);
     // HTTP is the website itself: in every package, one per website.
     expect(MONITOR_KINDS.http).toMatchObject({ feature: null, limit: null });
     for (const kind of STORED_MONITOR_KINDS)
