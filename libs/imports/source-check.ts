@@ -101,7 +101,8 @@ export const normalHost = (host: string) =>
  * target (host and port, URL, record type, gRPC service), whatever was changed here since.
  */
 export function targetKey(kind: MonitorKind, name: string, fields: Record<string, unknown>): string {
-  if (kind === 'heartbeat') return JSON.stringify([kind, name.trim().toLowerCase()]);
+  // A heartbeat watches its job and an API flow its journey: known by their names.
+  if (kind === 'heartbeat' || kind === 'api-flow') return JSON.stringify([kind, name.trim().toLowerCase()]);
   const text = (key: string) => (fields[key] === undefined ? null : String(fields[key]));
   return JSON.stringify([
     kind,
