@@ -46,6 +46,8 @@ const EVENT_LABELS: Record<EventKind, string> = {
   'imap.up': 'Mailbox server (IMAP) answering again',
   'pop3.down': 'Mailbox server (POP3) not answering as expected',
   'pop3.up': 'Mailbox server (POP3) answering again',
+  'api-flow.down': 'API flow failing at a step',
+  'api-flow.up': 'API flow passing again',
   test: 'Test sends',
 };
 

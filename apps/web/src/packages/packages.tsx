@@ -6,8 +6,9 @@ import { write } from '../api/query.js';
 import { Check, Field, FormActions, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 
-type Features = Schemas['PackageFeatures'];
-type Limits = Schemas['PackageLimits'];
+// The API's API-flow feature and limits, here until the app's types are generated again (they are in its document).
+type Features = Schemas['PackageFeatures'] & { apiFlows?: boolean };
+type Limits = Schemas['PackageLimits'] & { maxApiFlowsPerWebsite?: number; maxStepsPerJourney?: number };
 type Alerting = Schemas['PackageAlerting'];
 
 const FEATURES: Array<[keyof Features, string]> = [
@@ -30,6 +31,7 @@ const FEATURES: Array<[keyof Features, string]> = [
   ['grpcChecks', 'gRPC health checks'],
   ['websocketChecks', 'WebSocket checks'],
   ['mailServerChecks', 'Mail server checks (SMTP, IMAP, POP3)'],
+  ['apiFlows', 'API flows (multi-step API checks)'],
 ];
 const LIMITS: Array<[keyof Limits, string]> = [
   ['maxWebsites', 'Websites per customer'],
@@ -43,6 +45,8 @@ const LIMITS: Array<[keyof Limits, string]> = [
   ['maxGrpcChecksPerWebsite', 'gRPC checks per website'],
   ['maxWebsocketChecksPerWebsite', 'WebSocket checks per website'],
   ['maxMailServerChecksPerWebsite', 'Mail server checks per website'],
+  ['maxApiFlowsPerWebsite', 'API flows per website'],
+  ['maxStepsPerJourney', 'Steps per journey'],
 ];
 const ALERTING: Array<[keyof Alerting, string]> = [
   ['confirmations', 'Failed checks before down'],
@@ -117,6 +121,8 @@ export function Packages() {
 /** What a website of the package may have beside its HTTP check: "10 heartbeats, no DNS checks, 5 port checks". */
 function perWebsite(p: Package): string {
   const one = (on: boolean, limit: number, noun: string) => (on ? `${limit} ${noun}` : `no ${noun}`);
+  const features: Features = p.features;
+  const limits: Limits = p.limits;
   return [
     one(p.features.heartbeats, p.limits.maxHeartbeatsPerWebsite, 'heartbeats'),
     one(p.features.dnsChecks, p.limits.maxDnsChecksPerWebsite, 'DNS checks'),
@@ -126,6 +132,8 @@ function perWebsite(p: Package): string {
     one(p.features.grpcChecks, p.limits.maxGrpcChecksPerWebsite, 'gRPC checks'),
     one(p.features.websocketChecks, p.limits.maxWebsocketChecksPerWebsite, 'WebSocket checks'),
     one(p.features.mailServerChecks, p.limits.maxMailServerChecksPerWebsite, 'mail server checks'),
+    // An API stored before API flows says nothing of them: their defaults.
+    one(features.apiFlows ?? true, limits.maxApiFlowsPerWebsite ?? 5, 'API flows'),
   ].join(', ');
 }
 
@@ -134,11 +142,13 @@ type Values = { key: string; displayName: string } & Record<`features.${string}`
   Record<`limits.${string}` | `alerting.${string}`, string>;
 
 function initialValues(pkg: Package | null): Values {
+  const features: Partial<Features> = pkg?.features ?? {};
+  const limits: Partial<Limits> = pkg?.limits ?? {};
   return {
     key: pkg?.key ?? '',
     displayName: pkg?.displayName ?? '',
-    ...Object.fromEntries(FEATURES.map(([k]) => [`features.${k}`, pkg?.features[k] ?? true])),
-    ...Object.fromEntries(LIMITS.map(([k]) => [`limits.${k}`, pkg ? String(pkg.limits[k]) : ''])),
+    ...Object.fromEntries(FEATURES.map(([k]) => [`features.${k}`, features[k] ?? true])),
+    ...Object.fromEntries(LIMITS.map(([k]) => [`limits.${k}`, String(limits[k] ?? '')])),
     ...Object.fromEntries(ALERTING.map(([k]) => [`alerting.${k}`, pkg ? String(pkg.alerting[k]) : ''])),
   };
 }

@@ -4,7 +4,8 @@ import type { Schemas } from '../api/client.js';
 import { Field, FormActions, FormError } from '../ui/form.js';
 import type { Bound } from '../ui/use-form.js';
 
-export type Kind = Schemas['Monitor']['kind'];
+/** A monitor's kind; `api-flow` is the API's and named here until the app's types are generated again. */
+export type Kind = Schemas['Monitor']['kind'] | 'api-flow';
 /** What a kind is called in a sentence: "Add a ping check". */
 export const NOUN: Record<Kind, string> = {
   heartbeat: 'heartbeat',
@@ -17,6 +18,7 @@ export const NOUN: Record<Kind, string> = {
   smtp: 'SMTP check',
   imap: 'IMAP check',
   pop3: 'POP3 check',
+  'api-flow': 'API flow',
 };
 /** …and as a label: "Ping check" (a name such as gRPC keeps its own case). */
 export const KIND_NAME = Object.fromEntries(

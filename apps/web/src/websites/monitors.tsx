@@ -8,13 +8,21 @@ import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Notice } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
+import { ApiFlowDetails } from './api-flow-details.js';
+import { ApiFlowForm, type ApiFlowMonitor } from './api-flow-form.js';
 import { DnsForm } from './dns-form.js';
 import { HeartbeatForm } from './heartbeat-form.js';
 import { DnsDetails, HeartbeatDetails, POLL_MS, PortDetails } from './monitor-details.js';
 import { KIND_NAME, type Kind, NOUN } from './monitor-forms.js';
 import { PortForm } from './port-form.js';
 import { ProbeCheckForm, ProbeDetails } from './probe-check-form.js';
-import { PROBE_KINDS, type ProbeCheck, type ProbeKind } from './probe-kinds.js';
+import {
+  CHOSEN_KINDS,
+  type ChosenKind,
+  PROBE_KINDS,
+  type ProbeCheck,
+  type ProbeKind,
+} from './probe-kinds.js';
 
 type Monitor = Schemas['Monitor'];
 type Heartbeat = Schemas['Heartbeat'];
@@ -32,7 +40,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
   const zone = useOrganization().data?.timezone ?? browserZone();
   const [editing, setEditing] = useState<{ kind: Kind; monitor: Monitor | null } | null>(null);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
-  const [adding, setAdding] = useState<ProbeKind>('icmp');
+  const [adding, setAdding] = useState<ChosenKind>('icmp');
   const [message, setMessage] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -82,7 +90,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
       <p class="muted">
         A heartbeat hears from a job that pings (a cron job, a backup); a DNS check watches a record; a port
         check connects to a TCP service; ping, UDP, gRPC, WebSocket and mail server checks speak their
-        protocol. Times in {zone}.
+        protocol; an API flow makes requests in order (sign in, then use the API). Times in {zone}.
       </p>
       <FormError message={message ?? monitors.error} />
       {notice && <Notice>{notice}</Notice>}
@@ -126,6 +134,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
               )}
               {m.kind === 'port' && <PortDetails check={m} zone={zone} />}
               {isProbe(m) && <ProbeDetails check={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
+              {isApiFlow(m) && <ApiFlowDetails flow={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
               {editor && (
                 <ul class="inline">
                   <li>
@@ -160,9 +169,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
             <select
               id="probe-kind"
               value={adding}
-              onChange={(e) => setAdding(e.currentTarget.value as ProbeKind)}
+              onChange={(e) => setAdding(e.currentTarget.value as ChosenKind)}
             >
-              {PROBE_KINDS.map((kind) => (
+              {CHOSEN_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
                   {NOUN[kind]}
                 </option>
@@ -181,6 +190,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
           kind={editing.kind}
           check={editing.monitor as ProbeCheck | null}
         />
+      )}
+      {editor && form && editing?.kind === 'api-flow' && (
+        <ApiFlowForm {...form} flow={editing.monitor as unknown as ApiFlowMonitor | null} />
       )}
       {editor && form && editing?.kind === 'heartbeat' && (
         <HeartbeatForm {...form} zone={zone} heartbeat={editing.monitor as Heartbeat | null} />
@@ -209,6 +221,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
 
 const isProbeKind = (kind: Kind): kind is ProbeKind => (PROBE_KINDS as readonly string[]).includes(kind);
 const isProbe = (monitor: Monitor): monitor is ProbeCheck => isProbeKind(monitor.kind);
+// The app's types have no API flow yet (generated later from the API's document, which has it).
+const isApiFlow = (monitor: Monitor | ApiFlowMonitor): monitor is ApiFlowMonitor =>
+  monitor.kind === 'api-flow';
 
 /** The host a website's URL names (what a DNS or port check asks about by default). */
 function hostOf(url: string): string {

@@ -1,0 +1,340 @@
+import type { Schemas } from '../api/client.js';
+import { Check, Field } from '../ui/form.js';
+import { AssertionsEditor } from './assertions-editor.js';
+
+/*
+ * An API flow's steps as its form edits them. The API's document has the kind, the app's generated
+ * types not yet: these local types follow its `ApiFlowStep` and go when the types are generated again.
+ */
+
+type Assertion = Schemas['CheckConfig']['assertions'][number];
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+type Method = (typeof METHODS)[number];
+const SOURCES = [
+  ['jsonBody', 'JSON body at a path', '$.token'],
+  ['header', 'Response header', 'x-csrf-token'],
+  ['body', 'Body, by an RE2 pattern (its first group)', 'id=(\\d+)'],
+] as const;
+type ExtractSource = (typeof SOURCES)[number][0];
+
+/** A step as the API takes and shows it. */
+export interface ApiFlowStep {
+  name: string;
+  request: {
+    method: Method;
+    url: string;
+    headers: Record<string, string>;
+    body: string | null;
+    followRedirects: boolean;
+    maxRedirects?: number;
+  };
+  expectedStatusCodes: string[];
+  assertions: Assertion[];
+  extract: Array<
+    | { name: string; from: 'jsonBody'; path: string }
+    | { name: string; from: 'header'; header: string }
+    | { name: string; from: 'body'; pattern: string }
+  >;
+}
+
+/** A step as the form holds it: headers as rows, the statuses as text, `key` stable through moves. */
+export interface StepDraft {
+  key: number;
+  name: string;
+  method: Method;
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+  body: string;
+  followRedirects: boolean;
+  maxRedirects: number | undefined;
+  statuses: string;
+  assertions: Assertion[];
+  extract: Array<{ name: string; from: ExtractSource; target: string }>;
+}
+
+let drafted = 0;
+export function stepDraft(step?: ApiFlowStep): StepDraft {
+  drafted += 1;
+  return {
+    key: drafted,
+    name: step?.name ?? '',
+    method: step?.request.method ?? 'GET',
+    url: step?.request.url ?? '',
+    headers: Object.entries(step?.request.headers ?? {}).map(([name, value]) => ({ name, value })),
+    body: step?.request.body ?? '',
+    followRedirects: step?.request.followRedirects ?? true,
+    maxRedirects: step?.request.maxRedirects,
+    statuses: (step?.expectedStatusCodes ?? ['200-299']).join(', '),
+    assertions: step?.assertions ?? [],
+    extract: (step?.extract ?? []).map((e) => ({
+      name: e.name,
+      from: e.from,
+      target: e.from === 'jsonBody' ? e.path : e.from === 'header' ? e.header : e.pattern,
+    })),
+  };
+}
+
+/** The draft as the API takes it (the API checks it, naming `steps.<i>.<field>`). */
+export function stepOf(draft: StepDraft): ApiFlowStep {
+  return {
+    name: draft.name,
+    request: {
+      method: draft.method,
+      url: draft.url.trim(),
+      headers: Object.fromEntries(
+        draft.headers.filter((h) => h.name.trim() !== '').map((h) => [h.name.trim(), h.value]),
+      ),
+      body: draft.body === '' ? null : draft.body,
+      followRedirects: draft.followRedirects,
+      ...(draft.maxRedirects === undefined ? {} : { maxRedirects: draft.maxRedirects }),
+    },
+    expectedStatusCodes: draft.statuses
+      .split(',')
+      .map((code) => code.trim())
+      .filter(Boolean),
+    assertions: draft.assertions,
+    extract: draft.extract.map((e) =>
+      e.from === 'jsonBody'
+        ? { name: e.name, from: e.from, path: e.target }
+        : e.from === 'header'
+          ? { name: e.name, from: e.from, header: e.target }
+          : { name: e.name, from: e.from, pattern: e.target },
+    ),
+  };
+}
+
+/** The errors under `prefix` (`steps.2.`), by their path below it, as a part of the form shows them. */
+export const errorsUnder = (errors: Record<string, string>, prefix: string) =>
+  Object.fromEntries(
+    Object.entries(errors)
+      .filter(([path]) => path.startsWith(prefix))
+      .map(([path, message]) => [path.slice(prefix.length), message]),
+  );
+
+/** One step: its request, what its answer must be, the values kept from it; moved, removed. */
+export function StepEditor({
+  draft,
+  index,
+  count,
+  errors,
+  onChange,
+  onMove,
+  onRemove,
+}: {
+  draft: StepDraft;
+  index: number;
+  count: number;
+  /** The errors of this step, by their path under it (`request.url`). */
+  errors: Record<string, string>;
+  onChange: (draft: StepDraft) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  const set = (change: Partial<StepDraft>) => onChange({ ...draft, ...change });
+  const label = `Step ${index + 1}`;
+  const setHeader = (at: number, change: Partial<{ name: string; value: string }>) =>
+    set({ headers: draft.headers.map((h, i) => (i === at ? { ...h, ...change } : h)) });
+  const setExtract = (at: number, change: Partial<StepDraft['extract'][number]>) =>
+    set({ extract: draft.extract.map((e, i) => (i === at ? { ...e, ...change } : e)) });
+  return (
+    <fieldset class="card api-flow-step">
+      <legend>
+        {label}
+        {draft.name ? `: ${draft.name}` : ''}
+      </legend>
+      <div class="row">
+        <Field label={`${label} name`} error={errors.name} hint="As a failure names it: “Sign in”.">
+          {(props) => (
+            <input {...props} value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} />
+          )}
+        </Field>
+        <Field label={`${label} method`} error={errors['request.method']}>
+          {(props) => (
+            <select
+              {...props}
+              value={draft.method}
+              onChange={(e) => set({ method: e.currentTarget.value as Method })}
+            >
+              {METHODS.map((method) => (
+                <option key={method}>{method}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <Field
+        label={`${label} URL`}
+        error={errors['request.url']}
+        hint="Values as {{name}} (a variable, or one an earlier step extracts), secrets as {{secret.NAME}}."
+      >
+        {(props) => (
+          <input
+            {...props}
+            spellcheck={false}
+            autocomplete="off"
+            placeholder="https://api.example.com/login"
+            value={draft.url}
+            onInput={(e) => set({ url: e.currentTarget.value })}
+          />
+        )}
+      </Field>
+      {draft.headers.map((header, at) => (
+        <div class="row header-row" key={at}>
+          <Field label={`${label} header ${at + 1} name`} error={errors[`request.headers.${header.name}`]}>
+            {(props) => (
+              <input
+                {...props}
+                value={header.name}
+                onInput={(e) => setHeader(at, { name: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <Field
+            label={`${label} header ${at + 1} value`}
+            hint="A credential (Authorization, a token, a key) only as {{secret.NAME}} or {{name}}."
+          >
+            {(props) => (
+              <input
+                {...props}
+                autocomplete="off"
+                spellcheck={false}
+                value={header.value}
+                onInput={(e) => setHeader(at, { value: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <button type="button" onClick={() => set({ headers: draft.headers.filter((_, i) => i !== at) })}>
+            Remove header {at + 1} of step {index + 1}
+          </button>
+        </div>
+      ))}
+      {errors['request.headers'] && <p class="error-text">{errors['request.headers']}</p>}
+      <button type="button" onClick={() => set({ headers: [...draft.headers, { name: '', value: '' }] })}>
+        Add a header to step {index + 1}
+      </button>
+      <Field
+        label={`${label} body (optional)`}
+        error={errors['request.body']}
+        hint="Sent as written: give its Content-Type."
+      >
+        {(props) => (
+          <textarea
+            {...props}
+            rows={3}
+            spellcheck={false}
+            value={draft.body}
+            onInput={(e) => set({ body: e.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <div class="row">
+        <Field
+          label={`${label} expected status`}
+          error={errors.expectedStatusCodes}
+          hint="Codes or ranges: 200-299, 304."
+        >
+          {(props) => (
+            <input
+              {...props}
+              value={draft.statuses}
+              onInput={(e) => set({ statuses: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Check
+          label={`${label} follows redirects`}
+          checked={draft.followRedirects}
+          onChange={(followRedirects) => set({ followRedirects })}
+        />
+      </div>
+      <AssertionsEditor
+        assertions={draft.assertions}
+        errors={errors}
+        onChange={(assertions) => set({ assertions })}
+      />
+      <fieldset class="extractions">
+        <legend>Values kept for the steps after</legend>
+        {draft.extract.map((extraction, at) => {
+          const source = SOURCES.find(([from]) => from === extraction.from) ?? SOURCES[0];
+          const error = (field: string) => errors[`extract.${at}.${field}`];
+          return (
+            <div class="row" key={at}>
+              <Field
+                label={`Value ${at + 1} name`}
+                error={error('name')}
+                hint={`Used as {{${extraction.name || 'name'}}}.`}
+              >
+                {(props) => (
+                  <input
+                    {...props}
+                    value={extraction.name}
+                    onInput={(e) => setExtract(at, { name: e.currentTarget.value })}
+                  />
+                )}
+              </Field>
+              <Field label={`Value ${at + 1} from`} error={error('from')}>
+                {(props) => (
+                  <select
+                    {...props}
+                    value={extraction.from}
+                    onChange={(e) => setExtract(at, { from: e.currentTarget.value as ExtractSource })}
+                  >
+                    {SOURCES.map(([from, text]) => (
+                      <option key={from} value={from}>
+                        {text}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field
+                label={`Value ${at + 1} ${extraction.from === 'jsonBody' ? 'JSON path' : extraction.from === 'header' ? 'header' : 'pattern'}`}
+                error={error('path') ?? error('header') ?? error('pattern')}
+              >
+                {(props) => (
+                  <input
+                    {...props}
+                    spellcheck={false}
+                    placeholder={source[2]}
+                    value={extraction.target}
+                    onInput={(e) => setExtract(at, { target: e.currentTarget.value })}
+                  />
+                )}
+              </Field>
+              <button
+                type="button"
+                class="link"
+                onClick={() => set({ extract: draft.extract.filter((_, i) => i !== at) })}
+              >
+                Remove value {at + 1} of step {index + 1}
+              </button>
+            </div>
+          );
+        })}
+        <button
+          type="button"
+          onClick={() => set({ extract: [...draft.extract, { name: '', from: 'jsonBody', target: '' }] })}
+        >
+          Keep a value of step {index + 1}
+        </button>
+      </fieldset>
+      <ul class="inline">
+        <li>
+          <button type="button" class="link" disabled={index === 0} onClick={() => onMove(-1)}>
+            Move step {index + 1} up
+          </button>
+        </li>
+        <li>
+          <button type="button" class="link" disabled={index === count - 1} onClick={() => onMove(1)}>
+            Move step {index + 1} down
+          </button>
+        </li>
+        <li>
+          <button type="button" class="link" disabled={count === 1} onClick={onRemove}>
+            Remove step {index + 1}
+          </button>
+        </li>
+      </ul>
+    </fieldset>
+  );
+}
