@@ -17,11 +17,13 @@ const NO_RUN_PROXY = 'http://unguarded-context.invalid';
 
 /** Chromium's flags, each closing a way around the context's proxy. */
 export const GUARDED_CHROMIUM_ARGS: readonly string[] = [
-  // HTTP/3 runs over UDP, which an HTTP proxy does not carry: nothing may try it beside the proxy.
+  // HTTP/3 runs over UDP, which an HTTP proxy does not carry. Chromium already keeps proxied
+  // requests (and WebTransport) off QUIC; off altogether, so no Alt-Svc upgrade can try it.
   '--disable-quic',
   // WebRTC sends UDP only through a proxy that relays it (this one does not) and its TCP (TURN)
-  // through the proxy, judged as any CONNECT; no local address is gathered or disclosed.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // through the proxy, judged as any CONNECT; no local address is gathered or disclosed. (Not
+  // --force-webrtc-ip-handling-policy, often quoted: with it Debian's Chromium 156 still gathers.)
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   // Behind an HTTP proxy the browser resolves no destination; with this it resolves nothing at all
   // but the proxy's address, so a request that went around the proxy, a DNS prefetch or a
   // DNS-over-HTTPS lookup fails before it leaves (no --disable-features for DoH needed: a second
