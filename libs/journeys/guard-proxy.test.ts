@@ -29,23 +29,15 @@ import {
 const certificate = issue({ commonName: 'shop.test', names: ['shop.test', '127.0.0.1'] });
 
 /** Answers with what it received, and hop-by-hop headers the proxy must not pass back. */
-const echo: RequestListener = (request, response) => {
-  let body = '';
-  request.on('data', (chunk: Buffer) => {
-    body += chunk.toString();
-  });
-  request.on('end', () => {
-    response.writeHead(200, [
-      ['Connection', 'keep-alive, X-Hop'],
-      ['Keep-Alive', 'timeout=5'],
-      ['X-Hop', 'dropped'],
-      ['X-Kept', 'yes'],
-      ['Content-Type', 'application/json'],
-    ]);
-    response.end(
-      JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body }),
-    );
-  });
+const echo: RequestListener = async (request, response) => {
+  const { body } = await answerOf(request);
+  response.writeHead(200, [
+    ['Connection', 'keep-alive, X-Hop'],
+    ['Keep-Alive', 'timeout=5'],
+    ['X-Hop', 'dropped'],
+    ['X-Kept', 'yes'],
+  ]);
+  response.end(JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body }));
 };
 
 async function listening(server: NetServer, host: string): Promise<number> {
@@ -64,7 +56,7 @@ const forbidden = createTcpServer((socket) => {
 });
 /** A raw TCP peer kept open, for the tunnels' bounds. */
 const quiet = createTcpServer((socket) => socket.on('error', () => undefined));
-const ports = { http: 0, https: 0, forbidden: 0, quiet: 0 };
+const ports = { http: 0, https: 0, forbidden: 0, quiet: 0, closed: 0 };
 /** Names a resolver gives: one to an exempt address, one to a refused one (DNS rebinding). */
 const NAMES: Record<string, string[]> = { 'shop.test': ['127.0.0.1'], 'internal.test': ['10.0.0.5'] };
 let lookups: string[] = [];
@@ -74,6 +66,9 @@ beforeAll(async () => {
   ports.https = await listening(https, '127.0.0.1');
   ports.forbidden = await listening(forbidden, '127.0.0.2');
   ports.quiet = await listening(quiet, '127.0.0.1');
+  const gone = createTcpServer();
+  ports.closed = await listening(gone, '127.0.0.1');
+  await new Promise((done) => gone.close(done));
 });
 afterAll(async () => {
   for (const server of [http, https]) server.closeAllConnections();
@@ -90,7 +85,10 @@ async function started(overrides: Partial<GuardProxyOptions> = {}): Promise<Guar
   const proxy = await startGuardProxy({
     guard: {
       allowPrivateTargets: false,
-      exemptAddresses: [ports.http, ports.https, ports.quiet].map((port) => ({ address: '127.0.0.1', port })),
+      exemptAddresses: [ports.http, ports.https, ports.quiet, ports.closed].map((port) => ({
+        address: '127.0.0.1',
+        port,
+      })),
       resolve: async (hostname) => {
         lookups.push(hostname);
         return NAMES[hostname] ?? [];
@@ -233,6 +231,15 @@ describe('the guard proxy forwards what the guard allows', () => {
         reason: expect.stringContaining('loopback'),
       }),
     ]);
+  });
+
+  it('an allowed destination that does not answer, or a name without an address, is a 502, not a refusal', async () => {
+    const proxy = await started();
+    for (const host of [`127.0.0.1:${ports.closed}`, 'nowhere.test:8080']) {
+      expect((await viaProxy(proxy, `http://${host}/`)).status).toBe(502);
+      expect((await tunnelVia(proxy, host)).status).toBe(502);
+    }
+    expect(proxy.refusals()).toEqual([]);
   });
 });
 

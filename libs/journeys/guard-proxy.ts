@@ -280,7 +280,10 @@ class GuardingProxy implements GuardProxy {
       response.writeHead(403, { 'content-type': 'text/plain' }).end(REFUSED_TEXT);
       return;
     }
-    if (this.closed) return void response.destroy();
+    if (this.closed || request.socket.destroyed) {
+      response.destroy();
+      return;
+    }
     const outgoing = httpRequest({
       host: judgement.address,
       port: target.port,
@@ -318,19 +321,27 @@ class GuardingProxy implements GuardProxy {
       return;
     }
     const target = parseConnectTarget(request.url ?? '');
-    if (!target) return void client.end(rawAnswer('400 Bad Request'));
+    if (!target) {
+      client.end(rawAnswer('400 Bad Request'));
+      return;
+    }
     let judgement: Judgement;
     try {
       judgement = await this.judge(target.hostname, target.port);
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      return void client.end(rawAnswer(timedOut ? '504 Gateway Timeout' : '502 Bad Gateway'));
+      client.end(rawAnswer(timedOut ? '504 Gateway Timeout' : '502 Bad Gateway'));
+      return;
     }
     if ('refused' in judgement) {
       this.log.add(`${target.hostname}:${target.port}`, judgement.refused);
-      return void client.end(rawAnswer('403 Forbidden'));
+      client.end(rawAnswer('403 Forbidden'));
+      return;
     }
-    if (this.closed || client.destroyed) return void client.destroy();
+    if (this.closed || client.destroyed) {
+      client.destroy();
+      return;
+    }
     const upstream = tcpConnect({ host: judgement.address, port: target.port });
     this.track(upstream);
     // The HTTP server listens on TCP: what CONNECT hands over is the net.Socket itself.
@@ -346,12 +357,11 @@ class GuardingProxy implements GuardProxy {
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    upstream.on('error', () => {
-      if (connected) client.destroy();
-      else client.end(rawAnswer('502 Bad Gateway'));
-    });
+    // Refused, unreachable or silent past the timeout: 'close' follows each, so it answers for all.
+    upstream.on('error', () => undefined);
     upstream.on('close', () => {
-      if (connected) client.destroy();
+      if (connected || client.destroyed) client.destroy();
+      else client.end(rawAnswer('502 Bad Gateway'));
     });
     client.on('close', () => upstream.destroy());
   }
