@@ -85,7 +85,7 @@ describe('notification channels', () => {
       'dns.changed',
       'port.down',
       'port.up',
-      ...['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3'].flatMap((kind) => [
+      ...['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3', 'api-flow'].flatMap((kind) => [
         `${kind}.down`,
         `${kind}.up`,
       ]),
@@ -439,6 +439,24 @@ describe('notification channels', () => {
     expect(all?.events).toContain('icmp.down');
     expect(all?.events.filter((kind: string) => kind === 'icmp.down')).toHaveLength(1);
     expect((await channels.findOne({ id: 990_002 }))?.events).toEqual(['website.down', 'website.up']);
+    await channels.deleteMany({ organizationId: 999_999 });
+
+    // API flows came later, in a generation of their own: a channel stored before both takes both.
+    await markers.deleteMany({
+      _id: {
+        $in: [
+          '~backfilled/notification_channels.events.probe-kinds',
+          '~backfilled/notification_channels.events.api-flow',
+        ],
+      },
+    });
+    const oldest = EVENT_KINDS.filter(
+      (kind) => !/^(icmp|udp|grpc|websocket|smtp|imap|pop3|api-flow)\./.test(kind),
+    );
+    await channels.insertMany([stored(990_003, oldest), stored(990_004, ['api-flow.down'])]);
+    await ensureIndexes(api.db, [channelIndexes]);
+    expect(new Set((await channels.findOne({ id: 990_003 }))?.events)).toEqual(new Set(EVENT_KINDS));
+    expect((await channels.findOne({ id: 990_004 }))?.events).toEqual(['api-flow.down']);
     await channels.deleteMany({ organizationId: 999_999 });
   });
 });

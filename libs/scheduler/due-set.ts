@@ -36,7 +36,8 @@ export interface DueMember {
   websiteId: number;
 }
 
-const MEMBER = /^([a-z]+):(\d+):(\d+):(\d+)$/;
+// A kind's name may hold digits and dashes (pop3, api-flow).
+const MEMBER = /^([a-z][a-z0-9-]*):(\d+):(\d+):(\d+)$/;
 
 export const dueMember = (m: DueMember) => `${m.kind}:${m.monitorId}:${m.organizationId}:${m.websiteId}`;
 

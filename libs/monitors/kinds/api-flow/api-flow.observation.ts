@@ -45,8 +45,9 @@ export interface ApiFlowObservation {
   /** How many steps the flow has (those after a failed one did not run). */
   stepCount: number;
   /**
-   * Values evidence and causes must never show: its secrets, and values it extracted that are
-   * credentials (sent in a credential header, or named like one: `token`, `sessionId`).
+   * Values evidence and causes must never show: its secrets, values it extracted that are
+   * credentials (sent in a credential header, or named like one: `token`, `sessionId`) and the
+   * values of the cookies its answers set.
    */
   sensitive: string[];
   totalMs: number;

@@ -73,6 +73,7 @@ function filledRequest(step: ApiFlowStep, values: Values, secrets: Values): Sent
  * guard at every hop, the flow's client certificate), cookies kept in one jar for the run, each
  * answer judged before the next step (its values extracted for the steps after); the first step
  * that fails ends the run. Failures are data in the observation; this does not throw for them.
+ * Its secrets, the credentials it extracted and the cookies it was set are what evidence blanks.
  */
 export async function probeApiFlow(s: ApiFlowSettings, context: ProbeContext): Promise<ApiFlowObservation> {
   const startedAt = new Date();
@@ -163,6 +164,10 @@ export async function probeApiFlow(s: ApiFlowSettings, context: ProbeContext): P
     });
     if (judged.failure) break;
   }
+  // What the servers set in the jar is a session: blanked wherever an answer echoes it.
+  for (const cookie of (await jar.serialize()).cookies)
+    if (typeof cookie.value === 'string' && cookie.value.length >= MIN_SENSITIVE_CHARS)
+      sensitive.add(cookie.value);
   return {
     startedAt,
     address: steps.at(-1)?.answer?.address ?? null,

@@ -1,0 +1,322 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, createPackage, until } from './support/harness.js';
+import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
+
+interface Problem {
+  status: number;
+  errors?: Array<{ path: string; message: string }>;
+}
+interface FlowView {
+  id: number;
+  kind: string;
+  name: string;
+  status: string;
+  lastCause: string | null;
+  secrets?: Record<string, string>;
+}
+interface RunView {
+  status: string;
+  cause: string | null;
+  timings: Record<string, number | null>;
+  evidence: {
+    steps: Array<{
+      step: number;
+      name: string;
+      status: number | null;
+      outcome: string;
+      extracted?: string[];
+    }>;
+    notRun: number;
+    failedStep: null | {
+      step: number;
+      name: string;
+      code: string;
+      request: { method: string; url: string; headers: Record<string, string>; body: string | null };
+      answer: { statusLine: string | null; headers: Record<string, string>; body: { text?: string } | null };
+    };
+  };
+}
+
+type Step = Record<string, unknown>;
+
+const PASSWORD = 'c0rrect-h0rse-battery';
+const TOKEN = 'tok-7f3a9c2e51d8';
+const SESSION = 'sess-41b7e0d2';
+
+/**
+ * The API a flow signs in to: POST /login takes the password as JSON and answers a token in its
+ * JSON body and a session cookie (echoing the password back, as a careless server may); GET /me
+ * answers the account to the token and the cookie together, 401 otherwise.
+ */
+async function startAccountApi(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST' && req.url === '/login') {
+        const sent = JSON.parse(body || '{}') as { email?: string; password?: string };
+        if (sent.password !== PASSWORD) {
+          res.statusCode = 401;
+          return res.end(JSON.stringify({ error: 'wrong password', youSent: sent.password }));
+        }
+        res.setHeader('set-cookie', `session=${SESSION}; Path=/; HttpOnly`);
+        return res.end(JSON.stringify({ token: TOKEN, echo: sent.password, user: { email: sent.email } }));
+      }
+      if (req.method === 'GET' && req.url === '/me') {
+        const signedIn =
+          req.headers.authorization === `Bearer ${TOKEN}` && (req.headers.cookie ?? '').includes(SESSION);
+        res.statusCode = signedIn ? 200 : 401;
+        // A refusal that says what it was sent, as a debugging server may: every credential of the request.
+        const {
+          authorization = null,
+          cookie = null,
+          'x-token-hint': hint = null,
+          'x-password': password = null,
+        } = req.headers;
+        return res.end(
+          JSON.stringify(
+            signedIn
+              ? { name: 'Ada', plan: 'pro', token: TOKEN }
+              : { error: 'not signed in', got: { authorization, cookie, hint, password } },
+          ),
+        );
+      }
+      res.statusCode = 404;
+      res.end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('API flows end to end: sign in, a token from the JSON body, the account read with it', {
+  timeout: 120_000,
+}, () => {
+  let stack: MonitoringStack;
+  let account: { url: string; server: Server };
+  let websiteId: number;
+
+  beforeAll(async () => {
+    account = await startAccountApi();
+    stack = await startMonitoringStack('api-flow-node');
+    const website = await stack.api.request<{ id: number }>('POST', '/api/websites', {
+      token: stack.token,
+      body: { customerId: stack.customerId, name: 'Accounts', url: `${account.url}/`, checkInterval: 60 },
+    });
+    expect(website.status).toBe(201);
+    websiteId = website.body.id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    account?.server.close();
+  });
+
+  const request = <T>(method: string, path: string, body?: unknown) =>
+    stack.api.request<T>(method, path, { token: stack.token, ...(body === undefined ? {} : { body }) });
+  const create = (body: Record<string, unknown>) =>
+    request<FlowView & Problem>('POST', `/api/websites/${websiteId}/monitors`, { kind: 'api-flow', ...body });
+  const run = async (id: number) => (await request<RunView>('POST', `/api/monitors/${id}/run`)).body;
+
+  /** Sign in, then read the account; `extractPath` is where the token is looked for. */
+  const signInThenMe = (extractPath = '$.token') => ({
+    variables: { base: account.url },
+    secrets: { PASSWORD },
+    steps: <[Step, Step]>[
+      {
+        name: 'Sign in',
+        request: {
+          method: 'POST',
+          url: '{{base}}/login',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"email": "ada@example.com", "password": "{{secret.PASSWORD}}"}',
+        },
+        extract: [{ name: 'token', from: 'jsonBody', path: extractPath }],
+      },
+      {
+        name: 'Me',
+        request: { url: '{{base}}/me', headers: { Authorization: 'Bearer {{token}}' } },
+        assertions: [{ source: 'jsonBody', path: '$.name', operator: 'equals', value: 'Ada' }],
+      },
+    ],
+  });
+
+  it('passes: the token extracted, sent with the session cookie, the JSONPath assertion holds; the worker agrees', async () => {
+    const made = await create({ name: 'Account', intervalSeconds: 10, ...signInThenMe() });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ kind: 'api-flow', name: 'Account', secrets: { PASSWORD: '(set)' } });
+    const result = await run(made.body.id);
+    expect(result, JSON.stringify(result)).toMatchObject({ status: 'up', cause: null });
+    expect(result.evidence.steps).toMatchObject([
+      { step: 1, name: 'Sign in', status: 200, outcome: 'passed', extracted: ['token'] },
+      { step: 2, name: 'Me', status: 200, outcome: 'passed' },
+    ]);
+    expect(result.timings.step1Ms).toBeGreaterThan(0);
+    expect(result.timings.totalMs).toBeGreaterThan(0);
+
+    // The worker runs it on its own (the slow lane) and stores what it found.
+    await until(
+      async () => (await request<FlowView>('GET', `/api/monitors/${made.body.id}`)).body.status === 'up',
+      40_000,
+    );
+    const results = await request<{ items: Array<{ kind: string; status: string }> }>(
+      'GET',
+      `/api/monitors/${made.body.id}/results`,
+    );
+    expect(results.body.items[0]).toMatchObject({ kind: 'api-flow', status: 'up' });
+    const stored = await stack.api.db.collection('website_monitors').findOne({ id: made.body.id });
+    expect(JSON.stringify([stored, results.body])).not.toContain(PASSWORD);
+  });
+
+  it('a value to extract that is missing is named, and the flow stops there', async () => {
+    const made = await create({
+      name: 'Missing token',
+      intervalSeconds: 3600,
+      ...signInThenMe('$.accessToken'),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const result = await run(made.body.id);
+    expect(result).toMatchObject({
+      status: 'down',
+      cause: "step 1 'Sign in': $.accessToken not found in the JSON body",
+      evidence: { notRun: 1, failedStep: { step: 1, name: 'Sign in', code: 'EXTRACTION_FAILED' } },
+    });
+  });
+
+  it('a failing step is named with its request and answer; no secret or credential is in the result or stored', async () => {
+    const flow = signInThenMe();
+    const [signIn, me] = flow.steps;
+    // The session cookie is sent, the token is not: the account answers 401.
+    const made = await create({
+      name: 'Without the token',
+      intervalSeconds: 10,
+      ...flow,
+      steps: [
+        signIn,
+        {
+          ...me,
+          request: {
+            url: '{{base}}/me',
+            headers: { 'X-Token-Hint': '{{token}}', 'X-Password': '{{secret.PASSWORD}}' },
+          },
+        },
+      ],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const result = await run(made.body.id);
+    expect(result).toMatchObject({
+      status: 'down',
+      cause: `step 2 'Me': GET ${account.url}/me answered 401 Unauthorized, expected 200-299`,
+      evidence: {
+        failedStep: {
+          step: 2,
+          code: 'UNEXPECTED_STATUS',
+          request: { method: 'GET', url: `${account.url}/me`, headers: { 'X-Token-Hint': '[redacted]' } },
+          answer: { statusLine: '401 Unauthorized' },
+        },
+      },
+    });
+    // The server echoed the token, the session cookie and the password: each blanked where it stood.
+    expect(result.evidence.failedStep?.answer.body?.text).toContain('not signed in');
+    expect(JSON.parse(result.evidence.failedStep?.answer.body?.text ?? '{}')).toEqual({
+      error: 'not signed in',
+      got: { authorization: null, cookie: 'session=[redacted]', hint: '[redacted]', password: '[redacted]' },
+    });
+
+    // The worker's stored results, the monitor's cause and the stored monitor hold neither the
+    // password (sealed, and echoed by the server) nor the token (a credential the flow extracted).
+    await until(
+      async () => (await request<FlowView>('GET', `/api/monitors/${made.body.id}`)).body.status === 'down',
+      40_000,
+    );
+    const results = await request<{ items: unknown[] }>('GET', `/api/monitors/${made.body.id}/results`);
+    const view = await request<FlowView>('GET', `/api/monitors/${made.body.id}`);
+    const stored = await stack.api.db.collection('website_monitors').findOne({ id: made.body.id });
+    const log = await stack.api.db.collection('monitor_log').find({ monitorId: made.body.id }).toArray();
+    expect(view.body.lastCause).toMatch(/^step 2 'Me'/);
+    const everything = JSON.stringify([result, results.body, view.body, stored, log]);
+    expect(everything).not.toContain(PASSWORD);
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain(SESSION);
+  });
+
+  it('refuses what cannot run when written, naming steps.<i>.<field>', async () => {
+    const flow = signInThenMe();
+    const [signIn, me] = flow.steps;
+    const beforeExtraction = await create({ ...flow, steps: [me, signIn] });
+    expect(beforeExtraction.status).toBe(400);
+    expect(beforeExtraction.body.errors).toContainEqual({
+      path: 'steps.0.request.headers.Authorization',
+      message: expect.stringContaining('{{token}} is not a variable or a value an earlier step extracts'),
+    });
+    const unknownSecret = await create({
+      ...flow,
+      steps: [
+        { ...signIn, request: { method: 'POST', url: '{{base}}/login', body: '{{secret.PASWORD}}' } },
+        me,
+      ],
+    });
+    expect(unknownSecret.status).toBe(400);
+    expect(unknownSecret.body.errors?.[0]).toMatchObject({ path: 'steps.0.request.body' });
+    const inClear = await create({
+      ...flow,
+      steps: [signIn, { ...me, request: { url: '{{base}}/me', headers: { Authorization: 'Bearer abc' } } }],
+    });
+    expect(inClear.status).toBe(400);
+    expect(inClear.body.errors?.[0]?.path).toBe('steps.1.request.headers.Authorization');
+    const badPath = await create({
+      ...flow,
+      steps: [{ ...signIn, extract: [{ name: 'token', from: 'jsonBody', path: '$[' }] }, me],
+    });
+    expect(badPath.status).toBe(400);
+    expect(badPath.body.errors?.[0]?.path).toBe('steps.0.extract.0.path');
+
+    // A PATCH is held to the same rules; "(set)" keeps the stored secret.
+    const made = await create({ name: 'Patched', intervalSeconds: 3600, ...flow });
+    const patched = await request<FlowView & Problem>('PATCH', `/api/monitors/${made.body.id}`, {
+      steps: [me],
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.errors?.[0]?.path).toBe('steps.0.request.headers.Authorization');
+    const renamed = await request<FlowView>('PATCH', `/api/monitors/${made.body.id}`, {
+      secrets: { PASSWORD: '(set)' },
+      steps: [signIn, { ...me, name: 'Account' }],
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await run(made.body.id)).status).toBe('up');
+  });
+
+  it('the package bounds steps per journey and API flows per website; a package without apiFlows refuses them', async () => {
+    const small = await createPackage(stack.api, stack.token, {
+      limits: { maxStepsPerJourney: 1, maxApiFlowsPerWebsite: 1 },
+    });
+    const none = await createPackage(stack.api, stack.token, { features: { apiFlows: false } });
+    const siteOf = async (packageId: number) => {
+      const customerId = await createCustomer(stack.api, stack.token, packageId, `Customer ${packageId}`);
+      const site = await request<{ id: number }>('POST', '/api/websites', {
+        customerId,
+        name: 'Small',
+        url: `${account.url}/`,
+      });
+      return site.body.id;
+    };
+    const smallSite = await siteOf(small.id);
+    const post = (site: number, body: Record<string, unknown>) =>
+      request<Problem>('POST', `/api/websites/${site}/monitors`, { kind: 'api-flow', ...body });
+    const tooLong = await post(smallSite, signInThenMe());
+    expect(tooLong.status).toBe(403);
+    expect(tooLong.body.errors?.[0]?.path).toBe('steps');
+    const one = {
+      steps: [{ name: 'Me', request: { url: `${account.url}/me` }, expectedStatusCodes: ['401'] }],
+    };
+    expect((await post(smallSite, one)).status).toBe(201);
+    expect((await post(smallSite, one)).status).toBe(409);
+    expect((await post(await siteOf(none.id), one)).status).toBe(403);
+  });
+});
