@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createPackage, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
@@ -290,6 +295,78 @@ describe('API flows end to end: sign in, a token from the JSON body, the account
     });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     expect((await run(made.body.id)).status).toBe('up');
+  });
+
+  it('export names its secrets and keeps their values; the monitoring file applies it from the environment, then plans no change', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webmon-api-flow-'));
+    const webmon = async (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/cli/webmon.ts', ...args], {
+        env: {
+          ...process.env,
+          WEBMON_URL: stack.api.api.url,
+          WEBMON_TOKEN: stack.token,
+          FLOW_PASSWORD: PASSWORD,
+        },
+      }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          stdout: `${error.stdout}${error.stderr}`,
+        }),
+      );
+    const fileOf = (plan: string) => {
+      const { secrets: _secrets, ...flow } = signInThenMe();
+      const [signIn, me] = flow.steps;
+      const monitor = {
+        kind: 'api-flow',
+        name: 'Account',
+        ...flow,
+        steps: [
+          signIn,
+          { ...me, assertions: [{ source: 'jsonBody', path: '$.plan', operator: 'equals', value: plan }] },
+        ],
+        secrets: { PASSWORD: { env: 'FLOW_PASSWORD' } },
+      };
+      const path = join(dir, 'monitoring.json');
+      // YAML takes JSON as it is: the placeholders' braces need no quoting there.
+      writeFileSync(
+        path,
+        JSON.stringify({
+          version: 1,
+          packages: [{ key: 'flows', displayName: 'Flows' }],
+          customers: [
+            {
+              name: 'Flows customer',
+              package: 'flows',
+              websites: [{ name: 'Accounts API', url: `${account.url}/app`, monitors: [monitor] }],
+            },
+          ],
+        }),
+      );
+      return path;
+    };
+    try {
+      const applied = await webmon(['apply', '-f', fileOf('pro')]);
+      expect(applied.code, applied.stdout).toBe(0);
+      expect(applied.stdout).toContain('create API flow "Account"');
+      const again = await webmon(['plan', '-f', fileOf('pro')]);
+      expect(again.code, again.stdout).toBe(0);
+      expect(again.stdout).toContain('No changes');
+      const changed = await webmon(['plan', '-f', fileOf('free')]);
+      expect(changed.code, changed.stdout).toBe(2);
+      expect(changed.stdout).toContain('~ change API flow "Account" (Accounts API)');
+
+      const exported = await request<{ monitors: Array<Record<string, unknown>> }>('GET', '/api/exports');
+      const flow = exported.body.monitors.find(
+        (m) => m.kind === 'api-flow' && m.name === 'Account' && m.websiteId !== websiteId,
+      );
+      expect(flow).toMatchObject({ secretNames: { secrets: ['PASSWORD'] }, secrets: {} });
+      expect(JSON.stringify(exported.body)).not.toContain(PASSWORD);
+      // The password came from the environment, sealed, and signs in.
+      expect((await run(flow?.id as number)).status).toBe('up');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the package bounds steps per journey and API flows per website; a package without apiFlows refuses them', async () => {
