@@ -1,13 +1,16 @@
 /**
  * Browser journeys: the declarative step format (versioned JSON, one zod schema for types,
- * validation and JSON Schema), its placeholders and secrets, and the converter from Playwright's
- * recorder. Pure: no browser, no I/O. A module the app imports (the schema, the recording body)
- * is imported from its own file so that the parser stays out of the browser's bundle.
+ * validation and JSON Schema), its placeholders and secrets, the converter from Playwright's
+ * recorder (pure), and the runner: one Chromium per process, a fresh context per run behind its
+ * own guarding proxy. A module the app imports (the schema, the recording body) is imported from
+ * its own file so that neither the parser nor playwright-core reaches the browser's bundle.
  */
 export { ARIA_ROLES, type AriaRole } from './aria-roles.js';
 export { browserJourney, journeyJsonSchema } from './browser-journey.schema.js';
 export { cssSelectorProblem } from './css-selector.js';
 export { fromPlaywright } from './from-playwright.js';
+export { type GuardProxyOptions, type GuardRefusal, startGuardProxy } from './guard-proxy.js';
+export { BrowserUnavailableError, JourneyBrowser, type JourneyBrowserOptions } from './journey-browser.js';
 export {
   type BrowserJourney,
   type BrowserJourneyInput,
@@ -26,6 +29,14 @@ export {
   PLAYWRIGHT_DEVICES,
 } from './journey-options.schema.js';
 export { type JourneyIssue, journeyIssues, journeyProblems, type KnownNames } from './journey-problems.js';
+export {
+  type FailedRequest,
+  type JourneyRun,
+  type JourneyRunInput,
+  MAX_SCREENSHOT_BYTES,
+  MAX_TRACE_BYTES,
+  type StepOutcome,
+} from './journey-runner.js';
 export {
   COUNT_OPERATORS,
   type CountOperator,
@@ -87,3 +98,4 @@ export {
   type TextMatch,
   textMatch,
 } from './text-match.js';
+export type { PageVitals } from './web-vitals.js';
