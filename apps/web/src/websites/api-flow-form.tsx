@@ -5,15 +5,15 @@ import { useForm } from '../ui/use-form.js';
 import {
   type ApiFlowStep,
   errorsUnder,
+  type Row,
+  type SecretRow,
   type StepDraft,
-  StepEditor,
+  secretsOf,
   stepDraft,
   stepOf,
-} from './api-flow-steps.js';
+} from './api-flow-drafts.js';
+import { StepEditor } from './api-flow-steps.js';
 import { CheckTiming, type FormProps, MonitorForm, toNumber } from './monitor-forms.js';
-
-/** Shown for a stored secret: the API keeps its value when it is sent back. */
-const SEALED = '(set)';
 
 /**
  * An API flow as the API shows it (its document has it; the app's generated types not yet: this
@@ -26,16 +26,6 @@ export type ApiFlowMonitor = Omit<Extract<Schemas['Monitor'], { kind: 'websocket
   secrets?: Record<string, string>;
   clientCertificate?: { cert: string; key: string } | null;
 };
-
-interface Row {
-  name: string;
-  value: string;
-}
-/** A secret: a stored one by name only (its value never comes back), kept unless replaced or removed. */
-interface SecretRow extends Row {
-  stored: boolean;
-  removed: boolean;
-}
 
 /** Name and value rows: variables (plain) or secrets (write-only). */
 function Rows<R extends Row>({
@@ -115,17 +105,6 @@ function Rows<R extends Row>({
         Add a {noun}
       </button>
     </fieldset>
-  );
-}
-
-/** The secrets as the API takes them: stored ones kept as "(set)" or replaced, removed ones left out, new ones set. */
-function secretsOf(rows: readonly SecretRow[]): Record<string, string> {
-  return Object.fromEntries(
-    rows.flatMap((row) =>
-      !row.name.trim() || row.removed
-        ? []
-        : [[row.name.trim(), row.stored && row.value === '' ? SEALED : row.value]],
-    ),
   );
 }
 

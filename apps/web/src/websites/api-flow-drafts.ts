@@ -1,0 +1,136 @@
+import type { Schemas } from '../api/client.js';
+
+/*
+ * An API flow's steps, variables and secrets as its form holds them, and as the API takes them (pure:
+ * no component, no request). The API's document has the kind, the app's generated types not yet:
+ * these local types follow its `ApiFlowStep` and go when the types are generated again.
+ */
+
+type Assertion = Schemas['CheckConfig']['assertions'][number];
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type Method = (typeof METHODS)[number];
+export const SOURCES = [
+  ['jsonBody', 'JSON body at a path', '$.token'],
+  ['header', 'Response header', 'x-csrf-token'],
+  ['body', 'Body, by an RE2 pattern (its first group)', 'id=(\\d+)'],
+] as const;
+export type ExtractSource = (typeof SOURCES)[number][0];
+
+/** A step as the API takes and shows it. */
+export interface ApiFlowStep {
+  name: string;
+  request: {
+    method: Method;
+    url: string;
+    headers: Record<string, string>;
+    body: string | null;
+    followRedirects: boolean;
+    maxRedirects?: number;
+  };
+  expectedStatusCodes: string[];
+  assertions: Assertion[];
+  extract: Array<
+    | { name: string; from: 'jsonBody'; path: string }
+    | { name: string; from: 'header'; header: string }
+    | { name: string; from: 'body'; pattern: string }
+  >;
+}
+
+/** A step as the form holds it: headers as rows, the statuses as text, `key` stable through moves. */
+export interface StepDraft {
+  key: number;
+  name: string;
+  method: Method;
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+  body: string;
+  followRedirects: boolean;
+  maxRedirects: number | undefined;
+  statuses: string;
+  assertions: Assertion[];
+  extract: Array<{ name: string; from: ExtractSource; target: string }>;
+}
+
+let drafted = 0;
+export function stepDraft(step?: ApiFlowStep): StepDraft {
+  drafted += 1;
+  return {
+    key: drafted,
+    name: step?.name ?? '',
+    method: step?.request.method ?? 'GET',
+    url: step?.request.url ?? '',
+    headers: Object.entries(step?.request.headers ?? {}).map(([name, value]) => ({ name, value })),
+    body: step?.request.body ?? '',
+    followRedirects: step?.request.followRedirects ?? true,
+    maxRedirects: step?.request.maxRedirects,
+    statuses: (step?.expectedStatusCodes ?? ['200-299']).join(', '),
+    assertions: step?.assertions ?? [],
+    extract: (step?.extract ?? []).map((e) => ({
+      name: e.name,
+      from: e.from,
+      target: e.from === 'jsonBody' ? e.path : e.from === 'header' ? e.header : e.pattern,
+    })),
+  };
+}
+
+/** The draft as the API takes it (the API checks it, naming `steps.<i>.<field>`). */
+export function stepOf(draft: StepDraft): ApiFlowStep {
+  return {
+    name: draft.name,
+    request: {
+      method: draft.method,
+      url: draft.url.trim(),
+      headers: Object.fromEntries(
+        draft.headers.filter((h) => h.name.trim() !== '').map((h) => [h.name.trim(), h.value]),
+      ),
+      body: draft.body === '' ? null : draft.body,
+      followRedirects: draft.followRedirects,
+      ...(draft.maxRedirects === undefined ? {} : { maxRedirects: draft.maxRedirects }),
+    },
+    expectedStatusCodes: draft.statuses
+      .split(',')
+      .map((code) => code.trim())
+      .filter(Boolean),
+    assertions: draft.assertions,
+    extract: draft.extract.map((e) =>
+      e.from === 'jsonBody'
+        ? { name: e.name, from: e.from, path: e.target }
+        : e.from === 'header'
+          ? { name: e.name, from: e.from, header: e.target }
+          : { name: e.name, from: e.from, pattern: e.target },
+    ),
+  };
+}
+
+/** The errors under `prefix` (`steps.2.`), by their path below it, as a part of the form shows them. */
+export const errorsUnder = (errors: Record<string, string>, prefix: string) =>
+  Object.fromEntries(
+    Object.entries(errors)
+      .filter(([path]) => path.startsWith(prefix))
+      .map(([path, message]) => [path.slice(prefix.length), message]),
+  );
+
+/** Shown for a stored secret: the API keeps its value when it is sent back. */
+const SEALED = '(set)';
+
+/** A variable (or a secret's name and new value). */
+export interface Row {
+  name: string;
+  value: string;
+}
+/** A secret: a stored one by name only (its value never comes back), kept unless replaced or removed. */
+export interface SecretRow extends Row {
+  stored: boolean;
+  removed: boolean;
+}
+
+/** The secrets as the API takes them: stored ones kept as "(set)" or replaced, removed ones left out, new ones set. */
+export function secretsOf(rows: readonly SecretRow[]): Record<string, string> {
+  return Object.fromEntries(
+    rows.flatMap((row) =>
+      !row.name.trim() || row.removed
+        ? []
+        : [[row.name.trim(), row.stored && row.value === '' ? SEALED : row.value]],
+    ),
+  );
+}
