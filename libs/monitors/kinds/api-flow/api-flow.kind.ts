@@ -19,8 +19,11 @@ export const apiFlowKind = defineProbeKind({
   secretRecords: ['secrets'],
   fields: apiFlowFields,
   settings: apiFlowSettings,
-  // Its steps may reach several hosts: each is judged on its own (`targetsOf`).
-  hostOf: () => null,
+  // The host a report names: its first step's (where known when written); the guard judges every step's (`targetsOf`).
+  hostOf: (s) => {
+    const first = s.steps[0];
+    return first ? (writtenTarget(first.request.url, s.variables)?.host ?? null) : null;
+  },
   targetsOf: (s) =>
     s.steps.flatMap((step, index) => {
       const target = writtenTarget(step.request.url, s.variables);

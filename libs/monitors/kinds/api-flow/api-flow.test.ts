@@ -179,6 +179,8 @@ describe('settings: what cannot run is refused when written, naming steps.<i>.<f
     expect(writtenTarget('{{next}}', {})).toBeNull();
     expect(writtenTarget('https://{{tenant}}.api.example/', {})).toBeNull();
     const kind = PROBE_KINDS['api-flow'];
+    // A report names the first step's host.
+    expect(kind.hostOf({ variables, steps: [signIn] })).toBe('10.0.0.5');
     expect(
       kind.targetsOf?.({ variables, steps: [signIn, step({ request: { url: 'https://1.2.3.4/' } })] }),
     ).toEqual([
