@@ -369,6 +369,44 @@ describe('API flows end to end: sign in, a token from the JSON body, the account
     }
   });
 
+  it('the SSRF guard judges every step when written (an address a variable names too) and again when it runs', async () => {
+    const guarded = await startMonitoringStack('api-flow-guarded', {}, { ALLOW_PRIVATE_TARGETS: 'false' });
+    try {
+      const site = await guarded.api.request<{ id: number }>('POST', '/api/websites', {
+        token: guarded.token,
+        body: { customerId: guarded.customerId, name: 'Public', url: 'https://public.example/' },
+      });
+      const post = (body: Record<string, unknown>) =>
+        guarded.api.request<FlowView & Problem>('POST', `/api/websites/${site.body.id}/monitors`, {
+          token: guarded.token,
+          body: { kind: 'api-flow', ...body },
+        });
+      const refused = await post({
+        variables: { internal: 'http://10.0.0.5:8080' },
+        steps: [
+          { name: 'Public', request: { url: 'https://public.example/' } },
+          { name: 'Internal', request: { url: '{{internal}}/admin' } },
+        ],
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0]).toMatchObject({ path: 'steps.1.request.url' });
+      // A name known only when it runs resolves to the loopback: refused then, nothing sent.
+      const later = await post({
+        steps: [{ name: 'Local', request: { url: `${account.url.replace('127.0.0.1', 'localhost')}/me` } }],
+      });
+      expect(later.status, JSON.stringify(later.body)).toBe(201);
+      const ran = await guarded.api.request<RunView>('POST', `/api/monitors/${later.body.id}/run`, {
+        token: guarded.token,
+      });
+      expect(ran.body).toMatchObject({
+        status: 'down',
+        evidence: { failedStep: { code: 'BLOCKED_TARGET' } },
+      });
+    } finally {
+      await guarded.stop();
+    }
+  });
+
   it('the package bounds steps per journey and API flows per website; a package without apiFlows refuses them', async () => {
     const small = await createPackage(stack.api, stack.token, {
       limits: { maxStepsPerJourney: 1, maxApiFlowsPerWebsite: 1 },
