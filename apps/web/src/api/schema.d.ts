@@ -719,7 +719,7 @@ export interface paths {
         };
         /**
          * Check results, newest first, in pages
-         * @description Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).
+         * @description Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).
          */
         get: operations["listWebsiteResults"];
         put?: never;
@@ -1295,8 +1295,8 @@ export interface paths {
         get: operations["listWebsiteMonitors"];
         put?: never;
         /**
-         * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3
-         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together).
+         * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow
+         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **api-flow**: HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`.
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -2490,6 +2490,7 @@ export interface components {
             grpcChecks: boolean;
             websocketChecks: boolean;
             mailServerChecks: boolean;
+            apiFlows: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -2505,6 +2506,9 @@ export interface components {
             maxWebsocketChecksPerWebsite: number;
             /** @description SMTP, IMAP and POP3 checks together */
             maxMailServerChecksPerWebsite: number;
+            maxApiFlowsPerWebsite: number;
+            /** @description Steps one journey may have (an API flow’s requests) */
+            maxStepsPerJourney: number;
         };
         PackageAlerting: {
             /** @description Consecutive failed checks before down */
@@ -2750,7 +2754,7 @@ export interface components {
             /** @description Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status */
             monitors: {
                 /** @enum {string} */
-                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
                 id: number;
                 name: string;
                 /** @enum {string} */
@@ -2839,7 +2843,7 @@ export interface components {
         };
         MonitorCheckResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
             /** @description The monitor (GET /api/monitors/{id}) */
             monitorId: number;
             region: string;
@@ -2979,7 +2983,7 @@ export interface components {
         };
         IncidentMonitor: {
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
             id: number;
         };
         IncidentActor: {
@@ -3130,7 +3134,7 @@ export interface components {
             until?: string;
         };
         /** @description A heartbeat, DNS, port or probe check of a website: the fields its create route takes; credentials (a WebSocket’s Authorization header, gRPC metadata keys) are named in `secretNames`, never exported; a heartbeat’s ping URL is not exported */
-        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"];
+        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"] | components["schemas"]["ExportedApiFlowMonitor"];
         ExportedHeartbeatMonitor: {
             name: string;
             schedule: components["schemas"]["HeartbeatSchedule"];
@@ -3520,6 +3524,131 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        ExportedApiFlowMonitor: {
+            /** @constant */
+            kind: "api-flow";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description Requests made in order, cookies shared; the first that fails stops the flow (at most the package’s maxStepsPerJourney) */
+            steps: components["schemas"]["ApiFlowStep"][];
+            /**
+             * @description Values the steps use as {{name}} (a base URL, an account name): plain, shown as they are
+             * @default {}
+             */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+            /**
+             * @description Presented by every step (mTLS, as a website’s check does): a PEM certificate, its key a secret
+             * @default null
+             */
+            clientCertificate: {
+                cert: string;
+                key: string;
+            } | null;
+            id: number;
+            websiteId: number;
+            /** @description The credentials of each record, by name: write-only, not exported */
+            secretNames: {
+                secrets: string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ApiFlowStep: {
+            /** @description What the step does, as failures name it: "Sign in" */
+            name: string;
+            request: components["schemas"]["ApiFlowRequest"];
+            /**
+             * @description The answer’s status, codes or ranges (after redirects when followed)
+             * @default [
+             *       "200-299"
+             *     ]
+             */
+            expectedStatusCodes: string[];
+            /**
+             * @description Conditions on the answer, as a website’s check takes them; all must hold
+             * @default []
+             */
+            assertions: {
+                /**
+                 * @description What is tested
+                 * @enum {string}
+                 */
+                source: "jsonBody" | "header" | "body" | "status" | "responseTime";
+                /** @description jsonBody: an RFC 9535 JSONPath (its first node is tested); header: the header name */
+                path?: string;
+                /** @enum {string} */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "matches" | "lessThan" | "greaterThan" | "exists" | "notExists";
+                /** @description What the actual value is compared with (not for exists/notExists); matches: an RE2 pattern */
+                value?: string | number | boolean;
+            }[];
+            /** @default [] */
+            extract: components["schemas"]["ApiFlowExtraction"][];
+        };
+        /** @description One request of an API flow, as a website’s check sends it */
+        ApiFlowRequest: {
+            /** @default GET */
+            method: components["schemas"]["HttpMethod"];
+            /** @description An absolute http(s) URL; placeholders may stand for any part ({{base}}/me, …?id={{orderId}}), a credential in its query only as one */
+            url: string;
+            /**
+             * @description Sent with the request; a credential header (Authorization, a token, a key, a cookie) must hold a placeholder: {{secret.NAME}} or {{name}} of an earlier extraction
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description Sent as it is, placeholders filled (at most 64 KiB)
+             * @default null
+             */
+            body: string | null;
+            /** @default true */
+            followRedirects: boolean;
+            /** @default 10 */
+            maxRedirects: number;
+        };
+        /** @description A value of the answer kept as {{name}} for the steps after: from the JSON body by a JSONPath, from a header, or from the body by an RE2 capture */
+        ApiFlowExtraction: components["schemas"]["ApiFlowExtractJson"] | components["schemas"]["ApiFlowExtractHeader"] | components["schemas"]["ApiFlowExtractPattern"];
+        ApiFlowExtractJson: {
+            name: string;
+            /** @constant */
+            from: "jsonBody";
+            /** @description An RFC 9535 JSONPath (as assertions take it): its first node */
+            path: string;
+        };
+        ApiFlowExtractHeader: {
+            name: string;
+            /** @constant */
+            from: "header";
+            header: string;
+        };
+        ApiFlowExtractPattern: {
+            name: string;
+            /** @constant */
+            from: "body";
+            /** @description An RE2 pattern: its first capture group, or the whole match without one */
+            pattern: string;
+        };
         Channel: {
             id: number;
             organizationId: number;
@@ -3540,7 +3669,7 @@ export interface components {
         /** @enum {string} */
         ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
         /** @enum {string} */
-        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "test";
+        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "test";
         ChannelScope: {
             customerId?: number;
             listedOnly: boolean;
@@ -3685,7 +3814,7 @@ export interface components {
         ReportMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
             name: string;
             /** @description The host it checks; null: none (a heartbeat: its job pings) */
             target: string | null;
@@ -3710,7 +3839,7 @@ export interface components {
         ReportIncidentMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
             name: string;
         };
         ReportMailing: {
@@ -3826,7 +3955,7 @@ export interface components {
                      * @description The kind of check it became
                      * @enum {string}
                      */
-                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
                     /** @enum {string} */
                     status: "created" | "would-create" | "exists";
                     /** @description null: a dry run */
@@ -3937,7 +4066,7 @@ export interface components {
             channelId: number;
             eventId: string;
             /** @enum {string} */
-            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "test";
+            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "test";
             /**
              * @description pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel
              * @enum {string}
@@ -3965,7 +4094,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"];
+        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"];
         Heartbeat: {
             id: number;
             websiteId: number;
@@ -4316,6 +4445,44 @@ export interface components {
              */
             security?: "starttls" | "tls" | "none";
         };
+        ApiFlowCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "api-flow";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Requests made in order, cookies shared; the first that fails stops the flow (at most the package’s maxStepsPerJourney) */
+            steps?: components["schemas"]["ApiFlowStep"][];
+            /** @description Values the steps use as {{name}} (a base URL, an account name): plain, shown as they are */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence */
+            secrets?: {
+                [key: string]: string;
+            };
+            /** @description Presented by every step (mTLS, as a website’s check does): a PEM certificate, its key a secret */
+            clientCertificate?: {
+                cert: string;
+                key: string;
+            } | null;
+        };
         HeartbeatPreview: {
             nextExpectedAt: string[];
         };
@@ -4350,7 +4517,7 @@ export interface components {
         };
         MonitorResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
             monitorId: number;
             region: string;
             /** Format: date-time */
@@ -4615,6 +4782,7 @@ export interface components {
             grpcChecks?: boolean;
             websocketChecks?: boolean;
             mailServerChecks?: boolean;
+            apiFlows?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -4630,6 +4798,9 @@ export interface components {
             maxWebsocketChecksPerWebsite?: number;
             /** @description SMTP, IMAP and POP3 checks together */
             maxMailServerChecksPerWebsite?: number;
+            maxApiFlowsPerWebsite?: number;
+            /** @description Steps one journey may have (an API flow’s requests) */
+            maxStepsPerJourney?: number;
         };
         PackageAlertingInput: {
             /** @description Consecutive failed checks before down */
@@ -5211,7 +5382,7 @@ export interface components {
              */
             timeoutSeconds: number;
         };
-        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"];
+        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"] | components["schemas"]["ApiFlowCheckCreate"];
         HeartbeatMonitorCreate: {
             name: string;
             schedule: components["schemas"]["HeartbeatScheduleInput"];
@@ -5529,6 +5700,98 @@ export interface components {
              */
             security: "starttls" | "tls" | "none";
         };
+        /** @description HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`. */
+        ApiFlowCheckCreate: {
+            /** @constant */
+            kind: "api-flow";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 300
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 10
+             */
+            timeoutSeconds: number;
+            /** @description Requests made in order, cookies shared; the first that fails stops the flow (at most the package’s maxStepsPerJourney) */
+            steps: components["schemas"]["ApiFlowStepInput"][];
+            /**
+             * @description Values the steps use as {{name}} (a base URL, an account name): plain, shown as they are
+             * @default {}
+             */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+            /**
+             * @description Presented by every step (mTLS, as a website’s check does): a PEM certificate, its key a secret
+             * @default null
+             */
+            clientCertificate: {
+                cert: string;
+                key: string;
+            } | null;
+        };
+        ApiFlowStepInput: {
+            /** @description What the step does, as failures name it: "Sign in" */
+            name: string;
+            request: components["schemas"]["ApiFlowRequestInput"];
+            /** @description The answer’s status, codes or ranges (after redirects when followed) */
+            expectedStatusCodes?: (number | string)[];
+            /**
+             * @description Conditions on the answer, as a website’s check takes them; all must hold
+             * @default []
+             */
+            assertions: {
+                /**
+                 * @description What is tested
+                 * @enum {string}
+                 */
+                source: "jsonBody" | "header" | "body" | "status" | "responseTime";
+                /** @description jsonBody: an RFC 9535 JSONPath (its first node is tested); header: the header name */
+                path?: string;
+                /** @enum {string} */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "matches" | "lessThan" | "greaterThan" | "exists" | "notExists";
+                /** @description What the actual value is compared with (not for exists/notExists); matches: an RE2 pattern */
+                value?: string | number | boolean;
+            }[];
+            /** @default [] */
+            extract: components["schemas"]["ApiFlowExtractionInput"][];
+        };
+        /** @description One request of an API flow, as a website’s check sends it */
+        ApiFlowRequestInput: {
+            /** @default GET */
+            method: components["schemas"]["HttpMethod"];
+            /** @description An absolute http(s) URL; placeholders may stand for any part ({{base}}/me, …?id={{orderId}}), a credential in its query only as one */
+            url: string;
+            /**
+             * @description Sent with the request; a credential header (Authorization, a token, a key, a cookie) must hold a placeholder: {{secret.NAME}} or {{name}} of an earlier extraction
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description Sent as it is, placeholders filled (at most 64 KiB)
+             * @default null
+             */
+            body: string | null;
+            /** @default true */
+            followRedirects: boolean;
+            /** @default 10 */
+            maxRedirects: number;
+        };
+        /** @description A value of the answer kept as {{name}} for the steps after: from the JSON body by a JSONPath, from a header, or from the body by an RE2 capture */
+        ApiFlowExtractionInput: components["schemas"]["ApiFlowExtractJson"] | components["schemas"]["ApiFlowExtractHeader"] | components["schemas"]["ApiFlowExtractPattern"];
         /** @description name, intervalSeconds, timeoutSeconds and the fields of the check’s kind; unknown fields are refused */
         ProbeCheckUpdate: {
             /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
@@ -11213,7 +11476,7 @@ export interface operations {
                 to?: string;
                 limit?: number;
                 cursor?: string;
-                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3";
+                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
                 monitorId?: number;
             };
             header?: never;
