@@ -6,9 +6,8 @@ import { write } from '../api/query.js';
 import { Check, Field, FormActions, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 
-// The API's API-flow feature and limits, here until the app's types are generated again (they are in its document).
-type Features = Schemas['PackageFeatures'] & { apiFlows?: boolean };
-type Limits = Schemas['PackageLimits'] & { maxApiFlowsPerWebsite?: number; maxStepsPerJourney?: number };
+type Features = Schemas['PackageFeatures'];
+type Limits = Schemas['PackageLimits'];
 type Alerting = Schemas['PackageAlerting'];
 
 const FEATURES: Array<[keyof Features, string]> = [
@@ -121,8 +120,6 @@ export function Packages() {
 /** What a website of the package may have beside its HTTP check: "10 heartbeats, no DNS checks, 5 port checks". */
 function perWebsite(p: Package): string {
   const one = (on: boolean, limit: number, noun: string) => (on ? `${limit} ${noun}` : `no ${noun}`);
-  const features: Features = p.features;
-  const limits: Limits = p.limits;
   return [
     one(p.features.heartbeats, p.limits.maxHeartbeatsPerWebsite, 'heartbeats'),
     one(p.features.dnsChecks, p.limits.maxDnsChecksPerWebsite, 'DNS checks'),
@@ -132,8 +129,7 @@ function perWebsite(p: Package): string {
     one(p.features.grpcChecks, p.limits.maxGrpcChecksPerWebsite, 'gRPC checks'),
     one(p.features.websocketChecks, p.limits.maxWebsocketChecksPerWebsite, 'WebSocket checks'),
     one(p.features.mailServerChecks, p.limits.maxMailServerChecksPerWebsite, 'mail server checks'),
-    // An API stored before API flows says nothing of them: their defaults.
-    one(features.apiFlows ?? true, limits.maxApiFlowsPerWebsite ?? 5, 'API flows'),
+    one(p.features.apiFlows, p.limits.maxApiFlowsPerWebsite, 'API flows'),
   ].join(', ');
 }
 

@@ -110,7 +110,7 @@ export function ApiFlowDetails({
     <dl>
       <dt>Steps</dt>
       <dd>
-        {flow.steps.length}, checked every {seconds(flow.intervalSeconds)} within{' '}
+        {flow.steps?.length ?? 0}, checked every {seconds(flow.intervalSeconds)} within{' '}
         {seconds(flow.timeoutSeconds)}
       </dd>
       <dt>Uptime, 24 hours</dt>

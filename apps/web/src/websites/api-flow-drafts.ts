@@ -1,40 +1,40 @@
+import { HTTP_METHODS } from '../../../../libs/websites/website.schema.js';
 import type { Schemas } from '../api/client.js';
 
 /*
  * An API flow's steps, variables and secrets as its form holds them, and as the API takes them (pure:
- * no component, no request). The API's document has the kind, the app's generated types not yet:
- * these local types follow its `ApiFlowStep` and go when the types are generated again.
+ * no component, no request). The types are the API's generated ones, so a change in its document
+ * breaks the compile here instead of drifting.
  */
 
-type Assertion = Schemas['CheckConfig']['assertions'][number];
-export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export type Method = (typeof METHODS)[number];
+/** A step as the API shows it. */
+export type ApiFlowStep = Schemas['ApiFlowStep'];
+type StepInput = Schemas['ApiFlowStepInput'];
+type RequestInput = StepInput['request'];
+/**
+ * A step as the form sends it: the API's input, `maxRedirects` optional as the API takes it (the
+ * generated type requires each field that has a default): a new step leaves it to the API's default.
+ */
+export type StepSent = Omit<StepInput, 'request'> & {
+  request: Omit<RequestInput, 'maxRedirects'> & Partial<Pick<RequestInput, 'maxRedirects'>>;
+};
+/**
+ * What the form sends for a flow: the API's create body without its kind (added on create) and
+ * without the client certificate, which the form has no control for (a PATCH keeps the stored one).
+ */
+export type ApiFlowBody = Omit<Schemas['ApiFlowCheckCreate'], 'kind' | 'clientCertificate' | 'steps'> & {
+  steps: StepSent[];
+};
+
+type Assertion = ApiFlowStep['assertions'][number];
+export type Method = Schemas['HttpMethod'];
+export const METHODS: readonly Method[] = HTTP_METHODS;
+export type ExtractSource = Schemas['ApiFlowExtraction']['from'];
 export const SOURCES = [
   ['jsonBody', 'JSON body at a path', '$.token'],
   ['header', 'Response header', 'x-csrf-token'],
   ['body', 'Body, by an RE2 pattern (its first group)', 'id=(\\d+)'],
-] as const;
-export type ExtractSource = (typeof SOURCES)[number][0];
-
-/** A step as the API takes and shows it. */
-export interface ApiFlowStep {
-  name: string;
-  request: {
-    method: Method;
-    url: string;
-    headers: Record<string, string>;
-    body: string | null;
-    followRedirects: boolean;
-    maxRedirects?: number;
-  };
-  expectedStatusCodes: string[];
-  assertions: Assertion[];
-  extract: Array<
-    | { name: string; from: 'jsonBody'; path: string }
-    | { name: string; from: 'header'; header: string }
-    | { name: string; from: 'body'; pattern: string }
-  >;
-}
+] as const satisfies ReadonlyArray<readonly [ExtractSource, string, string]>;
 
 /** A step as the form holds it: headers as rows, the statuses as text, `key` stable through moves. */
 export interface StepDraft {
@@ -74,7 +74,7 @@ export function stepDraft(step?: ApiFlowStep): StepDraft {
 }
 
 /** The draft as the API takes it (the API checks it, naming `steps.<i>.<field>`). */
-export function stepOf(draft: StepDraft): ApiFlowStep {
+export function stepOf(draft: StepDraft): StepSent {
   return {
     name: draft.name,
     request: {

@@ -4,8 +4,8 @@ import type { Schemas } from '../api/client.js';
 import { Field, FormActions, FormError } from '../ui/form.js';
 import type { Bound } from '../ui/use-form.js';
 
-/** A monitor's kind; `api-flow` is the API's and named here until the app's types are generated again. */
-export type Kind = Schemas['Monitor']['kind'] | 'api-flow';
+/** A monitor's kind. */
+export type Kind = Schemas['Monitor']['kind'];
 /** What a kind is called in a sentence: "Add a ping check". */
 export const NOUN: Record<Kind, string> = {
   heartbeat: 'heartbeat',

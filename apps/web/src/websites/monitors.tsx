@@ -134,7 +134,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
               )}
               {m.kind === 'port' && <PortDetails check={m} zone={zone} />}
               {isProbe(m) && <ProbeDetails check={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
-              {isApiFlow(m) && <ApiFlowDetails flow={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
+              {m.kind === 'api-flow' && (
+                <ApiFlowDetails flow={m} zone={zone} pollMs={POLL_MS} editor={editor} />
+              )}
               {editor && (
                 <ul class="inline">
                   <li>
@@ -192,7 +194,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
         />
       )}
       {editor && form && editing?.kind === 'api-flow' && (
-        <ApiFlowForm {...form} flow={editing.monitor as unknown as ApiFlowMonitor | null} />
+        <ApiFlowForm {...form} flow={editing.monitor as ApiFlowMonitor | null} />
       )}
       {editor && form && editing?.kind === 'heartbeat' && (
         <HeartbeatForm {...form} zone={zone} heartbeat={editing.monitor as Heartbeat | null} />
@@ -221,9 +223,6 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
 
 const isProbeKind = (kind: Kind): kind is ProbeKind => (PROBE_KINDS as readonly string[]).includes(kind);
 const isProbe = (monitor: Monitor): monitor is ProbeCheck => isProbeKind(monitor.kind);
-// The app's types have no API flow yet (generated later from the API's document, which has it).
-const isApiFlow = (monitor: Monitor | ApiFlowMonitor): monitor is ApiFlowMonitor =>
-  monitor.kind === 'api-flow';
 
 /** The host a website's URL names (what a DNS or port check asks about by default). */
 function hostOf(url: string): string {
