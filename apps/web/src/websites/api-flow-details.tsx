@@ -3,6 +3,7 @@ import { api, problemText } from '../api/client.js';
 import { monitorKeys, useMonitorLatest, useMonitorUptime } from '../api/monitors.js';
 import { write } from '../api/query.js';
 import { formatIn } from '../maintenance/zoned-time.js';
+import { SEALED } from './api-flow-drafts.js';
 import type { ApiFlowMonitor } from './api-flow-form.js';
 import { seconds } from './monitor-forms.js';
 
@@ -106,6 +107,7 @@ export function ApiFlowDetails({
   const latest = useMonitorLatest(flow.id, flow.updatedAt, pollMs);
   const uptime = useMonitorUptime(flow.id, flow.updatedAt, pollMs);
   const r = latest.data;
+  const secretNames = Object.keys(flow.secrets ?? {});
   return (
     <dl>
       <dt>Steps</dt>
@@ -113,6 +115,13 @@ export function ApiFlowDetails({
         {flow.steps?.length ?? 0}, checked every {seconds(flow.intervalSeconds)} within{' '}
         {seconds(flow.timeoutSeconds)}
       </dd>
+      {secretNames.length > 0 && (
+        <>
+          <dt>Secrets</dt>
+          {/* By name only: a secret's value never comes back from the API. */}
+          <dd>{secretNames.map((name) => `${name} ${SEALED}`).join(', ')}</dd>
+        </>
+      )}
       <dt>Uptime, 24 hours</dt>
       <dd>
         {uptime.data === undefined

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiFlowStep, errorsUnder, secretsOf, stepDraft, stepOf } from './api-flow-drafts.js';
+import { createWebsiteBody } from '../../../../libs/websites/website.schema.js';
+import {
+  type ApiFlowStep,
+  errorsUnder,
+  HEADER_NAME_REFUSAL,
+  secretsOf,
+  stepDraft,
+  stepOf,
+} from './api-flow-drafts.js';
 
 const signIn: ApiFlowStep = {
   name: 'Sign in',
@@ -66,5 +74,28 @@ describe('the API flow form’s steps and secrets, as the API takes them', () =>
         { name: ' ', value: 'x', stored: false, removed: false },
       ]),
     ).toEqual({ KEPT: '(set)', REPLACED: 'new-value', NEW: 'pw' });
+  });
+
+  it('a header’s refusal is its name’s for the API’s refusals of names (its own words), else its value’s', () => {
+    const refused = createWebsiteBody.shape.customHeaders.safeParse({
+      'bad name': 'x',
+      Host: 'y',
+      'X-A': '1',
+      'x-a': '2',
+      'X-B': 'a\nb',
+    });
+    const shownAt = Object.fromEntries(
+      (refused.error?.issues ?? []).map((issue) => [
+        String(issue.path[0]),
+        HEADER_NAME_REFUSAL.test(issue.message) ? 'name' : 'value',
+      ]),
+    );
+    expect(shownAt).toEqual({ 'bad name': 'name', Host: 'name', 'x-a': 'name', 'X-B': 'value' });
+    // An API flow's own refusals of a header's value (libs/monitors/kinds/api-flow, server code).
+    for (const message of [
+      '{{nope}} is not a variable or a value an earlier step extracts (token)',
+      'is a credential: give it as {{secret.NAME}} (sealed, write-only) or as a value an earlier step extracted',
+    ])
+      expect(HEADER_NAME_REFUSAL.test(message)).toBe(false);
   });
 });

@@ -110,8 +110,15 @@ export const errorsUnder = (errors: Record<string, string>, prefix: string) =>
       .map(([path, message]) => [path.slice(prefix.length), message]),
   );
 
+/**
+ * The API's refusals of a header's name (not a header name, one the probe sets, given twice); its
+ * other refusals of a header (a credential in clear, a placeholder nothing defines) are of its value.
+ * Both come at `request.headers.<name>`: this tells the form which control to show them at.
+ */
+export const HEADER_NAME_REFUSAL = /header name|set by the probe|given twice/;
+
 /** Shown for a stored secret: the API keeps its value when it is sent back. */
-const SEALED = '(set)';
+export const SEALED = '(set)';
 
 /** A variable (or a secret's name and new value). */
 export interface Row {

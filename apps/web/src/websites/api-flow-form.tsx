@@ -6,6 +6,7 @@ import {
   type ApiFlowBody,
   errorsUnder,
   type Row,
+  SEALED,
   type SecretRow,
   type StepDraft,
   secretsOf,
@@ -41,6 +42,7 @@ function Rows<R extends Row>({
   const update = (at: number, change: Partial<R>) =>
     onChange(rows.map((row, i) => (i === at ? { ...row, ...change } : row)));
   const noun = secret ? 'secret' : 'variable';
+  const Noun = secret ? 'Secret' : 'Variable';
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -49,7 +51,7 @@ function Rows<R extends Row>({
         const stored = 'stored' in row && row.stored === true;
         return (
           <div class="row" key={at}>
-            <Field label={`${legend}: ${noun} ${at + 1} name`} error={errors[`${field}.${row.name}`]}>
+            <Field label={`${Noun} ${at + 1} name`} error={errors[`${field}.${row.name}`]}>
               {(props) => (
                 <input
                   {...props}
@@ -61,7 +63,7 @@ function Rows<R extends Row>({
               )}
             </Field>
             <Field
-              label={`${legend}: ${noun} ${at + 1} value`}
+              label={`${Noun} ${at + 1} value`}
               hint={stored ? 'Set: never shown. Type a value to replace it.' : undefined}
             >
               {(props) => {
@@ -69,6 +71,8 @@ function Rows<R extends Row>({
                   ...props,
                   autocomplete: 'off',
                   spellcheck: false,
+                  // A stored secret's value never comes back: what it shows instead, as the API does.
+                  placeholder: stored ? SEALED : undefined,
                   value: row.value,
                   disabled: 'removed' in row && row.removed === true,
                   onInput: (e: Event) =>
@@ -84,8 +88,8 @@ function Rows<R extends Row>({
                 onChange={(removed) => update(at, { removed } as unknown as Partial<R>)}
               />
             ) : (
-              <button type="button" onClick={() => onChange(rows.filter((_, i) => i !== at))}>
-                Remove {noun} {at + 1}
+              <button type="button" class="link" onClick={() => onChange(rows.filter((_, i) => i !== at))}>
+                Remove <span class="visually-hidden">{`${noun} ${at + 1}`}</span>
               </button>
             )}
           </div>
@@ -170,24 +174,24 @@ export function ApiFlowForm({ websiteRef, onDone, flow }: FormProps & { flow: Ap
         named in the incident with its request and answer.
       </p>
       {errors.steps && <p class="error-text">{errors.steps}</p>}
-      <ol class="api-flow-steps">
-        {steps.map((draft, index) => (
-          <li key={draft.key}>
-            <StepEditor
-              draft={draft}
-              index={index}
-              count={steps.length}
-              errors={errorsUnder(errors, `steps.${index}.`)}
-              onChange={(changed) => setSteps((all) => all.map((d, i) => (i === index ? changed : d)))}
-              onMove={(by) => move(index, by)}
-              onRemove={() => setSteps((all) => all.filter((_, i) => i !== index))}
-            />
-          </li>
-        ))}
-      </ol>
-      <button type="button" onClick={() => setSteps((all) => [...all, stepDraft()])}>
-        Add a step
-      </button>
+      {/* Each step a group its legend numbers: no list markers beside them, the phone's width kept. */}
+      {steps.map((draft, index) => (
+        <StepEditor
+          key={draft.key}
+          draft={draft}
+          index={index}
+          count={steps.length}
+          errors={errorsUnder(errors, `steps.${index}.`)}
+          onChange={(changed) => setSteps((all) => all.map((d, i) => (i === index ? changed : d)))}
+          onMove={(by) => move(index, by)}
+          onRemove={() => setSteps((all) => all.filter((_, i) => i !== index))}
+        />
+      ))}
+      <p>
+        <button type="button" onClick={() => setSteps((all) => [...all, stepDraft()])}>
+          Add a step
+        </button>
+      </p>
       <Rows
         legend="Variables"
         hint="Plain values the steps use as {{name}}, such as a base URL; shown as they are."

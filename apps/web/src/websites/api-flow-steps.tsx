@@ -1,5 +1,12 @@
 import { Check, Field } from '../ui/form.js';
-import { type ExtractSource, METHODS, type Method, SOURCES, type StepDraft } from './api-flow-drafts.js';
+import {
+  type ExtractSource,
+  HEADER_NAME_REFUSAL,
+  METHODS,
+  type Method,
+  SOURCES,
+  type StepDraft,
+} from './api-flow-drafts.js';
 import { AssertionsEditor } from './assertions-editor.js';
 
 /** One step: its request, what its answer must be, the values kept from it; moved, removed. */
@@ -69,40 +76,52 @@ export function StepEditor({
           />
         )}
       </Field>
-      {draft.headers.map((header, at) => (
-        <div class="row header-row" key={at}>
-          <Field label={`${label} header ${at + 1} name`} error={errors[`request.headers.${header.name}`]}>
-            {(props) => (
-              <input
-                {...props}
-                value={header.name}
-                onInput={(e) => setHeader(at, { name: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field
-            label={`${label} header ${at + 1} value`}
-            hint="A credential (Authorization, a token, a key) only as {{secret.NAME}} or {{name}}."
-          >
-            {(props) => (
-              <input
-                {...props}
-                autocomplete="off"
-                spellcheck={false}
-                value={header.value}
-                onInput={(e) => setHeader(at, { value: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <button type="button" onClick={() => set({ headers: draft.headers.filter((_, i) => i !== at) })}>
-            Remove header {at + 1} of step {index + 1}
-          </button>
-        </div>
-      ))}
+      {draft.headers.map((header, at) => {
+        // The API names the header for a refused name and a refused value alike: shown where the fault is.
+        const error = errors[`request.headers.${header.name}`];
+        const nameRefused = error !== undefined && HEADER_NAME_REFUSAL.test(error);
+        return (
+          <div class="row header-row" key={at}>
+            <Field label={`${label} header ${at + 1} name`} error={nameRefused ? error : undefined}>
+              {(props) => (
+                <input
+                  {...props}
+                  value={header.name}
+                  onInput={(e) => setHeader(at, { name: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field
+              label={`${label} header ${at + 1} value`}
+              error={nameRefused ? undefined : error}
+              hint="A credential (Authorization, a token, a key) only as {{secret.NAME}} or {{name}}."
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  autocomplete="off"
+                  spellcheck={false}
+                  value={header.value}
+                  onInput={(e) => setHeader(at, { value: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <button
+              type="button"
+              class="link"
+              onClick={() => set({ headers: draft.headers.filter((_, i) => i !== at) })}
+            >
+              Remove <span class="visually-hidden">{`header ${at + 1} of step ${index + 1}`}</span>
+            </button>
+          </div>
+        );
+      })}
       {errors['request.headers'] && <p class="error-text">{errors['request.headers']}</p>}
-      <button type="button" onClick={() => set({ headers: [...draft.headers, { name: '', value: '' }] })}>
-        Add a header to step {index + 1}
-      </button>
+      <p>
+        <button type="button" onClick={() => set({ headers: [...draft.headers, { name: '', value: '' }] })}>
+          Add a header to step {index + 1}
+        </button>
+      </p>
       <Field
         label={`${label} body (optional)`}
         error={errors['request.body']}
@@ -197,17 +216,19 @@ export function StepEditor({
                 class="link"
                 onClick={() => set({ extract: draft.extract.filter((_, i) => i !== at) })}
               >
-                Remove value {at + 1} of step {index + 1}
+                Remove <span class="visually-hidden">{`value ${at + 1} of step ${index + 1}`}</span>
               </button>
             </div>
           );
         })}
-        <button
-          type="button"
-          onClick={() => set({ extract: [...draft.extract, { name: '', from: 'jsonBody', target: '' }] })}
-        >
-          Keep a value of step {index + 1}
-        </button>
+        <p>
+          <button
+            type="button"
+            onClick={() => set({ extract: [...draft.extract, { name: '', from: 'jsonBody', target: '' }] })}
+          >
+            Keep a value of step {index + 1}
+          </button>
+        </p>
       </fieldset>
       <ul class="inline">
         <li>
