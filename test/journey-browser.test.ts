@@ -50,16 +50,15 @@ describe('the journey browser: one per process, launched again when it dies or g
     const journeys = new JourneyBrowser({
       executablePath: CHROMIUM,
       concurrency: 2,
-      guard: guard(),
       logger: createLogger('test', 'silent'),
     });
     try {
-      expect((await journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 })).passed).toBe(
-        true,
-      );
+      expect(
+        (await journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 }, guard())).passed,
+      ).toBe(true);
       expect(journeys.launches).toBe(1);
       shop.searchDelayMs = 2000;
-      const running = journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 });
+      const running = journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 }, guard());
       await new Promise((resolve) => setTimeout(resolve, 1200));
       const killed = chromiumPids();
       expect(killed.length).toBeGreaterThan(0);
@@ -80,14 +79,13 @@ describe('the journey browser: one per process, launched again when it dies or g
       concurrency: 1,
       // Any browser is over one byte: each run finds a fresh one.
       maxMemoryBytes: 1,
-      guard: guard(),
       logger: createLogger('test', 'silent'),
     });
     try {
       for (let i = 0; i < 2; i++)
-        expect((await journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 })).passed).toBe(
-          true,
-        );
+        expect(
+          (await journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 }, guard())).passed,
+        ).toBe(true);
       expect(journeys.launches).toBe(2);
       expect(await journeys.memoryBytes()).toBe(0);
       expect(processTreeMemory(process.pid)).toBeGreaterThan(10 * 1024 * 1024);

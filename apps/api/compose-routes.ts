@@ -23,6 +23,7 @@ import { exportRoutes } from './routes/exports.js';
 import { importRoutes } from './routes/imports.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { invitationRoutes } from './routes/invitations.js';
+import { journeyRoutes } from './routes/journeys.js';
 import { maintenanceRoutes } from './routes/maintenance.js';
 import { monitoringRoutes } from './routes/monitoring.js';
 import { monitorRoutes } from './routes/monitors.js';
@@ -146,6 +147,10 @@ export function composeRoutes(deps: {
       recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
       monitors: async (websiteId) => (await monitorSummaries.of([websiteId])).get(websiteId) ?? [],
       resultSources: (website, filter, window) => monitorService.resultSources(website, filter, window),
+    }),
+    ...journeyRoutes({
+      website: (organizationId, ref) => services.websites.get(organizationId, ref),
+      artifacts: services.runArtifacts,
     }),
     ...incidentRoutes({
       states: services.states,

@@ -8,6 +8,7 @@ import {
   loadCustomerWithPackage,
 } from '../../libs/customers/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
+import { JourneyBrowser } from '../../libs/journeys/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceQueue, MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
 import { RollupRepository } from '../../libs/monitoring/index.js';
@@ -17,6 +18,7 @@ import {
   MonitorService,
   MonitorSummaries,
   monitorRevisions,
+  RunArtifacts,
 } from '../../libs/monitors/index.js';
 import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
@@ -150,6 +152,13 @@ export function composeApi(deps: ApiDeps) {
   const monitorRepository = new MonitorRepository(db);
   const monitorSummaries = new MonitorSummaries(redis, prefix);
   const heartbeatTokens = new HeartbeatTokens(redis, prefix);
+  const runArtifacts = new RunArtifacts(db);
+  // A journey run on request plays here, one at a time (the workers play the scheduled ones).
+  const journeys = new JourneyBrowser({
+    executablePath: config.CHROMIUM_PATH,
+    concurrency: 1,
+    logger: deps.logger,
+  });
   const monitors = new MonitorService({
     repository: monitorRepository,
     website: (organizationId, ref) => websites.get(organizationId, ref),
@@ -172,6 +181,9 @@ export function composeApi(deps: ApiDeps) {
     probe: probeOptionsFrom({ ...guard, extraCaFile: config.PROBE_EXTRA_CA_FILE, version: SERVICE_VERSION }),
     dnsResolvers: config.DNS_RESOLVERS,
     revisions: monitorRevisions(redis, prefix),
+    journeys,
+    artifacts: runArtifacts,
+    logger: deps.logger,
   });
   const logos = new LogoStore(db);
   const reports = createReports({
@@ -252,6 +264,8 @@ export function composeApi(deps: ApiDeps) {
     monitorSummaries,
     heartbeatTokens,
     monitors,
+    /** Journeys' screenshots and traces, by run. */
+    runArtifacts,
     logos,
     reportSources: reports.sources,
     reportPrinter: reports.printer,
@@ -270,7 +284,7 @@ export function composeApi(deps: ApiDeps) {
     /** Closes the queues and the report printer (the connections are the process's). */
     async close() {
       await Promise.all([checkPath.close(), lifecycle.close(), maintenanceQueue.close()]);
-      await reports.printer.close();
+      await Promise.all([reports.printer.close(), journeys.close()]);
     },
   };
 }

@@ -59,6 +59,8 @@ export function customerCallerRoutes(deps: {
     '/status',
     '/results',
     '/results/:resultRef/evidence',
+    '/results/:resultRef/screenshot',
+    '/results/:resultRef/trace',
     '/uptime',
     '/incidents',
     '/monitors',

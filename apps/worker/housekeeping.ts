@@ -1,20 +1,22 @@
 import { errorMessage } from '../../libs/errors/index.js';
 import type { Logger } from '../../libs/logging/index.js';
-import type { MonitorRepository } from '../../libs/monitors/index.js';
+import type { MonitorRepository, RunArtifacts } from '../../libs/monitors/index.js';
 import type { WorkerServices } from './compose.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
 
 /**
  * The worker's background upkeep: rollups folded (the former layout once, each settled month after
- * its turn), and results, rollups and monitor logs past their retention removed every 10 minutes.
+ * its turn), and results, rollups, monitor logs and runs' files past their retention removed every
+ * 10 minutes.
  */
 export function startHousekeeping(deps: {
   services: Pick<WorkerServices, 'rollups' | 'results' | 'mutex' | 'organizations' | 'websiteRepository'>;
   monitorRepository: MonitorRepository;
+  runArtifacts: Pick<RunArtifacts, 'deleteExpired'>;
   logger: Logger;
 }): { stop(): void } {
-  const { services, monitorRepository, logger } = deps;
+  const { services, monitorRepository, runArtifacts, logger } = deps;
   // Rollups kept the former way are folded into the per-website documents, one worker at a time.
   void services.rollups
     .foldLegacyRollups((work) => services.mutex.ifFree('rollups:legacy-fold', work))
@@ -49,12 +51,13 @@ export function startHousekeeping(deps: {
       services.results.deleteExpired(new Date()),
       services.rollups.deleteExpired(new Date()),
       monitorRepository.deleteExpiredLog(new Date()),
+      runArtifacts.deleteExpired(new Date()),
     ]).then(
-      ([deleted, rolledUp, monitorLog]) =>
-        deleted + rolledUp + monitorLog > 0 &&
+      ([deleted, rolledUp, monitorLog, files]) =>
+        deleted + rolledUp + monitorLog + files > 0 &&
         logger.info(
-          { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog },
-          'expired check results, rollups and monitor logs removed',
+          { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog, runFilesDeleted: files },
+          'expired check results, rollups, monitor logs and runs’ files removed',
         ),
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'retention cleanup failed'),
     );

@@ -9,6 +9,7 @@ import { BatchInserter, LastReadCache, watchMongoHealth } from '../../libs/db/in
 import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { errorMessage } from '../../libs/errors/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
+import { JourneyBrowser } from '../../libs/journeys/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
@@ -31,6 +32,7 @@ import {
   MonitorSummaries,
   monitorRevisions,
   type PendingMonitorRecord,
+  RunArtifacts,
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
@@ -196,7 +198,8 @@ export async function startWorker(
     unannouncedEvents: () => services.events.announceFailures,
   });
   const monitorRepository = new MonitorRepository(mongo.db);
-  const housekeeping = startHousekeeping({ services, monitorRepository, logger });
+  const runArtifacts = new RunArtifacts(mongo.db);
+  const housekeeping = startHousekeeping({ services, monitorRepository, runArtifacts, logger });
   const rollups = new RollupRecorder(services.rollups, {
     logger,
     mongo: mongoHealth,
@@ -263,6 +266,13 @@ export async function startWorker(
         logger.warn({ err: errorMessage(error) }, 'evidence not kept: the result is stored without it'),
     },
   });
+  // Browser journeys: one Chromium, launched by the first journey this worker plays.
+  const journeys = new JourneyBrowser({
+    executablePath: config.CHROMIUM_PATH,
+    concurrency: config.WORKER_BROWSER_CONCURRENCY,
+    maxMemoryBytes: config.WORKER_BROWSER_MEMORY_MIB * 1024 * 1024,
+    logger,
+  });
   // Heartbeats, DNS and port checks: their own due sets in Redis, decided on the same transition path.
   const monitorRunner: MonitorRunner = new MonitorRunner({
     repository: monitorRepository,
@@ -282,6 +292,8 @@ export async function startWorker(
     mongo: mongoHealth,
     revisions: monitorRevisions(redis, config.REDIS_KEY_PREFIX),
     logger,
+    journeys,
+    artifacts: runArtifacts,
   });
   const monitors = startMonitorWorker({
     runner: monitorRunner,
@@ -378,6 +390,7 @@ export async function startWorker(
       await fleet.stop();
       // The checks in hand finish (their results are written or kept before they are put back).
       await Promise.all([lanes.stop(), lifecycle.close(), maintenanceWorker.close(), monitors.stop()]);
+      await journeys.close();
       await writer.flush();
       await rollups.close();
       const lost = await pending.close(5000);

@@ -43,6 +43,8 @@ const pkg = (id: number, key: string) => ({
     maxMailServerChecksPerWebsite: 10,
     maxApiFlowsPerWebsite: 5,
     maxStepsPerJourney: 50,
+    maxBrowserJourneysPerWebsite: 3,
+    minBrowserIntervalSeconds: 300,
   },
   alerting: { responseTimeThresholdMs: 5000 } as ExportDocument['packages'][number]['alerting'],
   createdAt: at,

@@ -128,6 +128,10 @@ export const envSchema = z
     WORKER_LANE_FAST_CONCURRENCY: z.coerce.number().int().min(1).max(5000).optional(),
     /** A worker's slow lane (ICMP checks: seconds each by design) at once; a full lane never delays the fast one. @defaultValue 20 */
     WORKER_LANE_SLOW_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Browser journeys a worker plays at once (one Chromium, a context each; 2 cores: 2–4). @defaultValue 2 */
+    WORKER_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** A worker's Chromium (all its processes) above this many MiB is restarted once its runs end. @defaultValue 1024 */
+    WORKER_BROWSER_MEMORY_MIB: z.coerce.number().int().min(128).max(65_536).default(1024),
     /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */
     WORKER_WEBSITE_CACHE_SIZE: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
     /** Check results a worker keeps while MongoDB cannot take them (about 2 KiB each); past it the oldest are dropped. @defaultValue 10000 */

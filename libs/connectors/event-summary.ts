@@ -22,8 +22,8 @@ export interface EventSummary {
 /** How much of a failing answer's body an alert quotes. */
 export const EXCERPT_CHARS = 300;
 
-/** The kinds that probe a service (ICMP, UDP, gRPC, WebSocket, mail, API flows): one sentence for all of them. */
-const PROBED = ['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3', 'api-flow'] as const;
+/** The kinds that probe a service (ICMP, UDP, gRPC, WebSocket, mail, API flows, browser journeys): one sentence for all of them. */
+const PROBED = ['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3', 'api-flow', 'browser'] as const;
 type ProbedEvent = `${(typeof PROBED)[number]}.${'down' | 'up'}`;
 function monitorKindsSay<T>(down: T, up: T): Record<ProbedEvent, T> {
   return Object.fromEntries(

@@ -51,6 +51,8 @@ export const EVENT_KINDS = [
   'pop3.up',
   'api-flow.down',
   'api-flow.up',
+  'browser.down',
+  'browser.up',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -15,6 +15,7 @@ export const OTHER_MONITOR_KINDS = [
   'imap',
   'pop3',
   'api-flow',
+  'browser',
 ] as const;
 export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
 
@@ -31,6 +32,7 @@ export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
   imap: 'IMAP check',
   pop3: 'POP3 check',
   'api-flow': 'API flow',
+  browser: 'browser journey',
 };
 
 /** Events that open a problem (an incident) and those that end it, for every monitor kind. */

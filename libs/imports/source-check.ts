@@ -102,7 +102,8 @@ export const normalHost = (host: string) =>
  */
 export function targetKey(kind: MonitorKind, name: string, fields: Record<string, unknown>): string {
   // A heartbeat watches its job and an API flow its journey: known by their names.
-  if (kind === 'heartbeat' || kind === 'api-flow') return JSON.stringify([kind, name.trim().toLowerCase()]);
+  if (kind === 'heartbeat' || kind === 'api-flow' || kind === 'browser')
+    return JSON.stringify([kind, name.trim().toLowerCase()]);
   const text = (key: string) => (fields[key] === undefined ? null : String(fields[key]));
   return JSON.stringify([
     kind,

@@ -72,6 +72,8 @@ export interface GuardProxy {
   readonly password: string;
   /** What was refused so far, first come first. */
   refusals(): GuardRefusal[];
+  /** The address the run's first allowed request was judged to go to (its first page), null before one. */
+  firstReached(): string | null;
   /** Stops listening and destroys every socket, open tunnels included. */
   close(): Promise<void>;
 }
@@ -188,6 +190,7 @@ class GuardingProxy implements GuardProxy {
   private readonly upstream: Agent;
   private readonly idleMs: number;
   private closed = false;
+  private first: string | null = null;
 
   constructor(
     private readonly http: Server,
@@ -221,6 +224,10 @@ class GuardingProxy implements GuardProxy {
     return this.log.list();
   }
 
+  firstReached(): string | null {
+    return this.first;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
@@ -249,7 +256,9 @@ class GuardingProxy implements GuardProxy {
     const signal = AbortSignal.timeout(this.idleMs);
     try {
       const pending = resolveGuarded(this.options.guard, newHopConnection(), hostname, port, signal);
-      return { address: await untilAborted(pending, signal) };
+      const address = await untilAborted(pending, signal);
+      this.first ??= address;
+      return { address };
     } catch (error) {
       if (error instanceof ProbeFailure && error.code === 'BLOCKED_TARGET') return { refused: error.message };
       throw error;

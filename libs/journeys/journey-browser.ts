@@ -21,8 +21,6 @@ export interface JourneyBrowserOptions {
    * restarted once its runs end. @defaultValue 1 GiB
    */
   maxMemoryBytes?: number;
-  /** The SSRF guard every run's proxy judges with (the probe's, with the operator's exemptions). */
-  guard: GuardProxyOptions['guard'];
   logger: Logger;
 }
 
@@ -71,17 +69,18 @@ export class JourneyBrowser {
   }
 
   /**
-   * Plays a journey. A run the browser broke is played once more on a fresh browser; broken again,
+   * Plays a journey, every request judged by `guard` (the probe's, with the operator's
+   * exemptions). A run the browser broke is played once more on a fresh browser; broken again,
    * `BrowserUnavailableError` (the site is not to blame).
    */
-  run(input: JourneyRunInput): Promise<JourneyRun> {
+  run(input: JourneyRunInput, guard: GuardProxyOptions['guard']): Promise<JourneyRun> {
     return this.slots.run(async () => {
-      const first = await this.runOnce(input);
+      const first = await this.runOnce(input, guard);
       if (!first.browserBroke) return first;
       this.options.logger.warn(
         'the journey browser broke under a run: launched again, the run played once more',
       );
-      const second = await this.runOnce(input);
+      const second = await this.runOnce(input, guard);
       if (!second.browserBroke) return second;
       throw new BrowserUnavailableError(
         `the browser broke twice under this journey: ${second.error ?? 'no reason'}`,
@@ -89,9 +88,9 @@ export class JourneyBrowser {
     });
   }
 
-  private async runOnce(input: JourneyRunInput): Promise<JourneyRun> {
+  private async runOnce(input: JourneyRunInput, guard: GuardProxyOptions['guard']): Promise<JourneyRun> {
     const { browser } = await this.browser();
-    const proxy = await startGuardProxy({ guard: this.options.guard });
+    const proxy = await startGuardProxy({ guard });
     this.running++;
     try {
       const run = await runJourney(browser, proxy, input);

@@ -21,8 +21,14 @@ const KEPT_TEXT_CHARS = 500;
 export const MAX_SCREENSHOT_BYTES = 2 * 1024 * 1024;
 /** A trace bigger than this (once masked) is not kept; the run says so. */
 export const MAX_TRACE_BYTES = 10 * 1024 * 1024;
-/** The failure's screenshot and a trace's end are given this long (a page that hangs must not hold the run). */
-const AFTERMATH_MS = 5_000;
+/**
+ * Of a run's deadline, what is kept back from the steps for the failure's screenshot and the
+ * trace (a fifth, 2 s at most): a page that hangs must not carry the run past its deadline.
+ */
+const aftermathMs = (deadlineMs: number) => Math.min(2_000, Math.round(deadlineMs / 5));
+
+/** Why a run failed, as its result's code: a step, a step's timeout, or the guard refusing the page. */
+export type JourneyFailure = 'STEP_FAILED' | 'TIMEOUT' | 'BLOCKED_TARGET' | 'NOT_RUN';
 
 export type StepOutcomeKind = 'passed' | 'failed' | 'skipped';
 
@@ -58,6 +64,10 @@ export interface JourneyRun {
   failedStep: number | null;
   /** Why the run failed, in words (the failing step's error, or why it could not run). */
   error: string | null;
+  /** Why the run failed, as a code (null when it passed). */
+  failure: JourneyFailure | null;
+  /** The address the run's first page was reached at (null: none was). */
+  address: string | null;
   /** The screenshot steps' images, then the page at the failure (`failure`). */
   screenshots: TakenScreenshot[];
   /** A failing run's Playwright trace (zip, secrets masked); null for a passing run or one over its bound. */
@@ -93,6 +103,34 @@ const withoutQuery = (url: string) => {
     return url.slice(0, KEPT_TEXT_CHARS);
   }
 };
+
+/** The guard's refusal of a page a `goto` went to (its host and port), if it refused it. */
+function refusalOf(refusals: readonly GuardRefusal[], url: string): GuardRefusal | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const { protocol, hostname, port } = new URL(url);
+  const hostPort = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
+  return refusals.find(
+    (refusal) => refusal.target === hostPort || refusal.target.startsWith(`${protocol}//${hostname}`),
+  );
+}
+
+/** How long the page's figures are waited for after a step. */
+const VITALS_READ_MS = 500;
+
+/** What `work` settles with within `ms`, else null (its rejection too: nothing to keep). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.catch(() => null),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const isTimeout = (error: unknown) =>
+  (error instanceof Error && error.name === 'TimeoutError') ||
+  /Timeout \d+ms exceeded/.test(errorMessage(error));
 
 /** Playwright's message without its call log, our step's in full: what a person reads in the incident. */
 function failureText(error: unknown, timeoutMs: number): string {
@@ -133,7 +171,8 @@ export async function runJourney(
   const { journey, masks } = input;
   const mask = (text: string) => maskSecrets(text, masks).slice(0, KEPT_TEXT_CHARS);
   const started = Date.now();
-  const deadline = started + input.deadlineMs;
+  const aftermath = aftermathMs(input.deadlineMs);
+  const deadline = started + input.deadlineMs - aftermath;
   const run: JourneyRun = {
     startedAt: new Date(started),
     durationMs: 0,
@@ -148,6 +187,8 @@ export async function runJourney(
     })),
     failedStep: null,
     error: null,
+    failure: null,
+    address: null,
     screenshots: [],
     trace: null,
     notKept: [],
@@ -168,7 +209,9 @@ export async function runJourney(
     watch(context, run, mask);
     const page = await context.newPage();
     const readVitalsOf = async () => {
-      const seen = readVitals(await page.evaluate(`window.${VITALS_GLOBAL}`).catch(() => null));
+      // A page still loading has no document to ask yet: its figures are read after a later step.
+      const reported = await within(page.evaluate(`window.${VITALS_GLOBAL}`), VITALS_READ_MS);
+      const seen = readVitals(reported);
       if (seen) vitals.set(seen.url, { ...seen, url: withoutQuery(mask(seen.url)) });
     };
     for (const [index, step] of journey.steps.entries()) {
@@ -185,7 +228,15 @@ export async function runJourney(
         outcome.outcome = 'passed';
       } catch (error) {
         outcome.outcome = 'failed';
-        outcome.error = mask(failureText(error, timeoutMs));
+        const refused = step.action === 'goto' ? refusalOf(proxy.refusals(), step.url) : undefined;
+        outcome.error = mask(
+          refused ? `the guard refused ${refused.target}: ${refused.reason}` : failureText(error, timeoutMs),
+        );
+        run.failure = refused
+          ? 'BLOCKED_TARGET'
+          : isTimeout(error) || timeoutMs <= 0
+            ? 'TIMEOUT'
+            : 'STEP_FAILED';
         run.failedStep = index;
         run.error = `Step ${index + 1} (${outcome.name}): ${outcome.error}`;
         run.browserBroke = !browser.isConnected() || BROKEN_BROWSER.test(errorMessage(error));
@@ -197,18 +248,22 @@ export async function runJourney(
     }
     run.passed = run.failedStep === null;
     if (!run.passed && !run.browserBroke) {
-      const png = await page.screenshot({ type: 'png', timeout: AFTERMATH_MS }).catch(() => null);
+      const png = await page
+        .screenshot({ type: 'png', timeout: Math.max(100, deadline + aftermath / 2 - Date.now()) })
+        .catch(() => null);
       if (png) keepScreenshot(run, { name: 'failure', png });
     }
     if (tracing) await keepTrace(context, run, masks);
   } catch (error) {
     // The context itself failed (the browser died, or could not make one): no step is to blame.
     run.passed = false;
+    run.failure ??= 'NOT_RUN';
     run.browserBroke ||= !browser.isConnected() || BROKEN_BROWSER.test(errorMessage(error));
     run.error ??= mask(`The journey could not run: ${errorMessage(error).split('\n')[0]}`);
   } finally {
     await context?.close().catch(() => undefined);
     run.blocked = proxy.refusals();
+    run.address = proxy.firstReached();
     run.vitals = [...vitals.values()];
     run.durationMs = Date.now() - started;
   }

@@ -52,4 +52,10 @@ export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
 export { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
+export {
+  ARTIFACT_CONTENT_TYPES,
+  type ArtifactKind,
+  RunArtifacts,
+  runArtifactIndexes,
+} from './run-artifacts.js';
 export { shownSettings } from './sealed-settings.js';

@@ -63,16 +63,22 @@ export function checkTarget(guard: TargetGuard, host: string, path = 'host', por
     ]);
 }
 
-export function intervalWithin(pkg: PackageDocument, seconds: number | undefined): void {
-  if (seconds !== undefined && seconds < pkg.limits.minCheckIntervalSeconds)
+/** The shortest interval the package allows a check of `kind`: its own for kinds that have one (browser journeys). */
+function minimumInterval(pkg: PackageDocument, kind?: ProbeKindName): number {
+  const own = kind ? PROBE_KINDS[kind].minIntervalSeconds?.({ ...pkg, limits: limitsOf(pkg) }) : undefined;
+  return Math.max(pkg.limits.minCheckIntervalSeconds, own ?? 0);
+}
+
+export function intervalWithin(
+  pkg: PackageDocument,
+  seconds: number | undefined,
+  kind?: ProbeKindName,
+): void {
+  const minimum = minimumInterval(pkg, kind);
+  if (seconds !== undefined && seconds < minimum)
     throw notAllowed(
-      `The package "${pkg.displayName}" checks at most every ${pkg.limits.minCheckIntervalSeconds} s`,
-      [
-        {
-          path: 'intervalSeconds',
-          message: `must be at least ${pkg.limits.minCheckIntervalSeconds} (the package's minimum)`,
-        },
-      ],
+      `The package "${pkg.displayName}" checks ${kind ? `a ${NOUN[kind]} ` : ''}at most every ${minimum} s`,
+      [{ path: 'intervalSeconds', message: `must be at least ${minimum} (the package's minimum)` }],
     );
 }
 
@@ -181,7 +187,7 @@ export function changedMonitor(
     next = { ...stored, ...change } as PortCheckDocument;
   } else if (stored.kind !== 'heartbeat') {
     const { name, intervalSeconds, timeoutSeconds, ...given } = body as ProbeCheckUpdate;
-    intervalWithin(pkg, intervalSeconds);
+    intervalWithin(pkg, intervalSeconds, stored.kind);
     const { settings, sealed } = completedSettings(
       stored.kind,
       { ...stored.settings, ...given },

@@ -5,6 +5,7 @@ import type { ProbeOptions } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   type DnsVerdict,
+  type JourneyRunning,
   MONITOR_KINDS,
   PROBE_KINDS,
   type ProbeContext,
@@ -37,6 +38,8 @@ export interface Gathered {
   };
   /** A DNS check's verdict judges what it learned against the check as stored (an accepted change). */
   dns?: { verdict: DnsVerdict; judge(stored: DnsCheckDocument): DnsVerdict };
+  /** Files the run made (a journey's screenshots and trace), to keep under its run's id. */
+  artifacts?: ProbeOutcome['artifacts'];
 }
 
 export interface GatherDependencies {
@@ -45,6 +48,8 @@ export interface GatherDependencies {
   region: string;
   /** Opens a probe check's sealed credentials to run it. */
   secrets: SecretBox;
+  /** The process's browser for journeys (none: a browser check cannot run here). */
+  journeys?: JourneyRunning | undefined;
 }
 
 /** Its certificate in the events when its check did not pass. */
@@ -93,6 +98,7 @@ const contextOf = (check: IntervalMonitor, pkg: PackageDocument, deps: GatherDep
   probe: deps.probe,
   timeoutMs: check.timeoutSeconds * 1000,
   alerting: pkg.alerting,
+  ...(deps.journeys ? { journeys: deps.journeys } : {}),
 });
 
 /** A port check: its kind's check, its result written as a port check's log has always kept it. */
@@ -150,7 +156,7 @@ async function gatherProbe(
   deps: GatherDependencies,
 ): Promise<Gathered> {
   const outcome = await runProbeCheck(check, contextOf(check, pkg, deps), deps.secrets);
-  const { verdict, startedAt, durationMs, address, timings, evidence } = outcome;
+  const { verdict, startedAt, durationMs, address, timings, evidence, artifacts } = outcome;
   const seen = { durationMs, address, timings, evidence };
   return {
     at: startedAt,
@@ -158,6 +164,7 @@ async function gatherProbe(
     verdict,
     seen,
     details: sslDetails(outcome.tls, startedAt, verdict),
+    ...(artifacts && artifacts.files.length > 0 ? { artifacts } : {}),
   };
 }
 

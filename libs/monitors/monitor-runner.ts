@@ -16,7 +16,7 @@ import { type DueMember, type DueSet, type IntervalLane, nextCheckAt } from '../
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { PingJobData } from './heartbeat-pings.js';
-import { heartbeatAt, kindTerms, pingVerdict } from './kinds/index.js';
+import { heartbeatAt, type JourneyRunning, kindTerms, pingVerdict } from './kinds/index.js';
 import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
   type HeardTimes,
@@ -28,6 +28,7 @@ import {
 import { heartbeatRules, PUSH_REGION } from './monitor-evaluation.js';
 import { gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
+import { keepRunArtifacts, type RunArtifacts } from './run-artifacts.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -65,6 +66,10 @@ export interface MonitorRunnerDependencies {
   /** Whether MongoDB answers now: while it does not, results and MongoDB's part of decisions wait. */
   mongo: Pick<MongoHealth, 'available'>;
   logger: Logger;
+  /** The process's browser for journeys (none: browser checks are not run by this worker). */
+  journeys?: JourneyRunning | undefined;
+  /** Where runs' files go (a journey's screenshots and trace). */
+  artifacts?: Pick<RunArtifacts, 'store'> | undefined;
 }
 
 const memberOf = (monitor: MonitorDocument): DueMember => ({
@@ -261,6 +266,7 @@ export class MonitorRunner {
     if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) return null;
     const { pkg } = subject.owner;
     const gathered = await gather(monitor, pkg, this.deps);
+    await keepRunArtifacts(this.deps, monitor, gathered, pkg.limits.resultRetentionDays);
     const { recheckSoon } = await this.committer.commit(
       {
         key: monitorKey(monitor.websiteId, { kind: monitor.kind, id: monitor.id }),

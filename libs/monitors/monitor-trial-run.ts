@@ -1,9 +1,15 @@
 import { DomainError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
 import type { PackageDocument } from '../packages/index.js';
 import { type ProbeOptions, ProbeUnavailableError } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import type { JourneyRunning } from './kinds/index.js';
 import type { IntervalMonitor, MonitorKind } from './monitor.repository.js';
 import { gather } from './monitor-gather.js';
+import { keepRunArtifacts, type RunArtifacts } from './run-artifacts.js';
+
+/** A run on request keeps its files (a journey's screenshots and trace) this long: to look at, not a history. */
+const TRIAL_RUN_FILES_DAYS = 1;
 
 /** What a check run on request answered (`runNow`): not stored, not decided. */
 export interface RunOutcome {
@@ -25,19 +31,28 @@ export interface RunOutcome {
 export async function trialRun(
   monitor: IntervalMonitor,
   pkg: PackageDocument,
-  ports: { probe: ProbeOptions; dnsResolvers: readonly string[]; secrets: SecretBox },
+  ports: {
+    probe: ProbeOptions;
+    dnsResolvers: readonly string[];
+    secrets: SecretBox;
+    journeys?: JourneyRunning | undefined;
+    artifacts?: Pick<RunArtifacts, 'store'> | undefined;
+    logger: Logger;
+  },
 ): Promise<RunOutcome> {
-  const { probe, dnsResolvers, secrets } = ports;
+  const { probe, dnsResolvers, secrets, journeys } = ports;
   const gathered = await gather(monitor, pkg, {
     probe,
     dnsResolvers,
     secrets,
     region: 'api',
+    journeys,
   }).catch((error: unknown) => {
     if (error instanceof ProbeUnavailableError)
       throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
     throw error;
   });
+  await keepRunArtifacts(ports, monitor, gathered, TRIAL_RUN_FILES_DAYS);
   const { status, cause } = gathered.verdict;
   return {
     kind: monitor.kind,

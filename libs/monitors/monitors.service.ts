@@ -2,6 +2,7 @@ import type { CustomerWithPackage } from '../customers/index.js';
 import { conflict, notAllowed, notFound } from '../errors/index.js';
 import { MONITOR_KIND_NOUNS } from '../events/index.js';
 import type { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
 import type {
   MonitorStateDocument,
   OtherResultItem,
@@ -18,7 +19,7 @@ import type { WebsiteDocument } from '../websites/index.js';
 import { newPingToken, pingTokenHash } from './heartbeat-pings.js';
 import type { DnsCheckCreate, DnsCheckUpdate } from './kinds/dns/dns.schema.js';
 import type { HeartbeatCreate, HeartbeatUpdate } from './kinds/heartbeat/heartbeat.schema.js';
-import { kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
+import { type JourneyRunning, kindTerms, PROBE_KINDS, type ProbeKindName } from './kinds/index.js';
 import type { PortCheckCreate, PortCheckUpdate } from './kinds/port/port.schema.js';
 import {
   type DnsCheckDocument,
@@ -50,6 +51,7 @@ import {
 } from './monitor-redis-entries.js';
 import { type RunOutcome, trialRun } from './monitor-trial-run.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
+import type { RunArtifacts } from './run-artifacts.js';
 import { openedSettings } from './sealed-settings.js';
 
 export interface MonitorDependencies extends MonitorRedisPorts {
@@ -65,6 +67,11 @@ export interface MonitorDependencies extends MonitorRedisPorts {
   dnsResolvers: readonly string[];
   /** Each monitor's revision, bumped after every write to it: workers keep its configuration while it holds. */
   revisions: Revisions;
+  /** The process's browser for a journey run on request (none: such a run answers that it cannot run here). */
+  journeys?: JourneyRunning | undefined;
+  /** Where a run on request keeps its files (a journey's screenshots and trace), for a day. */
+  artifacts?: Pick<RunArtifacts, 'store'> | undefined;
+  logger: Logger;
 }
 
 /** Checks run on request at once in one API process, and waiting; past that 503 (a burst cannot turn the API into a scanner). */
@@ -274,7 +281,7 @@ export class MonitorService {
     body: ProbeCheckCreate,
   ): Promise<ProbeCheckDocument> {
     const { website, pkg } = await this.admitted(organizationId, ref, kind);
-    intervalWithin(pkg, body.intervalSeconds);
+    intervalWithin(pkg, body.intervalSeconds, kind);
     const { name, intervalSeconds, timeoutSeconds, ...given } = body;
     const { settings, sealed } = completedSettings(kind, given, given, [], website, this.deps);
     timeoutFits(kind, settings, timeoutSeconds);

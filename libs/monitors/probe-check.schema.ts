@@ -17,8 +17,10 @@ const createBodyOf = (kind: ProbeKindName) =>
     .strictObject({
       kind: z.literal(kind),
       name: commonFields.name.optional(),
-      intervalSeconds: commonFields.intervalSeconds.default(300),
-      timeoutSeconds: commonFields.timeoutSeconds.default(10),
+      intervalSeconds: commonFields.intervalSeconds.default(
+        PROBE_KINDS[kind].defaults?.intervalSeconds ?? 300,
+      ),
+      timeoutSeconds: commonFields.timeoutSeconds.default(PROBE_KINDS[kind].defaults?.timeoutSeconds ?? 10),
     })
     .extend(PROBE_KINDS[kind].settings.shape)
     .meta({

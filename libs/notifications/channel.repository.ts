@@ -39,6 +39,7 @@ const ADDED_EVENT_KINDS = [
     marker: '~backfilled/notification_channels.events.probe-kinds',
   },
   { kinds: /^api-flow\./, marker: '~backfilled/notification_channels.events.api-flow' },
+  { kinds: /^browser\./, marker: '~backfilled/notification_channels.events.browser' },
 ];
 
 async function subscribeToAddedKinds(db: Db): Promise<void> {

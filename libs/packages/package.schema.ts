@@ -22,6 +22,7 @@ export const FEATURES = [
   'websocketChecks',
   'mailServerChecks',
   'apiFlows',
+  'browserChecks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -65,7 +66,14 @@ const limitFields = {
     .int()
     .min(1)
     .max(100)
-    .describe('Steps one journey may have (an API flow’s requests)'),
+    .describe('Steps one journey may have (an API flow’s requests, a browser journey’s steps)'),
+  maxBrowserJourneysPerWebsite: z.number().int().min(0).max(100),
+  minBrowserIntervalSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(86_400)
+    .describe('The shortest interval of a browser journey (each run is seconds of a browser)'),
 };
 
 const alertingFields = {
@@ -97,6 +105,9 @@ const LIMIT_DEFAULTS = {
   // Fewer than the other kinds: each API flow is up to maxStepsPerJourney requests a check.
   maxApiFlowsPerWebsite: 5,
   maxStepsPerJourney: 50,
+  // A browser run costs a worker far more than a request: few per website, every 5 minutes at most.
+  maxBrowserJourneysPerWebsite: 3,
+  minBrowserIntervalSeconds: 300,
 };
 
 /** A package's limits, with the defaults of limits added after it was stored. */

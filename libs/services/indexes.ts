@@ -10,7 +10,7 @@ import {
   rollupIndexes,
   rollupMonthIndexes,
 } from '../monitoring/index.js';
-import { monitorIndexes } from '../monitors/index.js';
+import { monitorIndexes, runArtifactIndexes } from '../monitors/index.js';
 import { monitoringNodeIndexes } from '../nodes/index.js';
 import { channelIndexes } from '../notifications/index.js';
 import { packageIndexes } from '../packages/index.js';
@@ -36,6 +36,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   statusPageIndexes,
   ...monitoringIndexes,
   ...monitorIndexes,
+  runArtifactIndexes,
   eventIndexes,
   maintenanceWindowIndexes,
   channelIndexes,

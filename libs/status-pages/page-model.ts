@@ -61,6 +61,7 @@ const MONITOR_KIND_TEXT: Record<OtherMonitorKind, string> = {
   imap: 'Mailbox (IMAP)',
   pop3: 'Mailbox (POP3)',
   'api-flow': 'API',
+  browser: 'Website journey',
 };
 
 /**

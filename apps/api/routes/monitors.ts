@@ -34,7 +34,7 @@ export function monitorRoutes(deps: { service: MonitorService; repository: Monit
       path: '/api/websites/:websiteRef/monitors',
       operationId: 'createMonitor',
       summary:
-        'Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow',
+        'Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow, browser',
       description: `Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. ${Object.values(
         PROBE_KINDS,
       )

@@ -2,6 +2,7 @@ import type { ProbeOptions } from '../../probe/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS } from '../../websites/index.js';
 import type { MonitorVerdict } from '../verdict.js';
 import { MONITOR_KINDS } from './index.js';
+import type { JourneyRunning } from './probe-kind.js';
 
 /**
  * The conformance suite's way through the kinds that are not one `check` (conformance.test.ts):
@@ -80,4 +81,20 @@ export async function checkHttp(
       secretValues: secretHeaders.map(([, value]) => value),
     }),
   };
+}
+
+/** A browser journey played by `journeys` behind a guard of `options`, as a worker plays it. */
+export async function checkBrowser(
+  journeys: JourneyRunning,
+  settings: Record<string, unknown>,
+  options: ProbeOptions,
+  timeoutMs: number,
+): Promise<Checked> {
+  const browser = MONITOR_KINDS.browser;
+  return browser.check(browser.settings.parse(settings), {
+    probe: options,
+    timeoutMs,
+    alerting: { sslExpiryWarningDays: 14 },
+    journeys,
+  });
 }

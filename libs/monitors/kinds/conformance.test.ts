@@ -14,10 +14,12 @@ import {
 } from '../../../test/support/service-servers.js';
 import { startHttpTarget } from '../../../test/support/targets.js';
 import { MONITOR_KIND_NOUNS } from '../../events/index.js';
+import { JourneyBrowser } from '../../journeys/index.js';
+import { createLogger } from '../../logging/index.js';
 import { type ProbeOptions, TlsContexts } from '../../probe/index.js';
 import { LANES } from '../../scheduler/index.js';
 import { MONITOR_CREATE_BODIES } from '../monitor-create.schema.js';
-import { type Checked, checkDns, checkHttp } from './conformance.fixtures.js';
+import { type Checked, checkBrowser, checkDns, checkHttp } from './conformance.fixtures.js';
 import { MONITOR_KINDS, type MonitorKindName } from './index.js';
 
 /**
@@ -31,6 +33,11 @@ import { MONITOR_KINDS, type MonitorKindName } from './index.js';
 const ca = issue({ commonName: 'Conformance CA', isCa: true });
 const leaf = issue({ commonName: 'svc.test', names: ['svc.test'], issuer: ca, validToDays: 60 });
 const SECRET = 'Bearer conformance-secret-value';
+const journeys = new JourneyBrowser({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  concurrency: 2,
+  logger: createLogger('test', 'silent'),
+});
 
 /** Test names go to the local servers; `blocked.test` to an address the guard refuses. */
 const probe = (
@@ -188,8 +195,30 @@ beforeAll(async () => {
     silent: { steps: [{ name: 'Quiet', request: { url: `http://svc.test:${quiet}/` } }] },
     blocked: { steps: [{ name: 'Blocked', request: { url: `http://blocked.test:${quiet}/` } }] },
   };
-});
+  // A page that shows the request it got; the secret goes in a header of every request the page makes.
+  fixtures.browser = {
+    up: {
+      secrets: { TOKEN: SECRET },
+      extraHeaders: { 'X-Token': '{{secret.TOKEN}}' },
+      steps: [
+        { action: 'goto', url: `http://svc.test:${http.port}/echo` },
+        {
+          action: 'expect',
+          that: 'text',
+          locator: { by: 'css', selector: 'body' },
+          text: { contains: 'GET' },
+        },
+      ],
+    },
+    silent: { steps: [{ action: 'goto', url: `http://svc.test:${quiet}/` }] },
+    blocked: { steps: [{ action: 'goto', url: `http://blocked.test:${quiet}/` }] },
+    check: (settings, options, timeoutMs) => checkBrowser(journeys, settings, options, timeoutMs),
+  };
+  // Launched before the tests: a timeout test measures the run, not Chromium's start.
+  await checkBrowser(journeys, fixtures.browser.up, probe(true), 10_000);
+}, 60_000);
 afterAll(async () => {
+  await journeys.close();
   await Promise.all(servers.map((server) => server.close()));
   for (const server of mute) server.close();
 });

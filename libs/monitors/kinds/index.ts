@@ -2,6 +2,7 @@ import type { OtherMonitorKind } from '../../events/index.js';
 import type { Feature, Limits } from '../../packages/index.js';
 import type { Lane } from '../../scheduler/index.js';
 import { apiFlowKind } from './api-flow/api-flow.kind.js';
+import { browserKind } from './browser/browser.kind.js';
 import { dnsKind } from './dns/dns.kind.js';
 import { grpcKind } from './grpc/grpc.kind.js';
 import { heartbeatKind } from './heartbeat/heartbeat.kind.js';
@@ -32,6 +33,7 @@ export const MONITOR_KINDS = {
   imap: imapKind,
   pop3: pop3Kind,
   'api-flow': apiFlowKind,
+  browser: browserKind,
 } satisfies { [K in MonitorKindName]: MonitorKindEntry & { kind: K } };
 
 const ENTRIES: readonly MonitorKindEntry[] = Object.values(MONITOR_KINDS);
@@ -65,6 +67,7 @@ export { heartbeatAt, pingVerdict } from './heartbeat/heartbeat.verdict.js';
 export type { MonitorKindEntry, MonitorKindName } from './kind-entry.js';
 export { portVerdict } from './port/port.verdict.js';
 export type {
+  JourneyRunning,
   ProbeContext,
   ProbeKind,
   ProbeKindName,

@@ -3,8 +3,10 @@ import type { TlsObservation } from '../../checks/index.js';
 import { certificateSummary, matchesPattern, patternProblem } from '../../checks/index.js';
 import type { FieldError } from '../../errors/index.js';
 import type { OtherMonitorKind } from '../../events/index.js';
+import type { JourneyBrowser } from '../../journeys/index.js';
 import type { Feature, Features, Limits } from '../../packages/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
+import type { RunArtifact } from '../run-artifacts.js';
 import type { MonitorVerdict } from '../verdict.js';
 import type { IntervalKindEntry } from './kind-entry.js';
 
@@ -38,6 +40,8 @@ export interface ProbeOutcome<E extends Shown = Shown, T extends StepTimings = S
   timings: T;
   /** The server certificate, where the kind does TLS (ssl events come from it). */
   tls: TlsObservation | null;
+  /** Files the run made (a journey's screenshots and trace), kept under its run's id beside the result. */
+  artifacts?: { runId: string; files: RunArtifact[] };
 }
 
 /** What a check needs besides its settings: the guard and resolver of every probe, one deadline. */
@@ -45,7 +49,12 @@ export interface ProbeContext {
   probe: ProbeOptions;
   timeoutMs: number;
   alerting: { sslExpiryWarningDays: number };
+  /** The process's browser for journeys; absent where none runs (a browser check then cannot run here). */
+  journeys?: JourneyRunning;
 }
+
+/** What a browser check needs of the process's journey browser. */
+export type JourneyRunning = Pick<JourneyBrowser, 'run'>;
 
 /** A kind checked by its probe then its verdict: the runner sees only this (settings parsed at the border). */
 export interface CheckedKind<
@@ -78,6 +87,10 @@ export interface ProbeKind<K extends ProbeKindName = ProbeKindName> extends Chec
   fields: z.ZodRawShape;
   /** The shortest timeout its settings can finish within (ICMP: its echo requests' spacing); none: any. */
   minTimeoutMs?(settings: Record<string, unknown>): number;
+  /** Its interval and timeout when a create gives none. @defaultValue 300 s and 10 s */
+  defaults?: { intervalSeconds: number; timeoutSeconds: number };
+  /** The shortest interval its package allows it (a browser journey's own); none: the package's for every check. */
+  minIntervalSeconds?(pkg: KindPackage): number;
   /** The host the check reaches (judged by the SSRF guard when written); null: the website's host. */
   hostOf(settings: Record<string, unknown>): string | null;
   /**
@@ -121,6 +134,7 @@ interface CheckedKindDefinition<
   evidence(observation: O): E;
   timings(observation: O): T;
   tls?(observation: O): TlsObservation | null;
+  artifacts?(observation: O): ProbeOutcome['artifacts'];
 }
 
 /** Builds a checked kind from its typed parts: the check is its probe, then its verdict, evidence and timings. */
@@ -155,6 +169,7 @@ export function defineCheckedKind<
         evidence: definition.evidence(observation),
         timings,
         tls: definition.tls?.(observation) ?? null,
+        ...(definition.artifacts ? { artifacts: definition.artifacts(observation) } : {}),
       };
     },
   };
@@ -169,7 +184,7 @@ export function defineProbeKind<
   T extends StepTimings,
 >(
   definition: CheckedKindDefinition<K, S, O, E, T> &
-    Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields'> & {
+    Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields' | 'defaults' | 'minIntervalSeconds'> & {
       hostOf(settings: z.output<S>): string | null;
       targetsOf?(settings: z.output<S>): KindTarget[];
       packageProblems?(settings: z.output<S>, pkg: KindPackage): FieldError[];
@@ -183,6 +198,8 @@ export function defineProbeKind<
     ...(definition.sealedRecords ? { sealedRecords: definition.sealedRecords } : {}),
     ...(definition.secretRecords ? { secretRecords: definition.secretRecords } : {}),
     fields: definition.fields,
+    ...(definition.defaults ? { defaults: definition.defaults } : {}),
+    ...(definition.minIntervalSeconds ? { minIntervalSeconds: definition.minIntervalSeconds } : {}),
     hostOf: (settings) => definition.hostOf(read(settings)),
     ...(definition.targetsOf
       ? { targetsOf: (settings: Record<string, unknown>) => definition.targetsOf?.(read(settings)) ?? [] }

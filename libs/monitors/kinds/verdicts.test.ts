@@ -241,6 +241,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       port: 'fast',
       icmp: 'slow',
       'api-flow': 'slow',
+      browser: 'slow',
     });
     // The kinds stored with their fields in `settings`: port keeps its own at the top of its document.
     expect(Object.keys(PROBE_KINDS)).toEqual([
@@ -252,6 +253,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       'imap',
       'pop3',
       'api-flow',
+      'browser',
     ]);
     // HTTP is the website itself: in every package, one per website.
     expect(MONITOR_KINDS.http).toMatchObject({ feature: null, limit: null });

@@ -719,7 +719,7 @@ export interface paths {
         };
         /**
          * Check results, newest first, in pages
-         * @description Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).
+         * @description Without `kind` and `monitorId`: the results of every monitor of the website (its HTTP check and its DNS, port and probe checks), merged newest first, each with its `kind` and `monitorId`. With `kind` (http, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow, browser): those of its monitors of that kind; with `monitorId`: that monitor’s. Pages follow `nextCursor` either way (a heartbeat’s pings are at /api/heartbeats/{id}/pings).
          */
         get: operations["listWebsiteResults"];
         put?: never;
@@ -759,6 +759,86 @@ export interface paths {
         };
         /** Uptime, downtime and response time percentiles over a period */
         get: operations["getWebsiteUptime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/browser-steps/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The browser journey format as JSON Schema (draft 2020-12), for editors and scripts
+         * @description What a browser journey is written as (`POST /api/websites/{ref}/monitors {kind: "browser", …}`): its steps and options. The rules across fields (placeholders naming a variable or secret, the first step going to a URL) are checked when written and named by path.
+         */
+        get: operations["getBrowserStepsSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/browser-steps/from-playwright": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Steps from a test Playwright’s recorder wrote (parsed, never run)
+         * @description The test as `npx playwright codegen` writes it (JavaScript or TypeScript) becomes a browser journey’s steps and the options it sets (device, locale, time zone, viewport, headers); a password typed becomes {{secret.PASSWORD}}, its value in `options.secrets`. Each statement that does not convert is named with its line and why.
+         */
+        post: operations["convertPlaywrightRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{websiteRef}/results/{resultRef}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A screenshot a browser journey’s run kept (PNG)
+         * @description `name`: a screenshot step’s name, or `failure` (the default) for the page as it was when a step failed; the names a run kept are in its evidence (`screenshots`). Kept as long as the run’s result (a run on request: a day). A client user reads its own customer’s websites’ only.
+         */
+        get: operations["getRunScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{websiteRef}/results/{resultRef}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Playwright trace of a failing browser journey’s run (zip)
+         * @description Open it with `npx playwright show-trace trace.zip` (or trace.playwright.dev): every action, the network and the page’s DOM at each step, secrets blanked. Kept for failing runs, as long as the result. A client user reads its own customer’s websites’ only.
+         */
+        get: operations["getRunTrace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1295,8 +1375,8 @@ export interface paths {
         get: operations["listWebsiteMonitors"];
         put?: never;
         /**
-         * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow
-         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **api-flow**: HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`.
+         * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow, browser
+         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **api-flow**: HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`. **browser**: A journey a real browser (Chromium) plays step by step on the site — go to, click, fill, select, check, press, hover, upload, wait for, expect, screenshot — with the device, locale, time zone, headers, basic auth and cookies given, in a fresh browser context each run, every request the page makes judged by the SSRF guard. The first step that fails stops the run, down, named in the cause; the run keeps each step’s outcome and time, the page’s console errors, failed requests, what the guard refused and each page’s Web Vitals (TTFB, FCP, LCP, CLS, INP), and a failing run the page’s screenshot and a Playwright trace (GET …/results/{runId}/screenshot and …/trace). `secrets` ({{secret.NAME}}) are sealed, shown as "(set)" and masked in every output. Steps are described by the JSON Schema at GET /api/browser-steps/schema; a Playwright recording converts with POST /api/browser-steps/from-playwright. Package feature `browserChecks`, limits `maxBrowserJourneysPerWebsite`, `maxStepsPerJourney` and `minBrowserIntervalSeconds`.
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -2491,6 +2571,7 @@ export interface components {
             websocketChecks: boolean;
             mailServerChecks: boolean;
             apiFlows: boolean;
+            browserChecks: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -2507,8 +2588,11 @@ export interface components {
             /** @description SMTP, IMAP and POP3 checks together */
             maxMailServerChecksPerWebsite: number;
             maxApiFlowsPerWebsite: number;
-            /** @description Steps one journey may have (an API flow’s requests) */
+            /** @description Steps one journey may have (an API flow’s requests, a browser journey’s steps) */
             maxStepsPerJourney: number;
+            maxBrowserJourneysPerWebsite: number;
+            /** @description The shortest interval of a browser journey (each run is seconds of a browser) */
+            minBrowserIntervalSeconds: number;
         };
         PackageAlerting: {
             /** @description Consecutive failed checks before down */
@@ -2754,7 +2838,7 @@ export interface components {
             /** @description Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status */
             monitors: {
                 /** @enum {string} */
-                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
                 id: number;
                 name: string;
                 /** @enum {string} */
@@ -2843,7 +2927,7 @@ export interface components {
         };
         MonitorCheckResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
             /** @description The monitor (GET /api/monitors/{id}) */
             monitorId: number;
             region: string;
@@ -2954,6 +3038,339 @@ export interface components {
                 p99: number | null;
             };
         };
+        JourneyStep: {
+            /** @constant */
+            action: "goto";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @description An http(s) URL, placeholders filled */
+            url: string;
+        } | {
+            /** @constant */
+            action: "click";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @enum {string} */
+            button?: "left" | "right" | "middle";
+            /** @description 2: a double click */
+            clickCount?: number;
+        } | {
+            /** @constant */
+            action: "fill";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description Replaces what the field holds; "": clears it */
+            value: string;
+        } | {
+            /** @constant */
+            action: "select";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description The option chosen, by its value or its label */
+            value?: string;
+            /** @description The options chosen in a multiple select */
+            values?: string[];
+        } | {
+            /** @constant */
+            action: "check";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @description false: unchecks
+             * @default true
+             */
+            checked: boolean;
+        } | {
+            /** @constant */
+            action: "press";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @description The element focused first; none: the page */
+            locator?: components["schemas"]["JourneyLocator"];
+            /** @description A key or a chord: Enter, Tab, ArrowDown, a, Control+A */
+            key: string;
+        } | {
+            /** @constant */
+            action: "hover";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "upload";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            file: components["schemas"]["JourneyFixtureFile"];
+        } | ({
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "element";
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @default visible
+             * @enum {string}
+             */
+            state: "visible" | "hidden" | "attached" | "detached";
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "text";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "url";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            url: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /**
+             * @description No request for 500 ms (the page has settled)
+             * @constant
+             */
+            until: "networkIdle";
+        }) | ({
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "visible";
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /**
+             * @description Hidden or absent (a text that must not show)
+             * @constant
+             */
+            that: "hidden";
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "text";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            text: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "value";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            value: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "checked";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @default true */
+            checked: boolean;
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "url";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            url: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "title";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            title: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "count";
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @default equals
+             * @enum {string}
+             */
+            op: "equals" | "notEquals" | "atLeast" | "atMost" | "greaterThan" | "lessThan";
+            count: number;
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "attribute";
+            locator: components["schemas"]["JourneyLocator"];
+            attribute: string;
+            /** @description What its value must be; none: the attribute is there */
+            value?: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        }) | {
+            /** @constant */
+            action: "screenshot";
+            /** @description The step’s and the screenshot’s name (placeholders are not filled: names are shown) */
+            name: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @default false */
+            fullPage: boolean;
+        };
+        JourneyLocator: {
+            /** @constant */
+            by: "role";
+            /** @enum {string} */
+            role: "alert" | "alertdialog" | "application" | "article" | "banner" | "blockquote" | "button" | "caption" | "cell" | "checkbox" | "code" | "columnheader" | "combobox" | "complementary" | "contentinfo" | "definition" | "deletion" | "dialog" | "directory" | "document" | "emphasis" | "feed" | "figure" | "form" | "generic" | "grid" | "gridcell" | "group" | "heading" | "img" | "insertion" | "link" | "list" | "listbox" | "listitem" | "log" | "main" | "marquee" | "math" | "meter" | "menu" | "menubar" | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "navigation" | "none" | "note" | "option" | "paragraph" | "presentation" | "progressbar" | "radio" | "radiogroup" | "region" | "row" | "rowgroup" | "rowheader" | "scrollbar" | "search" | "searchbox" | "separator" | "slider" | "spinbutton" | "status" | "strong" | "subscript" | "superscript" | "switch" | "tab" | "table" | "tablist" | "tabpanel" | "term" | "textbox" | "time" | "timer" | "toolbar" | "tooltip" | "tree" | "treegrid" | "treeitem";
+            /** @description Its accessible name (a button’s text, a field’s label) */
+            name?: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "label";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "text";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "placeholder";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "altText";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "title";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "testId";
+            id: string;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        } | {
+            /** @constant */
+            by: "css";
+            selector: string;
+            /** @description Which of the elements found: 0 the first, 1 the second, -1 the last; none: exactly one must match */
+            nth?: number;
+        };
+        JourneyFixtureFile: {
+            name: string;
+            mimeType: string;
+            /** Format: base64 */
+            contentBase64: string;
+        };
+        JourneyTextEquals: {
+            equals: string;
+        };
+        JourneyTextContains: {
+            contains: string;
+        };
+        JourneyTextMatches: {
+            matches: string;
+        };
         IncidentList: {
             items: components["schemas"]["Incident"][];
         };
@@ -2983,7 +3400,7 @@ export interface components {
         };
         IncidentMonitor: {
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
             id: number;
         };
         IncidentActor: {
@@ -3134,7 +3551,7 @@ export interface components {
             until?: string;
         };
         /** @description A heartbeat, DNS, port or probe check of a website: the fields its create route takes; credentials (a WebSocket’s Authorization header, gRPC metadata keys) are named in `secretNames`, never exported; a heartbeat’s ping URL is not exported */
-        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"] | components["schemas"]["ExportedApiFlowMonitor"];
+        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"] | components["schemas"]["ExportedApiFlowMonitor"] | components["schemas"]["ExportedBrowserMonitor"];
         ExportedHeartbeatMonitor: {
             name: string;
             schedule: components["schemas"]["HeartbeatSchedule"];
@@ -3649,6 +4066,113 @@ export interface components {
             /** @description An RE2 pattern: its first capture group, or the whole match without one */
             pattern: string;
         };
+        ExportedBrowserMonitor: {
+            /** @constant */
+            kind: "browser";
+            name: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 600
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 60
+             */
+            timeoutSeconds: number;
+            /**
+             * @description The step format’s version
+             * @default 1
+             * @constant
+             */
+            version: 1;
+            /** @description In order; the first goes to a URL */
+            steps: components["schemas"]["JourneyStep"][];
+            /**
+             * @description desktop: Desktop Chrome; phone: Pixel 7 (touch, mobile viewport)
+             * @default desktop
+             * @enum {string}
+             */
+            device: "desktop" | "phone";
+            /**
+             * @description In CSS pixels, instead of the device’s
+             * @default null
+             */
+            viewport: {
+                width: number;
+                height: number;
+            } | null;
+            /**
+             * @description The browser’s language (navigator.language, Accept-Language); null: the browser’s own (en-US)
+             * @default null
+             */
+            locale: string | null;
+            /**
+             * @description The page’s time zone; null: the worker’s own
+             * @default null
+             */
+            timezone: string | null;
+            /**
+             * @description Sent with every request the page makes; values may hold placeholders
+             * @default {}
+             */
+            extraHeaders: {
+                [key: string]: string;
+            };
+            /**
+             * @description HTTP basic auth answered for the page; the password is one of the journey’s secrets
+             * @default null
+             */
+            basicAuth: {
+                username: string;
+                password: string;
+            } | null;
+            /**
+             * @description Set before the first step; values may hold placeholders
+             * @default []
+             */
+            cookies: components["schemas"]["JourneyCookie"][];
+            /**
+             * @description Values the steps use as {{name}}, shown as written
+             * @default {}
+             */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output)
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+            id: number;
+            websiteId: number;
+            /** @description The credentials of each record, by name: write-only, not exported */
+            secretNames: {
+                secrets: string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        JourneyCookie: {
+            name: string;
+            value: string;
+            /** @description The cookie is set for this URL (or give domain) */
+            url?: string;
+            /** @description The cookie is set for this domain (.example: and its subdomains) */
+            domain?: string;
+            /** @description With domain; default / */
+            path?: string;
+            /** @description Unix time in seconds; none or -1: a session cookie */
+            expires?: number;
+            httpOnly?: boolean;
+            secure?: boolean;
+            /** @enum {string} */
+            sameSite?: "Strict" | "Lax" | "None";
+        };
         Channel: {
             id: number;
             organizationId: number;
@@ -3669,7 +4193,7 @@ export interface components {
         /** @enum {string} */
         ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
         /** @enum {string} */
-        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "test";
+        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "test";
         ChannelScope: {
             customerId?: number;
             listedOnly: boolean;
@@ -3814,7 +4338,7 @@ export interface components {
         ReportMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
             name: string;
             /** @description The host it checks; null: none (a heartbeat: its job pings) */
             target: string | null;
@@ -3839,7 +4363,7 @@ export interface components {
         ReportIncidentMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
             name: string;
         };
         ReportMailing: {
@@ -3955,7 +4479,7 @@ export interface components {
                      * @description The kind of check it became
                      * @enum {string}
                      */
-                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
                     /** @enum {string} */
                     status: "created" | "would-create" | "exists";
                     /** @description null: a dry run */
@@ -4066,7 +4590,7 @@ export interface components {
             channelId: number;
             eventId: string;
             /** @enum {string} */
-            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "test";
+            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "test";
             /**
              * @description pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel
              * @enum {string}
@@ -4094,7 +4618,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"];
+        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"] | components["schemas"]["BrowserCheck"];
         Heartbeat: {
             id: number;
             websiteId: number;
@@ -4483,6 +5007,69 @@ export interface components {
                 key: string;
             } | null;
         };
+        BrowserCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "browser";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The step format’s version
+             * @constant
+             */
+            version?: 1;
+            /** @description In order; the first goes to a URL */
+            steps?: components["schemas"]["JourneyStep"][];
+            /**
+             * @description desktop: Desktop Chrome; phone: Pixel 7 (touch, mobile viewport)
+             * @enum {string}
+             */
+            device?: "desktop" | "phone";
+            /** @description In CSS pixels, instead of the device’s */
+            viewport?: {
+                width: number;
+                height: number;
+            } | null;
+            /** @description The browser’s language (navigator.language, Accept-Language); null: the browser’s own (en-US) */
+            locale?: string | null;
+            /** @description The page’s time zone; null: the worker’s own */
+            timezone?: string | null;
+            /** @description Sent with every request the page makes; values may hold placeholders */
+            extraHeaders?: {
+                [key: string]: string;
+            };
+            /** @description HTTP basic auth answered for the page; the password is one of the journey’s secrets */
+            basicAuth?: {
+                username: string;
+                password: string;
+            } | null;
+            /** @description Set before the first step; values may hold placeholders */
+            cookies?: components["schemas"]["JourneyCookie"][];
+            /** @description Values the steps use as {{name}}, shown as written */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output) */
+            secrets?: {
+                [key: string]: string;
+            };
+        };
         HeartbeatPreview: {
             nextExpectedAt: string[];
         };
@@ -4517,7 +5104,7 @@ export interface components {
         };
         MonitorResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
             monitorId: number;
             region: string;
             /** Format: date-time */
@@ -4783,6 +5370,7 @@ export interface components {
             websocketChecks?: boolean;
             mailServerChecks?: boolean;
             apiFlows?: boolean;
+            browserChecks?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -4799,8 +5387,11 @@ export interface components {
             /** @description SMTP, IMAP and POP3 checks together */
             maxMailServerChecksPerWebsite?: number;
             maxApiFlowsPerWebsite?: number;
-            /** @description Steps one journey may have (an API flow’s requests) */
+            /** @description Steps one journey may have (an API flow’s requests, a browser journey’s steps) */
             maxStepsPerJourney?: number;
+            maxBrowserJourneysPerWebsite?: number;
+            /** @description The shortest interval of a browser journey (each run is seconds of a browser) */
+            minBrowserIntervalSeconds?: number;
         };
         PackageAlertingInput: {
             /** @description Consecutive failed checks before down */
@@ -5382,7 +5973,7 @@ export interface components {
              */
             timeoutSeconds: number;
         };
-        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"] | components["schemas"]["ApiFlowCheckCreate"];
+        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"] | components["schemas"]["ApiFlowCheckCreate"] | components["schemas"]["BrowserCheckCreate"];
         HeartbeatMonitorCreate: {
             name: string;
             schedule: components["schemas"]["HeartbeatScheduleInput"];
@@ -5792,6 +6383,343 @@ export interface components {
         };
         /** @description A value of the answer kept as {{name}} for the steps after: from the JSON body by a JSONPath, from a header, or from the body by an RE2 capture */
         ApiFlowExtractionInput: components["schemas"]["ApiFlowExtractJson"] | components["schemas"]["ApiFlowExtractHeader"] | components["schemas"]["ApiFlowExtractPattern"];
+        /** @description A journey a real browser (Chromium) plays step by step on the site — go to, click, fill, select, check, press, hover, upload, wait for, expect, screenshot — with the device, locale, time zone, headers, basic auth and cookies given, in a fresh browser context each run, every request the page makes judged by the SSRF guard. The first step that fails stops the run, down, named in the cause; the run keeps each step’s outcome and time, the page’s console errors, failed requests, what the guard refused and each page’s Web Vitals (TTFB, FCP, LCP, CLS, INP), and a failing run the page’s screenshot and a Playwright trace (GET …/results/{runId}/screenshot and …/trace). `secrets` ({{secret.NAME}}) are sealed, shown as "(set)" and masked in every output. Steps are described by the JSON Schema at GET /api/browser-steps/schema; a Playwright recording converts with POST /api/browser-steps/from-playwright. Package feature `browserChecks`, limits `maxBrowserJourneysPerWebsite`, `maxStepsPerJourney` and `minBrowserIntervalSeconds`. */
+        BrowserCheckCreate: {
+            /** @constant */
+            kind: "browser";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /**
+             * @description Seconds between checks (at least the package minimum)
+             * @default 600
+             */
+            intervalSeconds: number;
+            /**
+             * @description Seconds one check may take
+             * @default 60
+             */
+            timeoutSeconds: number;
+            /**
+             * @description The step format’s version
+             * @default 1
+             * @constant
+             */
+            version: 1;
+            /** @description In order; the first goes to a URL */
+            steps: components["schemas"]["JourneyStepInput"][];
+            /**
+             * @description desktop: Desktop Chrome; phone: Pixel 7 (touch, mobile viewport)
+             * @default desktop
+             * @enum {string}
+             */
+            device: "desktop" | "phone";
+            /**
+             * @description In CSS pixels, instead of the device’s
+             * @default null
+             */
+            viewport: {
+                width: number;
+                height: number;
+            } | null;
+            /**
+             * @description The browser’s language (navigator.language, Accept-Language); null: the browser’s own (en-US)
+             * @default null
+             */
+            locale: string | null;
+            /**
+             * @description The page’s time zone; null: the worker’s own
+             * @default null
+             */
+            timezone: string | null;
+            /**
+             * @description Sent with every request the page makes; values may hold placeholders
+             * @default {}
+             */
+            extraHeaders: {
+                [key: string]: string;
+            };
+            /**
+             * @description HTTP basic auth answered for the page; the password is one of the journey’s secrets
+             * @default null
+             */
+            basicAuth: {
+                username: string;
+                password: string;
+            } | null;
+            /**
+             * @description Set before the first step; values may hold placeholders
+             * @default []
+             */
+            cookies: components["schemas"]["JourneyCookie"][];
+            /**
+             * @description Values the steps use as {{name}}, shown as written
+             * @default {}
+             */
+            variables: {
+                [key: string]: string;
+            };
+            /**
+             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output)
+             * @default {}
+             */
+            secrets: {
+                [key: string]: string;
+            };
+        };
+        JourneyStepInput: {
+            /** @constant */
+            action: "goto";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @description An http(s) URL, placeholders filled */
+            url: string;
+        } | {
+            /** @constant */
+            action: "click";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @enum {string} */
+            button?: "left" | "right" | "middle";
+            /** @description 2: a double click */
+            clickCount?: number;
+        } | {
+            /** @constant */
+            action: "fill";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description Replaces what the field holds; "": clears it */
+            value: string;
+        } | {
+            /** @constant */
+            action: "select";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description The option chosen, by its value or its label */
+            value?: string;
+            /** @description The options chosen in a multiple select */
+            values?: string[];
+        } | {
+            /** @constant */
+            action: "check";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @description false: unchecks
+             * @default true
+             */
+            checked: boolean;
+        } | {
+            /** @constant */
+            action: "press";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @description The element focused first; none: the page */
+            locator?: components["schemas"]["JourneyLocator"];
+            /** @description A key or a chord: Enter, Tab, ArrowDown, a, Control+A */
+            key: string;
+        } | {
+            /** @constant */
+            action: "hover";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "upload";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            locator: components["schemas"]["JourneyLocator"];
+            file: components["schemas"]["JourneyFixtureFile"];
+        } | ({
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "element";
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @default visible
+             * @enum {string}
+             */
+            state: "visible" | "hidden" | "attached" | "detached";
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "text";
+            text: string;
+            /** @description Match the whole text, case-sensitively; by default a part of it, in any case */
+            exact?: boolean;
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            until: "url";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            url: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "waitFor";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /**
+             * @description No request for 500 ms (the page has settled)
+             * @constant
+             */
+            until: "networkIdle";
+        }) | ({
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "visible";
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /**
+             * @description Hidden or absent (a text that must not show)
+             * @constant
+             */
+            that: "hidden";
+            locator: components["schemas"]["JourneyLocator"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "text";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            text: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "value";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            value: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "checked";
+            locator: components["schemas"]["JourneyLocator"];
+            /** @default true */
+            checked: boolean;
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "url";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            url: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "title";
+            /** @description {equals: text}, {contains: text} or {matches: RE2 pattern}; placeholders are filled first */
+            title: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "count";
+            locator: components["schemas"]["JourneyLocator"];
+            /**
+             * @default equals
+             * @enum {string}
+             */
+            op: "equals" | "notEquals" | "atLeast" | "atMost" | "greaterThan" | "lessThan";
+            count: number;
+        } | {
+            /** @constant */
+            action: "expect";
+            /** @description What the step does, as its outcome names it */
+            name?: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @constant */
+            that: "attribute";
+            locator: components["schemas"]["JourneyLocator"];
+            attribute: string;
+            /** @description What its value must be; none: the attribute is there */
+            value?: components["schemas"]["JourneyTextEquals"] | components["schemas"]["JourneyTextContains"] | components["schemas"]["JourneyTextMatches"];
+        }) | {
+            /** @constant */
+            action: "screenshot";
+            /** @description The step’s and the screenshot’s name (placeholders are not filled: names are shown) */
+            name: string;
+            /** @description How long the step may take, in ms (default 10000) */
+            timeoutMs?: number;
+            /** @default false */
+            fullPage: boolean;
+        };
         /** @description name, intervalSeconds, timeoutSeconds and the fields of the check’s kind; unknown fields are refused */
         ProbeCheckUpdate: {
             /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
@@ -11476,7 +12404,7 @@ export interface operations {
                 to?: string;
                 limit?: number;
                 cursor?: string;
-                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow";
+                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
                 monitorId?: number;
             };
             header?: never;
@@ -11728,6 +12656,480 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Uptime"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBrowserStepsSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON Schema */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    convertPlaywrightRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A test as `npx playwright codegen` writes it (JavaScript or TypeScript); parsed, never run */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The steps, the options and what did not convert */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        steps: components["schemas"]["JourneyStep"][];
+                        options: {
+                            /**
+                             * @description desktop: Desktop Chrome; phone: Pixel 7 (touch, mobile viewport)
+                             * @enum {string}
+                             */
+                            device?: "desktop" | "phone";
+                            /** @description In CSS pixels, instead of the device’s */
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            } | null;
+                            /** @description The browser’s language (navigator.language, Accept-Language); null: the browser’s own (en-US) */
+                            locale?: string | null;
+                            /** @description The page’s time zone; null: the worker’s own */
+                            timezone?: string | null;
+                            extraHeaders?: {
+                                [key: string]: string;
+                            };
+                            secrets?: {
+                                [key: string]: string;
+                            };
+                        };
+                        unconverted: {
+                            line: number;
+                            text: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRunScreenshot: {
+        parameters: {
+            query?: {
+                /** @description A screenshot step’s name, or failure */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The website publicId (UUID) or integer id */
+                websiteRef: string;
+                /** @description The run’s id, 24 hexadecimal digits (a browser result’s evidence.runId) */
+                resultRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRunTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The website publicId (UUID) or integer id */
+                websiteRef: string;
+                /** @description The run’s id, 24 hexadecimal digits (a browser result’s evidence.runId) */
+                resultRef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             /** @description Validation failed; `errors` names each field */

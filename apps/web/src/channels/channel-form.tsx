@@ -48,6 +48,8 @@ const EVENT_LABELS: Record<EventKind, string> = {
   'pop3.up': 'Mailbox server (POP3) answering again',
   'api-flow.down': 'API flow failing at a step',
   'api-flow.up': 'API flow passing again',
+  'browser.down': 'Browser journey failing at a step',
+  'browser.up': 'Browser journey passing again',
   test: 'Test sends',
 };
 

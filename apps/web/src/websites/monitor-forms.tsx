@@ -19,6 +19,7 @@ export const NOUN: Record<Kind, string> = {
   imap: 'IMAP check',
   pop3: 'POP3 check',
   'api-flow': 'API flow',
+  browser: 'browser journey',
 };
 /** …and as a label: "Ping check" (a name such as gRPC keeps its own case). */
 export const KIND_NAME = Object.fromEntries(

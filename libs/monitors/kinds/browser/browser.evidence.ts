@@ -1,0 +1,22 @@
+import type { BrowserObservation } from './browser.verdict.js';
+
+/**
+ * What a result keeps of a run, bounded by the runner (steps, console errors, failed requests,
+ * refusals, Web Vitals) with secrets masked there; the images and the trace are files of the run
+ * (`runId`), named here so the results can link them.
+ */
+export function browserEvidence(run: BrowserObservation) {
+  return {
+    runId: run.runId,
+    steps: run.steps,
+    failedStep: run.failedStep,
+    error: run.error,
+    screenshots: run.screenshots.map((shot) => shot.name),
+    trace: run.trace !== null,
+    notKept: run.notKept,
+    consoleErrors: run.consoleErrors,
+    failedRequests: run.failedRequests,
+    blocked: run.blocked,
+    vitals: run.vitals,
+  };
+}
