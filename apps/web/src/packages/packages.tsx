@@ -31,6 +31,7 @@ const FEATURES: Array<[keyof Features, string]> = [
   ['websocketChecks', 'WebSocket checks'],
   ['mailServerChecks', 'Mail server checks (SMTP, IMAP, POP3)'],
   ['apiFlows', 'API flows (multi-step API checks)'],
+  ['browserChecks', 'Browser journeys (a real browser plays the steps)'],
 ];
 const LIMITS: Array<[keyof Limits, string]> = [
   ['maxWebsites', 'Websites per customer'],
@@ -45,7 +46,9 @@ const LIMITS: Array<[keyof Limits, string]> = [
   ['maxWebsocketChecksPerWebsite', 'WebSocket checks per website'],
   ['maxMailServerChecksPerWebsite', 'Mail server checks per website'],
   ['maxApiFlowsPerWebsite', 'API flows per website'],
+  ['maxBrowserJourneysPerWebsite', 'Browser journeys per website'],
   ['maxStepsPerJourney', 'Steps per journey'],
+  ['minBrowserIntervalSeconds', 'Shortest browser journey interval (seconds)'],
 ];
 const ALERTING: Array<[keyof Alerting, string]> = [
   ['confirmations', 'Failed checks before down'],
@@ -130,6 +133,7 @@ function perWebsite(p: Package): string {
     one(p.features.websocketChecks, p.limits.maxWebsocketChecksPerWebsite, 'WebSocket checks'),
     one(p.features.mailServerChecks, p.limits.maxMailServerChecksPerWebsite, 'mail server checks'),
     one(p.features.apiFlows, p.limits.maxApiFlowsPerWebsite, 'API flows'),
+    one(p.features.browserChecks, p.limits.maxBrowserJourneysPerWebsite, 'browser journeys'),
   ].join(', ');
 }
 
