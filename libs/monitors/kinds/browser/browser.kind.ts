@@ -1,8 +1,12 @@
 import {
-  browserJourney,
+  type BrowserJourney,
   fillJourney,
   fillPlaceholders,
   journeyFields,
+  journeyIssues,
+  journeySettings,
+  journeyTexts,
+  placeholdersIn,
   secretMasks,
 } from '../../../journeys/index.js';
 import { ProbeUnavailableError } from '../../../probe/index.js';
@@ -11,8 +15,26 @@ import { defineProbeKind } from '../probe-kind.js';
 import { browserEvidence } from './browser.evidence.js';
 import { type BrowserObservation, browserVerdict } from './browser.verdict.js';
 
+/**
+ * A journey as the engine stores it: its rules across fields, but its secrets' names checked by the
+ * engine against those sealed (`unknownSecretReferences`), since a stored journey's own `secrets`
+ * record is not kept beside the sealed values and a PATCH may keep them unsent.
+ */
+const browserSettings = journeySettings.superRefine(
+  (journey, context) => {
+    const referenced = journeyTexts(journey).flatMap(({ text }) =>
+      placeholdersIn(text)
+        .filter((placeholder) => placeholder.kind === 'secret')
+        .map((placeholder) => placeholder.name),
+    );
+    for (const issue of journeyIssues(journey, { secretNames: referenced }))
+      context.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
+  },
+  { when: (payload) => payload.issues.length === 0 },
+);
+
 /** Where a `goto` step goes once its variables are filled (secrets stand for themselves: not known when written). */
-function gotoTargets(journey: ReturnType<typeof browserJourney.parse>) {
+function gotoTargets(journey: BrowserJourney) {
   return journey.steps.flatMap((step, index) => {
     if (step.action !== 'goto') return [];
     const url = fillPlaceholders(step.url, { variables: journey.variables });
@@ -40,7 +62,7 @@ export const browserKind = defineProbeKind({
   sealedRecords: ['secrets'],
   secretRecords: ['secrets'],
   fields: journeyFields,
-  settings: browserJourney,
+  settings: browserSettings,
   defaults: { intervalSeconds: 600, timeoutSeconds: 60 },
   minIntervalSeconds: (pkg) => pkg.limits.minBrowserIntervalSeconds,
   // Its steps may go to several hosts: each `goto` is judged on its own.
