@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
@@ -64,10 +65,20 @@ describe('browser journeys through the API: written, refused, run now, their fil
   let monitorId: number;
   let ownClient: string;
   let otherClient: string;
+  /** Everything the API logged, at trace level. */
+  let logs = '';
 
   beforeAll(async () => {
     shop = await startTestShop();
-    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
+    api = await TestApi.start(
+      { ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'trace' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          logs += chunk.toString();
+          done();
+        },
+      }),
+    );
     const created = await api.createOrganization(['admin']);
     token = created.token;
     const pkg = await createPackage(api, token);
@@ -208,6 +219,17 @@ describe('browser journeys through the API: written, refused, run now, their fil
       expect(unknown.status).toBe(404);
     } finally {
       shop.faults = { noBasketButton: false, consoleError: false, failingRequest: false, hostile: false };
+    }
+  });
+
+  it('the password typed into the form is in no log line and no stored document', async () => {
+    expect(logs.length).toBeGreaterThan(1000);
+    expect(logs).not.toContain(shop.password);
+    for (const { name } of await api.db.listCollections().toArray()) {
+      // The runs' files are images and zips: the trace's text is checked above, entry by entry.
+      if (name === 'run_artifacts') continue;
+      const documents = JSON.stringify(await api.db.collection(name).find({}).toArray());
+      expect(documents, name).not.toContain(shop.password);
     }
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { inject } from 'vitest';
@@ -56,9 +57,10 @@ export class TestApi {
     readonly mongo: MongoClient,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<TestApi> {
+  /** `logs`: where the API's log lines go (a test reading them), else as LOG_LEVEL says. */
+  static async start(env: Record<string, string> = {}, logs?: Writable): Promise<TestApi> {
     const config = testConfig(env);
-    const api = await startApi(config, createLogger('api', config.LOG_LEVEL));
+    const api = await startApi(config, createLogger('api', config.LOG_LEVEL, logs));
     const mongo = new MongoClient(config.MONGODB_URL);
     await mongo.connect();
     return new TestApi(api, config, mongo);
