@@ -222,6 +222,35 @@ describe('browser journeys through the API: written, refused, run now, their fil
     }
   });
 
+  it('a test recorded on the shop (as codegen writes it) converts to steps that pass, its password a secret', async () => {
+    // The recording as written against the shop on port 4173, and the password typed then.
+    const recorded = readFileSync('test/fixtures/playwright/test-shop.spec.ts.txt', 'utf8')
+      .replaceAll('http://127.0.0.1:4173', shop.url)
+      .replaceAll('recorded-password', shop.password);
+    const converted = await api.request<{
+      steps: unknown[];
+      options: { secrets?: Record<string, string> };
+      unconverted: unknown[];
+    }>('POST', '/api/browser-steps/from-playwright', { token, body: { code: recorded } });
+    expect(converted.status).toBe(200);
+    expect(converted.body.unconverted).toEqual([]);
+    expect(JSON.stringify(converted.body.steps)).not.toContain(shop.password);
+    expect(converted.body.options.secrets).toEqual({ PASSWORD: shop.password });
+    const created = await api.request<{ id: number }>('POST', `/api/websites/${websiteRef}/monitors`, {
+      token,
+      body: {
+        kind: 'browser',
+        name: 'Recorded checkout',
+        steps: converted.body.steps,
+        secrets: converted.body.options.secrets,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const run = await api.request<Run>('POST', `/api/monitors/${created.body.id}/run`, { token });
+    expect(run.body.status, run.body.cause ?? '').toBe('up');
+    expect(run.body.evidence.steps.every((step) => step.outcome === 'passed')).toBe(true);
+  });
+
   it('the password typed into the form is in no log line and no stored document', async () => {
     expect(logs.length).toBeGreaterThan(1000);
     expect(logs).not.toContain(shop.password);
