@@ -61,17 +61,6 @@ export const LOCATORS: Record<LocatorKind, string> = {
   testId: 'Test id',
   css: 'CSS selector',
 };
-/** What a locator's one text is called, by how it finds. */
-export const LOCATOR_TEXT: Record<LocatorKind, string> = {
-  role: 'name',
-  label: 'label',
-  text: 'text',
-  placeholder: 'placeholder',
-  altText: 'alt text',
-  title: 'title',
-  testId: 'test id',
-  css: 'selector',
-};
 export const WAITS: Record<WaitKind, string> = {
   element: 'an element',
   text: 'a text to show',

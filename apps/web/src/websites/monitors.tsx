@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { lazy } from 'preact-iso';
 import { api, problemText, type Schemas } from '../api/client.js';
 import { monitorKeys, useMonitors } from '../api/monitors.js';
 import { useOrganization } from '../api/organization.js';
@@ -12,6 +13,7 @@ import { ApiFlowDetails } from './api-flow-details.js';
 import { ApiFlowForm, type ApiFlowMonitor } from './api-flow-form.js';
 import { DnsForm } from './dns-form.js';
 import { HeartbeatForm } from './heartbeat-form.js';
+import { JourneyDetails } from './journey-details.js';
 import { DnsDetails, HeartbeatDetails, POLL_MS, PortDetails } from './monitor-details.js';
 import { KIND_NAME, type Kind, NOUN } from './monitor-forms.js';
 import { PortForm } from './port-form.js';
@@ -28,6 +30,9 @@ type Monitor = Schemas['Monitor'];
 type Heartbeat = Schemas['Heartbeat'];
 type DnsCheck = Schemas['DnsCheck'];
 type PortCheck = Schemas['PortCheck'];
+type BrowserCheck = Schemas['BrowserCheck'];
+/** The journey editor and the step format's schema it checks with: loaded when a journey is edited. */
+const JourneyForm = lazy(() => import('./journey-form.js').then((m) => m.JourneyForm));
 
 /** A website's heartbeats, DNS and port checks: where each stands, and (editors) adding, changing, deleting. */
 export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
@@ -90,7 +95,8 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
       <p class="muted">
         A heartbeat hears from a job that pings (a cron job, a backup); a DNS check watches a record; a port
         check connects to a TCP service; ping, UDP, gRPC, WebSocket and mail server checks speak their
-        protocol; an API flow makes requests in order (sign in, then use the API). Times in {zone}.
+        protocol; an API flow makes requests in order (sign in, then use the API); a browser journey plays
+        steps in a real browser (sign in, search, the basket). Times in {zone}.
       </p>
       <FormError message={message ?? monitors.error} />
       {notice && <Notice>{notice}</Notice>}
@@ -136,6 +142,15 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
               {isProbe(m) && <ProbeDetails check={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
               {m.kind === 'api-flow' && (
                 <ApiFlowDetails flow={m} zone={zone} pollMs={POLL_MS} editor={editor} />
+              )}
+              {m.kind === 'browser' && (
+                <JourneyDetails
+                  journey={m}
+                  websiteRef={websiteRef}
+                  zone={zone}
+                  pollMs={POLL_MS}
+                  editor={editor}
+                />
               )}
               {editor && (
                 <ul class="inline">
@@ -195,6 +210,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
       )}
       {editor && form && editing?.kind === 'api-flow' && (
         <ApiFlowForm {...form} flow={editing.monitor as ApiFlowMonitor | null} />
+      )}
+      {editor && form && editing?.kind === 'browser' && (
+        <JourneyForm {...form} journey={editing.monitor as BrowserCheck | null} />
       )}
       {editor && form && editing?.kind === 'heartbeat' && (
         <HeartbeatForm {...form} zone={zone} heartbeat={editing.monitor as Heartbeat | null} />

@@ -1,0 +1,143 @@
+import { Field } from '../ui/form.js';
+import { errorsUnder } from './api-flow-drafts.js';
+import { ACTIONS, type Action, type StepDraft, stepDraft } from './journey-drafts.js';
+import { ActionFields } from './journey-step-fields.js';
+
+/** One step: its action, name and timeout, its action's fields; moved, removed. */
+function StepEditor({
+  draft,
+  index,
+  count,
+  errors,
+  onChange,
+  onMove,
+  onRemove,
+}: {
+  draft: StepDraft;
+  index: number;
+  count: number;
+  errors: Record<string, string>;
+  onChange: (draft: StepDraft) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  const set = (change: Partial<StepDraft>) => onChange({ ...draft, ...change });
+  const label = `Step ${index + 1}`;
+  const screenshot = draft.action === 'screenshot';
+  return (
+    <fieldset class="card journey-step">
+      <legend>
+        {label}: {draft.name || ACTIONS[draft.action]}
+      </legend>
+      {errors[''] && <p class="error-text">{errors['']}</p>}
+      <div class="row">
+        <Field label={`${label} action`} error={errors.action}>
+          {(props) => (
+            <select
+              {...props}
+              value={draft.action}
+              onChange={(e) => set({ action: e.currentTarget.value as Action })}
+            >
+              {Object.entries(ACTIONS).map(([action, text]) => (
+                <option key={action} value={action}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label={screenshot ? `${label} screenshot name` : `${label} name (optional)`}
+          error={errors.name}
+          hint={screenshot ? 'Letters, digits, spaces, _ . or -.' : 'As its outcome names it: “Sign in”.'}
+        >
+          {(props) => (
+            <input {...props} value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} />
+          )}
+        </Field>
+      </div>
+      <ActionFields draft={draft} label={label} errors={errors} set={set} />
+      <Field label={`${label} timeout (ms, optional)`} error={errors.timeoutMs} hint="Empty: 10,000.">
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            inputMode="numeric"
+            min={100}
+            max={60_000}
+            value={draft.timeoutMs}
+            onInput={(e) => set({ timeoutMs: e.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <ul class="inline">
+        <li>
+          <button type="button" class="link" disabled={index === 0} onClick={() => onMove(-1)}>
+            Move step {index + 1} up
+          </button>
+        </li>
+        <li>
+          <button type="button" class="link" disabled={index === count - 1} onClick={() => onMove(1)}>
+            Move step {index + 1} down
+          </button>
+        </li>
+        <li>
+          <button type="button" class="link" disabled={count === 1} onClick={onRemove}>
+            Remove step {index + 1}
+          </button>
+        </li>
+      </ul>
+    </fieldset>
+  );
+}
+
+/** A step's errors by their path under it; the step's own (not a field's) at ''. */
+function stepErrors(errors: Record<string, string>, index: number): Record<string, string> {
+  const own = errors[`steps.${index}`];
+  return { ...errorsUnder(errors, `steps.${index}.`), ...(own ? { '': own } : {}) };
+}
+
+/**
+ * A journey's steps in order: each added (a new one goes to a URL; its action is chosen in it),
+ * moved, removed, with the API's errors at `steps.<i>.<field>` shown at its fields.
+ */
+export function JourneyStepsEditor({
+  steps,
+  errors,
+  onChange,
+}: {
+  steps: StepDraft[];
+  /** The whole form's errors: a step's are under `steps.<i>.`. */
+  errors: Record<string, string>;
+  onChange: (steps: StepDraft[]) => void;
+}) {
+  const move = (at: number, by: -1 | 1) => {
+    const next = [...steps];
+    const [moved] = next.splice(at, 1);
+    if (moved) next.splice(at + by, 0, moved);
+    onChange(next);
+  };
+  return (
+    <>
+      {errors.steps && <p class="error-text">{errors.steps}</p>}
+      {/* Each step a group its legend numbers: no list markers beside them, the phone's width kept. */}
+      {steps.map((draft, index) => (
+        <StepEditor
+          key={draft.key}
+          draft={draft}
+          index={index}
+          count={steps.length}
+          errors={stepErrors(errors, index)}
+          onChange={(changed) => onChange(steps.map((d, i) => (i === index ? changed : d)))}
+          onMove={(by) => move(index, by)}
+          onRemove={() => onChange(steps.filter((_, i) => i !== index))}
+        />
+      ))}
+      <p>
+        <button type="button" onClick={() => onChange([...steps, stepDraft()])}>
+          Add a step
+        </button>
+      </p>
+    </>
+  );
+}
