@@ -146,6 +146,36 @@ const event = (type: EventKind, over: Partial<EventPayload['data']> = {}): Event
 });
 const EVENTS: EventKind[] = ['test', 'website.down', 'website.degraded', 'website.up', 'maintenance.started'];
 
+/** A browser journey down at a step, its screenshot kept: what every tool must show of it. */
+const FAILING_STEP = 'Step 9 (Add to basket): not done within 2 s';
+const SCREENSHOT_URL =
+  'https://monitor.agency.example/api/websites/w7/results/0123456789abcdef01234567/screenshot';
+const journeyDown = (): EventPayload => ({
+  ...event('browser.down', {
+    incident: 'inc-77',
+    incidentUrl: 'https://monitor.agency.example/incidents/inc-77',
+    screenshotUrl: SCREENSHOT_URL,
+    monitor: { kind: 'browser', monitorId: 12, name: 'Buy a teapot' },
+    result: {
+      region: 'eu-west',
+      startedAt: '2026-11-23T09:59:30.000Z',
+      httpStatus: null,
+      error: { code: 'JOURNEY_STEP_FAILED', message: FAILING_STEP },
+      checks: [],
+    },
+  }),
+  id: 'evt-journey',
+});
+
+/** A received mail's text: quoted-printable soft breaks and escapes undone. */
+const mailText = (raw: string) =>
+  Buffer.from(
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
 const allowLoopback = { allowPrivateTargets: true, exemptAddresses: [] };
 
 describe.each(CHANNEL_TYPES)('connector %s', (type) => {
@@ -219,6 +249,19 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
       expect(request.headers['content-type']).toBe('application/json');
       expect(request.json, request.body).toBeTypeOf('object');
     }
+  });
+
+  it('a failing browser journey: names the journey and its failing step, and links its screenshot', async () => {
+    const journey = journeyDown();
+    const verdict = await connector.deliver(fixture.channel(servers), journey, io());
+    expect(verdict).toMatchObject({ verdict: 'done' });
+    const told =
+      fixture.answers === 'smtp'
+        ? servers.smtp.mails.map((mail) => mailText(mail.raw)).join('\n')
+        : servers.http.requests.map((request) => request.body).join('\n');
+    expect(told).toContain('Buy a teapot');
+    expect(told).toContain(FAILING_STEP);
+    expect(told).toContain(SCREENSHOT_URL);
   });
 
   it('classifies answers: a refusal now is retried, 410 Gone disables, a lost connection is retried', async () => {

@@ -6,7 +6,7 @@ import type { TargetGuard } from '../targets/index.js';
 import { defineConnector, type OpenedChannel } from './connector.js';
 import { summarize } from './event-summary.js';
 import { allowedAddresses } from './guarded-http.js';
-import { text } from './message-parts.js';
+import { screenshotLine, text } from './message-parts.js';
 
 /** The mail an event makes: plain text, the facts one per line. */
 export function emailMessage(payload: EventPayload): { subject: string; text: string } {
@@ -18,6 +18,7 @@ export function emailMessage(payload: EventPayload): { subject: string; text: st
     status ? `Status: ${previousStatus ? `${previousStatus} → ` : ''}${status}` : null,
     summary.reason ? `Reason: ${summary.reason}` : null,
     summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    screenshotLine(summary),
     incident ? `Incident: ${summary.link ?? incident}` : null,
     `Time: ${payload.createdAt}`,
     `Event: ${payload.type} (${payload.id})`,

@@ -17,6 +17,8 @@ export interface EventSummary {
   excerpt: string | null;
   /** The incident's page in the app. */
   link: string | null;
+  /** A failing browser journey's screenshot of the page at the failing step (signing in opens it). */
+  screenshot: string | null;
 }
 
 /** How much of a failing answer's body an alert quotes. */
@@ -134,5 +136,6 @@ export function summarize(payload: EventPayload): EventSummary {
     recovery: RECOVERIES.has(payload.type),
     excerpt: excerptOf(payload.data.evidence),
     link: payload.data.incidentUrl ?? null,
+    screenshot: payload.data.screenshotUrl ?? null,
   };
 }

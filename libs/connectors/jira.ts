@@ -11,7 +11,7 @@ import {
 } from './connector.js';
 import { summarize } from './event-summary.js';
 import type { HttpAnswer, HttpCall } from './guarded-http.js';
-import { endpoint, text } from './message-parts.js';
+import { endpoint, screenshotLine, text } from './message-parts.js';
 
 const ok = (answer: HttpAnswer) => answer.status >= 200 && answer.status < 300;
 
@@ -31,6 +31,7 @@ function factsOf(payload: EventPayload): string[] {
     website ? `Website: ${website.name} (${website.url})` : null,
     summary.reason ? `Reason: ${summary.reason}` : null,
     summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    screenshotLine(summary),
     incident ? `Incident: ${summary.link ?? incident}` : null,
     `Time: ${payload.createdAt}`,
   ].filter((line): line is string => line !== null);

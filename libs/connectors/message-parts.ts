@@ -13,15 +13,20 @@ export const JSON_TYPE = { 'content-type': 'application/json' };
 
 export const text = (value: ConfigValue | undefined): string => (typeof value === 'string' ? value : '');
 
-/** The website's URL, why, what it answered, and the incident: one line each, those there are. */
+/** The website's URL, why, what it answered, the screenshot and the incident: one line each, those there are. */
 export function lines(payload: EventPayload, summary: EventSummary): string[] {
   return [
     payload.data.website?.url,
     summary.reason,
     summary.excerpt ? `Answer: ${summary.excerpt}` : null,
+    screenshotLine(summary),
     incidentLine(payload, summary),
   ].filter((line): line is string => Boolean(line));
 }
+
+/** A failing journey's screenshot, as a line of plain text. */
+export const screenshotLine = (summary: EventSummary): string | null =>
+  summary.screenshot ? `Screenshot: ${summary.screenshot}` : null;
 
 /** The incident: its page in the app when known, else its id. */
 function incidentLine(payload: EventPayload, summary: EventSummary): string | null {

@@ -44,7 +44,11 @@ export const opsgenie = requestConnector({
         description: lines(event, summary).join('\n').slice(0, 15_000),
         priority: PRIORITY[summary.severity],
         source: 'webmon',
-        details: { event: event.type, url: event.data.website?.url ?? '' },
+        details: {
+          event: event.type,
+          url: event.data.website?.url ?? '',
+          ...(summary.screenshot ? { screenshot: summary.screenshot } : {}),
+        },
       }),
     };
   },

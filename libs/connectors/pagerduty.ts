@@ -42,10 +42,14 @@ export const pagerduty = requestConnector({
                 status: event.data.status,
                 reason: summary.reason,
                 answer: summary.excerpt,
+                ...(summary.screenshot ? { screenshot: summary.screenshot } : {}),
               },
             },
             links: [
               summary.link ? { href: summary.link, text: 'Incident in webmon' } : null,
+              summary.screenshot
+                ? { href: summary.screenshot, text: 'Screenshot of the failing step' }
+                : null,
               event.data.website ? { href: event.data.website.url, text: event.data.website.name } : null,
             ].filter(Boolean),
           };

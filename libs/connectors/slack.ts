@@ -21,6 +21,7 @@ export function slackMessage(event: EventPayload, summary: EventSummary) {
     url ? `<${url}|${slackEscape(url)}>` : null,
     summary.reason ? slackEscape(summary.reason) : null,
     summary.excerpt ? `> ${slackEscape(summary.excerpt)}` : null,
+    summary.screenshot ? `<${summary.screenshot}|Screenshot of the failing step>` : null,
     summary.link ? `<${summary.link}|Open the incident>` : null,
   ].filter(Boolean);
   return {

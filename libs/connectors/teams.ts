@@ -30,6 +30,9 @@ export const teams = incomingWebhook(
             ],
             actions: [
               summary.link ? { type: 'Action.OpenUrl', title: 'Open incident', url: summary.link } : null,
+              summary.screenshot
+                ? { type: 'Action.OpenUrl', title: 'Open screenshot', url: summary.screenshot }
+                : null,
               website ? { type: 'Action.OpenUrl', title: 'Open website', url: website.url } : null,
             ].filter(Boolean),
           },

@@ -113,6 +113,12 @@ export const eventDataSchema = z.object({
   evidence: evidenceSchema.optional(),
   /** The incident's page in the app. */
   incidentUrl: z.string().optional(),
+  /**
+   * A failing browser journey's screenshot of the page at the failing step (the API's route: it
+   * answers a person signed in to the app, or a token, of the website's organization; a client
+   * user of its customer only).
+   */
+  screenshotUrl: z.string().optional(),
   /** The website's other monitor the event is about (heartbeat, DNS or port events): its kind, id and name. */
   monitor: z
     .object({ kind: z.enum(OTHER_MONITOR_KINDS), monitorId: z.number().int(), name: z.string() })

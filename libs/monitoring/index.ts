@@ -59,10 +59,12 @@ export {
 export {
   type DurableEffects,
   type EventDetails,
+  type EventLinks,
   type EventWebsite,
   type MongoWrites,
   type MonitorSubject,
   MonitorTransitions,
+  type RunScreenshot,
   type TransitionPlan,
 } from './monitor-transition.js';
 export { monitoringGauges } from './monitoring-gauges.js';

@@ -11,6 +11,7 @@ import type { MonitorStateRepository } from './monitor-state.repository.js';
 import { overviewShowsChange } from './shown-change.js';
 import {
   type DurableEffects,
+  type EventLinks,
   effectsOf,
   type MonitorSubject,
   type TransitionPlan,
@@ -19,8 +20,10 @@ import {
 export type {
   DurableEffects,
   EventDetails,
+  EventLinks,
   EventWebsite,
   MonitorSubject,
+  RunScreenshot,
   TransitionPlan,
 } from './transition-effects.js';
 
@@ -66,6 +69,8 @@ export class MonitorTransitions {
       logger: Logger;
       /** The incident's page in the app (alerts link to it). */
       incidentLink?: (incidentId: string) => string;
+      /** A failing run's screenshot (alerts link to it). */
+      screenshotLink?: EventLinks['screenshot'];
       /** Told (not waited for) when a transition changed what the overview shows of the website. */
       shownChanged?: (website: { organizationId: number; customerId: number; id: number }) => void;
     },
@@ -107,7 +112,14 @@ export class MonitorTransitions {
         if (!plan) return { result: unchanged };
         decided = { before: state, at: plan.at };
         if (lease.lost) return { result: { ...unchanged, refused: true } };
-        const { next, effects } = effectsOf(website, state, plan, lease, this.deps.incidentLink);
+        const { next, effects } = effectsOf(
+          website,
+          state,
+          plan,
+          lease,
+          this.deps.incidentLink,
+          this.deps.screenshotLink,
+        );
         let kept: DurableEffects | null;
         try {
           kept = await this.writeOrKeep(

@@ -23,8 +23,23 @@ export type EventWebsite = Pick<
 export type MonitorSubject = Pick<EventWebsite, 'organizationId' | 'id'> &
   Partial<EventWebsite> & { monitor?: (MonitorRef & { name?: string }) | null };
 
-/** What events carry besides the website, the statuses and the incident. */
-export type EventDetails = { result: ResultSummary | null } & Partial<
+/** A failing run's screenshot (a browser journey's page at its failing step): its run and name. */
+export interface RunScreenshot {
+  runId: string;
+  name: string;
+}
+
+/** Where alerts link to: the app's incident page, a run's screenshot (absent: no link). */
+export interface EventLinks {
+  incident?: ((incidentId: string) => string) | undefined;
+  screenshot?: ((websitePublicId: string, shot: RunScreenshot) => string) | undefined;
+}
+
+/**
+ * What events carry besides the website, the statuses and the incident; `screenshot` is carried as
+ * its link (`screenshotUrl`).
+ */
+export type EventDetails = { result: ResultSummary | null; screenshot?: RunScreenshot } & Partial<
   Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement' | 'dnsChange'>
 >;
 
@@ -68,6 +83,8 @@ export function effectsOf(
   lease: Lease,
   /** The incident's page in the app (alerts link to it). */
   incidentLink: ((incidentId: string) => string) | undefined,
+  /** A failing run's screenshot (alerts link to it). */
+  screenshotLink?: EventLinks['screenshot'],
 ): { next: MonitorStateDocument; effects: DurableEffects } {
   const { outcome, at } = plan;
   const transition = derivedId(monitorKey(base.websiteId, base.monitor), base.fence, plan.trigger);
@@ -101,6 +118,11 @@ export function effectsOf(
   const createdAt = new Date();
   const incident = next.openIncidentId ?? base.openIncidentId;
   const incidentUrl = incident && incidentLink ? { incidentUrl: incidentLink(incident) } : {};
+  const { screenshot, ...details } = plan.details;
+  const screenshotUrl =
+    screenshot && screenshotLink && website.publicId !== undefined
+      ? { screenshotUrl: screenshotLink(website.publicId, screenshot) }
+      : {};
   const told = outcome.events.flatMap((event) => {
     const type = base.monitor ? monitorEventKind(base.monitor.kind, event.type) : event.type;
     return type ? [{ ...event, type }] : [];
@@ -126,11 +148,12 @@ export function effectsOf(
           url: website.url,
           customerId: website.customerId,
         },
-        ...plan.details,
+        ...details,
         previousStatus,
         status,
         incident,
         ...incidentUrl,
+        ...screenshotUrl,
         ...monitorNamed,
         ...(reminder ? { reminder } : {}),
       },

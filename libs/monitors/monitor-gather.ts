@@ -149,6 +149,16 @@ export async function runProbeCheck(
   return { ...outcome, evidence: redacted(outcome.evidence, sealedValues(opened, sealed)) };
 }
 
+/** A failing run's screenshot of the page at the failure, when it kept one: alerts link to it. */
+function failureScreenshot(
+  artifacts: ProbeOutcome['artifacts'],
+  verdict: MonitorVerdict,
+): Partial<EventDetails> {
+  if (verdict.status === 'up' || !artifacts) return {};
+  const kept = artifacts.files.some((file) => file.kind === 'screenshot' && file.name === 'failure');
+  return kept ? { screenshot: { runId: artifacts.runId, name: 'failure' } } : {};
+}
+
 /** A check of a probe kind: its kind gathers and decides. */
 async function gatherProbe(
   check: ProbeCheckDocument,
@@ -163,7 +173,7 @@ async function gatherProbe(
     result: { region: deps.region, status: verdict.status, cause: verdict.cause, ...seen },
     verdict,
     seen,
-    details: sslDetails(outcome.tls, startedAt, verdict),
+    details: { ...sslDetails(outcome.tls, startedAt, verdict), ...failureScreenshot(artifacts, verdict) },
     ...(artifacts && artifacts.files.length > 0 ? { artifacts } : {}),
   };
 }

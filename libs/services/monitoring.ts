@@ -10,8 +10,19 @@ import {
   IncidentTimelines,
   MonitorStateRepository,
   MonitorTransitions,
+  type RunScreenshot,
 } from '../monitoring/index.js';
 import type { Redis } from '../redis/index.js';
+
+/**
+ * A run's screenshot as the API serves it (the app has no page of a run yet): a person signed in to
+ * the app opens it from an alert (the session cookie goes with a link followed from another site),
+ * anyone else is asked to sign in; a client user sees its own customer's only.
+ */
+function runScreenshotPath(websitePublicId: string, shot: RunScreenshot): string {
+  const path = `/api/websites/${encodeURIComponent(websitePublicId)}/results/${encodeURIComponent(shot.runId)}/screenshot`;
+  return shot.name === 'failure' ? path : `${path}?name=${encodeURIComponent(shot.name)}`;
+}
 
 /** The one path by which monitor states change, and what it writes to (the API and the worker). */
 export interface MonitoringPath {
@@ -56,7 +67,11 @@ export function createMonitoringPath(deps: {
     logger,
     // Without PUBLIC_URL the app's address as people reach it is unknown: alerts carry no link.
     ...(config.PUBLIC_URL
-      ? { incidentLink: (id: string) => appLink(config, `/incidents/${id}`).toString() }
+      ? {
+          incidentLink: (id: string) => appLink(config, `/incidents/${id}`).toString(),
+          screenshotLink: (websitePublicId: string, shot: RunScreenshot) =>
+            appLink(config, runScreenshotPath(websitePublicId, shot)).toString(),
+        }
       : {}),
     shownChanged: (website) =>
       void feed.changed({
