@@ -158,4 +158,47 @@ describe('buildStatusPage', () => {
       expect.objectContaining({ website: 'W1 · Outgoing mail: MX', open: true, durationSeconds: 3600 }),
     ]);
   });
+  it('a browser journey and an API flow are components of their website: status, day bars and incidents in plain words, no cause', () => {
+    const data = buildStatusPage({
+      ...base,
+      websites: [
+        {
+          ...website(1, 'up'),
+          lastCheckedAt: new Date('2026-11-23T11:59:00Z'),
+          monitors: [
+            {
+              kind: 'browser',
+              name: 'Checkout',
+              health: 'down',
+              history: {
+                createdAt: new Date('2026-11-22T12:00:00Z'),
+                incidents: [{ startedAt: new Date('2026-11-23T10:00:00Z'), resolvedAt: null }],
+              },
+            },
+            {
+              kind: 'api-flow',
+              name: 'Sign in',
+              health: 'up',
+              history: { createdAt: new Date('2026-11-22T12:00:00Z'), incidents: [] },
+            },
+          ],
+        },
+      ],
+    });
+    const [journey, flow] = data.websites[0]?.monitors ?? [];
+    expect(journey).toMatchObject({
+      kind: 'Website journey',
+      name: 'Checkout',
+      status: 'down',
+      statusText: 'Down',
+    });
+    expect(journey?.days.at(-1)).toMatchObject({ date: '2026-11-23', downtimeSeconds: 7200 });
+    expect(journey?.uptime90dPercent).toBeCloseTo((1 - 7200 / 86_400) * 100, 2);
+    expect(flow).toMatchObject({ kind: 'API', name: 'Sign in', status: 'up', uptime90dPercent: 100 });
+    expect(flow?.days.at(-1)?.uptimePercent).toBe(100);
+    expect(data.overall.state).toBe('partial-outage');
+    expect(data.incidents).toEqual([
+      expect.objectContaining({ website: 'W1 · Website journey: Checkout', open: true, note: null }),
+    ]);
+  });
 });
