@@ -27,6 +27,11 @@ export interface TestShop {
   searchDelayMs: number;
   /** Requests the shop answered, by path (a test sees what a run asked for). */
   requests: Map<string, number>;
+  /**
+   * Told of each answer once sent, with when its request arrived and when its answer ended
+   * (`performance.now()`): a benchmark sums the time a journey waited on the shop. None by default.
+   */
+  onAnswered?: (answer: { method: string; path: string; startedAt: number; endedAt: number }) => void;
   close(): Promise<void>;
 }
 
@@ -82,8 +87,17 @@ export async function startTestShop(): Promise<TestShop> {
     send(res, status, 'application/json', JSON.stringify(value), headers);
 
   const server = createServer((req, res) => {
+    const startedAt = performance.now();
     const url = new URL(req.url ?? '/', 'http://shop.test');
     shop.requests.set(url.pathname, (shop.requests.get(url.pathname) ?? 0) + 1);
+    res.once('finish', () =>
+      shop.onAnswered?.({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        startedAt,
+        endedAt: performance.now(),
+      }),
+    );
     void route(req, res, url).catch(() => send(res, 500, 'text/plain', 'error'));
   });
 
