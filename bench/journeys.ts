@@ -53,7 +53,7 @@ import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
 import type { PlayedRun, PlayerSetup } from './support/journey-player.js';
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { descendantsCpuSeconds, MiB, sampleTreeMemory, treeMemory } from './support/process-tree.js';
-import { shopJourney, shopJourneyPhases } from './support/shop-journey.js';
+import { phaseOfAction, shopJourney, shopJourneyPhases } from './support/shop-journey.js';
 
 const PARTS = ['runs', 'throughput', 'lag'] as const;
 type Part = (typeof PARTS)[number];
@@ -231,7 +231,7 @@ async function perRun(shop: TestShop): Promise<void> {
     console.log(
       `   peak while measuring: PSS player + Chromium ${mib(peak.pss)} MiB; RSS player ${mib(peak.rootRss)} MiB, Chromium's ${peak.descendants} processes ${mib(peak.descendantsRss)} MiB summed (shared pages in each)`,
     );
-    const phaseOf = phases.flatMap((phase, index) => phase.actions.map(() => index));
+    const phaseOf = phaseOfAction(shop);
     console.log(`   ${'step (median ms over runs)'.padEnd(38)} ${'ms'.padStart(8)}`);
     phases.forEach((phase, index) => {
       const times = measured.map((m) =>
