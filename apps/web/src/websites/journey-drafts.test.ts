@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { journeyStep } from '../../../../libs/journeys/journey-steps.schema.js';
-import {
-  type BrowserCheck,
-  errorAt,
-  type JourneyStep,
-  optionsDraft,
-  optionsOf,
-  type StepDraft,
-  shownFields,
-  stepDraft,
-  stepOf,
-  withRecording,
-} from './journey-drafts.js';
+import type { BrowserCheck, JourneyStep } from './journey-choices.js';
+import { errorAt, type StepDraft, shownFields, stepDraft, stepOf } from './journey-drafts.js';
+import { optionsDraft, optionsOf, withRecording } from './journey-options-draft.js';
 
 const button = { by: 'role', role: 'button', name: 'Sign in' } as const;
 const field = { by: 'label', text: 'Email', exact: true } as const;

@@ -1,108 +1,25 @@
-import { ARIA_ROLES } from '../../../../libs/journeys/aria-roles.js';
-import type { Schemas } from '../api/client.js';
-import type { paths } from '../api/schema.js';
-import { type Row, type SecretRow, secretsOf } from './api-flow-drafts.js';
+import type {
+  Action,
+  AriaRole,
+  AssertionKind,
+  CountOperator,
+  ElementState,
+  FixtureFile,
+  JourneyStep,
+  JourneyStepSent,
+  Locator,
+  LocatorKind,
+  MatchHow,
+  MouseButton,
+  TextMatch,
+  WaitKind,
+} from './journey-choices.js';
 
 /*
- * A browser journey's steps and options as its form holds them, and as the API takes them (pure:
+ * A browser journey's steps as its form holds them, and as the API takes them (pure:
  * no component, no request). The types are the API's generated ones, so a change in its document
  * breaks the compile here instead of drifting.
  */
-
-/** A browser journey as the API shows it. */
-export type BrowserCheck = Schemas['BrowserCheck'];
-/** A step as the API shows it, and as the form sends it. */
-export type JourneyStep = Schemas['JourneyStep'];
-export type JourneyStepSent = Schemas['JourneyStepInput'];
-/** What the form sends for a journey: the API's create body without its kind (added on create). */
-export type JourneyBody = Omit<Schemas['BrowserCheckCreate'], 'kind'>;
-type OptionsSent = Omit<JourneyBody, 'name' | 'intervalSeconds' | 'timeoutSeconds' | 'version' | 'steps'>;
-/** The recorder's conversion of a Playwright test. */
-export type Recording =
-  paths['/api/browser-steps/from-playwright']['post']['responses'][200]['content']['application/json'];
-
-export type Action = JourneyStep['action'];
-type StepOf<A extends Action> = Extract<JourneyStep, { action: A }>;
-type Locator = Schemas['JourneyLocator'];
-export type LocatorKind = Locator['by'];
-export type AriaRole = Extract<Locator, { by: 'role' }>['role'];
-export type WaitKind = StepOf<'waitFor'>['until'];
-export type AssertionKind = StepOf<'expect'>['that'];
-export type ElementState = Extract<StepOf<'waitFor'>, { until: 'element' }>['state'];
-export type CountOperator = Extract<StepOf<'expect'>, { that: 'count' }>['op'];
-type TextMatch = Extract<StepOf<'expect'>, { that: 'url' }>['url'];
-export type MatchHow = TextMatch extends infer M ? (M extends unknown ? keyof M : never) : never;
-export type MouseButton = NonNullable<StepOf<'click'>['button']>;
-export type FixtureFile = StepOf<'upload'>['file'];
-export type Device = JourneyBody['device'];
-type Cookie = Schemas['JourneyCookie'];
-
-/** Each choice in words, in the order the form offers them (typed by the API's unions: none missing). */
-export const ACTIONS: Record<Action, string> = {
-  goto: 'Go to a URL',
-  click: 'Click',
-  fill: 'Fill in a field',
-  select: 'Choose an option',
-  check: 'Check or uncheck',
-  press: 'Press a key',
-  hover: 'Hover',
-  upload: 'Upload a file',
-  waitFor: 'Wait for',
-  expect: 'Expect',
-  screenshot: 'Take a screenshot',
-};
-export const LOCATORS: Record<LocatorKind, string> = {
-  role: 'Role and name',
-  label: 'Label',
-  text: 'Text',
-  placeholder: 'Placeholder',
-  altText: 'Alt text',
-  title: 'Title',
-  testId: 'Test id',
-  css: 'CSS selector',
-};
-export const WAITS: Record<WaitKind, string> = {
-  element: 'an element',
-  text: 'a text to show',
-  url: 'the URL',
-  networkIdle: 'the network to settle',
-};
-export const ASSERTIONS: Record<AssertionKind, string> = {
-  visible: 'an element is visible',
-  hidden: 'an element is hidden or absent',
-  text: 'an element’s text',
-  value: 'a field’s value',
-  checked: 'a box is checked (or not)',
-  url: 'the page’s URL',
-  title: 'the page’s title',
-  count: 'how many elements match',
-  attribute: 'an element’s attribute',
-};
-export const STATES: Record<ElementState, string> = {
-  visible: 'visible',
-  hidden: 'hidden',
-  attached: 'in the page',
-  detached: 'gone from the page',
-};
-export const OPERATORS: Record<CountOperator, string> = {
-  equals: 'exactly',
-  notEquals: 'not',
-  atLeast: 'at least',
-  atMost: 'at most',
-  greaterThan: 'more than',
-  lessThan: 'fewer than',
-};
-export const MATCHES: Record<MatchHow, string> = {
-  equals: 'equals',
-  contains: 'contains',
-  matches: 'matches (RE2 pattern)',
-};
-export const BUTTONS: Record<MouseButton, string> = { left: 'left', right: 'right', middle: 'middle' };
-export const DEVICES: Record<Device, string> = {
-  desktop: 'Desktop (Chrome)',
-  phone: 'Phone (Pixel 7: touch, mobile viewport)',
-};
-export const ROLES: readonly AriaRole[] = ARIA_ROLES;
 
 /** How a step finds its element: one text, whatever it finds by (a role's name, a label, a selector…). */
 export interface LocatorDraft {
@@ -481,153 +398,4 @@ export function errorAt(errors: Record<string, string>, ...paths: string[]): str
     if (found) return found[1];
   }
   return undefined;
-}
-
-/** A cookie as the form holds it: what it is set for (a URL, else a domain); the rest kept as stored. */
-export interface CookieDraft {
-  name: string;
-  value: string;
-  scope: string;
-  kept: Omit<Cookie, 'name' | 'value' | 'url' | 'domain'>;
-}
-
-/** A journey's browser and values as the form holds them. */
-export interface OptionsDraft {
-  device: Device;
-  /** The viewport's width and height: both empty, the device's. */
-  width: string;
-  height: string;
-  locale: string;
-  timezone: string;
-  headers: Row[];
-  /** HTTP basic auth: empty, none; the password is one of the secrets, by its name. */
-  basicUser: string;
-  basicSecret: string;
-  cookies: CookieDraft[];
-  variables: Row[];
-  secrets: SecretRow[];
-}
-
-const rowsOf = (record: Record<string, string> | undefined): Row[] =>
-  Object.entries(record ?? {}).map(([name, value]) => ({ name, value }));
-const recordOf = (rows: readonly Row[]): Record<string, string> =>
-  Object.fromEntries(rows.filter((row) => row.name.trim() !== '').map((row) => [row.name.trim(), row.value]));
-const SECRET_REFERENCE = /^\{\{\s*secret\.([A-Za-z0-9_]+)\s*\}\}$/;
-
-export function optionsDraft(journey?: BrowserCheck | null): OptionsDraft {
-  return {
-    device: journey?.device ?? 'desktop',
-    width: journey?.viewport ? String(journey.viewport.width) : '',
-    height: journey?.viewport ? String(journey.viewport.height) : '',
-    locale: journey?.locale ?? '',
-    timezone: journey?.timezone ?? '',
-    headers: rowsOf(journey?.extraHeaders),
-    basicUser: journey?.basicAuth?.username ?? '',
-    basicSecret: SECRET_REFERENCE.exec(journey?.basicAuth?.password ?? '')?.[1] ?? '',
-    cookies: (journey?.cookies ?? []).map(({ name, value, url, domain, ...kept }) => ({
-      name,
-      value,
-      scope: url ?? domain ?? '',
-      kept,
-    })),
-    variables: rowsOf(journey?.variables),
-    // A stored secret comes back by name only: kept as "(set)" unless replaced or removed.
-    secrets: Object.keys(journey?.secrets ?? {}).map((name) => ({
-      name,
-      value: '',
-      stored: true,
-      removed: false,
-    })),
-  };
-}
-
-/** The options as the API takes them: empty fields are the defaults (null), the secrets write-only. */
-export function optionsOf(draft: OptionsDraft): OptionsSent {
-  const secret = draft.basicSecret.trim();
-  return {
-    device: draft.device,
-    viewport:
-      draft.width.trim() === '' && draft.height.trim() === ''
-        ? null
-        : { width: Number(draft.width), height: Number(draft.height) },
-    locale: draft.locale.trim() || null,
-    timezone: draft.timezone.trim() || null,
-    extraHeaders: recordOf(draft.headers),
-    basicAuth:
-      draft.basicUser.trim() === ''
-        ? null
-        : {
-            username: draft.basicUser.trim(),
-            // Its name, or the placeholder as written: the API names a wrong one at basicAuth.password.
-            password: secret.startsWith('{{') ? secret : `{{secret.${secret}}}`,
-          },
-    cookies: draft.cookies
-      .filter((cookie) => cookie.name.trim() !== '')
-      .map(({ name, value, scope, kept }) => ({
-        name: name.trim(),
-        value,
-        ...(/^https?:/i.test(scope.trim()) ? { url: scope.trim() } : { domain: scope.trim() }),
-        ...kept,
-      })),
-    variables: recordOf(draft.variables),
-    secrets: secretsOf(draft.secrets),
-  };
-}
-
-/**
- * The editor with a recording's steps and options: its steps replace the editor's (or follow them,
- * `keep`; a blank step is dropped either way), its device, viewport, locale and time zone replace
- * the editor's, its headers and secrets join them (a secret of the same name gets the recording's
- * value, as a replacement of a stored one does).
- */
-export function withRecording(
-  editor: { steps: StepDraft[]; options: OptionsDraft },
-  recording: Recording,
-  keep: boolean,
-): { steps: StepDraft[]; options: OptionsDraft } {
-  const recorded = recording.steps.map((step) => stepDraft(step));
-  const steps =
-    recorded.length === 0
-      ? editor.steps
-      : [...(keep ? editor.steps.filter((s) => !isBlank(s)) : []), ...recorded];
-  const given = recording.options;
-  const options = { ...editor.options };
-  if (given.device) options.device = given.device;
-  if (given.viewport !== undefined) {
-    options.width = given.viewport ? String(given.viewport.width) : '';
-    options.height = given.viewport ? String(given.viewport.height) : '';
-  }
-  if (given.locale !== undefined) options.locale = given.locale ?? '';
-  if (given.timezone !== undefined) options.timezone = given.timezone ?? '';
-  options.headers = joined(
-    options.headers,
-    given.extraHeaders,
-    (row, value) => ({ ...row, value }),
-    (name, value) => ({
-      name,
-      value,
-    }),
-  );
-  options.secrets = joined(
-    options.secrets,
-    given.secrets,
-    (row, value) => ({ ...row, value, removed: false }),
-    (name, value) => ({ name, value, stored: false, removed: false }),
-  );
-  return { steps, options };
-}
-
-function joined<R extends Row>(
-  rows: readonly R[],
-  record: Record<string, string> | undefined,
-  replaced: (row: R, value: string) => R,
-  added: (name: string, value: string) => R,
-): R[] {
-  const next = [...rows];
-  for (const [name, value] of Object.entries(record ?? {})) {
-    const at = next.findIndex((row) => row.name.trim() === name);
-    if (at === -1) next.push(added(name, value));
-    else next[at] = replaced(next[at] as R, value);
-  }
-  return next;
 }

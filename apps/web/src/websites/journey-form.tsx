@@ -3,17 +3,9 @@ import { journeySettings } from '../../../../libs/journeys/journey-options.schem
 import { api } from '../api/client.js';
 import { Field } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
-import {
-  type BrowserCheck,
-  type JourneyBody,
-  optionsDraft,
-  optionsOf,
-  type StepDraft,
-  shownFields,
-  stepDraft,
-  stepOf,
-  withRecording,
-} from './journey-drafts.js';
+import type { BrowserCheck, JourneyBody } from './journey-choices.js';
+import { type StepDraft, shownFields, stepDraft, stepOf } from './journey-drafts.js';
+import { optionsDraft, optionsOf, withRecording } from './journey-options-draft.js';
 import { JourneyOptionsFields } from './journey-options-fields.js';
 import { RecorderImport } from './journey-recorder.js';
 import { JourneyStepsEditor } from './journey-steps-editor.js';

@@ -1,6 +1,8 @@
 import { Check, Field } from '../ui/form.js';
 import { type Row, SEALED, type SecretRow } from './api-flow-drafts.js';
-import { type CookieDraft, DEVICES, type Device, errorAt, type OptionsDraft } from './journey-drafts.js';
+import { DEVICES, type Device } from './journey-choices.js';
+import { errorAt } from './journey-drafts.js';
+import type { CookieDraft, OptionsDraft } from './journey-options-draft.js';
 import { Choice } from './monitor-forms.js';
 
 /** The API's refusals of a row's name (its own words); its other refusals are of the value. */
@@ -188,8 +190,8 @@ export function JourneyOptionsFields({
       <fieldset>
         <legend>Secrets</legend>
         <p class="hint">
-          Values the steps use as {'{{secret.NAME}}'}, such as a password: write-only, never shown again,
-          masked in every run’s steps, screenshots’ names, trace and alerts.
+          Values the steps use as {'{{secret.NAME}}'}, such as a password: write-only (never shown again) and
+          masked in what a run keeps, its trace and alerts.
         </p>
         <NameValueRows<SecretRow>
           noun="secret"

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, fieldErrors, type Problem, problemText } from '../api/client.js';
 import { Check, Field, FormError } from '../ui/form.js';
-import type { Recording } from './journey-drafts.js';
+import type { Recording } from './journey-options-draft.js';
 
 /**
  * The recorder import box: a test `npx playwright codegen` wrote, pasted and converted by the API

@@ -90,7 +90,7 @@ export function JourneyRunView({ websiteRef, evidence }: { websiteRef: string; e
               <span class={OUTCOME_CLASS[step.outcome]}>
                 <span aria-hidden="true">{OUTCOME[step.outcome]} </span>
                 <span class="visually-hidden">{step.outcome}: </span>
-                {sentence(step.name)}
+                {step.action === 'screenshot' ? `Screenshot “${step.name}”` : sentence(step.name)}
                 {step.outcome === 'skipped' ? ' (not played)' : ` in ${ms(step.durationMs)}`}
               </span>
               {step.error && <p class="step-error error-text">{step.error}</p>}

@@ -1,195 +1,20 @@
 import { useState } from 'preact/hooks';
 import { Check, Field } from '../ui/form.js';
 import {
-  type AriaRole,
   ASSERTIONS,
   type AssertionKind,
-  BUTTONS,
   type CountOperator,
   type ElementState,
-  errorAt,
-  hasLocator,
-  LOCATORS,
-  type LocatorDraft,
-  type LocatorKind,
-  MATCHES,
-  type MatchDraft,
-  type MatchHow,
-  type MouseButton,
   OPERATORS,
-  ROLES,
   STATES,
-  type StepDraft,
   WAITS,
   type WaitKind,
-} from './journey-drafts.js';
-import { Choice } from './monitor-forms.js';
+} from './journey-choices.js';
+import { errorAt, hasLocator } from './journey-drafts.js';
+import { Checked, type FieldsProps, LocatorFields, MatchFields, TextField } from './journey-step-parts.js';
 
-/** What a locator's one text field is labelled, by how it finds. */
-const LOCATOR_TEXT: Record<LocatorKind, string> = {
-  role: 'element name',
-  label: 'label text',
-  text: 'text',
-  placeholder: 'placeholder text',
-  altText: 'alt text',
-  title: 'title text',
-  testId: 'test id',
-  css: 'CSS selector',
-};
 /** Read in full, so the file a step uploads is kept with the journey (the API bounds its size). */
 const MAX_FILE_BYTES = 256 * 1024;
-
-interface FieldsProps {
-  draft: StepDraft;
-  /** "Step 3": what every control's label starts with, so each is named on its own. */
-  label: string;
-  /** This step's errors, by their path under it (`locator.text`). */
-  errors: Record<string, string>;
-  set: (change: Partial<StepDraft>) => void;
-}
-
-/** How the step finds its element: by role and name, label, text… or CSS, and which of several. */
-function LocatorFields({ draft, label, errors, set }: FieldsProps) {
-  const locator = draft.locator;
-  const setLocator = (change: Partial<LocatorDraft>) => set({ locator: { ...locator, ...change } });
-  const textPath = { role: 'name', testId: 'id', css: 'selector' }[locator.by as string] ?? 'text';
-  return (
-    <div class="row">
-      <Field label={`${label} finds by`} error={errors['locator.by']}>
-        {(props) => (
-          <select
-            {...props}
-            value={locator.by}
-            onChange={(e) => setLocator({ by: e.currentTarget.value as LocatorKind })}
-          >
-            {Object.entries(LOCATORS).map(([by, text]) => (
-              <option key={by} value={by}>
-                {text}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      {locator.by === 'role' && (
-        <Field label={`${label} role`} error={errors['locator.role']}>
-          {(props) => (
-            <select
-              {...props}
-              value={locator.role}
-              onChange={(e) => setLocator({ role: e.currentTarget.value as AriaRole })}
-            >
-              {ROLES.map((role) => (
-                <option key={role}>{role}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-      )}
-      <Field
-        label={`${label} ${LOCATOR_TEXT[locator.by]}${locator.by === 'role' ? ' (optional)' : ''}`}
-        error={errorAt(errors, `locator.${textPath}`, 'locator')}
-        hint={locator.by === 'css' ? 'The last resort: it breaks when the markup changes.' : undefined}
-      >
-        {(props) => (
-          <input
-            {...props}
-            spellcheck={false}
-            value={locator.text}
-            onInput={(e) => setLocator({ text: e.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field
-        label={`${label} which one`}
-        error={errors['locator.nth']}
-        hint="Of several: 0 the first, -1 the last. Empty: exactly one must match."
-      >
-        {(props) => (
-          <input
-            {...props}
-            inputMode="numeric"
-            value={locator.nth}
-            onInput={(e) => setLocator({ nth: e.currentTarget.value })}
-          />
-        )}
-      </Field>
-      {locator.by !== 'testId' && locator.by !== 'css' && (
-        <Check
-          label={`${label} exact text`}
-          checked={locator.exact ?? false}
-          error={errors['locator.exact']}
-          onChange={(exact) => setLocator({ exact })}
-        />
-      )}
-    </div>
-  );
-}
-
-/** What a URL, title, text or value must be: equal to a text, contain it, or match an RE2 pattern. */
-function MatchFields({
-  draft,
-  label,
-  errors,
-  set,
-  what,
-  path,
-  optional = false,
-}: FieldsProps & { what: string; path: string; optional?: boolean }) {
-  const setMatch = (change: Partial<MatchDraft>) => set({ match: { ...draft.match, ...change } });
-  return (
-    <div class="row">
-      <Field label={`${label} ${what} must`}>
-        {(props) => (
-          <select
-            {...props}
-            value={draft.match.how}
-            onChange={(e) => setMatch({ how: e.currentTarget.value as MatchHow })}
-          >
-            {Object.entries(MATCHES).map(([how, text]) => (
-              <option key={how} value={how}>
-                {text}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        label={`${label} expected ${what}${optional ? ' (optional)' : ''}`}
-        error={errorAt(errors, path)}
-        hint={
-          optional ? 'Empty: the attribute is there, whatever its value.' : 'Placeholders are filled first.'
-        }
-      >
-        {(props) => (
-          <input
-            {...props}
-            spellcheck={false}
-            value={draft.match.text}
-            onInput={(e) => setMatch({ text: e.currentTarget.value })}
-          />
-        )}
-      </Field>
-    </div>
-  );
-}
-
-function Checked({ draft, label, errors, set }: FieldsProps) {
-  return (
-    <>
-      <Choice
-        legend={`${label} ${draft.action === 'check' ? 'leaves it' : 'expects it'}`}
-        value={draft.checked ? 'on' : 'off'}
-        options={[
-          ['on', 'checked'],
-          ['off', 'unchecked'],
-        ]}
-        onChange={(value) => set({ checked: value === 'on' })}
-      />
-      {errors.checked && <p class="error-text">{errors.checked}</p>}
-    </>
-  );
-}
-
 /** A fixture file the step uploads, read from this computer and kept with the journey. */
 function FileField({ draft, label, errors, set }: FieldsProps) {
   const [problem, setProblem] = useState<string | null>(null);
@@ -218,34 +43,6 @@ function FileField({ draft, label, errors, set }: FieldsProps) {
       hint={draft.file ? `Chosen: ${draft.file.name} (${draft.file.mimeType}).` : 'At most 256 KiB.'}
     >
       {(props) => <input {...props} type="file" onChange={(e) => choose(e.currentTarget)} />}
-    </Field>
-  );
-}
-
-function TextField({
-  label,
-  error,
-  value,
-  hint,
-  onInput,
-}: {
-  label: string;
-  error: string | undefined;
-  value: string;
-  hint?: string;
-  onInput: (value: string) => void;
-}) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {(props) => (
-        <input
-          {...props}
-          spellcheck={false}
-          autocomplete="off"
-          value={value}
-          onInput={(e) => onInput(e.currentTarget.value)}
-        />
-      )}
     </Field>
   );
 }
@@ -401,41 +198,7 @@ export function ActionFields(props: FieldsProps) {
         />
       );
     case 'click':
-      return (
-        <>
-          <LocatorFields {...props} />
-          <div class="row">
-            <Field label={`${label} button`} error={errors.button}>
-              {(p) => (
-                <select
-                  {...p}
-                  value={draft.button ?? 'left'}
-                  onChange={(e) => set({ button: e.currentTarget.value as MouseButton })}
-                >
-                  {Object.entries(BUTTONS).map(([button, text]) => (
-                    <option key={button} value={button}>
-                      {text}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field label={`${label} clicks`} error={errors.clickCount}>
-              {(p) => (
-                <select
-                  {...p}
-                  value={String(draft.clickCount ?? 1)}
-                  onChange={(e) => set({ clickCount: Number(e.currentTarget.value) })}
-                >
-                  <option value="1">one</option>
-                  <option value="2">two (a double click)</option>
-                  <option value="3">three</option>
-                </select>
-              )}
-            </Field>
-          </div>
-        </>
-      );
+      return <LocatorFields {...props} />;
     case 'fill':
       return (
         <>

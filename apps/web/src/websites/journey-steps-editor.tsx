@@ -1,7 +1,9 @@
 import { Field } from '../ui/form.js';
 import { errorsUnder } from './api-flow-drafts.js';
-import { ACTIONS, type Action, type StepDraft, stepDraft } from './journey-drafts.js';
+import { ACTIONS, type Action } from './journey-choices.js';
+import { type StepDraft, stepDraft } from './journey-drafts.js';
 import { ActionFields } from './journey-step-fields.js';
+import { MoreOptions, usesMoreOptions } from './journey-step-parts.js';
 
 /** One step: its action, name and timeout, its action's fields; moved, removed. */
 function StepEditor({
@@ -25,9 +27,9 @@ function StepEditor({
   const label = `Step ${index + 1}`;
   const screenshot = draft.action === 'screenshot';
   return (
-    <fieldset class="card journey-step">
+    <fieldset class="card journey-step" id={`journey-step-${draft.key}`}>
       <legend>
-        {label}: {draft.name || ACTIONS[draft.action]}
+        {label}: {screenshot ? `Screenshot “${draft.name}”` : draft.name || ACTIONS[draft.action]}
       </legend>
       {errors[''] && <p class="error-text">{errors['']}</p>}
       <div class="row">
@@ -49,7 +51,7 @@ function StepEditor({
         <Field
           label={screenshot ? `${label} screenshot name` : `${label} name (optional)`}
           error={errors.name}
-          hint={screenshot ? 'Letters, digits, spaces, _ . or -.' : 'As its outcome names it: “Sign in”.'}
+          hint={screenshot ? 'Letters, digits, spaces, _ . or -.' : undefined}
         >
           {(props) => (
             <input {...props} value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} />
@@ -57,19 +59,13 @@ function StepEditor({
         </Field>
       </div>
       <ActionFields draft={draft} label={label} errors={errors} set={set} />
-      <Field label={`${label} timeout (ms, optional)`} error={errors.timeoutMs} hint="Empty: 10,000.">
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            inputMode="numeric"
-            min={100}
-            max={60_000}
-            value={draft.timeoutMs}
-            onInput={(e) => set({ timeoutMs: e.currentTarget.value })}
-          />
-        )}
-      </Field>
+      {/* Opened by itself when one of them holds something, so a refusal there is seen. */}
+      <details class="step-more" open={usesMoreOptions(draft, errors)}>
+        <summary>
+          More options <span class="visually-hidden">of step {index + 1}</span>
+        </summary>
+        <MoreOptions draft={draft} label={label} errors={errors} set={set} />
+      </details>
       <ul class="inline">
         <li>
           <button type="button" class="link" disabled={index === 0} onClick={() => onMove(-1)}>
@@ -98,6 +94,37 @@ function stepErrors(errors: Record<string, string>, index: number): Record<strin
 }
 
 /**
+ * The steps the API (or the schema) refused, each a button to its first marked field: a journey's
+ * steps are many screens long, and the message above the form only says to look.
+ */
+function RefusedSteps({ steps, errors }: { steps: StepDraft[]; errors: Record<string, string> }) {
+  const refused = steps.flatMap((draft, index) =>
+    Object.keys(stepErrors(errors, index)).length > 0 ? [{ draft, index }] : [],
+  );
+  if (refused.length === 0) return null;
+  const show = (key: number) => {
+    const step = document.getElementById(`journey-step-${key}`);
+    const marked = step?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? step;
+    marked?.scrollIntoView({ block: 'center' });
+    marked?.focus();
+  };
+  return (
+    <p class="error-text">
+      Refused at{' '}
+      {refused.map(({ draft, index }, at) => (
+        <span key={draft.key}>
+          {at > 0 && ', '}
+          <button type="button" class="link" onClick={() => show(draft.key)}>
+            step {index + 1}
+          </button>
+        </span>
+      ))}
+      : see the marked fields there.
+    </p>
+  );
+}
+
+/**
  * A journey's steps in order: each added (a new one goes to a URL; its action is chosen in it),
  * moved, removed, with the API's errors at `steps.<i>.<field>` shown at its fields.
  */
@@ -120,6 +147,7 @@ export function JourneyStepsEditor({
   return (
     <>
       {errors.steps && <p class="error-text">{errors.steps}</p>}
+      <RefusedSteps steps={steps} errors={errors} />
       {/* Each step a group its legend numbers: no list markers beside them, the phone's width kept. */}
       {steps.map((draft, index) => (
         <StepEditor
