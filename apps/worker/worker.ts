@@ -33,6 +33,8 @@ import {
   monitorRevisions,
   type PendingMonitorRecord,
   RunArtifacts,
+  RunTallies,
+  RunTallyRecorder,
   startMonitorWorker,
 } from '../../libs/monitors/index.js';
 import { nodeAddress, startHeartbeat } from '../../libs/nodes/index.js';
@@ -199,6 +201,12 @@ export async function startWorker(
   });
   const monitorRepository = new MonitorRepository(mongo.db);
   const runArtifacts = new RunArtifacts(mongo.db);
+  // Journeys' runs counted for client reports, written with the rollups' rhythm.
+  const runTallies = new RunTallyRecorder(new RunTallies(mongo.db), {
+    logger,
+    mongo: mongoHealth,
+    flushEveryMs: options.rollupFlushMs,
+  });
   const housekeeping = startHousekeeping({ services, monitorRepository, runArtifacts, logger });
   const rollups = new RollupRecorder(services.rollups, {
     logger,
@@ -294,6 +302,7 @@ export async function startWorker(
     logger,
     journeys,
     artifacts: runArtifacts,
+    tallies: runTallies,
   });
   const monitors = startMonitorWorker({
     runner: monitorRunner,
@@ -393,6 +402,7 @@ export async function startWorker(
       await journeys.close();
       await writer.flush();
       await rollups.close();
+      await runTallies.close();
       const lost = await pending.close(5000);
       if (lost > 0) logger.error({ lost }, 'MongoDB did not come back before shutdown: kept results lost');
       mongoHealth.stop();

@@ -58,4 +58,6 @@ export {
   RunArtifacts,
   runArtifactIndexes,
 } from './run-artifacts.js';
+export { type JourneyRunDay, RunTallies, RunTallyRecorder, TALLY_FLUSH_MS } from './run-tallies.js';
+export { isTalliedKind, TALLIED_KINDS, type TalliedKind } from './run-tally.js';
 export { shownSettings } from './sealed-settings.js';

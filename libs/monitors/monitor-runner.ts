@@ -29,6 +29,7 @@ import { heartbeatRules, PUSH_REGION } from './monitor-evaluation.js';
 import { gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import { keepRunArtifacts, type RunArtifacts } from './run-artifacts.js';
+import type { RunTallyRecorder } from './run-tallies.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -70,6 +71,8 @@ export interface MonitorRunnerDependencies {
   journeys?: JourneyRunning | undefined;
   /** Where runs' files go (a journey's screenshots and trace). */
   artifacts?: Pick<RunArtifacts, 'store'> | undefined;
+  /** Where journeys' committed runs are counted (client reports' success rates and step medians). */
+  tallies?: Pick<RunTallyRecorder, 'add'> | undefined;
 }
 
 const memberOf = (monitor: MonitorDocument): DueMember => ({
@@ -289,6 +292,7 @@ export class MonitorRunner {
       },
       { replay: false },
     );
+    this.deps.tallies?.add(monitor, gathered);
     const now = Date.now();
     if (recheckSoon) return now + this.deps.recheckDelayMs;
     const everyMs = monitor.intervalSeconds * 1000;

@@ -15,7 +15,10 @@ import { PROBE_KIND_NAMES, type ProbeKindName } from './kinds/index.js';
 import { type SealedEntry, sealedEntryContext } from './sealed-settings.js';
 
 export const WEBSITE_MONITORS = 'website_monitors';
-/** Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`. */
+/**
+ * Pings and DNS/port results, numbered per monitor (`NumberedLists`), read newest first by `_id`;
+ * and journeys' run tallies (`RunTallies`), under the same retention index.
+ */
 export const MONITOR_LOG = 'monitor_log';
 
 /** Each monitor's revision (`Revisions`), bumped after every write to its configuration or memory. */

@@ -1,9 +1,11 @@
-import { asBulkWork } from '../db/index.js';
+import { asBulkWork, readFanOut } from '../db/index.js';
 import { notFound } from '../errors/index.js';
 import type { OtherMonitorKind } from '../events/index.js';
 import { type Occurrence, occurrences, type WindowSchedule } from '../maintenance/index.js';
 import type { ResultRollup } from '../monitoring/index.js';
+import { isTalliedKind, type TalliedKind } from '../monitors/index.js';
 import { groupBy, mapInTurns } from '../runtime/index.js';
+import type { JourneyDay } from './journey-figures.js';
 import {
   assembleReport,
   type ComputedReport,
@@ -66,7 +68,17 @@ export interface ReportSources {
   ): Promise<Array<WindowSchedule & { websiteId: number; title: string }>>;
   /** When each website's domain expires, as last looked up. */
   domainExpiries(websites: ReadonlyArray<{ id: number; url: string }>): Promise<Map<number, Date | null>>;
+  /** A browser journey's or API flow's runs by UTC day from `from` to `to` (yyyy-MM-dd, inclusive). */
+  journeyRuns(
+    organizationId: number,
+    monitor: { kind: TalliedKind; id: number },
+    from: string,
+    to: string,
+  ): Promise<JourneyDay[]>;
 }
+
+/** Journeys whose runs are read at once (each a few primary-key reads). */
+const JOURNEYS_AT_ONCE = 4;
 
 /** A UTC day's rollups of a website from every region, summed. */
 function daysOf(rows: readonly ResultRollup[]): ReportDay[] {
@@ -150,6 +162,26 @@ async function readReport(
     // The monitors' figures are the period's alone.
     sources.monitorIncidents(organizationId, ids, period.from),
   ]);
+  // Each journey's runs of the period's days (its figures are the period's alone, as its uptime is).
+  const journeys = readFanOut(JOURNEYS_AT_ONCE);
+  const runsOf = new Map(
+    await Promise.all(
+      monitors.flatMap((monitor) => {
+        const { kind, id } = monitor;
+        return isTalliedKind(kind)
+          ? [
+              journeys.run(
+                async () =>
+                  [
+                    id,
+                    await sources.journeyRuns(organizationId, { kind, id }, period.fromDate, period.toDate),
+                  ] as const,
+              ),
+            ]
+          : [];
+      }),
+    ),
+  );
   const rollupsOf = groupBy(rollups, (r) => r.websiteId);
   const incidentsOf = groupBy(incidents, (i) => i.websiteId);
   const windowsOf = groupBy(windows, (w) => w.websiteId);
@@ -177,12 +209,16 @@ async function readReport(
         ),
         certificateExpiresAt: certificate?.sslValidTo === undefined ? null : new Date(certificate.sslValidTo),
         domainExpiresAt: expiries.get(website.id) ?? null,
-        monitors: (monitorsOf.get(website.id) ?? []).map(({ websiteId: _websiteId, ...monitor }) => ({
-          ...monitor,
-          incidents: (monitorIncidentsOf.get(monitor.id) ?? []).filter(
-            (i) => i.websiteId === website.id && i.monitor.kind === monitor.kind,
-          ),
-        })),
+        monitors: (monitorsOf.get(website.id) ?? []).map(({ websiteId: _websiteId, ...monitor }) => {
+          const runs = runsOf.get(monitor.id);
+          return {
+            ...monitor,
+            incidents: (monitorIncidentsOf.get(monitor.id) ?? []).filter(
+              (i) => i.websiteId === website.id && i.monitor.kind === monitor.kind,
+            ),
+            ...(runs ? { runs } : {}),
+          };
+        }),
       };
     }),
   });

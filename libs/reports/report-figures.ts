@@ -1,7 +1,11 @@
 import type { OtherMonitorKind } from '../events/index.js';
-import { availability, latencyBounds, type Span } from '../monitoring/index.js';
+import { availability, type Span } from '../monitoring/index.js';
+import { type JourneyDay, journeyFiguresOf } from './journey-figures.js';
+import { percentileOf } from './latency-percentile.js';
 import type { ReportPeriod } from './report-period.js';
 import { partsOf } from './report-period.js';
+
+export { percentileOf } from './latency-percentile.js';
 
 /** One UTC day of a website's rollups, every region summed (`date`: yyyy-MM-dd). */
 export interface ReportDay {
@@ -34,6 +38,8 @@ export interface MonitorReportInput {
   lastCheckedAt?: Date | null;
   /** Its own incidents (`incident.monitor` is this monitor), open or resolved in the period. */
   incidents: readonly ReportIncident[];
+  /** A browser journey's or API flow's runs by UTC day (absent: a monitor of another kind). */
+  runs?: readonly JourneyDay[];
 }
 
 export interface WebsiteReportInput {
@@ -64,6 +70,8 @@ export const REPORT_FORMULAS = {
     'response times: p50 and p95 of the checks that got an answer, from hourly-merged histograms (within ~7 %), by UTC day',
   monitors:
     'other monitors (heartbeats, DNS, port, ping … checks): uptime and SLA uptime as above from their own incidents, monitored from their creation while their website is (its maintenance left out of their SLA uptime); not part of the website’s or the customer’s figures',
+  journeys:
+    'browser journeys and API flows: success rate % = 100 × runs that passed every step ÷ runs, every region, by UTC day; each step’s median time over the runs it passed in, from histograms (within ~7 %)',
 } as const;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
@@ -73,31 +81,6 @@ const largest = (values: Iterable<number>) => {
   for (const value of values) if (value > max) max = value;
   return max;
 };
-
-/** The `p`th percentile of a histogram's times (linear within its bucket), or null without times. */
-export function percentileOf(
-  histogram: Readonly<Record<string, number>>,
-  p: number,
-  maxMs: number,
-): number | null {
-  const buckets = Object.entries(histogram)
-    .map(([key, count]) => ({ index: Number(key.slice(1)), count }))
-    .filter((b) => Number.isInteger(b.index) && b.count > 0)
-    .sort((a, b) => a.index - b.index);
-  const total = buckets.reduce((sum, b) => sum + b.count, 0);
-  if (total === 0) return null;
-  const rank = Math.max(1, Math.ceil((p / 100) * total));
-  let seen = 0;
-  for (const { index, count } of buckets) {
-    if (seen + count >= rank) {
-      const { lower, upper } = latencyBounds(index);
-      const top = Math.min(upper, Math.max(lower, maxMs));
-      return Math.round(lower + ((top - lower) * (rank - seen - 0.5)) / count);
-    }
-    seen += count;
-  }
-  return null;
-}
 
 export interface Figures {
   uptimePercent: number | null;
@@ -285,6 +268,7 @@ export function websiteReport(frame: ReportFrame, site: WebsiteReportInput) {
     monitors: monitors.map((monitor) => ({
       monitor,
       figures: monitorFiguresOf(site, monitor, span, frame.dates, now),
+      journey: monitor.runs ? journeyFiguresOf(monitor.runs, frame.dates) : null,
     })),
     // The HTTP check's incidents and its other monitors' in one list, each marked with its monitor.
     incidents: [

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
 import { MONITOR_KIND_NOUNS, type OtherMonitorKind } from '../events/index.js';
 import { cssColor, renderHtmlDocument } from '../status-pages/index.js';
+import { JourneyRuns } from './report-journeys.js';
 import { type PaperSize, reportStylesheet } from './report-style.js';
 import type { ClientReport } from './report-view.js';
 
@@ -174,7 +175,8 @@ function WebsiteRows({ website: w }: { website: ReportWebsite }) {
               duration(m.figures.downtimeSeconds),
               duration(m.figures.longestIncidentSeconds),
               duration(m.figures.mttrSeconds),
-              '–',
+              // A journey's checks are its runs.
+              m.runs ? m.runs.runs.toLocaleString('en') : '–',
               '–',
               '–',
             ]}
@@ -249,6 +251,7 @@ function WebsiteDetails({ website: w, times }: { website: ReportWebsite; times: 
           ))}
         </tbody>
       </table>
+      <JourneyRuns monitors={w.monitors} />
       <WebsiteIncidents website={w} times={times} />
       {w.maintenance.length > 0 && (
         <p>{`Maintenance held: ${w.maintenance.map((m) => `${m.title} (${times.at(m.startsAt)} – ${times.at(m.endsAt)})`).join('; ')}`}</p>

@@ -16,6 +16,7 @@ import {
   type MonitorRepository,
   monitorHistories,
   PROBE_KINDS,
+  RunTallies,
 } from '../monitors/index.js';
 import type { LogoStore } from '../organizations/index.js';
 import { getMany, type Redis } from '../redis/index.js';
@@ -90,6 +91,7 @@ export function repositoryReportSources(deps: {
   windows: MaintenanceWindowRepository;
   logos: LogoStore;
 }): ReportSources {
+  const tallies = new RunTallies(deps.db);
   return {
     organization: async (organizationId) => {
       const [organization, logo] = await Promise.all([
@@ -174,6 +176,8 @@ export function repositoryReportSources(deps: {
       );
     },
     windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
+    journeyRuns: (organizationId, monitor, from, to) =>
+      tallies.days({ organizationId, ...monitor }, from, to),
     domainExpiries: async (websites) => {
       const hosts = websites.map((w) => new URL(w.url).hostname);
       const domains = await knownDomainExpiries(deps.db, hosts);

@@ -39,6 +39,27 @@ const reportMonitor = z
       .object(outages)
       .describe('From its own incidents, over the period since it was added')
       .meta({ id: 'ReportMonitorFigures' }),
+    runs: z
+      .object({
+        runs: z.number().int().describe('Runs in the period, every region'),
+        passedRuns: z.number().int().describe('Runs that passed every step'),
+        successRatePercent: z.number().nullable().describe('null: no run in the period'),
+        steps: z
+          .array(
+            z.object({
+              step: z.number().int().describe('Its position, from 1'),
+              name: z.string(),
+              passedRuns: z.number().int().describe('Runs it passed in (its median is over these)'),
+              medianMs: z.number().int().nullable().describe('null: it passed in no run'),
+            }),
+          )
+          .describe('In order, as the latest run that reached each step named it'),
+      })
+      .nullable()
+      .describe(
+        'A browser journey or API flow: its success rate and each step’s median time; null for other kinds',
+      )
+      .meta({ id: 'ReportJourneyRuns' }),
   })
   .meta({ id: 'ReportMonitor' });
 
@@ -77,7 +98,9 @@ export const clientReportView = z
         domainExpiresAt: z.iso.datetime().nullable(),
         monitors: z
           .array(reportMonitor)
-          .describe('Its other monitors (heartbeats, DNS, port, ping … checks), each with its own figures'),
+          .describe(
+            'Its other monitors (heartbeats, DNS, port, ping … checks, browser journeys, API flows), each with its own figures',
+          ),
         incidents: z.array(
           z.object({
             id: z.string(),
@@ -143,12 +166,19 @@ export function toClientReport(
       certificateExpiresAt: w.site.certificateExpiresAt?.toISOString() ?? null,
       domainExpiresAt: w.site.domainExpiresAt?.toISOString() ?? null,
       // Kind, name and host only: never a monitor's settings (its secrets are among them).
-      monitors: w.monitors.map(({ monitor, figures }) => ({
+      monitors: w.monitors.map(({ monitor, figures, journey }) => ({
         id: monitor.id,
         kind: monitor.kind,
         name: monitor.name,
         target: monitor.target,
         figures: outagesCopy(figures),
+        // Counts and step names only: never a run's evidence or error.
+        runs: journey && {
+          runs: journey.runs,
+          passedRuns: journey.passedRuns,
+          successRatePercent: journey.successRatePercent,
+          steps: journey.steps.map((step) => ({ ...step })),
+        },
       })),
       incidents: w.incidents.map((i) => ({
         id: i.id,
