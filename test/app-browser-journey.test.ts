@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../apps/worker/worker.js';
+import { createLogger } from '../libs/logging/index.js';
 import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createUser, TEST_PASSWORD } from './support/people.js';
@@ -40,7 +42,9 @@ describe('the app in a real browser: a browser journey written, mended, recorded
     // The shop listens on 127.0.0.1: the API's address guard lets it through only so.
     api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
     const { organizationId, token } = await api.createOrganization(['admin']);
-    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
+    // Journeys every minute: the worker's run of one comes within the test's time.
+    const pkg = await createPackage(api, token, { limits: { minBrowserIntervalSeconds: 60 } });
+    const customerId = await createCustomer(api, token, pkg.id);
     const website = await api.request<{ publicId: string }>('POST', '/api/websites', {
       token,
       body: { customerId, name: 'Tea Shop', url: `${shop.url}/` },
@@ -193,7 +197,7 @@ describe('the app in a real browser: a browser journey written, mended, recorded
     const converted = form().getByRole('status');
     await expect
       .poll(() => converted.textContent())
-      .toBe('9 steps converted; the typed PASSWORD became secrets. 1 line did not convert:');
+      .toBe('9 steps converted; the password it typed is now the secret PASSWORD. 1 line did not convert:');
     expect(await form().locator('ul.unconverted li').allTextContents()).toEqual([
       expect.stringMatching(/^Line 8: await page\.waitForTimeout\(500\); — .+/),
     ]);
@@ -266,6 +270,44 @@ describe('the app in a real browser: a browser journey written, mended, recorded
     await atPhoneWidth('app-journey-edit-phone.png');
     await form().getByRole('button', { name: 'Save the browser journey' }).click();
     await page.getByText('Saved “Buy a teapot”').waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a failing run among the latest runs opens on the failing step, its screenshot, console, failed requests and trace', {
+    timeout: 200_000,
+  }, async () => {
+    const teapot = card('Buy a teapot');
+    await teapot.getByRole('button', { name: /^Edit/ }).click();
+    await field('Check every (seconds)').fill('60');
+    await form().getByRole('button', { name: 'Save the browser journey' }).click();
+    await page.getByText('Saved “Buy a teapot”').waitFor();
+    shop.faults = { noBasketButton: true, consoleError: true, failingRequest: true, hostile: false };
+    // A worker plays it on its schedule, as in production: its results are the card's latest runs.
+    const worker = await startWorker(
+      { ...api.config, NODE_PUBLIC_IP: '203.0.113.10', NODE_ID: 'app-journey-node' },
+      createLogger('worker', api.config.LOG_LEVEL),
+    );
+    try {
+      const failing = teapot.locator('ul.journey-runs > li', { hasText: ': down in' }).first();
+      await failing.waitFor({ timeout: 150_000 });
+      await failing.getByText('What failed: step 9 “Add to basket”').click();
+      const screenshot = failing.getByRole('img', { name: 'The page when step 9 failed' });
+      await expect.poll(() => loaded(screenshot)).toBe(true);
+      expect(await failing.locator('ul.journey-log').allTextContents()).toEqual([
+        expect.stringContaining('Stock widget failed to load'),
+        expect.stringMatching(/GET .*\/api\/stock → 500/),
+      ]);
+      const href =
+        (await failing.getByRole('link', { name: 'Download the trace' }).getAttribute('href')) ?? '';
+      expect((await page.request.get(`${api.api.url}${href}`)).status()).toBe(200);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await teapot.screenshot({ path: join(SCREENSHOTS, 'app-journey-latest-failed.png') });
+      await atPhoneWidth('app-journey-latest-failed-phone.png', teapot);
+      expect(await page.content()).not.toContain(shop.password);
+    } finally {
+      shop.faults = { noBasketButton: false, consoleError: false, failingRequest: false, hostile: false };
+      await worker.stop();
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -100,7 +100,7 @@ export function JourneyDetails({
           ? 'Loading…'
           : uptime.data.uptimePercent === null
             ? 'no result yet'
-            : `${uptime.data.uptimePercent.toFixed(2)} % (${uptime.data.checks} runs)`}
+            : `${uptime.data.uptimePercent.toFixed(2)} % (${uptime.data.checks} ${uptime.data.checks === 1 ? 'run' : 'runs'})`}
       </dd>
       <dt>Latest runs</dt>
       <dd>
@@ -109,11 +109,11 @@ export function JourneyDetails({
         ) : runs.data.length === 0 ? (
           'none yet: the first run is on its way'
         ) : (
-          <ol class="journey-runs">
+          <ul class="journey-runs">
             {runs.data.map((run) => (
               <RecentRun key={run.at} run={run} websiteRef={websiteRef} zone={zone} />
             ))}
-          </ol>
+          </ul>
         )}
       </dd>
       {editor && (

@@ -73,7 +73,9 @@ export function RecorderImport({
         {result && (
           <p>
             {result.steps} {result.steps === 1 ? 'step' : 'steps'} converted
-            {result.secrets.length > 0 && `; the typed ${result.secrets.join(', ')} became secrets`}
+            {result.secrets.length === 1 && `; the password it typed is now the secret ${result.secrets[0]}`}
+            {result.secrets.length > 1 &&
+              `; the passwords it typed are now the secrets ${result.secrets.join(', ')}`}
             {result.unconverted.length > 0
               ? `. ${result.unconverted.length} ${result.unconverted.length === 1 ? 'line' : 'lines'} did not convert:`
               : '.'}
