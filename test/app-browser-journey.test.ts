@@ -36,6 +36,8 @@ describe('the app in a real browser: a browser journey written, mended, recorded
   let email: string;
   /** What the page logged as errors (an exception, a CSP refusal): none is expected. */
   const pageErrors: string[] = [];
+  /** Journeys the browser sent to be stored. */
+  const writes: string[] = [];
 
   beforeAll(async () => {
     shop = await startTestShop();
@@ -58,6 +60,9 @@ describe('the app in a real browser: a browser journey written, mended, recorded
     page.on('console', (message) => {
       if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
         pageErrors.push(message.text());
+    });
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/monitors')) writes.push(request.url());
     });
   }, 60_000);
   afterAll(async () => {
@@ -149,7 +154,11 @@ describe('the app in a real browser: a browser journey written, mended, recorded
     expect(await field('Step 10 screenshot name').inputValue()).toBe('basket');
     expect(await field('Step 11 expected text').inputValue()).toBe('1');
     await form().getByRole('button', { name: 'Move step 10 down' }).click();
-    await addStep(12, 'hover', 'css', '.nowhere');
+    // A selector that does not parse is the step format's own schema's refusal: shown, nothing sent.
+    await addStep(12, 'hover', 'css', 'li[');
+    await form().getByRole('button', { name: 'Add the browser journey' }).click();
+    expect(await errorAt(field('Step 12 CSS selector'))).toContain('Must be a CSS selector');
+    expect(writes).toEqual([]);
     await form().getByRole('button', { name: 'Remove step 12' }).click();
     expect(await form().locator('fieldset.journey-step').count()).toBe(11);
     expect(await field('Step 11 screenshot name').inputValue()).toBe('basket');
@@ -167,6 +176,7 @@ describe('the app in a real browser: a browser journey written, mended, recorded
 
     await form().getByRole('button', { name: 'Add the browser journey' }).click();
     expect(await errorAt(field('Step 6 value'))).toContain('{{product}}');
+    expect(writes).toHaveLength(1);
     expect(await step(6).textContent()).toContain('Must name a variable the journey has');
     // Eleven steps are screens long: the refused one is named at the top, a button to its field.
     await form().getByRole('button', { name: 'step 6', exact: true }).click();
