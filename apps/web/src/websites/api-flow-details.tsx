@@ -1,11 +1,8 @@
-import { useState } from 'preact/hooks';
-import { api, problemText } from '../api/client.js';
-import { monitorKeys, useMonitorLatest, useMonitorUptime } from '../api/monitors.js';
-import { write } from '../api/query.js';
+import { useMonitorLatest } from '../api/monitors.js';
 import { formatIn } from '../maintenance/zoned-time.js';
-import { SEALED } from './api-flow-drafts.js';
 import type { ApiFlowMonitor } from './api-flow-form.js';
 import { seconds } from './monitor-forms.js';
+import { DayUptime, RunNow, SecretNames } from './monitor-runs.js';
 
 /** A run's evidence as the API keeps it for an API flow (its `apiFlowEvidence`). */
 interface FlowEvidence {
@@ -88,26 +85,8 @@ export function ApiFlowDetails({
   pollMs: number;
   editor: boolean;
 }) {
-  const [trial, setTrial] = useState<{ text: string; evidence: FlowEvidence | null } | null>(null);
-  const runNow = async () => {
-    setTrial({ text: 'Running…', evidence: null });
-    const { data, error } = await write(
-      api.POST('/api/monitors/{id}/run', { params: { path: { id: flow.id } } }),
-      monitorKeys.one(flow.id),
-    );
-    setTrial(
-      data
-        ? {
-            text: `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`,
-            evidence: data.evidence as FlowEvidence,
-          }
-        : { text: problemText(error), evidence: null },
-    );
-  };
   const latest = useMonitorLatest(flow.id, flow.updatedAt, pollMs);
-  const uptime = useMonitorUptime(flow.id, flow.updatedAt, pollMs);
   const r = latest.data;
-  const secretNames = Object.keys(flow.secrets ?? {});
   return (
     <dl>
       <dt>Steps</dt>
@@ -115,21 +94,13 @@ export function ApiFlowDetails({
         {flow.steps?.length ?? 0}, checked every {seconds(flow.intervalSeconds)} within{' '}
         {seconds(flow.timeoutSeconds)}
       </dd>
-      {secretNames.length > 0 && (
-        <>
-          <dt>Secrets</dt>
-          {/* By name only: a secret's value never comes back from the API. */}
-          <dd>{secretNames.map((name) => `${name} ${SEALED}`).join(', ')}</dd>
-        </>
-      )}
-      <dt>Uptime, 24 hours</dt>
-      <dd>
-        {uptime.data === undefined
-          ? 'Loading…'
-          : uptime.data.uptimePercent === null
-            ? 'no result yet'
-            : `${uptime.data.uptimePercent.toFixed(2)} % (${uptime.data.checks} checks)`}
-      </dd>
+      <SecretNames secrets={flow.secrets} />
+      <DayUptime
+        id={flow.id}
+        version={flow.updatedAt}
+        pollMs={pollMs}
+        counted={(checks) => `${checks} checks`}
+      />
       <dt>Latest run</dt>
       <dd>
         {r === undefined
@@ -140,16 +111,9 @@ export function ApiFlowDetails({
         {r && <StepsOfRun evidence={(r.evidence ?? {}) as FlowEvidence} />}
       </dd>
       {editor && (
-        <>
-          <dt>Test</dt>
-          <dd>
-            <button type="button" class="link" onClick={() => void runNow()}>
-              Run it now <span class="visually-hidden">({flow.name})</span>
-            </button>{' '}
-            <span role="status">{trial?.text}</span>
-            {trial?.evidence && <StepsOfRun evidence={trial.evidence} />}
-          </dd>
-        </>
+        <RunNow<FlowEvidence> monitor={flow} running="Running…">
+          {(evidence) => <StepsOfRun evidence={evidence} />}
+        </RunNow>
       )}
     </dl>
   );

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, must, problemText, type Schemas } from '../api/client.js';
-import { monitorKeys, useMonitorUptime } from '../api/monitors.js';
-import { useApiQuery, write } from '../api/query.js';
+import { api, must, type Schemas } from '../api/client.js';
+import { monitorKeys } from '../api/monitors.js';
+import { useApiQuery } from '../api/query.js';
 import { formatIn } from '../maintenance/zoned-time.js';
-import { SEALED } from './api-flow-drafts.js';
 import { failingStepOf, type JourneyEvidence, JourneyRunView } from './journey-run.js';
 import { seconds } from './monitor-forms.js';
+import { DayUptime, RunNow, SecretNames } from './monitor-runs.js';
 
 type BrowserCheck = Schemas['BrowserCheck'];
 type Result = Schemas['MonitorResult'];
@@ -61,25 +61,7 @@ export function JourneyDetails({
   pollMs: number;
   editor: boolean;
 }) {
-  const [trial, setTrial] = useState<{ text: string; evidence: JourneyEvidence | null } | null>(null);
-  const runNow = async () => {
-    setTrial({ text: 'Running in a browser…', evidence: null });
-    const { data, error } = await write(
-      api.POST('/api/monitors/{id}/run', { params: { path: { id: journey.id } } }),
-      monitorKeys.one(journey.id),
-    );
-    setTrial(
-      data
-        ? {
-            text: `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`,
-            evidence: data.evidence as JourneyEvidence,
-          }
-        : { text: problemText(error), evidence: null },
-    );
-  };
   const runs = useJourneyRuns(journey.id, journey.updatedAt, pollMs);
-  const uptime = useMonitorUptime(journey.id, journey.updatedAt, pollMs);
-  const secretNames = Object.keys(journey.secrets ?? {});
   return (
     <dl>
       <dt>Steps</dt>
@@ -87,21 +69,13 @@ export function JourneyDetails({
         {journey.steps?.length ?? 0} on a {journey.device === 'phone' ? 'phone' : 'desktop'}, played every{' '}
         {seconds(journey.intervalSeconds)} within {seconds(journey.timeoutSeconds)}
       </dd>
-      {secretNames.length > 0 && (
-        <>
-          <dt>Secrets</dt>
-          {/* By name only: a secret's value never comes back from the API. */}
-          <dd>{secretNames.map((name) => `${name} ${SEALED}`).join(', ')}</dd>
-        </>
-      )}
-      <dt>Uptime, 24 hours</dt>
-      <dd>
-        {uptime.data === undefined
-          ? 'Loading…'
-          : uptime.data.uptimePercent === null
-            ? 'no result yet'
-            : `${uptime.data.uptimePercent.toFixed(2)} % (${uptime.data.checks} ${uptime.data.checks === 1 ? 'run' : 'runs'})`}
-      </dd>
+      <SecretNames secrets={journey.secrets} />
+      <DayUptime
+        id={journey.id}
+        version={journey.updatedAt}
+        pollMs={pollMs}
+        counted={(checks) => `${checks} ${checks === 1 ? 'run' : 'runs'}`}
+      />
       <dt>Latest runs</dt>
       <dd>
         {runs.data === undefined ? (
@@ -117,16 +91,9 @@ export function JourneyDetails({
         )}
       </dd>
       {editor && (
-        <>
-          <dt>Test</dt>
-          <dd>
-            <button type="button" class="link" onClick={() => void runNow()}>
-              Run it now <span class="visually-hidden">({journey.name})</span>
-            </button>{' '}
-            <span role="status">{trial?.text}</span>
-            {trial?.evidence && <JourneyRunView websiteRef={websiteRef} evidence={trial.evidence} />}
-          </dd>
-        </>
+        <RunNow<JourneyEvidence> monitor={journey} running="Running in a browser…">
+          {(evidence) => <JourneyRunView websiteRef={websiteRef} evidence={evidence} />}
+        </RunNow>
       )}
     </dl>
   );
