@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../api/client.js';
-import { Check, Field } from '../ui/form.js';
+import { Field } from '../ui/form.js';
+import { OrderedListEditor } from '../ui/ordered-list-editor.js';
 import { useForm } from '../ui/use-form.js';
 import {
   type ApiFlowBody,
   errorsUnder,
   type Row,
-  SEALED,
   type SecretRow,
   type StepDraft,
   secretsOf,
@@ -15,93 +15,13 @@ import {
 } from './api-flow-drafts.js';
 import { StepEditor } from './api-flow-steps.js';
 import { CheckTiming, type FormProps, MonitorForm, toNumber } from './monitor-forms.js';
+import { NameValueRows } from './name-value-rows.js';
 
 /** An API flow as the API shows it. */
 export type ApiFlowMonitor = Schemas['ApiFlowCheck'];
 
-/** Name and value rows: variables (plain) or secrets (write-only). */
-function Rows<R extends Row>({
-  legend,
-  hint,
-  rows,
-  secret,
-  errors,
-  field,
-  blank,
-  onChange,
-}: {
-  legend: string;
-  hint: string;
-  rows: R[];
-  secret: boolean;
-  errors: Record<string, string>;
-  field: string;
-  blank: R;
-  onChange: (rows: R[]) => void;
-}) {
-  const update = (at: number, change: Partial<R>) =>
-    onChange(rows.map((row, i) => (i === at ? { ...row, ...change } : row)));
-  const noun = secret ? 'secret' : 'variable';
-  const Noun = secret ? 'Secret' : 'Variable';
-  return (
-    <fieldset>
-      <legend>{legend}</legend>
-      <p class="hint">{hint}</p>
-      {rows.map((row, at) => {
-        const stored = 'stored' in row && row.stored === true;
-        return (
-          <div class="row" key={at}>
-            <Field label={`${Noun} ${at + 1} name`} error={errors[`${field}.${row.name}`]}>
-              {(props) => (
-                <input
-                  {...props}
-                  spellcheck={false}
-                  value={row.name}
-                  readOnly={stored}
-                  onInput={(e) => update(at, { name: e.currentTarget.value } as Partial<R>)}
-                />
-              )}
-            </Field>
-            <Field
-              label={`${Noun} ${at + 1} value`}
-              hint={stored ? 'Set: never shown. Type a value to replace it.' : undefined}
-            >
-              {(props) => {
-                const value = {
-                  ...props,
-                  autocomplete: 'off',
-                  spellcheck: false,
-                  // A stored secret's value never comes back: what it shows instead, as the API does.
-                  placeholder: stored ? SEALED : undefined,
-                  value: row.value,
-                  disabled: 'removed' in row && row.removed === true,
-                  onInput: (e: Event) =>
-                    update(at, { value: (e.currentTarget as HTMLInputElement).value } as Partial<R>),
-                };
-                return secret ? <input {...value} type="password" /> : <input {...value} />;
-              }}
-            </Field>
-            {stored ? (
-              <Check
-                label={`Remove ${row.name}`}
-                checked={'removed' in row && row.removed === true}
-                onChange={(removed) => update(at, { removed } as unknown as Partial<R>)}
-              />
-            ) : (
-              <button type="button" class="link" onClick={() => onChange(rows.filter((_, i) => i !== at))}>
-                Remove <span class="visually-hidden">{`${noun} ${at + 1}`}</span>
-              </button>
-            )}
-          </div>
-        );
-      })}
-      {errors[field] && <p class="error-text">{errors[field]}</p>}
-      <button type="button" onClick={() => onChange([...rows, { ...blank }])}>
-        Add a {noun}
-      </button>
-    </fieldset>
-  );
-}
+/** A variable's or secret's refusal, of its name or its value, is shown at its name. */
+const shownAtName = () => true;
 
 /**
  * An API flow: its steps (added, moved, removed, each with its request, expected statuses,
@@ -153,14 +73,6 @@ export function ApiFlowForm({ websiteRef, onDone, flow }: FormProps & { flow: Ap
         });
     if (form.answered(answer) && answer.data) onDone(answer.data);
   };
-  const move = (at: number, by: -1 | 1) =>
-    setSteps((all) => {
-      const next = [...all];
-      const [moved] = next.splice(at, 1);
-      if (moved) next.splice(at + by, 0, moved);
-      return next;
-    });
-
   return (
     <MonitorForm
       title={flow ? `Edit “${flow.name}”` : 'New API flow'}
@@ -174,44 +86,41 @@ export function ApiFlowForm({ websiteRef, onDone, flow }: FormProps & { flow: Ap
         named in the incident with its request and answer.
       </p>
       {errors.steps && <p class="error-text">{errors.steps}</p>}
-      {/* Each step a group its legend numbers: no list markers beside them, the phone's width kept. */}
-      {steps.map((draft, index) => (
-        <StepEditor
-          key={draft.key}
-          draft={draft}
-          index={index}
-          count={steps.length}
-          errors={errorsUnder(errors, `steps.${index}.`)}
-          onChange={(changed) => setSteps((all) => all.map((d, i) => (i === index ? changed : d)))}
-          onMove={(by) => move(index, by)}
-          onRemove={() => setSteps((all) => all.filter((_, i) => i !== index))}
+      <OrderedListEditor items={steps} newItem={stepDraft} addLabel="Add a step" onChange={setSteps}>
+        {(draft, place) => (
+          <StepEditor draft={draft} errors={errorsUnder(errors, `steps.${place.index}.`)} place={place} />
+        )}
+      </OrderedListEditor>
+      <fieldset>
+        <legend>Variables</legend>
+        <p class="hint">Plain values the steps use as {'{{name}}'}, such as a base URL; shown as they are.</p>
+        <NameValueRows
+          noun="variable"
+          rows={variables}
+          errors={errors}
+          field="variables"
+          blank={{ name: '', value: '' }}
+          isNameRefusal={shownAtName}
+          onChange={setVariables}
         />
-      ))}
-      <p>
-        <button type="button" onClick={() => setSteps((all) => [...all, stepDraft()])}>
-          Add a step
-        </button>
-      </p>
-      <Rows
-        legend="Variables"
-        hint="Plain values the steps use as {{name}}, such as a base URL; shown as they are."
-        rows={variables}
-        secret={false}
-        errors={errors}
-        field="variables"
-        blank={{ name: '', value: '' }}
-        onChange={setVariables}
-      />
-      <Rows
-        legend="Secrets"
-        hint="Values the steps use as {{secret.NAME}}, such as a password: write-only, never shown again, blanked in results and alerts."
-        rows={secrets}
-        secret
-        errors={errors}
-        field="secrets"
-        blank={{ name: '', value: '', stored: false, removed: false }}
-        onChange={setSecrets}
-      />
+      </fieldset>
+      <fieldset>
+        <legend>Secrets</legend>
+        <p class="hint">
+          Values the steps use as {'{{secret.NAME}}'}, such as a password: write-only, never shown again,
+          blanked in results and alerts.
+        </p>
+        <NameValueRows<SecretRow>
+          noun="secret"
+          secret
+          rows={secrets}
+          errors={errors}
+          field="secrets"
+          blank={{ name: '', value: '', stored: false, removed: false }}
+          isNameRefusal={shownAtName}
+          onChange={setSecrets}
+        />
+      </fieldset>
       <CheckTiming
         errors={errors}
         interval={form.bind('interval', 'intervalSeconds')}

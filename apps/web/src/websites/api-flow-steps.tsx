@@ -1,4 +1,5 @@
 import { Check, Field } from '../ui/form.js';
+import { type ItemEditorProps, OrderControls } from '../ui/ordered-list-editor.js';
 import {
   type ExtractSource,
   HEADER_NAME_REFUSAL,
@@ -10,24 +11,8 @@ import {
 import { AssertionsEditor } from './assertions-editor.js';
 
 /** One step: its request, what its answer must be, the values kept from it; moved, removed. */
-export function StepEditor({
-  draft,
-  index,
-  count,
-  errors,
-  onChange,
-  onMove,
-  onRemove,
-}: {
-  draft: StepDraft;
-  index: number;
-  count: number;
-  /** The errors of this step, by their path under it (`request.url`). */
-  errors: Record<string, string>;
-  onChange: (draft: StepDraft) => void;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-}) {
+export function StepEditor({ draft, errors, place }: ItemEditorProps<StepDraft>) {
+  const { index, onChange } = place;
   const set = (change: Partial<StepDraft>) => onChange({ ...draft, ...change });
   const label = `Step ${index + 1}`;
   const setHeader = (at: number, change: Partial<{ name: string; value: string }>) =>
@@ -230,23 +215,7 @@ export function StepEditor({
           </button>
         </p>
       </fieldset>
-      <ul class="inline">
-        <li>
-          <button type="button" class="link" disabled={index === 0} onClick={() => onMove(-1)}>
-            Move step {index + 1} up
-          </button>
-        </li>
-        <li>
-          <button type="button" class="link" disabled={index === count - 1} onClick={() => onMove(1)}>
-            Move step {index + 1} down
-          </button>
-        </li>
-        <li>
-          <button type="button" class="link" disabled={count === 1} onClick={onRemove}>
-            Remove step {index + 1}
-          </button>
-        </li>
-      </ul>
+      <OrderControls noun="step" place={place} />
     </fieldset>
   );
 }

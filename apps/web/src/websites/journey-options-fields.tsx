@@ -1,97 +1,13 @@
-import { Check, Field } from '../ui/form.js';
-import { type Row, SEALED, type SecretRow } from './api-flow-drafts.js';
+import { Field } from '../ui/form.js';
+import type { SecretRow } from './api-flow-drafts.js';
 import { DEVICES, type Device } from './journey-choices.js';
 import { errorAt } from './journey-drafts.js';
 import type { CookieDraft, OptionsDraft } from './journey-options-draft.js';
 import { Choice } from './monitor-forms.js';
+import { NameValueRows } from './name-value-rows.js';
 
 /** The API's refusals of a row's name (its own words); its other refusals are of the value. */
-const NAME_REFUSAL = /header name|the browser sets|Must be a name/;
-
-/** Name and value rows: headers, variables (plain) or secrets (write-only), refused at `<field>.<name>`. */
-function NameValueRows<R extends Row>({
-  noun,
-  rows,
-  secret = false,
-  errors,
-  field,
-  blank,
-  onChange,
-}: {
-  /** "header": its rows are "Header 1 name", "Header 1 value". */
-  noun: string;
-  rows: R[];
-  secret?: boolean;
-  errors: Record<string, string>;
-  field: string;
-  blank: R;
-  onChange: (rows: R[]) => void;
-}) {
-  const update = (at: number, change: Partial<R>) =>
-    onChange(rows.map((row, i) => (i === at ? { ...row, ...change } : row)));
-  const Noun = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
-  return (
-    <>
-      {rows.map((row, at) => {
-        const stored = 'stored' in row && row.stored === true;
-        const removed = 'removed' in row && row.removed === true;
-        const error = errors[`${field}.${row.name.trim()}`];
-        const ofName = error !== undefined && NAME_REFUSAL.test(error);
-        const value = {
-          autocomplete: 'off',
-          spellcheck: false,
-          // A stored secret's value never comes back: what it shows instead, as the API does.
-          placeholder: stored ? SEALED : undefined,
-          value: row.value,
-          disabled: removed,
-          onInput: (e: Event) =>
-            update(at, { value: (e.currentTarget as HTMLInputElement).value } as Partial<R>),
-        };
-        return (
-          <div class="row" key={at}>
-            <Field label={`${Noun} ${at + 1} name`} error={ofName ? error : undefined}>
-              {(props) => (
-                <input
-                  {...props}
-                  spellcheck={false}
-                  value={row.name}
-                  readOnly={stored}
-                  onInput={(e) => update(at, { name: e.currentTarget.value } as Partial<R>)}
-                />
-              )}
-            </Field>
-            <Field
-              label={`${Noun} ${at + 1} value`}
-              error={ofName ? undefined : error}
-              hint={stored ? 'Set: never shown. Type a value to replace it.' : undefined}
-            >
-              {(props) =>
-                secret ? <input {...props} {...value} type="password" /> : <input {...props} {...value} />
-              }
-            </Field>
-            {stored ? (
-              <Check
-                label={`Remove ${row.name}`}
-                checked={removed}
-                onChange={(gone) => update(at, { removed: gone } as unknown as Partial<R>)}
-              />
-            ) : (
-              <button type="button" class="link" onClick={() => onChange(rows.filter((_, i) => i !== at))}>
-                Remove <span class="visually-hidden">{`${noun} ${at + 1}`}</span>
-              </button>
-            )}
-          </div>
-        );
-      })}
-      {errors[field] && <p class="error-text">{errors[field]}</p>}
-      <p>
-        <button type="button" onClick={() => onChange([...rows, { ...blank }])}>
-          Add a {noun}
-        </button>
-      </p>
-    </>
-  );
-}
+const isNameRefusal = (error: string) => /header name|the browser sets|Must be a name/.test(error);
 
 function CookieRows({
   cookies,
@@ -182,6 +98,7 @@ export function JourneyOptionsFields({
           noun="variable"
           rows={options.variables}
           errors={errors}
+          isNameRefusal={isNameRefusal}
           field="variables"
           blank={{ name: '', value: '' }}
           onChange={(variables) => set({ variables })}
@@ -198,6 +115,7 @@ export function JourneyOptionsFields({
           secret
           rows={options.secrets}
           errors={errors}
+          isNameRefusal={isNameRefusal}
           field="secrets"
           blank={{ name: '', value: '', stored: false, removed: false }}
           onChange={(secrets) => set({ secrets })}
@@ -240,6 +158,7 @@ export function JourneyOptionsFields({
             noun="header"
             rows={options.headers}
             errors={errors}
+            isNameRefusal={isNameRefusal}
             field="extraHeaders"
             blank={{ name: '', value: '' }}
             onChange={(headers) => set({ headers })}

@@ -1,4 +1,5 @@
 import { Field } from '../ui/form.js';
+import { type ItemEditorProps, OrderControls, OrderedListEditor } from '../ui/ordered-list-editor.js';
 import { errorsUnder } from './api-flow-drafts.js';
 import { ACTIONS, type Action } from './journey-choices.js';
 import { type StepDraft, stepDraft } from './journey-drafts.js';
@@ -6,23 +7,8 @@ import { ActionFields } from './journey-step-fields.js';
 import { MoreOptions, usesMoreOptions } from './journey-step-parts.js';
 
 /** One step: its action, name and timeout, its action's fields; moved, removed. */
-function StepEditor({
-  draft,
-  index,
-  count,
-  errors,
-  onChange,
-  onMove,
-  onRemove,
-}: {
-  draft: StepDraft;
-  index: number;
-  count: number;
-  errors: Record<string, string>;
-  onChange: (draft: StepDraft) => void;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-}) {
+function StepEditor({ draft, errors, place }: ItemEditorProps<StepDraft>) {
+  const { index, onChange } = place;
   const set = (change: Partial<StepDraft>) => onChange({ ...draft, ...change });
   const label = `Step ${index + 1}`;
   const screenshot = draft.action === 'screenshot';
@@ -66,23 +52,7 @@ function StepEditor({
         </summary>
         <MoreOptions draft={draft} label={label} errors={errors} set={set} />
       </details>
-      <ul class="inline">
-        <li>
-          <button type="button" class="link" disabled={index === 0} onClick={() => onMove(-1)}>
-            Move step {index + 1} up
-          </button>
-        </li>
-        <li>
-          <button type="button" class="link" disabled={index === count - 1} onClick={() => onMove(1)}>
-            Move step {index + 1} down
-          </button>
-        </li>
-        <li>
-          <button type="button" class="link" disabled={count === 1} onClick={onRemove}>
-            Remove step {index + 1}
-          </button>
-        </li>
-      </ul>
+      <OrderControls noun="step" place={place} />
     </fieldset>
   );
 }
@@ -138,34 +108,15 @@ export function JourneyStepsEditor({
   errors: Record<string, string>;
   onChange: (steps: StepDraft[]) => void;
 }) {
-  const move = (at: number, by: -1 | 1) => {
-    const next = [...steps];
-    const [moved] = next.splice(at, 1);
-    if (moved) next.splice(at + by, 0, moved);
-    onChange(next);
-  };
   return (
     <>
       {errors.steps && <p class="error-text">{errors.steps}</p>}
       <RefusedSteps steps={steps} errors={errors} />
-      {/* Each step a group its legend numbers: no list markers beside them, the phone's width kept. */}
-      {steps.map((draft, index) => (
-        <StepEditor
-          key={draft.key}
-          draft={draft}
-          index={index}
-          count={steps.length}
-          errors={stepErrors(errors, index)}
-          onChange={(changed) => onChange(steps.map((d, i) => (i === index ? changed : d)))}
-          onMove={(by) => move(index, by)}
-          onRemove={() => onChange(steps.filter((_, i) => i !== index))}
-        />
-      ))}
-      <p>
-        <button type="button" onClick={() => onChange([...steps, stepDraft()])}>
-          Add a step
-        </button>
-      </p>
+      <OrderedListEditor items={steps} newItem={stepDraft} addLabel="Add a step" onChange={onChange}>
+        {(draft, place) => (
+          <StepEditor draft={draft} errors={stepErrors(errors, place.index)} place={place} />
+        )}
+      </OrderedListEditor>
     </>
   );
 }
