@@ -366,7 +366,7 @@ describe('a browser journey everywhere a check shows: alerts, incidents, regions
       successRatePercent: number | null;
       steps: Array<{ step: number; name: string; medianMs: number | null }>;
     };
-    type Shown = { websites: Array<{ monitors: Array<{ id: number; name: string; runs: Runs | null }> }> };
+    type Shown = { websites: Array<{ monitors: Array<{ id: number; name: string; runs?: Runs }> }> };
     const runsOf = async (id: number) =>
       (await withCookie<Shown>(stack.api, client, 'GET', path)).body.websites[0]?.monitors.find(
         (m) => m.id === id,

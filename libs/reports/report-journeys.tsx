@@ -5,7 +5,7 @@ import type { ClientReport } from './report-view.js';
 type ReportMonitor = ClientReport['websites'][number]['monitors'][number];
 type JourneyMonitor = ReportMonitor & { runs: NonNullable<ReportMonitor['runs']> };
 
-const isJourney = (monitor: ReportMonitor): monitor is JourneyMonitor => monitor.runs !== null;
+const isJourney = (monitor: ReportMonitor): monitor is JourneyMonitor => monitor.runs !== undefined;
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 const plural = (count: number, noun: string) =>
   `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;

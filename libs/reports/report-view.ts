@@ -55,9 +55,9 @@ const reportMonitor = z
           )
           .describe('In order, as the latest run that reached each step named it'),
       })
-      .nullable()
+      .optional()
       .describe(
-        'A browser journey or API flow: its success rate and each step’s median time; null for other kinds',
+        'A browser journey or API flow: its success rate and each step’s median time (other kinds: absent)',
       )
       .meta({ id: 'ReportJourneyRuns' }),
   })
@@ -173,12 +173,14 @@ export function toClientReport(
         target: monitor.target,
         figures: outagesCopy(figures),
         // Counts and step names only: never a run's evidence or error.
-        runs: journey && {
-          runs: journey.runs,
-          passedRuns: journey.passedRuns,
-          successRatePercent: journey.successRatePercent,
-          steps: journey.steps.map((step) => ({ ...step })),
-        },
+        ...(journey && {
+          runs: {
+            runs: journey.runs,
+            passedRuns: journey.passedRuns,
+            successRatePercent: journey.successRatePercent,
+            steps: journey.steps.map((step) => ({ ...step })),
+          },
+        }),
       })),
       incidents: w.incidents.map((i) => ({
         id: i.id,
