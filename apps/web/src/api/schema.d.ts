@@ -1004,7 +1004,7 @@ export interface paths {
         };
         /**
          * A customer’s monitoring report for a period: uptime, SLA uptime, incidents, response times
-         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident (marked with the monitor it is of) and the maintenance held, and the same figures of the period before. Under each website, each of its other monitors (heartbeats, DNS, port, ping, UDP, gRPC, WebSocket and mail checks: kind, name and the host it checks) with its uptime, SLA uptime, down time and incidents over the period since it was added, from its own incidents. From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, and per other monitor for the whole period, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on `paper`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.
+         * @description Days in the organization’s timezone, `from` and `to` inclusive, at most 400 days; default the last full calendar month. Per website and for the customer: uptime and SLA uptime (maintenance left out; the formulas are in the report), incidents, total and longest down time, mean time to recovery, checks, p50/p95 response times per month and ISO week, certificate and domain expiry, each incident (marked with the monitor it is of) and the maintenance held, and the same figures of the period before. Under each website, each of its other monitors (heartbeats, DNS, port, ping, UDP, gRPC, WebSocket and mail checks: kind, name and the host it checks) with its uptime, SLA uptime, down time and incidents over the period since it was added, from its own incidents; a browser journey or API flow also with its runs, its success rate and each step’s median time over the runs it passed in (`runs`, counted by the workers per day: at most 10 minutes behind). From rollups, incidents and maintenance windows: the same uptime computation as GET /api/websites/{id}/uptime and the status pages. `format`: json, csv (one row per website and period, per other monitor for the whole period and per step of a journey, RFC 4180) html (the branded page) or pdf (that page printed by headless Chromium on `paper`, A4 or Letter: vector charts, selectable text). A client user reads its own customer’s only.
          */
         get: operations["getCustomerReport"];
         put?: never;
@@ -4291,7 +4291,7 @@ export interface components {
                 }[];
                 certificateExpiresAt: string | null;
                 domainExpiresAt: string | null;
-                /** @description Its other monitors (heartbeats, DNS, port, ping … checks), each with its own figures */
+                /** @description Its other monitors (heartbeats, DNS, port, ping … checks, browser journeys, API flows), each with its own figures */
                 monitors: components["schemas"]["ReportMonitor"][];
                 incidents: {
                     id: string;
@@ -4343,6 +4343,7 @@ export interface components {
             /** @description The host it checks; null: none (a heartbeat: its job pings) */
             target: string | null;
             figures: components["schemas"]["ReportMonitorFigures"];
+            runs?: components["schemas"]["ReportJourneyRuns"];
         };
         /** @description From its own incidents, over the period since it was added */
         ReportMonitorFigures: {
@@ -4359,6 +4360,25 @@ export interface components {
             longestIncidentSeconds: number;
             /** @description Mean time to recovery; null: none resolved */
             mttrSeconds: number | null;
+        };
+        /** @description A browser journey or API flow: its success rate and each step’s median time (other kinds: absent) */
+        ReportJourneyRuns: {
+            /** @description Runs in the period, every region */
+            runs: number;
+            /** @description Runs that passed every step */
+            passedRuns: number;
+            /** @description null: no run in the period */
+            successRatePercent: number | null;
+            /** @description In order, as the latest run that reached each step named it */
+            steps: {
+                /** @description Its position, from 1 */
+                step: number;
+                name: string;
+                /** @description Runs it passed in (its median is over these) */
+                passedRuns: number;
+                /** @description null: it passed in no run */
+                medianMs: number | null;
+            }[];
         };
         ReportIncidentMonitor: {
             id: number;
