@@ -8,7 +8,13 @@ import { createCustomer, createPackage, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { createUser, signIn, withCookie } from './support/people.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
-import { startTestShop, type TestShop } from './support/test-shop.js';
+import {
+  purchaseJourney,
+  shopPlaceholders,
+  signInSteps,
+  startTestShop,
+  type TestShop,
+} from './support/test-shop.js';
 
 /** Where people reach the service: alerts' links start with it (the API itself answers them here). */
 const PUBLIC_URL = 'http://monitor.agency.test';
@@ -39,51 +45,15 @@ interface Alert {
   };
 }
 
-/** The shop's purchase as a person writes it: sign in (the password a secret), search, a product, the basket. */
-const purchase = (shop: TestShop) => ({
-  kind: 'browser',
-  name: 'Buy a teapot',
-  intervalSeconds: 3600,
-  timeoutSeconds: 60,
-  variables: { shop: shop.url },
-  secrets: { PASSWORD: shop.password },
-  steps: [
-    { action: 'goto', url: '{{shop}}/sign-in' },
-    { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
-    { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
-    { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
-    { action: 'goto', url: '{{shop}}/search' },
-    { action: 'fill', locator: { by: 'label', text: 'Search products' }, value: 'blue' },
-    { action: 'click', locator: { by: 'role', role: 'button', name: 'Search' } },
-    { action: 'click', locator: { by: 'role', role: 'link', name: 'Blue Teapot' } },
-    {
-      name: 'Add to basket',
-      action: 'click',
-      locator: { by: 'role', role: 'button', name: 'Add to basket' },
-      timeoutMs: 2000,
-    },
-    {
-      action: 'expect',
-      that: 'text',
-      locator: { by: 'css', selector: '#basket-count' },
-      text: { equals: '1' },
-    },
-  ],
-});
-
 /** A journey whose failing step names the secret: what a run says of it must blank it. */
 const greeting = (shop: TestShop) => ({
   kind: 'browser',
   name: 'Greets the buyer',
   intervalSeconds: 3600,
   timeoutSeconds: 60,
-  variables: { shop: shop.url },
-  secrets: { PASSWORD: shop.password },
+  ...shopPlaceholders(shop),
   steps: [
-    { action: 'goto', url: '{{shop}}/sign-in' },
-    { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
-    { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
-    { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
+    ...signInSteps(shop),
     { action: 'click', locator: { by: 'text', text: 'Welcome back {{secret.PASSWORD}}' }, timeoutMs: 1500 },
   ],
 });
@@ -177,7 +147,7 @@ describe('a browser journey everywhere a check shows: alerts, incidents, regions
       expect(channel.status, JSON.stringify(channel.body)).toBe(201);
     }
     for (const [key, body] of [
-      ['purchase', purchase(shop)],
+      ['purchase', purchaseJourney(shop)],
       ['greeting', greeting(shop)],
       ['flow', accountFlow(shop)],
     ] as const) {

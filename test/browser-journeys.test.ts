@@ -4,7 +4,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createUser, signIn } from './support/people.js';
-import { startTestShop, type TestShop } from './support/test-shop.js';
+import { purchaseJourney, startTestShop, type TestShop } from './support/test-shop.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -23,37 +23,8 @@ interface Run {
   };
 }
 
-/** The shop's journey as a person writes it: sign in (a secret), search, a product, the basket. */
-const shopJourney = (shop: TestShop) => ({
-  kind: 'browser',
-  name: 'Buy a teapot',
-  intervalSeconds: 600,
-  timeoutSeconds: 60,
-  variables: { shop: shop.url },
-  secrets: { PASSWORD: shop.password },
-  steps: [
-    { action: 'goto', url: '{{shop}}/sign-in' },
-    { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
-    { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
-    { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
-    { action: 'goto', url: '{{shop}}/search' },
-    { action: 'fill', locator: { by: 'label', text: 'Search products' }, value: 'blue' },
-    { action: 'click', locator: { by: 'role', role: 'button', name: 'Search' } },
-    { action: 'click', locator: { by: 'role', role: 'link', name: 'Blue Teapot' } },
-    {
-      name: 'Add to basket',
-      action: 'click',
-      locator: { by: 'role', role: 'button', name: 'Add to basket' },
-      timeoutMs: 2000,
-    },
-    {
-      action: 'expect',
-      that: 'text',
-      locator: { by: 'css', selector: '#basket-count' },
-      text: { equals: '1' },
-    },
-  ],
-});
+/** The shop's purchase, as the tests of browser journeys write it (every 10 minutes). */
+const shopJourney = (shop: TestShop) => ({ ...purchaseJourney(shop), intervalSeconds: 600 });
 
 describe('browser journeys through the API: written, refused, run now, their files per tenant', {
   timeout: 120_000,

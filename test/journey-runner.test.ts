@@ -7,20 +7,16 @@ import { type BrowserJourney, journeySettings } from '../libs/journeys/journey-o
 import { runJourney } from '../libs/journeys/journey-runner.js';
 import { fillJourney } from '../libs/journeys/journey-texts.js';
 import { secretMasks } from '../libs/journeys/placeholders.js';
-import { startTestShop, type TestShop } from './support/test-shop.js';
+import { shopPlaceholders, signInSteps, startTestShop, type TestShop } from './support/test-shop.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The shop's journey: sign in, search (a JavaScript-rendered answer of a slow call), basket, checkout. */
 function shopJourney(shop: TestShop): BrowserJourney {
   return journeySettings.parse({
-    variables: { shop: shop.url },
-    secrets: { PASSWORD: shop.password },
+    ...shopPlaceholders(shop),
     steps: [
-      { action: 'goto', url: '{{shop}}/sign-in' },
-      { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
-      { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
-      { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
+      ...signInSteps(shop),
       {
         action: 'expect',
         that: 'text',

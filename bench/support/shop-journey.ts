@@ -1,6 +1,7 @@
 // The journeys benchmark's journey on the test shop (test/support/test-shop.ts): six steps as a
 // person tells them, each one or more actions of the journey format.
 import type { BrowserJourneyInput, JourneyStepInput } from '../../libs/journeys/index.js';
+import { shopPlaceholders, signInSteps } from '../../test/support/test-shop.js';
 
 /** The six steps of the journey, each with its actions (the format's steps). */
 export function shopJourneyPhases(shop: {
@@ -10,10 +11,7 @@ export function shopJourneyPhases(shop: {
     {
       name: 'sign in',
       actions: [
-        { action: 'goto', url: '{{shop}}/sign-in' },
-        { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
-        { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
-        { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
+        ...(signInSteps(shop) as JourneyStepInput[]),
         // The session cookie is set once the form's answer came back: the next page needs it.
         {
           action: 'expect',
@@ -67,8 +65,7 @@ export function shopJourneyPhases(shop: {
 /** The journey as the API takes it: the shop's address a variable, the password a secret. */
 export function shopJourney(shop: { url: string; email: string; password: string }): BrowserJourneyInput {
   return {
-    variables: { shop: shop.url },
-    secrets: { PASSWORD: shop.password },
+    ...shopPlaceholders(shop),
     steps: shopJourneyPhases(shop).flatMap((phase) => phase.actions),
   };
 }

@@ -263,3 +263,55 @@ if (add) add.addEventListener('click', async () => {
   shop.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return shop;
 }
+
+/** A step of a journey as written (the API's and the format's input). */
+type Step = Record<string, unknown>;
+
+/** Signing in to the shop as a person does: the form, the password a secret (`{{secret.PASSWORD}}`). */
+export function signInSteps(shop: Pick<TestShop, 'email'>): Step[] {
+  return [
+    { action: 'goto', url: '{{shop}}/sign-in' },
+    { action: 'fill', locator: { by: 'label', text: 'Email' }, value: shop.email },
+    { action: 'fill', locator: { by: 'label', text: 'Password' }, value: '{{secret.PASSWORD}}' },
+    { action: 'click', locator: { by: 'role', role: 'button', name: 'Sign in' } },
+  ];
+}
+
+/** What a journey on the shop runs with: its address a variable, its password a secret. */
+export const shopPlaceholders = (shop: Pick<TestShop, 'url' | 'password'>) => ({
+  variables: { shop: shop.url },
+  secrets: { PASSWORD: shop.password },
+});
+
+/**
+ * The purchase as a monitor's create takes it: sign in, search, open the Blue Teapot, "Add to
+ * basket" (step 9, named, 2 s: the step that fails when `noBasketButton` is set), the basket count.
+ */
+export function purchaseJourney(shop: Pick<TestShop, 'url' | 'email' | 'password'>) {
+  return {
+    kind: 'browser',
+    name: 'Buy a teapot',
+    intervalSeconds: 3600,
+    timeoutSeconds: 60,
+    ...shopPlaceholders(shop),
+    steps: [
+      ...signInSteps(shop),
+      { action: 'goto', url: '{{shop}}/search' },
+      { action: 'fill', locator: { by: 'label', text: 'Search products' }, value: 'blue' },
+      { action: 'click', locator: { by: 'role', role: 'button', name: 'Search' } },
+      { action: 'click', locator: { by: 'role', role: 'link', name: 'Blue Teapot' } },
+      {
+        name: 'Add to basket',
+        action: 'click',
+        locator: { by: 'role', role: 'button', name: 'Add to basket' },
+        timeoutMs: 2000,
+      },
+      {
+        action: 'expect',
+        that: 'text',
+        locator: { by: 'css', selector: '#basket-count' },
+        text: { equals: '1' },
+      },
+    ],
+  };
+}
