@@ -4,10 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MonitorRepository, type PortCheckDocument } from '../libs/monitors/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import {
+  MonitorRepository,
+  type PortCheckDocument,
+  RunTallies,
+  RunTallyRecorder,
+} from '../libs/monitors/index.js';
 import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+
+/** A failing run's error: evidence, never shown in a report. */
+const RUN_ERROR = 'Timeout 2000 ms exceeded waiting for the button “Add to basket”';
 
 describe('the app in a real browser: a client reads and downloads its report', { timeout: 120_000 }, () => {
   let api: TestApi;
@@ -15,6 +24,7 @@ describe('the app in a real browser: a client reads and downloads its report', {
   let organizationId: number;
   let customerId: number;
   let token: string;
+  let journeyId: number;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -72,8 +82,79 @@ describe('the app in a real browser: a client reads and downloads its report', {
         regions: ['local'],
       }),
     );
+    journeyId = await seedJourneyRuns(
+      created.body.id,
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 14, 8)),
+    );
     browser = await launchBrowser();
   }, 60_000);
+
+  /**
+   * The website's order journey, with four runs on `day` (one failing at its second step) counted as
+   * the worker counts them: through its tally recorder, flushed into the monitor log.
+   */
+  async function seedJourneyRuns(websiteId: number, day: Date): Promise<number> {
+    const journey = await api.request<{ id: number }>('POST', `/api/websites/${websiteId}/monitors`, {
+      token,
+      body: {
+        kind: 'browser',
+        name: 'Order a cake',
+        intervalSeconds: 3600,
+        timeoutSeconds: 60,
+        steps: [
+          { action: 'goto', url: 'https://shop.acme.example/' },
+          {
+            name: 'Add to basket',
+            action: 'click',
+            locator: { by: 'role', role: 'button', name: 'Add to basket' },
+          },
+        ],
+      },
+    });
+    expect(journey.status).toBe(201);
+    await api.db
+      .collection('website_monitors')
+      .updateOne({ id: journey.body.id }, { $set: { createdAt: new Date(Date.now() - 90 * 86_400_000) } });
+    const recorder = new RunTallyRecorder(new RunTallies(api.db), {
+      logger: createLogger('test', 'silent'),
+      mongo: { available: true },
+    });
+    const monitor = { organizationId, id: journey.body.id, kind: 'browser' as const };
+    for (const [hour, basketMs] of [
+      [1, 420],
+      [2, 450],
+      [3, 480],
+      [4, null],
+    ] as const) {
+      const passed = basketMs !== null;
+      recorder.add(monitor, {
+        at: new Date(day.getTime() + hour * 3_600_000),
+        result: {
+          region: 'local',
+          status: passed ? 'up' : 'down',
+          cause: passed ? null : RUN_ERROR,
+          durationMs: 2000,
+          // What a failing run keeps besides its steps: none of it belongs in a report.
+          evidence: {
+            runId: 'run-evidence-id',
+            screenshots: ['/api/monitors/1/results/run-evidence-id/screenshot.png'],
+            error: { message: RUN_ERROR },
+            steps: [
+              { index: 0, name: 'Go to https://shop.acme.example/', outcome: 'passed', durationMs: 900 },
+              {
+                index: 1,
+                name: 'Add to basket',
+                outcome: passed ? 'passed' : 'failed',
+                durationMs: basketMs ?? 2000,
+              },
+            ],
+          },
+        },
+      });
+    }
+    await recorder.close();
+    return journey.body.id;
+  }
   afterAll(async () => {
     await browser?.close();
     await api?.stop();
@@ -104,6 +185,27 @@ describe('the app in a real browser: a client reads and downloads its report', {
     // The website's port check under it, with its own figures, and its incident marked with it.
     await page.getByText('db.acme.example').waitFor();
     expect(await page.getByText(/Port check: Database/).count()).toBe(1);
+    // The journey under the website: its runs, success rate and each step's median, and nothing of a run's evidence.
+    const report = await api.request<{
+      websites: Array<{
+        monitors: Array<{ id: number; runs?: { steps: Array<{ name: string; medianMs: number | null }> } }>;
+      }>;
+    }>('GET', `/api/customers/${customerId}/reports`, { token });
+    const steps = report.body.websites[0]?.monitors.find((m) => m.id === journeyId)?.runs?.steps ?? [];
+    const basket = steps.find((step) => step.name === 'Add to basket');
+    expect(basket?.medianMs).toBeGreaterThan(0);
+    const journeySteps = page.getByRole('table', {
+      name: 'Browser journey: Order a cake — 75.000 % of 4 runs passed',
+    });
+    await journeySteps.waitFor();
+    const basketRow = journeySteps.getByRole('row', { name: /Add to basket/ });
+    expect(await basketRow.getByRole('cell', { name: `${basket?.medianMs} ms` }).count()).toBe(1);
+    expect(await basketRow.getByRole('cell', { name: '3 runs' }).count()).toBe(1);
+    expect(await journeySteps.getByRole('columnheader', { name: 'Median time' }).count()).toBe(1);
+    const text = await page.locator('body').textContent();
+    for (const evidence of [RUN_ERROR, 'run-evidence-id', 'screenshot', 'Timeout'])
+      expect(text).not.toContain(evidence);
+    expect(await page.locator('a[href*="/results/"], table img').count()).toBe(0);
     // No edit controls for a client, no other customer's name.
     expect(await page.getByRole('button', { name: /Save|Delete|Add/ }).count()).toBe(0);
     const [download] = await Promise.all([

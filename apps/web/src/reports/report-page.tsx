@@ -7,6 +7,7 @@ import { canEdit, useSession } from '../session.js';
 import { Loading } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
+import { JourneyRunsRow } from './report-journey-runs.js';
 import { ReportMailing } from './report-schedule.js';
 
 type Report = Schemas['ClientReport'];
@@ -183,7 +184,10 @@ function ReportView({
                 <Fragment key={w.id}>
                   <WebsiteRow name={w.name} url={w.url} figures={w.figures} />
                   {w.monitors.map((m) => (
-                    <MonitorRow key={m.id} monitor={m} />
+                    <Fragment key={m.id}>
+                      <MonitorRow monitor={m} />
+                      <JourneyRunsRow monitor={m} columns={7} />
+                    </Fragment>
                   ))}
                 </Fragment>
               ))}
