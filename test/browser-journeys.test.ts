@@ -89,6 +89,8 @@ describe('browser journeys through the API: written, refused, run now, their fil
         'steps.1.locator.selector',
       ],
       ['an undefined variable', [{ action: 'goto', url: '{{nowhere}}/' }], 'steps.0.url'],
+      // A secret could stand for file:///etc/passwd: a URL may not begin with one.
+      ['a URL a secret begins', [{ action: 'goto', url: '{{secret.PASSWORD}}' }], 'steps.0.url'],
       [
         'an undefined secret',
         [

@@ -155,6 +155,26 @@ describe('a browser journey on the test shop, through the guard', { timeout: 120
     );
   });
 
+  it('visits no page but the web’s, whatever a journey was let through with (file:, view-source:)', async () => {
+    for (const url of ['file:///etc/passwd', `view-source:${shop.url}/`]) {
+      const done = await run(
+        journeySettings.parse({
+          steps: [
+            { action: 'goto', url },
+            {
+              action: 'expect',
+              that: 'text',
+              locator: { by: 'css', selector: 'body' },
+              text: { contains: 'root' },
+            },
+          ],
+        }),
+      );
+      expect(done.passed, url).toBe(false);
+      expect(done.error, url).toBe(`Step 1 (go to ${url}): only http(s) pages may be visited`);
+    }
+  });
+
   it('tells a browser that died under the run apart from the site failing', async () => {
     // A browser of its own, launched as a server: its process is ours to kill.
     const server = await chromium.launchServer(

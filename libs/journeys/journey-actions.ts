@@ -1,4 +1,5 @@
 import type { Page, Locator as PlaywrightLocator } from 'playwright-core';
+import { isHttpUrl } from './journey-options.schema.js';
 import type { CountOperator, JourneyStep, Locator, StepOf } from './journey-steps.schema.js';
 import { describeMatch, matchesText, type TextMatch } from './text-match.js';
 
@@ -74,7 +75,7 @@ export function describeStep(step: JourneyStep): string {
     case 'waitFor':
       if (step.until === 'element') return `wait for ${describeLocator(step.locator)} (${step.state})`;
       if (step.until === 'text') return `wait for the text ${JSON.stringify(step.text)}`;
-      if (step.until === 'url') return `wait for the URL to ${describeMatch(step.url)}`;
+      if (step.until === 'url') return `wait for the URL ${toBe(step.url)}`;
       return 'wait for the network to settle';
     case 'expect':
       return `expect ${expectation(step)}`;
@@ -85,25 +86,30 @@ export function describeStep(step: JourneyStep): string {
   }
 }
 
+/** A match as what is expected of a text: "to equal \"Shop\"", "to contain …", "to match /…/". */
+function toBe(match: TextMatch): string {
+  return `to ${describeMatch(match).replace(/^(equals|contains|matches)/, (verb) => verb.slice(0, -1))}`;
+}
+
 function expectation(step: StepOf<'expect'>): string {
   switch (step.that) {
     case 'url':
-      return `the URL to ${describeMatch(step.url)}`;
+      return `the URL ${toBe(step.url)}`;
     case 'title':
-      return `the title to ${describeMatch(step.title)}`;
+      return `the title ${toBe(step.title)}`;
     case 'visible':
     case 'hidden':
       return `${describeLocator(step.locator)} ${step.that}`;
     case 'text':
-      return `${describeLocator(step.locator)}'s text to ${describeMatch(step.text)}`;
+      return `${describeLocator(step.locator)}'s text ${toBe(step.text)}`;
     case 'value':
-      return `${describeLocator(step.locator)}'s value to ${describeMatch(step.value)}`;
+      return `${describeLocator(step.locator)}'s value ${toBe(step.value)}`;
     case 'checked':
       return `${describeLocator(step.locator)} ${step.checked ? 'checked' : 'unchecked'}`;
     case 'count':
       return `${describeLocator(step.locator)} count ${step.op} ${step.count}`;
     case 'attribute':
-      return `${describeLocator(step.locator)} [${step.attribute}]${step.value ? ` to ${describeMatch(step.value)}` : ''}`;
+      return `${describeLocator(step.locator)} [${step.attribute}]${step.value ? ` ${toBe(step.value)}` : ''}`;
   }
 }
 
@@ -239,6 +245,8 @@ export async function playStep(
   const timeout = { timeout: timeoutMs };
   switch (step.action) {
     case 'goto': {
+      // Checked again as filled: only the web is visited (never file:, chrome:, view-source: …).
+      if (!isHttpUrl(step.url)) throw new StepFailed('only http(s) pages may be visited');
       const answer = await page.goto(step.url, { ...timeout, waitUntil: 'load' });
       // A document that answered an error is the journey's failure, as a person would see it.
       if (answer && answer.status() >= 400) throw new StepFailed(`the page answered ${answer.status()}`);

@@ -133,7 +133,13 @@ export class JourneyBrowser {
         );
       });
     lowerPriorityOfNewChildren(before, BROWSER_NICENESS);
-    const browser = await chromium.connect(server.wsEndpoint());
+    // A browser started but not reached is not left running.
+    const browser = await chromium.connect(server.wsEndpoint()).catch(async (error: unknown) => {
+      await server.close().catch(() => undefined);
+      throw new BrowserUnavailableError(
+        `chromium started but could not be reached: ${errorMessage(error).split('\n')[0]}`,
+      );
+    });
     this.launches++;
     const launched = { server, browser };
     browser.on('disconnected', () => this.forget(browser));
@@ -155,7 +161,10 @@ export class JourneyBrowser {
   private async afterRun(): Promise<void> {
     const current = this.launched;
     if (!current) return;
-    const { server, browser } = await current;
+    // Another run's launch under way (or failed): its own run looks at it.
+    const launched = await current.catch(() => null);
+    if (!launched) return;
+    const { server, browser } = launched;
     const pid = server.process().pid;
     if (pid !== undefined && processTreeMemory(pid) > (this.options.maxMemoryBytes ?? 1024 ** 3))
       this.restartWhenIdle = true;

@@ -73,12 +73,20 @@ function stepIssues(journey: BrowserJourney): JourneyIssue[] {
   journey.steps.forEach((step, i) => {
     if (step.action === 'goto') {
       const url = urlToCheck(step.url, journey);
-      if (url !== null && !isHttpUrl(url))
+      // A secret at the start could stand for any scheme (file:, chrome:, javascript:): it may
+      // stand for a part of a URL, never its start.
+      if (url === null)
+        issues.push({
+          path: ['steps', i, 'url'],
+          message:
+            'Must begin with http:// or https://: a secret may stand for a part of the URL, not its start',
+        });
+      else if (!isHttpUrl(url))
         issues.push({
           path: ['steps', i, 'url'],
           message: 'Must be an http(s) URL such as https://shop.example/login (with its variables filled)',
         });
-      else if (url !== null && (new URL(url).username || new URL(url).password))
+      else if (new URL(url).username || new URL(url).password)
         issues.push({
           path: ['steps', i, 'url'],
           message: 'Must not hold a user name or password: give them in basicAuth',

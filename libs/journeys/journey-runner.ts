@@ -144,6 +144,12 @@ function failureText(error: unknown, timeoutMs: number): string {
 const BROKEN_BROWSER =
   /Target page, context or browser has been closed|Target closed|Browser (has been )?closed|browser has disconnected|Connection closed/i;
 
+/** The origin of the journey's first page (its first step goes to a URL), as basic auth is bound to it. */
+function firstOrigin(journey: BrowserJourney): { origin: string } | Record<string, never> {
+  const first = journey.steps[0];
+  return first?.action === 'goto' && URL.canParse(first.url) ? { origin: new URL(first.url).origin } : {};
+}
+
 /** The context's options: the device, the journey's overrides, the guard's proxy, nothing kept on disk. */
 function contextOptions(journey: BrowserJourney, proxy: GuardProxy) {
   const { defaultBrowserType: _type, ...device } = devices[PLAYWRIGHT_DEVICES[journey.device]] ?? {};
@@ -153,7 +159,8 @@ function contextOptions(journey: BrowserJourney, proxy: GuardProxy) {
     ...(journey.locale ? { locale: journey.locale } : {}),
     ...(journey.timezone ? { timezoneId: journey.timezone } : {}),
     extraHTTPHeaders: journey.extraHeaders,
-    ...(journey.basicAuth ? { httpCredentials: journey.basicAuth } : {}),
+    // Answered for the journey's first page's origin only, never a third party's 401.
+    ...(journey.basicAuth ? { httpCredentials: { ...journey.basicAuth, ...firstOrigin(journey) } } : {}),
     ...guardedContextOptions(proxy),
   };
 }
@@ -262,7 +269,8 @@ export async function runJourney(
     run.error ??= mask(`The journey could not run: ${errorMessage(error).split('\n')[0]}`);
   } finally {
     await context?.close().catch(() => undefined);
-    run.blocked = proxy.refusals();
+    // A refused plain-http target names its path, which may carry a token.
+    run.blocked = proxy.refusals().map((refusal) => ({ ...refusal, target: mask(refusal.target) }));
     run.address = proxy.firstReached();
     run.vitals = [...vitals.values()];
     run.durationMs = Date.now() - started;
