@@ -334,7 +334,7 @@ async function workerRow(shop: TestShop, row: WorkerRow): Promise<void> {
         await sleep(1000);
       }
       say(`measuring ${seconds} s…`);
-      const slowDue = new DueSet(redis, regionDueKey(prefix, 'local', 'slow'));
+      const slowDue = new DueSet(redis, regionDueKey(prefix, 'local', 'browser'));
       const waiting: number[] = [];
       const memory = sampleTreeMemory(pid, 1000);
       const waitingTimer = setInterval(() => {
@@ -407,7 +407,7 @@ async function workerRow(shop: TestShop, row: WorkerRow): Promise<void> {
         `   memory at its peak         PSS worker + Chromium ${mib(peak.pss)} MiB (bound 1536); RSS worker ${mib(peak.rootRss)} MiB, Chromium's ${peak.descendants} processes ${mib(peak.descendantsRss)} MiB summed`,
       );
       console.log(
-        `   browser slots busy         ${((busyMs / (concurrency * seconds * 1000)) * 100).toFixed(0)} % of the window (runs' own time; the rest: between runs); journeys due not yet claimed: mean ${mean(waiting).toFixed(1)}, min ${Math.min(...waiting)} (the slow lane holds up to 20 claimed)`,
+        `   browser slots busy         ${((busyMs / (concurrency * seconds * 1000)) * 100).toFixed(0)} % of the window (runs' own time; the rest: between runs); journeys due not yet claimed: mean ${mean(waiting).toFixed(1)}, min ${Math.min(...waiting)} (the browser lane claims no more than it plays)`,
       );
       if (slowest)
         console.log(

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { createLogger } from '../libs/logging/index.js';
+import { MONITOR_KINDS } from '../libs/monitors/kinds/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
 import { DueSet, regionDueKey } from '../libs/scheduler/index.js';
 import { createCustomer, createPackage, until } from './support/harness.js';
@@ -103,7 +104,7 @@ describe('a browser journey everywhere a check shows: alerts, incidents, regions
       (await request<{ items: Result[] }>('GET', `/api/monitors/${monitorId}/results`)).body.items;
     const before = (await results()).length;
     const { REDIS_KEY_PREFIX: prefix, NODE_REGION: region } = stack.api.config;
-    await new DueSet(redis, regionDueKey(prefix, region, 'slow')).schedule(
+    await new DueSet(redis, regionDueKey(prefix, region, MONITOR_KINDS[kind].lane)).schedule(
       { kind, monitorId, organizationId: stack.organizationId, websiteId: website.id },
       Date.now(),
     );

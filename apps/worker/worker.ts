@@ -16,7 +16,6 @@ import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
   CheckFeed,
   CheckRunner,
-  type DroppedCheckReason,
   isRecordRetryable,
   type PendingRecord,
   PendingRecords,
@@ -45,17 +44,18 @@ import {
   type DueMember,
   DueSet,
   heartbeatDeadlinesKey,
+  INTERVAL_LANES,
   type IntervalLane,
   regionDueKey,
   startDueLanes,
 } from '../../libs/scheduler/index.js';
 import { openConnections } from '../../libs/services/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
+import { droppedChecksLog, warmedUp } from './check-start.js';
 import { composeWorker } from './compose.js';
 import { startHousekeeping } from './housekeeping.js';
 
 const RECONCILE_EVERY_MS = 5 * 60_000;
-const WARM_UP_WAIT_MS = 60_000;
 /** Customer and package change rarely: a check may see such a change up to this late. */
 const OWNER_CACHE_MS = 15_000;
 /** How long a dead worker's DNS, port and probe checks stay taken (their timeouts reach 60 s). */
@@ -178,10 +178,12 @@ export async function startWorker(
   });
   // The worker's metrics, returned to whoever runs it (tests and benches read them).
   const httpDue = services.scheduler.dueSet(config.NODE_REGION);
-  const laneDue: Record<IntervalLane, DueSet> = {
-    fast: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'fast')),
-    slow: new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, 'slow')),
-  };
+  const laneDue = Object.fromEntries(
+    INTERVAL_LANES.map((lane) => [
+      lane,
+      new DueSet(redis, regionDueKey(config.REDIS_KEY_PREFIX, config.NODE_REGION, lane)),
+    ]),
+  ) as Record<IntervalLane, DueSet>;
   const metrics = createMetricsRegistry({
     service: 'worker',
     defaultMetrics: options.defaultMetrics ?? false,
@@ -190,10 +192,10 @@ export async function startWorker(
     region: config.NODE_REGION,
     dueCounts: async () => {
       const now = Date.now();
-      const [http, fast, slow] = await Promise.all(
-        [httpDue, laneDue.fast, laneDue.slow].map((set) => set.counts(now)),
+      const [http, fast, slow, browser] = await Promise.all(
+        [httpDue, ...INTERVAL_LANES.map((lane) => laneDue[lane])].map((set) => set.counts(now)),
       );
-      return { http, fast, slow };
+      return { http, fast, slow, browser };
     },
     resultsWaiting: () => pending.size,
     refusedStateWrites: () => services.transitions.refusedWrites,
@@ -313,33 +315,12 @@ export async function startWorker(
   });
   reconcileMonitors = monitors.reconcile;
   await monitors.reconcile();
-  // Checks wait for the warm-up (a scan beats a point read per website competing with it), but
-  // not forever: after WARM_UP_WAIT_MS they start and read what is still missing one by one.
-  const warmUpStarted = Date.now();
-  const warmUp = services.scheduler
-    .scheduledWebsiteIds(config.NODE_REGION)
-    .then((ids) => runner.warmUp(ids))
-    .then(
-      (primed) =>
-        logger.info({ ...primed, durationMs: Date.now() - warmUpStarted }, 'worker caches warmed up'),
-      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'cache warm-up failed'),
-    );
-  await Promise.race([
-    warmUp,
-    new Promise((resolve) => setTimeout(resolve, WARM_UP_WAIT_MS).unref()),
-    // A shutdown requested meanwhile does not wait for it.
-    new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true })),
-  ]);
-  // Dropped checks are also logged, once a minute at most.
-  let droppedUnlogged: Partial<Record<DroppedCheckReason, number>> = {};
-  const droppedLog = setInterval(() => {
-    if (Object.keys(droppedUnlogged).length === 0) return;
-    logger.warn(
-      { dropped: droppedUnlogged, region: config.NODE_REGION },
-      'checks dropped: stale ones would have started more than an interval after they were due, overlapping ones while the previous check of the website still ran (add workers or raise WORKER_CONCURRENCY if this lasts)',
-    );
-    droppedUnlogged = {};
-  }, 60_000);
+  await warmedUp(
+    async () => runner.warmUp(await services.scheduler.scheduledWebsiteIds(config.NODE_REGION)),
+    logger,
+    signal,
+  );
+  const droppedLog = droppedChecksLog(logger, config.NODE_REGION);
   // Every kind's checks through one loop: each lane claims from its region's due set as many as it
   // has free slots, so a full lane (slow checks) never delays another's schedule.
   const monitorLane = (lane: IntervalLane) => ({
@@ -357,7 +338,7 @@ export async function startWorker(
           onChecked: (result, lagMs) => checkMetrics.checked(result, lagMs),
           onDropped: (reason) => {
             checkMetrics.dropped(reason);
-            droppedUnlogged[reason] = (droppedUnlogged[reason] ?? 0) + 1;
+            droppedLog.dropped(reason);
           },
           region: config.NODE_REGION,
           recheckDelayMs: config.RECHECK_DELAY_SECONDS * 1000,
@@ -370,6 +351,7 @@ export async function startWorker(
         concurrency: config.WORKER_LANE_FAST_CONCURRENCY ?? config.WORKER_CONCURRENCY,
       },
       slow: { ...monitorLane('slow'), concurrency: config.WORKER_LANE_SLOW_CONCURRENCY },
+      browser: { ...monitorLane('browser'), concurrency: config.WORKER_BROWSER_CONCURRENCY },
     },
     { logger },
   );
@@ -393,7 +375,7 @@ export async function startWorker(
     async stop() {
       await ops?.close();
       housekeeping.stop();
-      clearInterval(droppedLog);
+      droppedLog.stop();
       clearInterval(reconcile);
       await redisData.stop();
       await fleet.stop();

@@ -22,4 +22,4 @@ export {
   parseDueMember,
   regionDueKey,
 } from './due-set.js';
-export { type IntervalLane, LANES, type Lane } from './lanes.js';
+export { INTERVAL_LANES, type IntervalLane, LANES, type Lane } from './lanes.js';

@@ -64,6 +64,8 @@ interface Fixture {
   check?(settings: Settings, options: ProbeOptions, timeoutMs: number): Promise<Checked>;
   /** How large its evidence may grow as JSON (HTTP keeps 16 KiB of a body). */
   evidenceBytes?: number;
+  /** The check's deadline where a test names none (a browser journey starts a context: seconds). */
+  timeoutMs?: number;
 }
 
 type IntervalKindName = Exclude<MonitorKindName, 'heartbeat'>;
@@ -213,6 +215,7 @@ beforeAll(async () => {
     silent: { steps: [{ action: 'goto', url: `http://svc.test:${quiet}/` }] },
     blocked: { steps: [{ action: 'goto', url: `http://blocked.test:${quiet}/` }] },
     check: (settings, options, timeoutMs) => checkBrowser(journeys, settings, options, timeoutMs),
+    timeoutMs: 20_000,
   };
   // Launched before the tests: a timeout test measures the run, not Chromium's start.
   await checkBrowser(journeys, fixtures.browser.up, probe(true), 10_000);
@@ -230,7 +233,12 @@ const context = (options: ProbeOptions, timeoutMs = 3000) => ({
 });
 
 /** One check of an interval kind: its fixture's way, else the kind's own check. */
-function check(name: IntervalKindName, settings: Settings, options: ProbeOptions, timeoutMs = 3000) {
+function check(
+  name: IntervalKindName,
+  settings: Settings,
+  options: ProbeOptions,
+  timeoutMs = fixtures[name].timeoutMs ?? 3000,
+) {
   const own = fixtures[name].check;
   if (own) return own(settings, options, timeoutMs);
   const kind = MONITOR_KINDS[name as Exclude<IntervalKindName, 'http' | 'dns'>];

@@ -241,7 +241,7 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       port: 'fast',
       icmp: 'slow',
       'api-flow': 'slow',
-      browser: 'slow',
+      browser: 'browser',
     });
     // The kinds stored with their fields in `settings`: port keeps its own at the top of its document.
     expect(Object.keys(PROBE_KINDS)).toEqual([

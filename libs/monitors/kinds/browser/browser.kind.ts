@@ -55,8 +55,8 @@ export const browserKind = defineProbeKind({
   noun: 'browser journey',
   feature: 'browserChecks',
   limit: 'maxBrowserJourneysPerWebsite',
-  // A journey takes seconds to a minute of a browser: the lane whose slots are few and long.
-  lane: 'slow',
+  // A journey takes seconds to a minute of the worker's one browser: a lane as wide as its slots.
+  lane: 'browser',
   description:
     'A journey a real browser (Chromium) plays step by step on the site — go to, click, fill, select, check, press, hover, upload, wait for, expect, screenshot — with the device, locale, time zone, headers, basic auth and cookies given, in a fresh browser context each run, every request the page makes judged by the SSRF guard. The first step that fails stops the run, down, named in the cause; the run keeps each step’s outcome and time, the page’s console errors, failed requests, what the guard refused and each page’s Web Vitals (TTFB, FCP, LCP, CLS, INP), and a failing run the page’s screenshot and a Playwright trace (GET …/results/{runId}/screenshot and …/trace). `secrets` ({{secret.NAME}}) are sealed, shown as "(set)" and masked in every output. Steps are described by the JSON Schema at GET /api/browser-steps/schema; a Playwright recording converts with POST /api/browser-steps/from-playwright. Package feature `browserChecks`, limits `maxBrowserJourneysPerWebsite`, `maxStepsPerJourney` and `minBrowserIntervalSeconds`.',
   sealedRecords: ['secrets'],
