@@ -73,6 +73,30 @@ describe('the journey browser: one per process, launched again when it dies or g
     }
   });
 
+  it('gives a busy lane a fresh browser once the old one is over its memory bound, closing the old one after its runs', async () => {
+    const journeys = new JourneyBrowser({
+      executablePath: CHROMIUM,
+      concurrency: 2,
+      maxMemoryBytes: 1,
+      logger: createLogger('test', 'silent'),
+    });
+    try {
+      // Three at once for two slots: the lane is never idle, yet the third run gets a new browser.
+      const runs = await Promise.all(
+        [0, 1, 2].map(() =>
+          journeys.run({ journey: searchJourney(), masks: [], deadlineMs: 30_000 }, guard()),
+        ),
+      );
+      expect(runs.map((run) => run.passed)).toEqual([true, true, true]);
+      expect(journeys.launches).toBeGreaterThanOrEqual(2);
+    } finally {
+      await journeys.close();
+    }
+    // Every browser it launched is gone: the retired ones closed after their runs, the last by close().
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(chromiumPids()).toEqual([]);
+  });
+
   it('restarts a browser over its memory bound once its runs end, and measures it', async () => {
     const journeys = new JourneyBrowser({
       executablePath: CHROMIUM,

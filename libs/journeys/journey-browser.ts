@@ -47,6 +47,10 @@ export function processTreeMemory(root: number): number {
 interface Launched {
   server: BrowserServer;
   browser: Browser;
+  /** Runs playing on it now: a browser retired is closed when they end. */
+  runs: number;
+  /** Over its memory bound: new runs go to a fresh browser, this one closes after its own. */
+  retired: boolean;
 }
 
 /**
@@ -58,8 +62,6 @@ interface Launched {
 export class JourneyBrowser {
   private readonly slots: ConcurrencyLimit;
   private launched: Promise<Launched> | null = null;
-  private running = 0;
-  private restartWhenIdle = false;
   private closed = false;
   /** Browsers launched so far (a metric; tests read it). */
   launches = 0;
@@ -89,17 +91,21 @@ export class JourneyBrowser {
   }
 
   private async runOnce(input: JourneyRunInput, guard: GuardProxyOptions['guard']): Promise<JourneyRun> {
-    const { browser } = await this.browser();
-    const proxy = await startGuardProxy({ guard });
-    this.running++;
+    const launched = await this.browser();
+    // Counted at once: a retired browser is never closed under a run about to start on it.
+    launched.runs++;
     try {
-      const run = await runJourney(browser, proxy, input);
-      if (run.browserBroke) this.forget(browser);
-      return run;
+      const proxy = await startGuardProxy({ guard });
+      try {
+        const run = await runJourney(launched.browser, proxy, input);
+        if (run.browserBroke) this.forget(launched.browser);
+        return run;
+      } finally {
+        await proxy.close();
+      }
     } finally {
-      this.running--;
-      await proxy.close();
-      await this.afterRun();
+      launched.runs--;
+      await this.afterRun(launched);
     }
   }
 
@@ -141,7 +147,7 @@ export class JourneyBrowser {
       );
     });
     this.launches++;
-    const launched = { server, browser };
+    const launched: Launched = { server, browser, runs: 0, retired: false };
     browser.on('disconnected', () => this.forget(browser));
     return launched;
   }
@@ -157,23 +163,26 @@ export class JourneyBrowser {
     });
   }
 
-  /** Between runs: a browser over its memory bound is closed once idle (the next run launches another). */
-  private async afterRun(): Promise<void> {
-    const current = this.launched;
-    if (!current) return;
-    // Another run's launch under way (or failed): its own run looks at it.
-    const launched = await current.catch(() => null);
-    if (!launched) return;
-    const { server, browser } = launched;
-    const pid = server.process().pid;
-    if (pid !== undefined && processTreeMemory(pid) > (this.options.maxMemoryBytes ?? 1024 ** 3))
-      this.restartWhenIdle = true;
-    if (!this.restartWhenIdle || this.running > 0) return;
-    this.restartWhenIdle = false;
-    this.options.logger.info('the journey browser is over its memory bound: launched again for the next run');
-    if (this.launched === current) this.launched = null;
-    await browser.close().catch(() => undefined);
-    await server.close().catch(() => undefined);
+  /**
+   * After a run: a browser over its memory bound is retired (the next run launches a fresh one,
+   * however busy the lane) and closed once its own runs end.
+   */
+  private async afterRun(launched: Launched): Promise<void> {
+    const pid = launched.server.process().pid;
+    if (
+      !launched.retired &&
+      pid !== undefined &&
+      processTreeMemory(pid) > (this.options.maxMemoryBytes ?? 1024 ** 3)
+    ) {
+      launched.retired = true;
+      const current = this.launched;
+      if (current && (await current.catch(() => null)) === launched && this.launched === current)
+        this.launched = null;
+      this.options.logger.info('the journey browser is over its memory bound: the next runs get a fresh one');
+    }
+    if (!launched.retired || launched.runs > 0) return;
+    await launched.browser.close().catch(() => undefined);
+    await launched.server.close().catch(() => undefined);
   }
 
   /** The browser's processes' memory now (0 when none runs), for metrics. */
