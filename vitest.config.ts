@@ -16,6 +16,7 @@ const ALONE = [
   'test/website-search.test.ts',
   'test/mongo-faults.test.ts',
   'test/monitor-mongo-stall.test.ts',
+  'test/report-printer-thread.test.ts',
 ];
 
 // Projects: unit tests beside the code (pure logic, no servers, seconds) and the integration tests

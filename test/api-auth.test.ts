@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTokenRepository } from '../libs/auth/index.js';
 import { TestApi } from './support/harness.js';
 import { cookieOf, createUser, TEST_PASSWORD } from './support/people.js';
 
@@ -123,6 +124,25 @@ describe('authentication and tokens', () => {
         return list.body.find((t) => token.startsWith(t.prefix))?.lastUsedAt;
       })
       .toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('a use recorded while the token is revoked never brings it back (FerretDB writes whole documents)', async () => {
+    const tokens = new ApiTokenRepository(api.db);
+    const made = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        tokens.create({ organizationId: admin.organizationId, name: 'raced', scopes: ['read'] }),
+      ),
+    );
+    await Promise.all(
+      made.flatMap(({ record }) => [
+        tokens.revoke(admin.organizationId, record.id),
+        ...Array.from({ length: 3 }, () => tokens.touchLastUsed(admin.organizationId, record.id, new Date())),
+      ]),
+    );
+    for (const { record, token } of made) {
+      expect((await tokens.findById(admin.organizationId, record.id))?.revokedAt).toBeInstanceOf(Date);
+      expect((await api.request('GET', '/api/websites', { token })).status).toBe(401);
+    }
   });
 
   it('never shows or changes another organization’s tokens', async () => {

@@ -1,7 +1,8 @@
-import { type Db, ObjectId } from 'mongodb';
+import { type Collection, type Db, ObjectId } from 'mongodb';
 import type { Scope } from '../contract/index.js';
 import {
   type CollectionIndexes,
+  isDuplicateKey,
   KeyLookup,
   nextId,
   TenantCollection,
@@ -26,6 +27,19 @@ export interface ApiToken {
 }
 
 export const API_TOKENS = 'api_tokens';
+/**
+ * When each token was last used, apart from the token: FerretDB writes an update as the whole
+ * document read before it, so a use recorded on the token itself could write back `revokedAt: null`
+ * over a revocation made meanwhile, bringing a revoked token back to life.
+ */
+const API_TOKEN_USES = 'api_token_uses';
+
+interface ApiTokenUse {
+  /** The token's id. */
+  _id: number;
+  organizationId: number;
+  lastUsedAt: Date;
+}
 
 /**
  * Tokens by hash (every authenticated request) in two primary-key reads. "Unknown" is not cached:
@@ -50,10 +64,23 @@ export const apiTokenIndexes: CollectionIndexes = {
 export class ApiTokenRepository {
   private readonly tokens: TenantCollection<ApiToken>;
   private readonly hashes: KeyLookup<ApiToken>;
+  private readonly uses: Collection<ApiTokenUse>;
 
   constructor(private readonly db: Db) {
     this.tokens = new TenantCollection(db.collection<ApiToken>(API_TOKENS));
     this.hashes = hashLookup(db);
+    this.uses = db.collection<ApiTokenUse>(API_TOKEN_USES);
+  }
+
+  /** The tokens with when each was last used (tokens from before the uses were kept apart carry their own). */
+  private async withLastUse(tokens: ApiToken[]): Promise<ApiToken[]> {
+    if (tokens.length === 0) return tokens;
+    const uses = await this.uses.find({ _id: { $in: tokens.map((token) => token.id) } }).toArray();
+    const lastUse = new Map(uses.map((use) => [use._id, use.lastUsedAt]));
+    return tokens.map((token) => {
+      const used = lastUse.get(token.id);
+      return used && (!token.lastUsedAt || used > token.lastUsedAt) ? { ...token, lastUsedAt: used } : token;
+    });
   }
 
   /** Creates a token; the clear token is in the result and nowhere else. */
@@ -90,26 +117,33 @@ export class ApiTokenRepository {
     return token?.revokedAt === null ? token : null;
   }
 
-  list(organizationId: number): Promise<ApiToken[]> {
-    return this.tokens.find(organizationId, {}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
+  async list(organizationId: number): Promise<ApiToken[]> {
+    return this.withLastUse(
+      await this.tokens.find(organizationId, {}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray(),
+    );
   }
 
   /** Every organization's tokens, for the operator's CLI. */
-  listAll(): Promise<ApiToken[]> {
-    return this.tokens.collection.find({}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
+  async listAll(): Promise<ApiToken[]> {
+    return this.withLastUse(
+      await this.tokens.collection.find({}, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray(),
+    );
   }
 
-  findById(organizationId: number, id: number): Promise<ApiToken | null> {
-    return this.tokens.findOne(organizationId, { id }, WITHOUT_MONGO_ID);
+  async findById(organizationId: number, id: number): Promise<ApiToken | null> {
+    const token = await this.tokens.findOne(organizationId, { id }, WITHOUT_MONGO_ID);
+    return token && (await this.withLastUse([token]))[0]!;
   }
 
-  findByPrefix(prefix: string): Promise<ApiToken[]> {
-    return this.tokens.collection.find({ prefix }, WITHOUT_MONGO_ID).toArray();
+  async findByPrefix(prefix: string): Promise<ApiToken[]> {
+    return this.withLastUse(await this.tokens.collection.find({ prefix }, WITHOUT_MONGO_ID).toArray());
   }
 
   /** A user's personal tokens, revoked ones too, oldest first. */
-  listOfUser(organizationId: number, userId: number): Promise<ApiToken[]> {
-    return this.tokens.find(organizationId, { userId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray();
+  async listOfUser(organizationId: number, userId: number): Promise<ApiToken[]> {
+    return this.withLastUse(
+      await this.tokens.find(organizationId, { userId }, { ...WITHOUT_MONGO_ID, sort: { id: 1 } }).toArray(),
+    );
   }
 
   /**
@@ -145,7 +179,16 @@ export class ApiTokenRepository {
     );
   }
 
+  /** Never writes the token itself (see API_TOKEN_USES). */
   async touchLastUsed(organizationId: number, id: number, at: Date): Promise<void> {
-    await this.tokens.updateOne(organizationId, { id }, { $set: { lastUsedAt: at } });
+    const record = () =>
+      this.uses.updateOne({ _id: id }, { $set: { organizationId, lastUsedAt: at } }, { upsert: true });
+    try {
+      await record();
+    } catch (error) {
+      // Two first uses at once: one inserted, so the other's update finds it now.
+      if (!isDuplicateKey(error)) throw error;
+      await record();
+    }
   }
 }
