@@ -117,7 +117,7 @@ describe('the app in a real browser: a client reads and downloads its report', {
       .updateOne({ id: journey.body.id }, { $set: { createdAt: new Date(Date.now() - 90 * 86_400_000) } });
     const recorder = new RunTallyRecorder(new RunTallies(api.db), {
       logger: createLogger('test', 'silent'),
-      mongo: { available: true },
+      mongo: { available: true, onLost: () => () => {} },
     });
     const monitor = { organizationId, id: journey.body.id, kind: 'browser' as const };
     for (const [hour, basketMs] of [

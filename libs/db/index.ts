@@ -1,6 +1,7 @@
 export { BatchInserter } from './batch-inserter.js';
 export { asBulkWork, BULK_READS_AT_ONCE, type ReadFanOut, readFanOut } from './bulk-reads.js';
 export { isDuplicateKey, nextId, nextIds } from './counters.js';
+export { FlushedIncrements, type FlushedIncrementsOptions } from './flushed-increments.js';
 export { ID_LISTS, IdLists, ownersWithLists } from './id-lists.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {

@@ -1,7 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { CollectionIndexes, MongoHealth } from '../db/index.js';
-import { isDuplicateKey, type ReadFanOut, readFanOut } from '../db/index.js';
-import { errorMessage } from '../errors/index.js';
+import { FlushedIncrements, isDuplicateKey, type ReadFanOut, readFanOut } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import { foldLegacy, LEGACY_FOLD_BATCH, LEGACY_ROLLUPS, type LegacyRollup } from './legacy-rollups.js';
@@ -66,14 +65,12 @@ export const rollupIndexes: CollectionIndexes = {
  * killed without a shutdown loses at most that much of the rollups (never a result).
  */
 export class RollupRecorder {
-  private increments = new Map<string, RollupIncrement>();
-  private readonly timer: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly increments: FlushedIncrements<RollupIncrement>;
   private readonly regionsKnown = new Set<string>();
 
   constructor(
     private readonly store: Pick<RollupRepository, 'collection' | 'registerRegion' | 'unfold'>,
-    private readonly options: {
+    options: {
       logger: Logger;
       /** Written only while MongoDB answers; a write it stops answering is given up (and kept). */
       mongo: Pick<MongoHealth, 'available' | 'onLost'>;
@@ -82,87 +79,38 @@ export class RollupRecorder {
       writeTimeoutMs?: number;
     },
   ) {
-    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? ROLLUP_FLUSH_MS);
-    this.timer.unref();
+    this.increments = new FlushedIncrements({
+      what: 'rollups',
+      write: (entry) => this.write(entry),
+      merge: mergeIncrement,
+      logger: options.logger,
+      mongo: options.mongo,
+      flushEveryMs: options.flushEveryMs ?? ROLLUP_FLUSH_MS,
+      writeTimeoutMs: options.writeTimeoutMs,
+    });
   }
 
   add(result: RolledResult): void {
-    addToIncrements(this.increments, result);
+    this.increments.add((pending) => addToIncrements(pending, result));
   }
 
   /** Writes what was added so far; a failed write keeps it for the next flush. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.write());
-    return this.writing;
+    return this.increments.flush();
   }
 
-  private async write(): Promise<void> {
-    const batch = this.increments;
-    if (batch.size === 0 || !this.options.mongo.available) return;
-    this.increments = new Map();
-    // One upsert at a time, not a bulk write: FerretDB 1.24 on SQLite was seen to hang for good
-    // (and every other command with it) on an unordered bulk of upserts after a restart.
-    const writeAll = async (lost: Promise<never>) => {
-      for (const entry of [...batch.values()]) {
-        await this.bounded(lost, async () => {
-          if (!this.regionsKnown.has(entry.region)) {
-            await this.store.registerRegion(entry.region);
-            this.regionsKnown.add(entry.region);
-          }
-          await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry), {
-            upsert: true,
-          });
-          if (entry.period === 'day' && unfoldsFold(entry.bucketStart, new Date()))
-            await this.store.unfold(entry.websiteId, entry.bucketStart);
-        });
-        batch.delete(entry._id);
-      }
-    };
-    let unsubscribe = () => {};
-    // A stalled or vanished MongoDB can leave a write unanswered for good: it must not hold the
-    // flushes behind it (nor the shutdown).
-    const lost = new Promise<never>((_, reject) => {
-      unsubscribe = this.options.mongo.onLost(() => reject(new Error('MongoDB became unavailable')));
-    });
-    lost.catch(() => undefined);
-    try {
-      await writeAll(lost);
-    } catch (error) {
-      // What was not written is kept for the next flush (a write given up that lands later
-      // counts twice: after an outage counts can come out a little high, never low).
-      for (const entry of batch.values()) {
-        const current = this.increments.get(entry._id);
-        if (current) mergeIncrement(current, entry);
-        else this.increments.set(entry._id, entry);
-      }
-      this.options.logger.warn(
-        { err: errorMessage(error), rollups: batch.size },
-        'rollups not written; retrying with the next flush',
-      );
-    } finally {
-      unsubscribe();
+  close(): Promise<void> {
+    return this.increments.close();
+  }
+
+  private async write(entry: RollupIncrement): Promise<void> {
+    if (!this.regionsKnown.has(entry.region)) {
+      await this.store.registerRegion(entry.region);
+      this.regionsKnown.add(entry.region);
     }
-  }
-
-  private async bounded(lost: Promise<never>, work: () => Promise<void>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('a write was not answered in time')),
-        this.options.writeTimeoutMs ?? 10_000,
-      );
-    });
-    try {
-      await Promise.race([work(), lost, late]);
-    } finally {
-      clearTimeout(timer);
-      late.catch(() => undefined);
-    }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+    await this.store.collection.updateOne({ _id: entry._id }, rollupUpdate(entry), { upsert: true });
+    if (entry.period === 'day' && unfoldsFold(entry.bucketStart, new Date()))
+      await this.store.unfold(entry.websiteId, entry.bucketStart);
   }
 }
 

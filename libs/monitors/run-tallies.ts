@@ -1,6 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { type MongoHealth, readFanOut } from '../db/index.js';
-import { errorMessage } from '../errors/index.js';
+import { FlushedIncrements, type MongoHealth, readFanOut } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { MONITOR_LOG, type MonitorDocument, type MonitorLogEntry } from './monitor.repository.js';
 import {
@@ -183,22 +182,32 @@ export class RunTallies {
  * a shutdown loses at most that much of them (never a result).
  */
 export class RunTallyRecorder {
-  private increments = new Map<string, TallyIncrement>();
-  private readonly timer: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly increments: FlushedIncrements<TallyIncrement>;
 
   constructor(
-    private readonly store: Pick<RunTallies, 'write'>,
-    private readonly options: {
+    store: Pick<RunTallies, 'write'>,
+    options: {
       logger: Logger;
-      /** Written only while MongoDB answers. */
-      mongo: Pick<MongoHealth, 'available'>;
+      /** Written only while MongoDB answers; a write it stops answering is given up (and kept). */
+      mongo: Pick<MongoHealth, 'available' | 'onLost'>;
       /** @defaultValue TALLY_FLUSH_MS */
       flushEveryMs?: number | undefined;
     },
   ) {
-    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? TALLY_FLUSH_MS);
-    this.timer.unref();
+    this.increments = new FlushedIncrements({
+      what: 'run tallies',
+      write: (increment) => store.write(increment),
+      merge: (into, from) => {
+        for (const [day, tally] of from.days) {
+          const now = into.days.get(day);
+          into.days.set(day, now ? mergeDays(now, tally) : tally);
+        }
+      },
+      logger: options.logger,
+      mongo: options.mongo,
+      flushEveryMs: options.flushEveryMs ?? TALLY_FLUSH_MS,
+      writeTimeoutMs: WRITE_TIMEOUT_MS,
+    });
   }
 
   /** Counts a committed result of a journey (a result of another kind, or without steps: nothing). */
@@ -211,54 +220,25 @@ export class RunTallyRecorder {
     if (!run) return;
     const { month, day } = tallyCell(run.at);
     const key = monthId(monitor.kind, monitor.id, run.region, month);
-    const increment = this.increments.get(key) ?? {
-      monitor: { organizationId: monitor.organizationId, id: monitor.id, kind: monitor.kind },
-      region: run.region,
-      month,
-      days: new Map<string, DayTally>(),
-    };
-    increment.days.set(day, addRun(increment.days.get(day), run));
-    this.increments.set(key, increment);
+    const tallied = { organizationId: monitor.organizationId, id: monitor.id, kind: monitor.kind };
+    this.increments.add((pending) => {
+      const increment = pending.get(key) ?? {
+        monitor: tallied,
+        region: run.region,
+        month,
+        days: new Map<string, DayTally>(),
+      };
+      increment.days.set(day, addRun(increment.days.get(day), run));
+      pending.set(key, increment);
+    });
   }
 
   /** Writes what was counted so far; what was not written is kept for the next flush. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.write());
-    return this.writing;
+    return this.increments.flush();
   }
 
-  private async write(): Promise<void> {
-    const batch = this.increments;
-    if (batch.size === 0 || !this.options.mongo.available) return;
-    this.increments = new Map();
-    try {
-      // One at a time, as the rollups are written (FerretDB and bulks of upserts: see rollups.ts).
-      for (const [key, increment] of batch) {
-        await this.store.write(increment);
-        batch.delete(key);
-      }
-    } catch (error) {
-      // A write given up that lands later counts twice: after an outage counts can come out high, never low.
-      for (const [key, increment] of batch) {
-        const current = this.increments.get(key);
-        if (!current) {
-          this.increments.set(key, increment);
-          continue;
-        }
-        for (const [day, tally] of increment.days) {
-          const now = current.days.get(day);
-          current.days.set(day, now ? mergeDays(now, tally) : tally);
-        }
-      }
-      this.options.logger.warn(
-        { err: errorMessage(error), tallies: batch.size },
-        'journeys’ run tallies not written; retrying with the next flush',
-      );
-    }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.increments.close();
   }
 }

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { MONITOR_KIND_NOUNS } from '../events/index.js';
+import { STEP_COLUMNS, stepCells, successText } from './journey-run-texts.js';
 import type { ClientReport } from './report-view.js';
 
 type ReportMonitor = ClientReport['websites'][number]['monitors'][number];
@@ -7,14 +8,6 @@ type JourneyMonitor = ReportMonitor & { runs: NonNullable<ReportMonitor['runs']>
 
 const isJourney = (monitor: ReportMonitor): monitor is JourneyMonitor => monitor.runs !== undefined;
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-const plural = (count: number, noun: string) =>
-  `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
-
-/** A journey's success rate in words: "99.306 % of 288 runs passed". */
-export function successText(runs: JourneyMonitor['runs']): string {
-  if (runs.successRatePercent === null) return 'no run in the period';
-  return `${runs.successRatePercent.toFixed(3)} % of ${plural(runs.runs, 'run')} passed`;
-}
 
 /**
  * A website's browser journeys and API flows in its details: each one's success rate over the period
@@ -29,19 +22,22 @@ export function JourneyRuns({ monitors }: { monitors: readonly ReportMonitor[] }
           <caption>{`${capitalized(MONITOR_KIND_NOUNS[journey.kind])}: ${journey.name} — ${successText(journey.runs)}`}</caption>
           <thead>
             <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Median time</th>
-              <th scope="col">Passed in</th>
+              {STEP_COLUMNS.map((column) => (
+                <th scope="col">{column}</th>
+              ))}
             </tr>
           </thead>
           <tbody>
-            {journey.runs.steps.map((step) => (
-              <tr>
-                <th scope="row">{`${step.step}. ${step.name}`}</th>
-                <td>{step.medianMs === null ? '–' : `${step.medianMs.toLocaleString('en')} ms`}</td>
-                <td>{plural(step.passedRuns, 'run')}</td>
-              </tr>
-            ))}
+            {journey.runs.steps.map((step) => {
+              const [name, median, passedIn] = stepCells(step);
+              return (
+                <tr>
+                  <th scope="row">{name}</th>
+                  <td>{median}</td>
+                  <td>{passedIn}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       ))}

@@ -1,16 +1,8 @@
+import { STEP_COLUMNS, stepCells, successText } from '../../../../libs/reports/journey-run-texts.js';
 import type { Schemas } from '../api/client.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 
 type ReportMonitor = Schemas['ReportMonitor'];
-type JourneyRuns = Schemas['ReportJourneyRuns'];
-
-const plural = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
-
-/** A journey's success rate in words, as the server's report says it: "99.306 % of 288 runs passed". */
-export function successText(runs: JourneyRuns): string {
-  if (runs.successRatePercent === null) return 'no run in the period';
-  return `${runs.successRatePercent.toFixed(3)} % of ${plural(runs.runs, 'run')} passed`;
-}
 
 /**
  * A browser journey's or API flow's runs, in a row of their own under its monitor's row: its success
@@ -31,23 +23,24 @@ export function JourneyRunsRow({ monitor, columns }: { monitor: ReportMonitor; c
             <caption>{title}</caption>
             <thead>
               <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Median time</th>
-                <th scope="col">Passed in</th>
+                {STEP_COLUMNS.map((column) => (
+                  <th scope="col" key={column}>
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
-              {runs.steps.map((step) => (
-                <tr key={step.step}>
-                  <th scope="row">
-                    {step.step}. {step.name}
-                  </th>
-                  <td data-label="Median time">
-                    {step.medianMs === null ? '–' : `${step.medianMs.toLocaleString()} ms`}
-                  </td>
-                  <td data-label="Passed in">{plural(step.passedRuns, 'run')}</td>
-                </tr>
-              ))}
+              {runs.steps.map((step) => {
+                const [name, median, passedIn] = stepCells(step);
+                return (
+                  <tr key={step.step}>
+                    <th scope="row">{name}</th>
+                    <td data-label={STEP_COLUMNS[1]}>{median}</td>
+                    <td data-label={STEP_COLUMNS[2]}>{passedIn}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         )}
