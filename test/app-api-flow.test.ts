@@ -4,9 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createUser, TEST_PASSWORD } from './support/people.js';
+import { createUser } from './support/people.js';
 
 const PASSWORD = 'app-fl0w-hunter2';
 const TOKEN = 'tok-app-5e9b1c';
@@ -92,10 +98,7 @@ describe('the app in a real browser: an API flow added, mended, run and shown', 
       if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
         pageErrors.push(message.text());
     });
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, email);
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     await page.goto(websitePage);
     await page.getByRole('heading', { level: 2, name: 'Heartbeats, DNS and ports' }).waitFor();

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { launchBrowser, SCREENSHOTS, seriousAxeViolations, signInThroughForm } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { createOrganizationId, createUser } from './support/people.js';
 
 /**
  * The website, channel, invitation and settings forms check what they send with the API's own
@@ -37,10 +37,9 @@ describe('the app in a real browser: the website, channel, invitation and settin
       if (request.method() !== 'GET' && pathname.startsWith('/api/'))
         writes.push(`${request.method()} ${pathname}`);
     });
-    await page.goto(`${api.api.url}/sign-in?next=/websites/new?customerId=${customerId}`);
-    await page.getByLabel('E-mail').fill(admin.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, admin.email, {
+      next: `/websites/new?customerId=${customerId}`,
+    });
     await page.getByRole('heading', { level: 1, name: 'Add a website' }).waitFor();
     writes.length = 0;
   }, 60_000);

@@ -3,9 +3,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../apps/worker/worker.js';
 import { createLogger } from '../libs/logging/index.js';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createUser, TEST_PASSWORD } from './support/people.js';
+import { createUser } from './support/people.js';
 import { startTestShop, type TestShop } from './support/test-shop.js';
 
 /** A test as `npx playwright codegen` writes it against the shop: its fixed wait (line 8) does not convert. */
@@ -110,10 +116,7 @@ describe('the app in a real browser: a browser journey written, mended, recorded
   }
 
   it('an editor writes a journey step by step, meets the API’s error at its step’s field, mends it and saves', async () => {
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, email);
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     await page.goto(websitePage);
     await page.getByRole('heading', { level: 2, name: 'Heartbeats, DNS and ports' }).waitFor();

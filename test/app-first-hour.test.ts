@@ -10,6 +10,7 @@ import {
   launchBrowser,
   SCREENSHOTS,
   seriousAxeViolations,
+  signInThroughForm,
 } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
@@ -215,10 +216,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
 
   async function signInAsOwner(options: { width?: number; dark?: boolean } = {}) {
     const opened = await newPage(options);
-    await opened.page.goto(`${base}/sign-in`);
-    await opened.page.getByLabel('E-mail').fill(OWNER_EMAIL);
-    await opened.page.getByLabel('Password').fill(OWNER_PASSWORD);
-    await opened.page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(opened.page, base, OWNER_EMAIL, { password: OWNER_PASSWORD });
     await opened.page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     return opened;
   }
@@ -407,10 +405,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
 
   it('reads on a phone: the overview and a website page do not scroll sideways', async () => {
     const { context, page } = await newPage({ width: 390 });
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('E-mail').fill(OWNER_EMAIL);
-    await page.getByLabel('Password').fill(OWNER_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, base, OWNER_EMAIL, { password: OWNER_PASSWORD });
     await page.getByRole('link', { name: 'Shop API' }).waitFor();
     expect(await fitsTheWidth(page)).toBe(true);
     expect(await labelsOutgrowingTheirCells(page)).toEqual([]);

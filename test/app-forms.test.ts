@@ -1,9 +1,15 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createPackage, TestApi } from './support/harness.js';
-import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { createOrganizationId, createUser } from './support/people.js';
 
 /**
  * The app's forms check what they send with the API's own schema (imported from libs/) before
@@ -33,10 +39,7 @@ describe('the app in a real browser: a form’s own and the API’s field errors
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/customers')
         customerPosts.push(request.postData() ?? '');
     });
-    await page.goto(`${api.api.url}/sign-in?next=/customers`);
-    await page.getByLabel('E-mail').fill(editor.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, editor.email, { next: '/customers' });
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
   }, 60_000);
   afterAll(async () => {

@@ -3,18 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { createOrganizationId, createUser } from './support/people.js';
 
 const KUMA_BACKUP = join('test', 'fixtures', 'imports', 'uptime-kuma-backup.json');
 const KUMA_CHECKS = join('test', 'fixtures', 'imports', 'uptime-kuma-checks.json');
 
 async function signInAt(page: Page, url: string, email: string): Promise<void> {
-  await page.goto(`${url}/sign-in`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughForm(page, url, email);
   await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
 }
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { launchBrowser, SCREENSHOTS, seriousAxeViolations, signInThroughForm } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { createOrganizationId, createUser } from './support/people.js';
 import { selfSignedClientCertificate } from './support/pki.js';
 
 interface Website {
@@ -47,10 +47,7 @@ describe('the app in a real browser: changing customers and websites', { timeout
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('E-mail').fill(editor.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, base, editor.email);
     await page.getByRole('link', { name: 'Initech intranet' }).waitFor();
   }, 60_000);
   afterAll(async () => {

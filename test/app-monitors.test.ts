@@ -3,10 +3,16 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { type DnsServer, startDnsServer } from './support/dns-server.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
-import { createUser, TEST_PASSWORD } from './support/people.js';
+import { createUser } from './support/people.js';
 import { startUdpServer, startWebSocketServer } from './support/service-servers.js';
 import { greets } from './support/targets.js';
 
@@ -58,10 +64,7 @@ describe('the app in a real browser: heartbeats, DNS and port checks of a websit
       if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
         pageErrors.push(message.text());
     });
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, base, user.email);
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     await page.goto(websitePage);
     await page.getByRole('heading', { level: 2, name: 'Heartbeats, DNS and ports' }).waitFor();

@@ -3,9 +3,15 @@ import { Redis } from 'ioredis';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckFeed } from '../libs/monitoring/index.js';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
-import { createUser, TEST_PASSWORD } from './support/people.js';
+import { createUser } from './support/people.js';
 
 /**
  * The overview follows the API's stream: a check told on the workers' feed (as a worker tells it,
@@ -55,10 +61,7 @@ describe('the app’s overview, live', { timeout: 90_000 }, () => {
       if (pathname.startsWith('/api/websites') || pathname === '/api/dashboard/websites')
         reads.push(pathname);
     });
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, email);
     const row = page.locator('tbody tr', { hasText: 'Live Site' });
     await row.locator('text=No checks yet').waitFor();
     await page.getByText('Updated as checks finish.').waitFor();
@@ -97,10 +100,7 @@ describe('the app’s overview, live', { timeout: 90_000 }, () => {
   it('follows websites written, added and deleted and a customer renamed elsewhere, within 5 s each', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, email);
     const rows = page.locator('tbody tr');
     await rows.filter({ hasText: 'Live Site' }).waitFor();
     await page.getByText('Updated as checks finish.').waitFor();

@@ -7,6 +7,7 @@ import {
   launchBrowser,
   SCREENSHOTS,
   seriousAxeViolations,
+  signInThroughForm,
 } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
@@ -107,10 +108,7 @@ describe('the app’s overview with 5,000 websites', { timeout: 90_000 }, () => 
     return () => requests;
   };
   const signIn = async (page: Page) => {
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, email);
   };
 
   it('draws the first rows quickly, filters and searches all of them, and pages the rest', async () => {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationRepository } from '../libs/auth/index.js';
 import { base32Decode, totp } from '../libs/people/totp.js';
-import { launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import { launchBrowser, SCREENSHOTS, seriousAxeViolations, signInThroughForm } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
@@ -65,10 +65,7 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     expect(await seriousAxeViolations(page), name).toEqual([]);
   }
   async function signInWith(page: Page, email: string, password: string) {
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, base, email, { password });
   }
 
   it('enrols two-factor from the QR code’s secret, then signs in with a code the API asked for', async () => {

@@ -11,9 +11,15 @@ import {
   RunTallies,
   RunTallyRecorder,
 } from '../libs/monitors/index.js';
-import { fitsTheWidth, launchBrowser, SCREENSHOTS, seriousAxeViolations } from './support/browser.js';
+import {
+  fitsTheWidth,
+  launchBrowser,
+  SCREENSHOTS,
+  seriousAxeViolations,
+  signInThroughForm,
+} from './support/browser.js';
 import { createCustomer, createPackage, TestApi, withServices } from './support/harness.js';
-import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { createOrganizationId, createUser } from './support/people.js';
 
 /** A failing run's error: evidence, never shown in a report. */
 const RUN_ERROR = 'Timeout 2000 ms exceeded waiting for the button “Add to basket”';
@@ -170,10 +176,7 @@ describe('the app in a real browser: a client reads and downloads its report', {
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(client.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, client.email);
     await page.getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { level: 1, name: 'Report: Acme Bakery' }).waitFor();
     const summary = page.getByRole('list', { name: 'Summary' });
@@ -228,10 +231,7 @@ describe('the app in a real browser: a client reads and downloads its report', {
     const context = await browser.newContext();
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(editor.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, editor.email);
     await page.getByRole('heading', { level: 1, name: 'Websites' }).waitFor();
     await page.goto(`${api.api.url}/customers/${customerId}/report`);
     const form = page.getByRole('form', { name: 'Report schedule' });
@@ -272,10 +272,7 @@ describe('the app in a real browser: a client reads and downloads its report', {
     const context = await browser.newContext();
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${api.api.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(admin.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, api.api.url, admin.email);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByLabel('Time zone').selectOption('Europe/Berlin');

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { TEST_PASSWORD } from './people.js';
 
 /** Where browser tests write their screenshots (kept after the run, ignored by git). */
 export const SCREENSHOTS = join('artifacts', 'screenshots');
@@ -57,4 +58,20 @@ export async function labelsOutgrowingTheirCells(page: Page): Promise<string[]> 
     })
     .slice(0, 5)
     .map((cell) => cell.dataset.label + ': ' + cell.textContent.trim().slice(0, 40))`)) as string[];
+}
+
+/**
+ * Signs in through the app's own form at `base` (`next`: where the app should go after). The
+ * caller waits for what the page it expects shows.
+ */
+export async function signInThroughForm(
+  page: Page,
+  base: string,
+  email: string,
+  options: { password?: string; next?: string } = {},
+): Promise<void> {
+  await page.goto(`${base}/sign-in${options.next ? `?next=${options.next}` : ''}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(options.password ?? TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
