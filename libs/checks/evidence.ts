@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
+import { MIN_MASKED_CHARS, maskSecrets, secretForms } from '../placeholders/index.js';
 import type { Observation } from './observation.js';
 
 /** Header values never kept in a result or its evidence (they can carry sessions and credentials). */
@@ -118,7 +119,7 @@ function withoutSecretStart(text: string, secrets: readonly string[]): string {
     const from = Math.max(0, text.length - secret.length + 1);
     for (let at = text.indexOf(first, from); at !== -1; at = text.indexOf(first, at + 1)) {
       const tail = text.length - at;
-      if (tail >= MIN_SCRUBBED_LENGTH && secret.startsWith(text.slice(at)))
+      if (tail >= MIN_MASKED_CHARS && secret.startsWith(text.slice(at)))
         return `${text.slice(0, at)}${REDACTED}`;
     }
   }
@@ -177,67 +178,8 @@ export function evidenceOf(
   const evidence = seen(observation, context, headers, secrets);
   if (secrets.length === 0) return evidence;
   return JSON.parse(JSON.stringify(evidence), (_key, value: unknown) =>
-    typeof value === 'string' ? scrubbed(value, secrets) : value,
+    typeof value === 'string' ? maskSecrets(value, secrets) : value,
   ) as Evidence;
-}
-
-/** Shorter secret values are not searched for (they would blank out ordinary words). */
-const MIN_SCRUBBED_LENGTH = 4;
-
-/**
- * What a secret value may appear as in an answer, longest first: itself, its credential after an
- * auth scheme (`Bearer tok_…`: `tok_…`), a Basic pair decoded and its password, and each of those
- * URL-encoded and with `/` escaped as JSON encoders do (`\/`).
- */
-export function secretForms(values: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const value of values) {
-    const parts = [value];
-    const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(value);
-    if (scheme?.[1] && scheme[2]) {
-      parts.push(scheme[2]);
-      const decoded = scheme[1].toLowerCase() === 'basic' ? Buffer.from(scheme[2], 'base64').toString() : '';
-      if (decoded.includes(':')) parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
-    }
-    // A cookie header's pairs and values, as a debug page lists them one by one.
-    for (const pair of value.split(';').map((piece) => piece.trim())) {
-      const at = pair.indexOf('=');
-      if (at > 0 && value.includes(';')) parts.push(pair, pair.slice(at + 1));
-    }
-    for (const part of parts) for (const form of escapedForms(part)) forms.add(form);
-  }
-  return [...forms].filter((form) => form.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
-}
-
-/** A value as encoders write it: URL-encoded (either case, `+` for spaces), JSON-escaped (with `\\/`, Go's `\\u0026`) and HTML-escaped. */
-function escapedForms(part: string): string[] {
-  const encoded = encodeURIComponent(part);
-  const json = JSON.stringify(part).slice(1, -1);
-  const goJson = json.replaceAll('&', '\\u0026').replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
-  const html = part
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-  return [
-    part,
-    encoded,
-    encoded.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
-    encoded.replaceAll('%20', '+'),
-    part.replaceAll('/', '\\/'),
-    json,
-    json.replaceAll('/', '\\/'),
-    goJson,
-    goJson.replaceAll('/', '\\/'),
-    html,
-  ];
-}
-
-function scrubbed(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  return result;
 }
 
 /** The evidence without its body (kept once a website, region and 5 minutes), saying so. */

@@ -32,7 +32,6 @@ export {
   type Evidence,
   evidenceOf,
   evidenceSchema,
-  secretForms,
   timingsSchema,
   withoutBody,
 } from './evidence.js';

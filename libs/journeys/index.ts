@@ -72,16 +72,7 @@ export {
   type TextPath,
 } from './journey-texts.js';
 export { keyProblem } from './keyboard-keys.js';
-export {
-  fillPlaceholders,
-  MIN_MASKED_CHARS,
-  maskSecrets,
-  PLACEHOLDER_NAME,
-  type Placeholder,
-  type PlaceholderValues,
-  placeholdersIn,
-  secretMasks,
-} from './placeholders.js';
+export { secretMasks } from './placeholders.js';
 export {
   type ConvertedRecording,
   MAX_RECORDING_CHARS,

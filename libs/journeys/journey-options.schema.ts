@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { MIN_MASKED_CHARS, SECRET_NAME, SECRET_REFERENCE, VALUE_NAME } from '../placeholders/index.js';
 import {
   JOURNEY_FORMAT_VERSION,
   journeyStep,
   MAX_JOURNEY_STEPS,
   MAX_URL_CHARS,
 } from './journey-steps.schema.js';
-import { PLACEHOLDER_NAME } from './placeholders.js';
 import { MAX_TEXT_CHARS } from './text-match.js';
 
 /**
@@ -70,8 +70,21 @@ const namedRecord = <V extends z.ZodType<string>>(
     }
   });
 
-const placeholderName = (name: string) =>
-  PLACEHOLDER_NAME.test(name) ? null : 'Must be a name of letters, digits or _ (at most 64)';
+const variableName = (name: string) =>
+  VALUE_NAME.test(name)
+    ? null
+    : 'Must be a variable name: a letter or _, then letters, digits or _ (at most 64 in all)';
+const secretName = (name: string) =>
+  SECRET_NAME.test(name) ? null : 'Must be a secret name: letters, digits or _ (at most 64)';
+
+/** A secret's value: one too short to be told from ordinary text could not be masked in a run's output. */
+const secretValue = z
+  .string()
+  .min(
+    MIN_MASKED_CHARS,
+    `Must be at least ${MIN_MASKED_CHARS} characters: shorter values cannot be masked in results`,
+  )
+  .max(MAX_SECRET_CHARS);
 
 export const isHttpUrl = (url: string) => {
   try {
@@ -101,8 +114,6 @@ function isTimeZone(zone: string): boolean {
     return false;
   }
 }
-
-const SECRET_REFERENCE = /^\{\{\s*secret\.[A-Za-z0-9_]{1,64}\s*\}\}$/;
 
 const cookie = z
   .strictObject({
@@ -190,11 +201,11 @@ export const journeyFields = {
     .array(cookie)
     .max(MAX_COOKIES)
     .describe('Set before the first step; values may hold placeholders'),
-  variables: namedRecord(z.string().max(MAX_TEXT_CHARS), MAX_VARIABLES, placeholderName).describe(
+  variables: namedRecord(z.string().max(MAX_TEXT_CHARS), MAX_VARIABLES, variableName).describe(
     'Values the steps use as {{name}}, shown as written',
   ),
-  secrets: namedRecord(z.string().min(1).max(MAX_SECRET_CHARS), MAX_SECRETS, placeholderName).describe(
-    'Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output)',
+  secrets: namedRecord(secretValue, MAX_SECRETS, secretName).describe(
+    `Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output), at least ${MIN_MASKED_CHARS} characters each`,
   ),
 };
 

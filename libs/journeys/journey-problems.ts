@@ -1,8 +1,8 @@
 import type { FieldError } from '../errors/index.js';
+import { fillPlaceholders, placeholdersIn } from '../placeholders/index.js';
 import { type BrowserJourney, isHttpUrl } from './journey-options.schema.js';
 import { decodedBytes, MAX_FIXTURE_BYTES_PER_JOURNEY, MAX_SCREENSHOTS } from './journey-steps.schema.js';
 import { journeyTexts, type TextPath } from './journey-texts.js';
-import { fillPlaceholders, placeholdersIn } from './placeholders.js';
 
 /**
  * The rules of a journey that span fields, so that one that cannot run is refused when written

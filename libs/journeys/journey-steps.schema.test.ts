@@ -286,7 +286,7 @@ describe('browserJourney: a journey that cannot run is refused at the field', ()
       journey([], { extraHeaders: { Host: 'x' }, variables: { 'my-city': 'Berlin' } }),
       [
         { path: 'extraHeaders.Host', message: /^Must not be a header the browser sets/ },
-        { path: 'variables.my-city', message: /^Must be a name of letters, digits or _/ },
+        { path: 'variables.my-city', message: /^Must be a variable name: a letter or _/ },
       ],
     ],
     [

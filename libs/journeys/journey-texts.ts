@@ -1,6 +1,6 @@
+import { fillPlaceholders, type PlaceholderValues } from '../placeholders/index.js';
 import type { BrowserJourney } from './journey-options.schema.js';
 import type { JourneyStep, Locator } from './journey-steps.schema.js';
-import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
 import type { TextMatch } from './text-match.js';
 
 /**

@@ -1,33 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { browserJourney } from './browser-journey.schema.js';
 import { fillJourney, journeyTexts } from './journey-texts.js';
-import { fillPlaceholders, maskSecrets, placeholdersIn, secretMasks } from './placeholders.js';
+import { maskSecrets, secretMasks } from './placeholders.js';
 
-const values = { variables: { city: 'Berlin', braces: '{{city}}' }, secrets: { PASSWORD: 'hunter22' } };
-
-describe('placeholders', () => {
-  it.each([
-    ['Hello {{city}}', 'Hello Berlin'],
-    ['{{ city }} and {{city}}', 'Berlin and Berlin'],
-    ['{{secret.PASSWORD}}', 'hunter22'],
-    ['{{ secret.PASSWORD }}!', 'hunter22!'],
-    ['{{unknown}} stays', '{{unknown}} stays'],
-    ['{{secret.city}} is a secret, not the variable', '{{secret.city}} is a secret, not the variable'],
-    ['one pass: {{braces}}', 'one pass: {{city}}'],
-    ['not one: {{a b}} {city} {{}}', 'not one: {{a b}} {city} {{}}'],
-    ['{{toString}} is no variable', '{{toString}} is no variable'],
-  ])('fills %s', (text, filled) => {
-    expect(fillPlaceholders(text, values)).toBe(filled);
-  });
-
-  it('lists them in order, with their kind', () => {
-    expect(placeholdersIn('{{user}}:{{ secret.PASSWORD }}@{{user}}')).toEqual([
-      { kind: 'variable', name: 'user', text: '{{user}}' },
-      { kind: 'secret', name: 'PASSWORD', text: '{{ secret.PASSWORD }}' },
-      { kind: 'variable', name: 'user', text: '{{user}}' },
-    ]);
-  });
-
+describe('secretMasks', () => {
   it('lists what a run must blank: each secret as typed, in a URL, in JSON, and basic auth', () => {
     const masks = secretMasks({
       secrets: { PASSWORD: 'p@ss "word"', PIN: '123', TOKEN: 'abcd' },
@@ -47,6 +23,53 @@ describe('placeholders', () => {
     expect(maskSecrets('typed p@ss "word" then {"v":"p@ss \\"word\\""}', masks)).toBe(
       'typed [redacted] then {"v":"[redacted]"}',
     );
+  });
+
+  it('blanks a secret as a page or a server echoes it: HTML-escaped, + for spaces, lower-case %xx, \\/', () => {
+    const masks = secretMasks({ secrets: { PASSWORD: 'Tom & Jerry/<3' } });
+    const echoed = [
+      '<input value="Tom &amp; Jerry/&lt;3">',
+      'GET /login?p=Tom+%26+Jerry%2F%3C3',
+      'POST p=Tom%20%26%20Jerry%2f%3c3',
+      '{"p":"Tom & Jerry\\/<3"}',
+      '{"p":"Tom \\u0026 Jerry/\\u003c3"}',
+    ];
+    for (const text of echoed) expect(maskSecrets(text, masks)).not.toMatch(/Jerry/);
+  });
+
+  it('blanks the parts of a secret that is a credential: after its scheme, a cookie’s values', () => {
+    const masks = secretMasks({ secrets: { AUTH: 'Bearer tok_live_42', COOKIE: 'sid=S3ssion; theme=dark' } });
+    expect(maskSecrets('token tok_live_42, session S3ssion', masks)).toBe(
+      'token [redacted], session [redacted]',
+    );
+  });
+});
+
+describe('a journey’s variables and secrets, when written', () => {
+  const journey = (options: Record<string, unknown>) =>
+    browserJourney.safeParse({ steps: [{ action: 'goto', url: 'https://shop.example/' }], ...options });
+  const problems = (options: Record<string, unknown>) =>
+    journey(options).error?.issues.map((issue) => [issue.path.join('.'), issue.message]) ?? [];
+
+  it('takes a variable whose name begins with a letter or _, a secret whose name begins with a digit', () => {
+    expect(problems({ variables: { _base: 'x', city2: 'y' }, secrets: { '2FA_SEED': 'JBSWY3DP' } })).toEqual(
+      [],
+    );
+  });
+
+  it('refuses a variable whose name begins with a digit, naming the field and the rule', () => {
+    expect(problems({ variables: { '2fa': 'x' } })).toEqual([
+      [
+        'variables.2fa',
+        'Must be a variable name: a letter or _, then letters, digits or _ (at most 64 in all)',
+      ],
+    ]);
+  });
+
+  it('refuses a secret shorter than 4 characters: it could not be masked in results', () => {
+    expect(problems({ secrets: { PIN: '123' } })).toEqual([
+      ['secrets.PIN', 'Must be at least 4 characters: shorter values cannot be masked in results'],
+    ]);
   });
 });
 

@@ -1,23 +1,25 @@
 import { CookieJar } from 'tough-cookie';
 import { CREDENTIAL_HEADERS } from '../../../checks/index.js';
+import {
+  fillPlaceholders,
+  MIN_MASKED_CHARS,
+  type PlaceholderValues,
+  placeholdersIn,
+  unfilledPlaceholder,
+} from '../../../placeholders/index.js';
 import { probeHttp } from '../../../probe/index.js';
 import type { ProbeContext } from '../probe-kind.js';
 import { isCredentialName } from '../probe-kind.js';
 import type { ApiFlowObservation, SentRequest, StepFailure, StepRun } from './api-flow.observation.js';
 import { type ApiFlowSettings, type ApiFlowStep, stepTexts } from './api-flow.schema.js';
 import { judgeStep } from './api-flow.verdict.js';
-import { fill, placeholdersIn, placeholderText } from './placeholders.js';
 
 /** A step's answer body is read up to this (JSON assertions and extractions read it whole). */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Shorter values are not blanked in evidence: they would blank ordinary words. */
-const MIN_SENSITIVE_CHARS = 4;
 
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 const isCredentialHeader = (name: string) =>
   CREDENTIAL_HEADERS.has(name.toLowerCase()) || isCredentialName(name);
-
-type Values = ReadonlyMap<string, string>;
 
 /**
  * The names of the values a flow extracts that are credentials: sent in a credential header
@@ -28,7 +30,7 @@ function credentialValueNames(steps: readonly ApiFlowStep[]): Set<string> {
   for (const step of steps) {
     for (const [name, value] of Object.entries(step.request.headers))
       if (isCredentialHeader(name))
-        for (const use of placeholdersIn(value)) if (!use.secret) names.add(use.name);
+        for (const use of placeholdersIn(value)) if (use.kind === 'variable') names.add(use.name);
     for (const extraction of step.extract)
       if (
         isCredentialName(extraction.name) ||
@@ -40,16 +42,13 @@ function credentialValueNames(steps: readonly ApiFlowStep[]): Set<string> {
 }
 
 /** The step's request with its values put in, or why it cannot go (a value it names is missing, a line break in a header). */
-function filledRequest(step: ApiFlowStep, values: Values, secrets: Values): SentRequest | StepFailure {
+function filledRequest(step: ApiFlowStep, values: PlaceholderValues): SentRequest | StepFailure {
   const filled: string[] = [];
   for (const [path, text] of stepTexts(step)) {
-    const result = fill(text, values, secrets);
-    if ('missing' in result)
-      return {
-        code: 'INVALID_REQUEST',
-        message: `${placeholderText(result.missing)} in ${path.join('.')} has no value`,
-      };
-    filled.push(result.text);
+    const missing = unfilledPlaceholder(text, values);
+    if (missing)
+      return { code: 'INVALID_REQUEST', message: `${missing.text} in ${path.join('.')} has no value` };
+    filled.push(fillPlaceholders(text, values));
   }
   const [url = '', ...rest] = filled;
   const headerNames = Object.keys(step.request.headers);
@@ -80,26 +79,23 @@ export async function probeApiFlow(s: ApiFlowSettings, context: ProbeContext): P
   const started = performance.now();
   const deadline = started + context.timeoutMs;
   const jar = new CookieJar();
-  const secrets: Values = new Map(Object.entries(s.secrets));
-  const none: Values = new Map();
+  const { secrets } = s;
   // A variable may hold a secret (`{{secret.BASE_URL}}`); it holds no other value.
   const values = new Map(
-    Object.entries(s.variables).map(([name, value]) => {
-      const filled = fill(value, none, secrets);
-      return [name, 'text' in filled ? filled.text : value];
-    }),
+    Object.entries(s.variables).map(([name, value]) => [name, fillPlaceholders(value, { secrets })]),
   );
-  const sensitive = new Set([...secrets.values()].filter((value) => value.length >= MIN_SENSITIVE_CHARS));
+  const sensitive = new Set(Object.values(secrets).filter((value) => value.length >= MIN_MASKED_CHARS));
   const credentials = credentialValueNames(s.steps);
-  const key = s.clientCertificate ? fill(s.clientCertificate.key, none, secrets) : null;
   const clientCertificate =
-    s.clientCertificate && key && 'text' in key ? { cert: s.clientCertificate.cert, key: key.text } : null;
+    s.clientCertificate && !unfilledPlaceholder(s.clientCertificate.key, { secrets })
+      ? { cert: s.clientCertificate.cert, key: fillPlaceholders(s.clientCertificate.key, { secrets }) }
+      : null;
   const steps: StepRun[] = [];
 
   for (const [index, step] of s.steps.entries()) {
     const stepStarted = performance.now();
     const remaining = deadline - stepStarted;
-    const made = filledRequest(step, values, secrets);
+    const made = filledRequest(step, { variables: Object.fromEntries(values), secrets });
     const request: SentRequest =
       'url' in made ? made : { method: step.request.method, url: step.request.url, headers: {}, body: null };
     const unsent = (failure: StepFailure): StepRun => ({
@@ -147,8 +143,7 @@ export async function probeApiFlow(s: ApiFlowSettings, context: ProbeContext): P
       if ('value' in found) {
         values.set(found.name, found.value);
         extracted.push(found.name);
-        if (credentials.has(found.name) && found.value.length >= MIN_SENSITIVE_CHARS)
-          sensitive.add(found.value);
+        if (credentials.has(found.name) && found.value.length >= MIN_MASKED_CHARS) sensitive.add(found.value);
       }
     steps.push({
       index,
@@ -166,7 +161,7 @@ export async function probeApiFlow(s: ApiFlowSettings, context: ProbeContext): P
   }
   // What the servers set in the jar is a session: blanked wherever an answer echoes it.
   for (const cookie of (await jar.serialize()).cookies)
-    if (typeof cookie.value === 'string' && cookie.value.length >= MIN_SENSITIVE_CHARS)
+    if (typeof cookie.value === 'string' && cookie.value.length >= MIN_MASKED_CHARS)
       sensitive.add(cookie.value);
   return {
     startedAt,

@@ -8,16 +8,23 @@ import {
   patternProblem,
 } from '../../../checks/index.js';
 import { nameText } from '../../../contract/index.js';
+import {
+  fillPlaceholders,
+  MIN_MASKED_CHARS,
+  placeholdersIn,
+  SECRET_NAME,
+  SECRET_REFERENCE,
+  startsWithPlaceholder,
+  VALUE_NAME,
+} from '../../../placeholders/index.js';
 import { createWebsiteBody } from '../../../websites/index.js';
 import { isCredentialName } from '../probe-kind.js';
-import { placeholdersIn, placeholderText, startsWithPlaceholder, VALUE_NAME } from './placeholders.js';
 
 /** Steps a flow may have whatever its package says (the package's `maxStepsPerJourney` bounds it below this). */
 export const MAX_STEPS = 100;
 const MAX_EXTRACTIONS = 20;
 const MAX_VARIABLES = 20;
 const MAX_SECRETS = 20;
-const SECRET_REFERENCE = /^\{\{\s*secret\.[A-Za-z0-9_]+\s*\}\}$/;
 
 // The website's own request fields, so a step is written as a website's check is.
 const websiteField = createWebsiteBody.shape;
@@ -144,8 +151,14 @@ export const apiFlowFields = {
     .describe('Values the steps use as {{name}} (a base URL, an account name): plain, shown as they are'),
   secrets: z
     .record(
-      z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be letters, digits or _'),
-      z.string().min(1).max(8000),
+      z.string().regex(SECRET_NAME, 'must be a secret name: letters, digits or _ (64 at most)'),
+      z
+        .string()
+        .min(
+          MIN_MASKED_CHARS,
+          `must be at least ${MIN_MASKED_CHARS} characters: shorter values cannot be masked in results`,
+        )
+        .max(8000),
     )
     .refine((secrets) => Object.keys(secrets).length <= MAX_SECRETS, `at most ${MAX_SECRETS} secrets`)
     .describe(
@@ -205,9 +218,7 @@ export function stepTexts(step: Pick<ApiFlowStep, 'request'>): Array<[path: stri
 
 /** The text with the variables put in (what is known when it is written). */
 const withVariables = (text: string, variables: Record<string, string>) =>
-  text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(variables, name) ? (variables[name] as string) : whole,
-  );
+  fillPlaceholders(text, { variables });
 
 /** What a placeholder left unfilled stands as when a URL's shape is judged (a host name would take it). */
 const PLACED = 'webmon-placeholder';
@@ -240,18 +251,18 @@ export function placeholderProblems(
   const known = new Set(Object.keys(variables));
   for (const [name, value] of Object.entries(variables))
     for (const use of placeholdersIn(value))
-      if (!use.secret)
+      if (use.kind === 'variable')
         problems.push({
           path: ['variables', name],
-          message: `${placeholderText(use)}: a variable may use secrets, not other values`,
+          message: `${use.text}: a variable may use secrets, not other values`,
         });
   for (const [index, step] of steps.entries()) {
     for (const [path, text] of stepTexts(step))
       for (const use of placeholdersIn(text))
-        if (!use.secret && !known.has(use.name))
+        if (use.kind === 'variable' && !known.has(use.name))
           problems.push({
             path: ['steps', index, ...path],
-            message: `${placeholderText(use)} is not a variable or a value an earlier step extracts${known.size ? ` (${[...known].join(', ')})` : ''}`,
+            message: `${use.text} is not a variable or a value an earlier step extracts${known.size ? ` (${[...known].join(', ')})` : ''}`,
           });
     const shape = urlShapeProblem(step.request.url, variables);
     if (shape) problems.push({ path: ['steps', index, 'request', 'url'], message: shape });

@@ -7,7 +7,6 @@ import type { ApiFlowObservation, StepRun } from './api-flow.observation.js';
 import { apiFlowSettings, writtenTarget } from './api-flow.schema.js';
 import { apiFlowVerdict, judgeStep } from './api-flow.verdict.js';
 import { extractValues } from './extraction.js';
-import { fill, placeholdersIn } from './placeholders.js';
 
 const alerting = { sslExpiryWarningDays: 14 };
 const now = new Date('2026-12-01T00:00:00Z');
@@ -43,34 +42,6 @@ const step = ({ request, ...fields }: Record<string, unknown> = {}) => ({
 const parse = (settings: Record<string, unknown>) => apiFlowSettings.safeParse(settings);
 const paths = (settings: Record<string, unknown>) =>
   parse(settings).error?.issues.map((issue) => [issue.path.join('.'), issue.message]) ?? [];
-
-describe('placeholders', () => {
-  it.each([
-    ['Bearer {{token}}', [{ secret: false, name: 'token' }]],
-    [
-      '{{ secret.PASSWORD }} and {{id}}',
-      [
-        { secret: true, name: 'PASSWORD' },
-        { secret: false, name: 'id' },
-      ],
-    ],
-    ['{{ not a name }} {{1x}} {"a":{"b":1}}', []],
-  ])('%j uses %j', (text, uses) => {
-    expect(placeholdersIn(text)).toEqual(uses);
-  });
-
-  it('fills values and secrets, and names the first one nothing fills', () => {
-    const values = new Map([['token', 'tok-123']]);
-    const secrets = new Map([['PASSWORD', 'pw']]);
-    expect(fill('{{token}}:{{secret.PASSWORD}}:{{ x y }}', values, secrets)).toEqual({
-      text: 'tok-123:pw:{{ x y }}',
-    });
-    expect(fill('{{token}} {{other}}', values, secrets)).toEqual({
-      missing: { secret: false, name: 'other' },
-    });
-    expect(fill('{{secret.NOPE}}', values, secrets)).toEqual({ missing: { secret: true, name: 'NOPE' } });
-  });
-});
 
 describe('settings: what cannot run is refused when written, naming steps.<i>.<field>', () => {
   const signIn = {
@@ -160,6 +131,12 @@ describe('settings: what cannot run is refused when written, naming steps.<i>.<f
     const problems = paths({ steps });
     expect(problems.map(([at]) => at)).toContain(path);
     expect(problems.find(([at]) => at === path)?.[1]).toMatch(message);
+  });
+
+  it('refuses a secret shorter than 4 characters (it could not be blanked in evidence), naming it', () => {
+    expect(paths({ steps: [step()], secrets: { PIN: '123', PASSWORD: 'hunter22' } })).toEqual([
+      ['secrets.PIN', 'must be at least 4 characters: shorter values cannot be masked in results'],
+    ]);
   });
 
   it('bounds: at least one step, a known field only, a client key only as a secret', () => {

@@ -4,9 +4,9 @@ import {
   type CheckResult,
   evaluateAssertions,
   failedAssertionLine,
-  secretForms,
   statusMatches,
 } from '../../../checks/index.js';
+import { maskSecrets, secretForms } from '../../../placeholders/index.js';
 import type { HttpProbeResult } from '../../../probe/index.js';
 import { certificateCheck, downVerdict, type MonitorVerdict, upVerdict } from '../../verdict.js';
 import type { ApiFlowObservation, StepFailure, StepRun } from './api-flow.observation.js';
@@ -78,12 +78,8 @@ export function judgeStep(
 }
 
 /** A text with every form of each sensitive value blanked (as HTTP evidence blanks secret values). */
-export function scrubbed(text: string, sensitive: readonly string[]): string {
-  let result = text;
-  for (const form of secretForms(sensitive))
-    if (result.includes(form)) result = result.split(form).join('[redacted]');
-  return result;
-}
+export const scrubbed = (text: string, sensitive: readonly string[]) =>
+  maskSecrets(text, secretForms(sensitive));
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 

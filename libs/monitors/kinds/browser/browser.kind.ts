@@ -1,14 +1,13 @@
 import {
   type BrowserJourney,
   fillJourney,
-  fillPlaceholders,
   journeyFields,
   journeyIssues,
   journeySettings,
   journeyTexts,
-  placeholdersIn,
   secretMasks,
 } from '../../../journeys/index.js';
+import { fillPlaceholders, placeholdersIn } from '../../../placeholders/index.js';
 import { ProbeUnavailableError } from '../../../probe/index.js';
 import { newRunId } from '../../run-artifacts.js';
 import { defineProbeKind } from '../probe-kind.js';
