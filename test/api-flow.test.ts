@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, type AccountApi, startAccountApi } from './support/account-api.js';
 import { createCustomer, createPackage, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 
@@ -47,65 +45,13 @@ interface RunView {
 
 type Step = Record<string, unknown>;
 
-const PASSWORD = 'c0rrect-h0rse-battery';
-const TOKEN = 'tok-7f3a9c2e51d8';
-const SESSION = 'sess-41b7e0d2';
-
-/**
- * The API a flow signs in to: POST /login takes the password as JSON and answers a token in its
- * JSON body and a session cookie (echoing the password back, as a careless server may); GET /me
- * answers the account to the token and the cookie together, 401 otherwise.
- */
-async function startAccountApi(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'POST' && req.url === '/login') {
-        const sent = JSON.parse(body || '{}') as { email?: string; password?: string };
-        if (sent.password !== PASSWORD) {
-          res.statusCode = 401;
-          return res.end(JSON.stringify({ error: 'wrong password', youSent: sent.password }));
-        }
-        res.setHeader('set-cookie', `session=${SESSION}; Path=/; HttpOnly`);
-        return res.end(JSON.stringify({ token: TOKEN, echo: sent.password, user: { email: sent.email } }));
-      }
-      if (req.method === 'GET' && req.url === '/me') {
-        const signedIn =
-          req.headers.authorization === `Bearer ${TOKEN}` && (req.headers.cookie ?? '').includes(SESSION);
-        res.statusCode = signedIn ? 200 : 401;
-        // A refusal that says what it was sent, as a debugging server may: every credential of the request.
-        const {
-          authorization = null,
-          cookie = null,
-          'x-token-hint': hint = null,
-          'x-password': password = null,
-        } = req.headers;
-        return res.end(
-          JSON.stringify(
-            signedIn
-              ? { name: 'Ada', plan: 'pro', token: TOKEN }
-              : { error: 'not signed in', got: { authorization, cookie, hint, password } },
-          ),
-        );
-      }
-      res.statusCode = 404;
-      res.end('{}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
+const { password: PASSWORD, token: TOKEN, session: SESSION } = ACCOUNT;
 
 describe('API flows end to end: sign in, a token from the JSON body, the account read with it', {
   timeout: 120_000,
 }, () => {
   let stack: MonitoringStack;
-  let account: { url: string; server: Server };
+  let account: AccountApi;
   let websiteId: number;
 
   beforeAll(async () => {
@@ -120,7 +66,7 @@ describe('API flows end to end: sign in, a token from the JSON body, the account
   });
   afterAll(async () => {
     await stack?.stop();
-    account?.server.close();
+    account?.close();
   });
 
   const request = <T>(method: string, path: string, body?: unknown) =>

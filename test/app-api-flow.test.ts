@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, type AccountApi, startAccountApi } from './support/account-api.js';
 import {
   fitsTheWidth,
   launchBrowser,
@@ -14,48 +12,11 @@ import {
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { createUser } from './support/people.js';
 
-const PASSWORD = 'app-fl0w-hunter2';
-const TOKEN = 'tok-app-5e9b1c';
-
-/**
- * The account API a flow signs in to: POST /sign-in takes the password as JSON and answers a token
- * in its JSON body with a session cookie; GET /me answers the account to the bearer token, 401
- * otherwise.
- */
-async function startAccountApi(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'POST' && req.url === '/sign-in') {
-        const sent = JSON.parse(body || '{}') as { password?: string };
-        if (sent.password !== PASSWORD) {
-          res.statusCode = 401;
-          return res.end(JSON.stringify({ error: 'wrong password' }));
-        }
-        res.setHeader('set-cookie', 'session=s-1; Path=/; HttpOnly');
-        return res.end(JSON.stringify({ token: TOKEN }));
-      }
-      if (req.method === 'GET' && req.url === '/me') {
-        const signedIn = req.headers.authorization === `Bearer ${TOKEN}`;
-        res.statusCode = signedIn ? 200 : 401;
-        return res.end(JSON.stringify(signedIn ? { name: 'Ada' } : { error: 'not signed in' }));
-      }
-      res.statusCode = 404;
-      res.end('{}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
+const PASSWORD = ACCOUNT.password;
 
 describe('the app in a real browser: an API flow added, mended, run and shown', { timeout: 120_000 }, () => {
   let api: TestApi;
-  let account: { url: string; server: Server };
+  let account: AccountApi;
   let browser: Browser;
   let email: string;
   let websitePage: string;
@@ -80,7 +41,7 @@ describe('the app in a real browser: an API flow added, mended, run and shown', 
   afterAll(async () => {
     await browser?.close();
     await api?.stop();
-    account?.server.close();
+    account?.close();
   });
 
   /** The API's error shown at a control (tied to it by aria-describedby). */
@@ -113,7 +74,7 @@ describe('the app in a real browser: an API flow added, mended, run and shown', 
     // Step 1 signs in with the secret password and keeps the token of its JSON answer.
     await field('Step 1 name').fill('Sign in');
     await field('Step 1 method').selectOption('POST');
-    await field('Step 1 URL').fill(`${account.url}/sign-in`);
+    await field('Step 1 URL').fill(`${account.url}/login`);
     await form.getByRole('button', { name: 'Add a header to step 1' }).click();
     await field('Step 1 header 1 name').fill('Content-Type');
     await field('Step 1 header 1 value').fill('application/json');
@@ -180,7 +141,7 @@ describe('the app in a real browser: an API flow added, mended, run and shown', 
       .toMatch(/Run now: up in \d+ ms/);
     const ran = card.locator('.api-flow-run').last().getByRole('listitem');
     expect(await ran.allTextContents()).toEqual([
-      expect.stringMatching(/^✓ Sign in: POST .*\/sign-in → 200 in \d+ ms$/),
+      expect.stringMatching(/^✓ Sign in: POST .*\/login → 200 in \d+ ms$/),
       expect.stringMatching(/^✓ Me: GET .*\/me → 200 in \d+ ms$/),
     ]);
     expect(await seriousAxeViolations(page)).toEqual([]);
