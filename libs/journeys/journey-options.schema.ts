@@ -77,14 +77,11 @@ const variableName = (name: string) =>
 const secretName = (name: string) =>
   SECRET_NAME.test(name) ? null : 'Must be a secret name: letters, digits or _ (at most 64)';
 
-/** A secret's value: one too short to be told from ordinary text could not be masked in a run's output. */
-const secretValue = z
-  .string()
-  .min(
-    MIN_MASKED_CHARS,
-    `Must be at least ${MIN_MASKED_CHARS} characters: shorter values cannot be masked in results`,
-  )
-  .max(MAX_SECRET_CHARS);
+/**
+ * A secret's value. One shorter than MIN_MASKED_CHARS could not be masked in a run's output: it is
+ * refused when sealed (`sealSettings`), not here, so a journey stored before still parses to run.
+ */
+const secretValue = z.string().min(1).max(MAX_SECRET_CHARS);
 
 export const isHttpUrl = (url: string) => {
   try {

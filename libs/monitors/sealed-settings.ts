@@ -1,4 +1,5 @@
 import { type FieldError, invalidInput } from '../errors/index.js';
+import { MIN_MASKED_CHARS } from '../placeholders/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { type ProbeKind, SEALED_PLACEHOLDER, sealsEntry } from './kinds/probe-kind.js';
 
@@ -55,6 +56,13 @@ export function sealSettings(
         sealed.push(before);
         continue;
       }
+      if (kind.secretRecords?.includes(field) && value.length < MIN_MASKED_CHARS)
+        throw invalidInput(`${field}.${name} is too short to be masked`, [
+          {
+            path: `${field}.${name}`,
+            message: `Must be at least ${MIN_MASKED_CHARS} characters: shorter values cannot be masked in results`,
+          },
+        ]);
       sealed.push({ field, name, value: box.seal(value, sealedEntryContext(kind.kind, { field, name })) });
     }
     plain[field] = kept;

@@ -10,7 +10,6 @@ import {
 import { nameText } from '../../../contract/index.js';
 import {
   fillPlaceholders,
-  MIN_MASKED_CHARS,
   placeholdersIn,
   SECRET_NAME,
   SECRET_REFERENCE,
@@ -152,17 +151,12 @@ export const apiFlowFields = {
   secrets: z
     .record(
       z.string().regex(SECRET_NAME, 'must be a secret name: letters, digits or _ (64 at most)'),
-      z
-        .string()
-        .min(
-          MIN_MASKED_CHARS,
-          `must be at least ${MIN_MASKED_CHARS} characters: shorter values cannot be masked in results`,
-        )
-        .max(8000),
+      // Shorter than MIN_MASKED_CHARS: refused when sealed (`sealSettings`), so a stored flow still parses.
+      z.string().min(1).max(8000),
     )
     .refine((secrets) => Object.keys(secrets).length <= MAX_SECRETS, `at most ${MAX_SECRETS} secrets`)
     .describe(
-      'Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence',
+      'Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written (at least 4 characters: shorter ones could not be blanked), shown as "(set)", blanked in evidence',
     ),
   clientCertificate: z
     .strictObject({
