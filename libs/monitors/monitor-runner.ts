@@ -268,8 +268,13 @@ export class MonitorRunner {
     // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
     if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) return null;
     const { pkg } = subject.owner;
-    const gathered = await gather(monitor, pkg, this.deps);
-    await keepRunArtifacts(this.deps, monitor, gathered, pkg.limits.resultRetentionDays);
+    // Its files kept first: the result then names them only where they can be read.
+    const gathered = await keepRunArtifacts(
+      this.deps,
+      monitor,
+      await gather(monitor, pkg, this.deps),
+      pkg.limits.resultRetentionDays,
+    );
     const { recheckSoon } = await this.committer.commit(
       {
         key: monitorKey(monitor.websiteId, { kind: monitor.kind, id: monitor.id }),

@@ -41,7 +41,7 @@ export async function trialRun(
   },
 ): Promise<RunOutcome> {
   const { probe, dnsResolvers, secrets, journeys } = ports;
-  const gathered = await gather(monitor, pkg, {
+  const ran = await gather(monitor, pkg, {
     probe,
     dnsResolvers,
     secrets,
@@ -52,7 +52,7 @@ export async function trialRun(
       throw new DomainError('internal', `This API host cannot run the check: ${error.message}`);
     throw error;
   });
-  await keepRunArtifacts(ports, monitor, gathered, TRIAL_RUN_FILES_DAYS);
+  const gathered = await keepRunArtifacts(ports, monitor, ran, TRIAL_RUN_FILES_DAYS);
   const { status, cause } = gathered.verdict;
   return {
     kind: monitor.kind,

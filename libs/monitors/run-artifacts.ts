@@ -3,8 +3,23 @@ import { Binary, type Db, type Filter } from 'mongodb';
 import type { CollectionIndexes } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
+import type { Gathered } from './monitor-gather.js';
 
 export const RUN_ARTIFACTS = 'run_artifacts';
+
+/**
+ * A run's files together at most: a journey of 10 screenshot steps (2 MiB each), its failure's
+ * screenshot and its trace (10 MiB) could make 32 MiB a run, every few minutes. What is kept first
+ * is the kind's choice (a journey's: the failure, its screenshot steps, the trace).
+ */
+export const MAX_RUN_FILES_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A passing run's files (a journey's screenshot steps) are kept this long at most (its result's
+ * retention when shorter): they show a page that worked, looked at in days, not months. A failing
+ * run's are kept as long as its result.
+ */
+export const PASSING_RUN_FILES_DAYS = 7;
 
 /** What a run keeps beside its result: a screenshot (PNG) or a trace (zip). */
 export type ArtifactKind = 'screenshot' | 'trace';
@@ -55,7 +70,8 @@ export const runArtifactIndexes: CollectionIndexes = {
 /**
  * The files journeys' runs keep (screenshots, traces), one document each by a primary key made of
  * the run's id, its kind and name: read by key, never scanned. Bounded by the runner (a screenshot
- * 2 MiB, a trace 10 MiB), under MongoDB's 16 MiB document; kept as long as the run's result.
+ * 2 MiB, a trace 10 MiB), under MongoDB's 16 MiB document, and by `MAX_RUN_FILES_BYTES` a run;
+ * kept as `filesRetentionDays` says.
  */
 export class RunArtifacts {
   constructor(private readonly db: Db) {}
@@ -109,31 +125,57 @@ export class RunArtifacts {
 
 const DAY_MS = 86_400_000;
 
+/** How long a run's files are kept: a failing run's as long as its result, a passing run's a week at most. */
+export const filesRetentionDays = (status: Gathered['verdict']['status'], resultRetentionDays: number) =>
+  status === 'up' ? Math.min(PASSING_RUN_FILES_DAYS, resultRetentionDays) : resultRetentionDays;
+
 /**
- * A check's files kept as long as its result. Files not stored (MongoDB away) are lost with a
- * warning: the result still names the run; its pictures are a help, not the check.
+ * A check with files as its result is committed, once they were stored (until `keptUntil`) or not
+ * (null): its evidence says until when they can be read (`filesKeptUntil`; null: never), and, not
+ * stored, its events link no screenshot (the link would answer 404).
+ */
+export function withRunFiles(gathered: Gathered, keptUntil: Date | null): Gathered {
+  const evidence = { ...gathered.seen.evidence, filesKeptUntil: keptUntil?.toISOString() ?? null };
+  const { screenshot: _notStored, ...details } = gathered.details;
+  return {
+    ...gathered,
+    result: { ...gathered.result, evidence },
+    seen: { ...gathered.seen, evidence },
+    details: keptUntil ? gathered.details : details,
+  };
+}
+
+/**
+ * A check's files kept (`filesRetentionDays`), and the check as its result is then committed
+ * (`withRunFiles`). Files not stored (MongoDB away) are lost with a warning: the result still names
+ * the run; its pictures are a help, not the check.
  */
 export async function keepRunArtifacts(
   deps: { artifacts?: Pick<RunArtifacts, 'store'> | undefined; logger: Logger },
   monitor: { organizationId: number; websiteId: number; id: number },
-  gathered: { at: Date; artifacts?: { runId: string; files: RunArtifact[] } | undefined },
+  gathered: Gathered,
+  /** The result's retention (a run on request: its own). */
   retentionDays: number,
-): Promise<void> {
+): Promise<Gathered> {
   const { artifacts } = gathered;
-  if (!artifacts || !deps.artifacts) return;
+  if (!artifacts) return gathered;
+  if (!deps.artifacts) return withRunFiles(gathered, null);
+  const days = filesRetentionDays(gathered.verdict.status, retentionDays);
   const owner = {
     organizationId: monitor.organizationId,
     websiteId: monitor.websiteId,
     monitorId: monitor.id,
     runId: artifacts.runId,
-    retainUntil: new Date(gathered.at.getTime() + retentionDays * DAY_MS),
+    retainUntil: new Date(gathered.at.getTime() + days * DAY_MS),
   };
-  await deps.artifacts
-    .store(owner, artifacts.files)
-    .catch((error: unknown) =>
-      deps.logger.warn(
-        { err: errorMessage(error), monitorId: monitor.id },
-        'a run’s screenshots and trace were not stored (its result is)',
-      ),
+  try {
+    await deps.artifacts.store(owner, artifacts.files);
+    return withRunFiles(gathered, owner.retainUntil);
+  } catch (error) {
+    deps.logger.warn(
+      { err: errorMessage(error), monitorId: monitor.id },
+      'a run’s screenshots and trace were not stored (its result is)',
     );
+    return withRunFiles(gathered, null);
+  }
 }

@@ -3,7 +3,7 @@ import type { BrowserObservation } from './browser.verdict.js';
 /**
  * What a result keeps of a run, bounded by the runner (steps, console errors, failed requests,
  * refusals, Web Vitals) with secrets masked there; the images and the trace are files of the run
- * (`runId`), named here so the results can link them.
+ * (`runId`), those it keeps (`keptFiles`) named here so the results can link them.
  */
 export function browserEvidence(run: BrowserObservation) {
   return {

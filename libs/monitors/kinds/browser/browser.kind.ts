@@ -12,6 +12,7 @@ import { ProbeUnavailableError } from '../../../probe/index.js';
 import { newRunId } from '../../run-artifacts.js';
 import { defineProbeKind } from '../probe-kind.js';
 import { browserEvidence } from './browser.evidence.js';
+import { keptFiles } from './browser.files.js';
 import { type BrowserObservation, browserVerdict } from './browser.verdict.js';
 
 /**
@@ -93,7 +94,8 @@ export const browserKind = defineProbeKind({
       },
       context.probe,
     );
-    return { ...run, runId };
+    // What the run keeps within its bound in all: the evidence names these and no other file.
+    return { ...run, ...keptFiles(run), runId };
   },
   verdict: (_s, seen) => browserVerdict(seen),
   evidence: browserEvidence,
