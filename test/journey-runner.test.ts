@@ -1,7 +1,9 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { unzipSync } from 'fflate';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGuardProxy } from '../libs/journeys/guard-proxy.js';
+import { type GuardProxy, startGuardProxy } from '../libs/journeys/guard-proxy.js';
 import { guardedLaunchOptions } from '../libs/journeys/guard-proxy-chromium.js';
 import { type BrowserJourney, journeySettings } from '../libs/journeys/journey-options.schema.js';
 import { runJourney } from '../libs/journeys/journey-runner.js';
@@ -49,40 +51,65 @@ function shopJourney(shop: TestShop): BrowserJourney {
   });
 }
 
+/** A site on 127.0.0.1 that answers `pages` by path (404 otherwise) and records what each request sent. */
+async function startSite(pages: Record<string, string>) {
+  const received: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
+  const server = createServer((req, res) => {
+    received.push({ path: req.url ?? '/', headers: req.headers });
+    const page = pages[req.url ?? '/'];
+    res.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html' }).end(page ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A guarding proxy that lets the page reach 127.0.0.1 on these ports only. */
+function guardFor(...urls: string[]): Promise<GuardProxy> {
+  return startGuardProxy({
+    guard: {
+      allowPrivateTargets: false,
+      exemptAddresses: urls.map((url) => ({ address: '127.0.0.1', port: Number(new URL(url).port) })),
+      resolve: async (hostname) => {
+        throw new Error(`no lookup expected (${hostname})`);
+      },
+    },
+  });
+}
+
+const guardedChromium = () =>
+  guardedLaunchOptions(
+    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  );
+
 describe('a browser journey on the test shop, through the guard', { timeout: 120_000 }, () => {
   let shop: TestShop;
   let browser: Browser;
 
   beforeAll(async () => {
     shop = await startTestShop();
-    browser = await chromium.launch(
-      guardedLaunchOptions(
-        process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-      ),
-    );
+    browser = await chromium.launch(guardedChromium());
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await shop?.close();
   });
 
-  async function run(journey: BrowserJourney) {
-    const proxy = await startGuardProxy({
-      guard: {
-        allowPrivateTargets: false,
-        exemptAddresses: [{ address: '127.0.0.1', port: Number(new URL(shop.url).port) }],
-        resolve: async (hostname) => {
-          throw new Error(`no lookup expected (${hostname})`);
-        },
-      },
-    });
+  async function run(journey: BrowserJourney, { deadlineMs = 60_000, sites = [shop.url] } = {}) {
+    const proxy = await guardFor(...sites);
     try {
       const opened = { variables: journey.variables, secrets: journey.secrets };
       return await runJourney(browser, proxy, {
         journey: fillJourney(journey, opened),
         masks: secretMasks({ secrets: journey.secrets }),
-        deadlineMs: 60_000,
+        deadlineMs,
       });
     } finally {
       await proxy.close();
@@ -177,24 +204,11 @@ describe('a browser journey on the test shop, through the guard', { timeout: 120
 
   it('tells a browser that died under the run apart from the site failing', async () => {
     // A browser of its own, launched as a server: its process is ours to kill.
-    const server = await chromium.launchServer(
-      guardedLaunchOptions(
-        process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-      ),
-    );
+    const server = await chromium.launchServer(guardedChromium());
     const doomed = await chromium.connect(server.wsEndpoint());
     shop.faults = { noBasketButton: false, consoleError: false, failingRequest: false, hostile: false };
     shop.searchDelayMs = 3000;
-    const proxy = await startGuardProxy({
-      guard: {
-        allowPrivateTargets: false,
-        exemptAddresses: [{ address: '127.0.0.1', port: Number(new URL(shop.url).port) }],
-        resolve: async () => {
-          throw new Error('no lookup expected');
-        },
-      },
-    });
+    const proxy = await guardFor(shop.url);
     try {
       const journey = journeySettings.parse({
         steps: [
@@ -215,6 +229,103 @@ describe('a browser journey on the test shop, through the guard', { timeout: 120
       shop.searchDelayMs = 300;
       await proxy.close();
       await doomed.close().catch(() => undefined);
+      await server.close().catch(() => undefined);
+    }
+  });
+
+  it('sends the extra headers to the journey’s own origin only, never to another it loads from', async () => {
+    const cdn = await startSite({ '/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>', '/hit': '' });
+    const site = await startSite({
+      '/': `<img src="${cdn.url}/logo.svg"><script>fetch('/api').then(() => fetch('${cdn.url}/hit'))</script>`,
+      '/api': '',
+    });
+    try {
+      const done = await run(
+        journeySettings.parse({
+          secrets: { KEY: 'key-4cd1e0' },
+          extraHeaders: { 'X-Api-Key': '{{secret.KEY}}', 'X-Monitor': 'webmon' },
+          cookies: [{ name: 'session', value: 'kept', url: site.url }],
+          steps: [
+            { action: 'goto', url: `${site.url}/` },
+            { action: 'waitFor', until: 'networkIdle' },
+          ],
+        }),
+        { sites: [site.url, cdn.url] },
+      );
+      expect(done.error).toBeNull();
+      expect(site.received.map((request) => request.path)).toEqual(expect.arrayContaining(['/', '/api']));
+      for (const { path, headers } of site.received) {
+        expect(headers['x-api-key'], path).toBe('key-4cd1e0');
+        expect(headers['x-monitor'], path).toBe('webmon');
+        // Routed with its headers, a request still carries the context's cookies.
+        expect(headers.cookie, path).toBe('session=kept');
+      }
+      expect(cdn.received.map((request) => request.path)).toEqual(['/logo.svg', '/hit']);
+      for (const { path, headers } of cdn.received) {
+        expect(headers['x-api-key'], path).toBeUndefined();
+        expect(headers['x-monitor'], path).toBeUndefined();
+      }
+    } finally {
+      await site.close();
+      await cdn.close();
+    }
+  });
+
+  it('gives up a step the page holds up past the journey’s deadline, and closes its context', async () => {
+    // A key press waits on the page's handler, which never returns: no timeout of Playwright's ends it.
+    const site = await startSite({
+      '/': '<script>addEventListener("keydown", () => { for (;;) {} })</script><p>Busy</p>',
+    });
+    try {
+      const started = Date.now();
+      const done = await run(
+        journeySettings.parse({
+          steps: [
+            { action: 'goto', url: `${site.url}/` },
+            { action: 'press', key: 'Enter' },
+          ],
+        }),
+        { deadlineMs: 4000, sites: [site.url] },
+      );
+      // The deadline and its aftermath (800 ms), with room for a busy machine.
+      expect(Date.now() - started).toBeLessThan(4000 + 800 + 2000);
+      expect(done.passed).toBe(false);
+      expect(done.failure).toBe('TIMEOUT');
+      expect(done.failedStep).toBe(1);
+      expect(done.error).toBe('Step 2 (press Enter): not done within the journey’s 4 s');
+      expect(done.browserBroke).toBe(false);
+      await expect.poll(() => browser.contexts().length, { timeout: 5000 }).toBe(0);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('gives up a run the browser does not answer, past the deadline, as the browser’s failure', async () => {
+    const server = await chromium.launchServer(guardedChromium());
+    const wedged = await chromium.connect(server.wsEndpoint());
+    // Stopped, Chromium takes the call to make a context and never answers it.
+    server.process().kill('SIGSTOP');
+    const proxy = await guardFor(shop.url);
+    try {
+      const started = Date.now();
+      const done = await runJourney(wedged, proxy, {
+        journey: journeySettings.parse({ steps: [{ action: 'goto', url: `${shop.url}/` }] }),
+        masks: [],
+        deadlineMs: 3000,
+      });
+      expect(Date.now() - started).toBeLessThan(3000 + 600 + 2000);
+      expect(done.passed).toBe(false);
+      expect(done.failure).toBe('TIMEOUT');
+      expect(done.error).toBe(
+        'The journey could not run: the browser did not answer within the journey’s 3 s',
+      );
+      expect(done.steps.every((step) => step.outcome === 'skipped')).toBe(true);
+      // Taken for broken: the caller plays the run again on a fresh browser.
+      expect(done.browserBroke).toBe(true);
+    } finally {
+      server.process().kill('SIGKILL');
+      await proxy.close();
+      await wedged.close().catch(() => undefined);
       await server.close().catch(() => undefined);
     }
   });

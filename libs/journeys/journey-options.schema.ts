@@ -181,7 +181,9 @@ export const journeyFields = {
       : BROWSER_HEADERS.has(name.toLowerCase())
         ? 'Must not be a header the browser sets (give cookies in cookies)'
         : null,
-  ).describe('Sent with every request the page makes; values may hold placeholders'),
+  ).describe(
+    'Sent with the requests to the journey’s own origin (its first page’s) only, never to another it loads or links to; values may hold placeholders',
+  ),
   basicAuth: z
     .strictObject({
       username: text(200),

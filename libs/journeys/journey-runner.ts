@@ -1,16 +1,34 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, devices, type Page } from 'playwright-core';
 import { errorMessage } from '../errors/index.js';
 import type { GuardProxy, GuardRefusal } from './guard-proxy.js';
 import { guardedContextOptions } from './guard-proxy-chromium.js';
-import { describeStep, playStep, StepFailed, type TakenScreenshot } from './journey-actions.js';
+import { playStep, StepFailed, type TakenScreenshot } from './journey-actions.js';
 import { type BrowserJourney, PLAYWRIGHT_DEVICES } from './journey-options.schema.js';
-import { DEFAULT_STEP_TIMEOUT_MS, type JourneyAction } from './journey-steps.schema.js';
+import { journeyOrigin, sendExtraHeadersToOrigin } from './journey-origin.js';
+import {
+  type FailedRequest,
+  type JourneyRun,
+  newRun,
+  overrun,
+  type RunProgress,
+  type StepOutcome,
+  stepCause,
+} from './journey-run.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from './journey-steps.schema.js';
 import { maskSecrets } from './placeholders.js';
-import { maskedTrace } from './trace-masking.js';
+import { keptTrace } from './trace-masking.js';
 import { type PageVitals, readVitals, VITALS_GLOBAL, VITALS_INIT_SCRIPT } from './web-vitals.js';
+
+export type {
+  FailedRequest,
+  JourneyFailure,
+  JourneyRun,
+  StepOutcome,
+  StepOutcomeKind,
+} from './journey-run.js';
 
 /** Console errors a run keeps, each cut to `KEPT_TEXT_CHARS`. */
 const MAX_CONSOLE_ERRORS = 20;
@@ -19,70 +37,14 @@ const MAX_FAILED_REQUESTS = 30;
 const KEPT_TEXT_CHARS = 500;
 /** A screenshot bigger than this is not kept (a full page of a very long page); the run says so. */
 export const MAX_SCREENSHOT_BYTES = 2 * 1024 * 1024;
-/** A trace bigger than this (once masked) is not kept; the run says so. */
+/** A trace bigger than this (as recorded, then not even read, or once masked) is not kept; the run says so. */
 export const MAX_TRACE_BYTES = 10 * 1024 * 1024;
 /**
  * Of a run's deadline, what is kept back from the steps for the failure's screenshot and the
- * trace (a fifth, 2 s at most): a page that hangs must not carry the run past its deadline.
+ * trace (a fifth, 2 s at most): a page that hangs must not carry the run past its deadline. As
+ * much again past the deadline, the run is given up (`overrun`).
  */
 const aftermathMs = (deadlineMs: number) => Math.min(2_000, Math.round(deadlineMs / 5));
-
-/** Why a run failed, as its result's code: a step, a step's timeout, or the guard refusing the page. */
-export type JourneyFailure = 'STEP_FAILED' | 'TIMEOUT' | 'BLOCKED_TARGET' | 'NOT_RUN';
-
-export type StepOutcomeKind = 'passed' | 'failed' | 'skipped';
-
-/** One step as a run played it. */
-export interface StepOutcome {
-  index: number;
-  action: JourneyAction;
-  /** What it does, in words (its own name, or one made of its fields; never a secret). */
-  name: string;
-  outcome: StepOutcomeKind;
-  /** null when skipped. */
-  durationMs: number | null;
-  /** Why it failed, in words, secrets masked. */
-  error: string | null;
-}
-
-/** A request of the page that failed: an answer ≥ 400, or none (the reason). */
-export interface FailedRequest {
-  method: string;
-  /** Without its query, which may carry a token. */
-  url: string;
-  status: number | null;
-  error: string | null;
-}
-
-/** Everything one run of a journey found and keeps (bounded; secrets masked wherever text is kept). */
-export interface JourneyRun {
-  startedAt: Date;
-  durationMs: number;
-  passed: boolean;
-  steps: StepOutcome[];
-  /** The index of the step that failed (null: none, or the run could not start). */
-  failedStep: number | null;
-  /** Why the run failed, in words (the failing step's error, or why it could not run). */
-  error: string | null;
-  /** Why the run failed, as a code (null when it passed). */
-  failure: JourneyFailure | null;
-  /** The address the run's first page was reached at (null: none was). */
-  address: string | null;
-  /** The screenshot steps' images, then the page at the failure (`failure`). */
-  screenshots: TakenScreenshot[];
-  /** A failing run's Playwright trace (zip, secrets masked); null for a passing run or one over its bound. */
-  trace: Buffer | null;
-  /** What was not kept and why (a screenshot or trace over its bound). */
-  notKept: string[];
-  consoleErrors: string[];
-  failedRequests: FailedRequest[];
-  /** What the guard refused (never reached). */
-  blocked: GuardRefusal[];
-  /** Each page visited, its Web Vitals. */
-  vitals: PageVitals[];
-  /** The browser died under the run: not the site's failure (the caller retries once on a fresh one). */
-  browserBroke: boolean;
-}
 
 export interface JourneyRunInput {
   /** Placeholders filled (`fillJourney`). */
@@ -144,72 +106,97 @@ function failureText(error: unknown, timeoutMs: number): string {
 const BROKEN_BROWSER =
   /Target page, context or browser has been closed|Target closed|Browser (has been )?closed|browser has disconnected|Connection closed/i;
 
-/** The origin of the journey's first page (its first step goes to a URL), as basic auth is bound to it. */
-function firstOrigin(journey: BrowserJourney): { origin: string } | Record<string, never> {
-  const first = journey.steps[0];
-  return first?.action === 'goto' && URL.canParse(first.url) ? { origin: new URL(first.url).origin } : {};
-}
-
-/** The context's options: the device, the journey's overrides, the guard's proxy, nothing kept on disk. */
+/**
+ * The context's options: the device, the journey's overrides, the guard's proxy, nothing kept on
+ * disk. The extra headers are not among them: they go to the journey's origin only (`sendExtraHeadersToOrigin`).
+ */
 function contextOptions(journey: BrowserJourney, proxy: GuardProxy) {
   const { defaultBrowserType: _type, ...device } = devices[PLAYWRIGHT_DEVICES[journey.device]] ?? {};
+  const origin = journeyOrigin(journey);
   return {
     ...device,
     ...(journey.viewport ? { viewport: journey.viewport } : {}),
     ...(journey.locale ? { locale: journey.locale } : {}),
     ...(journey.timezone ? { timezoneId: journey.timezone } : {}),
-    extraHTTPHeaders: journey.extraHeaders,
-    // Answered for the journey's first page's origin only, never a third party's 401.
-    ...(journey.basicAuth ? { httpCredentials: { ...journey.basicAuth, ...firstOrigin(journey) } } : {}),
+    // Answered for the journey's own origin only, never a third party's 401.
+    ...(journey.basicAuth
+      ? { httpCredentials: { ...journey.basicAuth, ...(origin === null ? {} : { origin }) } }
+      : {}),
     ...guardedContextOptions(proxy),
   };
+}
+
+/** Where a run is, and its context: a run given up past its deadline closes it. */
+interface Progress extends RunProgress {
+  context: BrowserContext | null;
+  /** The run was given up: a context made only now is closed at once. */
+  givenUp: boolean;
 }
 
 /**
  * Plays a journey in a fresh context of `browser` (no cookie, storage or cache shared with any
  * other run), every request through `proxy`. A step failing stops the run; the page at the failure
  * is screenshot and a trace kept. Never throws for the site's sake: what went wrong is in the run.
+ * Never outlasts its deadline by more than the aftermath either: a browser call that does not
+ * answer (they have no timeout of their own) gives the run up (`overrun`).
  */
 export async function runJourney(
   browser: Browser,
   proxy: GuardProxy,
   input: JourneyRunInput,
 ): Promise<JourneyRun> {
-  const { journey, masks } = input;
-  const mask = (text: string) => maskSecrets(text, masks).slice(0, KEPT_TEXT_CHARS);
+  const mask = (text: string) => maskSecrets(text, input.masks).slice(0, KEPT_TEXT_CHARS);
   const started = Date.now();
-  const aftermath = aftermathMs(input.deadlineMs);
-  const deadline = started + input.deadlineMs - aftermath;
-  const run: JourneyRun = {
-    startedAt: new Date(started),
-    durationMs: 0,
-    passed: false,
-    steps: journey.steps.map((step, index) => ({
-      index,
-      action: step.action,
-      name: mask(describeStep(step)),
-      outcome: 'skipped',
-      durationMs: null,
-      error: null,
-    })),
-    failedStep: null,
-    error: null,
-    failure: null,
-    address: null,
-    screenshots: [],
-    trace: null,
-    notKept: [],
-    consoleErrors: [],
-    failedRequests: [],
-    blocked: [],
-    vitals: [],
-    browserBroke: false,
-  };
+  const run = newRun(input.journey, started, mask);
   const vitals = new Map<string, PageVitals>();
+  const progress: Progress = { at: 'setup', since: started, context: null, givenUp: false };
+  const played = play(browser, proxy, input, { run, vitals, progress, mask }).then(() => true);
+  const ended = await within(played, input.deadlineMs + aftermathMs(input.deadlineMs));
+  const kept = ended
+    ? run
+    : overrun(run, progress, {
+        deadlineMs: input.deadlineMs,
+        connected: browser.isConnected(),
+        now: Date.now(),
+      });
+  if (!ended) {
+    progress.givenUp = true;
+    // Not waited for: a browser that does not answer would not answer this either.
+    void progress.context?.close().catch(() => undefined);
+  }
+  // A refused plain-http target names its path, which may carry a token.
+  kept.blocked = proxy.refusals().map((refusal) => ({ ...refusal, target: mask(refusal.target) }));
+  kept.address = proxy.firstReached();
+  kept.vitals = [...vitals.values()];
+  kept.durationMs = Date.now() - started;
+  return kept;
+}
+
+/** What a run writes as it plays. */
+interface Playing {
+  run: JourneyRun;
+  vitals: Map<string, PageVitals>;
+  progress: Progress;
+  mask: (text: string) => string;
+}
+
+/** The run itself (`runJourney`): never rejects, whatever the browser does. */
+async function play(
+  browser: Browser,
+  proxy: GuardProxy,
+  input: JourneyRunInput,
+  { run, vitals, progress, mask }: Playing,
+): Promise<void> {
+  const { journey } = input;
+  const aftermath = aftermathMs(input.deadlineMs);
+  const deadline = run.startedAt.getTime() + input.deadlineMs - aftermath;
   let context: BrowserContext | null = null;
   const tracing = input.trace ?? true;
   try {
     context = await browser.newContext(contextOptions(journey, proxy));
+    progress.context = context;
+    if (progress.givenUp) return;
+    await sendExtraHeadersToOrigin(context, journey);
     if (journey.cookies.length > 0) await context.addCookies(journey.cookies);
     await context.addInitScript(VITALS_INIT_SCRIPT);
     if (tracing) await context.tracing.start({ snapshots: true, screenshots: false, sources: false });
@@ -228,6 +215,8 @@ export async function runJourney(
         Math.max(0, deadline - Date.now()),
       );
       const stepStarted = Date.now();
+      progress.at = index;
+      progress.since = stepStarted;
       try {
         if (timeoutMs <= 0) throw new StepFailed('the journey’s deadline passed before this step');
         const shot = await playStep(page, step, timeoutMs);
@@ -245,7 +234,7 @@ export async function runJourney(
             ? 'TIMEOUT'
             : 'STEP_FAILED';
         run.failedStep = index;
-        run.error = `Step ${index + 1} (${outcome.name}): ${outcome.error}`;
+        run.error = stepCause(outcome);
         run.browserBroke = !browser.isConnected() || BROKEN_BROWSER.test(errorMessage(error));
       } finally {
         outcome.durationMs = Date.now() - stepStarted;
@@ -260,7 +249,7 @@ export async function runJourney(
         .catch(() => null);
       if (png) keepScreenshot(run, { name: 'failure', png });
     }
-    if (tracing) await keepTrace(context, run, masks);
+    if (tracing) await keepTrace(context, run, input.masks);
   } catch (error) {
     // The context itself failed (the browser died, or could not make one): no step is to blame.
     run.passed = false;
@@ -269,13 +258,7 @@ export async function runJourney(
     run.error ??= mask(`The journey could not run: ${errorMessage(error).split('\n')[0]}`);
   } finally {
     await context?.close().catch(() => undefined);
-    // A refused plain-http target names its path, which may carry a token.
-    run.blocked = proxy.refusals().map((refusal) => ({ ...refusal, target: mask(refusal.target) }));
-    run.address = proxy.firstReached();
-    run.vitals = [...vitals.values()];
-    run.durationMs = Date.now() - started;
   }
-  return run;
 }
 
 function keepScreenshot(run: JourneyRun, shot: TakenScreenshot): void {
@@ -296,12 +279,9 @@ async function keepTrace(context: BrowserContext, run: JourneyRun, masks: readon
   try {
     const path = join(folder, 'trace.zip');
     await context.tracing.stop({ path });
-    const trace = maskedTrace(await readFile(path), masks);
-    if (trace.length <= MAX_TRACE_BYTES) run.trace = trace;
-    else
-      run.notKept.push(
-        `trace (${Math.round(trace.length / 1024 / 1024)} MiB, over ${MAX_TRACE_BYTES / 1024 / 1024} MiB)`,
-      );
+    const kept = await keptTrace(path, masks, MAX_TRACE_BYTES);
+    if ('trace' in kept) run.trace = kept.trace;
+    else run.notKept.push(kept.notKept);
   } catch (error) {
     run.notKept.push(`trace (${errorMessage(error).split('\n')[0]})`);
   } finally {

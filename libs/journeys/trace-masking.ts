@@ -1,3 +1,4 @@
+import { readFile, stat } from 'node:fs/promises';
 import { unzipSync, zipSync } from 'fflate';
 import { maskSecrets } from './placeholders.js';
 
@@ -30,4 +31,25 @@ export function maskedTrace(zip: Uint8Array, masks: readonly string[]): Buffer {
     if (masked !== text) entries[name] = encoder.encode(masked);
   }
   return Buffer.from(zipSync(entries, { level: 6 }));
+}
+
+/** A trace as a run keeps it, or why it does not (in the words of the run's `notKept`). */
+export type KeptTrace = { trace: Buffer } | { notKept: string };
+
+/**
+ * The trace file at `path`, masked (`maskedTrace`), if it is `maxBytes` at most before masking and
+ * after; a file over it is not read at all, so a huge trace never sits in the worker's memory.
+ */
+export async function keptTrace(
+  path: string,
+  masks: readonly string[],
+  maxBytes: number,
+): Promise<KeptTrace> {
+  const over = (bytes: number) => ({
+    notKept: `trace (${Math.round(bytes / 1024 / 1024)} MiB, over ${maxBytes / 1024 / 1024} MiB)`,
+  });
+  const { size } = await stat(path);
+  if (size > maxBytes) return over(size);
+  const trace = maskedTrace(await readFile(path), masks);
+  return trace.length <= maxBytes ? { trace } : over(trace.length);
 }
