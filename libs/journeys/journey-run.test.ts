@@ -44,14 +44,18 @@ describe('overrun', () => {
     });
   });
 
-  it('takes a run held up after its steps for the browser broken, keeping a step’s failure', () => {
-    const passed = overrun(playedUpTo(3), { at: 2, since: 20_000 }, seen);
-    expect(passed).toMatchObject({
-      passed: false,
-      failure: 'TIMEOUT',
-      error: 'The browser did not answer within the journey’s 30 s',
-      browserBroke: true,
-    });
+  it('fails the next step when the page held up the run after one passed: it never got its turn', () => {
+    const given = overrun(playedUpTo(1), { at: 0, since: 11_000 }, seen);
+    expect(given).toMatchObject({ passed: false, failure: 'TIMEOUT', failedStep: 1, browserBroke: false });
+    expect(given.steps[1]).toMatchObject({ outcome: 'failed', durationMs: 0 });
+  });
+
+  it('keeps the verdict of a run held up after a step failed or after its last: only its files are lost', () => {
+    const passed = overrun(playedUpTo(3), { at: 'aftermath', since: 40_000 }, seen);
+    expect(passed).toMatchObject({ passed: true, failure: null, error: null, browserBroke: false });
+    expect(passed.notKept).toEqual([
+      'what follows the steps (a screenshot, the trace): not done within the journey’s 30 s',
+    ]);
     const failed = playedUpTo(2);
     Object.assign(failed, {
       failure: 'STEP_FAILED',
@@ -59,10 +63,21 @@ describe('overrun', () => {
       error: 'Step 3 (click text "Buy"): gone',
     });
     Object.assign(failed.steps[2] as object, { outcome: 'failed', error: 'gone' });
-    expect(overrun(failed, { at: 2, since: 20_000 }, seen)).toMatchObject({
-      failure: 'STEP_FAILED',
-      failedStep: 2,
-      error: 'Step 3 (click text "Buy"): gone',
+    // Held up reading the failed page's figures, or making its screenshot: the same.
+    for (const at of [2, 'aftermath'] as const)
+      expect(overrun(failed, { at, since: 20_000 }, seen)).toMatchObject({
+        passed: false,
+        failure: 'STEP_FAILED',
+        failedStep: 2,
+        error: 'Step 3 (click text "Buy"): gone',
+        browserBroke: false,
+      });
+  });
+
+  it('takes the browser for broken when it is gone, whatever the run was doing', () => {
+    expect(
+      overrun(playedUpTo(3), { at: 'aftermath', since: 40_000 }, { ...seen, connected: false }),
+    ).toMatchObject({
       browserBroke: true,
     });
   });

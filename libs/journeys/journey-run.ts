@@ -102,18 +102,25 @@ export const stepCause = (step: StepOutcome) => `Step ${step.index + 1} (${step.
 
 /** Where a run is. */
 export interface RunProgress {
-  /** Making the context, else the step played last (its index), whether it ended or not. */
-  at: 'setup' | number;
+  /**
+   * Making the context; else the step played last (its index), whether it ended or not; then what
+   * follows the steps (the failure's screenshot, the trace, closing).
+   */
+  at: 'setup' | number | 'aftermath';
   /** When `at` began (epoch ms). */
   since: number;
 }
 
 /**
  * A run given up past its deadline and aftermath, as it stood then: a copy, since what still plays
- * writes to its own. A step that had not ended is the page's (a script that never yields holds up
- * even a key press): it failed for the deadline. Anything else that did not answer (making the
- * context, stopping the trace, closing) is the browser's: it is taken for broken, so the caller
- * plays the run once more on a fresh one and the site is not blamed.
+ * writes to its own.
+ * - A step that had not ended is the page's (a script that never yields holds up even a key press):
+ *   it failed for the deadline. So is the step after one that passed (the page held up reading its
+ *   figures): it never got its turn.
+ * - Once a step failed, or after the last one, the verdict stands: only the screenshot or trace that
+ *   were still being made are lost (a busy machine's slow trace is not a broken browser).
+ * - Making the context is the browser's: it is taken for broken, so the caller plays the run once
+ *   more on a fresh one and the site is not blamed.
  */
 export function overrun(
   run: JourneyRun,
@@ -127,21 +134,34 @@ export function overrun(
     notKept: [...run.notKept],
     consoleErrors: [...run.consoleErrors],
     failedRequests: [...run.failedRequests],
-    passed: false,
-    failure: run.failure ?? 'TIMEOUT',
     browserBroke: run.browserBroke || !seen.connected,
   };
   const within = `within the journey’s ${seen.deadlineMs / 1000} s`;
-  const step = typeof progress.at === 'number' ? given.steps[progress.at] : undefined;
-  if (step?.outcome === 'skipped') {
-    step.outcome = 'failed';
-    step.durationMs = seen.now - progress.since;
-    step.error = `not done ${within}`;
-    given.failedStep = step.index;
-    given.error = stepCause(step);
-  } else {
+  if (progress.at === 'setup') {
+    given.passed = false;
+    given.failure ??= 'TIMEOUT';
     given.browserBroke = true;
-    given.error ??= `${progress.at === 'setup' ? 'The journey could not run: the' : 'The'} browser did not answer ${within}`;
+    given.error ??= `The journey could not run: the browser did not answer ${within}`;
+    return given;
   }
+  const last = progress.at === 'aftermath' ? undefined : given.steps[progress.at];
+  const unplayed =
+    last?.outcome === 'skipped' ? last : last?.outcome === 'passed' ? given.steps[last.index + 1] : undefined;
+  if (unplayed) {
+    unplayed.outcome = 'failed';
+    unplayed.durationMs = unplayed === last ? seen.now - progress.since : 0;
+    unplayed.error = `not done ${within}`;
+    given.passed = false;
+    given.failure = 'TIMEOUT';
+    given.failedStep = unplayed.index;
+    given.error = stepCause(unplayed);
+    return given;
+  }
+  given.passed = given.failedStep === null && given.steps.every((step) => step.outcome === 'passed');
+  if (given.passed) {
+    given.failure = null;
+    given.error = null;
+  }
+  given.notKept.push(`what follows the steps (a screenshot, the trace): not done ${within}`);
   return given;
 }

@@ -243,6 +243,8 @@ async function play(
       if (run.failedStep !== null) break;
     }
     run.passed = run.failedStep === null;
+    progress.at = 'aftermath';
+    progress.since = Date.now();
     if (!run.passed && !run.browserBroke) {
       const png = await page
         .screenshot({ type: 'png', timeout: Math.max(100, deadline + aftermath / 2 - Date.now()) })
