@@ -1,5 +1,5 @@
 import { type FieldError, invalidInput } from '../errors/index.js';
-import { MIN_MASKED_CHARS } from '../placeholders/index.js';
+import { fillPlaceholders, MIN_MASKED_CHARS, placeholdersIn } from '../placeholders/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { type ProbeKind, SEALED_PLACEHOLDER, sealsEntry } from './kinds/probe-kind.js';
 
@@ -78,9 +78,6 @@ export function shownSettings(settings: Record<string, unknown>, sealed: readonl
   return shown;
 }
 
-/** `{{secret.NAME}}` in a text: the value of the kind's secret `NAME`, put in only to check. */
-const SECRET_REFERENCE = /\{\{\s*secret\.([A-Za-z0-9_]+)\s*\}\}/g;
-
 /** Each string of the settings, however deep (record values, an API flow's steps), with its path as an error names it. */
 function* textsOf(value: unknown, path = ''): Generator<[string, string]> {
   if (typeof value === 'string') yield [path, value];
@@ -99,8 +96,8 @@ export function unknownSecretReferences(
   );
   const problems: FieldError[] = [];
   for (const [path, text] of textsOf(settings))
-    for (const [, name] of text.matchAll(SECRET_REFERENCE))
-      if (!known.has(name as string))
+    for (const { kind: placeholder, name } of placeholdersIn(text))
+      if (placeholder === 'secret' && !known.has(name))
         problems.push({
           path,
           message: `{{secret.${name}}} is not one of its secrets${known.size ? ` (${[...known].join(', ')})` : ''}: add it to secrets`,
@@ -116,15 +113,16 @@ export function openedSettings(
   box: SecretBox,
 ): Record<string, unknown> {
   const opened: Record<string, unknown> = { ...settings };
-  const secrets = new Map<string, string>();
+  // No prototype: a secret named `__proto__` is a secret like any other.
+  const secrets: Record<string, string> = Object.create(null);
   for (const entry of sealed) {
     const value = box.open(entry.value, sealedEntryContext(kind.kind, entry));
     opened[entry.field] = { ...recordOf(opened[entry.field]), [entry.name]: value };
-    if (kind.secretRecords?.includes(entry.field)) secrets.set(entry.name, value);
+    if (kind.secretRecords?.includes(entry.field)) secrets[entry.name] = value;
   }
-  if (secrets.size === 0) return opened;
-  const fill = (text: string) =>
-    text.replace(SECRET_REFERENCE, (reference, name: string) => secrets.get(name) ?? reference);
+  if (Object.keys(secrets).length === 0) return opened;
+  // Secrets only: a variable's placeholder is filled by the kind itself when it runs.
+  const fill = (text: string) => fillPlaceholders(text, { secrets });
   for (const [field, value] of Object.entries(opened)) {
     if (kind.secretRecords?.includes(field)) continue;
     if (typeof value === 'string') opened[field] = fill(value);
