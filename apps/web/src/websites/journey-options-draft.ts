@@ -1,3 +1,4 @@
+import { placeholdersIn, SECRET_REFERENCE } from '../../../../libs/placeholders/index.js';
 import type { Schemas } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import { type Row, type SecretRow, secretsOf } from './api-flow-drafts.js';
@@ -46,7 +47,9 @@ const rowsOf = (record: Record<string, string> | undefined): Row[] =>
   Object.entries(record ?? {}).map(([name, value]) => ({ name, value }));
 const recordOf = (rows: readonly Row[]): Record<string, string> =>
   Object.fromEntries(rows.filter((row) => row.name.trim() !== '').map((row) => [row.name.trim(), row.value]));
-const SECRET_REFERENCE = /^\{\{\s*secret\.([A-Za-z0-9_]+)\s*\}\}$/;
+/** The secret a text names when it is one secret's placeholder and nothing else (the basic-auth password), else ''. */
+const secretReferenced = (text: string) =>
+  SECRET_REFERENCE.test(text) ? (placeholdersIn(text)[0]?.name ?? '') : '';
 
 export function optionsDraft(journey?: BrowserCheck | null): OptionsDraft {
   return {
@@ -57,7 +60,7 @@ export function optionsDraft(journey?: BrowserCheck | null): OptionsDraft {
     timezone: journey?.timezone ?? '',
     headers: rowsOf(journey?.extraHeaders),
     basicUser: journey?.basicAuth?.username ?? '',
-    basicSecret: SECRET_REFERENCE.exec(journey?.basicAuth?.password ?? '')?.[1] ?? '',
+    basicSecret: secretReferenced(journey?.basicAuth?.password ?? ''),
     cookies: (journey?.cookies ?? []).map(({ name, value, url, domain, ...kept }) => ({
       name,
       value,
