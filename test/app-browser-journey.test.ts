@@ -317,6 +317,22 @@ describe('the app in a real browser: a browser journey written, mended, recorded
       await teapot.screenshot({ path: join(SCREENSHOTS, 'app-journey-latest-failed.png') });
       await atPhoneWidth('app-journey-latest-failed-phone.png', teapot);
       expect(await page.content()).not.toContain(shop.password);
+
+      // Confirmed (a recheck follows a first failure), it opens an incident whose page shows that page too.
+      const openIncident = async () => {
+        const listed = await page.request.get(`${api.api.url}/api/incidents?open=true`);
+        const { items } = (await listed.json()) as {
+          items: Array<{ id: string; monitor: { kind: string } | null }>;
+        };
+        return items.find((incident) => incident.monitor?.kind === 'browser')?.id;
+      };
+      await expect.poll(openIncident, { timeout: 90_000 }).toBeTruthy();
+      await page.goto(`${api.api.url}/incidents/${await openIncident()}`);
+      const opened = page.getByRole('img', { name: 'The page when the run that opened it failed' });
+      await expect.poll(() => loaded(opened)).toBe(true);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Browser journey: ✕ down$/);
+      await page.screenshot({ path: join(SCREENSHOTS, 'app-journey-incident.png'), fullPage: true });
+      expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {
       shop.faults = { noBasketButton: false, consoleError: false, failingRequest: false, hostile: false };
       await worker.stop();

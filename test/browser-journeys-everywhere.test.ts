@@ -31,6 +31,7 @@ interface Result {
 interface Incident {
   id: string;
   monitor: { kind: string; id: number } | null;
+  screenshotUrl: string | null;
   cause: string;
   regions: string[];
   resolvedAt: string | null;
@@ -239,6 +240,10 @@ describe('a browser journey everywhere a check shows: alerts, incidents, regions
       regions: [region],
       resolvedAt: null,
     });
+    // The page at the failure that opened it, as its alert linked it.
+    const alerted = told('browser.down', monitors.purchase)[0]?.data.screenshotUrl;
+    expect(incident.screenshotUrl).toMatch(/^\/api\/websites\/.+\/results\/[0-9a-f]{24}\/screenshot$/);
+    expect(alerted).toBe(`${PUBLIC_URL}${incident.screenshotUrl}`);
 
     expect((await runByWorker('browser', monitors.purchase)).status).toBe('up');
     await expect.poll(() => told('browser.up', monitors.purchase).length, { timeout: 20_000 }).toBe(1);

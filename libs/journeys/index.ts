@@ -11,6 +11,7 @@ export { cssSelectorProblem } from './css-selector.js';
 export { fromPlaywright } from './from-playwright.js';
 export { type GuardProxyOptions, type GuardRefusal, startGuardProxy } from './guard-proxy.js';
 export { BrowserUnavailableError, JourneyBrowser, type JourneyBrowserOptions } from './journey-browser.js';
+export { journeyRunEvidence } from './journey-evidence.schema.js';
 export {
   type BrowserJourney,
   type BrowserJourneyInput,

@@ -1,5 +1,6 @@
 import type { TimelineActor } from './incident-timeline.js';
 import type { MonitorRef } from './monitor-state.js';
+import type { RunScreenshot } from './transition-effects.js';
 
 export const INCIDENTS = 'incidents';
 
@@ -16,6 +17,8 @@ export interface IncidentDocument {
   regions: string[];
   /** Each region down when it opened: when its run of failures began, and its first failing result. */
   firstFailures?: Array<{ region: string; at: Date; resultId: string | null }>;
+  /** A browser journey's: the page when the run that opened it failed (its file stored; absent: none). */
+  screenshot?: RunScreenshot;
   /** Someone is on it: reminders stop (absent: incidents from before acknowledgements). */
   acknowledgement?: IncidentAcknowledgement | null;
   /** The root cause as the status pages show it. */

@@ -119,6 +119,7 @@ export {
   WEBSITE_STATUSES,
   type WebsiteStatus,
 } from './status-machine.js';
+export { runScreenshotPath } from './transition-effects.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 export { type DroppedCheckReason, type WebsiteChecksOptions, websiteChecks } from './website-check-lane.js';
 export { workerMetrics } from './worker-metrics.js';

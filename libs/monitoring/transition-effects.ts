@@ -29,6 +29,16 @@ export interface RunScreenshot {
   name: string;
 }
 
+/**
+ * A run's screenshot as the API serves it (the app has no page of a run of its own): a person
+ * signed in to the app opens it from an alert or an incident (the session cookie goes with it),
+ * anyone else is asked to sign in; a client user sees its own customer's only.
+ */
+export function runScreenshotPath(websitePublicId: string, shot: RunScreenshot): string {
+  const path = `/api/websites/${encodeURIComponent(websitePublicId)}/results/${encodeURIComponent(shot.runId)}/screenshot`;
+  return shot.name === 'failure' ? path : `${path}?name=${encodeURIComponent(shot.name)}`;
+}
+
 /** Where alerts link to: the app's incident page, a run's screenshot (absent: no link). */
 export interface EventLinks {
   incident?: ((incidentId: string) => string) | undefined;
@@ -109,6 +119,7 @@ export function effectsOf(
       })),
       acknowledgement: null,
       publicNote: null,
+      ...(plan.details.screenshot ? { screenshot: plan.details.screenshot } : {}),
     };
     next.openIncidentId = openIncident.id;
   } else if (outcome.incident === 'resolve' && base.openIncidentId) {

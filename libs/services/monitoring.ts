@@ -11,18 +11,9 @@ import {
   MonitorStateRepository,
   MonitorTransitions,
   type RunScreenshot,
+  runScreenshotPath,
 } from '../monitoring/index.js';
 import type { Redis } from '../redis/index.js';
-
-/**
- * A run's screenshot as the API serves it (the app has no page of a run yet): a person signed in to
- * the app opens it from an alert (the session cookie goes with a link followed from another site),
- * anyone else is asked to sign in; a client user sees its own customer's only.
- */
-function runScreenshotPath(websitePublicId: string, shot: RunScreenshot): string {
-  const path = `/api/websites/${encodeURIComponent(websitePublicId)}/results/${encodeURIComponent(shot.runId)}/screenshot`;
-  return shot.name === 'failure' ? path : `${path}?name=${encodeURIComponent(shot.name)}`;
-}
 
 /** The one path by which monitor states change, and what it writes to (the API and the worker). */
 export interface MonitoringPath {

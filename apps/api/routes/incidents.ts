@@ -4,7 +4,7 @@ import { evidenceSchema } from '../../../libs/checks/index.js';
 import { decimalInteger } from '../../../libs/contract/index.js';
 import { DomainError } from '../../../libs/errors/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
-import type { ResultRepository } from '../../../libs/monitoring/index.js';
+import { type ResultRepository, runScreenshotPath } from '../../../libs/monitoring/index.js';
 import { websiteRefParams } from '../../../libs/websites/index.js';
 import { type IncidentActionDeps, incidentActionRoutes } from './incident-actions.js';
 import {
@@ -33,6 +33,12 @@ const incidentDetail = incidentView
         }),
       )
       .describe('Each region down when it opened: its first failing result and what it saw'),
+    screenshotUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'A browser journey’s: the page when the run that opened it failed, a path of this API (GET …/results/{runId}/screenshot); null: none',
+      ),
   })
   .meta({ id: 'IncidentDetail' });
 
@@ -112,6 +118,8 @@ export function incidentRoutes(
           ...toIncidentView(incident, auth),
           website: website && { id: website.id, name: website.name, url: website.url },
           firstFailures,
+          screenshotUrl:
+            website && incident.screenshot ? runScreenshotPath(website.publicId, incident.screenshot) : null,
         };
       },
     }),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { OTHER_MONITOR_KINDS } from '../../../libs/events/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
+import { journeyRunEvidence } from '../../../libs/journeys/index.js';
 import type {
   MonitorKind,
   MonitorLogEntry,
@@ -12,6 +13,9 @@ import { pingView } from '../../../libs/monitors/index.js';
 import { BASE, NOUN, OPERATION, TAG } from './built-in-checks.js';
 import { idParams } from './monitor-views.js';
 import { uptimeQuery, uptimeView } from './uptime.js';
+
+/** What a check saw: a browser journey's run in its own shape (the app draws it), another kind's as a record. */
+const probeEvidence = z.union([journeyRunEvidence, z.record(z.string(), z.unknown())]);
 
 const monitorResultView = z
   .object({
@@ -45,11 +49,10 @@ const monitorResultView = z
       .describe(
         'A probe kind’s step timings in ms (dnsMs, connectMs, tlsMs, greetingMs, replyMs, …, totalMs)',
       ),
-    evidence: z
-      .record(z.string(), z.unknown())
+    evidence: probeEvidence
       .optional()
       .describe(
-        'What a probe kind’s check saw (its reply, greeting, status, certificate), bounded, no secret',
+        'What a probe kind’s check saw (its reply, greeting, status, certificate; a browser journey’s run as JourneyRunEvidence), bounded, no secret',
       ),
   })
   .meta({ id: 'MonitorResult' });
@@ -157,7 +160,7 @@ export function monitorResultRoutes({ service, repository }: MonitorResultDeps):
             durationMs: z.number(),
             address: z.string().nullable(),
             timings: z.record(z.string(), z.number().nullable()),
-            evidence: z.record(z.string(), z.unknown()),
+            evidence: probeEvidence.describe('What it saw (a browser journey’s run as JourneyRunEvidence)'),
           })
           .meta({ id: 'MonitorRun' }),
       },

@@ -3447,6 +3447,8 @@ export interface components {
                 /** @description What the region’s first failing check saw */
                 evidence: components["schemas"]["Evidence"] | null;
             }[];
+            /** @description A browser journey’s: the page when the run that opened it failed, a path of this API (GET …/results/{runId}/screenshot); null: none */
+            screenshotUrl: string | null;
         };
         IncidentTimeline: {
             items: components["schemas"]["IncidentTimelineItem"][];
@@ -3965,7 +3967,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence
+             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written (at least 4 characters: shorter ones could not be blanked), shown as "(set)", blanked in evidence
              * @default {}
              */
             secrets: {
@@ -4113,7 +4115,7 @@ export interface components {
              */
             timezone: string | null;
             /**
-             * @description Sent with every request the page makes; values may hold placeholders
+             * @description Sent with the requests to the journey’s own origin (its first page’s) only, never to another it loads or links to; values may hold placeholders
              * @default {}
              */
             extraHeaders: {
@@ -4140,7 +4142,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output)
+             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output), at least 4 characters each
              * @default {}
              */
             secrets: {
@@ -5017,7 +5019,7 @@ export interface components {
             variables?: {
                 [key: string]: string;
             };
-            /** @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence */
+            /** @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written (at least 4 characters: shorter ones could not be blanked), shown as "(set)", blanked in evidence */
             secrets?: {
                 [key: string]: string;
             };
@@ -5070,7 +5072,7 @@ export interface components {
             locale?: string | null;
             /** @description The page’s time zone; null: the worker’s own */
             timezone?: string | null;
-            /** @description Sent with every request the page makes; values may hold placeholders */
+            /** @description Sent with the requests to the journey’s own origin (its first page’s) only, never to another it loads or links to; values may hold placeholders */
             extraHeaders?: {
                 [key: string]: string;
             };
@@ -5085,7 +5087,7 @@ export interface components {
             variables?: {
                 [key: string]: string;
             };
-            /** @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output) */
+            /** @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output), at least 4 characters each */
             secrets?: {
                 [key: string]: string;
             };
@@ -5118,9 +5120,63 @@ export interface components {
             timings: {
                 [key: string]: number | null;
             };
-            evidence: {
+            /** @description What it saw (a browser journey’s run as JourneyRunEvidence) */
+            evidence: components["schemas"]["JourneyRunEvidence"] | {
                 [key: string]: unknown;
             };
+        };
+        JourneyRunEvidence: {
+            /** @description The run’s id: its files are read by it (…/results/{runId}/screenshot, …/trace) */
+            runId: string;
+            steps: {
+                /** @description From 0 */
+                index: number;
+                /** @enum {string} */
+                action: "goto" | "click" | "fill" | "select" | "check" | "press" | "hover" | "upload" | "waitFor" | "expect" | "screenshot";
+                /** @description What it does, in words (its own name, or one made of its fields) */
+                name: string;
+                /** @enum {string} */
+                outcome: "passed" | "failed" | "skipped";
+                /** @description null: skipped */
+                durationMs: number | null;
+                error: string | null;
+            }[];
+            /** @description The failed step’s index; null: none failed */
+            failedStep: number | null;
+            /** @description Why the run failed, in words */
+            error: string | null;
+            /** @description The screenshots kept: screenshot steps’ names, and `failure` for the page at a failure */
+            screenshots: string[];
+            /** @description Whether a Playwright trace was kept (a failing run’s) */
+            trace: boolean;
+            /** @description Files not kept and why (over a bound) */
+            notKept: string[];
+            consoleErrors: string[];
+            failedRequests: {
+                method: string;
+                /** @description Without its query */
+                url: string;
+                /** @description null: no answer (see error) */
+                status: number | null;
+                error: string | null;
+            }[];
+            /** @description What the address guard refused (never reached) */
+            blocked: {
+                target: string;
+                reason: string;
+                times: number;
+            }[];
+            /** @description Each page’s Web Vitals */
+            vitals: {
+                url: string;
+                ttfbMs: number | null;
+                fcpMs: number | null;
+                lcpMs: number | null;
+                cls: number;
+                inpMs: number | null;
+            }[];
+            /** @description Until when its files can be read; null: they could not be stored; absent: no file or an older run */
+            filesKeptUntil?: string | null;
         };
         MonitorResult: {
             /** @enum {string} */
@@ -5152,8 +5208,8 @@ export interface components {
             timings?: {
                 [key: string]: number | null;
             };
-            /** @description What a probe kind’s check saw (its reply, greeting, status, certificate), bounded, no secret */
-            evidence?: {
+            /** @description What a probe kind’s check saw (its reply, greeting, status, certificate; a browser journey’s run as JourneyRunEvidence), bounded, no secret */
+            evidence?: components["schemas"]["JourneyRunEvidence"] | {
                 [key: string]: unknown;
             };
         };
@@ -6337,7 +6393,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written, shown as "(set)", blanked in evidence
+             * @description Values the steps use as {{secret.NAME}} (a password, an API key, a client key): sealed when written (at least 4 characters: shorter ones could not be blanked), shown as "(set)", blanked in evidence
              * @default {}
              */
             secrets: {
@@ -6452,7 +6508,7 @@ export interface components {
              */
             timezone: string | null;
             /**
-             * @description Sent with every request the page makes; values may hold placeholders
+             * @description Sent with the requests to the journey’s own origin (its first page’s) only, never to another it loads or links to; values may hold placeholders
              * @default {}
              */
             extraHeaders: {
@@ -6479,7 +6535,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output)
+             * @description Values the steps use as {{secret.NAME}}: write-only (sealed when stored, masked in every run’s output), at least 4 characters each
              * @default {}
              */
             secrets: {

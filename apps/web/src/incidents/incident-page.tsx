@@ -8,6 +8,7 @@ import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { EvidenceDetails } from '../websites/evidence.js';
+import { Shot } from '../websites/journey-run.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
 
 type Step = Schemas['IncidentTimelineItem'];
@@ -109,6 +110,9 @@ export function IncidentPage() {
         </p>
       ) : (
         data.firstFailures.length === 0 && <p class="muted">No evidence was kept for this incident.</p>
+      )}
+      {data.screenshotUrl && (
+        <Shot src={data.screenshotUrl} caption="The page when the run that opened it failed" />
       )}
       {!data.monitor &&
         data.firstFailures.map((failure) => (

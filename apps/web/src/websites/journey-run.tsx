@@ -1,36 +1,26 @@
+import type { Schemas } from '../api/client.js';
+
 /**
- * A browser journey's run as its evidence keeps it (the API's `browserEvidence`; its document
- * leaves a run's evidence untyped, so its shape is named here): each step's outcome and time, the
- * screenshots and trace kept as files of the run (by `runId`), what the page logged and requested,
- * what the guard refused, and each page's Web Vitals.
+ * A browser journey's run as its evidence keeps it (the API's `JourneyRunEvidence`): each step's
+ * outcome and time, the screenshots and trace kept as files of the run (by `runId`), what the page
+ * logged and requested, what the guard refused, and each page's Web Vitals. Partial: a result's
+ * evidence is read before it is known to be a journey's.
  */
-export interface JourneyEvidence {
-  runId?: string;
-  steps?: Array<{
-    index: number;
-    action: string;
-    name: string;
-    outcome: 'passed' | 'failed' | 'skipped';
-    durationMs: number | null;
-    error: string | null;
-  }>;
-  failedStep?: number | null;
-  error?: string | null;
-  /** The screenshot steps' names, and `failure` for the page when a step failed. */
-  screenshots?: string[];
-  trace?: boolean;
-  notKept?: string[];
-  consoleErrors?: string[];
-  failedRequests?: Array<{ method: string; url: string; status: number | null; error: string | null }>;
-  blocked?: Array<{ target: string; reason: string; times: number }>;
-  vitals?: Array<{
-    url: string;
-    ttfbMs: number | null;
-    fcpMs: number | null;
-    lcpMs: number | null;
-    cls: number | null;
-    inpMs: number | null;
-  }>;
+export type JourneyEvidence = Partial<Schemas['JourneyRunEvidence']>;
+
+/** Whether the run's files can still be read, and if not, why not, in words. */
+export function filesState(filesKeptUntil: string | null | undefined): {
+  readable: boolean;
+  gone: string | null;
+} {
+  if (filesKeptUntil === undefined) return { readable: true, gone: null };
+  if (filesKeptUntil === null)
+    return { readable: false, gone: 'Its screenshots and trace could not be stored.' };
+  if (Date.parse(filesKeptUntil) > Date.now()) return { readable: true, gone: null };
+  return {
+    readable: false,
+    gone: `Its screenshots and trace were kept until ${new Date(filesKeptUntil).toLocaleString()}.`,
+  };
 }
 
 /** The screenshot the failure's page is kept as. */
@@ -48,7 +38,7 @@ function runFile(websiteRef: string, runId: string, file: 'screenshot' | 'trace'
 }
 
 /** A screenshot of the run, as large as the column allows; the link opens it at its own size. */
-function Shot({ src, caption }: { src: string; caption: string }) {
+export function Shot({ src, caption }: { src: string; caption: string }) {
   return (
     <figure class="journey-shot">
       <a href={src} target="_blank" rel="noopener">
@@ -72,8 +62,11 @@ export function failingStepOf(evidence: JourneyEvidence): string | null {
  */
 export function JourneyRunView({ websiteRef, evidence }: { websiteRef: string; evidence: JourneyEvidence }) {
   const { runId, steps = [], screenshots = [] } = evidence;
+  const files = filesState(evidence.filesKeptUntil);
   const shot = (name: string) =>
-    runId && screenshots.includes(name) ? runFile(websiteRef, runId, 'screenshot', name) : null;
+    runId && files.readable && screenshots.includes(name)
+      ? runFile(websiteRef, runId, 'screenshot', name)
+      : null;
   const failure = shot(FAILURE);
   const placedFailure = steps.some((step) => step.outcome === 'failed');
   const consoleErrors = evidence.consoleErrors ?? [];
@@ -143,7 +136,8 @@ export function JourneyRunView({ websiteRef, evidence }: { websiteRef: string; e
         </>
       )}
       {vitals.length > 0 && <Vitals vitals={vitals} />}
-      {evidence.trace && runId && (
+      {files.gone && (screenshots.length > 0 || evidence.trace) && <p class="muted">{files.gone}</p>}
+      {evidence.trace && runId && files.readable && (
         <p>
           <a href={runFile(websiteRef, runId, 'trace')} download={`trace-${runId}.zip`}>
             Download the trace
@@ -153,9 +147,7 @@ export function JourneyRunView({ websiteRef, evidence }: { websiteRef: string; e
           </span>
         </p>
       )}
-      {(evidence.notKept ?? []).length > 0 && (
-        <p class="muted">Not kept (over its size bound): {evidence.notKept?.join(', ')}.</p>
-      )}
+      {(evidence.notKept ?? []).length > 0 && <p class="muted">Not kept: {evidence.notKept?.join('; ')}.</p>}
     </div>
   );
 }

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { journeyRunEvidence } from '../../../journeys/index.js';
 import type { BrowserObservation } from './browser.verdict.js';
 
 /**
@@ -6,7 +8,7 @@ import type { BrowserObservation } from './browser.verdict.js';
  * (`runId`), those it keeps (`keptFiles`) named here so the results can link them.
  */
 export function browserEvidence(run: BrowserObservation) {
-  return {
+  const evidence = {
     runId: run.runId,
     steps: run.steps,
     failedStep: run.failedStep,
@@ -18,5 +20,6 @@ export function browserEvidence(run: BrowserObservation) {
     failedRequests: run.failedRequests,
     blocked: run.blocked,
     vitals: run.vitals,
-  };
+  } satisfies z.input<typeof journeyRunEvidence>;
+  return evidence;
 }
