@@ -68,6 +68,12 @@ export const runArtifactIndexes: CollectionIndexes = {
 };
 
 /**
+ * A run's files not stored within this are given up (its result is committed without them): a
+ * stalled MongoDB must not hold the browser lane's slot.
+ */
+const STORE_TIMEOUT_MS = 15_000;
+
+/**
  * The files journeys' runs keep (screenshots, traces), one document each by a primary key made of
  * the run's id, its kind and name: read by key, never scanned. Bounded by the runner (a screenshot
  * 2 MiB, a trace 10 MiB), under MongoDB's 16 MiB document, and by `MAX_RUN_FILES_BYTES` a run;
@@ -95,7 +101,7 @@ export class RunArtifacts {
           data: new Binary(artifact.data),
           createdAt,
         })),
-        { ordered: false },
+        { ordered: false, timeoutMS: STORE_TIMEOUT_MS },
       )
       .catch((error: unknown) => {
         if ((error as { code?: number }).code !== 11000) throw error;
