@@ -1,6 +1,6 @@
 import type { TimelineActor } from './incident-timeline.js';
 import type { MonitorRef } from './monitor-state.js';
-import type { RunScreenshot } from './transition-effects.js';
+import type { RunScreenshot } from './run-screenshot.js';
 
 export const INCIDENTS = 'incidents';
 

@@ -64,7 +64,6 @@ export {
   type MongoWrites,
   type MonitorSubject,
   MonitorTransitions,
-  type RunScreenshot,
   type TransitionPlan,
 } from './monitor-transition.js';
 export { monitoringGauges } from './monitoring-gauges.js';
@@ -102,6 +101,7 @@ export {
   rollupIndexes,
   WEBSITE_ROLLUPS,
 } from './rollups.js';
+export { type RunScreenshot, runScreenshotPath } from './run-screenshot.js';
 export {
   type Decision,
   type DecisionRules,
@@ -119,7 +119,6 @@ export {
   WEBSITE_STATUSES,
   type WebsiteStatus,
 } from './status-machine.js';
-export { runScreenshotPath } from './transition-effects.js';
 export { percentile, UPTIME_PERIODS, type UptimePeriod, uptimeFigures } from './uptime.js';
 export { type DroppedCheckReason, type WebsiteChecksOptions, websiteChecks } from './website-check-lane.js';
 export { workerMetrics } from './worker-metrics.js';

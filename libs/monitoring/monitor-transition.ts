@@ -23,7 +23,6 @@ export type {
   EventLinks,
   EventWebsite,
   MonitorSubject,
-  RunScreenshot,
   TransitionPlan,
 } from './transition-effects.js';
 

@@ -7,6 +7,7 @@ import { runStart, type TimelineEntry, transitionSteps } from './incident-timeli
 import type { MonitorOutcome } from './monitor-decisions.js';
 import { needsDurableWrite } from './monitor-state.cache.js';
 import { type MonitorRef, type MonitorStateDocument, monitorKey } from './monitor-state.js';
+import type { RunScreenshot } from './run-screenshot.js';
 
 /* A decided transition's effects, without I/O: the next state, the incident opened or resolved, the events and timeline steps, their ids derived from what caused it. */
 
@@ -22,22 +23,6 @@ export type EventWebsite = Pick<
  */
 export type MonitorSubject = Pick<EventWebsite, 'organizationId' | 'id'> &
   Partial<EventWebsite> & { monitor?: (MonitorRef & { name?: string }) | null };
-
-/** A failing run's screenshot (a browser journey's page at its failing step): its run and name. */
-export interface RunScreenshot {
-  runId: string;
-  name: string;
-}
-
-/**
- * A run's screenshot as the API serves it (the app has no page of a run of its own): a person
- * signed in to the app opens it from an alert or an incident (the session cookie goes with it),
- * anyone else is asked to sign in; a client user sees its own customer's only.
- */
-export function runScreenshotPath(websitePublicId: string, shot: RunScreenshot): string {
-  const path = `/api/websites/${encodeURIComponent(websitePublicId)}/results/${encodeURIComponent(shot.runId)}/screenshot`;
-  return shot.name === 'failure' ? path : `${path}?name=${encodeURIComponent(shot.name)}`;
-}
 
 /** Where alerts link to: the app's incident page, a run's screenshot (absent: no link). */
 export interface EventLinks {

@@ -52,12 +52,8 @@ export { MonitorRunner } from './monitor-runner.js';
 export { MonitorSummaries, type MonitorSummary } from './monitor-summaries.js';
 export { type MonitorDependencies, MonitorService } from './monitors.service.js';
 export { createProbeCheckBodies, probeCheckViews, updateProbeCheckBody } from './probe-check.schema.js';
-export {
-  ARTIFACT_CONTENT_TYPES,
-  type ArtifactKind,
-  RunArtifacts,
-  runArtifactIndexes,
-} from './run-artifacts.js';
+export { RunArtifacts, runArtifactIndexes } from './run-artifacts.js';
+export { ARTIFACT_CONTENT_TYPES, type ArtifactKind } from './run-files.js';
 export { type JourneyRunDay, RunTallies, RunTallyRecorder, TALLY_FLUSH_MS } from './run-tallies.js';
 export { isTalliedKind, TALLIED_KINDS, type TalliedKind } from './run-tally.js';
 export { shownSettings } from './sealed-settings.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Gathered } from './monitor-gather.js';
-import { filesRetentionDays, PASSING_RUN_FILES_DAYS, withRunFiles } from './run-artifacts.js';
+import { filesRetentionDays, withRunFiles } from './run-artifacts.js';
+import { PASSING_RUN_FILES_DAYS } from './run-files.js';
 import { downVerdict } from './verdict.js';
 
 const at = new Date('2026-11-23T10:00:00Z');

@@ -6,7 +6,7 @@ import type { OtherMonitorKind } from '../../events/index.js';
 import type { JourneyBrowser } from '../../journeys/index.js';
 import type { Feature, Features, Limits } from '../../packages/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
-import type { RunArtifact } from '../run-artifacts.js';
+import type { RunArtifact } from '../run-files.js';
 import type { MonitorVerdict } from '../verdict.js';
 import type { IntervalKindEntry } from './kind-entry.js';
 

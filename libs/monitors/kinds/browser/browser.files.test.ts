@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RUN_FILES_BYTES } from '../../run-artifacts.js';
+import { MAX_RUN_FILES_BYTES } from '../../run-files.js';
 import { keptFiles, type RunFiles } from './browser.files.js';
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { JourneyRun } from '../../../journeys/index.js';
-import { MAX_RUN_FILES_BYTES } from '../../run-artifacts.js';
+import { MAX_RUN_FILES_BYTES } from '../../run-files.js';
 
 /** What the journey runner calls the page at a failure's screenshot. */
 const FAILURE_SHOT = 'failure';

@@ -9,7 +9,7 @@ import {
 } from '../../../journeys/index.js';
 import { fillPlaceholders, placeholdersIn } from '../../../placeholders/index.js';
 import { ProbeUnavailableError } from '../../../probe/index.js';
-import { newRunId } from '../../run-artifacts.js';
+import { newRunId } from '../../run-files.js';
 import { defineProbeKind } from '../probe-kind.js';
 import { browserEvidence } from './browser.evidence.js';
 import { keptFiles } from './browser.files.js';
