@@ -85,6 +85,9 @@ export async function guardedGet(
         headers: { 'user-agent': options.userAgent, accept: request.accept, 'accept-encoding': 'gzip' },
         signal: request.signal,
       });
+      // Destroying an unfinished body emits an error (undici's "Request aborted"): a reader that
+      // stops early, or a caller that closes without reading, is not an uncaught exception.
+      response.body.on('error', () => undefined);
       const headers = flatHeaders(response.headers);
       if (!REDIRECT_STATUSES.has(response.statusCode) || !headers.location)
         return { url: current.href, status: response.statusCode, headers, body: response.body, close };

@@ -268,7 +268,7 @@ export async function readSitemaps(websiteUrl: string, options: SitemapReadOptio
   else if (skipped > 0)
     stoppedBy.push({
       bound: 'maxSitemapFiles',
-      message: `read ${plural(files.length, 'sitemap')}; ${plural(skipped, 'more')} not read`,
+      message: `read ${plural(files.length, 'sitemap')}; ${skipped.toLocaleString('en')} more not read`,
     });
   if (context.urlCount > context.urls.size && context.urls.size >= settings.maxUrlsKept)
     stoppedBy.push({

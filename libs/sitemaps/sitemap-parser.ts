@@ -55,8 +55,8 @@ interface OpenField extends Position {
  * One sitemap file read as it arrives (bytes in, never a tree): it checks the XML is well formed
  * UTF-8 and follows the sitemaps.org schema, reports what is wrong to `errors` with its line,
  * column and entry, and hands each valid `<loc>` to `onLoc`. Elements of other namespaces (image,
- * video, news extensions) are allowed and skipped. After the first XML error it reads no more:
- * `failed` tells the caller to stop feeding it.
+ * video, news extensions) are allowed and skipped. After the first XML error it judges nothing
+ * more (the `<loc>`s before it were handed on): `failed` tells the caller to stop feeding it.
  */
 export class SitemapParser {
   kind: SitemapKind | null = null;
@@ -82,8 +82,6 @@ export class SitemapParser {
     });
     this.xml.on('opentag', (tag) => this.open(tag));
     this.xml.on('closetag', () => this.close());
-    this.xml.on('text', (text) => this.text(text));
-    this.xml.on('cdata', (text) => this.text(text));
     this.xml.on('error', (error) => {
       if (this.failed) return;
       this.failed = true;
@@ -196,12 +194,12 @@ export class SitemapParser {
       }
       entry.seen.add(tag.local);
       if (tag.local === 'loc') entry.hadLoc = true;
-      this.field = { ...at, name: tag.local, text: '' };
+      this.setField({ ...at, name: tag.local, text: '' });
       return true;
     }
     this.report('UNKNOWN_ELEMENT', `<${tag.name}> is not allowed in <${this.field?.name ?? 'a field'}>`, at);
     // The field's value is not judged once it holds an element.
-    this.field = null;
+    this.setField(null);
     return false;
   }
 
@@ -221,11 +219,26 @@ export class SitemapParser {
     return false;
   }
 
-  private text(text: string): void {
-    if (this.failed || this.skipFrom !== null || !this.field) return;
-    if (this.field.text.length < FIELD_TEXT_KEPT)
-      this.field.text += text.slice(0, FIELD_TEXT_KEPT - this.field.text.length);
+  /**
+   * Listens to text only inside a field: saxes gathers no text while nobody listens, so 50 MB of
+   * whitespace or text between entries is scanned, never held.
+   */
+  private setField(field: OpenField | null): void {
+    this.field = field;
+    if (field) {
+      this.xml.on('text', this.onText);
+      this.xml.on('cdata', this.onText);
+    } else {
+      this.xml.off('text');
+      this.xml.off('cdata');
+    }
   }
+
+  private readonly onText = (text: string): void => {
+    const field = this.field;
+    if (this.failed || this.skipFrom !== null || !field) return;
+    if (field.text.length < FIELD_TEXT_KEPT) field.text += text.slice(0, FIELD_TEXT_KEPT - field.text.length);
+  };
 
   private close(): void {
     const depth = this.depth;
@@ -240,7 +253,7 @@ export class SitemapParser {
   }
 
   private closeField(field: OpenField): void {
-    this.field = null;
+    this.setField(null);
     const entry = this.entry;
     if (!entry) return;
     const value = field.text.trim();
