@@ -136,6 +136,24 @@ describe('reading a site’s sitemaps', () => {
     ]);
   });
 
+  it('undoes a .gz file sent with Content-Encoding gzip too, and names a truncated gzip', async () => {
+    const shop = await site((base) => {
+      const gz = gzipSync(urlsetXml(pages(base, ['double'])));
+      return {
+        '/sitemap.xml': answer(indexXml([`${base}/double.xml.gz`, `${base}/truncated.xml.gz`])),
+        '/double.xml.gz': answer(gzipSync(gz), { ...GZIP_FILE, 'content-encoding': 'gzip' }),
+        '/truncated.xml.gz': answer(gz.subarray(0, gz.length - 12), GZIP_FILE),
+      };
+    });
+    const report = await readSitemaps(shop.url, { probe, now: NOW, robotsTxt: null });
+    expect(report.urls).toEqual([`${shop.url}/double`]);
+    expect(report.sitemaps[1]).toMatchObject({ compressed: true, complete: true });
+    expect(report.errors).toEqual([
+      expect.objectContaining({ code: 'NOT_WELL_FORMED', file: `${shop.url}/truncated.xml.gz`, line: null }),
+    ]);
+    expect(report.errors[0]?.message).toMatch(/^not valid gzip: /);
+  });
+
   it('falls back to /sitemap.xml, following its redirect, and says when there is none', async () => {
     const shop = await site((base) => ({
       '/sitemap.xml': answer('', { location: `${base}/sitemaps/all.xml` }, 301),
@@ -264,6 +282,44 @@ describe('reading a site’s sitemaps', () => {
   });
 });
 
+describe('reading within time bounds', () => {
+  /** Sends the start of a urlset and then nothing more. */
+  const stalls = (base: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, XML);
+    res.write(urlsetXml(pages(base, ['early'])).slice(0, 120));
+  };
+
+  it('gives up a file that stalls mid-body and goes on to the next', async () => {
+    const shop = await site((base) => ({
+      '/sitemap.xml': answer(indexXml([`${base}/stalls.xml`, `${base}/next.xml`])),
+      '/stalls.xml': stalls(base),
+      '/next.xml': answer(urlsetXml(pages(base, ['next']))),
+    }));
+    const report = await readSitemaps(shop.url, { probe, now: NOW, robotsTxt: null, fileTimeoutMs: 400 });
+    expect(
+      report.errors.map(({ code, file, message }) => ({ code, file: file.replace(shop.url, ''), message })),
+    ).toEqual([{ code: 'UNREACHABLE', file: '/stalls.xml', message: 'no complete answer within 0.4 s' }]);
+    expect(report.sitemaps[1]).toMatchObject({ httpStatus: 200, kind: 'urlset', complete: false });
+    expect(report.urls).toEqual([`${shop.url}/next`]);
+    expect(report.stoppedBy).toEqual([]);
+  });
+
+  it('stops at its deadline and says what it did not read', async () => {
+    const shop = await site((base) => ({
+      '/sitemap.xml': answer(indexXml([`${base}/stalls.xml`, `${base}/never.xml`])),
+      '/stalls.xml': stalls(base),
+    }));
+    const started = Date.now();
+    const report = await readSitemaps(shop.url, { probe, now: NOW, robotsTxt: null, deadlineMs: 500 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(report.errors).toEqual([]);
+    expect(report.stoppedBy).toEqual([
+      { bound: 'deadlineMs', message: 'stopped after 0.5 s; 1 sitemap not read' },
+    ]);
+    expect(shop.requests).not.toContain('GET /never.xml');
+  });
+});
+
 describe('checking a sitemap’s URLs', () => {
   it('finds exactly the planted broken URLs, a few requests at a time', async () => {
     const slowly = (status: number) => (_req: unknown, res: { statusCode: number; end(): void }) => {
@@ -310,6 +366,17 @@ describe('checking a sitemap’s URLs', () => {
     expect(shop.peakInFlight()).toBeLessThanOrEqual(3);
     expect(shop.requests).toContain('GET /head-refused');
     expect(shop.requests).toContain('GET /missing');
+  });
+
+  it('starts no check past its deadline and says how many were left', async () => {
+    const shop = await site(() => ({ '/slow': (_req, res) => setTimeout(() => res.end(), 300) }));
+    const urls = Array.from({ length: 6 }, (_, n) => `${shop.url}/slow?n=${n}`);
+    const check = await checkSitemapUrls(urls, { probe, concurrency: 1, deadlineMs: 500 });
+    expect(check.checked).toBe(2);
+    expect(check.broken).toEqual([]);
+    expect(check.stoppedBy).toEqual([
+      { bound: 'deadlineMs', message: 'stopped after 0.5 s; 4 URLs not checked' },
+    ]);
   });
 
   it('checks no more than its bound and says so', async () => {

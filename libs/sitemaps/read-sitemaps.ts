@@ -56,23 +56,28 @@ interface ReadContext {
 const plural = (count: number, word: string) =>
   `${count.toLocaleString('en')} ${word}${count === 1 ? '' : 's'}`;
 
-/** Why an exchange gave no answer, in the error it is (UNREACHABLE, BLOCKED), or null past the deadline. */
-function exchangeError(url: string, error: unknown, context: ReadContext): SitemapError | null {
+/**
+ * Why an exchange gave no answer, as the error it is (UNREACHABLE, BLOCKED, a corrupt gzip), or
+ * null past the whole read's deadline (said once in stoppedBy, not per file).
+ */
+function exchangeError(
+  url: string,
+  error: unknown,
+  context: ReadContext,
+  signal: AbortSignal,
+): SitemapError | null {
   if (context.deadline.aborted) return null;
-  if (error instanceof ProbeFailure)
-    return fileError(url, error.code === 'BLOCKED_TARGET' ? 'BLOCKED' : 'UNREACHABLE', error.message);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-  if (code.startsWith('Z_'))
-    return fileError(url, 'NOT_WELL_FORMED', `not valid gzip: ${errorMessage(error)}`);
-  if (
-    (error as Error | undefined)?.name === 'AbortError' ||
-    (error as Error | undefined)?.name === 'TimeoutError'
-  )
+  if (signal.aborted)
     return fileError(
       url,
       'UNREACHABLE',
       `no complete answer within ${context.settings.fileTimeoutMs / 1000} s`,
     );
+  if (error instanceof ProbeFailure)
+    return fileError(url, error.code === 'BLOCKED_TARGET' ? 'BLOCKED' : 'UNREACHABLE', error.message);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    return fileError(url, 'NOT_WELL_FORMED', `not valid gzip: ${errorMessage(error)}`);
   return fileError(url, 'UNREACHABLE', errorMessage(error));
 }
 
@@ -124,15 +129,16 @@ async function readFile(task: FileTask, context: ReadContext, children: Children
     entries: 0,
     complete: false,
   };
+  const signal = exchangeSignal(context);
   let answer: GuardedAnswer;
   try {
     answer = await guardedGet(task.url, settings.probe, {
-      signal: exchangeSignal(context),
+      signal,
       maxRedirects: settings.maxRedirects,
       accept: ACCEPT_XML,
     });
   } catch (error) {
-    const problem = exchangeError(task.url, error, context);
+    const problem = exchangeError(task.url, error, context, signal);
     if (problem) errors.add(problem);
     return file;
   }
@@ -145,7 +151,7 @@ async function readFile(task: FileTask, context: ReadContext, children: Children
         ? fileError(
             task.url,
             'SITEMAP_NOT_FOUND',
-            'no `Sitemap:` line in robots.txt, and /sitemap.xml answered 404',
+            'no usable `Sitemap:` line in robots.txt, and /sitemap.xml answered 404',
           )
         : fileError(
             task.url,
@@ -191,7 +197,7 @@ async function readFile(task: FileTask, context: ReadContext, children: Children
     }
   } catch (error) {
     readWhole = false;
-    const problem = exchangeError(task.url, error, context);
+    const problem = exchangeError(task.url, error, context, signal);
     if (problem) errors.add(problem);
   } finally {
     await answer.close();
