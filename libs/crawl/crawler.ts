@@ -237,7 +237,7 @@ class Crawl {
         await this.readPage(record, answer, page);
       } catch (error) {
         if (this.abort.signal.aborted) throw error;
-        page.error = linkErrorOf(error, false);
+        page.error = linkErrorOf(error, answer.timedOut());
       } finally {
         await answer.done();
       }

@@ -17,6 +17,8 @@ export class LinkFailure extends Error {
 
 export interface Exchange {
   status: number;
+  /** Whether the request's timeout has passed (it covers the reading of the body too). */
+  timedOut: () => boolean;
   headers: Dispatcher.ResponseData['headers'];
   /** Open until read, drained or destroyed. */
   body: Dispatcher.ResponseData['body'];
@@ -108,11 +110,7 @@ export class GuardedFetch {
    * returned signal, the reading of its body. Throws `LinkFailure` for a failure a link is judged
    * by, and `signal`'s reason once it aborts.
    */
-  async exchange(
-    url: string,
-    method: 'GET' | 'HEAD',
-    signal: AbortSignal,
-  ): Promise<Exchange & { timedOut: () => boolean }> {
+  async exchange(url: string, method: 'GET' | 'HEAD', signal: AbortSignal): Promise<Exchange> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
     const target = new URL(url);
@@ -136,7 +134,8 @@ export class GuardedFetch {
       };
     } catch (error) {
       signal.throwIfAborted();
-      throw new LinkFailure(...fromLinkError(linkErrorOf(error, timeout.aborted)));
+      const { code, message } = linkErrorOf(error, timeout.aborted);
+      throw new LinkFailure(code, message);
     }
   }
 
@@ -144,5 +143,3 @@ export class GuardedFetch {
     await this.agent.destroy().catch(() => undefined);
   }
 }
-
-const fromLinkError = (error: LinkError): [LinkErrorCode, string] => [error.code, error.message];

@@ -3,7 +3,7 @@ import type { ProbeOptions } from '../probe/index.js';
 import { type BodyBounds, isDecodable, readBoundedText } from './bounded-body.js';
 import type { CrawlReport, LinkError } from './crawl.schema.js';
 import type { CrawlLimits } from './crawl-request.js';
-import { GuardedFetch, LinkFailure, linkErrorOf } from './guarded-fetch.js';
+import { type Exchange, GuardedFetch, LinkFailure, linkErrorOf } from './guarded-fetch.js';
 import { RequestGate } from './request-gate.js';
 import { MAX_ROBOTS_BYTES, type RobotsRules, robotsRules } from './robots.js';
 import { hostOf, normalizeUrl } from './url-normalize.js';
@@ -49,6 +49,8 @@ export type Followed =
       body: Dispatcher.ResponseData['body'];
       /** Drains what is left of the body and gives the turn back. */
       done: () => Promise<void>;
+      /** Whether the request's timeout (which covers reading the body too) has passed. */
+      timedOut: () => boolean;
     }
   | { ok: false; url: string; error: LinkError };
 
@@ -94,7 +96,7 @@ export class SiteClient {
       // Before waiting for a turn too: once spent, what is queued ends at once.
       if (this.requests >= this.budget) throw new NotRequested('requestBudget');
       const release = await this.gate.acquire(hostOf(current), hops.priority, this.signal);
-      let answer: Awaited<ReturnType<GuardedFetch['exchange']>>;
+      let answer: Exchange;
       try {
         if (this.requests >= this.budget) throw new NotRequested('requestBudget');
         this.requests++;
@@ -118,6 +120,7 @@ export class SiteClient {
           headers: answer.headers,
           body: answer.body,
           done: drain,
+          timedOut: answer.timedOut,
         };
       await drain();
       const fail = (code: LinkError['code'], message: string): Followed => ({

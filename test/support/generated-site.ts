@@ -139,6 +139,8 @@ export async function startGeneratedSite(options: Partial<PlanOptions> = {}): Pr
   const ca = issue({ commonName: 'webmon crawl test CA', isCa: true, validToDays: 30 });
   const siteCertificate = issue({ commonName: 'site.test', names: ['site.test'], issuer: ca });
   const untrustedCertificate = issue({ commonName: 'untrusted.test', names: ['untrusted.test'] });
+  // Made before any crawl: making it blocks the event loop the crawler shares with these servers.
+  gzipBomb();
   const requests: SiteRequest[] = [];
   const noted =
     (server: SiteRequest['server'], handler: (req: IncomingMessage, res: ServerResponse) => void) =>
