@@ -106,9 +106,9 @@ export class GuardedFetch {
   }
 
   /**
-   * One request, no redirect followed. Its timeout covers the answer's headers and, through the
-   * returned signal, the reading of its body. Throws `LinkFailure` for a failure a link is judged
-   * by, and `signal`'s reason once it aborts.
+   * One request, no redirect followed. Its timeout covers the answer and the reading of its body
+   * (`timedOut` tells a body read that failed for it). Throws `LinkFailure` for a failure a link is
+   * judged by, and `signal`'s reason once it aborts.
    */
   async exchange(url: string, method: 'GET' | 'HEAD', signal: AbortSignal): Promise<Exchange> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
