@@ -223,9 +223,10 @@ describe('the bounds of a crawl', () => {
       ...Array.from({ length: 10 }, (_, n) => `GET /calendar/2024-${String(n + 1).padStart(2, '0')}`),
       'HEAD /calendar/2024-11',
     ]);
-    // 8 a second by default: starts at least 125 ms apart (a little less as the server sees them).
-    for (let n = 1; n < requests.length; n++)
-      expect(requests[n]!.at - requests[n - 1]!.at).toBeGreaterThan(100);
+    // 8 a second by default: starts 125 ms apart. Judged over the whole run, as the server sees
+    // them: one request held up in transit on a busy machine narrows a single gap, not the span.
+    const span = requests.at(-1)!.at - requests[0]!.at;
+    expect(span).toBeGreaterThan((requests.length - 1) * 125 - 100);
   });
 
   it('stops at its request budget and deadline and says so', async () => {

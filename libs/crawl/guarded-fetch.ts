@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { errorMessage } from '../errors/index.js';
-import { newHopConnection, ProbeFailure, type ProbeOptions, resolveGuarded } from '../probe/index.js';
+import { guardedConnector, ProbeFailure, type ProbeOptions } from '../probe/index.js';
 import type { LinkError, LinkErrorCode } from './crawl.schema.js';
 
 /** A request that failed for a reason a link is judged broken by. */
@@ -52,35 +51,6 @@ export function linkErrorOf(error: unknown, timedOut: boolean): LinkError {
   return words('connection', message);
 }
 
-/**
- * The undici connector of a crawl: every new connection's host resolved and judged by the SSRF
- * guard (`resolveGuarded`, as HTTP checks' hops are), and that very address connected to, with the
- * certificate verified against the probe's trusted roots for the host name. A refused address is
- * never connected to.
- */
-function guardedConnector(probe: ProbeOptions, timeoutMs: number): buildConnector.connector {
-  const connect = buildConnector({
-    secureContext: probe.tls.contextFor(null),
-    rejectUnauthorized: true,
-    timeout: timeoutMs,
-  });
-  return (target, callback) => {
-    const hostname = target.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
-    resolveGuarded(probe, newHopConnection(), hostname, port).then(
-      (address) =>
-        connect(
-          { ...target, hostname: address, servername: isIP(hostname) ? undefined : hostname },
-          callback,
-        ),
-      (error: unknown) => {
-        const blocked = error instanceof ProbeFailure && error.code === 'BLOCKED_TARGET';
-        callback(new LinkFailure(blocked ? 'blocked' : 'dns', errorMessage(error)), null);
-      },
-    );
-  };
-}
-
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
 /**
@@ -97,7 +67,15 @@ export class GuardedFetch {
     connectionsPerOrigin: number,
   ) {
     this.agent = new Agent({
-      connect: guardedConnector(probe, timeoutMs),
+      // A refused address is never connected to: the link is reported blocked (or unresolved).
+      connect: guardedConnector(probe, {
+        timeoutMs,
+        refused: (error) =>
+          new LinkFailure(
+            error instanceof ProbeFailure && error.code === 'BLOCKED_TARGET' ? 'blocked' : 'dns',
+            errorMessage(error),
+          ),
+      }),
       connections: connectionsPerOrigin,
       keepAliveTimeout: 4_000,
       headersTimeout: timeoutMs,

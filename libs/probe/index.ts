@@ -16,6 +16,7 @@ export {
   SERVING_STATUSES,
   type ServingStatus,
 } from './grpc-probe.js';
+export { type GuardedConnectorOptions, guardedConnector } from './guarded-connector.js';
 export { type HttpProbeResult, type ProbeOptions, type ProbeRequest, probeHttp } from './http-probe.js';
 export {
   type IcmpObservation,

@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
-import { buildConnector, Client } from 'undici';
-import { newHopConnection, ProbeFailure, type ProbeOptions, resolveGuarded } from '../probe/index.js';
+import { Client } from 'undici';
+import { guardedConnector, ProbeFailure, type ProbeOptions } from '../probe/index.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -23,25 +22,6 @@ export interface GuardedGetRequest {
   maxRedirects: number;
   /** The Accept header: what the caller can read. */
   accept: string;
-}
-
-/**
- * An undici connector that connects only where the SSRF guard allows: the host resolved once by
- * `resolveGuarded` (so no second lookup can rebind it) and that address connected to, with the
- * certificate verified against the probe's trusted roots for the host name.
- */
-function guardedConnector(options: ProbeOptions, signal: AbortSignal): buildConnector.connector {
-  const connect = buildConnector({ secureContext: options.tls.contextFor(null) });
-  return (target, callback) => {
-    const https = target.protocol === 'https:';
-    const port = Number(target.port) || (https ? 443 : 80);
-    const bare = target.hostname.replace(/^\[|\]$/g, '');
-    resolveGuarded(options, newHopConnection(), bare, port, signal).then(
-      (address) =>
-        connect({ ...target, hostname: address, servername: isIP(bare) ? undefined : bare }, callback),
-      (error: Error) => callback(error, null),
-    );
-  };
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -76,7 +56,9 @@ export async function guardedGet(
   const visited = new Set<string>();
   for (let redirects = 0; ; redirects++) {
     visited.add(current.href);
-    const client = new Client(current.origin, { connect: guardedConnector(options, request.signal) });
+    const client = new Client(current.origin, {
+      connect: guardedConnector(options, { signal: request.signal }),
+    });
     const close = () => client.destroy().catch(() => undefined);
     try {
       const response = await client.request({
