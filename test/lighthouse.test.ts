@@ -13,6 +13,7 @@ import {
 import { descendantsOf } from '../libs/runtime/index.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const USER_AGENT = 'webmon/test (website monitoring)';
 
 /** A 1×1 PNG. */
 const PIXEL = Buffer.from(
@@ -56,9 +57,12 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
   let privatePort = 0;
   /** The site's own requests, by path and query. */
   const siteHits: string[] = [];
+  /** The user agents the site was asked with. */
+  const userAgents = new Set<string>();
   const site = createServer((request, response) => {
     const path = request.url ?? '/';
     siteHits.push(path);
+    userAgents.add(request.headers['user-agent'] ?? '');
     if (path.startsWith('/pixel.png')) response.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
     else if (path === '/slow.js')
       setTimeout(
@@ -85,6 +89,7 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
     origin = `http://shop.test:${port}`;
     options = {
       executablePath: CHROMIUM,
+      userAgent: USER_AGENT,
       guard: {
         allowPrivateTargets: false,
         exemptAddresses: [{ address: '127.0.0.1', port }],
@@ -131,9 +136,14 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
     expect(run.report.html).toContain('<title>Lighthouse Report</title>');
     expect(run.report.html).toContain('__LIGHTHOUSE_JSON__');
     expect(run.refusals).toEqual([]);
+    // A phone's Chrome, as Lighthouse emulates it, telling the site who we are.
+    expect([...userAgents]).toEqual([
+      expect.stringMatching(/Android.* webmon\/test \(website monitoring\)$/),
+    ]);
   });
 
   it('runs the desktop preset, and keeps no report past its bound (saying so)', async () => {
+    userAgents.clear();
     const run = await runLighthouse(
       { url: `${origin}/`, preset: 'desktop', deadlineMs: 50_000 },
       { ...options, maxReportBytes: 64 * 1024 },
@@ -144,6 +154,9 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
     expect(run.report.html).toBeNull();
     expect(run.report.bytes).toBeGreaterThan(64 * 1024);
     expect(run.report.note).toMatch(/^not kept: .* over its 0\.1 MiB bound$/);
+    expect([...userAgents]).toEqual([
+      expect.stringMatching(/Macintosh.* webmon\/test \(website monitoring\)$/),
+    ]);
   });
 
   it('refuses the image a page loads from a private address: the server there gets no request', async () => {

@@ -36,6 +36,11 @@ export interface LighthouseRunOptions {
   executablePath: string;
   /** The probe's guard with the website's exemptions: every request of the page is judged by it. */
   guard: GuardProxyOptions['guard'];
+  /**
+   * Our user agent (`ProbeOptions.userAgent`, "webmon/…"), added after the preset's own (a phone's
+   * or a desktop's Chrome, which Lighthouse emulates): the site can tell our runs from visitors.
+   */
+  userAgent: string;
   /** @defaultValue MAX_REPORT_BYTES */
   maxReportBytes?: number;
 }
@@ -131,13 +136,13 @@ async function runNow(
   try {
     if (!/^https?:$/.test(new URL(input.url).protocol)) throw new Error(`not an http(s) URL: ${input.url}`);
     // Loaded by the first run only: importing this library does not load Lighthouse.
-    const {
-      default: lighthouse,
-      desktopConfig,
-      generateReport,
-    } = await untilAborted(import('lighthouse'), stop);
+    const [{ default: lighthouse, desktopConfig, generateReport }, { userAgents }] = await untilAborted(
+      Promise.all([import('lighthouse'), import('lighthouse/core/config/constants.js')]),
+      stop,
+    );
     proxy = await startGuardProxy({ guard: options.guard });
-    chromium = await RunChromium.launch(options.executablePath, proxy, stop);
+    const userAgent = `${userAgents[input.preset]} ${options.userAgent}`;
+    chromium = await RunChromium.launch(options.executablePath, proxy, userAgent, stop);
     run.timings.launchMs = Math.round(performance.now() - started);
     const flags: Flags = {
       logLevel: 'silent',
@@ -145,6 +150,7 @@ async function runNow(
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
       maxWaitForLoad: loadWaitMs,
       maxWaitForFcp: Math.min(loadWaitMs, MAX_FCP_WAIT_MS),
+      emulatedUserAgent: userAgent,
     };
     const running = lighthouse(
       input.url,

@@ -42,9 +42,16 @@ export class RunChromium {
   /**
    * Launches Chromium pointed at `proxy` browser-wide: documents, subresources, workers and
    * service workers alike go through it, and the guard's flags close the ways around it (no QUIC,
-   * no WebRTC UDP, no name resolved by the browser). `signal` ends a launch under way.
+   * no WebRTC UDP, no name resolved by the browser). `userAgent` is the browser's own for every
+   * request, those Lighthouse makes outside the page's emulation (robots.txt) included. `signal`
+   * ends a launch under way.
    */
-  static async launch(executablePath: string, proxy: GuardProxy, signal: AbortSignal): Promise<RunChromium> {
+  static async launch(
+    executablePath: string,
+    proxy: GuardProxy,
+    userAgent: string,
+    signal: AbortSignal,
+  ): Promise<RunChromium> {
     const profile = await mkdtemp(join(tmpdir(), 'webmon-lighthouse-'));
     const settings = guardedContextOptions(proxy).proxy;
     const before = descendantsOf(process.pid);
@@ -67,6 +74,7 @@ export class RunChromium {
           ...GUARDED_CHROMIUM_ARGS,
           `--proxy-server=${settings.server}`,
           `--proxy-bypass-list=${settings.bypass}`,
+          `--user-agent=${userAgent}`,
           // Root in containers has no user namespaces for Chromium's sandbox.
           ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
         ],
