@@ -95,6 +95,7 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
         exemptAddresses: [{ address: '127.0.0.1', port }],
         resolve: async (hostname: string) => {
           if (hostname === 'shop.test') return ['127.0.0.1'];
+          if (hostname === 'intranet.test') return ['10.0.0.5'];
           throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
         },
       },
@@ -174,6 +175,18 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
     expect(privateHits).toEqual([]);
     // The page's own image went through the same proxy: the images were requested.
     expect(siteHits).toContain('/pixel.png?own');
+  });
+
+  it('fails a page whose own address the guard refuses, saying so', async () => {
+    const run = await runLighthouse(
+      { url: 'http://intranet.test/', preset: 'mobile', deadlineMs: 50_000 },
+      options,
+    );
+    expect(run.outcome).toBe('failed');
+    expect(run.error).toBe(
+      'the address guard refused the page: intranet.test resolves to 10.0.0.5 (private), which monitoring may not reach',
+    );
+    expect(run.refusals[0]).toMatchObject({ target: 'http://intranet.test/' });
   });
 
   it('ends a page that never finishes at the deadline, Chromium killed', async () => {

@@ -6,6 +6,7 @@ import { ConcurrencyLimit } from '../runtime/index.js';
 import { boundedReport, type LighthouseReport } from './bounded-report.js';
 import type { LighthouseFigures, LighthousePreset } from './lighthouse.schema.js';
 import { lighthouseFigures } from './lighthouse-figures.js';
+import { pageRefusal } from './page-refusal.js';
 import { type GuardProxy, RunChromium } from './run-chromium.js';
 
 /** A run's HTML report past this is lightened, then left out (`LighthouseReport.note` says so). */
@@ -182,6 +183,8 @@ async function runNow(
   } finally {
     await chromium?.close();
     run.refusals = proxy?.refusals() ?? [];
+    const refusal = run.outcome === 'failed' ? pageRefusal(input.url, run.refusals) : null;
+    if (refusal) run.error = `the address guard refused the page: ${refusal.reason}`;
     await proxy?.close();
     run.timings.totalMs = Math.round(performance.now() - started);
   }
