@@ -65,7 +65,7 @@ export interface LighthouseRun {
   timings: {
     /** Waiting for the process's previous run to end. */
     waitedMs: number;
-    /** Chromium's start. */
+    /** Until Chromium answered (on a process's first run, loading Lighthouse too). */
     launchMs: number;
     /** The run in all, from its turn (waiting excluded). */
     totalMs: number;
