@@ -9,7 +9,13 @@ export { ARIA_ROLES, type AriaRole } from './aria-roles.js';
 export { browserJourney, journeyJsonSchema } from './browser-journey.schema.js';
 export { cssSelectorProblem } from './css-selector.js';
 export { fromPlaywright } from './from-playwright.js';
-export { type GuardProxyOptions, type GuardRefusal, startGuardProxy } from './guard-proxy.js';
+export {
+  type GuardProxy,
+  type GuardProxyOptions,
+  type GuardRefusal,
+  startGuardProxy,
+} from './guard-proxy.js';
+export { GUARDED_CHROMIUM_ARGS, guardedContextOptions } from './guard-proxy-chromium.js';
 export { BrowserUnavailableError, JourneyBrowser, type JourneyBrowserOptions } from './journey-browser.js';
 export { journeyRunEvidence } from './journey-evidence.schema.js';
 export {

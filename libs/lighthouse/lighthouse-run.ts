@@ -1,13 +1,18 @@
 import type { Flags } from 'lighthouse';
 import { errorMessage } from '../errors/index.js';
-import { type GuardProxyOptions, type GuardRefusal, startGuardProxy } from '../journeys/index.js';
+import {
+  type GuardProxy,
+  type GuardProxyOptions,
+  type GuardRefusal,
+  startGuardProxy,
+} from '../journeys/index.js';
 import { untilAborted } from '../probe/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import { boundedReport, type LighthouseReport } from './bounded-report.js';
 import type { LighthouseFigures, LighthousePreset } from './lighthouse.schema.js';
 import { lighthouseFigures } from './lighthouse-figures.js';
 import { pageRefusal } from './page-refusal.js';
-import { type GuardProxy, RunChromium } from './run-chromium.js';
+import { RunChromium } from './run-chromium.js';
 
 /** A run's HTML report past this is lightened, then left out (`LighthouseReport.note` says so). */
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;

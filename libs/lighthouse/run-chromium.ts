@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { errorMessage } from '../errors/index.js';
 // Not (yet) on libs/journeys' public surface: the guard's Chromium flags and a run's proxy settings.
-import { GUARDED_CHROMIUM_ARGS, guardedContextOptions } from '../journeys/guard-proxy-chromium.js';
-import type { startGuardProxy } from '../journeys/index.js';
+import { GUARDED_CHROMIUM_ARGS, type GuardProxy, guardedContextOptions } from '../journeys/index.js';
 import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
 
 /** A run's guarding proxy (the type is not on libs/journeys' public surface). */
-export type GuardProxy = Awaited<ReturnType<typeof startGuardProxy>>;
 
 /** As the journeys' browser: Chromium yields the cores to the checks' own event loop. */
 const BROWSER_NICENESS = 10;
