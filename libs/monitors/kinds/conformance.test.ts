@@ -324,7 +324,11 @@ describe('every kind conforms: one registry, the same promises', () => {
       else
         it('a name that resolves to a blocked address is refused at check time (the SSRF guard), nothing sent', async () => {
           const outcome = await check(name, fixtures[name].blocked, probe(false));
-          expect(outcome.verdict).toMatchObject({ status: 'down', code: 'BLOCKED_TARGET' });
+          // The evidence says why, should another code come (a run that could not start says so there).
+          expect(outcome.verdict, JSON.stringify(outcome.evidence)).toMatchObject({
+            status: 'down',
+            code: 'BLOCKED_TARGET',
+          });
           expect(outcome.address).toBeNull();
         });
     });
