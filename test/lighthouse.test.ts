@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type LighthouseRunOptions,
   lighthouseFiguresSchema,
+  lighthouseSettled,
   runLighthouse,
   thresholdBreaches,
 } from '../libs/lighthouse/index.js';
@@ -106,7 +107,10 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
     expect(chromiumPids()).toEqual([]);
     expect(profilesLeft()).toEqual([]);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    // A run ended at its deadline or cancelled leaves Lighthouse at work until it gives up: the
+    // next file in this process (the timing files run after this one) must not share its CPU.
+    await lighthouseSettled();
     for (const server of [site, privateServer]) {
       server.closeAllConnections();
       server.close();
@@ -202,6 +206,8 @@ describe('Lighthouse on Debian chromium behind the guard', { timeout: 60_000 }, 
   });
 
   it('ends a run cancelled by its signal at once', async () => {
+    // Timed from a free lane: the deadline case before leaves its Lighthouse at work a while.
+    await lighthouseSettled();
     const cancel = new AbortController();
     setTimeout(() => cancel.abort(), 4_000);
     const started = performance.now();

@@ -33,6 +33,7 @@ export {
   type LighthouseRun,
   type LighthouseRunInput,
   type LighthouseRunOptions,
+  lighthouseSettled,
   MAX_REPORT_BYTES,
   runLighthouse,
 } from './lighthouse-run.js';

@@ -116,6 +116,13 @@ export function runLighthouse(
   });
 }
 
+/**
+ * Waits until no Lighthouse of this process is still at work, an ended run's included (it goes on
+ * until it gives up): for a process stopping, or a test file ending before the next one runs in
+ * the same process.
+ */
+export const lighthouseSettled = (): Promise<void> => lane.run(async () => undefined);
+
 /** A run, and the Lighthouse call it made (settled or not) when it made one. */
 async function runNow(
   input: LighthouseRunInput,
