@@ -46,8 +46,24 @@ export function startDueLanes(
   lanes: Partial<Record<Lane, LaneWork>>,
   options: DueLanesOptions,
 ): { stop(): Promise<void> } {
+  // A failing claim is told once per streak for all lanes: Redis away fails every lane every
+  // second, and its outage is logged already.
+  const failingLanes = new Set<Lane>();
+  const claims: ClaimOutcomes = {
+    failed(lane, error) {
+      if (failingLanes.size === 0)
+        options.logger.warn(
+          { err: errorMessage(error), lanes: Object.keys(lanes) },
+          'due checks not claimed (Redis away?); tried again every second',
+        );
+      failingLanes.add(lane);
+    },
+    succeeded(lane) {
+      failingLanes.delete(lane);
+    },
+  };
   const loops = (Object.entries(lanes) as Array<[Lane, LaneWork]>).map(([lane, work]) =>
-    startLane(lane, work, options),
+    startLane(lane, work, options, claims),
   );
   return {
     async stop() {
@@ -56,7 +72,12 @@ export function startDueLanes(
   };
 }
 
-function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
+interface ClaimOutcomes {
+  failed(lane: Lane, error: unknown): void;
+  succeeded(lane: Lane): void;
+}
+
+function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions, claims: ClaimOutcomes) {
   const maxSleepMs = options.maxSleepMs ?? 1000;
   const batchWindowMs = options.batchWindowMs ?? 20;
   const running = new Set<Promise<void>>();
@@ -68,8 +89,6 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
   let timer: NodeJS.Timeout | undefined;
   let wakeAt = Number.POSITIVE_INFINITY;
   let lastClaimAt = 0;
-  // A failing claim is told once per streak (Redis away fails every second; its outage is logged already).
-  let failing = false;
 
   const wake = (at: number) => {
     if (stopped || at >= wakeAt) return;
@@ -136,7 +155,7 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
           throw error;
         });
       for (const renewal of renewals) renewal.lease = renewed;
-      failing = false;
+      claims.succeeded(lane);
       // Claimed as the worker stops: put back at once, as due as they were.
       if (stopped) finished.push(...claimed.map((c) => ({ claimed: c, nextAt: c.plannedAt })));
       else for (const member of claimed) start(member);
@@ -146,12 +165,7 @@ function startLane(lane: Lane, work: LaneWork, options: DueLanesOptions) {
       else if (claimed.length < limit && nextAt !== null)
         next = Math.min(next, Math.max(nextAt, now + batchWindowMs));
     } catch (error) {
-      if (!failing)
-        options.logger.warn(
-          { err: errorMessage(error), lane },
-          'due checks not claimed (Redis away?); tried again every second',
-        );
-      failing = true;
+      claims.failed(lane, error);
     } finally {
       pumping = false;
       wake(next);
