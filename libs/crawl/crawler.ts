@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { isDecodable, readBoundedText } from './bounded-body.js';
+import { isDecodable, readBoundedText } from '../probe/index.js';
 import type { CrawledPage, CrawlReport, LinkAppearance } from './crawl.schema.js';
 import {
   type CrawlLimits,
@@ -262,19 +262,24 @@ class Crawl {
       return;
     }
     const extractor = new LinkExtractor(this.limits.maxLinksPerPage);
-    const read = await readBoundedText(answer.body, encoding, charset, this.pageBounds(), (text) =>
-      extractor.write(text),
+    const read = await readBoundedText(
+      answer.body,
+      { contentEncoding: encoding },
+      charset,
+      this.pageBounds(),
+      (text) => extractor.write(text),
     );
     const links = extractor.end();
+    const cutBy = read.cutBy === 'wireBytes' ? 'pageBytes' : read.cutBy; // as its limit, maxPageBytes
     page.html = true;
-    page.cutBy = read.cutBy ?? (links.truncated ? 'linksPerPage' : null);
-    if (read.cutBy) {
+    page.cutBy = cutBy ?? (links.truncated ? 'linksPerPage' : null);
+    if (cutBy) {
       const limit = {
         pageBytes: this.limits.maxPageBytes,
         decodedBytes: this.limits.maxDecodedBytes,
         compressionRatio: this.limits.maxCompressionRatio,
-      }[read.cutBy];
-      this.book.hit(read.cutBy, limit, record.url);
+      }[cutBy];
+      this.book.hit(cutBy, limit, record.url);
       answer.body.destroy();
     }
     if (links.truncated) this.book.hit('linksPerPage', this.limits.maxLinksPerPage, record.url);

@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { ProbeOptions } from '../probe/index.js';
-import { type BodyBounds, isDecodable, readBoundedText } from './bounded-body.js';
+import { type BodyBounds, isDecodable, type ProbeOptions, readBoundedText } from '../probe/index.js';
 import type { CrawlReport, LinkError } from './crawl.schema.js';
 import type { CrawlLimits } from './crawl-request.js';
 import { type Exchange, GuardedFetch, LinkFailure, linkErrorOf } from './guarded-fetch.js';
@@ -27,8 +26,6 @@ const ROBOTS_HOPS: HopRules = { priority: -1, maxRedirects: ROBOTS_MAX_REDIRECTS
 const ROBOTS_BOUNDS: BodyBounds = {
   maxWireBytes: MAX_ROBOTS_BYTES,
   maxDecodedBytes: MAX_ROBOTS_BYTES,
-  maxCompressionRatio: Number.POSITIVE_INFINITY,
-  ratioCheckAfterBytes: MAX_ROBOTS_BYTES,
 };
 
 /** A URL the crawl may not (robots.txt) or can no longer (its budget) request. */
@@ -170,7 +167,7 @@ export class SiteClient {
         const encoding = headerValue(answer.headers['content-encoding']);
         try {
           if (answer.status < 300 && isDecodable(encoding))
-            await readBoundedText(answer.body, encoding, null, ROBOTS_BOUNDS, (text) => {
+            await readBoundedText(answer.body, { contentEncoding: encoding }, null, ROBOTS_BOUNDS, (text) => {
               body += text;
             });
         } finally {

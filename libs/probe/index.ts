@@ -1,4 +1,13 @@
 export {
+  type BodyBounds,
+  type BodyDecoding,
+  type BodyRead,
+  type BoundedBody,
+  isDecodable,
+  readBoundedBody,
+  readBoundedText,
+} from './bounded-body.js';
+export {
   DNS_RECORD_TYPES,
   type DnsErrorCode,
   type DnsObservation,

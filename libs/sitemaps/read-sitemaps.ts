@@ -1,6 +1,5 @@
 import { errorMessage } from '../errors/index.js';
-import { ProbeFailure, type ProbeOptions } from '../probe/index.js';
-import { decodedBody } from './decoded-body.js';
+import { type BodyDecoding, ProbeFailure, type ProbeOptions, readBoundedBody } from '../probe/index.js';
 import { ErrorLog } from './error-log.js';
 import { type GuardedAnswer, guardedGet } from './guarded-get.js';
 import type { SitemapError, SitemapFile, SitemapReport, StoppedBy } from './sitemap.schema.js';
@@ -43,6 +42,16 @@ export const MAX_SITEMAP_BYTES = 52_428_800;
 /** robots.txt read (Google reads 500 KiB of it). */
 const ROBOTS_MAX_BYTES = 500 * 1024;
 const ACCEPT_XML = 'application/xml, text/xml;q=0.9, */*;q=0.8';
+
+/**
+ * A gzip Content-Encoding undone, then a gzip file undone once more when that is what the bytes
+ * are (a sitemap.xml.gz); a truncated gzip is an error (NOT_WELL_FORMED), not a shorter file.
+ */
+const decodingOf = (answer: GuardedAnswer): BodyDecoding => ({
+  contentEncoding: answer.headers['content-encoding'],
+  gzipByMagic: true,
+  strict: true,
+});
 
 interface ReadContext {
   settings: Required<Omit<SitemapReadOptions, 'robotsTxt'>>;
@@ -95,13 +104,13 @@ async function readRobots(url: string, context: ReadContext): Promise<string | n
       accept: 'text/plain, */*;q=0.8',
     });
     if (answer.status < 200 || answer.status > 299) return null;
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of decodedBody(answer.body, answer.headers['content-encoding']).chunks) {
-      parts.push(chunk.subarray(0, ROBOTS_MAX_BYTES - size));
-      size += chunk.length;
-      if (size >= ROBOTS_MAX_BYTES) break;
-    }
+    // What is past the bound is dropped, as a crawler does.
+    const body = readBoundedBody(answer.body, decodingOf(answer), {
+      maxWireBytes: Number.POSITIVE_INFINITY,
+      maxDecodedBytes: ROBOTS_MAX_BYTES,
+    });
+    const parts: Buffer[] = [];
+    for await (const chunk of body.chunks) parts.push(chunk);
     return new TextDecoder().decode(Buffer.concat(parts));
   } catch {
     return null;
@@ -175,31 +184,33 @@ async function readFile(task: FileTask, context: ReadContext, children: Children
       context.sample.add(loc);
     },
   );
-  const body = decodedBody(answer.body, answer.headers['content-encoding']);
+  // The file's bound is on its uncompressed bytes; the file timeout bounds its time on the wire.
+  const body = readBoundedBody(answer.body, decodingOf(answer), {
+    maxWireBytes: Number.POSITIVE_INFINITY,
+    maxDecodedBytes: settings.maxFileBytes,
+  });
   let readWhole = true;
   try {
     for await (const chunk of body.chunks) {
-      const room = settings.maxFileBytes - file.bytes;
-      parser.write(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      file.bytes += Math.min(chunk.length, room);
-      if (chunk.length > room) {
-        errors.add(
-          fileError(
-            task.url,
-            'FILE_TOO_LARGE',
-            `over ${plural(settings.maxFileBytes, 'byte')} uncompressed${body.compressed() ? ' (decompressing it stopped there)' : ''}`,
-          ),
-        );
-        readWhole = false;
-        break;
-      }
+      parser.write(chunk);
       if (parser.failed) break;
+    }
+    if (body.read.cutBy === 'decodedBytes') {
+      errors.add(
+        fileError(
+          task.url,
+          'FILE_TOO_LARGE',
+          `over ${plural(settings.maxFileBytes, 'byte')} uncompressed${body.compressed() ? ' (decompressing it stopped there)' : ''}`,
+        ),
+      );
+      readWhole = false;
     }
   } catch (error) {
     readWhole = false;
     const problem = exchangeError(task.url, error, context, signal);
     if (problem) errors.add(problem);
   } finally {
+    file.bytes = body.read.decodedBytes;
     await answer.close();
   }
   parser.end(readWhole);
