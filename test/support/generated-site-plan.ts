@@ -64,6 +64,12 @@ export interface PlanOptions {
   seed: number;
   pages: number;
   links: number;
+  /**
+   * The home links to the crawl's bounds too: an endless calendar, an over-size page, a gzip bomb
+   * and a chain of ten redirects (default true). Without them every page of the site fits a crawl
+   * of as many pages (the bench's site).
+   */
+  traps?: boolean;
 }
 
 /** mulberry32: a small deterministic generator, so one seed always gives one site. */
@@ -131,6 +137,8 @@ export function planSite(origins: SiteOrigins, options: PlanOptions): SitePlan {
     for (let times = 1 + pick(3); times > 0; times--) place(randomPage(), element, url, text);
   };
 
+  /** The home's links to the crawl's bounds, left out with `traps: false`. */
+  const traps = new Set(['/calendar/2024-01', '/big', '/bomb', '/chain10/0']);
   for (const [url, text] of [
     ['/p/0', 'Start here'],
     ['/calendar/2024-01', 'Calendar'],
@@ -139,7 +147,7 @@ export function planSite(origins: SiteOrigins, options: PlanOptions): SitePlan {
     ['/moved/1', 'Old address'],
     ['/chain10/0', 'Ten redirects'],
   ] as const)
-    place('/', 'a', url, text);
+    if (options.traps !== false || !traps.has(url)) place('/', 'a', url, text);
   for (let n = 0; n < options.pages; n++) {
     const path = pagePath(n);
     place(path, 'link', '/assets/site.css', null);
