@@ -38,6 +38,11 @@ export function apiGuard(deps: {
           return services.websites.get(organizationId, String(incident.websiteId));
         },
         statusPage: (organizationId, id) => services.statusPages.get(organizationId, Number(id)),
+        monitor: async (organizationId, id) => {
+          if (!/^\d{1,15}$/.test(id)) throw notFound('No such monitor');
+          const monitor = await services.monitors.getAny(organizationId, Number(id));
+          return services.websites.get(organizationId, String(monitor.websiteId));
+        },
         packageOfCustomer,
       }),
       rateLimiter: createRedisRateLimiter({

@@ -34,6 +34,7 @@ import { pingRoutes } from './routes/ping.js';
 import { publicStatusRoutes } from './routes/public-status.js';
 import { reportRoutes } from './routes/reports.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { siteHealthRoutes } from './routes/site-health.js';
 import { statusPageRoutes } from './routes/status-pages.js';
 import { personalTokenRoutes, tokenRoutes } from './routes/tokens.js';
 import { twoFactorRoutes } from './routes/two-factor.js';
@@ -222,6 +223,12 @@ export function composeRoutes(deps: {
       },
     }),
     ...monitorRoutes({ service: monitorService, repository: monitorRepository }),
+    ...siteHealthRoutes({
+      service: monitorService,
+      findings: services.siteFindings,
+      lighthouse: services.lighthouseHistory,
+      artifacts: services.runArtifacts,
+    }),
     ...pingRoutes(pingIntake),
     ...monitoringNodeRoutes(services.nodes),
     ...statusPageRoutes(services.statusPages),

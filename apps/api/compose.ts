@@ -31,6 +31,12 @@ import { DueSet, heartbeatDeadlinesKey, regionDueKey } from '../../libs/schedule
 import { SecretBox } from '../../libs/secrets/index.js';
 import { createCheckPath, createReports } from '../../libs/services/index.js';
 import {
+  LighthouseHistory,
+  SiteFindings,
+  SiteHealthRecorder,
+  SiteRunBoard,
+} from '../../libs/site-health/index.js';
+import {
   type PageBuilder,
   PublicStatusPages,
   SharedPublishedPages,
@@ -153,6 +159,9 @@ export function composeApi(deps: ApiDeps) {
   const monitorSummaries = new MonitorSummaries(redis, prefix);
   const heartbeatTokens = new HeartbeatTokens(redis, prefix);
   const runArtifacts = new RunArtifacts(db);
+  const siteFindings = new SiteFindings(db);
+  const lighthouseHistory = new LighthouseHistory(db);
+  const siteHealth = new SiteHealthRecorder({ findings: siteFindings, lighthouse: lighthouseHistory });
   // A journey run on request plays here, one at a time (the workers play the scheduled ones).
   const journeys = new JourneyBrowser({
     executablePath: config.CHROMIUM_PATH,
@@ -183,6 +192,8 @@ export function composeApi(deps: ApiDeps) {
     revisions: monitorRevisions(redis, prefix),
     journeys,
     artifacts: runArtifacts,
+    siteRuns: new SiteRunBoard(redis, prefix),
+    siteData: siteHealth,
     logger: deps.logger,
   });
   const logos = new LogoStore(db);
@@ -264,8 +275,11 @@ export function composeApi(deps: ApiDeps) {
     monitorSummaries,
     heartbeatTokens,
     monitors,
-    /** Journeys' screenshots and traces, by run. */
+    /** Journeys' screenshots and traces and Lighthouse's reports, by run. */
     runArtifacts,
+    /** Crawls' findings and Lighthouse's history. */
+    siteFindings,
+    lighthouseHistory,
     logos,
     reportSources: reports.sources,
     reportPrinter: reports.printer,

@@ -38,6 +38,8 @@ export function customerCallerRoutes(deps: {
   /** An incident's customer is its website's. */
   incident: Owned;
   statusPage: Owned;
+  /** A monitor's customer is its website's. */
+  monitor: Owned;
   /** The package the customer is on (null: no such customer). */
   packageOfCustomer(organizationId: number, customerId: number): Promise<number | null>;
 }): Map<string, CustomerGate> {
@@ -66,6 +68,10 @@ export function customerCallerRoutes(deps: {
     '/monitors',
   ])
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
+  // Site health's findings, scores, reports and runs: their monitor's website's customer's.
+  const ownMonitor = ownedBy(deps.monitor, 'id');
+  for (const path of ['/findings', '/lighthouse', '/lighthouse/:runId/report.html', '/runs/:runId'])
+    routes.set(`/api/monitors/:id${path}`, ownMonitor);
   const ownIncident = ownedBy(deps.incident, 'incidentRef');
   routes.set('/api/incidents/:incidentRef', ownIncident);
   routes.set('/api/incidents/:incidentRef/timeline', ownIncident);

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../libs/errors/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import type { MonitorRepository, RunArtifacts } from '../../libs/monitors/index.js';
+import type { SiteHealthRecorder } from '../../libs/site-health/index.js';
 import type { WorkerServices } from './compose.js';
 
 const RETENTION_CLEANUP_MS = 10 * 60_000;
@@ -14,9 +15,11 @@ export function startHousekeeping(deps: {
   services: Pick<WorkerServices, 'rollups' | 'results' | 'mutex' | 'organizations' | 'websiteRepository'>;
   monitorRepository: MonitorRepository;
   runArtifacts: Pick<RunArtifacts, 'deleteExpired'>;
+  /** Site health's fixed findings and Lighthouse runs. */
+  siteHealth: Pick<SiteHealthRecorder, 'deleteExpired'>;
   logger: Logger;
 }): { stop(): void } {
-  const { services, monitorRepository, runArtifacts, logger } = deps;
+  const { services, monitorRepository, runArtifacts, siteHealth, logger } = deps;
   // Rollups kept the former way are folded into the per-website documents, one worker at a time.
   void services.rollups
     .foldLegacyRollups((work) => services.mutex.ifFree('rollups:legacy-fold', work))
@@ -52,12 +55,19 @@ export function startHousekeeping(deps: {
       services.rollups.deleteExpired(new Date()),
       monitorRepository.deleteExpiredLog(new Date()),
       runArtifacts.deleteExpired(new Date()),
+      siteHealth.deleteExpired(new Date()),
     ]).then(
-      ([deleted, rolledUp, monitorLog, files]) =>
-        deleted + rolledUp + monitorLog + files > 0 &&
+      ([deleted, rolledUp, monitorLog, files, site]) =>
+        deleted + rolledUp + monitorLog + files + site > 0 &&
         logger.info(
-          { deleted, rollupsDeleted: rolledUp, monitorLogDeleted: monitorLog, runFilesDeleted: files },
-          'expired check results, rollups, monitor logs and runs’ files removed',
+          {
+            deleted,
+            rollupsDeleted: rolledUp,
+            monitorLogDeleted: monitorLog,
+            runFilesDeleted: files,
+            siteHealthDeleted: site,
+          },
+          'expired check results, rollups, monitor logs, runs’ files and site-health records removed',
         ),
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'retention cleanup failed'),
     );

@@ -10,6 +10,7 @@ import { createDomainExpiryLookup } from '../../libs/domains/index.js';
 import { errorMessage } from '../../libs/errors/index.js';
 import { createMetricsRegistry, startOpsServer } from '../../libs/http/ops.js';
 import { JourneyBrowser } from '../../libs/journeys/index.js';
+import { runLighthouse } from '../../libs/lighthouse/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceSync, startMaintenanceWorker } from '../../libs/maintenance/index.js';
 import {
@@ -50,6 +51,12 @@ import {
   startDueLanes,
 } from '../../libs/scheduler/index.js';
 import { openConnections } from '../../libs/services/index.js';
+import {
+  LighthouseHistory,
+  SiteFindings,
+  SiteHealthRecorder,
+  SiteRunBoard,
+} from '../../libs/site-health/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
 import { droppedChecksLog, warmedUp } from './check-start.js';
 import { composeWorker } from './compose.js';
@@ -192,10 +199,10 @@ export async function startWorker(
     region: config.NODE_REGION,
     dueCounts: async () => {
       const now = Date.now();
-      const [http, fast, slow, browser] = await Promise.all(
+      const [http, fast, slow, browser, site] = await Promise.all(
         [httpDue, ...INTERVAL_LANES.map((lane) => laneDue[lane])].map((set) => set.counts(now)),
       );
-      return { http, fast, slow, browser };
+      return { http, fast, slow, browser, site };
     },
     resultsWaiting: () => pending.size,
     refusedStateWrites: () => services.transitions.refusedWrites,
@@ -209,7 +216,11 @@ export async function startWorker(
     mongo: mongoHealth,
     flushEveryMs: options.rollupFlushMs,
   });
-  const housekeeping = startHousekeeping({ services, monitorRepository, runArtifacts, logger });
+  const siteHealth = new SiteHealthRecorder({
+    findings: new SiteFindings(mongo.db),
+    lighthouse: new LighthouseHistory(mongo.db),
+  });
+  const housekeeping = startHousekeeping({ services, monitorRepository, runArtifacts, siteHealth, logger });
   const rollups = new RollupRecorder(services.rollups, {
     logger,
     mongo: mongoHealth,
@@ -276,6 +287,8 @@ export async function startWorker(
         logger.warn({ err: errorMessage(error) }, 'evidence not kept: the result is stored without it'),
     },
   });
+  // Crawls and Lighthouse runs take minutes: a stopping worker ends them and another runs them again.
+  const siteRunsStop = new AbortController();
   // Browser journeys: one Chromium, launched by the first journey this worker plays.
   const journeys = new JourneyBrowser({
     executablePath: config.CHROMIUM_PATH,
@@ -305,6 +318,11 @@ export async function startWorker(
     journeys,
     artifacts: runArtifacts,
     tallies: runTallies,
+    lighthouse: (input, guard) =>
+      runLighthouse(input, { executablePath: config.CHROMIUM_PATH, guard, userAgent: guard.userAgent }),
+    siteHealth,
+    siteRuns: new SiteRunBoard(redis, config.REDIS_KEY_PREFIX),
+    stopping: siteRunsStop.signal,
   });
   const monitors = startMonitorWorker({
     runner: monitorRunner,
@@ -352,6 +370,7 @@ export async function startWorker(
       },
       slow: { ...monitorLane('slow'), concurrency: config.WORKER_LANE_SLOW_CONCURRENCY },
       browser: { ...monitorLane('browser'), concurrency: config.WORKER_BROWSER_CONCURRENCY },
+      site: { ...monitorLane('site'), concurrency: config.WORKER_LANE_SITE_CONCURRENCY },
     },
     { logger },
   );
@@ -380,6 +399,7 @@ export async function startWorker(
       await redisData.stop();
       await fleet.stop();
       // The checks in hand finish (their results are written or kept before they are put back).
+      siteRunsStop.abort(new Error('the worker stops: the run is made again by another worker'));
       await Promise.all([lanes.stop(), lifecycle.close(), maintenanceWorker.close(), monitors.stop()]);
       await journeys.close();
       await writer.flush();

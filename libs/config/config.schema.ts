@@ -130,6 +130,8 @@ export const envSchema = z
     WORKER_LANE_SLOW_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /** Browser journeys a worker plays at once (one Chromium, a context each; 2 cores: 2–4). @defaultValue 2 */
     WORKER_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Site-health runs (crawls, Lighthouse) a worker makes at once: each is minutes of requests or a browser. @defaultValue 1 */
+    WORKER_LANE_SITE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
     /** A worker's Chromium (all its processes) above this many MiB is restarted once its runs end. @defaultValue 1024 */
     WORKER_BROWSER_MEMORY_MIB: z.coerce.number().int().min(128).max(65_536).default(1024),
     /** Websites a worker keeps in memory (about 2–3 KiB each); more than its region has means no re-reads. @defaultValue 200000 */

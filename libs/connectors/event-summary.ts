@@ -56,6 +56,14 @@ const SEVERITY: Record<EventKind, Severity> = {
   'port.down': 'critical',
   'port.up': 'info',
   ...monitorKindsSay('critical', 'info'),
+  // The site is down is its HTTP check's to say: a crawl or Lighthouse that cannot reach it is an error.
+  'crawl.down': 'error',
+  'crawl.up': 'info',
+  'lighthouse.down': 'error',
+  'lighthouse.up': 'info',
+  'site.links_broken': 'warning',
+  'site.mixed_content': 'warning',
+  'site.lighthouse_degraded': 'warning',
   test: 'info',
 };
 
@@ -79,10 +87,48 @@ const HEADLINE: Record<EventKind, string> = {
   'port.down': 'is down: its port does not answer as expected',
   'port.up': 'is up again: its port answers',
   ...monitorKindsSay('is down: it does not answer as expected', 'is up again: it answers as expected'),
+  'crawl.down': 'cannot crawl the site: its start page or robots.txt did not answer',
+  'crawl.up': 'crawls the site again',
+  'lighthouse.down': 'cannot test the page: Lighthouse could not load it',
+  'lighthouse.up': 'tests the page again',
+  'site.links_broken': 'found new broken links',
+  'site.mixed_content': 'found new mixed content (http: resources on https: pages)',
+  'site.lighthouse_degraded': 'found Lighthouse scores under their thresholds',
   test: '',
 };
 
-function reasonOf(data: EventPayload['data']): string | null {
+type Finding = NonNullable<EventPayload['data']['siteHealth']>['brokenLinks'][number];
+
+/** A new finding in one line: the URL, what it answered, where it is. */
+function findingLine(finding: Finding): string {
+  const answer = finding.status !== null ? `HTTP ${finding.status}` : (finding.detail ?? 'no answer');
+  const first = finding.pages[0];
+  const where = first
+    ? ` on ${first.page}${finding.pageCount > 1 ? ` and ${finding.pageCount - 1} more page${finding.pageCount > 2 ? 's' : ''}` : ''}`
+    : '';
+  return `${finding.url} (${answer})${where}`;
+}
+
+/** What a site-health event found, in words: the first few new findings or breached scores. */
+function siteHealthReason(type: EventKind, news: NonNullable<EventPayload['data']['siteHealth']>): string {
+  const listed = (items: Finding[], count: number, noun: string) => {
+    const shown = items.slice(0, 3).map(findingLine);
+    const more = count - shown.length;
+    return `${count} new ${noun}${count === 1 ? '' : 's'}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+  };
+  if (type === 'site.links_broken') return listed(news.brokenLinks, news.brokenLinkCount, 'broken link');
+  if (type === 'site.mixed_content')
+    return listed(news.mixedContent, news.mixedContentCount, 'mixed-content resource');
+  return news.lighthouse
+    .map(
+      (page) =>
+        `${page.url} (${page.preset}): ${page.breaches.join(', ')}${page.audits.length > 0 ? ` — ${page.audits.join('; ')}` : ''}`,
+    )
+    .join('. ');
+}
+
+function reasonOf(type: EventKind, data: EventPayload['data']): string | null {
+  if (data.siteHealth && type.startsWith('site.')) return siteHealthReason(type, data.siteHealth);
   if (data.unmonitored) return data.unmonitored.reason;
   if (data.dnsChange)
     return `was ${data.dnsChange.previous.join(', ') || 'no record'}; now ${data.dnsChange.current.join(', ') || 'no record'}`;
@@ -117,6 +163,8 @@ const RECOVERIES = new Set<EventKind>([
   'dns.up',
   'port.up',
   ...PROBED.map((kind): EventKind => `${kind}.up`),
+  'crawl.up',
+  'lighthouse.up',
 ]);
 
 export function summarize(payload: EventPayload): EventSummary {
@@ -131,7 +179,7 @@ export function summarize(payload: EventPayload): EventSummary {
       : `${subject} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
   return {
     title,
-    reason: reasonOf(payload.data),
+    reason: reasonOf(payload.type, payload.data),
     severity: SEVERITY[payload.type],
     recovery: RECOVERIES.has(payload.type),
     excerpt: excerptOf(payload.data.evidence),

@@ -193,6 +193,12 @@ export const crawlReportSchema = z.object({
     .object({
       reason: z.enum(['robots-unreachable', 'robots-disallowed', 'start-page']),
       message: z.string(),
+      code: z
+        .enum(LINK_ERROR_CODES)
+        .nullable()
+        .describe(
+          'Why the start page got no answer (timeout, dns, blocked …); null: it answered ≥ 400, or robots.txt',
+        ),
     })
     .nullable()
     .describe('Why a failed crawl failed'),

@@ -122,20 +122,23 @@ class Crawl {
     try {
       await this.visit(record);
     } catch (error) {
-      if (error instanceof DeadlineReached) return { reason: 'start-page', message: error.message };
+      if (error instanceof DeadlineReached)
+        return { reason: 'start-page', message: error.message, code: 'timeout' };
       if (!(error instanceof NotRequested)) throw error;
       const rules = await this.client.robotsFor(originOf(url));
       return rules.state === 'unreachable'
         ? {
             reason: 'robots-unreachable',
             message: `robots.txt did not answer (${rules.status ?? 'no answer'})`,
+            code: null,
           }
-        : { reason: 'robots-disallowed', message: 'robots.txt forbids webmon the start page' };
+        : { reason: 'robots-disallowed', message: 'robots.txt forbids webmon the start page', code: null };
     }
     const verdict = record.verdict;
-    if (verdict?.error) return { reason: 'start-page', message: verdict.error.message };
+    if (verdict?.error)
+      return { reason: 'start-page', message: verdict.error.message, code: verdict.error.code };
     if (verdict && verdict.status !== null && verdict.status >= 400)
-      return { reason: 'start-page', message: `the start page answered ${verdict.status}` };
+      return { reason: 'start-page', message: `the start page answered ${verdict.status}`, code: null };
     return null;
   }
 

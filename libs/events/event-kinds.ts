@@ -53,6 +53,13 @@ export const EVENT_KINDS = [
   'api-flow.up',
   'browser.down',
   'browser.up',
+  'crawl.down',
+  'crawl.up',
+  'lighthouse.down',
+  'lighthouse.up',
+  'site.links_broken',
+  'site.mixed_content',
+  'site.lighthouse_degraded',
   'test',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

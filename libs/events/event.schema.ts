@@ -16,6 +16,8 @@ export const OTHER_MONITOR_KINDS = [
   'pop3',
   'api-flow',
   'browser',
+  'crawl',
+  'lighthouse',
 ] as const;
 export type OtherMonitorKind = (typeof OTHER_MONITOR_KINDS)[number];
 
@@ -33,6 +35,8 @@ export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
   pop3: 'POP3 check',
   'api-flow': 'API flow',
   browser: 'browser journey',
+  crawl: 'site crawl',
+  lighthouse: 'Lighthouse check',
 };
 
 /** Events that open a problem (an incident) and those that end it, for every monitor kind. */
@@ -51,6 +55,46 @@ export function monitorEventKind(kind: OtherMonitorKind, type: EventKind): Event
   const named = `${kind}.${type.slice('website.'.length)}`;
   return (EVENT_KINDS as readonly string[]).includes(named) ? (named as EventKind) : null;
 }
+
+/** Findings an event lists at most; its counts say how many there were. */
+export const MAX_EVENT_FINDINGS = 20;
+
+const newFindingSchema = z.object({
+  url: z.string(),
+  /** broken links: the HTTP status (null: no answer); mixed content: null. */
+  status: z.number().int().nullable(),
+  /** broken links: why there was no answer; mixed content: `active` or `passive`. */
+  detail: z.string().nullable(),
+  /** The first pages it appears on, with the link's text where it has one. */
+  pages: z.array(z.object({ page: z.string(), element: z.string(), text: z.string().nullable() })).max(5),
+  pageCount: z.number().int(),
+});
+
+/** What a site-health run found that the one before did not: the new findings, or the scores that fell. */
+export const siteHealthNewsSchema = z.object({
+  /** The run (its findings at GET /api/monitors/{id}/findings, its Lighthouse report by id). */
+  runId: z.string(),
+  brokenLinks: z.array(newFindingSchema).max(MAX_EVENT_FINDINGS),
+  brokenLinkCount: z.number().int(),
+  mixedContent: z.array(newFindingSchema).max(MAX_EVENT_FINDINGS),
+  mixedContentCount: z.number().int(),
+  /** Findings of the run before that are gone. */
+  fixedCount: z.number().int(),
+  /** Lighthouse: each page and preset whose scores went under their thresholds. */
+  lighthouse: z
+    .array(
+      z.object({
+        url: z.string(),
+        preset: z.string(),
+        /** In words: "performance 41 (under 50)", "accessibility 78 (down 15 from 93)". */
+        breaches: z.array(z.string()),
+        /** The audits that cost most points: "Image elements do not have [alt] attributes". */
+        audits: z.array(z.string()).max(5),
+      }),
+    )
+    .max(MAX_EVENT_FINDINGS),
+});
+export type SiteHealthNews = z.infer<typeof siteHealthNewsSchema>;
 
 export const eventWebsiteSchema = z.object({
   id: z.number().int(),
@@ -123,6 +167,8 @@ export const eventDataSchema = z.object({
   monitor: z
     .object({ kind: z.enum(OTHER_MONITOR_KINDS), monitorId: z.number().int(), name: z.string() })
     .optional(),
+  /** What a site-health run found new (site.links_broken, site.mixed_content, site.lighthouse_degraded). */
+  siteHealth: siteHealthNewsSchema.optional(),
   /** A DNS check's answer that changed (dns.changed): what it held to, and what it answers now. */
   dnsChange: z.object({ previous: z.array(z.string()), current: z.array(z.string()) }).optional(),
   /** Who acknowledged the incident, and what they said (incident.acknowledged). */

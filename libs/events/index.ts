@@ -10,12 +10,15 @@ export {
   isDownEvent,
   isUpEvent,
   type Jsonified,
+  MAX_EVENT_FINDINGS,
   MONITOR_KIND_NOUNS,
   monitorEventKind,
   OTHER_MONITOR_KINDS,
   type OtherMonitorKind,
   type ResultSummary,
   resultSummarySchema,
+  type SiteHealthNews,
+  siteHealthNewsSchema,
   toPayload,
 } from './event.schema.js';
 export { EVENT_KINDS, type EventKind, WEBSITE_STATUSES } from './event-kinds.js';

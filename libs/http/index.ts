@@ -23,6 +23,7 @@ export {
   type Admission,
   defineRoute,
   type HttpMethod,
+  OtherAnswer,
   type OtherResponse,
   type Route,
   type RouteRequest,

@@ -42,6 +42,17 @@ export class StreamedBody {
   constructor(readonly stream: Readable) {}
 }
 
+/**
+ * An answer with another status than the route's success, documented in its `otherResponses`
+ * (a run that is started, not made: 202): its body is parsed with that response's schema.
+ */
+export class OtherAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 /** A slot a route holds while it answers (a share of a costly operation); released once. */
 export interface Admission {
   release(): void;
@@ -116,7 +127,7 @@ export interface RouteDefinition<
     request: RouteRequest<P, Q, B>,
   ): R extends z.ZodUndefined
     ? Promise<void>
-    : Promise<z.input<R> | z.input<A[number]['schema']> | StreamedBody>;
+    : Promise<z.input<R> | z.input<A[number]['schema']> | StreamedBody | OtherAnswer>;
 }
 
 /** A route with its types erased, ready to mount and to document. */
@@ -209,6 +220,14 @@ export function defineRoute<
         auth: ctx.state.auth as AuthContext,
         ctx,
       });
+      if (result instanceof OtherAnswer) {
+        const other = definition.otherResponses?.[result.status]?.body;
+        if (!other) throw new Error(`${definition.operationId} answers ${result.status} undocumented`);
+        ctx.status = result.status;
+        ctx.type = other.contentType;
+        ctx.body = other.schema.parse(result.body);
+        return;
+      }
       ctx.status = definition.success.status;
       if (result instanceof StreamedBody) {
         if (!ctx.type) ctx.type = contentType;
@@ -235,6 +254,10 @@ export function defineRoute<
           auth: ctx.state.auth as AuthContext,
           ctx,
         });
+        if (result instanceof OtherAnswer)
+          throw new Error(
+            `${definition.operationId} answers ${result.status}: it cannot represent a resource`,
+          );
         if (result instanceof StreamedBody) {
           result.stream.destroy();
           throw new Error(`${definition.operationId} streams its answer: it cannot represent a resource`);

@@ -104,6 +104,8 @@ export function targetKey(kind: MonitorKind, name: string, fields: Record<string
   // A heartbeat watches its job and an API flow its journey: known by their names.
   if (kind === 'heartbeat' || kind === 'api-flow' || kind === 'browser')
     return JSON.stringify([kind, name.trim().toLowerCase()]);
+  // A crawl and a Lighthouse check watch the website itself.
+  if (kind === 'crawl' || kind === 'lighthouse') return JSON.stringify([kind]);
   const text = (key: string) => (fields[key] === undefined ? null : String(fields[key]));
   return JSON.stringify([
     kind,

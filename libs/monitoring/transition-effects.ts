@@ -35,7 +35,10 @@ export interface EventLinks {
  * its link (`screenshotUrl`).
  */
 export type EventDetails = { result: ResultSummary | null; screenshot?: RunScreenshot } & Partial<
-  Pick<EventData, 'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement' | 'dnsChange'>
+  Pick<
+    EventData,
+    'ssl' | 'maintenance' | 'unmonitored' | 'evidence' | 'acknowledgement' | 'dnsChange' | 'siteHealth'
+  >
 >;
 
 /** A decision to carry out: the state it leads to, the incident to open or resolve, the events. */

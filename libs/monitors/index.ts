@@ -57,3 +57,4 @@ export { ARTIFACT_CONTENT_TYPES, type ArtifactKind } from './run-files.js';
 export { type JourneyRunDay, RunTallies, RunTallyRecorder, TALLY_FLUSH_MS } from './run-tallies.js';
 export { isTalliedKind, TALLIED_KINDS, type TalliedKind } from './run-tally.js';
 export { shownSettings } from './sealed-settings.js';
+export { isSiteRunKind } from './site-run-requests.js';

@@ -24,6 +24,9 @@ import { type SealedEntry, sealSettings, unknownSecretReferences } from './seale
 
 const terms = kindTerms;
 const NOUN = MONITOR_KIND_NOUNS;
+/** A probe check's interval and timeout when neither its body nor its kind gives them. */
+const DEFAULT_INTERVAL_SECONDS = 300;
+const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /** The port a probe kind's settings reach: their `port`, or their URL's (its scheme's default); none for ICMP. */
 function portOf(settings: Record<string, unknown>): number | undefined {
@@ -98,7 +101,9 @@ export function completedSettings(
   const definition = PROBE_KINDS[kind];
   const parsed = validate(definition.settings, given);
   if (!parsed.success) throw invalidFields('body', parsed.errors);
-  const settings: Record<string, unknown> = { ...parsed.data };
+  const settings: Record<string, unknown> = definition.fromWebsite?.(parsed.data, website.url) ?? {
+    ...parsed.data,
+  };
   if ('host' in definition.fields && settings.host === undefined)
     settings.host = new URL(website.url).hostname.replace(/^\[|\]$/g, '');
   const host = definition.hostOf(settings);
@@ -126,6 +131,33 @@ export function settingsWithinPackage(
       `The package "${pkg.displayName}" does not allow this ${NOUN[kind]}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
       problems,
     );
+}
+
+/**
+ * A check's interval and timeout: those its schedule sets (a crawl's), else those sent, else its
+ * kind's defaults (a create's body has them filled in; a change keeps what is stored).
+ */
+export function timingsOf(
+  kind: ProbeKindName,
+  settings: Record<string, unknown>,
+  given: { intervalSeconds?: number | undefined; timeoutSeconds?: number | undefined },
+  stored?: { intervalSeconds: number; timeoutSeconds: number },
+): { intervalSeconds: number; timeoutSeconds: number } {
+  const { cadence, defaults } = PROBE_KINDS[kind];
+  if (cadence)
+    return {
+      intervalSeconds: cadence.intervalSeconds(settings),
+      timeoutSeconds: cadence.timeoutSeconds(settings),
+    };
+  return {
+    intervalSeconds:
+      given.intervalSeconds ??
+      stored?.intervalSeconds ??
+      defaults?.intervalSeconds ??
+      DEFAULT_INTERVAL_SECONDS,
+    timeoutSeconds:
+      given.timeoutSeconds ?? stored?.timeoutSeconds ?? defaults?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+  };
 }
 
 /** A timeout its settings cannot finish within (ICMP's echo requests) would read as down every time. */
@@ -186,8 +218,20 @@ export function changedMonitor(
       checkTarget(tools.guard, change.host ?? stored.host, 'host', change.port ?? stored.port);
     next = { ...stored, ...change } as PortCheckDocument;
   } else if (stored.kind !== 'heartbeat') {
-    const { name, intervalSeconds, timeoutSeconds, ...given } = body as ProbeCheckUpdate;
-    intervalWithin(pkg, intervalSeconds, stored.kind);
+    const {
+      name,
+      intervalSeconds: sentInterval,
+      timeoutSeconds: sentTimeout,
+      ...given
+    } = body as ProbeCheckUpdate;
+    if (PROBE_KINDS[stored.kind].cadence && (sentInterval !== undefined || sentTimeout !== undefined))
+      throw invalidInput(`A ${NOUN[stored.kind]}'s interval and timeout are set by its schedule`, [
+        {
+          path: sentInterval !== undefined ? 'intervalSeconds' : 'timeoutSeconds',
+          message: 'is set by `schedule` for this kind: send schedule instead',
+        },
+      ]);
+    intervalWithin(pkg, sentInterval, stored.kind);
     const { settings, sealed } = completedSettings(
       stored.kind,
       { ...stored.settings, ...given },
@@ -196,13 +240,19 @@ export function changedMonitor(
       website,
       tools,
     );
-    timeoutFits(stored.kind, settings, timeoutSeconds ?? stored.timeoutSeconds);
+    const { intervalSeconds, timeoutSeconds } = timingsOf(
+      stored.kind,
+      settings,
+      { intervalSeconds: sentInterval, timeoutSeconds: sentTimeout },
+      stored,
+    );
+    timeoutFits(stored.kind, settings, timeoutSeconds);
     settingsWithinPackage(pkg, stored.kind, settings);
     next = {
       ...stored,
       ...(name !== undefined ? { name } : {}),
-      ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
-      ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+      intervalSeconds,
+      timeoutSeconds,
       settings,
       sealed,
     };

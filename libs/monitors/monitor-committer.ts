@@ -1,5 +1,6 @@
 import type { CustomerWithPackage } from '../customers/index.js';
 import { type MongoHealth, withinDeadline } from '../db/index.js';
+import type { SiteHealthNews } from '../events/index.js';
 import {
   afterResult,
   CHECK_PATH_MONGO_TIMEOUT_MS,
@@ -19,6 +20,7 @@ import {
   writeKept,
 } from '../monitoring/index.js';
 import type { Revisions } from '../redis/index.js';
+import { siteHealthEventKinds } from '../site-health/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { type DnsVerdict, dnsEvents } from './kinds/index.js';
 import type {
@@ -60,7 +62,7 @@ export interface PendingMonitorRecord {
   websiteId: number;
   monitor: MonitorDocument;
   subject: Subject;
-  gathered: Omit<Gathered, 'result' | 'seen'>;
+  gathered: Omit<Gathered, 'result' | 'seen' | 'site'>;
   /** Its log entry, named (`once`) so a retried write cannot store it twice. */
   log: MonitorLogEntry & { once: string };
   /** A ping's times, written with its log entry (before the decision, so a deadline read after sees them). */
@@ -89,6 +91,18 @@ interface DecisionFacts {
   trigger: string;
   events?: (outcome: MonitorOutcome) => MonitorOutcome['events'];
   details?: Partial<EventDetails>;
+}
+
+/**
+ * A site-health run's news told beside what its verdict tells: one event per kind of news (new
+ * broken links, new mixed content, scores under their thresholds), whatever the monitor's health.
+ */
+function siteEvents(outcome: MonitorOutcome, news: SiteHealthNews | null): MonitorOutcome['events'] {
+  const health = outcome.state.health;
+  return [
+    ...outcome.events,
+    ...siteHealthEventKinds(news).map((type) => ({ type, previousStatus: health, status: health })),
+  ];
 }
 
 /** A DNS check's memory is judged again this often at most when other writers keep winning. */
@@ -216,8 +230,13 @@ export class MonitorCommitter {
         trigger: log.ping
           ? `ping:${log.ping.kind}:${gathered.at.getTime()}`
           : `result:${region}:${gathered.at.getTime()}`,
-        details: gathered.details,
+        details: gathered.siteNews
+          ? { ...gathered.details, siteHealth: gathered.siteNews }
+          : gathered.details,
         ...(dns ? { events: (outcome: MonitorOutcome) => dnsEvents(outcome.events, dns) } : {}),
+        ...(gathered.siteNews
+          ? { events: (outcome: MonitorOutcome) => siteEvents(outcome, gathered.siteNews ?? null) }
+          : {}),
       });
       return { ...steps, store: (mongoWrites) => this.storeLog(entry, mongoWrites, options) };
     };

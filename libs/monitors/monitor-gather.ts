@@ -1,15 +1,19 @@
 import { certificateSummary, type TlsObservation } from '../checks/index.js';
+import type { SiteHealthNews } from '../events/index.js';
 import type { EventDetails } from '../monitoring/index.js';
-import type { PackageDocument } from '../packages/index.js';
+import { limitsOf, type PackageDocument } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import {
   type DnsVerdict,
   type JourneyRunning,
+  type LighthouseRunning,
   MONITOR_KINDS,
   PROBE_KINDS,
   type ProbeContext,
   type ProbeOutcome,
+  type RunProgress,
+  type SiteRun,
 } from './kinds/index.js';
 import type {
   DnsCheckDocument,
@@ -40,6 +44,16 @@ export interface Gathered {
   dns?: { verdict: DnsVerdict; judge(stored: DnsCheckDocument): DnsVerdict };
   /** Files the run made (a journey's screenshots and trace), to keep under its run's id. */
   artifacts?: ProbeOutcome['artifacts'];
+  /** What a site-health run found (kept and compared before the result is committed). */
+  site?: SiteRun;
+  /** What of it is new, once kept: told as site events with the verdict (none: nothing new). */
+  siteNews?: SiteHealthNews;
+}
+
+/** A long run's id given before it begins, and where its progress goes. */
+export interface SiteRunHooks {
+  runId: string;
+  onProgress(progress: RunProgress): void;
 }
 
 export interface GatherDependencies {
@@ -50,6 +64,10 @@ export interface GatherDependencies {
   secrets: SecretBox;
   /** The process's browser for journeys (none: a browser check cannot run here). */
   journeys?: JourneyRunning | undefined;
+  /** The process's Lighthouse (none: a Lighthouse check cannot run here). */
+  lighthouse?: LighthouseRunning | undefined;
+  /** Aborted when the process stops: long runs (crawls, Lighthouse) end early and are run again elsewhere. */
+  stopping?: AbortSignal | undefined;
 }
 
 /** Its certificate in the events when its check did not pass. */
@@ -94,11 +112,20 @@ async function gatherDns(check: DnsCheckDocument, deps: GatherDependencies): Pro
   };
 }
 
-const contextOf = (check: IntervalMonitor, pkg: PackageDocument, deps: GatherDependencies): ProbeContext => ({
+const contextOf = (
+  check: IntervalMonitor,
+  pkg: PackageDocument,
+  deps: GatherDependencies,
+  run?: SiteRunHooks,
+): ProbeContext => ({
   probe: deps.probe,
   timeoutMs: check.timeoutSeconds * 1000,
   alerting: pkg.alerting,
+  limits: limitsOf(pkg),
   ...(deps.journeys ? { journeys: deps.journeys } : {}),
+  ...(deps.lighthouse ? { lighthouse: deps.lighthouse } : {}),
+  ...(deps.stopping ? { signal: deps.stopping } : {}),
+  ...(run ? { runId: run.runId, onProgress: run.onProgress } : {}),
 });
 
 /** A port check: its kind's check, its result written as a port check's log has always kept it. */
@@ -164,9 +191,10 @@ async function gatherProbe(
   check: ProbeCheckDocument,
   pkg: PackageDocument,
   deps: GatherDependencies,
+  run?: SiteRunHooks,
 ): Promise<Gathered> {
-  const outcome = await runProbeCheck(check, contextOf(check, pkg, deps), deps.secrets);
-  const { verdict, startedAt, durationMs, address, timings, evidence, artifacts } = outcome;
+  const outcome = await runProbeCheck(check, contextOf(check, pkg, deps, run), deps.secrets);
+  const { verdict, startedAt, durationMs, address, timings, evidence, artifacts, site } = outcome;
   const seen = { durationMs, address, timings, evidence };
   return {
     at: startedAt,
@@ -175,6 +203,7 @@ async function gatherProbe(
     seen,
     details: { ...sslDetails(outcome.tls, startedAt, verdict), ...failureScreenshot(artifacts, verdict) },
     ...(artifacts && artifacts.files.length > 0 ? { artifacts } : {}),
+    ...(site ? { site } : {}),
   };
 }
 
@@ -183,8 +212,9 @@ export function gather(
   monitor: IntervalMonitor,
   pkg: PackageDocument,
   deps: GatherDependencies,
+  run?: SiteRunHooks,
 ): Promise<Gathered> {
   if (monitor.kind === 'dns') return gatherDns(monitor, deps);
   if (monitor.kind === 'port') return gatherPort(monitor, pkg, deps);
-  return gatherProbe(monitor, pkg, deps);
+  return gatherProbe(monitor, pkg, deps, run);
 }

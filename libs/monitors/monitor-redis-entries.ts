@@ -2,7 +2,7 @@ import type { MonitorStateRepository } from '../monitoring/index.js';
 import type { DueSet, Lane } from '../scheduler/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { HeartbeatTokens } from './heartbeat-pings.js';
-import { heartbeatAt, kindTerms } from './kinds/index.js';
+import { checkRegionsOf, heartbeatAt, kindTerms } from './kinds/index.js';
 import type { HeartbeatDocument, IntervalMonitor, MonitorDocument } from './monitor.repository.js';
 import { refOf } from './monitor-readings.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
@@ -52,7 +52,7 @@ export async function registerHeartbeat(
   await ports.deadlines.schedule(member, heartbeatAt(heartbeat, new Date()).deadline);
 }
 
-/** An interval check runs at once in each region its website is checked from, then every interval. */
+/** An interval check runs at once in each region its website is checked from (`checkRegionsOf`), then every interval. */
 export async function scheduleChecks(
   ports: Pick<MonitorRedisPorts, 'regionDue'>,
   check: IntervalMonitor,
@@ -64,7 +64,7 @@ export async function scheduleChecks(
     organizationId: check.organizationId,
     websiteId: check.websiteId,
   };
-  for (const region of website.scheduledRegions)
+  for (const region of checkRegionsOf(check.kind, website.scheduledRegions))
     await ports.regionDue(region, terms(check.kind).lane).schedule(member, Date.now());
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type CustomerWithPackage, isMonitored } from '../customers/index.js';
 import { isMongoUnavailable, type MongoHealth, withinDeadline } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
+import { lighthouseThresholdsSchema } from '../lighthouse/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   CHECK_PATH_MONGO_TIMEOUT_MS,
@@ -14,9 +15,17 @@ import type { ProbeOptions } from '../probe/index.js';
 import { RevisedMemory, type Revisions } from '../redis/index.js';
 import { type DueMember, type DueSet, type IntervalLane, nextCheckAt } from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import type { SiteHealthRecorder, SiteRunBoard } from '../site-health/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import type { PingJobData } from './heartbeat-pings.js';
-import { heartbeatAt, type JourneyRunning, kindTerms, pingVerdict } from './kinds/index.js';
+import {
+  checkRegionsOf,
+  heartbeatAt,
+  type JourneyRunning,
+  kindTerms,
+  type LighthouseRunning,
+  pingVerdict,
+} from './kinds/index.js';
 import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
   type HeardTimes,
@@ -26,7 +35,7 @@ import {
   type Subject,
 } from './monitor-committer.js';
 import { heartbeatRules, PUSH_REGION } from './monitor-evaluation.js';
-import { gather } from './monitor-gather.js';
+import { type Gathered, gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import { keepRunArtifacts, type RunArtifacts } from './run-artifacts.js';
 import type { RunTallyRecorder } from './run-tallies.js';
@@ -73,7 +82,23 @@ export interface MonitorRunnerDependencies {
   artifacts?: Pick<RunArtifacts, 'store'> | undefined;
   /** Where journeys' committed runs are counted (client reports' success rates and step medians). */
   tallies?: Pick<RunTallyRecorder, 'add'> | undefined;
+  /** The process's Lighthouse (none: Lighthouse checks are not run by this worker). */
+  lighthouse?: LighthouseRunning | undefined;
+  /** Aborted when the worker stops: a crawl or Lighthouse run ends early and is run again elsewhere. */
+  stopping?: AbortSignal | undefined;
+  /** Where site-health runs' findings and scores are kept, and their news told. */
+  siteHealth?: Pick<SiteHealthRecorder, 'record' | 'forget'> | undefined;
+  /** Site-health runs' progress, read by the API (a run on request). */
+  siteRuns?: Pick<SiteRunBoard, 'start' | 'progress' | 'finish' | 'count'> | undefined;
 }
+
+/** A Lighthouse check's thresholds as stored (none: nothing is a breach). */
+const thresholdsOf = (monitor: IntervalMonitor) => {
+  const parsed = lighthouseThresholdsSchema.safeParse(
+    'settings' in monitor ? monitor.settings.thresholds : undefined,
+  );
+  return parsed.success ? parsed.data : {};
+};
 
 const memberOf = (monitor: MonitorDocument): DueMember => ({
   kind: monitor.kind,
@@ -266,13 +291,17 @@ export class MonitorRunner {
     }
     const subject = await this.subjectOf(monitor);
     // Its website no longer checked here (paused, moved, gone): the reconciliation puts it back where it is.
-    if (!subject?.monitored || !subject.website.scheduledRegions.includes(this.deps.region)) return null;
+    if (
+      !subject?.monitored ||
+      !checkRegionsOf(monitor.kind, subject.website.scheduledRegions).includes(this.deps.region)
+    )
+      return null;
     const { pkg } = subject.owner;
     // Its files kept first: the result then names them only where they can be read.
     const gathered = await keepRunArtifacts(
       this.deps,
       monitor,
-      await gather(monitor, pkg, this.deps),
+      own === 'site' ? await this.siteRun(monitor, subject) : await gather(monitor, pkg, this.deps),
       pkg.limits.resultRetentionDays,
     );
     const { recheckSoon } = await this.committer.commit(
@@ -302,6 +331,69 @@ export class MonitorRunner {
     if (recheckSoon) return now + this.deps.recheckDelayMs;
     const everyMs = monitor.intervalSeconds * 1000;
     return nextCheckAt(monitor.id, everyMs, now);
+  }
+
+  /**
+   * A site-health run (a crawl, a Lighthouse check): under the id a request gave it (its progress
+   * shown), counted on its website's day, and what it found kept and compared before its result is
+   * committed, its news told with it. Its whole findings never reach the result or the buffer.
+   */
+  private async siteRun(monitor: IntervalMonitor, subject: Subject): Promise<Gathered> {
+    const { siteRuns, siteHealth } = this.deps;
+    const startedAt = new Date();
+    const runId = siteRuns ? await siteRuns.start(monitor.id, startedAt) : undefined;
+    try {
+      await siteRuns?.count(monitor.kind, monitor.websiteId, 1, startedAt);
+      const { site, ...gathered } = await gather(
+        monitor,
+        subject.owner.pkg,
+        this.deps,
+        runId && siteRuns
+          ? { runId, onProgress: (progress) => siteRuns.progress(runId, progress) }
+          : undefined,
+      );
+      const news =
+        site && siteHealth
+          ? await siteHealth.record(
+              {
+                organizationId: monitor.organizationId,
+                customerId: subject.website.customerId,
+                websiteId: monitor.websiteId,
+                monitorId: monitor.id,
+              },
+              site,
+              {
+                at: gathered.at,
+                retentionDays: subject.owner.pkg.limits.resultRetentionDays,
+                thresholds: monitor.kind === 'lighthouse' ? thresholdsOf(monitor) : undefined,
+              },
+            )
+          : null;
+      if (runId)
+        await siteRuns?.finish(
+          monitor.id,
+          runId,
+          {
+            status: gathered.verdict.status,
+            cause: gathered.verdict.cause,
+            summary: gathered.seen.evidence,
+            error: null,
+          },
+          new Date(),
+        );
+      return news ? { ...gathered, siteNews: news } : gathered;
+    } catch (error) {
+      if (runId)
+        await siteRuns
+          ?.finish(
+            monitor.id,
+            runId,
+            { status: null, cause: null, summary: null, error: errorMessage(error) },
+            new Date(),
+          )
+          .catch(() => undefined);
+      throw error;
+    }
   }
 
   /** An interval monitor's configuration (`configurationOf`); null for a heartbeat. */
@@ -360,6 +452,7 @@ export class MonitorRunner {
       if (!website) {
         await this.deps.repository.delete(monitor);
         await this.deps.summaries.remove(monitor.websiteId, monitor);
+        await this.deps.siteHealth?.forget({ organizationId: monitor.organizationId, monitorId: monitor.id });
         if (monitor.kind === 'heartbeat') await this.deps.deadlines.remove(member);
         else await this.dueSetOf(monitor.kind).remove(member);
         removed++;
@@ -383,7 +476,7 @@ export class MonitorRunner {
           websiteId: rest.websiteId,
         });
         await this.deps.deadlines.scheduleIfAbsent(member, heartbeatAt(monitor, now).deadline);
-      } else if (website.scheduledRegions.includes(this.deps.region)) {
+      } else if (checkRegionsOf(monitor.kind, website.scheduledRegions).includes(this.deps.region)) {
         const everyMs = monitor.intervalSeconds * 1000;
         await this.dueSetOf(monitor.kind).scheduleIfAbsent(
           member,

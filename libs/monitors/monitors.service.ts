@@ -14,6 +14,7 @@ import type { ProbeOptions } from '../probe/index.js';
 import type { Revisions } from '../redis/index.js';
 import { ConcurrencyLimit } from '../runtime/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import type { SiteRunBoard, SiteRunView } from '../site-health/index.js';
 import type { TargetGuard } from '../targets/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
 import { newPingToken, pingTokenHash } from './heartbeat-pings.js';
@@ -38,6 +39,7 @@ import {
   intervalWithin,
   settingsWithinPackage,
   timeoutFits,
+  timingsOf,
   underLimit,
 } from './monitor-admission.js';
 import type { MonitorStatus } from './monitor-common.js';
@@ -53,6 +55,7 @@ import { type RunOutcome, trialRun } from './monitor-trial-run.js';
 import type { ProbeCheckCreate, ProbeCheckUpdate } from './probe-check.schema.js';
 import type { RunArtifacts } from './run-artifacts.js';
 import { openedSettings } from './sealed-settings.js';
+import { isSiteRunKind, requestSiteRun } from './site-run-requests.js';
 
 export interface MonitorDependencies extends MonitorRedisPorts {
   repository: MonitorRepository;
@@ -71,6 +74,10 @@ export interface MonitorDependencies extends MonitorRedisPorts {
   journeys?: JourneyRunning | undefined;
   /** Where a run on request keeps its files (a journey's screenshots and trace), for a day. */
   artifacts?: Pick<RunArtifacts, 'store'> | undefined;
+  /** Site-health runs asked for and their progress (none: crawls and Lighthouse cannot be run on request). */
+  siteRuns?: Pick<SiteRunBoard, 'request' | 'countedOn' | 'view'> | undefined;
+  /** A removed monitor's findings and scores. */
+  siteData?: { forget(owner: { organizationId: number; monitorId: number }): Promise<void> } | undefined;
   logger: Logger;
 }
 
@@ -103,6 +110,8 @@ export class MonitorService {
     const monitor = await this.getAny(organizationId, id);
     if (monitor.kind === 'heartbeat')
       throw conflict('A heartbeat is not run: it waits for its job’s pings (send one to its ping URL)');
+    if (isSiteRunKind(monitor.kind))
+      throw conflict(`A ${NOUN[monitor.kind]} takes minutes: it is queued (startSiteRun), not run here`);
     const website = await this.deps.website(organizationId, String(monitor.websiteId));
     const owner = await this.deps.owner(website);
     if (!owner) throw notFound(`No monitor ${id}`);
@@ -112,6 +121,28 @@ export class MonitorService {
         { path: '', message: `the package does not include ${feature}` },
       ]);
     return this.runs.run(() => trialRun(monitor, owner.pkg, this.deps));
+  }
+
+  /**
+   * Starts a crawl or Lighthouse run now (`requestSiteRun`): queued for its region's workers, its
+   * progress at `siteRun`. A monitor of another kind: 409 (it is run at once by `runNow`).
+   */
+  async startSiteRun(organizationId: number, id: number): Promise<SiteRunView> {
+    const monitor = await this.getAny(organizationId, id);
+    if (monitor.kind === 'heartbeat' || !isSiteRunKind(monitor.kind))
+      throw conflict(`A ${NOUN[monitor.kind]} is run at once, not queued`);
+    const { siteRuns } = this.deps;
+    if (!siteRuns) throw conflict('Site-health runs cannot be asked for from this process');
+    const { website, pkg } = await this.admitted(organizationId, String(monitor.websiteId), monitor.kind);
+    return requestSiteRun({ regionDue: this.deps.regionDue, siteRuns }, monitor, website, pkg);
+  }
+
+  /** A site-health run of the monitor: queued, running or ended (unknown or expired: 404). */
+  async siteRun(organizationId: number, id: number, runId: string): Promise<SiteRunView> {
+    const monitor = await this.getAny(organizationId, id);
+    const run = await this.deps.siteRuns?.view(monitor.id, runId);
+    if (!run) throw notFound(`No run ${runId} of monitor ${id} (runs are kept a day)`);
+    return run;
   }
 
   /** The website and its package, refusing a kind the package does not include (403 naming it). */
@@ -282,8 +313,9 @@ export class MonitorService {
   ): Promise<ProbeCheckDocument> {
     const { website, pkg } = await this.admitted(organizationId, ref, kind);
     intervalWithin(pkg, body.intervalSeconds, kind);
-    const { name, intervalSeconds, timeoutSeconds, ...given } = body;
+    const { name, intervalSeconds: _interval, timeoutSeconds: _timeout, ...given } = body;
     const { settings, sealed } = completedSettings(kind, given, given, [], website, this.deps);
+    const { intervalSeconds, timeoutSeconds } = timingsOf(kind, settings, body);
     timeoutFits(kind, settings, timeoutSeconds);
     settingsWithinPackage(pkg, kind, settings);
     return this.deps.mutex.withLock(`monitors:${website.id}`, async () => {
@@ -335,6 +367,7 @@ export class MonitorService {
       await this.forgetInRedis(monitor);
       await this.deps.summaries.remove(monitor.websiteId, monitor);
       await this.deps.states.forgetMonitor(monitor.websiteId, refOf(monitor));
+      await this.deps.siteData?.forget({ organizationId, monitorId: monitor.id });
     });
   }
 

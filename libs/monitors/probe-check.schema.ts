@@ -11,16 +11,33 @@ const commonFields = {
   timeoutSeconds: timeoutField,
 };
 
+/** A field a kind's `schedule` sets (a crawl's interval): refused when sent. */
+const setBySchedule = (field: z.ZodNumber) =>
+  field.optional().refine((value) => value === undefined, {
+    message: 'is set by `schedule` for this kind: send schedule instead',
+  });
+
+/** The interval and timeout a create takes: its own, or none where its schedule sets them. */
+const timingFields = (kind: ProbeKindName) =>
+  PROBE_KINDS[kind].cadence
+    ? {
+        intervalSeconds: setBySchedule(commonFields.intervalSeconds),
+        timeoutSeconds: setBySchedule(commonFields.timeoutSeconds),
+      }
+    : {
+        intervalSeconds: commonFields.intervalSeconds.default(
+          PROBE_KINDS[kind].defaults?.intervalSeconds ?? 300,
+        ),
+        timeoutSeconds: commonFields.timeoutSeconds.default(PROBE_KINDS[kind].defaults?.timeoutSeconds ?? 10),
+      };
+
 /** One kind's create body: its kind, the common fields and its own (defaults filled in). */
 const createBodyOf = (kind: ProbeKindName) =>
   z
     .strictObject({
       kind: z.literal(kind),
       name: commonFields.name.optional(),
-      intervalSeconds: commonFields.intervalSeconds.default(
-        PROBE_KINDS[kind].defaults?.intervalSeconds ?? 300,
-      ),
-      timeoutSeconds: commonFields.timeoutSeconds.default(PROBE_KINDS[kind].defaults?.timeoutSeconds ?? 10),
+      ...timingFields(kind),
     })
     .extend(PROBE_KINDS[kind].settings.shape)
     .meta({
@@ -35,8 +52,9 @@ export const createProbeCheckBodies = Object.fromEntries(
 /** A create as the service takes it: the common fields, then the kind's own (validated by its schema). */
 export type ProbeCheckCreate = {
   name?: string;
-  intervalSeconds: number;
-  timeoutSeconds: number;
+  /** Absent only for a kind whose schedule sets it. */
+  intervalSeconds?: number | undefined;
+  timeoutSeconds?: number | undefined;
 } & Record<string, unknown>;
 
 /** A change: any common field, and the kind's own fields (validated by the kind's schema over what is stored). */

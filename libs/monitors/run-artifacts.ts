@@ -3,7 +3,12 @@ import type { CollectionIndexes } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Gathered } from './monitor-gather.js';
-import { type ArtifactKind, PASSING_RUN_FILES_DAYS, type RunArtifact } from './run-files.js';
+import {
+  type ArtifactKind,
+  PASSING_RUN_FILES_DAYS,
+  REPORT_FILES_DAYS,
+  type RunArtifact,
+} from './run-files.js';
 
 export const RUN_ARTIFACTS = 'run_artifacts';
 
@@ -98,9 +103,20 @@ export class RunArtifacts {
 
 const DAY_MS = 86_400_000;
 
-/** How long a run's files are kept: a failing run's as long as its result, a passing run's a week at most. */
-export const filesRetentionDays = (status: Gathered['verdict']['status'], resultRetentionDays: number) =>
-  status === 'up' ? Math.min(PASSING_RUN_FILES_DAYS, resultRetentionDays) : resultRetentionDays;
+/**
+ * How long a run's files are kept: a failing run's as long as its result, a passing run's a week
+ * at most; Lighthouse's reports (what its history links to) as long as the result, 30 days at most.
+ */
+export const filesRetentionDays = (
+  status: Gathered['verdict']['status'],
+  resultRetentionDays: number,
+  kinds: readonly ArtifactKind[] = [],
+) =>
+  kinds.includes('report')
+    ? Math.min(REPORT_FILES_DAYS, resultRetentionDays)
+    : status === 'up'
+      ? Math.min(PASSING_RUN_FILES_DAYS, resultRetentionDays)
+      : resultRetentionDays;
 
 /**
  * A check with files as its result is committed, once they were stored (until `keptUntil`) or not
@@ -133,7 +149,11 @@ export async function keepRunArtifacts(
   const { artifacts } = gathered;
   if (!artifacts) return gathered;
   if (!deps.artifacts) return withRunFiles(gathered, null);
-  const days = filesRetentionDays(gathered.verdict.status, retentionDays);
+  const days = filesRetentionDays(
+    gathered.verdict.status,
+    retentionDays,
+    artifacts.files.map((file) => file.kind),
+  );
   const owner = {
     organizationId: monitor.organizationId,
     websiteId: monitor.websiteId,

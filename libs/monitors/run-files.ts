@@ -19,12 +19,16 @@ export const MAX_RUN_FILES_BYTES = 20 * 1024 * 1024;
  */
 export const PASSING_RUN_FILES_DAYS = 7;
 
-/** What a run keeps beside its result: a screenshot (PNG) or a trace (zip). */
-export type ArtifactKind = 'screenshot' | 'trace';
+/** Lighthouse's HTML reports (1–3 MiB each, a run a page and preset) are kept this long at most. */
+export const REPORT_FILES_DAYS = 30;
+
+/** What a run keeps beside its result: a screenshot (PNG), a trace (zip) or a Lighthouse report (HTML). */
+export type ArtifactKind = 'screenshot' | 'trace' | 'report';
 
 export const ARTIFACT_CONTENT_TYPES: Record<ArtifactKind, string> = {
   screenshot: 'image/png',
   trace: 'application/zip',
+  report: 'text/html; charset=utf-8',
 };
 
 /** One file a run made, as its kind's probe hands it over. */

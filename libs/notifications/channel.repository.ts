@@ -40,6 +40,10 @@ const ADDED_EVENT_KINDS = [
   },
   { kinds: /^api-flow\./, marker: '~backfilled/notification_channels.events.api-flow' },
   { kinds: /^browser\./, marker: '~backfilled/notification_channels.events.browser' },
+  {
+    kinds: /^(crawl|lighthouse|site)\./,
+    marker: '~backfilled/notification_channels.events.site-health',
+  },
 ];
 
 async function subscribeToAddedKinds(db: Db): Promise<void> {

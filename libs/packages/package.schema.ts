@@ -23,6 +23,8 @@ export const FEATURES = [
   'mailServerChecks',
   'apiFlows',
   'browserChecks',
+  'siteCrawl',
+  'lighthouse',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -74,6 +76,26 @@ const limitFields = {
     .min(60)
     .max(86_400)
     .describe('The shortest interval of a browser journey (each run is seconds of a browser)'),
+  maxCrawlsPerWebsite: z.number().int().min(0).max(10).describe('Site crawls (kind crawl) per website'),
+  maxCrawlPages: z.number().int().min(1).max(10_000).describe('Pages one crawl reads for links at most'),
+  maxCrawlsPerDay: z
+    .number()
+    .int()
+    .min(1)
+    .max(240)
+    .describe('Crawl runs per website a day, scheduled and on request (hourly is 24)'),
+  maxLighthouseChecksPerWebsite: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .describe('Lighthouse checks (kind lighthouse) per website'),
+  maxLighthouseRunsPerDay: z
+    .number()
+    .int()
+    .min(1)
+    .max(240)
+    .describe('Lighthouse runs per website a day (each page and preset is one), scheduled and on request'),
 };
 
 const alertingFields = {
@@ -108,6 +130,12 @@ const LIMIT_DEFAULTS = {
   // A browser run costs a worker far more than a request: few per website, every 5 minutes at most.
   maxBrowserJourneysPerWebsite: 3,
   minBrowserIntervalSeconds: 300,
+  // A crawl is minutes of requests and Lighthouse a minute of a browser: one of each, a few runs a day.
+  maxCrawlsPerWebsite: 1,
+  maxCrawlPages: 500,
+  maxCrawlsPerDay: 24,
+  maxLighthouseChecksPerWebsite: 1,
+  maxLighthouseRunsPerDay: 8,
 };
 
 /** A package's limits, with the defaults of limits added after it was stored. */

@@ -16,6 +16,7 @@ import { channelIndexes } from '../notifications/index.js';
 import { packageIndexes } from '../packages/index.js';
 import { invitationIndexes, userIndexes } from '../people/index.js';
 import { reportMailingIndexes } from '../reports/index.js';
+import { lighthouseRunIndexes, siteFindingIndexes } from '../site-health/index.js';
 import { statusPageIndexes } from '../status-pages/index.js';
 import { websiteIndexes } from '../websites/index.js';
 import { storedNamesCleaning } from './stored-names.js';
@@ -37,6 +38,8 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...monitoringIndexes,
   ...monitorIndexes,
   runArtifactIndexes,
+  siteFindingIndexes,
+  lighthouseRunIndexes,
   eventIndexes,
   maintenanceWindowIndexes,
   channelIndexes,

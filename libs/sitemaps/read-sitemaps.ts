@@ -35,6 +35,8 @@ export interface SitemapReadOptions {
   deadlineMs?: number;
   /** Redirects followed for one file. @defaultValue 5 */
   maxRedirects?: number;
+  /** Ends the read early (the worker stops), as its deadline does. */
+  signal?: AbortSignal;
 }
 
 /** The protocol's 50 MB (52,428,800 bytes). */
@@ -54,7 +56,7 @@ const decodingOf = (answer: GuardedAnswer): BodyDecoding => ({
 });
 
 interface ReadContext {
-  settings: Required<Omit<SitemapReadOptions, 'robotsTxt'>>;
+  settings: Required<Omit<SitemapReadOptions, 'robotsTxt' | 'signal'>>;
   deadline: AbortSignal;
   errors: ErrorLog;
   urls: Set<string>;
@@ -246,7 +248,9 @@ export async function readSitemaps(websiteUrl: string, options: SitemapReadOptio
   };
   const context: ReadContext = {
     settings,
-    deadline: AbortSignal.timeout(settings.deadlineMs),
+    deadline: options.signal
+      ? AbortSignal.any([AbortSignal.timeout(settings.deadlineMs), options.signal])
+      : AbortSignal.timeout(settings.deadlineMs),
     errors: new ErrorLog(settings.maxErrorsKept),
     urls: new Set(),
     sample: new UrlSample(settings.sampleSize, settings.sampleSeed),

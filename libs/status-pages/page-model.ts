@@ -62,6 +62,8 @@ const MONITOR_KIND_TEXT: Record<OtherMonitorKind, string> = {
   pop3: 'Mailbox (POP3)',
   'api-flow': 'API',
   browser: 'Website journey',
+  crawl: 'Links and content',
+  lighthouse: 'Page quality',
 };
 
 /**

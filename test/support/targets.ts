@@ -31,6 +31,13 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) 
 export function targetRoutes(base: () => string): Record<string, Handler> {
   return {
     '/ok': (_req, res) => res.end('<h1>Welcome to the Shop</h1>'),
+    // A whole small page, for checks that read HTML (a crawl, Lighthouse).
+    '/page': (_req, res) => {
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Shop</title><meta name="description" content="The shop"></head><body><h1>Welcome to the Shop</h1><p><a href="/ok">Home</a> <a href="/echo">Echo</a></p></body></html>',
+      );
+    },
     '/status/503': (_req, res) => {
       res.statusCode = 503;
       res.end('maintenance');

@@ -1,7 +1,7 @@
 // What monitors found: heartbeat pings, a monitor's results, uptime and test run, DNS and port results.
 import { z } from 'zod';
 import { OTHER_MONITOR_KINDS } from '../../../libs/events/index.js';
-import { defineRoute, type Route } from '../../../libs/http/index.js';
+import { defineRoute, OtherAnswer, type Route } from '../../../libs/http/index.js';
 import { journeyRunEvidence } from '../../../libs/journeys/index.js';
 import type {
   MonitorKind,
@@ -9,7 +9,8 @@ import type {
   MonitorRepository,
   MonitorService,
 } from '../../../libs/monitors/index.js';
-import { pingView } from '../../../libs/monitors/index.js';
+import { isSiteRunKind, pingView } from '../../../libs/monitors/index.js';
+import { siteRunViewSchema } from '../../../libs/site-health/index.js';
 import { BASE, NOUN, OPERATION, TAG } from './built-in-checks.js';
 import { idParams } from './monitor-views.js';
 import { uptimeQuery, uptimeView } from './uptime.js';
@@ -140,13 +141,21 @@ export function monitorResultRoutes({ service, repository }: MonitorResultDeps):
       method: 'post',
       path: '/api/monitors/:id/run',
       operationId: 'runMonitor',
-      summary: 'Run a check now and answer what it found (a test: not stored, no status moved)',
+      summary:
+        'Run a check now and answer what it found (a test: not stored, no status moved); a crawl or Lighthouse check: start a run (202)',
       description:
-        'From the API’s host, through the same address guard and under the check’s own timeout: what the check answers with its settings as stored (DNS, port and every probe kind; a heartbeat waits for pings: 409). The result is not one of a region’s: it is not stored and moves no status; the regions check on schedule. A few run at once per API process; past that 503 with Retry-After.',
+        'From the API’s host, through the same address guard and under the check’s own timeout: what the check answers with its settings as stored (DNS, port and every probe kind; a heartbeat waits for pings: 409). The result is not one of a region’s: it is not stored and moves no status; the regions check on schedule. A few run at once per API process; past that 503 with Retry-After. **A crawl or a Lighthouse check** takes minutes: its run is queued for its region’s workers and counted like a scheduled one (stored, findings compared, events told) — 202 with the run (`Location`: GET /api/monitors/{id}/runs/{runId}, its progress); asking again while it waits or runs answers the same run; past the package’s runs of the day (maxCrawlsPerDay, maxLighthouseRunsPerDay) 429.',
       tags: ['Monitors'],
       access: 'write',
       params: idParams,
-      problems: [409, 503],
+      problems: [409, 429, 503],
+      otherResponses: {
+        202: {
+          description: 'A crawl’s or Lighthouse check’s run, queued (or the one already queued or running)',
+          body: { schema: siteRunViewSchema, contentType: 'application/json' },
+          headers: ['Location'],
+        },
+      },
       success: {
         status: 200,
         description: 'What the check found',
@@ -164,7 +173,13 @@ export function monitorResultRoutes({ service, repository }: MonitorResultDeps):
           })
           .meta({ id: 'MonitorRun' }),
       },
-      handle: async ({ auth, params }) => {
+      handle: async ({ auth, params, ctx }) => {
+        const monitor = await service.getAny(auth.organizationId, params.id);
+        if (isSiteRunKind(monitor.kind)) {
+          const run = await service.startSiteRun(auth.organizationId, monitor.id);
+          ctx.set('Location', `/api/monitors/${monitor.id}/runs/${run.runId}`);
+          return new OtherAnswer(202, run);
+        }
         const outcome = await service.runNow(auth.organizationId, params.id);
         return { ...outcome, startedAt: outcome.startedAt.toISOString() };
       },

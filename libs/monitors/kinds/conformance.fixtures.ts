@@ -1,3 +1,4 @@
+import { runLighthouse } from '../../lighthouse/index.js';
 import type { ProbeOptions } from '../../probe/index.js';
 import { defaultCheckConfig, WEBSITE_DEFAULTS } from '../../websites/index.js';
 import type { MonitorVerdict } from '../verdict.js';
@@ -96,5 +97,25 @@ export async function checkBrowser(
     timeoutMs,
     alerting: { sslExpiryWarningDays: 14 },
     journeys,
+  });
+}
+
+/** A Lighthouse check run by this process's Lighthouse (Debian's chromium) behind a guard of `options`. */
+export async function checkLighthouse(
+  settings: Record<string, unknown>,
+  options: ProbeOptions,
+  timeoutMs: number,
+): Promise<Checked> {
+  const lighthouse = MONITOR_KINDS.lighthouse;
+  return lighthouse.check(lighthouse.settings.parse(settings), {
+    probe: options,
+    timeoutMs,
+    alerting: { sslExpiryWarningDays: 14 },
+    lighthouse: (input, guard) =>
+      runLighthouse(input, {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        guard,
+        userAgent: guard.userAgent,
+      }),
   });
 }

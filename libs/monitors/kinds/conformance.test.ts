@@ -15,11 +15,12 @@ import {
 import { startHttpTarget } from '../../../test/support/targets.js';
 import { MONITOR_KIND_NOUNS } from '../../events/index.js';
 import { JourneyBrowser } from '../../journeys/index.js';
+import { lighthouseSettled } from '../../lighthouse/index.js';
 import { createLogger } from '../../logging/index.js';
 import { type ProbeOptions, TlsContexts } from '../../probe/index.js';
 import { LANES } from '../../scheduler/index.js';
 import { MONITOR_CREATE_BODIES } from '../monitor-create.schema.js';
-import { type Checked, checkBrowser, checkDns, checkHttp } from './conformance.fixtures.js';
+import { type Checked, checkBrowser, checkDns, checkHttp, checkLighthouse } from './conformance.fixtures.js';
 import { MONITOR_KINDS, type MonitorKindName } from './index.js';
 
 /**
@@ -217,11 +218,26 @@ beforeAll(async () => {
     check: (settings, options, timeoutMs) => checkBrowser(journeys, settings, options, timeoutMs),
     timeoutMs: 20_000,
   };
+  // The site's page and what it links to, its robots.txt and sitemap absent (404: all allowed, none found).
+  fixtures.crawl = {
+    up: { startUrl: `http://svc.test:${http.port}/page`, schedule: 'daily' },
+    silent: { startUrl: `http://svc.test:${quiet}/` },
+    blocked: { startUrl: `http://blocked.test:${quiet}/` },
+  };
+  fixtures.lighthouse = {
+    up: { urls: [`http://svc.test:${http.port}/page`], presets: ['desktop'] },
+    silent: { urls: [`http://svc.test:${quiet}/`], presets: ['desktop'] },
+    blocked: { urls: [`http://blocked.test:${quiet}/`] },
+    check: checkLighthouse,
+    timeoutMs: 60_000,
+  };
   // Launched before the tests: a timeout test measures the run, not Chromium's start.
   await checkBrowser(journeys, fixtures.browser.up, probe(true), 10_000);
 }, 60_000);
 afterAll(async () => {
   await journeys.close();
+  // A Lighthouse run ended at its deadline leaves Lighthouse at work a while: the next file must not share it.
+  await lighthouseSettled();
   await Promise.all(servers.map((server) => server.close()));
   for (const server of mute) server.close();
 });

@@ -3,12 +3,14 @@ import type { Feature, Limits } from '../../packages/index.js';
 import type { Lane } from '../../scheduler/index.js';
 import { apiFlowKind } from './api-flow/api-flow.kind.js';
 import { browserKind } from './browser/browser.kind.js';
+import { crawlKind } from './crawl/crawl.kind.js';
 import { dnsKind } from './dns/dns.kind.js';
 import { grpcKind } from './grpc/grpc.kind.js';
 import { heartbeatKind } from './heartbeat/heartbeat.kind.js';
 import { httpKind } from './http/http.kind.js';
 import { icmpKind } from './icmp/icmp.kind.js';
 import type { MonitorKindEntry, MonitorKindName } from './kind-entry.js';
+import { lighthouseKind } from './lighthouse/lighthouse.kind.js';
 import { imapKind, pop3Kind, smtpKind } from './mail/mail.kind.js';
 import { portKind } from './port/port.kind.js';
 import { type ProbeKind, type ProbeKindName, sealsEntry } from './probe-kind.js';
@@ -34,6 +36,8 @@ export const MONITOR_KINDS = {
   pop3: pop3Kind,
   'api-flow': apiFlowKind,
   browser: browserKind,
+  crawl: crawlKind,
+  lighthouse: lighthouseKind,
 } satisfies { [K in MonitorKindName]: MonitorKindEntry & { kind: K } };
 
 const ENTRIES: readonly MonitorKindEntry[] = Object.values(MONITOR_KINDS);
@@ -58,6 +62,16 @@ export const isProbeKind = (kind: string): kind is ProbeKindName => Object.hasOw
 export const sealsMonitorEntry = (kind: string, field: string, name: string) =>
   isProbeKind(kind) && sealsEntry(PROBE_KINDS[kind], field, name);
 
+/**
+ * The regions a monitor of `kind` is checked from: each of its website's, or the first of them
+ * for a kind checked from one (a crawl), so that region alone runs it.
+ */
+export function checkRegionsOf(kind: OtherMonitorKind, scheduledRegions: readonly string[]): string[] {
+  const first = [...scheduledRegions].sort()[0];
+  if (isProbeKind(kind) && PROBE_KINDS[kind].checkedFrom === 'one-region') return first ? [first] : [];
+  return [...scheduledRegions];
+}
+
 /** The package feature, the per-website limit and the worker lane of a website's other monitors. */
 export const kindTerms = (kind: OtherMonitorKind): { feature: Feature; limit: keyof Limits; lane: Lane } =>
   MONITOR_KINDS[kind];
@@ -73,3 +87,4 @@ export type {
   ProbeKindName,
   ProbeOutcome,
 } from './probe-kind.js';
+export type { LighthouseRunning, RunProgress, SiteRun } from './site-run.js';

@@ -9,6 +9,7 @@ import type { ProbeOptions } from '../../probe/index.js';
 import type { RunArtifact } from '../run-files.js';
 import type { MonitorVerdict } from '../verdict.js';
 import type { IntervalKindEntry } from './kind-entry.js';
+import type { LighthouseRunning, RunProgress, SiteRun } from './site-run.js';
 
 /**
  * A kind of monitor that probes a service on an interval from each region (ICMP, UDP, gRPC,
@@ -42,6 +43,8 @@ export interface ProbeOutcome<E extends Shown = Shown, T extends StepTimings = S
   tls: TlsObservation | null;
   /** Files the run made (a journey's screenshots and trace), kept under its run's id beside the result. */
   artifacts?: { runId: string; files: RunArtifact[] };
+  /** What a site-health run found (a crawl's findings, Lighthouse's figures): kept and compared by the runner. */
+  site?: SiteRun;
 }
 
 /** What a check needs besides its settings: the guard and resolver of every probe, one deadline. */
@@ -51,6 +54,16 @@ export interface ProbeContext {
   alerting: { sslExpiryWarningDays: number };
   /** The process's browser for journeys; absent where none runs (a browser check then cannot run here). */
   journeys?: JourneyRunning;
+  /** The package's limits (a crawl's pages). */
+  limits?: Limits;
+  /** The process's Lighthouse (none: a Lighthouse check cannot run here). */
+  lighthouse?: LighthouseRunning;
+  /** Told as a long run goes (a crawl's pages, Lighthouse's pages done): a run on request shows it. */
+  onProgress?: (progress: RunProgress) => void;
+  /** The run's id where it was given one before it began (a site-health run whose progress is shown). */
+  runId?: string;
+  /** Ends a long run early (the worker stops): it rejects, and another worker runs it again. */
+  signal?: AbortSignal;
 }
 
 /** What a browser check needs of the process's journey browser. */
@@ -105,6 +118,18 @@ export interface ProbeKind<K extends ProbeKindName = ProbeKindName> extends Chec
   packageProblems?(settings: Record<string, unknown>, pkg: KindPackage): FieldError[];
   /** Its name when none is given. */
   defaultName(settings: Record<string, unknown>): string;
+  /**
+   * Its interval and timeout made from its settings (a crawl's `schedule`), not sent: a create or
+   * change naming `intervalSeconds` or `timeoutSeconds` is refused.
+   */
+  cadence?: {
+    intervalSeconds(settings: Record<string, unknown>): number;
+    timeoutSeconds(settings: Record<string, unknown>): number;
+  };
+  /** Its settings with what they take from the website when not given (a crawl's start URL). */
+  fromWebsite?(settings: Record<string, unknown>, websiteUrl: string): Record<string, unknown>;
+  /** Checked from one region (the website's first), not each: a crawl from every region would be the same crawl. */
+  checkedFrom?: 'one-region';
 }
 
 /** A host a check reaches, the port it reaches it on, and the field that names it. */
@@ -135,6 +160,7 @@ interface CheckedKindDefinition<
   timings(observation: O): T;
   tls?(observation: O): TlsObservation | null;
   artifacts?(observation: O): ProbeOutcome['artifacts'];
+  site?(observation: O): SiteRun;
 }
 
 /** Builds a checked kind from its typed parts: the check is its probe, then its verdict, evidence and timings. */
@@ -170,6 +196,7 @@ export function defineCheckedKind<
         timings,
         tls: definition.tls?.(observation) ?? null,
         ...(definition.artifacts ? { artifacts: definition.artifacts(observation) } : {}),
+        ...(definition.site ? { site: definition.site(observation) } : {}),
       };
     },
   };
@@ -184,12 +211,20 @@ export function defineProbeKind<
   T extends StepTimings,
 >(
   definition: CheckedKindDefinition<K, S, O, E, T> &
-    Pick<ProbeKind, 'sealedRecords' | 'secretRecords' | 'fields' | 'defaults' | 'minIntervalSeconds'> & {
+    Pick<
+      ProbeKind,
+      'sealedRecords' | 'secretRecords' | 'fields' | 'defaults' | 'minIntervalSeconds' | 'checkedFrom'
+    > & {
       hostOf(settings: z.output<S>): string | null;
       targetsOf?(settings: z.output<S>): KindTarget[];
       packageProblems?(settings: z.output<S>, pkg: KindPackage): FieldError[];
       defaultName(settings: z.output<S>): string;
       minTimeoutMs?(settings: z.output<S>): number;
+      cadence?: {
+        intervalSeconds(settings: z.output<S>): number;
+        timeoutSeconds(settings: z.output<S>): number;
+      };
+      fromWebsite?(settings: z.output<S>, websiteUrl: string): z.output<S>;
     },
 ): ProbeKind<K> {
   const read = (settings: Record<string, unknown>) => definition.settings.parse(settings) as z.output<S>;
@@ -211,6 +246,23 @@ export function defineProbeKind<
         }
       : {}),
     defaultName: (settings) => definition.defaultName(read(settings)),
+    ...(definition.checkedFrom ? { checkedFrom: definition.checkedFrom } : {}),
+    ...(definition.fromWebsite
+      ? {
+          fromWebsite: (settings: Record<string, unknown>, websiteUrl: string) =>
+            definition.fromWebsite?.(read(settings), websiteUrl) ?? settings,
+        }
+      : {}),
+    ...(definition.cadence
+      ? {
+          cadence: {
+            intervalSeconds: (settings: Record<string, unknown>) =>
+              definition.cadence?.intervalSeconds(read(settings)) ?? 0,
+            timeoutSeconds: (settings: Record<string, unknown>) =>
+              definition.cadence?.timeoutSeconds(read(settings)) ?? 0,
+          },
+        }
+      : {}),
     ...(definition.minTimeoutMs
       ? {
           minTimeoutMs: (settings: Record<string, unknown>) => definition.minTimeoutMs?.(read(settings)) ?? 0,

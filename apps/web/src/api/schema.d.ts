@@ -1376,7 +1376,7 @@ export interface paths {
         put?: never;
         /**
          * Add a monitor of any kind: heartbeat, dns, port, icmp, udp, grpc, websocket, smtp, imap, pop3, api-flow, browser
-         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **api-flow**: HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`. **browser**: A journey a real browser (Chromium) plays step by step on the site — go to, click, fill, select, check, press, hover, upload, wait for, expect, screenshot — with the device, locale, time zone, headers, basic auth and cookies given, in a fresh browser context each run, every request the page makes judged by the SSRF guard. The first step that fails stops the run, down, named in the cause; the run keeps each step’s outcome and time, the page’s console errors, failed requests, what the guard refused and each page’s Web Vitals (TTFB, FCP, LCP, CLS, INP), and a failing run the page’s screenshot and a Playwright trace (GET …/results/{runId}/screenshot and …/trace). `secrets` ({{secret.NAME}}) are sealed, shown as "(set)" and masked in every output. Steps are described by the JSON Schema at GET /api/browser-steps/schema; a Playwright recording converts with POST /api/browser-steps/from-playwright. Package feature `browserChecks`, limits `maxBrowserJourneysPerWebsite`, `maxStepsPerJourney` and `minBrowserIntervalSeconds`.
+         * @description Each kind its own fields (a field it does not know is a 400 naming it), as its own route takes them for heartbeat (…/heartbeats), dns (…/dns-checks) and port (…/port-checks); the host defaults to the website's, an IP literal is judged by the SSRF guard here and every address again at each check. **icmp**: ICMP echo requests (IPv4 or IPv6) to the address the SSRF guard allows, through the system ping. Down when more than maxLossPercent of them are lost (all lost: unreachable); degraded when the average round trip is above maxRttMs. Package feature `icmpChecks`, limit `maxIcmpChecksPerWebsite`. **udp**: One datagram (text or hex) to the address the SSRF guard allows, and the first reply back: down without a reply within the timeout (or on port unreachable), or when it does not hold `expect` ({contains} or an RE2 {matches}; hex payloads are matched as hex digits). Package feature `udpChecks`, limit `maxUdpChecksPerWebsite`. **grpc**: The standard gRPC health check (grpc.health.v1.Health/Check) for `service`, plaintext or TLS, with `metadata`: up on SERVING, down on any other status or a failed call; with TLS the certificate is judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded). Package feature `grpcChecks`, limit `maxGrpcChecksPerWebsite`. **websocket**: A WebSocket opened as a browser opens it (ws or wss; the certificate judged as for HTTPS), with `headers` and the `subprotocol` the server must choose; then, with `send` or `expect`, a message sent and the first one back read and matched ({contains} or an RE2 {matches}). A token the server takes in the URL goes in `query` and a value the message carries in `secrets` (used as {{secret.NAME}}): sealed, shown as "(set)", blanked in evidence; a credential in the URL itself is refused. Package feature `websocketChecks`, limit `maxWebsocketChecksPerWebsite`. **smtp**: A SMTP server (sending mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **imap**: A IMAP server (reading mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **pop3**: A POP3 server (collecting mail) as its clients meet it: the greeting read and judged, STARTTLS or TLS at once as `security` says, the certificate judged as for HTTPS (not valid: down; expiring within the package’s warning days: degraded), the time to each step recorded. Package feature `mailServerChecks`, limit `maxMailServerChecksPerWebsite` (SMTP, IMAP and POP3 together). **api-flow**: HTTP requests made in order as one journey (sign in, then read the account): each step’s `request` (method, URL, headers, body, redirects) sent through the SSRF guard with the cookies earlier steps were set and the flow’s client certificate, its answer held to `expectedStatusCodes` and `assertions` (as a website’s), then values `extract`ed from it (a JSONPath of the JSON body, a header, an RE2 capture of the body) for later steps as {{name}}, beside `variables` and `secrets` ({{secret.NAME}}: sealed, shown as "(set)", blanked in evidence and alerts). The first step that fails stops the run, down, named with its request and answer; a value to extract that is missing is named. A placeholder that names no variable, secret or earlier extraction is refused when written, naming `steps.<i>.<field>`. Package feature `apiFlows`, limits `maxApiFlowsPerWebsite` and `maxStepsPerJourney`. **browser**: A journey a real browser (Chromium) plays step by step on the site — go to, click, fill, select, check, press, hover, upload, wait for, expect, screenshot — with the device, locale, time zone, headers, basic auth and cookies given, in a fresh browser context each run, every request the page makes judged by the SSRF guard. The first step that fails stops the run, down, named in the cause; the run keeps each step’s outcome and time, the page’s console errors, failed requests, what the guard refused and each page’s Web Vitals (TTFB, FCP, LCP, CLS, INP), and a failing run the page’s screenshot and a Playwright trace (GET …/results/{runId}/screenshot and …/trace). `secrets` ({{secret.NAME}}) are sealed, shown as "(set)" and masked in every output. Steps are described by the JSON Schema at GET /api/browser-steps/schema; a Playwright recording converts with POST /api/browser-steps/from-playwright. Package feature `browserChecks`, limits `maxBrowserJourneysPerWebsite`, `maxStepsPerJourney` and `minBrowserIntervalSeconds`. **crawl**: Crawls the website on a `schedule` (hourly, daily, weekly) from its URL within its host (and `extraHosts`), following links and its sitemaps’ URLs up to `maxPages` (the package’s maxCrawlPages) and `maxDepth`, honouring robots.txt for the user agent `webmon` and a politeness limit (4 requests at once, 8 a second per host), every request through the SSRF guard. Every link and resource on the pages read (a, img/srcset, script, link, iframe, source, video/audio, form action) is checked once (HEAD, then GET where HEAD is refused), other hosts’ too unless `checkExternal` is false; URLs matching `ignore` are skipped. Findings — broken links (≥ 400, DNS, timeout, TLS, a redirect loop or a chain over 10) with the pages they appear on, mixed content (http: on https: pages, active or passive), sitemap errors — are kept across crawls at GET /api/monitors/{id}/findings; new ones raise `site.links_broken` and `site.mixed_content`. A crawl whose start page does not answer is down and changes no finding. Checked from one region. Package feature `siteCrawl`, limits `maxCrawlsPerWebsite`, `maxCrawlPages` and `maxCrawlsPerDay`. **lighthouse**: Audits the website’s pages (`urls`, default its URL) with Lighthouse in Debian’s Chromium on a `schedule` (daily, weekly), with the `presets` given (mobile, desktop), every request of the page through the SSRF guard. Each run’s scores (performance, accessibility, best practices, SEO) and lab metrics (LCP, CLS, TBT, FCP, Speed Index) are kept as history at GET /api/monitors/{id}/lighthouse and its full HTML report at …/lighthouse/{runId}/report.html; a score under its `thresholds` minimum or down by more than `thresholds.maxDrop` since the last run raises `site.lighthouse_degraded`, naming the scores and the audits that cost most. A check none of whose runs could audit its page is down. Checked from one region. Package feature `lighthouse`, limits `maxLighthouseChecksPerWebsite` and `maxLighthouseRunsPerDay` (each page and preset is a run).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -1548,8 +1548,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Run a check now and answer what it found (a test: not stored, no status moved)
-         * @description From the API’s host, through the same address guard and under the check’s own timeout: what the check answers with its settings as stored (DNS, port and every probe kind; a heartbeat waits for pings: 409). The result is not one of a region’s: it is not stored and moves no status; the regions check on schedule. A few run at once per API process; past that 503 with Retry-After.
+         * Run a check now and answer what it found (a test: not stored, no status moved); a crawl or Lighthouse check: start a run (202)
+         * @description From the API’s host, through the same address guard and under the check’s own timeout: what the check answers with its settings as stored (DNS, port and every probe kind; a heartbeat waits for pings: 409). The result is not one of a region’s: it is not stored and moves no status; the regions check on schedule. A few run at once per API process; past that 503 with Retry-After. **A crawl or a Lighthouse check** takes minutes: its run is queued for its region’s workers and counted like a scheduled one (stored, findings compared, events told) — 202 with the run (`Location`: GET /api/monitors/{id}/runs/{runId}, its progress); asking again while it waits or runs answers the same run; past the package’s runs of the day (maxCrawlsPerDay, maxLighthouseRunsPerDay) 429.
          */
         post: operations["runMonitor"];
         delete?: never;
@@ -1664,6 +1664,86 @@ export interface paths {
         head?: never;
         /** Change a port check */
         patch: operations["updatePortCheck"];
+        trace?: never;
+    };
+    "/api/monitors/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A crawl’s or Lighthouse check’s run: queued, running (with its progress) or ended
+         * @description POST /api/monitors/{id}/run answers 202 with this for a crawl or a Lighthouse check (scheduled runs are shown too while they go on). Kept a day after the run.
+         */
+        get: operations["getSiteRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors/{id}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A crawl’s findings: broken links, mixed content and sitemap errors, open or fixed
+         * @description Newest first. Each finding with its `url`, the `pages` it appears on (the first 20; `pageCount` all), its `status` or `error` (broken links), `category` (mixed content: active or passive) or `code` (sitemaps), `firstSeenAt` and `lastSeenAt`; fixed ones with `fixedAt` (kept as long as results). A client user reads its own customer’s websites’ only.
+         */
+        get: operations["listSiteFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors/{id}/lighthouse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Lighthouse check’s history: scores and lab metrics of each page and preset, newest first
+         * @description Each run’s scores (performance, accessibility, best practices, SEO, 0–100), lab metrics (LCP, CLS, TBT, FCP, Speed Index), the audits that cost most points, the thresholds it breached, and its full report’s link. Kept as long as results (reports 30 days at most).
+         */
+        get: operations["listLighthouseRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors/{id}/lighthouse/{runId}/report.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Lighthouse run’s full HTML report, as Lighthouse made it
+         * @description Served sandboxed (CSP `sandbox allow-scripts`: its scripts run in an opaque origin and reach nothing). `run`: the page and preset’s place in the check (history items link each). A client user reads its own customer’s websites’ only.
+         */
+        get: operations["getLighthouseReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/ping/{token}": {
@@ -2572,6 +2652,8 @@ export interface components {
             mailServerChecks: boolean;
             apiFlows: boolean;
             browserChecks: boolean;
+            siteCrawl: boolean;
+            lighthouse: boolean;
         };
         PackageLimits: {
             /** @description Websites per customer */
@@ -2593,6 +2675,16 @@ export interface components {
             maxBrowserJourneysPerWebsite: number;
             /** @description The shortest interval of a browser journey (each run is seconds of a browser) */
             minBrowserIntervalSeconds: number;
+            /** @description Site crawls (kind crawl) per website */
+            maxCrawlsPerWebsite: number;
+            /** @description Pages one crawl reads for links at most */
+            maxCrawlPages: number;
+            /** @description Crawl runs per website a day, scheduled and on request (hourly is 24) */
+            maxCrawlsPerDay: number;
+            /** @description Lighthouse checks (kind lighthouse) per website */
+            maxLighthouseChecksPerWebsite: number;
+            /** @description Lighthouse runs per website a day (each page and preset is one), scheduled and on request */
+            maxLighthouseRunsPerDay: number;
         };
         PackageAlerting: {
             /** @description Consecutive failed checks before down */
@@ -2838,7 +2930,7 @@ export interface components {
             /** @description Its heartbeats, DNS and port checks: each one's health while the website is checked, else the website's status */
             monitors: {
                 /** @enum {string} */
-                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+                kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
                 id: number;
                 name: string;
                 /** @enum {string} */
@@ -2927,7 +3019,7 @@ export interface components {
         };
         MonitorCheckResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             /** @description The monitor (GET /api/monitors/{id}) */
             monitorId: number;
             region: string;
@@ -3400,7 +3492,7 @@ export interface components {
         };
         IncidentMonitor: {
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             id: number;
         };
         IncidentActor: {
@@ -3553,7 +3645,7 @@ export interface components {
             until?: string;
         };
         /** @description A heartbeat, DNS, port or probe check of a website: the fields its create route takes; credentials (a WebSocket’s Authorization header, gRPC metadata keys) are named in `secretNames`, never exported; a heartbeat’s ping URL is not exported */
-        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"] | components["schemas"]["ExportedApiFlowMonitor"] | components["schemas"]["ExportedBrowserMonitor"];
+        ExportedMonitor: components["schemas"]["ExportedHeartbeatMonitor"] | components["schemas"]["ExportedDnsMonitor"] | components["schemas"]["ExportedPortMonitor"] | components["schemas"]["ExportedIcmpMonitor"] | components["schemas"]["ExportedUdpMonitor"] | components["schemas"]["ExportedGrpcMonitor"] | components["schemas"]["ExportedWebsocketMonitor"] | components["schemas"]["ExportedSmtpMonitor"] | components["schemas"]["ExportedImapMonitor"] | components["schemas"]["ExportedPop3Monitor"] | components["schemas"]["ExportedApiFlowMonitor"] | components["schemas"]["ExportedBrowserMonitor"] | components["schemas"]["ExportedCrawlMonitor"] | components["schemas"]["ExportedLighthouseMonitor"];
         ExportedHeartbeatMonitor: {
             name: string;
             schedule: components["schemas"]["HeartbeatSchedule"];
@@ -4175,6 +4267,104 @@ export interface components {
             /** @enum {string} */
             sameSite?: "Strict" | "Lax" | "None";
         };
+        ExportedCrawlMonitor: {
+            /** @constant */
+            kind: "crawl";
+            name: string;
+            /** @description Seconds between checks (at least the package minimum) */
+            intervalSeconds?: number;
+            /** @description Seconds one check may take */
+            timeoutSeconds?: number;
+            /**
+             * @description How often it runs: hourly, daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "hourly" | "daily" | "weekly";
+            /** @description Where the crawl starts (default: the website's URL) */
+            startUrl?: string;
+            /** @description Pages read for links at most (default and ceiling: the package's maxCrawlPages) */
+            maxPages?: number;
+            /**
+             * @description Clicks from the start page (or a seed URL) to a page crawled; deeper pages are only checked
+             * @default 10
+             */
+            maxDepth: number;
+            /**
+             * @description Host names crawled besides the start URL's (and the host its start page redirects to)
+             * @default []
+             */
+            extraHosts: unknown[];
+            /**
+             * @description URL patterns neither crawled, checked nor reported: `*` is any run of characters, the rest literal, matched against the whole normalized URL (e.g. `https://example.com/private/*`, `*.pdf`)
+             * @default []
+             */
+            ignore: string[];
+            /**
+             * @description Whether links to other hosts are checked too
+             * @default true
+             */
+            checkExternal: boolean;
+            /**
+             * @description Whether the sitemaps (robots.txt `Sitemap:` lines or /sitemap.xml) are read, validated and their URLs crawled
+             * @default true
+             */
+            sitemap: boolean;
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ExportedLighthouseMonitor: {
+            /** @constant */
+            kind: "lighthouse";
+            name: string;
+            /** @description Seconds between checks (at least the package minimum) */
+            intervalSeconds?: number;
+            /** @description Seconds one check may take */
+            timeoutSeconds?: number;
+            /**
+             * @description How often it runs: daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "daily" | "weekly";
+            /** @description The pages audited, at most 5 (default: the website's URL) */
+            urls?: string[];
+            /**
+             * @description Lighthouse presets each page is audited with: mobile, desktop or both
+             * @default [
+             *       "mobile"
+             *     ]
+             */
+            presets: ("mobile" | "desktop")[];
+            /**
+             * @description Scores (0–100) under which a run raises site.lighthouse_degraded, and maxDrop: points a score may fall since the last run
+             * @default {}
+             */
+            thresholds: components["schemas"]["LighthouseThresholds"];
+            id: number;
+            websiteId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description When a website’s Lighthouse run raises site.lighthouse_degraded; absent fields never breach */
+        LighthouseThresholds: {
+            /** @description A Performance score under this is a breach */
+            performance?: number;
+            /** @description A Accessibility score under this is a breach */
+            accessibility?: number;
+            /** @description A Best Practices score under this is a breach */
+            bestPractices?: number;
+            /** @description A SEO score under this is a breach */
+            seo?: number;
+            /** @description Any score down by more than this many points since the previous run is a breach */
+            maxDrop?: number;
+        };
         Channel: {
             id: number;
             organizationId: number;
@@ -4195,7 +4385,7 @@ export interface components {
         /** @enum {string} */
         ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
         /** @enum {string} */
-        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "test";
+        EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "crawl.down" | "crawl.up" | "lighthouse.down" | "lighthouse.up" | "site.links_broken" | "site.mixed_content" | "site.lighthouse_degraded" | "test";
         ChannelScope: {
             customerId?: number;
             listedOnly: boolean;
@@ -4340,7 +4530,7 @@ export interface components {
         ReportMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             name: string;
             /** @description The host it checks; null: none (a heartbeat: its job pings) */
             target: string | null;
@@ -4385,7 +4575,7 @@ export interface components {
         ReportIncidentMonitor: {
             id: number;
             /** @enum {string} */
-            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+            kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             name: string;
         };
         ReportMailing: {
@@ -4501,7 +4691,7 @@ export interface components {
                      * @description The kind of check it became
                      * @enum {string}
                      */
-                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+                    kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
                     /** @enum {string} */
                     status: "created" | "would-create" | "exists";
                     /** @description null: a dry run */
@@ -4612,7 +4802,7 @@ export interface components {
             channelId: number;
             eventId: string;
             /** @enum {string} */
-            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "test";
+            eventType: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "crawl.down" | "crawl.up" | "lighthouse.down" | "lighthouse.up" | "site.links_broken" | "site.mixed_content" | "site.lighthouse_degraded" | "test";
             /**
              * @description pending: attempts go on (retries on SPEC’s schedule); skipped: the event means nothing to this channel
              * @enum {string}
@@ -4640,7 +4830,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"] | components["schemas"]["BrowserCheck"];
+        Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"] | components["schemas"]["BrowserCheck"] | components["schemas"]["CrawlCheck"] | components["schemas"]["LighthouseCheck"];
         Heartbeat: {
             id: number;
             websiteId: number;
@@ -5092,6 +5282,107 @@ export interface components {
                 [key: string]: string;
             };
         };
+        CrawlCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "crawl";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description How often it runs: hourly, daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "hourly" | "daily" | "weekly";
+            /** @description Where the crawl starts (default: the website's URL) */
+            startUrl?: string;
+            /** @description Pages read for links at most (default and ceiling: the package's maxCrawlPages) */
+            maxPages?: number;
+            /**
+             * @description Clicks from the start page (or a seed URL) to a page crawled; deeper pages are only checked
+             * @default 10
+             */
+            maxDepth: number;
+            /**
+             * @description Host names crawled besides the start URL's (and the host its start page redirects to)
+             * @default []
+             */
+            extraHosts: unknown[];
+            /**
+             * @description URL patterns neither crawled, checked nor reported: `*` is any run of characters, the rest literal, matched against the whole normalized URL (e.g. `https://example.com/private/*`, `*.pdf`)
+             * @default []
+             */
+            ignore: string[];
+            /**
+             * @description Whether links to other hosts are checked too
+             * @default true
+             */
+            checkExternal: boolean;
+            /**
+             * @description Whether the sitemaps (robots.txt `Sitemap:` lines or /sitemap.xml) are read, validated and their URLs crawled
+             * @default true
+             */
+            sitemap: boolean;
+        };
+        LighthouseCheck: {
+            id: number;
+            websiteId: number;
+            /** @constant */
+            kind: "lighthouse";
+            name: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            /**
+             * @description paused while its website is paused or its customer is not monitored
+             * @enum {string}
+             */
+            status: "unknown" | "up" | "down" | "maintenance" | "paused";
+            /** @description When that status began, where known */
+            since: string | null;
+            /** @description What the last failure said */
+            lastCause: string | null;
+            openIncidentId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description How often it runs: daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "daily" | "weekly";
+            /** @description The pages audited, at most 5 (default: the website's URL) */
+            urls?: string[];
+            /**
+             * @description Lighthouse presets each page is audited with: mobile, desktop or both
+             * @default [
+             *       "mobile"
+             *     ]
+             */
+            presets: ("mobile" | "desktop")[];
+            /**
+             * @description Scores (0–100) under which a run raises site.lighthouse_degraded, and maxDrop: points a score may fall since the last run
+             * @default {}
+             */
+            thresholds: components["schemas"]["LighthouseThresholds"];
+        };
         HeartbeatPreview: {
             nextExpectedAt: string[];
         };
@@ -5178,9 +5469,39 @@ export interface components {
             /** @description Until when its files can be read; null: they could not be stored; absent: no file or an older run */
             filesKeptUntil?: string | null;
         };
+        SiteRun: {
+            runId: string;
+            monitorId: number;
+            /**
+             * @description queued: waiting for a worker of its region; running; done: its findings and scores are kept (status and summary here); failed: it could not run (see error) and is tried again later
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed";
+            /** @description Run on request (POST …/run), not on its schedule */
+            requested: boolean;
+            requestedAt: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+            progress: {
+                /** @description What it is doing, in words */
+                stage: string;
+                done: number;
+                /** @description What done counts towards, where known */
+                total: number | null;
+            } | null;
+            /** @description Its verdict, once done */
+            status: ("up" | "degraded" | "down") | null;
+            cause: string | null;
+            /** @description Its result's evidence once done: pages crawled, findings counted, bounds hit; Lighthouse's scores */
+            summary: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Why it could not run (failed) */
+            error: string | null;
+        };
         MonitorResult: {
             /** @enum {string} */
-            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+            kind: "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             monitorId: number;
             region: string;
             /** Format: date-time */
@@ -5212,6 +5533,253 @@ export interface components {
             evidence?: components["schemas"]["JourneyRunEvidence"] | {
                 [key: string]: unknown;
             };
+        };
+        SiteFindingView: (({
+            /** @constant */
+            type: "broken-link";
+            /** @description The link or resource, normalized */
+            url: string;
+            /** @description The final HTTP status (≥ 400), null when there was none */
+            status: number | null;
+            /** @description Why there was no answer, null when there was one */
+            error: {
+                /**
+                 * @description dns: the name does not resolve; timeout; tls: the handshake or certificate failed; connection-refused; connection: reset or unreachable; redirect-loop; too-many-redirects (over 10); invalid-redirect; blocked: the address is one monitoring may not reach (private, loopback, link-local), so it was not requested; protocol: not a valid HTTP answer
+                 * @enum {string}
+                 */
+                code: "dns" | "timeout" | "tls" | "connection-refused" | "connection" | "redirect-loop" | "too-many-redirects" | "invalid-redirect" | "blocked" | "protocol";
+                /** @description What happened, in words */
+                message: string;
+            } | null;
+            /** @description The pages it appears on, the first 20 found */
+            pages: {
+                /** @description The page that names the URL */
+                page: string;
+                /**
+                 * @description The element naming it: a, img, script, link, iframe, …
+                 * @enum {string}
+                 */
+                element: "a" | "area" | "img" | "script" | "link" | "iframe" | "source" | "video" | "audio" | "form" | "object" | "embed";
+                /** @description What a reader sees of it: a link's text or label, an image's alt; null for the rest */
+                text: string | null;
+            }[];
+            /** @description Pages it appears on, all of them */
+            pageCount: number;
+            /** @description It was also given as a seed URL (e.g. from the sitemap) */
+            seeded: boolean;
+            /**
+             * Format: date-time
+             * @description When a crawl first found it (carried over while it stays open)
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When a crawl last found it
+             */
+            lastSeenAt: string;
+        } | {
+            /** @constant */
+            type: "mixed-content";
+            /** @description The http: resource, normalized */
+            url: string;
+            /**
+             * @description active: a script, stylesheet, frame, plugin or form post (browsers block it); passive: an image, media or icon (the padlock breaks)
+             * @enum {string}
+             */
+            category: "active" | "passive";
+            /** @description The pages it appears on, the first 20 found */
+            pages: {
+                /** @description The page that names the URL */
+                page: string;
+                /**
+                 * @description The element naming it: a, img, script, link, iframe, …
+                 * @enum {string}
+                 */
+                element: "a" | "area" | "img" | "script" | "link" | "iframe" | "source" | "video" | "audio" | "form" | "object" | "embed";
+                /** @description What a reader sees of it: a link's text or label, an image's alt; null for the rest */
+                text: string | null;
+            }[];
+            /** @description Pages it appears on, all of them */
+            pageCount: number;
+            /**
+             * Format: date-time
+             * @description When a crawl first found it (carried over while it stays open)
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When a crawl last found it
+             */
+            lastSeenAt: string;
+        }) | components["schemas"]["SitemapFinding"]) & {
+            /** @enum {string} */
+            state: "open" | "fixed";
+            /** @description When a crawl found it gone (fixed findings) */
+            fixedAt: string | null;
+        };
+        SitemapFinding: {
+            /**
+             * @description SITEMAP_NOT_FOUND: no `Sitemap:` line in robots.txt and no /sitemap.xml; UNREACHABLE: no answer (DNS, connection, TLS, timeout, redirects); BLOCKED: the address guard refused its address; HTTP_ERROR: answered 4xx/5xx; NOT_WELL_FORMED, NOT_UTF8: not readable XML; WRONG_ROOT, WRONG_NAMESPACE, UNKNOWN_ELEMENT, REPEATED_ELEMENT, MISSING_LOC, EMPTY_SITEMAP: not the sitemaps.org schema; INVALID_LOC, LOC_TOO_LONG, LOC_OTHER_HOST, INVALID_LASTMOD, FUTURE_LASTMOD, INVALID_CHANGEFREQ, INVALID_PRIORITY: an entry’s value; TOO_MANY_URLS, FILE_TOO_LARGE: over the protocol’s 50,000 entries or 50 MB a file; NESTED_INDEX: an index listing an index
+             * @enum {string}
+             */
+            code: "SITEMAP_NOT_FOUND" | "UNREACHABLE" | "BLOCKED" | "HTTP_ERROR" | "NOT_WELL_FORMED" | "NOT_UTF8" | "WRONG_ROOT" | "WRONG_NAMESPACE" | "UNKNOWN_ELEMENT" | "REPEATED_ELEMENT" | "MISSING_LOC" | "EMPTY_SITEMAP" | "INVALID_LOC" | "LOC_TOO_LONG" | "LOC_OTHER_HOST" | "INVALID_LASTMOD" | "FUTURE_LASTMOD" | "INVALID_CHANGEFREQ" | "INVALID_PRIORITY" | "TOO_MANY_URLS" | "FILE_TOO_LARGE" | "NESTED_INDEX";
+            /** @description What is wrong, in words */
+            message: string;
+            /** @description Line in the file, from 1; null: not a position in a file */
+            line: number | null;
+            /** @description Column in the line, from 1; null: not known */
+            column: number | null;
+            /** @description Which `<url>` or `<sitemap>` of the file, from 1; null: not in an entry */
+            entry: number | null;
+            /** @constant */
+            type: "sitemap";
+            /** @description The sitemap file (or robots.txt, or the site) */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When a crawl first found it (carried over while it stays open)
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When a crawl last found it
+             */
+            lastSeenAt: string;
+        };
+        LighthouseRunView: {
+            /** @description The run’s id, 24 hexadecimal digits */
+            runId: string;
+            /** Format: date-time */
+            at: string;
+            url: string;
+            /**
+             * @description Lighthouse’s preset: mobile (a mid-range phone on a slow 4G link, simulated) or desktop (a desktop screen on a fast link)
+             * @enum {string}
+             */
+            preset: "mobile" | "desktop";
+            /** @enum {string} */
+            outcome: "completed" | "failed" | "deadline" | "cancelled";
+            error: string | null;
+            figures: components["schemas"]["LighthouseFigures"] | null;
+            breaches: components["schemas"]["LighthouseBreaches"] | null;
+            /** @description Its full Lighthouse HTML report (null: not kept) */
+            reportUrl: string | null;
+            /** @description What the kept report left out, and why */
+            reportNote: string | null;
+        };
+        /** @description What one Lighthouse run measured */
+        LighthouseFigures: {
+            lighthouseVersion: string;
+            /**
+             * @description Lighthouse’s preset: mobile (a mid-range phone on a slow 4G link, simulated) or desktop (a desktop screen on a fast link)
+             * @enum {string}
+             */
+            preset: "mobile" | "desktop";
+            requestedUrl: string;
+            /** @description The page Lighthouse ended on, after redirects */
+            finalUrl: string;
+            /**
+             * Format: date-time
+             * @description When Lighthouse loaded the page
+             */
+            fetchedAt: string;
+            scores: components["schemas"]["LighthouseScores"];
+            metrics: components["schemas"]["LighthouseMetrics"];
+            /** @description The audits that cost points, most points first (at most 50) */
+            auditsLost: components["schemas"]["LighthouseAuditLost"][];
+            /** @description Lighthouse’s warnings about the run itself (e.g. the page loaded too slowly) */
+            runWarnings: string[];
+            /** @description Why Lighthouse could not audit the page (e.g. NO_FCP); null: it could */
+            runtimeError: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        LighthouseScores: {
+            /** @description Performance, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            performance: number | null;
+            /** @description Accessibility, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            accessibility: number | null;
+            /** @description Best Practices, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            bestPractices: number | null;
+            /** @description SEO, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            seo: number | null;
+        };
+        /** @description Lab metrics of the run, under the preset’s simulated device and network */
+        LighthouseMetrics: {
+            /** @description Largest Contentful Paint, in milliseconds; null: Lighthouse could not measure it in this run */
+            lcpMs: number | null;
+            /** @description Cumulative Layout Shift (unitless); null: Lighthouse could not measure it in this run */
+            cls: number | null;
+            /** @description Total Blocking Time, in milliseconds; null: Lighthouse could not measure it in this run */
+            tbtMs: number | null;
+            /** @description First Contentful Paint, in milliseconds; null: Lighthouse could not measure it in this run */
+            fcpMs: number | null;
+            /** @description Speed Index, in milliseconds; null: Lighthouse could not measure it in this run */
+            speedIndexMs: number | null;
+        };
+        /** @description An audit that cost its category points */
+        LighthouseAuditLost: {
+            /**
+             * @description A Lighthouse category: performance, accessibility, bestPractices (Best Practices) or seo
+             * @enum {string}
+             */
+            category: "performance" | "accessibility" | "bestPractices" | "seo";
+            /** @description Lighthouse’s audit id, e.g. image-alt */
+            id: string;
+            /** @description The audit’s title as the run’s report words it */
+            title: string;
+            /** @description The audit’s own score, 0–100 */
+            score: number;
+            /** @description Its share of the category’s score (its weight over theirs) */
+            weight: number;
+            /** @description Category points it cost: its share × what it missed of full marks × 100 */
+            pointsLost: number;
+        };
+        /** @description Which thresholds a run breached; all empty: none */
+        LighthouseBreaches: {
+            /** @description Scores under their minimum */
+            under: {
+                /**
+                 * @description A Lighthouse category: performance, accessibility, bestPractices (Best Practices) or seo
+                 * @enum {string}
+                 */
+                category: "performance" | "accessibility" | "bestPractices" | "seo";
+                score: number;
+                minimum: number;
+            }[];
+            /** @description Scores down by more than maxDrop since the previous run */
+            dropped: {
+                /**
+                 * @description A Lighthouse category: performance, accessibility, bestPractices (Best Practices) or seo
+                 * @enum {string}
+                 */
+                category: "performance" | "accessibility" | "bestPractices" | "seo";
+                score: number;
+                previous: number;
+                /** @description Points down since the previous run */
+                drop: number;
+            }[];
+            /** @description The audits that cost the breached categories most points in this run (at most 5) */
+            auditsLost: {
+                /**
+                 * @description A Lighthouse category: performance, accessibility, bestPractices (Best Practices) or seo
+                 * @enum {string}
+                 */
+                category: "performance" | "accessibility" | "bestPractices" | "seo";
+                /** @description Lighthouse’s audit id, e.g. image-alt */
+                id: string;
+                /** @description The audit’s title as the run’s report words it */
+                title: string;
+                /** @description The audit’s own score, 0–100 */
+                score: number;
+                /** @description Its share of the category’s score (its weight over theirs) */
+                weight: number;
+                /** @description Category points it cost: its share × what it missed of full marks × 100 */
+                pointsLost: number;
+                /** @description What it cost in the previous run (0: nothing); null: no previous run */
+                previousPointsLost: number | null;
+            }[];
         };
         PingAccepted: {
             /** @constant */
@@ -5447,6 +6015,8 @@ export interface components {
             mailServerChecks?: boolean;
             apiFlows?: boolean;
             browserChecks?: boolean;
+            siteCrawl?: boolean;
+            lighthouse?: boolean;
         };
         PackageLimitsInput: {
             /** @description Websites per customer */
@@ -5468,6 +6038,16 @@ export interface components {
             maxBrowserJourneysPerWebsite?: number;
             /** @description The shortest interval of a browser journey (each run is seconds of a browser) */
             minBrowserIntervalSeconds?: number;
+            /** @description Site crawls (kind crawl) per website */
+            maxCrawlsPerWebsite?: number;
+            /** @description Pages one crawl reads for links at most */
+            maxCrawlPages?: number;
+            /** @description Crawl runs per website a day, scheduled and on request (hourly is 24) */
+            maxCrawlsPerDay?: number;
+            /** @description Lighthouse checks (kind lighthouse) per website */
+            maxLighthouseChecksPerWebsite?: number;
+            /** @description Lighthouse runs per website a day (each page and preset is one), scheduled and on request */
+            maxLighthouseRunsPerDay?: number;
         };
         PackageAlertingInput: {
             /** @description Consecutive failed checks before down */
@@ -6049,7 +6629,7 @@ export interface components {
              */
             timeoutSeconds: number;
         };
-        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"] | components["schemas"]["ApiFlowCheckCreate"] | components["schemas"]["BrowserCheckCreate"];
+        MonitorCreate: components["schemas"]["HeartbeatMonitorCreate"] | components["schemas"]["DnsMonitorCreate"] | components["schemas"]["PortMonitorCreate"] | components["schemas"]["IcmpCheckCreate"] | components["schemas"]["UdpCheckCreate"] | components["schemas"]["GrpcCheckCreate"] | components["schemas"]["WebsocketCheckCreate"] | components["schemas"]["SmtpCheckCreate"] | components["schemas"]["ImapCheckCreate"] | components["schemas"]["Pop3CheckCreate"] | components["schemas"]["ApiFlowCheckCreate"] | components["schemas"]["BrowserCheckCreate"] | components["schemas"]["CrawlCheckCreate"] | components["schemas"]["LighthouseCheckCreate"];
         HeartbeatMonitorCreate: {
             name: string;
             schedule: components["schemas"]["HeartbeatScheduleInput"];
@@ -6795,6 +7375,93 @@ export interface components {
             timeoutMs?: number;
             /** @default false */
             fullPage: boolean;
+        };
+        /** @description Crawls the website on a `schedule` (hourly, daily, weekly) from its URL within its host (and `extraHosts`), following links and its sitemaps’ URLs up to `maxPages` (the package’s maxCrawlPages) and `maxDepth`, honouring robots.txt for the user agent `webmon` and a politeness limit (4 requests at once, 8 a second per host), every request through the SSRF guard. Every link and resource on the pages read (a, img/srcset, script, link, iframe, source, video/audio, form action) is checked once (HEAD, then GET where HEAD is refused), other hosts’ too unless `checkExternal` is false; URLs matching `ignore` are skipped. Findings — broken links (≥ 400, DNS, timeout, TLS, a redirect loop or a chain over 10) with the pages they appear on, mixed content (http: on https: pages, active or passive), sitemap errors — are kept across crawls at GET /api/monitors/{id}/findings; new ones raise `site.links_broken` and `site.mixed_content`. A crawl whose start page does not answer is down and changes no finding. Checked from one region. Package feature `siteCrawl`, limits `maxCrawlsPerWebsite`, `maxCrawlPages` and `maxCrawlsPerDay`. */
+        CrawlCheckCreate: {
+            /** @constant */
+            kind: "crawl";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /** @description Seconds between checks (at least the package minimum) */
+            intervalSeconds?: number;
+            /** @description Seconds one check may take */
+            timeoutSeconds?: number;
+            /**
+             * @description How often it runs: hourly, daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "hourly" | "daily" | "weekly";
+            /** @description Where the crawl starts (default: the website's URL) */
+            startUrl?: string;
+            /** @description Pages read for links at most (default and ceiling: the package's maxCrawlPages) */
+            maxPages?: number;
+            /**
+             * @description Clicks from the start page (or a seed URL) to a page crawled; deeper pages are only checked
+             * @default 10
+             */
+            maxDepth: number;
+            /** @description Host names crawled besides the start URL's (and the host its start page redirects to) */
+            extraHosts?: string[];
+            /**
+             * @description URL patterns neither crawled, checked nor reported: `*` is any run of characters, the rest literal, matched against the whole normalized URL (e.g. `https://example.com/private/*`, `*.pdf`)
+             * @default []
+             */
+            ignore: string[];
+            /**
+             * @description Whether links to other hosts are checked too
+             * @default true
+             */
+            checkExternal: boolean;
+            /**
+             * @description Whether the sitemaps (robots.txt `Sitemap:` lines or /sitemap.xml) are read, validated and their URLs crawled
+             * @default true
+             */
+            sitemap: boolean;
+        };
+        /** @description Audits the website’s pages (`urls`, default its URL) with Lighthouse in Debian’s Chromium on a `schedule` (daily, weekly), with the `presets` given (mobile, desktop), every request of the page through the SSRF guard. Each run’s scores (performance, accessibility, best practices, SEO) and lab metrics (LCP, CLS, TBT, FCP, Speed Index) are kept as history at GET /api/monitors/{id}/lighthouse and its full HTML report at …/lighthouse/{runId}/report.html; a score under its `thresholds` minimum or down by more than `thresholds.maxDrop` since the last run raises `site.lighthouse_degraded`, naming the scores and the audits that cost most. A check none of whose runs could audit its page is down. Checked from one region. Package feature `lighthouse`, limits `maxLighthouseChecksPerWebsite` and `maxLighthouseRunsPerDay` (each page and preset is a run). */
+        LighthouseCheckCreate: {
+            /** @constant */
+            kind: "lighthouse";
+            /** @description What people call it (default: from its target, e.g. 'SMTP mx.example:587') */
+            name?: string;
+            /** @description Seconds between checks (at least the package minimum) */
+            intervalSeconds?: number;
+            /** @description Seconds one check may take */
+            timeoutSeconds?: number;
+            /**
+             * @description How often it runs: daily, weekly (its interval follows; not sent as intervalSeconds)
+             * @default daily
+             * @enum {string}
+             */
+            schedule: "daily" | "weekly";
+            /** @description The pages audited, at most 5 (default: the website's URL) */
+            urls?: string[];
+            /**
+             * @description Lighthouse presets each page is audited with: mobile, desktop or both
+             * @default [
+             *       "mobile"
+             *     ]
+             */
+            presets: ("mobile" | "desktop")[];
+            /**
+             * @description Scores (0–100) under which a run raises site.lighthouse_degraded, and maxDrop: points a score may fall since the last run
+             * @default {}
+             */
+            thresholds: components["schemas"]["LighthouseThresholdsInput"];
+        };
+        /** @description When a website’s Lighthouse run raises site.lighthouse_degraded; absent fields never breach */
+        LighthouseThresholdsInput: {
+            /** @description A Performance score under this is a breach */
+            performance?: number;
+            /** @description A Accessibility score under this is a breach */
+            accessibility?: number;
+            /** @description A Best Practices score under this is a breach */
+            bestPractices?: number;
+            /** @description A SEO score under this is a breach */
+            seo?: number;
+            /** @description Any score down by more than this many points since the previous run is a breach */
+            maxDrop?: number;
         };
         /** @description name, intervalSeconds, timeoutSeconds and the fields of the check’s kind; unknown fields are refused */
         ProbeCheckUpdate: {
@@ -12480,7 +13147,7 @@ export interface operations {
                 to?: string;
                 limit?: number;
                 cursor?: string;
-                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser";
+                kind?: "http" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
                 monitorId?: number;
             };
             header?: never;
@@ -19299,6 +19966,17 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorRun"];
                 };
             };
+            /** @description A crawl’s or Lighthouse check’s run, queued (or the one already queued or running) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRun"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             400: {
                 headers: {
@@ -20789,6 +21467,471 @@ export interface operations {
             };
             /** @description Body is not application/json */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSiteRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description The run’s id, 24 hexadecimal digits */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRun"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSiteFindings: {
+        parameters: {
+            query?: {
+                type?: "broken-link" | "mixed-content" | "sitemap";
+                state?: "open" | "fixed";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SiteFindingView"][];
+                        /** @description Findings matching, beyond `limit` too */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLighthouseRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LighthouseRunView"][];
+                    };
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLighthouseReport: {
+        parameters: {
+            query?: {
+                /** @description Which page and preset of the check's run (from 1, as its history lists them) */
+                run?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+                /** @description The run’s id, 24 hexadecimal digits */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

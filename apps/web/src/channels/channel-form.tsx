@@ -50,6 +50,13 @@ const EVENT_LABELS: Record<EventKind, string> = {
   'api-flow.up': 'API flow passing again',
   'browser.down': 'Browser journey failing at a step',
   'browser.up': 'Browser journey passing again',
+  'crawl.down': 'Site crawl cannot reach the site',
+  'crawl.up': 'Site crawl reaching the site again',
+  'lighthouse.down': 'Lighthouse cannot test the page',
+  'lighthouse.up': 'Lighthouse testing the page again',
+  'site.links_broken': 'New broken links found',
+  'site.mixed_content': 'New mixed content found',
+  'site.lighthouse_degraded': 'Lighthouse scores under their thresholds',
   test: 'Test sends',
 };
 

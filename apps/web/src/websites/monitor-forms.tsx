@@ -20,6 +20,8 @@ export const NOUN: Record<Kind, string> = {
   pop3: 'POP3 check',
   'api-flow': 'API flow',
   browser: 'browser journey',
+  crawl: 'site crawl',
+  lighthouse: 'Lighthouse check',
 };
 /** …and as a label: "Ping check" (a name such as gRPC keeps its own case). */
 export const KIND_NAME = Object.fromEntries(

@@ -49,6 +49,16 @@ export function DayUptime({
  * A monitor's "Run it now" (editors only), how that run ended and its evidence drawn by
  * `children`; `running` is said while it runs.
  */
+type RunAnswer = NonNullable<
+  Awaited<ReturnType<typeof api.POST<'/api/monitors/{id}/run', { params: { path: { id: number } } }>>>['data']
+>;
+
+/** A run on request in words: what a check found, or that a crawl's or Lighthouse's run was started. */
+export function runNowText(data: RunAnswer): string {
+  if (!('durationMs' in data)) return `Run ${data.state}: its progress shows under Site health`;
+  return `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`;
+}
+
 export function RunNow<Evidence>({
   monitor,
   running,
@@ -68,10 +78,7 @@ export function RunNow<Evidence>({
     );
     setTrial(
       data
-        ? {
-            text: `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`,
-            evidence: data.evidence as Evidence,
-          }
+        ? { text: runNowText(data), evidence: 'evidence' in data ? (data.evidence as Evidence) : null }
         : { text: problemText(error), evidence: null },
     );
   };

@@ -16,6 +16,7 @@ import {
   seconds,
   toNumber,
 } from './monitor-forms.js';
+import { runNowText } from './monitor-runs.js';
 import { initialText, type KindField, kindFields, sentValue } from './probe-kind-fields.js';
 import type { ProbeCheck, ProbeKind } from './probe-kinds.js';
 
@@ -234,11 +235,7 @@ export function ProbeDetails({
       api.POST('/api/monitors/{id}/run', { params: { path: { id: c.id } } }),
       monitorKeys.one(c.id),
     );
-    setTrial(
-      data
-        ? `Run now: ${data.status}${data.cause ? ` (${data.cause})` : ''} in ${Math.round(data.durationMs)} ms`
-        : problemText(error),
-    );
+    setTrial(data ? runNowText(data) : problemText(error));
   };
   const latest = useMonitorLatest(c.id, c.updatedAt, pollMs);
   const uptime = useMonitorUptime(c.id, c.updatedAt, pollMs);
