@@ -180,6 +180,21 @@ interface Playing {
   mask: (text: string) => string;
 }
 
+/**
+ * Playwright's client can fail a new context with "Object with guid artifact@… was not bound in
+ * the connection" when a message about a context just closed (a run given up at its deadline, its
+ * trace's artifact gone) is read as the answer comes (microsoft/playwright#22210): nothing of this
+ * run is at fault, so it is asked once more.
+ */
+async function newContext(browser: Browser, options: Parameters<Browser['newContext']>[0]) {
+  try {
+    return await browser.newContext(options);
+  } catch (error) {
+    if (!/was not bound in the connection/.test(errorMessage(error))) throw error;
+    return browser.newContext(options);
+  }
+}
+
 /** The run itself (`runJourney`): never rejects, whatever the browser does. */
 async function play(
   browser: Browser,
@@ -193,7 +208,7 @@ async function play(
   let context: BrowserContext | null = null;
   const tracing = input.trace ?? true;
   try {
-    context = await browser.newContext(contextOptions(journey, proxy));
+    context = await newContext(browser, contextOptions(journey, proxy));
     progress.context = context;
     if (progress.givenUp) return;
     await sendExtraHeadersToOrigin(context, journey);

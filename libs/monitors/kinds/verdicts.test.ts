@@ -242,6 +242,8 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       icmp: 'slow',
       'api-flow': 'slow',
       browser: 'browser',
+      crawl: 'site',
+      lighthouse: 'site',
     });
     // The kinds stored with their fields in `settings`: port keeps its own at the top of its document.
     expect(Object.keys(PROBE_KINDS)).toEqual([
@@ -254,6 +256,8 @@ describe('each kind’s verdict is pure: observation and settings in, up / degra
       'pop3',
       'api-flow',
       'browser',
+      'crawl',
+      'lighthouse',
     ]);
     // HTTP is the website itself: in every package, one per website.
     expect(MONITOR_KINDS.http).toMatchObject({ feature: null, limit: null });

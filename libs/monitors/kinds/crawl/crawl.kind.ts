@@ -31,7 +31,7 @@ const crawlFields = {
       'Whether the sitemaps (robots.txt `Sitemap:` lines or /sitemap.xml) are read, validated and their URLs crawled',
     ),
 };
-const crawlKindSettings = z.object(crawlFields);
+const crawlKindSettings = z.strictObject(crawlFields);
 type CrawlKindSettings = z.output<typeof crawlKindSettings>;
 
 const startOf = (s: CrawlKindSettings) => s.startUrl ?? '';
@@ -89,7 +89,7 @@ export const crawlKind = defineProbeKind({
       ? await readSitemaps(startOf(s), {
           probe: context.probe,
           now: startedAt,
-          deadlineMs: Math.max(1, (deadlineAt - Date.now()) * SITEMAP_SHARE),
+          deadlineMs: Math.max(1, Math.floor((deadlineAt - Date.now()) * SITEMAP_SHARE)),
           maxUrlsKept: MAX_SEEDS,
           ...(context.signal ? { signal: context.signal } : {}),
         })

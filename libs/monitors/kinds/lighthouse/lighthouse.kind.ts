@@ -40,7 +40,7 @@ const lighthouseFields = {
       'Scores (0–100) under which a run raises site.lighthouse_degraded, and maxDrop: points a score may fall since the last run',
     ),
 };
-const lighthouseKindSettings = z.object(lighthouseFields);
+const lighthouseKindSettings = z.strictObject(lighthouseFields);
 type LighthouseKindSettings = z.output<typeof lighthouseKindSettings>;
 
 const pagesOf = (s: LighthouseKindSettings) => s.urls ?? [];
