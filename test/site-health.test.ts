@@ -254,6 +254,26 @@ describe('site health through the engine: a crawl monitor’s findings, runs on 
       headers: { cookie: ownClient },
     });
     expect([403, 404]).toContain(run.status);
+    // The organization's overview: the site's crawl as it stands, the client's own customer only.
+    const overview = (
+      await get<{ items: Array<{ website: { id: number }; crawl: Record<string, unknown> }> }>(
+        '/api/site-health?sort=brokenLinks',
+      )
+    ).body.items;
+    expect(overview).toHaveLength(1);
+    expect(overview[0]).toMatchObject({
+      website: { id: websiteId },
+      crawl: { monitorId: crawlId, brokenLinks: 2, mixedContent: 2, activeMixedContent: 1, sitemapErrors: 1 },
+      lighthouse: null,
+    });
+    const ownOverview = await fetch(`${stack.api.api.url}/api/site-health`, {
+      headers: { cookie: ownClient },
+    });
+    expect(((await ownOverview.json()) as { items: unknown[] }).items).toHaveLength(1);
+    const otherOverview = await fetch(`${stack.api.api.url}/api/site-health`, {
+      headers: { cookie: otherClient },
+    });
+    expect(((await otherOverview.json()) as { items: unknown[] }).items).toEqual([]);
     const stranger = await stack.api.createOrganization(['admin']);
     const unknown = await stack.api.request('GET', path, { token: stranger.token });
     expect(unknown.status).toBe(404);

@@ -4,6 +4,7 @@ import { tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { loadCustomerWithPackage } from '../../libs/customers/index.js';
 import type { OverviewStreams } from '../../libs/dashboard/index.js';
+import { DomainError } from '../../libs/errors/index.js';
 import { OrganizationShare } from '../../libs/fair-share/index.js';
 import { limitedPerAddress, type Route } from '../../libs/http/index.js';
 import { CheckFeed, listedStatuses } from '../../libs/monitoring/index.js';
@@ -225,6 +226,12 @@ export function composeRoutes(deps: {
     ...monitorRoutes({ service: monitorService, repository: monitorRepository }),
     ...siteHealthRoutes({
       service: monitorService,
+      summaries: services.siteHealthSummaries,
+      website: (organizationId, id) =>
+        services.websites.get(organizationId, String(id)).catch((error: unknown) => {
+          if (error instanceof DomainError && error.kind === 'not-found') return null;
+          throw error;
+        }),
       findings: services.siteFindings,
       lighthouse: services.lighthouseHistory,
       artifacts: services.runArtifacts,

@@ -34,6 +34,7 @@ import {
   LighthouseHistory,
   SiteFindings,
   SiteHealthRecorder,
+  SiteHealthSummaries,
   SiteRunBoard,
 } from '../../libs/site-health/index.js';
 import {
@@ -161,7 +162,12 @@ export function composeApi(deps: ApiDeps) {
   const runArtifacts = new RunArtifacts(db);
   const siteFindings = new SiteFindings(db);
   const lighthouseHistory = new LighthouseHistory(db);
-  const siteHealth = new SiteHealthRecorder({ findings: siteFindings, lighthouse: lighthouseHistory });
+  const siteHealthSummaries = new SiteHealthSummaries(db);
+  const siteHealth = new SiteHealthRecorder({
+    findings: siteFindings,
+    lighthouse: lighthouseHistory,
+    summaries: siteHealthSummaries,
+  });
   // A journey run on request plays here, one at a time (the workers play the scheduled ones).
   const journeys = new JourneyBrowser({
     executablePath: config.CHROMIUM_PATH,
@@ -280,6 +286,7 @@ export function composeApi(deps: ApiDeps) {
     /** Crawls' findings and Lighthouse's history. */
     siteFindings,
     lighthouseHistory,
+    siteHealthSummaries,
     logos,
     reportSources: reports.sources,
     reportPrinter: reports.printer,

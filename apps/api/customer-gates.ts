@@ -51,6 +51,7 @@ export function customerCallerRoutes(deps: {
   );
   routes.set('/api/websites', narrowedToCustomer);
   routes.set('/api/websites/summaries', narrowedToCustomer);
+  routes.set('/api/site-health', narrowedToCustomer);
   // The overview and its live stream answer a client user its customer's websites only (by its auth).
   routes.set('/api/dashboard/websites', always);
   routes.set('/api/dashboard/websites/stream', always);

@@ -55,6 +55,7 @@ import {
   LighthouseHistory,
   SiteFindings,
   SiteHealthRecorder,
+  SiteHealthSummaries,
   SiteRunBoard,
 } from '../../libs/site-health/index.js';
 import { startFleetWatcher, WebsiteCache, type WebsiteDocument } from '../../libs/websites/index.js';
@@ -219,6 +220,7 @@ export async function startWorker(
   const siteHealth = new SiteHealthRecorder({
     findings: new SiteFindings(mongo.db),
     lighthouse: new LighthouseHistory(mongo.db),
+    summaries: new SiteHealthSummaries(mongo.db),
   });
   const housekeeping = startHousekeeping({ services, monitorRepository, runArtifacts, siteHealth, logger });
   const rollups = new RollupRecorder(services.rollups, {

@@ -16,7 +16,7 @@ import { channelIndexes } from '../notifications/index.js';
 import { packageIndexes } from '../packages/index.js';
 import { invitationIndexes, userIndexes } from '../people/index.js';
 import { reportMailingIndexes } from '../reports/index.js';
-import { lighthouseRunIndexes, siteFindingIndexes } from '../site-health/index.js';
+import { lighthouseRunIndexes, siteFindingIndexes, siteHealthSummaryIndexes } from '../site-health/index.js';
 import { statusPageIndexes } from '../status-pages/index.js';
 import { websiteIndexes } from '../websites/index.js';
 import { storedNamesCleaning } from './stored-names.js';
@@ -40,6 +40,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   runArtifactIndexes,
   siteFindingIndexes,
   lighthouseRunIndexes,
+  siteHealthSummaryIndexes,
   eventIndexes,
   maintenanceWindowIndexes,
   channelIndexes,

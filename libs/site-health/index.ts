@@ -33,5 +33,15 @@ export {
   siteFindingIndexes,
 } from './site-findings.repository.js';
 export { lighthouseReportName, SiteHealthRecorder, siteHealthEventKinds } from './site-health-recorder.js';
+export {
+  type CrawlStanding,
+  crawlStandingSchema,
+  type LighthouseStanding,
+  lighthouseStandingSchema,
+  SITE_HEALTH_SUMMARIES,
+  SiteHealthSummaries,
+  type SiteHealthSummary,
+  siteHealthSummaryIndexes,
+} from './site-health-summaries.js';
 export type { SiteRun } from './site-run.js';
 export { SITE_RUN_STATES, SiteRunBoard, type SiteRunView, siteRunViewSchema } from './site-run-board.js';

@@ -4,6 +4,7 @@ import type { LighthouseHistory, LighthouseRunRecord } from './lighthouse-histor
 import { judgeLighthouseRuns } from './lighthouse-news.js';
 import { compareFindings, crawlNews } from './site-findings.js';
 import type { FindingOwner, SiteFindings } from './site-findings.repository.js';
+import type { SiteHealthSummaries } from './site-health-summaries.js';
 import type { SiteRun } from './site-run.js';
 
 const DAY_MS = 86_400_000;
@@ -17,7 +18,13 @@ export const lighthouseReportName = (index: number) => `run-${index + 1}`;
  * their thresholds and the last scored run (kept as history). Null: nothing new to tell.
  */
 export class SiteHealthRecorder {
-  constructor(private readonly stores: { findings: SiteFindings; lighthouse: LighthouseHistory }) {}
+  constructor(
+    private readonly stores: {
+      findings: SiteFindings;
+      lighthouse: LighthouseHistory;
+      summaries: SiteHealthSummaries;
+    },
+  ) {}
 
   async record(
     owner: FindingOwner,
@@ -33,6 +40,24 @@ export class SiteHealthRecorder {
         retentionDays: options.retentionDays,
       });
       news = crawlNews(run.runId, comparison);
+      const open = [...comparison.opened, ...comparison.stillOpen, ...comparison.untouched];
+      const counted = (type: string, category?: string) =>
+        open.filter((f) => f.type === type && (!category || ('category' in f && f.category === category)))
+          .length;
+      await this.stores.summaries.write({
+        ...owner,
+        kind: 'crawl',
+        crawl: {
+          at: options.at.toISOString(),
+          outcome: run.crawl.result.report.outcome,
+          pagesCrawled: run.crawl.result.report.pages.length,
+          brokenLinks: counted('broken-link'),
+          mixedContent: counted('mixed-content'),
+          activeMixedContent: counted('mixed-content', 'active'),
+          sitemapErrors: counted('sitemap'),
+        },
+        lighthouse: null,
+      });
     }
     if (run.lighthouse) {
       const last = await this.stores.lighthouse.lastScored(owner);
@@ -58,6 +83,29 @@ export class SiteHealthRecorder {
         retainUntil,
       }));
       await this.stores.lighthouse.add(records);
+      // Each page and preset's newest scores: this run's where it scored, else the last ones.
+      const standing = new Map(
+        [...last, ...records.filter((record) => record.figures !== null)]
+          .sort((a, b) => a.at.getTime() - b.at.getTime())
+          .map((record) => [`${record.url} ${record.preset}`, record]),
+      );
+      await this.stores.summaries.write({
+        ...owner,
+        kind: 'lighthouse',
+        crawl: null,
+        lighthouse: [...standing.values()].flatMap((record) =>
+          record.figures
+            ? [
+                {
+                  url: record.url,
+                  preset: record.preset,
+                  at: record.at.toISOString(),
+                  scores: record.figures.scores,
+                },
+              ]
+            : [],
+        ),
+      });
       news = {
         ...(news ?? {
           runId: run.runId,
@@ -77,6 +125,7 @@ export class SiteHealthRecorder {
   async forget(owner: { organizationId: number; monitorId: number }): Promise<void> {
     await this.stores.findings.forget(owner);
     await this.stores.lighthouse.forget(owner);
+    await this.stores.summaries.forget(owner);
   }
 
   /** Fixed findings and Lighthouse runs past their retention. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { notFound } from '../../../libs/errors/index.js';
 import { defineRoute, type Route, setContentSecurityPolicy } from '../../../libs/http/index.js';
+import type { LighthouseCategory } from '../../../libs/lighthouse/index.js';
 import {
   lighthouseBreachesSchema,
   lighthouseFiguresSchema,
@@ -13,13 +14,18 @@ import {
   type RunArtifacts,
 } from '../../../libs/monitors/index.js';
 import {
+  crawlStandingSchema,
   FINDING_STATES,
   FINDING_TYPES,
   type LighthouseHistory,
+  type LighthouseStanding,
+  lighthouseStandingSchema,
   type SiteFindings,
+  type SiteHealthSummaries,
   siteFindingSchema,
   siteRunViewSchema,
 } from '../../../libs/site-health/index.js';
+import type { WebsiteDocument } from '../../../libs/websites/index.js';
 import { idParams } from './monitor-views.js';
 
 const runId = z
@@ -52,6 +58,8 @@ const lighthouseRunView = z
   })
   .meta({ id: 'LighthouseRunView' });
 
+const COUNT_SORTS = new Set<string>(['brokenLinks', 'mixedContent', 'sitemapErrors']);
+
 /** A Lighthouse check's report among its run's files: `run-<n>`, n its page and preset's place from 1. */
 const reportQuery = z.strictObject({
   run: z.coerce
@@ -73,14 +81,110 @@ const REPORT_POLICY = [
   'font-src data:',
 ];
 
+const SORTS = [
+  'brokenLinks',
+  'mixedContent',
+  'sitemapErrors',
+  'performance',
+  'accessibility',
+  'bestPractices',
+  'seo',
+  'name',
+] as const;
+
+const overviewItem = z
+  .object({
+    website: z.object({
+      id: z.number().int(),
+      publicId: z.string(),
+      name: z.string(),
+      url: z.string(),
+      customerId: z.number().int(),
+    }),
+    crawl: crawlStandingSchema
+      .extend({ monitorId: z.number().int() })
+      .nullable()
+      .describe('Its crawl’s last run (null: no crawl)'),
+    lighthouse: z
+      .object({ monitorId: z.number().int(), pages: lighthouseStandingSchema })
+      .nullable()
+      .describe('Its Lighthouse check’s last scores per page and preset (null: none)'),
+  })
+  .meta({ id: 'SiteHealthOverviewItem' });
+
+/** The lowest of a website's last scores in a category (its worst page and preset), null when none. */
+const lowest = (pages: LighthouseStanding, category: LighthouseCategory) => {
+  const scores = pages.flatMap((page) => (page.scores[category] === null ? [] : [page.scores[category]]));
+  return scores.length > 0 ? Math.min(...scores) : null;
+};
+
 export function siteHealthRoutes(deps: {
   service: MonitorService;
+  summaries: Pick<SiteHealthSummaries, 'list'>;
+  website(organizationId: number, id: number): Promise<WebsiteDocument | null>;
   findings: Pick<SiteFindings, 'list'>;
   lighthouse: Pick<LighthouseHistory, 'list'>;
   artifacts: Pick<RunArtifacts, 'read'>;
 }): Route[] {
   const { service } = deps;
   return [
+    defineRoute({
+      method: 'get',
+      path: '/api/site-health',
+      operationId: 'getSiteHealthOverview',
+      summary:
+        'Every website’s site health: open broken links, mixed content, sitemap errors and Lighthouse scores',
+      description:
+        'One item per website with a crawl or a Lighthouse check, from their last runs; `sort` by a count (most first) or a score (its worst page and preset, lowest first) unless `order` says otherwise; websites without the figure last. A client user sees its own customer’s websites.',
+      tags: ['Site health'],
+      access: 'read',
+      query: z.strictObject({
+        customerId: z.coerce.number().int().positive().optional(),
+        sort: z.enum(SORTS).default('brokenLinks'),
+        order: z
+          .enum(['asc', 'desc'])
+          .optional()
+          .describe('Default: counts most first, scores lowest first, names A–Z'),
+      }),
+      success: { status: 200, description: 'Sorted', schema: z.object({ items: z.array(overviewItem) }) },
+      handle: async ({ auth, query }) => {
+        const byWebsite = new Map<number, z.input<typeof overviewItem>>();
+        for (const summary of await deps.summaries.list(auth.organizationId, query.customerId)) {
+          const website = await deps.website(auth.organizationId, summary.websiteId);
+          if (!website) continue;
+          const item = byWebsite.get(website.id) ?? {
+            website: {
+              id: website.id,
+              publicId: website.publicId,
+              name: website.name,
+              url: website.url,
+              customerId: website.customerId,
+            },
+            crawl: null,
+            lighthouse: null,
+          };
+          if (summary.crawl) item.crawl = { ...summary.crawl, monitorId: summary.monitorId };
+          if (summary.lighthouse)
+            item.lighthouse = { monitorId: summary.monitorId, pages: summary.lighthouse };
+          byWebsite.set(website.id, item);
+        }
+        const figure = (item: z.input<typeof overviewItem>): number | string | null => {
+          if (query.sort === 'name') return item.website.name.toLowerCase();
+          if (query.sort === 'brokenLinks' || query.sort === 'mixedContent' || query.sort === 'sitemapErrors')
+            return item.crawl ? item.crawl[query.sort] : null;
+          return item.lighthouse ? lowest(item.lighthouse.pages, query.sort) : null;
+        };
+        const ascending =
+          (query.order ?? (query.sort === 'name' || !COUNT_SORTS.has(query.sort) ? 'asc' : 'desc')) === 'asc';
+        const items = [...byWebsite.values()].sort((a, b) => {
+          const [x, y] = [figure(a), figure(b)];
+          if (x === null || y === null) return x === y ? a.website.id - b.website.id : x === null ? 1 : -1;
+          const order = x < y ? -1 : x > y ? 1 : a.website.id - b.website.id;
+          return ascending ? order : -order;
+        });
+        return { items };
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/api/monitors/:id/runs/:runId',

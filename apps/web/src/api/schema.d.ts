@@ -1666,6 +1666,26 @@ export interface paths {
         patch: operations["updatePortCheck"];
         trace?: never;
     };
+    "/api/site-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every website’s site health: open broken links, mixed content, sitemap errors and Lighthouse scores
+         * @description One item per website with a crawl or a Lighthouse check, from their last runs; `sort` by a count (most first) or a score (its worst page and preset, lowest first) unless `order` says otherwise; websites without the figure last. A client user sees its own customer’s websites.
+         */
+        get: operations["getSiteHealthOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/monitors/{id}/runs/{runId}": {
         parameters: {
             query?: never;
@@ -5534,6 +5554,58 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        SiteHealthOverviewItem: {
+            website: {
+                id: number;
+                publicId: string;
+                name: string;
+                url: string;
+                customerId: number;
+            };
+            /** @description Its crawl’s last run (null: no crawl) */
+            crawl: {
+                /**
+                 * Format: date-time
+                 * @description When its last crawl ran
+                 */
+                at: string;
+                /** @enum {string} */
+                outcome: "complete" | "partial" | "failed";
+                pagesCrawled: number;
+                /** @description Open broken links */
+                brokenLinks: number;
+                /** @description Open mixed-content resources (active and passive) */
+                mixedContent: number;
+                activeMixedContent: number;
+                sitemapErrors: number;
+                monitorId: number;
+            } | null;
+            /** @description Its Lighthouse check’s last scores per page and preset (null: none) */
+            lighthouse: {
+                monitorId: number;
+                pages: {
+                    url: string;
+                    /**
+                     * @description Lighthouse’s preset: mobile (a mid-range phone on a slow 4G link, simulated) or desktop (a desktop screen on a fast link)
+                     * @enum {string}
+                     */
+                    preset: "mobile" | "desktop";
+                    /** Format: date-time */
+                    at: string;
+                    scores: components["schemas"]["LighthouseScores"];
+                }[];
+            } | null;
+        };
+        LighthouseScores: {
+            /** @description Performance, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            performance: number | null;
+            /** @description Accessibility, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            accessibility: number | null;
+            /** @description Best Practices, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            bestPractices: number | null;
+            /** @description SEO, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            seo: number | null;
+        };
         SiteFindingView: (({
             /** @constant */
             type: "broken-link";
@@ -5694,16 +5766,6 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
-        };
-        LighthouseScores: {
-            /** @description Performance, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            performance: number | null;
-            /** @description Accessibility, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            accessibility: number | null;
-            /** @description Best Practices, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            bestPractices: number | null;
-            /** @description SEO, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            seo: number | null;
         };
         /** @description Lab metrics of the run, under the preset’s simulated device and network */
         LighthouseMetrics: {
@@ -21473,6 +21535,108 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSiteHealthOverview: {
+        parameters: {
+            query?: {
+                customerId?: number;
+                sort?: "brokenLinks" | "mixedContent" | "sitemapErrors" | "performance" | "accessibility" | "bestPractices" | "seo" | "name";
+                /** @description Default: counts most first, scores lowest first, names A–Z */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sorted */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SiteHealthOverviewItem"][];
+                    };
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
