@@ -6,7 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * stall by websites checked every 10 s) or count a whole Redis server's commands (the search
  * index's SADDs): they run after the others, alone, so no other file's load or writes are in
  * their figures. (The stall files failed beside the browser journeys' files, whose Chromium
- * takes a core, and passed alone. Lighthouse's file runs Chromium flat out for 40 s and judges a
+ * takes a core, and passed alone. Lighthouse's files run Chromium flat out for 40 s and judge a
  * deadline: alone too.)
  */
 const ALONE = [
@@ -19,6 +19,7 @@ const ALONE = [
   'test/monitor-mongo-stall.test.ts',
   'test/report-printer-thread.test.ts',
   'test/lighthouse.test.ts',
+  'test/site-health-lighthouse.test.ts',
 ];
 
 // Projects: unit tests beside the code (pure logic, no servers, seconds) and the integration tests
