@@ -167,6 +167,35 @@ const journeyDown = (): EventPayload => ({
   id: 'evt-journey',
 });
 
+/** A crawl's new broken link: what every tool must show of it (the link, its answer, where it is). */
+const BROKEN_URL = 'https://shop.example/offers/old-sale';
+const linksBroken = (): EventPayload => ({
+  ...event('site.links_broken', {
+    incident: null,
+    previousStatus: 'up',
+    status: 'up',
+    monitor: { kind: 'crawl', monitorId: 31, name: 'Site crawl shop.example' },
+    siteHealth: {
+      runId: '0123456789abcdef01234567',
+      brokenLinks: [
+        {
+          url: BROKEN_URL,
+          status: 404,
+          detail: null,
+          pages: [{ page: 'https://shop.example/', element: 'a', text: 'Old sale' }],
+          pageCount: 3,
+        },
+      ],
+      brokenLinkCount: 1,
+      mixedContent: [],
+      mixedContentCount: 0,
+      fixedCount: 2,
+      lighthouse: [],
+    },
+  }),
+  id: 'evt-links',
+});
+
 /** A received mail's text: quoted-printable soft breaks and escapes undone. */
 const mailText = (raw: string) =>
   Buffer.from(
@@ -262,6 +291,21 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
     expect(told).toContain('Buy a teapot');
     expect(told).toContain(FAILING_STEP);
     expect(told).toContain(SCREENSHOT_URL);
+  });
+
+  it('new broken links found by a crawl: names the crawl, the link, its answer and the page it is on', async () => {
+    const verdict = await connector.deliver(fixture.channel(servers), linksBroken(), io());
+    expect(verdict).toMatchObject({ verdict: 'done' });
+    const told =
+      fixture.answers === 'smtp'
+        ? servers.smtp.mails.map((mail) => mailText(mail.raw)).join('\n')
+        : servers.http.requests.map((request) => request.body).join('\n');
+    expect(told).toContain('Site crawl shop.example');
+    expect(told).toContain(BROKEN_URL);
+    // In words for people; a webhook's receiver reads the event's own fields.
+    expect(told).toContain(type === 'webhook' ? '"status":404' : 'HTTP 404');
+    if (type === 'pagerduty') expect(servers.http.requests[0]?.path).toBe('/v2/change/enqueue');
+    expect(told).toContain('https://shop.example/');
   });
 
   it('classifies answers: a refusal now is retried, 410 Gone disables, a lost connection is retried', async () => {

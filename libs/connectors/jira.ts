@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailAddress } from '../contract/index.js';
-import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
+import { type EventPayload, isDownEvent, isSiteFinding, isUpEvent } from '../events/index.js';
 import {
   type ConnectorIo,
   defineConnector,
@@ -121,7 +121,11 @@ export async function closeIssue(
   );
 }
 
-/** Jira Cloud: a website going down opens an issue, its coming back up comments on it and closes it. */
+/**
+ * Jira Cloud: a website going down opens an issue, its coming back up comments on it and closes
+ * it; new site findings (broken links, mixed content, Lighthouse scores under their thresholds)
+ * open an issue each, closed by people once fixed.
+ */
 export const jira = defineConnector({
   label: 'Jira',
   shape: {
@@ -137,7 +141,9 @@ export const jira = defineConnector({
   async deliver(channel, event, io) {
     if (event.data.reminder === true)
       return { verdict: 'skipped', reason: 'reminders are not sent to Jira: the issue is open' };
-    if (isDownEvent(event.type) || event.type === 'test') return openIssue(channel, event, io.send);
+    // A website down opens an issue; so does what a crawl or Lighthouse found new: work to do and bill.
+    if (isDownEvent(event.type) || isSiteFinding(event.type) || event.type === 'test')
+      return openIssue(channel, event, io.send);
     const incident = event.data.incident;
     const acknowledged = event.type === 'incident.acknowledged';
     if ((!isUpEvent(event.type) && !acknowledged) || !incident) return notFor(event, 'Jira');

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { isUpEvent } from '../events/index.js';
+import { isSiteFinding, isUpEvent } from '../events/index.js';
 import { requestConnector } from './connector.js';
 import { summarize } from './event-summary.js';
 import { alertKey, endpoint, isMaintenance, JSON_TYPE, text } from './message-parts.js';
 
-/** PagerDuty Events API v2: down triggers, up resolves, both under the incident's dedup key. */
+/**
+ * PagerDuty Events API v2: down triggers, up resolves, both under the incident's dedup key. What a
+ * crawl or Lighthouse found new is a change event (its timeline, never a page to the on-call
+ * person: a broken link is not an outage, and nothing would resolve it).
+ */
 export const pagerduty = requestConnector({
   label: 'PagerDuty',
   shape: {
@@ -20,6 +24,21 @@ export const pagerduty = requestConnector({
     if (isMaintenance(event)) return null;
     const summary = summarize(event);
     const routing_key = channel.secrets.routingKey ?? '';
+    if (isSiteFinding(event.type))
+      return {
+        url: text(channel.config.eventsUrl).replace(/\/v2\/enqueue\/?$/, '/v2/change/enqueue'),
+        headers: JSON_TYPE,
+        body: JSON.stringify({
+          routing_key,
+          payload: {
+            summary: [summary.title, summary.reason].filter(Boolean).join(': ').slice(0, 1024),
+            source: event.data.website?.url ?? 'webmon',
+            timestamp: event.createdAt,
+            custom_details: { event: event.type, reason: summary.reason },
+          },
+          links: event.data.website ? [{ href: event.data.website.url, text: event.data.website.name }] : [],
+        }),
+      };
     const dedup_key = alertKey(event);
     const body =
       isUpEvent(event.type) || event.type === 'incident.acknowledged'

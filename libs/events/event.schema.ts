@@ -43,6 +43,8 @@ export const MONITOR_KIND_NOUNS: Record<OtherMonitorKind, string> = {
 const DOWN_KINDS = new Set<EventKind>(EVENT_KINDS.filter((kind) => kind.endsWith('.down')));
 const UP_KINDS = new Set<EventKind>(EVENT_KINDS.filter((kind) => kind.endsWith('.up')));
 export const isDownEvent = (type: EventKind) => DOWN_KINDS.has(type);
+/** What a crawl or a Lighthouse check found new: work to do, not an outage (nothing ends it). */
+export const isSiteFinding = (type: EventKind) => type.startsWith('site.');
 export const isUpEvent = (type: EventKind) => UP_KINDS.has(type);
 
 /**

@@ -8,6 +8,7 @@ export {
   eventDocumentSchema,
   eventWebsiteSchema,
   isDownEvent,
+  isSiteFinding,
   isUpEvent,
   type Jsonified,
   MAX_EVENT_FINDINGS,
