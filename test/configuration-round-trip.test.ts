@@ -252,6 +252,13 @@ describe('an export imports into another organization as the same configuration 
       ],
       [globexApi, 'monitors', { kind: 'imap', host: 'mail.globex.example', port: 1993, security: 'tls' }],
       [globexApi, 'monitors', { kind: 'pop3', host: 'mail.globex.example', security: 'none' }],
+      // Their interval and timeout are their schedule's: exported without them, taken back as they were.
+      [shop, 'monitors', { kind: 'crawl', schedule: 'weekly', maxPages: 200, ignore: ['*/admin/*'] }],
+      [
+        shop,
+        'monitors',
+        { kind: 'lighthouse', presets: ['mobile', 'desktop'], thresholds: { performance: 50, maxDrop: 10 } },
+      ],
     ] as const) {
       const made = await source.request('POST', `/api/websites/${website}/${route}`, { token, body });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
@@ -295,12 +302,14 @@ describe('an export imports into another organization as the same configuration 
     expect(comparable(exported).websites).toHaveLength(3);
     expect(comparable(exported).maintenanceWindows).toHaveLength(1);
     expect(exported.monitors.map((m) => m.kind).sort()).toEqual([
+      'crawl',
       'dns',
       'dns',
       'grpc',
       'heartbeat',
       'icmp',
       'imap',
+      'lighthouse',
       'pop3',
       'port',
       'smtp',
@@ -308,6 +317,12 @@ describe('an export imports into another organization as the same configuration 
       'websocket',
     ]);
     expect(comparable(again)).toEqual(comparable(exported));
+    expect(exported.monitors.find((m) => m.kind === 'crawl')).toMatchObject({
+      schedule: 'weekly',
+      maxPages: 200,
+      ignore: ['*/admin/*'],
+    });
+    expect(exported.monitors.find((m) => m.kind === 'crawl')).not.toHaveProperty('intervalSeconds');
     // Their credentials are not carried: the import says which, and the monitors are made without them.
     expect(again.monitors.map((m) => m.secretNames).filter(Boolean)).toEqual([
       { metadata: [] },
@@ -319,7 +334,7 @@ describe('an export imports into another organization as the same configuration 
         changes: ['credentials not carried (write-only): headers.Authorization: give them as {env: NAME}'],
       }),
     );
-    expect(job.report.resources.filter((r) => r.kind === 'monitor')).toHaveLength(11);
+    expect(job.report.resources.filter((r) => r.kind === 'monitor')).toHaveLength(13);
 
     // Run again: everything exists by its key, nothing is made twice.
     const second = await importInto(elsewhere, into, {});

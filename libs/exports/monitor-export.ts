@@ -72,9 +72,13 @@ export const exportedMonitor = z
 export function toExportedMonitor(monitor: MonitorDocument): ExportedMonitor {
   // A probe kind keeps its own fields in `settings`; the others at the top.
   const stored: Record<string, unknown> = { ...monitor, ...('settings' in monitor ? monitor.settings : {}) };
+  // A kind whose schedule sets its interval and timeout (a crawl) takes neither in its create body.
+  const scheduled = isProbeKind(monitor.kind) && PROBE_KINDS[monitor.kind].cadence !== undefined;
   const fields = Object.fromEntries(
     Object.keys(createFieldsOf(monitor.kind)).flatMap((field) =>
-      stored[field] === undefined ? [] : [[field, stored[field]]],
+      stored[field] === undefined || (scheduled && (field === 'intervalSeconds' || field === 'timeoutSeconds'))
+        ? []
+        : [[field, stored[field]]],
     ),
   );
   const sealed = sealedRecordsOf(monitor.kind);
