@@ -39,6 +39,7 @@ import { type Gathered, gather } from './monitor-gather.js';
 import type { MonitorSummaries } from './monitor-summaries.js';
 import { keepRunArtifacts, type RunArtifacts } from './run-artifacts.js';
 import type { RunTallyRecorder } from './run-tallies.js';
+import { runsPerCheck } from './site-run-requests.js';
 
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
@@ -343,7 +344,7 @@ export class MonitorRunner {
     const startedAt = new Date();
     const runId = siteRuns ? await siteRuns.start(monitor.id, startedAt) : undefined;
     try {
-      await siteRuns?.count(monitor.kind, monitor.websiteId, 1, startedAt);
+      await siteRuns?.count(monitor.kind, monitor.websiteId, runsPerCheck(monitor), startedAt);
       const { site, ...gathered } = await gather(
         monitor,
         subject.owner.pkg,

@@ -24,6 +24,10 @@ const DAILY: Record<'crawl' | 'lighthouse', { limit: keyof Limits; runs(monitor:
     },
   };
 
+/** The runs one check of a site-health monitor counts towards its package's runs of the day. */
+export const runsPerCheck = (monitor: IntervalMonitor) =>
+  monitor.kind === 'crawl' || monitor.kind === 'lighthouse' ? DAILY[monitor.kind].runs(monitor) : 1;
+
 const secondsToNextUtcDay = (now: Date) => {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));

@@ -106,17 +106,23 @@ export const lighthouseKind = defineProbeKind({
         // Stopped: the check is run again by another worker, not judged on a cancelled run.
         context.signal?.throwIfAborted();
         context.onProgress?.({ stage: `Lighthouse (${preset}): ${url}`, done: runs.length, total });
-        const left = deadlineAt - Date.now();
+        const left = Math.max(1, deadlineAt - Date.now());
+        // A run's deadline counts from its turn (another run of this process may go first): the
+        // check's own deadline ends it whatever it waited.
+        const checkDeadline = AbortSignal.timeout(left);
+        const run = await lighthouse(
+          {
+            url,
+            preset,
+            deadlineMs: Math.min(RUN_DEADLINE_MS, left),
+            signal: context.signal ? AbortSignal.any([context.signal, checkDeadline]) : checkDeadline,
+          },
+          context.probe,
+        );
         runs.push(
-          await lighthouse(
-            {
-              url,
-              preset,
-              deadlineMs: Math.max(1, Math.min(RUN_DEADLINE_MS, left)),
-              ...(context.signal ? { signal: context.signal } : {}),
-            },
-            context.probe,
-          ),
+          run.outcome === 'cancelled' && checkDeadline.aborted && !context.signal?.aborted
+            ? { ...run, outcome: 'deadline', error: `the check's ${context.timeoutMs} ms deadline passed` }
+            : run,
         );
       }
     }
