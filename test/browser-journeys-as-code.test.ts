@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from './support/harness.js';
 import { startTestShop, type TestShop } from './support/test-shop.js';
+import { runWebmon } from './support/webmon-cli.js';
 
 /** The purchase as the monitoring file writes it: the password from the environment, searching for `product`. */
 const journeyOf = (shop: TestShop, product: string) => ({
@@ -58,16 +57,7 @@ describe('a browser journey through export and the monitoring file (webmon plan/
   });
 
   const webmon = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/cli/webmon.ts', ...args], {
-      env: { ...process.env, WEBMON_URL: api.api.url, WEBMON_TOKEN: token, SHOP_PASSWORD: shop.password },
-    }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({
-        code: error.code,
-        stdout: `${error.stdout}${error.stderr}`,
-        stderr: error.stderr,
-      }),
-    );
+    runWebmon({ url: api.api.url, token }, args, { SHOP_PASSWORD: shop.password });
   /** The monitoring file with the journey searching for `product`. */
   const fileOf = (product: string) => {
     const path = join(dir, `monitoring-${product}.json`);

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from './support/harness.js';
+import { runWebmon } from './support/webmon-cli.js';
 
 /** A crawl and a Lighthouse check as a monitoring file writes them: no interval, their schedule's. */
 const monitorsOf = (schedule: 'daily' | 'weekly') => [
@@ -33,17 +32,7 @@ describe('site-health monitors through the monitoring file (webmon plan/apply)',
     await api?.stop();
   });
 
-  const webmon = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/cli/webmon.ts', ...args], {
-      env: { ...process.env, WEBMON_URL: api.api.url, WEBMON_TOKEN: token },
-    }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({
-        code: error.code,
-        stdout: `${error.stdout}${error.stderr}`,
-        stderr: error.stderr,
-      }),
-    );
+  const webmon = (args: string[]) => runWebmon({ url: api.api.url, token }, args);
   const fileOf = (schedule: 'daily' | 'weekly', extra: Record<string, unknown> = {}) => {
     const path = join(dir, `monitoring-${schedule}.json`);
     writeFileSync(
