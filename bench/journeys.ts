@@ -44,7 +44,7 @@ import { type Db, MongoClient } from 'mongodb';
 import { journeySettings } from '../libs/journeys/index.js';
 import { MonitorRepository, PROBE_KINDS, type ProbeCheckDocument } from '../libs/monitors/index.js';
 import { sealSettings } from '../libs/monitors/sealed-settings.js';
-import { cadenceOffsetMs, DueSet, regionDueKey } from '../libs/scheduler/index.js';
+import { DueSet, regionDueKey } from '../libs/scheduler/index.js';
 import { SecretBox } from '../libs/secrets/index.js';
 import { startTestShop, type TestShop } from '../test/support/test-shop.js';
 import { parseRuntime } from './support/app-runtime.js';
@@ -53,6 +53,7 @@ import { seedWebsites, spawnBenchWorker } from './support/bench-worker.js';
 import type { PlayedRun, PlayerSetup } from './support/journey-player.js';
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { descendantsCpuSeconds, MiB, sampleTreeMemory, treeMemory } from './support/process-tree.js';
+import { httpScheduleLags } from './support/schedule-lag.js';
 import { phaseOfAction, shopJourney, shopJourneyPhases } from './support/shop-journey.js';
 
 const PARTS = ['runs', 'throughput', 'lag'] as const;
@@ -426,22 +427,13 @@ async function workerRow(shop: TestShop, row: WorkerRow): Promise<void> {
 
 /** The HTTP checks' schedule lag in the window, from the stored results (as bench:worker reads it). */
 async function printLag(db: Db, windowStart: Date, windowEnd: Date, row: WorkerRow): Promise<void> {
-  const results = await db
-    .collection('check_results')
-    .find(
-      { startedAt: { $gte: windowStart, $lt: windowEnd } },
-      { projection: { websiteId: 1, startedAt: 1, status: 1 } },
-    )
-    .toArray();
-  const everyMs = row.everySeconds * 1000;
-  const lags = ascending(
-    results.map((r) => {
-      const since = (r.startedAt as Date).getTime() - cadenceOffsetMs(r.websiteId as number, everyMs);
-      return ((since % everyMs) + everyMs) % everyMs;
-    }),
-  );
+  const { results, lags } = await httpScheduleLags(db, {
+    start: windowStart,
+    end: windowEnd,
+    everySeconds: row.everySeconds,
+  });
   const down = results.filter((r) => r.status !== 'up').length;
-  const withJourney = results.filter((r) => (r.websiteId as number) <= journeyCount).length;
+  const withJourney = results.filter((r) => r.websiteId <= journeyCount).length;
   const slots = seconds / row.everySeconds;
   console.log(
     `   HTTP checks/s              ${(results.length / seconds).toFixed(1)} of ${(row.websites / row.everySeconds).toFixed(1)} due (${results.length} results, ${down} not up; ${withJourney} of ~${(slots * journeyCount).toFixed(0)} on websites with a journey, ${results.length - withJourney} of ~${(slots * (row.websites - journeyCount)).toFixed(0)} on the others)`,

@@ -18,15 +18,18 @@
  *   mobile and desktop in turn. Per run: wall time, Chromium's start, this process's CPU
  *   (Lighthouse, its guard proxy, the page's server), the Chromium processes' CPU (from /proc every
  *   100 ms) and their peak PSS and summed RSS (every 500 ms), the performance score; medians per preset.
+ * - `lag`: a real API and worker, `--websites` websites checked every `--interval` s, and the
+ *   generated site's crawl (hourly) and a Lighthouse check (mobile and desktop) made through the
+ *   API, in the worker's site lane `--site-concurrency` wide (WORKER_LANE_SITE_CONCURRENCY; 2 so
+ *   both run at once): HTTP schedule lag p50/p99/max over `--seconds` with neither running, then
+ *   over as long while both run (bound: p99 under 250 ms), the runs' wall times as the API reports
+ *   them, the worker's CPU and memory (bench/support/site-health-lag.ts).
  *
  * Prints the machine's cores and load average before and after each part.
- * Usage: npm run bench:site-health [-- --parts crawl,lighthouse --max-pages 500 --runs 3]
- * CHROMIUM_PATH: the browser (default /usr/bin/chromium).
+ * Usage: npm run bench:site-health [-- --parts crawl,lighthouse,lag --max-pages 500 --runs 3
+ *   --websites 1000 --interval 10 --seconds 60 --warmup 30 --site-concurrency 2 --runtime tsx|dist]
+ * CHROMIUM_PATH: the browser (default /usr/bin/chromium). BENCH_WORKER_LOGS=info: the worker's log.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -39,15 +42,18 @@ import {
 import { type LighthousePreset, type LighthouseRun, runLighthouse } from '../libs/lighthouse/index.js';
 import { TlsContexts } from '../libs/probe/index.js';
 import { resolveTestHosts } from '../test/support/generated-site.js';
-import { type PlanOptions, planSite } from '../test/support/generated-site-plan.js';
+import { planSite } from '../test/support/generated-site-plan.js';
+import { parseRuntime } from './support/app-runtime.js';
 import { withOwnedProcesses } from './support/bench-databases.js';
 import { type ChromiumUsage, sampleChromium } from './support/chromium-usage.js';
-import type { SiteReady, SiteRequests } from './support/generated-site-process.js';
+import { startLighthousePage } from './support/lighthouse-page.js';
 import { compared, findingKey, fittedSite, pageUrlsOf, plantedKeys } from './support/planted-findings.js';
 import { cpuSecondsOf, percentile } from './support/process-stats.js';
 import { MiB } from './support/process-tree.js';
+import { siteHealthLagPart } from './support/site-health-lag.js';
+import { startSiteProcess } from './support/site-process.js';
 
-const PARTS = ['crawl', 'lighthouse'] as const;
+const PARTS = ['crawl', 'lighthouse', 'lag'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -55,19 +61,34 @@ const { values } = parseArgs({
     parts: { type: 'string', default: PARTS.join(',') },
     'max-pages': { type: 'string', default: '500' },
     runs: { type: 'string', default: '3' },
+    websites: { type: 'string', default: '1000' },
+    interval: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '60' },
+    warmup: { type: 'string', default: '30' },
+    'site-concurrency': { type: 'string', default: '2' },
+    runtime: { type: 'string', default: 'tsx' },
   },
 });
 const parts = values.parts.split(',') as Part[];
 const maxPages = Number(values['max-pages']);
 const runs = Number(values.runs);
+const lagOptions = {
+  websites: Number(values.websites),
+  interval: Number(values.interval),
+  seconds: Number(values.seconds),
+  warmupSeconds: Number(values.warmup),
+  siteConcurrency: Number(values['site-concurrency']),
+};
 if (
-  ![maxPages, runs].every((n) => Number.isInteger(n) && n > 0) ||
+  ![maxPages, runs, ...Object.values(lagOptions)].every((n) => Number.isInteger(n) && n > 0) ||
   maxPages < 200 ||
+  lagOptions.interval < 10 ||
   parts.some((part) => !PARTS.includes(part))
 )
   throw new Error(
-    `--max-pages must be an integer of 200 or more, --runs a positive integer, --parts of ${PARTS.join(',')}`,
+    `--max-pages must be an integer of 200 or more, --runs, --websites, --seconds, --warmup, --site-concurrency positive integers, --interval at least 10, --parts of ${PARTS.join(',')}`,
   );
+const runtime = parseRuntime(values.runtime);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const USER_AGENT = 'webmon/bench (website monitoring)';
@@ -122,24 +143,6 @@ const LOCAL_LIMITS: Partial<CrawlLimits> = {
   perHostPerSecond: 5_000,
   requestTimeoutMs: 3_000,
 };
-async function startSiteProcess(own: (child: ChildProcess) => ChildProcess, options: PlanOptions) {
-  const child = own(
-    spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bench/support/generated-site-process.ts', JSON.stringify(options)],
-      {
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      },
-    ),
-  );
-  const [ready] = (await once(child, 'message')) as [SiteReady];
-  const requests = async (): Promise<SiteRequests> => {
-    child.send({ type: 'requests' });
-    return ((await once(child, 'message')) as [SiteRequests])[0];
-  };
-  return { pid: child.pid as number, ready, requests };
-}
-
 async function crawlPart(): Promise<void> {
   const options = fittedSite(maxPages);
   await withOwnedProcesses(async (own) => {
@@ -222,29 +225,6 @@ async function crawlPart(): Promise<void> {
 
 // ---------------------------------------------------------------- part 2: Lighthouse
 
-/** A 1×1 PNG. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-/** A small shop's page: a stylesheet, a deferred script, three images. */
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Cups and saucers</title>
-<meta name="description" content="Cups and saucers, made by hand."><link rel="stylesheet" href="/style.css">
-<script src="/app.js" defer></script></head><body><header><h1>Cups and saucers</h1></header><main>
-${Array.from({ length: 3 }, (_, n) => `<article><h2>Cup ${n + 1}</h2><img src="/cup-${n + 1}.png" alt="Cup ${n + 1}" width="120" height="120"><p>${'Made by hand, fired twice. '.repeat(12)}</p><a href="/cup/${n + 1}">About cup ${n + 1}</a></article>`).join('\n')}
-</main></body></html>`;
-const ASSETS: Record<string, [string, string | Buffer]> = {
-  '/style.css': [
-    'text/css',
-    'body{font:16px/1.5 sans-serif;margin:0 auto;max-width:40rem}img{display:block}',
-  ],
-  '/app.js': [
-    'text/javascript',
-    'document.querySelectorAll("article").forEach((a) => a.classList.add("ready"));',
-  ],
-};
-
 interface MeasuredRun {
   label: string;
   preset: LighthousePreset;
@@ -312,16 +292,8 @@ function printRuns(measured: MeasuredRun[]): void {
 }
 
 async function lighthousePart(): Promise<void> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    const asset = ASSETS[path];
-    if (asset) response.writeHead(200, { 'content-type': asset[0] }).end(asset[1]);
-    else if (path.endsWith('.png')) response.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
-    else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
+  const page = await startLighthousePage();
+  const port = page.port;
   const url = `http://page.test:${port}/`;
   header(
     `Lighthouse: a small local page, a warm-up run (it loads Lighthouse), then ${runs} runs of each preset in turn; ${CHROMIUM}`,
@@ -350,8 +322,7 @@ async function lighthousePart(): Promise<void> {
       `   this process's RSS after the runs: ${mib(process.memoryUsage.rss())} MiB (Lighthouse loaded)`,
     );
   } finally {
-    server.closeAllConnections();
-    server.close();
+    page.close();
   }
   console.log(`   load average ${load()} (after)`);
 }
@@ -361,3 +332,5 @@ async function lighthousePart(): Promise<void> {
 say(`${cpus().length} cores; load average ${load()}; parts ${parts.join(', ')}`);
 if (parts.includes('crawl')) await crawlPart();
 if (parts.includes('lighthouse')) await lighthousePart();
+if (parts.includes('lag'))
+  await siteHealthLagPart({ ...lagOptions, maxPages, runtime, chromium: CHROMIUM, say });
