@@ -19,6 +19,7 @@ import {
 import type { ReportBranding } from './report-html.js';
 import { reportPeriod } from './report-period.js';
 import { type ClientReport, toClientReport } from './report-view.js';
+import type { LighthouseScoreRecord, SiteFindingRecord, SiteHealthInput } from './site-health-figures.js';
 
 /**
  * What a report reads, each scoped to the organization: rollups, incidents, windows and the other
@@ -75,10 +76,61 @@ export interface ReportSources {
     from: string,
     to: string,
   ): Promise<JourneyDay[]>;
+  /**
+   * A website's site-health findings opened or fixed in [from, to) or open at its end, and its
+   * scored Lighthouse runs in it (this organization's, this website's only).
+   */
+  siteHealth(
+    organizationId: number,
+    websiteId: number,
+    period: { from: Date; to: Date },
+  ): Promise<{ findings: SiteFindingRecord[]; lighthouse: LighthouseScoreRecord[] }>;
 }
 
 /** Journeys whose runs are read at once (each a few primary-key reads). */
 const JOURNEYS_AT_ONCE = 4;
+/** Websites whose site health is read at once (each two indexed reads). */
+const SITE_HEALTH_AT_ONCE = 4;
+const SITE_HEALTH_KINDS = new Set(['crawl', 'lighthouse']);
+
+type ReportedMonitor = Awaited<ReturnType<ReportSources['monitors']>>[number];
+
+/**
+ * The site health of the websites with a site crawl or Lighthouse check, by website id. A check
+ * ran in the period when it was added before its end and last checked after its start (a crawl
+ * that found nothing still says so); their findings and runs are the period's.
+ */
+async function readSiteHealth(
+  sources: ReportSources,
+  organizationId: number,
+  websiteIds: readonly number[],
+  monitors: readonly ReportedMonitor[],
+  period: { from: Date; to: Date },
+): Promise<Map<number, SiteHealthInput>> {
+  // The report's websites only: another customer's findings never reach its report.
+  const reported = new Set(websiteIds);
+  const checks = new Map<number, { crawled: boolean; lighthouseChecked: boolean }>();
+  for (const monitor of monitors) {
+    if (!SITE_HEALTH_KINDS.has(monitor.kind) || !reported.has(monitor.websiteId)) continue;
+    const ran =
+      monitor.createdAt < period.to && monitor.lastCheckedAt != null && monitor.lastCheckedAt >= period.from;
+    const kept = checks.get(monitor.websiteId) ?? { crawled: false, lighthouseChecked: false };
+    if (monitor.kind === 'crawl') kept.crawled ||= ran;
+    else kept.lighthouseChecked ||= ran;
+    checks.set(monitor.websiteId, kept);
+  }
+  const limit = readFanOut(SITE_HEALTH_AT_ONCE);
+  return new Map(
+    await Promise.all(
+      [...checks].map(([websiteId, ran]) =>
+        limit.run(async () => {
+          const read = await sources.siteHealth(organizationId, websiteId, period);
+          return [websiteId, { ...ran, ...read }] as const;
+        }),
+      ),
+    ),
+  );
+}
 
 /** A UTC day's rollups of a website from every region, summed. */
 function daysOf(rows: readonly ResultRollup[]): ReportDay[] {
@@ -162,10 +214,11 @@ async function readReport(
     // The monitors' figures are the period's alone.
     sources.monitorIncidents(organizationId, ids, period.from),
   ]);
-  // Each journey's runs of the period's days (its figures are the period's alone, as its uptime is).
+  // Each journey's runs of the period's days (its figures are the period's alone, as its uptime is),
+  // and the site health of the websites with site crawls or Lighthouse checks.
   const journeys = readFanOut(JOURNEYS_AT_ONCE);
-  const runsOf = new Map(
-    await Promise.all(
+  const [journeyRuns, siteHealthOf] = await Promise.all([
+    Promise.all(
       monitors.flatMap((monitor) => {
         const { kind, id } = monitor;
         return isTalliedKind(kind)
@@ -181,7 +234,9 @@ async function readReport(
           : [];
       }),
     ),
-  );
+    readSiteHealth(sources, organizationId, ids, monitors, period),
+  ]);
+  const runsOf = new Map(journeyRuns);
   const rollupsOf = groupBy(rollups, (r) => r.websiteId);
   const incidentsOf = groupBy(incidents, (i) => i.websiteId);
   const windowsOf = groupBy(windows, (w) => w.websiteId);
@@ -193,6 +248,7 @@ async function readReport(
     now,
     websites: await mapInTurns(websites, (website) => {
       const days = daysOf(rollupsOf.get(website.id) ?? []);
+      const siteHealth = siteHealthOf.get(website.id);
       // The certificate as the latest day with one saw it (the rollups keep it: no raw result read).
       const certificate = days
         .filter((d) => d.sslValidTo !== undefined)
@@ -219,6 +275,7 @@ async function readReport(
             ...(runs ? { runs } : {}),
           };
         }),
+        ...(siteHealth ? { siteHealth } : {}),
       };
     }),
   });

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { spreadsheetSafe } from '../exports/index.js';
 import type { ClientReport } from './report-view.js';
+import { SITE_HEALTH_CSV_COLUMNS, siteHealthCells, siteHealthRows } from './site-health-csv.js';
 
 export const REPORT_CSV_COLUMNS = [
   'customer',
@@ -27,6 +28,7 @@ export const REPORT_CSV_COLUMNS = [
   'success_rate_percent',
   'step',
   'step_median_ms',
+  ...SITE_HEALTH_CSV_COLUMNS,
 ] as const;
 
 type Figures = ClientReport['totals'];
@@ -44,8 +46,9 @@ const journeyCells = (monitor: Pick<Monitor, 'runs'> | 'http' | null) => {
  * The report as CSV (RFC 4180, UTF-8, a header row): one row per website and period (the whole
  * period, each month, each ISO week; `monitor_kind` http, its own check), each of its other
  * monitors' for the whole period (no checks or response times of theirs; a browser journey's or API
- * flow's runs and success rate, then a `step` row per step with its median time), then the
- * customer's. Text a spreadsheet would run as a formula starts with an apostrophe.
+ * flow's runs and success rate, then a `step` row per step with its median time), its site health
+ * (see siteHealthRows), then the customer's. Text a spreadsheet would run as a formula starts with
+ * an apostrophe.
  */
 export function reportCsv(report: ClientReport): string {
   const row = (
@@ -79,6 +82,7 @@ export function reportCsv(report: ClientReport): string {
     number(f.responseTimeMs?.p50 ?? null),
     number(f.responseTimeMs?.p95 ?? null),
     ...journeyCells(monitor),
+    ...siteHealthCells.none,
   ];
   /** A journey's row: its runs and success rate; a step's row: only its name and median. */
   const stepRow = (website: string, url: string, monitor: Monitor, step: JourneyStep) => [
@@ -97,6 +101,7 @@ export function reportCsv(report: ClientReport): string {
     '',
     spreadsheetSafe(`${step.step}. ${step.name}`),
     number(step.medianMs),
+    ...siteHealthCells.none,
   ];
   const { from, to } = report.period;
   const whole = `${from}..${to}`;
@@ -107,6 +112,20 @@ export function reportCsv(report: ClientReport): string {
     ...w.monitors.flatMap((m) => [
       row(w.name, w.url, m, 'period', whole, from, to, m.figures),
       ...(m.runs?.steps ?? []).map((step) => stepRow(w.name, w.url, m, step)),
+    ]),
+    ...siteHealthRows(w.siteHealth).map((cells) => [
+      spreadsheetSafe(report.customer.name),
+      spreadsheetSafe(w.name),
+      spreadsheetSafe(w.url),
+      cells.monitorKind,
+      '',
+      '',
+      cells.kind,
+      whole,
+      from,
+      to,
+      ...Array.from({ length: 14 }, () => ''),
+      ...cells.values,
     ]),
   ]);
   rows.push(row('(all websites)', '', null, 'period', whole, from, to, report.totals));

@@ -4,6 +4,7 @@ import { type JourneyDay, journeyFiguresOf } from './journey-figures.js';
 import { percentileOf } from './latency-percentile.js';
 import type { ReportPeriod } from './report-period.js';
 import { partsOf } from './report-period.js';
+import { type SiteHealthInput, siteHealthFiguresOf } from './site-health-figures.js';
 
 export { percentileOf } from './latency-percentile.js';
 
@@ -57,6 +58,8 @@ export interface WebsiteReportInput {
   domainExpiresAt: Date | null;
   /** Its other monitors, each with its own incidents (none: only its HTTP check). */
   monitors?: readonly MonitorReportInput[];
+  /** What its site crawls and Lighthouse checks found (absent: it has none). */
+  siteHealth?: SiteHealthInput;
 }
 
 /** How each figure is computed: written into every report. */
@@ -72,6 +75,8 @@ export const REPORT_FORMULAS = {
     'other monitors (heartbeats, DNS, port, ping … checks): uptime and SLA uptime as above from their own incidents, monitored from their creation while their website is (its maintenance left out of their SLA uptime); not part of the website’s or the customer’s figures',
   journeys:
     'browser journeys and API flows: success rate % = 100 × runs that passed every step ÷ runs, every region, by UTC day; each step’s median time over the runs it passed in, from histograms (within ~7 %)',
+  siteHealth:
+    'site health: broken links its site crawls first found in the period and those they no longer found (fixed); mixed content and sitemap errors open at its end; each page and preset’s Lighthouse scores at its first and last scored run in the period, trend = last − first in points',
 } as const;
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
@@ -270,6 +275,7 @@ export function websiteReport(frame: ReportFrame, site: WebsiteReportInput) {
       figures: monitorFiguresOf(site, monitor, span, frame.dates, now),
       journey: monitor.runs ? journeyFiguresOf(monitor.runs, frame.dates) : null,
     })),
+    siteHealth: site.siteHealth ? siteHealthFiguresOf(site.siteHealth, span) : null,
     // The HTTP check's incidents and its other monitors' in one list, each marked with its monitor.
     incidents: [
       ...site.incidents.map((incident) => ({ ...incident, monitor: null })),

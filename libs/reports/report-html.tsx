@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { MONITOR_KIND_NOUNS, type OtherMonitorKind } from '../events/index.js';
 import { cssColor, renderHtmlDocument } from '../status-pages/index.js';
 import { JourneyRuns } from './report-journeys.js';
+import { SiteHealth } from './report-site-health.js';
 import { type PaperSize, reportStylesheet } from './report-style.js';
 import type { ClientReport } from './report-view.js';
 
@@ -252,6 +253,7 @@ function WebsiteDetails({ website: w, times }: { website: ReportWebsite; times: 
         </tbody>
       </table>
       <JourneyRuns monitors={w.monitors} />
+      <SiteHealth health={w.siteHealth} at={times.dateOnly} />
       <WebsiteIncidents website={w} times={times} />
       {w.maintenance.length > 0 && (
         <p>{`Maintenance held: ${w.maintenance.map((m) => `${m.title} (${times.at(m.startsAt)} – ${times.at(m.endsAt)})`).join('; ')}`}</p>

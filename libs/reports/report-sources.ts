@@ -20,6 +20,7 @@ import {
 } from '../monitors/index.js';
 import type { LogoStore } from '../organizations/index.js';
 import { getMany, type Redis } from '../redis/index.js';
+import { LighthouseHistory, SiteFindings } from '../site-health/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import type { ReportSources } from './report-builder.js';
 
@@ -92,6 +93,9 @@ export function repositoryReportSources(deps: {
   logos: LogoStore;
 }): ReportSources {
   const tallies = new RunTallies(deps.db);
+  // Over the same database as the rest: nothing for the processes that compose reports to wire.
+  const findings = new SiteFindings(deps.db);
+  const lighthouse = new LighthouseHistory(deps.db);
   return {
     organization: async (organizationId) => {
       const [organization, logo] = await Promise.all([
@@ -178,6 +182,23 @@ export function repositoryReportSources(deps: {
     windows: (organizationId, websiteIds) => deps.windows.listByWebsites(organizationId, websiteIds),
     journeyRuns: (organizationId, monitor, from, to) =>
       tallies.days({ organizationId, ...monitor }, from, to),
+    siteHealth: async (organizationId, websiteId, period) => {
+      const [changed, runs] = await Promise.all([
+        findings.changedWithin(organizationId, websiteId, period),
+        lighthouse.forWebsite(organizationId, websiteId, period),
+      ]);
+      return {
+        findings: changed.map(({ finding, state, fixedAt, firstSeenAt }) => ({
+          finding,
+          firstSeenAt,
+          fixedAt: state === 'fixed' ? fixedAt : null,
+        })),
+        // Scores only: a run's metrics, audits and report stay out of the client's report.
+        lighthouse: runs.flatMap((run) =>
+          run.figures ? [{ url: run.url, preset: run.preset, at: run.at, scores: run.figures.scores }] : [],
+        ),
+      };
+    },
     domainExpiries: async (websites) => {
       const hosts = websites.map((w) => new URL(w.url).hostname);
       const domains = await knownDomainExpiries(deps.db, hosts);

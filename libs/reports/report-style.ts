@@ -24,6 +24,8 @@ tr.monitor th { padding-left: 18px; font-weight: 400; } .kind { font-weight: 600
 figcaption { font-size: .8rem; color: #555; }
 h2, h3, caption { break-after: avoid; }
 .nums td { white-space: nowrap; }
+h4 { font-size: .95rem; margin: 14px 0 4px; } .summary { margin: 2px 0; font-size: .9rem; }
+.wrap { overflow-wrap: anywhere; } .findings th[scope="row"] { font-weight: 400; } .findings td:not(.wrap) { white-space: nowrap; } .trend { font-size: .8rem; }
 @media print { body { padding: 0; max-width: none; } }
 footer { margin-top: 32px; border-top: 1px solid #d0d5dd; padding-top: 8px; font-size: .8rem; color: #555; }
 @media (prefers-color-scheme: dark) { @media screen { body { background: #101828; color: #f2f4f7; } thead th { background: #1d2939; } .label, .note, .url, footer { color: #c0c6d0; } .card { border-color: #475467; } } }

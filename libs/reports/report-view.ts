@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OTHER_MONITOR_KINDS } from '../events/index.js';
 import type { ComputedReport, Figures, MonitorFigures } from './report-figures.js';
+import { siteHealthView, toSiteHealthView } from './site-health-view.js';
 
 const outages = {
   uptimePercent: z.number().nullable().describe('null: not monitored in the period'),
@@ -118,6 +119,7 @@ export const clientReportView = z
         maintenance: z.array(
           z.object({ title: z.string(), startsAt: z.iso.datetime(), endsAt: z.iso.datetime() }),
         ),
+        siteHealth: siteHealthView,
       }),
     ),
   })
@@ -197,6 +199,8 @@ export function toClientReport(
         startsAt: m.startsAt.toISOString(),
         endsAt: m.endsAt.toISOString(),
       })),
+      // Absent, not empty, for a website without site crawls or Lighthouse checks.
+      ...(w.siteHealth && { siteHealth: toSiteHealthView(w.siteHealth) }),
     })),
   };
 }
