@@ -183,6 +183,8 @@ export class SiteFindings {
           { firstSeenAt: { $gte: period.from, $lt: period.to } },
           { fixedAt: { $gte: period.from, $lt: period.to } },
           { state: 'open', firstSeenAt: { $lt: period.to } },
+          // Open at the period's end, fixed since: a past period's report counts it open.
+          { firstSeenAt: { $lt: period.to }, fixedAt: { $gte: period.to } },
         ],
       })
       .toArray();

@@ -1,5 +1,6 @@
 // Site health through the one engine's routes: a crawl's findings, Lighthouse's history and reports, a run's progress.
 import { z } from 'zod';
+import { decimalId } from '../../../libs/contract/index.js';
 import { notFound } from '../../../libs/errors/index.js';
 import { defineRoute, type Route, setContentSecurityPolicy } from '../../../libs/http/index.js';
 import type { LighthouseCategory } from '../../../libs/lighthouse/index.js';
@@ -139,7 +140,7 @@ export function siteHealthRoutes(deps: {
       tags: ['Site health'],
       access: 'read',
       query: z.strictObject({
-        customerId: z.coerce.number().int().positive().optional(),
+        customerId: decimalId().optional(),
         sort: z.enum(SORTS).default('brokenLinks'),
         order: z
           .enum(['asc', 'desc'])
@@ -187,16 +188,16 @@ export function siteHealthRoutes(deps: {
     }),
     defineRoute({
       method: 'get',
-      path: '/api/monitors/:id/runs/:runId',
+      path: '/api/monitors/:id/runs/:runRef',
       operationId: 'getSiteRun',
       summary: 'A crawl’s or Lighthouse check’s run: queued, running (with its progress) or ended',
       description:
         'POST /api/monitors/{id}/run answers 202 with this for a crawl or a Lighthouse check (scheduled runs are shown too while they go on). Kept a day after the run.',
       tags: ['Site health'],
       access: 'read',
-      params: idParams.extend({ runId }),
+      params: idParams.extend({ runRef: runId }),
       success: { status: 200, description: 'The run', schema: siteRunViewSchema },
-      handle: ({ auth, params }) => service.siteRun(auth.organizationId, params.id, params.runId),
+      handle: ({ auth, params }) => service.siteRun(auth.organizationId, params.id, params.runRef),
     }),
     defineRoute({
       method: 'get',
@@ -291,14 +292,14 @@ export function siteHealthRoutes(deps: {
     }),
     defineRoute({
       method: 'get',
-      path: '/api/monitors/:id/lighthouse/:runId/report.html',
+      path: '/api/monitors/:id/lighthouse/:runRef/report.html',
       operationId: 'getLighthouseReport',
       summary: 'A Lighthouse run’s full HTML report, as Lighthouse made it',
       description:
         'Served sandboxed (CSP `sandbox allow-scripts`: its scripts run in an opaque origin and reach nothing). `run`: the page and preset’s place in the check (history items link each). A client user reads its own customer’s websites’ only.',
       tags: ['Site health'],
       access: 'read',
-      params: idParams.extend({ runId }),
+      params: idParams.extend({ runRef: runId }),
       query: reportQuery,
       success: {
         status: 200,
@@ -312,7 +313,7 @@ export function siteHealthRoutes(deps: {
         const file =
           monitor.kind === 'lighthouse'
             ? await deps.artifacts.read(
-                { organizationId: auth.organizationId, websiteId: monitor.websiteId, runId: params.runId },
+                { organizationId: auth.organizationId, websiteId: monitor.websiteId, runId: params.runRef },
                 'report',
                 `run-${query.run}`,
               )
