@@ -29,6 +29,24 @@ const ImportPage = lazy(() => import('./imports/import-page.js').then((m) => m.I
 const Settings = lazy(() => import('./organization/settings.js').then((m) => m.Settings));
 const ReportPage = lazy(() => import('./reports/report-page.js').then((m) => m.ReportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
+const SiteHealthOverview = lazy(() =>
+  import('./site-health/site-health-overview.js').then((m) => m.SiteHealthOverview),
+);
+
+/**
+ * The organization's Site health page: a view of the overview (`/?view=site-health`, which every
+ * role reaches and the server answers) until the list of pages (libs/dashboard/app-pages.ts) has
+ * a `/site-health` of its own.
+ */
+const SITE_HEALTH_HREF = '/?view=site-health';
+const isSiteHealthView = (path: string, query: Record<string, string>) =>
+  path === '/' && query.view === 'site-health';
+
+/** The overview, or the organization's Site health when asked for. */
+function Home() {
+  const { path, query } = useLocation();
+  return isSiteHealthView(path, query) ? <SiteHealthOverview /> : <Overview />;
+}
 
 /**
  * The screen of each of the app's pages. The pages are the list the server answers index.html at
@@ -38,7 +56,7 @@ const SCREENS = {
   '/sign-in': SignIn,
   '/accept-invitation': AcceptInvitation,
   '/reset-password': ResetPassword,
-  '/': Overview,
+  '/': Home,
   '/account': Account,
   '/customers': Customers,
   '/customers/:id': CustomerPage,
@@ -73,7 +91,8 @@ export function App() {
 
 function Shell() {
   const { caller, mustEnrol, signOut } = useSession();
-  const { path, url, route } = useLocation();
+  const { path, url, route, query } = useLocation();
+  const siteHealthView = isSiteHealthView(path, query);
   const isPublic = (PUBLIC_APP_PAGES as readonly string[]).includes(path);
   const current = (prefix: string) => (path.startsWith(prefix) ? 'page' : undefined);
   useEffect(() => {
@@ -97,8 +116,11 @@ function Shell() {
         </a>
         {caller && (
           <nav aria-label="Main">
-            <a href="/" aria-current={path === '/' ? 'page' : undefined}>
+            <a href="/" aria-current={path === '/' && !siteHealthView ? 'page' : undefined}>
               Overview
+            </a>
+            <a href={SITE_HEALTH_HREF} aria-current={siteHealthView ? 'page' : undefined}>
+              Site health
             </a>
             {canEdit(caller) && (
               <a href="/customers" aria-current={path.startsWith('/customers') ? 'page' : undefined}>

@@ -39,9 +39,12 @@ export interface Loaded<T> {
   reload: () => Promise<void>;
 }
 
-export interface ApiQueryOptions {
-  /** Read again this often while the tab is visible. */
-  pollMs?: number | undefined;
+export interface ApiQueryOptions<T = unknown> {
+  /**
+   * Read again this often while the tab is visible; or, as a function of what was read, this often
+   * while it answers a number (a run's progress, polled until it ends).
+   */
+  pollMs?: number | ((data: T | undefined) => number | undefined) | undefined;
   /** false: not asked yet (a parameter it needs is missing). @defaultValue true */
   enabled?: boolean | undefined;
 }
@@ -54,13 +57,15 @@ export interface ApiQueryOptions {
 export function useApiQuery<T>(
   key: QueryKey,
   load: () => Promise<T>,
-  options: ApiQueryOptions = {},
+  options: ApiQueryOptions<T> = {},
 ): Loaded<T> {
+  const { pollMs } = options;
   const query = useQuery({
     queryKey: key,
     queryFn: load,
     enabled: options.enabled ?? true,
-    refetchInterval: options.pollMs ?? false,
+    refetchInterval:
+      typeof pollMs === 'function' ? (query) => pollMs(query.state.data) ?? false : (pollMs ?? false),
   });
   return {
     data: query.data,

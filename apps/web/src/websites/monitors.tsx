@@ -31,8 +31,13 @@ type Heartbeat = Schemas['Heartbeat'];
 type DnsCheck = Schemas['DnsCheck'];
 type PortCheck = Schemas['PortCheck'];
 type BrowserCheck = Schemas['BrowserCheck'];
+type CrawlCheck = Schemas['CrawlCheck'];
+type LighthouseCheck = Schemas['LighthouseCheck'];
 /** The journey editor and the step format's schema it checks with: loaded when a journey is edited. */
 const JourneyForm = lazy(() => import('./journey-form.js').then((m) => m.JourneyForm));
+/** A crawl's and a Lighthouse check's forms (with the schemas they check with): loaded when one is edited. */
+const CrawlForm = lazy(() => import('../site-health/crawl-form.js').then((m) => m.CrawlForm));
+const LighthouseForm = lazy(() => import('../site-health/lighthouse-form.js').then((m) => m.LighthouseForm));
 
 /** A website's heartbeats, DNS and port checks: where each stands, and (editors) adding, changing, deleting. */
 export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
@@ -96,7 +101,8 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
         A heartbeat hears from a job that pings (a cron job, a backup); a DNS check watches a record; a port
         check connects to a TCP service; ping, UDP, gRPC, WebSocket and mail server checks speak their
         protocol; an API flow makes requests in order (sign in, then use the API); a browser journey plays
-        steps in a real browser (sign in, search, the basket). Times in {zone}.
+        steps in a real browser (sign in, search, the basket); a site crawl finds broken links and mixed
+        content, a Lighthouse check scores pages (both shown under Site health). Times in {zone}.
       </p>
       <FormError message={message ?? monitors.error} />
       {notice && <Notice>{notice}</Notice>}
@@ -142,6 +148,9 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
               {isProbe(m) && <ProbeDetails check={m} zone={zone} pollMs={POLL_MS} editor={editor} />}
               {m.kind === 'api-flow' && (
                 <ApiFlowDetails flow={m} zone={zone} pollMs={POLL_MS} editor={editor} />
+              )}
+              {(m.kind === 'crawl' || m.kind === 'lighthouse') && (
+                <SiteCheckDetails check={m} websiteRef={websiteRef} />
               )}
               {m.kind === 'browser' && (
                 <JourneyDetails
@@ -214,6 +223,12 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
       {editor && form && editing?.kind === 'browser' && (
         <JourneyForm {...form} journey={editing.monitor as BrowserCheck | null} />
       )}
+      {editor && form && editing?.kind === 'crawl' && (
+        <CrawlForm {...form} check={editing.monitor as CrawlCheck | null} />
+      )}
+      {editor && form && editing?.kind === 'lighthouse' && (
+        <LighthouseForm {...form} check={editing.monitor as LighthouseCheck | null} />
+      )}
       {editor && form && editing?.kind === 'heartbeat' && (
         <HeartbeatForm {...form} zone={zone} heartbeat={editing.monitor as Heartbeat | null} />
       )}
@@ -236,6 +251,31 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
           : 'Its results go with it; an incident it left open is resolved.'}
       </Confirm>
     </div>
+  );
+}
+
+/** A crawl or a Lighthouse check: how often, and where what it finds is shown. */
+function SiteCheckDetails({
+  check,
+  websiteRef,
+}: {
+  check: CrawlCheck | LighthouseCheck;
+  websiteRef: string;
+}) {
+  return (
+    <dl>
+      <dt>Runs</dt>
+      <dd>{check.schedule}</dd>
+      <dt>Found</dt>
+      <dd>
+        <a href={`/websites/${websiteRef}?tab=site-health`}>
+          {check.kind === 'crawl'
+            ? 'Broken links, mixed content and sitemaps'
+            : 'Scores, their history and reports'}
+        </a>{' '}
+        under Site health
+      </dd>
+    </dl>
   );
 }
 

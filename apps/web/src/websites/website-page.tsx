@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { useLocation, useRoute } from 'preact-iso';
-import { api, problemText } from '../api/client.js';
+import { lazy, useLocation, useRoute } from 'preact-iso';
+import { api, problemText, type Schemas } from '../api/client.js';
+import { useMonitors } from '../api/monitors.js';
 import { invalidate, write } from '../api/query.js';
 import {
   useHttpResults,
@@ -33,6 +34,8 @@ const CHECK_NAMES: Record<string, string> = {
   assertions: 'Assertions',
 };
 const POLL_MS = 5_000;
+/** The Site health tab (findings tables, the Lighthouse chart, the forms): loaded when opened. */
+const SiteHealthTab = lazy(() => import('../site-health/site-health-tab.js').then((m) => m.SiteHealthTab));
 
 export function WebsitePage() {
   const { params } = useRoute();
@@ -43,12 +46,11 @@ export function WebsitePage() {
 
 function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
   const { caller } = useSession();
-  const { route } = useLocation();
+  const { route, query } = useLocation();
   const website = useWebsite(websiteRef);
   const status = useWebsiteStatus(websiteRef, POLL_MS);
-  const results = useHttpResults(websiteRef, POLL_MS);
-  const uptime = useWebsiteUptime(websiteRef, PERIODS, 60_000);
-  const incidents = useWebsiteIncidents(websiteRef, POLL_MS);
+  // The same read as the monitors' section: whether a crawl or a Lighthouse check gives a Site health tab.
+  const monitors = useMonitors(websiteRef, POLL_MS);
   const [deleting, setDeleting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
 
@@ -84,8 +86,11 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
     route(`/customers/${w.customerId}`);
     await invalidate(websiteKeys.all);
   };
-  const regions = Object.entries(status.data?.regions ?? {});
   const editor = canEdit(caller);
+  const siteHealth = query.tab === 'site-health';
+  const hasSiteChecks = (monitors.data?.items ?? []).some(
+    (m) => m.kind === 'crawl' || m.kind === 'lighthouse',
+  );
 
   return (
     <section>
@@ -126,6 +131,42 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
         Its checks stop and its results, incidents and uptime history go with it. This cannot be undone.
       </Confirm>
 
+      {(hasSiteChecks || siteHealth) && (
+        <nav class="tabs" aria-label="Website sections">
+          <a href={`/websites/${w.publicId}`} aria-current={siteHealth ? undefined : 'page'}>
+            Monitoring
+          </a>
+          <a href={`/websites/${w.publicId}?tab=site-health`} aria-current={siteHealth ? 'page' : undefined}>
+            Site health
+          </a>
+        </nav>
+      )}
+      {siteHealth ? (
+        <SiteHealthTab website={w} />
+      ) : (
+        <WebsiteMonitoring website={w} websiteRef={websiteRef} status={status.data} />
+      )}
+    </section>
+  );
+}
+
+/** The website's monitoring: uptime, regions, its other monitors, response times, results, incidents, maintenance. */
+function WebsiteMonitoring({
+  website: w,
+  websiteRef,
+  status,
+}: {
+  website: Schemas['Website'];
+  websiteRef: string;
+  status: ReturnType<typeof useWebsiteStatus>['data'];
+}) {
+  const { caller } = useSession();
+  const results = useHttpResults(websiteRef, POLL_MS);
+  const uptime = useWebsiteUptime(websiteRef, PERIODS, 60_000);
+  const incidents = useWebsiteIncidents(websiteRef, POLL_MS);
+  const regions = Object.entries(status?.regions ?? {});
+  return (
+    <>
       <h2>Uptime</h2>
       <ul class="cards" aria-label="Uptime by period">
         {PERIODS.map((period, index) => {
@@ -256,6 +297,6 @@ function WebsiteDetails({ websiteRef }: { websiteRef: string }) {
           <WebsiteMaintenance websiteId={w.id} />
         </>
       )}
-    </section>
+    </>
   );
 }
