@@ -58,7 +58,9 @@ export type GuardedContextOptions = Required<
  * 407 with them, for this context only), for documents, subresources, fetch/XHR, redirects,
  * WebSockets and popups alike.
  */
-export function guardedContextOptions(proxy: GuardProxy): GuardedContextOptions {
+export function guardedContextOptions(
+  proxy: Pick<GuardProxy, 'server' | 'username' | 'password'>,
+): GuardedContextOptions {
   return {
     proxy: {
       server: proxy.server,

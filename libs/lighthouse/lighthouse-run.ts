@@ -1,4 +1,6 @@
-import type { Flags } from 'lighthouse';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { errorMessage } from '../errors/index.js';
 import {
   type GuardProxy,
@@ -6,23 +8,28 @@ import {
   type GuardRefusal,
   startGuardProxy,
 } from '../journeys/index.js';
-import { untilAborted } from '../probe/index.js';
-import { ConcurrencyLimit } from '../runtime/index.js';
-import { boundedReport, type LighthouseReport } from './bounded-report.js';
+import { ConcurrencyLimit, RequestThread } from '../runtime/index.js';
+import type { LighthouseReport } from './bounded-report.js';
 import type { LighthouseFigures, LighthousePreset } from './lighthouse.schema.js';
-import { lighthouseFigures } from './lighthouse-figures.js';
+import type { LighthouseThreadAnswer, LighthouseThreadRequest } from './lighthouse.thread.js';
 import { pageRefusal } from './page-refusal.js';
-import { RunChromium } from './run-chromium.js';
 
 /** A run's HTML report past this is lightened, then left out (`LighthouseReport.note` says so). */
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
-/** Lighthouse's own defaults for waiting on a page's load and first paint: never longer. */
+/** Lighthouse's own default for waiting on a page's load: never longer. */
 const MAX_LOAD_WAIT_MS = 45_000;
 /** The share of the deadline Lighthouse may wait for a page's load; the rest is for its audits. */
 const LOAD_WAIT_SHARE = 0.75;
-const MAX_FCP_WAIT_MS = 30_000;
-/** Once Chromium is killed, how long Lighthouse may take to give up, past the end of its load wait. */
-const SETTLE_MS = 10_000;
+/**
+ * A Lighthouse thread silent this long is stuck, and replaced: past any run's deadline (a check's
+ * is 90 s) and the wait for the run before it to give up.
+ */
+const THREAD_SILENT_MS = 10 * 60_000;
+/** The thread's entry, compiled as this file is (`.ts` from the sources, `.js` in builds). */
+const LIGHTHOUSE_THREAD = new URL(
+  `./lighthouse.thread${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
 
 export interface LighthouseRunInput {
   /** The page, `http:` or `https:`. */
@@ -84,36 +91,39 @@ export interface LighthouseRun {
  */
 const lane = new ConcurrencyLimit(1, { resource: 'Lighthouse' });
 
+/** The process's Lighthouse thread, started by its first run (Lighthouse is loaded there, not here). */
+let thread: RequestThread<LighthouseThreadRequest, LighthouseThreadAnswer> | null = null;
+const lighthouseThread = () => {
+  thread ??= new RequestThread({
+    entry: LIGHTHOUSE_THREAD,
+    workerData: {},
+    name: 'Lighthouse',
+    answerTimeoutMs: THREAD_SILENT_MS,
+    background: true,
+  });
+  return thread;
+};
+
 /**
  * Runs Lighthouse on a page with `preset`, in a Chromium of its own (fresh profile, killed after)
  * behind a guarding proxy of its own: every request the page makes is judged as an HTTP check's
- * is. Runs wait their turn (one at a time per process). Never throws for the site's or the
- * browser's failures: the outcome says them.
+ * is. The proxy runs here; Lighthouse and its Chromium are driven from a thread of their own at a
+ * lower priority, so seconds of its audits' CPU never hold up this thread's checks. Runs wait
+ * their turn (one at a time per process). Never throws for the site's or the browser's failures:
+ * the outcome says them.
  *
  * Lighthouse waits for the page's load at most three quarters of the deadline (45 s at most, its
  * own default), then audits what there is and says so in a run warning: a slow page still gets
- * figures when the deadline leaves time for the audits (a minute does). Past the
- * deadline, or on `signal`, Chromium is killed and the run answers at once; the process's next run
- * still waits until the Lighthouse it ended has given up (its calls fail with Chromium, its load
- * wait ends), so no two runs overlap.
+ * figures when the deadline leaves time for the audits (a minute does). Past the deadline, or on
+ * `signal`, Chromium is killed and the run answers at once; the process's next run still waits
+ * until the Lighthouse it ended has given up, so no two runs overlap.
  */
 export function runLighthouse(
   input: LighthouseRunInput,
   options: LighthouseRunOptions,
 ): Promise<LighthouseRun> {
   const queued = performance.now();
-  return new Promise((answer, fail) => {
-    lane
-      .run(async () => {
-        const loadWaitMs = Math.min(input.deadlineMs * LOAD_WAIT_SHARE, MAX_LOAD_WAIT_MS);
-        const { run, audit } = await runNow(input, options, loadWaitMs, performance.now() - queued);
-        answer(run);
-        if (audit)
-          await untilAborted(audit, AbortSignal.timeout(loadWaitMs + SETTLE_MS)).catch(() => undefined);
-      })
-      // Only a fault of this module's own could get here: the caller hears of it rather than waiting.
-      .catch(fail);
-  });
+  return lane.run(() => runNow(input, options, performance.now() - queued));
 }
 
 /**
@@ -121,18 +131,18 @@ export function runLighthouse(
  * until it gives up): for a process stopping, or a test file ending before the next one runs in
  * the same process.
  */
-export const lighthouseSettled = (): Promise<void> => lane.run(async () => undefined);
+export const lighthouseSettled = (): Promise<void> =>
+  lane.run(async () => {
+    await thread?.ask({ kind: 'settled' }).catch(() => undefined);
+  });
 
-/** A run, and the Lighthouse call it made (settled or not) when it made one. */
+/** A run: its proxy here, its audit on the Lighthouse thread. */
 async function runNow(
   input: LighthouseRunInput,
   options: LighthouseRunOptions,
-  loadWaitMs: number,
   waitedMs: number,
-): Promise<{ run: LighthouseRun; audit: Promise<unknown> | null }> {
+): Promise<LighthouseRun> {
   const started = performance.now();
-  const deadline = AbortSignal.timeout(input.deadlineMs);
-  const stop = input.signal ? AbortSignal.any([deadline, input.signal]) : deadline;
   const run: LighthouseRun = {
     url: input.url,
     preset: input.preset,
@@ -144,61 +154,50 @@ async function runNow(
     timings: { waitedMs: Math.round(waitedMs), launchMs: 0, totalMs: 0 },
   };
   let proxy: GuardProxy | null = null;
-  let chromium: RunChromium | null = null;
-  let audit: Promise<unknown> | null = null;
+  const { port1: cancel, port2: cancelled } = new MessageChannel();
+  const onAbort = () => cancel.postMessage('cancel');
+  input.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    if (!/^https?:$/.test(new URL(input.url).protocol)) throw new Error(`not an http(s) URL: ${input.url}`);
-    // Loaded by the first run only: importing this library does not load Lighthouse.
-    const [{ default: lighthouse, desktopConfig, generateReport }, { userAgents }] = await untilAborted(
-      Promise.all([import('lighthouse'), import('lighthouse/core/config/constants.js')]),
-      stop,
-    );
+    if (input.signal?.aborted) {
+      run.outcome = 'cancelled';
+      run.error = 'the run was cancelled: Chromium was stopped';
+      return run;
+    }
     proxy = await startGuardProxy({ guard: options.guard });
-    const userAgent = `${userAgents[input.preset]} ${options.userAgent}`;
-    chromium = await RunChromium.launch(options.executablePath, proxy, userAgent, stop);
-    run.timings.launchMs = Math.round(performance.now() - started);
-    const flags: Flags = {
-      logLevel: 'silent',
-      output: 'html',
-      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-      maxWaitForLoad: loadWaitMs,
-      maxWaitForFcp: Math.min(loadWaitMs, MAX_FCP_WAIT_MS),
-      emulatedUserAgent: userAgent,
-    };
-    const running = lighthouse(
-      input.url,
-      flags,
-      input.preset === 'desktop' ? desktopConfig : undefined,
-      chromium.page,
+    const answer = await lighthouseThread().ask(
+      {
+        kind: 'audit',
+        audit: {
+          url: input.url,
+          preset: input.preset,
+          deadlineMs: input.deadlineMs,
+          loadWaitMs: Math.min(input.deadlineMs * LOAD_WAIT_SHARE, MAX_LOAD_WAIT_MS),
+          executablePath: options.executablePath,
+          proxy: { server: proxy.server, username: proxy.username, password: proxy.password },
+          userAgent: options.userAgent,
+          maxReportBytes: options.maxReportBytes ?? MAX_REPORT_BYTES,
+        },
+        cancel: cancelled,
+      },
+      [cancelled],
     );
-    audit = running;
-    const result = await untilAborted(running, stop);
-    if (!result) throw new Error('Lighthouse gave no result');
-    run.figures = lighthouseFigures(result.lhr);
-    const html = typeof result.report === 'string' ? result.report : (result.report[0] ?? '');
-    run.report = boundedReport(
-      html,
-      () => generateReport({ ...result.lhr, fullPageScreenshot: undefined }, 'html'),
-      options.maxReportBytes ?? MAX_REPORT_BYTES,
-    );
-    const failure = run.figures.runtimeError;
-    run.outcome = failure ? 'failed' : 'completed';
-    run.error = failure ? `${failure.code}: ${failure.message}` : null;
+    if (answer) {
+      const { launchMs, totalMs: _thread, ...outcome } = answer;
+      Object.assign(run, outcome);
+      run.timings.launchMs = launchMs;
+    }
   } catch (error) {
-    run.outcome = deadline.aborted ? 'deadline' : stop.aborted ? 'cancelled' : 'failed';
-    run.error =
-      run.outcome === 'deadline'
-        ? `the run passed its ${input.deadlineMs} ms deadline: Chromium was stopped`
-        : run.outcome === 'cancelled'
-          ? 'the run was cancelled: Chromium was stopped'
-          : errorMessage(error).split('\n')[0] || 'Lighthouse failed';
+    // The thread failed or went silent (it is replaced): not the site's failure, said as such.
+    run.outcome = 'failed';
+    run.error = `Lighthouse could not run: ${errorMessage(error).split('\n')[0]}`;
   } finally {
-    await chromium?.close();
+    input.signal?.removeEventListener('abort', onAbort);
+    cancel.close();
     run.refusals = proxy?.refusals() ?? [];
     const refusal = run.outcome === 'failed' ? pageRefusal(input.url, run.refusals) : null;
     if (refusal) run.error = `the address guard refused the page: ${refusal.reason}`;
     await proxy?.close();
     run.timings.totalMs = Math.round(performance.now() - started);
   }
-  return { run, audit };
+  return run;
 }

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { errorMessage } from '../errors/index.js';
-// Not (yet) on libs/journeys' public surface: the guard's Chromium flags and a run's proxy settings.
 import { GUARDED_CHROMIUM_ARGS, type GuardProxy, guardedContextOptions } from '../journeys/index.js';
 import { descendantsOf, lowerPriorityOfNewChildren } from '../runtime/index.js';
 
-/** A run's guarding proxy (the type is not on libs/journeys' public surface). */
+/** Where a run's guarding proxy listens and its credential: all Chromium needs of it (the proxy may run on another thread). */
+export type ProxyAccess = Pick<GuardProxy, 'server' | 'username' | 'password'>;
 
 /** As the journeys' browser: Chromium yields the cores to the checks' own event loop. */
 const BROWSER_NICENESS = 10;
@@ -46,7 +46,7 @@ export class RunChromium {
    */
   static async launch(
     executablePath: string,
-    proxy: GuardProxy,
+    proxy: ProxyAccess,
     userAgent: string,
     signal: AbortSignal,
   ): Promise<RunChromium> {

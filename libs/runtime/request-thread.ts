@@ -54,6 +54,8 @@ export interface RequestThreadOptions {
   name: string;
   /** A request not answered within this fails and its thread is replaced. */
   answerTimeoutMs: number;
+  /** The thread does not keep the process alive by itself (one started by a library, never closed). */
+  background?: boolean;
 }
 
 /**
@@ -112,6 +114,7 @@ export class RequestThread<Request, Answer> {
           execArgv: [],
         })
       : new Worker(entry, { workerData, execArgv: [] });
+    if (this.options.background) worker.unref();
     worker.on('message', (message: FromThread<Answer>) => {
       const waiting = this.settle(message.id);
       if (!waiting) return;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import {
   LIGHTHOUSE_PRESETS,
+  type LighthousePreset,
   type LighthouseRun,
   lighthousePresetSchema,
   lighthouseThresholdsSchema,
 } from '../../../lighthouse/index.js';
-import { ProbeUnavailableError } from '../../../probe/index.js';
+import { ProbeUnavailableError, untilAborted } from '../../../probe/index.js';
 import { lighthouseReportName } from '../../../site-health/index.js';
 import { newRunId } from '../../run-files.js';
 import { defineProbeKind } from '../probe-kind.js';
@@ -44,6 +45,23 @@ const lighthouseKindSettings = z.strictObject(lighthouseFields);
 type LighthouseKindSettings = z.output<typeof lighthouseKindSettings>;
 
 const pagesOf = (s: LighthouseKindSettings) => s.urls ?? [];
+
+/** A run the check's deadline ended (its Chromium is stopped behind it). */
+const deadlineRun = (
+  url: string,
+  preset: LighthousePreset,
+  timeoutMs: number,
+  ranMs: number,
+): LighthouseRun => ({
+  url,
+  preset,
+  outcome: 'deadline',
+  error: `the check's ${timeoutMs} ms deadline passed`,
+  figures: null,
+  report: { html: null, bytes: 0, note: 'no report: the run gave no result' },
+  refusals: [],
+  timings: { waitedMs: 0, launchMs: 0, totalMs: ranMs },
+});
 const runsPerCheck = (s: LighthouseKindSettings) => pagesOf(s).length * s.presets.length;
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
@@ -110,7 +128,7 @@ export const lighthouseKind = defineProbeKind({
         // A run's deadline counts from its turn (another run of this process may go first): the
         // check's own deadline ends it whatever it waited.
         const checkDeadline = AbortSignal.timeout(left);
-        const run = await lighthouse(
+        const running = lighthouse(
           {
             url,
             preset,
@@ -119,9 +137,11 @@ export const lighthouseKind = defineProbeKind({
           },
           context.probe,
         );
+        // At the check's deadline it answers, whatever the run's Chromium takes to be stopped.
+        const run = await untilAborted(running, checkDeadline).catch(() => null);
         runs.push(
-          run.outcome === 'cancelled' && checkDeadline.aborted && !context.signal?.aborted
-            ? { ...run, outcome: 'deadline', error: `the check's ${context.timeoutMs} ms deadline passed` }
+          !run || (run.outcome === 'cancelled' && checkDeadline.aborted && !context.signal?.aborted)
+            ? deadlineRun(url, preset, context.timeoutMs, left)
             : run,
         );
       }
