@@ -71,7 +71,13 @@ export function customerCallerRoutes(deps: {
     routes.set(`/api/websites/:websiteRef${path}`, ownWebsite);
   // Site health's findings, scores, reports and runs: their monitor's website's customer's.
   const ownMonitor = ownedBy(deps.monitor, 'id');
-  for (const path of ['/findings', '/lighthouse', '/lighthouse/:runRef/report.html', '/runs/:runRef'])
+  for (const path of [
+    '/results',
+    '/findings',
+    '/lighthouse',
+    '/lighthouse/:runRef/report.html',
+    '/runs/:runRef',
+  ])
     routes.set(`/api/monitors/:id${path}`, ownMonitor);
   const ownIncident = ownedBy(deps.incident, 'incidentRef');
   routes.set('/api/incidents/:incidentRef', ownIncident);

@@ -27,6 +27,7 @@ export const APP_PAGES = [
   '/incidents',
   '/incidents/:ref',
   '/imports',
+  '/site-health',
 ] as const;
 
 export type AppPage = (typeof APP_PAGES)[number];

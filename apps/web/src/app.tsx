@@ -34,21 +34,6 @@ const SiteHealthOverview = lazy(() =>
 );
 
 /**
- * The organization's Site health page: a view of the overview (`/?view=site-health`, which every
- * role reaches and the server answers) until the list of pages (libs/dashboard/app-pages.ts) has
- * a `/site-health` of its own.
- */
-const SITE_HEALTH_HREF = '/?view=site-health';
-const isSiteHealthView = (path: string, query: Record<string, string>) =>
-  path === '/' && query.view === 'site-health';
-
-/** The overview, or the organization's Site health when asked for. */
-function Home() {
-  const { path, query } = useLocation();
-  return isSiteHealthView(path, query) ? <SiteHealthOverview /> : <Overview />;
-}
-
-/**
  * The screen of each of the app's pages. The pages are the list the server answers index.html at
  * (libs/dashboard/app-pages.ts): a page is added there, and the compiler asks for its screen here.
  */
@@ -56,7 +41,8 @@ const SCREENS = {
   '/sign-in': SignIn,
   '/accept-invitation': AcceptInvitation,
   '/reset-password': ResetPassword,
-  '/': Home,
+  '/': Overview,
+  '/site-health': SiteHealthOverview,
   '/account': Account,
   '/customers': Customers,
   '/customers/:id': CustomerPage,
@@ -91,8 +77,7 @@ export function App() {
 
 function Shell() {
   const { caller, mustEnrol, signOut } = useSession();
-  const { path, url, route, query } = useLocation();
-  const siteHealthView = isSiteHealthView(path, query);
+  const { path, url, route } = useLocation();
   const isPublic = (PUBLIC_APP_PAGES as readonly string[]).includes(path);
   const current = (prefix: string) => (path.startsWith(prefix) ? 'page' : undefined);
   useEffect(() => {
@@ -116,10 +101,10 @@ function Shell() {
         </a>
         {caller && (
           <nav aria-label="Main">
-            <a href="/" aria-current={path === '/' && !siteHealthView ? 'page' : undefined}>
+            <a href="/" aria-current={path === '/' ? 'page' : undefined}>
               Overview
             </a>
-            <a href={SITE_HEALTH_HREF} aria-current={siteHealthView ? 'page' : undefined}>
+            <a href="/site-health" aria-current={current('/site-health')}>
               Site health
             </a>
             {canEdit(caller) && (

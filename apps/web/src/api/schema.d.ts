@@ -1686,7 +1686,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/monitors/{id}/runs/{runId}": {
+    "/api/monitors/{id}/runs/{runRef}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1746,7 +1746,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/monitors/{id}/lighthouse/{runId}/report.html": {
+    "/api/monitors/{id}/lighthouse/{runRef}/report.html": {
         parameters: {
             query?: never;
             header?: never;
@@ -2459,6 +2459,23 @@ export interface paths {
         };
         /** The browser app at /imports */
         get: operations["appPageImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/site-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /site-health */
+        get: operations["appPageSiteHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4525,6 +4542,7 @@ export interface components {
                     /** Format: date-time */
                     endsAt: string;
                 }[];
+                siteHealth?: components["schemas"]["ReportSiteHealth"];
             }[];
         };
         ReportFigures: {
@@ -4597,6 +4615,123 @@ export interface components {
             /** @enum {string} */
             kind: "heartbeat" | "dns" | "port" | "icmp" | "udp" | "grpc" | "websocket" | "smtp" | "imap" | "pop3" | "api-flow" | "browser" | "crawl" | "lighthouse";
             name: string;
+        };
+        /** @description Site health: broken links found and fixed in the period, mixed content and sitemap errors open at its end, Lighthouse scores at its start and end (absent: the website has no site crawl or Lighthouse data) */
+        ReportSiteHealth: {
+            /** @description From its site crawls; null: none ran in the period and no finding touches it */
+            crawl: {
+                brokenLinks: {
+                    /** @description Latest first */
+                    opened: {
+                        /** @description How many broken links first found in the period, all of them */
+                        count: number;
+                        /** @description The first 50 */
+                        items: components["schemas"]["ReportBrokenLink"][];
+                    };
+                    /** @description Latest fixed first */
+                    fixed: {
+                        /** @description How many broken links fixed in the period, all of them */
+                        count: number;
+                        /** @description The first 50 */
+                        items: components["schemas"]["ReportBrokenLink"][];
+                    };
+                    /** @description Broken links open at the period’s end */
+                    openAtEnd: number;
+                };
+                /** @description Mixed content open at the period’s end */
+                mixedContent: {
+                    /** @description Scripts, stylesheets, frames, form posts (browsers block them) */
+                    active: number;
+                    /** @description Images, media, icons (the padlock breaks) */
+                    passive: number;
+                    /** @description Active first; the first 50 */
+                    items: {
+                        /** @description The http: resource */
+                        url: string;
+                        /** @enum {string} */
+                        category: "active" | "passive";
+                        /** @description The first page it was found on; null: none kept */
+                        page: string | null;
+                        /** @description Pages it appears on, all of them */
+                        pageCount: number;
+                        /**
+                         * Format: date-time
+                         * @description When a crawl first found it
+                         */
+                        firstSeenAt: string;
+                    }[];
+                };
+                /** @description Sitemap errors open at the period’s end */
+                sitemapErrors: number;
+            } | null;
+            /** @description Each page and preset’s scores at its first and last scored run of the period; null: no Lighthouse check ran in it */
+            lighthouse: {
+                /** @description How many pages and presets scored, all of them */
+                count: number;
+                /** @description The first 50 */
+                items: components["schemas"]["ReportLighthousePage"][];
+            } | null;
+        };
+        ReportBrokenLink: {
+            url: string;
+            /** @description The HTTP status (≥ 400); null: no answer (see `error`) */
+            status: number | null;
+            /** @description Why there was no answer (dns, timeout, tls, redirect-loop …); null: there was one */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description The first page it was found on; null: none kept */
+            page: string | null;
+            /** @description Pages it appears on, all of them */
+            pageCount: number;
+            /**
+             * Format: date-time
+             * @description When a crawl first found it
+             */
+            firstSeenAt: string;
+            /** @description When a crawl no longer found it; null: still open */
+            fixedAt: string | null;
+        };
+        ReportLighthousePage: {
+            url: string;
+            /**
+             * @description Lighthouse’s preset: mobile (a mid-range phone on a slow 4G link, simulated) or desktop (a desktop screen on a fast link)
+             * @enum {string}
+             */
+            preset: "mobile" | "desktop";
+            /** @description Scored runs of this page and preset in the period */
+            runs: number;
+            /** @description Its first scored run in the period */
+            start: {
+                /** Format: date-time */
+                at: string;
+                scores: components["schemas"]["LighthouseScores"];
+            };
+            /** @description Its last scored run in the period */
+            end: {
+                /** Format: date-time */
+                at: string;
+                scores: components["schemas"]["LighthouseScores"];
+            };
+            trend: components["schemas"]["ReportLighthouseTrend"];
+        };
+        LighthouseScores: {
+            /** @description Performance, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            performance: number | null;
+            /** @description Accessibility, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            accessibility: number | null;
+            /** @description Best Practices, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            bestPractices: number | null;
+            /** @description SEO, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
+            seo: number | null;
+        };
+        /** @description end − start per category, in points; null: one run only, or a score missing at either end */
+        ReportLighthouseTrend: {
+            performance: number | null;
+            accessibility: number | null;
+            bestPractices: number | null;
+            seo: number | null;
         };
         ReportMailing: {
             id: string;
@@ -5595,16 +5730,6 @@ export interface components {
                     scores: components["schemas"]["LighthouseScores"];
                 }[];
             } | null;
-        };
-        LighthouseScores: {
-            /** @description Performance, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            performance: number | null;
-            /** @description Accessibility, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            accessibility: number | null;
-            /** @description Best Practices, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            bestPractices: number | null;
-            /** @description SEO, 0–100 as Lighthouse shows it; null: not scored (the run failed or an audit errored) */
-            seo: number | null;
         };
         SiteFindingView: (({
             /** @constant */
@@ -21682,7 +21807,7 @@ export interface operations {
             path: {
                 id: number;
                 /** @description The run’s id, 24 hexadecimal digits */
-                runId: string;
+                runRef: string;
             };
             cookie?: never;
         };
@@ -22034,7 +22159,7 @@ export interface operations {
             path: {
                 id: number;
                 /** @description The run’s id, 24 hexadecimal digits */
-                runId: string;
+                runRef: string;
             };
             cookie?: never;
         };
@@ -25267,6 +25392,60 @@ export interface operations {
         };
     };
     appPageImports: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageSiteHealth: {
         parameters: {
             query?: {
                 token?: string;

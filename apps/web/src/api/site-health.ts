@@ -69,8 +69,8 @@ export function useSiteRun(id: number, runId: string | null) {
     siteHealthKeys.run(id, runId),
     async () =>
       must(
-        await api.GET('/api/monitors/{id}/runs/{runId}', {
-          params: { path: { id, runId: runId ?? '' } },
+        await api.GET('/api/monitors/{id}/runs/{runRef}', {
+          params: { path: { id, runRef: runId ?? '' } },
         }),
       ),
     { enabled: runId !== null, pollMs: (run) => (runGoesOn(run) ? RUN_POLL_MS : undefined) },

@@ -10,46 +10,57 @@ type Features = Schemas['PackageFeatures'];
 type Limits = Schemas['PackageLimits'];
 type Alerting = Schemas['PackageAlerting'];
 
-const FEATURES: Array<[keyof Features, string]> = [
-  ['statusCheck', 'Status code check'],
-  ['sslCheck', 'TLS certificate check'],
-  ['httpsRedirectCheck', 'HTTPS redirect check'],
-  ['sizeCheck', 'Page size check'],
-  ['responseTimeCheck', 'Response time check'],
-  ['keywordCheck', 'Keyword check'],
-  ['domainExpiryCheck', 'Domain expiry check'],
-  ['mtls', 'Client certificates (mTLS)'],
-  ['multiRegion', 'Checks from every region'],
-  ['assertions', 'Assertions on the answer'],
-  ['reports', 'Client reports'],
-  ['heartbeats', 'Heartbeats (jobs that ping)'],
-  ['dnsChecks', 'DNS checks'],
-  ['portChecks', 'Port checks'],
-  ['icmpChecks', 'Ping (ICMP) checks'],
-  ['udpChecks', 'UDP checks'],
-  ['grpcChecks', 'gRPC health checks'],
-  ['websocketChecks', 'WebSocket checks'],
-  ['mailServerChecks', 'Mail server checks (SMTP, IMAP, POP3)'],
-  ['apiFlows', 'API flows (multi-step API checks)'],
-  ['browserChecks', 'Browser journeys (a real browser plays the steps)'],
-];
-const LIMITS: Array<[keyof Limits, string]> = [
-  ['maxWebsites', 'Websites per customer'],
-  ['minCheckIntervalSeconds', 'Shortest check interval (seconds)'],
-  ['resultRetentionDays', 'Results kept (days)'],
-  ['maxHeartbeatsPerWebsite', 'Heartbeats per website'],
-  ['maxDnsChecksPerWebsite', 'DNS checks per website'],
-  ['maxPortChecksPerWebsite', 'Port checks per website'],
-  ['maxIcmpChecksPerWebsite', 'Ping checks per website'],
-  ['maxUdpChecksPerWebsite', 'UDP checks per website'],
-  ['maxGrpcChecksPerWebsite', 'gRPC checks per website'],
-  ['maxWebsocketChecksPerWebsite', 'WebSocket checks per website'],
-  ['maxMailServerChecksPerWebsite', 'Mail server checks per website'],
-  ['maxApiFlowsPerWebsite', 'API flows per website'],
-  ['maxBrowserJourneysPerWebsite', 'Browser journeys per website'],
-  ['maxStepsPerJourney', 'Steps per journey'],
-  ['minBrowserIntervalSeconds', 'Shortest browser journey interval (seconds)'],
-];
+/** Every feature named: the compiler asks for a new one's words. */
+const FEATURES_NAMED: Record<keyof Features, string> = {
+  statusCheck: 'Status code check',
+  sslCheck: 'TLS certificate check',
+  httpsRedirectCheck: 'HTTPS redirect check',
+  sizeCheck: 'Page size check',
+  responseTimeCheck: 'Response time check',
+  keywordCheck: 'Keyword check',
+  domainExpiryCheck: 'Domain expiry check',
+  mtls: 'Client certificates (mTLS)',
+  multiRegion: 'Checks from every region',
+  assertions: 'Assertions on the answer',
+  reports: 'Client reports',
+  heartbeats: 'Heartbeats (jobs that ping)',
+  dnsChecks: 'DNS checks',
+  portChecks: 'Port checks',
+  icmpChecks: 'Ping (ICMP) checks',
+  udpChecks: 'UDP checks',
+  grpcChecks: 'gRPC health checks',
+  websocketChecks: 'WebSocket checks',
+  mailServerChecks: 'Mail server checks (SMTP, IMAP, POP3)',
+  apiFlows: 'API flows (multi-step API checks)',
+  browserChecks: 'Browser journeys (a real browser plays the steps)',
+  siteCrawl: 'Site crawls (broken links, mixed content, sitemaps)',
+  lighthouse: 'Lighthouse checks (scores and reports)',
+};
+const FEATURES = Object.entries(FEATURES_NAMED) as Array<[keyof Features, string]>;
+/** Every limit named: the compiler asks for a new one's words. */
+const LIMITS_NAMED: Record<keyof Limits, string> = {
+  maxWebsites: 'Websites per customer',
+  minCheckIntervalSeconds: 'Shortest check interval (seconds)',
+  resultRetentionDays: 'Results kept (days)',
+  maxHeartbeatsPerWebsite: 'Heartbeats per website',
+  maxDnsChecksPerWebsite: 'DNS checks per website',
+  maxPortChecksPerWebsite: 'Port checks per website',
+  maxIcmpChecksPerWebsite: 'Ping checks per website',
+  maxUdpChecksPerWebsite: 'UDP checks per website',
+  maxGrpcChecksPerWebsite: 'gRPC checks per website',
+  maxWebsocketChecksPerWebsite: 'WebSocket checks per website',
+  maxMailServerChecksPerWebsite: 'Mail server checks per website',
+  maxApiFlowsPerWebsite: 'API flows per website',
+  maxBrowserJourneysPerWebsite: 'Browser journeys per website',
+  maxStepsPerJourney: 'Steps per journey',
+  minBrowserIntervalSeconds: 'Shortest browser journey interval (seconds)',
+  maxCrawlsPerWebsite: 'Site crawls per website',
+  maxCrawlPages: 'Pages one crawl reads',
+  maxCrawlsPerDay: 'Crawl runs per website a day',
+  maxLighthouseChecksPerWebsite: 'Lighthouse checks per website',
+  maxLighthouseRunsPerDay: 'Lighthouse runs per website a day (pages × presets)',
+};
+const LIMITS = Object.entries(LIMITS_NAMED) as Array<[keyof Limits, string]>;
 const ALERTING: Array<[keyof Alerting, string]> = [
   ['confirmations', 'Failed checks before down'],
   ['recoveryConfirmations', 'Passed checks before up'],
@@ -134,6 +145,8 @@ function perWebsite(p: Package): string {
     one(p.features.mailServerChecks, p.limits.maxMailServerChecksPerWebsite, 'mail server checks'),
     one(p.features.apiFlows, p.limits.maxApiFlowsPerWebsite, 'API flows'),
     one(p.features.browserChecks, p.limits.maxBrowserJourneysPerWebsite, 'browser journeys'),
+    one(p.features.siteCrawl, p.limits.maxCrawlsPerWebsite, 'site crawls'),
+    one(p.features.lighthouse, p.limits.maxLighthouseChecksPerWebsite, 'Lighthouse checks'),
   ].join(', ');
 }
 
