@@ -76,7 +76,8 @@ export function toExportedMonitor(monitor: MonitorDocument): ExportedMonitor {
   const scheduled = isProbeKind(monitor.kind) && PROBE_KINDS[monitor.kind].cadence !== undefined;
   const fields = Object.fromEntries(
     Object.keys(createFieldsOf(monitor.kind)).flatMap((field) =>
-      stored[field] === undefined || (scheduled && (field === 'intervalSeconds' || field === 'timeoutSeconds'))
+      stored[field] === undefined ||
+      (scheduled && (field === 'intervalSeconds' || field === 'timeoutSeconds'))
         ? []
         : [[field, stored[field]]],
     ),
