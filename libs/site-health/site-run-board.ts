@@ -43,6 +43,24 @@ export const siteRunViewSchema = z
   .meta({ id: 'SiteRun' });
 export type SiteRunView = z.infer<typeof siteRunViewSchema>;
 
+/** A run that has not ended: nothing known of its outcome yet. */
+const newRun = (
+  runId: string,
+  monitorId: number,
+  now: Pick<SiteRunView, 'state' | 'requested' | 'requestedAt'> & { startedAt?: string },
+): SiteRunView => ({
+  runId,
+  monitorId,
+  startedAt: null,
+  finishedAt: null,
+  progress: null,
+  status: null,
+  cause: null,
+  summary: null,
+  error: null,
+  ...now,
+});
+
 /** A run's id: 24 hexadecimal digits, as results' runs are named. */
 const newRunId = () => randomBytes(12).toString('hex');
 
@@ -79,20 +97,10 @@ export class SiteRunBoard {
       const waiting = await this.redis.get(this.requestKey(monitorId));
       if (waiting) return { runId: waiting, created: false };
     }
-    await this.write(runId, {
+    await this.write(
       runId,
-      monitorId,
-      state: 'queued',
-      requested: true,
-      requestedAt: at.toISOString(),
-      startedAt: null,
-      finishedAt: null,
-      progress: null,
-      status: null,
-      cause: null,
-      summary: null,
-      error: null,
-    });
+      newRun(runId, monitorId, { state: 'queued', requested: true, requestedAt: at.toISOString() }),
+    );
     return { runId, created: true };
   }
 
@@ -102,20 +110,15 @@ export class SiteRunBoard {
     const runId = requested ?? newRunId();
     const before = requested ? await this.read(runId) : null;
     await this.redis.set(this.currentKey(monitorId), runId, 'EX', KEPT_SECONDS);
-    await this.write(runId, {
+    await this.write(
       runId,
-      monitorId,
-      state: 'running',
-      requested: requested !== null,
-      requestedAt: before?.requestedAt ?? null,
-      startedAt: at.toISOString(),
-      finishedAt: null,
-      progress: null,
-      status: null,
-      cause: null,
-      summary: null,
-      error: null,
-    });
+      newRun(runId, monitorId, {
+        state: 'running',
+        requested: requested !== null,
+        requestedAt: before?.requestedAt ?? null,
+        startedAt: at.toISOString(),
+      }),
+    );
     return runId;
   }
 
