@@ -85,9 +85,22 @@ describe('notification channels', () => {
       'dns.changed',
       'port.down',
       'port.up',
-      ...['icmp', 'udp', 'grpc', 'websocket', 'smtp', 'imap', 'pop3', 'api-flow', 'browser'].flatMap(
-        (kind) => [`${kind}.down`, `${kind}.up`],
-      ),
+      ...[
+        'icmp',
+        'udp',
+        'grpc',
+        'websocket',
+        'smtp',
+        'imap',
+        'pop3',
+        'api-flow',
+        'browser',
+        'crawl',
+        'lighthouse',
+      ].flatMap((kind) => [`${kind}.down`, `${kind}.up`]),
+      'site.links_broken',
+      'site.mixed_content',
+      'site.lighthouse_degraded',
       'test',
     ]);
     // Standard Webhooks: whsec_ and base64 of (here 32) random bytes.
@@ -440,19 +453,21 @@ describe('notification channels', () => {
     expect((await channels.findOne({ id: 990_002 }))?.events).toEqual(['website.down', 'website.up']);
     await channels.deleteMany({ organizationId: 999_999 });
 
-    // API flows and browser journeys came later, each in a generation of its own: a channel stored
-    // before them all takes them all.
+    // API flows, browser journeys and site health came later, each in a generation of its own: a
+    // channel stored before them all takes them all.
     await markers.deleteMany({
       _id: {
         $in: [
           '~backfilled/notification_channels.events.probe-kinds',
           '~backfilled/notification_channels.events.api-flow',
           '~backfilled/notification_channels.events.browser',
+          '~backfilled/notification_channels.events.site-health',
         ],
       },
     });
     const oldest = EVENT_KINDS.filter(
-      (kind) => !/^(icmp|udp|grpc|websocket|smtp|imap|pop3|api-flow|browser)\./.test(kind),
+      (kind) =>
+        !/^(icmp|udp|grpc|websocket|smtp|imap|pop3|api-flow|browser|crawl|lighthouse|site)\./.test(kind),
     );
     await channels.insertMany([stored(990_003, oldest), stored(990_004, ['api-flow.down'])]);
     await ensureIndexes(api.db, [channelIndexes]);
