@@ -150,8 +150,16 @@ export function siteHealthRoutes(deps: {
       success: { status: 200, description: 'Sorted', schema: z.object({ items: z.array(overviewItem) }) },
       handle: async ({ auth, query }) => {
         const byWebsite = new Map<number, z.input<typeof overviewItem>>();
-        for (const summary of await deps.summaries.list(auth.organizationId, query.customerId)) {
-          const website = await deps.website(auth.organizationId, summary.websiteId);
+        const summaries = await deps.summaries.list(auth.organizationId, query.customerId);
+        // Each website read once (a crawl and a Lighthouse check share it), all at once.
+        const ids = [...new Set(summaries.map((summary) => summary.websiteId))];
+        const websites = new Map(
+          (await Promise.all(ids.map((id) => deps.website(auth.organizationId, id)))).flatMap((website) =>
+            website ? [[website.id, website] as const] : [],
+          ),
+        );
+        for (const summary of summaries) {
+          const website = websites.get(summary.websiteId);
           if (!website) continue;
           const item = byWebsite.get(website.id) ?? {
             website: {
