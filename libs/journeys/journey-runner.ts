@@ -181,19 +181,11 @@ interface Playing {
 }
 
 /**
- * Playwright's client can fail a new context with "Object with guid artifact@… was not bound in
- * the connection" when a message about a context just closed (a run given up at its deadline, its
- * trace's artifact gone) is read as the answer comes (microsoft/playwright#22210): nothing of this
- * run is at fault, so it is asked once more.
+ * What Playwright's client says when a message about a context just closed (a run given up at its
+ * deadline, its trace's artifact gone) is read as another call's answer comes
+ * (microsoft/playwright#22210): the call fails though nothing of this run is at fault.
  */
-async function newContext(browser: Browser, options: Parameters<Browser['newContext']>[0]) {
-  try {
-    return await browser.newContext(options);
-  } catch (error) {
-    if (!/was not bound in the connection/.test(errorMessage(error))) throw error;
-    return browser.newContext(options);
-  }
-}
+const UNBOUND_OBJECT = /was not bound in the connection/;
 
 /** The run itself (`runJourney`): never rejects, whatever the browser does. */
 async function play(
@@ -205,18 +197,30 @@ async function play(
   const { journey } = input;
   const aftermath = aftermathMs(input.deadlineMs);
   const deadline = run.startedAt.getTime() + input.deadlineMs - aftermath;
-  let context: BrowserContext | null = null;
+  // Set by `open` (a closure: a plain variable would read as never set after it).
+  const held: { context: BrowserContext | null } = { context: null };
   const tracing = input.trace ?? true;
   try {
-    context = await newContext(browser, contextOptions(journey, proxy));
-    progress.context = context;
-    if (progress.givenUp) return;
-    await sendExtraHeadersToOrigin(context, journey);
-    if (journey.cookies.length > 0) await context.addCookies(journey.cookies);
-    await context.addInitScript(VITALS_INIT_SCRIPT);
-    if (tracing) await context.tracing.start({ snapshots: true, screenshots: false, sources: false });
-    watch(context, run, mask);
-    const page = await context.newPage();
+    /** The run's context set up and its page; null when the run was given up meanwhile. */
+    const open = async () => {
+      const opened = await browser.newContext(contextOptions(journey, proxy));
+      held.context = opened;
+      progress.context = opened;
+      if (progress.givenUp) return null;
+      await sendExtraHeadersToOrigin(opened, journey);
+      if (journey.cookies.length > 0) await opened.addCookies(journey.cookies);
+      await opened.addInitScript(VITALS_INIT_SCRIPT);
+      if (tracing) await opened.tracing.start({ snapshots: true, screenshots: false, sources: false });
+      watch(opened, run, mask);
+      return opened.newPage();
+    };
+    // Set up once more, on a fresh context, when Playwright's client failed it (UNBOUND_OBJECT).
+    const page = await open().catch(async (error: unknown) => {
+      if (!UNBOUND_OBJECT.test(errorMessage(error))) throw error;
+      await held.context?.close().catch(() => undefined);
+      return open();
+    });
+    if (!page) return;
     const readVitalsOf = async () => {
       // A page still loading has no document to ask yet: its figures are read after a later step.
       const reported = await within(page.evaluate(`window.${VITALS_GLOBAL}`), VITALS_READ_MS);
@@ -266,7 +270,7 @@ async function play(
         .catch(() => null);
       if (png) keepScreenshot(run, { name: 'failure', png });
     }
-    if (tracing) await keepTrace(context, run, input.masks);
+    if (tracing) await keepTrace(page.context(), run, input.masks);
   } catch (error) {
     // The context itself failed (the browser died, or could not make one): no step is to blame.
     run.passed = false;
@@ -274,7 +278,7 @@ async function play(
     run.browserBroke ||= !browser.isConnected() || BROKEN_BROWSER.test(errorMessage(error));
     run.error ??= mask(`The journey could not run: ${errorMessage(error).split('\n')[0]}`);
   } finally {
-    await context?.close().catch(() => undefined);
+    await held.context?.close().catch(() => undefined);
   }
 }
 
