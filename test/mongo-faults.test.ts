@@ -137,7 +137,12 @@ describe('when MongoDB stalls or dies under load', () => {
     for (const [n, id] of ids.entries()) {
       const times = stored.get(id) ?? [];
       // Checked on through both outages.
-      expect({ site: n, inStall: inside(times, stall), inDeath: inside(times, death) }).toEqual({
+      const around = (window: Window) =>
+        times.map((t) => t - window.from).filter((t) => t > -12_000 && t < 75_000);
+      expect(
+        { site: n, inStall: inside(times, stall), inDeath: inside(times, death) },
+        `site ${n} checked (ms from each outage's start): stall ${around(stall)}, death ${around(death)}`,
+      ).toEqual({
         site: n,
         inStall: true,
         inDeath: true,

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/index.js';
-import { type DueMember, type LaneWork, nextCheckAt } from '../scheduler/index.js';
+import { type DueMember, type LaneWork, nextCheckAfterRun, nextCheckAt } from '../scheduler/index.js';
 import type { CheckRunner, RunOutcome } from './check-runner.js';
 import { type CheckResultDocument, failuresOf } from './result.repository.js';
 
@@ -65,7 +65,7 @@ export function websiteChecks(options: WebsiteChecksOptions): Pick<LaneWork, 'ru
           options.logger.debug(decisionLine(outcome), 'check decided');
         return outcome.recheckSoon
           ? now + options.recheckDelayMs
-          : nextCheckAt(websiteId, outcome.intervalMs, now);
+          : nextCheckAfterRun(websiteId, outcome.intervalMs, outcome.result.startedAt.getTime(), now);
       } finally {
         inFlight.delete(websiteId);
       }

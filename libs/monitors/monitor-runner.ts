@@ -13,7 +13,13 @@ import {
 import { includesFeature } from '../packages/index.js';
 import type { ProbeOptions } from '../probe/index.js';
 import { RevisedMemory, type Revisions } from '../redis/index.js';
-import { type DueMember, type DueSet, type IntervalLane, nextCheckAt } from '../scheduler/index.js';
+import {
+  type DueMember,
+  type DueSet,
+  type IntervalLane,
+  nextCheckAfterRun,
+  nextCheckAt,
+} from '../scheduler/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { SiteHealthRecorder, SiteRunBoard } from '../site-health/index.js';
 import type { WebsiteDocument } from '../websites/index.js';
@@ -330,8 +336,7 @@ export class MonitorRunner {
     this.deps.tallies?.add(monitor, gathered);
     const now = Date.now();
     if (recheckSoon) return now + this.deps.recheckDelayMs;
-    const everyMs = monitor.intervalSeconds * 1000;
-    return nextCheckAt(monitor.id, everyMs, now);
+    return nextCheckAfterRun(monitor.id, monitor.intervalSeconds * 1000, gathered.at.getTime(), now);
   }
 
   /**

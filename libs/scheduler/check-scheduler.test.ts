@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCheckAt, spreadOffsetMs } from './check-scheduler.js';
+import { nextCheckAfterRun, nextCheckAt, spreadOffsetMs } from './check-scheduler.js';
 import { nextSlotAfter } from './due-set.js';
 
 describe('spreadOffsetMs', () => {
@@ -45,5 +45,16 @@ describe('nextSlotAfter', () => {
     expect(nextCheckAt(42, every, slot + 10_000)).toBe(slot + every);
     // Missed several slots (its worker was down): the next one ahead, not a burst of the missed.
     expect(nextCheckAt(42, every, slot + 5 * every + 1)).toBe(slot + 6 * every);
+  });
+
+  it('after a check held past its next slot, is that slot (made at once), not the one after', () => {
+    const every = 10_000;
+    const slot = nextCheckAt(7, every, 1_764_384_000_000);
+    // A quick check: the next slot, as from its end.
+    expect(nextCheckAfterRun(7, every, slot + 20, slot + 300)).toBe(slot + every);
+    // Its result waited 10.4 s on a stalled MongoDB: the slot it overran is due now.
+    expect(nextCheckAfterRun(7, every, slot + 20, slot + 10_400)).toBe(slot + every);
+    // Held a whole interval past that slot: it would be stale, so the next one ahead.
+    expect(nextCheckAfterRun(7, every, slot + 20, slot + 2 * every + 1)).toBe(slot + 3 * every);
   });
 });

@@ -63,6 +63,16 @@ export const cadenceOffsetMs = (id: number, everyMs: number) =>
 export const nextCheckAt = (id: number, everyMs: number, now: number) =>
   nextSlotAfter(now, everyMs, cadenceOffsetMs(id, everyMs));
 
+/**
+ * When a check that just finished is next due: the slot after it started, so a check held past its
+ * next slot (its result waiting on a stalled MongoDB for the write's 10 s bound) is made at once
+ * instead of that slot being skipped; a slot a whole interval behind is skipped (it would be stale).
+ */
+export function nextCheckAfterRun(id: number, everyMs: number, startedAt: number, now: number): number {
+  const slot = nextCheckAt(id, everyMs, startedAt);
+  return now - slot < everyMs ? slot : nextCheckAt(id, everyMs, now);
+}
+
 /** The name of a region's check queue in BullMQ before checks were due in sorted sets (its keys are migrated away). */
 export function checksQueueName(region: string): string {
   return `checks-${region}`;

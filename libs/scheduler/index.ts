@@ -5,6 +5,7 @@ export {
   checksQueueName,
   type FirstCheck,
   isStale,
+  nextCheckAfterRun,
   nextCheckAt,
   type SchedulePlan,
   spreadOffsetMs,
