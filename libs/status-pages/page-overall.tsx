@@ -1,0 +1,91 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { type BadgeColor, badgeSvg } from './badge.js';
+import { renderHtmlDocument } from './page-html.js';
+import type { StatusPageData } from './page-model.js';
+import type { PublishedPage } from './shared-pages.js';
+
+export type Overall = StatusPageData['overall'];
+
+/** The page's overall state in a word or two, and its colour: what its badge and widget show. */
+export function overallBadge(state: string): { value: string; color: BadgeColor } {
+  switch (state) {
+    case 'operational':
+      return { value: 'operational', color: 'green' };
+    case 'degraded':
+      return { value: 'degraded', color: 'yellow' };
+    case 'partial-outage':
+      return { value: 'partial outage', color: 'red' };
+    case 'major-outage':
+      return { value: 'major outage', color: 'red' };
+    case 'maintenance':
+      return { value: 'maintenance', color: 'yellow' };
+    default:
+      return { value: 'no data', color: 'grey' };
+  }
+}
+
+/** The whole page's badge: `status | operational`, as a website's badge looks. */
+export const pageBadgeSvg = (overall: Overall) => {
+  const { value, color } = overallBadge(overall.state);
+  return badgeSvg('status', value, color);
+};
+
+/** Read once per rendered page: the page's data is kept compressed, and badges come often. */
+const overalls = new WeakMap<PublishedPage, Promise<Overall>>();
+
+/** The overall state a rendered page shows, read from its JSON (made with the page, so always the same). */
+export function publishedOverall(page: PublishedPage): Promise<Overall> {
+  let overall = overalls.get(page);
+  if (!overall) {
+    overall = page.json.coded('identity').then((bytes) => {
+      const { state, text } = (JSON.parse(bytes.toString('utf8')) as { overall: Overall }).overall;
+      return { state, text } as Overall;
+    });
+    overalls.set(page, overall);
+    overall.catch(() => overalls.delete(page));
+  }
+  return overall;
+}
+
+const DOT: Record<ReturnType<typeof overallBadge>['color'], string> = {
+  green: '#17b26a',
+  yellow: '#f79009',
+  red: '#f04438',
+  grey: '#98a2b3',
+};
+
+const WIDGET_STYLE = `
+:root{color-scheme:light;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:14px}
+body{margin:0;background:transparent}
+a{display:flex;align-items:center;gap:.5rem;padding:.5rem .75rem;color:#1d2939;text-decoration:none;border:1px solid #eaecf0;border-radius:.5rem;background:#fff}
+a:hover,a:focus{border-color:#98a2b3}
+.dot{flex:none;width:.75rem;height:.75rem;border-radius:50%}
+.title{font-weight:600}
+.text{color:#475467}
+`;
+
+/**
+ * The embeddable widget: a tiny document for an iframe, the page's title and overall state (in
+ * words, never the colour alone) as one link to the page, opened outside the frame. No script.
+ */
+export function renderWidget(options: { title: string; overall: Overall; pageHref: string }): string {
+  const { color } = overallBadge(options.overall.state);
+  return renderHtmlDocument(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="robots" content="noindex" />
+        <title>{`${options.title}: ${options.overall.text}`}</title>
+        <style>{`${WIDGET_STYLE}.dot{background:${DOT[color]}}`}</style>
+      </head>
+      <body>
+        <a href={options.pageHref} target="_blank" rel="noopener">
+          <span class="dot" aria-hidden="true" />
+          <span>
+            <span class="title">{options.title}</span> <span class="text">{options.overall.text}</span>
+          </span>
+        </a>
+      </body>
+    </html>,
+  );
+}
