@@ -242,6 +242,26 @@ export const envSchema = z
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://monitor.example.com' })
       .optional(),
+    /**
+     * The agency's host for status pages (`status.agency.example`): the CNAME target a custom
+     * domain may point at to be verified; with it (or `PUBLIC_URL`) set, a request for a host that
+     * is neither the agency's nor a verified page domain answers a plain 404. Unset: domains are
+     * verified by TXT record only.
+     */
+    STATUS_PAGES_HOST: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((text) => text.replace(/\.$/, ''))
+      .pipe(
+        z
+          .string()
+          .regex(
+            /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/,
+            'must be a host name such as status.agency.example',
+          ),
+      )
+      .optional(),
     /** The Chromium that prints reports as PDF (Debian's by default; started once by the API). @defaultValue /usr/bin/chromium */
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   })
