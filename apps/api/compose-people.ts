@@ -107,5 +107,5 @@ export function composePeople(deps: {
     }),
     mailBudget: services.mailBudget,
   });
-  return { twoFactor, passwords, signIn, invitations, passwordReset, organizationName };
+  return { twoFactor, passwords, signIn, invitations, passwordReset, organizationName, peopleMail };
 }

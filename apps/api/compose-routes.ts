@@ -1,4 +1,5 @@
 // Every route the API serves, in the order the OpenAPI document lists them, wired to what composeApi built.
+
 import type { AuditEventRepository } from '../../libs/audit/index.js';
 import { tokenFitsRole } from '../../libs/auth/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
@@ -7,12 +8,14 @@ import type { OverviewStreams } from '../../libs/dashboard/index.js';
 import { DomainError } from '../../libs/errors/index.js';
 import { OrganizationShare } from '../../libs/fair-share/index.js';
 import { limitedPerAddress, type Route } from '../../libs/http/index.js';
+import type { Logger } from '../../libs/logging/index.js';
 import { CheckFeed, listedStatuses } from '../../libs/monitoring/index.js';
 import type { PingIntake } from '../../libs/monitors/index.js';
 import { UserAdministration } from '../../libs/people/index.js';
 import { createRedisRateLimiter, type Redis } from '../../libs/redis/index.js';
 import type { ApiServices } from './compose.js';
 import type { composePeople } from './compose-people.js';
+import { subscriptionRoutesOf } from './compose-subscriptions.js';
 import { accountLinkRoutes } from './routes/account-links.js';
 import { asCodeRoutes } from './routes/as-code.js';
 import { auditRoutes } from './routes/audit.js';
@@ -33,10 +36,12 @@ import { organizationRoutes } from './routes/organization.js';
 import { packageRoutes } from './routes/packages.js';
 import { pingRoutes } from './routes/ping.js';
 import { publicStatusRoutes } from './routes/public-status.js';
+import { publicStatusPostRoutes } from './routes/public-status-posts.js';
 import { reportRoutes } from './routes/reports.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { siteHealthRoutes } from './routes/site-health.js';
 import { statusPageRoutes } from './routes/status-pages.js';
+import { statusPagePostRoutes } from './routes/status-page-posts.js';
 import { personalTokenRoutes, tokenRoutes } from './routes/tokens.js';
 import { twoFactorRoutes } from './routes/two-factor.js';
 import { userRoutes } from './routes/users.js';
@@ -64,6 +69,7 @@ export function composeRoutes(deps: {
   /** The overview's live streams (the API closes them when it stops). */
   overviewStreams: OverviewStreams;
   packageOfCustomer: (organizationId: number, customerId: number) => Promise<number | null>;
+  logger: Logger;
 }): Route[] {
   const { config, redis, services, auditEvents, pingIntake, overviewStreams, packageOfCustomer } = deps;
   const { twoFactor, passwords, signIn, invitations, passwordReset, organizationName } = deps.people;
@@ -239,6 +245,7 @@ export function composeRoutes(deps: {
     ...pingRoutes(pingIntake),
     ...monitoringNodeRoutes(services.nodes),
     ...statusPageRoutes(services.statusPages),
+    ...statusPagePostRoutes(services.statusPosts),
     // Their own budget per client address: a flood of them must not use up the API's.
     ...limitedPerAddress(
       {
@@ -249,8 +256,10 @@ export function composeRoutes(deps: {
           limit: config.PUBLIC_PAGES_PER_MINUTE,
         }),
       },
-      publicStatusRoutes(services.publicStatusPages),
+      [...publicStatusRoutes(services.publicStatusPages), ...publicStatusPostRoutes(services.publicPostPages)],
     ),
+    // Subscribing has its own bounds (per client address and per address mailed).
+    ...subscriptionRoutesOf({ config, redis, services, mail: deps.people.peopleMail, logger: deps.logger }),
     ...auditRoutes(auditEvents),
     ...dashboardRoutes({
       ...services.monitoringReads,

@@ -30,6 +30,7 @@ export interface PersonMailer {
     text: string;
     html?: string;
     attachments?: MailAttachment[];
+    headers?: Record<string, string>;
   }): Promise<void>;
 }
 

@@ -9,6 +9,8 @@ export interface PersonMail {
   text: string;
   html?: string;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+  /** Extra headers (a subscriber's mail: List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** Sends the mails of libs/people (invitations, password resets); null-able by configuration. */

@@ -1,0 +1,33 @@
+export {
+  type SubscriberDocument,
+  SubscriberRepository,
+  type SubscriberState,
+  subscriberIndexes,
+} from './subscriber.repository.js';
+export { pageOfSubscriberId, subscriberId } from './subscriber-keys.js';
+export { SUBSCRIBER_CSV_COLUMNS, subscribersCsv } from './subscribers-csv.js';
+export {
+  linkQuery,
+  removeSubscriberQuery,
+  SUBSCRIBERS_PAGE_SIZE,
+  subscribeAnswer,
+  subscribeBody,
+  subscribersAnswer,
+  subscribersQuery,
+  subscriberView,
+} from './subscription.schema.js';
+export {
+  CONFIRMATION_HOURS,
+  type LinkOutcome,
+  type SubscribablePage,
+  type SubscriptionDeps,
+  type SubscriptionLinks,
+  SubscriptionService,
+} from './subscription.service.js';
+export { type ConfirmationMail, unsubscribeHeaders } from './subscription-mails.js';
+export {
+  renderCheckYourMail,
+  renderLinkAction,
+  renderLinkOutcome,
+  renderSubscribeForm,
+} from './subscription-pages.js';
