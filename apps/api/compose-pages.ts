@@ -10,6 +10,7 @@ import {
 import { type MonitorRepository, MonitorSummaries, monitorHistories } from '../../libs/monitors/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { Records } from '../../libs/services/index.js';
+import { PostReads, StatusPostRepository } from '../../libs/status-posts/index.js';
 import {
   LocalPageBuilder,
   type MonitoringReads,
@@ -61,6 +62,7 @@ export function localPageBuilder(deps: {
       monitorHistories({ repository: deps.monitors, states }, organizationId, ids, since),
     websites: deps.records.websites,
     maintenanceWindows: (organizationId, ids) => windows.listByWebsites(organizationId, ids),
+    posts: new PostReads(new StatusPostRepository(deps.db)),
     shared: new SharedPublishedPages(deps.redis, deps.config.REDIS_KEY_PREFIX),
   });
 }

@@ -38,13 +38,20 @@ import {
   SiteRunBoard,
 } from '../../libs/site-health/index.js';
 import {
+  PageAccessLookup,
   type PageBuilder,
+  PublicPostPages,
   PublicStatusPages,
   SharedPublishedPages,
+  StatusPageDomainRepository,
+  StatusPageDomains,
   StatusPageRepository,
   StatusPageRevisions,
   StatusPageService,
+  VerifiedHostIndex,
 } from '../../libs/status-pages/index.js';
+import { SubscriberRepository } from '../../libs/status-subscriptions/index.js';
+import { PostReads, StatusPostRepository, StatusPostService } from '../../libs/status-posts/index.js';
 import {
   ChannelListings,
   WebsiteCache,
@@ -146,6 +153,32 @@ export function composeApi(deps: ApiDeps) {
       websiteIdsOf: async (organizationId, customerId) =>
         (await records.websites.listByCustomer(organizationId, customerId)).map((w) => w.id),
     },
+  });
+  const statusPageDomainRepository = new StatusPageDomainRepository(db);
+  // Custom domains of pages: verified through the resolvers DNS checks use, served by Host.
+  const statusPageDomains = new StatusPageDomains({
+    domains: statusPageDomainRepository,
+    verified: new VerifiedHostIndex(redis, prefix, () => statusPageDomainRepository.allHeld()),
+    pages: statusPageRepository,
+    revisions: statusPageRevisions,
+    mutex,
+    resolvers: config.DNS_RESOLVERS,
+    statusPagesHost: config.STATUS_PAGES_HOST,
+    agencyHosts: [
+      ...(config.PUBLIC_URL
+        ? [new URL(config.PUBLIC_URL).hostname.toLowerCase().replace(/^\[|\]$/g, '')]
+        : []),
+      ...(config.STATUS_PAGES_HOST ? [config.STATUS_PAGES_HOST] : []),
+    ],
+  });
+  const statusPostRepository = new StatusPostRepository(db);
+  const statusPosts = new StatusPostService({
+    posts: statusPostRepository,
+    pages: statusPageRepository,
+    websites: records.websites,
+    incidents: states,
+    mutex,
+    revisions: statusPageRevisions,
   });
   const customers = new CustomerService({
     customers: records.customers,
@@ -266,6 +299,21 @@ export function composeApi(deps: ApiDeps) {
     websites,
     customers,
     statusPages,
+    statusPageRepository,
+    /** Visitors subscribed to pages by e-mail. */
+    subscribers: new SubscriberRepository(db),
+    /** Pages' own domains: verification, serving by Host, the TLS ask. */
+    statusPageDomains,
+    /** Incident posts of status pages, and their public history and permalinks. */
+    statusPosts,
+    publicPostPages: new PublicPostPages({
+      pages: statusPageRepository,
+      revisions: statusPageRevisions,
+      posts: new PostReads(statusPostRepository),
+      websites: records.websites,
+    }),
+    /** Who may see each published page (the gate in front of its routes reads it). */
+    statusPageAccess: new PageAccessLookup({ pages: statusPageRepository, revisions: statusPageRevisions }),
     publicStatusPages: new PublicStatusPages({
       ...monitoringReads,
       pageCacheBytes: config.STATUS_PAGE_CACHE_MIB * 1024 * 1024,

@@ -18,6 +18,7 @@ import { invitationIndexes, userIndexes } from '../people/index.js';
 import { reportMailingIndexes } from '../reports/index.js';
 import { lighthouseRunIndexes, siteFindingIndexes, siteHealthSummaryIndexes } from '../site-health/index.js';
 import { statusPageIndexes } from '../status-pages/index.js';
+import { statusPostIndexes } from '../status-posts/index.js';
 import { websiteIndexes } from '../websites/index.js';
 import { storedNamesCleaning } from './stored-names.js';
 
@@ -35,6 +36,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   rollupIndexes,
   rollupMonthIndexes,
   statusPageIndexes,
+  statusPostIndexes,
   ...monitoringIndexes,
   ...monitorIndexes,
   runArtifactIndexes,

@@ -1,11 +1,29 @@
+export {
+  ACCESS_MODES,
+  type AccessDecision,
+  decideAccess,
+  type PageAccess,
+  type Refusal,
+  type SignedInPerson,
+  type VisitorFacts,
+} from './access/access-decision.js';
+export {
+  renderPasswordPage,
+  renderPrivatePage,
+  renderSignInAtAgencyPage,
+  renderSignInPage,
+} from './access/access-pages.js';
+export { type PageAccessEntry, PageAccessLookup } from './access/page-access-lookup.js';
+export { PAGE_SESSION_SECONDS, PageSessions } from './access/page-sessions.js';
 export { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
 export {
   LocalPageBuilder,
   type MonitoringReads,
   type PageBuilder,
+  type PagePosts,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
-export { cssColor, renderHtmlDocument, renderNotFoundPage } from './page-html.js';
+export { cssColor, renderHtmlDocument, renderNotFoundPage, renderVisitorPage } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,
@@ -14,6 +32,20 @@ export {
   uptimeBetween,
 } from './page-model.js';
 export { StatusPageRevisions } from './page-revisions.js';
+export { MONTH_PATTERN, type PostPageAnswer, PublicPostPages } from './post-pages.js';
+export {
+  IMPACTS,
+  type Impact,
+  impactText,
+  POST_STATUSES,
+  type PostInput,
+  type PostStatus,
+  type PublicPost,
+  postStatusText,
+  publicPostView,
+  worstImpact,
+} from './post-view.js';
+export { pageBadgeSvg, publishedSummary, renderWidget } from './page-overall.js';
 export { PUBLIC_CACHE_SECONDS, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export { type PublishedPage, SharedPublishedPages } from './shared-pages.js';
 export {
@@ -31,3 +63,17 @@ export {
 } from './status-page.schema.js';
 export { type StatusPageOwnersPort, StatusPageService } from './status-page.service.js';
 export { toStatusPageView } from './status-page-view.js';
+export {
+  addDomainBody,
+  domainParams,
+  hostOfHeader,
+  MAX_DOMAINS_PER_PAGE,
+  rewriteDomainPath,
+  StatusPageDomainRepository,
+  StatusPageDomains,
+  type StatusPageDomainTarget,
+  type StatusPageDomainView,
+  statusPageDomainView,
+  tlsAskQuery,
+  VerifiedHostIndex,
+} from './domains/index.js';

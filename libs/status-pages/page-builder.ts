@@ -9,17 +9,28 @@ import {
   type IncidentInput,
   type MaintenanceInput,
   type PageWebsiteInput,
+  RECENT_INCIDENT_DAYS,
   type ShownStatus,
   type StatusPageData,
 } from './page-model.js';
+import type { PostInput } from './post-view.js';
 import { type PublishedPage, packedPage, type SharedPublishedPages, unpackedPage } from './shared-pages.js';
 import type { StatusPageDocument } from './status-page.repository.js';
 import { publicStatusPageView } from './status-page.schema.js';
 
 const DAY_MS = 86_400_000;
-/** Maintenance shown ahead, and how many occurrences of one window. */
-const MAINTENANCE_AHEAD_DAYS = 30;
+/** Maintenance shown ahead unless the page says (`maintenanceNoticeDays`), and how many occurrences of one window. */
+export const DEFAULT_MAINTENANCE_NOTICE_DAYS = 7;
 const OCCURRENCES_PER_WINDOW = 3;
+
+/** A page's incident posts as its pages show them (libs/status-posts reads them). */
+export interface PagePosts {
+  /** The open posts and those resolved since `since`. */
+  shown(organizationId: number, pageId: number, since: Date): Promise<PostInput[]>;
+  /** Those begun in `[from, to)`. */
+  month(organizationId: number, pageId: number, from: Date, to: Date): Promise<PostInput[]>;
+  one(organizationId: number, pageId: number, postId: number): Promise<PostInput | null>;
+}
 
 /** What pages about many websites at once read: states, rollups and incidents, a query each. */
 export interface MonitoringReads {
@@ -66,15 +77,17 @@ export interface PageBuildDeps extends MonitoringReads {
   monitorHistories: MonitorHistories;
   websites: { listByCustomer(organizationId: number, customerId: number): Promise<WebsiteDocument[]> };
   maintenanceWindows(organizationId: number, websiteIds: number[]): Promise<MaintenanceWindowDocument[]>;
+  posts: PagePosts;
   shared: Pick<SharedPublishedPages, 'put'>;
 }
 
-/** The next occurrences of the windows: under way now or starting within 30 days. */
+/** The next occurrences of the windows: under way now or starting within `noticeDays`. */
 export function upcomingMaintenance(
   windows: readonly MaintenanceWindowDocument[],
   now: Date,
+  noticeDays = DEFAULT_MAINTENANCE_NOTICE_DAYS,
 ): MaintenanceInput[] {
-  const horizon = now.getTime() + MAINTENANCE_AHEAD_DAYS * DAY_MS;
+  const horizon = now.getTime() + noticeDays * DAY_MS;
   const upcoming: MaintenanceInput[] = [];
   for (const window of windows) {
     let taken = 0;
@@ -123,7 +136,8 @@ export class LocalPageBuilder implements PageBuilder {
     const since = (period: RollupPeriod, ms: number) =>
       this.deps.rollups.since(organizationId, ids, period, new Date(ms));
     const barsFrom = new Date(now.getTime() - BAR_DAYS * DAY_MS);
-    const [statuses, days, hours, incidents, windows, monitors, histories] = await Promise.all([
+    const recentFrom = new Date(now.getTime() - RECENT_INCIDENT_DAYS * DAY_MS);
+    const [statuses, days, hours, incidents, windows, monitors, histories, posts] = await Promise.all([
       this.deps.statuses(organizationId, websites),
       since('day', today - (BAR_DAYS - 1) * DAY_MS),
       page.showResponseTimes ? since('hour', now.getTime() - DAY_MS) : Promise.resolve([]),
@@ -131,6 +145,7 @@ export class LocalPageBuilder implements PageBuilder {
       this.deps.maintenanceWindows(organizationId, ids),
       this.deps.monitors(ids),
       this.deps.monitorHistories(organizationId, ids, barsFrom),
+      this.deps.posts.shown(organizationId, page.id, recentFrom),
     ]);
     return buildStatusPage({
       now,
@@ -149,7 +164,12 @@ export class LocalPageBuilder implements PageBuilder {
       days,
       hours,
       incidents,
-      maintenance: upcomingMaintenance(windows, now),
+      maintenance: upcomingMaintenance(
+        windows,
+        now,
+        page.maintenanceNoticeDays ?? DEFAULT_MAINTENANCE_NOTICE_DAYS,
+      ),
+      posts,
     });
   }
 }
@@ -159,7 +179,7 @@ function publish(page: StatusPageDocument, data: StatusPageData): PublishedPage 
   return {
     embedAllowedOrigins: page.embedAllowedOrigins ?? [],
     html: new StoredBody(
-      Buffer.from(renderStatusPage(data, { jsonPath: `/status/${page.slug}.json` })),
+      Buffer.from(renderStatusPage(data, { slug: page.slug })),
       'text/html; charset=utf-8',
     ),
     json: new StoredBody(

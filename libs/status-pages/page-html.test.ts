@@ -57,13 +57,47 @@ function page(overrides: Partial<StatusPageData> = {}): StatusPageData {
         endsAt: '2026-11-30T02:00:00.000Z',
       },
     ],
+    posts: [],
     ...overrides,
   };
 }
 
+const post = (resolvedAt: string | null): StatusPageData['posts'][number] => ({
+  id: resolvedAt ? 8 : 7,
+  title: HOSTILE,
+  status: resolvedAt ? 'resolved' : 'identified',
+  statusText: resolvedAt ? 'Resolved' : 'Identified',
+  impact: resolvedAt ? null : 'major_outage',
+  components: [{ name: HOSTILE, impact: 'major_outage', impactText: 'Major outage' }],
+  startedAt: '2026-11-29T08:00:00.000Z',
+  updatedAt: '2026-11-29T09:30:00.000Z',
+  resolvedAt,
+  url: `/status/shop/incidents/${resolvedAt ? 8 : 7}`,
+  updates: [
+    {
+      id: 'u2',
+      status: 'identified',
+      statusText: 'Identified',
+      at: '2026-11-29T09:30:00.000Z',
+      editedAt: null,
+      message: '**Found**',
+      html: '<p><strong>Found</strong></p>',
+    },
+    {
+      id: 'u1',
+      status: 'investigating',
+      statusText: 'Investigating',
+      at: '2026-11-29T08:00:00.000Z',
+      editedAt: null,
+      message: 'Looking',
+      html: '<p>Looking</p>',
+    },
+  ],
+});
+
 describe('public pages rendered from components: every text a tenant wrote is text', () => {
   it('a status page: names, notes, titles and the footer escaped wherever they show, the document whole', () => {
-    const html = renderStatusPage(page(), { jsonPath: '/status/shop.json' });
+    const html = renderStatusPage(page(), { slug: 'shop' });
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
     expect(html).not.toContain('<script>');
     // Title, heading, website, monitor, incident, its note, the maintenance's website and title, footer.
@@ -75,12 +109,28 @@ describe('public pages rendered from components: every text a tenant wrote is te
     expect(html).toContain('<svg class="chart"');
   });
 
+  it('posts: the open one at the top, the resolved one under incidents, updates newest first, links absolute', () => {
+    const html = renderStatusPage(page({ posts: [post(null), post('2026-11-29T10:00:00.000Z')] }), {
+      slug: 'shop',
+    });
+    const current = html.indexOf('id="current-posts"');
+    expect(current).toBeGreaterThan(0);
+    expect(current).toBeLessThan(html.indexOf('id="websites"'));
+    expect(html.indexOf('href="/status/shop/incidents/8"')).toBeGreaterThan(html.indexOf('id="incidents"'));
+    expect(html).toContain('href="/status/shop/incidents/7"');
+    expect(html).toContain('href="/status/shop/history"');
+    expect(html).toContain('href="/status/shop.json"');
+    expect(html.indexOf('<strong>Found</strong>')).toBeLessThan(html.indexOf('<p>Looking</p>'));
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('<article class="post major_outage"');
+  });
+
   it('an accent colour that is not one never reaches the stylesheet', () => {
     const html = renderStatusPage(
       page({
         branding: { logoUrl: null, accentColor: 'red}</style><script>x()</script>', footerText: null },
       }),
-      { jsonPath: '/status/shop.json' },
+      { slug: 'shop' },
     );
     expect(html).not.toContain('x()');
     expect(html).not.toContain(':root{--accent:red');

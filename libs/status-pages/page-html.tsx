@@ -2,6 +2,8 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { DayBar, ShownStatus, StatusPageData } from './page-model.js';
+import { IncidentPost, POST_STYLE, When } from './post-html.js';
+import type { PublicPost } from './post-view.js';
 
 /** Colour is never the only sign: every state also has its words and a symbol. */
 const SYMBOL: Record<ShownStatus, string> = {
@@ -27,10 +29,6 @@ export function duration(seconds: number): string {
 /** An accent colour as CSS only when it is one (the schema allows hex colours; a stored value is checked again). */
 export const cssColor = (value: string | null): string | null =>
   value !== null && /^#[0-9a-fA-F]{3,8}$/.test(value) ? value : null;
-
-const When = ({ iso }: { iso: string }) => (
-  <time dateTime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>
-);
 
 function barClass(day: DayBar): string {
   if (day.uptimePercent === null) return 'none';
@@ -124,10 +122,10 @@ section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#667085;font-size:.875rem;padding:1rem 0}
 @media (max-width:30rem){.bars{gap:0}}
-`;
+${POST_STYLE}`;
 
 /** A page of ours: the document around `children`, styled, its text escaped by the renderer. */
-function Page({
+export function Page({
   title,
   head,
   children,
@@ -152,7 +150,7 @@ function Page({
 }
 
 /** The stylesheet, raw (the renderer would escape CSS): ours, constant, and a checked colour, never text a tenant wrote. */
-const Style = ({ accent }: { accent?: string | null }) => (
+export const Style = ({ accent }: { accent?: string | null }) => (
   <style dangerouslySetInnerHTML={{ __html: `${STYLE}${accent ? `:root{--accent:${accent}}` : ''}` }} />
 );
 
@@ -242,15 +240,28 @@ function Maintenance({ maintenance }: { maintenance: StatusPageData['maintenance
 /** A whole HTML document from its `<html>` element. */
 export const renderHtmlDocument = (page: VNode) => `<!doctype html>\n${renderToString(page)}\n`;
 
-/** The public page: server-rendered, works without JavaScript. */
-export function renderStatusPage(data: StatusPageData, options: { jsonPath: string }): string {
+function Posts({ posts, level }: { posts: readonly PublicPost[]; level: 'h3' | 'h2' }) {
+  return (
+    <>
+      {posts.map((post) => (
+        <IncidentPost post={post} level={level} />
+      ))}
+    </>
+  );
+}
+
+/** The public page: server-rendered, works without JavaScript. Its links are paths under `/status/<slug>/`. */
+export function renderStatusPage(data: StatusPageData, options: { slug: string }): string {
   const { branding } = data;
+  const base = `/status/${options.slug}`;
+  const active = data.posts.filter((post) => post.resolvedAt === null);
+  const resolved = data.posts.filter((post) => post.resolvedAt !== null);
   return renderHtmlDocument(
     <Page
       title={`${data.title}: status`}
       head={
         <>
-          <link rel="alternate" type="application/json" href={options.jsonPath} />
+          <link rel="alternate" type="application/json" href={`${base}.json`} />
           <Style accent={cssColor(branding.accentColor)} />
         </>
       }
@@ -262,6 +273,18 @@ export function renderStatusPage(data: StatusPageData, options: { jsonPath: stri
       <p class={`overall ${data.overall.state}`} role="status">
         {data.overall.text}
       </p>
+      {active.length > 0 && (
+        <section aria-labelledby="current-posts" class="posts">
+          <h2 id="current-posts">Current incidents</h2>
+          <Posts posts={active} level="h3" />
+        </section>
+      )}
+      {data.maintenance.length > 0 && (
+        <p class="notice">
+          {'Maintenance is planned: '}
+          <a href="#maintenance">see when</a>.
+        </p>
+      )}
       <section aria-labelledby="websites">
         <h2 id="websites">Websites</h2>
         {data.websites.length === 0 ? (
@@ -272,7 +295,15 @@ export function renderStatusPage(data: StatusPageData, options: { jsonPath: stri
       </section>
       <section aria-labelledby="incidents">
         <h2 id="incidents">Incidents</h2>
+        {resolved.length > 0 && (
+          <div class="posts">
+            <Posts posts={resolved} level="h3" />
+          </div>
+        )}
         <Incidents incidents={data.incidents} />
+        <p>
+          <a href={`${base}/history`}>Incident history</a>
+        </p>
       </section>
       <section aria-labelledby="maintenance">
         <h2 id="maintenance">Planned maintenance</h2>
@@ -284,6 +315,19 @@ export function renderStatusPage(data: StatusPageData, options: { jsonPath: stri
           Updated <When iso={data.generatedAt} />. This page refreshes its data at most every 30 seconds.
         </p>
       </footer>
+    </Page>,
+  );
+}
+
+/** A small page in the status pages' look (a form, what a link did): its title, then `children`. */
+export function renderVisitorPage(input: {
+  title: string;
+  children: ComponentChildren;
+  accent?: string | null;
+}): string {
+  return renderHtmlDocument(
+    <Page title={input.title} head={<Style accent={input.accent ?? null} />}>
+      {input.children}
     </Page>,
   );
 }

@@ -7,6 +7,8 @@ import type { OtherMonitorKind } from '../events/index.js';
 
 import { availability, coveredMs } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
+import { type Overall, orderedPosts, overallWithPosts, shownPost } from './post-model.js';
+import type { PostInput, PublicPost } from './post-view.js';
 
 export type ShownStatus =
   | 'up'
@@ -109,10 +111,7 @@ export interface StatusPageData {
   title: string;
   branding: { logoUrl: string | null; accentColor: string | null; footerText: string | null };
   generatedAt: string;
-  overall: {
-    state: 'operational' | 'degraded' | 'partial-outage' | 'major-outage' | 'maintenance' | 'unknown';
-    text: string;
-  };
+  overall: Overall;
   websites: Array<{
     name: string;
     status: ShownStatus;
@@ -142,6 +141,8 @@ export interface StatusPageData {
     note: string | null;
   }>;
   maintenance: Array<{ website: string; title: string; startsAt: string; endsAt: string }>;
+  /** The agency's incident posts: the open ones first, then those resolved lately, newest first. */
+  posts: PublicPost[];
 }
 
 const DAY_MS = 86_400_000;
@@ -242,13 +243,15 @@ function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] 
 
 export function buildStatusPage(input: {
   now: Date;
-  page: { title: string; branding: StatusPageData['branding']; showResponseTimes: boolean };
+  page: { title: string; branding: StatusPageData['branding']; showResponseTimes: boolean; slug?: string };
   websites: readonly PageWebsiteInput[];
   /** Daily rollups of the last 90 days and hourly ones of the last 24 hours. */
   days: readonly RollupInput[];
   hours: readonly RollupInput[];
   incidents: readonly IncidentInput[];
   maintenance: readonly MaintenanceInput[];
+  /** The page's open posts and those resolved lately. */
+  posts?: readonly PostInput[];
 }): StatusPageData {
   const now = input.now.getTime();
   const nameOf = new Map(input.websites.map((w) => [w.id, w.name]));
@@ -340,13 +343,16 @@ export function buildStatusPage(input: {
       startsAt: m.startsAt.toISOString(),
       endsAt: m.endsAt.toISOString(),
     }));
+  const posts = orderedPosts((input.posts ?? []).map((p) => shownPost(p, nameOf, input.page.slug ?? '')));
+  const checked = overallOf(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)]));
   return {
     title: input.page.title,
     branding: input.page.branding,
     generatedAt: input.now.toISOString(),
-    overall: overallOf(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)])),
+    overall: overallWithPosts(checked, posts),
     websites,
     incidents,
     maintenance,
+    posts,
   };
 }

@@ -1,11 +1,16 @@
 import type { z } from 'zod';
+import { PUBLIC_ACCESS } from './access/access-decision.js';
 import type { StatusPageDocument } from './status-page.repository.js';
 import type { statusPageView } from './status-page.schema.js';
 
 export function toStatusPageView(page: StatusPageDocument): z.input<typeof statusPageView> {
+  const { access = PUBLIC_ACCESS, ...fields } = page;
   return {
-    ...page,
+    ...fields,
+    // Write-only: whether a password is set, never its hash.
+    access: { mode: access.mode, passwordSet: access.passwordHash !== null, cidrs: access.cidrs },
     embedAllowedOrigins: page.embedAllowedOrigins ?? [],
+    maintenanceNoticeDays: page.maintenanceNoticeDays ?? 7,
     createdAt: page.createdAt.toISOString(),
     updatedAt: page.updatedAt.toISOString(),
   };

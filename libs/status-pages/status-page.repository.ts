@@ -13,6 +13,7 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import { conflict } from '../errors/index.js';
+import type { PageAccess } from './access/access-decision.js';
 
 export interface StatusPageDocument {
   id: number;
@@ -26,6 +27,10 @@ export interface StatusPageDocument {
   showResponseTimes: boolean;
   /** Origins that may frame the page; absent on pages stored before it existed (none may). */
   embedAllowedOrigins?: string[];
+  /** How many days ahead maintenance is announced; absent on pages stored before it existed (7). */
+  maintenanceNoticeDays?: number;
+  /** Who may see the published page; absent on pages stored before it existed (anyone). */
+  access?: PageAccess;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -139,7 +144,7 @@ export class StatusPageRepository {
   }
 
   /**
-   * The public pages of a customer (a badge is served for a website on one of them): its list of
+   * The public pages of a customer (published, anyone may see them: a badge is served for a website on one of them): its list of
    * page ids, then each page by primary key, a few at a time.
    */
   async publicPagesOf(organizationId: number, customerId: number): Promise<StatusPageDocument[]> {
@@ -150,7 +155,11 @@ export class StatusPageRepository {
       ids.map((id) => reads.run(() => this.pages.findEntered(organizationId, id))),
     );
     return pages
-      .filter((page): page is StatusPageDocument => page?.customerId === customerId && page.public)
+      // A page only some may see lends its websites no public badge.
+      .filter(
+        (page): page is StatusPageDocument =>
+          page?.customerId === customerId && page.public && (page.access?.mode ?? 'public') === 'public',
+      )
       .sort((a, b) => a.id - b.id);
   }
 

@@ -8,6 +8,9 @@ import {
   resourceId,
   uniqueArray,
 } from '../contract/index.js';
+import { publicPostView } from './post-view.js';
+import { ACCESS_MODES } from './access/access-decision.js';
+import { addressRangeProblem } from './access/cidr.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 export const slug = z
@@ -42,10 +45,48 @@ const embedAllowedOrigins = uniqueArray(embeddingOrigin)
     'Sites that may show the page in a frame (CSP frame-ancestors); empty: none may (X-Frame-Options: DENY)',
   );
 
+const maintenanceNoticeDays = z
+  .number()
+  .int()
+  .min(0)
+  .max(90)
+  .describe('How many days ahead the page announces its websites’ maintenance windows (0: only while under way)');
+
 const websiteIds = uniqueArray(resourceId())
   .max(500)
   .nullable()
   .describe('The customer’s websites shown; null: all of them, as they come and go');
+
+/** An allowed client range: an IPv4 or IPv6 address or CIDR range. */
+const addressRange = z
+  .string()
+  .max(50)
+  .superRefine((text, ctx) => {
+    const problem = addressRangeProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const accessBody = z
+  .strictObject({
+    mode: z
+      .enum(ACCESS_MODES)
+      .describe(
+        'Who may see the published page: anyone; visitors who give its password; clients from the listed address ranges; signed-in client users of its customer (and the organization’s staff)',
+      ),
+    password: z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .max(200)
+      .optional()
+      .describe('Write-only: sets or replaces the page’s password (stored as a scrypt hash); ends its visitors’ sessions'),
+    cidrs: z
+      .array(addressRange)
+      .max(100)
+      .optional()
+      .describe('The client address ranges a `cidr` page answers; kept when left out'),
+  })
+  .describe('Who may see the page once it is published (`public: true`); default: anyone');
+export type StatusPageAccessInput = z.output<typeof accessBody>;
 
 export const createStatusPageBody = z
   .strictObject({
@@ -57,6 +98,8 @@ export const createStatusPageBody = z
     public: z.boolean().default(false).describe('Served at /status/{slug} without a token'),
     showResponseTimes: z.boolean().default(true),
     embedAllowedOrigins: embedAllowedOrigins.default([]),
+    maintenanceNoticeDays: maintenanceNoticeDays.default(7),
+    access: accessBody.optional(),
   })
   .meta({ id: 'StatusPageCreate' });
 export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
@@ -70,6 +113,8 @@ export const patchStatusPageBody = patchBody(
     public: z.boolean().optional(),
     showResponseTimes: z.boolean().optional(),
     embedAllowedOrigins: embedAllowedOrigins.optional(),
+    maintenanceNoticeDays: maintenanceNoticeDays.optional(),
+    access: accessBody.optional(),
   }),
 ).meta({ id: 'StatusPageUpdate' });
 export type StatusPagePatch = z.output<typeof patchStatusPageBody>;
@@ -90,6 +135,12 @@ export const statusPageView = z
     public: z.boolean(),
     showResponseTimes: z.boolean(),
     embedAllowedOrigins: z.array(z.string()),
+    maintenanceNoticeDays: z.number().int(),
+    access: z.object({
+      mode: z.enum(ACCESS_MODES),
+      passwordSet: z.boolean().describe('Whether a password is set (the password itself is never shown)'),
+      cidrs: z.array(z.string()),
+    }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -162,5 +213,8 @@ export const publicStatusPageView = z
         endsAt: z.iso.datetime(),
       }),
     ),
+    posts: z
+      .array(publicPostView)
+      .describe('The agency’s incident posts: open ones first, then those resolved in the last 14 days'),
   })
   .meta({ id: 'PublicStatusPage' });

@@ -5,6 +5,9 @@ import { defineRoute, sendStoredBody, setContentSecurityPolicy } from '../../../
 import {
   badgeSvg,
   PUBLIC_CACHE_SECONDS,
+  pageBadgeSvg,
+  publishedSummary,
+  renderWidget,
   type PublicStatusPages,
   publicStatusPageView,
   renderNotFoundPage,
@@ -14,7 +17,16 @@ import {
   uptimeBadgeColor,
 } from '../../../libs/status-pages/index.js';
 
+import { statusPageDomainOf } from './status-page-gate.js';
+
 const TAGS = ['Public status pages'];
+/**
+ * Routes only a page anyone may see has (a private page's answer 404, as no page): the gate in
+ * front of the pages' routes reads this list (apps/api/status-page-access.ts).
+ */
+export const PUBLIC_ONLY_STATUS_PATHS = ['/status/:slug/badge.svg', '/status/:slug/widget'] as const;
+/** The widget shows what the badge does, and is meant to be framed by any site. */
+const WIDGET_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"];
 const BADGE_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
 /**
  * A page is asked again each time (304 while its ETag holds): one kept for a while by a browser or
@@ -30,7 +42,7 @@ const badgeParams = z.strictObject({
 });
 
 /** Styles inline, no script, images (the logo) from anywhere the agency put it. */
-const PAGE_POLICY = [
+export const PAGE_POLICY = [
   "default-src 'none'",
   "style-src 'unsafe-inline'",
   'img-src http: https:',
@@ -117,11 +129,85 @@ async function badge(ctx: AppContext, svg: string) {
   return svg;
 }
 
-/** `/status/{slug}`, its JSON twin, and badges of the websites on public pages. No token. */
+/** The page's title and overall state, or 404 for no public page by that slug. */
+async function summaryOf(pages: PublicStatusPages, slug: string) {
+  const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
+  if (!page) throw notFound('No public status page by that name');
+  return publishedSummary(page);
+}
+
+/** The whole page's badge and its embeddable widget: for pages anyone may see only. */
+function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/status/:slug/badge.svg',
+      operationId: 'getStatusPageBadge',
+      summary: 'A status page’s overall state as a badge (SVG): operational, degraded, partial or major outage',
+      description: 'For a published page anyone may see; a private page answers 404, as an unknown one does.',
+      tags: TAGS,
+      access: 'public',
+      params: slugParams,
+      success: {
+        status: 200,
+        description: 'The badge',
+        schema: z.string(),
+        contentType: SVG,
+        headers: ['Cache-Control'],
+      },
+      problems: [404, 429, 503],
+      handle: async ({ params, ctx }) => badge(ctx, pageBadgeSvg((await summaryOf(pages, params.slug)).overall)),
+    }),
+    {
+      method: 'get',
+      path: '/status/:slug/widget',
+      operationId: 'getStatusPageWidget',
+      summary: 'A small status widget for an iframe: the page’s title and overall state, linking to the page',
+      description:
+        'A tiny HTML document without script, framed by any site (it shows what the page’s badge shows). ' +
+        'For a published page anyone may see; any other slug answers a 404 page.',
+      tags: TAGS,
+      access: 'public',
+      params: slugParams,
+      success: {
+        status: 200,
+        description: 'The widget',
+        schema: z.string(),
+        contentType: 'text/html; charset=utf-8',
+        headers: ['Cache-Control'],
+      },
+      problems: [429, 503],
+      otherResponses: { 404: NOT_FOUND_PAGE },
+      async run(ctx: AppContext) {
+        const slug = String(ctx.params.slug ?? '');
+        const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
+        ctx.type = 'text/html; charset=utf-8';
+        if (!page) {
+          ctx.status = 404;
+          ctx.set('Cache-Control', 'no-store');
+          setContentSecurityPolicy(ctx, PAGE_POLICY, { origins: [] });
+          ctx.body = renderNotFoundPage();
+          return;
+        }
+        const { title, overall } = await publishedSummary(page);
+        ctx.set('Cache-Control', BADGE_CACHE);
+        setContentSecurityPolicy(ctx, WIDGET_POLICY, 'anywhere');
+        ctx.body = renderWidget({
+          title,
+          overall,
+          pageHref: statusPageDomainOf(ctx) ? '/' : `/status/${slug}`,
+        });
+      },
+    },
+  ];
+}
+
+/** `/status/{slug}`, its JSON twin, badge and widget, and badges of the websites on public pages. No token. */
 export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
   return [
     publishedPageRoute(pages, 'json'),
     publishedPageRoute(pages, 'html'),
+    ...pageEmbedRoutes(pages),
     defineRoute({
       method: 'get',
       path: '/badge/:publicId/status.svg',
