@@ -41,7 +41,8 @@ fi
 # the _id lookup indexes FerretDB's SQLite backend lacks: libs/embedded/sqlite-id-index.ts);
 # chromium (prints the client reports as PDF; the browser tests drive it; never downloaded);
 # poppler-utils (the report tests read the PDFs' text with pdftotext and render a page with pdftoppm);
-# iputils-ping (ICMP checks send their echo requests through it); iproute2 and procps (below) ---
+# iputils-ping (ICMP checks send their echo requests through it); iproute2 and procps (below);
+# caddy (HTTPS for status pages' own domains: deploy/Caddyfile; the TLS test runs it) ---
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else fail "run as root or install sudo: $*"; fi; }
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
@@ -53,6 +54,7 @@ command -v ping >/dev/null || missing+=(iputils-ping)
 # iproute2 and procps: the ICMP tests run ping in a network namespace of their own (ip, sysctl).
 command -v ip >/dev/null || missing+=(iproute2)
 command -v sysctl >/dev/null || missing+=(procps)
+command -v caddy >/dev/null || missing+=(caddy)
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || fail "${missing[*]} missing and apt-get is not available: install them yourself"
   say "installing ${missing[*]} with apt-get…"
@@ -91,6 +93,25 @@ else
     fi
     say "FerretDB $FERRETDB_VERSION installed at $gobin/ferretdb"
   fi
+fi
+
+# --- Pebble (Let's Encrypt's test CA: the custom-domain HTTPS test asks it for certificates) --------
+PEBBLE_MODULE=github.com/letsencrypt/pebble/v2
+PEBBLE_VERSION=v2.10.3
+command -v go >/dev/null || fail "Go is required to build Pebble $PEBBLE_VERSION (https://go.dev/dl)"
+gobin=$(go env GOBIN); [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+# The binary says no version of its own (`dev`); the module version Go built it from does.
+pebble_ok() {
+  [ -x "$gobin/pebble" ] && [ -d "$(go env GOMODCACHE)/$PEBBLE_MODULE@$PEBBLE_VERSION/test/certs" ] || return 1
+  local info; info=$(go version -m "$gobin/pebble" 2>/dev/null) || return 1
+  [[ "$info" == *"$PEBBLE_MODULE"*"$PEBBLE_VERSION"* ]]
+}
+if ! pebble_ok; then
+  say "building Pebble $PEBBLE_VERSION with Go…"
+  # Its test certificates (the ACME server's own, and the root trusted for it) stay in the module cache.
+  go install "$PEBBLE_MODULE/cmd/pebble@$PEBBLE_VERSION" >&2
+  pebble_ok || fail "Pebble did not build at $gobin/pebble"
+  say "Pebble $PEBBLE_VERSION installed at $gobin/pebble"
 fi
 
 # --- openapi-python-client (the contract test generates a Python client with it; never a runtime

@@ -257,10 +257,12 @@ export const envSchema = z
         z
           .string()
           .regex(
-            /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/,
+            /^$|^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/,
             'must be a host name such as status.agency.example',
           ),
       )
+      // Empty (Compose's `${STATUS_PAGES_HOST:-}`) is unset.
+      .transform((host) => host || undefined)
       .optional(),
     /** The Chromium that prints reports as PDF (Debian's by default; started once by the API). @defaultValue /usr/bin/chromium */
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
