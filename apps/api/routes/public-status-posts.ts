@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalId } from '../../../libs/contract/index.js';
 import type { AppContext } from '../../../libs/http/index.js';
-import { defineRoute, type Route, setContentSecurityPolicy } from '../../../libs/http/index.js';
+import { defineRoute, OtherAnswer, type Route, setContentSecurityPolicy } from '../../../libs/http/index.js';
 import {
   MONTH_PATTERN,
   type PostPageAnswer,
@@ -21,13 +21,12 @@ const NOT_FOUND_PAGE = {
 };
 
 /** A page under a public status page (script-free, as the page itself), or the page saying there is none. */
-function answer(ctx: AppContext, found: PostPageAnswer | null): string {
+function answer(ctx: AppContext, found: PostPageAnswer | null): string | OtherAnswer {
   setContentSecurityPolicy(ctx, PAGE_POLICY, { origins: found?.page.embedAllowedOrigins ?? [] });
   ctx.type = HTML;
   if (!found) {
-    ctx.status = 404;
     ctx.set('Cache-Control', 'no-store');
-    return renderNotFoundPage();
+    return new OtherAnswer(404, renderNotFoundPage());
   }
   ctx.set('Cache-Control', 'no-cache');
   return found.html;
