@@ -32,7 +32,10 @@ import { auditRecorder } from './audit-recorder.js';
 import { composeApi } from './compose.js';
 import { composePeople } from './compose-people.js';
 import { composeRoutes } from './compose-routes.js';
+import { customDomainMiddleware } from './custom-domains.js';
 import { startApiHousekeeping } from './housekeeping.js';
+import { statusPageDomainRoutes, tlsAskRoutes } from './routes/status-page-domains.js';
+import { statusPagesBehindAccess } from './status-page-access.js';
 
 export interface ApiServer extends RunningService {
   /** Base URL the API listens on, e.g. http://127.0.0.1:8080 */
@@ -142,8 +145,15 @@ export async function startApi(
       pingIntake,
       overviewStreams,
       packageOfCustomer,
+      logger,
     }),
   );
+  routes.push(
+    ...statusPageDomainRoutes(services.statusPageDomains),
+    ...tlsAskRoutes(services.statusPageDomains),
+  );
+  // Every route of a published page, whoever added it, behind the page's access (private pages).
+  routes.splice(0, routes.length, ...statusPagesBehindAccess(routes, { services, signIn, redis, config }));
   const app = createHttpApp({
     logger,
     metrics,
@@ -166,6 +176,15 @@ export async function startApi(
     guard: apiGuard({ services, signIn, redis, config, logger, authFailureLimiter, packageOfCustomer }),
   });
 
+  // Before everything else: a page's own domain is routed (and logged) as its /status/<slug> path.
+  app.middleware.unshift(
+    customDomainMiddleware({
+      domains: services.statusPageDomains,
+      strict: config.PUBLIC_URL !== undefined || config.STATUS_PAGES_HOST !== undefined,
+      logger,
+    }),
+  );
+  await services.statusPageDomains.prepare();
   const server = app.listen(config.PORT, config.HOST);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -30,21 +30,27 @@ export const pageBadgeSvg = (overall: Overall) => {
   return badgeSvg('status', value, color);
 };
 
-/** Read once per rendered page: the page's data is kept compressed, and badges come often. */
-const overalls = new WeakMap<PublishedPage, Promise<Overall>>();
+/** What the badge and the widget show of a page. */
+export interface PageSummary {
+  title: string;
+  overall: Overall;
+}
 
-/** The overall state a rendered page shows, read from its JSON (made with the page, so always the same). */
-export function publishedOverall(page: PublishedPage): Promise<Overall> {
-  let overall = overalls.get(page);
-  if (!overall) {
-    overall = page.json.coded('identity').then((bytes) => {
-      const { state, text } = (JSON.parse(bytes.toString('utf8')) as { overall: Overall }).overall;
-      return { state, text } as Overall;
+/** Read once per rendered page: the page's data is kept compressed, and badges come often. */
+const summaries = new WeakMap<PublishedPage, Promise<PageSummary>>();
+
+/** The title and overall state a rendered page shows, read from its JSON (made with the page: the same). */
+export function publishedSummary(page: PublishedPage): Promise<PageSummary> {
+  let summary = summaries.get(page);
+  if (!summary) {
+    summary = page.json.coded('identity').then((bytes) => {
+      const data = JSON.parse(bytes.toString('utf8')) as PageSummary;
+      return { title: data.title, overall: { state: data.overall.state, text: data.overall.text } };
     });
-    overalls.set(page, overall);
-    overall.catch(() => overalls.delete(page));
+    summaries.set(page, summary);
+    summary.catch(() => summaries.delete(page));
   }
-  return overall;
+  return summary;
 }
 
 const DOT: Record<ReturnType<typeof overallBadge>['color'], string> = {

@@ -5,12 +5,12 @@ import { defineRoute, sendStoredBody, setContentSecurityPolicy } from '../../../
 import {
   badgeSvg,
   PUBLIC_CACHE_SECONDS,
-  pageBadgeSvg,
-  publishedSummary,
-  renderWidget,
   type PublicStatusPages,
+  pageBadgeSvg,
   publicStatusPageView,
+  publishedSummary,
   renderNotFoundPage,
+  renderWidget,
   SLUG_PATTERN,
   statusBadgeColor,
   statusText,
@@ -26,7 +26,12 @@ const TAGS = ['Public status pages'];
  */
 export const PUBLIC_ONLY_STATUS_PATHS = ['/status/:slug/badge.svg', '/status/:slug/widget'] as const;
 /** The widget shows what the badge does, and is meant to be framed by any site. */
-const WIDGET_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"];
+const WIDGET_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'none'",
+];
 const BADGE_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
 /**
  * A page is asked again each time (304 while its ETag holds): one kept for a while by a browser or
@@ -143,7 +148,8 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
       method: 'get',
       path: '/status/:slug/badge.svg',
       operationId: 'getStatusPageBadge',
-      summary: 'A status page’s overall state as a badge (SVG): operational, degraded, partial or major outage',
+      summary:
+        'A status page’s overall state as a badge (SVG): operational, degraded, partial or major outage',
       description: 'For a published page anyone may see; a private page answers 404, as an unknown one does.',
       tags: TAGS,
       access: 'public',
@@ -156,7 +162,8 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
         headers: ['Cache-Control'],
       },
       problems: [404, 429, 503],
-      handle: async ({ params, ctx }) => badge(ctx, pageBadgeSvg((await summaryOf(pages, params.slug)).overall)),
+      handle: async ({ params, ctx }) =>
+        badge(ctx, pageBadgeSvg((await summaryOf(pages, params.slug)).overall)),
     }),
     {
       method: 'get',
