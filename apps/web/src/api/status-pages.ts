@@ -28,3 +28,12 @@ export function usePublicStatusPage(slug: string, updatedAt: string) {
     must(await api.GET('/status/{slug}.json', { params: { path: { slug } } })),
   );
 }
+
+export type StatusPageDomain = Schemas['StatusPageDomain'];
+
+/** A page's own domains with their verification and the records that verify them. */
+export function useStatusPageDomains(pageId: number): Loaded<StatusPageDomain[]> {
+  return useApiQuery([...statusPageKeys.one(pageId), 'domains'], async () =>
+    must(await api.GET('/api/status-pages/{id}/domains', { params: { path: { id: pageId } } })),
+  );
+}
