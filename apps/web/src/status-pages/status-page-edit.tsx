@@ -6,6 +6,8 @@ import { statusPageKeys, usePublicStatusPage, useStatusPage } from '../api/statu
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Loading } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
+import { StatusPageDomains } from './status-page-domains.js';
+import { StatusPageEmbed } from './status-page-embed.js';
 import { publicLink, StatusPageForm } from './status-page-form.js';
 
 /** A status page (`/status-pages/new`: a new one): its settings, a preview of what visitors see, deletion. */
@@ -65,7 +67,18 @@ export function StatusPageEdit() {
           if (!p) route(`/status-pages/${saved.id}`);
         }}
       />
-      {p?.public && <Preview slug={p.slug} updatedAt={p.updatedAt} />}
+      {p && (
+        <p>
+          <a href={`/status-pages/${p.id}/incidents`}>Incident posts</a>: tell visitors about an outage,
+          update by update.
+        </p>
+      )}
+      {p && <StatusPageDomains pageId={p.id} />}
+      {p && <StatusPageEmbed page={p} />}
+      {/* The app reads the page as a visitor: a password or range page would refuse it. */}
+      {p?.public && (p.access.mode === 'public' || p.access.mode === 'clients') && (
+        <Preview slug={p.slug} updatedAt={p.updatedAt} />
+      )}
       {p && (
         <>
           <h2>Delete</h2>

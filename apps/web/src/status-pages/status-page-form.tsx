@@ -11,6 +11,7 @@ import { type StatusPage, statusPageKeys } from '../api/status-pages.js';
 import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
+import { AccessFields, accessBody } from './status-page-access.js';
 
 export const publicLink = (slug: string) => `${location.origin}/status/${slug}`;
 
@@ -36,7 +37,11 @@ export function StatusPageForm({
       footerText: page?.branding.footerText ?? '',
       public: page?.public ?? false,
       showResponseTimes: page?.showResponseTimes ?? true,
+      noticeDays: String(page?.maintenanceNoticeDays ?? 7),
       embed: (page?.embedAllowedOrigins ?? []).join('\n'),
+      accessMode: page?.access.mode ?? 'public',
+      password: '',
+      cidrs: (page?.access.cidrs ?? []).join('\n'),
     },
     {
       schema: page ? patchStatusPageBody : createStatusPageBody,
@@ -53,10 +58,12 @@ export function StatusPageForm({
         },
         public: v.public,
         showResponseTimes: v.showResponseTimes,
+        maintenanceNoticeDays: Number(v.noticeDays),
         embedAllowedOrigins: v.embed
           .split(/[\n,]/)
           .map((o) => o.trim())
           .filter(Boolean),
+        access: accessBody(v),
       }),
     },
   );
@@ -76,7 +83,11 @@ export function StatusPageForm({
           api.POST('/api/status-pages', { body: { ...body, customerId: Number(values.customerId) } }),
           statusPageKeys.all,
         );
-    if (form.answered(answer) && answer.data) onSaved(answer.data);
+    if (form.answered(answer) && answer.data) {
+      // Write-only: the field empties once the password is saved.
+      form.set('password', '');
+      onSaved(answer.data);
+    }
   };
 
   return (
@@ -160,11 +171,33 @@ export function StatusPageForm({
           {(props) => <input {...props} {...form.bind('footerText', 'branding.footerText')} />}
         </Field>
       </fieldset>
+      <Field
+        label="Announce maintenance this many days ahead"
+        error={errors.maintenanceNoticeDays}
+        hint="The page lists its websites’ maintenance windows from this long before they begin (0–90)."
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            min={0}
+            max={90}
+            {...form.bind('noticeDays', 'maintenanceNoticeDays')}
+          />
+        )}
+      </Field>
       <Check
-        label="Public: anyone with the link sees it"
+        label="Published: served at its address (who may see it: Access below)"
         checked={values.public}
         onChange={(on) => form.set('public', on)}
         error={errors.public}
+      />
+      <AccessFields
+        values={values}
+        errors={errors}
+        passwordSet={page?.access.passwordSet ?? false}
+        onMode={(mode) => form.set('accessMode', mode)}
+        bind={(key, path) => form.bind(key, path)}
       />
       <Check
         label="Show response times"

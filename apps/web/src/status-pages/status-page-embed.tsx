@@ -1,0 +1,74 @@
+import { useState } from 'preact/hooks';
+import type { StatusPage } from '../api/status-pages.js';
+import { publicLink } from './status-page-form.js';
+
+/** A snippet to paste into a website or README, with a button that copies it. */
+function Snippet({ label, text }: { label: string; text: string }) {
+  const [said, setSaid] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setSaid('Copied.');
+    } catch {
+      setSaid('This browser did not allow copying: select the text and copy it.');
+    }
+  };
+  return (
+    <div class="field">
+      <p>
+        <strong>{label}</strong>{' '}
+        <button
+          type="button"
+          class="small"
+          onClick={() => void copy()}
+          aria-label={`Copy the ${label.toLowerCase()}`}
+        >
+          Copy
+        </button>{' '}
+        <span role="status">{said}</span>
+      </p>
+      <pre class="url">
+        <code>{text}</code>
+      </pre>
+    </div>
+  );
+}
+
+/**
+ * The page's badge and widget to copy (a public page's only: a private page has neither), with
+ * the badge as it looks now.
+ */
+export function StatusPageEmbed({ page }: { page: StatusPage }) {
+  const link = publicLink(page.slug);
+  const open = page.public && page.access.mode === 'public';
+  return (
+    <section aria-labelledby="embed-heading" class="card">
+      <h2 id="embed-heading">Badge and widget</h2>
+      {!open ? (
+        <p class="muted">
+          {page.public
+            ? 'A private page has no badge or widget: they would show its state to anyone.'
+            : 'Publish the page to get its badge and widget.'}
+        </p>
+      ) : (
+        <>
+          <p>
+            <img src={`/status/${page.slug}/badge.svg`} alt={`${page.title}: status badge`} height={20} />
+          </p>
+          <Snippet label="Badge (Markdown)" text={`[![Status](${link}/badge.svg)](${link})`} />
+          <Snippet
+            label="Badge (HTML)"
+            text={`<a href="${link}"><img src="${link}/badge.svg" alt="${page.title.replaceAll('"', '&quot;')}: status"></a>`}
+          />
+          <Snippet
+            label="Widget (iframe)"
+            text={`<iframe src="${link}/widget" title="${page.title.replaceAll('"', '&quot;')}: status" width="320" height="48" style="border:0"></iframe>`}
+          />
+          <p class="muted">
+            The widget may be framed by any site; it shows what the badge shows and links to the page.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
