@@ -20,6 +20,7 @@ export const APP_PAGES = [
   '/channels/:ref',
   '/status-pages',
   '/status-pages/:ref',
+  '/status-pages/:ref/incidents',
   '/packages',
   '/people',
   '/audit',

@@ -21,6 +21,7 @@ const Channels = lazy(() => import('./channels/channel-list.js').then((m) => m.C
 const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => m.ChannelPage));
 const StatusPages = lazy(() => import('./status-pages/status-page-list.js').then((m) => m.StatusPages));
 const StatusPageEdit = lazy(() => import('./status-pages/status-page-edit.js').then((m) => m.StatusPageEdit));
+const IncidentPosts = lazy(() => import('./status-pages/incident-posts.js').then((m) => m.IncidentPosts));
 const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packages));
 const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
@@ -54,6 +55,7 @@ const SCREENS = {
   '/channels/:ref': ChannelPage,
   '/status-pages': StatusPages,
   '/status-pages/:ref': StatusPageEdit,
+  '/status-pages/:ref/incidents': IncidentPosts,
   '/packages': Packages,
   '/people': People,
   '/audit': AuditLog,

@@ -10,6 +10,7 @@ import { useForm } from '../ui/use-form.js';
 import { EvidenceDetails } from '../websites/evidence.js';
 import { Shot } from '../websites/journey-run.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
+import { PublishAsPost } from './publish-as-post.js';
 
 type Step = Schemas['IncidentTimelineItem'];
 
@@ -95,6 +96,7 @@ export function IncidentPage() {
       {editor && !data.resolvedAt && !data.acknowledgement && (
         <Acknowledge incidentRef={incidentRef} onDone={reload} />
       )}
+      {editor && <PublishAsPost incidentId={data.id} websiteId={data.websiteId} />}
       <h2>What it answered</h2>
       {data.monitor ? (
         // Another monitor's evidence stays with its results (its pings, answers, timings).
