@@ -50,8 +50,8 @@ import {
   StatusPageService,
   VerifiedHostIndex,
 } from '../../libs/status-pages/index.js';
-import { SubscriberRepository } from '../../libs/status-subscriptions/index.js';
 import { PostReads, StatusPostRepository, StatusPostService } from '../../libs/status-posts/index.js';
+import { SubscriberRepository } from '../../libs/status-subscriptions/index.js';
 import {
   ChannelListings,
   WebsiteCache,
@@ -144,18 +144,9 @@ export function composeApi(deps: ApiDeps) {
   });
   const statusPageRepository = new StatusPageRepository(db);
   const statusPageRevisions = new StatusPageRevisions(redis, prefix);
-  const statusPages = new StatusPageService({
-    pages: statusPageRepository,
-    mutex,
-    revisions: statusPageRevisions,
-    owners: {
-      customerExists,
-      websiteIdsOf: async (organizationId, customerId) =>
-        (await records.websites.listByCustomer(organizationId, customerId)).map((w) => w.id),
-    },
-  });
   const statusPageDomainRepository = new StatusPageDomainRepository(db);
-  // Custom domains of pages: verified through the resolvers DNS checks use, served by Host.
+  // Custom domains of pages: verified through the resolvers DNS checks use, served by Host (the
+  // page service replaces a page's domains and drops them with the page).
   const statusPageDomains = new StatusPageDomains({
     domains: statusPageDomainRepository,
     verified: new VerifiedHostIndex(redis, prefix, () => statusPageDomainRepository.allHeld()),
@@ -170,6 +161,16 @@ export function composeApi(deps: ApiDeps) {
         : []),
       ...(config.STATUS_PAGES_HOST ? [config.STATUS_PAGES_HOST] : []),
     ],
+  });
+  const statusPages = new StatusPageService({
+    pages: statusPageRepository,
+    mutex,
+    revisions: statusPageRevisions,
+    owners: {
+      customerExists,
+      websiteIdsOf: async (organizationId, customerId) =>
+        (await records.websites.listByCustomer(organizationId, customerId)).map((w) => w.id),
+    },
   });
   const statusPostRepository = new StatusPostRepository(db);
   const statusPosts = new StatusPostService({
