@@ -10,12 +10,12 @@ import {
 import { type MonitorRepository, MonitorSummaries, monitorHistories } from '../../libs/monitors/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { Records } from '../../libs/services/index.js';
-import { PostReads, StatusPostRepository } from '../../libs/status-posts/index.js';
 import {
   LocalPageBuilder,
   type MonitoringReads,
   SharedPublishedPages,
 } from '../../libs/status-pages/index.js';
+import { PostReads, StatusPostRepository } from '../../libs/status-posts/index.js';
 
 /** Customers an API process keeps in memory for its lists (~1 KB each). */
 const LISTED_CUSTOMERS_KEPT = 20_000;

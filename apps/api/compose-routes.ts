@@ -40,8 +40,8 @@ import { publicStatusPostRoutes } from './routes/public-status-posts.js';
 import { reportRoutes } from './routes/reports.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { siteHealthRoutes } from './routes/site-health.js';
-import { statusPageRoutes } from './routes/status-pages.js';
 import { statusPagePostRoutes } from './routes/status-page-posts.js';
+import { statusPageRoutes } from './routes/status-pages.js';
 import { personalTokenRoutes, tokenRoutes } from './routes/tokens.js';
 import { twoFactorRoutes } from './routes/two-factor.js';
 import { userRoutes } from './routes/users.js';
@@ -256,7 +256,10 @@ export function composeRoutes(deps: {
           limit: config.PUBLIC_PAGES_PER_MINUTE,
         }),
       },
-      [...publicStatusRoutes(services.publicStatusPages), ...publicStatusPostRoutes(services.publicPostPages)],
+      [
+        ...publicStatusRoutes(services.publicStatusPages),
+        ...publicStatusPostRoutes(services.publicPostPages),
+      ],
     ),
     // Subscribing has its own bounds (per client address and per address mailed).
     ...subscriptionRoutesOf({ config, redis, services, mail: deps.people.peopleMail, logger: deps.logger }),

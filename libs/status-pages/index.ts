@@ -17,6 +17,20 @@ export { type PageAccessEntry, PageAccessLookup } from './access/page-access-loo
 export { PAGE_SESSION_SECONDS, PageSessions } from './access/page-sessions.js';
 export { badgeSvg, statusBadgeColor, uptimeBadgeColor } from './badge.js';
 export {
+  addDomainBody,
+  domainParams,
+  hostOfHeader,
+  MAX_DOMAINS_PER_PAGE,
+  rewriteDomainPath,
+  StatusPageDomainRepository,
+  StatusPageDomains,
+  type StatusPageDomainTarget,
+  type StatusPageDomainView,
+  statusPageDomainView,
+  tlsAskQuery,
+  VerifiedHostIndex,
+} from './domains/index.js';
+export {
   LocalPageBuilder,
   type MonitoringReads,
   type PageBuilder,
@@ -31,6 +45,7 @@ export {
   statusText,
   uptimeBetween,
 } from './page-model.js';
+export { pageBadgeSvg, publishedSummary, renderWidget } from './page-overall.js';
 export { StatusPageRevisions } from './page-revisions.js';
 export { MONTH_PATTERN, type PostPageAnswer, PublicPostPages } from './post-pages.js';
 export {
@@ -45,7 +60,6 @@ export {
   publicPostView,
   worstImpact,
 } from './post-view.js';
-export { pageBadgeSvg, publishedSummary, renderWidget } from './page-overall.js';
 export { PUBLIC_CACHE_SECONDS, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
 export { type PublishedPage, SharedPublishedPages } from './shared-pages.js';
 export {
@@ -63,17 +77,3 @@ export {
 } from './status-page.schema.js';
 export { type StatusPageOwnersPort, StatusPageService } from './status-page.service.js';
 export { toStatusPageView } from './status-page-view.js';
-export {
-  addDomainBody,
-  domainParams,
-  hostOfHeader,
-  MAX_DOMAINS_PER_PAGE,
-  rewriteDomainPath,
-  StatusPageDomainRepository,
-  StatusPageDomains,
-  type StatusPageDomainTarget,
-  type StatusPageDomainView,
-  statusPageDomainView,
-  tlsAskQuery,
-  VerifiedHostIndex,
-} from './domains/index.js';

@@ -8,9 +8,9 @@ import {
   resourceId,
   uniqueArray,
 } from '../contract/index.js';
-import { publicPostView } from './post-view.js';
 import { ACCESS_MODES } from './access/access-decision.js';
 import { addressRangeProblem } from './access/cidr.js';
+import { publicPostView } from './post-view.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 export const slug = z
@@ -50,7 +50,9 @@ const maintenanceNoticeDays = z
   .int()
   .min(0)
   .max(90)
-  .describe('How many days ahead the page announces its websites’ maintenance windows (0: only while under way)');
+  .describe(
+    'How many days ahead the page announces its websites’ maintenance windows (0: only while under way)',
+  );
 
 const websiteIds = uniqueArray(resourceId())
   .max(500)
@@ -78,7 +80,9 @@ const accessBody = z
       .min(8, 'must be at least 8 characters')
       .max(200)
       .optional()
-      .describe('Write-only: sets or replaces the page’s password (stored as a scrypt hash); ends its visitors’ sessions'),
+      .describe(
+        'Write-only: sets or replaces the page’s password (stored as a scrypt hash); ends its visitors’ sessions',
+      ),
     cidrs: z
       .array(addressRange)
       .max(100)
