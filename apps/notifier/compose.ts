@@ -81,6 +81,9 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
       }),
     }),
     timelines: new IncidentTimelines(db),
+    /** The organization's own e-mail channel as a mailer (null: none). */
+    organizationMailer: (organizationId: number) =>
+      channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
     reportMailings: reports.mailings,
     /** Closes the queue and the report printer (the connections are the process's). */
     async close() {

@@ -11,7 +11,9 @@ import { SYSTEM } from '../../libs/monitoring/index.js';
 import { pingRedis, watchRedisData } from '../../libs/redis/index.js';
 import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { openConnections } from '../../libs/services/index.js';
+import { startNoticeWorker } from '../../libs/status-subscriptions/index.js';
 import { composeNotifier } from './compose.js';
+import { composeNoticeMailing } from './compose-notices.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
 const REPORTS_EVERY_MS = 60_000;
@@ -95,6 +97,34 @@ export async function startNotifier(
     dispatch: (job) => runner.dispatch(job.eventId),
     attempt: (job) => runner.attempt(job),
   });
+  // Pages' notices to their subscribers: one mailing at a time here, handed over when stopping.
+  const notices = composeNoticeMailing({
+    db: mongo.db,
+    redis,
+    config,
+    logger,
+    secrets: services.secrets,
+    organizationMailer: services.organizationMailer,
+  });
+  let stopping = false;
+  workers.push(
+    startNoticeWorker({
+      connection: blocking,
+      prefix: config.REDIS_KEY_PREFIX,
+      logger,
+      mail: async (noticeId) => {
+        const mailed = await notices.mailing.mail(noticeId, () => stopping);
+        logger.info({ noticeId, ...mailed }, 'subscribers told');
+      },
+    }),
+  );
+  const announceNotices = () =>
+    notices
+      .announceUnfinished()
+      .catch((error: unknown) =>
+        logger.warn({ err: errorMessage(error) }, 'unfinished subscriber notices not announced again'),
+      );
+  await announceNotices();
   const sweepOutbox = (options = { eventsOlderThanMs: SWEEP_AFTER_MS, attemptsDueBy: new Date() }) =>
     runner.sweep(options).then(
       (found) => found.events > 0 && logger.info(found, 'undispatched events announced again'),
@@ -108,7 +138,10 @@ export async function startNotifier(
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'delivery retention failed'),
     );
   await sweepOutbox();
-  const sweep = setInterval(() => sweepOutbox(), SWEEP_EVERY_MS);
+  const sweep = setInterval(() => {
+    void sweepOutbox();
+    void announceNotices();
+  }, SWEEP_EVERY_MS);
   // Event announcements and delivery attempts wait in Redis; MongoDB knows which are owed.
   const redisData = await watchRedisData({
     redis,
@@ -154,8 +187,11 @@ export async function startNotifier(
       await reportsRun;
       await redisData.stop();
       await retentionRun;
-      // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier.
+      // BullMQ lets the attempts in hand finish; the rest wait in Redis for the next notifier. A
+      // mailing in hand stops after the mails in flight and goes on in the next notifier.
+      stopping = true;
       await Promise.all(workers.map((worker) => worker.close()));
+      await notices.close();
       await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
       await services.close();

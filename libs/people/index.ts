@@ -9,7 +9,13 @@ export {
 export { createInvitationBody } from './invitation.schema.js';
 export { Invitations } from './invitations.js';
 export { DEVICE_COOKIE, DEVICE_REMEMBERED_MS, KnownDevices } from './known-devices.js';
-export { linkWithToken, type PeopleMailRoutes, peopleMailRoutes, smtpMailer } from './mailer.js';
+export {
+  linkWithToken,
+  type PeopleMailRoutes,
+  peopleMailRoutes,
+  pooledSmtpMailer,
+  smtpMailer,
+} from './mailer.js';
 export { meView } from './me.schema.js';
 export { oneTimeToken } from './one-time-token.js';
 export { generatePassword, hashPassword, PasswordHasher } from './password.js';

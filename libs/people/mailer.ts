@@ -54,6 +54,32 @@ export function smtpMailer(settings: MailSettings): PeopleMailer | null {
 }
 
 /**
+ * A mailer through `SMTP_URL` keeping up to `connections` connections open between mails (a page's
+ * notice to its thousands of subscribers), or null when it is unset; `close` ends them.
+ */
+export function pooledSmtpMailer(
+  settings: MailSettings,
+  connections: number,
+): (PeopleMailer & { close(): void }) | null {
+  if (!settings.SMTP_URL) return null;
+  const transport = createTransport({
+    url: settings.SMTP_URL,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Number.POSITIVE_INFINITY,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  return {
+    async send(mail) {
+      await transport.sendMail({ from: settings.SMTP_FROM, ...mail });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
  * Where people's mail goes for an organization: SMTP_URL when set (the operator's server), else the
  * organization's first enabled e-mail notification channel not bound to a customer, else nowhere.
  */

@@ -19,6 +19,7 @@ import { reportMailingIndexes } from '../reports/index.js';
 import { lighthouseRunIndexes, siteFindingIndexes, siteHealthSummaryIndexes } from '../site-health/index.js';
 import { statusPageIndexes } from '../status-pages/index.js';
 import { statusPostIndexes } from '../status-posts/index.js';
+import { noticeIndexes, subscriberIndexes } from '../status-subscriptions/index.js';
 import { websiteIndexes } from '../websites/index.js';
 import { storedNamesCleaning } from './stored-names.js';
 
@@ -37,6 +38,8 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   rollupMonthIndexes,
   statusPageIndexes,
   statusPostIndexes,
+  subscriberIndexes,
+  noticeIndexes,
   ...monitoringIndexes,
   ...monitorIndexes,
   runArtifactIndexes,

@@ -1,3 +1,9 @@
+export { NOTICE_KINDS, type NoticeKind, noticeMail, type PageNotice, wantsNotice } from './notice.js';
+export { NOTICE_RETENTION_DAYS, NoticeRepository, noticeIndexes } from './notice.repository.js';
+export { MailingDeferred, NoticeMailing, type NoticeMailingDeps } from './notice-mailing.js';
+export { NoticeMarks } from './notice-marks.js';
+export { announceUnfinished, NOTICES_QUEUE, NoticeQueue, startNoticeWorker } from './notice-queue.js';
+export { PageNotices } from './page-notices.js';
 export {
   type SubscriberDocument,
   SubscriberRepository,

@@ -40,6 +40,18 @@ export const subscriberIndexes: CollectionIndexes = {
 /** The sealed unsubscribe token's context: a token sealed for one subscriber opens for no other. */
 export const unsubscribeTokenContext = (id: string) => `status-subscriber:${id}:unsubscribe`;
 
+/** The subscriber's unsubscribe token, opened. */
+export const unsubscribeTokenOf = (secrets: Pick<SecretBox, 'open'>, subscriber: SubscriberDocument) =>
+  secrets.open(subscriber.unsubscribeToken, unsubscribeTokenContext(subscriber._id));
+
+/** The link every mail to the subscriber carries, under the page's address `pageUrl`. */
+export const unsubscribeUrlOf = (
+  secrets: Pick<SecretBox, 'open'>,
+  subscriber: SubscriberDocument,
+  pageUrl: string,
+) =>
+  `${pageUrl}/subscriptions/${subscriber._id}/unsubscribe?token=${unsubscribeTokenOf(secrets, subscriber)}`;
+
 /**
  * Subscribers by primary key (their id is derived from the page and the address, so subscribing
  * again, confirming and leaving are `_id` reads and writes), and a page's subscribers by scan

@@ -7,6 +7,8 @@ import {
   type SubscriberRepository,
   type SubscriberState,
   unsubscribeTokenContext,
+  unsubscribeTokenOf,
+  unsubscribeUrlOf,
 } from './subscriber.repository.js';
 import {
   newLinkToken,
@@ -158,7 +160,7 @@ export class SubscriptionService {
     const welcome = welcomeMail({
       pageTitle: page.title,
       pageUrl: links.pageUrl,
-      unsubscribeUrl: this.unsubscribeUrl(subscriber, links.pageUrl),
+      unsubscribeUrl: unsubscribeUrlOf(this.deps.secrets, subscriber, links.pageUrl),
     });
     void this.deps
       .send(page.organizationId, { to: subscriber.email, ...welcome })
@@ -175,22 +177,9 @@ export class SubscriptionService {
     return 'done';
   }
 
-  /** The unsubscribe link of a subscriber, for the mails it is sent. */
-  unsubscribeUrl(subscriber: SubscriberDocument, pageUrl: string): string {
-    const token = this.deps.secrets.open(
-      subscriber.unsubscribeToken,
-      unsubscribeTokenContext(subscriber._id),
-    );
-    return `${pageUrl}/subscriptions/${subscriber._id}/unsubscribe?token=${token}`;
-  }
-
   private unsubscribeTokenMatches(subscriber: SubscriberDocument, token: string): boolean {
     try {
-      const kept = this.deps.secrets.open(
-        subscriber.unsubscribeToken,
-        unsubscribeTokenContext(subscriber._id),
-      );
-      return tokenMatches(token, tokenDigest(kept));
+      return tokenMatches(token, tokenDigest(unsubscribeTokenOf(this.deps.secrets, subscriber)));
     } catch {
       return false;
     }
