@@ -206,6 +206,11 @@ describe('custom domains of status pages', () => {
     expect(unknown).toMatchObject({ status: 404, body: 'Not found.\n' });
     expect((await byHost('localhost:9', '/healthz')).status).toBe(200);
     expect((await byHost('127.0.0.1', '/healthz')).status).toBe(200);
+    // Probes, metrics and the proxy's ask come by a service name too (Compose's api:8080).
+    expect((await byHost('api:8080', '/healthz')).status).toBe(200);
+    expect((await byHost('api:8080', '/metrics')).status).toBe(200);
+    expect((await byHost('api:8080', '/internal/tls/ask?domain=nobody.example.test')).status).toBe(404);
+    expect((await byHost('api:8080', '/openapi.json')).status).toBe(404);
     expect((await ask('nobody.example.test')).status).toBe(404);
     expect((await ask()).status).toBe(400);
     expect((await ask('not a host')).status).toBe(400);

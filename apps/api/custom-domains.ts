@@ -15,6 +15,13 @@ declare module '../../libs/http/context.js' {
   }
 }
 
+/**
+ * Answered by any host that is not a page's: the proxy's questions (`/internal/`) and the process's
+ * probes and metrics, which orchestrators and Prometheus ask by a service name (`api:8080`).
+ */
+const ANY_HOST = (path: string) =>
+  path.startsWith('/internal/') || path === '/healthz' || path === '/readyz' || path === '/metrics';
+
 const plain = (ctx: Parameters<Middleware>[0], status: number, text: string) => {
   ctx.status = status;
   ctx.type = 'text/plain; charset=utf-8';
@@ -28,8 +35,9 @@ const plain = (ctx: Parameters<Middleware>[0], status: number, text: string) => 
  * served as one under the page's `/status/<slug>` (`rewriteDomainPath`), with the page in
  * `ctx.state.statusPageDomain`. Any other host that is not the agency's gets a plain 404 naming
  * nothing when the agency's hosts are known (`strict`: PUBLIC_URL or STATUS_PAGES_HOST set);
- * without them the service cannot tell its own hosts and serves as before. `/internal/` paths are
- * the proxy's (the TLS ask) and answered by any host; the proxy keeps them from the outside.
+ * without them the service cannot tell its own hosts and serves as before. The proxy's questions
+ * and the probes (`ANY_HOST`) are answered by any host but a page's; the proxy keeps `/internal/`
+ * from the outside.
  * Registered before the rest of the app, so the rewritten path is what is logged and routed.
  */
 export function customDomainMiddleware(deps: {
@@ -39,7 +47,7 @@ export function customDomainMiddleware(deps: {
 }): Middleware<AppState> {
   return async (ctx, next) => {
     const host = hostOfHeader(ctx.get('host'));
-    if (!host || ctx.path.startsWith('/internal/') || deps.domains.isAgencyHost(host)) return next();
+    if (!host || deps.domains.isAgencyHost(host)) return next();
     let target: StatusPageDomainTarget | null;
     try {
       target = await deps.domains.resolve(host);
@@ -52,7 +60,7 @@ export function customDomainMiddleware(deps: {
       ctx.path = rewriteDomainPath(ctx.path, target.slug);
       return next();
     }
-    if (deps.strict) return plain(ctx, 404, 'Not found.\n');
+    if (deps.strict && !ANY_HOST(ctx.path)) return plain(ctx, 404, 'Not found.\n');
     return next();
   };
 }
