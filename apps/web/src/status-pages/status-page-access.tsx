@@ -79,17 +79,19 @@ export function AccessFields({
     <fieldset>
       <legend>Access: who may see the published page</legend>
       {MODES.map(([mode, label, hint]) => (
-        <div class="field check" key={mode}>
-          <input
-            type="radio"
-            id={`${name}-${mode}`}
-            name={name}
-            checked={values.accessMode === mode}
-            aria-describedby={`${name}-${mode}-hint`}
-            onChange={() => onMode(mode)}
-          />
-          <label for={`${name}-${mode}`}>{label}</label>
-          <p class="muted" id={`${name}-${mode}-hint`}>
+        <div key={mode}>
+          <div class="field check">
+            <input
+              type="radio"
+              id={`${name}-${mode}`}
+              name={name}
+              checked={values.accessMode === mode}
+              aria-describedby={`${name}-${mode}-hint`}
+              onChange={() => onMode(mode)}
+            />
+            <label for={`${name}-${mode}`}>{label}</label>
+          </div>
+          <p class="muted" id={`${name}-${mode}-hint`} style={{ margin: '0 0 .75rem 1.75rem' }}>
             {hint}
           </p>
         </div>

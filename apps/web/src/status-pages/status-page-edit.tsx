@@ -50,7 +50,9 @@ export function StatusPageEdit() {
         <p>
           {p.public ? (
             <>
-              ✓ Public at{' '}
+              {p.access.mode === 'public'
+                ? '✓ Public at'
+                : '🔒 Published, for some visitors only (Access), at'}{' '}
               <a href={`/status/${p.slug}`} target="_blank" rel="noopener" class="url">
                 {publicLink(p.slug)}
               </a>

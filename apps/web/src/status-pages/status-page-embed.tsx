@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { StatusPage } from '../api/status-pages.js';
+import { Field } from '../ui/form.js';
 import { publicLink } from './status-page-form.js';
 
 /** A snippet to paste into a website or README, with a button that copies it. */
@@ -14,9 +15,9 @@ function Snippet({ label, text }: { label: string; text: string }) {
     }
   };
   return (
-    <div class="field">
+    <>
+      <Field label={label}>{(props) => <textarea {...props} readOnly rows={2} value={text} />}</Field>
       <p>
-        <strong>{label}</strong>{' '}
         <button
           type="button"
           class="small"
@@ -27,10 +28,7 @@ function Snippet({ label, text }: { label: string; text: string }) {
         </button>{' '}
         <span role="status">{said}</span>
       </p>
-      <pre class="url">
-        <code>{text}</code>
-      </pre>
-    </div>
+    </>
   );
 }
 
