@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DnsServer, startDnsServer } from './support/dns-server.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { cookieOf, createOrganizationId, createUser, signIn } from './support/people.js';
 
@@ -14,6 +16,36 @@ async function call(
 ) {
   const response = await fetch(`${api.api.url}${path}`, { method, redirect: 'manual', ...init });
   return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** A request with a `Host` of the test's choosing (fetch does not let one set it). */
+function byHost(
+  api: TestApi,
+  host: string,
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      new URL(path, api.api.url),
+      { method, headers: { host, ...init.headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    sent.on('error', reject);
+    sent.end(init.body);
+  });
 }
 
 const form = (password: string, headers: Record<string, string> = {}) => ({
@@ -401,6 +433,98 @@ describe('private status pages: password, address ranges, client users; the page
         body: { access: { mode: 'password', password: PASSWORD } },
       });
       expect((await call(api, 'GET', path)).status).toBe(404);
+    });
+  });
+
+  describe('on a page’s own domain', () => {
+    const STATUS_HOST = 'status.agency.test';
+    let dns: DnsServer;
+    let domainApi: TestApi;
+    const hosts = {
+      password: `status-${randomUUID().slice(0, 6)}.client.test`,
+      clients: `clients-${randomUUID().slice(0, 6)}.client.test`,
+    };
+    const domainSlugs = {
+      password: `dpw-${randomUUID().slice(0, 8)}`,
+      clients: `dcl-${randomUUID().slice(0, 8)}`,
+    };
+
+    beforeAll(async () => {
+      dns = await startDnsServer({});
+      domainApi = await TestApi.start({
+        DNS_RESOLVERS: dns.address,
+        STATUS_PAGES_HOST: STATUS_HOST,
+        PUBLIC_URL: 'https://app.agency.test',
+      });
+      const org = await domainApi.createOrganization(['admin']);
+      const customer = await createCustomer(
+        domainApi,
+        org.token,
+        (await createPackage(domainApi, org.token)).id,
+      );
+      dns.setZone({
+        [hosts.password]: { CNAME: STATUS_HOST },
+        [hosts.clients]: { CNAME: STATUS_HOST },
+        [STATUS_HOST]: { A: ['127.0.0.1'] },
+      });
+      for (const kind of ['password', 'clients'] as const) {
+        const page = await domainApi.request<{ id: number }>('POST', '/api/status-pages', {
+          token: org.token,
+          body: {
+            slug: domainSlugs[kind],
+            title: `Domain ${kind}`,
+            customerId: customer,
+            public: true,
+            access: kind === 'password' ? { mode: 'password', password: PASSWORD } : { mode: 'clients' },
+          },
+        });
+        expect(page.status).toBe(201);
+        const domains = `/api/status-pages/${page.body.id}/domains`;
+        expect(
+          (await domainApi.request('POST', domains, { token: org.token, body: { host: hosts[kind] } }))
+            .status,
+        ).toBe(201);
+        const verified = await domainApi.request<{ verified: boolean }>(
+          'POST',
+          `${domains}/${hosts[kind]}/verify`,
+          {
+            token: org.token,
+          },
+        );
+        expect(verified.body.verified).toBe(true);
+      }
+    }, 60_000);
+    afterAll(async () => {
+      await domainApi?.stop();
+      await dns?.close();
+    });
+
+    it('asks for the password at /, and the page session’s cookie is for the whole domain', async () => {
+      const host = hosts.password;
+      const asked = await byHost(domainApi, host, 'GET', '/');
+      expect(asked.status).toBe(403);
+      expect(asked.text).toContain('action="/access"');
+      expect(asked.text).not.toContain('Domain password');
+      const entered = await byHost(domainApi, host, 'POST', '/access', form(PASSWORD));
+      expect(entered.status).toBe(303);
+      expect(entered.headers.location).toBe('/');
+      const setCookie = [entered.headers['set-cookie'] ?? []].flat().join('\n');
+      expect(setCookie).toMatch(/webmon_status_access=[^;]+; path=\/; /);
+      const cookie = setCookie.split(';')[0] as string;
+      const page = await byHost(domainApi, host, 'GET', '/', { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Domain password');
+      expect(page.headers['cache-control']).toBe('private, no-store');
+      expect((await byHost(domainApi, host, 'GET', '/index.json', { headers: { cookie } })).status).toBe(200);
+      expect((await byHost(domainApi, host, 'GET', '/badge.svg', { headers: { cookie } })).status).toBe(404);
+    });
+
+    it('sends a client-only page’s visitor to the page at the agency’s address, where the sign-in is', async () => {
+      const page = await byHost(domainApi, hosts.clients, 'GET', '/');
+      expect(page.status).toBe(403);
+      expect(page.text).toContain('Your sign-in does not reach this address');
+      expect(page.text).toContain(`href="https://app.agency.test/status/${domainSlugs.clients}"`);
+      expect(page.text).not.toContain('Domain clients');
     });
   });
 });
