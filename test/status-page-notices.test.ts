@@ -172,4 +172,33 @@ describe('status page notices to subscribers', () => {
     expect(counts.size).toBe(BULK);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
   }, 120_000);
+
+  it('announces maintenance of the page’s websites ahead, once, to those it concerns', async () => {
+    const startsAt = new Date(Date.now() + 3_600_000);
+    const created = await api.request('POST', '/api/maintenance-windows', {
+      token,
+      body: {
+        websiteId: websiteIds[1],
+        title: 'Blog move',
+        startsAt: startsAt.toISOString(),
+        endsAt: new Date(startsAt.getTime() + 3_600_000).toISOString(),
+      },
+    });
+    expect(created.status).toBe(201);
+    // A notifier tells maintenance as it starts, then each minute.
+    await notifier?.stop();
+    notifier = await startNotifier(api.config, createLogger('notifier', api.config.LOG_LEVEL));
+    const planned = (address: string) =>
+      mailsTo(address).filter(
+        (m) => header(m.raw, 'Subject') === '[Acme status] Maintenance planned: Blog move',
+      );
+    await expect.poll(() => planned('blog@example.com').length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => planned('all@example.com').length, { timeout: 10_000 }).toBe(1);
+    // Another notifier's tick finds it told.
+    await notifier?.stop();
+    notifier = await startNotifier(api.config, createLogger('notifier', api.config.LOG_LEVEL));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(planned('blog@example.com')).toHaveLength(1);
+    expect(planned('shop@example.com')).toHaveLength(0);
+  }, 60_000);
 });

@@ -1,19 +1,26 @@
 import type { Db } from 'mongodb';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
 import { pooledSmtpMailer } from '../../libs/people/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
-import { StatusPageDomainRepository, StatusPageRepository } from '../../libs/status-pages/index.js';
+import {
+  DEFAULT_MAINTENANCE_NOTICE_DAYS,
+  StatusPageDomainRepository,
+  StatusPageRepository,
+} from '../../libs/status-pages/index.js';
 import {
   announceUnfinished,
   type ConfirmationMail,
+  MaintenanceNoticeTick,
   NoticeMailing,
   NoticeMarks,
   NoticeQueue,
   NoticeRepository,
   SubscriberRepository,
 } from '../../libs/status-subscriptions/index.js';
+import type { WebsiteRepository } from '../../libs/websites/index.js';
 
 /** Mails of one notice in flight at once (SMTP connections kept open while it is mailed). */
 const NOTICE_MAILS_AT_ONCE = 8;
@@ -32,16 +39,18 @@ export function composeNoticeMailing(deps: {
   logger: Logger;
   secrets: SecretBox;
   organizationMailer(organizationId: number): Promise<Mailer | null>;
+  websites: Pick<WebsiteRepository, 'listByCustomer'>;
 }) {
   const { db, redis, config } = deps;
   const pages = new StatusPageRepository(db);
   const domains = new StatusPageDomainRepository(db);
   const notices = new NoticeRepository(db);
+  const subscribers = new SubscriberRepository(db);
   const smtp = pooledSmtpMailer(config, NOTICE_MAILS_AT_ONCE);
   const queue = new NoticeQueue(redis, config.REDIS_KEY_PREFIX);
   const mailing = new NoticeMailing({
     notices,
-    subscribers: new SubscriberRepository(db),
+    subscribers,
     marks: new NoticeMarks(redis, config.REDIS_KEY_PREFIX),
     secrets: deps.secrets,
     page: async (organizationId, pageId) => {
@@ -59,8 +68,31 @@ export function composeNoticeMailing(deps: {
     concurrency: NOTICE_MAILS_AT_ONCE,
     logger: deps.logger,
   });
+  const windows = new MaintenanceWindowRepository(db);
+  const maintenance = new MaintenanceNoticeTick({
+    subscribers,
+    notices,
+    queue,
+    page: async (organizationId, pageId) => {
+      const page = await pages.findById(organizationId, pageId);
+      if (!page?.public) return null;
+      const listed = page.websiteIds === null ? null : new Set(page.websiteIds);
+      const websites = (await deps.websites.listByCustomer(organizationId, page.customerId)).filter(
+        (website) => listed === null || listed.has(website.id),
+      );
+      return {
+        id: page.id,
+        organizationId,
+        maintenanceNoticeDays: page.maintenanceNoticeDays ?? DEFAULT_MAINTENANCE_NOTICE_DAYS,
+        websites: new Map(websites.map((website) => [website.id, website.name])),
+      };
+    },
+    windows: (organizationId, websiteIds) => windows.listByWebsites(organizationId, websiteIds),
+  });
   return {
     mailing,
+    /** Tells the maintenance of pages with subscribers (announced, started, ended) once each. */
+    maintenance,
     /** Announces again the notices not mailed to the end (their jobs lost with Redis's data). */
     announceUnfinished: () => announceUnfinished(notices, queue),
     async close() {

@@ -17,6 +17,7 @@ import { composeNoticeMailing } from './compose-notices.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
 const REPORTS_EVERY_MS = 60_000;
+const MAINTENANCE_NOTICES_EVERY_MS = 60_000;
 
 /**
  * How often the outbox is swept for events whose announcement was lost (and how old they must be)
@@ -105,6 +106,7 @@ export async function startNotifier(
     logger,
     secrets: services.secrets,
     organizationMailer: services.organizationMailer,
+    websites: services.websiteRepository,
   });
   let stopping = false;
   workers.push(
@@ -125,6 +127,17 @@ export async function startNotifier(
         logger.warn({ err: errorMessage(error) }, 'unfinished subscriber notices not announced again'),
       );
   await announceNotices();
+  // Maintenance of pages with subscribers, told as it is announced, starts and ends (a tick a minute).
+  let maintenanceRun: Promise<unknown> = Promise.resolve();
+  const tellMaintenance = () => {
+    maintenanceRun = maintenanceRun.then(() =>
+      notices.maintenance
+        .run(new Date())
+        .catch((error: unknown) => logger.warn({ err: errorMessage(error) }, 'maintenance notices not told')),
+    );
+  };
+  tellMaintenance();
+  const maintenanceTicks = setInterval(tellMaintenance, MAINTENANCE_NOTICES_EVERY_MS);
   const sweepOutbox = (options = { eventsOlderThanMs: SWEEP_AFTER_MS, attemptsDueBy: new Date() }) =>
     runner.sweep(options).then(
       (found) => found.events > 0 && logger.info(found, 'undispatched events announced again'),
@@ -184,6 +197,8 @@ export async function startNotifier(
       clearInterval(sweep);
       clearInterval(retention);
       clearInterval(reports);
+      clearInterval(maintenanceTicks);
+      await maintenanceRun;
       await reportsRun;
       await redisData.stop();
       await retentionRun;

@@ -1,3 +1,10 @@
+export {
+  MAINTENANCE_TELL_WITHIN_MS,
+  type MaintenancePhase,
+  maintenanceNotices,
+  phaseToTell,
+} from './maintenance-notices.js';
+export { MaintenanceNoticeTick, type NoticedPage } from './maintenance-tick.js';
 export { NOTICE_KINDS, type NoticeKind, noticeMail, type PageNotice, wantsNotice } from './notice.js';
 export { NOTICE_RETENTION_DAYS, NoticeRepository, noticeIndexes } from './notice.repository.js';
 export { MailingDeferred, NoticeMailing, type NoticeMailingDeps } from './notice-mailing.js';

@@ -140,6 +140,17 @@ export class SubscriberRepository {
     return { pending: pending ?? 0, confirmed: confirmed ?? 0 };
   }
 
+  /** The pages with confirmed subscribers (one pass over the subscribers, grouped by MongoDB). */
+  async pagesWithSubscribers(): Promise<Array<{ organizationId: number; pageId: number }>> {
+    const groups = await this.collection
+      .aggregate<{ _id: { organizationId: number; pageId: number } }>([
+        { $match: { state: 'confirmed' } },
+        { $group: { _id: { organizationId: '$organizationId', pageId: '$pageId' } } },
+      ])
+      .toArray();
+    return groups.map((group) => group._id);
+  }
+
   /** A page deleted: its subscribers go with it. */
   async removeAllOf(organizationId: number, pageId: number): Promise<number> {
     const result = await this.collection.deleteMany({ organizationId, pageId });
