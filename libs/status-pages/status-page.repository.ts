@@ -154,13 +154,15 @@ export class StatusPageRepository {
       // By the ids' entries alone: a deleted page's id stays listed, and its entry is gone.
       ids.map((id) => reads.run(() => this.pages.findEntered(organizationId, id))),
     );
-    return pages
-      // A page only some may see lends its websites no public badge.
-      .filter(
-        (page): page is StatusPageDocument =>
-          page?.customerId === customerId && page.public && (page.access?.mode ?? 'public') === 'public',
-      )
-      .sort((a, b) => a.id - b.id);
+    return (
+      pages
+        // A page only some may see lends its websites no public badge.
+        .filter(
+          (page): page is StatusPageDocument =>
+            page?.customerId === customerId && page.public && (page.access?.mode ?? 'public') === 'public',
+        )
+        .sort((a, b) => a.id - b.id)
+    );
   }
 
   list(organizationId: number, filter: { customerId?: number }): Promise<StatusPageDocument[]> {

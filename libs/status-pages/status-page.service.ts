@@ -9,11 +9,7 @@ import {
   type StatusPageDocument,
   type StatusPageRepository,
 } from './status-page.repository.js';
-import type {
-  CreateStatusPageInput,
-  StatusPageAccessInput,
-  StatusPagePatch,
-} from './status-page.schema.js';
+import type { CreateStatusPageInput, StatusPageAccessInput, StatusPagePatch } from './status-page.schema.js';
 
 /** What status pages need of customers and websites. */
 export interface StatusPageOwnersPort {
@@ -40,7 +36,9 @@ export class StatusPageService {
 
   /** The password hashed, if one is given (~0.1 s: before any lock is taken). */
   private async hashed(input: StatusPageAccessInput | undefined): Promise<string | undefined> {
-    return input?.password === undefined ? undefined : (this.deps.hashPassword ?? hashPassword)(input.password);
+    return input?.password === undefined
+      ? undefined
+      : (this.deps.hashPassword ?? hashPassword)(input.password);
   }
 
   /**
