@@ -208,6 +208,11 @@ describe('private status pages: password, address ranges, client users; the page
       expect(JSON.parse(wrong.text).type).toBe('/problems/forbidden');
     });
 
+    it('leaves a subscriber’s links (their own credential) open: leaving never needs the password', async () => {
+      const link = await call(api, 'GET', `/status/${slugs.password}/subscriptions/1/unsubscribe?token=x`);
+      expect(link.text).not.toContain('Enter the page’s password');
+    });
+
     it('limits attempts per client address and page (429 with Retry-After)', async () => {
       const from = (address: string, password: string) =>
         call(api, 'POST', `/status/${slugs.password}/access`, form(password, { 'x-forwarded-for': address }));

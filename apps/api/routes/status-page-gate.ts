@@ -151,7 +151,7 @@ export class StatusPageGate {
   /**
    * Every route of `routes` under `/status/:slug` behind the gate, each judged by its path: those
    * of `publicOnly` answer only for a page anyone may see, the page's `access` route is the way in
-   * and stays open; the rest serve a private page to those it lets in. A route answering HTML gets
+   * and stays open, as do links carrying their own credential (`credentialInPath`); the rest serve a private page to those it lets in. A route answering HTML gets
    * the gate's pages, any other the 404 of no page. Others' routes go behind it the same way.
    */
   behind(
@@ -162,6 +162,9 @@ export class StatusPageGate {
     const open = new Set(options.open ?? []);
     return routes.map((route): Route => {
       if (!/^\/status\/:slug(\/|\.|$)/.test(route.path) || open.has(route.path)) return route;
+      // A link carrying its own credential (a subscriber's confirm and unsubscribe links) is its
+      // own gate: one who got it was let in before, and leaving must never need a password.
+      if (route.credentialInPath) return route;
       const answer: Answer = route.success.contentType.startsWith('text/html') ? 'html' : 'data';
       const only = publicOnly.has(route.path);
       return {
