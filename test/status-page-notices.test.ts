@@ -1,3 +1,4 @@
+import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { requireSecretsKey } from '../libs/config/index.js';
@@ -201,4 +202,35 @@ describe('status page notices to subscribers', () => {
     expect(planned('blog@example.com')).toHaveLength(1);
     expect(planned('shop@example.com')).toHaveLength(0);
   }, 60_000);
+
+  it('serves the page’s incidents and maintenance as RSS and Atom feeds a feed library reads', async () => {
+    const parser = new Parser();
+    for (const format of ['rss', 'atom'] as const) {
+      const answer = await api.request<string>('GET', `/status/${slug}/feed.${format}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toContain(
+        format === 'rss' ? 'application/rss+xml' : 'application/atom+xml',
+      );
+      const feed = await parser.parseString(answer.body);
+      expect(feed.title).toBe('Acme status: incidents and maintenance');
+      const titles = feed.items.map((item) => item.title);
+      expect(titles).toEqual(
+        expect.arrayContaining([
+          'Checkout errors (Resolved)',
+          'Slow pages (Identified)',
+          'Maintenance: Blog move (Blog)',
+        ]),
+      );
+      const checkout = feed.items.find((item) => item.title === 'Checkout errors (Resolved)');
+      expect(checkout?.link).toMatch(
+        new RegExp(`^http://status-agency\\.test:8080/status/${slug}/incidents/\\d+$`),
+      );
+      // The message's Markdown rendered safe: its script is text.
+      const content =
+        format === 'rss' ? (checkout?.content ?? '') : (checkout?.content ?? checkout?.summary ?? '');
+      expect(content).not.toContain('<script');
+    }
+    const none = await api.request('GET', '/status/no-such-page/feed.rss');
+    expect(none.status).toBe(404);
+  });
 });

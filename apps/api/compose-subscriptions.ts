@@ -57,6 +57,7 @@ export function subscriptionRoutesOf(deps: {
   });
   return statusPageSubscriptionRoutes({
     subscriptions,
+    feeds: services.pageFeeds,
     page,
     ownPage: (organizationId, pageId) => services.statusPages.get(organizationId, pageId),
     // By the page's own domain when the visitor came by it, else under the agency's address.

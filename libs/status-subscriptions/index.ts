@@ -10,6 +10,8 @@ export { NOTICE_RETENTION_DAYS, NoticeRepository, noticeIndexes } from './notice
 export { MailingDeferred, NoticeMailing, type NoticeMailingDeps } from './notice-mailing.js';
 export { NoticeMarks } from './notice-marks.js';
 export { announceUnfinished, NOTICES_QUEUE, NoticeQueue, startNoticeWorker } from './notice-queue.js';
+export { type FeedFormat, pageFeed } from './page-feed.js';
+export { PageFeeds, type PageFeedsDeps } from './page-feeds.js';
 export { PageNotices } from './page-notices.js';
 export {
   type SubscriberDocument,

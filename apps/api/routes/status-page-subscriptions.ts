@@ -11,6 +11,7 @@ import {
 import { renderNotFoundPage } from '../../../libs/status-pages/index.js';
 import {
   linkQuery,
+  type PageFeeds,
   pageOfSubscriberId,
   removeSubscriberQuery,
   renderCheckYourMail,
@@ -41,6 +42,10 @@ const VISITOR_POLICY = [
   "base-uri 'none'",
   "form-action 'self'",
 ];
+const FEED_TYPES = {
+  rss: 'application/rss+xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+} as const;
 const SUBSCRIBED = 'If the address can be subscribed, a link to confirm is on its way to it.';
 
 const slugParams = z.strictObject({ slug: z.string().max(100).describe('The status page’s slug') });
@@ -50,6 +55,7 @@ const linkParams = slugParams.extend({
 
 export interface SubscriptionRouteDeps {
   subscriptions: SubscriptionService;
+  feeds: PageFeeds;
   /** A published page by slug, as a visitor may subscribe to it (null: none). */
   page(slug: string): Promise<(SubscribablePage & { accent: string | null }) | null>;
   /** The page's id when the organization has it (404 otherwise). */
@@ -282,6 +288,32 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
         return { message: SUBSCRIBED };
       },
     }),
+    ...(['rss', 'atom'] as const).map((format) =>
+      defineRoute({
+        method: 'get',
+        path: `/status/:slug/feed.${format}`,
+        operationId: format === 'rss' ? 'getStatusPageRssFeed' : 'getStatusPageAtomFeed',
+        summary: `A status page’s incident posts and maintenance as ${format === 'rss' ? 'an RSS 2.0' : 'an Atom 1.0'} feed`,
+        tags: PUBLIC_TAGS,
+        access: 'public',
+        params: slugParams,
+        success: {
+          status: 200,
+          description: 'The feed, newest first',
+          schema: z.string(),
+          contentType: FEED_TYPES[format],
+          headers: ['Cache-Control'],
+        },
+        problems: [404, 429, 503],
+        handle: async ({ ctx, params }) => {
+          const feed = await deps.feeds.feed(params.slug, format, deps.pageUrlOf(ctx, params.slug));
+          if (feed === null) throw notFound('No public status page by that name');
+          ctx.type = FEED_TYPES[format];
+          ctx.set('Cache-Control', 'public, max-age=60');
+          return feed;
+        },
+      }),
+    ),
     ...linkRoutes('confirm'),
     ...linkRoutes('unsubscribe'),
     defineRoute({
