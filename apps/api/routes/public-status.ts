@@ -78,8 +78,12 @@ function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): 
       ? 'A public status page (HTML, works without JavaScript)'
       : 'A public status page’s data (what the HTML page shows)',
     description:
-      'An unknown or non-public slug answers 404. The answer carries a strong ETag: ' +
-      'If-None-Match with it answers 304 while the page is unchanged.',
+      'An unknown or unpublished slug answers 404. A private page (its `access`) is answered only to ' +
+      'visitors it lets in, `Cache-Control: private, no-store`; ' +
+      (html
+        ? 'others get its password form or a page saying it is private (403). '
+        : 'others get the same 404 as for no page. ') +
+      'The answer carries a strong ETag: If-None-Match with it answers 304 while the page is unchanged.',
     tags: TAGS,
     access: 'public',
     params: slugParams,

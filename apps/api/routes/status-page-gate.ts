@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { notFound } from '../../../libs/errors/index.js';
-import type { AppContext, Route } from '../../../libs/http/index.js';
+import type { AppContext, OtherResponse, Route } from '../../../libs/http/index.js';
 import { setContentSecurityPolicy } from '../../../libs/http/index.js';
 import type { RateLimiter } from '../../../libs/redis/index.js';
 import {
@@ -30,6 +31,14 @@ const GATE_POLICY = [
   "base-uri 'none'",
   "form-action 'self'",
 ];
+
+/** What a gated HTML route may answer besides its own (the OpenAPI document lists it). */
+const GATE_PAGE: OtherResponse = {
+  description:
+    'A private page to a visitor it does not let in: its password form, or a page saying it is private or asking to sign in (nothing of the page)',
+  body: { schema: z.string(), contentType: 'text/html; charset=utf-8' },
+  headers: ['Cache-Control'],
+};
 
 /** Set by the custom-domain middleware for a request that came by a page's own domain. */
 interface StatusPageDomain {
@@ -169,6 +178,11 @@ export class StatusPageGate {
       const only = publicOnly.has(route.path);
       return {
         ...route,
+        // Documented: a data route's refusal is the 404 of no page, an HTML route's a gate page.
+        problems:
+          answer === 'data' && !route.problems.includes(404) ? [...route.problems, 404] : route.problems,
+        otherResponses:
+          answer === 'html' && !only ? { ...route.otherResponses, 403: GATE_PAGE } : route.otherResponses,
         run: async (ctx) => {
           const slug = String(ctx.params.slug ?? '');
           if (only) {

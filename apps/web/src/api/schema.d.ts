@@ -2062,7 +2062,7 @@ export interface paths {
         };
         /**
          * A public status page’s data (what the HTML page shows)
-         * @description An unknown or non-public slug answers 404. The answer carries a strong ETag: If-None-Match with it answers 304 while the page is unchanged.
+         * @description An unknown or unpublished slug answers 404. A private page (its `access`) is answered only to visitors it lets in, `Cache-Control: private, no-store`; others get the same 404 as for no page. The answer carries a strong ETag: If-None-Match with it answers 304 while the page is unchanged.
          */
         get: operations["getStatusPageData"];
         put?: never;
@@ -2082,7 +2082,7 @@ export interface paths {
         };
         /**
          * A public status page (HTML, works without JavaScript)
-         * @description An unknown or non-public slug answers 404. The answer carries a strong ETag: If-None-Match with it answers 304 while the page is unchanged.
+         * @description An unknown or unpublished slug answers 404. A private page (its `access`) is answered only to visitors it lets in, `Cache-Control: private, no-store`; others get its password form or a page saying it is private (403). The answer carries a strong ETag: If-None-Match with it answers 304 while the page is unchanged.
          */
         get: operations["viewStatusPage"];
         put?: never;
@@ -2249,6 +2249,40 @@ export interface paths {
          * @description JSON ({email, components?}) answers 202 with the same message whether the address was new, pending or subscribed; the subscribe form (application/x-www-form-urlencoded) gets a page saying the same. Confirmation mails are bounded per address (3 a day; past that nothing is sent, and nothing is said) and requests per client address (429).
          */
         post: operations["subscribeToStatusPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/feed.rss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A status page’s incident posts and maintenance as an RSS 2.0 feed */
+        get: operations["getStatusPageRssFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A status page’s incident posts and maintenance as an Atom 1.0 feed */
+        get: operations["getStatusPageAtomFeed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2659,6 +2693,23 @@ export interface paths {
         };
         /** The browser app at /status-pages/:ref */
         get: operations["appPageStatusPagesRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{ref}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /status-pages/:ref/incidents */
+        get: operations["appPageStatusPagesRefIncidents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -25491,6 +25542,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A private page to a visitor it does not let in: its password form, or a page saying it is private or asking to sign in (nothing of the page) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description No public page by that slug: a page saying so */
             404: {
                 headers: {
@@ -25898,6 +25960,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A private page to a visitor it does not let in: its password form, or a page saying it is private or asking to sign in (nothing of the page) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description No public page by that slug, no such post on it, or a month outside the page’s life */
             404: {
                 headers: {
@@ -25966,6 +26039,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A private page to a visitor it does not let in: its password form, or a page saying it is private or asking to sign in (nothing of the page) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
             /** @description No public page by that slug, no such post on it, or a month outside the page’s life */
             404: {
                 headers: {
@@ -26030,6 +26114,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A private page to a visitor it does not let in: its password form, or a page saying it is private or asking to sign in (nothing of the page) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
                 };
             };
             /** @description No such page */
@@ -26121,6 +26216,140 @@ export interface operations {
             };
             /** @description Body is not application/json */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStatusPageRssFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The status page’s slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStatusPageAtomFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The status page’s slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed, newest first */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
@@ -27975,6 +28204,72 @@ export interface operations {
         };
     };
     appPageStatusPagesRef: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageStatusPagesRefIncidents: {
         parameters: {
             query?: {
                 token?: string;
