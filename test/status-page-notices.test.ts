@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Parser from 'rss-parser';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { requireSecretsKey } from '../libs/config/index.js';
@@ -57,6 +60,8 @@ describe('status page notices to subscribers', () => {
     api = await TestApi.start({
       SMTP_URL: `smtp://${SMTP_ACCOUNT.username}:${SMTP_ACCOUNT.password}@127.0.0.1:${mail.port}?ignoreTLS=true`,
       PUBLIC_URL: 'http://status-agency.test:8080',
+      // The webhook subscriber listens on 127.0.0.1 (test/status-page-subscriptions.test.ts: refused without it).
+      ALLOW_PRIVATE_TARGETS: 'true',
     });
     ({ token, organizationId } = await api.createOrganization(['admin']));
     const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
@@ -141,11 +146,13 @@ describe('status page notices to subscribers', () => {
     expect(
       mailsTo('pending@example.com').filter((m) => !m.raw.includes('Confirm your subscription')),
     ).toHaveLength(0);
-    const notices = await api.db
-      .collection<{ state: string; sent: number }>('status_page_notices')
-      .find({ pageId })
-      .toArray();
-    expect(notices.map((n) => [n.state, n.sent])).toEqual([
+    const notices = () =>
+      api.db
+        .collection<{ state: string; sent: number }>('status_page_notices')
+        .find({ pageId })
+        .toArray()
+        .then((found) => found.map((n) => [n.state, n.sent]));
+    await expect.poll(notices, { timeout: 10_000 }).toEqual([
       ['done', 2],
       ['done', 2],
     ]);
@@ -233,4 +240,89 @@ describe('status page notices to subscribers', () => {
     const none = await api.request('GET', '/status/no-such-page/feed.rss');
     expect(none.status).toBe(404);
   });
+
+  it('subscribes a webhook that answers its challenge, and posts it each notice signed (Standard Webhooks)', async () => {
+    const received: Array<{ headers: Record<string, string>; body: string }> = [];
+    let echo = true;
+    const hook = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString('utf8');
+      });
+      request.on('end', () => {
+        received.push({ headers: request.headers as Record<string, string>, body });
+        const parsed = JSON.parse(body) as { type: string; challenge?: string };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          parsed.type === 'subscription.challenge' && echo
+            ? JSON.stringify({ challenge: parsed.challenge })
+            : '{}',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks/status`;
+    try {
+      // One that does not answer the challenge is refused, naming the field.
+      echo = false;
+      const refused = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+        'POST',
+        `/status/${slug}/subscriptions`,
+        { body: { webhookUrl: url } },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { path: 'webhookUrl', message: expect.stringContaining('without the challenge') },
+      ]);
+      echo = true;
+      const subscribed = await api.request<{ id: string; secret: string; unsubscribeUrl: string }>(
+        'POST',
+        `/status/${slug}/subscriptions`,
+        { body: { webhookUrl: url, components: [websiteIds[0]] } },
+      );
+      expect(subscribed.status).toBe(201);
+      expect(subscribed.body.secret).toMatch(/^whsec_/);
+      const again = await api.request('POST', `/status/${slug}/subscriptions`, { body: { webhookUrl: url } });
+      expect(again.status).toBe(409);
+      const verifier = new Webhook(subscribed.body.secret);
+      // The challenge was signed with the secret it was given.
+      const challenge = received.at(-1);
+      expect(() => verifier.verify(challenge?.body ?? '', challenge?.headers ?? {})).not.toThrow();
+
+      const posted = await api.request<{ id: number }>('POST', `/api/status-pages/${pageId}/incidents`, {
+        token,
+        body: {
+          title: 'Payments down',
+          components: [{ id: websiteIds[0], impact: 'major_outage' }],
+          status: 'investigating',
+          message: 'Looking.',
+        },
+      });
+      expect(posted.status).toBe(201);
+      const deliveries = () =>
+        received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'incident.created');
+      await expect.poll(() => deliveries().length, { timeout: 20_000 }).toBe(1);
+      const delivery = deliveries()[0];
+      const payload = verifier.verify(delivery?.body ?? '', delivery?.headers ?? {}) as {
+        notice: { title: string; url: string };
+        unsubscribeUrl: string;
+      };
+      expect(payload.notice.title).toBe('Payments down');
+      expect(payload.notice.url).toBe(
+        `http://status-agency.test:8080/status/${slug}/incidents/${posted.body.id}`,
+      );
+      expect(payload.unsubscribeUrl).toBe(subscribed.body.unsubscribeUrl);
+      // Its unsubscribe link (POSTed) ends it.
+      const left = await api.request<string>(
+        'POST',
+        subscribed.body.unsubscribeUrl.replace('http://status-agency.test:8080', ''),
+        {
+          rawBody: '',
+        },
+      );
+      expect(left.body).toContain('You are unsubscribed');
+    } finally {
+      hook.close();
+    }
+  }, 60_000);
 });

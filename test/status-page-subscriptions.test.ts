@@ -134,6 +134,25 @@ describe('status page subscriptions', () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e) => e.path)).toEqual(['email']);
+    const both = await api.request<{ errors: Array<{ path: string }> }>(
+      'POST',
+      `/status/${slug}/subscriptions`,
+      {
+        body: { email: 'cy@example.com', webhookUrl: 'https://hooks.example.com/x' },
+      },
+    );
+    expect(both.status).toBe(400);
+    expect(both.body.errors.map((e) => e.path)).toEqual(['webhookUrl']);
+    // A webhook is challenged through the SSRF guard: a private address is not posted to.
+    const inside = await api.request<{ errors: Array<{ path: string; message: string }> }>(
+      'POST',
+      `/status/${slug}/subscriptions`,
+      { body: { webhookUrl: 'http://127.0.0.1:9/hook' } },
+    );
+    expect(inside.status).toBe(400);
+    expect(inside.body.errors).toEqual([
+      { path: 'webhookUrl', message: expect.stringContaining('may not reach') },
+    ]);
     const none = await api.request('POST', '/status/no-such-page/subscriptions', {
       body: { email: 'cy@example.com' },
     });

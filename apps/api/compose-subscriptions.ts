@@ -43,6 +43,7 @@ export function subscriptionRoutesOf(deps: {
   };
   const subscriptions = new SubscriptionService({
     subscribers: services.subscribers,
+    http: services.subscriptionHttp,
     secrets: services.secrets,
     page,
     send: async (organizationId, mail) => {

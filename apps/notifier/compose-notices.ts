@@ -19,6 +19,7 @@ import {
   NoticeQueue,
   NoticeRepository,
   SubscriberRepository,
+  type WebhookPoster,
 } from '../../libs/status-subscriptions/index.js';
 import type { WebsiteRepository } from '../../libs/websites/index.js';
 
@@ -40,6 +41,8 @@ export function composeNoticeMailing(deps: {
   secrets: SecretBox;
   organizationMailer(organizationId: number): Promise<Mailer | null>;
   websites: Pick<WebsiteRepository, 'listByCustomer'>;
+  /** The notifier's guarded HTTP: webhook subscribers are posted to as channels are. */
+  http: WebhookPoster;
 }) {
   const { db, redis, config } = deps;
   const pages = new StatusPageRepository(db);
@@ -51,6 +54,7 @@ export function composeNoticeMailing(deps: {
   const mailing = new NoticeMailing({
     notices,
     subscribers,
+    http: deps.http,
     marks: new NoticeMarks(redis, config.REDIS_KEY_PREFIX),
     secrets: deps.secrets,
     page: async (organizationId, pageId) => {

@@ -107,6 +107,7 @@ export async function startNotifier(
     secrets: services.secrets,
     organizationMailer: services.organizationMailer,
     websites: services.websiteRepository,
+    http,
   });
   let stopping = false;
   workers.push(

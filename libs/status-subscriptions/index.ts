@@ -19,7 +19,7 @@ export {
   type SubscriberState,
   subscriberIndexes,
 } from './subscriber.repository.js';
-export { pageOfSubscriberId, subscriberId } from './subscriber-keys.js';
+export { pageOfSubscriberId, subscriberId, webhookSubscriberId } from './subscriber-keys.js';
 export { SUBSCRIBER_CSV_COLUMNS, subscribersCsv } from './subscribers-csv.js';
 export {
   linkQuery,
@@ -30,6 +30,7 @@ export {
   subscribersAnswer,
   subscribersQuery,
   subscriberView,
+  webhookSubscribedAnswer,
 } from './subscription.schema.js';
 export {
   CONFIRMATION_HOURS,
@@ -46,3 +47,4 @@ export {
   renderLinkOutcome,
   renderSubscribeForm,
 } from './subscription-pages.js';
+export { challengeAnswered, newWebhookSecret, type WebhookPoster } from './webhook-challenge.js';

@@ -1,14 +1,21 @@
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { noticeMail, type PageNotice, wantsNotice } from './notice.js';
 import type { NoticeRepository } from './notice.repository.js';
 import type { NoticeMarks } from './notice-marks.js';
+import { noticeDelivery } from './notice-webhook.js';
 import {
   type SubscriberDocument,
   type SubscriberRepository,
   unsubscribeUrlOf,
+  webhookSecretContext,
 } from './subscriber.repository.js';
 import type { ConfirmationMail } from './subscription-mails.js';
+import type { WebhookPoster } from './webhook-challenge.js';
+
+/** A webhook subscriber is tried at once, then after these delays. */
+const WEBHOOK_RETRY_DELAYS_MS = [0, 1_000, 5_000];
 
 /** Subscribers read at once from MongoDB, and how often the notice's progress is written. */
 const BATCH = 500;
@@ -23,6 +30,8 @@ export class MailingDeferred extends Error {
 
 export interface NoticeMailingDeps {
   notices: NoticeRepository;
+  /** Posts notices to webhook subscribers (through the SSRF guard). */
+  http: WebhookPoster;
   subscribers: SubscriberRepository;
   marks: NoticeMarks;
   secrets: Pick<SecretBox, 'open'>;
@@ -79,6 +88,47 @@ export class NoticeMailing {
     return { sent, skipped };
   }
 
+  /**
+   * Posts a notice to a webhook subscriber, tried a few times a few seconds apart; a 410 (Gone)
+   * unsubscribes it. True when it took it (2xx); its trouble is its own, never the mailing's.
+   */
+  private async post(
+    notice: PageNotice,
+    page: { title: string; url: string },
+    subscriber: SubscriberDocument,
+    unsubscribeUrl: string,
+  ): Promise<boolean> {
+    if (!subscriber.webhookUrl || !subscriber.webhookSecret) return false;
+    const secret = this.deps.secrets.open(subscriber.webhookSecret, webhookSecretContext(subscriber._id));
+    let last = '';
+    for (const [attempt, delayMs] of WEBHOOK_RETRY_DELAYS_MS.entries()) {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const delivery = noticeDelivery(
+        notice,
+        page,
+        { id: subscriber._id, secret, unsubscribeUrl },
+        new Date(),
+      );
+      try {
+        const answer = await this.deps.http.send({ method: 'POST', url: subscriber.webhookUrl, ...delivery });
+        if (answer.status >= 200 && answer.status < 300) return true;
+        if (answer.status === 410) {
+          await this.deps.subscribers.removeById(subscriber._id);
+          return false;
+        }
+        last = `answered ${answer.status}`;
+      } catch (error) {
+        last = errorMessage(error);
+      }
+      if (attempt === WEBHOOK_RETRY_DELAYS_MS.length - 1)
+        this.deps.logger.warn(
+          { noticeId: notice._id, subscriber: subscriber._id, outcome: last },
+          'a webhook subscriber not told',
+        );
+    }
+    return false;
+  }
+
   /** Mails a batch, `concurrency` at a time; answers how many were mailed (and marked). */
   private async mailBatch(
     notice: PageNotice,
@@ -94,6 +144,11 @@ export class NoticeMailing {
         if (stopping()) throw new MailingDeferred(notice._id);
         const subscriber = subscribers[next++] as SubscriberDocument;
         const unsubscribeUrl = unsubscribeUrlOf(this.deps.secrets, subscriber, page.url);
+        if (subscriber.channel === 'webhook') {
+          if (await this.post(notice, page, subscriber, unsubscribeUrl)) mailed++;
+          await this.deps.marks.mark(notice._id, subscriber._id);
+          continue;
+        }
         try {
           await mailer.send({ to: subscriber.email, ...noticeMail(notice, page, unsubscribeUrl) });
           mailed++;

@@ -19,6 +19,12 @@ export function subscriberId(pageId: number, email: string): string {
   return `${pageId}.${digest}`;
 }
 
+/** A webhook subscriber's id: the page and a digest of its URL (as written: a path is case-sensitive). */
+export function webhookSubscriberId(pageId: number, url: string): string {
+  const digest = createHash('sha256').update(`webhook ${url}`).digest('base64url').slice(0, 32);
+  return `${pageId}.${digest}`;
+}
+
 const SUBSCRIBER_ID = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{32})$/;
 
 /** The page a subscriber id belongs to, or null when the text is no subscriber id (a mangled link). */

@@ -10,7 +10,13 @@ export interface SubscriberDocument {
   _id: string;
   organizationId: number;
   pageId: number;
+  /** The address mailed (empty for a webhook subscriber). */
   email: string;
+  /** How they are told (absent on subscribers stored before webhooks: e-mail). */
+  channel?: 'email' | 'webhook';
+  /** Webhook subscribers: where notices are posted, signed with their secret (Standard Webhooks). */
+  webhookUrl?: string;
+  webhookSecret?: SealedSecret;
   /** The page's websites the subscriber is told about; null: all of them. */
   components: number[] | null;
   /** The websites chosen in the last request, taken when its confirmation link is followed. */
@@ -36,6 +42,9 @@ export const subscriberIndexes: CollectionIndexes = {
   collection: STATUS_PAGE_SUBSCRIBERS,
   indexes: [{ key: { pageId: 1, state: 1, _id: 1 }, name: 'page_state' }],
 };
+
+/** The sealed webhook secret's context. */
+export const webhookSecretContext = (id: string) => `status-subscriber:${id}:webhook-secret`;
 
 /** The sealed unsubscribe token's context: a token sealed for one subscriber opens for no other. */
 export const unsubscribeTokenContext = (id: string) => `status-subscriber:${id}:unsubscribe`;
@@ -169,6 +178,15 @@ export class SubscriberRepository {
           sealed: subscriber.unsubscribeToken,
           context: unsubscribeTokenContext(subscriber._id),
         },
+        ...(subscriber.webhookSecret
+          ? [
+              {
+                path: 'webhookSecret',
+                sealed: subscriber.webhookSecret,
+                context: webhookSecretContext(subscriber._id),
+              },
+            ]
+          : []),
       ],
       onProgress,
     });

@@ -1,15 +1,38 @@
 import { z } from 'zod';
-import { emailAddress, resourceId, uniqueArray } from '../contract/index.js';
+import { absoluteHttpUrl, emailAddress, resourceId, uniqueArray } from '../contract/index.js';
 
 export const subscribeBody = z
   .strictObject({
-    email: emailAddress().describe('Where the confirmation link, then the page’s news, are mailed'),
+    email: emailAddress()
+      .optional()
+      .describe('Where the confirmation link, then the page’s news, are mailed (or `webhookUrl`)'),
+    webhookUrl: absoluteHttpUrl('put a secret in a header-less path, or verify our signature')
+      .optional()
+      .describe(
+        'Where the page’s news are posted, signed (Standard Webhooks); it must answer the challenge posted at once with {"challenge": "<it>"}',
+      ),
     components: uniqueArray(resourceId())
       .max(500)
       .optional()
       .describe('Only these websites of the page (their ids); absent or empty: the whole page'),
   })
+  .superRefine((body, ctx) => {
+    if ((body.email === undefined) === (body.webhookUrl === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.email === undefined ? 'email' : 'webhookUrl'],
+        message: 'send either an e-mail address or a webhook URL',
+      });
+  })
   .meta({ id: 'StatusPageSubscribe' });
+
+export const webhookSubscribedAnswer = z
+  .object({
+    id: z.string(),
+    secret: z.string().describe('The signing secret (whsec_…) of the deliveries, shown this once'),
+    unsubscribeUrl: z.string().describe('POST to it to unsubscribe (each delivery carries it too)'),
+  })
+  .meta({ id: 'StatusPageWebhookSubscription' });
 
 export const subscribeAnswer = z
   .object({
@@ -20,7 +43,9 @@ export const subscribeAnswer = z
 export const subscriberView = z
   .object({
     id: z.string().describe('Stable per page and address; names no address'),
-    email: z.string(),
+    email: z.string().describe('Empty for a webhook'),
+    channel: z.enum(['email', 'webhook']),
+    webhookUrl: z.string().nullable(),
     state: z.enum(['pending', 'confirmed']).describe('pending: the confirmation link was not followed yet'),
     components: z.array(z.number().int()).nullable().describe('The websites they are told about; null: all'),
     createdAt: z.iso.datetime(),

@@ -1,4 +1,4 @@
-import { invalidInput, notFound, tooMany } from '../errors/index.js';
+import { conflict, invalidInput, notFound, tooMany } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter } from '../redis/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -9,6 +9,7 @@ import {
   unsubscribeTokenContext,
   unsubscribeTokenOf,
   unsubscribeUrlOf,
+  webhookSecretContext,
 } from './subscriber.repository.js';
 import {
   newLinkToken,
@@ -17,8 +18,10 @@ import {
   subscriberId,
   tokenDigest,
   tokenMatches,
+  webhookSubscriberId,
 } from './subscriber-keys.js';
 import { type ConfirmationMail, confirmationMail, welcomeMail } from './subscription-mails.js';
+import { challengeWebhook, newWebhookSecret, type WebhookPoster } from './webhook-challenge.js';
 
 /** A published page as subscriptions see it: what a visitor may choose and what mails name. */
 export interface SubscribablePage {
@@ -32,6 +35,8 @@ export interface SubscribablePage {
 
 export interface SubscriptionDeps {
   subscribers: SubscriberRepository;
+  /** Posts the challenge of a webhook subscribing (through the SSRF guard). */
+  http: WebhookPoster;
   secrets: Pick<SecretBox, 'seal' | 'open'>;
   /** A published page by slug (null: none, or not published). */
   page(slug: string): Promise<SubscribablePage | null>;
@@ -81,13 +86,7 @@ export class SubscriptionService {
     const page = await this.deps.page(slug);
     if (!page) throw notFound('No public status page by that name');
     const components = chosenComponents(page, input.components);
-    const budget = await this.deps.perClient.consume(`status-subscribe:${client.address}`);
-    if (!budget.allowed)
-      throw tooMany(
-        'Too many subscription requests from your address; try again later',
-        'status-subscriptions-per-client',
-        budget.resetSeconds,
-      );
+    await this.spendClientBudget(client.address);
     const email = normalizedAddress(input.email);
     const id = subscriberId(page.id, email);
     const mailing = this.startConfirmation(page, id, email, components, client.links);
@@ -95,6 +94,74 @@ export class SubscriptionService {
     void mailing.catch((error: unknown) =>
       this.deps.logger.warn({ err: error, pageId: page.id }, 'subscription confirmation not sent'),
     );
+  }
+
+  /**
+   * Subscribes a webhook: a signed challenge is posted to it at once, and it is subscribed when it
+   * answers with the challenge (400 naming `webhookUrl` with what it answered, else). Answers its
+   * signing secret, shown this once. A URL subscribed already is a 409: a second request must not
+   * change the secret its owner verifies with.
+   */
+  async subscribeWebhook(
+    slug: string,
+    input: { webhookUrl: string; components?: number[] | undefined },
+    client: { address: string; links: SubscriptionLinks },
+  ): Promise<{ id: string; secret: string; unsubscribeUrl: string }> {
+    const page = await this.deps.page(slug);
+    if (!page) throw notFound('No public status page by that name');
+    const components = chosenComponents(page, input.components);
+    await this.spendClientBudget(client.address);
+    const id = webhookSubscriberId(page.id, input.webhookUrl);
+    if (await this.deps.subscribers.find(id))
+      throw conflict('This URL is subscribed to the page already; to change it, unsubscribe it first', [
+        { path: 'webhookUrl', message: 'is subscribed already' },
+      ]);
+    const secret = newWebhookSecret();
+    const challenge = await challengeWebhook(this.deps.http, {
+      url: input.webhookUrl,
+      secret,
+      pageTitle: page.title,
+      pageUrl: client.links.pageUrl,
+    });
+    if (!challenge.answered)
+      throw invalidInput(`The webhook ${challenge.reason}`, [
+        { path: 'webhookUrl', message: challenge.reason },
+      ]);
+    const now = this.now();
+    const subscriber: SubscriberDocument = {
+      _id: id,
+      organizationId: page.organizationId,
+      pageId: page.id,
+      email: '',
+      channel: 'webhook',
+      webhookUrl: input.webhookUrl,
+      webhookSecret: this.deps.secrets.seal(secret, webhookSecretContext(id)),
+      components,
+      chosenComponents: components,
+      state: 'confirmed',
+      confirmDigest: null,
+      confirmExpiresAt: null,
+      confirmationsSent: 0,
+      unsubscribeToken: this.deps.secrets.seal(newLinkToken().token, unsubscribeTokenContext(id)),
+      createdAt: now,
+      confirmedAt: now,
+    };
+    await this.deps.subscribers.save(subscriber);
+    return {
+      id,
+      secret,
+      unsubscribeUrl: unsubscribeUrlOf(this.deps.secrets, subscriber, client.links.pageUrl),
+    };
+  }
+
+  private async spendClientBudget(address: string): Promise<void> {
+    const budget = await this.deps.perClient.consume(`status-subscribe:${address}`);
+    if (!budget.allowed)
+      throw tooMany(
+        'Too many subscription requests from your address; try again later',
+        'status-subscriptions-per-client',
+        budget.resetSeconds,
+      );
   }
 
   private async startConfirmation(

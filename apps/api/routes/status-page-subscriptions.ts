@@ -26,6 +26,7 @@ import {
   subscribersAnswer,
   subscribersCsv,
   subscribersQuery,
+  webhookSubscribedAnswer,
 } from '../../../libs/status-subscriptions/index.js';
 
 const PUBLIC_TAGS = ['Public status pages'];
@@ -238,8 +239,13 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
         schema: subscribeAnswer,
         alternatives: [{ contentType: HTML, schema: z.string().describe('From the form: a page saying so') }],
       },
-      problems: [413, 415, 429, 503],
+      problems: [409, 413, 415, 429, 503],
       otherResponses: {
+        201: {
+          description:
+            'A webhook answered the challenge and is subscribed: its signing secret, shown this once',
+          body: { schema: webhookSubscribedAnswer, contentType: 'application/json' },
+        },
         400: {
           description:
             'Invalid input: a problem naming the field (JSON); from the form, the form again saying what to fix (HTML)',
@@ -259,12 +265,20 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
         }
         const pagePath = pagePathOf(page.slug);
         const parsed = validate(subscribeBody, fields);
+        const client = { address: ctx.ip, links: { pageUrl: deps.pageUrlOf(ctx, page.slug) } };
         try {
           if (!parsed.success) throw invalidFields('body', parsed.errors);
-          await subscriptions.subscribe(page.slug, parsed.data, {
-            address: ctx.ip,
-            links: { pageUrl: deps.pageUrlOf(ctx, page.slug) },
-          });
+          const { email, webhookUrl, components } = parsed.data;
+          if (webhookUrl !== undefined) {
+            const subscribed = await subscriptions.subscribeWebhook(
+              page.slug,
+              { webhookUrl, components },
+              client,
+            );
+            ctx.set('Cache-Control', 'no-store');
+            return new OtherAnswer(201, subscribed);
+          }
+          await subscriptions.subscribe(page.slug, { email: email ?? '', components }, client);
         } catch (error) {
           if (!form || !(error instanceof DomainError) || error.kind !== 'invalid') throw error;
           const email =
@@ -398,6 +412,8 @@ function subscriberViewOf(subscriber: SubscriberDocument) {
   return {
     id: subscriber._id,
     email: subscriber.email,
+    channel: subscriber.channel ?? 'email',
+    webhookUrl: subscriber.webhookUrl ?? null,
     state: subscriber.state,
     components: subscriber.components,
     createdAt: subscriber.createdAt.toISOString(),
