@@ -224,26 +224,44 @@ describe('custom domains of status pages', () => {
     expect((await call(0, 'GET', domains(0))).body).toEqual([]);
   });
 
-  it('replaces a page’s domains (PATCH domains) and removes them all with the page, naming domains.<i>', async () => {
-    await withServices(api, async (services) => {
-      const { organizationId, pageId } = orgs[1] as (typeof orgs)[number];
-      await expect(
-        services.statusPageDomains.replace(organizationId, pageId, [hostB, '10.0.0.1']),
-      ).rejects.toMatchObject({ kind: 'invalid', errors: [{ path: 'domains.1' }] });
-      const replaced = await services.statusPageDomains.replace(organizationId, pageId, [
-        hostB,
-        'www.client-b.test',
-      ]);
-      expect(replaced.map((d) => [d.host, d.verified])).toEqual([
-        [hostB, true],
-        ['www.client-b.test', false],
-      ]);
-      expect((await ask(hostB)).status).toBe(200);
-      await services.statusPageDomains.removeAllOf(organizationId, pageId);
+  it('replaces a page’s domains (PATCH domains), changing nothing for a bad one, and removes them with the page', async () => {
+    const page = `/api/status-pages/${orgs[1]?.pageId}`;
+    const refused = await call<Problem>(1, 'PATCH', page, { title: 'Renamed', domains: [hostB, '10.0.0.1'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.map((e) => e.path)).toEqual(['domains.1']);
+    expect((await call<{ title: string }>(1, 'GET', page)).body.title).toBe(orgs[1]?.title);
+    const patched = await call(1, 'PATCH', page, { domains: [hostB, 'www.client-b.test'] });
+    expect(patched.status).toBe(200);
+    expect((await call<DomainView[]>(1, 'GET', domains(1))).body.map((d) => [d.host, d.verified])).toEqual([
+      [hostB, true],
+      ['www.client-b.test', false],
+    ]);
+    expect((await ask(hostB)).status).toBe(200);
+    // The page's posts and subscribers go with it too.
+    const post = await call<{ id: number }>(1, 'POST', `${page}/incidents`, {
+      title: 'Down',
+      components: [],
+      status: 'investigating',
+      message: 'Looking.',
     });
+    expect(post.status).toBe(201);
+    expect(
+      (
+        await api.request('POST', `/status/${orgs[1]?.slug}/subscriptions`, {
+          body: { email: 'a@example.com' },
+        })
+      ).status,
+    ).toBe(202);
+    await expect
+      .poll(() => api.db.collection('status_page_subscribers').countDocuments({ pageId: orgs[1]?.pageId }))
+      .toBe(1);
+    expect((await call(1, 'DELETE', page)).status).toBe(204);
     expect((await ask(hostB)).status).toBe(404);
     expect((await byHost(hostB)).status).toBe(404);
-    expect((await call(1, 'GET', domains(1))).body).toEqual([]);
+    expect(
+      await api.db.collection('status_page_subscribers').countDocuments({ pageId: orgs[1]?.pageId }),
+    ).toBe(0);
+    expect(await api.db.collection('status_posts').countDocuments({ pageId: orgs[1]?.pageId })).toBe(0);
   });
 
   it('fills Redis’s verified hosts from MongoDB when Redis lost them', async () => {

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/alerts/index.js';
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
+import { GuardedHttp } from '../../libs/connectors/index.js';
 import {
   CustomerLifecycleQueue,
   CustomerService,
@@ -51,7 +52,13 @@ import {
   VerifiedHostIndex,
 } from '../../libs/status-pages/index.js';
 import { PostReads, StatusPostRepository, StatusPostService } from '../../libs/status-posts/index.js';
-import { SubscriberRepository } from '../../libs/status-subscriptions/index.js';
+import {
+  NoticeQueue,
+  NoticeRepository,
+  PageFeeds,
+  PageNotices,
+  SubscriberRepository,
+} from '../../libs/status-subscriptions/index.js';
 import {
   ChannelListings,
   WebsiteCache,
@@ -162,6 +169,8 @@ export function composeApi(deps: ApiDeps) {
       ...(config.STATUS_PAGES_HOST ? [config.STATUS_PAGES_HOST] : []),
     ],
   });
+  const statusPostRepository = new StatusPostRepository(db);
+  const subscribers = new SubscriberRepository(db);
   const statusPages = new StatusPageService({
     pages: statusPageRepository,
     mutex,
@@ -171,8 +180,14 @@ export function composeApi(deps: ApiDeps) {
       websiteIdsOf: async (organizationId, customerId) =>
         (await records.websites.listByCustomer(organizationId, customerId)).map((w) => w.id),
     },
+    domains: statusPageDomains,
+    // A deleted page's domains stop being served and certified; its posts and subscribers go.
+    pageGone: [
+      (organizationId, pageId) => statusPageDomains.removeAllOf(organizationId, pageId),
+      (organizationId, pageId) => statusPostRepository.deleteOfPage(organizationId, pageId),
+      (organizationId, pageId) => subscribers.removeAllOf(organizationId, pageId),
+    ],
   });
-  const statusPostRepository = new StatusPostRepository(db);
   const statusPosts = new StatusPostService({
     posts: statusPostRepository,
     pages: statusPageRepository,
@@ -181,6 +196,21 @@ export function composeApi(deps: ApiDeps) {
     mutex,
     revisions: statusPageRevisions,
   });
+  // Webhooks subscribing to pages are challenged from here, as deliveries are posted: guarded.
+  const subscriptionHttp = new GuardedHttp(
+    { allowPrivateTargets: config.ALLOW_PRIVATE_TARGETS, exemptAddresses: config.PROBE_EXEMPT_ADDRESSES },
+    config.DELIVERY_TIMEOUT_SECONDS * 1000,
+    `webmon-api/${SERVICE_VERSION}`,
+  );
+  // Each incident post's update is news for the page's subscribers: stored once, mailed by a notifier.
+  const noticeQueue = new NoticeQueue(redis, prefix);
+  const pageNotices = new PageNotices({
+    notices: new NoticeRepository(db),
+    queue: noticeQueue,
+    websiteNames: async (organizationId, customerId) =>
+      new Map((await records.websites.listByCustomer(organizationId, customerId)).map((w) => [w.id, w.name])),
+  });
+  statusPosts.onChange((change) => pageNotices.postChanged(change));
   const customers = new CustomerService({
     customers: records.customers,
     packages: records.packages,
@@ -302,11 +332,20 @@ export function composeApi(deps: ApiDeps) {
     statusPages,
     statusPageRepository,
     /** Visitors subscribed to pages by e-mail. */
-    subscribers: new SubscriberRepository(db),
+    subscribers,
+    subscriptionHttp,
     /** Pages' own domains: verification, serving by Host, the TLS ask. */
     statusPageDomains,
     /** Incident posts of status pages, and their public history and permalinks. */
     statusPosts,
+    /** Feeds of published pages' incident posts and maintenance. */
+    pageFeeds: new PageFeeds({
+      pages: statusPageRepository,
+      revisions: statusPageRevisions,
+      posts: new PostReads(statusPostRepository),
+      websites: records.websites,
+      windows: (organizationId, websiteIds) => maintenanceWindows.listByWebsites(organizationId, websiteIds),
+    }),
     publicPostPages: new PublicPostPages({
       pages: statusPageRepository,
       revisions: statusPageRevisions,
@@ -353,7 +392,12 @@ export function composeApi(deps: ApiDeps) {
     exportSources,
     /** Closes the queues and the report printer (the connections are the process's). */
     async close() {
-      await Promise.all([checkPath.close(), lifecycle.close(), maintenanceQueue.close()]);
+      await Promise.all([
+        checkPath.close(),
+        lifecycle.close(),
+        maintenanceQueue.close(),
+        noticeQueue.close(),
+      ]);
       await Promise.all([reports.printer.close(), journeys.close()]);
     },
   };

@@ -31,16 +31,19 @@ export {
   VerifiedHostIndex,
 } from './domains/index.js';
 export {
+  DEFAULT_MAINTENANCE_NOTICE_DAYS,
   LocalPageBuilder,
   type MonitoringReads,
   type PageBuilder,
   type PagePosts,
+  upcomingMaintenance,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
 export { cssColor, renderHtmlDocument, renderNotFoundPage, renderVisitorPage } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,
+  type MaintenanceInput,
   type ShownStatus,
   statusText,
   uptimeBetween,
@@ -61,6 +64,7 @@ export {
   worstImpact,
 } from './post-view.js';
 export { PUBLIC_CACHE_SECONDS, type PublicPagesDeps, PublicStatusPages } from './public-pages.js';
+export { RevisedCache } from './revised-cache.js';
 export { type PublishedPage, SharedPublishedPages } from './shared-pages.js';
 export {
   type StatusPageDocument,

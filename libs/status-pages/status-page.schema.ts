@@ -110,6 +110,13 @@ export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
 
 export const patchStatusPageBody = patchBody(
   z.strictObject({
+    domains: z
+      .array(z.string().max(300))
+      .max(10)
+      .optional()
+      .describe(
+        'The page’s own domains, replacing its list; each is served once verified (see /api/status-pages/{id}/domains)',
+      ),
     slug: slug.optional(),
     title: nameText(200).optional(),
     websiteIds: websiteIds.optional(),

@@ -31,6 +31,13 @@ export class StatusPageService {
       revisions: StatusPageRevisions;
       /** How a page's password is hashed (default: scrypt, as people's passwords are). */
       hashPassword?: (password: string) => Promise<string>;
+      /** The page's own domains: a PATCH's `domains` checked before anything is written, replaced after. */
+      domains?: {
+        checkHosts(organizationId: number, pageId: number, hosts: readonly string[]): Promise<unknown>;
+        replace(organizationId: number, pageId: number, hosts: readonly string[]): Promise<unknown>;
+      };
+      /** What goes with a deleted page (its domains, posts, subscribers), each told after it is gone. */
+      pageGone?: ReadonlyArray<(organizationId: number, pageId: number) => Promise<unknown>>;
     },
   ) {}
 
@@ -127,6 +134,7 @@ export class StatusPageService {
     // Hashed before the customer's lock is taken (~0.1 s), then applied to the page as it is then.
     const newHash = await this.hashed(patch.access);
     return this.withCustomer(organizationId, customerId, patch.websiteIds ?? null, async () => {
+      if (patch.domains !== undefined) await this.deps.domains?.checkHosts(organizationId, id, patch.domains);
       const current = await this.get(organizationId, id);
       const access = this.accessAfter(current.access ?? PUBLIC_ACCESS, patch.access, newHash);
       const updated = await this.deps.pages.replace({
@@ -141,14 +149,28 @@ export class StatusPageService {
         maintenanceNoticeDays: patch.maintenanceNoticeDays ?? current.maintenanceNoticeDays ?? 7,
         access,
       });
+      if (patch.domains !== undefined) await this.deps.domains?.replace(organizationId, id, patch.domains);
       return this.changed(updated, current.slug);
     });
   }
 
   /** A customer deleted (under its lock): its pages go, and every API process drops them at once. */
   async deleteByCustomer(organizationId: number, customerId: number): Promise<void> {
+    const pages = await this.deps.pages.list(organizationId, { customerId });
     const slugs = await this.deps.pages.deleteByCustomer(organizationId, customerId);
     await this.deps.revisions.changed({ slugs, organizationId, customerId });
+    for (const page of pages) await this.gone(organizationId, page.id);
+  }
+
+  /** What went with the page goes: each part on its own (one failing leaves the others done). */
+  private async gone(organizationId: number, pageId: number): Promise<void> {
+    const outcomes = await Promise.allSettled(
+      (this.deps.pageGone ?? []).map((drop) => drop(organizationId, pageId)),
+    );
+    const failed = outcomes.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
+    if (failed) throw failed.reason;
   }
 
   /** Reads the page once: the repository answers the page it deleted (its slug and customer are dropped). */
@@ -156,5 +178,6 @@ export class StatusPageService {
     const page = await this.deps.pages.delete(organizationId, id);
     if (!page) throw notFound(`No status page ${id}`);
     await this.changed(page);
+    await this.gone(organizationId, id);
   }
 }

@@ -199,6 +199,22 @@ export class StatusPageDomains {
     pageId: number,
     hosts: readonly string[],
   ): Promise<StatusPageDomainView[]> {
+    const wanted = await this.checkHosts(organizationId, pageId, hosts);
+    return this.lock(organizationId, pageId, async () => {
+      const claims = await this.deps.domains.ofPage(organizationId, pageId);
+      for (const claim of claims)
+        if (!wanted.includes(claim.host)) await this.release(organizationId, pageId, claim);
+      const next = wanted.map((host) => claims.find((claim) => claim.host === host) ?? newClaim(host));
+      await this.deps.domains.savePage(organizationId, pageId, next);
+      return next.map((claim) => this.view(claim));
+    });
+  }
+
+  /**
+   * The hosts a page's domains would become, as stored (punycode, lowercase), or the 400/409 naming
+   * `domains.<index>`: asked before the page's other changes are written, so a bad domain changes nothing.
+   */
+  async checkHosts(organizationId: number, pageId: number, hosts: readonly string[]): Promise<string[]> {
     const wanted = hosts.map((input, index) => this.host(input, `domains.${index}`));
     const repeated = wanted.findIndex((host, index) => wanted.indexOf(host) !== index);
     if (repeated >= 0)
@@ -211,14 +227,7 @@ export class StatusPageDomains {
       ]);
     for (const [index, host] of wanted.entries())
       await this.refuseHeld(organizationId, pageId, host, `domains.${index}`);
-    return this.lock(organizationId, pageId, async () => {
-      const claims = await this.deps.domains.ofPage(organizationId, pageId);
-      for (const claim of claims)
-        if (!wanted.includes(claim.host)) await this.release(organizationId, pageId, claim);
-      const next = wanted.map((host) => claims.find((claim) => claim.host === host) ?? newClaim(host));
-      await this.deps.domains.savePage(organizationId, pageId, next);
-      return next.map((claim) => this.view(claim));
-    });
+    return wanted;
   }
 
   /** The page is deleted: its domains go, and stop being served and certified at once. */
