@@ -95,10 +95,10 @@ describe('incident posts on status pages', () => {
     );
     const draftOfOther = await call<Problem>(
       'GET',
-      `/api/status-pages/${narrowPageId}/incident-draft?incidentId=${incidentId}`,
+      `/api/status-pages/${narrowPageId}/incident-draft?incident=${incidentId}`,
     );
     expect(draftOfOther.status).toBe(400);
-    expect(draftOfOther.body.errors[0]?.path).toBe('incidentId');
+    expect(draftOfOther.body.errors[0]?.path).toBe('incident');
   });
 
   it('publishes an automatic incident as a post: prefilled by the draft, edited, posted', async () => {
@@ -108,7 +108,7 @@ describe('incident posts on status pages', () => {
       message: string;
       components: Array<{ id: number; impact: string }>;
       fromIncidentId: string;
-    }>('GET', `/api/status-pages/${pageId}/incident-draft?incidentId=${incidentId}`);
+    }>('GET', `/api/status-pages/${pageId}/incident-draft?incident=${incidentId}`);
     expect(draft.status).toBe(200);
     expect(draft.body).toMatchObject({
       title: 'Checkout API is unavailable',

@@ -63,7 +63,7 @@ export const patchUpdateBody = z.strictObject({ message }).meta({ id: 'IncidentP
 
 export const postParams = z.strictObject({ id: decimalId(), postId: decimalId() });
 export const updateParams = postParams.extend({
-  updateId: z.uuid().describe('The update’s id'),
+  update: z.uuid().describe('The update’s id'),
 });
 
 export const listPostsQuery = z.strictObject({
@@ -74,7 +74,7 @@ export const listPostsQuery = z.strictObject({
 });
 
 export const draftQuery = z.strictObject({
-  incidentId: z.uuid().describe('The automatic incident to tell of'),
+  incident: z.uuid().describe('The automatic incident to tell of (its id)'),
 });
 
 export const previewBody = z.strictObject({ message }).meta({ id: 'IncidentPostPreview' });

@@ -251,7 +251,7 @@ export class StatusPostService {
   /** A post's fields prefilled from an automatic incident, for the agency to edit before it posts. */
   async draftFrom(organizationId: number, pageId: number, incidentId: string) {
     const page = await this.page(organizationId, pageId);
-    const { incident, websiteName } = await this.incidentOn(page, incidentId, 'incidentId');
+    const { incident, websiteName } = await this.incidentOn(page, incidentId, 'incident');
     const since = `${incident.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     const note = incident.publicNote?.text ? `\n\n${incident.publicNote.text}` : '';
     const resolved = incident.resolvedAt !== null;

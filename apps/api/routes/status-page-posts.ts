@@ -84,7 +84,7 @@ export function statusPagePostRoutes(service: StatusPostService): Route[] {
       query: draftQuery,
       success: { status: 200, description: 'The draft', schema: postDraftView },
       handle: ({ auth, params, query }) =>
-        service.draftFrom(auth.organizationId, params.id, query.incidentId),
+        service.draftFrom(auth.organizationId, params.id, query.incident),
     }),
     defineRoute({
       method: 'post',
@@ -168,7 +168,7 @@ export function statusPagePostRoutes(service: StatusPostService): Route[] {
     }),
     defineRoute({
       method: 'patch',
-      path: '/api/status-pages/:id/incidents/:postId/updates/:updateId',
+      path: '/api/status-pages/:id/incidents/:postId/updates/:update',
       operationId: 'updateIncidentPostUpdate',
       summary: 'Correct an update’s text (the page marks it edited)',
       tags: TAGS,
@@ -184,7 +184,7 @@ export function statusPagePostRoutes(service: StatusPostService): Route[] {
             auth.organizationId,
             params.id,
             params.postId,
-            params.updateId,
+            params.update,
             body.message,
           ),
         ),

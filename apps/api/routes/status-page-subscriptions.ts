@@ -51,7 +51,7 @@ const SUBSCRIBED = 'If the address can be subscribed, a link to confirm is on it
 
 const slugParams = z.strictObject({ slug: z.string().max(100).describe('The status page’s slug') });
 const linkParams = slugParams.extend({
-  subscriberId: z.string().max(100).describe('The subscriber, as the mailed link names it'),
+  subscriber: z.string().max(100).describe('The subscriber, as the mailed link names it'),
 });
 
 export interface SubscriptionRouteDeps {
@@ -127,7 +127,7 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
     return page;
   };
   const linkRoutes = (action: 'confirm' | 'unsubscribe'): Route[] => {
-    const path = `/status/:slug/subscriptions/:subscriberId/${action}`;
+    const path = `/status/:slug/subscriptions/:subscriber/${action}`;
     const common = {
       path,
       tags: PUBLIC_TAGS,
@@ -162,7 +162,7 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
           const page = await published(ctx, params.slug);
           if (!page) return visitorPage(ctx, renderNotFoundPage(), 404);
           const pagePath = pagePathOf(page.slug);
-          const formAction = `${pagePath}/subscriptions/${encodeURIComponent(params.subscriberId)}/${action}?token=${encodeURIComponent(query.token)}`;
+          const formAction = `${pagePath}/subscriptions/${encodeURIComponent(params.subscriber)}/${action}?token=${encodeURIComponent(query.token)}`;
           return visitorPage(ctx, renderLinkAction({ page, pagePath, action, formAction }));
         },
       }),
@@ -181,14 +181,14 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
         handle: async ({ ctx, params, query }) => {
           const page = await published(ctx, params.slug);
           if (!page) return visitorPage(ctx, renderNotFoundPage(), 404);
-          const ours = pageOfSubscriberId(params.subscriberId) === page.id;
+          const ours = pageOfSubscriberId(params.subscriber) === page.id;
           const outcome = !ours
             ? 'invalid'
             : action === 'confirm'
-              ? await subscriptions.confirm(params.subscriberId, query.token, page, {
+              ? await subscriptions.confirm(params.subscriber, query.token, page, {
                   pageUrl: deps.pageUrlOf(ctx, page.slug),
                 })
-              : await subscriptions.unsubscribe(params.subscriberId, query.token);
+              : await subscriptions.unsubscribe(params.subscriber, query.token);
           return visitorPage(
             ctx,
             renderLinkOutcome({ page, pagePath: pagePathOf(page.slug), action, done: outcome === 'done' }),
@@ -391,17 +391,17 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
     }),
     defineRoute({
       method: 'delete',
-      path: '/api/status-pages/:id/subscribers/:subscriberId',
+      path: '/api/status-pages/:id/subscribers/:subscriber',
       operationId: 'removeStatusPageSubscriber',
       summary: 'Removes a subscriber from a status page',
       tags: TAGS,
       access: 'write',
-      params: idParams.extend({ subscriberId: z.string().max(100) }),
+      params: idParams.extend({ subscriber: z.string().max(100).describe('The subscriber’s id') }),
       success: { status: 204, description: 'Removed' },
       problems: [404],
       handle: async ({ auth, params }) => {
         const page = await deps.ownPage(auth.organizationId, params.id);
-        if (!(await subscriptions.remove(auth.organizationId, page.id, { id: params.subscriberId })))
+        if (!(await subscriptions.remove(auth.organizationId, page.id, { id: params.subscriber })))
           throw notFound('No such subscriber of this page');
       },
     }),

@@ -2036,7 +2036,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/status-pages/{id}/incidents/{postId}/updates/{updateId}": {
+    "/api/status-pages/{id}/incidents/{postId}/updates/{update}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/status/{slug}/subscriptions/{subscriberId}/confirm": {
+    "/status/{slug}/subscriptions/{subscriber}/confirm": {
         parameters: {
             query?: never;
             header?: never;
@@ -2310,7 +2310,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/status/{slug}/subscriptions/{subscriberId}/unsubscribe": {
+    "/status/{slug}/subscriptions/{subscriber}/unsubscribe": {
         parameters: {
             query?: never;
             header?: never;
@@ -2369,7 +2369,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/status-pages/{id}/subscribers/{subscriberId}": {
+    "/api/status-pages/{id}/subscribers/{subscriber}": {
         parameters: {
             query?: never;
             header?: never;
@@ -6600,6 +6600,13 @@ export interface components {
             /** @description The same words whether the address was new, pending or subscribed */
             message: string;
         };
+        StatusPageWebhookSubscription: {
+            id: string;
+            /** @description The signing secret (whsec_…) of the deliveries, shown this once */
+            secret: string;
+            /** @description POST to it to unsubscribe (each delivery carries it too) */
+            unsubscribeUrl: string;
+        };
         StatusPageSubscribers: {
             subscribers: components["schemas"]["StatusPageSubscriber"][];
             counts: {
@@ -6612,7 +6619,11 @@ export interface components {
         StatusPageSubscriber: {
             /** @description Stable per page and address; names no address */
             id: string;
+            /** @description Empty for a webhook */
             email: string;
+            /** @enum {string} */
+            channel: "email" | "webhook";
+            webhookUrl: string | null;
             /**
              * @description pending: the confirmation link was not followed yet
              * @enum {string}
@@ -8359,6 +8370,8 @@ export interface components {
             };
         };
         StatusPageUpdate: {
+            /** @description The page’s own domains, replacing its list; each is served once verified (see /api/status-pages/{id}/domains) */
+            domains?: string[];
             /** @description The page’s address: /status/{slug}; unique across the installation */
             slug?: string;
             title?: string;
@@ -24495,8 +24508,8 @@ export interface operations {
     draftIncidentPost: {
         parameters: {
             query: {
-                /** @description The automatic incident to tell of */
-                incidentId: string;
+                /** @description The automatic incident to tell of (its id) */
+                incident: string;
             };
             header?: never;
             path: {
@@ -25282,7 +25295,7 @@ export interface operations {
                 id: number;
                 postId: number;
                 /** @description The update’s id */
-                updateId: string;
+                update: string;
             };
             cookie?: never;
         };
@@ -26173,6 +26186,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A webhook answered the challenge and is subscribed: its signing secret, shown this once */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusPageWebhookSubscription"];
+                };
+            };
             /** @description A confirmation link is mailed if the address can be subscribed */
             202: {
                 headers: {
@@ -26202,6 +26225,16 @@ export interface operations {
                 };
                 content: {
                     "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Body larger than 1 MiB */
@@ -26393,7 +26426,7 @@ export interface operations {
                 /** @description The status page’s slug */
                 slug: string;
                 /** @description The subscriber, as the mailed link names it */
-                subscriberId: string;
+                subscriber: string;
             };
             cookie?: never;
         };
@@ -26464,7 +26497,7 @@ export interface operations {
                 /** @description The status page’s slug */
                 slug: string;
                 /** @description The subscriber, as the mailed link names it */
-                subscriberId: string;
+                subscriber: string;
             };
             cookie?: never;
         };
@@ -26535,7 +26568,7 @@ export interface operations {
                 /** @description The status page’s slug */
                 slug: string;
                 /** @description The subscriber, as the mailed link names it */
-                subscriberId: string;
+                subscriber: string;
             };
             cookie?: never;
         };
@@ -26606,7 +26639,7 @@ export interface operations {
                 /** @description The status page’s slug */
                 slug: string;
                 /** @description The subscriber, as the mailed link names it */
-                subscriberId: string;
+                subscriber: string;
             };
             cookie?: never;
         };
@@ -26998,7 +27031,8 @@ export interface operations {
             header?: never;
             path: {
                 id: number;
-                subscriberId: string;
+                /** @description The subscriber’s id */
+                subscriber: string;
             };
             cookie?: never;
         };

@@ -37,7 +37,7 @@ export function useIncidentDraft(
     async () =>
       must(
         await api.GET('/api/status-pages/{id}/incident-draft', {
-          params: { path: { id: pageId }, query: { incidentId: incidentId ?? '' } },
+          params: { path: { id: pageId }, query: { incident: incidentId ?? '' } },
         }),
       ),
     { enabled: incidentId !== null },
