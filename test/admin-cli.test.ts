@@ -305,6 +305,19 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       },
     });
     expect([website.status, channel.status, heartbeat.status, socket.status]).toEqual([201, 201, 201, 201]);
+    // A status page's subscriber: its unsubscribe token is sealed.
+    const slug = `delta-${Date.now().toString(36)}`;
+    const page = await api.request('POST', '/api/status-pages', {
+      token,
+      body: { slug, title: 'Delta', customerId: customer.body.id, public: true },
+    });
+    expect(page.status).toBe(201);
+    await api.request('POST', `/status/${slug}/subscriptions`, { body: { email: 'reader@example.com' } });
+    await expect
+      .poll(() =>
+        api.db.collection('status_page_subscribers').countDocuments({ email: 'reader@example.com' }),
+      )
+      .toBe(1);
 
     const oldKey = api.config.SECRETS_KEY as Buffer;
     const newKey = Buffer.alloc(32, 42);
@@ -320,6 +333,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       notificationChannels: { documents: 1, resealed: 1, unreadable: 0 },
       twoFactorSecrets: { documents: 0, resealed: 0, unreadable: 0 },
       monitorSecrets: { documents: 2, resealed: 2, unreadable: 0 },
+      subscriberSecrets: { documents: 1, resealed: 1, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);

@@ -15,7 +15,7 @@ const ROLE_RANK: Record<Exclude<Role, 'client'>, number> = { viewer: 0, editor: 
  * The overview and its stream narrow themselves to the client's customer (test/overview-stream.test.ts).
  */
 const CLIENT_READS =
-  /^\/api\/(me(\/sessions|\/password|\/tokens(\/\{id\})?|\/two-factor(\/confirm)?)?|websites(\/summaries|\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\}(\/subscribers)?)?|customers\/\{id\}|packages(\/\{id\})?|dashboard\/websites(\/stream)?|site-health|monitors\/\{id\}\/(results|findings|lighthouse|runs\/\{runRef\}|lighthouse\/\{runRef\}\/report\.html))$/;
+  /^\/api\/(me(\/sessions|\/password|\/tokens(\/\{id\})?|\/two-factor(\/confirm)?)?|websites(\/summaries|\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\}(\/subscribers|\/incidents(\/\{postId\})?)?)?|customers\/\{id\}|packages(\/\{id\})?|dashboard\/websites(\/stream)?|site-health|monitors\/\{id\}\/(results|findings|lighthouse|runs\/\{runRef\}|lighthouse\/\{runRef\}\/report\.html))$/;
 
 /** A concrete path for a documented one: every parameter an id no one has. */
 const concrete = (path: string) =>

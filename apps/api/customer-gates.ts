@@ -84,6 +84,9 @@ export function customerCallerRoutes(deps: {
   routes.set('/api/incidents/:incidentRef/timeline', ownIncident);
   routes.set('/api/status-pages', narrowedToCustomer);
   routes.set('/api/status-pages/:id', ownedBy(deps.statusPage, 'id'));
+  // Their page's incident posts, as its visitors read them (and the staff's drafts are writes).
+  routes.set('/api/status-pages/:id/incidents', ownedBy(deps.statusPage, 'id'));
+  routes.set('/api/status-pages/:id/incidents/:postId', ownedBy(deps.statusPage, 'id'));
   // Their page's subscribers are the client's own visitors: listed and exported (reads only).
   routes.set('/api/status-pages/:id/subscribers', ownedBy(deps.statusPage, 'id'));
   const ownCustomer: CustomerGate = async (ctx, caller) => ctx.params.id === String(caller.customerId);

@@ -5,6 +5,7 @@ import { MonitorRepository } from '../../../libs/monitors/index.js';
 import { ChannelRepository } from '../../../libs/notifications/index.js';
 import { TwoFactorRepository } from '../../../libs/people/index.js';
 import { type ResealReport, SecretBox } from '../../../libs/secrets/index.js';
+import { SubscriberRepository } from '../../../libs/status-subscriptions/index.js';
 import { WebsiteRepository } from '../../../libs/websites/index.js';
 import { print } from './command-line.js';
 import type { AdminCommand } from './context.js';
@@ -32,14 +33,23 @@ export const secretCommands: Record<string, AdminCommand> = {
       box,
       progress('heartbeat ping tokens and monitor credentials'),
     );
+    const subscriberSecrets = await new SubscriberRepository(db).resealSecrets(
+      box,
+      progress('status page subscribers’ unsubscribe tokens and webhook secrets'),
+    );
     print({
       websites,
       notificationChannels: channels,
       twoFactorSecrets: totpSecrets,
       monitorSecrets,
+      subscriberSecrets,
     });
     const unreadable =
-      websites.unreadable + channels.unreadable + totpSecrets.unreadable + monitorSecrets.unreadable;
+      websites.unreadable +
+      channels.unreadable +
+      totpSecrets.unreadable +
+      monitorSecrets.unreadable +
+      subscriberSecrets.unreadable;
     if (unreadable > 0)
       throw new Error(
         `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,
