@@ -21,6 +21,7 @@ export const APP_PAGES = [
   '/status-pages',
   '/status-pages/:ref',
   '/status-pages/:ref/incidents',
+  '/status-pages/:ref/subscribers',
   '/packages',
   '/people',
   '/audit',

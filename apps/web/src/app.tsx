@@ -22,6 +22,9 @@ const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => 
 const StatusPages = lazy(() => import('./status-pages/status-page-list.js').then((m) => m.StatusPages));
 const StatusPageEdit = lazy(() => import('./status-pages/status-page-edit.js').then((m) => m.StatusPageEdit));
 const IncidentPosts = lazy(() => import('./status-pages/incident-posts.js').then((m) => m.IncidentPosts));
+const StatusPageSubscribers = lazy(() =>
+  import('./status-pages/status-page-subscribers.js').then((m) => m.StatusPageSubscribers),
+);
 const Packages = lazy(() => import('./packages/packages.js').then((m) => m.Packages));
 const People = lazy(() => import('./people/people.js').then((m) => m.People));
 const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLog));
@@ -56,6 +59,7 @@ const SCREENS = {
   '/status-pages': StatusPages,
   '/status-pages/:ref': StatusPageEdit,
   '/status-pages/:ref/incidents': IncidentPosts,
+  '/status-pages/:ref/subscribers': StatusPageSubscribers,
   '/packages': Packages,
   '/people': People,
   '/audit': AuditLog,

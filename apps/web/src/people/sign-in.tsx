@@ -3,12 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
 import { useSession } from '../session.js';
 import { Field, FormError } from '../ui/form.js';
-
-/** Where to go after signing in: the page asked for, never another site. */
-function nextPath(query: Record<string, string>): string {
-  const next = query.next ?? '/';
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
+import { nextPath, serverPagePath } from './next-path.js';
 
 export function SignIn() {
   const { route, query } = useLocation();
@@ -34,7 +29,11 @@ export function SignIn() {
     if (data) {
       pastedToken.clear();
       await session.signedIn();
-      route(nextPath(query));
+      const next = nextPath(query);
+      // The app's router has no such page: the browser loads it, with the new session cookie.
+      const serverPage = serverPagePath(next, location.origin);
+      if (serverPage) location.assign(serverPage);
+      else route(next);
       return;
     }
     const code = (error as { code?: string } | undefined)?.code;
@@ -72,7 +71,9 @@ export function SignIn() {
       );
       return;
     }
-    route(nextPath(query));
+    // A pasted token is no cookie: a page the server draws would not know it; the app's overview does.
+    const next = nextPath(query);
+    route(serverPagePath(next, location.origin) ? '/' : next);
   };
 
   return (

@@ -75,6 +75,12 @@ export function StatusPageEdit() {
           update by update.
         </p>
       )}
+      {p && (
+        <p>
+          <a href={`/status-pages/${p.id}/subscribers`}>Subscribers</a>: who is told of incidents and
+          maintenance by e-mail or webhook; export or remove them.
+        </p>
+      )}
       {p && <StatusPageDomains pageId={p.id} />}
       {p && <StatusPageEmbed page={p} />}
       {/* The app reads the page as a visitor: a password or range page would refuse it. */}
