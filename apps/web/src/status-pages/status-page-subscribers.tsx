@@ -51,7 +51,10 @@ export function StatusPageSubscribers() {
         </li>
       </ul>
       {none ? (
-        <HowToSubscribe page={p} />
+        <>
+          <h2>No subscribers yet</h2>
+          <HowToSubscribe page={p} />
+        </>
       ) : (
         <>
           <div class="toolbar">
