@@ -158,16 +158,25 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
         config,
       };
     }),
-    statusPages: exported.statusPages.map((page) => ({
-      slug: page.slug,
-      title: page.title,
-      customer: customerName.get(page.customerId) ?? String(page.customerId),
-      websites: page.websiteIds === null ? null : page.websiteIds.flatMap((id) => websiteUrl.get(id) ?? []),
-      branding: page.branding,
-      public: page.public,
-      showResponseTimes: page.showResponseTimes,
-      embedAllowedOrigins: page.embedAllowedOrigins,
-    })),
+    statusPages: exported.statusPages.map((page) => {
+      if (page.access.passwordSet)
+        notes.push({
+          label: `status page "${page.slug}"`,
+          note: 'its password is not carried (write-only): give access.password to make it elsewhere',
+        });
+      return {
+        slug: page.slug,
+        title: page.title,
+        customer: customerName.get(page.customerId) ?? String(page.customerId),
+        websites: page.websiteIds === null ? null : page.websiteIds.flatMap((id) => websiteUrl.get(id) ?? []),
+        branding: page.branding,
+        public: page.public,
+        showResponseTimes: page.showResponseTimes,
+        embedAllowedOrigins: page.embedAllowedOrigins,
+        // Who may see it travels with it (a private page made public by a round trip would leak).
+        access: { mode: page.access.mode, cidrs: page.access.cidrs },
+      };
+    }),
   };
   return { file, notes };
 }

@@ -167,6 +167,41 @@ describe('planChanges: what it takes to bring an organization to a monitoring fi
     });
   });
 
+  it('compares a page’s write-only password by whether it is set, sending it with any change of access', () => {
+    const current = withWebsite();
+    const page = (access: Record<string, unknown>) => ({
+      id: 3,
+      organizationId: 1,
+      slug: 'acme',
+      title: 'Acme',
+      customerId: 7,
+      websiteIds: null,
+      access: { mode: 'password', cidrs: [], passwordSet: true, ...access },
+    });
+    const written = {
+      ...acmeWith({}),
+      packages: [{ key: 'pro', displayName: 'Pro' }],
+      statusPages: [
+        {
+          slug: 'acme',
+          title: 'Acme',
+          customer: 'Acme',
+          access: { mode: 'password' as const, password: 'hunter2-long' },
+        },
+      ],
+    };
+    current.statusPages = [page({}) as never];
+    const same = plan(written, current);
+    expect(same.steps.filter((step) => step.kind === 'statusPage')).toEqual([]);
+    current.statusPages = [page({ mode: 'public', passwordSet: false }) as never];
+    const changed = plan(written, current).steps.find((step) => step.kind === 'statusPage');
+    expect(changed).toMatchObject({
+      action: 'change',
+      body: { access: { mode: 'password', password: 'hunter2-long' } },
+    });
+    expect(JSON.stringify(changed && 'changes' in changed ? changed.changes : [])).not.toContain('hunter2');
+  });
+
   it('compares only the fields written, a nested object field by field, and names a package by key', () => {
     const current = emptyOrganization();
     current.packages = [pkg(1, 'starter'), pkg(2, 'pro')];

@@ -472,12 +472,26 @@ class Planner {
         });
     }
     const { customerId: _customerId, ...changeable } = written;
+    // A page's password is write-only: compared by whether one is set, sent with any change of access.
+    const access = page.access;
+    const compared =
+      access === undefined
+        ? changeable
+        : {
+            ...changeable,
+            access: {
+              mode: access.mode,
+              ...(access.cidrs === undefined ? {} : { cidrs: access.cidrs }),
+              ...(access.password === undefined ? {} : { passwordSet: true }),
+            },
+          };
     this.reconcile(
       'statusPage',
       page.slug,
       `status page "${page.slug}"`,
       found && { id: found.id, view: found },
       found ? changeable : written,
+      { compared },
     );
   }
 
