@@ -190,7 +190,7 @@ describe('the app in a real browser: a status page’s subscribers', { timeout: 
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`status-page-${pageId}-subscribers.csv`);
     const lines = (await readFile((await download.path()) ?? '', 'utf8')).trim().split('\r\n');
-    expect(lines[0]).toBe('email,state,components,createdAt,confirmedAt');
+    expect(lines[0]).toBe('email,state,components,createdAt,confirmedAt,channel,webhookUrl');
     expect(lines).toHaveLength(PENDING + 2 + 1);
     expect(lines.find((line) => line.startsWith('ann@example.com,'))).toMatch(
       /^ann@example\.com,confirmed,\d+,/,

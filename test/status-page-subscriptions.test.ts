@@ -246,7 +246,7 @@ describe('status page subscriptions', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const [header, ...rows] = csv.body.trim().split('\r\n');
-    expect(header).toBe('email,state,components,createdAt,confirmedAt');
+    expect(header).toBe('email,state,components,createdAt,confirmedAt,channel,webhookUrl');
     expect(rows.some((row) => row.startsWith(`ann@example.com,confirmed,${websiteIds[1]},`))).toBe(true);
     const other = await api.createOrganization(['admin']);
     const foreign = await api.request('GET', `/api/status-pages/${pageId}/subscribers`, {

@@ -347,7 +347,9 @@ export function statusPageSubscriptionRoutes(deps: SubscriptionRouteDeps): Route
         alternatives: [
           {
             contentType: CSV,
-            schema: z.string().describe('`format=csv`: email,state,components,createdAt,confirmedAt'),
+            schema: z
+              .string()
+              .describe('`format=csv`: email,state,components,createdAt,confirmedAt,channel,webhookUrl'),
           },
         ],
       },

@@ -5,6 +5,7 @@ import { peopleKeys, useSessions, useTokens } from '../api/people.js';
 import { write } from '../api/query.js';
 import { useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
+import { useCopy } from '../ui/copy.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { browserName } from './browser-name.js';
@@ -352,21 +353,16 @@ export function Tokens() {
 
 /** Copy the recovery codes, or download them as a text file, so they reach a safe place whole. */
 function RecoveryCodesActions({ codes, email }: { codes: string[]; email: string }) {
-  const [copied, setCopied] = useState<string | null>(null);
   const text = `webmon recovery codes for ${email} (each works once):\n${codes.join('\n')}\n`;
+  const { copy, said: copied } = useCopy(text, {
+    copied: 'Copied: paste them into your password manager.',
+    refused: 'This browser did not allow copying: select the codes above, or download them.',
+  });
   const href = useMemo(() => URL.createObjectURL(new Blob([text], { type: 'text/plain' })), [text]);
   useEffect(() => () => URL.revokeObjectURL(href), [href]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied('Copied: paste them into your password manager.');
-    } catch {
-      setCopied('This browser did not allow copying: select the codes above, or download them.');
-    }
-  };
   return (
     <p class="row">
-      <button type="button" onClick={() => void copy()}>
+      <button type="button" onClick={copy}>
         Copy the codes
       </button>
       <a class="button" href={href} download="webmon-recovery-codes.txt">

@@ -4,6 +4,7 @@ import { write } from '../api/query.js';
 import { type StatusPageDomain, statusPageKeys, useStatusPageDomains } from '../api/status-pages.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
+import { useCopy } from '../ui/copy.js';
 import { Field, FormError } from '../ui/form.js';
 
 /**
@@ -180,19 +181,11 @@ function DomainItem({
 
 /** A value to paste at a DNS provider, with a button that copies it. */
 function Copyable({ text, label }: { text: string; label: string }) {
-  const [said, setSaid] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setSaid('Copied.');
-    } catch {
-      setSaid('This browser did not allow copying: select the text and copy it.');
-    }
-  };
+  const { copy, said } = useCopy(text);
   return (
     <span class="copyable">
       <code class="url">{text}</code>{' '}
-      <button type="button" class="small" onClick={() => void copy()} aria-label={`Copy the ${label}`}>
+      <button type="button" class="small" onClick={copy} aria-label={`Copy the ${label}`}>
         Copy
       </button>
       <span role="status" class="muted">

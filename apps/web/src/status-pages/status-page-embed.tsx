@@ -1,29 +1,16 @@
-import { useState } from 'preact/hooks';
 import type { StatusPage } from '../api/status-pages.js';
+import { useCopy } from '../ui/copy.js';
 import { Field } from '../ui/form.js';
 import { publicLink } from './status-page-form.js';
 
 /** A snippet to paste into a website or README, with a button that copies it. */
 function Snippet({ label, text }: { label: string; text: string }) {
-  const [said, setSaid] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setSaid('Copied.');
-    } catch {
-      setSaid('This browser did not allow copying: select the text and copy it.');
-    }
-  };
+  const { copy, said } = useCopy(text);
   return (
     <>
       <Field label={label}>{(props) => <textarea {...props} readOnly rows={2} value={text} />}</Field>
       <p>
-        <button
-          type="button"
-          class="small"
-          onClick={() => void copy()}
-          aria-label={`Copy the ${label.toLowerCase()}`}
-        >
+        <button type="button" class="small" onClick={copy} aria-label={`Copy the ${label.toLowerCase()}`}>
           Copy
         </button>{' '}
         <span role="status">{said}</span>

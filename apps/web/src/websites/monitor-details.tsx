@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Schemas } from '../api/client.js';
 import { useHeartbeatPings, usePortCheckLatest } from '../api/monitors.js';
 import { formatIn } from '../maintenance/zoned-time.js';
+import { useCopy } from '../ui/copy.js';
 import { seconds } from './monitor-forms.js';
 
 type Heartbeat = Schemas['Heartbeat'];
@@ -55,15 +56,9 @@ export function HeartbeatDetails({ heartbeat: h, zone }: { heartbeat: Heartbeat;
 
 /** The job's address (its credential: editors only) with a Copy button and how a job calls it. */
 function PingUrl({ url, name, firstTime }: { url: string; name: string; firstTime: boolean }) {
-  const [copied, setCopied] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('Copied.');
-    } catch {
-      setCopied('This browser did not allow copying: select the address and copy it.');
-    }
-  };
+  const { copy, said: copied } = useCopy(url, {
+    refused: 'This browser did not allow copying: select the address and copy it.',
+  });
   return (
     <div class="ping-url">
       <p>
@@ -72,7 +67,7 @@ function PingUrl({ url, name, firstTime }: { url: string; name: string; firstTim
       </p>
       <p class="copy-row">
         <code>{url}</code>{' '}
-        <button type="button" onClick={() => void copy()}>
+        <button type="button" onClick={copy}>
           Copy <span class="visually-hidden">the ping URL of {name}</span>
         </button>{' '}
         <span role="status">{copied}</span>
