@@ -39,11 +39,26 @@ export {
   upcomingMaintenance,
 } from './page-builder.js';
 export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
+export {
+  CATALOG,
+  fill,
+  isTimeZone,
+  type MessageKey,
+  type Messages,
+  PAGE_LANGUAGES,
+  type PageLanguage,
+  type PageLocale,
+  pageLanguage,
+  placeholdersOf,
+  type Translator,
+  translator,
+} from './i18n/index.js';
 export { cssColor, renderHtmlDocument, renderNotFoundPage, renderVisitorPage } from './page-html.js';
 export {
   hourlyAverages,
   type IncidentInput,
   type MaintenanceInput,
+  type PageSection,
   type ShownStatus,
   statusText,
   uptimeBetween,
@@ -74,6 +89,7 @@ export {
 export {
   createStatusPageBody,
   listStatusPagesQuery,
+  MAX_PAGE_SECTIONS,
   patchStatusPageBody,
   publicStatusPageView,
   SLUG_PATTERN,

@@ -8,6 +8,9 @@ const HOSTILE = '<script>alert(1)</script> & "quoted" \'single\'';
 function page(overrides: Partial<StatusPageData> = {}): StatusPageData {
   return {
     title: HOSTILE,
+    language: 'en',
+    timezone: 'UTC',
+    sections: [],
     branding: {
       logoUrl: 'https://cdn.example/logo.png?a=1&b="2"',
       accentColor: '#0b7a75',
@@ -100,11 +103,12 @@ describe('public pages rendered from components: every text a tenant wrote is te
     const html = renderStatusPage(page(), { slug: 'shop' });
     expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
     expect(html).not.toContain('<script>');
-    // Title, heading, website, monitor, incident, its note, the maintenance's website and title, footer.
-    expect(html.split('&lt;script>alert(1)&lt;/script> &amp; &quot;quoted&quot;').length - 1).toBe(9);
+    // Title, the two feeds' titles, heading, website, monitor, incident, its note, the maintenance's
+    // website and title, footer.
+    expect(html.split('&lt;script>alert(1)&lt;/script> &amp; &quot;quoted&quot;').length - 1).toBe(11);
     expect(html).toContain('src="https://cdn.example/logo.png?a=1&amp;b=&quot;2&quot;"');
     expect(html).toContain(':root{--accent:#0b7a75}');
-    expect(html).toContain('<time datetime="2026-11-29T09:00:00.000Z">2026-11-29 09:00 UTC</time>');
+    expect(html).toContain('<time datetime="2026-11-29T09:00:00.000Z">29 Nov 2026, 09:00 UTC</time>');
     expect(html).toContain('<span class="state down">✕ Down</span>');
     expect(html).toContain('<svg class="chart"');
   });

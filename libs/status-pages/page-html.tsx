@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { LocaleContext, type Translator, translator, useTranslator, When, Words } from './i18n/index.js';
 import type { DayBar, ShownStatus, StatusPageData } from './page-model.js';
-import { IncidentPost, POST_STYLE, When } from './post-html.js';
+import { IncidentPost, POST_STYLE } from './post-html.js';
 import type { PublicPost } from './post-view.js';
 
 /** Colour is never the only sign: every state also has its words and a symbol. */
@@ -17,14 +18,8 @@ const SYMBOL: Record<ShownStatus, string> = {
   cancelled: '–',
 };
 
-export function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} days ${hours % 24} h`;
-}
+/** A span of seconds in words (English; a page's own translator says it in its language). */
+export const duration = (seconds: number): string => translator().duration(seconds);
 
 /** An accent colour as CSS only when it is one (the schema allows hex colours; a stored value is checked again). */
 export const cssColor = (value: string | null): string | null =>
@@ -38,13 +33,18 @@ function barClass(day: DayBar): string {
 }
 
 function Bars({ days }: { days: readonly DayBar[] }) {
+  const t = useTranslator();
   return (
-    <ol class="bars" aria-label={`Uptime of the last ${days.length} days, oldest first`}>
+    <ol class="bars" aria-label={t.text('page.barsLabel', { days: days.length })}>
       {days.map((day) => {
         const label =
           day.uptimePercent === null
-            ? `${day.date}: no data`
-            : `${day.date}: ${day.uptimePercent}% uptime, ${duration(day.downtimeSeconds)} down`;
+            ? t.text('page.dayNoData', { date: day.date })
+            : t.text('page.dayUptime', {
+                date: day.date,
+                percent: day.uptimePercent,
+                duration: t.duration(day.downtimeSeconds),
+              });
         return (
           <li class={`bar ${barClass(day)}`} title={label}>
             <span class="sr">{label}</span>
@@ -56,8 +56,9 @@ function Bars({ days }: { days: readonly DayBar[] }) {
 }
 
 function Chart({ points }: { points: ReadonlyArray<{ hour: string; averageMs: number | null }> }) {
+  const t = useTranslator();
   const values = points.map((p) => p.averageMs).filter((v): v is number => v !== null);
-  if (values.length === 0) return <p class="muted">No response times in the last 24 hours.</p>;
+  if (values.length === 0) return <p class="muted">{t.text('page.noResponseTimes')}</p>;
   const max = Math.max(...values, 1);
   const width = 480;
   const height = 80;
@@ -70,7 +71,8 @@ function Chart({ points }: { points: ReadonlyArray<{ hour: string; averageMs: nu
     )
     .filter((c): c is { x: string; y: string } => c !== null);
   const average = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
-  const description = `Average response time per hour over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms`;
+  const figures = { mean: average, highest: Math.max(...values) };
+  const description = t.text('page.chartLabel', figures);
   // The figures in words too: a chart of a few hours is mostly empty space to a reader.
   return (
     <>
@@ -93,7 +95,7 @@ function Chart({ points }: { points: ReadonlyArray<{ hour: string; averageMs: nu
           <circle cx={c.x} cy={c.y} r="3" fill="currentColor" />
         ))}
       </svg>
-      <p class="muted">{`Response time over the last 24 hours: mean ${average} ms, highest ${Math.max(...values)} ms.`}</p>
+      <p class="muted">{t.text('page.chartText', figures)}</p>
     </>
   );
 }
@@ -119,23 +121,51 @@ section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0}
 .muted{color:#667085;font-size:.875rem}
 .monitors{list-style:none;padding:0;margin:.5rem 0 0;font-size:.875rem}.monitors li{display:flex;justify-content:space-between;gap:0 1rem;flex-wrap:wrap;padding:.25rem 0}.monitors .bars{flex-basis:100%;height:1rem;margin:.25rem 0 0}
 .note{color:#344054;font-size:.875rem}
+.follow{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;margin:1rem 0}
+.follow a.subscribe{display:inline-block;padding:.5rem 1rem;border-radius:.375rem;border:2px solid var(--accent);background:#fff;color:#1d2939;font-weight:600;text-decoration:none}
+a{color:#1553b6}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#667085;font-size:.875rem;padding:1rem 0}
 @media (max-width:30rem){.bars{gap:0}}
 ${POST_STYLE}`;
 
-/** A page of ours: the document around `children`, styled, its text escaped by the renderer. */
+/**
+ * A page of ours: the document around `children`, styled, its text escaped by the renderer, in the
+ * page's language (`t`: its words and moments for everything inside; default English, UTC).
+ */
 export function Page({
   title,
   head,
   children,
+  t = translator(),
 }: {
   title: string;
   head?: ComponentChildren;
   children: ComponentChildren;
+  t?: Translator;
 }) {
   return (
-    <html lang="en">
+    <LocaleContext.Provider value={t}>
+      <PageDocument title={title} head={head} language={t.language}>
+        {children}
+      </PageDocument>
+    </LocaleContext.Provider>
+  );
+}
+
+function PageDocument({
+  title,
+  head,
+  children,
+  language,
+}: {
+  title: string;
+  head?: ComponentChildren;
+  children: ComponentChildren;
+  language: string;
+}) {
+  return (
+    <html lang={language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -154,25 +184,32 @@ export const Style = ({ accent }: { accent?: string | null }) => (
   <style dangerouslySetInnerHTML={{ __html: `${STYLE}${accent ? `:root{--accent:${accent}}` : ''}` }} />
 );
 
-const uptimeText = (percent: number | null) =>
-  percent === null ? 'no data yet' : `${percent}% uptime over 90 days`;
+const uptimeText = (t: Translator, percent: number | null) =>
+  percent === null ? t.text('page.uptimeNoData') : t.text('page.uptime90', { percent });
 
-function Website({ website, index }: { website: StatusPageData['websites'][number]; index: number }) {
+function Website({
+  website,
+  index,
+  level,
+}: {
+  website: StatusPageData['websites'][number];
+  index: number;
+  level: 'h3' | 'h4';
+}) {
+  const t = useTranslator();
+  const Heading = level;
   // Its place on the page, not an id: the page shows no ids (docs/resources.md).
   return (
     <article class="website" aria-labelledby={`w-${index}`}>
       <div class="line">
-        <h3 id={`w-${index}`}>{website.name}</h3>
+        <Heading id={`w-${index}`}>{website.name}</Heading>
         <span class={`state ${website.status}`}>{`${SYMBOL[website.status]} ${website.statusText}`}</span>
       </div>
       <Bars days={website.days} />
       <p class="muted">
-        {uptimeText(website.uptime90dPercent)}
+        {uptimeText(t, website.uptime90dPercent)}
         {website.lastCheckedAt && (
-          <>
-            {' · last checked '}
-            <When iso={website.lastCheckedAt} />
-          </>
+          <Words text={t.raw('page.lastChecked')} values={{ time: <When iso={website.lastCheckedAt} /> }} />
         )}
       </p>
       {website.responseTimes && <Chart points={website.responseTimes} />}
@@ -185,7 +222,7 @@ function Website({ website, index }: { website: StatusPageData['websites'][numbe
               {m.days.length > 0 && (
                 <>
                   <Bars days={m.days} />
-                  <span class="muted">{uptimeText(m.uptime90dPercent)}</span>
+                  <span class="muted">{uptimeText(t, m.uptime90dPercent)}</span>
                 </>
               )}
             </li>
@@ -197,19 +234,18 @@ function Website({ website, index }: { website: StatusPageData['websites'][numbe
 }
 
 function Incidents({ incidents }: { incidents: StatusPageData['incidents'] }) {
-  if (incidents.length === 0) return <p>No incidents in the last 14 days.</p>;
+  const t = useTranslator();
+  if (incidents.length === 0) return <p>{t.text('page.noIncidents')}</p>;
   return (
     <ul>
       {incidents.map((i) => (
         <li>
-          <strong>{i.website}</strong> {i.open ? 'is down' : 'was down'} since <When iso={i.startedAt} />
-          {i.resolvedAt && (
-            <>
-              {', until '}
-              <When iso={i.resolvedAt} />
-            </>
-          )}
-          {` (${i.open ? 'ongoing, ' : ''}${duration(i.durationSeconds)})`}
+          <Words
+            text={t.raw(i.open ? 'page.isDownSince' : 'page.wasDownSince')}
+            values={{ website: <strong>{i.website}</strong>, start: <When iso={i.startedAt} /> }}
+          />
+          {i.resolvedAt && <Words text={t.raw('page.until')} values={{ end: <When iso={i.resolvedAt} /> }} />}
+          {t.text(i.open ? 'page.ongoingFor' : 'page.lastedFor', { duration: t.duration(i.durationSeconds) })}
           {i.note && (
             <>
               <br />
@@ -223,7 +259,8 @@ function Incidents({ incidents }: { incidents: StatusPageData['incidents'] }) {
 }
 
 function Maintenance({ maintenance }: { maintenance: StatusPageData['maintenance'] }) {
-  if (maintenance.length === 0) return <p>No maintenance planned.</p>;
+  const t = useTranslator();
+  if (maintenance.length === 0) return <p>{t.text('page.noMaintenance')}</p>;
   return (
     <ul>
       {maintenance.map((m) => (
@@ -250,18 +287,59 @@ function Posts({ posts, level }: { posts: readonly PublicPost[]; level: 'h3' | '
   );
 }
 
-/** The public page: server-rendered, works without JavaScript. Its links are paths under `/status/<slug>/`. */
+/** The websites as one list, or in the page's sections (each its own part, in order). */
+function WebsiteSections({ data }: { data: StatusPageData }) {
+  const t = useTranslator();
+  if (data.sections.length === 0)
+    return (
+      <section aria-labelledby="websites">
+        <h2 id="websites">{t.text('page.websites')}</h2>
+        {data.websites.length === 0 ? (
+          <p>{t.text('page.noWebsites')}</p>
+        ) : (
+          data.websites.map((website, index) => <Website website={website} index={index} level="h3" />)
+        )}
+      </section>
+    );
+  return (
+    <>
+      {data.sections.map((section, number) => (
+        <section aria-labelledby={`section-${number}`} class="group">
+          <h2 id={`section-${number}`}>{section.name ?? t.text('page.otherWebsites')}</h2>
+          {section.websites.length === 0 ? (
+            <p class="muted">{t.text('page.noWebsites')}</p>
+          ) : (
+            section.websites.map((index) => {
+              const website = data.websites[index];
+              return website && <Website website={website} index={index} level="h3" />;
+            })
+          )}
+        </section>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The public page: server-rendered, works without JavaScript, in the page's language and time zone.
+ * Its links are paths under `/status/<slug>/` (its subscribe form, feeds, history and posts).
+ */
 export function renderStatusPage(data: StatusPageData, options: { slug: string }): string {
   const { branding } = data;
+  const t = translator({ language: data.language, timezone: data.timezone });
   const base = `/status/${options.slug}`;
   const active = data.posts.filter((post) => post.resolvedAt === null);
   const resolved = data.posts.filter((post) => post.resolvedAt !== null);
+  const feedTitle = t.text('page.feedTitle', { title: data.title });
   return renderHtmlDocument(
     <Page
-      title={`${data.title}: status`}
+      t={t}
+      title={t.text('page.title', { title: data.title })}
       head={
         <>
           <link rel="alternate" type="application/json" href={`${base}.json`} />
+          <link rel="alternate" type="application/rss+xml" title={feedTitle} href={`${base}/feed.rss`} />
+          <link rel="alternate" type="application/atom+xml" title={feedTitle} href={`${base}/feed.atom`} />
           <Style accent={cssColor(branding.accentColor)} />
         </>
       }
@@ -273,28 +351,28 @@ export function renderStatusPage(data: StatusPageData, options: { slug: string }
       <p class={`overall ${data.overall.state}`} role="status">
         {data.overall.text}
       </p>
+      <p class="follow">
+        <a class="subscribe" href={`${base}/subscribe`}>
+          {t.text('page.subscribe')}
+        </a>
+      </p>
       {active.length > 0 && (
         <section aria-labelledby="current-posts" class="posts">
-          <h2 id="current-posts">Current incidents</h2>
+          <h2 id="current-posts">{t.text('page.currentIncidents')}</h2>
           <Posts posts={active} level="h3" />
         </section>
       )}
       {data.maintenance.length > 0 && (
         <p class="notice">
-          {'Maintenance is planned: '}
-          <a href="#maintenance">see when</a>.
+          <Words
+            text={t.raw('page.maintenancePlanned')}
+            values={{ link: <a href="#maintenance">{t.text('page.seeWhen')}</a> }}
+          />
         </p>
       )}
-      <section aria-labelledby="websites">
-        <h2 id="websites">Websites</h2>
-        {data.websites.length === 0 ? (
-          <p>No websites on this page yet.</p>
-        ) : (
-          data.websites.map((website, index) => <Website website={website} index={index} />)
-        )}
-      </section>
+      <WebsiteSections data={data} />
       <section aria-labelledby="incidents">
-        <h2 id="incidents">Incidents</h2>
+        <h2 id="incidents">{t.text('page.incidents')}</h2>
         {resolved.length > 0 && (
           <div class="posts">
             <Posts posts={resolved} level="h3" />
@@ -302,17 +380,25 @@ export function renderStatusPage(data: StatusPageData, options: { slug: string }
         )}
         <Incidents incidents={data.incidents} />
         <p>
-          <a href={`${base}/history`}>Incident history</a>
+          <a href={`${base}/history`}>{t.text('page.incidentHistory')}</a>
         </p>
       </section>
       <section aria-labelledby="maintenance">
-        <h2 id="maintenance">Planned maintenance</h2>
+        <h2 id="maintenance">{t.text('page.plannedMaintenance')}</h2>
         <Maintenance maintenance={data.maintenance} />
       </section>
       <footer>
         {branding.footerText && <p>{branding.footerText}</p>}
         <p>
-          Updated <When iso={data.generatedAt} />. This page refreshes its data at most every 30 seconds.
+          <Words text={t.raw('page.updated')} values={{ time: <When iso={data.generatedAt} /> }} />{' '}
+          {t.text('page.timeZone', { zone: data.timezone })}
+        </p>
+        <p>
+          {t.text('page.feeds')} <a href={`${base}/feed.rss`}>{t.text('page.rssFeed')}</a>
+          {' · '}
+          <a href={`${base}/feed.atom`}>{t.text('page.atomFeed')}</a>
+          {' · '}
+          <a href={`${base}/subscribe`}>{t.text('page.subscribe')}</a>
         </p>
       </footer>
     </Page>,
@@ -324,9 +410,10 @@ export function renderVisitorPage(input: {
   title: string;
   children: ComponentChildren;
   accent?: string | null;
+  t?: Translator;
 }): string {
   return renderHtmlDocument(
-    <Page title={input.title} head={<Style accent={input.accent ?? null} />}>
+    <Page title={input.title} head={<Style accent={input.accent ?? null} />} t={input.t}>
       {input.children}
     </Page>,
   );

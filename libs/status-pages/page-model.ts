@@ -7,6 +7,7 @@ import type { OtherMonitorKind } from '../events/index.js';
 
 import { availability, coveredMs } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
+import { type MessageKey, type PageLanguage, type Translator, translator } from './i18n/index.js';
 import { type Overall, orderedPosts, overallWithPosts, shownPost } from './post-model.js';
 import type { PostInput, PublicPost } from './post-view.js';
 
@@ -20,18 +21,19 @@ export type ShownStatus =
   | 'unmonitored'
   | 'cancelled';
 
-const STATUS_TEXT: Record<ShownStatus, string> = {
-  up: 'Operational',
-  degraded: 'Degraded performance',
-  down: 'Down',
-  maintenance: 'Under maintenance',
-  unknown: 'No data yet',
-  paused: 'Not monitored',
-  unmonitored: 'Not monitored',
-  cancelled: 'Not monitored',
+const STATUS_KEY: Record<ShownStatus, MessageKey> = {
+  up: 'status.up',
+  degraded: 'status.degraded',
+  down: 'status.down',
+  maintenance: 'status.maintenance',
+  unknown: 'status.unknown',
+  paused: 'status.notMonitored',
+  unmonitored: 'status.notMonitored',
+  cancelled: 'status.notMonitored',
 };
 
-export const statusText = (status: ShownStatus) => STATUS_TEXT[status];
+/** A state in the page's words (English unless a page's translator is given). */
+export const statusText = (status: ShownStatus, t: Translator = translator()) => t.text(STATUS_KEY[status]);
 
 export interface PageWebsiteInput {
   id: number;
@@ -51,21 +53,21 @@ export interface PageWebsiteInput {
 }
 
 /** What a visitor of a public page reads for each kind (no jargon where a plain word does). */
-const MONITOR_KIND_TEXT: Record<OtherMonitorKind, string> = {
-  heartbeat: 'Scheduled job',
-  dns: 'DNS',
-  port: 'Service port',
-  icmp: 'Network reachability',
-  udp: 'UDP service',
-  grpc: 'gRPC service',
-  websocket: 'Real-time connection',
-  smtp: 'Outgoing mail',
-  imap: 'Mailbox (IMAP)',
-  pop3: 'Mailbox (POP3)',
-  'api-flow': 'API',
-  browser: 'Website journey',
-  crawl: 'Links and content',
-  lighthouse: 'Page quality',
+const MONITOR_KIND_KEY: Record<OtherMonitorKind, MessageKey> = {
+  heartbeat: 'kind.heartbeat',
+  dns: 'kind.dns',
+  port: 'kind.port',
+  icmp: 'kind.icmp',
+  udp: 'kind.udp',
+  grpc: 'kind.grpc',
+  websocket: 'kind.websocket',
+  smtp: 'kind.smtp',
+  imap: 'kind.imap',
+  pop3: 'kind.pop3',
+  'api-flow': 'kind.apiFlow',
+  browser: 'kind.browser',
+  crawl: 'kind.crawl',
+  lighthouse: 'kind.lighthouse',
 };
 
 /**
@@ -107,8 +109,22 @@ export interface DayBar {
   downtimeSeconds: number;
 }
 
+/** A named group of the page's websites, in the page's order. */
+export interface PageSection {
+  name: string;
+  websiteIds: readonly number[];
+}
+
 export interface StatusPageData {
   title: string;
+  /** The language its words are in, and the time zone its moments are shown in. */
+  language: PageLanguage;
+  timezone: string;
+  /**
+   * The websites grouped as the page's sections are, in order (indexes into `websites`); the
+   * websites in none last, under a null name. Empty: the page has no sections.
+   */
+  sections: Array<{ name: string | null; websites: number[] }>;
   branding: { logoUrl: string | null; accentColor: string | null; footerText: string | null };
   generatedAt: string;
   overall: Overall;
@@ -230,20 +246,64 @@ function barsOf(
   };
 }
 
-function overallOf(statuses: readonly ShownStatus[]): StatusPageData['overall'] {
+const OVERALL_KEY: Record<Overall['state'], MessageKey> = {
+  operational: 'overall.operational',
+  degraded: 'overall.degraded',
+  'partial-outage': 'overall.partialOutage',
+  'major-outage': 'overall.majorOutage',
+  maintenance: 'overall.maintenance',
+  unknown: 'overall.unknown',
+};
+
+/** The page's overall state in its words. */
+export const overallText = (state: Overall['state'], t: Translator = translator()) =>
+  t.text(OVERALL_KEY[state]);
+
+function overallState(statuses: readonly ShownStatus[]): Overall['state'] {
   const checked = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
   const down = checked.filter((s) => s === 'down').length;
-  if (down > 0 && down === checked.length) return { state: 'major-outage', text: 'Major outage' };
-  if (down > 0) return { state: 'partial-outage', text: 'Partial outage' };
-  if (checked.includes('degraded')) return { state: 'degraded', text: 'Degraded performance' };
-  if (statuses.includes('maintenance')) return { state: 'maintenance', text: 'Under maintenance' };
-  if (checked.length === 0) return { state: 'unknown', text: 'No data yet' };
-  return { state: 'operational', text: 'All systems operational' };
+  if (down > 0 && down === checked.length) return 'major-outage';
+  if (down > 0) return 'partial-outage';
+  if (checked.includes('degraded')) return 'degraded';
+  if (statuses.includes('maintenance')) return 'maintenance';
+  if (checked.length === 0) return 'unknown';
+  return 'operational';
+}
+
+/**
+ * The page's websites in its sections' order (each section's websites as listed there, ids no longer
+ * on the page skipped), then those in no section in their own order under a null name. No sections:
+ * none (the page lists its websites as they come).
+ */
+export function groupIntoSections(
+  websiteIds: readonly number[],
+  sections: readonly PageSection[],
+): Array<{ name: string | null; websiteIds: number[] }> {
+  if (sections.length === 0) return [];
+  const onPage = new Set(websiteIds);
+  const placed = new Set<number>();
+  const groups: Array<{ name: string | null; websiteIds: number[] }> = sections.map((section) => {
+    const ids = section.websiteIds.filter((id) => onPage.has(id) && !placed.has(id));
+    for (const id of ids) placed.add(id);
+    return { name: section.name, websiteIds: ids };
+  });
+  const rest = websiteIds.filter((id) => !placed.has(id));
+  if (rest.length > 0) groups.push({ name: null, websiteIds: rest });
+  return groups;
 }
 
 export function buildStatusPage(input: {
   now: Date;
-  page: { title: string; branding: StatusPageData['branding']; showResponseTimes: boolean; slug?: string };
+  page: {
+    title: string;
+    branding: StatusPageData['branding'];
+    showResponseTimes: boolean;
+    slug?: string;
+    /** Absent on pages stored before: English, UTC, no sections. */
+    language?: PageLanguage;
+    timezone?: string;
+    sections?: readonly PageSection[];
+  };
   websites: readonly PageWebsiteInput[];
   /** Daily rollups of the last 90 days and hourly ones of the last 24 hours. */
   days: readonly RollupInput[];
@@ -254,6 +314,17 @@ export function buildStatusPage(input: {
   posts?: readonly PostInput[];
 }): StatusPageData {
   const now = input.now.getTime();
+  const t = translator({ language: input.page.language, timezone: input.page.timezone });
+  // In the sections' order: the JSON lists them as the HTML shows them.
+  const groups = groupIntoSections(
+    input.websites.map((w) => w.id),
+    input.page.sections ?? [],
+  );
+  const byId = new Map(input.websites.map((w) => [w.id, w]));
+  const ordered =
+    groups.length === 0
+      ? input.websites
+      : groups.flatMap((group) => group.websiteIds.flatMap((id) => byId.get(id) ?? []));
   const nameOf = new Map(input.websites.map((w) => [w.id, w.name]));
   // Each input grouped by website once (a page of 50 has ~4,500 day rollups).
   const hoursOf = groupBy(input.hours, (r) => r.websiteId);
@@ -265,7 +336,7 @@ export function buildStatusPage(input: {
     days.add(new Date(Math.floor(rollup.start.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10));
     checkedDaysOf.set(rollup.websiteId, days);
   }
-  const websites = input.websites.map((website) => {
+  const websites = ordered.map((website) => {
     const hours = hoursOf.get(website.id) ?? [];
     const incidents = incidentsOf.get(website.id) ?? [];
     const checkedDays = new Set(checkedDaysOf.get(website.id));
@@ -281,7 +352,7 @@ export function buildStatusPage(input: {
     return {
       name: website.name,
       status: website.status,
-      statusText: statusText(website.status),
+      statusText: statusText(website.status, t),
       lastCheckedAt: website.lastCheckedAt?.toISOString() ?? null,
       uptime90dPercent,
       days,
@@ -300,10 +371,10 @@ export function buildStatusPage(input: {
             )
           : { days: [], uptime90dPercent: null };
         return {
-          kind: MONITOR_KIND_TEXT[monitor.kind],
+          kind: t.text(MONITOR_KIND_KEY[monitor.kind]),
           name: monitor.name,
           status,
-          statusText: statusText(status),
+          statusText: statusText(status, t),
           ...bars,
         };
       }),
@@ -316,7 +387,7 @@ export function buildStatusPage(input: {
       (monitor.history?.incidents ?? []).map((incident) => ({
         ...incident,
         websiteId: website.id,
-        label: `${website.name} · ${MONITOR_KIND_TEXT[monitor.kind]}: ${monitor.name}`,
+        label: `${website.name} · ${t.text(MONITOR_KIND_KEY[monitor.kind])}: ${monitor.name}`,
       })),
     ),
   );
@@ -343,13 +414,23 @@ export function buildStatusPage(input: {
       startsAt: m.startsAt.toISOString(),
       endsAt: m.endsAt.toISOString(),
     }));
-  const posts = orderedPosts((input.posts ?? []).map((p) => shownPost(p, nameOf, input.page.slug ?? '')));
-  const checked = overallOf(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)]));
+  const posts = orderedPosts(
+    (input.posts ?? []).map((p) => shownPost(p, nameOf, input.page.slug ?? '', t)),
+  );
+  const state = overallState(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)]));
+  const checked = { state, text: overallText(state, t) };
+  let index = 0;
   return {
     title: input.page.title,
+    language: t.language,
+    timezone: t.timezone,
+    sections: groups.map((group) => ({
+      name: group.name,
+      websites: group.websiteIds.map(() => index++),
+    })),
     branding: input.page.branding,
     generatedAt: input.now.toISOString(),
-    overall: overallWithPosts(checked, posts),
+    overall: overallWithPosts(checked, posts, t),
     websites,
     incidents,
     maintenance,

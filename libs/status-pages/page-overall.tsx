@@ -1,39 +1,42 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { type BadgeColor, badgeSvg } from './badge.js';
+import { type PageLanguage, pageLanguage, translator } from './i18n/index.js';
 import { renderHtmlDocument } from './page-html.js';
 import type { StatusPageData } from './page-model.js';
 import type { PublishedPage } from './shared-pages.js';
 
 export type Overall = StatusPageData['overall'];
 
-/** The page's overall state in a word or two, and its colour: what its badge and widget show. */
-export function overallBadge(state: string): { value: string; color: BadgeColor } {
+/** The page's overall state in a word or two (in the page's language), and its colour: what its badge and widget show. */
+export function overallBadge(state: string, language?: PageLanguage): { value: string; color: BadgeColor } {
+  const t = translator({ language });
   switch (state) {
     case 'operational':
-      return { value: 'operational', color: 'green' };
+      return { value: t.text('badge.operational'), color: 'green' };
     case 'degraded':
-      return { value: 'degraded', color: 'yellow' };
+      return { value: t.text('badge.degraded'), color: 'yellow' };
     case 'partial-outage':
-      return { value: 'partial outage', color: 'red' };
+      return { value: t.text('badge.partialOutage'), color: 'red' };
     case 'major-outage':
-      return { value: 'major outage', color: 'red' };
+      return { value: t.text('badge.majorOutage'), color: 'red' };
     case 'maintenance':
-      return { value: 'maintenance', color: 'yellow' };
+      return { value: t.text('badge.maintenance'), color: 'yellow' };
     default:
-      return { value: 'no data', color: 'grey' };
+      return { value: t.text('badge.unknown'), color: 'grey' };
   }
 }
 
-/** The whole page's badge: `status | operational`, as a website's badge looks. */
-export const pageBadgeSvg = (overall: Overall) => {
-  const { value, color } = overallBadge(overall.state);
-  return badgeSvg('status', value, color);
+/** The whole page's badge: `status | operational`, as a website's badge looks, in the page's language. */
+export const pageBadgeSvg = (overall: Overall, language?: PageLanguage) => {
+  const { value, color } = overallBadge(overall.state, language);
+  return badgeSvg(translator({ language }).text('badge.label'), value, color);
 };
 
-/** What the badge and the widget show of a page. */
+/** What the badge and the widget show of a page, and the language it speaks. */
 export interface PageSummary {
   title: string;
   overall: Overall;
+  language: PageLanguage;
 }
 
 /** Read once per rendered page: the page's data is kept compressed, and badges come often. */
@@ -45,7 +48,11 @@ export function publishedSummary(page: PublishedPage): Promise<PageSummary> {
   if (!summary) {
     summary = page.json.coded('identity').then((bytes) => {
       const data = JSON.parse(bytes.toString('utf8')) as PageSummary;
-      return { title: data.title, overall: { state: data.overall.state, text: data.overall.text } };
+      return {
+        title: data.title,
+        overall: { state: data.overall.state, text: data.overall.text },
+        language: pageLanguage(data.language),
+      };
     });
     summaries.set(page, summary);
     summary.catch(() => summaries.delete(page));
@@ -74,10 +81,15 @@ a:hover,a:focus{border-color:#98a2b3}
  * The embeddable widget: a tiny document for an iframe, the page's title and overall state (in
  * words, never the colour alone) as one link to the page, opened outside the frame. No script.
  */
-export function renderWidget(options: { title: string; overall: Overall; pageHref: string }): string {
+export function renderWidget(options: {
+  title: string;
+  overall: Overall;
+  pageHref: string;
+  language?: PageLanguage;
+}): string {
   const { color } = overallBadge(options.overall.state);
   return renderHtmlDocument(
-    <html lang="en">
+    <html lang={options.language ?? 'en'}>
       <head>
         <meta charset="utf-8" />
         <meta name="robots" content="noindex" />

@@ -1,10 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import type { PublicPost } from './post-view.js';
+import { useTranslator, When, Words } from './i18n/index.js';
+import { impactInlineText, type PublicPost } from './post-view.js';
 
-/** A moment as visitors read it (UTC, to the minute). */
-export const When = ({ iso }: { iso: string }) => (
-  <time dateTime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>
-);
+export { When };
 
 export const POST_STYLE = `
 .post{border-left:.35rem solid #d0d5dd;padding:.25rem 0 .25rem .75rem;margin:.75rem 0}
@@ -24,6 +22,7 @@ nav.months{display:flex;justify-content:space-between;gap:1rem}
  * (an allow-list: no script, no event attribute, links http(s) and mailto only): put in as it is.
  */
 export function IncidentPost({ post, level }: { post: PublicPost; level: 'h1' | 'h2' | 'h3' }) {
+  const t = useTranslator();
   const Heading = level;
   const headingId = `post-${post.id}`;
   return (
@@ -33,31 +32,34 @@ export function IncidentPost({ post, level }: { post: PublicPost; level: 'h1' | 
       </Heading>
       <p class="muted">
         {post.resolvedAt ? (
-          <>
-            {'Resolved '}
-            <When iso={post.resolvedAt} />
-            {' · began '}
-          </>
+          <Words
+            text={t.raw('post.resolvedBegan')}
+            values={{ resolved: <When iso={post.resolvedAt} />, start: <When iso={post.startedAt} /> }}
+          />
         ) : (
-          `${post.statusText} · since `
+          <Words
+            text={t.raw('post.statusSince')}
+            values={{ status: post.statusText, start: <When iso={post.startedAt} /> }}
+          />
         )}
-        <When iso={post.startedAt} />
       </p>
       {post.components.length > 0 && (
-        <ul class="impacts" aria-label="Affected">
+        <ul class="impacts" aria-label={t.text('post.affected')}>
           {post.components.map((component) => (
             <li>
               <strong>{component.name}</strong>
-              {`: ${post.resolvedAt ? 'was ' : ''}${component.impactText.toLowerCase()}`}
+              {`: ${t.text(post.resolvedAt ? 'post.impactWas' : 'post.impactNow', {
+                impact: impactInlineText(component.impact, t),
+              })}`}
             </li>
           ))}
         </ul>
       )}
-      <ol class="updates" aria-label="Updates, newest first">
+      <ol class="updates" aria-label={t.text('post.updatesLabel')}>
         {post.updates.map((update) => (
           <li>
             <strong>{update.statusText}</strong> · <When iso={update.at} />
-            {update.editedAt && <span class="muted"> (edited)</span>}
+            {update.editedAt && <span class="muted"> {t.text('post.edited')}</span>}
             <div class="message" dangerouslySetInnerHTML={{ __html: update.html }} />
           </li>
         ))}

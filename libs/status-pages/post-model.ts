@@ -1,3 +1,4 @@
+import { type MessageKey, type Translator, translator } from './i18n/index.js';
 import {
   type Impact,
   impactText,
@@ -15,18 +16,23 @@ export interface Overall {
 }
 
 /** An incident post as visitors read it; components no longer on the page are left out. */
-export function shownPost(post: PostInput, names: ReadonlyMap<number, string>, slug: string): PublicPost {
+export function shownPost(
+  post: PostInput,
+  names: ReadonlyMap<number, string>,
+  slug: string,
+  t: Translator = translator(),
+): PublicPost {
   const components = post.components.filter((c) => names.has(c.websiteId));
   return {
     id: post.id,
     title: post.title,
     status: post.status,
-    statusText: postStatusText(post.status),
+    statusText: postStatusText(post.status, t),
     impact: post.resolvedAt === null ? worstImpact(components.map((c) => c.impact)) : null,
     components: components.map((c) => ({
       name: names.get(c.websiteId) ?? '',
       impact: c.impact,
-      impactText: impactText(c.impact),
+      impactText: impactText(c.impact, t),
     })),
     startedAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
@@ -37,7 +43,7 @@ export function shownPost(post: PostInput, names: ReadonlyMap<number, string>, s
       .map((u) => ({
         id: u.id,
         status: u.status,
-        statusText: postStatusText(u.status),
+        statusText: postStatusText(u.status, t),
         at: u.createdAt.toISOString(),
         editedAt: u.editedAt?.toISOString() ?? null,
         message: u.message,
@@ -57,10 +63,10 @@ export function orderedPosts(posts: readonly PublicPost[]): PublicPost[] {
   return [...open, ...resolved];
 }
 
-const OVERALL_OF_IMPACT: Record<Impact, Overall> = {
-  degraded: { state: 'degraded', text: 'Degraded performance' },
-  partial_outage: { state: 'partial-outage', text: 'Partial outage' },
-  major_outage: { state: 'major-outage', text: 'Major outage' },
+const OVERALL_OF_IMPACT: Record<Impact, { state: Overall['state']; key: MessageKey }> = {
+  degraded: { state: 'degraded', key: 'overall.degraded' },
+  partial_outage: { state: 'partial-outage', key: 'overall.partialOutage' },
+  major_outage: { state: 'major-outage', key: 'overall.majorOutage' },
 };
 const OVERALL_RANK: Record<Overall['state'], number> = {
   unknown: 0,
@@ -72,9 +78,15 @@ const OVERALL_RANK: Record<Overall['state'], number> = {
 };
 
 /** The checks' overall state, or an open post's worst impact when that is worse (the agency knows more). */
-export function overallWithPosts(checked: Overall, posts: readonly PublicPost[]): Overall {
+export function overallWithPosts(
+  checked: Overall,
+  posts: readonly PublicPost[],
+  t: Translator = translator(),
+): Overall {
   const impact = worstImpact(posts.flatMap((p) => (p.impact ? [p.impact] : [])));
   if (!impact) return checked;
   const told = OVERALL_OF_IMPACT[impact];
-  return OVERALL_RANK[told.state] > OVERALL_RANK[checked.state] ? told : checked;
+  return OVERALL_RANK[told.state] > OVERALL_RANK[checked.state]
+    ? { state: told.state, text: t.text(told.key) }
+    : checked;
 }

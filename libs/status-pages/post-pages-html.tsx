@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
+import { type PageLanguage, type Translator, translator, Words } from './i18n/index.js';
 import { cssColor, Page, renderHtmlDocument, Style } from './page-html.js';
 import { IncidentPost } from './post-html.js';
 import type { PublicPost } from './post-view.js';
@@ -8,13 +9,28 @@ interface PageLook {
   slug: string;
   title: string;
   branding: { logoUrl: string | null; accentColor: string | null; footerText: string | null };
+  /** Absent on pages stored before: English, UTC. */
+  language?: PageLanguage;
+  timezone?: string;
 }
 
+const translatorOf = (look: PageLook) => translator({ language: look.language, timezone: look.timezone });
+
 /** A page under a status page (its history, a post): its header links back to the page. */
-function Frame({ look, title, children }: { look: PageLook; title: string; children: ComponentChildren }) {
+function Frame({
+  look,
+  title,
+  children,
+  t,
+}: {
+  look: PageLook;
+  title: string;
+  children: ComponentChildren;
+  t: Translator;
+}) {
   const { branding } = look;
   return (
-    <Page title={`${title} · ${look.title}`} head={<Style accent={cssColor(branding.accentColor)} />}>
+    <Page t={t} title={`${title} · ${look.title}`} head={<Style accent={cssColor(branding.accentColor)} />}>
       <header>
         {branding.logoUrl && <img src={branding.logoUrl} alt="" />}
         <p>
@@ -27,9 +43,6 @@ function Frame({ look, title, children }: { look: PageLook; title: string; child
   );
 }
 
-const MONTH_NAMES = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const monthName = (month: string) => MONTH_NAMES.format(new Date(`${month}-01T00:00:00Z`));
-
 /** The posts begun in one month (UTC), with links to the months before and after. */
 export function renderHistoryPage(input: {
   look: PageLook;
@@ -39,28 +52,29 @@ export function renderHistoryPage(input: {
   posts: readonly PublicPost[];
 }): string {
   const base = `/status/${input.look.slug}/history`;
-  const title = `Incident history: ${monthName(input.month)}`;
+  const t = translatorOf(input.look);
+  const title = t.text('history.title', { month: t.month(input.month) });
   return renderHtmlDocument(
-    <Frame look={input.look} title={title}>
+    <Frame look={input.look} title={title} t={t}>
       <h1>{title}</h1>
       <section>
         {input.posts.length === 0 ? (
-          <p>No incidents posted in {monthName(input.month)}.</p>
+          <p>{t.text('history.none', { month: t.month(input.month) })}</p>
         ) : (
           input.posts.map((post) => <IncidentPost post={post} level="h2" />)
         )}
       </section>
-      <nav class="months" aria-label="Months">
+      <nav class="months" aria-label={t.text('history.months')}>
         {input.previous ? (
           <a href={`${base}?month=${input.previous}`} rel="prev">
-            {`← ${monthName(input.previous)}`}
+            {`← ${t.month(input.previous)}`}
           </a>
         ) : (
           <span />
         )}
         {input.next && (
           <a href={`${base}?month=${input.next}`} rel="next">
-            {`${monthName(input.next)} →`}
+            {`${t.month(input.next)} →`}
           </a>
         )}
       </nav>
@@ -71,11 +85,14 @@ export function renderHistoryPage(input: {
 /** One post's own page (its permalink). */
 export function renderPostPage(input: { look: PageLook; post: PublicPost }): string {
   const month = input.post.startedAt.slice(0, 7);
+  const t = translatorOf(input.look);
   return renderHtmlDocument(
-    <Frame look={input.look} title={input.post.title}>
+    <Frame look={input.look} title={input.post.title} t={t}>
       <IncidentPost post={input.post} level="h1" />
       <p>
-        <a href={`/status/${input.look.slug}/history?month=${month}`}>{`More of ${monthName(month)}`}</a>
+        <a href={`/status/${input.look.slug}/history?month=${month}`}>
+          {t.text('history.moreOf', { month: t.month(month) })}
+        </a>
       </p>
     </Frame>,
   );

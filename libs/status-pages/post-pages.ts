@@ -1,3 +1,4 @@
+import { translator } from './i18n/index.js';
 import type { PagePosts } from './page-builder.js';
 import type { StatusPageRevisions } from './page-revisions.js';
 import { orderedPosts, shownPost } from './post-model.js';
@@ -20,6 +21,9 @@ export interface PublicPostPagesDeps {
     listByCustomer(organizationId: number, customerId: number): Promise<Array<{ id: number; name: string }>>;
   };
 }
+
+const translatorOf = (page: StatusPageDocument) =>
+  translator({ language: page.language, timezone: page.timezone });
 
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
@@ -76,7 +80,7 @@ export class PublicPostPages {
         month,
         previous: previous < monthOf(page.createdAt) ? null : previous,
         next: month < current ? shiftMonth(month, 1) : null,
-        posts: orderedPosts(posts.map((post) => shownPost(post, names, page.slug))).sort((a, b) =>
+        posts: orderedPosts(posts.map((post) => shownPost(post, names, page.slug, translatorOf(page)))).sort((a, b) =>
           b.startedAt.localeCompare(a.startedAt),
         ),
       });
@@ -90,7 +94,9 @@ export class PublicPostPages {
         this.deps.posts.one(page.organizationId, page.id, postId),
         this.namesOf(page),
       ]);
-      return post ? renderPostPage({ look: page, post: shownPost(post, names, page.slug) }) : null;
+      return post
+        ? renderPostPage({ look: page, post: shownPost(post, names, page.slug, translatorOf(page)) })
+        : null;
     });
   }
 }

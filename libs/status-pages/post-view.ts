@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type MessageKey, type Translator, translator } from './i18n/index.js';
 
 /**
  * Incident posts as status pages show them: their statuses and impacts (the words a visitor reads)
@@ -11,20 +12,26 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 export const IMPACTS = ['degraded', 'partial_outage', 'major_outage'] as const;
 export type Impact = (typeof IMPACTS)[number];
 
-const STATUS_TEXT: Record<PostStatus, string> = {
-  investigating: 'Investigating',
-  identified: 'Identified',
-  monitoring: 'Monitoring',
-  resolved: 'Resolved',
+const STATUS_KEY: Record<PostStatus, MessageKey> = {
+  investigating: 'postStatus.investigating',
+  identified: 'postStatus.identified',
+  monitoring: 'postStatus.monitoring',
+  resolved: 'postStatus.resolved',
 };
-export const postStatusText = (status: PostStatus) => STATUS_TEXT[status];
+/** A post's status in the page's words (English unless a page's translator is given). */
+export const postStatusText = (status: PostStatus, t: Translator = translator()) =>
+  t.text(STATUS_KEY[status]);
 
-const IMPACT_TEXT: Record<Impact, string> = {
-  degraded: 'Degraded performance',
-  partial_outage: 'Partial outage',
-  major_outage: 'Major outage',
+const IMPACT_KEY: Record<Impact, { alone: MessageKey; inline: MessageKey }> = {
+  degraded: { alone: 'impact.degraded', inline: 'impactInline.degraded' },
+  partial_outage: { alone: 'impact.partialOutage', inline: 'impactInline.partialOutage' },
+  major_outage: { alone: 'impact.majorOutage', inline: 'impactInline.majorOutage' },
 };
-export const impactText = (impact: Impact) => IMPACT_TEXT[impact];
+export const impactText = (impact: Impact, t: Translator = translator()) =>
+  t.text(IMPACT_KEY[impact].alone);
+/** An impact within a sentence ("Shop: partial outage"). */
+export const impactInlineText = (impact: Impact, t: Translator = translator()) =>
+  t.text(IMPACT_KEY[impact].inline);
 
 /** The worst of the impacts (null: none). */
 export function worstImpact(impacts: readonly Impact[]): Impact | null {

@@ -11,6 +11,9 @@ export function toStatusPageView(page: StatusPageDocument): z.input<typeof statu
     access: { mode: access.mode, passwordSet: access.passwordHash !== null, cidrs: access.cidrs },
     embedAllowedOrigins: page.embedAllowedOrigins ?? [],
     maintenanceNoticeDays: page.maintenanceNoticeDays ?? 7,
+    language: page.language ?? 'en',
+    timezone: page.timezone ?? 'UTC',
+    sections: (page.sections ?? []).map((s) => ({ name: s.name, websiteIds: [...s.websiteIds] })),
     createdAt: page.createdAt.toISOString(),
     updatedAt: page.updatedAt.toISOString(),
   };

@@ -14,6 +14,8 @@ import {
 } from '../db/index.js';
 import { conflict } from '../errors/index.js';
 import type { PageAccess } from './access/access-decision.js';
+import type { PageLanguage } from './i18n/index.js';
+import type { PageSection } from './page-model.js';
 
 export interface StatusPageDocument {
   id: number;
@@ -31,6 +33,10 @@ export interface StatusPageDocument {
   maintenanceNoticeDays?: number;
   /** Who may see the published page; absent on pages stored before it existed (anyone). */
   access?: PageAccess;
+  /** Its visitors' language, their time zone and its websites' sections; absent on pages stored before (en, UTC, none). */
+  language?: PageLanguage;
+  timezone?: string;
+  sections?: PageSection[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -8,7 +8,9 @@ import {
   resourceId,
   uniqueArray,
 } from '../contract/index.js';
+import { isKnownTimezone } from '../maintenance/index.js';
 import { ACCESS_MODES } from './access/access-decision.js';
+import { PAGE_LANGUAGES } from './i18n/index.js';
 import { addressRangeProblem } from './access/cidr.js';
 import { publicPostView } from './post-view.js';
 
@@ -59,6 +61,50 @@ const websiteIds = uniqueArray(resourceId())
   .nullable()
   .describe('The customer’s websites shown; null: all of them, as they come and go');
 
+const language = z
+  .enum(PAGE_LANGUAGES)
+  .describe(
+    'The language of every fixed word its visitors and subscribers read (the page, its forms and mails): en, de, fr, nl or es',
+  );
+
+const timezone = z
+  .string()
+  .max(100)
+  .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')
+  .describe('The IANA time zone its dates and times are shown in, named beside them');
+
+export const MAX_PAGE_SECTIONS = 20;
+
+const section = z.strictObject({
+  name: nameText(100),
+  websiteIds: uniqueArray(resourceId())
+    .max(500)
+    .describe('Its websites in the order shown; each must be on the page and in no other section'),
+});
+
+const sections = z
+  .array(section)
+  .max(MAX_PAGE_SECTIONS)
+  .superRefine((list, ctx) => {
+    const seen = new Map<number, number>();
+    list.forEach((entry, i) =>
+      entry.websiteIds.forEach((id, j) => {
+        const first = seen.get(id);
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'websiteIds', j],
+            message: `website ${id} is in section ${first} already; a website is in one section at most`,
+          });
+        else seen.set(id, i);
+      }),
+    );
+  })
+  .describe(
+    'Named groups of its websites, in the order shown; websites in none follow under a default heading. Empty: one list, as the websites come',
+  );
+export type PageSectionsInput = z.output<typeof sections>;
+
 /** An allowed client range: an IPv4 or IPv6 address or CIDR range. */
 const addressRange = z
   .string()
@@ -104,6 +150,9 @@ export const createStatusPageBody = z
     embedAllowedOrigins: embedAllowedOrigins.default([]),
     maintenanceNoticeDays: maintenanceNoticeDays.default(7),
     access: accessBody.optional(),
+    language: language.default('en'),
+    timezone: timezone.default('UTC'),
+    sections: sections.default([]),
   })
   .meta({ id: 'StatusPageCreate' });
 export type CreateStatusPageInput = z.output<typeof createStatusPageBody>;
@@ -126,6 +175,9 @@ export const patchStatusPageBody = patchBody(
     embedAllowedOrigins: embedAllowedOrigins.optional(),
     maintenanceNoticeDays: maintenanceNoticeDays.optional(),
     access: accessBody.optional(),
+    language: language.optional(),
+    timezone: timezone.optional(),
+    sections: sections.optional(),
   }),
 ).meta({ id: 'StatusPageUpdate' });
 export type StatusPagePatch = z.output<typeof patchStatusPageBody>;
@@ -152,6 +204,9 @@ export const statusPageView = z
       passwordSet: z.boolean().describe('Whether a password is set (the password itself is never shown)'),
       cidrs: z.array(z.string()),
     }),
+    language: z.enum(PAGE_LANGUAGES),
+    timezone: z.string(),
+    sections: z.array(z.object({ name: z.string(), websiteIds: z.array(z.number().int()) })),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -172,6 +227,8 @@ const dayBarView = z.object({
 export const publicStatusPageView = z
   .object({
     title: z.string(),
+    language: z.enum(PAGE_LANGUAGES).describe('The language of the page’s words (the `…Text` fields)'),
+    timezone: z.string().describe('The IANA time zone the HTML page shows its moments in'),
     branding: z.object({
       logoUrl: z.string().nullable(),
       accentColor: z.string().nullable(),
@@ -224,6 +281,14 @@ export const publicStatusPageView = z
         endsAt: z.iso.datetime(),
       }),
     ),
+    sections: z
+      .array(
+        z.object({
+          name: z.string().nullable().describe('null: the websites in no section'),
+          websites: z.array(z.number().int()).describe('Indexes into `websites`, in order'),
+        }),
+      )
+      .describe('The page’s named groups of websites in order; empty: the page has none'),
     posts: z
       .array(publicPostView)
       .describe('The agency’s incident posts: open ones first, then those resolved in the last 14 days'),

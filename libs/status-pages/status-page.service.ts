@@ -3,6 +3,7 @@ import { conflict, invalidInput, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import { hashPassword } from '../people/index.js';
 import { type PageAccess, PUBLIC_ACCESS } from './access/access-decision.js';
+import type { PageSection } from './page-model.js';
 import type { StatusPageRevisions } from './page-revisions.js';
 import {
   MAX_STATUS_PAGES_PER_ORGANIZATION,
@@ -92,18 +93,37 @@ export class StatusPageService {
     return page;
   }
 
-  /** The customer is locked (so it cannot be deleted meanwhile) and its websites are the ones listed. */
+  /**
+   * The customer is locked (so it cannot be deleted meanwhile), its websites are the ones listed,
+   * and the sections' websites are the page's (`shown`: the page's list, or null for all the
+   * customer's).
+   */
   private withCustomer<T>(
     organizationId: number,
     customerId: number,
     websiteIds: number[] | null,
     work: () => Promise<T>,
+    sections?: { list: readonly PageSection[]; shown: number[] | null },
   ): Promise<T> {
     return this.deps.mutex.withLock(customerLock(customerId), async () => {
       if (!(await this.deps.owners.customerExists(organizationId, customerId)))
         throw invalidInput(`Unknown customer ${customerId}`, [
           { path: 'customerId', message: `No customer ${customerId} in your organization` },
         ]);
+      if (sections && sections.list.length > 0) {
+        const onPage = new Set(
+          sections.shown ?? (await this.deps.owners.websiteIdsOf(organizationId, customerId)),
+        );
+        const problems = sections.list.flatMap((section, i) =>
+          section.websiteIds.flatMap((id, j) =>
+            onPage.has(id)
+              ? []
+              : [{ path: `sections.${i}.websiteIds.${j}`, message: `website ${id} is not on this page` }],
+          ),
+        );
+        if (problems.length > 0)
+          throw invalidInput('A section lists websites that are not on the page', problems);
+      }
       if (websiteIds) {
         const own = new Set(await this.deps.owners.websiteIdsOf(organizationId, customerId));
         const foreign = websiteIds.filter((id) => !own.has(id));
@@ -122,17 +142,32 @@ export class StatusPageService {
   async create(organizationId: number, input: CreateStatusPageInput): Promise<StatusPageDocument> {
     const { access: accessInput, ...fields } = input;
     const access = this.accessAfter(PUBLIC_ACCESS, accessInput, await this.hashed(accessInput));
-    return this.withCustomer(organizationId, input.customerId, input.websiteIds, async () => {
-      if ((await this.deps.pages.count(organizationId)) >= MAX_STATUS_PAGES_PER_ORGANIZATION)
-        throw conflict(`An organization may have ${MAX_STATUS_PAGES_PER_ORGANIZATION} status pages`);
-      return this.changed(await this.deps.pages.create({ organizationId, ...fields, access }));
-    });
+    return this.withCustomer(
+      organizationId,
+      input.customerId,
+      input.websiteIds,
+      async () => {
+        if ((await this.deps.pages.count(organizationId)) >= MAX_STATUS_PAGES_PER_ORGANIZATION)
+          throw conflict(`An organization may have ${MAX_STATUS_PAGES_PER_ORGANIZATION} status pages`);
+        return this.changed(await this.deps.pages.create({ organizationId, ...fields, access }));
+      },
+      { list: input.sections, shown: input.websiteIds },
+    );
   }
 
   async update(organizationId: number, id: number, patch: StatusPagePatch): Promise<StatusPageDocument> {
-    const { customerId } = await this.get(organizationId, id);
+    const before = await this.get(organizationId, id);
+    const { customerId } = before;
     // Hashed before the customer's lock is taken (~0.1 s), then applied to the page as it is then.
     const newHash = await this.hashed(patch.access);
+    // Sections given are checked against the page's websites after the patch.
+    const sectionCheck =
+      patch.sections === undefined
+        ? undefined
+        : {
+            list: patch.sections,
+            shown: patch.websiteIds === undefined ? before.websiteIds : patch.websiteIds,
+          };
     return this.withCustomer(organizationId, customerId, patch.websiteIds ?? null, async () => {
       if (patch.domains !== undefined) await this.deps.domains?.checkHosts(organizationId, id, patch.domains);
       const current = await this.get(organizationId, id);
@@ -148,10 +183,13 @@ export class StatusPageService {
         embedAllowedOrigins: patch.embedAllowedOrigins ?? current.embedAllowedOrigins ?? [],
         maintenanceNoticeDays: patch.maintenanceNoticeDays ?? current.maintenanceNoticeDays ?? 7,
         access,
+        language: patch.language ?? current.language ?? 'en',
+        timezone: patch.timezone ?? current.timezone ?? 'UTC',
+        sections: patch.sections ?? current.sections ?? [],
       });
       if (patch.domains !== undefined) await this.deps.domains?.replace(organizationId, id, patch.domains);
       return this.changed(updated, current.slug);
-    });
+    }, sectionCheck);
   }
 
   /** A customer deleted (under its lock): its pages go, and every API process drops them at once. */

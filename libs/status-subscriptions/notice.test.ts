@@ -39,7 +39,7 @@ describe('notices', () => {
     expect(mail.subject).toBe('[Acme] Incident update: Checkout <errors>');
     expect(mail.text).toContain('Status: Identified');
     expect(mail.text).toContain('Affects: Shop & Co');
-    expect(mail.text).toContain('When: 2026-11-30 10:15 UTC');
+    expect(mail.text).toContain('When: 30 Nov 2026, 10:15 UTC');
     expect(mail.text).toContain('Read more: https://status.acme.test/status/acme/incidents/4');
     expect(mail.html).toContain('Checkout &#60;errors&#62;');
     expect(mail.html).toContain('Shop &#38; Co');
@@ -63,7 +63,7 @@ describe('notices', () => {
       'https://u.test/x',
     );
     expect(mail.subject).toBe('[Acme] Maintenance planned: Checkout <errors>');
-    expect(mail.text).toContain('When: 2026-12-01 22:00 UTC – 2026-12-01 23:30 UTC');
+    expect(mail.text).toContain('When: 1 Dec 2026, 22:00 UTC – 1 Dec 2026, 23:30 UTC');
     expect(mail.text).toContain('Read more: https://a.test/status/acme\n');
   });
 });

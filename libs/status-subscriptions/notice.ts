@@ -1,3 +1,10 @@
+import {
+  CATALOG,
+  type MessageKey,
+  type PageLanguage,
+  type Translator,
+  translator,
+} from '../status-pages/index.js';
 import { type ConfirmationMail, unsubscribeHeaders } from './subscription-mails.js';
 
 /** What a page's subscribers are told of: an incident post's updates and planned maintenance. */
@@ -51,52 +58,87 @@ export function wantsNotice(subscribed: readonly number[] | null, affected: read
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const KIND_WORDS: Record<NoticeKind, string> = {
-  'incident.created': 'New incident',
-  'incident.updated': 'Incident update',
-  'incident.resolved': 'Resolved',
-  'incident.reopened': 'Incident reopened',
-  'maintenance.scheduled': 'Maintenance planned',
-  'maintenance.started': 'Maintenance started',
-  'maintenance.ended': 'Maintenance ended',
+const KIND_KEY: Record<NoticeKind, MessageKey> = {
+  'incident.created': 'notice.incidentCreated',
+  'incident.updated': 'notice.incidentUpdated',
+  'incident.resolved': 'notice.incidentResolved',
+  'incident.reopened': 'notice.incidentReopened',
+  'maintenance.scheduled': 'notice.maintenanceScheduled',
+  'maintenance.started': 'notice.maintenanceStarted',
+  'maintenance.ended': 'notice.maintenanceEnded',
 };
 
-const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/**
+ * The status words a notice was stored with (English: a post's status, a maintenance's phase),
+ * by the key that says them in any language.
+ */
+const STATUS_KEYS: readonly MessageKey[] = [
+  'postStatus.investigating',
+  'postStatus.identified',
+  'postStatus.monitoring',
+  'postStatus.resolved',
+  'notice.maintenanceScheduledStatus',
+  'notice.maintenanceStartedStatus',
+  'notice.maintenanceEndedStatus',
+];
+
+/** A notice's status in the page's language (a word we did not write stays as it is). */
+function statusIn(t: Translator, status: string): string {
+  const key = STATUS_KEYS.find((candidate) => CATALOG.en[candidate] === status);
+  return key ? t.text(key) : status;
+}
+
+/** Words escaped, their placeholders filled in one pass with markup made safe by the caller. */
+const markup = (text: string, parts: Record<string, string>) =>
+  escapeHtml(text).replace(/\{(\w+)\}/g, (whole, name: string) => parts[name] ?? whole);
+
+/** The page a notice is mailed about: its title, address, language and time zone (absent: en, UTC). */
+export interface NoticePage {
+  title: string;
+  url: string;
+  language?: PageLanguage;
+  timezone?: string;
+}
 
 /**
  * The mail of a notice to one subscriber: its page, what happened, the message, where to read
  * more, and how to leave (in the body and in the RFC 8058 headers).
  */
-export function noticeMail(
-  notice: PageNotice,
-  page: { title: string; url: string },
-  unsubscribeUrl: string,
-): ConfirmationMail {
+export function noticeMail(notice: PageNotice, page: NoticePage, unsubscribeUrl: string): ConfirmationMail {
+  const t = translator({ language: page.language, timezone: page.timezone });
   const readAt = notice.path ? `${page.url}${notice.path}` : page.url;
   const affected = notice.componentNames.length > 0 ? notice.componentNames.join(', ') : null;
   const when = notice.window
-    ? `${utc(notice.window.startsAt)} – ${utc(notice.window.endsAt)}`
-    : utc(notice.at);
-  const subject = `[${page.title}] ${KIND_WORDS[notice.kind]}: ${notice.title}`;
+    ? `${t.dateTime(notice.window.startsAt)} – ${t.dateTime(notice.window.endsAt)}`
+    : t.dateTime(notice.at);
+  const kind = t.text(KIND_KEY[notice.kind]);
+  const status = statusIn(t, notice.status);
+  const subject = `[${page.title}] ${kind}: ${notice.title}`;
   const text = [
-    `${KIND_WORDS[notice.kind]} on ${page.title}: ${notice.title}`,
-    `Status: ${notice.status}`,
-    ...(affected ? [`Affects: ${affected}`] : []),
-    `When: ${when}`,
+    t.text('notice.headline', { kind, page: page.title, title: notice.title }),
+    t.text('notice.status', { status }),
+    ...(affected ? [t.text('notice.affects', { components: affected })] : []),
+    t.text('notice.when', { when }),
     '',
     notice.text,
     '',
-    `Read more: ${readAt}`,
+    t.text('notice.readMoreAt', { url: readAt }),
     '',
-    `You get this because you subscribed to ${page.title}. To leave: ${unsubscribeUrl}`,
+    t.text('notice.whyToLeave', { page: page.title, url: unsubscribeUrl }),
   ].join('\n');
+  // Each line's words escaped with what is filled in (titles and names are the tenant's text).
+  const line = (key: MessageKey, values: Record<string, string>) => escapeHtml(t.text(key, values));
   const html = [
-    `<p><strong>${escapeHtml(KIND_WORDS[notice.kind])}</strong> on ${escapeHtml(page.title)}: ${escapeHtml(notice.title)}</p>`,
-    `<p>Status: ${escapeHtml(notice.status)}${affected ? `<br>Affects: ${escapeHtml(affected)}` : ''}<br>When: ${escapeHtml(when)}</p>`,
+    `<p>${markup(t.raw('notice.headline'), {
+      kind: `<strong>${escapeHtml(kind)}</strong>`,
+      page: escapeHtml(page.title),
+      title: escapeHtml(notice.title),
+    })}</p>`,
+    `<p>${line('notice.status', { status })}${affected ? `<br>${line('notice.affects', { components: affected })}` : ''}<br>${line('notice.when', { when })}</p>`,
     // Rendered by the post's own Markdown renderer and sanitizer: safe as it is.
     notice.html,
-    `<p><a href="${escapeHtml(readAt)}">Read more</a></p>`,
-    `<p style="color:#666">You get this because you subscribed to ${escapeHtml(page.title)}. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`,
+    `<p><a href="${escapeHtml(readAt)}">${escapeHtml(t.text('notice.readMore'))}</a></p>`,
+    `<p style="color:#666">${line('notice.why', { page: page.title })} <a href="${escapeHtml(unsubscribeUrl)}">${escapeHtml(t.text('mail.unsubscribe'))}</a></p>`,
   ].join('\n');
   return { subject, text, html, headers: unsubscribeHeaders(unsubscribeUrl) };
 }

@@ -1,3 +1,5 @@
+import { type PageLanguage, translator } from '../status-pages/index.js';
+
 /** A mail of a subscription, before its address: what `PersonMail` takes besides `to`. */
 export interface ConfirmationMail {
   subject: string;
@@ -9,28 +11,32 @@ export interface ConfirmationMail {
 const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The double opt-in mail: the link confirms, ignoring it subscribes nobody. It says which page
- * and how long the link holds, and nothing about whether the address was subscribed before.
+ * The double opt-in mail, in the page's language: the link confirms, ignoring it subscribes
+ * nobody. It says which page and how long the link holds, and nothing about whether the address
+ * was subscribed before.
  */
 export function confirmationMail(input: {
   pageTitle: string;
   confirmUrl: string;
   hours: number;
+  /** Absent: English (pages stored before languages). */
+  language?: PageLanguage;
 }): ConfirmationMail {
   const { pageTitle, confirmUrl, hours } = input;
-  const subject = `Confirm your subscription to ${pageTitle}`;
+  const t = translator({ language: input.language });
+  const subject = t.text('mail.confirmSubject', { title: pageTitle });
   const text = [
-    `Someone, probably you, asked to be told by e-mail about incidents and maintenance on the status page "${pageTitle}".`,
+    t.text('mail.confirmAsked', { title: pageTitle }),
     '',
-    'To confirm, open this link:',
+    t.text('mail.confirmOpen'),
     confirmUrl,
     '',
-    `The link holds for ${hours} hours. If you did not ask for this, ignore this mail: nothing is sent to you unless you confirm.`,
+    t.text('mail.confirmHolds', { hours }),
   ].join('\n');
   const html = [
-    `<p>Someone, probably you, asked to be told by e-mail about incidents and maintenance on the status page “${escapeAttribute(pageTitle)}”.</p>`,
-    `<p><a href="${escapeAttribute(confirmUrl)}">Confirm the subscription</a></p>`,
-    `<p>The link holds for ${hours} hours. If you did not ask for this, ignore this mail: nothing is sent to you unless you confirm.</p>`,
+    `<p>${escapeAttribute(t.text('mail.confirmAsked', { title: pageTitle }))}</p>`,
+    `<p><a href="${escapeAttribute(confirmUrl)}">${escapeAttribute(t.text('mail.confirmLink'))}</a></p>`,
+    `<p>${escapeAttribute(t.text('mail.confirmHolds', { hours }))}</p>`,
   ].join('\n');
   return { subject, text, html };
 }
@@ -40,22 +46,26 @@ export function welcomeMail(input: {
   pageTitle: string;
   pageUrl: string;
   unsubscribeUrl: string;
+  language?: PageLanguage;
 }): ConfirmationMail {
   const { pageTitle, pageUrl, unsubscribeUrl } = input;
+  const t = translator({ language: input.language });
   const text = [
-    `You are subscribed to the status page "${pageTitle}": ${pageUrl}`,
+    t.text('mail.welcomeText', { title: pageTitle, url: pageUrl }),
     '',
-    'You will get a mail when an incident is posted, updated or resolved, and about planned maintenance.',
+    t.text('mail.welcomeWhat'),
     '',
-    `To leave: ${unsubscribeUrl}`,
+    t.text('mail.toLeave', { url: unsubscribeUrl }),
   ].join('\n');
+  const link = `<a href="${escapeAttribute(pageUrl)}">${escapeAttribute(pageTitle)}</a>`;
   const html = [
-    `<p>You are subscribed to the status page <a href="${escapeAttribute(pageUrl)}">${escapeAttribute(pageTitle)}</a>.</p>`,
-    '<p>You will get a mail when an incident is posted, updated or resolved, and about planned maintenance.</p>',
-    `<p><a href="${escapeAttribute(unsubscribeUrl)}">Unsubscribe</a></p>`,
+    // The words escaped, then the link put in their placeholder (the link's parts escaped on their own).
+    `<p>${escapeAttribute(t.raw('mail.welcomeHtml')).replace(/\{link\}/g, () => link)}</p>`,
+    `<p>${escapeAttribute(t.text('mail.welcomeWhat'))}</p>`,
+    `<p><a href="${escapeAttribute(unsubscribeUrl)}">${escapeAttribute(t.text('mail.unsubscribe'))}</a></p>`,
   ].join('\n');
   return {
-    subject: `Subscribed to ${pageTitle}`,
+    subject: t.text('mail.welcomeSubject', { title: pageTitle }),
     text,
     html,
     headers: unsubscribeHeaders(unsubscribeUrl),

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
+import { type PageLanguage, type Translator, translator, Words } from '../i18n/index.js';
 import { renderHtmlDocument } from '../page-html.js';
 
 const STYLE = `
@@ -15,9 +16,17 @@ a{color:#1553b6}
 `;
 
 /** A page of the gate: the same look for every refusal, no title, logo or anything else of the page. */
-function GatePage({ heading, children }: { heading: string; children: ComponentChildren }) {
+function GatePage({
+  heading,
+  children,
+  t,
+}: {
+  heading: string;
+  children: ComponentChildren;
+  t: Translator;
+}) {
   return (
-    <html lang="en">
+    <html lang={t.language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -36,60 +45,76 @@ function GatePage({ heading, children }: { heading: string; children: ComponentC
 }
 
 /** The password form (no script): it posts to `action` and comes back here with the session cookie. */
-export function renderPasswordPage(options: {
-  action: string;
-  problem?: 'wrong-password' | { retryAfterSeconds: number };
-}): string {
+/** The gate's pages speak the page's language (absent: English); they say nothing else of it. */
+interface InLanguage {
+  language?: PageLanguage;
+}
+
+export function renderPasswordPage(
+  options: {
+    action: string;
+    problem?: 'wrong-password' | { retryAfterSeconds: number };
+  } & InLanguage,
+): string {
   const { problem } = options;
+  const t = translator({ language: options.language });
   return renderHtmlDocument(
-    <GatePage heading="This status page is private">
-      <p>Enter the page’s password to see it.</p>
+    <GatePage heading={t.text('gate.private')} t={t}>
+      <p>{t.text('gate.enterPassword')}</p>
       {problem === 'wrong-password' && (
         <p class="problem" role="alert">
-          That password is not right.
+          {t.text('gate.wrongPassword')}
         </p>
       )}
       {typeof problem === 'object' && (
         <p class="problem" role="alert">
-          {`Too many attempts from your address. Try again in ${problem.retryAfterSeconds} s.`}
+          {t.text('gate.tooManyAttempts', { seconds: problem.retryAfterSeconds })}
         </p>
       )}
       <form method="post" action={options.action}>
-        <label for="password">Password</label>
+        <label for="password">{t.text('gate.password')}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit">View the status page</button>
+        <button type="submit">{t.text('gate.view')}</button>
       </form>
     </GatePage>,
   );
 }
 
 /** A range page seen from outside its ranges: private, with no word of which networks may see it. */
-export function renderPrivatePage(): string {
+export function renderPrivatePage(options: InLanguage = {}): string {
+  const t = translator({ language: options.language });
   return renderHtmlDocument(
-    <GatePage heading="This status page is private">
-      <p>It cannot be shown to you.</p>
+    <GatePage heading={t.text('gate.private')} t={t}>
+      <p>{t.text('gate.notForYou')}</p>
     </GatePage>,
   );
 }
 
 /** A client-only page to a visitor not signed in as one who may see it. */
-export function renderSignInPage(options: { signInUrl: string }): string {
+export function renderSignInPage(options: { signInUrl: string } & InLanguage): string {
+  const t = translator({ language: options.language });
   return renderHtmlDocument(
-    <GatePage heading="This status page is for signed-in clients">
+    <GatePage heading={t.text('gate.forClients')} t={t}>
       <p>
-        <a href={options.signInUrl}>Sign in</a> with an account that may see it, then come back here.
+        <Words
+          text={t.raw('gate.signInThenBack')}
+          values={{ signIn: <a href={options.signInUrl}>{t.text('gate.signIn')}</a> }}
+        />
       </p>
     </GatePage>,
   );
 }
 
 /** A client-only page on a custom domain, where the app's session cookie never comes. */
-export function renderSignInAtAgencyPage(options: { pageUrl: string }): string {
+export function renderSignInAtAgencyPage(options: { pageUrl: string } & InLanguage): string {
+  const t = translator({ language: options.language });
   return renderHtmlDocument(
-    <GatePage heading="This status page is for signed-in clients">
+    <GatePage heading={t.text('gate.forClients')} t={t}>
       <p>
-        Your sign-in does not reach this address. Open the page where you sign in:{' '}
-        <a href={options.pageUrl}>{options.pageUrl}</a>
+        <Words
+          text={t.raw('gate.signInElsewhere')}
+          values={{ link: <a href={options.pageUrl}>{options.pageUrl}</a> }}
+        />
       </p>
     </GatePage>,
   );

@@ -1,3 +1,4 @@
+import { type PageLanguage, pageLanguage } from '../i18n/index.js';
 import type { StatusPageRevisions } from '../page-revisions.js';
 import { PUBLIC_CACHE_SECONDS } from '../public-pages.js';
 import { RevisedCache } from '../revised-cache.js';
@@ -11,6 +12,8 @@ export interface PageAccessEntry {
   customerId: number;
   slug: string;
   access: PageAccess;
+  /** The language its gate's pages speak. */
+  language: PageLanguage;
 }
 
 /**
@@ -38,7 +41,14 @@ export class PageAccessLookup {
       const { id, organizationId, customerId } = page;
       return {
         revision,
-        value: { id, organizationId, customerId, slug, access: page.access ?? PUBLIC_ACCESS },
+        value: {
+          id,
+          organizationId,
+          customerId,
+          slug,
+          access: page.access ?? PUBLIC_ACCESS,
+          language: pageLanguage(page.language),
+        },
       };
     });
   }
