@@ -9,8 +9,9 @@ import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
 import { SecretBox } from '../libs/secrets/index.js';
 import { SubscriberRepository, subscriberId } from '../libs/status-subscriptions/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
+import { publishedPageOf } from './support/status-page-fixture.js';
 
 const SMTP_ACCOUNT = { username: 'webmon', password: 'notices' };
 const BULK = 300;
@@ -63,23 +64,11 @@ describe('status page notices to subscribers', () => {
       // The webhook subscriber listens on 127.0.0.1 (test/status-page-subscriptions.test.ts: refused without it).
       ALLOW_PRIVATE_TARGETS: 'true',
     });
-    ({ token, organizationId } = await api.createOrganization(['admin']));
-    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
-    websiteIds = [];
-    for (const name of ['Shop', 'Blog']) {
-      const created = await api.request<{ id: number }>('POST', '/api/websites', {
-        token,
-        body: { customerId, name, url: `https://${name.toLowerCase()}.example.com/`, paused: true },
-      });
-      expect(created.status).toBe(201);
-      websiteIds.push(created.body.id);
-    }
-    const page = await api.request<{ id: number }>('POST', '/api/status-pages', {
-      token,
-      body: { slug, title: 'Acme status', customerId, public: true },
-    });
-    expect(page.status).toBe(201);
-    pageId = page.body.id;
+    ({ token, organizationId, websiteIds, pageId } = await publishedPageOf(api, {
+      slug,
+      title: 'Acme status',
+      websites: ['Shop', 'Blog'],
+    }));
   }, 60_000);
   afterAll(async () => {
     await notifier?.stop();

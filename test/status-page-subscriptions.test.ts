@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
+import { publishedPageOf } from './support/status-page-fixture.js';
 
 const SMTP_ACCOUNT = { username: 'webmon', password: 'subscriptions' };
 
@@ -33,23 +34,11 @@ describe('status page subscriptions', () => {
       SMTP_URL: `smtp://${SMTP_ACCOUNT.username}:${SMTP_ACCOUNT.password}@127.0.0.1:${mail.port}?ignoreTLS=true`,
       PUBLIC_URL: 'http://status-agency.test:8080',
     });
-    ({ token } = await api.createOrganization(['admin']));
-    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
-    websiteIds = [];
-    for (const name of ['Shop', 'Blog']) {
-      const created = await api.request<{ id: number }>('POST', '/api/websites', {
-        token,
-        body: { customerId, name, url: `https://${name.toLowerCase()}.example.com/`, paused: true },
-      });
-      expect(created.status).toBe(201);
-      websiteIds.push(created.body.id);
-    }
-    const page = await api.request<{ id: number }>('POST', '/api/status-pages', {
-      token,
-      body: { slug, title: 'Acme status', customerId, public: true },
-    });
-    expect(page.status).toBe(201);
-    pageId = page.body.id;
+    ({ token, websiteIds, pageId } = await publishedPageOf(api, {
+      slug,
+      title: 'Acme status',
+      websites: ['Shop', 'Blog'],
+    }));
   }, 60_000);
   afterAll(async () => {
     await api?.stop();
