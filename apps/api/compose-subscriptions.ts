@@ -36,6 +36,7 @@ export function subscriptionRoutesOf(deps: {
       slug: found.slug,
       title: found.title,
       accent: found.branding.accentColor,
+      language: found.language,
       components: websites
         .filter((website) => listed === null || listed.has(website.id))
         .map((website) => ({ id: website.id, name: website.name })),

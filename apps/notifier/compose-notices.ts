@@ -66,7 +66,7 @@ export function composeNoticeMailing(deps: {
       const url = verified
         ? `https://${verified.host}/status/${page.slug}`
         : appLink(config, `status/${page.slug}`).href;
-      return { title: page.title, url };
+      return { title: page.title, url, language: page.language, timezone: page.timezone };
     },
     mailer: async (organizationId) => smtp ?? (await deps.organizationMailer(organizationId)),
     concurrency: NOTICE_MAILS_AT_ONCE,

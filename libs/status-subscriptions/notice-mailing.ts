@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import { noticeMail, type PageNotice, wantsNotice } from './notice.js';
+import { type NoticePage, noticeMail, type PageNotice, wantsNotice } from './notice.js';
 import type { NoticeRepository } from './notice.repository.js';
 import type { NoticeMarks } from './notice-marks.js';
 import { noticeDelivery } from './notice-webhook.js';
@@ -35,8 +35,8 @@ export interface NoticeMailingDeps {
   subscribers: SubscriberRepository;
   marks: NoticeMarks;
   secrets: Pick<SecretBox, 'open'>;
-  /** The page's title and address for the mails (null: the page is gone or unpublished: nobody is told). */
-  page(organizationId: number, pageId: number): Promise<{ title: string; url: string } | null>;
+  /** The page's title, address, language and time zone for the mails (null: the page is gone or unpublished: nobody is told). */
+  page(organizationId: number, pageId: number): Promise<NoticePage | null>;
   /** A mailer for the organization's subscriber mails (null: none configured). */
   mailer(
     organizationId: number,
@@ -94,7 +94,7 @@ export class NoticeMailing {
    */
   private async post(
     notice: PageNotice,
-    page: { title: string; url: string },
+    page: NoticePage,
     subscriber: SubscriberDocument,
     unsubscribeUrl: string,
   ): Promise<boolean> {
@@ -132,7 +132,7 @@ export class NoticeMailing {
   /** Mails a batch, `concurrency` at a time; answers how many were mailed (and marked). */
   private async mailBatch(
     notice: PageNotice,
-    page: { title: string; url: string },
+    page: NoticePage,
     mailer: { send(mail: ConfirmationMail & { to: string }): Promise<void> },
     subscribers: readonly SubscriberDocument[],
     stopping: () => boolean,

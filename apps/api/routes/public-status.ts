@@ -166,8 +166,10 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
         headers: ['Cache-Control'],
       },
       problems: [404, 429, 503],
-      handle: async ({ params, ctx }) =>
-        badge(ctx, pageBadgeSvg((await summaryOf(pages, params.slug)).overall)),
+      handle: async ({ params, ctx }) => {
+        const summary = await summaryOf(pages, params.slug);
+        return badge(ctx, pageBadgeSvg(summary.overall, summary.language));
+      },
     }),
     {
       method: 'get',
@@ -200,13 +202,14 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
           ctx.body = renderNotFoundPage();
           return;
         }
-        const { title, overall } = await publishedSummary(page);
+        const { title, overall, language } = await publishedSummary(page);
         ctx.set('Cache-Control', BADGE_CACHE);
         setContentSecurityPolicy(ctx, WIDGET_POLICY, 'anywhere');
         ctx.body = renderWidget({
           title,
           overall,
           pageHref: statusPageDomainOf(ctx) ? '/' : `/status/${slug}`,
+          language,
         });
       },
     },
