@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildStatusPage, dayBars } from './page-model.js';
+import { buildStatusPage, dayBars, groupIntoSections } from './page-model.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -200,5 +200,66 @@ describe('buildStatusPage', () => {
     expect(data.incidents).toEqual([
       expect.objectContaining({ website: 'W1 · Website journey: Checkout', open: true, note: null }),
     ]);
+  });
+});
+
+describe('sections', () => {
+  it('groups the websites in the sections’ order, those in none last, ids not on the page skipped', () => {
+    expect(
+      groupIntoSections(
+        [1, 2, 3, 4, 5],
+        [
+          { name: 'Shop', websiteIds: [3, 1, 99] },
+          { name: 'Empty', websiteIds: [] },
+          { name: 'Mail', websiteIds: [5] },
+        ],
+      ),
+    ).toEqual([
+      { name: 'Shop', websiteIds: [3, 1] },
+      { name: 'Empty', websiteIds: [] },
+      { name: 'Mail', websiteIds: [5] },
+      { name: null, websiteIds: [2, 4] },
+    ]);
+    expect(groupIntoSections([1, 2], [])).toEqual([]);
+    expect(groupIntoSections([1], [{ name: 'All', websiteIds: [1] }])).toEqual([
+      { name: 'All', websiteIds: [1] },
+    ]);
+  });
+
+  it('orders the page’s websites as its sections do, in the page’s language', () => {
+    const page = buildStatusPage({
+      now,
+      page: {
+        title: 'T',
+        branding: { logoUrl: null, accentColor: null, footerText: null },
+        showResponseTimes: false,
+        language: 'de',
+        timezone: 'Europe/Berlin',
+        sections: [
+          { name: 'Mail', websiteIds: [3] },
+          { name: 'Shop', websiteIds: [2, 1] },
+        ],
+      },
+      websites: [1, 2, 3, 4].map((id) => ({
+        id,
+        name: `W${id}`,
+        status: 'up' as const,
+        lastCheckedAt: now,
+        createdAt: new Date(now.getTime() - 86_400_000),
+      })),
+      days: [],
+      hours: [],
+      incidents: [],
+      maintenance: [],
+    });
+    expect(page.websites.map((w) => w.name)).toEqual(['W3', 'W2', 'W1', 'W4']);
+    expect(page.sections).toEqual([
+      { name: 'Mail', websites: [0] },
+      { name: 'Shop', websites: [1, 2] },
+      { name: null, websites: [3] },
+    ]);
+    expect(page).toMatchObject({ language: 'de', timezone: 'Europe/Berlin' });
+    expect(page.overall.text).toBe('Alle Systeme betriebsbereit');
+    expect(page.websites[0]?.statusText).toBe('Betriebsbereit');
   });
 });

@@ -66,4 +66,20 @@ describe('notices', () => {
     expect(mail.text).toContain('When: 1 Dec 2026, 22:00 UTC – 1 Dec 2026, 23:30 UTC');
     expect(mail.text).toContain('Read more: https://a.test/status/acme\n');
   });
+
+  it('are mailed in the page’s language, their moments in its time zone', () => {
+    const mail = noticeMail(
+      { ...notice, title: 'Kasse {page} <x>' },
+      { title: 'Acme', url: 'https://s.test', language: 'de', timezone: 'Europe/Berlin' },
+      'https://u.test/x',
+    );
+    expect(mail.subject).toBe('[Acme] Update zur Störung: Kasse {page} <x>');
+    expect(mail.text).toContain('Status: Ursache gefunden');
+    expect(mail.text).toContain('Betrifft: Shop & Co');
+    expect(mail.text).toContain('Wann: 30. Nov. 2026, 11:15 MEZ');
+    expect(mail.html).toContain(
+      '<p><strong>Update zur Störung</strong> auf Acme: Kasse {page} &#60;x&#62;</p>',
+    );
+    expect(mail.html).toContain('>Abbestellen</a>');
+  });
 });
