@@ -31,15 +31,6 @@ export {
   VerifiedHostIndex,
 } from './domains/index.js';
 export {
-  DEFAULT_MAINTENANCE_NOTICE_DAYS,
-  LocalPageBuilder,
-  type MonitoringReads,
-  type PageBuilder,
-  type PagePosts,
-  upcomingMaintenance,
-} from './page-builder.js';
-export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
-export {
   CATALOG,
   fill,
   isTimeZone,
@@ -53,6 +44,15 @@ export {
   type Translator,
   translator,
 } from './i18n/index.js';
+export {
+  DEFAULT_MAINTENANCE_NOTICE_DAYS,
+  LocalPageBuilder,
+  type MonitoringReads,
+  type PageBuilder,
+  type PagePosts,
+  upcomingMaintenance,
+} from './page-builder.js';
+export { servePageBuilds, ThreadPageBuilder } from './page-builder-thread.js';
 export { cssColor, renderHtmlDocument, renderNotFoundPage, renderVisitorPage } from './page-html.js';
 export {
   hourlyAverages,

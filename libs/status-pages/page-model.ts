@@ -414,9 +414,7 @@ export function buildStatusPage(input: {
       startsAt: m.startsAt.toISOString(),
       endsAt: m.endsAt.toISOString(),
     }));
-  const posts = orderedPosts(
-    (input.posts ?? []).map((p) => shownPost(p, nameOf, input.page.slug ?? '', t)),
-  );
+  const posts = orderedPosts((input.posts ?? []).map((p) => shownPost(p, nameOf, input.page.slug ?? '', t)));
   const state = overallState(websites.flatMap((w) => [w.status, ...w.monitors.map((m) => m.status)]));
   const checked = { state, text: overallText(state, t) };
   let index = 0;

@@ -80,8 +80,8 @@ export class PublicPostPages {
         month,
         previous: previous < monthOf(page.createdAt) ? null : previous,
         next: month < current ? shiftMonth(month, 1) : null,
-        posts: orderedPosts(posts.map((post) => shownPost(post, names, page.slug, translatorOf(page)))).sort((a, b) =>
-          b.startedAt.localeCompare(a.startedAt),
+        posts: orderedPosts(posts.map((post) => shownPost(post, names, page.slug, translatorOf(page)))).sort(
+          (a, b) => b.startedAt.localeCompare(a.startedAt),
         ),
       });
     });

@@ -27,8 +27,7 @@ const IMPACT_KEY: Record<Impact, { alone: MessageKey; inline: MessageKey }> = {
   partial_outage: { alone: 'impact.partialOutage', inline: 'impactInline.partialOutage' },
   major_outage: { alone: 'impact.majorOutage', inline: 'impactInline.majorOutage' },
 };
-export const impactText = (impact: Impact, t: Translator = translator()) =>
-  t.text(IMPACT_KEY[impact].alone);
+export const impactText = (impact: Impact, t: Translator = translator()) => t.text(IMPACT_KEY[impact].alone);
 /** An impact within a sentence ("Shop: partial outage"). */
 export const impactInlineText = (impact: Impact, t: Translator = translator()) =>
   t.text(IMPACT_KEY[impact].inline);

@@ -10,8 +10,8 @@ import {
 } from '../contract/index.js';
 import { isKnownTimezone } from '../maintenance/index.js';
 import { ACCESS_MODES } from './access/access-decision.js';
-import { PAGE_LANGUAGES } from './i18n/index.js';
 import { addressRangeProblem } from './access/cidr.js';
+import { PAGE_LANGUAGES } from './i18n/index.js';
 import { publicPostView } from './post-view.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
@@ -87,18 +87,17 @@ const sections = z
   .max(MAX_PAGE_SECTIONS)
   .superRefine((list, ctx) => {
     const seen = new Map<number, number>();
-    list.forEach((entry, i) =>
-      entry.websiteIds.forEach((id, j) => {
+    for (const [i, entry] of list.entries())
+      for (const [j, id] of entry.websiteIds.entries()) {
         const first = seen.get(id);
-        if (first !== undefined)
+        if (first === undefined) seen.set(id, i);
+        else
           ctx.addIssue({
             code: 'custom',
             path: [i, 'websiteIds', j],
             message: `website ${id} is in section ${first} already; a website is in one section at most`,
           });
-        else seen.set(id, i);
-      }),
-    );
+      }
   })
   .describe(
     'Named groups of its websites, in the order shown; websites in none follow under a default heading. Empty: one list, as the websites come',

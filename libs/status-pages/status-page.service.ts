@@ -168,28 +168,35 @@ export class StatusPageService {
             list: patch.sections,
             shown: patch.websiteIds === undefined ? before.websiteIds : patch.websiteIds,
           };
-    return this.withCustomer(organizationId, customerId, patch.websiteIds ?? null, async () => {
-      if (patch.domains !== undefined) await this.deps.domains?.checkHosts(organizationId, id, patch.domains);
-      const current = await this.get(organizationId, id);
-      const access = this.accessAfter(current.access ?? PUBLIC_ACCESS, patch.access, newHash);
-      const updated = await this.deps.pages.replace({
-        ...current,
-        slug: patch.slug ?? current.slug,
-        title: patch.title ?? current.title,
-        websiteIds: patch.websiteIds === undefined ? current.websiteIds : patch.websiteIds,
-        branding: { ...current.branding, ...patch.branding },
-        public: patch.public ?? current.public,
-        showResponseTimes: patch.showResponseTimes ?? current.showResponseTimes,
-        embedAllowedOrigins: patch.embedAllowedOrigins ?? current.embedAllowedOrigins ?? [],
-        maintenanceNoticeDays: patch.maintenanceNoticeDays ?? current.maintenanceNoticeDays ?? 7,
-        access,
-        language: patch.language ?? current.language ?? 'en',
-        timezone: patch.timezone ?? current.timezone ?? 'UTC',
-        sections: patch.sections ?? current.sections ?? [],
-      });
-      if (patch.domains !== undefined) await this.deps.domains?.replace(organizationId, id, patch.domains);
-      return this.changed(updated, current.slug);
-    }, sectionCheck);
+    return this.withCustomer(
+      organizationId,
+      customerId,
+      patch.websiteIds ?? null,
+      async () => {
+        if (patch.domains !== undefined)
+          await this.deps.domains?.checkHosts(organizationId, id, patch.domains);
+        const current = await this.get(organizationId, id);
+        const access = this.accessAfter(current.access ?? PUBLIC_ACCESS, patch.access, newHash);
+        const updated = await this.deps.pages.replace({
+          ...current,
+          slug: patch.slug ?? current.slug,
+          title: patch.title ?? current.title,
+          websiteIds: patch.websiteIds === undefined ? current.websiteIds : patch.websiteIds,
+          branding: { ...current.branding, ...patch.branding },
+          public: patch.public ?? current.public,
+          showResponseTimes: patch.showResponseTimes ?? current.showResponseTimes,
+          embedAllowedOrigins: patch.embedAllowedOrigins ?? current.embedAllowedOrigins ?? [],
+          maintenanceNoticeDays: patch.maintenanceNoticeDays ?? current.maintenanceNoticeDays ?? 7,
+          access,
+          language: patch.language ?? current.language ?? 'en',
+          timezone: patch.timezone ?? current.timezone ?? 'UTC',
+          sections: patch.sections ?? current.sections ?? [],
+        });
+        if (patch.domains !== undefined) await this.deps.domains?.replace(organizationId, id, patch.domains);
+        return this.changed(updated, current.slug);
+      },
+      sectionCheck,
+    );
   }
 
   /** A customer deleted (under its lock): its pages go, and every API process drops them at once. */

@@ -16,15 +16,7 @@ a{color:#1553b6}
 `;
 
 /** A page of the gate: the same look for every refusal, no title, logo or anything else of the page. */
-function GatePage({
-  heading,
-  children,
-  t,
-}: {
-  heading: string;
-  children: ComponentChildren;
-  t: Translator;
-}) {
+function GatePage({ heading, children, t }: { heading: string; children: ComponentChildren; t: Translator }) {
   return (
     <html lang={t.language}>
       <head>

@@ -1,5 +1,5 @@
 import { de } from './de.js';
-import { type MessageKey, type Messages, en } from './en.js';
+import { en, type MessageKey, type Messages } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 import { nl } from './nl.js';

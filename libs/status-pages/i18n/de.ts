@@ -108,8 +108,7 @@ export const de: Messages = {
   'gate.private': 'Diese Statusseite ist privat',
   'gate.enterPassword': 'Geben Sie das Passwort der Seite ein, um sie zu sehen.',
   'gate.wrongPassword': 'Das Passwort ist nicht richtig.',
-  'gate.tooManyAttempts':
-    'Zu viele Versuche von Ihrer Adresse. Versuchen Sie es in {seconds} s noch einmal.',
+  'gate.tooManyAttempts': 'Zu viele Versuche von Ihrer Adresse. Versuchen Sie es in {seconds} s noch einmal.',
   'gate.password': 'Passwort',
   'gate.view': 'Statusseite ansehen',
   'gate.notForYou': 'Sie kann Ihnen nicht angezeigt werden.',

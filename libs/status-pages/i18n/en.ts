@@ -115,8 +115,7 @@ export const en = {
   'gate.forClients': 'This status page is for signed-in clients',
   'gate.signInThenBack': '{signIn} with an account that may see it, then come back here.',
   'gate.signIn': 'Sign in',
-  'gate.signInElsewhere':
-    'Your sign-in does not reach this address. Open the page where you sign in: {link}',
+  'gate.signInElsewhere': 'Your sign-in does not reach this address. Open the page where you sign in: {link}',
 
   'subscribe.title': 'Subscribe: {title}',
   'subscribe.heading': 'Get updates by e-mail',

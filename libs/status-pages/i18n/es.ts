@@ -68,8 +68,7 @@ export const es: Messages = {
   'page.plannedMaintenance': 'Mantenimiento previsto',
   'page.noMaintenance': 'No hay mantenimiento previsto.',
   'page.noIncidents': 'Sin incidencias en los últimos 14 días.',
-  'page.updated':
-    'Actualizado el {time}. Los datos de esta página se renuevan como mucho cada 30 segundos.',
+  'page.updated': 'Actualizado el {time}. Los datos de esta página se renuevan como mucho cada 30 segundos.',
   'page.timeZone': 'Las horas se muestran en la zona horaria {zone}.',
   'page.subscribe': 'Suscribirse a las actualizaciones',
   'page.feeds': 'Canales:',
@@ -116,8 +115,7 @@ export const es: Messages = {
   'gate.forClients': 'Esta página de estado es para clientes con sesión iniciada',
   'gate.signInThenBack': '{signIn} con una cuenta que pueda verla y vuelva aquí.',
   'gate.signIn': 'Inicie sesión',
-  'gate.signInElsewhere':
-    'Su sesión no llega a esta dirección. Abra la página donde inicia sesión: {link}',
+  'gate.signInElsewhere': 'Su sesión no llega a esta dirección. Abra la página donde inicia sesión: {link}',
 
   'subscribe.title': 'Suscribirse: {title}',
   'subscribe.heading': 'Reciba las actualizaciones por correo',

@@ -177,8 +177,7 @@ export const fr: Messages = {
   'notice.readMore': 'En savoir plus',
   'notice.readMoreAt': 'En savoir plus : {url}',
   'notice.why': 'Vous recevez cet e-mail car vous êtes abonné à {page}.',
-  'notice.whyToLeave':
-    'Vous recevez cet e-mail car vous êtes abonné à {page}. Pour vous désabonner : {url}',
+  'notice.whyToLeave': 'Vous recevez cet e-mail car vous êtes abonné à {page}. Pour vous désabonner : {url}',
   'notice.maintenanceScheduledStatus': 'Prévue',
   'notice.maintenanceStartedStatus': 'En cours',
   'notice.maintenanceEndedStatus': 'Terminée',

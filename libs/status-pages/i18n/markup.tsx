@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { textParts, type Translator, translator } from './catalog.js';
+import { type Translator, textParts, translator } from './catalog.js';
 
 /** The page's translator, given once at the top of a rendered document (default: English, UTC). */
 export const LocaleContext = createContext<Translator>(translator());

@@ -115,8 +115,7 @@ export const nl: Messages = {
   'gate.forClients': 'Deze statuspagina is voor ingelogde klanten',
   'gate.signInThenBack': '{signIn} met een account dat haar mag zien en kom dan hier terug.',
   'gate.signIn': 'Log in',
-  'gate.signInElsewhere':
-    'Uw login geldt niet voor dit adres. Open de pagina waar u inlogt: {link}',
+  'gate.signInElsewhere': 'Uw login geldt niet voor dit adres. Open de pagina waar u inlogt: {link}',
 
   'subscribe.title': 'Abonneren: {title}',
   'subscribe.heading': 'Updates per e-mail ontvangen',
