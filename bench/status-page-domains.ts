@@ -7,7 +7,7 @@
  * `--seconds` per row with `--connections` at once, every request for a random page, asked as
  * browsers ask (compressed): `GET /status/<slug>` against `GET /` with `Host: p<n>.bench.test`
  * (rewritten to the same page by the custom-domain middleware). The two rows alternate `--rounds`
- * times, so the load of the machine falls on both alike.
+ * times in ABBA order, so the load of the machine falls on both alike.
  * Usage: npm run bench:status-domains [-- --pages 100 --websites 50 --seconds 10 --connections 32
  *        --rounds 2 --runtime dist|tsx]
  */
@@ -180,8 +180,10 @@ try {
         ['GET /status/<slug>', bySlug],
         ['GET / Host: p<n>.bench.test', byDomain],
       ];
+      // ABBA: a row measured first in one round is measured second in the next, so a machine
+      // growing busier (other work, the pages' background refreshes) weighs on both alike.
       for (let round = 1; round <= rounds; round++)
-        for (const [name, next] of rows) {
+        for (const [name, next] of round % 2 === 1 ? rows : [...rows].reverse()) {
           await loadFor({ pool, connections, durationMs: 1000, next, expected: [200] }); // warm-up
           const cpuBefore = cpuSecondsOf(pid);
           const rowStarted = performance.now();
