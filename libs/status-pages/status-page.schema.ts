@@ -8,10 +8,9 @@ import {
   resourceId,
   uniqueArray,
 } from '../contract/index.js';
-import { isKnownTimezone } from '../maintenance/index.js';
 import { ACCESS_MODES } from './access/access-decision.js';
 import { addressRangeProblem } from './access/cidr.js';
-import { PAGE_LANGUAGES } from './i18n/index.js';
+import { isTimeZone, PAGE_LANGUAGES } from './i18n/catalog.js';
 import { publicPostView } from './post-view.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
@@ -70,7 +69,8 @@ const language = z
 const timezone = z
   .string()
   .max(100)
-  .refine(isKnownTimezone, 'must be an IANA time zone such as Europe/Berlin')
+  // As maintenance windows' zones are checked (the runtime's IANA zones), without their date library.
+  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
   .describe('The IANA time zone its dates and times are shown in, named beside them');
 
 export const MAX_PAGE_SECTIONS = 20;

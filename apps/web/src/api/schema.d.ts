@@ -4915,6 +4915,13 @@ export interface components {
                 passwordSet: boolean;
                 cidrs: string[];
             };
+            /** @enum {string} */
+            language: "en" | "de" | "fr" | "nl" | "es";
+            timezone: string;
+            sections: {
+                name: string;
+                websiteIds: number[];
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -6515,6 +6522,13 @@ export interface components {
         };
         PublicStatusPage: {
             title: string;
+            /**
+             * @description The language of the page’s words (the `…Text` fields)
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "nl" | "es";
+            /** @description The IANA time zone the HTML page shows its moments in */
+            timezone: string;
             branding: {
                 logoUrl: string | null;
                 accentColor: string | null;
@@ -6573,6 +6587,13 @@ export interface components {
                 startsAt: string;
                 /** Format: date-time */
                 endsAt: string;
+            }[];
+            /** @description The page’s named groups of websites in order; empty: the page has none */
+            sections: {
+                /** @description null: the websites in no section */
+                name: string | null;
+                /** @description Indexes into `websites`, in order */
+                websites: number[];
             }[];
             /** @description The agency’s incident posts: open ones first, then those resolved in the last 14 days */
             posts: components["schemas"]["PublicIncidentPost"][];
@@ -8385,6 +8406,26 @@ export interface components {
                 /** @description The client address ranges a `cidr` page answers; kept when left out */
                 cidrs?: string[];
             };
+            /**
+             * @description The language of every fixed word its visitors and subscribers read (the page, its forms and mails): en, de, fr, nl or es
+             * @default en
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "nl" | "es";
+            /**
+             * @description The IANA time zone its dates and times are shown in, named beside them
+             * @default UTC
+             */
+            timezone: string;
+            /**
+             * @description Named groups of its websites, in the order shown; websites in none follow under a default heading. Empty: one list, as the websites come
+             * @default []
+             */
+            sections: {
+                name: string;
+                /** @description Its websites in the order shown; each must be on the page and in no other section */
+                websiteIds: number[];
+            }[];
         };
         StatusPageUpdate: {
             /** @description The page’s own domains, replacing its list; each is served once verified (see /api/status-pages/{id}/domains) */
@@ -8420,6 +8461,19 @@ export interface components {
                 /** @description The client address ranges a `cidr` page answers; kept when left out */
                 cidrs?: string[];
             };
+            /**
+             * @description The language of every fixed word its visitors and subscribers read (the page, its forms and mails): en, de, fr, nl or es
+             * @enum {string}
+             */
+            language?: "en" | "de" | "fr" | "nl" | "es";
+            /** @description The IANA time zone its dates and times are shown in, named beside them */
+            timezone?: string;
+            /** @description Named groups of its websites, in the order shown; websites in none follow under a default heading. Empty: one list, as the websites come */
+            sections?: {
+                name: string;
+                /** @description Its websites in the order shown; each must be on the page and in no other section */
+                websiteIds: number[];
+            }[];
         };
         IncidentPostCreate: {
             title: string;

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import {
   createStatusPageBody,
@@ -12,6 +13,20 @@ import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { AccessFields, accessBody } from './status-page-access.js';
+import { SectionFields, sectionDraft, sectionsBody } from './status-page-sections.js';
+
+/** The languages a page may speak, each named in itself. */
+const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'fr', name: 'Français' },
+  { code: 'nl', name: 'Nederlands' },
+  { code: 'es', name: 'Español' },
+] as const;
+
+/** The runtime's IANA zones, offered as suggestions (any the API knows may be typed). */
+const TIME_ZONES: readonly string[] =
+  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 
 export const publicLink = (slug: string) => `${location.origin}/status/${slug}`;
 
@@ -25,6 +40,9 @@ export function StatusPageForm({
 }) {
   const { query } = useLocation();
   const customers = useVisibleCustomers();
+  const [sections, setSections] = useState(() =>
+    (page?.sections ?? []).map((s) => sectionDraft(s.name, s.websiteIds.map(String))),
+  );
   const form = useForm(
     {
       customerId: String(page?.customerId ?? query.customerId ?? ''),
@@ -42,6 +60,8 @@ export function StatusPageForm({
       accessMode: page?.access.mode ?? 'public',
       password: '',
       cidrs: (page?.access.cidrs ?? []).join('\n'),
+      language: page?.language ?? 'en',
+      timezone: page?.timezone ?? 'UTC',
     },
     {
       schema: page ? patchStatusPageBody : createStatusPageBody,
@@ -64,11 +84,18 @@ export function StatusPageForm({
           .map((o) => o.trim())
           .filter(Boolean),
         access: accessBody(v),
+        language: v.language as (typeof LANGUAGES)[number]['code'],
+        timezone: v.timezone.trim(),
+        sections: sectionsBody(sections),
       }),
     },
   );
   const { values, errors } = form;
   const websites = useCustomerWebsites(values.customerId ? Number(values.customerId) : null);
+  // What a section may hold: the websites the page shows.
+  const shownWebsites = (websites.data ?? []).filter(
+    (w) => values.allSites || values.websiteIds.includes(String(w.id)),
+  );
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -171,6 +198,47 @@ export function StatusPageForm({
           {(props) => <input {...props} {...form.bind('footerText', 'branding.footerText')} />}
         </Field>
       </fieldset>
+      <fieldset>
+        <legend>Language and time</legend>
+        <Field
+          label="Language"
+          error={errors.language}
+          hint="Every word visitors and subscribers read: the page, its forms and its mails."
+        >
+          {(props) => (
+            <select {...props} {...form.bind('language')}>
+              {LANGUAGES.map((language) => (
+                <option value={language.code} lang={language.code}>
+                  {language.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Time zone"
+          error={errors.timezone}
+          hint="An IANA time zone such as Europe/Berlin: dates and times are shown in it, the zone named."
+        >
+          {(props) => (
+            <>
+              <input
+                {...props}
+                list="status-page-time-zones"
+                autoCapitalize="none"
+                spellcheck={false}
+                {...form.bind('timezone')}
+              />
+              <datalist id="status-page-time-zones">
+                {TIME_ZONES.map((zone) => (
+                  <option value={zone} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+      </fieldset>
+      <SectionFields sections={sections} onChange={setSections} websites={shownWebsites} errors={errors} />
       <Field
         label="Announce maintenance this many days ahead"
         error={errors.maintenanceNoticeDays}
