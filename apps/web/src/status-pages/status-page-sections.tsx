@@ -125,7 +125,7 @@ export function SectionFields({
               <button
                 type="button"
                 disabled={index === 0}
-                aria-label={`Move ${label} up`}
+                aria-label={`Move up: ${label}`}
                 onClick={() => move(index, -1)}
               >
                 Move up
@@ -133,7 +133,7 @@ export function SectionFields({
               <button
                 type="button"
                 disabled={index === sections.length - 1}
-                aria-label={`Move ${label} down`}
+                aria-label={`Move down: ${label}`}
                 onClick={() => move(index, 1)}
               >
                 Move down
