@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
-import { type PageLanguage, type Translator, translator, Words } from './i18n/index.js';
+import { type PageLanguage, type Translator, translator } from './i18n/index.js';
 import { cssColor, Page, renderHtmlDocument, Style } from './page-html.js';
 import { IncidentPost } from './post-html.js';
 import type { PublicPost } from './post-view.js';
