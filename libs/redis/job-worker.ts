@@ -22,6 +22,8 @@ export function startJobWorker<Data>(options: {
   process: (job: Job<Data>) => Promise<unknown>;
   /** How long a job's lock lasts without renewal (BullMQ's default: 30 s); stalls are checked at half of it. */
   lockDurationMs?: number;
+  /** How often a job may stall (its worker died) before it fails for good (BullMQ's default: 1). */
+  maxStalledCount?: number;
 }): Worker<Data> {
   const worker = new Worker<Data>(
     queueName(options.connection, options.queue),
@@ -36,6 +38,7 @@ export function startJobWorker<Data>(options: {
             stalledInterval: Math.max(1000, options.lockDurationMs / 2),
           }
         : {}),
+      ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),
     },
   );
   worker.on('failed', (job, error) =>

@@ -49,8 +49,9 @@ export interface NoticeMailingDeps {
 /**
  * Mails one notice to every confirmed subscriber of its page who wants it, each once: a mail taken
  * by the SMTP server is marked at once, a mailing taken over (its notifier stopped or died) skips
- * the marked. Subscribers are read in id order, a batch at a time, so 10,000 never sit in memory
- * and progress is written as it goes.
+ * the marked. Subscribers are read in id order by one cursor (on FerretDB each read of a page's
+ * subscribers scans the collection: one per mailing, not one per batch), a batch at a time, so
+ * 10,000 never sit in memory, and progress is written as it goes.
  */
 export class NoticeMailing {
   constructor(private readonly deps: NoticeMailingDeps) {}
@@ -70,20 +71,26 @@ export class NoticeMailing {
     const marked = await deps.marks.mailed(noticeId);
     let sent = marked.size;
     let skipped = 0;
-    let after: string | undefined;
-    for (;;) {
-      const batch = await deps.subscribers.page(notice.organizationId, notice.pageId, {
-        state: 'confirmed',
-        limit: BATCH,
-        ...(after ? { afterId: after } : {}),
-      });
+    const take = async (batch: SubscriberDocument[]) => {
       const due = batch.filter((s) => !marked.has(s._id) && wantsNotice(s.components, notice.components));
       skipped += batch.length - due.length;
       sent += await this.mailBatch(notice, page, mailer, due, stopping);
-      await deps.notices.progress(noticeId, sent);
-      if (batch.length < BATCH) break;
-      after = batch.at(-1)?._id;
+      await deps.notices.progress(noticeId, sent, batch.at(-1)?._id ?? notice.through ?? null);
+    };
+    // One read of the page's subscribers from where a mailing taken over stopped (a batch fully
+    // told: `through`; the marks cover the batch it was in), streamed a batch at a time.
+    let batch: SubscriberDocument[] = [];
+    for await (const subscriber of deps.subscribers.confirmedOf(notice.organizationId, notice.pageId, {
+      after: notice.through ?? null,
+      batchSize: BATCH,
+    })) {
+      batch.push(subscriber);
+      if (batch.length === BATCH) {
+        await take(batch);
+        batch = [];
+      }
     }
+    if (batch.length > 0) await take(batch);
     await deps.notices.finish(noticeId, sent, new Date());
     return { sent, skipped };
   }

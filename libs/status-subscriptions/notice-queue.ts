@@ -15,6 +15,8 @@ interface NoticeJobData {
  */
 const RETRY_DELAY_MS = 2_000;
 
+const jobIdOf = (noticeId: string) => `notice-${noticeId.replaceAll(':', '-')}`;
+
 /** Producer: notices to mail, by id (the job re-reads MongoDB); one job per notice. */
 export class NoticeQueue {
   private readonly queue: Queue<NoticeJobData>;
@@ -26,11 +28,15 @@ export class NoticeQueue {
   }
 
   async announce(noticeId: string): Promise<void> {
+    const jobId = jobIdOf(noticeId);
+    // A job failed for good is left by BullMQ under its id, and would swallow the announcement.
+    const existing = await this.queue.getJob(jobId);
+    if (existing && (await existing.isFailed())) await existing.remove();
     await this.queue.add(
       'mail',
       { noticeId },
       {
-        jobId: `notice-${noticeId.replaceAll(':', '-')}`,
+        jobId,
         attempts: 1000,
         backoff: { type: 'fixed', delay: RETRY_DELAY_MS },
         removeOnComplete: true,
@@ -58,6 +64,10 @@ export function startNoticeWorker(options: {
     logger: options.logger,
     what: 'subscriber notice',
     concurrency: 1,
+    // A dead notifier's mailing is taken over within ~10 s (its lock lapses, checked every 5 s), and
+    // however often its notifiers die: each take-over goes on where the last stopped.
+    lockDurationMs: 10_000,
+    maxStalledCount: 1000,
     process: (job) => options.mail(job.data.noticeId),
   });
 }

@@ -35,8 +35,9 @@ export class NoticeRepository {
     return this.collection.findOne({ _id: id });
   }
 
-  async progress(id: string, sent: number): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { sent } });
+  /** How many were told, and the last subscriber of the batches told whole (where a mailing taken over goes on). */
+  async progress(id: string, sent: number, through: string | null): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { sent, through } });
   }
 
   async finish(id: string, sent: number, at: Date): Promise<void> {

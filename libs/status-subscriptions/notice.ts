@@ -45,6 +45,8 @@ export interface PageNotice {
   state: 'mailing' | 'done';
   /** Subscribers mailed so far, and when the last one was. */
   sent: number;
+  /** The last subscriber (by id) of the batches told whole: a mailing taken over goes on after it. */
+  through?: string | null;
   finishedAt: Date | null;
   createdAt: Date;
 }

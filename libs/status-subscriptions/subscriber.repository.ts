@@ -140,6 +140,17 @@ export class SubscriberRepository {
     return this.collection.find(filter).sort({ _id: 1 }).limit(options.limit).toArray();
   }
 
+  /** A page's confirmed subscribers in id order, after `after`: one query, read `batchSize` at a time. */
+  confirmedOf(
+    organizationId: number,
+    pageId: number,
+    options: { after: string | null; batchSize: number },
+  ): AsyncIterable<SubscriberDocument> {
+    const filter: Filter<SubscriberDocument> = { organizationId, pageId, state: 'confirmed' };
+    if (options.after) filter._id = { $gt: options.after };
+    return this.collection.find(filter).sort({ _id: 1 }).batchSize(options.batchSize);
+  }
+
   async count(organizationId: number, pageId: number): Promise<Record<SubscriberState, number>> {
     const [pending, confirmed] = await Promise.all(
       (['pending', 'confirmed'] as const).map((state) =>
