@@ -7,33 +7,13 @@ import type { OtherMonitorKind } from '../events/index.js';
 
 import { availability, coveredMs } from '../monitoring/index.js';
 import { groupBy } from '../runtime/index.js';
-import { type MessageKey, type PageLanguage, type Translator, translator } from './i18n/index.js';
+import { type PageLanguage, translator } from './i18n/catalog.js';
+import { groupIntoSections, type PageSection } from './page-sections.js';
+import { MONITOR_KIND_KEY, overallText, type ShownStatus, statusText } from './page-words.js';
 import { type Overall, orderedPosts, overallWithPosts, shownPost } from './post-model.js';
 import type { PostInput, PublicPost } from './post-view.js';
 
-export type ShownStatus =
-  | 'up'
-  | 'degraded'
-  | 'down'
-  | 'maintenance'
-  | 'unknown'
-  | 'paused'
-  | 'unmonitored'
-  | 'cancelled';
-
-const STATUS_KEY: Record<ShownStatus, MessageKey> = {
-  up: 'status.up',
-  degraded: 'status.degraded',
-  down: 'status.down',
-  maintenance: 'status.maintenance',
-  unknown: 'status.unknown',
-  paused: 'status.notMonitored',
-  unmonitored: 'status.notMonitored',
-  cancelled: 'status.notMonitored',
-};
-
-/** A state in the page's words (English unless a page's translator is given). */
-export const statusText = (status: ShownStatus, t: Translator = translator()) => t.text(STATUS_KEY[status]);
+export { groupIntoSections, overallText, type PageSection, type ShownStatus, statusText };
 
 export interface PageWebsiteInput {
   id: number;
@@ -51,24 +31,6 @@ export interface PageWebsiteInput {
     history?: { createdAt: Date; incidents: ReadonlyArray<Omit<IncidentInput, 'websiteId'>> };
   }>;
 }
-
-/** What a visitor of a public page reads for each kind (no jargon where a plain word does). */
-const MONITOR_KIND_KEY: Record<OtherMonitorKind, MessageKey> = {
-  heartbeat: 'kind.heartbeat',
-  dns: 'kind.dns',
-  port: 'kind.port',
-  icmp: 'kind.icmp',
-  udp: 'kind.udp',
-  grpc: 'kind.grpc',
-  websocket: 'kind.websocket',
-  smtp: 'kind.smtp',
-  imap: 'kind.imap',
-  pop3: 'kind.pop3',
-  'api-flow': 'kind.apiFlow',
-  browser: 'kind.browser',
-  crawl: 'kind.crawl',
-  lighthouse: 'kind.lighthouse',
-};
 
 /**
  * What a website's other monitor shows: its health while the website is checked, else the website's
@@ -107,12 +69,6 @@ export interface DayBar {
   /** null: no data that day (not yet added, or not checked). */
   uptimePercent: number | null;
   downtimeSeconds: number;
-}
-
-/** A named group of the page's websites, in the page's order. */
-export interface PageSection {
-  name: string;
-  websiteIds: readonly number[];
 }
 
 export interface StatusPageData {
@@ -246,19 +202,6 @@ function barsOf(
   };
 }
 
-const OVERALL_KEY: Record<Overall['state'], MessageKey> = {
-  operational: 'overall.operational',
-  degraded: 'overall.degraded',
-  'partial-outage': 'overall.partialOutage',
-  'major-outage': 'overall.majorOutage',
-  maintenance: 'overall.maintenance',
-  unknown: 'overall.unknown',
-};
-
-/** The page's overall state in its words. */
-export const overallText = (state: Overall['state'], t: Translator = translator()) =>
-  t.text(OVERALL_KEY[state]);
-
 function overallState(statuses: readonly ShownStatus[]): Overall['state'] {
   const checked = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
   const down = checked.filter((s) => s === 'down').length;
@@ -268,28 +211,6 @@ function overallState(statuses: readonly ShownStatus[]): Overall['state'] {
   if (statuses.includes('maintenance')) return 'maintenance';
   if (checked.length === 0) return 'unknown';
   return 'operational';
-}
-
-/**
- * The page's websites in its sections' order (each section's websites as listed there, ids no longer
- * on the page skipped), then those in no section in their own order under a null name. No sections:
- * none (the page lists its websites as they come).
- */
-export function groupIntoSections(
-  websiteIds: readonly number[],
-  sections: readonly PageSection[],
-): Array<{ name: string | null; websiteIds: number[] }> {
-  if (sections.length === 0) return [];
-  const onPage = new Set(websiteIds);
-  const placed = new Set<number>();
-  const groups: Array<{ name: string | null; websiteIds: number[] }> = sections.map((section) => {
-    const ids = section.websiteIds.filter((id) => onPage.has(id) && !placed.has(id));
-    for (const id of ids) placed.add(id);
-    return { name: section.name, websiteIds: ids };
-  });
-  const rest = websiteIds.filter((id) => !placed.has(id));
-  if (rest.length > 0) groups.push({ name: null, websiteIds: rest });
-  return groups;
 }
 
 export function buildStatusPage(input: {

@@ -1,4 +1,4 @@
-import { type MessageKey, type Translator, translator } from './i18n/index.js';
+import { type MessageKey, type Translator, translator } from './i18n/catalog.js';
 import {
   type Impact,
   impactText,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type MessageKey, type Translator, translator } from './i18n/index.js';
+import { type MessageKey, type Translator, translator } from './i18n/catalog.js';
 
 /**
  * Incident posts as status pages show them: their statuses and impacts (the words a visitor reads)
