@@ -222,7 +222,7 @@ describe('a status page in its client’s language', () => {
    * language to `confirmationMail` and `welcomeMail`; the mails themselves are German then (see
    * subscription-mails.test.ts).
    */
-  it.skip('mails the confirmation in German', async () => {
+  it('mails the confirmation in German', async () => {
     await api.request('POST', `/status/${slug}/subscriptions`, { body: { email: 'hans@example.com' } });
     await expect
       .poll(() => mail.mails.filter((m) => m.to.includes('hans@example.com')).length, {
@@ -231,5 +231,14 @@ describe('a status page in its client’s language', () => {
       .toBe(1);
     const raw = mail.mails.find((m) => m.to.includes('hans@example.com'))?.raw ?? '';
     expect(subjectOf(raw)).toBe('Bestätigen Sie Ihr Abonnement von Acme Status');
+  });
+
+  it('keeps its language behind its gate: a page for address ranges refuses in German', async () => {
+    expect((await patch({ access: { mode: 'cidr', cidrs: ['192.0.2.0/24'] } })).status).toBe(200);
+    const refused = await api.request<string>('GET', `/status/${slug}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('<html lang="de"');
+    expect(refused.body).toContain('Diese Statusseite ist privat');
+    expect((await patch({ access: { mode: 'public' } })).status).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import { conflict, invalidInput, notFound, tooMany } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RateLimiter } from '../redis/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import type { PageLanguage } from '../status-pages/index.js';
 import {
   type SubscriberDocument,
   type SubscriberRepository,
@@ -31,6 +32,8 @@ export interface SubscribablePage {
   title: string;
   /** The page's websites, in its order: what a subscriber may choose to be told about. */
   components: Array<{ id: number; name: string }>;
+  /** The words of its mails (English when absent). */
+  language?: PageLanguage;
 }
 
 export interface SubscriptionDeps {
@@ -203,7 +206,12 @@ export class SubscriptionService {
     const confirmUrl = `${links.pageUrl}/subscriptions/${id}/confirm?token=${token}`;
     const sent = await this.deps.send(page.organizationId, {
       to: email,
-      ...confirmationMail({ pageTitle: page.title, confirmUrl, hours: CONFIRMATION_HOURS }),
+      ...confirmationMail({
+        pageTitle: page.title,
+        confirmUrl,
+        hours: CONFIRMATION_HOURS,
+        ...(page.language ? { language: page.language } : {}),
+      }),
     });
     if (!sent)
       this.deps.logger.warn({ pageId: page.id }, 'no mail route: subscription confirmation not sent');
@@ -217,7 +225,7 @@ export class SubscriptionService {
   async confirm(
     id: string,
     token: string,
-    page: Pick<SubscribablePage, 'organizationId' | 'title'>,
+    page: Pick<SubscribablePage, 'organizationId' | 'title' | 'language'>,
     links: SubscriptionLinks,
   ): Promise<LinkOutcome> {
     if (pageOfSubscriberId(id) === null) return 'invalid';
@@ -225,6 +233,7 @@ export class SubscriptionService {
     if (!subscriber || !tokenMatches(token, subscriber.confirmDigest)) return 'invalid';
     if (!(await this.deps.subscribers.confirm(id, tokenDigest(token), this.now()))) return 'invalid';
     const welcome = welcomeMail({
+      ...(page.language ? { language: page.language } : {}),
       pageTitle: page.title,
       pageUrl: links.pageUrl,
       unsubscribeUrl: unsubscribeUrlOf(this.deps.secrets, subscriber, links.pageUrl),

@@ -90,7 +90,11 @@ export function statusPageAccessRoute(gate: StatusPageGate): Route {
         gate.gatePage(
           ctx,
           429,
-          renderPasswordPage({ action, problem: { retryAfterSeconds: decision.resetSeconds } }),
+          renderPasswordPage({
+            action,
+            problem: { retryAfterSeconds: decision.resetSeconds },
+            language: page.language,
+          }),
         );
         return;
       }
@@ -98,7 +102,11 @@ export function statusPageAccessRoute(gate: StatusPageGate): Route {
       const password = passwordOf(ctx);
       if (!(await gate.deps.passwords.verify(password, hash))) {
         if (!form) throw notAllowed('That password is not right');
-        gate.gatePage(ctx, 403, renderPasswordPage({ action, problem: 'wrong-password' }));
+        gate.gatePage(
+          ctx,
+          403,
+          renderPasswordPage({ action, problem: 'wrong-password', language: page.language }),
+        );
         return;
       }
       const sessionId = await gate.deps.sessions.open({ id: page.id, passwordHash: hash });

@@ -7,6 +7,7 @@ import {
   decideAccess,
   type PageAccessEntry,
   type PageAccessLookup,
+  type PageLanguage,
   type PageSessions,
   type Refusal,
   renderNotFoundPage,
@@ -110,20 +111,21 @@ export class StatusPageGate {
     });
     if (decision.allowed) return true;
     if (answer === 'data') throw notFound('No public status page by that name');
-    this.refuse(ctx, slug, decision.refusal);
+    this.refuse(ctx, slug, decision.refusal, page.language);
     return false;
   }
 
   /** A gate's page: 403 (the password form comes back here with its cookie). */
-  private refuse(ctx: AppContext, slug: string, refusal: Refusal) {
+  private refuse(ctx: AppContext, slug: string, refusal: Refusal, language: PageLanguage) {
     const body = {
-      password: () => renderPasswordPage({ action: this.accessPath(ctx, slug) }),
-      'outside-ranges': () => renderPrivatePage(),
+      password: () => renderPasswordPage({ action: this.accessPath(ctx, slug), language }),
+      'outside-ranges': () => renderPrivatePage({ language }),
       'sign-in': () =>
         renderSignInPage({
           signInUrl: `${(this.deps.publicUrl ?? '').replace(/\/$/, '')}/sign-in?next=${encodeURIComponent(`/status/${slug}`)}`,
+          language,
         }),
-      'sign-in-at-agency': () => renderSignInAtAgencyPage({ pageUrl: this.agencyPageUrl(slug) }),
+      'sign-in-at-agency': () => renderSignInAtAgencyPage({ pageUrl: this.agencyPageUrl(slug), language }),
     }[refusal]();
     this.gatePage(ctx, 403, body);
   }
