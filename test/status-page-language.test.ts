@@ -1,4 +1,6 @@
+import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../libs/status-pages/index.js';
 import { TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { publishedPageOf } from './support/status-page-fixture.js';
@@ -240,5 +242,12 @@ describe('a status page in its client’s language', () => {
     expect(refused.body).toContain('<html lang="de"');
     expect(refused.body).toContain('Diese Statusseite ist privat');
     expect((await patch({ access: { mode: 'public' } })).status).toBe(200);
+  });
+
+  it('names its feed in German', async () => {
+    const feed = await new Parser().parseString(
+      (await api.request<string>('GET', `/status/${slug}/feed.atom`)).body,
+    );
+    expect(feed.title).toBe(translator({ language: 'de' }).text('page.feedTitle', { title: 'Acme Status' }));
   });
 });

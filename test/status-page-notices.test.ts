@@ -214,7 +214,7 @@ describe('status page notices to subscribers', () => {
         expect.arrayContaining([
           'Checkout errors (Resolved)',
           'Slow pages (Identified)',
-          'Maintenance: Blog move (Blog)',
+          'Planned maintenance: Blog move (Blog)',
         ]),
       );
       const checkout = feed.items.find((item) => item.title === 'Checkout errors (Resolved)');

@@ -1,11 +1,10 @@
 import { Feed } from 'feed';
-import type { MaintenanceInput, PostInput } from '../status-pages/index.js';
-import { postStatusText } from '../status-pages/index.js';
+import type { MaintenanceInput, PageLanguage, PostInput } from '../status-pages/index.js';
+import { translator } from '../status-pages/index.js';
 
 export type FeedFormat = 'rss' | 'atom';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * A page's news as a feed (RSS 2.0 or Atom 1.0): each incident post an entry (its updates newest
@@ -20,13 +19,18 @@ export function pageFeed(
     maintenance: readonly MaintenanceInput[];
     websiteNames: ReadonlyMap<number, string>;
     now: Date;
+    /** The page's words and moments (English and UTC when absent). */
+    language?: PageLanguage | undefined;
+    timezone?: string | undefined;
   },
   format: FeedFormat,
 ): string {
   const { pageUrl, websiteNames } = input;
+  const t = translator({ language: input.language, timezone: input.timezone });
+  const status = (post: { status: PostInput['status'] }) => t.text(`postStatus.${post.status}`);
   const entries = [
     ...input.posts.map((post) => ({
-      title: `${post.title} (${postStatusText(post.status)})`,
+      title: `${post.title} (${status(post)})`,
       id: `${pageUrl}/incidents/${post.id}`,
       link: `${pageUrl}/incidents/${post.id}`,
       date: post.updatedAt,
@@ -34,25 +38,25 @@ export function pageFeed(
       content: post.updates
         .map(
           (update) =>
-            `<p><strong>${escapeHtml(postStatusText(update.status))}</strong> · ${utc(update.createdAt)}</p>${update.html}`,
+            `<p><strong>${escapeHtml(status(update))}</strong> · ${escapeHtml(t.dateTime(update.createdAt))}</p>${update.html}`,
         )
         .join('\n'),
     })),
     ...input.maintenance.map((window) => {
       const website = websiteNames.get(window.websiteId) ?? '';
-      const when = `${utc(window.startsAt)} – ${utc(window.endsAt)}`;
+      const when = `${t.dateTime(window.startsAt)} – ${t.dateTime(window.endsAt)}`;
       return {
-        title: `Maintenance: ${window.title}${website ? ` (${website})` : ''}`,
+        title: `${t.text('page.plannedMaintenance')}: ${window.title}${website ? ` (${website})` : ''}`,
         id: `${pageUrl}#maintenance-${window.websiteId}-${window.startsAt.getTime()}`,
         link: pageUrl,
         date: window.startsAt,
         published: window.startsAt,
-        content: `<p>${escapeHtml(window.title)}${website ? ` on ${escapeHtml(website)}` : ''}: ${when}</p>`,
+        content: `<p>${escapeHtml(window.title)}${website ? ` (${escapeHtml(website)})` : ''}: ${escapeHtml(when)}</p>`,
       };
     }),
   ].sort((a, b) => b.date.getTime() - a.date.getTime());
   const feed = new Feed({
-    title: `${input.title}: incidents and maintenance`,
+    title: t.text('page.feedTitle', { title: input.title }),
     id: pageUrl,
     link: pageUrl,
     copyright: '',

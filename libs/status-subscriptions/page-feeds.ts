@@ -71,6 +71,8 @@ export class PageFeeds {
         ),
         websiteNames: new Map(websites.map((website) => [website.id, website.name])),
         now,
+        language: page.language,
+        timezone: page.timezone,
       },
       format,
     );
