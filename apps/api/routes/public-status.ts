@@ -55,6 +55,14 @@ export const PAGE_POLICY = [
   "form-action 'none'",
 ];
 /** A badge is an image: it draws with its own inline styles and loads nothing. */
+/** What every badge route answers: an SVG, cached a while. */
+const BADGE_SUCCESS = {
+  status: 200 as const,
+  description: 'The badge',
+  schema: z.string(),
+  contentType: SVG,
+  headers: ['Cache-Control' as const],
+};
 const BADGE_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'"];
 
 const NOT_MODIFIED: OtherResponse = {
@@ -158,13 +166,7 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
       tags: TAGS,
       access: 'public',
       params: slugParams,
-      success: {
-        status: 200,
-        description: 'The badge',
-        schema: z.string(),
-        contentType: SVG,
-        headers: ['Cache-Control'],
-      },
+      success: BADGE_SUCCESS,
       problems: [404, 429, 503],
       handle: async ({ params, ctx }) => {
         const summary = await summaryOf(pages, params.slug);
@@ -230,13 +232,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
       tags: TAGS,
       access: 'public',
       params: badgeParams,
-      success: {
-        status: 200,
-        description: 'The badge',
-        schema: z.string(),
-        contentType: SVG,
-        headers: ['Cache-Control'],
-      },
+      success: BADGE_SUCCESS,
       problems: [404, 429, 503],
       handle: async ({ params, ctx }) => {
         const found = await badgeOf(pages, params.publicId, 1);
@@ -254,13 +250,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
       tags: TAGS,
       access: 'public',
       params: badgeParams,
-      success: {
-        status: 200,
-        description: 'The badge',
-        schema: z.string(),
-        contentType: SVG,
-        headers: ['Cache-Control'],
-      },
+      success: BADGE_SUCCESS,
       problems: [404, 429, 503],
       handle: async ({ params, ctx }) => {
         const found = await pages.monitorsBadge(params.publicId);
@@ -287,13 +277,7 @@ export function publicStatusRoutes(pages: PublicStatusPages): Route[] {
       query: z.strictObject({
         period: z.enum(Object.keys(BADGE_PERIODS) as [keyof typeof BADGE_PERIODS]).default('30d'),
       }),
-      success: {
-        status: 200,
-        description: 'The badge',
-        schema: z.string(),
-        contentType: SVG,
-        headers: ['Cache-Control'],
-      },
+      success: BADGE_SUCCESS,
       problems: [404, 429, 503],
       handle: async ({ params, query, ctx }) => {
         const found = await badgeOf(pages, params.publicId, BADGE_PERIODS[query.period]);

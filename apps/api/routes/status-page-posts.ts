@@ -83,8 +83,7 @@ export function statusPagePostRoutes(service: StatusPostService): Route[] {
       params: idParams,
       query: draftQuery,
       success: { status: 200, description: 'The draft', schema: postDraftView },
-      handle: ({ auth, params, query }) =>
-        service.draftFrom(auth.organizationId, params.id, query.incident),
+      handle: ({ auth, params, query }) => service.draftFrom(auth.organizationId, params.id, query.incident),
     }),
     defineRoute({
       method: 'post',
