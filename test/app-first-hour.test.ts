@@ -8,8 +8,8 @@ import {
   fitsTheWidth,
   labelsOutgrowingTheirCells,
   launchBrowser,
+  lookedAt,
   SCREENSHOTS,
-  seriousAxeViolations,
   signInThroughForm,
 } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
@@ -102,10 +102,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
   }
 
   /** Screenshot and accessibility scan of the page as it stands. */
-  async function look(page: Page, name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
-    expect(await seriousAxeViolations(page), name).toEqual([]);
-  }
+  const look = async (page: Page, name: string) => expect(await lookedAt(page, name), name).toEqual([]);
 
   it('accept the owner’s invitation → a customer → a website with a secret header and a keyword check → checked', async () => {
     // Only an owner makes an owner: the operator's first owner (create-user) invites the agency's.
@@ -493,7 +490,7 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     await page.getByLabel('Page title').fill('Acme status');
     await page.getByLabel('Address (slug)').fill('acme-status');
     await page.getByLabel('Footer text (optional)').fill('Questions? support@acme.example');
-    await page.getByLabel('Public: anyone with the link sees it').check();
+    await page.getByLabel('Published: served at its address (who may see it: Access below)').check();
     await page.getByRole('button', { name: 'Create the status page' }).click();
     await page.getByRole('heading', { level: 1, name: 'Acme status' }).waitFor();
     const preview = page.getByRole('region', { name: 'Preview' });

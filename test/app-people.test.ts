@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationRepository } from '../libs/auth/index.js';
 import { base32Decode, totp } from '../libs/people/totp.js';
-import { launchBrowser, SCREENSHOTS, seriousAxeViolations, signInThroughForm } from './support/browser.js';
+import { launchBrowser, lookedAt, signInThroughForm } from './support/browser.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
@@ -60,10 +59,7 @@ describe('the app in a real browser: signing in, two-factor, sessions, password 
     });
     return { context, page };
   }
-  async function look(page: Page, name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
-    expect(await seriousAxeViolations(page), name).toEqual([]);
-  }
+  const look = async (page: Page, name: string) => expect(await lookedAt(page, name), name).toEqual([]);
   async function signInWith(page: Page, email: string, password: string) {
     await signInThroughForm(page, base, email, { password });
   }

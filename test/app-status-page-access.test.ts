@@ -1,16 +1,15 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fitsTheWidth,
   labelsOutgrowingTheirCells,
   launchBrowser,
-  SCREENSHOTS,
-  seriousAxeViolations,
+  lookedAt,
   signInThroughForm,
 } from './support/browser.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { TestApi } from './support/harness.js';
 import { createUser } from './support/people.js';
+import { publishedPageOf } from './support/status-page-fixture.js';
 
 /** A status page's Access part and its badge and widget, then the password page as a visitor sees it. */
 describe('the app’s Access part of a status page, and the password page', () => {
@@ -23,13 +22,12 @@ describe('the app’s Access part of a status page, and the password page', () =
 
   beforeAll(async () => {
     api = await TestApi.start();
-    const { organizationId, token } = await api.createOrganization(['admin']);
-    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
-    const page = await api.request<{ id: number }>('POST', '/api/status-pages', {
-      token,
-      body: { slug, title: 'Shop status', customerId, public: true },
-    });
-    pageId = page.body.id;
+    let organizationId: number;
+    ({ organizationId, pageId } = await publishedPageOf(api, {
+      slug: slug,
+      title: 'Shop status',
+      websites: [],
+    }));
     editorEmail = (await createUser(api, organizationId, 'editor')).email;
     browser = await launchBrowser();
   }, 60_000);
@@ -38,10 +36,7 @@ describe('the app’s Access part of a status page, and the password page', () =
     await api?.stop();
   });
 
-  async function look(page: Page, name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
-    expect(await seriousAxeViolations(page), name).toEqual([]);
-  }
+  const look = async (page: Page, name: string) => expect(await lookedAt(page, name), name).toEqual([]);
 
   it('shows a public page’s badge and widget, protects it with a password, and refuses a bad range', async () => {
     const context = await browser.newContext();

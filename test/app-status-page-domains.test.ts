@@ -1,17 +1,16 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fitsTheWidth,
   labelsOutgrowingTheirCells,
   launchBrowser,
-  SCREENSHOTS,
-  seriousAxeViolations,
+  lookedAt,
   signInThroughForm,
 } from './support/browser.js';
 import { type DnsServer, startDnsServer } from './support/dns-server.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { TestApi } from './support/harness.js';
 import { createUser } from './support/people.js';
+import { publishedPageOf } from './support/status-page-fixture.js';
 
 const STATUS_HOST = 'status.agency.test';
 const DOMAIN = 'status.shop.test';
@@ -28,13 +27,12 @@ describe('the app’s Domains panel of a status page', () => {
   beforeAll(async () => {
     dns = await startDnsServer({});
     api = await TestApi.start({ DNS_RESOLVERS: dns.address, STATUS_PAGES_HOST: STATUS_HOST });
-    const { organizationId, token } = await api.createOrganization(['admin']);
-    const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
-    const page = await api.request<{ id: number }>('POST', '/api/status-pages', {
-      token,
-      body: { slug: `shop-${Date.now()}`, title: 'Shop status', customerId, public: true },
-    });
-    pageId = page.body.id;
+    let organizationId: number;
+    ({ organizationId, pageId } = await publishedPageOf(api, {
+      slug: `shop-${Date.now()}`,
+      title: 'Shop status',
+      websites: [],
+    }));
     editorEmail = (await createUser(api, organizationId, 'editor')).email;
     browser = await launchBrowser();
   }, 60_000);
@@ -44,10 +42,7 @@ describe('the app’s Domains panel of a status page', () => {
     await dns?.close();
   });
 
-  async function look(page: Page, name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
-    expect(await seriousAxeViolations(page), name).toEqual([]);
-  }
+  const look = async (page: Page, name: string) => expect(await lookedAt(page, name), name).toEqual([]);
 
   it('adds a domain, shows the records to create, verifies it by DNS and removes it', async () => {
     const context = await browser.newContext();

@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fitsTheWidth,
   labelsOutgrowingTheirCells,
   launchBrowser,
-  SCREENSHOTS,
-  seriousAxeViolations,
+  lookedAt,
   signInThroughForm,
 } from './support/browser.js';
 import { TestApi } from './support/harness.js';
@@ -40,10 +38,7 @@ describe('the app’s language, time zone and sections of a status page', () => 
     await api?.stop();
   });
 
-  async function look(page: Page, name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
-    expect(await seriousAxeViolations(page), name).toEqual([]);
-  }
+  const look = async (page: Page, name: string) => expect(await lookedAt(page, name), name).toEqual([]);
 
   it('sets the language, refuses an unknown time zone at its field, and orders named sections', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -38,6 +38,12 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
+/** Saves a full-page screenshot at artifacts/screenshots/app-<name>.png and answers the page's serious accessibility violations. */
+export async function lookedAt(page: Page, name: string): Promise<string[]> {
+  await page.screenshot({ path: join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
+  return seriousAxeViolations(page);
+}
+
 /** True when the page is no wider than the window (nothing scrolls sideways). */
 export async function fitsTheWidth(page: Page): Promise<boolean> {
   return (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) as boolean;
