@@ -343,17 +343,20 @@ describe('people: the origin of writes with PUBLIC_URL set (issue 47)', () => {
     });
 
   it("compares Origin with PUBLIC_URL's origin, not with what Host says", async () => {
-    // Before, an Origin matching a forged Host passed.
-    expect(await post('forged-host', { host: 'evil.example', origin: 'http://evil.example' })).toBe(403);
-    expect(await post('api-address', { origin: api.api.url })).toBe(403);
-    expect(await post('forged-referer', { host: 'evil.example', referer: 'http://evil.example/x' })).toBe(
+    // Before, an Origin matching a forged Host passed. (A host neither the agency's nor a page's is
+    // not served at all with PUBLIC_URL set: 404, before any origin is looked at.)
+    expect(await post('forged-host', { host: 'evil.example', origin: 'http://evil.example' })).toBe(404);
+    expect(await post('forged-origin', { host: 'webmon.example.test', origin: 'http://evil.example' })).toBe(
       403,
     );
+    expect(await post('service-name', { host: 'api', origin: 'http://api' })).toBe(403);
+    expect(await post('api-address', { origin: api.api.url })).toBe(403);
+    expect(
+      await post('forged-referer', { host: 'webmon.example.test', referer: 'http://evil.example/x' }),
+    ).toBe(403);
     expect(await api.db.collection('packages').countDocuments()).toBe(0);
 
-    expect(await post('public-origin', { host: 'evil.example', origin: 'https://webmon.example.test' })).toBe(
-      201,
-    );
+    expect(await post('public-origin', { host: 'api', origin: 'https://webmon.example.test' })).toBe(201);
     expect(await post('public-referer', { referer: 'https://webmon.example.test/app/websites' })).toBe(201);
   });
 });

@@ -61,6 +61,8 @@ describe('isAgencyHost', () => {
     ['localhost', true],
     ['web.localhost', true],
     ['monitor.agency.example', true],
+    // A service name (a proxy that does not keep Host): no page domain has a single label.
+    ['api', true],
     ['status.client.example', false],
   ])('%s: %s', (host, agencyOwn) => {
     expect(isAgencyHost(host, agency)).toBe(agencyOwn);

@@ -50,7 +50,11 @@ export function hostOfHeader(header: string | undefined): string | null {
   return host === '' ? null : host;
 }
 
-/** The agency's own hosts: IP addresses, localhost, and the configured ones (PUBLIC_URL's, STATUS_PAGES_HOST). */
+/**
+ * The agency's own hosts: IP addresses, localhost, a single label (a service name such as `api`,
+ * which a proxy that does not keep `Host` sends, and which no page domain can be), and the
+ * configured ones (PUBLIC_URL's, STATUS_PAGES_HOST).
+ */
 export function isAgencyHost(host: string, agencyHosts: readonly string[]): boolean {
-  return isIP(host) !== 0 || isLocalhost(host) || agencyHosts.includes(host);
+  return isIP(host) !== 0 || isLocalhost(host) || !host.includes('.') || agencyHosts.includes(host);
 }
