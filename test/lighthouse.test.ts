@@ -40,7 +40,11 @@ const chromiumPids = () =>
       return false;
     }
   });
-const profilesLeft = () => readdirSync(tmpdir()).filter((name) => name.startsWith('webmon-lighthouse-'));
+const profiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('webmon-lighthouse-'));
+/** Profiles there before this file's runs (another process's, or one a killed process left): not ours to judge. */
+const profilesBefore = new Set(profiles());
+/** The profiles of this file's runs still there. */
+const profilesLeft = () => profiles().filter((name) => !profilesBefore.has(name));
 
 async function listening(server: Server, host: string): Promise<number> {
   server.listen(0, host);

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,8 +79,9 @@ export class RunChromium {
         ],
       });
     } catch (error) {
-      // Puppeteer kills a browser it started but could not reach.
-      await rm(profile, { recursive: true, force: true, maxRetries: 3 });
+      // Puppeteer kills a browser it started but could not reach (a launch ended by `signal` too),
+      // without waiting for it: its helpers may still write to the profile while it goes.
+      await removeProfile(profile);
       throw new ChromiumLaunchError(
         `chromium could not start (${executablePath}): ${errorMessage(error).split('\n')[0]}`,
       );
@@ -121,9 +123,24 @@ export class RunChromium {
         await once(child, 'exit', { signal: AbortSignal.timeout(EXIT_WAIT_MS) }).catch(() => undefined);
     }
     await this.browser.disconnect().catch(() => undefined);
-    // Best effort: a profile left behind is in the temporary directory, which the system clears.
-    await rm(this.profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    await removeProfile(this.profile);
   }
+}
+
+/** How long a profile is watched after its removal, for a dying Chromium writing to it again. */
+const PROFILE_SETTLE_MS = 3_000;
+
+/**
+ * Removes a run's profile, again while a Chromium that is going writes to it (removed, then looked
+ * at a moment later, until it stays away or `PROFILE_SETTLE_MS` passed). Best effort past that: a
+ * profile left behind is in the temporary directory, which the system clears.
+ */
+async function removeProfile(profile: string): Promise<void> {
+  const until = Date.now() + PROFILE_SETTLE_MS;
+  do {
+    await rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (existsSync(profile) && Date.now() < until);
 }
 
 function killQuietly(pid: number): void {
