@@ -9,6 +9,30 @@ export type ConfigValue = string | number | boolean | string[] | null;
 export interface OpenedChannel {
   config: Readonly<Record<string, ConfigValue>>;
   secrets: Readonly<Record<string, string>>;
+  /**
+   * The channel's template rendered for this event (issue 45): where the tool shows a message's
+   * text, this text replaces the default one (structured fields — links, severity — stay).
+   */
+  message?: string;
+}
+
+/** How a connector reaches one person: a text message, a call, or a push to their device. */
+export type PersonalMedium = 'sms' | 'voice' | 'push';
+
+/** A message for one person: an escalation step's alert, or a contact method's code. */
+export interface PersonalMessage {
+  medium: PersonalMedium;
+  /** The whole message (an SMS, a push's body); connectors cut it to their tool's limit. */
+  text: string;
+  /** A push's title / a mail's subject. */
+  title: string;
+  /** What a call reads out (defaults to `text`). */
+  spoken?: string;
+  /**
+   * A signed one-time link that acknowledges the alert (absent for codes): a push links to it; a
+   * call asks for a keypress of 1 and sends it there (the endpoint answers the provider's markup).
+   */
+  ackUrl?: string;
 }
 
 /** What a connector sends with: nothing else reaches the network. */
@@ -57,6 +81,10 @@ export interface Connector {
   problems?(config: Readonly<Record<string, unknown>>): ConfigProblem[];
   /** Renders the event for the tool, sends it, and says how that went. */
   deliver(channel: OpenedChannel, event: EventPayload, io: ConnectorIo): Promise<Verdict>;
+  /** The media through which this tool reaches one person at an address of theirs (on-call, codes). */
+  reaches?: readonly PersonalMedium[];
+  /** Sends `message` to one person at `to` (an E.164 number, a topic, a user key) instead of the config's recipients. */
+  reach?(channel: OpenedChannel, to: string, message: PersonalMessage, io: ConnectorIo): Promise<Verdict>;
 }
 
 /** A connector whose field lists name only fields of its own shape (checked where it is written). */

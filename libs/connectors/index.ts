@@ -5,6 +5,8 @@ export type {
   ConnectorIo,
   OpenedChannel,
   OutgoingRequest,
+  PersonalMedium,
+  PersonalMessage,
   RequestConnector,
   Verdict,
 } from './connector.js';
