@@ -10,6 +10,8 @@ export const TIMELINE_KINDS = [
   'failure',
   'confirmed',
   'alert',
+  'escalation',
+  'held',
   'acknowledged',
   'note',
   'maintenance.started',
@@ -37,6 +39,14 @@ export const timelineAlertSchema = z.object({
   status: z.enum(['succeeded', 'failed']),
 });
 
+/** An escalation step: the policy, where in it, and who it notified (each target's outcome in `text`). */
+export const timelineEscalationSchema = z.object({
+  policyId: z.number().int(),
+  policyName: z.string(),
+  round: z.number().int(),
+  step: z.number().int(),
+});
+
 /** One step of an incident as stored (dates as MongoDB gives them). */
 export const timelineEntrySchema = z.object({
   /** The same step written twice (a replayed transition) has the same key: readers show it once. */
@@ -52,6 +62,7 @@ export const timelineEntrySchema = z.object({
   /** The result a failure or recovery was seen in. */
   resultId: z.string().nullable().optional(),
   alert: timelineAlertSchema.optional(),
+  escalation: timelineEscalationSchema.optional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

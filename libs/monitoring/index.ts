@@ -27,6 +27,7 @@ export {
   type TimelineEntry,
   timelineActorSchema,
   timelineAlertSchema,
+  timelineEscalationSchema,
 } from './incident-timeline.js';
 export { listedStatuses } from './listed-statuses.js';
 export { mergedPage, notACursor, type PagedEntry, type PagedSource } from './merged-pages.js';

@@ -10,6 +10,7 @@ import {
   type TimelineEntry,
   timelineActorSchema,
   timelineAlertSchema,
+  timelineEscalationSchema,
 } from '../../../libs/monitoring/index.js';
 
 const actorView = timelineActorSchema.meta({ id: 'IncidentActor' });
@@ -52,6 +53,7 @@ export const timelineItem = z
     public: z.boolean().optional(),
     resultId: z.string().nullable().optional(),
     alert: timelineAlertSchema.optional(),
+    escalation: timelineEscalationSchema.optional(),
   })
   .meta({ id: 'IncidentTimelineItem' });
 
@@ -61,6 +63,8 @@ export const incidentParams = z.object({
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
     .describe('The incident’s id (a UUID)'),
 });
+
+const INTERNAL_KINDS = new Set<TimelineEntry['kind']>(['alert', 'escalation', 'held']);
 
 /** Who a client user (of one customer) is told acted for the agency: no staff names, no internal words. */
 const AGENCY: TimelineActor = { type: 'user', id: null, name: 'Your agency' };
@@ -99,7 +103,8 @@ export function shownTo(
   return entries
     .filter(
       (entry) =>
-        entry.kind !== 'alert' &&
+        // The agency's own paging (alerts, escalation, held alerts) is not the client's to read.
+        !INTERNAL_KINDS.has(entry.kind) &&
         (entry.kind !== 'note' || (entry.public === true && entry.text === published)),
     )
     .map((entry) =>
