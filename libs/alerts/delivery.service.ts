@@ -10,7 +10,12 @@ import { conflict, errorMessage, notFound } from '../errors/index.js';
 import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
 import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
-import { type ChannelDocument, type ChannelRepository, openChannel } from '../notifications/index.js';
+import {
+  type ChannelDocument,
+  type ChannelRepository,
+  channelMessage,
+  openChannel,
+} from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteRepository } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
@@ -257,10 +262,14 @@ export class DeliveryRunner {
       const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
       this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
     };
+    // The channel's template's text; when it fails, the default message (the channel keeps why).
+    const { message, problem } = await channelMessage(channels, channel, delivery.payload, at);
+    if (problem)
+      logger.warn({ ...log, problem: problem.message }, 'template not rendered: default message sent');
     let outcome: Verdict;
     try {
       outcome = await connectorOf(channel.type).deliver(
-        openChannel(channel, this.deps.secrets),
+        { ...openChannel(channel, this.deps.secrets), ...(message === undefined ? {} : { message }) },
         delivery.payload,
         {
           send: (call, maxBytes) => this.deps.http.send(call, maxBytes),

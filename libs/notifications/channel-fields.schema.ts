@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
+import { nameText, patchBody, proseText, resourceId, uniqueArray } from '../contract/index.js';
 import { EVENT_KINDS } from '../events/event-kinds.js';
+import { TEMPLATE_MAX_CHARS } from '../templates/variables.js';
 
 /**
  * A channel's fields that every type shares, and the PATCH body: pure (zod and constants), so that
@@ -31,12 +32,23 @@ export const scopeSchema = z
   )
   .meta({ id: 'ChannelScope' });
 
+/** A message template's text (the API parses it too: a syntax error is a 400 naming `template`). */
+export const templateText = proseText(TEMPLATE_MAX_CHARS);
+
+const channelTemplate = templateText
+  .nullable()
+  .optional()
+  .describe(
+    'The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message',
+  );
+
 /** The fields of every type's create body besides `type` and `config`. */
 export const sharedFields = {
   name: nameText(200),
   enabled: z.boolean().optional(),
   events: eventsSchema.optional(),
   scope: scopeSchema.optional(),
+  template: channelTemplate,
 };
 
 /**
@@ -51,6 +63,7 @@ export const patchChannelBody = patchBody(
     enabled: z.boolean().optional(),
     events: eventsSchema.optional(),
     scope: scopeSchema.optional(),
+    template: channelTemplate,
     config: z
       .record(z.string(), z.unknown())
       .optional()

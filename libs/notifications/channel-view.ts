@@ -16,6 +16,10 @@ export function toChannelView(channel: ChannelDocument): z.input<typeof channelV
       listedOnly: channel.scope.listedOnly,
     },
     config: { ...channel.config, ...Object.fromEntries(writeOnly) },
+    template: channel.template ?? null,
+    templateProblem: channel.templateProblem
+      ? { ...channel.templateProblem, at: channel.templateProblem.at.toISOString() }
+      : null,
     createdAt: channel.createdAt.toISOString(),
     updatedAt: channel.updatedAt.toISOString(),
   };

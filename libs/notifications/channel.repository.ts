@@ -3,6 +3,7 @@ import type { OpenedChannel } from '../connectors/index.js';
 import { type CollectionIndexes, isDuplicateKey, KEY_LOOKUPS, TenantResources } from '../db/index.js';
 import { EVENT_KINDS } from '../events/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
+import type { TemplateProblem } from '../templates/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
 
 export interface ChannelDocument {
@@ -20,8 +21,17 @@ export interface ChannelDocument {
   secrets: Record<string, SealedSecret>;
   /** Until when a rotated-out webhook secret still signs (beside the new one). */
   previousSecretUntil?: Date | null;
+  /** The message template (Liquid); null or absent (channels made before templates): the default message. */
+  template?: string | null;
+  /** Why the template was not used for the last delivery that rendered it; null once one renders. */
+  templateProblem?: ChannelTemplateProblem | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface ChannelTemplateProblem extends TemplateProblem {
+  at: Date;
+  eventType: EventKind;
 }
 
 export const NOTIFICATION_CHANNELS = 'notification_channels';
@@ -157,6 +167,34 @@ export class ChannelRepository {
       organizationId,
       { id, enabled: true },
       { $set: { enabled: false, updatedAt: at } },
+    );
+  }
+
+  /**
+   * Records why the template did not render, if it is still the channel's template (a change made
+   * meanwhile starts afresh); only this field, as `disable` does.
+   */
+  async recordTemplateProblem(
+    channel: Pick<ChannelDocument, 'organizationId' | 'id' | 'template'>,
+    problem: ChannelTemplateProblem,
+  ): Promise<void> {
+    await this.channels.updateFieldsIf(
+      channel.organizationId,
+      channel.id,
+      { template: channel.template ?? null },
+      { $set: { templateProblem: problem } },
+    );
+  }
+
+  /** Forgets the template's last problem once it renders again. */
+  async clearTemplateProblem(
+    channel: Pick<ChannelDocument, 'organizationId' | 'id' | 'template'>,
+  ): Promise<void> {
+    await this.channels.updateFieldsIf(
+      channel.organizationId,
+      channel.id,
+      { template: channel.template ?? null },
+      { $set: { templateProblem: null } },
     );
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelType, connectorOf } from '../connectors/index.js';
 import { decimalId } from '../contract/index.js';
-import { eventKind, sharedFields } from './channel-fields.schema.js';
+import { eventKind, sharedFields, templateText } from './channel-fields.schema.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
@@ -47,6 +47,21 @@ export type CreateChannelInput = z.output<typeof createChannelBody>;
 
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
 
+const templateProblemFields = {
+  message: z.string().describe('What is wrong, with the line and column Liquid points at'),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+};
+
+/** Why the channel's template was not used for its last message (the default message went instead). */
+const lastTemplateProblem = z
+  .object({
+    ...templateProblemFields,
+    at: z.iso.datetime(),
+    eventType: eventKind.describe('The event the template was rendered for'),
+  })
+  .meta({ id: 'ChannelTemplateProblem' });
+
 export const channelView = z
   .object({
     id: z.number().int(),
@@ -61,6 +76,18 @@ export const channelView = z
     config: z
       .record(z.string(), configValue)
       .describe('The type’s config; each write-only field shows as <field>Set: true|false instead'),
+    // Optional: exports made before templates (read back by imports) have neither; the API always answers both.
+    template: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The message template (docs/templates.md); null: the default message'),
+    templateProblem: lastTemplateProblem
+      .nullable()
+      .optional()
+      .describe(
+        'The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -81,6 +108,33 @@ export const rotatedSecretView = z
     previousSecretValidUntil: z.iso.datetime().describe('Until then the old secret signs too'),
   })
   .meta({ id: 'RotatedSecret' });
+
+export const templatePreviewBody = z
+  .strictObject({
+    type: channelType.describe('The channel’s type'),
+    template: templateText.describe('The Liquid template to render (docs/templates.md)'),
+    eventType: eventKind.optional().describe('The kind of sample event to render (default website.down)'),
+    grouped: z
+      .boolean()
+      .optional()
+      .describe('The sample carries a grouped message’s list of websites (group)'),
+  })
+  .meta({ id: 'TemplatePreviewRequest' });
+
+export const templatePreviewView = z
+  .object({
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        'The message the template renders for the sample event; null when it cannot (the default is sent)',
+      ),
+    problem: z.object(templateProblemFields).optional().meta({ id: 'TemplateProblem' }),
+    unknownVariables: z
+      .array(z.string())
+      .describe('Variables the template reads that no event has (they render empty): misspelt, most often'),
+  })
+  .meta({ id: 'TemplatePreview' });
 
 export const listChannelsQuery = z.strictObject({
   customerId: decimalId().optional().describe('Only channels scoped to this customer'),

@@ -6,6 +6,7 @@ import { conflict, invalidInput, notFound } from '../errors/index.js';
 import type { RedisMutex } from '../locks/index.js';
 import type { SealedSecret, SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
+import { templateProblem } from '../templates/index.js';
 import {
   type ChannelDocument,
   type ChannelRepository,
@@ -60,6 +61,17 @@ export const ROTATION_GRACE_MS = 24 * 3_600_000;
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 type Input = Record<string, unknown>;
+
+/** A template as stored: null for none (empty is none); one Liquid cannot parse is a 400 naming `template`. */
+function checkedTemplate(template: string | null | undefined): string | null {
+  if (!template) return null;
+  const problem = templateProblem(template);
+  if (problem)
+    throw invalidInput(`Invalid template: ${problem.message}`, [
+      { path: 'template', message: problem.message },
+    ]);
+  return template;
+}
 
 const signingTypes = () => CHANNEL_TYPES.filter((type) => connectorOf(type).signs);
 
@@ -148,6 +160,8 @@ export class ChannelService {
         scope: { customerId: input.scope?.customerId ?? null, listedOnly: input.scope?.listedOnly ?? false },
         config,
         secrets,
+        template: checkedTemplate(input.template),
+        templateProblem: null,
         createdAt: now,
         updatedAt: now,
       };
@@ -158,6 +172,7 @@ export class ChannelService {
 
   async update(organizationId: number, id: number, patch: ChannelPatch): Promise<ChannelDocument> {
     await this.get(organizationId, id);
+    const template = patch.template === undefined ? undefined : checkedTemplate(patch.template);
     return this.withCustomer(organizationId, patch.scope?.customerId, () =>
       this.deps.mutex.withLock(channelsLock(organizationId), async () => {
         const current = await this.get(organizationId, id);
@@ -185,6 +200,10 @@ export class ChannelService {
           scope,
           config,
           secrets,
+          // Another template starts with no problem of its own.
+          ...(template !== undefined && template !== (current.template ?? null)
+            ? { template, templateProblem: null }
+            : {}),
           updatedAt: new Date(),
         };
         await this.deps.channels.replace(updated);

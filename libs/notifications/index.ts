@@ -1,6 +1,7 @@
 export {
   type ChannelDocument,
   ChannelRepository,
+  type ChannelTemplateProblem,
   channelIndexes,
   channelSecretContext,
   openChannel,
@@ -17,6 +18,8 @@ export {
   listChannelsQuery,
   rotatedSecretView,
   secretFieldsOf,
+  templatePreviewBody,
+  templatePreviewView,
 } from './channel.schema.js';
 export {
   type ChannelCustomersPort,
@@ -24,4 +27,5 @@ export {
   type ChannelWebsitesPort,
 } from './channel.service.js';
 export { type ChannelPatch, patchChannelBody } from './channel-fields.schema.js';
+export { channelMessage } from './channel-message.js';
 export { toChannelView } from './channel-view.js';

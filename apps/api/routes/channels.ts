@@ -1,3 +1,4 @@
+import { appLink } from '../../../libs/config/index.js';
 import { idParams } from '../../../libs/contract/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
 import type { ChannelService } from '../../../libs/notifications/index.js';
@@ -8,13 +9,45 @@ import {
   listChannelsQuery,
   patchChannelBody,
   rotatedSecretView,
+  templatePreviewBody,
+  templatePreviewView,
   toChannelView,
 } from '../../../libs/notifications/index.js';
+import { previewTemplate } from '../../../libs/templates/index.js';
+import type { WebsiteRepository } from '../../../libs/websites/index.js';
 
 const TAGS = ['Notification channels'];
 
-/** `/api/notification-channels`: where an organization's alerts go (reading needs read, changing write). */
-export function channelRoutes(service: ChannelService): Route[] {
+/** What a template preview's sample event is made of: the organization's first website, and the app's links. */
+export interface PreviewSources {
+  websites: Pick<WebsiteRepository, 'idsAfter' | 'findByIds'>;
+  /** PUBLIC_URL (the app's links, as alerts carry them). */
+  config: Parameters<typeof appLink>[0];
+}
+
+/** The organization's first website, as an event carries it; null when it has none. */
+async function firstWebsite(sources: PreviewSources | undefined, organizationId: number) {
+  if (!sources) return null;
+  const ids = await sources.websites.idsAfter(organizationId, 0, 1);
+  const [website] = await sources.websites.findByIds(organizationId, ids);
+  return website
+    ? {
+        id: website.id,
+        publicId: website.publicId,
+        name: website.name,
+        url: website.url,
+        customerId: website.customerId,
+      }
+    : null;
+}
+
+/**
+ * `/api/notification-channels`: where an organization's alerts go (reading needs read, changing
+ * write). `preview`: what template previews are made of (without it, a sample website and links).
+ */
+export function channelRoutes(service: ChannelService, preview?: PreviewSources): Route[] {
+  const incidentLink = (id: string) =>
+    appLink(preview?.config ?? { PUBLIC_URL: undefined, PORT: 8080 }, `/incidents/${id}`).href;
   return [
     defineRoute({
       method: 'get',
@@ -43,6 +76,27 @@ export function channelRoutes(service: ChannelService): Route[] {
         const { channel, secret } = await service.create(auth.organizationId, body);
         ctx.set('Location', `/api/notification-channels/${channel.id}`);
         return { ...toChannelView(channel), ...(secret ? { secret } : {}) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/notification-channels/template-preview',
+      operationId: 'previewNotificationChannelTemplate',
+      summary: 'Render a message template for a sample event',
+      description:
+        'The template rendered as the notifier would, for a realistic sample event of `eventType` (default website.down) about one of the organization’s websites (a sample one when it has none). A template that does not parse or render answers 200 with `problem` (line and column) and no text: a channel with it sends the default message. `unknownVariables` lists what it reads that no event has. See docs/templates.md.',
+      tags: TAGS,
+      access: 'write',
+      body: templatePreviewBody,
+      success: { status: 200, description: 'The rendered text, or why not', schema: templatePreviewView },
+      handle: async ({ auth, body }) => {
+        const { problem, ...rendered } = previewTemplate(body.template, body.eventType ?? 'website.down', {
+          organizationId: auth.organizationId,
+          website: await firstWebsite(preview, auth.organizationId),
+          incidentLink,
+          grouped: body.grouped,
+        });
+        return { ...rendered, ...(problem ? { problem } : {}) };
       },
     }),
     defineRoute({

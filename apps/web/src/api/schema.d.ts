@@ -1248,6 +1248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notification-channels/template-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a message template for a sample event
+         * @description The template rendered as the notifier would, for a realistic sample event of `eventType` (default website.down) about one of the organization’s websites (a sample one when it has none). A template that does not parse or render answers 200 with `problem` (line and column) and no text: a channel with it sends the default message. `unknownVariables` lists what it reads that no event has. See docs/templates.md.
+         */
+        post: operations["previewNotificationChannelTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notification-channels/{id}": {
         parameters: {
             query?: never;
@@ -3214,6 +3234,7 @@ export interface components {
             reportIntro?: string;
             /** @description When its report is e-mailed; absent: never set */
             reportSchedule?: components["schemas"]["ReportSchedule"];
+            escalationPolicyId: number | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3288,6 +3309,7 @@ export interface components {
             regions: string[];
             paused: boolean;
             notificationChannelIds: number[];
+            escalationPolicyId: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3345,6 +3367,7 @@ export interface components {
             regions: string[];
             paused: boolean;
             notificationChannelIds: number[];
+            escalationPolicyId: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4051,7 +4074,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            kind: "failure" | "confirmed" | "alert" | "acknowledged" | "note" | "maintenance.started" | "maintenance.ended" | "recovery" | "resolved";
+            kind: "failure" | "confirmed" | "alert" | "escalation" | "held" | "acknowledged" | "note" | "maintenance.started" | "maintenance.ended" | "recovery" | "resolved";
             by: components["schemas"]["IncidentActor"];
             region: string | null;
             text: string | null;
@@ -4064,6 +4087,12 @@ export interface components {
                 eventType: string;
                 /** @enum {string} */
                 status: "succeeded" | "failed";
+            };
+            escalation?: {
+                policyId: number;
+                policyName: string;
+                round: number;
+                step: number;
             };
         };
         Export: {
@@ -4107,6 +4136,7 @@ export interface components {
                 regions: string[];
                 paused: boolean;
                 notificationChannelIds: number[];
+                escalationPolicyId: number | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -4879,6 +4909,10 @@ export interface components {
             config: {
                 [key: string]: string | number | boolean | string[] | null;
             };
+            /** @description The message template (docs/templates.md); null: the default message */
+            template?: string | null;
+            /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
+            templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4891,6 +4925,16 @@ export interface components {
         ChannelScope: {
             customerId?: number;
             listedOnly: boolean;
+        };
+        ChannelTemplateProblem: {
+            /** @description What is wrong, with the line and column Liquid points at */
+            message: string;
+            line: number | null;
+            column: number | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The event the template was rendered for */
+            eventType: components["schemas"]["EventKind"];
         };
         StatusPage: {
             id: number;
@@ -5252,6 +5296,8 @@ export interface components {
                     sha256: string;
                 } | null;
             };
+            /** @description The default escalation policy */
+            escalationPolicyId: number | null;
         };
         Logo: {
             /** @enum {string} */
@@ -5416,12 +5462,29 @@ export interface components {
             config: {
                 [key: string]: string | number | boolean | string[] | null;
             };
+            /** @description The message template (docs/templates.md); null: the default message */
+            template?: string | null;
+            /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
+            templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
             /** @description Webhook channels only: the signing secret (whsec_…), shown this once */
             secret?: string;
+        };
+        TemplatePreview: {
+            /** @description The message the template renders for the sample event; null when it cannot (the default is sent) */
+            text: string | null;
+            problem?: components["schemas"]["TemplateProblem"];
+            /** @description Variables the template reads that no event has (they render empty): misspelt, most often */
+            unknownVariables: string[];
+        };
+        TemplateProblem: {
+            /** @description What is wrong, with the line and column Liquid points at */
+            message: string;
+            line: number | null;
+            column: number | null;
         };
         RotatedSecret: {
             /** @description The new signing secret (whsec_…), shown this once */
@@ -6925,6 +6988,8 @@ export interface components {
             reportIntro?: string;
             reportSchedule?: components["schemas"]["ReportScheduleInput"];
             packageId: number;
+            /** @description The escalation policy its websites’ alerts follow unless a website has its own (null: the organization’s default) */
+            escalationPolicyId?: number | null;
         };
         ReportScheduleInput: {
             /**
@@ -6967,6 +7032,8 @@ export interface components {
             reportIntro?: string | null;
             reportSchedule?: components["schemas"]["ReportScheduleInput"];
             packageId?: number;
+            /** @description The escalation policy its websites’ alerts follow unless a website has its own (null: the organization’s default) */
+            escalationPolicyId?: number | null;
             status?: components["schemas"]["CustomerStatus"];
             /** @description With status marked_for_cancellation; defaults to the end of the current UTC month */
             cancellationDate?: string | null;
@@ -7005,6 +7072,8 @@ export interface components {
             paused?: boolean;
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
+            /** @description The escalation policy its alerts follow (null: its customer’s, else the organization’s default) */
+            escalationPolicyId?: number | null;
         };
         WebsiteBatchItem: {
             customerId: number;
@@ -7040,6 +7109,8 @@ export interface components {
             paused?: boolean;
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
+            /** @description The escalation policy its alerts follow (null: its customer’s, else the organization’s default) */
+            escalationPolicyId?: number | null;
             checkConfig?: components["schemas"]["CheckConfigUpdate"];
         };
         CheckConfigUpdate: {
@@ -7111,6 +7182,8 @@ export interface components {
             paused?: boolean;
             /** @description Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s) */
             notificationChannelIds?: number[];
+            /** @description The escalation policy its alerts follow (null: its customer’s, else the organization’s default) */
+            escalationPolicyId?: number | null;
         };
         ReportMailingRequest: {
             /** @description A day in the organization’s timezone (inclusive) */
@@ -7130,6 +7203,8 @@ export interface components {
                 /** @description The last line of every report */
                 footerText?: string | null;
             };
+            /** @description The default escalation policy: for websites whose own and whose customer’s name none */
+            escalationPolicyId?: number | null;
         };
         LogoUpload: {
             /** @enum {string} */
@@ -7211,6 +7286,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["WebhookChannelConfig"];
         };
         /** @description Which websites’ events the channel receives besides those that list it: {} all of the organization, {customerId} one customer’s, {listedOnly: true} none */
@@ -7235,6 +7312,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["SlackChannelConfig"];
         };
         SlackChannelConfig: {
@@ -7242,11 +7321,10 @@ export interface components {
             /** @description Write-only; with `channel`, messages go through chat.postMessage and incidents thread */
             botToken?: string | null;
             channel?: string | null;
-            /**
-             * Format: uri
-             * @description The Slack Web API
-             */
-            apiUrl?: string;
+            /** @description The API’s base URL; null: https://slack.com/api (the Web API, with a botToken). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+            /** @description Former name of apiBaseUrl, still read when apiBaseUrl is not set */
+            apiUrl?: string | null;
         };
         TeamsChannelCreate: {
             /** @constant */
@@ -7256,6 +7334,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["TeamsChannelConfig"];
         };
         TeamsChannelConfig: {
@@ -7273,6 +7353,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["DiscordChannelConfig"];
         };
         DiscordChannelConfig: {
@@ -7290,16 +7372,17 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["PagerdutyChannelConfig"];
         };
         PagerdutyChannelConfig: {
             /** @description Write-only */
             routingKey: string;
-            /**
-             * Format: uri
-             * @description Events API v2 endpoint
-             */
-            eventsUrl?: string;
+            /** @description The API’s base URL; null: https://events.pagerduty.com (events go to /v2/enqueue, findings to /v2/change/enqueue). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+            /** @description Former field: the whole Events API v2 URL, still read when apiBaseUrl is not set */
+            eventsUrl?: string | null;
         };
         OpsgenieChannelCreate: {
             /** @constant */
@@ -7309,16 +7392,17 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["OpsgenieChannelConfig"];
         };
         OpsgenieChannelConfig: {
             /** @description Write-only */
             apiKey: string;
-            /**
-             * Format: uri
-             * @description https://api.opsgenie.com, or https://api.eu.opsgenie.com
-             */
-            apiUrl?: string;
+            /** @description The API’s base URL; null: https://api.opsgenie.com (EU accounts: https://api.eu.opsgenie.com). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+            /** @description Former name of apiBaseUrl, still read when apiBaseUrl is not set */
+            apiUrl?: string | null;
         };
         JiraChannelCreate: {
             /** @constant */
@@ -7328,6 +7412,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["JiraChannelConfig"];
         };
         JiraChannelConfig: {
@@ -7356,6 +7442,8 @@ export interface components {
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             config: components["schemas"]["EmailChannelConfig"];
         };
         EmailChannelConfig: {
@@ -7371,12 +7459,24 @@ export interface components {
             from: string;
             to: string[];
         };
+        TemplatePreviewRequest: {
+            /** @description The channel’s type */
+            type: components["schemas"]["ChannelType"];
+            /** @description The Liquid template to render (docs/templates.md) */
+            template: string;
+            /** @description The kind of sample event to render (default website.down) */
+            eventType?: components["schemas"]["EventKind"];
+            /** @description The sample carries a grouped message’s list of websites (group) */
+            grouped?: boolean;
+        };
         ChannelUpdate: {
             name?: string;
             enabled?: boolean;
             /** @description The event kinds this channel receives (default: all) */
             events?: components["schemas"]["EventKind"][];
             scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
             /** @description Fields of the channel type’s config to change (as in the create body); write-only fields omitted are kept */
             config?: {
                 [key: string]: unknown;
@@ -18273,6 +18373,133 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewNotificationChannelTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplatePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The rendered text, or why not */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePreview"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
