@@ -38,6 +38,7 @@ import { pingRoutes } from './routes/ping.js';
 import { publicStatusRoutes } from './routes/public-status.js';
 import { publicStatusPostRoutes } from './routes/public-status-posts.js';
 import { reportRoutes } from './routes/reports.js';
+import { scheduleFeedRoutes, scheduleRoutes } from './routes/schedules.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { siteHealthRoutes } from './routes/site-health.js';
 import { statusPagePostRoutes } from './routes/status-page-posts.js';
@@ -229,6 +230,19 @@ export function composeRoutes(deps: {
         await services.channels.get(organizationId, channelId);
       },
     }),
+    ...scheduleRoutes({ onCall: services.onCall, feeds: services.onCallFeeds }),
+    // Calendar apps read people's feeds without a session: a budget per client address.
+    ...limitedPerAddress(
+      {
+        name: 'calendar-feeds',
+        limiter: createRedisRateLimiter({
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          limit: config.PUBLIC_PAGES_PER_MINUTE,
+        }),
+      },
+      scheduleFeedRoutes({ onCall: services.onCall, feeds: services.onCallFeeds }),
+    ),
     ...monitorRoutes({ service: monitorService, repository: monitorRepository }),
     ...siteHealthRoutes({
       service: monitorService,

@@ -22,6 +22,7 @@ import {
   RunArtifacts,
 } from '../../libs/monitors/index.js';
 import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
+import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
 import { PackageCache } from '../../libs/packages/index.js';
 import { SessionStore, UserRepository } from '../../libs/people/index.js';
@@ -316,6 +317,13 @@ export function composeApi(deps: ApiDeps) {
     organizations,
     tokens: new ApiTokenRepository(db),
     users: new UserRepository(db),
+    /** On-call schedules and their overrides, and people's calendar feed tokens. */
+    onCall: new OnCallService({
+      schedules: new ScheduleRepository(db),
+      people: new UserRepository(db),
+      mutex,
+    }),
+    onCallFeeds: new FeedTokens(db, secrets),
     /** Signed-in people's sessions (Redis). */
     sessions: new SessionStore(redis, prefix, {
       idleMs: config.SESSION_IDLE_SECONDS * 1000,
