@@ -8,57 +8,8 @@ import { CustomerOptions } from '../customers/customer-options.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { type ChannelSchema, type ConfigField, fieldLabel, typeName } from './channel-schema.js';
-
-/**
- * Event kinds in words, every kind the API knows (the type makes a new one name itself here); a
- * kind an API newer than this app sends shows as its code.
- */
-const EVENT_LABELS: Record<EventKind, string> = {
-  'website.down': 'Website down',
-  'website.up': 'Website up again',
-  'website.degraded': 'Website degraded (slow or a warning)',
-  'website.unmonitored': 'Website no longer checked (no region serves it)',
-  'website.monitored': 'Website checked again',
-  'ssl.expiring': 'TLS certificate expiring',
-  'ssl.invalid': 'TLS certificate invalid',
-  'domain.expiring': 'Domain expiring',
-  'maintenance.started': 'Maintenance started',
-  'maintenance.ended': 'Maintenance ended',
-  'incident.acknowledged': 'Incident acknowledged',
-  'heartbeat.down': 'Heartbeat missed (a job did not ping)',
-  'heartbeat.up': 'Heartbeat back (the job pinged)',
-  'dns.down': 'DNS answer wrong or missing',
-  'dns.up': 'DNS answer as expected again',
-  'dns.changed': 'DNS answer changed',
-  'port.down': 'Port not answering as expected',
-  'port.up': 'Port answering again',
-  'icmp.down': 'Ping not answered',
-  'icmp.up': 'Ping answered again',
-  'udp.down': 'UDP service not answering as expected',
-  'udp.up': 'UDP service answering again',
-  'grpc.down': 'gRPC service not serving',
-  'grpc.up': 'gRPC service serving again',
-  'websocket.down': 'WebSocket not answering as expected',
-  'websocket.up': 'WebSocket answering again',
-  'smtp.down': 'Mail server (SMTP) not answering as expected',
-  'smtp.up': 'Mail server (SMTP) answering again',
-  'imap.down': 'Mailbox server (IMAP) not answering as expected',
-  'imap.up': 'Mailbox server (IMAP) answering again',
-  'pop3.down': 'Mailbox server (POP3) not answering as expected',
-  'pop3.up': 'Mailbox server (POP3) answering again',
-  'api-flow.down': 'API flow failing at a step',
-  'api-flow.up': 'API flow passing again',
-  'browser.down': 'Browser journey failing at a step',
-  'browser.up': 'Browser journey passing again',
-  'crawl.down': 'Site crawl cannot reach the site',
-  'crawl.up': 'Site crawl reaching the site again',
-  'lighthouse.down': 'Lighthouse cannot test the page',
-  'lighthouse.up': 'Lighthouse testing the page again',
-  'site.links_broken': 'New broken links found',
-  'site.mixed_content': 'New mixed content found',
-  'site.lighthouse_degraded': 'Lighthouse scores under their thresholds',
-  test: 'Test sends',
-};
+import { EVENT_LABELS } from './event-labels.js';
+import { TemplateEditor } from './template-editor.js';
 
 const SCOPES = [
   ['all', 'Every website of the organization'],
@@ -74,6 +25,7 @@ type Values = {
   events: string[];
   scope: (typeof SCOPES)[number][0];
   scopeCustomer: string;
+  template: string;
 } & Record<`config.${string}`, string | boolean>;
 
 function initialValue(field: ConfigField, channel: Channel | null): string | boolean {
@@ -142,6 +94,7 @@ export function ChannelForm({
             ? 'customer'
             : 'all',
         scopeCustomer: String(channel?.scope.customerId ?? ''),
+        template: channel?.template ?? '',
         ...configValues(schema.fields[type] ?? [], channel),
       };
     },
@@ -162,6 +115,8 @@ export function ChannelForm({
                 ? { customerId: Number(values.scopeCustomer) }
                 : {},
           config: configBody(schema.fields[values.type] ?? [], values, channel),
+          // Empty is none: the default message.
+          template: values.template.trim() === '' ? null : values.template,
         }) as Schemas['ChannelCreate'],
     },
   );
@@ -283,6 +238,13 @@ export function ChannelForm({
         )}
         {errors['scope.listedOnly'] && <p class="error-text">⚠ {errors['scope.listedOnly']}</p>}
       </fieldset>
+      <TemplateEditor
+        type={values.type}
+        value={values.template}
+        error={errors.template}
+        events={schema.events}
+        onChange={(template) => form.set('template', template)}
+      />
       <Check
         label="Enabled (sends alerts)"
         checked={values.enabled}

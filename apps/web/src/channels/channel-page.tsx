@@ -9,6 +9,7 @@ import { FormError, Loading, Notice } from '../ui/form.js';
 import { ChannelForm } from './channel-form.js';
 import { typeName } from './channel-schema.js';
 import { DELIVERY_STATUS, DeliveryLog } from './delivery-log.js';
+import { EVENT_LABELS } from './event-labels.js';
 
 /** A channel (`/channels/new`: a new one): its test send, settings, delivery log and deletion. */
 export function ChannelPage() {
@@ -57,6 +58,7 @@ export function ChannelPage() {
           to check each delivery’s signature.
         </Notice>
       )}
+      {c && <TemplateTrouble channel={c} />}
       {c && <TestSend channel={c} editor={editor} />}
       {editor ? (
         <>
@@ -122,7 +124,8 @@ function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
         params: { path: { id: channel.id, deliveryId: data.id } },
       });
       if (delivery && delivery.status !== 'pending') {
-        await invalidate(channelKeys.deliveries(channel.id));
+        // The channel too: a template that failed for the test shows its problem.
+        await invalidate(channelKeys.one(channel.id));
         const last = delivery.attempts.at(-1);
         setState(
           `Test ${DELIVERY_STATUS[delivery.status].toLowerCase()}${last?.httpStatus ? ` (HTTP ${last.httpStatus})` : ''}${delivery.outcome ? `: ${delivery.outcome}` : ''}`,
@@ -142,6 +145,25 @@ function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
         {state}
       </p>
       <FormError message={error} />
+    </div>
+  );
+}
+
+/** The last time the channel's template failed for a delivery: the default message went instead. */
+function TemplateTrouble({ channel }: { channel: Channel }) {
+  const problem = channel.templateProblem;
+  if (!problem) return null;
+  return (
+    <div class="banner warn" role="status" aria-label="Template problem">
+      <p>
+        <strong>The message template failed</strong> on {new Date(problem.at).toLocaleString()} (
+        {EVENT_LABELS[problem.eventType as keyof typeof EVENT_LABELS] ?? problem.eventType}): the default
+        message was sent instead.
+      </p>
+      <p>
+        <code>{problem.message}</code>
+      </p>
+      <p class="hint">This goes once the template renders for a message, or when it is changed.</p>
     </div>
   );
 }

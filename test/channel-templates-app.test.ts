@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../apps/notifier/notifier.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { RunningService } from '../libs/runtime/index.js';
+import { launchBrowser, lookedAt, SCREENSHOTS, signInThroughForm } from './support/browser.js';
+import { TestApi } from './support/harness.js';
+import { createOrganizationId, createUser } from './support/people.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+
+/**
+ * A channel's template in the app: written with the variables' help, previewed by the API as it
+ * is typed, its syntax error shown at its line and column and refused when saved, and a failure
+ * at send time shown on the channel's page.
+ */
+describe('the app in a real browser: a channel’s message template', { timeout: 120_000 }, () => {
+  let api: TestApi;
+  let browser: Browser;
+  let page: Page;
+  let notifier: RunningService;
+  let receiver: Receiver;
+  const pageErrors: string[] = [];
+  const writes: string[] = [];
+
+  beforeAll(async () => {
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_RETRY_SCALE: '0.00005' });
+    const organizationId = await createOrganizationId(api);
+    const editor = await createUser(api, organizationId, 'editor');
+    notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
+    receiver = await startReceiver();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (request.method() !== 'GET' && pathname.startsWith('/api/notification-channels'))
+        writes.push(`${request.method()} ${pathname}`);
+    });
+    await signInThroughForm(page, api.api.url, editor.email, { next: '/channels/new' });
+    await page.getByRole('heading', { level: 1, name: 'Add a channel' }).waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await notifier?.stop();
+    await receiver?.close();
+    await api?.stop();
+  });
+
+  const template = () => page.getByLabel('Template', { exact: true });
+  const preview = () => page.getByRole('status', { name: 'Template preview' });
+  /** The error shown at the template: its aria-invalid and the text its aria-describedby names. */
+  const errorAtTemplate = async () => {
+    if ((await template().getAttribute('aria-invalid')) !== 'true') return null;
+    const ids = (await template().getAttribute('aria-describedby')) ?? '';
+    const id = ids.split(' ').find((one) => one.endsWith('-error'));
+    return id ? page.locator(`[id="${id}"]`).textContent() : null;
+  };
+
+  it('a syntax error shows at its line and column as it is typed, and saving is refused at the template', async () => {
+    await page.getByLabel('Type').selectOption('slack');
+    await page.getByLabel('Channel name').fill('Team chat');
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/slack/team`);
+    await template().fill('Alert for {{ website.name }}\n{% if status == "down" %}DOWN');
+    await expect
+      .poll(() => preview().textContent())
+      .toContain('line 2, column 1: tag {% if status == "down" %} not closed');
+    expect(await lookedAt(page, 'channel-template-error')).toEqual([]);
+
+    writes.length = 0;
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await expect
+      .poll(errorAtTemplate)
+      .toContain('line 2, column 1: tag {% if status == "down" %} not closed');
+    expect(await page.getByRole('alert').textContent()).toContain('Invalid template');
+    expect(writes).toEqual(['POST /api/notification-channels']);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Add a channel');
+  });
+
+  it('a valid template previews for the sample event chosen, variables inserted with a click, unknown ones warned of', async () => {
+    await template().fill('');
+    await page.getByText('Variables: click one to insert it').click();
+    await page.getByRole('button', { name: 'Insert summary.title' }).click();
+    await template().press('End');
+    await template().pressSequentially(' — ');
+    await page.getByRole('button', { name: 'Insert summary.reason' }).click();
+    expect(await template().inputValue()).toBe('{{ summary.title }} — {{ summary.reason }}');
+    await expect
+      .poll(() => preview().locator('pre').textContent())
+      .toBe('Acme shop is down — HTTP 503, expected 200–399');
+
+    await page.getByLabel('Preview with a sample event').selectOption('ssl.expiring');
+    await expect
+      .poll(() => preview().locator('pre').textContent())
+      .toBe('Acme shop has an SSL certificate expiring soon — ');
+
+    await template().press('End');
+    await template().pressSequentially(' {{ ssl.dayzLeft }}');
+    await expect
+      .poll(() => preview().textContent())
+      .toContain('Not a variable of any event (they render empty): ssl.dayzLeft');
+    // The group's button inserts a loop over its websites.
+    await page.getByRole('button', { name: 'Insert group', exact: true }).click();
+    expect(await template().inputValue()).toContain(
+      '{% for item in group %}\n- {{ item.name }} {{ item.url }} {{ item.status }} {{ item.reason }}{% endfor %}',
+    );
+    // Rendered over a sample group of three websites when asked.
+    await page.getByLabel('As a grouped message').check();
+    await expect
+      .poll(() => preview().locator('pre').textContent())
+      .toContain('\n- Acme blog https://blog.example.com/  TIMEOUT: no answer within 30 s\n- Acme API');
+    await page
+      .getByRole('group', { name: 'Message template (optional)' })
+      .screenshot({ path: join(SCREENSHOTS, 'app-channel-template-editor.png') });
+    expect(await lookedAt(page, 'channel-template-preview')).toEqual([]);
+  });
+
+  it('a template that fails when sent: the test goes out with the default message and the page says why', async () => {
+    // Parses (so it is saved), but renders past its limits for a test event.
+    await template().fill(
+      '{% if event.type == "test" %}{% for i in (1..10000000) %}{{ i }}{% endfor %}{% endif %}{{ summary.title }}',
+    );
+    await expect
+      .poll(() => preview().locator('pre').textContent())
+      .toBe('Acme shop has an SSL certificate expiring soon');
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
+
+    await page.getByRole('button', { name: 'Send a test' }).click();
+    const trouble = page.getByRole('status', { name: 'Template problem' });
+    await trouble.waitFor({ timeout: 30_000 });
+    expect(await trouble.textContent()).toMatch(
+      /The message template failed on .* \(Test sends\): the default message was sent instead\..*limit exceeded/,
+    );
+    expect((receiver.to('/slack/team')[0]?.json as { text: string }).text).toBe(
+      'Test notification from webmon: this channel works',
+    );
+    // The saved template is in the form again.
+    expect(await template().inputValue()).toContain('{{ summary.title }}');
+    expect(await lookedAt(page, 'channel-template-problem')).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
