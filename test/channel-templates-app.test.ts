@@ -132,9 +132,9 @@ describe('the app in a real browser: a channel’s message template', { timeout:
     expect(await trouble.textContent()).toMatch(
       /The message template failed on .* \(Test sends\): the default message was sent instead\..*limit exceeded/,
     );
-    expect((receiver.to('/slack/team')[0]?.json as { text: string }).text).toBe(
-      'Test notification from webmon: this channel works',
-    );
+    expect(receiver.to('/slack/team')[0]?.json).toMatchObject({
+      text: 'Test notification from webmon: this channel works',
+    });
     // The saved template is in the form again.
     expect(await template().inputValue()).toContain('{{ summary.title }}');
     expect(await lookedAt(page, 'channel-template-problem')).toEqual([]);
