@@ -14,6 +14,7 @@ import type { PingIntake } from '../../libs/monitors/index.js';
 import { UserAdministration } from '../../libs/people/index.js';
 import { createRedisRateLimiter, type Redis } from '../../libs/redis/index.js';
 import type { ApiServices } from './compose.js';
+import { onCallRoutesOf } from './compose-oncall.js';
 import type { composePeople } from './compose-people.js';
 import { subscriptionRoutesOf } from './compose-subscriptions.js';
 import { accountLinkRoutes } from './routes/account-links.js';
@@ -25,6 +26,7 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { exportRoutes } from './routes/exports.js';
 import { importRoutes } from './routes/imports.js';
+import { type IncidentActionDeps, incidentAcknowledger } from './routes/incident-actions.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { journeyRoutes } from './routes/journeys.js';
@@ -83,6 +85,21 @@ export function composeRoutes(deps: {
       website.organizationId,
       website.customerId,
     );
+  const incidentDeps: IncidentActionDeps = {
+    states: services.states,
+    timelines: services.timelines,
+    transitions: services.transitions,
+    website: (organizationId, ref) => services.websites.get(organizationId, ref),
+    actorOf: async (auth) => {
+      if (auth.userId !== undefined) {
+        const user = await services.users.findById(auth.organizationId, auth.userId);
+        return { type: 'user', id: auth.userId, name: user?.name || `user ${auth.userId}` };
+      }
+      const tokenId = auth.tokenId ?? 0;
+      const token = await services.tokens.findById(auth.organizationId, tokenId);
+      return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
+    },
+  };
   return [
     ...asCodeRoutes(),
     ...deps.system,
@@ -161,22 +178,7 @@ export function composeRoutes(deps: {
       website: (organizationId, ref) => services.websites.get(organizationId, ref),
       artifacts: services.runArtifacts,
     }),
-    ...incidentRoutes({
-      states: services.states,
-      results: services.results,
-      timelines: services.timelines,
-      transitions: services.transitions,
-      website: (organizationId, ref) => services.websites.get(organizationId, ref),
-      actorOf: async (auth) => {
-        if (auth.userId !== undefined) {
-          const user = await services.users.findById(auth.organizationId, auth.userId);
-          return { type: 'user', id: auth.userId, name: user?.name || `user ${auth.userId}` };
-        }
-        const tokenId = auth.tokenId ?? 0;
-        const token = await services.tokens.findById(auth.organizationId, tokenId);
-        return { type: 'token', id: tokenId, name: token ? `token “${token.name}”` : `token ${tokenId}` };
-      },
-    }),
+    ...incidentRoutes({ ...incidentDeps, results: services.results }),
     ...exportRoutes(
       services.exportSources,
       new OrganizationShare({
@@ -205,7 +207,11 @@ export function composeRoutes(deps: {
         );
       },
     }),
-    ...organizationRoutes({ organizations, logos: services.logos }),
+    ...organizationRoutes({
+      organizations,
+      logos: services.logos,
+      escalationPolicyExists: services.policies.escalationPolicyExists,
+    }),
     ...importRoutes({
       jobs: services.imports,
       share: new OrganizationShare({
@@ -276,6 +282,14 @@ export function composeRoutes(deps: {
       ],
     ),
     // Subscribing has its own bounds (per client address and per address mailed).
+    ...onCallRoutesOf({
+      config,
+      services,
+      mail: deps.people.peopleMail,
+      logger: deps.logger,
+      schedules: services.onCall,
+      acknowledge: incidentAcknowledger(incidentDeps),
+    }),
     ...subscriptionRoutesOf({ config, redis, services, mail: deps.people.peopleMail, logger: deps.logger }),
     ...auditRoutes(auditEvents),
     ...dashboardRoutes({

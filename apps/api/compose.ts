@@ -3,11 +3,13 @@ import { DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/a
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
+import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
 import {
   CustomerLifecycleQueue,
   CustomerService,
   loadCustomerWithPackage,
 } from '../../libs/customers/index.js';
+import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
 import { JourneyBrowser } from '../../libs/journeys/index.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -123,6 +125,12 @@ export function composeApi(deps: ApiDeps) {
     (await records.customers.findById(organizationId, customerId)) !== null;
 
   const channelRepository = new ChannelRepository(db);
+  // What websites, customers and the organization may name as their escalation policy.
+  const escalationPolicies = new EscalationPolicyRepository(db);
+  const policies = {
+    escalationPolicyExists: async (organizationId: number, id: number) =>
+      (await escalationPolicies.findById(organizationId, id)) !== null,
+  };
   const channels = new ChannelService({
     channels: channelRepository,
     secrets,
@@ -143,6 +151,7 @@ export function composeApi(deps: ApiDeps) {
     mutex,
     scheduling: checkPath.scheduling,
     channels,
+    policies,
     guard,
     afterDelete: async (website) => {
       await maintenanceWindows.deleteByWebsite(website.organizationId, website.id);
@@ -220,6 +229,7 @@ export function composeApi(deps: ApiDeps) {
     websites,
     channels,
     statusPages,
+    policies,
   });
   const monitorRepository = new MonitorRepository(db);
   const monitorSummaries = new MonitorSummaries(redis, prefix);
@@ -307,6 +317,12 @@ export function composeApi(deps: ApiDeps) {
   return {
     ...checkPath,
     secrets,
+    channelRepository,
+    escalationPolicies,
+    policies,
+    /** People's contact methods, and the links in pages that acknowledge. */
+    contactMethods: new ContactMethodRepository(db),
+    ackLinks: new AckLinks(db),
     mutex,
     customerExists,
     customerRepository: records.customers,

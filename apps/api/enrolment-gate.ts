@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { type Access, AppError, type AppState } from '../../libs/http/index.js';
+import { CONTACT_METHOD_ROUTE_PATHS } from './routes/contact-methods.js';
 import { PASSWORD_CHANGE_PATH, personOf } from './routes/sessions.js';
 import { PERSONAL_TOKEN_ROUTE_PATHS } from './routes/tokens.js';
 import { TWO_FACTOR_ROUTE_PATHS } from './routes/two-factor.js';
@@ -8,6 +9,7 @@ import { TWO_FACTOR_ROUTE_PATHS } from './routes/two-factor.js';
 const PEOPLE_ONLY_PATHS = new Set([
   ...TWO_FACTOR_ROUTE_PATHS,
   ...PERSONAL_TOKEN_ROUTE_PATHS,
+  ...CONTACT_METHOD_ROUTE_PATHS,
   PASSWORD_CHANGE_PATH,
 ]);
 /** What a person who must still enrol may reach: the enrolment, who they are, and signing out. */

@@ -22,6 +22,7 @@ const website = createWebsiteBody
   .omit({
     customerId: true,
     notificationChannelIds: true,
+    escalationPolicyId: true,
     secretHeaders: true,
     mtlsClientKey: true,
     requestBody: true,
@@ -71,7 +72,7 @@ const website = createWebsiteBody
       });
   });
 
-const customer = createCustomerBody.omit({ packageId: true }).extend({
+const customer = createCustomerBody.omit({ packageId: true, escalationPolicyId: true }).extend({
   package: z.string().min(1).describe('The package, by its key'),
   websites: z.array(website).max(10_000).optional().describe('Each website is known by its URL'),
 });

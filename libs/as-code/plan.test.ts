@@ -64,6 +64,7 @@ const customer = (id: number, name: string, packageId: number) => ({
   packageDisplayName: '',
   status: 'active' as const,
   cancellationDate: null,
+  escalationPolicyId: null,
   createdAt: at,
 });
 
@@ -115,6 +116,7 @@ function withWebsite(overrides: Partial<ExportedWebsite> = {}): ExportDocument {
       regions: [],
       paused: false,
       notificationChannelIds: [],
+      escalationPolicyId: null,
       createdAt: at,
       updatedAt: at,
       checkConfig: {

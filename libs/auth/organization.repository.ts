@@ -12,6 +12,8 @@ export interface Organization {
   timezone?: string;
   /** How its client reports look (absent: the defaults). */
   branding?: { accentColor: string | null; footerText: string | null };
+  /** The escalation policy alerts follow when neither website nor customer names one (absent: none). */
+  escalationPolicyId?: number | null;
 }
 
 export const ORGANIZATIONS = 'organizations';
@@ -57,7 +59,7 @@ export class OrganizationRepository {
   /** Changes its name, timezone or branding; the organization as it is now (null: none). */
   async update(
     id: number,
-    changes: Partial<Pick<Organization, 'name' | 'timezone' | 'branding'>>,
+    changes: Partial<Pick<Organization, 'name' | 'timezone' | 'branding' | 'escalationPolicyId'>>,
   ): Promise<Organization | null> {
     await this.collection.updateOne({ id }, { $set: changes });
     return this.findById(id);

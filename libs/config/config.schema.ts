@@ -193,6 +193,8 @@ export const envSchema = z
     DELIVERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(15),
     /** Multiplies the retry delays (5 s … 10 h); tests shrink them. @defaultValue 1 */
     DELIVERY_RETRY_SCALE: z.coerce.number().min(0).max(10).default(1),
+    /** Multiplies escalation policies' waits between steps (minutes); tests shrink them. @defaultValue 1 */
+    ESCALATION_TIME_SCALE: z.coerce.number().min(0).max(10).default(1),
     /** Days dispatched events and deliveries (with their attempt logs) are kept; at least 2 (a delivery retries for 38 h). @defaultValue 30 */
     DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
     /** Use X-Forwarded-For for the client address (behind a trusted load balancer). @defaultValue false */

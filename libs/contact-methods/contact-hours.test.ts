@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accepts } from './contact-hours.js';
-import { checkCode, MAX_CODE_FAILURES, newCode, sendRefusal } from './verification-code.js';
 import { addressProblem } from './contact-method.schema.js';
+import { checkCode, MAX_CODE_FAILURES, newCode, sendRefusal } from './verification-code.js';
 
 const verified = new Date('2026-01-01T00:00:00Z');
 

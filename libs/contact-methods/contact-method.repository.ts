@@ -20,7 +20,9 @@ export class ContactMethodRepository {
     this.methods = new TenantResources(db, CONTACT_METHODS);
   }
 
-  create(input: Omit<ContactMethodDocument, 'id' | 'createdAt' | 'updatedAt'>): Promise<ContactMethodDocument> {
+  create(
+    input: Omit<ContactMethodDocument, 'id' | 'createdAt' | 'updatedAt'>,
+  ): Promise<ContactMethodDocument> {
     return this.methods.create(input);
   }
 
@@ -64,6 +66,7 @@ export class ContactMethodRepository {
 
   /** When a person leaves the organization their methods go with them. */
   async deleteOfUser(organizationId: number, userId: number): Promise<void> {
-    for (const method of await this.ofUser(organizationId, userId)) await this.methods.delete(organizationId, method.id);
+    for (const method of await this.ofUser(organizationId, userId))
+      await this.methods.delete(organizationId, method.id);
   }
 }

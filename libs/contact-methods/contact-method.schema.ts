@@ -5,7 +5,15 @@ import { emailAddress, lineText, patchBody, uniqueArray } from '../contract/inde
  * How a person is reached when they are paged: e-mail, a text message, a call, or a push through
  * one of the organization's channels (ntfy topic, Pushover user key, Telegram chat, Signal number).
  */
-export const CONTACT_METHOD_TYPES = ['email', 'sms', 'voice', 'ntfy', 'pushover', 'telegram', 'signal'] as const;
+export const CONTACT_METHOD_TYPES = [
+  'email',
+  'sms',
+  'voice',
+  'ntfy',
+  'pushover',
+  'telegram',
+  'signal',
+] as const;
 export type ContactMethodType = (typeof CONTACT_METHOD_TYPES)[number];
 
 /** What a person is told of an alert they were paged for: the problem, its recovery, someone's acknowledgement. */
@@ -48,9 +56,7 @@ export const contactHours = z
           return false;
         }
       }, 'must be an IANA time zone such as Europe/Berlin'),
-    days: uniqueArray(z.number().int().min(1).max(7))
-      .min(1)
-      .describe('ISO weekdays: 1 Monday … 7 Sunday'),
+    days: uniqueArray(z.number().int().min(1).max(7)).min(1).describe('ISO weekdays: 1 Monday … 7 Sunday'),
     from: z.string().regex(HH_MM, 'must be HH:MM'),
     to: z.string().regex(HH_MM, 'must be HH:MM').describe('Equal to `from`: the whole day'),
   })

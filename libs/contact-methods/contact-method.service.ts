@@ -1,13 +1,13 @@
 import { conflict, DomainError, type FieldError, invalidInput, notFound, tooMany } from '../errors/index.js';
+import type { ContactMethodRepository } from './contact-method.repository.js';
 import type {
   ContactMethodDocument,
   ContactMethodPatch,
   CreateContactMethodInput,
 } from './contact-method.schema.js';
 import { CONTACT_EVENTS } from './contact-method.schema.js';
-import type { ContactMethodRepository } from './contact-method.repository.js';
 import { CARRIER_NEEDED, type PersonReach } from './person-reach.js';
-import { checkCode, CODE_VALID_MS, newCode, sendRefusal } from './verification-code.js';
+import { CODE_VALID_MS, checkCode, newCode, sendRefusal } from './verification-code.js';
 
 /** Methods a person keeps at most. */
 export const MAX_METHODS_PER_PERSON = 10;
@@ -95,14 +95,20 @@ export class ContactMethodService {
     if (method.verifiedAt) throw conflict('This contact method is verified already');
     const now = this.now();
     const refusal = sendRefusal(method.code?.sentAt ?? [], now);
-    if (refusal) throw tooMany(`No new code now: ${refusal.reason}`, 'verification codes', refusal.retryAfterMs / 1000);
+    if (refusal)
+      throw tooMany(`No new code now: ${refusal.reason}`, 'verification codes', refusal.retryAfterMs / 1000);
     const { code, pending } = newCode(now, method.code?.sentAt ?? []);
     const updated = await this.deps.methods.replace({ ...method, code: pending });
     await this.sendCode(updated, code);
     return updated;
   }
 
-  async verify(organizationId: number, userId: number, id: number, guess: string): Promise<ContactMethodDocument> {
+  async verify(
+    organizationId: number,
+    userId: number,
+    id: number,
+    guess: string,
+  ): Promise<ContactMethodDocument> {
     const method = await this.get(organizationId, userId, id);
     if (method.verifiedAt) return method;
     const now = this.now();
@@ -111,14 +117,23 @@ export class ContactMethodService {
       case 'right':
         if (pending && (await this.deps.methods.markVerified(organizationId, id, pending, now)))
           return { ...method, verifiedAt: now, code: null };
-        throw invalidInput('That code was replaced by a newer one', fieldError('code', 'enter the newest code'));
+        throw invalidInput(
+          'That code was replaced by a newer one',
+          fieldError('code', 'enter the newest code'),
+        );
       case 'wrong':
         if (pending) await this.deps.methods.countFailure(organizationId, id, pending);
-        throw invalidInput('The code is not right', fieldError('code', 'is not the code sent to the address'));
+        throw invalidInput(
+          'The code is not right',
+          fieldError('code', 'is not the code sent to the address'),
+        );
       case 'expired':
         throw invalidInput('The code has expired', fieldError('code', 'has expired: ask for a new one'));
       case 'exhausted':
-        throw invalidInput('Too many wrong codes', fieldError('code', 'too many wrong tries: ask for a new one'));
+        throw invalidInput(
+          'Too many wrong codes',
+          fieldError('code', 'too many wrong tries: ask for a new one'),
+        );
       case 'none':
         throw invalidInput('No code is waiting', fieldError('code', 'ask for a code first'));
     }

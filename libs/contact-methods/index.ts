@@ -1,4 +1,5 @@
 export { accepts } from './contact-hours.js';
+export { ContactMethodRepository, contactMethodIndexes } from './contact-method.repository.js';
 export {
   CONTACT_EVENTS,
   CONTACT_METHOD_TYPES,
@@ -11,6 +12,5 @@ export {
   toContactMethodView,
   verifyContactMethodBody,
 } from './contact-method.schema.js';
-export { ContactMethodRepository, contactMethodIndexes } from './contact-method.repository.js';
 export { ContactMethodService, MAX_METHODS_PER_PERSON } from './contact-method.service.js';
 export { CARRIER_NEEDED, type PersonMailer, PersonReach, type ReachOutcome } from './person-reach.js';

@@ -11,7 +11,10 @@ import type { SecretBox } from '../secrets/index.js';
 import type { ContactMethodType } from './contact-method.schema.js';
 
 /** The channel types that carry each kind of contact method, and the medium it is sent as. */
-const CARRIERS: Record<Exclude<ContactMethodType, 'email'>, { types: readonly string[]; medium: PersonalMedium }> = {
+const CARRIERS: Record<
+  Exclude<ContactMethodType, 'email'>,
+  { types: readonly string[]; medium: PersonalMedium }
+> = {
   sms: { types: ['twilio', 'vonage', 'messagebird'], medium: 'sms' },
   voice: { types: ['twilio'], medium: 'voice' },
   signal: { types: ['signal'], medium: 'sms' },
@@ -55,7 +58,10 @@ export class PersonReach {
   ) {}
 
   /** The channel that carries `type` for the organization (enabled, organization-wide, the oldest), or null. */
-  async carrierOf(organizationId: number, type: Exclude<ContactMethodType, 'email'>): Promise<ChannelDocument | null> {
+  async carrierOf(
+    organizationId: number,
+    type: Exclude<ContactMethodType, 'email'>,
+  ): Promise<ChannelDocument | null> {
     const { types, medium } = CARRIERS[type];
     const usable = types.filter(
       (name) =>

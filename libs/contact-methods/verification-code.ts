@@ -30,14 +30,23 @@ export function newCode(now: Date, sentBefore: readonly Date[] = []): { code: st
 }
 
 /** Why no code may be sent now (null: one may), from the times codes were sent. */
-export function sendRefusal(sentAt: readonly Date[], now: Date): { reason: string; retryAfterMs: number } | null {
+export function sendRefusal(
+  sentAt: readonly Date[],
+  now: Date,
+): { reason: string; retryAfterMs: number } | null {
   const recent = sentAt.filter((at) => now.getTime() - at.getTime() < 3_600_000).sort((a, b) => +a - +b);
   const last = recent.at(-1);
   if (last && now.getTime() - last.getTime() < CODE_SEND_GAP_MS)
-    return { reason: 'a code was sent less than a minute ago', retryAfterMs: CODE_SEND_GAP_MS - (now.getTime() - last.getTime()) };
+    return {
+      reason: 'a code was sent less than a minute ago',
+      retryAfterMs: CODE_SEND_GAP_MS - (now.getTime() - last.getTime()),
+    };
   const first = recent[0];
   if (recent.length >= CODE_SENDS_PER_HOUR && first)
-    return { reason: `${CODE_SENDS_PER_HOUR} codes were sent this hour`, retryAfterMs: 3_600_000 - (now.getTime() - first.getTime()) };
+    return {
+      reason: `${CODE_SENDS_PER_HOUR} codes were sent this hour`,
+      retryAfterMs: 3_600_000 - (now.getTime() - first.getTime()),
+    };
   return null;
 }
 

@@ -16,6 +16,8 @@ export interface CustomerDocument {
   reportSchedule?: ReportSchedule | null;
   reportScheduledAt?: Date | null;
   packageId: number;
+  /** The escalation policy of its websites' alerts (absent on customers from before: none). */
+  escalationPolicyId?: number | null;
   status: CustomerStatus;
   cancellationDate: Date | null;
   createdAt: Date;

@@ -37,6 +37,12 @@ const reportIntro = lineText(500).describe(
   'The cover line of this customer’s reports (e.g. what the agency did this month)',
 );
 
+const escalationPolicyId = resourceId()
+  .nullable()
+  .describe(
+    'The escalation policy its websites’ alerts follow unless a website has its own (null: the organization’s default)',
+  );
+
 /** A customer as the seed lists it: `notificationEmail` (and `email`) absent when unset, no raw package type. */
 export const customerView = z
   .object({
@@ -53,6 +59,7 @@ export const customerView = z
     reportSchedule: reportScheduleSchema
       .optional()
       .describe('When its report is e-mailed; absent: never set'),
+    escalationPolicyId: z.number().int().nullable(),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Customer' });
@@ -84,6 +91,7 @@ export const createCustomerBody = z
     reportIntro: reportIntro.optional(),
     reportSchedule: reportScheduleSchema.optional(),
     packageId: resourceId(),
+    escalationPolicyId: escalationPolicyId.optional(),
   })
   .meta({ id: 'CustomerCreate' });
 
@@ -96,6 +104,7 @@ export const patchCustomerBody = patchBody(
       reportIntro: reportIntro.nullable(),
       reportSchedule: reportScheduleSchema,
       packageId: resourceId(),
+      escalationPolicyId,
       status: customerStatus,
       cancellationDate: z.iso
         .datetime({ offset: true })

@@ -25,6 +25,7 @@ export interface CustomerPatch {
   reportIntro?: string | null;
   reportSchedule?: ReportSchedule;
   packageId?: number;
+  escalationPolicyId?: number | null;
   status?: CustomerStatus;
   cancellationDate?: string | null;
 }
@@ -63,8 +64,19 @@ export class CustomerService {
       channels: CustomerChannelsPort;
       /** The customer's status pages go with it (they show nothing without it). */
       statusPages: { deleteByCustomer(organizationId: number, customerId: number): Promise<void> };
+      /** Whether an escalation policy a customer names exists (absent: not checked). */
+      policies?: { escalationPolicyExists(organizationId: number, id: number): Promise<boolean> };
     },
   ) {}
+
+  /** A 400 naming `escalationPolicyId` when the policy named is not the organization's. */
+  private async requirePolicy(organizationId: number, id: number | null | undefined): Promise<void> {
+    if (id === null || id === undefined || !this.deps.policies) return;
+    if (!(await this.deps.policies.escalationPolicyExists(organizationId, id)))
+      throw invalidInput('Invalid escalationPolicyId', [
+        { path: 'escalationPolicyId', message: `No escalation policy ${id} in your organization` },
+      ]);
+  }
 
   countOnPackage(organizationId: number, packageId: number): Promise<number> {
     return this.deps.customers.countOnPackage(organizationId, packageId);
@@ -110,9 +122,11 @@ export class CustomerService {
       reportIntro?: string;
       reportSchedule?: ReportSchedule;
       packageId: number;
+      escalationPolicyId?: number | null;
     },
   ): Promise<CustomerDocument> {
     return this.deps.mutex.withLock(packageLock(input.packageId), async () => {
+      await this.requirePolicy(organizationId, input.escalationPolicyId);
       const pkg = await this.requirePackage(organizationId, input.packageId, 'packageId');
       if (input.reportSchedule)
         checkReportSchedule(input.reportSchedule, pkg, input.notificationEmail ?? null);
@@ -126,6 +140,7 @@ export class CustomerService {
         notificationEmail: input.notificationEmail ?? null,
         reportIntro: input.reportIntro || null,
         packageId: input.packageId,
+        escalationPolicyId: input.escalationPolicyId ?? null,
         status: 'active',
         cancellationDate: null,
       });
@@ -157,6 +172,7 @@ export class CustomerService {
       const current = await this.get(organizationId, id);
       if (patch.packageId !== undefined)
         await this.requirePackage(organizationId, patch.packageId, 'packageId');
+      await this.requirePolicy(organizationId, patch.escalationPolicyId);
       const outcome = changeStatus(
         current,
         {
@@ -184,6 +200,10 @@ export class CustomerService {
         reportIntro:
           patch.reportIntro === undefined ? (current.reportIntro ?? null) : patch.reportIntro || null,
         packageId: patch.packageId ?? current.packageId,
+        escalationPolicyId:
+          patch.escalationPolicyId === undefined
+            ? (current.escalationPolicyId ?? null)
+            : patch.escalationPolicyId,
         ...(patch.reportSchedule
           ? { reportSchedule: patch.reportSchedule, reportScheduledAt: new Date() }
           : {}),

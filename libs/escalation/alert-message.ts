@@ -15,10 +15,19 @@ export interface PersonalAlert {
 }
 
 /** Spoken text leaves out what a voice cannot read well: links and long excerpts. */
-const speakable = (text: string) => text.replace(/https?:\/\/\S+/g, '').replace(/\s+/g, ' ').trim();
+const speakable = (text: string) =>
+  text
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A page for an incident's problem, with the link that acknowledges it. */
-export function pageMessage(event: EventPayload, type: ContactMethodType, ackUrl: string, step: string): PersonalAlert {
+export function pageMessage(
+  event: EventPayload,
+  type: ContactMethodType,
+  ackUrl: string,
+  step: string,
+): PersonalAlert {
   const summary = summarize(event);
   const url = event.data.website?.url;
   const reason = summary.reason ? `${summary.reason}.` : '';
@@ -36,10 +45,18 @@ export function pageMessage(event: EventPayload, type: ContactMethodType, ackUrl
 }
 
 /** What a paged person is told when the problem ends or someone takes it. */
-export function closingMessage(event: EventPayload, kind: Exclude<ContactEvent, 'alert'>, by: string | null): PersonalAlert {
+export function closingMessage(
+  event: EventPayload,
+  kind: Exclude<ContactEvent, 'alert'>,
+  by: string | null,
+): PersonalAlert {
   const summary = summarize(event);
   const subject = event.data.website?.name ?? 'A website';
-  const title = kind === 'recovery' ? `${subject} is up again` : `${subject}: acknowledged by ${by ?? 'someone'}`;
-  const text = kind === 'recovery' ? `webmon: ${title}. No need to act any more.` : `webmon: ${title}. You are not paged for it any more. (${summary.title})`;
+  const title =
+    kind === 'recovery' ? `${subject} is up again` : `${subject}: acknowledged by ${by ?? 'someone'}`;
+  const text =
+    kind === 'recovery'
+      ? `webmon: ${title}. No need to act any more.`
+      : `webmon: ${title}. You are not paged for it any more. (${summary.title})`;
   return { title: `[webmon] ${title}`, text, spoken: speakable(text) };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applicablePolicyId, FIRST_STEP, stepAfter, stepKey, stepLabel, waitAfterMs } from './escalation-plan.js';
+import {
+  applicablePolicyId,
+  FIRST_STEP,
+  stepAfter,
+  stepKey,
+  stepLabel,
+  waitAfterMs,
+} from './escalation-plan.js';
 
 const step = (waitMinutes: number) => ({ targets: [{ user: 1 }], waitMinutes });
 
@@ -7,7 +14,8 @@ describe('escalation plan', () => {
   it('walks the steps, then the repeats, then stops', () => {
     const policy = { steps: [step(2), step(5), step(0)], repeat: 1 };
     const seen = [];
-    for (let at: ReturnType<typeof stepAfter> = FIRST_STEP; at; at = stepAfter(policy, at)) seen.push(stepKey(at));
+    for (let at: ReturnType<typeof stepAfter> = FIRST_STEP; at; at = stepAfter(policy, at))
+      seen.push(stepKey(at));
     expect(seen).toEqual(['r0s0', 'r0s1', 'r0s2', 'r1s0', 'r1s1', 'r1s2']);
   });
 
@@ -23,7 +31,9 @@ describe('escalation plan', () => {
 
   it('labels steps and rounds for the timeline', () => {
     expect(stepLabel({ steps: [step(1), step(1)], repeat: 0 }, { round: 0, step: 1 })).toBe('step 2 of 2');
-    expect(stepLabel({ steps: [step(1)], repeat: 2 }, { round: 1, step: 0 })).toBe('step 1 of 1 (round 2 of 3)');
+    expect(stepLabel({ steps: [step(1)], repeat: 2 }, { round: 1, step: 0 })).toBe(
+      'step 1 of 1 (round 2 of 3)',
+    );
   });
 
   it('the website’s policy wins over its customer’s, which wins over the organization’s', () => {

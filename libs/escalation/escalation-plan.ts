@@ -19,7 +19,10 @@ export interface PolicySnapshot {
 export const FIRST_STEP: StepPosition = { round: 0, step: 0 };
 
 /** The step after `at`, or null when the policy (with its repeats) is done. */
-export function stepAfter(policy: Pick<PolicySnapshot, 'steps' | 'repeat'>, at: StepPosition): StepPosition | null {
+export function stepAfter(
+  policy: Pick<PolicySnapshot, 'steps' | 'repeat'>,
+  at: StepPosition,
+): StepPosition | null {
   if (at.step + 1 < policy.steps.length) return { round: at.round, step: at.step + 1 };
   return at.round < policy.repeat ? { round: at.round + 1, step: 0 } : null;
 }

@@ -104,8 +104,15 @@ export class EscalationRuns {
   }
 
   /** Active runs whose next step is due by `by`, and steps left half-sent since before `stalledBefore`. */
-  async due(by: Date, stalledBefore: Date, limit: number): Promise<{ due: EscalationRun[]; stalled: EscalationRun[] }> {
-    const active = await this.runs.find({ state: 'active' }).limit(limit * 4).toArray();
+  async due(
+    by: Date,
+    stalledBefore: Date,
+    limit: number,
+  ): Promise<{ due: EscalationRun[]; stalled: EscalationRun[] }> {
+    const active = await this.runs
+      .find({ state: 'active' })
+      .limit(limit * 4)
+      .toArray();
     return {
       due: active.filter((run) => run.next && run.next.dueAt <= by).slice(0, limit),
       stalled: active.filter((run) => run.sending && run.sending.since < stalledBefore).slice(0, limit),

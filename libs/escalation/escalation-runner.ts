@@ -1,4 +1,9 @@
-import { accepts, type ContactEvent, type ContactMethodDocument, type PersonReach } from '../contact-methods/index.js';
+import {
+  accepts,
+  type ContactEvent,
+  type ContactMethodDocument,
+  type PersonReach,
+} from '../contact-methods/index.js';
 import { errorMessage } from '../errors/index.js';
 import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
@@ -6,9 +11,16 @@ import { SYSTEM, type TimelineEntry } from '../monitoring/index.js';
 import type { ChannelDocument } from '../notifications/index.js';
 import type { AckLinks } from './ack-links.js';
 import { closingMessage, pageMessage } from './alert-message.js';
-import { FIRST_STEP, type StepPosition, stepAfter, stepKey, stepLabel, waitAfterMs } from './escalation-plan.js';
-import type { EscalationRun, EscalationRuns } from './escalation-run.repository.js';
 import type { EscalationJobData, EscalationQueue } from './escalation.queue.js';
+import {
+  FIRST_STEP,
+  type StepPosition,
+  stepAfter,
+  stepKey,
+  stepLabel,
+  waitAfterMs,
+} from './escalation-plan.js';
+import type { EscalationRun, EscalationRuns } from './escalation-run.repository.js';
 import type { EscalationPolicyDocument, EscalationTarget } from './policy.schema.js';
 
 /** What the runner reads and does outside itself. */
@@ -89,7 +101,8 @@ export class EscalationRunner {
     if (await this.deps.runs.start(run)) this.deps.logger.info({ incident, policyId }, 'escalation started');
     // Queued again when the run was there: a crash after storing it must not leave its first step unqueued.
     const stored = await this.deps.runs.find(incident);
-    if (stored?.next) await this.deps.queue.schedule({ incidentId: incident, ...stored.next }, stored.next.dueAt);
+    if (stored?.next)
+      await this.deps.queue.schedule({ incidentId: incident, ...stored.next }, stored.next.dueAt);
   }
 
   /** Runs the step of a job if it is the one due (a job of a stopped run, or run twice, does nothing). */
@@ -124,13 +137,22 @@ export class EscalationRunner {
         escalation: { policyId: run.policy.policyId, policyName: run.policy.name, ...at },
       })
       .catch((error: unknown) =>
-        this.deps.logger.warn({ incident: run._id, err: errorMessage(error) }, 'escalation step not on the timeline'),
+        this.deps.logger.warn(
+          { incident: run._id, err: errorMessage(error) },
+          'escalation step not on the timeline',
+        ),
       );
     const following = stepAfter(run.policy, at);
-    const next = following && { ...following, dueAt: new Date(now.getTime() + waitAfterMs(step, this.deps.timeScale)) };
+    const next = following && {
+      ...following,
+      dueAt: new Date(now.getTime() + waitAfterMs(step, this.deps.timeScale)),
+    };
     await this.deps.runs.finish(run._id, at, next, paged, now);
     if (next) await this.deps.queue.schedule({ incidentId: run._id, ...following }, next.dueAt);
-    this.deps.logger.info({ incident: run._id, step: stepKey(at), targets: step.targets.length }, 'escalation step sent');
+    this.deps.logger.info(
+      { incident: run._id, step: stepKey(at), targets: step.targets.length },
+      'escalation step sent',
+    );
   }
 
   /** One target's notifications: a channel's delivery, or the person's (the schedule's on-call person's) pages. */
@@ -194,9 +216,11 @@ export class EscalationRunner {
       if (by?.type === 'user' && by.id === userId) continue;
       for (const method of await this.deps.ports.methods(run.organizationId, userId)) {
         if (!accepts(method, kind, this.now())) continue;
-        if (!(await this.deps.runs.firstSend(`${incident}:${state}:u${userId}:m${method.id}`, this.now()))) continue;
+        if (!(await this.deps.runs.firstSend(`${incident}:${state}:u${userId}:m${method.id}`, this.now())))
+          continue;
         const outcome = await this.deps.reach.reach(run.organizationId, method, message);
-        if (!outcome.sent) this.deps.logger.warn({ incident, userId, problem: outcome.problem }, 'closing page not sent');
+        if (!outcome.sent)
+          this.deps.logger.warn({ incident, userId, problem: outcome.problem }, 'closing page not sent');
       }
     }
   }
@@ -205,7 +229,8 @@ export class EscalationRunner {
   async sweep(): Promise<{ queued: number; resumed: number }> {
     const now = this.now();
     const { due, stalled } = await this.deps.runs.due(now, new Date(now.getTime() - STALLED_AFTER_MS), 200);
-    for (const run of due) if (run.next) await this.deps.queue.schedule({ incidentId: run._id, ...run.next }, run.next.dueAt);
+    for (const run of due)
+      if (run.next) await this.deps.queue.schedule({ incidentId: run._id, ...run.next }, run.next.dueAt);
     let resumed = 0;
     for (const run of stalled) {
       if (!run.sending || !(await this.deps.runs.takeOver(run, now))) continue;
@@ -217,4 +242,8 @@ export class EscalationRunner {
 }
 
 const describe = (target: EscalationTarget) =>
-  'channel' in target ? `channel ${target.channel}` : 'schedule' in target ? `schedule ${target.schedule}` : `person ${target.user}`;
+  'channel' in target
+    ? `channel ${target.channel}`
+    : 'schedule' in target
+      ? `schedule ${target.schedule}`
+      : `person ${target.user}`;

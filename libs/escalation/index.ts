@@ -1,14 +1,14 @@
 export { ACK_TOKEN, type AckLink, AckLinks, ackLinkIndexes } from './ack-links.js';
-export { applicablePolicyId } from './escalation-plan.js';
 export { EscalationQueue, startEscalationWorker } from './escalation.queue.js';
+export { applicablePolicyId } from './escalation-plan.js';
 export { type EscalationRun, EscalationRuns, runIndexes } from './escalation-run.repository.js';
 export { type EscalationPorts, EscalationRunner } from './escalation-runner.js';
 export { EscalationPolicyRepository, policyIndexes } from './policy.repository.js';
 export {
   createPolicyBody,
   type EscalationPolicyDocument,
-  escalationPolicyIdField,
   type EscalationTarget,
+  escalationPolicyIdField,
   patchPolicyBody,
   policyView,
   toPolicyView,

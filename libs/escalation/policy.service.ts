@@ -98,9 +98,15 @@ export class EscalationPolicyService {
           if (problem) problems.push({ path: `${path}.user`, message: problem });
         } else if ('schedule' in target) {
           if (!(await targets.scheduleExists(organizationId, target.schedule)))
-            problems.push({ path: `${path}.schedule`, message: `No schedule ${target.schedule} in your organization` });
+            problems.push({
+              path: `${path}.schedule`,
+              message: `No schedule ${target.schedule} in your organization`,
+            });
         } else if (!(await targets.channelExists(organizationId, target.channel)))
-          problems.push({ path: `${path}.channel`, message: `No notification channel ${target.channel} in your organization` });
+          problems.push({
+            path: `${path}.channel`,
+            message: `No notification channel ${target.channel} in your organization`,
+          });
       }
     if (problems.length > 0)
       throw invalidInput(`Unknown targets: ${problems.map((p) => p.path).join(', ')}`, problems);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lineText, nameText, patchBody } from '../contract/index.js';
+import { lineText, nameText, patchBody, resourceId } from '../contract/index.js';
 import { isKnownTimezone } from '../maintenance/recurrence.js';
 
 /** The organization's settings as a PATCH changes them, pure (zod and luxon): the app's form checks them too. */
@@ -21,5 +21,9 @@ export const patchOrganizationBody = patchBody(
     branding: z
       .strictObject({ accentColor: accentColor.optional(), footerText: footerText.optional() })
       .optional(),
+    escalationPolicyId: resourceId()
+      .nullable()
+      .optional()
+      .describe('The default escalation policy: for websites whose own and whose customer’s name none'),
   }),
 ).meta({ id: 'OrganizationUpdate' });

@@ -1,7 +1,9 @@
 import { deliveryIndexes, owedAttemptIndexes } from '../alerts/index.js';
 import { apiTokenIndexes, organizationIndexes } from '../auth/index.js';
+import { contactMethodIndexes } from '../contact-methods/index.js';
 import { customerIndexes } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
+import { ackLinkIndexes, policyIndexes, runIndexes } from '../escalation/index.js';
 import { eventIndexes } from '../events/index.js';
 import { maintenanceWindowIndexes } from '../maintenance/index.js';
 import {
@@ -52,6 +54,10 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...deliveryIndexes,
   owedAttemptIndexes,
   reportMailingIndexes,
+  contactMethodIndexes,
+  policyIndexes,
+  ...runIndexes,
+  ackLinkIndexes,
   // Last: it reads the named collections.
   storedNamesCleaning,
 ];

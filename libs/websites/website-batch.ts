@@ -17,7 +17,12 @@ import {
 import { type WebsiteDocument, type WebsiteRepository, websiteLock } from './website.repository.js';
 import { createWebsiteBody } from './website.schema.js';
 import { buildWebsiteSettings } from './website-build.js';
-import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
+import {
+  listedChannelProblems,
+  policyProblems,
+  type WebsiteChannelsPort,
+  type WebsitePoliciesPort,
+} from './website-channels.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
 
@@ -125,6 +130,7 @@ export class WebsiteBatch {
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
       channels: WebsiteChannelsPort;
+      policies?: WebsitePoliciesPort;
       guard: TargetGuard;
       search: WebsiteSearchIndex;
     },
@@ -278,6 +284,15 @@ export class WebsiteBatch {
   /** The channels the items list exist and cover their customers (read once for them all). */
   private async checkChannels(organizationId: number, judged: readonly Judgement[]): Promise<void> {
     const open = judged.filter(({ owner, refused }) => owner && !refused);
+    const policyChecks = new Map<number, Promise<FieldError[]>>();
+    for (const judgement of open) {
+      const id = judgement.item.escalationPolicyId;
+      if (id === null || id === undefined) continue;
+      if (!policyChecks.has(id)) policyChecks.set(id, policyProblems(this.deps.policies, organizationId, id));
+      const invalid = await policyChecks.get(id);
+      if (invalid && invalid.length > 0)
+        judgement.refused = invalidInput('Invalid escalationPolicyId', invalid);
+    }
     const listed = [...new Set(open.flatMap(({ item }) => item.notificationChannelIds ?? []))];
     if (listed.length === 0) return;
     const scopes = await this.deps.channels.customerScopes(organizationId, listed);

@@ -8,6 +8,22 @@ export interface WebsiteChannelsPort {
   withChannelsLocked<T>(organizationId: number, work: () => Promise<T>): Promise<T>;
 }
 
+/** What websites need of escalation policies: that one they name exists in the organization. */
+export interface WebsitePoliciesPort {
+  escalationPolicyExists(organizationId: number, id: number): Promise<boolean>;
+}
+
+/** The problem of naming policy `id` when it does not exist (empty: it does, or none is named). */
+export async function policyProblems(
+  port: WebsitePoliciesPort | undefined,
+  organizationId: number,
+  id: number | null | undefined,
+): Promise<FieldError[]> {
+  if (id === null || id === undefined || !port || (await port.escalationPolicyExists(organizationId, id)))
+    return [];
+  return [{ path: 'escalationPolicyId', message: `No escalation policy ${id} in your organization` }];
+}
+
 /**
  * Why a website of `customerId` cannot list these channels (`scopes` as `customerScopes` read
  * them): one that does not exist, or one tied to another customer. Empty: it can.

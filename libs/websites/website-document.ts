@@ -37,6 +37,8 @@ export interface WebsiteDocument {
   paused: boolean;
   /** Channels told about this website besides those whose scope covers it. */
   notificationChannelIds: number[];
+  /** The escalation policy its alerts follow (absent on documents from before: none of its own). */
+  escalationPolicyId?: number | null;
   checkConfig: CheckConfig;
   /** The regions whose check queues hold a scheduler for this website now. */
   scheduledRegions: string[];

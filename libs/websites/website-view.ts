@@ -30,6 +30,7 @@ export function toWebsiteView(website: WebsiteDocument): z.input<typeof websiteV
     paused: website.paused,
     // Websites stored before notification channels existed have no list.
     notificationChannelIds: website.notificationChannelIds ?? [],
+    escalationPolicyId: website.escalationPolicyId ?? null,
     createdAt: website.createdAt.toISOString(),
     updatedAt: website.updatedAt.toISOString(),
   });

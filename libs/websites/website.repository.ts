@@ -263,6 +263,14 @@ export class WebsiteRepository {
     return found.map((website) => website.id);
   }
 
+  /** Names of the organization's websites whose alerts follow an escalation policy of their own. */
+  async namesWithEscalationPolicy(organizationId: number, policyId: number): Promise<string[]> {
+    const found = await this.websites
+      .find(organizationId, { escalationPolicyId: policyId }, { projection: { _id: 0, name: 1 } })
+      .toArray();
+    return found.map((website) => website.name);
+  }
+
   countListingChannelOutsideCustomer(organizationId: number, channelId: number, customerId: number) {
     return this.websites.countDocuments(organizationId, {
       notificationChannelIds: channelId,

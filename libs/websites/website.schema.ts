@@ -124,6 +124,11 @@ export const websiteFields = {
     .describe(
       'Notification channels that receive this website’s events, besides those whose scope covers it (organization-wide or the customer’s)',
     ),
+  escalationPolicyId: resourceId()
+    .nullable()
+    .describe(
+      'The escalation policy its alerts follow (null: its customer’s, else the organization’s default)',
+    ),
 };
 
 /** The defaults a new website gets, and a full update returns omitted fields to. */
@@ -141,6 +146,7 @@ export const WEBSITE_DEFAULTS = {
   regions: [],
   paused: false,
   notificationChannelIds: [],
+  escalationPolicyId: null,
 } as const satisfies Partial<Record<keyof typeof websiteFields, unknown>>;
 
 const { customerId, name, url: urlField, ...optionalFields } = websiteFields;
@@ -186,6 +192,7 @@ export const websiteView = z
     regions: z.array(z.string()),
     paused: z.boolean(),
     notificationChannelIds: z.array(z.number().int()),
+    escalationPolicyId: z.number().int().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -16,7 +16,12 @@ import { UUID, type WebsiteInput } from './website.schema.js';
 import { type BatchItem, type BatchItemOutcome, WebsiteBatch } from './website-batch.js';
 import { buildWebsiteSettings } from './website-build.js';
 import type { WebsiteCache } from './website-cache.js';
-import { listedChannelProblems, type WebsiteChannelsPort } from './website-channels.js';
+import {
+  listedChannelProblems,
+  policyProblems,
+  type WebsiteChannelsPort,
+  type WebsitePoliciesPort,
+} from './website-channels.js';
 import type { WebsiteScheduling } from './website-scheduling.js';
 import type { WebsiteSearchIndex } from './website-search-index.js';
 import { type WebsitePage, WebsiteSearchPages } from './website-search-pages.js';
@@ -68,6 +73,8 @@ export class WebsiteService implements CustomerWebsitesPort {
       mutex: RedisMutex;
       scheduling: WebsiteScheduling;
       channels: WebsiteChannelsPort;
+      /** Whether an escalation policy a website names exists (absent: not checked). */
+      policies?: WebsitePoliciesPort;
       /** What a website URL's IP literal may be. */
       guard: TargetGuard;
       /** Which websites may hold a search's text (kept with every name and URL written). */
@@ -286,6 +293,10 @@ export class WebsiteService implements CustomerWebsitesPort {
         guard: this.deps.guard,
       });
       const updated: WebsiteDocument = { ...current, ...settings, updatedAt: new Date() };
+      if (updated.escalationPolicyId !== current.escalationPolicyId) {
+        const invalid = await policyProblems(this.deps.policies, organizationId, updated.escalationPolicyId);
+        if (invalid.length > 0) throw invalidInput('Invalid escalationPolicyId', invalid);
+      }
       // The runs it no longer has leave once it is stored, beside its revision's bump.
       await this.withListedChannels(updated, () =>
         this.deps.websites.replace(updated, () =>

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type AuthContext, decimalId, idParams } from '../../../libs/contract/index.js';
 import {
   type ContactMethodService,
   contactMethodView,
@@ -8,6 +7,7 @@ import {
   toContactMethodView,
   verifyContactMethodBody,
 } from '../../../libs/contact-methods/index.js';
+import { type AuthContext, decimalId, idParams } from '../../../libs/contract/index.js';
 import { notAllowed } from '../../../libs/errors/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
 
@@ -15,11 +15,20 @@ const TAGS = ['On-call'];
 
 /** Contact methods are a person's own: an API token has none. */
 function personOf(auth: AuthContext): number {
-  if (auth.userId === undefined) throw notAllowed('Contact methods belong to a signed-in person, not to an API token');
+  if (auth.userId === undefined)
+    throw notAllowed('Contact methods belong to a signed-in person, not to an API token');
   return auth.userId;
 }
 
 const methodParams = z.object({ id: decimalId() });
+
+/** A person's own: an API token is refused before a body or id is validated (apps/api/enrolment-gate.ts). */
+export const CONTACT_METHOD_ROUTE_PATHS = [
+  '/api/me/contact-methods',
+  '/api/me/contact-methods/:id',
+  '/api/me/contact-methods/:id/verify',
+  '/api/me/contact-methods/:id/resend',
+];
 
 /**
  * `/api/me/contact-methods`: how the signed-in person is reached when paged. Each is verified by a
@@ -60,7 +69,8 @@ export function contactMethodRoutes(service: ContactMethodService): Route[] {
       method: 'patch',
       path: '/api/me/contact-methods/:id',
       operationId: 'updateContactMethod',
-      summary: 'Change a contact method’s label, hours or events (the address stays: add a new method for another)',
+      summary:
+        'Change a contact method’s label, hours or events (the address stays: add a new method for another)',
       tags: TAGS,
       access: 'read',
       params: methodParams,

@@ -23,7 +23,10 @@ import {
 } from './incident-views.js';
 
 /** The caller as an acknowledgement names it: a person or a token. */
-type Caller = TimelineActor & { type: 'user' | 'token'; id: number };
+/** An incident as its repository finds it (with the key acknowledging writes by). */
+export type StoredIncident = NonNullable<Awaited<ReturnType<MonitorStateRepository['incident']>>>;
+
+export type Caller = TimelineActor & { type: 'user' | 'token'; id: number };
 
 export interface IncidentActionDeps {
   states: MonitorStateRepository;
@@ -34,10 +37,12 @@ export interface IncidentActionDeps {
   actorOf: (auth: AuthContext) => Promise<Caller>;
 }
 
-/** Acknowledging an incident, adding a note to its timeline, withdrawing its public note. */
-export function incidentActionRoutes(deps: IncidentActionDeps): Route[] {
-  const incidentOf = (organizationId: number, ref: string) => findIncident(deps.states, organizationId, ref);
-
+/**
+ * Acknowledges the incident as `caller`: recorded once (the same caller again finishes what an
+ * interrupted acknowledgement left), then carried out — the timeline's step, the monitor told
+ * (reminders stop; `incident.acknowledged` goes to the channels and stops its escalation).
+ */
+export function incidentAcknowledger(deps: IncidentActionDeps) {
   /**
    * The acknowledgement's step on the timeline, then the monitor told: reminders stop for the
    * incident and `incident.acknowledged` goes to the channels. Each once: a retry finds them done.
@@ -86,6 +91,32 @@ export function incidentActionRoutes(deps: IncidentActionDeps): Route[] {
       });
   };
 
+  return async (
+    organizationId: number,
+    incident: StoredIncident,
+    caller: Caller,
+    note: string | null,
+  ): Promise<IncidentAcknowledgement> => {
+    let acknowledgement: IncidentAcknowledgement = { at: new Date(), by: caller, note };
+    if (!incident.acknowledgement && incident.resolvedAt)
+      throw conflict('The incident is resolved: there is nothing to acknowledge');
+    if (!(await deps.states.acknowledge(incident._id, acknowledgement))) {
+      const made = (await findIncident(deps.states, organizationId, incident.id)).acknowledgement;
+      if (!made) throw conflict('The incident was resolved meanwhile: there is nothing to acknowledge');
+      if (made.by.type !== caller.type || made.by.id !== caller.id)
+        throw conflict(`Already acknowledged by ${made.by.name}`);
+      acknowledgement = made;
+    }
+    await carryOut(incident, acknowledgement, caller);
+    return acknowledgement;
+  };
+}
+
+/** Acknowledging an incident, adding a note to its timeline, withdrawing its public note. */
+export function incidentActionRoutes(deps: IncidentActionDeps): Route[] {
+  const incidentOf = (organizationId: number, ref: string) => findIncident(deps.states, organizationId, ref);
+  const acknowledge = incidentAcknowledger(deps);
+
   return [
     defineRoute({
       method: 'post',
@@ -102,23 +133,12 @@ export function incidentActionRoutes(deps: IncidentActionDeps): Route[] {
       problems: [404, 409],
       handle: async ({ auth, params, body }) => {
         const incident = await incidentOf(auth.organizationId, params.incidentRef);
-        const caller = await deps.actorOf(auth);
-        let acknowledgement: IncidentAcknowledgement = {
-          at: new Date(),
-          by: caller,
-          note: body.note ?? null,
-        };
-        if (!incident.acknowledgement && incident.resolvedAt)
-          throw conflict('The incident is resolved: there is nothing to acknowledge');
-        if (!(await deps.states.acknowledge(incident._id, acknowledgement))) {
-          const made = (await incidentOf(auth.organizationId, incident.id)).acknowledgement;
-          if (!made) throw conflict('The incident was resolved meanwhile: there is nothing to acknowledge');
-          if (made.by.type !== caller.type || made.by.id !== caller.id)
-            throw conflict(`Already acknowledged by ${made.by.name}`);
-          // The same caller again (a retry): what an interrupted acknowledgement left is done now.
-          acknowledgement = made;
-        }
-        await carryOut(incident, acknowledgement, caller);
+        const acknowledgement = await acknowledge(
+          auth.organizationId,
+          incident,
+          await deps.actorOf(auth),
+          body.note ?? null,
+        );
         return toIncidentView({ ...incident, acknowledgement }, auth);
       },
     }),

@@ -23,6 +23,7 @@ export const organizationView = z
         .nullable()
         .describe('GET /api/organization/logo serves it'),
     }),
+    escalationPolicyId: z.number().int().nullable().describe('The default escalation policy'),
   })
   .meta({ id: 'Organization' });
 
@@ -41,6 +42,7 @@ const logoBody = z
 export function organizationRoutes(deps: {
   organizations: OrganizationRepository;
   logos: LogoStore;
+  escalationPolicyExists(organizationId: number, id: number): Promise<boolean>;
 }): Route[] {
   const view = async (organization: Organization | null) => {
     if (!organization) throw notFound('No such organization');
@@ -54,6 +56,7 @@ export function organizationRoutes(deps: {
         footerText: organization.branding?.footerText ?? null,
         logo: logo && { contentType: logo.contentType, sha256: logo.sha256 },
       },
+      escalationPolicyId: organization.escalationPolicyId ?? null,
     };
   };
   return [
@@ -79,6 +82,14 @@ export function organizationRoutes(deps: {
       handle: async ({ auth, body }) => {
         const current = await deps.organizations.findById(auth.organizationId);
         if (!current) throw notFound('No such organization');
+        const policyId = body.escalationPolicyId;
+        if (
+          typeof policyId === 'number' &&
+          !(await deps.escalationPolicyExists(auth.organizationId, policyId))
+        )
+          throw invalidInput('Invalid escalationPolicyId', [
+            { path: 'escalationPolicyId', message: `No escalation policy ${policyId} in your organization` },
+          ]);
         const branding = body.branding && {
           accentColor: current.branding?.accentColor ?? null,
           footerText: current.branding?.footerText ?? null,
@@ -89,6 +100,7 @@ export function organizationRoutes(deps: {
             ...(body.name === undefined ? {} : { name: body.name }),
             ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
             ...(branding ? { branding } : {}),
+            ...(policyId === undefined ? {} : { escalationPolicyId: policyId }),
           }),
         );
       },

@@ -1,0 +1,80 @@
+import type { AppConfig } from '../../libs/config/index.js';
+import { ContactMethodService, PersonReach } from '../../libs/contact-methods/index.js';
+import { EscalationPolicyService, type PolicyTargetsPort } from '../../libs/escalation/index.js';
+import type { Route } from '../../libs/http/index.js';
+import type { Logger } from '../../libs/logging/index.js';
+import type { PeopleMailRoutes } from '../../libs/people/index.js';
+import type { ApiServices } from './compose.js';
+import { alertAckRoutes } from './routes/alert-acks.js';
+import { contactMethodRoutes } from './routes/contact-methods.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
+import type { incidentAcknowledger } from './routes/incident-actions.js';
+
+/**
+ * On-call's routes: escalation policies, people's contact methods, and the links in pages that
+ * acknowledge; what they share (the organization's tools that reach a person) built once.
+ */
+export function onCallRoutesOf(deps: {
+  config: AppConfig;
+  services: ApiServices;
+  mail: PeopleMailRoutes;
+  logger: Logger;
+  schedules: { exists(organizationId: number, scheduleId: number): Promise<boolean> };
+  acknowledge: ReturnType<typeof incidentAcknowledger>;
+}): Route[] {
+  const { services } = deps;
+  const reach = new PersonReach({
+    channels: services.channelRepository,
+    secrets: services.secrets,
+    // The API's guarded HTTP (the one that challenges webhook subscribers): codes go out from here.
+    http: services.subscriptionHttp,
+    mailer: (organizationId) => deps.mail.mailerFor(organizationId),
+  });
+  const targets: PolicyTargetsPort = {
+    async userProblem(organizationId, userId) {
+      const user = await services.users.findById(organizationId, userId);
+      if (!user) return `No person ${userId} in your organization`;
+      return user.role === 'client'
+        ? `${user.name} is a client user: only the agency’s people are paged`
+        : null;
+    },
+    scheduleExists: (organizationId, id) => deps.schedules.exists(organizationId, id),
+    channelExists: async (organizationId, id) =>
+      (await services.channelRepository.findById(organizationId, id)) !== null,
+    async usesOf(organizationId, policyId) {
+      const websites = await services.websiteRepository.namesWithEscalationPolicy(organizationId, policyId);
+      const customers = (await services.customerRepository.list(organizationId))
+        .filter((customer) => customer.escalationPolicyId === policyId)
+        .map((customer) => customer.name);
+      const organization = await services.organizations.findById(organizationId);
+      return [
+        ...(organization?.escalationPolicyId === policyId ? ['the organization (its default)'] : []),
+        ...customers.map((name) => `customer “${name}”`),
+        ...websites.slice(0, 5).map((name) => `website “${name}”`),
+        ...(websites.length > 5 ? [`${websites.length - 5} more websites`] : []),
+      ];
+    },
+  };
+  return [
+    ...escalationPolicyRoutes(
+      new EscalationPolicyService({ policies: services.escalationPolicies, targets, mutex: services.mutex }),
+    ),
+    ...contactMethodRoutes(new ContactMethodService({ methods: services.contactMethods, reach })),
+    ...alertAckRoutes({
+      links: services.ackLinks,
+      states: services.states,
+      acknowledge: deps.acknowledge,
+      person: (organizationId, userId) => services.users.findById(organizationId, userId),
+      describe: async (incident) => {
+        const website = await services.websiteRepository.findByRef(incident.organizationId, {
+          id: incident.websiteId,
+        });
+        const name = website?.name ?? `website ${incident.websiteId}`;
+        return incident.resolvedAt
+          ? `${name} was down`
+          : `${name} is down since ${incident.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      },
+      logger: deps.logger,
+    }),
+  ];
+}
