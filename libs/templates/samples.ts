@@ -110,7 +110,23 @@ function extras(type: EventKind, website: EventWebsite, at: Date): Partial<Data>
     return { unmonitored: { reason: 'no monitoring node of its regions is up', since: iso(at, -300_000) } };
   if (type === 'site.links_broken' || type === 'site.mixed_content' || type === 'site.lighthouse_degraded')
     return { siteHealth: siteHealth(type, website) };
-  if (type.endsWith('.down') || type === 'website.degraded') return failure(website, at);
+  if (type === 'website.down' || type === 'website.degraded') return failure(website, at);
+  if (type.endsWith('.down'))
+    return {
+      result: {
+        region: 'eu-central',
+        startedAt: iso(at, -20_000),
+        httpStatus: null,
+        error:
+          type === 'heartbeat.down'
+            ? {
+                code: 'HEARTBEAT_MISSED',
+                message: 'no ping for 26 hours (expected every 24 hours, 1 hour grace)',
+              }
+            : { code: 'TIMEOUT', message: 'no answer within 10 s' },
+        checks: [],
+      },
+    };
   if (type.endsWith('.up'))
     return {
       result: {
@@ -187,7 +203,7 @@ export function sampleEvent(type: EventKind, options: SampleOptions): EventPaylo
   const down = type.endsWith('.down') || type === 'incident.acknowledged';
   const [previousStatus, status] =
     STATUSES[type] ?? (down ? ['up', 'down'] : type.endsWith('.up') ? ['down', 'up'] : [null, null]);
-  const incident = down || type.endsWith('.up') ? sampleId('incident', type, String(website.id)) : null;
+  const incident = down || type.endsWith('.up') ? sampleId('incident', String(website.id)) : null;
   const monitor = (OTHER_MONITOR_KINDS as readonly string[]).includes(kind)
     ? (kind as OtherMonitorKind)
     : null;
