@@ -138,6 +138,11 @@ describe('the app in a real browser: a channel’s message template', { timeout:
     // The saved template is in the form again.
     expect(await template().inputValue()).toContain('{{ summary.title }}');
     expect(await lookedAt(page, 'channel-template-problem')).toEqual([]);
+    // The list of channels marks it too.
+    await page.getByRole('link', { name: '← Channels' }).click();
+    await expect
+      .poll(() => page.getByRole('row', { name: /Team chat/ }).textContent())
+      .toContain('⚠ its template failed: the default message went');
     expect(pageErrors).toEqual([]);
   });
 });

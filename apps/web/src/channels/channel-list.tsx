@@ -40,7 +40,10 @@ export function Channels() {
                   <a href={`/channels/${c.id}`}>{c.name}</a>
                 </td>
                 <td data-label="Type">{typeName(c.type)}</td>
-                <td data-label="State">{c.enabled ? '✓ On' : '⏸ Off'}</td>
+                <td data-label="State">
+                  {c.enabled ? '✓ On' : '⏸ Off'}
+                  {c.templateProblem && ' · ⚠ its template failed: the default message went'}
+                </td>
                 <td data-label="Receives">
                   {c.events.length} kinds of event
                   {c.scope.listedOnly
