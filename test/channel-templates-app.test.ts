@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import { launchBrowser, lookedAt, SCREENSHOTS, signInThroughForm } from './support/browser.js';
+import { fitsTheWidth, launchBrowser, lookedAt, SCREENSHOTS, signInThroughForm } from './support/browser.js';
 import { TestApi } from './support/harness.js';
 import { createOrganizationId, createUser } from './support/people.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
@@ -113,6 +113,14 @@ describe('the app in a real browser: a channel’s message template', { timeout:
       .getByRole('group', { name: 'Message template (optional)' })
       .screenshot({ path: join(SCREENSHOTS, 'app-channel-template-editor.png') });
     expect(await lookedAt(page, 'channel-template-preview')).toEqual([]);
+    // On a phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    expect(await lookedAt(page, 'channel-template-preview-phone')).toEqual([]);
+    await page
+      .getByRole('group', { name: 'Message template (optional)' })
+      .screenshot({ path: join(SCREENSHOTS, 'app-channel-template-editor-phone.png') });
+    await page.setViewportSize({ width: 1100, height: 900 });
   });
 
   it('a template that fails when sent: the test goes out with the default message and the page says why', async () => {
