@@ -228,7 +228,7 @@ export function composeRoutes(deps: {
       mutex: services.mutex,
       queue: services.maintenanceQueue,
     }),
-    ...channelRoutes(services.channels),
+    ...channelRoutes(services.channels, { websites: services.websiteRepository, config }),
     ...deliveryRoutes({
       requests: services.deliveryRequests,
       deliveries: services.deliveries,

@@ -64,6 +64,8 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
     secrets,
     channelRepository,
     websiteRepository: records.websites,
+    customerRepository: records.customers,
+    mutex,
     deliveries,
     owedAttempts,
     notificationQueue,

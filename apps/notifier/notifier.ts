@@ -13,6 +13,7 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openConnections } from '../../libs/services/index.js';
 import { startNoticeWorker } from '../../libs/status-subscriptions/index.js';
 import { composeNotifier } from './compose.js';
+import { composeEscalations } from './compose-escalations.js';
 import { composeNoticeMailing } from './compose-notices.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
@@ -60,7 +61,23 @@ export async function startNotifier(
     service: 'notifier',
     defaultMetrics: options.defaultMetrics ?? false,
   });
+  const escalations = composeEscalations({
+    db: mongo.db,
+    redis,
+    config,
+    logger,
+    secrets: services.secrets,
+    http,
+    mutex: services.mutex,
+    channels: services.channelRepository,
+    websites: services.websiteRepository,
+    customers: services.customerRepository,
+    timelines: services.timelines,
+    organizationMailer: services.organizationMailer,
+    deliver: (channel, payload) => services.deliveryRequests.enqueue(channel, payload),
+  });
   const runner = new DeliveryRunner({
+    routing: escalations.routing,
     onOutcome: deliveryMetrics(metrics),
     outbox,
     channels: services.channelRepository,
@@ -98,6 +115,8 @@ export async function startNotifier(
     dispatch: (job) => runner.dispatch(job.eventId),
     attempt: (job) => runner.attempt(job),
   });
+  // Escalation steps wait as delayed jobs: any notifier runs the one due.
+  workers.push(escalations.startWorker(blocking));
   // Pages' notices to their subscribers: one mailing at a time here, handed over when stopping.
   const notices = composeNoticeMailing({
     db: mongo.db,
@@ -152,8 +171,15 @@ export async function startNotifier(
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'delivery retention failed'),
     );
   await sweepOutbox();
+  const sweepEscalations = () =>
+    escalations.runner.sweep().then(
+      (found) => found.queued + found.resumed > 0 && logger.info(found, 'escalation steps queued again'),
+      (error: unknown) => logger.warn({ err: errorMessage(error) }, 'escalation sweep failed'),
+    );
+  await sweepEscalations();
   const sweep = setInterval(() => {
     void sweepOutbox();
+    void sweepEscalations();
     void announceNotices();
   }, SWEEP_EVERY_MS);
   // Event announcements and delivery attempts wait in Redis; MongoDB knows which are owed.
@@ -208,6 +234,7 @@ export async function startNotifier(
       stopping = true;
       await Promise.all(workers.map((worker) => worker.close()));
       await notices.close();
+      await escalations.close();
       await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
       await services.close();

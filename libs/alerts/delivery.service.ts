@@ -135,6 +135,14 @@ type Settlement = {
   externalRef?: string;
 };
 
+/** What happens to an event besides its channels' deliveries. */
+export interface EventRouting {
+  /** The payload to deliver (maybe with more said, a parent's dependents), or null: held, nothing sent now. */
+  admit(payload: EventPayload, websiteId: number): Promise<EventPayload | null>;
+  /** After its channels' deliveries are queued (an escalation starts, or stops). */
+  dispatched(payload: EventPayload, websiteId: number): Promise<void>;
+}
+
 /** The notifier's side: turns outbox events into deliveries and carries out their attempts. */
 export class DeliveryRunner {
   constructor(
@@ -155,6 +163,8 @@ export class DeliveryRunner {
       onOutcome?: (outcome: AttemptOutcome) => void;
       /** Told when a delivery of an incident's event succeeds or fails for good. */
       onAlertSettled?: (alert: SettledAlert) => Promise<void>;
+      /** What happens to events besides their channels: dependencies hold them, escalations page. */
+      routing?: EventRouting;
     },
   ) {}
 
@@ -173,8 +183,22 @@ export class DeliveryRunner {
     }
     const { event } = found;
     if (event.deliveredAt) return;
-    const payload = toPayload(event);
-    const all = await channels.list(event.organizationId);
+    const admitted = await this.admitted(toPayload(event), event.websiteId);
+    if (admitted) await this.deliverEvent(admitted, event.websiteId);
+    outbox.markDispatched(eventId);
+  }
+
+  private async admitted(payload: EventPayload, websiteId: number): Promise<EventPayload | null> {
+    return this.deps.routing ? this.deps.routing.admit(payload, websiteId) : payload;
+  }
+
+  /**
+   * Queues the event's delivery to each channel it goes to, then tells the routing (an escalation
+   * starts or stops); each part safe to run again. An event held and released later comes here too.
+   */
+  async deliverEvent(payload: EventPayload, websiteId: number): Promise<void> {
+    const { channels, websites } = this.deps;
+    const all = await channels.list(payload.organizationId);
     const select = (listedChannelIds: readonly number[]) =>
       channelsForEvent(
         { type: payload.type, customerId: payload.data.website?.customerId ?? null, listedChannelIds },
@@ -187,13 +211,16 @@ export class DeliveryRunner {
       listable.length === byScope.length
         ? byScope
         : select(
-            (await websites.findByRef(event.organizationId, { id: event.websiteId }))
-              ?.notificationChannelIds ?? [],
+            (await websites.findByRef(payload.organizationId, { id: websiteId }))?.notificationChannelIds ??
+              [],
           );
     for (const channel of targets) await this.deps.requests.enqueue(channel, payload);
-    outbox.markDispatched(eventId);
+    await this.deps.routing?.dispatched(payload, websiteId);
     if (targets.length > 0)
-      this.deps.logger.info({ eventId, type: payload.type, channels: targets.length }, 'event dispatched');
+      this.deps.logger.info(
+        { eventId: payload.id, type: payload.type, channels: targets.length },
+        'event dispatched',
+      );
   }
 
   /**

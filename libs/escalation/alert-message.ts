@@ -39,8 +39,9 @@ export function pageMessage(
   return {
     title: `[webmon] ${summary.title}`,
     text,
-    spoken: `webmon alert. ${speakable(summary.title)}. ${speakable(reason)} Press 1 to acknowledge.`,
-    ackUrl,
+    spoken: `webmon alert. ${speakable(summary.title)}. ${speakable(reason)}`,
+    // A call's keypress comes back as the provider's callback, answered with its markup.
+    ackUrl: type === 'voice' ? `${ackUrl}/voice` : ackUrl,
   };
 }
 

@@ -1,0 +1,117 @@
+import type { Db } from 'mongodb';
+import type { EventRouting } from '../../libs/alerts/index.js';
+import { OrganizationRepository } from '../../libs/auth/index.js';
+import { type AppConfig, appLink } from '../../libs/config/index.js';
+import type { GuardedHttp } from '../../libs/connectors/index.js';
+import { ContactMethodRepository, PersonReach } from '../../libs/contact-methods/index.js';
+import type { CustomerRepository } from '../../libs/customers/index.js';
+import {
+  AckLinks,
+  applicablePolicyId,
+  EscalationPolicyRepository,
+  EscalationQueue,
+  EscalationRunner,
+  EscalationRuns,
+  startEscalationWorker,
+} from '../../libs/escalation/index.js';
+import type { EventPayload } from '../../libs/events/index.js';
+import type { RedisMutex } from '../../libs/locks/index.js';
+import type { Logger } from '../../libs/logging/index.js';
+import type { IncidentTimelines } from '../../libs/monitoring/index.js';
+import type { ChannelDocument, ChannelRepository } from '../../libs/notifications/index.js';
+import { OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
+import { smtpMailer, UserRepository } from '../../libs/people/index.js';
+import type { Redis } from '../../libs/redis/index.js';
+import type { SecretBox } from '../../libs/secrets/index.js';
+import type { WebsiteRepository } from '../../libs/websites/index.js';
+
+/** Escalations in the notifier: the runner, its worker's start, and the routing that feeds it events. */
+export function composeEscalations(deps: {
+  db: Db;
+  redis: Redis;
+  config: AppConfig;
+  logger: Logger;
+  secrets: SecretBox;
+  http: GuardedHttp;
+  mutex: RedisMutex;
+  channels: ChannelRepository;
+  websites: WebsiteRepository;
+  customers: CustomerRepository;
+  timelines: IncidentTimelines;
+  /** The organization's own e-mail channel as a mailer (null: none). */
+  organizationMailer(
+    organizationId: number,
+  ): Promise<{ send(mail: { to: string; subject: string; text: string }): Promise<void> } | null>;
+  /** Queues an event's delivery to a channel (idempotent by the payload's id). */
+  deliver(channel: ChannelDocument, payload: EventPayload): Promise<unknown>;
+}) {
+  const { db, config } = deps;
+  const users = new UserRepository(db);
+  const organizations = new OrganizationRepository(db);
+  const policies = new EscalationPolicyRepository(db);
+  const methods = new ContactMethodRepository(db);
+  const onCall = new OnCallService({
+    schedules: new ScheduleRepository(db),
+    people: users,
+    mutex: deps.mutex,
+  });
+  const smtp = smtpMailer(config);
+  const queue = new EscalationQueue(deps.redis, config.REDIS_KEY_PREFIX);
+  const runner = new EscalationRunner({
+    runs: new EscalationRuns(db),
+    queue,
+    links: new AckLinks(db),
+    reach: new PersonReach({
+      channels: deps.channels,
+      secrets: deps.secrets,
+      http: deps.http,
+      // People's mail as the API sends it: SMTP_URL, else the organization's e-mail channel.
+      mailer: async (organizationId) => smtp ?? (await deps.organizationMailer(organizationId)),
+    }),
+    logger: deps.logger,
+    timeScale: config.ESCALATION_TIME_SCALE,
+    ports: {
+      async policyIdFor(organizationId, websiteId) {
+        const website = await deps.websites.findByRef(organizationId, { id: websiteId });
+        if (!website) return null;
+        const customer = await deps.customers.findById(organizationId, website.customerId);
+        const organization = await organizations.findById(organizationId);
+        return applicablePolicyId({
+          website: website.escalationPolicyId,
+          customer: customer?.escalationPolicyId,
+          organization: organization?.escalationPolicyId,
+        });
+      },
+      policy: (organizationId, id) => policies.findById(organizationId, id),
+      onCall: async (organizationId, scheduleId, at) =>
+        (await onCall.whoIsOnCall(organizationId, scheduleId, at))?.userId ?? null,
+      async person(organizationId, userId) {
+        const user = await users.findById(organizationId, userId);
+        return user && user.role !== 'client' ? { id: user.id, name: user.name } : null;
+      },
+      methods: (organizationId, userId) => methods.ofUser(organizationId, userId),
+      channel: (organizationId, id) => deps.channels.findById(organizationId, id),
+      deliver: async (channel, payload) => {
+        await deps.deliver(channel, payload);
+      },
+      timeline: (incidentId, entry) => deps.timelines.append(incidentId, entry),
+      ackUrl: (token) => appLink(config, `api/alerts/ack/${token}`).href,
+    },
+  });
+  const routing: EventRouting = {
+    admit: async (payload) => payload,
+    dispatched: (payload, websiteId) => runner.onEvent(payload, websiteId),
+  };
+  return {
+    runner,
+    routing,
+    startWorker: (connection: Redis) =>
+      startEscalationWorker({
+        connection,
+        prefix: config.REDIS_KEY_PREFIX,
+        logger: deps.logger,
+        step: (job) => runner.step(job),
+      }),
+    close: () => queue.close(),
+  };
+}
