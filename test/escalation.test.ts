@@ -62,7 +62,10 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     let code: string | null = null;
-    await until(async () => (code = codeOf()) !== null, 10_000);
+    await until(async () => {
+      code = codeOf();
+      return code !== null;
+    }, 10_000);
     const verified = await withCookie<{ verified: boolean }>(
       api(),
       cookie,
@@ -182,10 +185,10 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
     expect(website.status, JSON.stringify(website.body)).toBe(201);
     site.route('GET', path, 503, 'down for maintenance');
     let incident: string | null = null;
-    await until(
-      async () => (incident = (await stack.status(website.body.id)).openIncidentId) !== null,
-      60_000,
-    );
+    await until(async () => {
+      incident = (await stack.status(website.body.id)).openIncidentId;
+      return incident !== null;
+    }, 60_000);
     return { websiteId: website.body.id, incident: incident as unknown as string };
   };
   const timeline = async (incident: string) =>
