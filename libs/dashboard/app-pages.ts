@@ -16,6 +16,8 @@ export const APP_PAGES = [
   '/websites/:ref',
   '/websites/:ref/edit',
   '/maintenance',
+  '/schedules',
+  '/schedules/:ref',
   '/channels',
   '/channels/:ref',
   '/status-pages',

@@ -17,6 +17,8 @@ const CustomerPage = lazy(() => import('./customers/customer-page.js').then((m) 
 const WebsitePage = lazy(() => import('./websites/website-page.js').then((m) => m.WebsitePage));
 const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => m.WebsiteEdit));
 const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
+const Schedules = lazy(() => import('./schedules/schedule-list.js').then((m) => m.Schedules));
+const SchedulePage = lazy(() => import('./schedules/schedule-page.js').then((m) => m.SchedulePage));
 const Channels = lazy(() => import('./channels/channel-list.js').then((m) => m.Channels));
 const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => m.ChannelPage));
 const StatusPages = lazy(() => import('./status-pages/status-page-list.js').then((m) => m.StatusPages));
@@ -54,6 +56,8 @@ const SCREENS = {
   '/websites/:ref': WebsitePage,
   '/websites/:ref/edit': WebsiteEdit,
   '/maintenance': Maintenance,
+  '/schedules': Schedules,
+  '/schedules/:ref': SchedulePage,
   '/channels': Channels,
   '/channels/:ref': ChannelPage,
   '/status-pages': StatusPages,
@@ -121,6 +125,11 @@ function Shell() {
             <a href="/incidents" aria-current={current('/incidents')}>
               Incidents
             </a>
+            {clientCustomerId(caller) === null && (
+              <a href="/schedules" aria-current={current('/schedules')}>
+                On call
+              </a>
+            )}
             {clientCustomerId(caller) !== null && (
               <a href={`/customers/${clientCustomerId(caller)}/report`} aria-current={current('/customers/')}>
                 Reports

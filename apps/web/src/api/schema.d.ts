@@ -1381,6 +1381,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the on-call schedules */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create an on-call schedule
+         * @description Layers in order of precedence (a later layer wins where it has someone on call); each rotates its participants at `handoff` on the schedule’s wall clock. Participants must be users of the organization other than client users (400 naming `layers.<i>.participants.<j>`).
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people who can be on call: the organization’s users but client users */
+        get: operations["listOnCallPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an on-call schedule */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /** Delete an on-call schedule and its overrides */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /** Change an on-call schedule; layers sent replace the layers */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/api/schedules/{id}/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The schedule’s overrides, by start (ended ones are kept 90 days) */
+        get: operations["listScheduleOverrides"];
+        put?: never;
+        /**
+         * Someone covers a span: an override wins over every layer
+         * @description `to` after `from`, at most 31 days later; `userId` a user of the organization other than a client user. Of overlapping overrides, the one made last wins.
+         */
+        post: operations["createScheduleOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}/overrides/{overrideId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an override */
+        delete: operations["deleteScheduleOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}/on-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is on call at an instant (default now), until when, and who is next */
+        get: operations["getOnCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is on call through a span (a calendar), at most 92 days
+         * @description Shifts in order, cut where the person or where it comes from (a layer, an override) changes; a gap where no one is on call.
+         */
+        get: operations["listScheduleShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/on-call-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your calendar feed links, one per schedule (for people)
+         * @description Links a calendar app subscribes to (it sends no cookie: the link’s token lets it in). One token for all your schedules, made on first use; `DELETE /api/me/on-call-feed-token` revokes it.
+         */
+        get: operations["listMyOnCallFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/on-call-feed-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke your calendar feed links (the next ones listed have a new token) */
+        delete: operations["revokeMyOnCallFeedToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}/people/{userId}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person’s on-call shifts as an iCalendar feed (RFC 5545)
+         * @description Their shifts from 30 days ago to 90 days ahead, one event each, in UTC. The link comes from `GET /api/me/on-call-feeds`.
+         */
+        get: operations["getOnCallFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{websiteRef}/monitors": {
         parameters: {
             query?: never;
@@ -2238,6 +2427,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/escalation-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization’s escalation policies */
+        get: operations["listEscalationPolicies"];
+        put?: never;
+        /**
+         * Create an escalation policy
+         * @description Each step notifies its targets — `{schedule}` (whoever is on call then), `{user}` (through their verified contact methods) or `{channel}` — then waits `waitMinutes` for an acknowledgement before the next; `repeat` runs the steps again that many times. It stops when the incident is acknowledged or resolved. Attach it with `escalationPolicyId` on a website, a customer or the organization.
+         */
+        post: operations["createEscalationPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/escalation-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an escalation policy */
+        get: operations["getEscalationPolicy"];
+        put?: never;
+        post?: never;
+        /** Delete an escalation policy (409 while a website, customer or the organization uses it) */
+        delete: operations["deleteEscalationPolicy"];
+        options?: never;
+        head?: never;
+        /** Change an escalation policy (incidents already escalating keep the steps they started with) */
+        patch: operations["updateEscalationPolicy"];
+        trace?: never;
+    };
+    "/api/me/contact-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your contact methods */
+        get: operations["listContactMethods"];
+        put?: never;
+        /**
+         * Add a contact method: a code is sent to it at once
+         * @description The method is unverified until the code is entered (`…/verify`); 409 when the organization has nothing that sends to this type (the problem names what to add), 503 when the code could not be sent (nothing is kept).
+         */
+        post: operations["createContactMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/contact-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a contact method */
+        delete: operations["deleteContactMethod"];
+        options?: never;
+        head?: never;
+        /** Change a contact method’s label, hours or events (the address stays: add a new method for another) */
+        patch: operations["updateContactMethod"];
+        trace?: never;
+    };
+    "/api/me/contact-methods/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter the code sent to a contact method
+         * @description Five wrong codes end the code; a code is valid 10 minutes.
+         */
+        post: operations["verifyContactMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/contact-methods/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a new code (one a minute, five an hour) */
+        post: operations["resendContactMethodCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/ack/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page an alert’s acknowledge link opens: a button that acknowledges */
+        get: operations["showAlertAcknowledgement"];
+        put?: never;
+        /** Acknowledge the incident as the person the alert paged (once) */
+        post: operations["acknowledgeFromAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/ack/{token}/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A call’s keypress (Twilio’s Gather callback): 1 acknowledges */
+        post: operations["acknowledgeFromCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status/{slug}/subscribe": {
         parameters: {
             query?: never;
@@ -2645,6 +2985,40 @@ export interface paths {
         };
         /** The browser app at /maintenance */
         get: operations["appPageMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /schedules */
+        get: operations["appPageSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /schedules/:ref */
+        get: operations["appPageSchedulesRef"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4919,7 +5293,7 @@ export interface components {
             updatedAt: string;
         };
         /** @enum {string} */
-        ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email";
+        ChannelType: "webhook" | "slack" | "teams" | "discord" | "pagerduty" | "opsgenie" | "jira" | "email" | "telegram" | "googlechat" | "mattermost" | "rocketchat" | "matrix" | "ntfy" | "pushover" | "gotify" | "zulip" | "signal" | "teamsworkflows" | "splunkoncall" | "zendesk" | "linear" | "githubissues" | "twilio" | "vonage" | "messagebird";
         /** @enum {string} */
         EventKind: "website.down" | "website.up" | "website.degraded" | "website.unmonitored" | "website.monitored" | "ssl.expiring" | "ssl.invalid" | "domain.expiring" | "maintenance.started" | "maintenance.ended" | "incident.acknowledged" | "heartbeat.down" | "heartbeat.up" | "dns.down" | "dns.up" | "dns.changed" | "port.down" | "port.up" | "icmp.down" | "icmp.up" | "udp.down" | "udp.up" | "grpc.down" | "grpc.up" | "websocket.down" | "websocket.up" | "smtp.down" | "smtp.up" | "imap.down" | "imap.up" | "pop3.down" | "pop3.up" | "api-flow.down" | "api-flow.up" | "browser.down" | "browser.up" | "crawl.down" | "crawl.up" | "lighthouse.down" | "lighthouse.up" | "site.links_broken" | "site.mixed_content" | "site.lighthouse_degraded" | "test";
         ChannelScope: {
@@ -5527,6 +5901,91 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        OnCallSchedule: {
+            id: number;
+            name: string;
+            timezone: string;
+            layers: {
+                participants: number[];
+                rotation: {
+                    length: ("daily" | "weekly") | {
+                        hours: number;
+                    };
+                    handoff: string;
+                    /** Format: date-time */
+                    startsAt: string;
+                    endsAt: string | null;
+                };
+            }[];
+            /** @description The participants who are users of the organization; one missing here has left it */
+            people: components["schemas"]["OnCallPerson"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OnCallPerson: {
+            id: number;
+            name: string;
+            email: string;
+        };
+        OnCallOverride: {
+            id: number;
+            scheduleId: number;
+            userId: number;
+            /** @description null: no longer a user of the organization (the override is ignored) */
+            user: components["schemas"]["OnCallPerson"] | null;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        OnCallNow: {
+            /** Format: date-time */
+            at: string;
+            /** @description Who is on call at `at`; null: no one */
+            now: components["schemas"]["OnCallPerson"] | null;
+            /** @description When `now` stops being on call (null: not within a year, or no one is on call) */
+            until: string | null;
+            /** @description The next person other than `now` and when they take over; null: no one within a year */
+            next: {
+                user: components["schemas"]["OnCallPerson"];
+                /** Format: date-time */
+                at: string;
+            } | null;
+        };
+        OnCallShifts: {
+            timezone: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            shifts: {
+                user: components["schemas"]["OnCallPerson"];
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+                /** @enum {string} */
+                source: "layer" | "override";
+                /** @description The layer’s index (0 first) for a layer’s turn */
+                layer: number | null;
+                overrideId: number | null;
+            }[];
+        };
+        OnCallFeeds: {
+            feeds: {
+                scheduleId: number;
+                scheduleName: string;
+                /**
+                 * Format: uri
+                 * @description An iCalendar feed of your shifts; its token is a password: keep it private
+                 */
+                url: string;
+            }[];
         };
         Monitor: components["schemas"]["Heartbeat"] | components["schemas"]["DnsCheck"] | components["schemas"]["PortCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["UdpCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["WebsocketCheck"] | components["schemas"]["SmtpCheck"] | components["schemas"]["ImapCheck"] | components["schemas"]["Pop3Check"] | components["schemas"]["ApiFlowCheck"] | components["schemas"]["BrowserCheck"] | components["schemas"]["CrawlCheck"] | components["schemas"]["LighthouseCheck"];
         Heartbeat: {
@@ -6697,6 +7156,55 @@ export interface components {
                 html: string;
             }[];
         };
+        EscalationPolicy: {
+            id: number;
+            name: string;
+            steps: components["schemas"]["EscalationStep"][];
+            repeat: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        EscalationStep: {
+            targets: components["schemas"]["EscalationTarget"][];
+            /** @description Minutes to wait for an acknowledgement before the next step (0: go on at once) */
+            waitMinutes: number;
+        };
+        EscalationTarget: {
+            /** @description An on-call schedule: whoever is on call then */
+            schedule: number;
+        } | {
+            /** @description A person, through their verified contact methods */
+            user: number;
+        } | {
+            /** @description A notification channel */
+            channel: number;
+        };
+        ContactMethod: {
+            id: number;
+            userId: number;
+            /** @enum {string} */
+            type: "email" | "sms" | "voice" | "ntfy" | "pushover" | "telegram" | "signal";
+            address: string;
+            label: string | null;
+            hours: components["schemas"]["ContactHours"] | null;
+            events: ("alert" | "recovery" | "acknowledged")[];
+            verified: boolean;
+            verifiedAt: string | null;
+            /** @description While a code waits to be entered */
+            codeExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ContactHours: {
+            timezone: string;
+            /** @description ISO weekdays: 1 Monday … 7 Sunday */
+            days: number[];
+            from: string;
+            /** @description Equal to `from`: the whole day */
+            to: string;
+        };
         StatusPageSubscribeAnswer: {
             /** @description The same words whether the address was new, pending or subscribed */
             message: string;
@@ -7277,7 +7785,7 @@ export interface components {
         MaintenanceCheckBatchRequest: {
             websiteIds: number[];
         };
-        ChannelCreate: components["schemas"]["WebhookChannelCreate"] | components["schemas"]["SlackChannelCreate"] | components["schemas"]["TeamsChannelCreate"] | components["schemas"]["DiscordChannelCreate"] | components["schemas"]["PagerdutyChannelCreate"] | components["schemas"]["OpsgenieChannelCreate"] | components["schemas"]["JiraChannelCreate"] | components["schemas"]["EmailChannelCreate"];
+        ChannelCreate: components["schemas"]["WebhookChannelCreate"] | components["schemas"]["SlackChannelCreate"] | components["schemas"]["TeamsChannelCreate"] | components["schemas"]["DiscordChannelCreate"] | components["schemas"]["PagerdutyChannelCreate"] | components["schemas"]["OpsgenieChannelCreate"] | components["schemas"]["JiraChannelCreate"] | components["schemas"]["EmailChannelCreate"] | components["schemas"]["TelegramChannelCreate"] | components["schemas"]["GooglechatChannelCreate"] | components["schemas"]["MattermostChannelCreate"] | components["schemas"]["RocketchatChannelCreate"] | components["schemas"]["MatrixChannelCreate"] | components["schemas"]["NtfyChannelCreate"] | components["schemas"]["PushoverChannelCreate"] | components["schemas"]["GotifyChannelCreate"] | components["schemas"]["ZulipChannelCreate"] | components["schemas"]["SignalChannelCreate"] | components["schemas"]["TeamsworkflowsChannelCreate"] | components["schemas"]["SplunkoncallChannelCreate"] | components["schemas"]["ZendeskChannelCreate"] | components["schemas"]["LinearChannelCreate"] | components["schemas"]["GithubissuesChannelCreate"] | components["schemas"]["TwilioChannelCreate"] | components["schemas"]["VonageChannelCreate"] | components["schemas"]["MessagebirdChannelCreate"];
         WebhookChannelCreate: {
             /** @constant */
             type: "webhook";
@@ -7459,6 +7967,416 @@ export interface components {
             from: string;
             to: string[];
         };
+        TelegramChannelCreate: {
+            /** @constant */
+            type: "telegram";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["TelegramChannelConfig"];
+        };
+        TelegramChannelConfig: {
+            /** @description Write-only: the bot’s token, from @BotFather */
+            botToken: string;
+            /** @description The chat, group or channel the bot posts to: its id (-1001234567890) or @username */
+            chatId: string;
+            /** @description A forum topic’s id in a supergroup; null: the chat itself */
+            messageThreadId?: number | null;
+            /** @description The API’s base URL; null: https://api.telegram.org (or your own Bot API server). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        GooglechatChannelCreate: {
+            /** @constant */
+            type: "googlechat";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["GooglechatChannelConfig"];
+        };
+        GooglechatChannelConfig: {
+            /**
+             * Format: uri
+             * @description Write-only (the URL carries its key and token): the space’s webhook, https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…
+             */
+            webhookUrl: string;
+        };
+        MattermostChannelCreate: {
+            /** @constant */
+            type: "mattermost";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["MattermostChannelConfig"];
+        };
+        MattermostChannelConfig: {
+            /**
+             * Format: uri
+             * @description Write-only (the URL is the credential): the incoming webhook, https://…/hooks/…
+             */
+            webhookUrl: string;
+            channel?: string | null;
+        };
+        RocketchatChannelCreate: {
+            /** @constant */
+            type: "rocketchat";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["RocketchatChannelConfig"];
+        };
+        RocketchatChannelConfig: {
+            /**
+             * Format: uri
+             * @description Write-only (the URL is the credential): the incoming webhook, https://…/hooks/…/…
+             */
+            webhookUrl: string;
+            channel?: string | null;
+        };
+        MatrixChannelCreate: {
+            /** @constant */
+            type: "matrix";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["MatrixChannelConfig"];
+        };
+        MatrixChannelConfig: {
+            /**
+             * Format: uri
+             * @description The homeserver’s client API base URL, e.g. https://matrix-client.matrix.org
+             */
+            apiBaseUrl: string;
+            /** @description Write-only: the bot account’s access token */
+            accessToken: string;
+            /** @description The room the bot (a member of it) posts to */
+            roomId: string;
+        };
+        NtfyChannelCreate: {
+            /** @constant */
+            type: "ntfy";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["NtfyChannelConfig"];
+        };
+        NtfyChannelConfig: {
+            /** @description The API’s base URL; null: https://ntfy.sh (or your own ntfy server). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+            /** @description The topic phones subscribe to; on ntfy.sh whoever knows it reads it: pick one hard to guess */
+            topic: string;
+            /** @description Write-only: an access token (tk_…) for a protected topic */
+            accessToken?: string | null;
+            /** @description With password: a user of a protected topic */
+            username?: string | null;
+            /** @description Write-only: the user’s password */
+            password?: string | null;
+        };
+        PushoverChannelCreate: {
+            /** @constant */
+            type: "pushover";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["PushoverChannelConfig"];
+        };
+        PushoverChannelConfig: {
+            /** @description Write-only: your Pushover application’s API token */
+            apiToken: string;
+            /** @description The user or group key the notifications go to */
+            userKey: string;
+            /** @description Only these devices (names, comma separated); null: all of them */
+            device?: string | null;
+            /** @description The API’s base URL; null: https://api.pushover.net. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        GotifyChannelCreate: {
+            /** @constant */
+            type: "gotify";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["GotifyChannelConfig"];
+        };
+        GotifyChannelConfig: {
+            /**
+             * Format: uri
+             * @description Your server’s base URL, e.g. https://gotify.example.com
+             */
+            apiBaseUrl: string;
+            /** @description Write-only: the token of an application (Apps → Create application) */
+            appToken: string;
+        };
+        ZulipChannelCreate: {
+            /** @constant */
+            type: "zulip";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["ZulipChannelConfig"];
+        };
+        ZulipChannelConfig: {
+            /**
+             * Format: uri
+             * @description Your server’s base URL, e.g. https://agency.zulipchat.com
+             */
+            apiBaseUrl: string;
+            /**
+             * Format: email
+             * @description The bot’s e-mail address (Personal settings → Bots)
+             */
+            email: string;
+            /** @description Write-only: the bot’s API key */
+            apiKey: string;
+            /** @description The channel (stream) the bot posts to */
+            stream: string;
+            /** @description The topic of every message; null: a topic per website, named after it */
+            topic?: string | null;
+        };
+        SignalChannelCreate: {
+            /** @constant */
+            type: "signal";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["SignalChannelConfig"];
+        };
+        SignalChannelConfig: {
+            /**
+             * Format: uri
+             * @description Your signal-cli REST API’s base URL, e.g. http://signal-cli:8080 (it has no credential of its own: keep it on a private network, allowed by PROBE_EXEMPT_ADDRESSES)
+             */
+            apiBaseUrl: string;
+            /** @description The number signal-cli is registered with (E.164): the sender */
+            number: string;
+            /** @description Numbers (E.164) and group ids (group.…, from GET /v1/groups/{number}) the messages go to */
+            recipients: string[];
+        };
+        TeamsworkflowsChannelCreate: {
+            /** @constant */
+            type: "teamsworkflows";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["TeamsworkflowsChannelConfig"];
+        };
+        TeamsworkflowsChannelConfig: {
+            /**
+             * Format: uri
+             * @description Write-only: the HTTP URL of a Teams workflow “Post to a channel when a webhook request is received” (…logic.azure.com… or …environment.api.powerplatform.com…)
+             */
+            webhookUrl: string;
+        };
+        SplunkoncallChannelCreate: {
+            /** @constant */
+            type: "splunkoncall";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["SplunkoncallChannelConfig"];
+        };
+        SplunkoncallChannelConfig: {
+            /** @description Write-only: the REST endpoint integration’s key (in its URL, after /alert/) */
+            apiKey: string;
+            /** @description The routing key that picks the team (the URL’s last part) */
+            routingKey: string;
+            /** @description The API’s base URL; null: https://alert.victorops.com. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        ZendeskChannelCreate: {
+            /** @constant */
+            type: "zendesk";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["ZendeskChannelConfig"];
+        };
+        ZendeskChannelConfig: {
+            /**
+             * Format: uri
+             * @description Your Zendesk, e.g. https://agency.zendesk.com
+             */
+            apiBaseUrl: string;
+            /**
+             * Format: email
+             * @description The agent the API token acts as
+             */
+            email: string;
+            /** @description Write-only: an API token (Admin Center → Apps and integrations → Zendesk API) */
+            apiToken: string;
+            /** @description The agent tickets are assigned to; null: the API token’s agent (Zendesk solves assigned tickets only) */
+            assigneeEmail?: string | null;
+        };
+        LinearChannelCreate: {
+            /** @constant */
+            type: "linear";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["LinearChannelConfig"];
+        };
+        LinearChannelConfig: {
+            /** @description Write-only: a personal API key (Settings → Security & access) */
+            apiKey: string;
+            /**
+             * Format: uuid
+             * @description The team the issues are created in: its id (⌘K → “Copy model UUID” on the team)
+             */
+            teamId: string;
+            /** @description The workflow state the issue moves to when the website is up (else the team’s first completed one) */
+            doneState?: string;
+            /** @description The API’s base URL; null: https://api.linear.app. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        GithubissuesChannelCreate: {
+            /** @constant */
+            type: "githubissues";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["GithubissuesChannelConfig"];
+        };
+        GithubissuesChannelConfig: {
+            /** @description The repository the issues are opened in, as owner/name */
+            repository: string;
+            /** @description Write-only: a fine-grained token with “Issues: read and write” on the repository */
+            token: string;
+            /** @description Labels put on each issue (set only when the token may push to the repository) */
+            labels?: string[];
+            /** @description The API’s base URL; null: https://api.github.com (GitHub Enterprise Server: https://HOST/api/v3). A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        TwilioChannelCreate: {
+            /** @constant */
+            type: "twilio";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["TwilioChannelConfig"];
+        };
+        TwilioChannelConfig: {
+            /** @description The account SID (AC…), on the Twilio console’s dashboard */
+            accountSid: string;
+            /** @description Write-only: the account’s auth token */
+            authToken: string;
+            /** @description A number of the account (E.164) the messages and calls come from */
+            from: string;
+            /** @description The numbers alerts go to, in E.164 (+14155550100), 1–20 */
+            to: string[];
+            /** @description Call the numbers and read the alert out instead of sending an SMS */
+            call?: boolean;
+            /** @description The API’s base URL; null: https://api.twilio.com. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        VonageChannelCreate: {
+            /** @constant */
+            type: "vonage";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["VonageChannelConfig"];
+        };
+        VonageChannelConfig: {
+            /** @description The account’s API key, on the Vonage dashboard */
+            apiKey: string;
+            /** @description Write-only: the account’s API secret */
+            apiSecret: string;
+            /** @description The sender: a Vonage number (E.164), or an alphanumeric sender id where the destination country allows one */
+            from: string;
+            /** @description The numbers alerts go to, in E.164 (+14155550100), 1–20 */
+            to: string[];
+            /** @description The API’s base URL; null: https://api.nexmo.com. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
+        MessagebirdChannelCreate: {
+            /** @constant */
+            type: "messagebird";
+            name: string;
+            enabled?: boolean;
+            /** @description The event kinds this channel receives (default: all) */
+            events?: components["schemas"]["EventKind"][];
+            scope?: components["schemas"]["ChannelScopeInput"];
+            /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
+            template?: string | null;
+            config: components["schemas"]["MessagebirdChannelConfig"];
+        };
+        MessagebirdChannelConfig: {
+            /** @description Write-only: a live access key (Developers → API access) */
+            accessKey: string;
+            /** @description The sender: a number (E.164), or an alphanumeric sender id of up to 11 characters where the destination country allows one */
+            originator: string;
+            /** @description The numbers alerts go to, in E.164 (+14155550100), 1–20 */
+            to: string[];
+            /** @description The API’s base URL; null: https://rest.messagebird.com. A self-hosted gateway, proxy or test receiver stands in */
+            apiBaseUrl?: string | null;
+        };
         TemplatePreviewRequest: {
             /** @description The channel’s type */
             type: components["schemas"]["ChannelType"];
@@ -7481,6 +8399,46 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             };
+        };
+        OnCallScheduleCreate: {
+            name: string;
+            timezone: string;
+            /** @description In order of precedence: a later layer wins over an earlier one while it has someone on call */
+            layers: components["schemas"]["OnCallLayer"][];
+        };
+        OnCallLayer: {
+            /** @description Users of the organization in the order their turns come (none: the layer is empty) */
+            participants: number[];
+            rotation: components["schemas"]["OnCallRotation"];
+        };
+        OnCallRotation: {
+            /** @description daily and weekly: calendar days and weeks in the schedule’s time zone (the handoff keeps its wall-clock time across daylight-saving changes); {hours}: exactly that many elapsed hours */
+            length: ("daily" | "weekly") | {
+                hours: number;
+            };
+            /** @description Wall-clock time in the schedule’s time zone when one turn hands over to the next */
+            handoff: string;
+            /**
+             * Format: date-time
+             * @description The layer’s first turn starts at the first handoff at or after this
+             */
+            startsAt: string;
+            /** @description The layer ends here (null: it goes on); an earlier layer shows after it */
+            endsAt?: string | null;
+        };
+        OnCallScheduleUpdate: {
+            name?: string;
+            timezone?: string;
+            /** @description In order of precedence: a later layer wins over an earlier one while it has someone on call */
+            layers?: components["schemas"]["OnCallLayer"][];
+        };
+        OnCallOverrideCreate: {
+            /** @description Who covers the span: a user of the organization */
+            userId: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
         };
         HeartbeatCreate: {
             name: string;
@@ -8630,6 +9588,44 @@ export interface components {
         IncidentPostUpdateEdit: {
             /** @description Markdown; raw HTML is shown as text, links only http(s) and mailto, no images */
             message: string;
+        };
+        EscalationPolicyCreate: {
+            name: string;
+            steps: components["schemas"]["EscalationStepInput"][];
+            /** @description How many more times all steps run after the last one’s wait (0: once through) */
+            repeat?: number;
+        };
+        EscalationStepInput: {
+            targets: components["schemas"]["EscalationTarget"][];
+            /** @description Minutes to wait for an acknowledgement before the next step (0: go on at once) */
+            waitMinutes: number;
+        };
+        EscalationPolicyUpdate: {
+            name?: string;
+            steps?: components["schemas"]["EscalationStepInput"][];
+            /** @description How many more times all steps run after the last one’s wait (0: once through) */
+            repeat?: number;
+        };
+        ContactMethodCreate: {
+            type: components["schemas"]["ContactMethodType"];
+            address: string;
+            label?: string | null;
+            /** @description null: at any hour */
+            hours?: components["schemas"]["ContactHours"] | null;
+            /** @description Default: all three */
+            events?: ("alert" | "recovery" | "acknowledged")[];
+        };
+        /** @enum {string} */
+        ContactMethodType: "email" | "sms" | "voice" | "ntfy" | "pushover" | "telegram" | "signal";
+        ContactMethodUpdate: {
+            label?: string | null;
+            /** @description null: at any hour */
+            hours?: components["schemas"]["ContactHours"] | null;
+            /** @description Default: all three */
+            events?: ("alert" | "recovery" | "acknowledged")[];
+        };
+        ContactMethodVerify: {
+            code: string;
         };
     };
     responses: never;
@@ -19536,6 +20532,1499 @@ export interface operations {
             };
         };
     };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Schedules, by id */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallSchedule"][];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnCallScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallSchedule"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOnCallPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People, by id */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallPerson"][];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallSchedule"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnCallScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated schedule */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallSchedule"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listScheduleOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Overrides */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallOverride"][];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createScheduleOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnCallOverrideCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallOverride"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteScheduleOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                overrideId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOnCall: {
+        parameters: {
+            query?: {
+                /** @description The instant asked about (default now) */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now and next */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallNow"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listScheduleShifts: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shifts */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallShifts"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMyOnCallFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Feed links */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallFeeds"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeMyOnCallFeedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOnCallFeed: {
+        parameters: {
+            query: {
+                /** @description The person’s feed token */
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listWebsiteMonitors: {
         parameters: {
             query?: never;
@@ -26395,6 +28884,1491 @@ export interface operations {
             };
         };
     };
+    listEscalationPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policies, by id */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscalationPolicy"][];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createEscalationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscalationPolicyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscalationPolicy"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEscalationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscalationPolicy"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteEscalationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateEscalationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscalationPolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscalationPolicy"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listContactMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Methods, by id */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"][];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createContactMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMethodCreate"];
+            };
+        };
+        responses: {
+            /** @description Added, unverified */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteContactMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateContactMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMethodUpdate"];
+            };
+        };
+        responses: {
+            /** @description The method */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyContactMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMethodVerify"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendContactMethodCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new code is on its way */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMethod"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the scope, or the package lacks the feature */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit reached; see Retry-After */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    showAlertAcknowledgement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link in the alert */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unknown or expired link */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+        };
+    };
+    acknowledgeFromAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link in the alert */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page saying so */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unknown or expired link */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Already acknowledged or resolved */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+        };
+    };
+    acknowledgeFromCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link in the alert */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TwiML telling the caller what happened */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml; charset=utf-8": string;
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     viewSubscribeForm: {
         parameters: {
             query?: never;
@@ -28340,6 +32314,126 @@ export interface operations {
             };
             /** @description Validation failed; `errors` names each field */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageSchedules: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageSchedulesRef: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
