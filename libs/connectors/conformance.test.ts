@@ -1,133 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type MailReceiver, startMailReceiver } from '../../test/support/mail-receiver.js';
-import { type ReceivedRequest, type Receiver, startReceiver } from '../../test/support/receiver.js';
+import { startMailReceiver } from '../../test/support/mail-receiver.js';
+import { startReceiver } from '../../test/support/receiver.js';
 import type { EventKind, EventPayload } from '../events/index.js';
-import type { ConnectorIo, OpenedChannel, Verdict } from './connector.js';
+import { FIXTURES, type Fixture, type Servers, SMTP_ACCOUNT, textsOf } from './conformance-fixtures.js';
+import type { ConnectorIo, PersonalMessage, Verdict } from './connector.js';
 import { BlockedDestinationError, GuardedHttp } from './guarded-http.js';
-import { CHANNEL_TYPES, type ChannelType, CONNECTORS } from './registry.js';
-import { webhookSignature } from './signing.js';
+import { CHANNEL_TYPES, CONNECTORS } from './registry.js';
 
 /**
  * Every connector in the registry, against local receivers: its own declarations hold together,
  * what it sends is well formed and carries its credential, answers are classified as SPEC's retry
- * rules say, and no secret ends up in what the runner logs or stores (verdicts, error messages).
- * A new type fails to compile here until it has a fixture.
+ * rules say, texts stay within the tool's limits and a channel's template is its text, reaching one
+ * person works through each medium, and no secret ends up in what the runner logs or stores
+ * (verdicts, error messages). A new type fails to compile here until it has a fixture.
  */
-
-const SMTP_ACCOUNT = { username: 'alerts', password: 'smtp-Pa55-word-0f-the-channel' };
-
-interface Servers {
-  http: Receiver;
-  smtp: MailReceiver;
-}
-
-/** Makes the tool's side answer as a working one does (routes a multi-call tool needs). */
-type Prepare = (servers: Servers) => void;
-
-interface Fixture {
-  channel(servers: Servers): OpenedChannel;
-  /** Events the tool is not told about. */
-  skips: readonly EventKind[];
-  /** `http`: answers by HTTP status; `smtp`: a rejection is an SMTP error, thrown and retried. */
-  answers: 'http' | 'smtp';
-  prepare?: Prepare;
-  /** The credential is where the tool looks for it. */
-  carriesCredential(request: ReceivedRequest, channel: OpenedChannel): boolean;
-}
-
-const INCOMING_WEBHOOK: Fixture = {
-  channel: ({ http }) => ({
-    config: {},
-    secrets: { webhookUrl: `${http.url}/services/T0/B0/Zr8xQ3hookToken` },
-  }),
-  skips: [],
-  answers: 'http',
-  carriesCredential: (request) => request.path === '/services/T0/B0/Zr8xQ3hookToken',
-};
-
-const FIXTURES = {
-  webhook: {
-    channel: ({ http }) => ({
-      config: { url: `${http.url}/hooks/webmon` },
-      secrets: { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-    }),
-    skips: [],
-    answers: 'http',
-    carriesCredential: (request, channel) =>
-      request.headers['webhook-signature'] ===
-      webhookSignature(
-        channel.secrets.secret ?? '',
-        String(request.headers['webhook-id']),
-        Number(request.headers['webhook-timestamp']),
-        request.body,
-      ),
-  },
-  slack: INCOMING_WEBHOOK,
-  teams: INCOMING_WEBHOOK,
-  discord: INCOMING_WEBHOOK,
-  pagerduty: {
-    channel: ({ http }) => ({
-      config: { eventsUrl: `${http.url}/v2/enqueue` },
-      secrets: { routingKey: 'R0ut1ngKeyOfTheIntegrat10nXyZ012' },
-    }),
-    skips: ['maintenance.started', 'maintenance.ended'],
-    answers: 'http',
-    carriesCredential: (request, channel) =>
-      (request.json as { routing_key?: string }).routing_key === channel.secrets.routingKey,
-  },
-  opsgenie: {
-    channel: ({ http }) => ({
-      config: { apiUrl: http.url },
-      secrets: { apiKey: '3f1c2a4e-9b7d-4c1a-8e2f-5d6b7a8c9d0e' },
-    }),
-    skips: ['maintenance.started', 'maintenance.ended'],
-    answers: 'http',
-    carriesCredential: (request, channel) =>
-      request.headers.authorization === `GenieKey ${channel.secrets.apiKey}`,
-  },
-  jira: {
-    channel: ({ http }) => ({
-      config: {
-        baseUrl: http.url,
-        email: 'bot@agency.example',
-        projectKey: 'OPS',
-        issueType: 'Bug',
-        doneTransition: 'Done',
-      },
-      secrets: { apiToken: 'ATATT3xFfGF0-jira-api-token-value' },
-    }),
-    skips: ['maintenance.started', 'maintenance.ended', 'website.degraded'],
-    answers: 'http',
-    prepare: ({ http }) => {
-      http.route('POST', '/rest/api/3/issue', 201, { key: 'OPS-7' });
-      http.route('POST', '/rest/api/3/issue/OPS-7/comment', 201, {});
-      http.route('GET', '/rest/api/3/issue/OPS-7/transitions', 200, {
-        transitions: [{ id: '31', name: 'Done' }],
-      });
-      http.route('POST', '/rest/api/3/issue/OPS-7/transitions', 204, {});
-    },
-    carriesCredential: (request, channel) =>
-      request.headers.authorization ===
-      `Basic ${Buffer.from(`bot@agency.example:${channel.secrets.apiToken}`).toString('base64')}`,
-  },
-  email: {
-    channel: ({ smtp }) => ({
-      config: {
-        host: '127.0.0.1',
-        port: smtp.port,
-        secure: false,
-        username: 'alerts',
-        from: 'alerts@agency.example',
-        to: ['ops@client.example'],
-      },
-      secrets: { password: SMTP_ACCOUNT.password },
-    }),
-    skips: [],
-    answers: 'smtp',
-    carriesCredential: () => true,
-  },
-} as const satisfies Record<ChannelType, Fixture>;
 
 const website = { id: 7, publicId: 'w7', name: 'Shop', url: 'https://shop.example.com/', customerId: 3 };
 const event = (type: EventKind, over: Partial<EventPayload['data']> = {}): EventPayload => ({
@@ -207,6 +94,29 @@ const mailText = (raw: string) =>
 
 const allowLoopback = { allowPrivateTargets: true, exemptAddresses: [] };
 
+/** A reason of many checks with markup and emoji, past every tool's limit. */
+const LONG = '<&>*_😀 '.repeat(20_000);
+const longDown = () =>
+  event('website.down', {
+    result: {
+      region: 'eu-west',
+      startedAt: '2026-11-23T09:59:30.000Z',
+      httpStatus: null,
+      error: { code: 'ECONNRESET', message: LONG },
+      checks: [],
+    },
+  });
+/** A cut that split an escape or a surrogate pair: an entity or a backslash right before the ellipsis. */
+const SPLIT = /&[#a-z0-9]{1,7}…|\\…|[\uD800-\uDBFF](?![\uDC00-\uDFFF])/;
+const TEMPLATE = 'TEMPLATE says: Shop <b>is down</b> & needs you';
+const PERSONAL: PersonalMessage = {
+  medium: 'sms',
+  title: 'Shop is down',
+  text: 'Shop is down: HTTP 503 <&>',
+  spoken: 'Shop is down. It answers 503 & "maintenance".',
+  ackUrl: 'https://monitor.agency.example/ack/9f8e?sig=a1b2&exp=<1795341605>',
+};
+
 describe.each(CHANNEL_TYPES)('connector %s', (type) => {
   const connector = CONNECTORS[type];
   const fixture: Fixture = FIXTURES[type];
@@ -220,11 +130,16 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
     send: (call, maxBytes) => http.send(call, maxBytes),
     guard: allowLoopback,
     timeoutMs: 2000,
-    externalRefOf: async () => 'OPS-7',
+    externalRefOf: async () => fixture.opens ?? 'OPS-7',
     at: new Date(),
     ...over,
   });
   const deliver = (kind: EventKind, over: Partial<ConnectorIo> = {}) => deliverTo(servers, kind, over);
+  /** All the tool was told: mails' texts, or requests' bodies and the strings in them. */
+  const told = () =>
+    fixture.answers === 'smtp'
+      ? servers.smtp.mails.map((mail) => mailText(mail.raw)).join('\n')
+      : servers.http.requests.map((request) => [request.body, ...textsOf(request)].join('\n')).join('\n');
 
   beforeEach(async () => {
     servers = { http: await startReceiver(), smtp: await startMailReceiver(SMTP_ACCOUNT) };
@@ -246,9 +161,20 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
     expect(fields).toEqual(expect.arrayContaining(Object.keys(connector.defaults)));
     expect(fields).toEqual(expect.arrayContaining([...(connector.hostFields ?? [])]));
     const { config, secrets } = fixture.channel(servers);
-    const stored = { ...connector.defaults, ...config, ...(connector.signs ? {} : secrets) };
-    expect(z.strictObject(connector.shape).safeParse(stored).error).toBeUndefined();
+    // As a create stores it: defaults (an undefined one, a former field's name, is not stored), then the config sent.
+    const defaults = Object.entries(connector.defaults).filter(([, value]) => value !== undefined);
+    const stored = { ...Object.fromEntries(defaults), ...config, ...(connector.signs ? {} : secrets) };
+    const storable = Object.entries(connector.shape).map(([field, schema]) => [
+      field,
+      connector.defaults[field] === undefined && field in connector.defaults ? schema.optional() : schema,
+    ]);
+    expect(z.strictObject(Object.fromEntries(storable)).safeParse(stored).error).toBeUndefined();
     expect(connector.problems?.(stored) ?? []).toEqual([]);
+    // The app shows write-only fields as such: their descriptions say so.
+    for (const field of connector.secrets.filter((name) => name !== 'secret')) {
+      const schema = connector.shape[field];
+      expect(schema && JSON.stringify(z.toJSONSchema(schema, { io: 'input' })), field).toMatch(/write-only/i);
+    }
   });
 
   it('tells the tool what it should hear, well formed and with its credential; skips the rest', async () => {
@@ -259,54 +185,108 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
         continue;
       }
       expect(verdict, kind).toMatchObject({ verdict: 'done' });
-      if (type === 'jira' && kind !== 'website.up') expect(verdict).toMatchObject({ externalRef: 'OPS-7' });
+      if (fixture.opens && kind !== 'website.up')
+        expect(verdict).toMatchObject({ externalRef: fixture.opens });
     }
-    const told = EVENTS.filter((kind) => !fixture.skips.includes(kind)).length;
+    const count = EVENTS.filter((kind) => !fixture.skips.includes(kind)).length;
     if (fixture.answers === 'smtp') {
-      expect(servers.smtp.mails).toHaveLength(told);
+      expect(servers.smtp.mails).toHaveLength(count);
       for (const mail of servers.smtp.mails) expect(mail.raw).toMatch(/^Subject: \[webmon\] /m);
       return;
     }
     const { requests } = servers.http;
-    expect(requests.length).toBeGreaterThanOrEqual(told);
+    expect(requests.length).toBeGreaterThanOrEqual(count);
     const channel = fixture.channel(servers);
     for (const request of requests) {
       expect(request.headers['user-agent']).toBe('webmon-notifier/conformance');
       expect(fixture.carriesCredential(request, channel), `${request.method} ${request.path}`).toBe(true);
       if (request.method === 'GET') continue;
-      expect(request.method).toBe('POST');
-      expect(request.headers['content-type']).toBe('application/json');
-      expect(request.json, request.body).toBeTypeOf('object');
+      expect(['POST', 'PUT', 'PATCH']).toContain(request.method);
+      if (fixture.form) {
+        expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+        expect([...new URLSearchParams(request.body).keys()].length, request.body).toBeGreaterThan(0);
+      } else {
+        expect(request.headers['content-type']).toBe('application/json');
+        expect(request.json, request.body).toBeTypeOf('object');
+      }
     }
   });
 
   it('a failing browser journey: names the journey and its failing step, and links its screenshot', async () => {
-    const journey = journeyDown();
-    const verdict = await connector.deliver(fixture.channel(servers), journey, io());
+    const verdict = await connector.deliver(fixture.channel(servers), journeyDown(), io());
     expect(verdict).toMatchObject({ verdict: 'done' });
-    const told =
-      fixture.answers === 'smtp'
-        ? servers.smtp.mails.map((mail) => mailText(mail.raw)).join('\n')
-        : servers.http.requests.map((request) => request.body).join('\n');
-    expect(told).toContain('Buy a teapot');
-    expect(told).toContain(FAILING_STEP);
-    expect(told).toContain(SCREENSHOT_URL);
+    expect(told()).toContain('Buy a teapot');
+    expect(told()).toContain(FAILING_STEP);
+    expect(told()).toContain(SCREENSHOT_URL);
   });
 
   it('new broken links found by a crawl: names the crawl, the link, its answer and the page it is on', async () => {
     const verdict = await connector.deliver(fixture.channel(servers), linksBroken(), io());
     expect(verdict).toMatchObject({ verdict: 'done' });
-    const told =
-      fixture.answers === 'smtp'
-        ? servers.smtp.mails.map((mail) => mailText(mail.raw)).join('\n')
-        : servers.http.requests.map((request) => request.body).join('\n');
-    expect(told).toContain('Site crawl shop.example');
-    expect(told).toContain(BROKEN_URL);
+    expect(told()).toContain('Site crawl shop.example');
+    expect(told()).toContain(BROKEN_URL);
     // In words for people; a webhook's receiver reads the event's own fields.
-    expect(told).toContain(type === 'webhook' ? '"status":404' : 'HTTP 404');
+    expect(told()).toContain(type === 'webhook' ? '"status":404' : 'HTTP 404');
     if (type === 'pagerduty') expect(servers.http.requests[0]?.path).toBe('/v2/change/enqueue');
-    expect(told).toContain('https://shop.example/');
+    expect(told()).toContain('https://shop.example/');
   });
+
+  it('says what the channel’s template rendered, in place of its own text', async () => {
+    const channel = { ...fixture.channel(servers), message: TEMPLATE };
+    expect(await connector.deliver(channel, event('website.down'), io())).toMatchObject({ verdict: 'done' });
+    expect(told()).toMatch(/TEMPLATE says: Shop (<|&lt;|\\<)b/);
+  });
+
+  it.runIf(fixture.limits)(
+    'keeps a very long reason or template within the tool’s limits, cut cleanly',
+    async () => {
+      const channel = fixture.channel(servers);
+      for (const [payload, opened] of [
+        [longDown(), channel],
+        [event('website.down'), { ...channel, message: LONG }],
+      ] as const) {
+        expect(await connector.deliver(opened, payload, io())).toMatchObject({ verdict: 'done' });
+      }
+      expect(told()).toContain('…');
+      for (const request of servers.http.requests) {
+        for (const [field, size, max] of fixture.limits?.(request) ?? [])
+          expect(size, `${request.path} ${field}`).toBeLessThanOrEqual(max);
+        for (const text of textsOf(request)) expect(text).not.toMatch(SPLIT);
+      }
+    },
+  );
+
+  it.runIf(connector.reach)(
+    'reaches one person through each medium it has, with the link that acknowledges',
+    async () => {
+      const channel = fixture.channel(servers);
+      for (const secret of Object.values(channel.secrets)) secrets.add(secret);
+      expect(connector.reaches?.length).toBeGreaterThan(0);
+      for (const medium of connector.reaches ?? []) {
+        const message = { ...PERSONAL, medium };
+        const verdict = await connector.reach?.(channel, fixture.reach?.to ?? '', message, io());
+        said.push(JSON.stringify(verdict));
+        expect(verdict, medium).toMatchObject({ verdict: 'done' });
+        const request = servers.http.requests.at(-1);
+        if (!request) throw new Error('nothing was sent');
+        expect(fixture.carriesCredential(request, channel)).toBe(true);
+        fixture.reach?.holds(request, medium, message);
+      }
+      const sent = servers.http.requests.length;
+      // An address of another kind, or a medium the tool does not have: skipped, nothing sent.
+      await expect(connector.reach?.(channel, 'not an address!', PERSONAL, io())).resolves.toMatchObject({
+        verdict: 'skipped',
+      });
+      const other = (['sms', 'voice', 'push'] as const).find(
+        (medium) => !connector.reaches?.includes(medium),
+      );
+      if (other)
+        await expect(
+          connector.reach?.(channel, fixture.reach?.to ?? '', { ...PERSONAL, medium: other }, io()),
+        ).resolves.toMatchObject({ verdict: 'skipped' });
+      expect(servers.http.requests).toHaveLength(sent);
+    },
+  );
 
   it('classifies answers: a refusal now is retried, 410 Gone disables, a lost connection is retried', async () => {
     if (fixture.answers === 'smtp') {
@@ -318,6 +298,7 @@ describe.each(CHANNEL_TYPES)('connector %s', (type) => {
       [503, 'retry'],
       [429, 'retry'],
       [500, 'retry'],
+      [400, 'retry'],
       [410, 'gone'],
     ] as const) {
       // A receiver without routes: a multi-call tool is refused at its first call.

@@ -8,9 +8,10 @@ import { summarize } from './event-summary.js';
 import { allowedAddresses } from './guarded-http.js';
 import { screenshotLine, text } from './message-parts.js';
 
-/** The mail an event makes: plain text, the facts one per line. */
-export function emailMessage(payload: EventPayload): { subject: string; text: string } {
+/** The mail an event makes: plain text, the facts one per line, or the channel's rendered template. */
+export function emailMessage(payload: EventPayload, template?: string): { subject: string; text: string } {
   const summary = summarize(payload);
+  if (template) return { subject: `[webmon] ${summary.title}`, text: `${template}\n` };
   const { website, status, previousStatus, incident } = payload.data;
   const facts = [
     website ? `Website: ${website.name}` : null,
@@ -106,7 +107,7 @@ export const email = defineConnector({
       ? [{ path: 'config.username', message: 'is required when a password is set' }]
       : [],
   async deliver(channel, event, io) {
-    const message = emailMessage(event);
+    const message = emailMessage(event, channel.message);
     const response = await sendChannelMail(
       channel,
       {

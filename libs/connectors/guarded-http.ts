@@ -52,7 +52,8 @@ export interface HttpAnswer {
 }
 
 export interface HttpCall {
-  method: 'GET' | 'POST';
+  /** PUT and PATCH: APIs that update with them (Matrix, Zendesk, GitHub). */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   url: string;
   headers: Record<string, string>;
   body?: string;

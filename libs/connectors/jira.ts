@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { emailAddress } from '../contract/index.js';
-import { type EventPayload, isDownEvent, isSiteFinding, isUpEvent } from '../events/index.js';
+import type { EventPayload } from '../events/index.js';
+import { jsonOf, openedVerdict, succeeded } from './answers.js';
 import {
   type ConnectorIo,
   defineConnector,
-  notFor,
   type OpenedChannel,
   type Verdict,
   verdictOf,
 } from './connector.js';
 import { summarize } from './event-summary.js';
-import type { HttpAnswer, HttpCall } from './guarded-http.js';
+import type { HttpCall } from './guarded-http.js';
 import { endpoint, screenshotLine, text } from './message-parts.js';
-
-const ok = (answer: HttpAnswer) => answer.status >= 200 && answer.status < 300;
+import { cut, fitSegments, type Segment } from './text-fit.js';
+import { ticketDelivery } from './ticket.js';
 
 /** Atlassian Document Format: one paragraph a line. */
 function document(lines: readonly string[]) {
@@ -24,17 +24,26 @@ function document(lines: readonly string[]) {
   };
 }
 
-function factsOf(payload: EventPayload): string[] {
+/** Jira's limit on a description or comment (32,767 characters), with room for the document's markup. */
+const DOCUMENT_CHARS = 30_000;
+
+/** What the issue says, a paragraph a line: the channel's rendered template, else the facts. */
+function factsOf(channel: OpenedChannel, payload: EventPayload): string[] {
+  if (channel.message) return cut(channel.message, DOCUMENT_CHARS).split('\n');
   const summary = summarize(payload);
   const { website, incident } = payload.data;
-  return [
-    website ? `Website: ${website.name} (${website.url})` : null,
-    summary.reason ? `Reason: ${summary.reason}` : null,
+  const segments: Array<Segment | null> = [
+    website ? { plain: `Website: ${website.name} (${website.url})` } : null,
+    summary.reason ? { plain: `Reason: ${summary.reason}` } : null,
     summary.excerpt ? `Answer: ${summary.excerpt}` : null,
     screenshotLine(summary),
     incident ? `Incident: ${summary.link ?? incident}` : null,
     `Time: ${payload.createdAt}`,
-  ].filter((line): line is string => line !== null);
+  ];
+  return fitSegments(
+    segments.filter((segment): segment is Segment => segment !== null),
+    DOCUMENT_CHARS,
+  ).split('\n');
 }
 
 function call(channel: OpenedChannel, method: HttpCall['method'], path: string, body?: unknown): HttpCall {
@@ -59,8 +68,8 @@ export function createIssueCall(channel: OpenedChannel, payload: EventPayload): 
     fields: {
       project: { key: text(channel.config.projectKey) },
       issuetype: { name: text(channel.config.issueType) },
-      summary: summarize(payload).title.slice(0, 255),
-      description: document(factsOf(payload)),
+      summary: cut(summarize(payload).title, 255),
+      description: document(factsOf(channel, payload)),
       labels: ['webmon'],
     },
   });
@@ -71,11 +80,7 @@ type Send = ConnectorIo['send'];
 /** Opens the issue for a website that went down; its key is the delivery's external reference. */
 export async function openIssue(channel: OpenedChannel, payload: EventPayload, send: Send): Promise<Verdict> {
   const answer = await send(createIssueCall(channel, payload), 64 * 1024);
-  if (!ok(answer)) return verdictOf(answer);
-  const key = (JSON.parse(answer.body) as { key?: unknown }).key;
-  return typeof key === 'string'
-    ? verdictOf(answer, { externalRef: key })
-    : verdictOf(answer, { problem: 'Jira created an issue but returned no key' });
+  return openedVerdict(answer, jsonOf(answer).key, 'Jira');
 }
 
 const issuePath = (issueKey: string) => `/rest/api/3/issue/${encodeURIComponent(issueKey)}`;
@@ -90,7 +95,7 @@ export async function commentOnIssue(
   return verdictOf(
     await send(
       call(channel, 'POST', `${issuePath(issueKey)}/comment`, {
-        body: document([summarize(payload).title, ...factsOf(payload)]),
+        body: document([summarize(payload).title, ...factsOf(channel, payload)]),
       }),
     ),
   );
@@ -107,10 +112,10 @@ export async function closeIssue(
   const comment = await commentOnIssue(channel, payload, issueKey, send);
   if (comment.verdict !== 'done') return comment;
   const listed = await send(call(channel, 'GET', `${issue}/transitions`), 256 * 1024);
-  if (!ok(listed)) return verdictOf(listed);
+  if (!succeeded(listed)) return verdictOf(listed);
   const wanted = text(channel.config.doneTransition).toLowerCase();
   const transitions =
-    (JSON.parse(listed.body) as { transitions?: Array<{ id: string; name: string }> }).transitions ?? [];
+    (jsonOf(listed) as { transitions?: Array<{ id: string; name: string }> }).transitions ?? [];
   const transition = transitions.find((t) => t.name.toLowerCase() === wanted);
   if (!transition)
     return verdictOf(listed, {
@@ -138,19 +143,9 @@ export const jira = defineConnector({
   },
   secrets: ['apiToken'],
   defaults: { issueType: 'Bug', doneTransition: 'Done' },
-  async deliver(channel, event, io) {
-    if (event.data.reminder === true)
-      return { verdict: 'skipped', reason: 'reminders are not sent to Jira: the issue is open' };
-    // A website down opens an issue; so does what a crawl or Lighthouse found new: work to do and bill.
-    if (isDownEvent(event.type) || isSiteFinding(event.type) || event.type === 'test')
-      return openIssue(channel, event, io.send);
-    const incident = event.data.incident;
-    const acknowledged = event.type === 'incident.acknowledged';
-    if ((!isUpEvent(event.type) && !acknowledged) || !incident) return notFor(event, 'Jira');
-    const issueKey = await io.externalRefOf(incident);
-    if (!issueKey) return { verdict: 'skipped', reason: `no Jira issue was opened for incident ${incident}` };
-    return acknowledged
-      ? commentOnIssue(channel, event, issueKey, io.send)
-      : closeIssue(channel, event, issueKey, io.send);
-  },
+  deliver: ticketDelivery('Jira', 'issue', {
+    open: openIssue,
+    comment: commentOnIssue,
+    close: closeIssue,
+  }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
+import { apiBase, formerApiBase, formerApiBaseProblems, optionalApiBase } from './api-base.js';
 import {
   type ConfigProblem,
   type ConnectorIo,
@@ -8,30 +9,40 @@ import {
   verdictOf,
 } from './connector.js';
 import { type EventSummary, summarize } from './event-summary.js';
-import { endpoint, secretEndpoint, text } from './message-parts.js';
+import { secretEndpoint, text } from './message-parts.js';
+import { cut, fitSegments, type Segment } from './text-fit.js';
+
+const PUBLIC_API = 'https://slack.com/api';
 
 /** Slack mrkdwn treats &, < and > as markup. */
 const slackEscape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The message of an event, the same through a webhook or the Web API. */
-export function slackMessage(event: EventPayload, summary: EventSummary) {
+/** Slack's limits: a section's text (3,000 characters) and a message's `text` (shown in notifications). */
+const SECTION_CHARS = 3000;
+const TEXT_CHARS = 4000;
+
+/**
+ * The message of an event, the same through a webhook or the Web API: the channel's rendered
+ * template (`message`) when it has one, else the title, the website, why, the answer, the links.
+ */
+export function slackMessage(event: EventPayload, summary: EventSummary, message?: string) {
   const url = event.data.website?.url;
-  const details = [
-    url ? `<${url}|${slackEscape(url)}>` : null,
-    summary.reason ? slackEscape(summary.reason) : null,
-    summary.excerpt ? `> ${slackEscape(summary.excerpt)}` : null,
-    summary.screenshot ? `<${summary.screenshot}|Screenshot of the failing step>` : null,
-    summary.link ? `<${summary.link}|Open the incident>` : null,
-  ].filter(Boolean);
+  const segments: Segment[] = message
+    ? [{ plain: message, escape: slackEscape }]
+    : [
+        { plain: summary.title, escape: (title) => `*${slackEscape(title)}*` },
+        ...(url ? [{ plain: url, escape: (shown: string) => `<${url}|${slackEscape(shown)}>` }] : []),
+        ...(summary.reason ? [{ plain: summary.reason, escape: slackEscape }] : []),
+        ...(summary.excerpt
+          ? [{ plain: summary.excerpt, escape: (line: string) => `> ${slackEscape(line)}` }]
+          : []),
+        ...(summary.screenshot ? [`<${summary.screenshot}|Screenshot of the failing step>`] : []),
+        ...(summary.link ? [`<${summary.link}|Open the incident>`] : []),
+      ];
   return {
-    text: summary.title,
-    blocks: [
-      {
-        type: 'section',
-        text: { type: 'mrkdwn', text: [`*${slackEscape(summary.title)}*`, ...details].join('\n') },
-      },
-    ],
+    text: cut(message || summary.title, TEXT_CHARS),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: fitSegments(segments, SECTION_CHARS) } }],
   };
 }
 
@@ -40,6 +51,10 @@ const startsThread = (event: EventPayload) =>
   isDownEvent(event.type) && event.data.reminder !== true && event.data.incident !== null;
 
 function problems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
+  return [...tokenProblems(config), ...formerApiBaseProblems(config, 'apiUrl', PUBLIC_API)];
+}
+
+function tokenProblems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
   const webhook = config.webhookUrl != null;
   const bot = config.botToken != null;
   if (webhook === bot)
@@ -60,7 +75,7 @@ function problems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
 async function postMessage(channel: OpenedChannel, body: Record<string, unknown>, send: ConnectorIo['send']) {
   const answer = await send({
     method: 'POST',
-    url: `${text(channel.config.apiUrl).replace(/\/+$/, '')}/chat.postMessage`,
+    url: `${apiBase(channel.config, PUBLIC_API, 'apiUrl')}/chat.postMessage`,
     headers: {
       'content-type': 'application/json; charset=utf-8',
       authorization: `Bearer ${channel.secrets.botToken ?? ''}`,
@@ -100,13 +115,14 @@ export const slack = defineConnector({
       .string()
       .regex(/^[A-Za-z0-9#_-]{1,80}$/, 'must be a channel id (C0123456789) or #name')
       .nullable(),
-    apiUrl: endpoint.describe('The Slack Web API'),
+    apiBaseUrl: optionalApiBase(PUBLIC_API, ' (the Web API, with a botToken)'),
+    apiUrl: formerApiBase,
   },
   secrets: ['webhookUrl', 'botToken'],
-  defaults: { webhookUrl: null, botToken: null, channel: null, apiUrl: 'https://slack.com/api' },
+  defaults: { webhookUrl: null, botToken: null, channel: null, apiBaseUrl: null, apiUrl: undefined },
   problems,
   async deliver(channel, event, io) {
-    const message = slackMessage(event, summarize(event));
+    const message = slackMessage(event, summarize(event), channel.message);
     if (channel.secrets.webhookUrl)
       return verdictOf(
         await io.send({
