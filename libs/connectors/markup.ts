@@ -25,8 +25,8 @@ export const escapeHtml = (text: string) =>
 export const escapeXml = (text: string) => escapeHtml(text).replace(/'/g, '&apos;');
 
 const asText =
-  (escape: (text: string) => string) =>
-  (url: string): Segment => ({ plain: url, escape });
+  (literal: (text: string) => string) =>
+  (url: string): Segment => ({ plain: url, escape: literal });
 
 /** Markdown's block markers at a line's start (heading, quote, list item) as literal text. */
 const lineStarts = (text: string) =>
