@@ -48,19 +48,57 @@ export interface WallTime {
   second: number;
 }
 
-/** What the zone's clocks show at the instant (milliseconds since the epoch). */
-export function wallTimeAt(zone: string, instant: number): WallTime {
-  const wall: WallTime = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
-  for (const part of formatterOf(zone).formatToParts(instant)) {
-    if (part.type in wall) wall[part.type as keyof WallTime] = Number(part.value);
-  }
-  return wall;
+/** How far the zone's clocks are ahead of UTC at the instant, in milliseconds, as `Intl` says. */
+function intlOffsetAt(zone: string, instant: number): number {
+  const w: Record<string, number> = {};
+  for (const part of formatterOf(zone).formatToParts(instant)) w[part.type] = Number(part.value);
+  const wall = Date.UTC(
+    w.year ?? 1970,
+    (w.month ?? 1) - 1,
+    w.day ?? 1,
+    w.hour ?? 0,
+    w.minute ?? 0,
+    w.second ?? 0,
+  );
+  return wall - Math.floor(instant / 1000) * 1000;
 }
 
-/** How far the zone's clocks are ahead of UTC at the instant, in milliseconds. */
+/**
+ * Each zone's offset per UTC day (null: the offset changes that day), so most conversions cost a
+ * map read instead of an `Intl` call (a few microseconds each, dozens a lookup). No zone changes
+ * its clocks twice in a day, so an offset equal at both ends holds all day.
+ */
+const dayOffsets = new Map<string, Map<number, number | null>>();
+/** Days kept per zone before its map starts over (a few years of lookups). */
+const DAYS_KEPT = 4096;
+
 function offsetAt(zone: string, instant: number): number {
-  const w = wallTimeAt(zone, instant);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
+  const day = Math.floor(instant / DAY_MS);
+  let days = dayOffsets.get(zone);
+  if (!days || days.size >= DAYS_KEPT) {
+    days = new Map();
+    dayOffsets.set(zone, days);
+  }
+  let offset = days.get(day);
+  if (offset === undefined) {
+    const first = intlOffsetAt(zone, day * DAY_MS);
+    offset = first === intlOffsetAt(zone, (day + 1) * DAY_MS - 1000) ? first : null;
+    days.set(day, offset);
+  }
+  return offset ?? intlOffsetAt(zone, instant);
+}
+
+/** What the zone's clocks show at the instant (milliseconds since the epoch). */
+export function wallTimeAt(zone: string, instant: number): WallTime {
+  const wall = new Date(Math.floor(instant / 1000) * 1000 + offsetAt(zone, instant));
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+  };
 }
 
 /** The day number (days since 1970-01-01) of a calendar date: calendar arithmetic without a zone. */
