@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../libs/config/index.js';
 import { ContactMethodService, PersonReach } from '../../libs/contact-methods/index.js';
+import { DependencyService } from '../../libs/dependencies/index.js';
 import { EscalationPolicyService, type PolicyTargetsPort } from '../../libs/escalation/index.js';
 import type { Route } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -7,6 +8,7 @@ import type { PeopleMailRoutes } from '../../libs/people/index.js';
 import type { ApiServices } from './compose.js';
 import { alertAckRoutes } from './routes/alert-acks.js';
 import { contactMethodRoutes } from './routes/contact-methods.js';
+import { dependencyRoutes } from './routes/dependencies.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import type { incidentAcknowledger } from './routes/incident-actions.js';
 
@@ -55,7 +57,31 @@ export function onCallRoutesOf(deps: {
       ];
     },
   };
+  const dependencies = new DependencyService({
+    repository: services.dependencies,
+    mutex: services.mutex,
+    ports: {
+      website: (organizationId, id) => services.websiteRepository.findByRef(organizationId, { id }),
+      monitor: (organizationId, id) => services.monitorRepository.findById(organizationId, id),
+      async health(organizationId, parent) {
+        if ('websiteId' in parent)
+          return (await services.states.load(organizationId, parent.websiteId)).health;
+        const monitor = await services.monitorRepository.findById(organizationId, parent.monitorId);
+        if (!monitor) return 'unknown';
+        return (
+          await services.states.load(organizationId, monitor.websiteId, {
+            kind: monitor.kind,
+            id: monitor.id,
+          })
+        ).health;
+      },
+    },
+  });
   return [
+    ...dependencyRoutes({
+      service: dependencies,
+      website: (organizationId, ref) => services.websites.get(organizationId, ref),
+    }),
     ...escalationPolicyRoutes(
       new EscalationPolicyService({ policies: services.escalationPolicies, targets, mutex: services.mutex }),
     ),

@@ -9,6 +9,7 @@ import {
   CustomerService,
   loadCustomerWithPackage,
 } from '../../libs/customers/index.js';
+import { DependencyRepository } from '../../libs/dependencies/index.js';
 import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
 import { JourneyBrowser } from '../../libs/journeys/index.js';
@@ -323,6 +324,8 @@ export function composeApi(deps: ApiDeps) {
     /** People's contact methods, and the links in pages that acknowledge. */
     contactMethods: new ContactMethodRepository(db),
     ackLinks: new AckLinks(db),
+    /** Websites' dependencies on other websites and monitors. */
+    dependencies: new DependencyRepository(db),
     mutex,
     customerExists,
     customerRepository: records.customers,

@@ -5,6 +5,7 @@ import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
 import { ContactMethodRepository, PersonReach } from '../../libs/contact-methods/index.js';
 import type { CustomerRepository } from '../../libs/customers/index.js';
+import { DependencyGate, DependencyRepository, type ParentRef } from '../../libs/dependencies/index.js';
 import {
   AckLinks,
   applicablePolicyId,
@@ -18,11 +19,13 @@ import type { EventPayload } from '../../libs/events/index.js';
 import type { RedisMutex } from '../../libs/locks/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import type { IncidentTimelines } from '../../libs/monitoring/index.js';
+import { MonitorRepository } from '../../libs/monitors/index.js';
 import type { ChannelDocument, ChannelRepository } from '../../libs/notifications/index.js';
 import { OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
 import { smtpMailer, UserRepository } from '../../libs/people/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
+import { monitorStates } from '../../libs/services/index.js';
 import type { WebsiteRepository } from '../../libs/websites/index.js';
 
 /** Escalations in the notifier: the runner, its worker's start, and the routing that feeds it events. */
@@ -44,6 +47,8 @@ export function composeEscalations(deps: {
   ): Promise<{ send(mail: { to: string; subject: string; text: string }): Promise<void> } | null>;
   /** Queues an event's delivery to a channel (idempotent by the payload's id). */
   deliver(channel: ChannelDocument, payload: EventPayload): Promise<unknown>;
+  /** Sends an event as if just dispatched (a held alert released): its channels, its escalation. */
+  deliverEvent(payload: EventPayload, websiteId: number): Promise<void>;
 }) {
   const { db, config } = deps;
   const users = new UserRepository(db);
@@ -98,9 +103,51 @@ export function composeEscalations(deps: {
       ackUrl: (token) => appLink(config, `api/alerts/ack/${token}`).href,
     },
   });
+  const states = monitorStates(db, deps.redis, config);
+  const monitors = new MonitorRepository(db);
+  const healthOf = async (organizationId: number, parent: ParentRef) => {
+    if ('websiteId' in parent) return (await states.load(organizationId, parent.websiteId)).health;
+    const monitor = await monitors.findById(organizationId, parent.monitorId);
+    if (!monitor) return 'unknown';
+    return (await states.load(organizationId, monitor.websiteId, { kind: monitor.kind, id: monitor.id }))
+      .health;
+  };
+  const gate = new DependencyGate({
+    repository: new DependencyRepository(db),
+    logger: deps.logger,
+    ports: {
+      isDown: async (organizationId, parent) => (await healthOf(organizationId, parent)) === 'down',
+      async nameOf(organizationId, parent) {
+        if ('websiteId' in parent)
+          return (
+            (await deps.websites.findByRef(organizationId, { id: parent.websiteId }))?.name ??
+            `website ${parent.websiteId}`
+          );
+        const monitor = await monitors.findById(organizationId, parent.monitorId);
+        if (!monitor) return `monitor ${parent.monitorId}`;
+        const website = await deps.websites.findByRef(organizationId, { id: monitor.websiteId });
+        return `${website?.name ?? `website ${monitor.websiteId}`}: ${monitor.name}`;
+      },
+      website: (organizationId, id) => deps.websites.findByRef(organizationId, { id }),
+      async openIncident(organizationId, websiteId, monitorId) {
+        if (monitorId === null) return (await states.load(organizationId, websiteId)).openIncidentId;
+        const monitor = await monitors.findById(organizationId, monitorId);
+        return monitor
+          ? (await states.load(organizationId, websiteId, { kind: monitor.kind, id: monitor.id }))
+              .openIncidentId
+          : null;
+      },
+      timeline: (incidentId, entry) => deps.timelines.append(incidentId, entry),
+      deliver: (payload, websiteId) => deps.deliverEvent(payload, websiteId),
+    },
+  });
+  // Dependencies first (a held alert pages nobody), then escalation; a parent's recovery releases its children.
   const routing: EventRouting = {
-    admit: async (payload) => payload,
-    dispatched: (payload, websiteId) => runner.onEvent(payload, websiteId),
+    admit: (payload, websiteId) => gate.admit(payload, websiteId),
+    dispatched: async (payload, websiteId) => {
+      await runner.onEvent(payload, websiteId);
+      await gate.dispatched(payload, websiteId);
+    },
   };
   return {
     runner,

@@ -75,6 +75,8 @@ export async function startNotifier(
     timelines: services.timelines,
     organizationMailer: services.organizationMailer,
     deliver: (channel, payload) => services.deliveryRequests.enqueue(channel, payload),
+    // Bound late: the runner is made with the routing this returns.
+    deliverEvent: (payload, websiteId) => runner.deliverEvent(payload, websiteId),
   });
   const runner = new DeliveryRunner({
     routing: escalations.routing,

@@ -173,6 +173,29 @@ export const eventDataSchema = z.object({
   siteHealth: siteHealthNewsSchema.optional(),
   /** A DNS check's answer that changed (dns.changed): what it held to, and what it answers now. */
   dnsChange: z.object({ previous: z.array(z.string()), current: z.array(z.string()) }).optional(),
+  /**
+   * A parent's down event: the websites that depend on it (their alerts are held while it is down),
+   * the first 50, and how many there are.
+   */
+  dependents: z
+    .array(z.object({ websiteId: z.number().int(), name: z.string(), url: z.string() }))
+    .max(50)
+    .optional(),
+  dependentCount: z.number().int().optional(),
+  /**
+   * A grouped message (a channel's grouping window): every website that failed in the window, the
+   * event itself describing the first.
+   */
+  group: z
+    .array(
+      z.object({
+        name: z.string(),
+        url: z.string(),
+        status: z.string().nullable(),
+        reason: z.string().nullable(),
+      }),
+    )
+    .optional(),
   /** Who acknowledged the incident, and what they said (incident.acknowledged). */
   acknowledgement: z
     .object({

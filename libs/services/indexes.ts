@@ -3,6 +3,7 @@ import { apiTokenIndexes, organizationIndexes } from '../auth/index.js';
 import { contactMethodIndexes } from '../contact-methods/index.js';
 import { customerIndexes } from '../customers/index.js';
 import type { CollectionIndexes } from '../db/index.js';
+import { dependencyIndexes } from '../dependencies/index.js';
 import { ackLinkIndexes, policyIndexes, runIndexes } from '../escalation/index.js';
 import { eventIndexes } from '../events/index.js';
 import { maintenanceWindowIndexes } from '../maintenance/index.js';
@@ -58,6 +59,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   policyIndexes,
   ...runIndexes,
   ackLinkIndexes,
+  ...dependencyIndexes,
   // Last: it reads the named collections.
   storedNamesCleaning,
 ];

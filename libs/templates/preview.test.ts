@@ -81,11 +81,15 @@ describe('template variables, samples and preview', () => {
     const event = sampleEvent('website.down', options);
     const odd = {
       ...event,
-      data: { ...event.data, group: [{ name: 'A', url: 'https://a/', status: 7, secret: 'x' }] },
+      data: {
+        ...event.data,
+        group: [{ name: 'A', url: 'https://a/', status: 7, secret: 'x' }],
+      } as unknown as typeof event.data,
     };
     expect(templateScope(odd).group).toEqual([{ name: 'A', url: 'https://a/', status: null, reason: null }]);
     expect(
-      templateScope({ ...event, data: { ...event.data, group: 'all' } as typeof event.data }).group,
+      templateScope({ ...event, data: { ...event.data, group: 'all' } as unknown as typeof event.data })
+        .group,
     ).toBeNull();
   });
 

@@ -1,0 +1,118 @@
+import type { Collection, Db } from 'mongodb';
+import { type CollectionIndexes, IdLists, isDuplicateKey } from '../db/index.js';
+import type { EventPayload } from '../events/index.js';
+import { type ParentRef, parentKey } from './dependency.schema.js';
+
+/** A website's parents (`_id`: `w<websiteId>`). */
+interface DependencyDocument {
+  _id: string;
+  organizationId: number;
+  websiteId: number;
+  parents: ParentRef[];
+  updatedAt: Date;
+}
+
+/** An alert held while a parent is down (`_id`: the incident): sent if the child is still down when they recover. */
+export interface HeldAlert {
+  _id: string;
+  organizationId: number;
+  websiteId: number;
+  /** The child's down event, as it would have been delivered. */
+  payload: EventPayload;
+  /** The parents that were down (`w<id>`, `m<id>`). */
+  heldBy: string[];
+  heldAt: Date;
+}
+
+export const WEBSITE_DEPENDENCIES = 'website_dependencies';
+export const HELD_ALERTS = 'held_alerts';
+
+export const dependencyIndexes: CollectionIndexes[] = [
+  { collection: HELD_ALERTS, indexes: [{ key: { heldBy: 1 }, name: 'held_by' }] },
+];
+
+const docId = (websiteId: number) => `w${websiteId}`;
+
+/**
+ * Dependencies between websites: each website's parents by primary key, and each parent's children
+ * as id lists (a parent's alert names them, its recovery releases their held alerts). Written under
+ * the organization's dependencies lock (one writer per list).
+ */
+export class DependencyRepository {
+  private readonly docs: Collection<DependencyDocument>;
+  private readonly held: Collection<HeldAlert>;
+  private readonly childrenOfWebsite: IdLists;
+  private readonly childrenOfMonitor: IdLists;
+
+  constructor(db: Db) {
+    this.docs = db.collection<DependencyDocument>(WEBSITE_DEPENDENCIES);
+    this.held = db.collection<HeldAlert>(HELD_ALERTS);
+    this.childrenOfWebsite = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentWebsite`);
+    this.childrenOfMonitor = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentMonitor`);
+  }
+
+  async parentsOf(organizationId: number, websiteId: number): Promise<ParentRef[]> {
+    const found = await this.docs.findOne({ _id: docId(websiteId) });
+    return found?.organizationId === organizationId ? found.parents : [];
+  }
+
+  /** Children of a parent (maybe some since gone or changed: callers check each). */
+  childrenOf(parent: ParentRef): Promise<number[]> {
+    return 'websiteId' in parent
+      ? this.childrenOfWebsite.get(parent.websiteId)
+      : this.childrenOfMonitor.get(parent.monitorId);
+  }
+
+  private lists(parent: ParentRef): [IdLists, number] {
+    return 'websiteId' in parent
+      ? [this.childrenOfWebsite, parent.websiteId]
+      : [this.childrenOfMonitor, parent.monitorId];
+  }
+
+  /** Sets a website's parents: new parents list it first, the document next, parents left drop it last. */
+  async replace(organizationId: number, websiteId: number, parents: readonly ParentRef[]): Promise<void> {
+    const before = await this.parentsOf(organizationId, websiteId);
+    const keep = new Set(parents.map(parentKey));
+    for (const parent of parents) {
+      const [list, owner] = this.lists(parent);
+      await list.add(owner, websiteId);
+    }
+    await this.docs.updateOne(
+      { _id: docId(websiteId) },
+      { $set: { organizationId, websiteId, parents: [...parents], updatedAt: new Date() } },
+      { upsert: true },
+    );
+    for (const parent of before.filter((p) => !keep.has(parentKey(p)))) {
+      const [list, owner] = this.lists(parent);
+      await list.remove(owner, websiteId);
+    }
+  }
+
+  /** Holds a child's alert: whether this call did (the incident's alert is held once). */
+  async hold(alert: HeldAlert): Promise<boolean> {
+    try {
+      await this.held.insertOne(alert);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  heldOf(incidentId: string): Promise<HeldAlert | null> {
+    return this.held.findOne({ _id: incidentId });
+  }
+
+  /** Held alerts a parent holds. */
+  heldBy(parent: ParentRef): Promise<HeldAlert[]> {
+    return this.held
+      .find({ heldBy: parentKey(parent) })
+      .limit(10_000)
+      .toArray();
+  }
+
+  /** Takes the held alert away: whether this call did (one releaser sends it). */
+  async release(incidentId: string): Promise<boolean> {
+    return (await this.held.deleteOne({ _id: incidentId })).deletedCount > 0;
+  }
+}
