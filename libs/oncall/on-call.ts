@@ -2,7 +2,7 @@ import { type Layer, RotationClock } from './rotation.js';
 
 const DAY_MS = 86_400_000;
 /** How far `onCallAt` and `nextHandoff` look either way before they call a span open-ended. */
-export const LOOKUP_HORIZON_DAYS = 366;
+const LOOKUP_HORIZON_DAYS = 366;
 
 export interface Schedule {
   /** IANA zone whose wall clock the handoffs follow. */

@@ -65,8 +65,11 @@ export function Overrides({ schedule, editor }: { schedule: Schedule; editor: bo
                 {editor && (
                   <td data-label="Actions">
                     <button type="button" class="link" onClick={() => void remove(o.id)}>
-                      Remove the override of {o.user?.name ?? `user ${o.userId}`} from{' '}
-                      {formatIn(o.from, zone)}
+                      Remove
+                      <span class="visually-hidden">
+                        {' '}
+                        the override of {o.user?.name ?? `user ${o.userId}`} from {formatIn(o.from, zone)}
+                      </span>
                     </button>
                   </td>
                 )}
