@@ -85,19 +85,17 @@ export const email = defineConnector({
       .string()
       .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/, 'must be a host name or IPv4 address')
       .describe('SMTP server'),
-    port: z.number().int().min(1).max(65_535),
+    port: z.number().int().min(1).max(65_535).describe('587 (STARTTLS) or 465 (TLS)'),
     secure: z.boolean().describe('true: TLS from the first byte (port 465); false: STARTTLS when offered'),
-    username: z.string().min(1).max(256).nullable(),
+    username: z.string().min(1).max(256).nullable().describe('The SMTP account; null: no login'),
     password: z.string().min(1).max(1024).nullable().describe('Write-only; null clears it'),
-    from: emailAddress(),
+    from: emailAddress().describe('The sender address the server accepts'),
     to: z
       .array(emailAddress())
       .min(1)
       .max(50)
-      .refine(
-        (to) => new Set(to.map((a) => a.toLowerCase())).size === to.length,
-        'addresses must not repeat',
-      ),
+      .refine((to) => new Set(to.map((a) => a.toLowerCase())).size === to.length, 'addresses must not repeat')
+      .describe('The addresses alerts go to, 1–50'),
   },
   secrets: ['password'],
   defaults: { port: 587, secure: false, username: null, password: null },

@@ -137,8 +137,11 @@ export const jira = defineConnector({
     baseUrl: endpoint.describe('The Jira Cloud site, e.g. https://agency.atlassian.net'),
     email: emailAddress().describe('The Atlassian account the API token belongs to'),
     apiToken: z.string().trim().min(1).max(1024).describe('Write-only'),
-    projectKey: z.string().regex(/^[A-Z][A-Z0-9_]{1,9}$/, 'must be a Jira project key such as OPS'),
-    issueType: z.string().trim().min(1).max(100),
+    projectKey: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{1,9}$/, 'must be a Jira project key such as OPS')
+      .describe('The project issues are opened in, by its key (OPS)'),
+    issueType: z.string().trim().min(1).max(100).describe('The type of the issues opened (Bug, Incident…)'),
     doneTransition: z.string().trim().min(1).max(100).describe('Transition applied when the website is up'),
   },
   secrets: ['apiToken'],

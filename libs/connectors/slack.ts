@@ -114,7 +114,8 @@ export const slack = defineConnector({
     channel: z
       .string()
       .regex(/^[A-Za-z0-9#_-]{1,80}$/, 'must be a channel id (C0123456789) or #name')
-      .nullable(),
+      .nullable()
+      .describe('With botToken: the channel the bot posts to, its id (C0123456789)'),
     apiBaseUrl: optionalApiBase(PUBLIC_API, ' (the Web API, with a botToken)'),
     apiUrl: formerApiBase,
   },
