@@ -18,6 +18,8 @@ export const APP_PAGES = [
   '/maintenance',
   '/schedules',
   '/schedules/:ref',
+  '/escalation-policies',
+  '/escalation-policies/:ref',
   '/channels',
   '/channels/:ref',
   '/status-pages',

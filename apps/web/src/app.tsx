@@ -19,6 +19,12 @@ const WebsiteEdit = lazy(() => import('./websites/website-edit.js').then((m) => 
 const Maintenance = lazy(() => import('./maintenance/maintenance.js').then((m) => m.Maintenance));
 const Schedules = lazy(() => import('./schedules/schedule-list.js').then((m) => m.Schedules));
 const SchedulePage = lazy(() => import('./schedules/schedule-page.js').then((m) => m.SchedulePage));
+const EscalationPolicies = lazy(() =>
+  import('./escalation/policy-list.js').then((m) => m.EscalationPolicies),
+);
+const EscalationPolicyPage = lazy(() =>
+  import('./escalation/policy-page.js').then((m) => m.EscalationPolicyPage),
+);
 const Channels = lazy(() => import('./channels/channel-list.js').then((m) => m.Channels));
 const ChannelPage = lazy(() => import('./channels/channel-page.js').then((m) => m.ChannelPage));
 const StatusPages = lazy(() => import('./status-pages/status-page-list.js').then((m) => m.StatusPages));
@@ -58,6 +64,8 @@ const SCREENS = {
   '/maintenance': Maintenance,
   '/schedules': Schedules,
   '/schedules/:ref': SchedulePage,
+  '/escalation-policies': EscalationPolicies,
+  '/escalation-policies/:ref': EscalationPolicyPage,
   '/channels': Channels,
   '/channels/:ref': ChannelPage,
   '/status-pages': StatusPages,
@@ -128,6 +136,11 @@ function Shell() {
             {clientCustomerId(caller) === null && (
               <a href="/schedules" aria-current={current('/schedules')}>
                 On call
+              </a>
+            )}
+            {clientCustomerId(caller) === null && (
+              <a href="/escalation-policies" aria-current={current('/escalation-policies')}>
+                Escalation
               </a>
             )}
             {clientCustomerId(caller) !== null && (

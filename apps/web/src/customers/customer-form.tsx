@@ -1,8 +1,10 @@
 import { createCustomerBody, patchCustomerBody } from '../../../../libs/customers/customer.schema.js';
 import { api } from '../api/client.js';
 import { type Customer, customerKeys } from '../api/customers.js';
+import { useOrganization } from '../api/organization.js';
 import { usePackages } from '../api/packages.js';
 import { write } from '../api/query.js';
+import { PolicyField } from '../escalation/policy-field.js';
 import { Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 
@@ -17,9 +19,10 @@ export function CustomerForm({
 }) {
   // Packages are listed for admins; others type the package's id.
   const packages = usePackages();
+  const organization = useOrganization();
   // An e-mail left empty: none for a new customer, cleared on an edit.
   const optional = (address: string) => address || (customer ? null : undefined);
-  const blank = { name: '', email: '', notificationEmail: '', packageId: '' };
+  const blank = { name: '', email: '', notificationEmail: '', packageId: '', escalationPolicyId: '' };
   const form = useForm(
     customer
       ? {
@@ -27,16 +30,18 @@ export function CustomerForm({
           email: customer.email ?? '',
           notificationEmail: customer.notificationEmail ?? '',
           packageId: String(customer.packageId),
+          escalationPolicyId: customer.escalationPolicyId ? String(customer.escalationPolicyId) : '',
         }
       : blank,
     {
       schema: customer ? patchCustomerBody : createCustomerBody,
-      body: ({ name, email, notificationEmail, packageId }) => ({
+      body: ({ name, email, notificationEmail, packageId, escalationPolicyId }) => ({
         name,
         // None chosen: the schema says it is required, and nothing is sent.
         packageId: (packageId ? Number(packageId) : undefined) as number,
         email: optional(email),
         notificationEmail: optional(notificationEmail),
+        escalationPolicyId: escalationPolicyId ? Number(escalationPolicyId) : null,
       }),
     },
   );
@@ -110,6 +115,12 @@ export function CustomerForm({
           {(props) => <input {...props} type="email" {...form.bind('notificationEmail')} />}
         </Field>
       </div>
+      <PolicyField
+        about="Its websites’ alerts follow it unless a website chooses its own."
+        bound={form.bind('escalationPolicyId')}
+        error={errors.escalationPolicyId}
+        fallbacks={[{ whose: 'the organization’s default', policyId: organization.data?.escalationPolicyId }]}
+      />
       <button type="submit" class="primary">
         {customer ? 'Save the customer' : 'Create the customer'}
       </button>

@@ -3,6 +3,7 @@ import { patchOrganizationBody } from '../../../../libs/organizations/organizati
 import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { organizationKeys, useOrganization, useOrganizationLogo } from '../api/organization.js';
 import { write } from '../api/query.js';
+import { PolicyField } from '../escalation/policy-field.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
@@ -44,14 +45,16 @@ function SettingsForm({ organization }: { organization: Organization }) {
       timezone: organization.timezone,
       accent: organization.branding.accentColor ?? '',
       footer: organization.branding.footerText ?? '',
+      escalationPolicyId: organization.escalationPolicyId ? String(organization.escalationPolicyId) : '',
     },
     {
       // The API's own schema: a value it would refuse is shown at its field before anything is sent.
       schema: patchOrganizationBody,
-      body: ({ name, timezone, accent, footer }) => ({
+      body: ({ name, timezone, accent, footer, escalationPolicyId }) => ({
         name,
         timezone,
         branding: { accentColor: accent || null, footerText: footer || null },
+        escalationPolicyId: escalationPolicyId ? Number(escalationPolicyId) : null,
       }),
     },
   );
@@ -80,6 +83,13 @@ function SettingsForm({ organization }: { organization: Organization }) {
           </select>
         )}
       </Field>
+      <PolicyField
+        label="Default escalation policy"
+        about="For websites whose own and whose customer’s choose none."
+        bound={form.bind('escalationPolicyId')}
+        error={errors.escalationPolicyId}
+        fallbacks={[]}
+      />
       <Field
         label="Accent colour of reports"
         error={errors['branding.accentColor']}

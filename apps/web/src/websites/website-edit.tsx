@@ -7,10 +7,11 @@ import {
 } from '../../../../libs/websites/website.schema.js';
 import { useChannels } from '../api/channels.js';
 import { api, type Schemas } from '../api/client.js';
-import { useVisibleCustomers } from '../api/organization.js';
+import { useOrganization, useVisibleCustomers } from '../api/organization.js';
 import { write } from '../api/query.js';
 import { useWebsite, websiteKeys } from '../api/websites.js';
 import { CustomerOptions } from '../customers/customer-options.js';
+import { PolicyField } from '../escalation/policy-field.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { CheckConfigForm } from './check-config-form.js';
@@ -44,6 +45,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
   const { query, route } = useLocation();
   const customers = useVisibleCustomers();
   const channels = useChannels();
+  const organization = useOrganization();
   const [headers, setHeaders] = useState(() => headerRows(website));
   const [mtlsClientCert, setMtlsClientCert] = useState<string | null>(null);
   const [mtlsClientKey, setMtlsClientKey] = useState<string | null>(null);
@@ -65,6 +67,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
       regions: (website?.regions ?? []).join(', '),
       paused: website?.paused ?? false,
       channelIds: (website?.notificationChannelIds ?? []).map(String),
+      escalationPolicyId: website?.escalationPolicyId ? String(website.escalationPolicyId) : '',
     },
     {
       // The API's own schemas: a value it would refuse is shown at its field before anything is sent.
@@ -95,6 +98,7 @@ function WebsiteForm({ website }: { website: Website | null }) {
           .filter(Boolean),
         paused: v.paused,
         notificationChannelIds: v.channelIds.map(Number),
+        escalationPolicyId: v.escalationPolicyId ? Number(v.escalationPolicyId) : null,
       }),
     },
   );
@@ -294,6 +298,17 @@ function WebsiteForm({ website }: { website: Website | null }) {
           ))}
         </div>
         {errors.notificationChannelIds && <p class="error-text">⚠ {errors.notificationChannelIds}</p>}
+        <PolicyField
+          bound={form.bind('escalationPolicyId')}
+          error={errors.escalationPolicyId}
+          fallbacks={[
+            {
+              whose: 'its customer’s',
+              policyId: customers.data?.find((c) => String(c.id) === values.customerId)?.escalationPolicyId,
+            },
+            { whose: 'the organization’s default', policyId: organization.data?.escalationPolicyId },
+          ]}
+        />
       </fieldset>
       <button type="submit" class="primary" disabled={busy}>
         {website ? 'Save the website' : 'Add the website'}
