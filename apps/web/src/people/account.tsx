@@ -9,6 +9,7 @@ import { useCopy } from '../ui/copy.js';
 import { Check, Field, FormError, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
 import { browserName } from './browser-name.js';
+import { ContactMethods } from './contact-methods.js';
 import { ChangePassword } from './new-password.js';
 
 /** My account: who I am, my sessions, two-factor and recovery codes, and (admins) the API tokens. */
@@ -46,6 +47,7 @@ export function Account() {
       </dl>
       <TwoFactor enabled={user.twoFactorEnabled} email={user.email} />
       {!mustEnrol && <ChangePassword />}
+      {!mustEnrol && <ContactMethods />}
       {!mustEnrol && <Sessions />}
       {!mustEnrol && (user.role === 'admin' || user.role === 'owner') && <Tokens />}
     </section>
