@@ -10,7 +10,9 @@ import { useForm } from '../ui/use-form.js';
 import { EvidenceDetails } from '../websites/evidence.js';
 import { Shot } from '../websites/journey-run.js';
 import { KIND_NAME } from '../websites/monitor-forms.js';
+import { EscalationItem } from './escalation-item.js';
 import { PublishAsPost } from './publish-as-post.js';
+import { heldText } from './timeline-words.js';
 
 type Step = Schemas['IncidentTimelineItem'];
 
@@ -18,6 +20,8 @@ const STEP_TITLE: Record<Step['kind'], string> = {
   failure: 'First failure',
   confirmed: 'Confirmed down',
   alert: 'Alert',
+  escalation: 'Escalation',
+  held: 'Held',
   acknowledged: 'Acknowledged',
   note: 'Note',
   'maintenance.started': 'Maintenance started',
@@ -35,6 +39,7 @@ function stepText(step: Step): string {
       step.alert.status === 'succeeded' ? 'delivered' : `failed${step.text ? `: ${step.text}` : ''}`;
     return `${step.alert.eventType} to ${step.alert.channelName} (${step.alert.channelType}): ${outcome}`;
   }
+  if (step.kind === 'held') return heldText(step.text);
   return `${STEP_TITLE[step.kind]}${where}${step.text ? ` — ${step.text}` : ''}`;
 }
 
@@ -136,7 +141,11 @@ export function IncidentPage() {
           {timeline.data.map((step) => (
             <li key={`${step.at}-${step.kind}-${stepText(step)}`}>
               <time datetime={step.at}>{new Date(step.at).toLocaleString()}</time>{' '}
-              <strong>{stepText(step)}</strong>
+              {step.kind === 'escalation' ? (
+                <EscalationItem item={step} />
+              ) : (
+                <strong>{stepText(step)}</strong>
+              )}
               {step.kind === 'note' && step.public && ' (public)'}
               <span class="muted"> — {step.by.type === 'system' ? 'webmon' : step.by.name}</span>
             </li>
