@@ -2,7 +2,7 @@ import { absoluteHttpUrl } from '../contract/index.js';
 import type { EventPayload } from '../events/index.js';
 import type { ConfigValue, OpenedChannel, PersonalMedium, PersonalMessage, Verdict } from './connector.js';
 import type { EventSummary } from './event-summary.js';
-import { type Markup, PLAIN } from './markup.js';
+import type { Markup } from './markup.js';
 import type { Segment } from './text-fit.js';
 
 /** What connectors share: field schemas, and the parts of an event most tools show. */
@@ -62,12 +62,6 @@ export const messageSegments = (
   channel.message
     ? [{ plain: channel.message, escape: markup.escape }]
     : eventSegments(payload, summary, markup, options);
-
-/** The website's URL, why, what it answered, the screenshot and the incident: one line each, those there are. */
-export const lines = (payload: EventPayload, summary: EventSummary): string[] =>
-  eventSegments(payload, summary, PLAIN, { title: false }).map((segment) =>
-    typeof segment === 'string' ? segment : segment.plain,
-  );
 
 /** A failing journey's screenshot, as a line of plain text. */
 export const screenshotLine = (summary: EventSummary): string | null =>
