@@ -1,4 +1,4 @@
-import { type EventKind, type EventPayload, MONITOR_KIND_NOUNS } from '../events/index.js';
+import { type EventKind, type EventPayload, isDownEvent, MONITOR_KIND_NOUNS } from '../events/index.js';
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 
@@ -167,8 +167,45 @@ const RECOVERIES = new Set<EventKind>([
   'lighthouse.up',
 ]);
 
+/** Names in a line: the first few, then how many more. */
+function named(names: readonly string[], total: number, shown = 5): string {
+  const listed = names.slice(0, shown).join(', ');
+  return total > shown ? `${listed} and ${total - shown} more` : listed;
+}
+
+/** What a grouped message says: every website of the window, each with why. */
+function groupReason(group: NonNullable<EventPayload['data']['group']>): string {
+  return group.map((item) => (item.reason ? `${item.name}: ${item.reason}` : item.name)).join('; ');
+}
+
+/** A parent's alert names the websites depending on it (their own alerts are held meanwhile). */
+function dependentsLine(data: EventPayload['data']): string | null {
+  const { dependents, dependentCount } = data;
+  if (!dependents || dependents.length === 0) return null;
+  const count = dependentCount ?? dependents.length;
+  return `Affected (depending on it, their alerts held): ${named(
+    dependents.map((d) => d.name),
+    count,
+    10,
+  )}`;
+}
+
 export function summarize(payload: EventPayload): EventSummary {
-  const { website, monitor } = payload.data;
+  const { website, monitor, group } = payload.data;
+  if (Array.isArray(group) && group.length > 1 && isDownEvent(payload.type))
+    return {
+      title: `${group.length} websites are down: ${named(
+        group.map((item) => item.name),
+        group.length,
+        3,
+      )}`,
+      reason: groupReason(group),
+      severity: SEVERITY[payload.type],
+      recovery: false,
+      excerpt: null,
+      link: null,
+      screenshot: null,
+    };
   // A website's other monitor is named after the website: `Shop: heartbeat "Nightly backup" is down`.
   const subject = monitor
     ? `${website?.name ?? 'A website'}: ${MONITOR_KIND_NOUNS[monitor.kind]} "${monitor.name}"`
@@ -179,7 +216,8 @@ export function summarize(payload: EventPayload): EventSummary {
       : `${subject} ${payload.data.reminder === true ? 'is still down' : HEADLINE[payload.type]}`;
   return {
     title,
-    reason: reasonOf(payload.type, payload.data),
+    reason:
+      [reasonOf(payload.type, payload.data), dependentsLine(payload.data)].filter(Boolean).join('. ') || null,
     severity: SEVERITY[payload.type],
     recovery: RECOVERIES.has(payload.type),
     excerpt: excerptOf(payload.data.evidence),

@@ -16,6 +16,7 @@ import {
 import { monitorIndexes, runArtifactIndexes } from '../monitors/index.js';
 import { monitoringNodeIndexes } from '../nodes/index.js';
 import { channelIndexes } from '../notifications/index.js';
+import { onCallScheduleIndexes } from '../oncall/index.js';
 import { packageIndexes } from '../packages/index.js';
 import { invitationIndexes, userIndexes } from '../people/index.js';
 import { reportMailingIndexes } from '../reports/index.js';
@@ -56,6 +57,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   owedAttemptIndexes,
   reportMailingIndexes,
   contactMethodIndexes,
+  onCallScheduleIndexes,
   policyIndexes,
   ...runIndexes,
   ackLinkIndexes,
