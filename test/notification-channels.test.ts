@@ -179,7 +179,7 @@ describe('notification channels', () => {
     });
     expect(pagerduty.status).toBe(201);
     expect(pagerduty.body.config).toEqual({
-      eventsUrl: 'https://events.pagerduty.com/v2/enqueue',
+      apiBaseUrl: null,
       routingKeySet: true,
     });
     const email = await createChannel({
