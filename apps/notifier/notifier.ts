@@ -13,7 +13,7 @@ import { type RunningService, SERVICE_VERSION } from '../../libs/runtime/index.j
 import { openConnections } from '../../libs/services/index.js';
 import { startNoticeWorker } from '../../libs/status-subscriptions/index.js';
 import { composeNotifier } from './compose.js';
-import { composeEscalations } from './compose-escalations.js';
+import { composeAlertRouting } from './compose-alert-routing.js';
 import { composeNoticeMailing } from './compose-notices.js';
 
 const RETENTION_EVERY_MS = 3_600_000;
@@ -61,7 +61,7 @@ export async function startNotifier(
     service: 'notifier',
     defaultMetrics: options.defaultMetrics ?? false,
   });
-  const escalations = composeEscalations({
+  const alertRouting = composeAlertRouting({
     db: mongo.db,
     redis,
     config,
@@ -79,7 +79,7 @@ export async function startNotifier(
     deliverEvent: (payload, websiteId) => runner.deliverEvent(payload, websiteId),
   });
   const runner = new DeliveryRunner({
-    routing: escalations.routing,
+    routing: alertRouting.routing,
     onOutcome: deliveryMetrics(metrics),
     outbox,
     channels: services.channelRepository,
@@ -117,8 +117,8 @@ export async function startNotifier(
     dispatch: (job) => runner.dispatch(job.eventId),
     attempt: (job) => runner.attempt(job),
   });
-  // Escalation steps wait as delayed jobs: any notifier runs the one due.
-  workers.push(escalations.startWorker(blocking));
+  // Escalation steps and grouping windows wait as delayed jobs: any notifier runs the one due.
+  workers.push(...alertRouting.startWorkers(blocking));
   // Pages' notices to their subscribers: one mailing at a time here, handed over when stopping.
   const notices = composeNoticeMailing({
     db: mongo.db,
@@ -174,8 +174,10 @@ export async function startNotifier(
     );
   await sweepOutbox();
   const sweepEscalations = () =>
-    escalations.runner.sweep().then(
-      (found) => found.queued + found.resumed > 0 && logger.info(found, 'escalation steps queued again'),
+    alertRouting.sweep().then(
+      (found) =>
+        found.queued + found.resumed + found.windows > 0 &&
+        logger.info(found, 'escalation steps and grouping windows taken up again'),
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'escalation sweep failed'),
     );
   await sweepEscalations();
@@ -236,7 +238,7 @@ export async function startNotifier(
       stopping = true;
       await Promise.all(workers.map((worker) => worker.close()));
       await notices.close();
-      await escalations.close();
+      await alertRouting.close();
       await Promise.all([outbox.flush(), services.deliveries.flush()]);
       await http.close();
       await services.close();

@@ -141,6 +141,8 @@ export interface EventRouting {
   admit(payload: EventPayload, websiteId: number): Promise<EventPayload | null>;
   /** After its channels' deliveries are queued (an escalation starts, or stops). */
   dispatched(payload: EventPayload, websiteId: number): Promise<void>;
+  /** Takes a channel's delivery into a grouping window (true: it is sent later, with others). */
+  buffer?(channel: ChannelDocument, payload: EventPayload): Promise<boolean>;
 }
 
 /** The notifier's side: turns outbox events into deliveries and carries out their attempts. */
@@ -214,7 +216,9 @@ export class DeliveryRunner {
             (await websites.findByRef(payload.organizationId, { id: websiteId }))?.notificationChannelIds ??
               [],
           );
-    for (const channel of targets) await this.deps.requests.enqueue(channel, payload);
+    for (const channel of targets)
+      if (!(await this.deps.routing?.buffer?.(channel, payload)))
+        await this.deps.requests.enqueue(channel, payload);
     await this.deps.routing?.dispatched(payload, websiteId);
     if (targets.length > 0)
       this.deps.logger.info(

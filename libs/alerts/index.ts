@@ -1,3 +1,4 @@
+export { AlertGroups, alertGroupIndexes, groupedPayload } from './alert-groups.js';
 export { channelsForEvent } from './channel-matching.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export {

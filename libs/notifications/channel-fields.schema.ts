@@ -42,6 +42,29 @@ const channelTemplate = templateText
     'The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message',
   );
 
+/** How a channel groups failures: those of one customer (or the organization) within a window become one message. */
+export const groupingSchema = z
+  .strictObject({
+    windowSeconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(900)
+      .describe('Failures within this many seconds of the first become one message listing them'),
+    by: z
+      .enum(['customer', 'organization'])
+      .describe('customer: one message per customer’s failures; organization: one for all'),
+  })
+  .meta({ id: 'ChannelGrouping' });
+export type ChannelGrouping = z.output<typeof groupingSchema>;
+
+const channelGrouping = groupingSchema
+  .nullable()
+  .optional()
+  .describe(
+    'Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone',
+  );
+
 /** The fields of every type's create body besides `type` and `config`. */
 export const sharedFields = {
   name: nameText(200),
@@ -49,6 +72,7 @@ export const sharedFields = {
   events: eventsSchema.optional(),
   scope: scopeSchema.optional(),
   template: channelTemplate,
+  grouping: channelGrouping,
 };
 
 /**
@@ -64,6 +88,7 @@ export const patchChannelBody = patchBody(
     events: eventsSchema.optional(),
     scope: scopeSchema.optional(),
     template: channelTemplate,
+    grouping: channelGrouping,
     config: z
       .record(z.string(), z.unknown())
       .optional()

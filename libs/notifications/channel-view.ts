@@ -17,6 +17,7 @@ export function toChannelView(channel: ChannelDocument): z.input<typeof channelV
     },
     config: { ...channel.config, ...Object.fromEntries(writeOnly) },
     template: channel.template ?? null,
+    grouping: channel.grouping ?? null,
     templateProblem: channel.templateProblem
       ? { ...channel.templateProblem, at: channel.templateProblem.at.toISOString() }
       : null,

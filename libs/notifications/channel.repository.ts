@@ -5,6 +5,7 @@ import { EVENT_KINDS } from '../events/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { TemplateProblem } from '../templates/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
+import type { ChannelGrouping } from './channel-fields.schema.js';
 
 export interface ChannelDocument {
   id: number;
@@ -25,6 +26,8 @@ export interface ChannelDocument {
   template?: string | null;
   /** Why the template was not used for the last delivery that rendered it; null once one renders. */
   templateProblem?: ChannelTemplateProblem | null;
+  /** Down alerts grouped within a window (null or absent: each alone). */
+  grouping?: ChannelGrouping | null;
   createdAt: Date;
   updatedAt: Date;
 }

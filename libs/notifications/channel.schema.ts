@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelType, connectorOf } from '../connectors/index.js';
 import { decimalId } from '../contract/index.js';
-import { eventKind, sharedFields, templateText } from './channel-fields.schema.js';
+import { eventKind, groupingSchema, sharedFields, templateText } from './channel-fields.schema.js';
 
 export { CHANNEL_TYPES, type ChannelType, type ConfigValue } from '../connectors/index.js';
 export { EVENT_KINDS, type EventKind } from '../events/index.js';
@@ -88,6 +88,7 @@ export const channelView = z
       .describe(
         'The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change',
       ),
+    grouping: groupingSchema.nullable().optional().describe('How down alerts are grouped (null: each alone)'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

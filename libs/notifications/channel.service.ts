@@ -162,6 +162,7 @@ export class ChannelService {
         secrets,
         template: checkedTemplate(input.template),
         templateProblem: null,
+        grouping: input.grouping ?? null,
         createdAt: now,
         updatedAt: now,
       };
@@ -200,6 +201,7 @@ export class ChannelService {
           scope,
           config,
           secrets,
+          grouping: patch.grouping === undefined ? (current.grouping ?? null) : patch.grouping,
           // Another template starts with no problem of its own.
           ...(template !== undefined && template !== (current.template ?? null)
             ? { template, templateProblem: null }

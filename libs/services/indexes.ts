@@ -1,4 +1,4 @@
-import { deliveryIndexes, owedAttemptIndexes } from '../alerts/index.js';
+import { alertGroupIndexes, deliveryIndexes, owedAttemptIndexes } from '../alerts/index.js';
 import { apiTokenIndexes, organizationIndexes } from '../auth/index.js';
 import { contactMethodIndexes } from '../contact-methods/index.js';
 import { customerIndexes } from '../customers/index.js';
@@ -62,6 +62,7 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ...runIndexes,
   ackLinkIndexes,
   ...dependencyIndexes,
+  ...alertGroupIndexes,
   // Last: it reads the named collections.
   storedNamesCleaning,
 ];

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { EventRouting } from '../../libs/alerts/index.js';
+import { AlertGroups, type EventRouting } from '../../libs/alerts/index.js';
 import { OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
@@ -28,8 +28,8 @@ import type { SecretBox } from '../../libs/secrets/index.js';
 import { monitorStates } from '../../libs/services/index.js';
 import type { WebsiteRepository } from '../../libs/websites/index.js';
 
-/** Escalations in the notifier: the runner, its worker's start, and the routing that feeds it events. */
-export function composeEscalations(deps: {
+/** What happens to events besides their channels, in the notifier: dependencies hold, grouping windows gather, escalations page. */
+export function composeAlertRouting(deps: {
   db: Db;
   redis: Redis;
   config: AppConfig;
@@ -141,9 +141,18 @@ export function composeEscalations(deps: {
       deliver: (payload, websiteId) => deps.deliverEvent(payload, websiteId),
     },
   });
+  const groups = new AlertGroups({
+    db,
+    redis: deps.redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    channels: deps.channels,
+    enqueue: deps.deliver,
+    logger: deps.logger,
+  });
   // Dependencies first (a held alert pages nobody), then escalation; a parent's recovery releases its children.
   const routing: EventRouting = {
     admit: (payload, websiteId) => gate.admit(payload, websiteId),
+    buffer: (channel, payload) => groups.buffer(channel, payload),
     dispatched: async (payload, websiteId) => {
       await runner.onEvent(payload, websiteId);
       await gate.dispatched(payload, websiteId);
@@ -152,13 +161,24 @@ export function composeEscalations(deps: {
   return {
     runner,
     routing,
-    startWorker: (connection: Redis) =>
+    /** Escalation steps and grouping windows' closes: delayed jobs any notifier runs when due. */
+    startWorkers: (connection: Redis) => [
       startEscalationWorker({
         connection,
         prefix: config.REDIS_KEY_PREFIX,
         logger: deps.logger,
         step: (job) => runner.step(job),
       }),
-    close: () => queue.close(),
+      groups.startWorker(connection),
+    ],
+    /** Steps and windows whose jobs were lost (Redis flushed) or whose notifier died. */
+    async sweep() {
+      const steps = await runner.sweep();
+      return { ...steps, windows: await groups.sweep() };
+    },
+    close: async () => {
+      await queue.close();
+      await groups.close();
+    },
   };
 }

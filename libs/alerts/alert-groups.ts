@@ -1,0 +1,215 @@
+import { Queue as BullQueue, type Queue, type Worker } from 'bullmq';
+import type { Collection, Db } from 'mongodb';
+import { summarize } from '../connectors/index.js';
+import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { type EventPayload, isDownEvent } from '../events/index.js';
+import type { Logger } from '../logging/index.js';
+import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
+import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
+
+/** Failures one grouped message lists at most (a window rarely holds more; the rest go alone). */
+export const MAX_GROUPED = 200;
+
+/**
+ * A channel's open window (`_id`: `<channelId>:<c<customer>|o>`); its events are documents of
+ * their own (one insert each: FerretDB's updates are a read and a write, so pushes into one array
+ * from concurrent dispatches would lose some).
+ */
+interface AlertWindowDocument {
+  _id: string;
+  organizationId: number;
+  channelId: number;
+  opensAt: Date;
+  closesAt: Date;
+}
+
+/** An event in a window (`_id`: `<window>@<opensAt>/<eventId>`: in it once). */
+interface AlertWindowMember {
+  _id: string;
+  window: string;
+  opensAt: Date;
+  at: Date;
+  payload: EventPayload;
+}
+
+export const ALERT_GROUPS = 'alert_groups';
+export const ALERT_GROUP_MEMBERS = 'alert_group_members';
+export const alertGroupIndexes: CollectionIndexes[] = [
+  { collection: ALERT_GROUPS, indexes: [{ key: { closesAt: 1 }, name: 'closes' }] },
+  { collection: ALERT_GROUP_MEMBERS, indexes: [{ key: { window: 1, opensAt: 1 }, name: 'window' }] },
+];
+/** A window this close to its end takes no more events (they go alone): its close may be reading it. */
+const CLOSING_MS = 2000;
+const FLUSH_QUEUE = 'alert-groups';
+
+/** Whether a channel groups this event: an opening failure of a website (not a reminder, not a test). */
+export const groupable = (channel: ChannelDocument, payload: EventPayload): boolean =>
+  Boolean(channel.grouping) &&
+  isDownEvent(payload.type) &&
+  payload.data.reminder !== true &&
+  payload.data.incident !== null &&
+  payload.data.website !== null;
+
+/** The message a closed window sends: its one event, or the first carrying every website of the window. */
+export function groupedPayload(
+  windowId: string,
+  opensAt: Date,
+  payloads: readonly EventPayload[],
+): EventPayload | null {
+  const [first] = payloads;
+  if (!first) return null;
+  if (payloads.length === 1) return first;
+  return {
+    ...first,
+    id: `group-${windowId}-${opensAt.getTime()}`,
+    data: {
+      ...first.data,
+      group: payloads.map((payload) => ({
+        name: payload.data.website?.name ?? 'A website',
+        url: payload.data.website?.url ?? '',
+        status: payload.data.status,
+        reason: summarize(payload).reason,
+      })),
+    },
+  };
+}
+
+/**
+ * Grouping of a channel's down alerts: the first failure of a customer (or the organization) opens
+ * a window in MongoDB and a delayed job closes it; failures within it join (until 2 s before its
+ * end); the close sends one message listing them (or the one alone). Later events (recoveries) go one by one as usual.
+ */
+export class AlertGroups {
+  private readonly windows: Collection<AlertWindowDocument>;
+  private readonly members: Collection<AlertWindowMember>;
+  private readonly queue: Queue<{ windowId: string }>;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      redis: Redis;
+      prefix: string;
+      channels: Pick<ChannelRepository, 'findById'>;
+      /** Queues a delivery (idempotent by the payload's id). */
+      enqueue(channel: ChannelDocument, payload: EventPayload): Promise<unknown>;
+      logger: Logger;
+    },
+  ) {
+    this.windows = deps.db.collection<AlertWindowDocument>(ALERT_GROUPS);
+    this.members = deps.db.collection<AlertWindowMember>(ALERT_GROUP_MEMBERS);
+    this.queue = quietQueueErrors(
+      new BullQueue<{ windowId: string }>(queueName(deps.redis, FLUSH_QUEUE), {
+        connection: deps.redis,
+        prefix: deps.prefix,
+      }),
+    );
+  }
+
+  /** Takes the event into the channel's window when the channel groups it: whether it did. */
+  async buffer(channel: ChannelDocument, payload: EventPayload): Promise<boolean> {
+    const grouping = channel.grouping;
+    if (!grouping || !groupable(channel, payload)) return false;
+    const key = grouping.by === 'customer' ? `c${payload.data.website?.customerId ?? 0}` : 'o';
+    const windowId = `${channel.id}:${key}`;
+    for (let tries = 0; tries < 3; tries++) {
+      const now = new Date();
+      const open = await this.windows.findOne({ _id: windowId });
+      if (open && open.closesAt.getTime() - now.getTime() > CLOSING_MS) return this.join(open, payload, now);
+      if (open && open.closesAt > now) return false;
+      // A window closed but not yet sent (its job is late): sent now, then a new one opens.
+      if (open) await this.flush(windowId);
+      const closesAt = new Date(now.getTime() + grouping.windowSeconds * 1000);
+      const window = {
+        _id: windowId,
+        organizationId: channel.organizationId,
+        channelId: channel.id,
+        opensAt: now,
+        closesAt,
+      };
+      try {
+        await this.windows.insertOne(window);
+      } catch (error) {
+        if (isDuplicateKey(error)) continue;
+        throw error;
+      }
+      await this.join(window, payload, now);
+      await this.queue.add(
+        'flush',
+        { windowId },
+        {
+          jobId: `group-${windowId.replace(':', '-')}-${now.getTime()}`,
+          delay: closesAt.getTime() - Date.now(),
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: { count: 1000 },
+        },
+      );
+      return true;
+    }
+    return false;
+  }
+
+  /** The event joins the window (once; a full window lets it go alone). */
+  private async join(window: AlertWindowDocument, payload: EventPayload, now: Date): Promise<boolean> {
+    const members = { window: window._id, opensAt: window.opensAt };
+    if ((await this.members.countDocuments(members)) >= MAX_GROUPED) return false;
+    try {
+      await this.members.insertOne({
+        _id: `${window._id}@${window.opensAt.getTime()}/${payload.id}`,
+        ...members,
+        at: now,
+        payload,
+      });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    return true;
+  }
+
+  /** Sends a closed window's message and forgets the window (one not yet closed is left to its time). */
+  async flush(windowId: string): Promise<void> {
+    const window = await this.windows.findOne({ _id: windowId });
+    if (!window || window.closesAt > new Date()) return;
+    const which = { window: windowId, opensAt: window.opensAt };
+    const members = await this.members.find(which).sort({ at: 1 }).limit(MAX_GROUPED).toArray();
+    const channel = await this.deps.channels.findById(window.organizationId, window.channelId);
+    const payload = groupedPayload(
+      windowId,
+      window.opensAt,
+      members.map((m) => m.payload),
+    );
+    // Queued before the window goes: a crash in between sends it again, and the delivery is made once.
+    if (channel?.enabled && payload) await this.deps.enqueue(channel, payload);
+    await this.windows.deleteOne({ _id: windowId, opensAt: window.opensAt });
+    await this.members.deleteMany(which);
+    if (members.length > 1)
+      this.deps.logger.info({ channelId: window.channelId, websites: members.length }, 'grouped alert sent');
+  }
+
+  /** Windows whose close was lost (Redis flushed): sent now. */
+  async sweep(): Promise<number> {
+    const late = await this.windows
+      .find({ closesAt: { $lt: new Date(Date.now() - 5000) } }, { projection: { _id: 1 } })
+      .limit(500)
+      .toArray();
+    for (const { _id } of late) await this.flush(_id);
+    return late.length;
+  }
+
+  startWorker(connection: Redis): Worker {
+    return startJobWorker<{ windowId: string }>({
+      queue: FLUSH_QUEUE,
+      connection,
+      prefix: this.deps.prefix,
+      logger: this.deps.logger,
+      what: 'alert group',
+      concurrency: 4,
+      process: (job) => this.flush(job.data.windowId),
+    });
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
