@@ -224,6 +224,19 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
       /Business critical, step 1 of 3: A editor \(on call, schedule \d+\) by sms: sent/,
     );
     expect(steps[1]?.text).toMatch(/A viewer by voice: sent/);
+    // Bob presses 1: Twilio posts the keypress to the Gather's action, answered with TwiML.
+    const action = /action="[^"]*(\/api\/alerts\/ack\/[A-Za-z0-9_-]{43}\/voice)"/.exec(twiml)?.[1] as string;
+    const pressed = await api().request<string>('POST', action, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api().api.url },
+      rawBody: 'CallSid=CA0123&Digits=1',
+    });
+    expect(pressed.status).toBe(200);
+    expect(pressed.headers.get('content-type')).toMatch(/text\/xml/);
+    expect(String(pressed.body)).toContain('<Say>Acknowledged. The escalation has stopped. Goodbye.</Say>');
+    const acknowledged = await api().request<Incident>('GET', `/api/incidents/${incident}`, {
+      token: token(),
+    });
+    expect(acknowledged.body.acknowledgement?.by.name).toBe('A viewer');
   });
 
   it('stops when the mail’s link acknowledges: nobody else is paged', async () => {
