@@ -3,14 +3,11 @@ import { DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/a
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
-import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
 import {
   CustomerLifecycleQueue,
   CustomerService,
   loadCustomerWithPackage,
 } from '../../libs/customers/index.js';
-import { DependencyRepository } from '../../libs/dependencies/index.js';
-import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
 import { JourneyBrowser } from '../../libs/journeys/index.js';
 import type { Logger } from '../../libs/logging/index.js';
@@ -25,7 +22,6 @@ import {
   RunArtifacts,
 } from '../../libs/monitors/index.js';
 import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
-import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
 import { PackageCache } from '../../libs/packages/index.js';
 import { SessionStore, UserRepository } from '../../libs/people/index.js';
@@ -70,6 +66,7 @@ import {
   WebsiteService,
 } from '../../libs/websites/index.js';
 import { composeImports } from './compose-imports.js';
+import { composeOnCallStores } from './compose-oncall-stores.js';
 import { listedCustomersOf, localPageBuilder, monitoringReadsOf } from './compose-pages.js';
 
 /**
@@ -126,12 +123,8 @@ export function composeApi(deps: ApiDeps) {
     (await records.customers.findById(organizationId, customerId)) !== null;
 
   const channelRepository = new ChannelRepository(db);
-  // What websites, customers and the organization may name as their escalation policy.
-  const escalationPolicies = new EscalationPolicyRepository(db);
-  const policies = {
-    escalationPolicyExists: async (organizationId: number, id: number) =>
-      (await escalationPolicies.findById(organizationId, id)) !== null,
-  };
+  const onCallStores = composeOnCallStores({ db, secrets, mutex });
+  const { policies } = onCallStores;
   const channels = new ChannelService({
     channels: channelRepository,
     secrets,
@@ -319,13 +312,7 @@ export function composeApi(deps: ApiDeps) {
     ...checkPath,
     secrets,
     channelRepository,
-    escalationPolicies,
-    policies,
-    /** People's contact methods, and the links in pages that acknowledge. */
-    contactMethods: new ContactMethodRepository(db),
-    ackLinks: new AckLinks(db),
-    /** Websites' dependencies on other websites and monitors. */
-    dependencies: new DependencyRepository(db),
+    ...onCallStores,
     mutex,
     customerExists,
     customerRepository: records.customers,
@@ -336,13 +323,6 @@ export function composeApi(deps: ApiDeps) {
     organizations,
     tokens: new ApiTokenRepository(db),
     users: new UserRepository(db),
-    /** On-call schedules and their overrides, and people's calendar feed tokens. */
-    onCall: new OnCallService({
-      schedules: new ScheduleRepository(db),
-      people: new UserRepository(db),
-      mutex,
-    }),
-    onCallFeeds: new FeedTokens(db, secrets),
     /** Signed-in people's sessions (Redis). */
     sessions: new SessionStore(redis, prefix, {
       idleMs: config.SESSION_IDLE_SECONDS * 1000,

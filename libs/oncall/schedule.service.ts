@@ -37,6 +37,8 @@ export interface OnCallDependencies {
   schedules: ScheduleRepository;
   people: OnCallPeople;
   mutex: { withLock<T>(resource: string, work: () => Promise<T>): Promise<T> };
+  /** What names the schedule (escalation policies), in words; a schedule in use is not deleted. */
+  usedBy?(organizationId: number, scheduleId: number): Promise<string[]>;
 }
 
 /** A shift with its person. */
@@ -133,6 +135,10 @@ export class OnCallService {
 
   async delete(organizationId: number, id: number): Promise<void> {
     await this.deps.mutex.withLock(`oncall-schedule:${id}`, async () => {
+      await this.get(organizationId, id);
+      const uses = (await this.deps.usedBy?.(organizationId, id)) ?? [];
+      if (uses.length > 0)
+        throw conflict(`The schedule is in use by ${uses.join(', ')}: take it out of them first`);
       if (!(await this.deps.schedules.delete(organizationId, id))) throw notFound(`No schedule ${id}`);
     });
   }

@@ -1,0 +1,42 @@
+import type { Db } from 'mongodb';
+import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
+import { DependencyRepository } from '../../libs/dependencies/index.js';
+import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
+import type { RedisMutex } from '../../libs/locks/index.js';
+import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
+import { UserRepository } from '../../libs/people/index.js';
+import type { SecretBox } from '../../libs/secrets/index.js';
+
+/**
+ * On-call's stores, made with the API's services: escalation policies (and whether one exists, for
+ * websites, customers and the organization to name), contact methods, acknowledge links,
+ * dependencies, and schedules with people's calendar feeds (a schedule a policy names is not deleted).
+ */
+export function composeOnCallStores(deps: { db: Db; secrets: SecretBox; mutex: RedisMutex }) {
+  const { db, mutex } = deps;
+  const escalationPolicies = new EscalationPolicyRepository(db);
+  return {
+    escalationPolicies,
+    policies: {
+      escalationPolicyExists: async (organizationId: number, id: number) =>
+        (await escalationPolicies.findById(organizationId, id)) !== null,
+    },
+    contactMethods: new ContactMethodRepository(db),
+    ackLinks: new AckLinks(db),
+    dependencies: new DependencyRepository(db),
+    onCall: new OnCallService({
+      schedules: new ScheduleRepository(db),
+      people: new UserRepository(db),
+      mutex,
+      usedBy: async (organizationId, scheduleId) =>
+        (await escalationPolicies.list(organizationId))
+          .filter((policy) =>
+            policy.steps.some((step) =>
+              step.targets.some((t) => 'schedule' in t && t.schedule === scheduleId),
+            ),
+          )
+          .map((policy) => `escalation policy “${policy.name}”`),
+    }),
+    onCallFeeds: new FeedTokens(db, deps.secrets),
+  };
+}
