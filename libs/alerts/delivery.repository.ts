@@ -81,6 +81,8 @@ export const deliveryIndexes: CollectionIndexes[] = [
     indexes: [
       { key: { deliveryKey: 1, at: 1 }, name: 'delivery_time' },
       { key: { organizationId: 1, channelId: 1, incident: 1 }, name: 'channel_incident' },
+      // A reply in a chat thread finds its incident by the thread (Slack's ts).
+      { key: { organizationId: 1, externalRef: 1 }, name: 'external_ref' },
       { key: { at: 1 }, name: 'time' },
     ],
   },
@@ -267,6 +269,23 @@ export class DeliveryRepository {
       { ...WITHOUT_MONGO_ID, sort: { at: 1 } },
     );
     return entry?.externalRef ?? null;
+  }
+
+  /**
+   * The incident whose delivery to one of `channelIds` left `externalRef` (a Slack thread's ts), and
+   * that channel; null when none did. Indexed on MongoDB; a scan of the kept log on FerretDB.
+   */
+  async incidentOfExternalRef(
+    organizationId: number,
+    channelIds: readonly number[],
+    externalRef: string,
+  ): Promise<{ channelId: number; incident: string } | null> {
+    const entry = await this.log.findOne(
+      organizationId,
+      { externalRef, channelId: { $in: [...channelIds] }, incident: { $ne: null } } as Filter<LogEntry>,
+      { projection: { _id: 0, channelId: 1, incident: 1 } },
+    );
+    return entry?.incident ? { channelId: entry.channelId, incident: entry.incident } : null;
   }
 
   /** Retention: deliveries made, and log entries written, before `before`, of every organization. */

@@ -21,3 +21,14 @@ export {
 } from './guarded-http.js';
 export { CHANNEL_TYPES, type ChannelType, CONNECTORS, connectorOf } from './registry.js';
 export { webhookHeaders, webhookSignature } from './signing.js';
+export { postMessage as postSlackMessage } from './slack.js';
+export {
+  parseSlackRequest,
+  saysAck,
+  slackSignature,
+  slackSignatureProblem,
+  slackUserOf,
+  type ThreadReply,
+  threadReplies,
+  usersInfoCall,
+} from './slack-events.js';

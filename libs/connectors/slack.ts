@@ -15,7 +15,7 @@ import { cut, fitSegments, type Segment } from './text-fit.js';
 const PUBLIC_API = 'https://slack.com/api';
 
 /** Slack mrkdwn treats &, < and > as markup. */
-const slackEscape = (value: string) =>
+export const slackEscape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Slack's limits: a section's text (3,000 characters) and a message's `text` (shown in notifications). */
@@ -51,7 +51,13 @@ const startsThread = (event: EventPayload) =>
   isDownEvent(event.type) && event.data.reminder !== true && event.data.incident !== null;
 
 function problems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
-  return [...tokenProblems(config), ...formerApiBaseProblems(config, 'apiUrl', PUBLIC_API)];
+  return [
+    ...tokenProblems(config),
+    ...formerApiBaseProblems(config, 'apiUrl', PUBLIC_API),
+    ...(config.signingSecret != null && config.botToken == null
+      ? [{ path: 'config.signingSecret', message: 'needs a botToken: replies are read in the bot’s threads' }]
+      : []),
+  ];
 }
 
 function tokenProblems(config: Readonly<Record<string, unknown>>): ConfigProblem[] {
@@ -71,14 +77,24 @@ function tokenProblems(config: Readonly<Record<string, unknown>>): ConfigProblem
     : [];
 }
 
+/** A Web API method's URL for the channel: its apiBaseUrl, the former apiUrl, or Slack's. */
+export const webApiUrl = (channel: OpenedChannel, method: string) =>
+  `${apiBase(channel.config, PUBLIC_API, 'apiUrl')}/${method}`;
+
+export const botAuthorization = (channel: OpenedChannel) => `Bearer ${channel.secrets.botToken ?? ''}`;
+
 /** One Web API call: the answer is HTTP 200 either way, `ok` says how it went. */
-async function postMessage(channel: OpenedChannel, body: Record<string, unknown>, send: ConnectorIo['send']) {
+export async function postMessage(
+  channel: OpenedChannel,
+  body: Record<string, unknown>,
+  send: ConnectorIo['send'],
+) {
   const answer = await send({
     method: 'POST',
-    url: `${apiBase(channel.config, PUBLIC_API, 'apiUrl')}/chat.postMessage`,
+    url: webApiUrl(channel, 'chat.postMessage'),
     headers: {
       'content-type': 'application/json; charset=utf-8',
-      authorization: `Bearer ${channel.secrets.botToken ?? ''}`,
+      authorization: botAuthorization(channel),
     },
     body: JSON.stringify(body),
   });
@@ -118,9 +134,23 @@ export const slack = defineConnector({
       .describe('With botToken: the channel the bot posts to, its id (C0123456789)'),
     apiBaseUrl: optionalApiBase(PUBLIC_API, ' (the Web API, with a botToken)'),
     apiUrl: formerApiBase,
+    signingSecret: z
+      .string()
+      .regex(/^[A-Za-z0-9]{16,128}$/, 'must be the Slack app’s signing secret (Basic Information)')
+      .nullable()
+      .describe(
+        'Write-only; with a botToken: the Slack app’s signing secret, so a reply “ack” in an incident’s thread acknowledges it (docs/channels.md)',
+      ),
   },
-  secrets: ['webhookUrl', 'botToken'],
-  defaults: { webhookUrl: null, botToken: null, channel: null, apiBaseUrl: null, apiUrl: undefined },
+  secrets: ['webhookUrl', 'botToken', 'signingSecret'],
+  defaults: {
+    webhookUrl: null,
+    botToken: null,
+    channel: null,
+    apiBaseUrl: null,
+    apiUrl: undefined,
+    signingSecret: null,
+  },
   problems,
   async deliver(channel, event, io) {
     const message = slackMessage(event, summarize(event), channel.message);
