@@ -1,6 +1,6 @@
 import './escalation.css';
 import { usePolicies } from '../api/escalation.js';
-import { canEdit, useSession } from '../session.js';
+import { canEdit, isAdmin, useSession } from '../session.js';
 import { FormError } from '../ui/form.js';
 import { PolicySteps } from './policy-steps.js';
 import { useTargetDirectory } from './target-directory.js';
@@ -17,8 +17,14 @@ export function EscalationPolicies() {
       <p>
         Who is paged when an incident opens, and who next if nobody acknowledges: on-call people from the{' '}
         <a href="/schedules">schedules</a>, people by their own contact methods, and channels. A website
-        follows its own policy, else its customer’s, else the organization’s default (
-        <a href="/settings">Settings</a>).
+        follows its own policy, else its customer’s, else the organization’s default
+        {isAdmin(caller) && (
+          <>
+            {' '}
+            (<a href="/settings">Settings</a>)
+          </>
+        )}
+        .
       </p>
       <FormError message={policies.error ?? error} />
       {editor && (

@@ -81,7 +81,11 @@ export function StepFields({
                   class="link"
                   onClick={() => set({ targets: draft.targets.filter((_, i) => i !== at) })}
                 >
-                  Remove {name} from step {number}
+                  Remove
+                  <span class="visually-hidden">
+                    {' '}
+                    {name} from step {number}
+                  </span>
                 </button>
                 {error && (
                   <small class="error-text">
@@ -94,10 +98,11 @@ export function StepFields({
           })}
         </ul>
       )}
-      {errors.targets && <p class="error-text">⚠ {errors.targets}</p>}
       <div class="row">
+        {/* "Choose at least one" shows at the control that adds one, and goes once one is chosen. */}
         <Field
           label={`Add to step ${number}`}
+          error={errors.targets}
           hint={full ? `A step notifies at most ${MAX_TARGETS_PER_STEP}.` : undefined}
         >
           {(props) => (

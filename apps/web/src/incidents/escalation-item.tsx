@@ -1,10 +1,13 @@
 import '../escalation/escalation.css';
 import type { Schemas } from '../api/client.js';
-import { escalationParts } from './timeline-words.js';
+import { useSchedules } from '../api/schedules.js';
+import { escalationParts, withScheduleNames } from './timeline-words.js';
 
 /** An escalation step on an incident's timeline: its policy, which step, and how each target's notification went. */
 export function EscalationItem({ item }: { item: Schemas['IncidentTimelineItem'] }) {
   const parts = escalationParts(item);
+  const schedules = useSchedules();
+  const names = new Map((schedules.data ?? []).map((s) => [s.id, s.name]));
   if (!item.escalation || !parts) return <strong>{item.text}</strong>;
   return (
     <>
@@ -17,7 +20,7 @@ export function EscalationItem({ item }: { item: Schemas['IncidentTimelineItem']
         {parts.outcomes.map((outcome) => (
           <li key={outcome.text}>
             <span aria-hidden="true">{outcome.ok ? '✓ ' : '⚠ '}</span>
-            {outcome.text}
+            {withScheduleNames(outcome.text, names)}
           </li>
         ))}
       </ul>

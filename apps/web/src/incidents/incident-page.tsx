@@ -147,7 +147,10 @@ export function IncidentPage() {
                 <strong>{stepText(step)}</strong>
               )}
               {step.kind === 'note' && step.public && ' (public)'}
-              <span class="muted"> — {step.by.type === 'system' ? 'webmon' : step.by.name}</span>
+              {/* The notifier runs every escalation step: its list of outcomes ends the item. */}
+              {step.kind !== 'escalation' && (
+                <span class="muted"> — {step.by.type === 'system' ? 'webmon' : step.by.name}</span>
+              )}
             </li>
           ))}
         </ol>

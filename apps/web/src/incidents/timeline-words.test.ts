@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escalationParts, heldText } from './timeline-words.js';
+import { escalationParts, heldText, withScheduleNames } from './timeline-words.js';
 
 const escalation = { policyId: 4, policyName: 'Business critical', round: 0, step: 1 };
 
@@ -33,6 +33,16 @@ describe('an incident timeline’s escalation and held items in words', () => {
     });
     expect(escalationParts({ escalation, text: null })).toEqual({ label: 'step 2', outcomes: [] });
     expect(escalationParts({ text: 'Business critical, step 1 of 1: x: sent' })).toBeNull();
+  });
+
+  it('names the schedule someone was on call in, when it is known', () => {
+    const names = new Map([[3, 'Primary']]);
+    expect(withScheduleNames('Alice (on call, schedule 3) by sms: sent', names)).toBe(
+      'Alice (on call in Primary) by sms: sent',
+    );
+    expect(withScheduleNames('Bob (on call, schedule 4) by voice: sent', names)).toBe(
+      'Bob (on call, schedule 4) by voice: sent',
+    );
   });
 
   it('says a held item as a sentence', () => {

@@ -32,6 +32,14 @@ export function escalationParts(item: Item): EscalationParts | null {
   };
 }
 
+/** An outcome's "(on call, schedule 3)" with the schedule's name when it is known: "(on call in Primary)". */
+export function withScheduleNames(text: string, names: ReadonlyMap<number, string>): string {
+  return text.replace(/\(on call, schedule (\d+)\)/g, (whole, id: string) => {
+    const name = names.get(Number(id));
+    return name ? `(on call in ${name})` : whole;
+  });
+}
+
 /** A held item's text as a sentence: "Held: Shared server is down (it depends on it)". */
 export const heldText = (text: string | null) =>
   text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : 'Held: a website it depends on is down';
