@@ -2599,6 +2599,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/slack/{organizationId}/{channelId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Slack’s Events API: a reply “ack” in an incident’s thread acknowledges it
+         * @description The Request URL of a Slack app’s Event Subscriptions (docs/channels.md). Signed by Slack with the app’s signing secret (the channel’s `signingSecret`): 401 for a wrong signature or a timestamp more than 5 minutes away. Answers the URL check’s challenge; a person’s reply “ack”, “acknowledge(d)” or “on it” in the thread of an incident’s down message (of any Slack channel of the organization with the same signing secret) acknowledges the incident as the webmon person whose e-mail the Slack user has, or replies in the thread why not. Answered at once; an event Slack sends again (same event id) is done once.
+         */
+        post: operations["receiveSlackEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status/{slug}/subscribe": {
         parameters: {
             query?: never;
@@ -5342,6 +5362,8 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
+            /** @description How down alerts are grouped (null: each alone) */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5364,6 +5386,15 @@ export interface components {
             at: string;
             /** @description The event the template was rendered for */
             eventType: components["schemas"]["EventKind"];
+        };
+        ChannelGrouping: {
+            /** @description Failures within this many seconds of the first become one message listing them */
+            windowSeconds: number;
+            /**
+             * @description customer: one message per customer’s failures; organization: one for all
+             * @enum {string}
+             */
+            by: "customer" | "organization";
         };
         StatusPage: {
             id: number;
@@ -5895,6 +5926,8 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
+            /** @description How down alerts are grouped (null: each alone) */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -7276,6 +7309,10 @@ export interface components {
             /** @description Equal to `from`: the whole day */
             to: string;
         };
+        SlackEventAnswer: {
+            /** @description The URL check’s challenge, echoed */
+            challenge?: string;
+        };
         StatusPageSubscribeAnswer: {
             /** @description The same words whether the address was new, pending or subscribed */
             message: string;
@@ -7867,6 +7904,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["WebhookChannelConfig"];
         };
         /** @description Which websites’ events the channel receives besides those that list it: {} all of the organization, {customerId} one customer’s, {listedOnly: true} none */
@@ -7893,6 +7932,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["SlackChannelConfig"];
         };
         SlackChannelConfig: {
@@ -7905,6 +7946,8 @@ export interface components {
             apiBaseUrl?: string | null;
             /** @description Former name of apiBaseUrl, still read when apiBaseUrl is not set */
             apiUrl?: string | null;
+            /** @description Write-only; with a botToken: the Slack app’s signing secret, so a reply “ack” in an incident’s thread acknowledges it (docs/channels.md) */
+            signingSecret?: string | null;
         };
         TeamsChannelCreate: {
             /** @constant */
@@ -7916,6 +7959,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["TeamsChannelConfig"];
         };
         TeamsChannelConfig: {
@@ -7935,6 +7980,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["DiscordChannelConfig"];
         };
         DiscordChannelConfig: {
@@ -7954,6 +8001,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["PagerdutyChannelConfig"];
         };
         PagerdutyChannelConfig: {
@@ -7974,6 +8023,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["OpsgenieChannelConfig"];
         };
         OpsgenieChannelConfig: {
@@ -7994,6 +8045,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["JiraChannelConfig"];
         };
         JiraChannelConfig: {
@@ -8026,6 +8079,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["EmailChannelConfig"];
         };
         EmailChannelConfig: {
@@ -8057,6 +8112,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["TelegramChannelConfig"];
         };
         TelegramChannelConfig: {
@@ -8079,6 +8136,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["GooglechatChannelConfig"];
         };
         GooglechatChannelConfig: {
@@ -8098,6 +8157,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["MattermostChannelConfig"];
         };
         MattermostChannelConfig: {
@@ -8118,6 +8179,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["RocketchatChannelConfig"];
         };
         RocketchatChannelConfig: {
@@ -8138,6 +8201,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["MatrixChannelConfig"];
         };
         MatrixChannelConfig: {
@@ -8161,6 +8226,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["NtfyChannelConfig"];
         };
         NtfyChannelConfig: {
@@ -8185,6 +8252,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["PushoverChannelConfig"];
         };
         PushoverChannelConfig: {
@@ -8207,6 +8276,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["GotifyChannelConfig"];
         };
         GotifyChannelConfig: {
@@ -8228,6 +8299,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["ZulipChannelConfig"];
         };
         ZulipChannelConfig: {
@@ -8258,6 +8331,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["SignalChannelConfig"];
         };
         SignalChannelConfig: {
@@ -8281,6 +8356,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["TeamsworkflowsChannelConfig"];
         };
         TeamsworkflowsChannelConfig: {
@@ -8300,6 +8377,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["SplunkoncallChannelConfig"];
         };
         SplunkoncallChannelConfig: {
@@ -8320,6 +8399,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["ZendeskChannelConfig"];
         };
         ZendeskChannelConfig: {
@@ -8348,6 +8429,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["LinearChannelConfig"];
         };
         LinearChannelConfig: {
@@ -8373,6 +8456,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["GithubissuesChannelConfig"];
         };
         GithubissuesChannelConfig: {
@@ -8395,6 +8480,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["TwilioChannelConfig"];
         };
         TwilioChannelConfig: {
@@ -8421,6 +8508,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["VonageChannelConfig"];
         };
         VonageChannelConfig: {
@@ -8445,6 +8534,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             config: components["schemas"]["MessagebirdChannelConfig"];
         };
         MessagebirdChannelConfig: {
@@ -8475,6 +8566,8 @@ export interface components {
             scope?: components["schemas"]["ChannelScopeInput"];
             /** @description The message’s text as a Liquid template over the event’s fields (docs/templates.md); null or empty: the default message */
             template?: string | null;
+            /** @description Group down alerts: the first failure opens a window, every failure in it (of one customer, or the organization) goes out as one message, then each website’s updates one by one; null: each alone */
+            grouping?: components["schemas"]["ChannelGrouping"] | null;
             /** @description Fields of the channel type’s config to change (as in the create body); write-only fields omitted are kept */
             config?: {
                 [key: string]: unknown;
@@ -30698,6 +30791,63 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown id, or an id of another organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    receiveSlackEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization the channel is of */
+                organizationId: number;
+                /** @description A Slack channel (bot token) with a signing secret */
+                channelId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlackEventAnswer"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked token */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -26,6 +26,9 @@ type Values = {
   scope: (typeof SCOPES)[number][0];
   scopeCustomer: string;
   template: string;
+  grouped: boolean;
+  groupWindow: string;
+  groupBy: 'customer' | 'organization';
 } & Record<`config.${string}`, string | boolean>;
 
 function initialValue(field: ConfigField, channel: Channel | null): string | boolean {
@@ -95,6 +98,9 @@ export function ChannelForm({
             : 'all',
         scopeCustomer: String(channel?.scope.customerId ?? ''),
         template: channel?.template ?? '',
+        grouped: Boolean(channel?.grouping),
+        groupWindow: String(channel?.grouping?.windowSeconds ?? 60),
+        groupBy: channel?.grouping?.by ?? 'customer',
         ...configValues(schema.fields[type] ?? [], channel),
       };
     },
@@ -117,6 +123,7 @@ export function ChannelForm({
           config: configBody(schema.fields[values.type] ?? [], values, channel),
           // Empty is none: the default message.
           template: values.template.trim() === '' ? null : values.template,
+          grouping: values.grouped ? { windowSeconds: Number(values.groupWindow), by: values.groupBy } : null,
         }) as Schemas['ChannelCreate'],
     },
   );
@@ -245,6 +252,46 @@ export function ChannelForm({
         events={schema.events}
         onChange={(template) => form.set('template', template)}
       />
+      <fieldset>
+        <legend>Grouping</legend>
+        <Check
+          label="Group a burst of failures into one message"
+          checked={values.grouped}
+          onChange={(on) => form.set('grouped', on)}
+        />
+        {values.grouped && (
+          <>
+            <Field
+              label="Window (seconds)"
+              hint="Failures within this many seconds of the first go out as one message listing them (5–900)"
+              error={errors['grouping.windowSeconds']}
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  type="number"
+                  min={5}
+                  max={900}
+                  required
+                  {...form.bind('groupWindow', 'grouping.windowSeconds')}
+                />
+              )}
+            </Field>
+            <Field label="One message per" error={errors['grouping.by']}>
+              {(props) => (
+                <select
+                  {...props}
+                  value={values.groupBy}
+                  onChange={(e) => form.set('groupBy', e.currentTarget.value as Values['groupBy'])}
+                >
+                  <option value="customer">customer</option>
+                  <option value="organization">organization (all customers together)</option>
+                </select>
+              )}
+            </Field>
+          </>
+        )}
+      </fieldset>
       <Check
         label="Enabled (sends alerts)"
         checked={values.enabled}

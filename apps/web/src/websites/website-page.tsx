@@ -19,6 +19,7 @@ import { StatusBadge } from '../ui/status.js';
 import { EvidenceView } from './evidence.js';
 import { WebsiteMonitors } from './monitors.js';
 import { TimingChart } from './timing-chart.js';
+import { WebsiteDependencies } from './website-dependencies.js';
 import { WebsiteEdit } from './website-edit.js';
 
 const PERIODS = ['24h', '7d', '30d', '90d'] as const;
@@ -214,6 +215,13 @@ function WebsiteMonitoring({
 
       <h2>Heartbeats, DNS and ports</h2>
       <WebsiteMonitors website={w} />
+
+      {clientCustomerId(caller) === null && (
+        <>
+          <h2>Depends on</h2>
+          <WebsiteDependencies website={w} editable={canEdit(caller)} />
+        </>
+      )}
 
       <h2>Response time</h2>
       {results.data && <TimingChart results={results.data} />}
