@@ -62,10 +62,12 @@ export function composeAlertRouting(deps: {
   });
   const smtp = smtpMailer(config);
   const queue = new EscalationQueue(deps.redis, config.REDIS_KEY_PREFIX);
+  const runs = new EscalationRuns(db);
+  const links = new AckLinks(db);
   const runner = new EscalationRunner({
-    runs: new EscalationRuns(db),
+    runs,
     queue,
-    links: new AckLinks(db),
+    links,
     reach: new PersonReach({
       channels: deps.channels,
       secrets: deps.secrets,
@@ -175,6 +177,11 @@ export function composeAlertRouting(deps: {
     async sweep() {
       const steps = await runner.sweep();
       return { ...steps, windows: await groups.sweep() };
+    },
+    /** Retention: escalations ended (and their sends) before `before`, acknowledge links expired. */
+    async removeExpired(before: Date) {
+      await links.deleteExpired(new Date());
+      return { escalations: await runs.deleteBefore(before) };
     },
     close: async () => {
       await queue.close();

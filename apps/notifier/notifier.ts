@@ -166,10 +166,13 @@ export async function startNotifier(
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'outbox sweep failed'),
     );
   const removeExpired = () =>
-    runner.removeExpired(config.DELIVERY_RETENTION_DAYS).then(
-      (removed) =>
-        removed.events + removed.deliveries > 0 &&
-        logger.info(removed, 'expired events and deliveries removed'),
+    Promise.all([
+      runner.removeExpired(config.DELIVERY_RETENTION_DAYS),
+      alertRouting.removeExpired(new Date(Date.now() - config.DELIVERY_RETENTION_DAYS * 86_400_000)),
+    ]).then(
+      ([removed, ended]) =>
+        removed.events + removed.deliveries + ended.escalations > 0 &&
+        logger.info({ ...removed, ...ended }, 'expired events, deliveries and escalations removed'),
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'delivery retention failed'),
     );
   await sweepOutbox();
