@@ -1,9 +1,11 @@
+import { channelsForEvent } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { ContactMethodService, PersonReach } from '../../libs/contact-methods/index.js';
 import { DependencyService } from '../../libs/dependencies/index.js';
 import { EscalationPolicyService, type PolicyTargetsPort } from '../../libs/escalation/index.js';
 import type { Route } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
+import { openChannel } from '../../libs/notifications/index.js';
 import type { PeopleMailRoutes } from '../../libs/people/index.js';
 import type { ApiServices } from './compose.js';
 import { alertAckRoutes } from './routes/alert-acks.js';
@@ -11,10 +13,11 @@ import { contactMethodRoutes } from './routes/contact-methods.js';
 import { dependencyRoutes } from './routes/dependencies.js';
 import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import type { incidentAcknowledger } from './routes/incident-actions.js';
+import { slackEventRoutes } from './routes/slack-events.js';
 
 /**
- * On-call's routes: escalation policies, people's contact methods, and the links in pages that
- * acknowledge; what they share (the organization's tools that reach a person) built once.
+ * On-call's routes: escalation policies, people's contact methods, the links in pages and the Slack
+ * thread replies that acknowledge; what they share (the organization's tools that reach a person) built once.
  */
 export function onCallRoutesOf(deps: {
   config: AppConfig;
@@ -100,6 +103,27 @@ export function onCallRoutesOf(deps: {
           ? `${name} was down`
           : `${name} is down since ${incident.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
       },
+      logger: deps.logger,
+    }),
+    ...slackEventRoutes({
+      channels: services.channelRepository,
+      open: (channel) => openChannel(channel, services.secrets),
+      http: services.subscriptionHttp,
+      deliveries: services.deliveries,
+      states: services.states,
+      users: services.users,
+      async announcesAcknowledgement(channel, incident) {
+        const website = await services.websiteRepository.findByRef(incident.organizationId, {
+          id: incident.websiteId,
+        });
+        const event = {
+          type: 'incident.acknowledged' as const,
+          customerId: website?.customerId ?? null,
+          listedChannelIds: website?.notificationChannelIds ?? [],
+        };
+        return channelsForEvent(event, [channel]).length > 0;
+      },
+      acknowledge: deps.acknowledge,
       logger: deps.logger,
     }),
   ];
