@@ -156,6 +156,8 @@ export function fileFromExport(exported: ExportDocument): { file: WrittenFile; n
               ? { listedOnly: true }
               : {},
         config,
+        ...(channel.template ? { template: channel.template } : {}),
+        ...(channel.grouping ? { grouping: channel.grouping } : {}),
       };
     }),
     statusPages: exported.statusPages.map((page) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nameText } from '../contract/index.js';
 import { createCustomerBody } from '../customers/index.js';
 import { createWindowBody } from '../maintenance/index.js';
-import { CHANNEL_TYPES, EVENT_KINDS } from '../notifications/index.js';
+import { CHANNEL_TYPES, EVENT_KINDS, groupingSchema, templateText } from '../notifications/index.js';
 import { createPackageBody } from '../packages/index.js';
 import { createStatusPageBody } from '../status-pages/index.js';
 import { createWebsiteBody, patchCheckConfigBody } from '../websites/index.js';
@@ -103,6 +103,11 @@ const channel = z.strictObject({
     .describe(
       'The type’s config as POST /api/notification-channels takes it; write-only fields (webhook URLs with tokens, API keys) as {env: NAME}',
     ),
+  template: templateText.nullable().optional().describe('Its message template (Liquid, docs/templates.md)'),
+  grouping: groupingSchema
+    .nullable()
+    .optional()
+    .describe('A burst of failures in one message (docs/escalation.md)'),
 });
 
 const statusPage = createStatusPageBody.omit({ customerId: true, websiteIds: true }).extend({

@@ -26,6 +26,12 @@ export {
   ChannelService,
   type ChannelWebsitesPort,
 } from './channel.service.js';
-export { type ChannelPatch, patchChannelBody } from './channel-fields.schema.js';
+export {
+  type ChannelGrouping,
+  type ChannelPatch,
+  groupingSchema,
+  patchChannelBody,
+  templateText,
+} from './channel-fields.schema.js';
 export { channelMessage } from './channel-message.js';
 export { toChannelView } from './channel-view.js';
