@@ -7,6 +7,7 @@ import type { Route } from '../../libs/http/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { openChannel } from '../../libs/notifications/index.js';
 import type { PeopleMailRoutes } from '../../libs/people/index.js';
+import type { Redis } from '../../libs/redis/index.js';
 import type { ApiServices } from './compose.js';
 import { alertAckRoutes } from './routes/alert-acks.js';
 import { contactMethodRoutes } from './routes/contact-methods.js';
@@ -15,12 +16,16 @@ import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import type { incidentAcknowledger } from './routes/incident-actions.js';
 import { slackEventRoutes } from './routes/slack-events.js';
 
+/** Slack retries an unanswered event after 0 s, 1 min and 5 min: each id is remembered longer. */
+const SLACK_EVENT_SEEN_MS = 15 * 60_000;
+
 /**
  * On-call's routes: escalation policies, people's contact methods, the links in pages and the Slack
  * thread replies that acknowledge; what they share (the organization's tools that reach a person) built once.
  */
 export function onCallRoutesOf(deps: {
   config: AppConfig;
+  redis: Redis;
   services: ApiServices;
   mail: PeopleMailRoutes;
   logger: Logger;
@@ -106,6 +111,14 @@ export function onCallRoutesOf(deps: {
       logger: deps.logger,
     }),
     ...slackEventRoutes({
+      firstSight: async (key) =>
+        (await deps.redis.set(
+          `${deps.config.REDIS_KEY_PREFIX}:slack-event:${key}`,
+          '1',
+          'PX',
+          SLACK_EVENT_SEEN_MS,
+          'NX',
+        )) === 'OK',
       channels: services.channelRepository,
       open: (channel) => openChannel(channel, services.secrets),
       http: services.subscriptionHttp,

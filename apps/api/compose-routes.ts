@@ -284,6 +284,7 @@ export function composeRoutes(deps: {
     // Subscribing has its own bounds (per client address and per address mailed).
     ...onCallRoutesOf({
       config,
+      redis,
       services,
       mail: deps.people.peopleMail,
       logger: deps.logger,

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { DeliveryRepository } from '../../../libs/alerts/index.js';
 import {
@@ -24,9 +23,6 @@ import type { Caller, StoredIncident } from './incident-actions.js';
 
 /** Slack's event envelopes are a few KB; a message's text at most 40,000 characters. */
 const EVENT_BODY = { maxBytes: 262_144, limitBytes: 262_144 };
-/** Slack retries an event it saw no answer to after 0 s, 1 min and 5 min: each id is remembered longer. */
-const SEEN_FOR_MS = 15 * 60_000;
-const SEEN_KEPT = 10_000;
 /** users.info answers a whole profile, a few KB. */
 const USER_ANSWER_BYTES = 65_536;
 
@@ -46,6 +42,11 @@ export interface SlackEventDeps {
     caller: Caller,
     note: string | null,
   ): Promise<unknown>;
+  /**
+   * Whether this is the first time the event is seen (remembered across API processes longer than
+   * Slack retries one: 0 s, 1 min and 5 min after).
+   */
+  firstSight(key: string): Promise<boolean>;
   logger: Logger;
 }
 
@@ -65,8 +66,6 @@ const answer = z
  * webmon person with that Slack user's e-mail. Slack is answered at once; the work follows.
  */
 export function slackEventRoutes(deps: SlackEventDeps): Route[] {
-  const seen = new LRUCache<string, true>({ max: SEEN_KEPT, ttl: SEEN_FOR_MS });
-
   /** The organization's Slack channels of the same app (one signing secret, one events URL for all). */
   const channelsOfApp = async (organizationId: number, secret: string): Promise<SlackChannel[]> =>
     (await deps.channels.list(organizationId))
@@ -169,8 +168,7 @@ export function slackEventRoutes(deps: SlackEventDeps): Route[] {
         if (request.kind === 'challenge') return { challenge: request.challenge };
         if (request.kind !== 'reply' || !saysAck(request.reply.text)) return {};
         const key = `${params.organizationId}:${request.reply.eventId}`;
-        if (seen.has(key)) return {};
-        seen.set(key, true);
+        if (!(await deps.firstSight(key))) return {};
         // Slack waits 3 s for the answer: users.info and the acknowledgement come after it.
         acknowledgeFrom(params.organizationId, secret, request.reply).catch((error: unknown) =>
           deps.logger.error(
