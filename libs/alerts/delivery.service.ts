@@ -172,7 +172,7 @@ export class DeliveryRunner {
 
   /** One delivery per channel the event goes to; safe to run again for the same event. */
   async dispatch(eventId: string): Promise<void> {
-    const { outbox, channels, websites } = this.deps;
+    const { outbox } = this.deps;
     const found = await outbox.find(eventId);
     if (!found) return;
     if ('invalid' in found) {
