@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { createLogger } from '../libs/logging/index.js';
@@ -12,7 +14,7 @@ import { type ReceivedRequest, type Receiver, startReceiver } from './support/re
  * Escalation end to end, against real local servers: a worker finds a site down, a notifier pages
  * the schedule's on-call person by SMS and e-mail (a Twilio-format receiver, an SMTP server), waits
  * (two minutes, scaled), calls the next person (Twilio's Calls.json with a keypress to acknowledge),
- * then a channel; each step once although the notifier is stopped between steps; the mail's signed
+ * then a channel; each step once although the notifier is killed between steps; the mail's signed
  * link acknowledges and nothing more is sent.
  */
 
@@ -200,11 +202,41 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
   const pagesTo = (number: string) =>
     messagesTo(number).filter((r) => /Acknowledge/.test(form(r).get('Body') ?? ''));
 
-  it('runs each step once, across a notifier stopped between steps', async () => {
-    const { incident } = await failingWebsite('/kill');
-    await until(async () => pagesTo(ALICE_SMS).length === 1, 30_000);
-    // Between step 1 and step 2: the step waits as a delayed job, not in this process.
+  /** A notifier in a process of its own, to be killed (SIGKILL: no goodbye, nothing flushed). */
+  const notifierProcess = () =>
+    spawn(process.execPath, ['--import', 'tsx', 'apps/notifier/main.ts'], {
+      env: {
+        ...process.env,
+        MONGODB_URL: api().config.MONGODB_URL,
+        REDIS_URL: api().config.REDIS_URL,
+        REDIS_KEY_PREFIX: api().config.REDIS_KEY_PREFIX,
+        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+        ALLOW_PRIVATE_TARGETS: 'true',
+        DELIVERY_RETRY_SCALE: '0.0001',
+        ESCALATION_TIME_SCALE: '0.02',
+        SMTP_URL: api().config.SMTP_URL ?? '',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+
+  it('runs each step once, across a notifier killed between steps', async () => {
     await notifier.stop();
+    const doomed = notifierProcess();
+    const exited = once(doomed, 'exit');
+    let incident: string;
+    try {
+      ({ incident } = await failingWebsite('/kill'));
+      await until(async () => pagesTo(ALICE_SMS).length === 1, 60_000);
+      // Step 1 is done and step 2 waits (a step killed halfway is finished by the sweep a minute on).
+      const runs = api().db.collection<{ _id: string; next: { step: number } | null }>('escalation_runs');
+      await until(async () => (await runs.findOne({ _id: incident }))?.next?.step === 1, 10_000);
+    } finally {
+      // Between step 1 and step 2: the step waits as a delayed job, not in the process.
+      doomed.kill('SIGKILL');
+      await exited;
+    }
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(callsTo(BOB_VOICE).filter((c) => /Press 1/.test(form(c).get('Twiml') ?? ''))).toHaveLength(0);
     notifier = await start();
