@@ -123,8 +123,11 @@ export class DependencyGate {
 
   private async releaseHeldBy(organizationId: number, parent: ParentRef): Promise<void> {
     const { repository, ports } = this.deps;
+    // Every recovery asks: most parents hold nothing, and then nothing more is read.
+    const heldBy = await repository.heldBy(parent);
+    if (heldBy.length === 0) return;
     const name = await ports.nameOf(organizationId, parent);
-    for (const held of await repository.heldBy(parent)) {
+    for (const held of heldBy) {
       if (held.organizationId !== organizationId) continue;
       const parents = await repository.parentsOf(organizationId, held.websiteId);
       const states = await Promise.all(

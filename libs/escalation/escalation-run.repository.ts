@@ -95,7 +95,15 @@ export class EscalationRuns {
   }
 
   /** Ends an active run (acknowledged or resolved): the run as it was, or null when it was not active. */
-  stop(incidentId: string, state: 'acknowledged' | 'resolved', now: Date): Promise<EscalationRun | null> {
+  async stop(
+    incidentId: string,
+    state: 'acknowledged' | 'resolved',
+    now: Date,
+  ): Promise<EscalationRun | null> {
+    // Most recoveries have no run: one read by primary key (a filter with more than `_id` scans the
+    // collection on FerretDB 1.24) tells, before the compare-and-set.
+    const found = await this.runs.findOne({ _id: incidentId });
+    if (!found || (found.state !== 'active' && found.state !== 'exhausted')) return null;
     return this.runs.findOneAndUpdate(
       { _id: incidentId, state: { $in: ['active', 'exhausted'] } },
       { $set: { state, next: null, endedAt: now } },
