@@ -163,7 +163,7 @@ describe('on-call API: contact methods and escalation policies', () => {
     });
     expect(badWebsite.status, JSON.stringify(badWebsite.body)).toBe(400);
     expect(badWebsite.body.errors?.[0]?.path, JSON.stringify(badWebsite.body)).toBe('escalationPolicyId');
-    const customer = await api.request<{ escalationPolicyId: number | null }>(
+    const customer = await api.request<{ escalationPolicyId?: number }>(
       'PATCH',
       `/api/customers/${customerId}`,
       {

@@ -62,7 +62,7 @@ export function composeAlertRouting(deps: {
   });
   const smtp = smtpMailer(config);
   const queue = new EscalationQueue(deps.redis, config.REDIS_KEY_PREFIX);
-  const runs = new EscalationRuns(db);
+  const runs = new EscalationRuns(db, deps.mutex);
   const links = new AckLinks(db);
   const runner = new EscalationRunner({
     runs,

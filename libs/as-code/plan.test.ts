@@ -64,7 +64,6 @@ const customer = (id: number, name: string, packageId: number) => ({
   packageDisplayName: '',
   status: 'active' as const,
   cancellationDate: null,
-  escalationPolicyId: null,
   createdAt: at,
 });
 

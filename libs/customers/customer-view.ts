@@ -18,7 +18,7 @@ export function toCustomerView(
     ...(customer.notificationEmail ? { notificationEmail: customer.notificationEmail } : {}),
     ...(customer.reportIntro ? { reportIntro: customer.reportIntro } : {}),
     ...(customer.reportSchedule ? { reportSchedule: customer.reportSchedule } : {}),
-    escalationPolicyId: customer.escalationPolicyId ?? null,
+    ...(customer.escalationPolicyId ? { escalationPolicyId: customer.escalationPolicyId } : {}),
     createdAt: customer.createdAt.toISOString(),
   };
 }

@@ -59,7 +59,13 @@ export const customerView = z
     reportSchedule: reportScheduleSchema
       .optional()
       .describe('When its report is e-mailed; absent: never set'),
-    escalationPolicyId: z.number().int().nullable(),
+    escalationPolicyId: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The escalation policy its websites’ alerts follow unless one has its own; absent when unset',
+      ),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Customer' });

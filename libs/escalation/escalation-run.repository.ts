@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
 import type { EventPayload } from '../events/index.js';
+import type { RedisMutex } from '../locks/index.js';
 import type { PolicySnapshot, StepPosition } from './escalation-plan.js';
 
 export type RunState = 'active' | 'acknowledged' | 'resolved' | 'exhausted';
@@ -43,7 +44,11 @@ export class EscalationRuns {
   private readonly runs: Collection<EscalationRun>;
   private readonly sends: Collection<{ _id: string; at: Date }>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** One writer of a run at a time (its reads and writes are by primary key alone). */
+    private readonly mutex: Pick<RedisMutex, 'withLock'>,
+  ) {
     this.runs = db.collection<EscalationRun>(ESCALATION_RUNS);
     this.sends = db.collection(ESCALATION_SENDS);
   }
@@ -63,13 +68,32 @@ export class EscalationRuns {
     return this.runs.findOne({ _id: incidentId });
   }
 
+  /**
+   * Changes the incident's run under its lock: read and written by primary key alone (a filter
+   * with more than `_id` scans the whole collection on FerretDB 1.24: every claim of a busy minute
+   * read every run). `change` answers the fields to set (null: none) and what the caller gets.
+   */
+  private async changed<T>(
+    incidentId: string,
+    change: (run: EscalationRun) => { set: Partial<EscalationRun> | null; answer: T } | null,
+  ): Promise<T | null> {
+    return this.mutex.withLock(`escalation-run:${incidentId}`, async () => {
+      const run = await this.runs.findOne({ _id: incidentId });
+      const outcome = run && change(run);
+      if (!outcome) return null;
+      if (outcome.set) await this.runs.updateOne({ _id: incidentId }, { $set: outcome.set });
+      return outcome.answer;
+    });
+  }
+
   /** Takes the step `at` if it is the one due and nobody took it: the run as taken, or null. */
   claim(incidentId: string, at: StepPosition, now: Date): Promise<EscalationRun | null> {
-    return this.runs.findOneAndUpdate(
-      { _id: incidentId, state: 'active', 'next.round': at.round, 'next.step': at.step, sending: null },
-      { $set: { next: null, sending: { ...at, since: now } } },
-      { returnDocument: 'after' },
-    );
+    return this.changed(incidentId, (run) => {
+      const due = run.state === 'active' && run.sending === null && run.next;
+      if (!due || due.round !== at.round || due.step !== at.step) return null;
+      const set = { next: null, sending: { ...at, since: now } };
+      return { set, answer: { ...run, ...set } };
+    });
   }
 
   /**
@@ -83,31 +107,23 @@ export class EscalationRuns {
     paged: readonly number[],
     now: Date,
   ): Promise<void> {
-    const sent = { _id: incidentId, 'sending.round': at.round, 'sending.step': at.step };
-    await this.runs.updateOne(
-      { ...sent, state: 'active' },
-      {
-        $set: { sending: null, next, ...(next ? {} : { state: 'exhausted' as const, endedAt: now }) },
-        $addToSet: { paged: { $each: [...paged] } },
-      },
-    );
-    await this.runs.updateOne(sent, { $set: { sending: null }, $addToSet: { paged: { $each: [...paged] } } });
+    await this.changed(incidentId, (run) => {
+      if (run.sending?.round !== at.round || run.sending.step !== at.step) return null;
+      const everyone = [...new Set([...run.paged, ...paged])];
+      if (run.state !== 'active') return { set: { sending: null, paged: everyone }, answer: true };
+      return {
+        set: { sending: null, paged: everyone, next, ...(next ? {} : { state: 'exhausted', endedAt: now }) },
+        answer: true,
+      };
+    });
   }
 
   /** Ends an active run (acknowledged or resolved): the run as it was, or null when it was not active. */
-  async stop(
-    incidentId: string,
-    state: 'acknowledged' | 'resolved',
-    now: Date,
-  ): Promise<EscalationRun | null> {
-    // Most recoveries have no run: one read by primary key (a filter with more than `_id` scans the
-    // collection on FerretDB 1.24) tells, before the compare-and-set.
-    const found = await this.runs.findOne({ _id: incidentId });
-    if (!found || (found.state !== 'active' && found.state !== 'exhausted')) return null;
-    return this.runs.findOneAndUpdate(
-      { _id: incidentId, state: { $in: ['active', 'exhausted'] } },
-      { $set: { state, next: null, endedAt: now } },
-      { returnDocument: 'before' },
+  stop(incidentId: string, state: 'acknowledged' | 'resolved', now: Date): Promise<EscalationRun | null> {
+    return this.changed(incidentId, (run) =>
+      run.state === 'active' || run.state === 'exhausted'
+        ? { set: { state, next: null, endedAt: now }, answer: run }
+        : null,
     );
   }
 
@@ -117,24 +133,27 @@ export class EscalationRuns {
     stalledBefore: Date,
     limit: number,
   ): Promise<{ due: EscalationRun[]; stalled: EscalationRun[] }> {
-    const active = await this.runs
-      .find({ state: 'active' })
-      .limit(limit * 4)
-      .toArray();
     return {
-      due: active.filter((run) => run.next && run.next.dueAt <= by).slice(0, limit),
-      stalled: active.filter((run) => run.sending && run.sending.since < stalledBefore).slice(0, limit),
+      due: await this.runs
+        .find({ state: 'active', 'next.dueAt': { $lte: by } })
+        .limit(limit)
+        .toArray(),
+      stalled: await this.runs
+        .find({ state: 'active', 'sending.since': { $lt: stalledBefore } })
+        .limit(limit)
+        .toArray(),
     };
   }
 
   /** Takes over a half-sent step (its claimer died): whether this caller did. */
   async takeOver(run: EscalationRun, now: Date): Promise<boolean> {
-    if (!run.sending) return false;
-    const done = await this.runs.updateOne(
-      { _id: run._id, 'sending.since': run.sending.since },
-      { $set: { 'sending.since': now } },
+    const since = run.sending?.since.getTime();
+    const taken = await this.changed(run._id, (current) =>
+      current.sending && current.sending.since.getTime() === since
+        ? { set: { sending: { ...current.sending, since: now } }, answer: true }
+        : null,
     );
-    return done.modifiedCount > 0;
+    return taken === true;
   }
 
   /** Whether this send is still to be made (and is now recorded as made). */

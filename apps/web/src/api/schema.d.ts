@@ -3683,7 +3683,8 @@ export interface components {
             reportIntro?: string;
             /** @description When its report is e-mailed; absent: never set */
             reportSchedule?: components["schemas"]["ReportSchedule"];
-            escalationPolicyId: number | null;
+            /** @description The escalation policy its websites’ alerts follow unless one has its own; absent when unset */
+            escalationPolicyId?: number;
             /** Format: date-time */
             createdAt: string;
         };
