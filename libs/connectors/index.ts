@@ -19,6 +19,7 @@ export {
   type HttpAnswer,
   type HttpCall,
 } from './guarded-http.js';
+export { escapeHtml, escapeXml } from './markup.js';
 export { CHANNEL_TYPES, type ChannelType, CONNECTORS, connectorOf } from './registry.js';
 export { webhookHeaders, webhookSignature } from './signing.js';
 export { postMessage as postSlackMessage } from './slack.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { escapeHtml, escapeXml } from '../../../libs/connectors/index.js';
 import { DomainError, errorMessage } from '../../../libs/errors/index.js';
 import { ACK_TOKEN, type AckLinks } from '../../../libs/escalation/index.js';
 import {
@@ -20,13 +21,6 @@ const tokenParams = z.strictObject({
 });
 /** Twilio posts the call's keypresses form-encoded; little else. */
 const CALLBACK_BODY = { maxBytes: 16_384, limitBytes: 16_384 };
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-const escapeXml = escapeHtml;
 
 /** A page for the person who opened the link: no framing, no script, no token in a Referer. */
 function page(ctx: AppContext, title: string, body: string, status = 200): string | OtherAnswer {
