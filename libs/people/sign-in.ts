@@ -274,8 +274,9 @@ export class SignIn {
     const session = await this.deps.sessions.use(sessionId, client);
     if (!session) return null;
     const user = await this.deps.users.findById(session.organizationId, session.userId);
-    // A password changed since the sign-in (reset by the CLI, which cannot reach Redis) ends it.
-    if (!user || user.passwordChangedAt > session.createdAt) {
+    // A password changed since the sign-in (reset by the CLI, which cannot reach Redis) ends it, and
+    // so does a deactivation (SCIM `active: false`), whichever process made it.
+    if (!user || user.passwordChangedAt > session.createdAt || user.disabledAt) {
       await this.deps.sessions.end(session.userId, session.handle);
       return null;
     }

@@ -15,6 +15,7 @@ export const storedUser = z.object({
   role,
   /** Set for a `client` (the customer whose resources it sees), null for every other role. */
   customerId: z.number().int().min(1).nullable(),
+  /** Empty for a person made by single sign-on or SCIM who never set a password: no password signs them in. */
   passwordHash: z.string(),
   /** Sessions begun before this are over (a password reset by the CLI, which has no Redis, ends them so). */
   passwordChangedAt: z.date(),
@@ -24,6 +25,12 @@ export const storedUser = z.object({
   twoFactorEnabled: z.boolean(),
   /** Absent until the user starts a TOTP enrolment. */
   twoFactor: storedTwoFactor.optional(),
+  /** Set while the person is deactivated (SCIM `active: false`): no sign-in, and every session ends at its next request. */
+  disabledAt: z.date().nullable().optional(),
+  /** The identity providers' people this account is (the provider's id and its stable subject), once linked. */
+  identities: z
+    .array(z.object({ providerId: z.number().int().min(1), subject: z.string().min(1), linkedAt: z.date() }))
+    .optional(),
 });
 export type User = z.infer<typeof storedUser>;
 
