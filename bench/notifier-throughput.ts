@@ -12,7 +12,8 @@
  * Usage: npm run bench:notifier [-- --events 2000 --channels 3]
  *        npm run bench:notifier -- --scenario incidents [--events 10000 --burst 1000 --seconds 60 --customers 50]
  * `--timeout` bounds the wait for the deliveries after the last event is written (seconds).
- * BENCH_NOTIFIER_CPU_PROF=<dir> makes the notifier write a V8 CPU profile (.cpuprofile) there.
+ * BENCH_NOTIFIER_CPU_PROF=<dir> makes the notifier write a V8 CPU profile (.cpuprofile) there;
+ * BENCH_COMMAND_CENSUS=<file> writes there the notifier's MongoDB commands by shape, with their time.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -155,9 +156,10 @@ try {
         process.execPath,
         [
           ...profile,
-          ...(process.env.MON ? ['--import', './tmp-mon.mjs'] : []),
           '--import',
           'tsx',
+          // After tsx, which loads it.
+          ...(process.env.BENCH_COMMAND_CENSUS ? ['--import', './bench/support/command-census.ts'] : []),
           'apps/notifier/main.ts',
         ],
         {

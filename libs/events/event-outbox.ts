@@ -101,7 +101,7 @@ export class EventOutbox {
 
   /**
    * Marks the event dispatched (`deliveredAt`: handed to its channels' deliveries) in the next
-   * batch: one updateMany for many events, as FerretDB scans the collection for every update. A
+   * batch: one request for many events, each updated by primary key. A
    * mark lost to a crash only makes the sweep dispatch the event again, which creates nothing twice.
    */
   markDispatched(eventId: string): void {
@@ -117,8 +117,17 @@ export class EventOutbox {
     const ids = this.dispatched;
     this.dispatched = [];
     if (ids.length === 0) return;
+    const mark = { $set: { deliveredAt: new Date() } };
     try {
-      await this.events.updateMany({ id: { $in: ids } }, { $set: { deliveredAt: new Date() } });
+      // One command of many updates, each by primary key: FerretDB scans the collection for any
+      // other filter (an `id: {$in}` took 2 s a batch with 2,000 events stored).
+      const byKey = await this.events.bulkWrite(
+        ids.map((id) => ({ updateOne: { filter: { _id: id }, update: mark } })),
+        { ordered: false },
+      );
+      // Events written before their id was their key too: by `id`, with a scan, only then.
+      if (byKey.matchedCount < ids.length)
+        await this.events.updateMany({ id: { $in: ids }, deliveredAt: null }, mark);
     } catch (error) {
       this.options.onMarkError?.(error);
     }
