@@ -1,3 +1,6 @@
+export { type AssertionFacts, assertionFacts } from './assertion-facts.js';
+export { HANDOVER_TTL_SECONDS, SamlAssertionLedger, type SamlHandover } from './assertion-ledger.js';
+export { type AssertionContent, DEFAULT_GROUP_ATTRIBUTES, identityOfAssertion } from './identity.js';
 export {
   type IdpCertificate,
   type IdpMetadata,
@@ -7,3 +10,13 @@ export {
   type ServiceProviderOptions,
   serviceProviderMetadata,
 } from './metadata.js';
+export {
+  type AuthnRequest,
+  authnRequest,
+  CLOCK_SKEW_MS,
+  SamlRefusal,
+  type SamlSpSettings,
+  type ValidatedAssertion,
+  validateResponse,
+} from './service-provider.js';
+export { SAML_SP_KEYS, ServiceProviderKeys, type SpKeyPair } from './sp-keys.js';
