@@ -76,6 +76,7 @@ export function composePeople(deps: {
     devices: new KnownDevices(redis, config.REDIS_KEY_PREFIX),
     twoFactor,
     twoFactorRequiredFor: (organizationId) => organizations.twoFactorRequiredFor(organizationId),
+    ssoRequirement: (organizationId) => organizations.ssoRequirement(organizationId),
     mailRoutes: peopleMail,
     mail: config,
     log: logger,

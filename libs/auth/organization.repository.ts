@@ -14,6 +14,9 @@ export interface Organization {
   branding?: { accentColor: string | null; footerText: string | null };
   /** The escalation policy alerts follow when neither website nor customer names one (absent: none). */
   escalationPolicyId?: number | null;
+  /** Password sign-ins refused but for `breakGlassUserIds` (owners): people sign in with an identity provider. */
+  requireSso?: boolean;
+  breakGlassUserIds?: number[];
 }
 
 export const ORGANIZATIONS = 'organizations';
@@ -56,10 +59,24 @@ export class OrganizationRepository {
     return found?.requireTwoFactorFor ?? [];
   }
 
+  /** Whether its people must sign in with single sign-on, and who may still use a password. */
+  async ssoRequirement(id: number): Promise<{ requireSso: boolean; breakGlassUserIds: number[] }> {
+    const found = await this.collection.findOne(
+      { id },
+      { projection: { _id: 0, requireSso: 1, breakGlassUserIds: 1 } },
+    );
+    return { requireSso: found?.requireSso ?? false, breakGlassUserIds: found?.breakGlassUserIds ?? [] };
+  }
+
   /** Changes its name, timezone or branding; the organization as it is now (null: none). */
   async update(
     id: number,
-    changes: Partial<Pick<Organization, 'name' | 'timezone' | 'branding' | 'escalationPolicyId'>>,
+    changes: Partial<
+      Pick<
+        Organization,
+        'name' | 'timezone' | 'branding' | 'escalationPolicyId' | 'requireSso' | 'breakGlassUserIds'
+      >
+    >,
   ): Promise<Organization | null> {
     await this.collection.updateOne({ id }, { $set: changes });
     return this.findById(id);

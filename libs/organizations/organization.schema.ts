@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lineText, nameText, patchBody, resourceId } from '../contract/index.js';
+import { lineText, nameText, patchBody, resourceId, uniqueArray } from '../contract/index.js';
 import { isKnownTimezone } from '../maintenance/recurrence.js';
 
 /** The organization's settings as a PATCH changes them, pure (zod and luxon): the app's form checks them too. */
@@ -25,5 +25,17 @@ export const patchOrganizationBody = patchBody(
       .nullable()
       .optional()
       .describe('The default escalation policy: for websites whose own and whose customer’s name none'),
+    requireSso: z
+      .boolean()
+      .optional()
+      .describe(
+        'People sign in with an identity provider: password sign-ins are refused (403) but the break-glass owners’',
+      ),
+    breakGlassUserIds: uniqueArray(resourceId())
+      .max(10)
+      .optional()
+      .describe(
+        'Owners who may still sign in with their password while SSO is required (if the provider fails)',
+      ),
   }),
 ).meta({ id: 'OrganizationUpdate' });

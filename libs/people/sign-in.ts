@@ -48,6 +48,22 @@ const wrongStrict = () =>
 
 const GLOBAL_KEY = 'sign-in-failures:all';
 
+/** 403 for a right password in an organization that signs in through its identity provider. */
+const ssoRequired = () =>
+  new DomainError(
+    'not-allowed',
+    'Your organization signs in with its identity provider: use "Sign in with …" on the sign-in page (type your e-mail to see it). If it does not work, ask your admin.',
+    { code: 'sso-required' },
+  );
+
+export interface SignInOptions {
+  /**
+   * The password confirms a provider's identity for this account (the SSO link step): an
+   * organization's "require SSO" does not refuse it.
+   */
+  linking?: boolean;
+}
+
 export interface SignInDeps {
   users: UserRepository;
   sessions: SessionStore;
@@ -58,6 +74,10 @@ export interface SignInDeps {
   twoFactor: TwoFactor;
   /** The roles whose users the organization requires to sign in with two-factor. */
   twoFactorRequiredFor(organizationId: number): Promise<readonly Role[]>;
+  /** Whether the organization requires single sign-on, and the owners who may still use a password. */
+  ssoRequirement(
+    organizationId: number,
+  ): Promise<{ requireSso: boolean; breakGlassUserIds: readonly number[] }>;
   /** Where the lock notice goes (SMTP_URL, else the organization's e-mail channel; neither: logged). */
   mailRoutes: PeopleMailRoutes;
   mail: MailSettings;
@@ -87,6 +107,7 @@ export class SignIn {
     credentials: { email: string; password: string; totp?: string },
     client: ClientInfo,
     deviceId?: string,
+    options: SignInOptions = {},
   ): Promise<SignedIn> {
     const { budgets } = this.deps;
     // One key per budget: limiters of one prefix share a counter when their keys are equal.
@@ -137,7 +158,8 @@ export class SignIn {
       throw refused(gate.budget, decisions[gate.budget]);
     }
     const user = await this.deps.users.findByEmail(credentials.email);
-    const matches = await this.deps.hasher.verify(credentials.password, user?.passwordHash);
+    // A passwordless account (made by SSO or SCIM) is verified as an unknown e-mail is: no password opens it.
+    const matches = await this.deps.hasher.verify(credentials.password, user?.passwordHash || undefined);
     const fail = async (error: DomainError): Promise<never> => {
       const [accountFailed] = await Promise.all([
         budgets.accountFailures.consume(keys.account),
@@ -157,15 +179,25 @@ export class SignIn {
         return fail(wrongStrict());
       const method = await this.deps.twoFactor.verifyCode(user, credentials.totp);
       if (!method) return fail(wrongStrict());
+      await this.refuseUnlessPasswordsAllowed(user, options);
       return this.succeed(user, client, deviceId, method, keys);
     }
     if (!user || !matches) return fail(wrongPassword());
+    // Said only to whoever knows the password, as two-factor is.
+    await this.refuseUnlessPasswordsAllowed(user, options);
     // Asked for only now: whether an account has two-factor on is told to whoever knows its password.
     if (!user.twoFactorEnabled) return this.succeed(user, client, deviceId, 'password', keys);
     if (credentials.totp === undefined) throw secondFactorProblem('totp-required');
     const method = await this.deps.twoFactor.verifyCode(user, credentials.totp);
     if (!method) return fail(secondFactorProblem('totp-invalid'));
     return this.succeed(user, client, deviceId, method, keys);
+  }
+
+  /** "Require SSO": a password signs in the organization's named break-glass owners only. */
+  private async refuseUnlessPasswordsAllowed(user: User, options: SignInOptions): Promise<void> {
+    if (options.linking) return;
+    const { requireSso, breakGlassUserIds } = await this.deps.ssoRequirement(user.organizationId);
+    if (requireSso && !(user.role === 'owner' && breakGlassUserIds.includes(user.id))) throw ssoRequired();
   }
 
   /** A browser that signed in to this account before and has not failed too often since. */

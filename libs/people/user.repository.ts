@@ -89,7 +89,17 @@ export class UserRepository {
   async update(
     user: Pick<User, 'id' | 'organizationId'>,
     changes: Partial<
-      Pick<User, 'name' | 'role' | 'customerId' | 'passwordHash' | 'passwordChangedAt' | 'lastSignInAt'>
+      Pick<
+        User,
+        | 'name'
+        | 'role'
+        | 'customerId'
+        | 'passwordHash'
+        | 'passwordChangedAt'
+        | 'lastSignInAt'
+        | 'identities'
+        | 'disabledAt'
+      >
     >,
   ): Promise<void> {
     await this.users.collection.updateOne(this.byKey(user), { $set: changes });

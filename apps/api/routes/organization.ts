@@ -24,6 +24,8 @@ export const organizationView = z
         .describe('GET /api/organization/logo serves it'),
     }),
     escalationPolicyId: z.number().int().nullable().describe('The default escalation policy'),
+    requireSso: z.boolean().describe('Password sign-ins refused but the break-glass owners’'),
+    breakGlassUserIds: z.array(z.number().int()).describe('Owners who may still sign in with a password'),
   })
   .meta({ id: 'Organization' });
 
@@ -43,7 +45,31 @@ export function organizationRoutes(deps: {
   organizations: OrganizationRepository;
   logos: LogoStore;
   escalationPolicyExists(organizationId: number, id: number): Promise<boolean>;
+  /** The role of a user of the organization (null: no such user): break-glass users must be owners. */
+  roleOfUser(organizationId: number, userId: number): Promise<string | null>;
+  /** How many enabled identity providers the organization has: SSO is required only with one. */
+  enabledIdentityProviders(organizationId: number): Promise<number>;
 }): Route[] {
+  /** Break-glass users are owners of the organization; SSO is required only when a provider can sign people in. */
+  const checkSso = async (
+    organizationId: number,
+    body: { requireSso?: boolean; breakGlassUserIds?: number[] },
+  ) => {
+    const problems: Array<{ path: string; message: string }> = [];
+    for (const [index, userId] of (body.breakGlassUserIds ?? []).entries())
+      if ((await deps.roleOfUser(organizationId, userId)) !== 'owner')
+        problems.push({
+          path: `breakGlassUserIds.${index}`,
+          message: `user ${userId} is not an owner of your organization`,
+        });
+    if (body.requireSso === true && (await deps.enabledIdentityProviders(organizationId)) === 0)
+      problems.push({
+        path: 'requireSso',
+        message:
+          'add and enable an identity provider first (POST /api/identity-providers): nobody could sign in',
+      });
+    if (problems.length > 0) throw invalidInput('Single sign-on cannot be required so', problems);
+  };
   const view = async (organization: Organization | null) => {
     if (!organization) throw notFound('No such organization');
     const logo = await deps.logos.get(organization.id);
@@ -57,6 +83,8 @@ export function organizationRoutes(deps: {
         logo: logo && { contentType: logo.contentType, sha256: logo.sha256 },
       },
       escalationPolicyId: organization.escalationPolicyId ?? null,
+      requireSso: organization.requireSso ?? false,
+      breakGlassUserIds: organization.breakGlassUserIds ?? [],
     };
   };
   return [
@@ -74,7 +102,7 @@ export function organizationRoutes(deps: {
       method: 'patch',
       path: '/api/organization',
       operationId: 'updateOrganization',
-      summary: 'Change your organization’s name, timezone or report branding',
+      summary: 'Change your organization’s name, timezone, report branding or single sign-on requirement',
       tags: ['Organization'],
       access: 'admin',
       body: patchOrganizationBody,
@@ -90,6 +118,7 @@ export function organizationRoutes(deps: {
           throw invalidInput('Invalid escalationPolicyId', [
             { path: 'escalationPolicyId', message: `No escalation policy ${policyId} in your organization` },
           ]);
+        await checkSso(auth.organizationId, body);
         const branding = body.branding && {
           accentColor: current.branding?.accentColor ?? null,
           footerText: current.branding?.footerText ?? null,
@@ -101,6 +130,8 @@ export function organizationRoutes(deps: {
             ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
             ...(branding ? { branding } : {}),
             ...(policyId === undefined ? {} : { escalationPolicyId: policyId }),
+            ...(body.requireSso === undefined ? {} : { requireSso: body.requireSso }),
+            ...(body.breakGlassUserIds === undefined ? {} : { breakGlassUserIds: body.breakGlassUserIds }),
           }),
         );
       },

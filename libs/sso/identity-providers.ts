@@ -1,0 +1,300 @@
+import { invalidInput, notFound } from '../errors/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import { refusedUrl, type TargetGuard } from '../targets/index.js';
+import { type ProviderFetch, plainHttpAllowed } from './guarded-fetch.js';
+import type { IdentityProviderRepository } from './identity-provider.repository.js';
+import {
+  type ConnectionTest,
+  type CreateIdentityProvider,
+  type IdentityProvider,
+  type PatchIdentityProvider,
+  TYPE_FIELDS,
+} from './identity-provider.schema.js';
+import { type OidcIo, probeOidc } from './oidc.js';
+import { parseIdpMetadata, serviceProviderMetadata } from './saml/index.js';
+
+/** Days before a SAML certificate's end that a test warns of it. */
+const CERTIFICATE_WARNING_DAYS = 30;
+
+export interface IdentityProviderDeps {
+  providers: IdentityProviderRepository;
+  secrets: SecretBox;
+  guard: TargetGuard;
+  io: OidcIo;
+  customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  /** An absolute URL of ours (PUBLIC_URL + path), as the app's other links are built. */
+  publicUrl(path: string): string;
+}
+
+/** Where a provider sends people back, and what SAML's side is called: one place for every route. */
+export const ssoPaths = (providerId: number) => ({
+  start: `/api/auth/sso/${providerId}/start`,
+  callback: `/api/auth/sso/${providerId}/callback`,
+  acs: `/api/auth/sso/${providerId}/acs`,
+  metadata: `/api/auth/sso/${providerId}/metadata`,
+});
+
+const secretContext = (provider: Pick<IdentityProvider, 'id'>) =>
+  `identity-provider:${provider.id}:clientSecret`;
+
+/** An organization's identity providers: validated, secrets sealed, connections tested. */
+export class IdentityProviders {
+  constructor(private readonly deps: IdentityProviderDeps) {}
+
+  list(organizationId: number): Promise<IdentityProvider[]> {
+    return this.deps.providers.list(organizationId);
+  }
+
+  async get(organizationId: number, id: number): Promise<IdentityProvider> {
+    const provider = await this.deps.providers.findById(organizationId, id);
+    if (!provider) throw notFound(`No identity provider ${id}`);
+    return provider;
+  }
+
+  async create(organizationId: number, body: CreateIdentityProvider): Promise<IdentityProvider> {
+    await this.checkCustomers(organizationId, body);
+    const id = await this.deps.providers.allocateId();
+    const common = {
+      organizationId,
+      name: body.name,
+      enabled: body.enabled,
+      allowedDomains: body.allowedDomains,
+      roleMapping: body.roleMapping,
+      defaultRole: body.defaultRole,
+      customerId: body.customerId,
+    };
+    if (body.type === 'oidc') {
+      this.checkIssuer(body.issuer);
+      return this.deps.providers.create(id, {
+        ...common,
+        type: 'oidc',
+        oidc: {
+          issuer: body.issuer,
+          clientId: body.clientId,
+          clientSecret: this.deps.secrets.seal(body.clientSecret, secretContext({ id })),
+          scopes: body.scopes,
+        },
+      });
+    }
+    const metadata = await this.samlMetadata(body.metadataXml, body.metadataUrl ?? null);
+    return this.deps.providers.create(id, {
+      ...common,
+      type: 'saml',
+      saml: { ...metadata, allowIdpInitiated: body.allowIdpInitiated },
+    });
+  }
+
+  async update(organizationId: number, id: number, body: PatchIdentityProvider): Promise<IdentityProvider> {
+    const current = await this.get(organizationId, id);
+    const foreign = TYPE_FIELDS[current.type === 'oidc' ? 'saml' : 'oidc'].filter(
+      (field) => body[field] !== undefined,
+    );
+    if (foreign.length > 0)
+      throw invalidInput(
+        `A ${current.type.toUpperCase()} provider has no ${foreign.join(', ')}`,
+        foreign.map((path) => ({ path, message: `not a field of a ${current.type} provider` })),
+      );
+    await this.checkCustomers(organizationId, body);
+    const next: IdentityProvider = {
+      ...current,
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
+      ...(body.allowedDomains === undefined ? {} : { allowedDomains: body.allowedDomains }),
+      ...(body.roleMapping === undefined ? {} : { roleMapping: body.roleMapping }),
+      ...(body.defaultRole === undefined ? {} : { defaultRole: body.defaultRole }),
+      ...(body.customerId === undefined ? {} : { customerId: body.customerId }),
+    };
+    if (current.oidc) {
+      if (body.issuer !== undefined) this.checkIssuer(body.issuer);
+      next.oidc = {
+        issuer: body.issuer ?? current.oidc.issuer,
+        clientId: body.clientId ?? current.oidc.clientId,
+        clientSecret:
+          body.clientSecret === undefined
+            ? current.oidc.clientSecret
+            : this.deps.secrets.seal(body.clientSecret, secretContext(current)),
+        scopes: body.scopes ?? current.oidc.scopes,
+      };
+    }
+    if (current.saml) {
+      const metadataUrl = body.metadataUrl === undefined ? current.saml.metadataUrl : body.metadataUrl;
+      const changed = body.metadataXml !== undefined || body.metadataUrl !== undefined;
+      const metadata = changed
+        ? await this.samlMetadata(
+            body.metadataXml ?? (metadataUrl ? undefined : current.saml.metadataXml),
+            metadataUrl,
+          )
+        : current.saml;
+      next.saml = {
+        metadataXml: metadata.metadataXml,
+        metadataUrl: metadata.metadataUrl,
+        idpEntityId: metadata.idpEntityId,
+        allowIdpInitiated: body.allowIdpInitiated ?? current.saml.allowIdpInitiated,
+      };
+    }
+    return this.deps.providers.replace(next);
+  }
+
+  async delete(organizationId: number, id: number): Promise<void> {
+    if (!(await this.deps.providers.delete(organizationId, id))) throw notFound(`No identity provider ${id}`);
+  }
+
+  /** The client secret, opened for a sign-in or a test (never shown, never logged). */
+  clientSecretOf(provider: IdentityProvider): string {
+    if (!provider.oidc) throw new Error(`identity provider ${provider.id} is not OIDC`);
+    return this.deps.secrets.open(provider.oidc.clientSecret, secretContext(provider));
+  }
+
+  /** Our side, for the provider's admin: the redirect URL (OIDC) or ACS, entity id and metadata (SAML). */
+  serviceProvider(provider: IdentityProvider) {
+    const paths = ssoPaths(provider.id);
+    const url = (path: string) => this.deps.publicUrl(path);
+    const signInUrl = url(paths.start);
+    if (provider.type === 'oidc')
+      return {
+        type: provider.type,
+        redirectUrl: url(paths.callback),
+        acsUrl: null,
+        entityId: null,
+        metadataUrl: null,
+        metadataXml: null,
+        signInUrl,
+      };
+    const entityId = url(paths.metadata);
+    return {
+      type: provider.type,
+      redirectUrl: null,
+      acsUrl: url(paths.acs),
+      entityId,
+      metadataUrl: entityId,
+      metadataXml: serviceProviderMetadata({ entityId, acsUrl: url(paths.acs) }),
+      signInUrl,
+    };
+  }
+
+  /** Whether the provider answers as it should, each check with what is wrong in words. */
+  async test(provider: IdentityProvider): Promise<ConnectionTest> {
+    const checks = provider.oidc
+      ? await probeOidc(
+          {
+            issuer: provider.oidc.issuer,
+            clientId: provider.oidc.clientId,
+            clientSecret: this.clientSecretOf(provider),
+          },
+          this.deps.io,
+        )
+      : await this.probeSaml(provider);
+    return { ok: checks.every((check) => check.ok), checks };
+  }
+
+  private async probeSaml(provider: IdentityProvider) {
+    const saml = provider.saml;
+    if (!saml) return [{ name: 'metadata', ok: false, detail: 'no SAML settings' }];
+    let xml = saml.metadataXml;
+    const checks: ConnectionTest['checks'] = [];
+    if (saml.metadataUrl) {
+      try {
+        xml = await this.fetchMetadata(saml.metadataUrl);
+        checks.push({ name: 'metadata-url', ok: true, detail: `read from ${saml.metadataUrl}` });
+      } catch (error) {
+        checks.push({ name: 'metadata-url', ok: false, detail: (error as Error).message });
+      }
+    }
+    try {
+      const now = new Date();
+      const metadata = parseIdpMetadata(xml, { now });
+      checks.push({
+        name: 'metadata',
+        ok: true,
+        detail: `${metadata.entityId}: sign-in at ${metadata.ssoUrl} (${metadata.ssoBinding})`,
+      });
+      for (const certificate of metadata.certificates) {
+        const daysLeft = Math.floor((certificate.notAfter.getTime() - now.getTime()) / 86_400_000);
+        const valid = certificate.notBefore <= now && daysLeft >= 0;
+        checks.push({
+          name: 'certificate',
+          ok: valid,
+          detail: valid
+            ? `${certificate.subject} valid until ${certificate.notAfter.toISOString().slice(0, 10)}${
+                daysLeft < CERTIFICATE_WARNING_DAYS
+                  ? ` (only ${daysLeft} days left: ask the IdP's admin to roll it over)`
+                  : ''
+              }`
+            : `${certificate.subject} is valid ${certificate.notBefore.toISOString().slice(0, 10)} to ${certificate.notAfter
+                .toISOString()
+                .slice(0, 10)}: ask the IdP's admin for metadata with a current certificate`,
+        });
+      }
+    } catch (error) {
+      checks.push({ name: 'metadata', ok: false, detail: (error as Error).message });
+    }
+    return checks;
+  }
+
+  private checkIssuer(issuer: string): void {
+    const problem = refusedUrl(this.deps.guard, issuer);
+    if (problem)
+      throw invalidInput('The issuer cannot be reached from here', [{ path: 'issuer', message: problem }]);
+    if (!plainHttpAllowed(new URL(issuer), this.deps.guard))
+      throw invalidInput('The issuer must be an https:// URL', [
+        { path: 'issuer', message: 'must be https:// (tokens and secrets travel over TLS only)' },
+      ]);
+  }
+
+  private async samlMetadata(xml: string | undefined, url: string | null) {
+    let metadataXml = xml;
+    if (metadataXml === undefined) {
+      if (!url)
+        throw invalidInput('Give metadataXml or metadataUrl', [{ path: 'metadataXml', message: 'Required' }]);
+      const problem = refusedUrl(this.deps.guard, url);
+      if (problem)
+        throw invalidInput('The metadata URL cannot be reached from here', [
+          { path: 'metadataUrl', message: problem },
+        ]);
+      try {
+        metadataXml = await this.fetchMetadata(url);
+      } catch (error) {
+        throw invalidInput('The metadata could not be read', [
+          { path: 'metadataUrl', message: (error as Error).message },
+        ]);
+      }
+    }
+    const parsed = parseIdpMetadata(metadataXml, {
+      field: url && xml === undefined ? 'metadataUrl' : 'metadataXml',
+    });
+    return { metadataXml, metadataUrl: url, idpEntityId: parsed.entityId };
+  }
+
+  private async fetchMetadata(url: string): Promise<string> {
+    const answer = await (this.deps.io.fetch as ProviderFetch)(url, {
+      headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+    });
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+    return answer.text();
+  }
+
+  /** Every customer the provider names (its own, its rules', its default role's) exists. */
+  private async checkCustomers(
+    organizationId: number,
+    body: Pick<PatchIdentityProvider, 'customerId' | 'roleMapping' | 'defaultRole'>,
+  ): Promise<void> {
+    const named: Array<{ path: string; customerId: number }> = [];
+    if (typeof body.customerId === 'number') named.push({ path: 'customerId', customerId: body.customerId });
+    for (const [index, rule] of (body.roleMapping ?? []).entries())
+      if (rule.customerId !== undefined)
+        named.push({ path: `roleMapping.${index}.customerId`, customerId: rule.customerId });
+    if (body.defaultRole?.customerId !== undefined)
+      named.push({ path: 'defaultRole.customerId', customerId: body.defaultRole.customerId });
+    const missing = [];
+    for (const entry of named)
+      if (!(await this.deps.customerExists(organizationId, entry.customerId))) missing.push(entry);
+    if (missing.length > 0)
+      throw invalidInput(
+        'A customer the provider names does not exist',
+        missing.map((entry) => ({
+          path: entry.path,
+          message: `no customer ${entry.customerId} in your organization`,
+        })),
+      );
+  }
+}
