@@ -28,7 +28,11 @@ export {
   type IdpCertificate,
   type IdpMetadata,
   parseIdpMetadata,
+  SamlAssertionLedger,
   type SamlBinding,
+  SamlRefusal,
+  SamlSignIn,
+  ServiceProviderKeys,
   serviceProviderMetadata,
 } from './saml/index.js';
 export {

@@ -91,6 +91,8 @@ export class SamlTestIdp {
   readonly metadataXml: string;
   /** Who is signed in at the IdP: what `/sso` answers for. */
   person: SamlPerson = { nameId: 'ada@agency.example', groups: [] };
+  /** How `/sso` answers beyond the request it answers (encrypted, for another audience…). */
+  ssoAnswers: Omit<AnswerOptions, 'inResponseTo'> = {};
   /** The AuthnRequests `/sso` received (their ids), in order. */
   readonly requests: string[] = [];
   private sp: ReturnType<typeof samlify.ServiceProvider> | null = null;
@@ -230,7 +232,7 @@ export class SamlTestIdp {
       return { status: 400, type: 'text/plain', body: `not an AuthnRequest of the trusted SP: ${xml}` };
     const requestId = request.getAttribute('ID') ?? '';
     this.requests.push(requestId);
-    const response = await this.answer({ inResponseTo: requestId });
+    const response = await this.answer({ ...this.ssoAnswers, inResponseTo: requestId });
     const relayState = url.searchParams.get('RelayState') ?? '';
     return {
       status: 200,

@@ -10,6 +10,7 @@ export {
   type ServiceProviderOptions,
   serviceProviderMetadata,
 } from './metadata.js';
+export { type SamlRefused, SamlSignIn, type SamlSignInDeps } from './saml-sign-in.js';
 export {
   type AuthnRequest,
   authnRequest,
