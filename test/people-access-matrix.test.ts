@@ -17,6 +17,9 @@ const ROLE_RANK: Record<Exclude<Role, 'client'>, number> = { viewer: 0, editor: 
 const CLIENT_READS =
   /^\/api\/(me(\/sessions|\/password|\/tokens(\/\{id\})?|\/two-factor(\/confirm)?)?|websites(\/summaries|\/\{websiteRef\}(\/[a-z-]+)?)?|status-pages(\/\{id\}(\/subscribers|\/incidents(\/\{postId\})?)?)?|customers\/\{id\}|packages(\/\{id\})?|dashboard\/websites(\/stream)?|site-health|monitors\/\{id\}\/(results|findings|lighthouse|runs\/\{runRef\}|lighthouse\/\{runRef\}\/report\.html))$/;
 
+/** Routes for people alone: a token of any scope is 403 there (SCIM tokens answer for the person who made them). */
+const PEOPLE_ONLY = /^\/api\/(me\/|scim-tokens)/;
+
 /** A concrete path for a documented one: every parameter an id no one has. */
 const concrete = (path: string) =>
   path.replace(/\{handle\}/, 'AAAAAAAAAAAAAAAA').replace(/\{[A-Za-z]+\}/g, '999999');
@@ -76,7 +79,7 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
   /** 403 exactly where the caller's rank is below the scope; elsewhere anything but 401 and 403. */
   const scopeBoundary =
     (rank: number, peopleOnly: boolean) => (operation: { path: string; scope: Scope }) => {
-      const allowed = rank >= RANK[operation.scope] && !(peopleOnly && operation.path.startsWith('/api/me/'));
+      const allowed = rank >= RANK[operation.scope] && !(peopleOnly && PEOPLE_ONLY.test(operation.path));
       return (status: number) => (allowed ? ![401, 403].includes(status) : status === 403);
     };
 
@@ -89,7 +92,7 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
     },
   );
 
-  // The /api/me/… routes are for people: a token of any scope gets 403 there (`GET /api/me` answers it).
+  // The /api/me/… and /api/scim-tokens routes are for people: a token of any scope gets 403 there (`GET /api/me` answers it).
   it.each(['read', 'write', 'admin'] as const)(
     'a token with %s: 403 exactly below the scope',
     async (granted) => {

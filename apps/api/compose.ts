@@ -29,6 +29,7 @@ import { probeOptionsFrom } from '../../libs/probe/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { SERVICE_VERSION } from '../../libs/runtime/index.js';
 import { DueSet, heartbeatDeadlinesKey, regionDueKey } from '../../libs/scheduler/index.js';
+import { ScimStore, ScimTokenRepository } from '../../libs/scim/index.js';
 import { SecretBox } from '../../libs/secrets/index.js';
 import { createCheckPath, createReports } from '../../libs/services/index.js';
 import {
@@ -38,6 +39,7 @@ import {
   SiteHealthSummaries,
   SiteRunBoard,
 } from '../../libs/site-health/index.js';
+import { IdentityProviderRepository, ServiceProviderKeys } from '../../libs/sso/index.js';
 import {
   PageAccessLookup,
   type PageBuilder,
@@ -101,6 +103,12 @@ export function composeApi(deps: ApiDeps) {
     exemptAddresses: config.PROBE_EXEMPT_ADDRESSES,
   };
   const secrets = new SecretBox(requireSecretsKey(config), config.SECRETS_KEYS_PREVIOUS);
+  // The guard, resolver and trusted roots outside requests go with (checks, identity providers).
+  const probe = probeOptionsFrom({
+    ...guard,
+    extraCaFile: config.PROBE_EXTRA_CA_FILE,
+    version: SERVICE_VERSION,
+  });
   const checkPath = createCheckPath(deps);
   const { records, states, notificationQueue } = checkPath;
   const { mutex } = records;
@@ -262,7 +270,7 @@ export function composeApi(deps: ApiDeps) {
     guard,
     pingUrl: (token) => appLink(config, `/ping/${token}`).href,
     summaries: monitorSummaries,
-    probe: probeOptionsFrom({ ...guard, extraCaFile: config.PROBE_EXTRA_CA_FILE, version: SERVICE_VERSION }),
+    probe,
     dnsResolvers: config.DNS_RESOLVERS,
     revisions: monitorRevisions(redis, prefix),
     journeys,
@@ -311,6 +319,8 @@ export function composeApi(deps: ApiDeps) {
   return {
     ...checkPath,
     secrets,
+    guard,
+    probe,
     channelRepository,
     ...onCallStores,
     mutex,
@@ -323,6 +333,13 @@ export function composeApi(deps: ApiDeps) {
     organizations,
     tokens: new ApiTokenRepository(db),
     users: new UserRepository(db),
+    /** Organizations' OIDC and SAML providers and the people linked to them. */
+    identityProviders: new IdentityProviderRepository(db),
+    /** Each SAML provider's own SP key pair (its private key sealed). */
+    samlKeys: new ServiceProviderKeys(db, secrets),
+    /** SCIM: its tokens, and what it says of people and groups beyond webmon's users. */
+    scimTokens: new ScimTokenRepository(db),
+    scimStore: new ScimStore(db),
     /** Signed-in people's sessions (Redis). */
     sessions: new SessionStore(redis, prefix, {
       idleMs: config.SESSION_IDLE_SECONDS * 1000,

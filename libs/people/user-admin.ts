@@ -73,6 +73,39 @@ export class UserAdministration {
     });
   }
 
+  /**
+   * Deactivates the user (SCIM `active: false`): they cannot sign in, their sessions end now and
+   * their personal tokens are revoked; `active` lifts it (tokens stay revoked). Under the owner
+   * rules: only an owner does this to an owner, and the last active owner stays active.
+   */
+  async setActive(actor: AuthContext, id: number, active: boolean): Promise<User> {
+    return this.deps.mutex.withLock(`users:${actor.organizationId}`, async () => {
+      const user = await this.existing(actor.organizationId, id);
+      if (active === !user.disabledAt) return user;
+      // Owners who can still sign in: deactivating the last of them would lock the organization out.
+      const owners =
+        user.role === 'owner' && !active
+          ? (await this.deps.users.list(user.organizationId)).filter(
+              (u) => u.role === 'owner' && !u.disabledAt,
+            ).length
+          : 0;
+      const violation = ownerRuleViolation({
+        actor: actor.role,
+        target: user.role,
+        next: active ? user.role : null,
+        owners,
+      });
+      if (violation) throw violation;
+      const disabledAt = active ? null : new Date();
+      await this.deps.users.update(user, { disabledAt });
+      if (!active) {
+        await this.deps.sessions.endAll(user.id);
+        await this.deps.revokePersonalTokens(user.organizationId, user.id, null);
+      }
+      return { ...user, disabledAt };
+    });
+  }
+
   /** Deletes the user, ends their sessions and revokes their personal tokens. */
   async delete(actor: AuthContext, id: number): Promise<void> {
     await this.deps.mutex.withLock(`users:${actor.organizationId}`, async () => {

@@ -1,0 +1,33 @@
+export {
+  ERROR_SCHEMA,
+  GROUP_ATTRIBUTES,
+  GROUP_SCHEMA,
+  LIST_SCHEMA,
+  SCIM_CONTENT_TYPE,
+  USER_ATTRIBUTES,
+  USER_SCHEMA,
+} from './attributes.js';
+export { MAX_OPERATIONS, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from './discovery.js';
+export { type Filter, parseFilter } from './filter.js';
+export { ScimGroups } from './groups.js';
+export { patchBody as scimPatchBody } from './patch.js';
+export {
+  listResponse,
+  project,
+  scimGroupInput,
+  scimGroupView,
+  scimUserInput,
+  scimUserView,
+} from './resources.js';
+export type { ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
+export { type ScimErrorBody, scimErrorBody, scimErrorOf } from './scim-error.js';
+export { ScimStore } from './scim-store.js';
+export {
+  createdScimTokenView,
+  createScimTokenBody,
+  type ScimToken,
+  ScimTokenRepository,
+  scimTokenView,
+  toScimTokenView,
+} from './scim-token.js';
+export { ScimUsers, type ScimWrite } from './users.js';

@@ -1,0 +1,100 @@
+import type { AuthContext } from '../contract/index.js';
+import { DomainError } from '../errors/index.js';
+import type { User, UserAdministration, UserRepository } from '../people/index.js';
+import { type MappedRole, resolveRole, type SsoIdentity } from '../sso/index.js';
+import type { ScimGroup, ScimStore } from './scim-store.js';
+import type { ScimToken } from './scim-token.js';
+
+/** What SCIM's users and groups are built on: webmon's people, under their owner rules. */
+export interface ProvisioningDeps {
+  users: Pick<UserRepository, 'findById' | 'findByEmail' | 'list' | 'create' | 'update'>;
+  administration: Pick<UserAdministration, 'update' | 'delete' | 'setActive'>;
+  store: ScimStore;
+  /** Serializes an organization's SCIM writes (a group's members read, changed and written). */
+  mutex: { withLock<T>(resource: string, work: () => Promise<T>): Promise<T> };
+  customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  /** Links a provider's person to a user, so signing in through the provider finds the same person. */
+  linkIdentity(providerId: number, subject: string, organizationId: number, userId: number): Promise<void>;
+}
+
+/** A SCIM client: its token, and the base URL its resources' locations are under. */
+export interface ScimCaller {
+  token: ScimToken;
+  base: string;
+}
+
+/** A role decided anew for a person whose groups changed, as the audit log records it. */
+export interface RoleChange {
+  userId: number;
+  from: MappedRole;
+  to: MappedRole;
+  outcome: 'changed' | 'refused';
+  /** Why it was refused: the owner rules, or the mapping's own refusal. */
+  reason?: string;
+}
+
+/** The caller the users API's owner rules judge a SCIM token as: its maker's role when it was made. */
+export function actorOf(token: ScimToken): AuthContext {
+  return { organizationId: token.organizationId, scopes: ['admin'], role: token.grant, tokenId: token.id };
+}
+
+export const lockOf = (token: ScimToken) => `scim:${token.organizationId}`;
+
+/** A person as role mapping reads them: their groups by displayName and by the client's externalId. */
+export function identityOf(
+  user: Pick<User, 'id' | 'email' | 'name'>,
+  groups: readonly ScimGroup[],
+): SsoIdentity {
+  const names = groups
+    .filter((group) => group.members.includes(user.id))
+    .flatMap((group) => (group.externalId ? [group.displayName, group.externalId] : [group.displayName]));
+  return {
+    subject: String(user.id),
+    email: user.email,
+    name: user.name,
+    groups: [...new Set(names)],
+    claims: {},
+  };
+}
+
+/** The role the token's mapping gives a person in these groups; a refusal says why. */
+export function decideRole(token: ScimToken, identity: SsoIdentity) {
+  return resolveRole(token.roleMapping, identity, { defaultRole: token.defaultRole });
+}
+
+const same = (a: MappedRole, b: MappedRole) => a.role === b.role && a.customerId === b.customerId;
+
+/**
+ * Decides again the role of each person whose groups changed (the groups as they are now) and
+ * makes each change through the users API's rules: a change those rules refuse (an admin's token
+ * making or unmaking an owner, the last owner) is left undone and reported, so one person cannot
+ * hold up the group change the identity provider made.
+ */
+export async function reevaluateRoles(
+  deps: ProvisioningDeps,
+  token: ScimToken,
+  userIds: Iterable<number>,
+): Promise<RoleChange[]> {
+  const groups = await deps.store.groupsOf(token.organizationId);
+  const changes: RoleChange[] = [];
+  for (const userId of new Set(userIds)) {
+    const user = await deps.users.findById(token.organizationId, userId);
+    if (!user) continue;
+    const from = { role: user.role, customerId: user.customerId };
+    const decision = decideRole(token, identityOf(user, groups));
+    if (decision.outcome === 'refused') {
+      changes.push({ userId, from, to: from, outcome: 'refused', reason: decision.reason });
+      continue;
+    }
+    const to = { role: decision.role, customerId: decision.customerId };
+    if (same(from, to)) continue;
+    try {
+      await deps.administration.update(actorOf(token), userId, to);
+      changes.push({ userId, from, to, outcome: 'changed' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      changes.push({ userId, from, to, outcome: 'refused', reason: error.detail });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,224 @@
+import { parseInput } from '../contract/index.js';
+import { KeyTakenError } from '../db/index.js';
+import { conflict, notAllowed, notFound } from '../errors/index.js';
+import type { User } from '../people/index.js';
+import { USER_ATTRIBUTES, USER_SCHEMA } from './attributes.js';
+import { type Filter, matches } from './filter.js';
+import { applyPatch, type PatchOperation } from './patch.js';
+import {
+  listPage,
+  personNameOf,
+  type ScimUserInput,
+  type ScimUserResource,
+  scimUserInput,
+  userResource,
+} from './resources.js';
+import {
+  actorOf,
+  decideRole,
+  lockOf,
+  type ProvisioningDeps,
+  type RoleChange,
+  type ScimCaller,
+} from './roles.js';
+import { scimInvalid, scimTaken } from './scim-error.js';
+import type { ScimPerson } from './scim-store.js';
+
+/** What a write changed, for the audit log (never a secret: SCIM carries none). */
+export interface ScimWrite<T> {
+  resource: T;
+  changes: Array<{ path: string; old: unknown; new: unknown }>;
+  roleChanges: RoleChange[];
+}
+
+/** SCIM's Users over webmon's people: every person of the token's organization, SCIM-made or not. */
+export class ScimUsers {
+  constructor(private readonly deps: ProvisioningDeps) {}
+
+  private async existing(caller: ScimCaller, id: number): Promise<User> {
+    const user = await this.deps.users.findById(caller.token.organizationId, id);
+    if (!user) throw notFound(`No user ${id} in this organization`);
+    return user;
+  }
+
+  private async represent(caller: ScimCaller, user: User): Promise<ScimUserResource> {
+    const { organizationId } = caller.token;
+    const [person, groups] = await Promise.all([
+      this.deps.store.person(organizationId, user.id),
+      this.deps.store.groupsOf(organizationId),
+    ]);
+    return userResource(user, person, groups, caller.base);
+  }
+
+  async get(caller: ScimCaller, id: number): Promise<ScimUserResource> {
+    return this.represent(caller, await this.existing(caller, id));
+  }
+
+  /** The organization's people matching the filter, a page of them. */
+  async list(caller: ScimCaller, filter: Filter | null, startIndex: number, count: number) {
+    const { organizationId } = caller.token;
+    const [users, people, groups] = await Promise.all([
+      this.deps.users.list(organizationId),
+      this.deps.store.peopleOf(organizationId),
+      this.deps.store.groupsOf(organizationId),
+    ]);
+    const byUser = new Map(people.map((person) => [person.userId, person]));
+    const resources = users
+      .map((user) => userResource(user, byUser.get(user.id) ?? null, groups, caller.base))
+      .filter((resource) => !filter || matches(filter, resource));
+    return listPage(resources, startIndex, count);
+  }
+
+  /** A person of the organization already holding this externalId, other than `userId`. */
+  private async checkExternalId(caller: ScimCaller, externalId: string | null | undefined, userId?: number) {
+    if (!externalId) return;
+    const people = await this.deps.store.peopleOf(caller.token.organizationId);
+    if (people.some((person) => person.externalId === externalId && person.userId !== userId))
+      throw scimTaken('externalId', 'another person of this organization has it');
+  }
+
+  private person(caller: ScimCaller, userId: number, input: ScimUserInput): ScimPerson {
+    return {
+      organizationId: caller.token.organizationId,
+      userId,
+      externalId: input.externalId ?? null,
+      givenName: input.name?.givenName ?? null,
+      familyName: input.name?.familyName ?? null,
+      formatted: input.name?.formatted ?? null,
+      emails: (input.emails ?? []).map(({ value, type, primary }) => ({
+        value,
+        ...(type ? { type } : {}),
+        ...(primary !== undefined ? { primary } : {}),
+      })),
+      updatedAt: new Date(),
+    };
+  }
+
+  /** A passwordless person (they sign in through their identity provider), with the mapping's role. */
+  async create(caller: ScimCaller, input: ScimUserInput): Promise<ScimWrite<ScimUserResource>> {
+    const { token } = caller;
+    return this.deps.mutex.withLock(lockOf(token), async () => {
+      const taken = await this.deps.users.findByEmail(input.userName);
+      if (taken)
+        throw scimTaken(
+          'userName',
+          taken.organizationId === token.organizationId
+            ? `${input.userName} is already a person of this organization (find them with filter=userName eq "…")`
+            : `${input.userName} is in use in webmon by another organization; ask your webmon admin`,
+        );
+      await this.checkExternalId(caller, input.externalId);
+      const decision = decideRole(token, {
+        subject: input.userName,
+        email: input.userName,
+        name: null,
+        groups: [],
+        claims: {},
+      });
+      if (decision.outcome === 'refused')
+        throw notAllowed(`The SCIM token's role mapping gives this person no role (${decision.reason})`);
+      if (decision.role === 'owner' && token.grant !== 'owner')
+        throw notAllowed('Only an owner’s SCIM token makes owners; ask an owner to make the token.');
+      if (
+        decision.customerId !== null &&
+        !(await this.deps.customerExists(token.organizationId, decision.customerId))
+      )
+        throw conflict(
+          `The SCIM token maps people to customer ${decision.customerId}, which is gone; ask your webmon admin to fix its role mapping.`,
+        );
+      let user: User;
+      try {
+        user = await this.deps.users.create(
+          {
+            organizationId: token.organizationId,
+            email: input.userName,
+            name: personNameOf(input),
+            role: decision.role,
+            customerId: decision.customerId,
+          },
+          // No password: they sign in through their identity provider.
+          '',
+        );
+      } catch (error) {
+        if (error instanceof KeyTakenError)
+          throw scimTaken('userName', `${input.userName} is in use in webmon`);
+        throw error;
+      }
+      if (token.identityProviderId !== null) {
+        // The provider's subject is the externalId the client sends (configure it so), else the e-mail.
+        const subject = input.externalId || input.userName;
+        await this.deps.users.update(user, {
+          identities: [{ providerId: token.identityProviderId, subject, linkedAt: new Date() }],
+        });
+        await this.deps.linkIdentity(token.identityProviderId, subject, token.organizationId, user.id);
+      }
+      await this.deps.store.putPerson(this.person(caller, user.id, input));
+      if (input.active === false)
+        user = await this.deps.administration.setActive(actorOf(token), user.id, false);
+      return {
+        resource: await this.represent(caller, user),
+        changes: [{ path: 'role', old: null, new: decision.role }],
+        roleChanges: [],
+      };
+    });
+  }
+
+  /** PUT: the person as the client says they are now (userName cannot change: it is their sign-in). */
+  async replace(caller: ScimCaller, id: number, input: ScimUserInput): Promise<ScimWrite<ScimUserResource>> {
+    return this.deps.mutex.withLock(lockOf(caller.token), async () => {
+      const user = await this.existing(caller, id);
+      return this.write(caller, user, await this.represent(caller, user), input);
+    });
+  }
+
+  /** PATCH: the operations applied to the person's representation, then written as a PUT of it. */
+  async patch(caller: ScimCaller, id: number, operations: readonly PatchOperation[]) {
+    return this.deps.mutex.withLock(lockOf(caller.token), async () => {
+      const user = await this.existing(caller, id);
+      const before = await this.represent(caller, user);
+      const after = applyPatch(before, operations, USER_ATTRIBUTES, USER_SCHEMA);
+      return this.write(caller, user, before, parseInput(scimUserInput, after, 'body'));
+    });
+  }
+
+  private async write(
+    caller: ScimCaller,
+    user: User,
+    before: ScimUserResource,
+    input: ScimUserInput,
+  ): Promise<ScimWrite<ScimUserResource>> {
+    const { token } = caller;
+    if (input.userName !== user.email)
+      throw scimInvalid(
+        'mutability',
+        'userName',
+        'is the person’s sign-in e-mail; an admin changes it in webmon',
+      );
+    await this.checkExternalId(caller, input.externalId, user.id);
+    const changes: ScimWrite<ScimUserResource>['changes'] = [];
+    const name = personNameOf(input);
+    if (name !== user.name) {
+      await this.deps.administration.update(actorOf(token), user.id, { name });
+      changes.push({ path: 'displayName', old: user.name, new: name });
+    }
+    const active = input.active ?? true;
+    let written = user;
+    if (active !== before.active) {
+      written = await this.deps.administration.setActive(actorOf(token), user.id, active);
+      changes.push({ path: 'active', old: before.active, new: active });
+    }
+    const person = this.person(caller, user.id, input);
+    if ((person.externalId ?? undefined) !== before.externalId)
+      changes.push({ path: 'externalId', old: before.externalId ?? null, new: person.externalId });
+    await this.deps.store.putPerson(person);
+    const after = await this.represent(caller, { ...written, name });
+    return { resource: after, changes, roleChanges: [] };
+  }
+
+  /** Removes the person as the users API does (the last owner stays); forgets their SCIM attributes. */
+  async delete(caller: ScimCaller, id: number): Promise<void> {
+    await this.deps.mutex.withLock(lockOf(caller.token), async () => {
+      await this.deps.administration.delete(actorOf(caller.token), id);
+      await this.deps.store.removePerson(caller.token.organizationId, id);
+    });
+  }
+}
