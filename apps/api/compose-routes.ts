@@ -16,6 +16,9 @@ import { createRedisRateLimiter, type Redis } from '../../libs/redis/index.js';
 import type { ApiServices } from './compose.js';
 import { onCallRoutesOf } from './compose-oncall.js';
 import type { composePeople } from './compose-people.js';
+import { composeSaml } from './compose-saml.js';
+import { scimRoutesOf } from './compose-scim.js';
+import { composeSso } from './compose-sso.js';
 import { subscriptionRoutesOf } from './compose-subscriptions.js';
 import { accountLinkRoutes } from './routes/account-links.js';
 import { asCodeRoutes } from './routes/as-code.js';
@@ -25,6 +28,7 @@ import { customerRoutes } from './routes/customers.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { exportRoutes } from './routes/exports.js';
+import { identityProviderRoutes } from './routes/identity-providers.js';
 import { importRoutes } from './routes/imports.js';
 import { type IncidentActionDeps, incidentAcknowledger } from './routes/incident-actions.js';
 import { incidentRoutes } from './routes/incidents.js';
@@ -43,6 +47,7 @@ import { reportRoutes } from './routes/reports.js';
 import { scheduleFeedRoutes, scheduleRoutes } from './routes/schedules.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { siteHealthRoutes } from './routes/site-health.js';
+import { ssoRoutes } from './routes/sso.js';
 import { statusPagePostRoutes } from './routes/status-page-posts.js';
 import { statusPageRoutes } from './routes/status-pages.js';
 import { personalTokenRoutes, tokenRoutes } from './routes/tokens.js';
@@ -85,6 +90,35 @@ export function composeRoutes(deps: {
       website.organizationId,
       website.customerId,
     );
+  const sso = composeSso({ redis, config, logger: deps.logger, services, people: deps.people, auditEvents });
+  const saml = composeSaml({ redis, config, services, sso });
+  // People changed and removed by admins and by SCIM alike, under the owner rules.
+  const administration = new UserAdministration({
+    users: services.users,
+    sessions: services.sessions,
+    mutex: services.mutex,
+    customerExists,
+    revokePersonalTokens: (organizationId, userId, now) =>
+      services.tokens.revokePersonal(
+        organizationId,
+        userId,
+        (token) => now !== null && tokenFitsRole(token, now),
+      ),
+  });
+  const scim = scimRoutesOf({
+    config,
+    redis,
+    services,
+    administration,
+    identityProviders: {
+      exists: async (organizationId, id) =>
+        (await services.identityProviders.findById(organizationId, id)) !== null,
+      link: (providerId, subject, organizationId, userId) =>
+        services.identityProviders.link(providerId, subject, organizationId, userId),
+    },
+    auditEvents,
+    logger: deps.logger,
+  });
   const incidentDeps: IncidentActionDeps = {
     states: services.states,
     timelines: services.timelines,
@@ -123,22 +157,23 @@ export function composeRoutes(deps: {
       organizationName,
     }),
     ...twoFactorRoutes({ twoFactor, users: services.users, sessions: services.sessions }),
-    ...userRoutes({
-      users: services.users,
-      administration: new UserAdministration({
-        users: services.users,
-        sessions: services.sessions,
-        mutex: services.mutex,
-        customerExists,
-        revokePersonalTokens: (organizationId, userId, now) =>
-          services.tokens.revokePersonal(
-            organizationId,
-            userId,
-            (token) => now !== null && tokenFitsRole(token, now),
-          ),
-      }),
-    }),
+    ...userRoutes({ users: services.users, administration }),
     ...invitationRoutes(invitations),
+    ...scim.tokenRoutes,
+    ...scim.scimRoutes,
+    ...identityProviderRoutes(sso.service),
+    // Signing in with a provider is anyone's: a budget per client address, as account links have.
+    ...limitedPerAddress(
+      {
+        name: 'single-sign-on',
+        limiter: createRedisRateLimiter({
+          redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          limit: config.AUTH_FAILURES_PER_MINUTE,
+        }),
+      },
+      [...ssoRoutes({ ...sso, signIn, sessions: services.sessions, samlStart: saml.start }), ...saml.routes],
+    ),
     // Anyone may call these: a budget per client address, the size of the failed-authentication one.
     ...limitedPerAddress(
       {
@@ -211,6 +246,9 @@ export function composeRoutes(deps: {
       organizations,
       logos: services.logos,
       escalationPolicyExists: services.policies.escalationPolicyExists,
+      roleOfUser: async (organizationId, userId) =>
+        (await services.users.findById(organizationId, userId))?.role ?? null,
+      enabledIdentityProviders: (organizationId) => services.identityProviders.countEnabled(organizationId),
     }),
     ...importRoutes({
       jobs: services.imports,
