@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseIdpMetadata } from '../libs/sso/index.js';
+import { SecretBox } from '../libs/secrets/index.js';
+import { parseIdpMetadata, ServiceProviderKeys } from '../libs/sso/index.js';
 import { TestApi } from './support/harness.js';
 import { CookieJar, followRedirects, freePort } from './support/oidc-provider.js';
 import { withCookie } from './support/people.js';
@@ -259,5 +260,18 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
     expect(missing.status).toBe(400);
     expect(JSON.stringify(await missing.json())).toContain('SAMLResponse');
     expect((await postToAcs(999999, 'PHg+')).status).toBe(404);
+  });
+
+  // Last: the API keeps opening with the old key alone.
+  it('seals the SP key again under a new SECRETS_KEY (reseal-secrets), and keeps it to its organization', async () => {
+    const keys = new ServiceProviderKeys(api.db, new SecretBox(Buffer.alloc(32, 9), [Buffer.alloc(32, 7)]));
+    const before = await api.db.collection('saml_sp_keys').findOne({ providerId });
+    expect(await keys.resealSecrets()).toEqual({ documents: 1, resealed: 1, unreadable: 0 });
+    const after = await api.db.collection('saml_sp_keys').findOne({ providerId });
+    expect(after?.privateKey.kid).not.toBe(before?.privateKey.kid);
+    const pair = await keys.keyPair(organizationId, providerId);
+    expect(pair.certificate).toBe(before?.certificate);
+    expect(pair.privateKey).toContain('BEGIN PRIVATE KEY');
+    await expect(keys.keyPair(organizationId + 1, providerId)).rejects.toThrow(/another organization/);
   });
 });

@@ -87,9 +87,12 @@ export class ServiceProviderKeys {
     await this.keys.deleteOne({ _id: keysId(providerId), organizationId } as Filter<StoredKeys>);
   }
 
+  /** The provider's keys; another organization's provider of that id is an error, never its keys. */
   private async find(organizationId: number, providerId: number): Promise<StoredKeys | null> {
     const found = await this.keys.findOne({ _id: keysId(providerId) });
-    return found?.organizationId === organizationId ? found : null;
+    if (found && found.organizationId !== organizationId)
+      throw new Error(`the SAML SP keys of provider ${providerId} are another organization's`);
+    return found;
   }
 
   private async stored(organizationId: number, providerId: number): Promise<StoredKeys> {
