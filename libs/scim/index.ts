@@ -22,12 +22,12 @@ export {
 export type { ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
 export { type ScimErrorBody, scimErrorBody, scimErrorOf } from './scim-error.js';
 export { ScimStore } from './scim-store.js';
+export { ScimTokenRepository } from './scim-token.js';
 export {
   createdScimTokenView,
   createScimTokenBody,
   type ScimToken,
-  ScimTokenRepository,
   scimTokenView,
   toScimTokenView,
-} from './scim-token.js';
+} from './scim-token.schema.js';
 export { ScimUsers, type ScimWrite } from './users.js';

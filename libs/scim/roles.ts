@@ -3,7 +3,7 @@ import { DomainError } from '../errors/index.js';
 import type { User, UserAdministration, UserRepository } from '../people/index.js';
 import { type MappedRole, resolveRole, type SsoIdentity } from '../sso/index.js';
 import type { ScimGroup, ScimStore } from './scim-store.js';
-import type { ScimToken } from './scim-token.js';
+import type { ScimToken } from './scim-token.schema.js';
 
 /** What SCIM's users and groups are built on: webmon's people, under their owner rules. */
 export interface ProvisioningDeps {
