@@ -113,7 +113,11 @@ export class SamlTestIdp {
     return `${this.url}/metadata`;
   }
 
-  static async start(): Promise<SamlTestIdp> {
+  /**
+   * `host`: the name in its URLs (it listens on 127.0.0.1 either way); `localhost` makes it
+   * another site than an API on 127.0.0.1, as a real IdP is, for a browser's SameSite rules.
+   */
+  static async start(host = '127.0.0.1'): Promise<SamlTestIdp> {
     let self: SamlTestIdp | null = null;
     const server = createServer((request, response) => {
       if (!self) return response.writeHead(503).end();
@@ -123,7 +127,7 @@ export class SamlTestIdp {
       );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new SamlTestIdp(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    self = new SamlTestIdp(server, `http://${host}:${(server.address() as AddressInfo).port}`);
     return self;
   }
 
