@@ -27,6 +27,7 @@ declare module 'oidc-provider' {
     features: Record<string, unknown>;
     pkce: { required: () => boolean };
     cookies: { keys: string[] };
+    ttl: Record<string, number>;
     interactions: { url: (ctx: unknown, interaction: { uid: string }) => string };
     findAccount: (
       ctx: unknown,

@@ -104,6 +104,7 @@ export async function startTestIdp(): Promise<TestIdp> {
       features: { devInteractions: { enabled: false } },
       pkce: { required: () => true },
       cookies: { keys: ['test-idp-cookie-key'] },
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, sub) => ({
         accountId: sub,

@@ -2,17 +2,26 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
 import { useSession } from '../session.js';
+import { refusalSentence } from '../sso/refusals.js';
+import { SsoButtons, SsoLinkStep } from '../sso/sign-in-sso.js';
 import { Field, FormError } from '../ui/form.js';
 import { nextPath, serverPagePath } from './next-path.js';
 
 export function SignIn() {
+  const { query } = useLocation();
+  // A provider's sign-in waits for this account's password (single sign-on's link step).
+  return query['sso-link'] ? <SsoLinkStep /> : <PasswordSignIn />;
+}
+
+function PasswordSignIn() {
   const { route, query } = useLocation();
   const session = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  // Single sign-on came back refused: why, and whom to ask.
+  const [message, setMessage] = useState<string | null>(() => refusalSentence(query['sso-error']));
   const [prompt, setPrompt] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState('');
@@ -129,6 +138,7 @@ export function SignIn() {
           Sign in
         </button>
       </form>
+      <SsoButtons email={email} next={nextPath(query)} />
       <p>
         <a href="/reset-password">Forgot your password?</a>
       </p>
