@@ -1,3 +1,4 @@
+import { createVerify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authnRequest,
@@ -105,6 +106,26 @@ describe('SAML responses', () => {
       groups: ['monitoring-admins', 'everyone'],
       claims: { displayName: 'Ada Lovelace', department: 'ops' },
     });
+  });
+
+  it('signs the AuthnRequest with our key (RSA-SHA256, redirect binding) when the IdP wants signed requests', async () => {
+    expect(await authnRequest(settings)).not.toHaveProperty(
+      'redirectUrl',
+      expect.stringContaining('Signature='),
+    );
+    const request = await authnRequest({ ...settings, idp: { ...settings.idp, wantsSignedRequests: true } });
+    const url = new URL('redirectUrl' in request ? request.redirectUrl : '');
+    expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    // What is signed: SAMLRequest, RelayState and SigAlg as they stand in the query (the binding's rule).
+    const signed = url.search
+      .slice(1)
+      .split('&')
+      .filter((part) => !part.startsWith('Signature='))
+      .join('&');
+    const verifier = createVerify('RSA-SHA256').update(signed);
+    expect(
+      verifier.verify(settings.keys.certificate, url.searchParams.get('Signature') ?? '', 'base64'),
+    ).toBe(true);
   });
 
   it('takes an encrypted assertion, decrypted with our key', async () => {
