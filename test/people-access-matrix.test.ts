@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, Scope } from '../libs/contract/index.js';
 import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { CookieJar, followRedirects, freePort, startTestIdp, type TestIdp } from './support/oidc-provider.js';
 import { createOrganizationId, createUser, signIn, withCookie } from './support/people.js';
 
 interface Operation {
@@ -27,14 +28,30 @@ const concrete = (path: string) =>
 // Every operation of the OpenAPI document × every role, as the document says: a role below the
 // operation's scope is 403, one at or above it is let through (whatever the handler then says of
 // the unknown ids), and a client is 403 for writes and 404 for every read not opened to it.
+/** How a person signed in: with a password, or through an identity provider (an account it made). */
+const SIGN_INS = ['password', 'single sign-on'] as const;
+type SignInKind = (typeof SIGN_INS)[number];
+
 describe('access matrix: every documented route × every role', { timeout: 120_000 }, () => {
   let api: TestApi;
+  let idp: TestIdp;
   let operations: Array<{ method: string; path: string; scope: Scope }>;
   const cookies = new Map<Role, string>();
+  /** The same roles held by people single sign-on made (no password), signed in through a real OIDC provider. */
+  const ssoCookies = new Map<Role, string>();
+  const cookieOf = (role: Role, how: SignInKind) =>
+    (how === 'password' ? cookies : ssoCookies).get(role) as string;
   const tokens = new Map<Scope, string>();
 
   beforeAll(async () => {
-    api = await TestApi.start();
+    idp = await startTestIdp();
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    api = await TestApi.start({
+      PORT: String(port),
+      PUBLIC_URL: base,
+      PROBE_EXEMPT_ADDRESSES: `127.0.0.1:${idp.port}`,
+    });
     const organizationId = await createOrganizationId(api);
     const token = await api.createToken(organizationId, ['admin']);
     const customerId = await createCustomer(api, token, (await createPackage(api, token)).id);
@@ -43,6 +60,36 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
     for (const role of ['viewer', 'editor', 'admin', 'owner', 'client'] as const) {
       const user = await createUser(api, organizationId, role, role === 'client' ? customerId : null);
       cookies.set(role, await signIn(api, user.email));
+    }
+    const provider = await api.request<{ id: number }>('POST', '/api/identity-providers', {
+      token,
+      body: {
+        type: 'oidc',
+        name: 'Matrix IdP',
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        scopes: ['openid', 'email', 'profile', 'groups'],
+        allowedDomains: ['sso.test'],
+        roleMapping: [
+          ...(['viewer', 'editor', 'admin', 'owner'] as const).map((role) => ({ group: role, role })),
+          { group: 'client', role: 'client', customerId },
+        ],
+      },
+    });
+    idp.allowRedirect(`${base}/api/auth/sso/${provider.body.id}/callback`);
+    for (const role of ['viewer', 'editor', 'admin', 'owner', 'client'] as const) {
+      idp.signInAs({
+        sub: `sso-${role}`,
+        email: `sso-${role}@sso.test`,
+        name: `SSO ${role}`,
+        groups: [role],
+      });
+      const jar = new CookieJar();
+      await followRedirects(`${base}/api/auth/sso/${provider.body.id}/start`, jar, base);
+      const session = jar.get(base, 'webmon_session');
+      if (!session) throw new Error(`the ${role} was not signed in through the provider`);
+      ssoCookies.set(role, `webmon_session=${session}`);
     }
     const document = await api.request<{ paths: Record<string, Record<string, Operation>> }>(
       'GET',
@@ -57,7 +104,10 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
       ),
     );
   });
-  afterAll(() => api.stop());
+  afterAll(async () => {
+    await api.stop();
+    await idp.close();
+  });
 
   it('covers the documented routes', () => {
     expect(operations.length).toBeGreaterThan(50);
@@ -83,14 +133,15 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
       return (status: number) => (allowed ? ![401, 403].includes(status) : status === 403);
     };
 
-  it.each(['viewer', 'editor', 'admin', 'owner'] as const)(
-    '%s: 403 exactly below the scope',
-    async (role) => {
-      const send = (method: string, path: string, body: unknown) =>
-        withCookie(api, cookies.get(role)!, method, path, { body });
-      expect(await unexpected(send, scopeBoundary(ROLE_RANK[role], false))).toEqual([]);
-    },
-  );
+  it.each(
+    (['viewer', 'editor', 'admin', 'owner'] as const).flatMap((role) =>
+      SIGN_INS.map((how) => [role, how] as const),
+    ),
+  )('%s (signed in with %s): 403 exactly below the scope', async (role, how) => {
+    const send = (method: string, path: string, body: unknown) =>
+      withCookie(api, cookieOf(role, how), method, path, { body });
+    expect(await unexpected(send, scopeBoundary(ROLE_RANK[role], false))).toEqual([]);
+  });
 
   // The /api/me/… and /api/scim-tokens routes are for people: a token of any scope gets 403 there (`GET /api/me` answers it).
   it.each(['read', 'write', 'admin'] as const)(
@@ -102,13 +153,16 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
     },
   );
 
-  it('client: 403 for writes, 404 for reads not opened to it, its own reads let through', async () => {
-    const send = (method: string, path: string, body: unknown) =>
-      withCookie(api, cookies.get('client')!, method, path, { body });
-    const expected =
-      ({ path, scope }: { path: string; scope: Scope }) =>
-      (status: number) =>
-        (scope !== 'read' ? [403] : CLIENT_READS.test(path) ? [200, 400, 404] : [404]).includes(status);
-    expect(await unexpected(send, expected)).toEqual([]);
-  });
+  it.each(SIGN_INS)(
+    'client (signed in with %s): 403 for writes, 404 for reads not opened to it, its own reads let through',
+    async (how) => {
+      const send = (method: string, path: string, body: unknown) =>
+        withCookie(api, cookieOf('client', how), method, path, { body });
+      const expected =
+        ({ path, scope }: { path: string; scope: Scope }) =>
+        (status: number) =>
+          (scope !== 'read' ? [403] : CLIENT_READS.test(path) ? [200, 400, 404] : [404]).includes(status);
+      expect(await unexpected(send, expected)).toEqual([]);
+    },
+  );
 });
