@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { type Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BatchInserter,
@@ -10,6 +10,7 @@ import {
   type TenantDocument,
 } from '../libs/db/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
+import { connectRecordingFinds } from './support/recorded-finds.js';
 
 interface Note extends TenantDocument {
   id: number;
@@ -85,6 +86,20 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     expect(new Set(ids).size).toBe(200);
     expect(Math.min(...ids)).toBe(1);
     expect(Math.max(...ids)).toBeGreaterThanOrEqual(200);
+  });
+
+  it('serves those who ask at once with one allocation, in the order they asked', async () => {
+    const commands: Array<{ name: string; command: Document }> = [];
+    const recording = await connectRecordingFinds(uniqueMongoUrl(), [], commands);
+    try {
+      const ids = await Promise.all(Array.from({ length: 50 }, () => nextId(recording.db(), 'together')));
+      expect(ids).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      // All asked before the first allocation started: one increment and one claim, not 50 of each.
+      expect(commands.filter(({ name }) => name === 'findAndModify')).toHaveLength(1);
+      expect(commands.filter(({ name }) => name === 'insert')).toHaveLength(1);
+    } finally {
+      await recording.close();
+    }
   });
 
   it('never reissues an id when the counter lags behind (a lost update from another process)', async () => {

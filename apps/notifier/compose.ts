@@ -82,7 +82,7 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
         perRecipient: config.MAIL_PER_RECIPIENT_PER_HOUR,
       }),
     }),
-    timelines: new IncidentTimelines(db),
+    timelines: new IncidentTimelines(db, { busy: true }),
     /** The organization's own e-mail channel as a mailer (null: none). */
     organizationMailer: (organizationId: number) =>
       channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),

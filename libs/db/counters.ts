@@ -43,10 +43,41 @@ async function increment(counters: Collection<CounterDocument>, sequence: string
  * is atomic on both, and the loser simply takes the next number.
  */
 export function nextId(db: Db, sequence: string): Promise<number> {
-  // Allocations of one process queue up per sequence, so they do not collide with each other;
-  // the claim settles collisions with other processes.
-  return allocations(`${db.databaseName}/${sequence}`, () => allocate(db, sequence));
+  const key = `${db.databaseName}/${sequence}`;
+  return new Promise((resolve, reject) => {
+    const waiting = askers.get(key);
+    if (waiting) {
+      waiting.push({ resolve, reject });
+      return;
+    }
+    const batch: Asker[] = [{ resolve, reject }];
+    askers.set(key, batch);
+    // Allocations of one process queue up per sequence, so they do not collide with each other
+    // (the claim settles collisions with other processes); those who ask while one is under way
+    // are served together by the next, in the order they asked: two requests for many ids (the
+    // notifier creating a delivery per event and channel) instead of two each.
+    allocations(key, () => {
+      askers.delete(key);
+      return batch.length === 1
+        ? allocate(db, sequence).then((id) => [id])
+        : allocateMany(db, sequence, batch.length);
+    }).then(
+      (ids) => {
+        for (const [i, asker] of batch.entries()) asker.resolve(ids[i] as number);
+      },
+      (error: unknown) => {
+        for (const asker of batch) asker.reject(error);
+      },
+    );
+  });
 }
+
+interface Asker {
+  resolve(id: number): void;
+  reject(error: unknown): void;
+}
+/** Per sequence, who asked for an id since the allocation under way started (none under way: absent). */
+const askers = new Map<string, Asker[]>();
 
 /** One allocation of a sequence at a time in this process. */
 const allocations = serializedInProcess<string>();

@@ -132,6 +132,8 @@ export function inOrder(entries: readonly TimelineEntry[]): TimelineEntry[] {
 export const INCIDENT_TIMELINES = 'incident_timelines';
 /** A timeline is read whole; past this many steps (a flapping region for weeks) the oldest are left out. */
 const TIMELINE_READ_LIMIT = 2000;
+/** A group of a busy writer's steps waits at most this for MongoDB (a failure is the notifier's to log). */
+const BUSY_WRITE_TIMEOUT_MS = 10_000;
 
 /**
  * Incident timelines: one numbered list per incident (`<incidentId>/<n>`), appended by the
@@ -140,8 +142,16 @@ const TIMELINE_READ_LIMIT = 2000;
 export class IncidentTimelines {
   private readonly lists: NumberedLists<TimelineEntry>;
 
-  constructor(db: Db) {
-    this.lists = new NumberedLists<TimelineEntry>(db, INCIDENT_TIMELINES);
+  /**
+   * `busy`: for the notifier, which appends a step for every alert it settles, many at once: those
+   * go to MongoDB together, and the counter is raised every 4th step (readers probe past it).
+   */
+  constructor(db: Db, options: { busy?: boolean } = {}) {
+    this.lists = new NumberedLists<TimelineEntry>(
+      db,
+      INCIDENT_TIMELINES,
+      options.busy ? { raiseTopEvery: 4, groupCommit: { timeoutMS: BUSY_WRITE_TIMEOUT_MS } } : {},
+    );
   }
 
   async append(
