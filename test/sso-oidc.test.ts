@@ -10,6 +10,7 @@ import {
   type TestIdp,
 } from './support/oidc-provider.js';
 import { createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
+import { SamlTestIdp } from './support/saml-idp.js';
 
 const RULES = [
   { group: 'monitoring-editors', role: 'editor' },
@@ -119,6 +120,50 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     });
     expect(elsewhere.status).toBe(400);
     expect(JSON.stringify(elsewhere.body)).toContain('issuer');
+  });
+
+  it('tells a SAML provider our ACS, entity id and signed metadata, and tests its metadata and certificate', async () => {
+    const samlIdp = await SamlTestIdp.start();
+    try {
+      const created = await api.request<{ id: number }>('POST', '/api/identity-providers', {
+        token,
+        body: {
+          type: 'saml',
+          name: 'SAML IdP',
+          metadataXml: samlIdp.metadataXml,
+          allowedDomains: ['agency.test'],
+        },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.id;
+      const sp = await api.request<Record<string, string | null>>(
+        'GET',
+        `/api/identity-providers/${id}/service-provider`,
+        {
+          token,
+        },
+      );
+      expect(sp.body).toMatchObject({
+        redirectUrl: null,
+        acsUrl: `${base}/api/auth/sso/${id}/acs`,
+        entityId: `${base}/api/auth/sso/${id}/metadata`,
+      });
+      // The same metadata anyone reads at the entity id: with our certificate to encrypt to.
+      expect(sp.body.metadataXml).toContain(`entityID="${base}/api/auth/sso/${id}/metadata"`);
+      expect(sp.body.metadataXml).toContain('X509Certificate');
+      const published = await fetch(`${base}/api/auth/sso/${id}/metadata`);
+      expect(await published.text()).toBe(sp.body.metadataXml);
+      const test = await api.request<{ ok: boolean; checks: Array<{ name: string }> }>(
+        'POST',
+        `/api/identity-providers/${id}/test`,
+        { token },
+      );
+      expect(test.body.ok).toBe(true);
+      expect(test.body.checks.map((check) => check.name)).toEqual(['metadata', 'certificate']);
+      await api.request('DELETE', `/api/identity-providers/${id}`, { token });
+    } finally {
+      await samlIdp.close();
+    }
   });
 
   it('only admins and owners manage providers', async () => {

@@ -11,7 +11,7 @@ import {
   TYPE_FIELDS,
 } from './identity-provider.schema.js';
 import { type OidcIo, probeOidc } from './oidc.js';
-import { parseIdpMetadata, serviceProviderMetadata } from './saml/index.js';
+import { parseIdpMetadata } from './saml/index.js';
 
 /** Days before a SAML certificate's end that a test warns of it. */
 const CERTIFICATE_WARNING_DAYS = 30;
@@ -145,30 +145,21 @@ export class IdentityProviders {
     return this.deps.secrets.open(provider.oidc.clientSecret, secretContext(provider));
   }
 
-  /** Our side, for the provider's admin: the redirect URL (OIDC) or ACS, entity id and metadata (SAML). */
+  /**
+   * Our side, for the provider's admin: the redirect URL (OIDC), or the ACS and entity id (SAML;
+   * the route adds our SP metadata, which SAML's keys sign).
+   */
   serviceProvider(provider: IdentityProvider) {
     const paths = ssoPaths(provider.id);
     const url = (path: string) => this.deps.publicUrl(path);
-    const signInUrl = url(paths.start);
-    if (provider.type === 'oidc')
-      return {
-        type: provider.type,
-        redirectUrl: url(paths.callback),
-        acsUrl: null,
-        entityId: null,
-        metadataUrl: null,
-        metadataXml: null,
-        signInUrl,
-      };
-    const entityId = url(paths.metadata);
+    const saml = provider.type === 'saml';
     return {
       type: provider.type,
-      redirectUrl: null,
-      acsUrl: url(paths.acs),
-      entityId,
-      metadataUrl: entityId,
-      metadataXml: serviceProviderMetadata({ entityId, acsUrl: url(paths.acs) }),
-      signInUrl,
+      redirectUrl: saml ? null : url(paths.callback),
+      acsUrl: saml ? url(paths.acs) : null,
+      entityId: saml ? url(paths.metadata) : null,
+      metadataUrl: saml ? url(paths.metadata) : null,
+      signInUrl: url(paths.start),
     };
   }
 

@@ -3,6 +3,7 @@ import { defineRoute, type Route } from '../../../libs/http/index.js';
 import {
   connectionTestView,
   createIdentityProviderBody,
+  type IdentityProvider,
   type IdentityProviders,
   identityProviderView,
   patchIdentityProviderBody,
@@ -16,7 +17,11 @@ const TAGS = ['Single sign-on'];
  * `/api/identity-providers`: the organization's OIDC and SAML providers, for admins and owners
  * (a provider decides who gets in as what). Client secrets are write-only (`clientSecretSet`).
  */
-export function identityProviderRoutes(service: IdentityProviders): Route[] {
+export function identityProviderRoutes(
+  service: IdentityProviders,
+  /** Our SP metadata for a SAML provider (SAML's part builds it, with its keys' certificate). */
+  samlMetadata: (provider: IdentityProvider) => Promise<string>,
+): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -94,8 +99,13 @@ export function identityProviderRoutes(service: IdentityProviders): Route[] {
       access: 'admin',
       params: idParams,
       success: { status: 200, description: 'What to register at the provider', schema: serviceProviderView },
-      handle: async ({ auth, params }) =>
-        service.serviceProvider(await service.get(auth.organizationId, params.id)),
+      handle: async ({ auth, params }) => {
+        const provider = await service.get(auth.organizationId, params.id);
+        return {
+          ...service.serviceProvider(provider),
+          metadataXml: provider.type === 'saml' ? await samlMetadata(provider) : null,
+        };
+      },
     }),
     defineRoute({
       method: 'post',
