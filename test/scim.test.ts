@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdentityProviderRepository } from '../libs/sso/index.js';
 import { TestApi as Api, createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, signIn, withCookie } from './support/people.js';
 
@@ -320,6 +321,60 @@ describe('SCIM 2.0 provisioning', { timeout: 60_000 }, () => {
       '/api/audit-events?resource=scim-groups',
     );
     expect(calls.body.items.map((event) => `${event.method} ${event.outcome}`)).toContain('PATCH succeeded');
+  });
+
+  it("with an identity provider, maps by the provider's rules and links the people it makes to it", async () => {
+    const providers = new IdentityProviderRepository(api.db);
+    const provider = await providers.create(await providers.allocateId(), {
+      organizationId,
+      type: 'saml',
+      name: 'Entra ID',
+      enabled: true,
+      allowedDomains: ['agency.example'],
+      roleMapping: [{ group: 'Monitoring editors', role: 'editor' }],
+      defaultRole: null,
+      customerId: null,
+      saml: {
+        metadataXml: '<EntityDescriptor/>',
+        metadataUrl: null,
+        idpEntityId: 'https://sts.windows.net/tenant/',
+        allowIdpInitiated: false,
+      },
+    });
+    const mixed = await withCookie(api, ownerCookie, 'POST', '/api/scim-tokens', {
+      body: {
+        name: 'x',
+        identityProviderId: provider.id,
+        roleMapping: [{ group: 'g', role: 'admin' }],
+        defaultRole: { role: 'viewer' },
+      },
+    });
+    expect(mixed).toMatchObject({ status: 400, body: { errors: [{ path: 'roleMapping' }] } });
+    const unknown = await withCookie(api, ownerCookie, 'POST', '/api/scim-tokens', {
+      body: { name: 'x', identityProviderId: 999_999, defaultRole: { role: 'viewer' } },
+    });
+    expect(unknown).toMatchObject({ status: 400, body: { errors: [{ path: 'identityProviderId' }] } });
+    const linked = await makeToken({
+      name: 'Entra ID (linked)',
+      identityProviderId: provider.id,
+      defaultRole: { role: 'viewer' },
+    });
+    const made = await scim(api, linked.token, 'POST', '/Users', {
+      schemas: [USER],
+      userName: 'linus@agency.example',
+      externalId: 'oid-linus',
+    });
+    const id = Number(made.body.id);
+    // The token's default role stands for a provider without one.
+    expect(await roleOf(id)).toBe('viewer');
+    expect(await providers.linkedUser(provider.id, 'oid-linus')).toEqual({ organizationId, userId: id });
+    const group = await scim(api, linked.token, 'POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Monitoring editors',
+      members: [{ value: String(id) }],
+    });
+    expect(group.status).toBe(201);
+    expect(await roleOf(id)).toBe('editor');
   });
 
   it('keeps the owner rules: the last owner is not removed nor deactivated (409)', async () => {

@@ -33,6 +33,8 @@ export function scimRoutesOf(deps: {
     store: services.scimStore,
     mutex: services.mutex,
     customerExists: services.customerExists,
+    // The provider's rules, as signing in through it applies them.
+    providerMapping: (organizationId, id) => services.identityProviders.findById(organizationId, id),
     linkIdentity: (providerId, subject, organizationId, userId) =>
       deps.identityProviders.link(providerId, subject, organizationId, userId),
   };

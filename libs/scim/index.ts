@@ -19,7 +19,7 @@ export {
   scimUserInput,
   scimUserView,
 } from './resources.js';
-export type { ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
+export type { ProviderMapping, ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
 export { type ScimErrorBody, scimErrorBody, scimErrorOf } from './scim-error.js';
 export { ScimStore } from './scim-store.js';
 export { ScimTokenRepository } from './scim-token.js';

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../contract/index.js';
-import { DomainError } from '../errors/index.js';
+import { conflict, DomainError } from '../errors/index.js';
 import type { User, UserAdministration, UserRepository } from '../people/index.js';
-import { type MappedRole, resolveRole, type SsoIdentity } from '../sso/index.js';
+import { type MappedRole, type RoleMappingRule, resolveRole, type SsoIdentity } from '../sso/index.js';
 import type { ScimGroup, ScimStore } from './scim-store.js';
 import type { ScimToken } from './scim-token.schema.js';
 
@@ -13,6 +13,11 @@ export interface ProvisioningDeps {
   /** Serializes an organization's SCIM writes (a group's members read, changed and written). */
   mutex: { withLock<T>(resource: string, work: () => Promise<T>): Promise<T> };
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  /**
+   * The mapping of the identity provider a token names (null: the provider is gone): the people it
+   * provisions get the roles signing in through that provider would give them.
+   */
+  providerMapping(organizationId: number, providerId: number): Promise<ProviderMapping | null>;
   /** Links a provider's person to a user, so signing in through the provider finds the same person. */
   linkIdentity(providerId: number, subject: string, organizationId: number, userId: number): Promise<void>;
 }
@@ -40,6 +45,42 @@ export function actorOf(token: ScimToken): AuthContext {
 
 export const lockOf = (token: ScimToken) => `scim:${token.organizationId}`;
 
+/** What an identity provider says of roles: its rules, its default role, the customer whose own it is. */
+export interface ProviderMapping {
+  roleMapping: readonly RoleMappingRule[];
+  defaultRole: { role: MappedRole['role']; customerId?: number } | null;
+  customerId: number | null;
+}
+
+/** The rules a token's people are mapped by: its identity provider's, else its own. */
+export interface RoleSource {
+  rules: readonly RoleMappingRule[];
+  defaultRole: MappedRole;
+  customerId: number | null;
+}
+
+/**
+ * The token's own mapping, or its identity provider's (so SCIM and signing in through the
+ * provider give the same role); the token's default role stands for a provider without one, as
+ * SCIM makes people before their groups come.
+ */
+export async function roleSourceOf(deps: ProvisioningDeps, token: ScimToken): Promise<RoleSource> {
+  if (token.identityProviderId === null)
+    return { rules: token.roleMapping, defaultRole: token.defaultRole, customerId: null };
+  const provider = await deps.providerMapping(token.organizationId, token.identityProviderId);
+  if (!provider)
+    throw conflict(
+      `The SCIM token's identity provider ${token.identityProviderId} is gone; ask your webmon admin for a new SCIM token.`,
+    );
+  return {
+    rules: provider.roleMapping,
+    defaultRole: provider.defaultRole
+      ? { role: provider.defaultRole.role, customerId: provider.defaultRole.customerId ?? null }
+      : token.defaultRole,
+    customerId: provider.customerId,
+  };
+}
+
 /** A person as role mapping reads them: their groups by displayName and by the client's externalId. */
 export function identityOf(
   user: Pick<User, 'id' | 'email' | 'name'>,
@@ -57,9 +98,12 @@ export function identityOf(
   };
 }
 
-/** The role the token's mapping gives a person in these groups; a refusal says why. */
-export function decideRole(token: ScimToken, identity: SsoIdentity) {
-  return resolveRole(token.roleMapping, identity, { defaultRole: token.defaultRole });
+/** The role the mapping gives a person in these groups; a refusal says why. */
+export function decideRole(source: RoleSource, identity: SsoIdentity) {
+  return resolveRole(source.rules, identity, {
+    defaultRole: source.defaultRole,
+    customerId: source.customerId,
+  });
 }
 
 const same = (a: MappedRole, b: MappedRole) => a.role === b.role && a.customerId === b.customerId;
@@ -76,12 +120,13 @@ export async function reevaluateRoles(
   userIds: Iterable<number>,
 ): Promise<RoleChange[]> {
   const groups = await deps.store.groupsOf(token.organizationId);
+  const source = await roleSourceOf(deps, token);
   const changes: RoleChange[] = [];
   for (const userId of new Set(userIds)) {
     const user = await deps.users.findById(token.organizationId, userId);
     if (!user) continue;
     const from = { role: user.role, customerId: user.customerId };
-    const decision = decideRole(token, identityOf(user, groups));
+    const decision = decideRole(source, identityOf(user, groups));
     if (decision.outcome === 'refused') {
       changes.push({ userId, from, to: from, outcome: 'refused', reason: decision.reason });
       continue;

@@ -48,11 +48,13 @@ export const createScimTokenBody = z
     name: nameText(100).describe('Which client provisions with it, e.g. "Entra ID"'),
     identityProviderId: resourceId()
       .optional()
-      .describe('The identity provider these people sign in with: SCIM-made people are linked to it'),
+      .describe(
+        'The identity provider these people sign in with: its role mapping decides their roles, and the people SCIM makes are linked to it',
+      ),
     roleMapping: roleMapping
       .default([])
       .describe(
-        'Group rules, as identity providers have them: a person gets the highest role their groups map to',
+        'Group rules, as identity providers have them: a person gets the highest role their groups map to. Empty with `identityProviderId`: the provider’s rules decide',
       ),
     defaultRole,
   })

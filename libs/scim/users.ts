@@ -19,6 +19,7 @@ import {
   lockOf,
   type ProvisioningDeps,
   type RoleChange,
+  roleSourceOf,
   type ScimCaller,
 } from './roles.js';
 import { scimInvalid, scimTaken } from './scim-error.js';
@@ -107,8 +108,8 @@ export class ScimUsers {
             : `${input.userName} is in use in webmon by another organization; ask your webmon admin`,
         );
       await this.checkExternalId(caller, input.externalId);
-      const decision = decideRole(token, {
-        subject: input.userName,
+      const decision = decideRole(await roleSourceOf(this.deps, token), {
+        subject: input.externalId || input.userName,
         email: input.userName,
         name: null,
         groups: [],

@@ -68,6 +68,11 @@ export function scimTokenRoutes(deps: {
       },
       handle: async ({ auth, body, ctx }) => {
         const person = maker(auth);
+        if (body.identityProviderId !== undefined && body.roleMapping.length > 0)
+          throw invalidInput(
+            "With an identity provider, its role mapping decides: edit the provider's rules",
+            [{ path: 'roleMapping', message: 'must be empty with identityProviderId' }],
+          );
         const targets = [
           ...body.roleMapping.map((rule, index) => ({ ...rule, path: `roleMapping.${index}` })),
           { ...body.defaultRole, path: 'defaultRole' },
