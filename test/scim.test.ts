@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityProviderRepository } from '../libs/sso/index.js';
 import { TestApi as Api, createCustomer, createPackage, type TestApi } from './support/harness.js';
-import { createOrganizationId, createUser, signIn, withCookie } from './support/people.js';
+import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -196,6 +196,11 @@ describe('SCIM 2.0 provisioning', { timeout: 60_000 }, () => {
     expect(Date.now() - deactivatedAt).toBeLessThan(1000);
     // The personal token they made is revoked too.
     expect(await api.request('GET', '/api/me', { token: personalToken })).toMatchObject({ status: 401 });
+    // A password no longer signs them in (told only to whoever knows it).
+    const password = await api.request('POST', '/api/auth/login', {
+      body: { email: person.email, password: TEST_PASSWORD },
+    });
+    expect(password).toMatchObject({ status: 403, body: { code: 'account-deactivated' } });
     const byExternalId = await scim(api, token, 'GET', `/Users${filter('externalId eq "ext-editor-1"')}`);
     expect(byExternalId.body).toMatchObject({ totalResults: 1, Resources: [{ id, active: false }] });
 

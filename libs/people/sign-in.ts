@@ -56,6 +56,14 @@ const ssoRequired = () =>
     { code: 'sso-required' },
   );
 
+/** 403 for a right password of a deactivated person (SCIM `active: false`): no sign-in at all. */
+const deactivated = () =>
+  new DomainError(
+    'not-allowed',
+    'Your account is deactivated by your organization (through its identity provider); ask your admin to reactivate it.',
+    { code: 'account-deactivated' },
+  );
+
 export interface SignInOptions {
   /**
    * The password confirms a provider's identity for this account (the SSO link step): an
@@ -195,6 +203,7 @@ export class SignIn {
 
   /** "Require SSO": a password signs in the organization's named break-glass owners only. */
   private async refuseUnlessPasswordsAllowed(user: User, options: SignInOptions): Promise<void> {
+    if (user.disabledAt) throw deactivated();
     if (options.linking) return;
     const { requireSso, breakGlassUserIds } = await this.deps.ssoRequirement(user.organizationId);
     if (requireSso && !(user.role === 'owner' && breakGlassUserIds.includes(user.id))) throw ssoRequired();
