@@ -3679,6 +3679,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser app at /scim */
+        get: operations["appPageScim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/incidents": {
         parameters: {
             query?: never;
@@ -8145,10 +8162,10 @@ export interface components {
         ScimTokenCreate: {
             /** @description Which client provisions with it, e.g. "Entra ID" */
             name: string;
-            /** @description The identity provider these people sign in with: SCIM-made people are linked to it */
+            /** @description The identity provider these people sign in with: its role mapping decides their roles, and the people SCIM makes are linked to it */
             identityProviderId?: number;
             /**
-             * @description Group rules, as identity providers have them: a person gets the highest role their groups map to
+             * @description Group rules, as identity providers have them: a person gets the highest role their groups map to. Empty with `identityProviderId`: the provider’s rules decide
              * @default []
              */
             roleMapping: components["schemas"]["RoleMappingRule"][];
@@ -37951,6 +37968,60 @@ export interface operations {
             };
             /** @description Unknown id, or an id of another organization */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description MongoDB or Redis unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    appPageScim: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s index.html */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified (the ETag matched) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed; `errors` names each field */
+            400: {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
