@@ -39,6 +39,11 @@ const AuditLog = lazy(() => import('./audit/audit-log.js').then((m) => m.AuditLo
 const Incidents = lazy(() => import('./incidents/incidents.js').then((m) => m.Incidents));
 const ImportPage = lazy(() => import('./imports/import-page.js').then((m) => m.ImportPage));
 const Settings = lazy(() => import('./organization/settings.js').then((m) => m.Settings));
+const IdentityProviders = lazy(() => import('./sso/identity-providers.js').then((m) => m.IdentityProviders));
+const IdentityProviderPage = lazy(() =>
+  import('./sso/identity-provider-page.js').then((m) => m.IdentityProviderPage),
+);
+const ScimTokens = lazy(() => import('./scim/scim-tokens.js').then((m) => m.ScimTokens));
 const ReportPage = lazy(() => import('./reports/report-page.js').then((m) => m.ReportPage));
 const IncidentPage = lazy(() => import('./incidents/incident-page.js').then((m) => m.IncidentPage));
 const SiteHealthOverview = lazy(() =>
@@ -76,6 +81,9 @@ const SCREENS = {
   '/people': People,
   '/audit': AuditLog,
   '/settings': Settings,
+  '/identity-providers': IdentityProviders,
+  '/identity-providers/:id': IdentityProviderPage,
+  '/scim': ScimTokens,
   '/incidents': Incidents,
   '/incidents/:ref': IncidentPage,
   '/imports': ImportPage,
@@ -172,7 +180,10 @@ function Shell() {
                 <a href="/audit" aria-current={current('/audit')}>
                   Audit log
                 </a>
-                <a href="/settings" aria-current={current('/settings')}>
+                <a
+                  href="/settings"
+                  aria-current={current('/settings') ?? current('/identity-providers') ?? current('/scim')}
+                >
                   Settings
                 </a>
               </>

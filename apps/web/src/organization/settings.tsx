@@ -4,6 +4,7 @@ import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { organizationKeys, useOrganization, useOrganizationLogo } from '../api/organization.js';
 import { write } from '../api/query.js';
 import { PolicyField } from '../escalation/policy-field.js';
+import { SsoSettings } from '../sso/sso-settings.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormError, Loading, Notice } from '../ui/form.js';
 import { useForm } from '../ui/use-form.js';
@@ -34,6 +35,11 @@ export function Settings() {
         <p>No logo yet: reports show the organization’s name.</p>
       )}
       <LogoForm hasLogo={Boolean(organization.data.branding.logo)} />
+      <h2>Single sign-on</h2>
+      <SsoSettings organization={organization.data} />
+      <p>
+        <a href="/scim">SCIM provisioning</a>: Entra ID or Okta creates, deactivates and removes people.
+      </p>
     </section>
   );
 }
