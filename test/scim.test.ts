@@ -382,6 +382,51 @@ describe('SCIM 2.0 provisioning', { timeout: 60_000 }, () => {
     expect(await roleOf(id)).toBe('editor');
   });
 
+  it('goes on after a person is removed through the users API: groups drop them, their externalId is free', async () => {
+    const make = (userName: string) =>
+      scim(api, token, 'POST', '/Users', { schemas: [USER], userName, externalId: `ext-${userName}` });
+    const gone = (await make('gone@agency.example')).body.id as string;
+    const group = await scim(api, token, 'POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Night shift',
+      members: [{ value: gone }],
+    });
+    expect((await withCookie(api, ownerCookie, 'DELETE', `/api/users/${gone}`)).status).toBe(204);
+    expect((await scim(api, token, 'GET', `/Groups/${group.body.id}`)).body.members).toEqual([]);
+    const stays = (await make('stays@agency.example')).body.id as string;
+    const added = await scim(
+      api,
+      token,
+      'PATCH',
+      `/Groups/${group.body.id}`,
+      patchOp({ op: 'Add', path: 'members', value: [{ value: stays }] }),
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.members).toEqual([expect.objectContaining({ value: stays })]);
+    const unknown = await scim(
+      api,
+      token,
+      'PATCH',
+      `/Groups/${group.body.id}`,
+      patchOp({ op: 'Add', path: 'members', value: [{ value: '999999' }] }),
+    );
+    expect(unknown).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
+    expect(unknown.body.detail).toMatch(/^members: no user 999999/);
+    const again = await scim(api, token, 'POST', '/Users', {
+      schemas: [USER],
+      userName: 'gone.again@agency.example',
+      externalId: 'ext-gone@agency.example',
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const taken = await scim(api, token, 'POST', '/Users', {
+      schemas: [USER],
+      userName: 'other@agency.example',
+      externalId: 'ext-stays@agency.example',
+    });
+    expect(taken).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    expect(taken.body.detail).toMatch(/^externalId: /);
+  });
+
   it('keeps the owner rules: the last owner is not removed nor deactivated (409)', async () => {
     const owners = (await usersOf()).filter((user) => user.role === 'owner');
     expect(owners).toHaveLength(1);

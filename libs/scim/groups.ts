@@ -49,18 +49,21 @@ export class ScimGroups {
     return listPage(resources, startIndex, count);
   }
 
-  /** The members as webmon user ids, each a person of the organization (400 naming `members` otherwise). */
-  private async members(caller: ScimCaller, input: ScimGroupInput): Promise<number[]> {
+  /**
+   * The members as webmon user ids, each a person of the organization: one the group gains must be
+   * (400 naming `members`); one it had who was removed since (through the users API) is dropped.
+   */
+  private async members(caller: ScimCaller, input: ScimGroupInput, had: readonly number[] = []) {
     const ids = [...new Set((input.members ?? []).map((member) => Number(member.value)))];
     const names = await this.names(caller.token.organizationId);
-    const unknown = ids.filter((id) => !names.has(id));
+    const unknown = ids.filter((id) => !names.has(id) && !had.includes(id));
     if (unknown.length > 0)
       throw scimInvalid(
         'invalidValue',
         'members',
         `no user ${unknown.slice(0, 5).join(', ')} in this organization`,
       );
-    return ids;
+    return ids.filter((id) => names.has(id));
   }
 
   private async checkName(caller: ScimCaller, displayName: string, id?: number): Promise<void> {
@@ -112,7 +115,7 @@ export class ScimGroups {
     input: ScimGroupInput,
   ): Promise<ScimWrite<ScimGroupResource>> {
     if (input.displayName !== group.displayName) await this.checkName(caller, input.displayName, group.id);
-    const members = await this.members(caller, input);
+    const members = await this.members(caller, input, group.members);
     await this.deps.store.putGroup({
       ...group,
       displayName: input.displayName,

@@ -210,11 +210,14 @@ export function groupResource(
     id: String(group.id),
     ...(group.externalId ? { externalId: group.externalId } : {}),
     displayName: group.displayName,
-    members: group.members.map((id) => ({
-      value: String(id),
-      display: names.get(id) ?? '',
-      $ref: `${base}/Users/${id}`,
-    })),
+    // A member removed through the users API since is no member.
+    members: group.members
+      .filter((id) => names.has(id))
+      .map((id) => ({
+        value: String(id),
+        display: names.get(id) ?? '',
+        $ref: `${base}/Users/${id}`,
+      })),
     meta: {
       resourceType: 'Group',
       created: group.createdAt.toISOString(),

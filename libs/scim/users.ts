@@ -70,12 +70,17 @@ export class ScimUsers {
     return listPage(resources, startIndex, count);
   }
 
-  /** A person of the organization already holding this externalId, other than `userId`. */
+  /** 409 when another person of the organization holds this externalId (one removed since does not count). */
   private async checkExternalId(caller: ScimCaller, externalId: string | null | undefined, userId?: number) {
     if (!externalId) return;
-    const people = await this.deps.store.peopleOf(caller.token.organizationId);
-    if (people.some((person) => person.externalId === externalId && person.userId !== userId))
-      throw scimTaken('externalId', 'another person of this organization has it');
+    const { organizationId } = caller.token;
+    for (const person of await this.deps.store.peopleOf(organizationId))
+      if (
+        person.externalId === externalId &&
+        person.userId !== userId &&
+        (await this.deps.users.findById(organizationId, person.userId))
+      )
+        throw scimTaken('externalId', 'another person of this organization has it');
   }
 
   private person(caller: ScimCaller, userId: number, input: ScimUserInput): ScimPerson {
