@@ -442,6 +442,45 @@ describe('SCIM 2.0 provisioning', { timeout: 60_000 }, () => {
       patchOp({ op: 'replace', value: { active: false } }),
     );
     expect(off.status).toBe(409);
+
+    // A group that would map the last owner to admin changes the group, not the owner; recorded.
+    const admins = await scim(api, token, 'GET', `/Groups${filter('displayName eq "webmon-admins"')}`);
+    const adminsId = (admins.body.Resources as Json[])[0]?.id as string;
+    const add = patchOp({ op: 'add', path: 'members', value: [{ value: id }] });
+    expect((await scim(api, token, 'PATCH', `/Groups/${adminsId}`, add)).status).toBe(200);
+    expect(await roleOf(Number(id))).toBe('owner');
+    const events = await withCookie<{ items: Json[] }>(
+      api,
+      ownerCookie,
+      'GET',
+      '/api/audit-events?resource=users',
+    );
+    expect(events.body.items.find((event) => event.resourceId === id)).toMatchObject({
+      action: 'scimRoleChange',
+      outcome: 'failed',
+      changes: [
+        { path: 'role', old: 'owner', new: 'admin' },
+        { path: 'refusedBecause', new: expect.stringMatching(/last owner/) },
+      ],
+    });
+
+    // An admin's token touches no owner (403), whoever else there is.
+    const admin = await createUser(api, organizationId, 'admin');
+    const adminsToken = await makeToken(
+      { name: 'admin-made', defaultRole: { role: 'viewer' } },
+      await signIn(api, admin.email),
+    );
+    const secondOwner = await createUser(api, organizationId, 'owner');
+    const refused = await scim(
+      api,
+      adminsToken.token,
+      'PATCH',
+      `/Users/${secondOwner.id}`,
+      patchOp({ op: 'replace', value: { active: false } }),
+    );
+    expect(refused).toMatchObject({ status: 403, body: { schemas: [ERROR], status: '403' } });
+    expect((await scim(api, adminsToken.token, 'DELETE', `/Users/${secondOwner.id}`)).status).toBe(403);
+    expect((await withCookie(api, ownerCookie, 'DELETE', `/api/users/${secondOwner.id}`)).status).toBe(204);
   });
 
   it('refuses bad tokens (401, SCIM error, scim+json) and another organization sees nothing of this one', async () => {
