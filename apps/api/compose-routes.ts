@@ -161,7 +161,7 @@ export function composeRoutes(deps: {
     ...invitationRoutes(invitations),
     ...scim.tokenRoutes,
     ...scim.scimRoutes,
-    ...identityProviderRoutes(sso.service),
+    ...identityProviderRoutes(sso.service, (provider) => saml.saml.metadata(provider)),
     // Signing in with a provider is anyone's: a budget per client address, as account links have.
     ...limitedPerAddress(
       {
