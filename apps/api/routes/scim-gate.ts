@@ -175,6 +175,8 @@ export function scimGate(deps: ScimGateDeps) {
   /** A route of the SCIM API: public to the access guard, let in by a SCIM token, answered in SCIM's media type. */
   const scim = (route: Route): Route => ({
     ...route,
+    // Public to the API's access guard (its own SCIM token instead): said where clients read it.
+    description: `${route.description ? `${route.description} ` : ''}Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.`,
     access: 'public',
     unaudited: true,
     rawBody: BODY,

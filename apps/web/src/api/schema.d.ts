@@ -465,7 +465,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What this SCIM service supports */
+        /**
+         * What this SCIM service supports
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimServiceProviderConfig"];
         put?: never;
         post?: never;
@@ -482,7 +485,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** User and Group */
+        /**
+         * User and Group
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimResourceTypes"];
         put?: never;
         post?: never;
@@ -499,7 +505,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The User and Group schemas as webmon keeps them */
+        /**
+         * The User and Group schemas as webmon keeps them
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimSchemas"];
         put?: never;
         post?: never;
@@ -516,10 +525,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's people, filtered and paged */
+        /**
+         * The organization's people, filtered and paged
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimListUsers"];
         put?: never;
-        /** Make a person (no password: they sign in through the identity provider) */
+        /**
+         * Make a person (no password: they sign in through the identity provider)
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         post: operations["scimCreateUser"];
         delete?: never;
         options?: never;
@@ -534,16 +549,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One person */
+        /**
+         * One person
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimGetUser"];
-        /** Replace a person (userName stays: it is their sign-in) */
+        /**
+         * Replace a person (userName stays: it is their sign-in)
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         put: operations["scimReplaceUser"];
         post?: never;
-        /** Remove a person (the last owner stays: 409) */
+        /**
+         * Remove a person (the last owner stays: 409)
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         delete: operations["scimDeleteUser"];
         options?: never;
         head?: never;
-        /** Change a person (active: false ends their sessions and revokes their tokens at once) */
+        /**
+         * Change a person (active: false ends their sessions and revokes their tokens at once)
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         patch: operations["scimPatchUser"];
         trace?: never;
     };
@@ -554,10 +581,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's groups, filtered and paged */
+        /**
+         * The organization's groups, filtered and paged
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimListGroups"];
         put?: never;
-        /** Make a group; its members' roles are decided again */
+        /**
+         * Make a group; its members' roles are decided again
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         post: operations["scimCreateGroup"];
         delete?: never;
         options?: never;
@@ -572,16 +605,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One group */
+        /**
+         * One group
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         get: operations["scimGetGroup"];
-        /** Replace a group; the roles of the people it gained or lost are decided again */
+        /**
+         * Replace a group; the roles of the people it gained or lost are decided again
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         put: operations["scimReplaceGroup"];
         post?: never;
-        /** Remove a group; its members' roles are decided again */
+        /**
+         * Remove a group; its members' roles are decided again
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         delete: operations["scimDeleteGroup"];
         options?: never;
         head?: never;
-        /** Change a group (members add, remove); the roles of the people it gained or lost are decided again */
+        /**
+         * Change a group (members add, remove); the roles of the people it gained or lost are decided again
+         * @description Authorization: Bearer <SCIM token> (an organization's, from POST /api/scim-tokens); see docs/scim.md.
+         */
         patch: operations["scimPatchGroup"];
         trace?: never;
     };
