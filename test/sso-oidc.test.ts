@@ -41,8 +41,14 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
   }
 
   const me = async (cookie: string) =>
-    (await withCookie<{ user: { id: number; role: string; email: string } }>(api, cookie, 'GET', '/api/me'))
-      .body.user;
+    (
+      await withCookie<{ user: { id: number; role: string; email: string; customerId: number | null } }>(
+        api,
+        cookie,
+        'GET',
+        '/api/me',
+      )
+    ).body.user;
 
   const auditOf = (action: string) =>
     api.db.collection('audit_events').find({ organizationId, action }).sort({ seq: 1 }).toArray();
@@ -366,6 +372,61 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     );
     idp.signInAs({ sub: sub('f'), email: foreign.email, name: 'F', groups: ['monitoring-admins'] });
     expect((await ssoSignIn()).landed.searchParams.get('sso-error')).toBe('email-taken');
+  });
+
+  it('never demotes the last owner, and a customer’s own provider makes clients of that customer', async () => {
+    const other = await api.createOrganization(['admin']);
+    const create = async (body: Record<string, unknown>) => {
+      const res = await api.request<{ id: number }>('POST', '/api/identity-providers', {
+        token: other.token,
+        body: {
+          type: 'oidc',
+          name: 'Other IdP',
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          scopes: ['openid', 'email', 'profile', 'groups'],
+          ...body,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      idp.allowRedirect(`${base}/api/auth/sso/${res.body.id}/callback`);
+      return res.body.id;
+    };
+    const staff = await create({
+      allowedDomains: ['owners.test'],
+      roleMapping: [
+        { group: 'owners', role: 'owner' },
+        { group: 'editors', role: 'editor' },
+      ],
+    });
+    const person = { sub: sub('o'), email: `o-${sub('o')}@owners.test`, name: 'O', groups: ['owners'] };
+    idp.signInAs(person);
+    const first = await ssoSignIn(staff);
+    expect(await me(first.cookie as string)).toMatchObject({ role: 'owner' });
+    idp.signInAs({ ...person, groups: ['editors'] });
+    // The organization's only owner: the provider's group change does not leave it without one.
+    expect(await me((await ssoSignIn(staff)).cookie as string)).toMatchObject({ role: 'owner' });
+
+    const packageId = (
+      await api.request<{ id: number }>('POST', '/api/packages', {
+        token: other.token,
+        body: { key: `p-${sub('p')}`, displayName: 'Standard' },
+      })
+    ).body.id;
+    const customer = await api.request<{ id: number }>('POST', '/api/customers', {
+      token: other.token,
+      body: { name: 'Acme', packageId, email: 'ops@acme.test' },
+    });
+    const clients = await create({
+      name: 'Acme Okta',
+      allowedDomains: ['acme.test'],
+      roleMapping: [{ group: 'everyone', role: 'admin' }],
+      customerId: customer.body.id,
+    });
+    idp.signInAs({ sub: sub('c'), email: `c-${sub('c')}@acme.test`, name: 'C', groups: ['everyone'] });
+    const client = await me((await ssoSignIn(clients)).cookie as string);
+    expect(client).toMatchObject({ role: 'client', customerId: Number(customer.body.id) });
   });
 
   it('refuses a deactivated person', async () => {
