@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureIndexes } from '../libs/db/index.js';
+import { scimStoreIndexes, scimTokenIndexes } from '../libs/scim/index.js';
 import { IdentityProviderRepository } from '../libs/sso/index.js';
 import { TestApi as Api, createCustomer, createPackage, type TestApi } from './support/harness.js';
 import { createOrganizationId, createUser, signIn, TEST_PASSWORD, withCookie } from './support/people.js';
@@ -566,5 +568,14 @@ describe('SCIM 2.0 provisioning', { timeout: 60_000 }, () => {
       body: { name: 'x', defaultRole: { role: 'client' } },
     });
     expect(client).toMatchObject({ status: 400, body: { errors: [{ path: 'defaultRole.customerId' }] } });
+  });
+
+  it('has indexes the server takes, on the data SCIM stored', async () => {
+    await ensureIndexes(api.db, [scimTokenIndexes, ...scimStoreIndexes]);
+    const names = async (collection: string) =>
+      (await api.db.collection(collection).listIndexes().toArray()).map((index) => index.name);
+    expect(await names('scim_tokens')).toEqual(expect.arrayContaining(['hash_unique', 'organization_id']));
+    expect(await names('scim_people')).toContain('organization');
+    expect(await names('scim_groups')).toContain('organization_id');
   });
 });

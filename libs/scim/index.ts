@@ -21,8 +21,8 @@ export {
 } from './resources.js';
 export type { ProviderMapping, ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
 export { type ScimErrorBody, scimErrorBody, scimErrorOf } from './scim-error.js';
-export { ScimStore } from './scim-store.js';
-export { ScimTokenRepository } from './scim-token.js';
+export { ScimStore, scimStoreIndexes } from './scim-store.js';
+export { ScimTokenRepository, scimTokenIndexes } from './scim-token.js';
 export {
   createdScimTokenView,
   createScimTokenBody,

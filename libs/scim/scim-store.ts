@@ -1,5 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import { nextId, TenantCollection } from '../db/index.js';
+import { type CollectionIndexes, nextId, TenantCollection } from '../db/index.js';
 
 /**
  * What SCIM says of people that webmon's users do not keep (their `externalId`, name parts and
@@ -37,6 +37,12 @@ export interface ScimGroup {
 
 export const SCIM_PEOPLE = 'scim_people';
 export const SCIM_GROUPS = 'scim_groups';
+
+/** An organization's people and groups are read whole (MongoDB; FerretDB 1.24 reads by `_id` only). */
+export const scimStoreIndexes: CollectionIndexes[] = [
+  { collection: SCIM_PEOPLE, indexes: [{ key: { organizationId: 1 }, name: 'organization' }] },
+  { collection: SCIM_GROUPS, indexes: [{ key: { organizationId: 1, id: 1 }, name: 'organization_id' }] },
+];
 
 type Stored<T> = T & { _id: string };
 const personKey = (userId: number) => `u${userId}`;

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Collection, type Db, ObjectId } from 'mongodb';
-import { isDuplicateKey, KeyLookup, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
+import {
+  type CollectionIndexes,
+  isDuplicateKey,
+  KeyLookup,
+  nextId,
+  TenantCollection,
+  WITHOUT_MONGO_ID,
+} from '../db/index.js';
 import type { MappedRole, RoleMappingRule } from '../sso/index.js';
 import type { ScimToken } from './scim-token.schema.js';
 
@@ -24,6 +31,14 @@ const SCIM_TOKEN_USES = 'scim_token_uses';
 const TOKEN_SEQUENCE = 'api_tokens';
 /** `lastUsedAt` is written at most this often per token and process. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export const scimTokenIndexes: CollectionIndexes = {
+  collection: SCIM_TOKENS,
+  indexes: [
+    { key: { hash: 1 }, unique: true, name: 'hash_unique' },
+    { key: { organizationId: 1, id: 1 }, name: 'organization_id' },
+  ],
+};
 
 export class ScimTokenRepository {
   private readonly tokens: TenantCollection<ScimToken>;
