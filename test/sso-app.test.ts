@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword, UserRepository } from '../libs/people/index.js';
-import { launchBrowser, lookedAt, signInThroughForm } from './support/browser.js';
+import { fitsTheWidth, launchBrowser, lookedAt, signInThroughForm } from './support/browser.js';
 import { TestApi } from './support/harness.js';
 import { freePort, startTestIdp, type TestIdp } from './support/oidc-provider.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
@@ -76,6 +76,11 @@ describe('single sign-on in a real browser: the identity provider screens and si
     await page.getByRole('button', { name: 'Test the connection' }).click();
     await page.getByText('The provider answers as it should.').waitFor();
     await look(page, 'sso-provider');
+    // On a phone's width too: nothing scrolls sideways (the long URLs wrap).
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsTheWidth(page)).toBe(true);
+    await look(page, 'sso-provider-phone');
+    await page.setViewportSize({ width: 1100, height: 900 });
     await page.getByRole('link', { name: '← Identity providers' }).click();
     await page.getByRole('link', { name: 'Agency IdP' }).waitFor();
     await look(page, 'sso-providers');
