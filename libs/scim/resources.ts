@@ -23,8 +23,11 @@ const text = (max: number) => lineText(max).nullable().optional();
 export const scimUserInput = z
   .looseObject({
     schemas: z.array(z.string()).optional(),
-    userName: emailAddress()
-      .transform((address) => address.trim().toLowerCase())
+    userName: z
+      .string()
+      .trim()
+      .pipe(emailAddress())
+      .transform((address) => address.toLowerCase())
       .describe("The person's e-mail address: they sign in with it"),
     externalId: text(256),
     name: z

@@ -8225,10 +8225,7 @@ export interface components {
         };
         ScimUserInput: {
             schemas?: string[];
-            /**
-             * Format: email
-             * @description The person's e-mail address: they sign in with it
-             */
+            /** @description The person's e-mail address: they sign in with it */
             userName: string;
             externalId?: string | null;
             name?: ({
