@@ -41,6 +41,8 @@ export const alertGroupIndexes: CollectionIndexes[] = [
 /** A window this close to its end takes no more events (they go alone): its close may be reading it. */
 const CLOSING_MS = 2000;
 const FLUSH_QUEUE = 'alert-groups';
+/** A window's member count outlives the longest window (15 min) and its close's retries. */
+const SIZE_KEPT_MS = 3_600_000;
 
 /** Whether a channel groups this event: an opening failure of a website (not a reminder, not a test). */
 export const groupable = (channel: ChannelDocument, payload: EventPayload): boolean =>
@@ -153,7 +155,20 @@ export class AlertGroups {
   /** The event joins the window (once; a full window lets it go alone). */
   private async join(window: AlertWindowDocument, payload: EventPayload, now: Date): Promise<boolean> {
     const members = { window: window._id, opensAt: window.opensAt };
-    if ((await this.members.countDocuments(members)) >= MAX_GROUPED) return false;
+    // Counted in Redis, not by a count of the members (a scan on FerretDB at every join); were the
+    // count lost, the close still sends those past the bound alone.
+    const sizeKey = `${this.deps.prefix}:alert-group-size:${window._id}@${window.opensAt.getTime()}`;
+    const counted = await this.deps.redis
+      .multi()
+      .sadd(sizeKey, payload.id)
+      .scard(sizeKey)
+      .pexpire(sizeKey, SIZE_KEPT_MS)
+      .exec();
+    const [added, size] = (counted ?? []).map(([error, value]) => (error ? 0 : Number(value)));
+    if (added === 1 && (size ?? 0) > MAX_GROUPED) {
+      await this.deps.redis.srem(sizeKey, payload.id);
+      return false;
+    }
     try {
       await this.members.insertOne({
         _id: `${window._id}@${window.opensAt.getTime()}/${payload.id}`,
@@ -172,15 +187,18 @@ export class AlertGroups {
     const window = await this.windows.findOne({ _id: windowId });
     if (!window || window.closesAt > new Date()) return;
     const which = { window: windowId, opensAt: window.opensAt };
-    const members = await this.members.find(which).sort({ at: 1 }).limit(MAX_GROUPED).toArray();
+    const members = await this.members.find(which).sort({ at: 1 }).toArray();
     const channel = await this.deps.channels.findById(window.organizationId, window.channelId);
     const payload = groupedPayload(
       windowId,
       window.opensAt,
-      members.map((m) => m.payload),
+      members.slice(0, MAX_GROUPED).map((m) => m.payload),
     );
-    // Queued before the window goes: a crash in between sends it again, and the delivery is made once.
-    if (channel?.enabled && payload) await this.deps.enqueue(channel, payload);
+    // Queued before the window goes: a crash in between sends them again, and each delivery is made once.
+    if (channel?.enabled && payload) {
+      await this.deps.enqueue(channel, payload);
+      for (const past of members.slice(MAX_GROUPED)) await this.deps.enqueue(channel, past.payload);
+    }
     await this.windows.deleteOne({ _id: windowId, opensAt: window.opensAt });
     await this.members.deleteMany(which);
     if (members.length > 1)

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MAX_GROUPED } from '../libs/alerts/alert-groups.js';
+import { AlertGroups } from '../libs/alerts/index.js';
+import type { EventPayload } from '../libs/events/index.js';
+import { createLogger } from '../libs/logging/index.js';
+import type { ChannelDocument } from '../libs/notifications/index.js';
+import { uniqueMongoUrl } from './support/harness.js';
+
+/**
+ * A grouping window's bound (MAX_GROUPED failures in one message), on real FerretDB and Redis: the
+ * failures past it go alone at once, and were the window's count lost with Redis, its close still
+ * sends those past the bound alone rather than drop them.
+ */
+describe('a grouping window past its bound', () => {
+  let client: MongoClient;
+  let redis: Redis;
+  const prefix = `group-bound-${randomUUID()}`;
+  const now = new Date();
+  const channel = {
+    id: 7,
+    organizationId: 1,
+    type: 'webhook',
+    name: 'Grouped',
+    enabled: true,
+    events: ['website.down', 'website.up'],
+    scope: { customerId: null, listedOnly: false },
+    config: { url: 'https://hooks.example/grouped' },
+    secrets: {},
+    template: null,
+    grouping: { windowSeconds: 60, by: 'organization' },
+    createdAt: now,
+    updatedAt: now,
+  } as unknown as ChannelDocument;
+  const failure = (n: number): EventPayload => ({
+    id: randomUUID(),
+    type: 'website.down',
+    createdAt: new Date().toISOString(),
+    organizationId: 1,
+    data: {
+      website: {
+        id: n,
+        publicId: randomUUID(),
+        name: `Site ${n}`,
+        url: `https://site-${n}.example/`,
+        customerId: 3,
+      },
+      previousStatus: 'up',
+      status: 'down',
+      incident: randomUUID(),
+      result: null,
+    },
+  });
+
+  beforeAll(async () => {
+    client = await new MongoClient(uniqueMongoUrl()).connect();
+    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    await client.close();
+    redis.disconnect();
+  });
+
+  const groupsSending = (sent: EventPayload[]) =>
+    new AlertGroups({
+      db: client.db(),
+      redis,
+      prefix,
+      channels: { findById: async () => channel },
+      enqueue: async (_channel, payload) => {
+        sent.push(payload);
+      },
+      logger: createLogger('test', 'silent'),
+    });
+  /** The window's close as its delayed job makes it, once its time has come. */
+  const close = async (groups: AlertGroups) => {
+    await client
+      .db()
+      .collection<{ _id: string; closesAt: Date }>('alert_groups')
+      .updateOne({ _id: `${channel.id}:o` }, { $set: { closesAt: new Date(Date.now() - 1000) } });
+    await groups.flush(`${channel.id}:o`);
+  };
+
+  it('takes MAX_GROUPED failures into one message and lets the next go alone at once', async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const failures = Array.from({ length: MAX_GROUPED + 3 }, (_, n) => failure(n + 1));
+    const taken: boolean[] = [];
+    for (const payload of failures) taken.push(await groups.buffer(channel, payload));
+    expect(taken.filter(Boolean)).toHaveLength(MAX_GROUPED);
+    expect(taken.slice(MAX_GROUPED)).toEqual([false, false, false]);
+    // Joining again (a dispatch repeated) keeps its place and does not count twice.
+    expect(await groups.buffer(channel, failures[0] as EventPayload)).toBe(true);
+    await close(groups);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.data.group).toHaveLength(MAX_GROUPED);
+    await groups.close();
+  });
+
+  it('sends those past the bound alone when the count was lost, rather than drop them', async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const failures = Array.from({ length: MAX_GROUPED + 2 }, (_, n) => failure(n + 1));
+    for (const [n, payload] of failures.entries()) {
+      // Redis flushed halfway: the window's count starts again.
+      if (n === 100) for (const key of await redis.keys(`${prefix}:alert-group-size:*`)) await redis.del(key);
+      expect(await groups.buffer(channel, payload)).toBe(true);
+    }
+    await close(groups);
+    expect(sent).toHaveLength(3);
+    expect(sent[0]?.data.group).toHaveLength(MAX_GROUPED);
+    expect(sent.slice(1).map((payload) => payload.id)).toEqual(failures.slice(MAX_GROUPED).map((p) => p.id));
+    await groups.close();
+  });
+});
