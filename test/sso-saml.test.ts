@@ -27,6 +27,8 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
   };
 
   const acsOf = (id: number) => `${base}/api/auth/sso/${id}/acs`;
+  /** Where a refusal sends the browser: the reason, and the provider to offer again. */
+  const refusedTo = (reason: string, id = providerId) => `/sign-in?sso-error=${reason}&sso-provider=${id}`;
 
   /** The IdP's form post to our ACS, cross-site: a browser sends no Lax cookie with it. */
   async function postToAcs(id: number, samlResponse: string, relayState = '') {
@@ -183,20 +185,24 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
     expect(signedIn.cookie).toBeDefined();
     // The same response posted again (captured on the way): its assertion id was taken.
     const replayed = await postToAcs(providerId, signedIn.form.fields.SAMLResponse ?? '');
-    expect(replayed.location).toBe('/sign-in?sso-error=assertion-invalid');
+    expect(replayed.location).toBe(refusedTo('assertion-replayed'));
 
     // A response for a sign-in started in another browser (login CSRF): the flow is not this one's.
     const stolen = await samlSignIn({ jarAfter: new CookieJar() });
     expect(stolen.posted.status).toBe(303);
-    expect(stolen.landed?.href).toBe(`${base}/sign-in?sso-error=sign-in-expired`);
+    expect(stolen.landed?.href).toBe(`${base}${refusedTo('sign-in-expired')}`);
     expect(stolen.cookie).toBeUndefined();
 
     // InResponseTo names a request we never made.
     const unknown = await postToAcs(providerId, await idp.answer({ inResponseTo: '_never-asked' }));
     expect(unknown.status).toBe(303);
     const after = await followRedirects(new URL(unknown.location, base).href, new CookieJar(), base);
-    expect(after.landed.href).toBe(`${base}/sign-in?sso-error=sign-in-expired`);
-    expect((await refusals()).slice(-3)).toEqual(['assertion-invalid', 'sign-in-expired', 'sign-in-expired']);
+    expect(after.landed.href).toBe(`${base}${refusedTo('sign-in-expired')}`);
+    expect((await refusals()).slice(-3)).toEqual([
+      'assertion-replayed',
+      'sign-in-expired',
+      'sign-in-expired',
+    ]);
   });
 
   it('refuses through the ACS what is unsigned, altered, for another audience or expired', async () => {
@@ -212,14 +218,15 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
       await idp.answer({ inResponseTo: null, signAssertion: false }),
     );
     for (const variant of variants)
-      expect((await postToAcs(providerId, variant)).location).toBe('/sign-in?sso-error=assertion-invalid');
+      expect((await postToAcs(providerId, variant)).location).toBe(refusedTo('assertion-invalid'));
     expect((await refusals()).slice(-5)).toEqual(Array(5).fill('assertion-invalid'));
   });
 
   it('refuses an IdP-initiated sign-in unless the provider allows it', async () => {
     idp.person = person(['monitoring-editors']);
     const unsolicited = await idp.answer({ inResponseTo: null });
-    expect((await postToAcs(providerId, unsolicited)).location).toBe('/sign-in?sso-error=assertion-invalid');
+    expect((await postToAcs(providerId, unsolicited)).location).toBe(refusedTo('idp-initiated-not-allowed'));
+    expect((await refusals()).at(-1)).toBe('idp-initiated-not-allowed');
 
     const patched = await api.request('PATCH', `/api/identity-providers/${providerId}`, {
       token,
@@ -236,6 +243,48 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
       token,
       body: { allowIdpInitiated: false },
     });
+  });
+
+  it('sends people of an IdP that takes requests by HTTP-POST only back to the sign-in page with the reason, not a 500', async () => {
+    const postOnly = idp.metadataXml.replace(
+      /<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"[^>]*>(<\/SingleSignOnService>)?/,
+      '',
+    );
+    expect(parseIdpMetadata(postOnly).ssoBinding).toBe('post');
+    const id = await createProvider({ name: 'POST-only IdP', metadataXml: postOnly });
+    const started = await fetch(`${base}/api/auth/sso/${id}/start?next=/customers`, { redirect: 'manual' });
+    await started.arrayBuffer();
+    expect(started.status).toBe(302);
+    expect(started.headers.get('location')).toBe(`${refusedTo('provider-error', id)}&next=%2Fcustomers`);
+    expect((await refusals()).at(-1)).toBe('provider-error');
+    expect((await api.request('DELETE', `/api/identity-providers/${id}`, { token })).status).toBe(204);
+  });
+
+  it('deletes a provider with its SP key and its people’s links; the people keep their accounts', async () => {
+    const id = await createProvider({ name: 'Short-lived IdP' });
+    await trust(id);
+    try {
+      idp.person = person(['monitoring-editors']);
+      const signedIn = await samlSignIn({ id });
+      expect(await me(signedIn.cookie as string)).toMatchObject({ role: 'editor' });
+      expect(await api.db.collection('saml_sp_keys').countDocuments({ providerId: id })).toBe(1);
+      expect(await api.db.collection('sso_identities').countDocuments({ providerId: id })).toBe(1);
+
+      const deleted = await api.request('DELETE', `/api/identity-providers/${id}`, { token });
+      expect(deleted.status).toBe(204);
+      expect(await api.db.collection('saml_sp_keys').countDocuments({ providerId: id })).toBe(0);
+      expect(await api.db.collection('sso_identities').countDocuments({ providerId: id })).toBe(0);
+      // The person stays, with the role they had; the provider's links to them lead nowhere now.
+      expect(await api.db.collection('users').findOne({ email: idp.person.nameId })).toMatchObject({
+        organizationId,
+        role: 'editor',
+      });
+      expect((await fetch(`${base}/api/auth/sso/${id}/metadata`)).status).toBe(404);
+      // The other provider's key is untouched.
+      expect(await api.db.collection('saml_sp_keys').countDocuments({ providerId })).toBe(1);
+    } finally {
+      await trust(providerId);
+    }
   });
 
   it('takes only a form of bounded size at the ACS, and only for a SAML provider', async () => {

@@ -38,6 +38,7 @@ export function composeSso(deps: {
     guard: services.guard,
     io,
     customerExists: services.customerExists,
+    spKeys: services.samlKeys,
     publicUrl,
   });
   const completion = new SsoSignIn({

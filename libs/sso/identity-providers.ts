@@ -11,7 +11,7 @@ import {
   TYPE_FIELDS,
 } from './identity-provider.schema.js';
 import { type OidcIo, probeOidc } from './oidc.js';
-import { parseIdpMetadata } from './saml/index.js';
+import { parseIdpMetadata, type ServiceProviderKeys } from './saml/index.js';
 
 /** Days before a SAML certificate's end that a test warns of it. */
 const CERTIFICATE_WARNING_DAYS = 30;
@@ -22,6 +22,8 @@ export interface IdentityProviderDeps {
   guard: TargetGuard;
   io: OidcIo;
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
+  /** A SAML provider's own SP key pair, deleted with it. */
+  spKeys: Pick<ServiceProviderKeys, 'delete'>;
   /** An absolute URL of ours (PUBLIC_URL + path), as the app's other links are built. */
   publicUrl(path: string): string;
 }
@@ -135,8 +137,13 @@ export class IdentityProviders {
     return this.deps.providers.replace(next);
   }
 
+  /**
+   * The provider, its people's links to it and its SP key go; the people stay, with their role,
+   * and sign in another way (a password they set, another provider of their domain).
+   */
   async delete(organizationId: number, id: number): Promise<void> {
     if (!(await this.deps.providers.delete(organizationId, id))) throw notFound(`No identity provider ${id}`);
+    await this.deps.spKeys.delete(organizationId, id);
   }
 
   /** The client secret, opened for a sign-in or a test (never shown, never logged). */

@@ -20,6 +20,10 @@ export const SSO_REFUSALS = [
   'sign-in-expired',
   'token-invalid',
   'assertion-invalid',
+  /** A SAML assertion presented before (a captured response posted again). */
+  'assertion-replayed',
+  /** A SAML assertion answering no request of ours, at a provider that does not allow that. */
+  'idp-initiated-not-allowed',
   'email-missing',
   'email-domain-not-allowed',
   'email-taken',
@@ -34,7 +38,8 @@ export type SsoOutcome =
   | { outcome: 'signed-in'; sessionId: string; user: User }
   /** The e-mail is a password account's: its person confirms with their password (`linkToken`). */
   | { outcome: 'link-required'; linkToken: string }
-  | { outcome: 'refused'; reason: SsoRefusalReason };
+  /** `providerId`: the provider the refused sign-in was with, so the sign-in page can offer it again. */
+  | { outcome: 'refused'; reason: SsoRefusalReason; providerId: number | null };
 
 /** The request a sign-in came with, for the session and the audit log. */
 export interface SsoAttempt {
@@ -159,7 +164,7 @@ export class SsoSignIn {
       organizationId,
       changes: [{ path: 'refusal', new: reason }],
     });
-    return { outcome: 'refused', reason };
+    return { outcome: 'refused', reason, providerId: provider?.id ?? null };
   }
 
   private async decide(

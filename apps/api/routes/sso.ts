@@ -22,6 +22,7 @@ import {
   type OidcIo,
   OidcRefusal,
   providerButtonView,
+  SamlRefusal,
   type SsoAttempt,
   type SsoFlowStore,
   type SsoOutcome,
@@ -78,8 +79,20 @@ export function answerSso(ctx: AppContext, outcome: SsoOutcome, next: string, se
   } else if (outcome.outcome === 'link-required') {
     setSsoCookie(ctx, SSO_LINK_COOKIE, outcome.linkToken);
     ctx.redirect('/sign-in?sso-link=1');
-  } else ctx.redirect(`/sign-in?sso-error=${outcome.reason}`);
+  } else ctx.redirect(`/sign-in?${refusalQuery(outcome, next)}`);
   ctx.status = 302;
+}
+
+/**
+ * The sign-in page's query for a refusal: the reason, the provider (its id was in the URL the
+ * person followed already) so the page can offer to start again, and where to land after.
+ */
+function refusalQuery(outcome: Extract<SsoOutcome, { outcome: 'refused' }>, next: string): string {
+  const query = new URLSearchParams({ 'sso-error': outcome.reason });
+  if (outcome.providerId !== null) query.set('sso-provider', String(outcome.providerId));
+  const landing = appPath.parse(next);
+  if (landing !== '/') query.set('next', landing);
+  return query.toString();
 }
 
 const providerParams = z.object({
@@ -140,6 +153,32 @@ function redirectRoute(
   };
 }
 
+/** An OIDC authorization request, its flow kept bound to the browser: the URL to send the browser to. */
+async function oidcStart(
+  deps: SsoRouteDeps,
+  provider: IdentityProvider,
+  flow: { binding: string; next: string },
+): Promise<string> {
+  const oidc = provider.oidc;
+  if (!oidc) throw new OidcRefusal('provider-error', 'The provider is not an OIDC provider');
+  const config = await discover(
+    { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: deps.service.clientSecretOf(provider) },
+    deps.io,
+  );
+  const started = await authorizationRequest(
+    config,
+    deps.publicUrl(ssoPaths(provider.id).callback),
+    oidc.scopes,
+  );
+  await deps.flows.begin(started.state, flow.binding, {
+    providerId: provider.id,
+    nonce: started.nonce,
+    codeVerifier: started.codeVerifier,
+    next: flow.next,
+  });
+  return started.url.href;
+}
+
 /** Sign-in with an organization's identity provider: its buttons, start, callback and account linking. */
 export function ssoRoutes(deps: SsoRouteDeps): Route[] {
   const callbackRoute = '/api/auth/sso/:providerId/callback';
@@ -191,40 +230,26 @@ export function ssoRoutes(deps: SsoRouteDeps): Route[] {
             0,
           );
         const binding = ctx.cookies.get(SSO_FLOW_COOKIE) ?? newBinding();
-        let location: string;
-        if (provider.oidc) {
-          try {
-            const config = await discover(
-              {
-                issuer: provider.oidc.issuer,
-                clientId: provider.oidc.clientId,
-                clientSecret: deps.service.clientSecretOf(provider),
-              },
-              deps.io,
-            );
-            const started = await authorizationRequest(
-              config,
-              deps.publicUrl(ssoPaths(provider.id).callback),
-              provider.oidc.scopes,
-            );
-            await deps.flows.begin(started.state, binding, {
-              providerId: provider.id,
-              nonce: started.nonce,
-              codeVerifier: started.codeVerifier,
-              next,
-            });
-            location = started.url.href;
-          } catch (error) {
-            const reason = error instanceof OidcRefusal ? error.reason : 'provider-unreachable';
-            ctx.state.log.warn(
-              { providerId, reason, err: (error as Error).message },
-              'single sign-on could not start',
-            );
-            return answerSso(ctx, await deps.completion.refuse(provider, reason, attempt), next, 0);
-          }
-        } else if (deps.samlStart) location = await deps.samlStart(provider, { binding, next });
-        else
+        const start = provider.oidc
+          ? (oidcProvider: IdentityProvider, flow: { binding: string; next: string }) =>
+              oidcStart(deps, oidcProvider, flow)
+          : deps.samlStart;
+        if (!start)
           return answerSso(ctx, await deps.completion.refuse(provider, 'provider-unknown', attempt), next, 0);
+        let location: string;
+        try {
+          location = await start(provider, { binding, next });
+        } catch (error) {
+          const reason =
+            error instanceof OidcRefusal || error instanceof SamlRefusal
+              ? error.reason
+              : 'provider-unreachable';
+          ctx.state.log.warn(
+            { providerId, reason, err: (error as Error).message },
+            'single sign-on could not start',
+          );
+          return answerSso(ctx, await deps.completion.refuse(provider, reason, attempt), next, 0);
+        }
         setSsoCookie(ctx, SSO_FLOW_COOKIE, binding);
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(location);

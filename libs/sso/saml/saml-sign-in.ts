@@ -89,7 +89,7 @@ export class SamlSignIn {
       const assertion = await validateResponse(settings, samlResponse);
       if (assertion.inResponseTo === null && !provider.saml?.allowIdpInitiated)
         return refuse(
-          'assertion-invalid',
+          'idp-initiated-not-allowed',
           'IdP-initiated sign-in (an assertion answering no request of ours) is off for this provider',
         );
       const first = await this.deps.ledger.firstUse(
@@ -99,7 +99,7 @@ export class SamlSignIn {
         CLOCK_SKEW_MS,
       );
       if (!first)
-        return refuse('assertion-invalid', `Assertion ${assertion.assertionId} was presented before`);
+        return refuse('assertion-replayed', `Assertion ${assertion.assertionId} was presented before`);
       const handover = await this.deps.ledger.hold({
         providerId: provider.id,
         inResponseTo: assertion.inResponseTo,

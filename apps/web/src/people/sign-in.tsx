@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, fieldErrors, pastedToken, problemText } from '../api/client.js';
 import { useSession } from '../session.js';
-import { refusalSentence } from '../sso/refusals.js';
-import { SsoButtons, SsoLinkStep } from '../sso/sign-in-sso.js';
+import { offersRetry, refusalSentence } from '../sso/refusals.js';
+import { SsoButtons, SsoLinkStep, SsoRetry } from '../sso/sign-in-sso.js';
 import { Field, FormError } from '../ui/form.js';
 import { nextPath, serverPagePath } from './next-path.js';
 
@@ -90,6 +90,11 @@ function PasswordSignIn() {
       <h1>Sign in</h1>
       <form onSubmit={signIn} noValidate>
         <FormError message={message} />
+        {message !== null &&
+          message === refusalSentence(query['sso-error']) &&
+          offersRetry(query['sso-error']) && (
+            <SsoRetry providerId={query['sso-provider']} next={nextPath(query)} />
+          )}
         {prompt && !message && <p role="status">{prompt}</p>}
         <Field label="E-mail" error={errors.email}>
           {(props) => (

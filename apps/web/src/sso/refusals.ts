@@ -18,6 +18,10 @@ const SENTENCES: Record<string, string> = {
     'Your identity provider’s answer could not be verified: try again; if it goes on, ask your admin to test the provider’s connection.',
   'assertion-invalid':
     'Your identity provider’s answer could not be verified: try again; if it goes on, ask your admin to test the provider’s connection.',
+  'assertion-replayed':
+    'That answer of your identity provider was used already (a sign-in is good once): start again with the button below.',
+  'idp-initiated-not-allowed':
+    'Signing in from your identity provider’s app portal is off for this provider: start again with the button below; your admin can allow sign-ins that start at the provider.',
   'email-missing':
     'Your identity provider sent no verified e-mail address: ask your admin to release the e-mail claim to webmon.',
   'email-domain-not-allowed':
@@ -34,4 +38,23 @@ const SENTENCES: Record<string, string> = {
 export function refusalSentence(reason: string | undefined | null): string | null {
   if (!reason) return null;
   return SENTENCES[reason] ?? 'Single sign-on did not work: try again, or ask your admin.';
+}
+
+/**
+ * Refusals that another try may get past (the sentence says to start or try again): the sign-in
+ * page offers the provider's button for them. The others need the admin first.
+ */
+const RETRYABLE = new Set([
+  'provider-unreachable',
+  'sign-in-cancelled',
+  'sign-in-expired',
+  'token-invalid',
+  'assertion-invalid',
+  'assertion-replayed',
+  'idp-initiated-not-allowed',
+  'link-expired',
+]);
+
+export function offersRetry(reason: string | undefined | null): boolean {
+  return !!reason && RETRYABLE.has(reason);
 }

@@ -39,17 +39,31 @@ export function SsoButtons({ email, next }: { email: string; next: string }) {
   return (
     <nav class="sso-buttons" aria-label="Single sign-on">
       {providers.map((provider) => (
-        // _top: a page of the API, not of the app, so the app's router leaves the click to the browser.
-        <a
-          key={provider.id}
-          target="_top"
-          class="button primary"
-          href={`/api/auth/sso/${provider.id}/start?next=${encodeURIComponent(next)}`}
-        >
+        <a key={provider.id} target="_top" class="button primary" href={startHref(provider.id, next)}>
           Sign in with {provider.name}
         </a>
       ))}
     </nav>
+  );
+}
+
+/** A provider's start (an API page, so `_top`: the app's router leaves the click to the browser). */
+const startHref = (providerId: number, next: string) =>
+  `/api/auth/sso/${providerId}/start?next=${encodeURIComponent(next)}`;
+
+/**
+ * After a refusal another try may get past: the provider the sign-in was with, offered again
+ * (its id came back with the refusal; its name is not asked for, so nothing about it is told).
+ */
+export function SsoRetry({ providerId, next }: { providerId: string | undefined; next: string }) {
+  const id = Number(providerId);
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  return (
+    <p class="sso-retry">
+      <a target="_top" class="button primary" href={startHref(id, next)}>
+        Sign in with your identity provider again
+      </a>
+    </p>
   );
 }
 
