@@ -334,6 +334,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       twoFactorSecrets: { documents: 0, resealed: 0, unreadable: 0 },
       monitorSecrets: { documents: 2, resealed: 2, unreadable: 0 },
       subscriberSecrets: { documents: 1, resealed: 1, unreadable: 0 },
+      samlKeys: { documents: 0, resealed: 0, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);

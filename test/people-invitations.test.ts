@@ -290,6 +290,25 @@ describe('people: invitations and password reset by e-mail', { timeout: 60_000 }
     expect((again.body as { errors: Array<{ path: string }> }).errors[0]?.path).toBe('token');
   });
 
+  it('mails no reset link to a person who signs in through their identity provider, nor to a deactivated one, answering the same 202', async () => {
+    const passwordless = await createUser(api, organizationId, 'editor');
+    const deactivated = await createUser(api, organizationId, 'viewer');
+    const users = api.db.collection('users');
+    await users.updateOne({ email: passwordless.email }, { $set: { passwordHash: '' } });
+    await users.updateOne({ email: deactivated.email }, { $set: { disabledAt: new Date() } });
+    const control = await createUser(api, organizationId, 'viewer');
+    for (const { email } of [passwordless, deactivated, control]) {
+      const asked = await api.request('POST', '/api/auth/password-reset', { body: { email } });
+      expect([asked.status, asked.body]).toEqual([202, { status: 'accepted' }]);
+    }
+    // The control's link arrives after the others were judged: they were asked for first.
+    await linkTokenMailedTo(receiver, control.email, 'reset-password');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const mailed = receiver.mails.flatMap((mail) => mail.to);
+    expect(mailed).not.toContain(passwordless.email);
+    expect(mailed).not.toContain(deactivated.email);
+  });
+
   it('mails one user at most 3 reset links an hour, still answering 202', async () => {
     const { email } = await createUser(api, organizationId, 'viewer');
     const mailsTo = () => receiver.mails.filter((m) => m.to.includes(email)).length;

@@ -75,6 +75,16 @@ export class PasswordReset {
   private async send(email: string, log: Logger): Promise<void> {
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
+    // A person made by single sign-on or SCIM has no password, and a reset must not give them one
+    // (it would outlive their provider's say); a deactivated person gets none either. Answered as
+    // an unknown address is: whether the account exists, and how it signs in, is not said.
+    if (user.passwordHash === '' || user.disabledAt) {
+      log.info(
+        { organizationId: user.organizationId, userId: user.id },
+        'password reset not sent: the account signs in through its identity provider, or is deactivated',
+      );
+      return;
+    }
     const mailer = await this.deps.mailRoutes.mailerFor(user.organizationId);
     if (!mailer) {
       log.warn(
@@ -110,7 +120,7 @@ export class PasswordReset {
     const pending = pendingReset.parse(JSON.parse(stored));
     const user = await this.deps.users.findById(pending.organizationId, pending.userId);
     // A link asked for before the password last changed is void: that change may have been the reset.
-    if (!user || user.passwordChangedAt.getTime() > pending.askedAt) throw unusableToken();
+    if (!user || user.passwordChangedAt.getTime() > pending.askedAt || user.disabledAt) throw unusableToken();
     // Checked before the token is used up, so a refused password leaves the link working.
     await this.deps.passwords.check(request.password, user);
     // Used up only now, at once (GETDEL): of two confirmations racing, one finds it gone.

@@ -44,6 +44,13 @@ export const userView = z
     createdAt: z.iso.datetime(),
     lastSignInAt: z.iso.datetime().nullable(),
     twoFactorEnabled: z.boolean(),
+    deactivatedAt: z.iso
+      .datetime()
+      .optional()
+      .describe('Set while the person is deactivated (SCIM `active: false`): no sign-in; absent otherwise'),
+    signsInWith: z
+      .enum(['password', 'identity-provider'])
+      .describe('`identity-provider` for a person made by single sign-on or SCIM, who has no password'),
   })
   .meta({ id: 'User' });
 export type UserView = z.infer<typeof userView>;
@@ -58,6 +65,8 @@ export function toUserView(user: User): UserView {
     createdAt: user.createdAt.toISOString(),
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     twoFactorEnabled: user.twoFactorEnabled,
+    ...(user.disabledAt ? { deactivatedAt: user.disabledAt.toISOString() } : {}),
+    signsInWith: user.passwordHash === '' ? 'identity-provider' : 'password',
   };
 }
 

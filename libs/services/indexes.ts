@@ -20,6 +20,7 @@ import { onCallScheduleIndexes } from '../oncall/index.js';
 import { packageIndexes } from '../packages/index.js';
 import { invitationIndexes, userIndexes } from '../people/index.js';
 import { reportMailingIndexes } from '../reports/index.js';
+import { scimStoreIndexes, scimTokenIndexes } from '../scim/index.js';
 import { lighthouseRunIndexes, siteFindingIndexes, siteHealthSummaryIndexes } from '../site-health/index.js';
 import { statusPageIndexes } from '../status-pages/index.js';
 import { statusPostIndexes } from '../status-posts/index.js';
@@ -63,6 +64,8 @@ export const ALL_INDEXES: readonly CollectionIndexes[] = [
   ackLinkIndexes,
   ...dependencyIndexes,
   ...alertGroupIndexes,
+  scimTokenIndexes,
+  ...scimStoreIndexes,
   // Last: it reads the named collections.
   storedNamesCleaning,
 ];

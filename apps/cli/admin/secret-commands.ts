@@ -5,6 +5,7 @@ import { MonitorRepository } from '../../../libs/monitors/index.js';
 import { ChannelRepository } from '../../../libs/notifications/index.js';
 import { TwoFactorRepository } from '../../../libs/people/index.js';
 import { type ResealReport, SecretBox } from '../../../libs/secrets/index.js';
+import { ServiceProviderKeys } from '../../../libs/sso/index.js';
 import { SubscriberRepository } from '../../../libs/status-subscriptions/index.js';
 import { WebsiteRepository } from '../../../libs/websites/index.js';
 import { print } from './command-line.js';
@@ -37,19 +38,24 @@ export const secretCommands: Record<string, AdminCommand> = {
       box,
       progress('status page subscribers’ unsubscribe tokens and webhook secrets'),
     );
+    const samlKeys = await new ServiceProviderKeys(db, box).resealSecrets(
+      progress('SAML service-provider keys'),
+    );
     print({
       websites,
       notificationChannels: channels,
       twoFactorSecrets: totpSecrets,
       monitorSecrets,
       subscriberSecrets,
+      samlKeys,
     });
     const unreadable =
       websites.unreadable +
       channels.unreadable +
       totpSecrets.unreadable +
       monitorSecrets.unreadable +
-      subscriberSecrets.unreadable;
+      subscriberSecrets.unreadable +
+      samlKeys.unreadable;
     if (unreadable > 0)
       throw new Error(
         `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,

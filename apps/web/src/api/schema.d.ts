@@ -3982,6 +3982,16 @@ export interface components {
             createdAt: string;
             lastSignInAt: string | null;
             twoFactorEnabled: boolean;
+            /**
+             * Format: date-time
+             * @description Set while the person is deactivated (SCIM `active: false`): no sign-in; absent otherwise
+             */
+            deactivatedAt?: string;
+            /**
+             * @description `identity-provider` for a person made by single sign-on or SCIM, who has no password
+             * @enum {string}
+             */
+            signsInWith: "password" | "identity-provider";
         };
         /** @enum {string} */
         Role: "viewer" | "editor" | "admin" | "owner" | "client";
@@ -4243,6 +4253,7 @@ export interface components {
             metadataXml: string;
             idpEntityId: string;
             allowIdpInitiated: boolean;
+            groupsAttribute: string | null;
             id: number;
             name: string;
             enabled: boolean;
@@ -8330,6 +8341,11 @@ export interface components {
              * @default false
              */
             allowIdpInitiated: boolean;
+            /**
+             * @description The SAML attribute carrying the person’s groups (as the IdP names it); null reads the usual ones (Entra ID’s, Okta’s, memberOf, groups)
+             * @default null
+             */
+            groupsAttribute: string | null;
             /** @description Shown on the sign-in page: "Sign in with <name>" */
             name: string;
             /** @default true */
@@ -8380,6 +8396,8 @@ export interface components {
             metadataXml?: string;
             metadataUrl?: string | null;
             allowIdpInitiated?: boolean;
+            /** @description The SAML attribute carrying the person’s groups (as the IdP names it); null reads the usual ones (Entra ID’s, Okta’s, memberOf, groups) */
+            groupsAttribute?: string | null;
         };
         InvitationAcceptance: {
             /** @description The `token` of the link in the e-mail */

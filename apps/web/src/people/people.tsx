@@ -128,6 +128,12 @@ function Users({
                 <td data-label="Name">
                   {u.name}
                   {u.id === me && ' (you)'}
+                  {u.deactivatedAt && (
+                    <span class="muted" title={`Since ${new Date(u.deactivatedAt).toLocaleString()}`}>
+                      {' · deactivated'}
+                    </span>
+                  )}
+                  {u.signsInWith === 'identity-provider' && <span class="muted">{' · single sign-on'}</span>}
                 </td>
                 <td data-label="E-mail" class="url">
                   {u.email}
