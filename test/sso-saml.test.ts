@@ -260,6 +260,39 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
     expect((await api.request('DELETE', `/api/identity-providers/${id}`, { token })).status).toBe(204);
   });
 
+  it('reads groups from the attribute a provider names (groupsAttribute), and only the usual ones without it', async () => {
+    const teams = 'https://idp.example/claims/teams';
+    idp.person = { ...person(['monitoring-admins']), groupsAttribute: teams };
+    // The usual attributes hold no groups: no rule matches, no default role.
+    expect((await samlSignIn()).landed?.searchParams.get('sso-error')).toBe('no-role');
+
+    const id = await createProvider({ name: 'Teams IdP', groupsAttribute: teams });
+    await trust(id);
+    try {
+      const view = await api.request<Record<string, unknown>>('GET', `/api/identity-providers/${id}`, {
+        token,
+      });
+      expect(view.body.groupsAttribute).toBe(teams);
+      expect(await me((await samlSignIn({ id })).cookie as string)).toMatchObject({ role: 'admin' });
+
+      const cleared = await api.request<Record<string, unknown>>('PATCH', `/api/identity-providers/${id}`, {
+        token,
+        body: { groupsAttribute: null },
+      });
+      expect(cleared.body.groupsAttribute).toBeNull();
+      expect((await samlSignIn({ id })).landed?.searchParams.get('sso-error')).toBe('no-role');
+      const bad = await api.request('PATCH', `/api/identity-providers/${id}`, {
+        token,
+        body: { groupsAttribute: '' },
+      });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('groupsAttribute');
+    } finally {
+      await api.request('DELETE', `/api/identity-providers/${id}`, { token });
+      await trust(providerId);
+    }
+  });
+
   it('deletes a provider with its SP key and its people’s links; the people keep their accounts', async () => {
     const id = await createProvider({ name: 'Short-lived IdP' });
     await trust(id);

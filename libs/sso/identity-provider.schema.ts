@@ -83,6 +83,11 @@ const metadataXml = z
   .min(1)
   .max(512 * 1024);
 const metadataUrl = absoluteHttpUrl('a metadata URL has none');
+const groupsAttribute = nameText(256)
+  .nullable()
+  .describe(
+    'The SAML attribute carrying the person’s groups (as the IdP names it); null reads the usual ones (Entra ID’s, Okta’s, memberOf, groups)',
+  );
 
 export const samlProviderBody = z
   .strictObject({
@@ -93,6 +98,7 @@ export const samlProviderBody = z
       .boolean()
       .default(false)
       .describe('Accept sign-ins the IdP starts (no request of ours to answer); off by default'),
+    groupsAttribute: groupsAttribute.default(null),
     ...common,
   })
   .superRefine((body, context) => {
@@ -121,6 +127,7 @@ export const patchIdentityProviderBody = patchBody(
     metadataXml: metadataXml.optional(),
     metadataUrl: metadataUrl.nullable().optional(),
     allowIdpInitiated: z.boolean().optional(),
+    groupsAttribute: groupsAttribute.optional(),
   }),
 ).meta({ id: 'IdentityProviderUpdate' });
 export type PatchIdentityProvider = z.output<typeof patchIdentityProviderBody>;
@@ -128,7 +135,7 @@ export type PatchIdentityProvider = z.output<typeof patchIdentityProviderBody>;
 /** Fields only one type has: a change naming another type's field is refused by name. */
 export const TYPE_FIELDS = {
   oidc: ['issuer', 'clientId', 'clientSecret', 'scopes'],
-  saml: ['metadataXml', 'metadataUrl', 'allowIdpInitiated'],
+  saml: ['metadataXml', 'metadataUrl', 'allowIdpInitiated', 'groupsAttribute'],
 } as const;
 
 export interface OidcSettings {
@@ -145,6 +152,8 @@ export interface SamlSettings {
   /** The IdP's entity id, read from its metadata. */
   idpEntityId: string;
   allowIdpInitiated: boolean;
+  /** The attribute read for groups; null (or absent, stored before it was asked) reads the usual ones. */
+  groupsAttribute?: string | null;
 }
 
 /** As stored in `identity_providers` (`_id` is `idp<id>`). */
@@ -192,6 +201,7 @@ export const identityProviderView = z
       metadataXml: z.string(),
       idpEntityId: z.string(),
       allowIdpInitiated: z.boolean(),
+      groupsAttribute: z.string().nullable(),
       ...viewCommon,
     }),
   ])
@@ -227,6 +237,7 @@ export function toIdentityProviderView(provider: IdentityProvider): IdentityProv
     metadataXml: saml.metadataXml,
     idpEntityId: saml.idpEntityId,
     allowIdpInitiated: saml.allowIdpInitiated,
+    groupsAttribute: saml.groupsAttribute ?? null,
   };
 }
 

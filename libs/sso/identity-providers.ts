@@ -82,7 +82,7 @@ export class IdentityProviders {
     return this.deps.providers.create(id, {
       ...common,
       type: 'saml',
-      saml: { ...metadata, allowIdpInitiated: body.allowIdpInitiated },
+      saml: { ...metadata, allowIdpInitiated: body.allowIdpInitiated, groupsAttribute: body.groupsAttribute },
     });
   }
 
@@ -132,6 +132,8 @@ export class IdentityProviders {
         metadataUrl: metadata.metadataUrl,
         idpEntityId: metadata.idpEntityId,
         allowIdpInitiated: body.allowIdpInitiated ?? current.saml.allowIdpInitiated,
+        groupsAttribute:
+          body.groupsAttribute === undefined ? (current.saml.groupsAttribute ?? null) : body.groupsAttribute,
       };
     }
     return this.deps.providers.replace(next);

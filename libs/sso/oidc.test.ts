@@ -37,6 +37,8 @@ describe('plainHttpAllowed', () => {
     expect(plainHttpAllowed(new URL('http://127.0.0.1:8081/'), guard)).toBe(false);
     expect(plainHttpAllowed(new URL('http://idp.example/'), guard)).toBe(false);
     expect(plainHttpAllowed(new URL('http://93.184.216.34/'), guard)).toBe(false);
-    expect(plainHttpAllowed(new URL('http://idp.example/'), { ...guard, allowPrivateTargets: true })).toBe(true);
+    expect(plainHttpAllowed(new URL('http://idp.example/'), { ...guard, allowPrivateTargets: true })).toBe(
+      true,
+    );
   });
 });

@@ -158,13 +158,12 @@ export class SamlSignIn {
 
   private async settings(provider: IdentityProvider): Promise<SamlSpSettings> {
     const { entityId, acsUrl } = this.deps.urls(provider.id);
-    const saml = provider.saml as (typeof provider.saml & { groupsAttribute?: string | null }) | undefined;
     return {
       idp: this.idpOf(provider),
       spEntityId: entityId,
       acsUrl,
       keys: await this.deps.keys.keyPair(provider.organizationId, provider.id),
-      groupsAttribute: saml?.groupsAttribute ?? null,
+      groupsAttribute: provider.saml?.groupsAttribute ?? null,
     };
   }
 }

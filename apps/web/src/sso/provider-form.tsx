@@ -33,6 +33,7 @@ function initialValues(provider: IdentityProvider | null) {
     metadataUrl: saml?.metadataUrl ?? '',
     metadataXml: saml && !saml.metadataUrl ? saml.metadataXml : '',
     allowIdpInitiated: saml?.allowIdpInitiated ?? false,
+    groupsAttribute: saml?.groupsAttribute ?? '',
     defaultRole: provider?.defaultRole?.role ?? '',
     defaultCustomer: provider?.defaultRole?.customerId ? String(provider.defaultRole.customerId) : '',
     ownCustomer: provider?.customerId ? String(provider.customerId) : '',
@@ -76,6 +77,7 @@ export function ProviderForm({
         ? { metadataUrl: values.metadataUrl }
         : { metadataXml: values.metadataXml, ...(provider ? { metadataUrl: null } : {}) }),
       allowIdpInitiated: values.allowIdpInitiated,
+      groupsAttribute: values.groupsAttribute.trim() || null,
     };
     const oidc = {
       issuer: values.issuer,
@@ -207,6 +209,13 @@ export function ProviderForm({
               {(props) => <textarea {...props} rows={6} {...form.bind('metadataXml')} />}
             </Field>
           )}
+          <Field
+            label="Groups attribute"
+            error={errors.groupsAttribute}
+            hint="The attribute your IdP sends groups in, as it names it; empty reads the usual ones (Entra ID’s groups claim, Okta’s groups, memberOf)"
+          >
+            {(props) => <input {...props} {...form.bind('groupsAttribute')} />}
+          </Field>
           <Check
             label="Accept sign-ins the provider starts (IdP-initiated)"
             checked={values.allowIdpInitiated}
