@@ -124,6 +124,38 @@ describe('single sign-on in a real browser: the identity provider screens and si
     await look(page, 'sso-refused');
   });
 
+  it('after a refusal another try may get past, offers the provider again, which signs the person in', async () => {
+    idp.signInAs({
+      sub: 'ben-1',
+      email: 'ben@agency.test',
+      name: 'Ben Byte',
+      groups: ['monitoring-editors'],
+    });
+    const provider = (await api.db.collection('identity_providers').findOne({ organizationId })) as {
+      id: number;
+    } | null;
+    const page = await newPage();
+    // A callback whose state this browser never started (an old tab, a used link): sign-in-expired.
+    await page.goto(`${base}/api/auth/sso/${provider?.id}/callback?state=stale&code=x`);
+    await page.getByText('That sign-in took too long or was used already').waitFor();
+    const query = new URL(page.url()).searchParams;
+    expect([query.get('sso-error'), query.get('sso-provider')]).toEqual([
+      'sign-in-expired',
+      String(provider?.id),
+    ]);
+    // No e-mail typed, yet the way back is there.
+    const again = page.getByRole('link', { name: 'Sign in with your identity provider again' });
+    await again.waitFor();
+    await look(page, 'sso-refused-retry');
+    await again.click();
+    await page.getByRole('link', { name: 'Ben Byte' }).waitFor();
+    // A refusal the admin must fix first offers no button that would fail the same way.
+    const other = await newPage();
+    await other.goto(`${base}/sign-in?sso-error=no-role&sso-provider=${provider?.id}`);
+    await other.getByText('gave you no role in webmon').waitFor();
+    expect(await other.getByRole('link', { name: /identity provider again/ }).count()).toBe(0);
+  });
+
   it('asks an existing password account’s person to link it with the password, once', async () => {
     const users = new UserRepository(api.db);
     const pat = await users.create(

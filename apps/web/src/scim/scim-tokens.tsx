@@ -187,15 +187,19 @@ export function ScimTokens() {
             )}
           </Field>
         )}
-        <p class="muted">
-          Each change of a person’s SCIM groups gives them the highest role their groups map to (group rules;
-          claim rules match nothing here), else the default role. Only an owner’s token may give the owner
-          role.
-        </p>
         {form.values.identityProviderId ? (
-          <p>The identity provider’s role mapping decides (edit it on the provider’s page).</p>
+          <p>
+            At each change of a person’s SCIM groups, the identity provider’s role mapping decides (edit it on
+            the provider’s page). Only an owner’s token may give the owner role.
+          </p>
         ) : (
-          <RoleRules rows={rules} onChange={setRules} customers={customers} errors={form.errors} />
+          <RoleRules
+            rows={rules}
+            onChange={setRules}
+            customers={customers}
+            errors={form.errors}
+            intro="Each change of a person’s SCIM groups gives them the highest role their groups map to, else the default role. Group rules only (SCIM sends no claims); only an owner’s token may give the owner role."
+          />
         )}
         <Field
           label="Default role"

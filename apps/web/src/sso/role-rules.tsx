@@ -48,11 +48,14 @@ export function RoleRules({
   onChange,
   customers,
   errors,
+  intro,
 }: {
   rows: RuleRow[];
   onChange: (rows: RuleRow[]) => void;
   customers: Schemas['Customer'][];
   errors: Record<string, string>;
+  /** When the rules are applied, in the words of the screen using them (default: at each sign-in). */
+  intro?: string;
 }) {
   const change = (index: number, patch: Partial<RuleRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
@@ -60,8 +63,8 @@ export function RoleRules({
     <fieldset class="role-rules">
       <legend>Role mapping</legend>
       <p class="muted">
-        Each sign-in gives the highest staff role among the rules a person matches (else the client role of
-        the one customer their rules name, else the default role); a person no rule matches is refused.
+        {intro ??
+          'Each sign-in gives the highest staff role among the rules a person matches (else the client role of the one customer their rules name, else the default role); a person no rule matches is refused.'}
       </p>
       {rows.length === 0 && <p>No rules: everyone gets the default role (or is refused without one).</p>}
       <ol class="rule-rows">
