@@ -90,6 +90,20 @@ describe('people: users managed by admins, under the owner rules', () => {
     expect((await withCookie(api, admin.cookie, 'DELETE', `/api/users/${admin.id}`)).status).toBe(409);
   });
 
+  it('counts only owners who can sign in: beside a deactivated owner, the active one is still the last', async () => {
+    const organization = await createOrganizationId(api);
+    const active = await createUser(api, organization, 'owner');
+    const deactivated = await createUser(api, organization, 'owner');
+    await api.db.collection('users').updateOne({ id: deactivated.id }, { $set: { disabledAt: new Date() } });
+    const cookie = await signIn(api, active.email);
+    const stepDown = await withCookie(api, cookie, 'PATCH', `/api/users/${active.id}`, {
+      body: { role: 'admin' },
+    });
+    expect(stepDown.status).toBe(409);
+    // The deactivated owner may go: the organization keeps its active one.
+    expect((await withCookie(api, cookie, 'DELETE', `/api/users/${deactivated.id}`)).status).toBe(204);
+  });
+
   it('a client needs a customer of the organization; other roles refuse one', async () => {
     const pkg = await createPackage(api, adminToken);
     const customer = await api.request<{ id: number }>('POST', '/api/customers', {

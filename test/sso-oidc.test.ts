@@ -447,16 +447,24 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
   it('“require SSO” refuses password sign-ins but the break-glass owner’s; SSO-made accounts have no password', async () => {
     const owner = await createUser(api, organizationId, 'owner');
     const editor = await createUser(api, organizationId, 'editor');
-    const notOwner = await api.request('PATCH', '/api/organization', {
-      token,
-      body: { requireSso: true, breakGlassUserIds: [editor.id] },
-    });
-    expect(notOwner.status).toBe(400);
-    expect(JSON.stringify(notOwner.body)).toContain('breakGlassUserIds.0');
-    const on = await api.request('PATCH', '/api/organization', {
+    const ownerCookie = await signIn(api, owner.email);
+    const patchAsOwner = (body: Record<string, unknown>) =>
+      withCookie(api, ownerCookie, 'PATCH', '/api/organization', { body });
+    // Only an owner says who may still use a password: an admin (here its token) could lock owners out.
+    const byAdmin = await api.request('PATCH', '/api/organization', {
       token,
       body: { requireSso: true, breakGlassUserIds: [owner.id] },
     });
+    expect(byAdmin.status).toBe(403);
+    expect(JSON.stringify(byAdmin.body)).toContain('requireSso');
+    const notOwner = await patchAsOwner({ requireSso: true, breakGlassUserIds: [editor.id] });
+    expect(notOwner.status).toBe(400);
+    expect(JSON.stringify(notOwner.body)).toContain('breakGlassUserIds.0');
+    // Never without a way in should the provider fail.
+    const nobody = await patchAsOwner({ requireSso: true, breakGlassUserIds: [] });
+    expect(nobody.status).toBe(400);
+    expect(JSON.stringify(nobody.body)).toContain('at least one owner');
+    const on = await patchAsOwner({ requireSso: true, breakGlassUserIds: [owner.id] });
     expect(on.body).toMatchObject({ requireSso: true, breakGlassUserIds: [owner.id] });
 
     const refused = await api.request<{ code: string; detail: string }>('POST', '/api/auth/login', {
@@ -479,7 +487,7 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     ).toBe(200);
 
     // An account single sign-on made has no password: none signs it in, as for an unknown e-mail.
-    await api.request('PATCH', '/api/organization', { token, body: { requireSso: false } });
+    expect((await patchAsOwner({ requireSso: false })).status).toBe(200);
     const person = {
       sub: sub('n'),
       email: `n-${sub('n')}@agency.test`,

@@ -33,7 +33,11 @@ export class UserAdministration {
   }
 
   private async checkOwnerRules(actor: AuthContext, user: User, next: User['role'] | null): Promise<void> {
-    const owners = user.role === 'owner' ? await this.deps.users.countOwners(user.organizationId) : 0;
+    // A deactivated owner is not among the active owners counted; the rules count the target in.
+    const owners =
+      user.role === 'owner'
+        ? (await this.deps.users.countOwners(user.organizationId)) + (user.disabledAt ? 1 : 0)
+        : 0;
     const violation = ownerRuleViolation({ actor: actor.role, target: user.role, next, owners });
     if (violation) throw violation;
   }
@@ -84,11 +88,7 @@ export class UserAdministration {
       if (active === !user.disabledAt) return user;
       // Owners who can still sign in: deactivating the last of them would lock the organization out.
       const owners =
-        user.role === 'owner' && !active
-          ? (await this.deps.users.list(user.organizationId)).filter(
-              (u) => u.role === 'owner' && !u.disabledAt,
-            ).length
-          : 0;
+        user.role === 'owner' && !active ? await this.deps.users.countOwners(user.organizationId) : 0;
       const violation = ownerRuleViolation({
         actor: actor.role,
         target: user.role,

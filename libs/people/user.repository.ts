@@ -72,8 +72,12 @@ export class UserRepository {
     return found.map((user) => storedUser.parse(user));
   }
 
+  /** Owners who can sign in (not deactivated): the ones the owner rules keep at least one of. */
   countOwners(organizationId: number): Promise<number> {
-    return this.users.countDocuments(organizationId, { role: 'owner' });
+    return this.users.countDocuments(organizationId, {
+      role: 'owner',
+      disabledAt: null,
+    } as Filter<StoredUser>);
   }
 
   /**

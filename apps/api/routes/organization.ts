@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Organization, OrganizationRepository } from '../../../libs/auth/index.js';
-import { invalidInput, notFound } from '../../../libs/errors/index.js';
+import { invalidInput, notAllowed, notFound } from '../../../libs/errors/index.js';
 import { defineRoute, type Route } from '../../../libs/http/index.js';
 import {
   isLogoOfType,
@@ -52,10 +52,33 @@ export function organizationRoutes(deps: {
 }): Route[] {
   /** Break-glass users are owners of the organization; SSO is required only when a provider can sign people in. */
   const checkSso = async (
-    organizationId: number,
+    auth: { organizationId: number; role?: string },
+    current: Organization,
     body: { requireSso?: boolean; breakGlassUserIds?: number[] },
   ) => {
+    const { organizationId } = auth;
+    if (body.requireSso === undefined && body.breakGlassUserIds === undefined) return;
+    // Who may still sign in with a password is the owners' to say, as who is an owner is: an admin
+    // requiring SSO could otherwise lock every owner out.
+    if (auth.role !== 'owner')
+      throw notAllowed(
+        'Only an owner (signed in) may require single sign-on or name its break-glass owners; ask an owner of your organization.',
+        [
+          {
+            path: body.requireSso === undefined ? 'breakGlassUserIds' : 'requireSso',
+            message: 'owners only',
+          },
+        ],
+      );
     const problems: Array<{ path: string; message: string }> = [];
+    const requireSso = body.requireSso ?? current.requireSso ?? false;
+    const breakGlass = body.breakGlassUserIds ?? current.breakGlassUserIds ?? [];
+    if (requireSso && breakGlass.length === 0)
+      problems.push({
+        path: 'breakGlassUserIds',
+        message:
+          'name at least one owner who may still sign in with a password, should the identity provider fail',
+      });
     for (const [index, userId] of (body.breakGlassUserIds ?? []).entries())
       if ((await deps.roleOfUser(organizationId, userId)) !== 'owner')
         problems.push({
@@ -118,7 +141,7 @@ export function organizationRoutes(deps: {
           throw invalidInput('Invalid escalationPolicyId', [
             { path: 'escalationPolicyId', message: `No escalation policy ${policyId} in your organization` },
           ]);
-        await checkSso(auth.organizationId, body);
+        await checkSso(auth, current, body);
         const branding = body.branding && {
           accentColor: current.branding?.accentColor ?? null,
           footerText: current.branding?.footerText ?? null,
