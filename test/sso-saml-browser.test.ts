@@ -91,4 +91,30 @@ describe('SAML sign-in in a real browser, the IdP on another site', { timeout: 1
     const start = await fetch(`${base}/api/auth/sso/${providerId}/start`, { redirect: 'manual' });
     return new URL(start.headers.get('location') ?? '').search.slice(1);
   }
+
+  it('posts the AuthnRequest to an IdP that takes HTTP-POST only: the page’s own script submits it under its CSP', async () => {
+    const postOnly = idp.metadataXml.replace(
+      /<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"[^>]*>(<\/SingleSignOnService>)?/,
+      '',
+    );
+    const created = await api.request<{ id: number }>('POST', '/api/identity-providers', {
+      token,
+      body: { type: 'saml', name: 'POST-only', metadataXml: postOnly, allowedDomains: ['agency.test'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const page = await (await browser.newContext()).newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    const posted = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url() === `${idp.url}/sso`,
+    );
+    await page.goto(`${base}/api/auth/sso/${created.body.id}/start`);
+    const request = await posted;
+    const form = new URLSearchParams(request.postData() ?? '');
+    expect(Buffer.from(form.get('SAMLRequest') ?? '', 'base64').toString()).toContain('AuthnRequest');
+    expect(form.get('RelayState')).toMatch(/^_[0-9a-f]{40}$/);
+    expect(refused).toEqual([]);
+  });
 });

@@ -245,13 +245,51 @@ describe('single sign-on with SAML 2.0 against a real IdP (samlify on 127.0.0.1)
     });
   });
 
-  it('sends people of an IdP that takes requests by HTTP-POST only back to the sign-in page with the reason, not a 500', async () => {
+  it('sends an AuthnRequest by HTTP-POST to an IdP that takes no other, in a page allowed only its own script, and signs the person in', async () => {
     const postOnly = idp.metadataXml.replace(
       /<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"[^>]*>(<\/SingleSignOnService>)?/,
       '',
     );
     expect(parseIdpMetadata(postOnly).ssoBinding).toBe('post');
     const id = await createProvider({ name: 'POST-only IdP', metadataXml: postOnly });
+    await trust(id);
+    try {
+      const jar = new CookieJar();
+      const started = await fetch(`${base}/api/auth/sso/${id}/start?next=/customers`, { redirect: 'manual' });
+      jar.keep(new URL(base), started);
+      expect(started.status).toBe(200);
+      const csp = started.headers.get('content-security-policy') ?? '';
+      const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      const html = await started.text();
+      expect(html).toContain(`<script nonce="${nonce}">document.forms[0].submit()</script>`);
+      const form = formOf(html);
+      expect(form.action).toBe(`${idp.url}/sso`);
+      // The POST binding: base64 of the XML itself (no DEFLATE), its id the RelayState.
+      const request = Buffer.from(form.fields.SAMLRequest ?? '', 'base64').toString('utf8');
+      expect(request).toMatch(/^(<\?xml[^>]*>)?<samlp:AuthnRequest /);
+      expect(request).toContain(`ID="${form.fields.RelayState}"`);
+      expect(request).toContain(`AssertionConsumerServiceURL="${acsOf(id)}"`);
+
+      idp.person = person(['monitoring-editors']);
+      const posted = await postToAcs(id, await idp.answer({ inResponseTo: form.fields.RelayState ?? '' }));
+      expect(posted.status).toBe(303);
+      const landed = await followRedirects(new URL(posted.location, base).href, jar, base);
+      expect(landed.landed.pathname).toBe('/customers');
+      expect(await me(`webmon_session=${jar.get(base, 'webmon_session')}`)).toMatchObject({ role: 'editor' });
+    } finally {
+      await api.request('DELETE', `/api/identity-providers/${id}`, { token });
+      await trust(providerId);
+    }
+  });
+
+  it('sends people of a provider that cannot be started back to the sign-in page with the reason, not a 500', async () => {
+    const id = await createProvider({ name: 'Broken IdP' });
+    // Metadata gone bad in storage (as an IdP's could be left half-changed): the start cannot build a request.
+    await api.db
+      .collection('identity_providers')
+      .updateOne({ id }, { $set: { 'saml.metadataXml': '<nothing/>' } });
     const started = await fetch(`${base}/api/auth/sso/${id}/start?next=/customers`, { redirect: 'manual' });
     await started.arrayBuffer();
     expect(started.status).toBe(302);

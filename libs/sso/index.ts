@@ -25,6 +25,9 @@ export {
   type SsoIdentity,
 } from './role-mapping.js';
 export {
+  type AuthnRequestForm,
+  authnRequestPage,
+  authnRequestPagePolicy,
   type IdpCertificate,
   type IdpMetadata,
   parseIdpMetadata,

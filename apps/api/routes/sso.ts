@@ -1,7 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { noteForAudit } from '../../../libs/audit/index.js';
 import { notFound } from '../../../libs/errors/index.js';
-import { type AppContext, defineRoute, type Route, requireSameOrigin } from '../../../libs/http/index.js';
+import {
+  type AppContext,
+  defineRoute,
+  type Route,
+  requireSameOrigin,
+  setContentSecurityPolicy,
+} from '../../../libs/http/index.js';
 import {
   DEVICE_COOKIE,
   loginBody,
@@ -11,6 +18,9 @@ import {
   toUserView,
 } from '../../../libs/people/index.js';
 import {
+  type AuthnRequestForm,
+  authnRequestPage,
+  authnRequestPagePolicy,
   authorizationRequest,
   completeAuthorization,
   discover,
@@ -118,7 +128,10 @@ export interface SsoRouteDeps {
    * Starts a SAML sign-in (an AuthnRequest): the URL to send the browser to. The SAML part
    * provides it; without it a SAML provider's start is refused.
    */
-  samlStart?(provider: IdentityProvider, flow: { binding: string; next: string }): Promise<string>;
+  samlStart?(
+    provider: IdentityProvider,
+    flow: { binding: string; next: string },
+  ): Promise<{ location: string } | { form: AuthnRequestForm }>;
 }
 
 /** A redirecting route (no JSON): documented as 302 with its Location. */
@@ -158,7 +171,7 @@ async function oidcStart(
   deps: SsoRouteDeps,
   provider: IdentityProvider,
   flow: { binding: string; next: string },
-): Promise<string> {
+): Promise<{ location: string }> {
   const oidc = provider.oidc;
   if (!oidc) throw new OidcRefusal('provider-error', 'The provider is not an OIDC provider');
   const config = await discover(
@@ -176,7 +189,7 @@ async function oidcStart(
     codeVerifier: started.codeVerifier,
     next: flow.next,
   });
-  return started.url.href;
+  return { location: started.url.href };
 }
 
 /** Sign-in with an organization's identity provider: its buttons, start, callback and account linking. */
@@ -214,7 +227,7 @@ export function ssoRoutes(deps: SsoRouteDeps): Route[] {
       operationId: 'startSsoSignIn',
       summary: 'Start signing in with an identity provider (redirects to it)',
       description:
-        'OIDC: the authorization code flow with PKCE (S256), `state` and `nonce` kept server-side for 10 minutes, once, bound to this browser by the HttpOnly cookie `webmon_sso` (SameSite=Lax, Path=/api/auth/sso). `next` is the app path to land on.',
+        'OIDC: the authorization code flow with PKCE (S256), `state` and `nonce` kept server-side for 10 minutes, once, bound to this browser by the HttpOnly cookie `webmon_sso` (SameSite=Lax, Path=/api/auth/sso). SAML: an AuthnRequest whose id is kept the same way, by HTTP-Redirect, or for an IdP whose metadata offers only HTTP-POST a 200 page whose form posts it there (its script allowed by a CSP nonce). A provider that cannot be started goes to the sign-in page with `sso-error=<reason>`. `next` is the app path to land on.',
       query: z.object({ next: z.string().optional() }),
       run: async (ctx, providerId) => {
         const next = appPath.parse(ctx.query.next ?? '/');
@@ -236,9 +249,9 @@ export function ssoRoutes(deps: SsoRouteDeps): Route[] {
           : deps.samlStart;
         if (!start)
           return answerSso(ctx, await deps.completion.refuse(provider, 'provider-unknown', attempt), next, 0);
-        let location: string;
+        let started: Awaited<ReturnType<typeof start>>;
         try {
-          location = await start(provider, { binding, next });
+          started = await start(provider, { binding, next });
         } catch (error) {
           const reason =
             error instanceof OidcRefusal || error instanceof SamlRefusal
@@ -252,7 +265,15 @@ export function ssoRoutes(deps: SsoRouteDeps): Route[] {
         }
         setSsoCookie(ctx, SSO_FLOW_COOKIE, binding);
         ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(location);
+        if ('form' in started) {
+          // An IdP that takes SAML requests by HTTP-POST only: a page that posts the request to it.
+          const nonce = randomBytes(16).toString('base64');
+          setContentSecurityPolicy(ctx, authnRequestPagePolicy(nonce), { origins: [] });
+          ctx.type = 'text/html; charset=utf-8';
+          ctx.body = authnRequestPage(started.form, nonce);
+          return;
+        }
+        ctx.redirect(started.location);
         ctx.status = 302;
       },
     }),

@@ -10,9 +10,11 @@ export {
   type ServiceProviderOptions,
   serviceProviderMetadata,
 } from './metadata.js';
+export { authnRequestPage, authnRequestPagePolicy } from './post-binding.js';
 export { type SamlRefused, SamlSignIn, type SamlSignInDeps } from './saml-sign-in.js';
 export {
   type AuthnRequest,
+  type AuthnRequestForm,
   authnRequest,
   CLOCK_SKEW_MS,
   SamlRefusal,

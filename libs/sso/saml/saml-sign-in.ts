@@ -4,6 +4,7 @@ import type { SsoAttempt, SsoOutcome, SsoRefusalReason, SsoSignIn } from '../sso
 import type { SamlAssertionLedger } from './assertion-ledger.js';
 import { parseIdpMetadata, serviceProviderMetadata } from './metadata.js';
 import {
+  type AuthnRequestForm,
   authnRequest,
   CLOCK_SKEW_MS,
   SamlRefusal,
@@ -51,13 +52,15 @@ export class SamlSignIn {
     });
   }
 
-  /** An AuthnRequest (HTTP-Redirect): the URL to send the browser to; the flow is kept bound to it. */
-  async start(provider: IdentityProvider, flow: { binding: string; next: string }): Promise<string> {
-    const settings = await this.settings(provider);
-    if (settings.idp.ssoBinding !== 'redirect')
-      throw new SamlRefusal('provider-error', 'The IdP takes AuthnRequests by HTTP-POST only');
-    const request = await authnRequest(settings);
-    if (!('redirectUrl' in request)) throw new SamlRefusal('provider-error', 'No redirect binding');
+  /**
+   * An AuthnRequest, by HTTP-Redirect (the URL to send the browser to) or, for an IdP that takes
+   * only HTTP-POST, the form to post to it; the flow is kept bound to the browser either way.
+   */
+  async start(
+    provider: IdentityProvider,
+    flow: { binding: string; next: string },
+  ): Promise<{ location: string } | { form: AuthnRequestForm }> {
+    const request = await authnRequest(await this.settings(provider));
     // The request id is the flow's state: the assertion's (signed) InResponseTo names it.
     await this.deps.flows.begin(request.requestId, flow.binding, {
       providerId: provider.id,
@@ -65,7 +68,7 @@ export class SamlSignIn {
       codeVerifier: '',
       next: flow.next,
     });
-    return request.redirectUrl;
+    return 'form' in request ? { form: request.form } : { location: request.redirectUrl };
   }
 
   /** The ACS POST: a handover token for the GET that follows, or the refusal. */
@@ -153,7 +156,12 @@ export class SamlSignIn {
 
   private idpOf(provider: IdentityProvider) {
     if (!provider.saml) throw new SamlRefusal('provider-error', 'The provider is not a SAML provider');
-    return parseIdpMetadata(provider.saml.metadataXml);
+    try {
+      return parseIdpMetadata(provider.saml.metadataXml);
+    } catch (error) {
+      // The provider's settings, not its reachability: what its admin must fix.
+      throw new SamlRefusal('provider-error', `The IdP's metadata ${(error as Error).message}`);
+    }
   }
 
   private async settings(provider: IdentityProvider): Promise<SamlSpSettings> {

@@ -55,6 +55,8 @@ function samlOf(settings: SamlSpSettings, requestId?: string): SAML {
       ? { privateKey: settings.keys.privateKey, signatureAlgorithm: 'sha256' as const }
       : {}),
     acceptedClockSkewMs: CLOCK_SKEW_MS,
+    // The HTTP-POST binding carries the request base64 alone; DEFLATE is the redirect binding's.
+    skipRequestCompression: settings.idp.ssoBinding === 'post',
     // Checked against our own store, bound to the browser (node-saml's cache is per process).
     validateInResponseTo: ValidateInResponseTo.never,
     identifierFormat: null,
@@ -64,18 +66,28 @@ function samlOf(settings: SamlSpSettings, requestId?: string): SAML {
   });
 }
 
+/** An AuthnRequest by HTTP-POST: the form a browser posts to the IdP (see `authnRequestPage`). */
+export interface AuthnRequestForm {
+  action: string;
+  fields: Record<string, string>;
+}
+
 export type AuthnRequest =
   | { requestId: string; redirectUrl: string }
-  /** The IdP takes requests by POST only: an HTML page that posts the request form. */
-  | { requestId: string; formHtml: string };
+  /** The IdP takes requests by POST only: the fields of a form posted to it. */
+  | { requestId: string; form: AuthnRequestForm };
 
 /** A fresh AuthnRequest; its id is the RelayState too, so the answer names the flow it ends. */
 export async function authnRequest(settings: SamlSpSettings): Promise<AuthnRequest> {
   // An NCName (SAML ids may not start with a digit).
   const requestId = `_${randomBytes(20).toString('hex')}`;
   const saml = samlOf(settings, requestId);
-  if (settings.idp.ssoBinding === 'post')
-    return { requestId, formHtml: await saml.getAuthorizeFormAsync(requestId) };
+  if (settings.idp.ssoBinding === 'post') {
+    // Signed in the XML itself when the IdP wants signed requests (the POST binding has no query to sign).
+    const message = await saml.getAuthorizeMessageAsync(requestId);
+    const fields = Object.fromEntries(Object.entries(message).map(([name, value]) => [name, String(value)]));
+    return { requestId, form: { action: settings.idp.ssoUrl, fields } };
+  }
   return { requestId, redirectUrl: await saml.getAuthorizeUrlAsync(requestId, undefined, {}) };
 }
 

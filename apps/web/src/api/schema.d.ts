@@ -739,7 +739,7 @@ export interface paths {
         };
         /**
          * Start signing in with an identity provider (redirects to it)
-         * @description OIDC: the authorization code flow with PKCE (S256), `state` and `nonce` kept server-side for 10 minutes, once, bound to this browser by the HttpOnly cookie `webmon_sso` (SameSite=Lax, Path=/api/auth/sso). `next` is the app path to land on.
+         * @description OIDC: the authorization code flow with PKCE (S256), `state` and `nonce` kept server-side for 10 minutes, once, bound to this browser by the HttpOnly cookie `webmon_sso` (SameSite=Lax, Path=/api/auth/sso). SAML: an AuthnRequest whose id is kept the same way, by HTTP-Redirect, or for an IdP whose metadata offers only HTTP-POST a 200 page whose form posts it there (its script allowed by a CSP nonce). A provider that cannot be started goes to the sign-in page with `sso-error=<reason>`. `next` is the app path to land on.
          */
         get: operations["startSsoSignIn"];
         put?: never;
