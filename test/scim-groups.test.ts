@@ -123,10 +123,18 @@ describe('SCIM 2.0 provisioning: groups mapped to roles, under the owner rules',
       body: { name: 'x', identityProviderId: 999_999, defaultRole: { role: 'viewer' } },
     });
     expect(unknown).toMatchObject({ status: 400, body: { errors: [{ path: 'identityProviderId' }] } });
+    // SCIM gives the roles signing in gives: a provider without a default role would give new people none.
+    const noDefault = await withCookie<Json>(api, ownerCookie, 'POST', '/api/scim-tokens', {
+      body: { name: 'x', identityProviderId: provider.id, defaultRole: { role: 'viewer' } },
+    });
+    expect(noDefault).toMatchObject({ status: 400, body: { errors: [{ path: 'identityProviderId' }] } });
+    expect(noDefault.body.detail).toMatch(/set the provider's default role/);
+    await providers.replace({ ...provider, defaultRole: { role: 'viewer' } });
     const linked = await makeToken({
       name: 'Entra ID (linked)',
       identityProviderId: provider.id,
-      defaultRole: { role: 'viewer' },
+      // Not used: the provider's default role decides, as at sign-in.
+      defaultRole: { role: 'editor' },
     });
     const made = await scim(api, linked.token, 'POST', '/Users', {
       schemas: [USER],
@@ -134,7 +142,7 @@ describe('SCIM 2.0 provisioning: groups mapped to roles, under the owner rules',
       externalId: 'oid-linus',
     });
     const id = Number(made.body.id);
-    // The token's default role stands for a provider without one.
+    // The provider's default role, not the token's.
     expect(await roleOf(id)).toBe('viewer');
     expect(await providers.linkedUser(provider.id, 'oid-linus')).toEqual({ organizationId, userId: id });
     const group = await scim(api, linked.token, 'POST', '/Groups', {

@@ -46,7 +46,7 @@ export function scimRoutesOf(deps: {
     tokenRoutes: scimTokenRoutes({
       tokens,
       customerExists: services.customerExists,
-      identityProviderExists: (organizationId, id) => deps.identityProviders.exists(organizationId, id),
+      identityProvider: (organizationId, id) => services.identityProviders.findById(organizationId, id),
       baseUrl,
     }),
     scimRoutes: scimRoutes({
@@ -61,6 +61,7 @@ export function scimRoutesOf(deps: {
         await deps.auditEvents.append(event);
       },
       logger: deps.logger,
+      makerOf: (organizationId, userId) => services.users.findById(organizationId, userId),
     }),
   };
 }

@@ -19,7 +19,14 @@ export {
   scimUserInput,
   scimUserView,
 } from './resources.js';
-export type { ProviderMapping, ProvisioningDeps, RoleChange, ScimCaller } from './roles.js';
+export {
+  currentGrant,
+  type MakerRefusal,
+  type ProviderMapping,
+  type ProvisioningDeps,
+  type RoleChange,
+  type ScimCaller,
+} from './roles.js';
 export { type ScimErrorBody, scimErrorBody, scimErrorOf } from './scim-error.js';
 export { ScimStore, scimStoreIndexes } from './scim-store.js';
 export { ScimTokenRepository, scimTokenIndexes } from './scim-token.js';

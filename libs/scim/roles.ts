@@ -22,7 +22,10 @@ export interface ProvisioningDeps {
   linkIdentity(providerId: number, subject: string, organizationId: number, userId: number): Promise<void>;
 }
 
-/** A SCIM client: its token, and the base URL its resources' locations are under. */
+/**
+ * A SCIM client: its token, and the base URL its resources' locations are under. Its `grant` is
+ * its maker's authority now (the gate reads the maker at each call), not when it was made.
+ */
 export interface ScimCaller {
   token: ScimToken;
   base: string;
@@ -38,35 +41,76 @@ export interface RoleChange {
   reason?: string;
 }
 
-/** The caller the users API's owner rules judge a SCIM token as: its maker's role when it was made. */
+/** The caller the users API's owner rules judge a SCIM token as: its maker's authority now (the caller's `grant`). */
 export function actorOf(token: ScimToken): AuthContext {
   return { organizationId: token.organizationId, scopes: ['admin'], role: token.grant, tokenId: token.id };
 }
 
+/** Why a token's maker no longer lends it authority, as the audit log records it. */
+export type MakerRefusal = 'maker-gone' | 'maker-deactivated' | 'maker-not-admin';
+
+/**
+ * What a token may do now: the lesser of its grant and its maker's role today (an owner's token
+ * acts as admin once its maker is an admin); nothing once the maker is gone, deactivated or
+ * neither owner nor admin. A token answers for a person, so it never outlasts their authority.
+ */
+export function currentGrant(
+  grant: ScimToken['grant'],
+  maker: Pick<User, 'role' | 'disabledAt'> | null,
+): { grant: ScimToken['grant'] } | { refused: MakerRefusal } {
+  if (!maker) return { refused: 'maker-gone' };
+  if (maker.disabledAt) return { refused: 'maker-deactivated' };
+  if (maker.role !== 'owner' && maker.role !== 'admin') return { refused: 'maker-not-admin' };
+  return { grant: grant === 'owner' && maker.role === 'owner' ? 'owner' : 'admin' };
+}
+
 export const lockOf = (token: ScimToken) => `scim:${token.organizationId}`;
 
-/** What an identity provider says of roles: its rules, its default role, the customer whose own it is. */
+/**
+ * What an identity provider says of roles: its rules, its default role, the customer whose own it
+ * is, and the e-mail domains it may sign people in for.
+ */
 export interface ProviderMapping {
   roleMapping: readonly RoleMappingRule[];
   defaultRole: { role: MappedRole['role']; customerId?: number } | null;
   customerId: number | null;
-}
-
-/** The rules a token's people are mapped by: its identity provider's, else its own. */
-export interface RoleSource {
-  rules: readonly RoleMappingRule[];
-  defaultRole: MappedRole;
-  customerId: number | null;
+  allowedDomains: readonly string[];
 }
 
 /**
- * The token's own mapping, or its identity provider's (so SCIM and signing in through the
- * provider give the same role); the token's default role stands for a provider without one, as
- * SCIM makes people before their groups come.
+ * The rules a token's people are mapped by: its identity provider's, else its own. With a
+ * customer's own provider (`customerId`), the token reaches that customer's client users only,
+ * and makes people of the provider's `allowedDomains` only.
+ */
+export interface RoleSource {
+  rules: readonly RoleMappingRule[];
+  defaultRole: MappedRole | null;
+  customerId: number | null;
+  allowedDomains: readonly string[] | null;
+}
+
+/** Whether a token of this source may see and change this person: anyone, or its customer's clients. */
+export function inScope(source: RoleSource, user: Pick<User, 'role' | 'customerId'>): boolean {
+  return source.customerId === null || (user.role === 'client' && user.customerId === source.customerId);
+}
+
+/** The groups a token of this source sees: its customer's, or the organization's own (no customer). */
+export function groupsInScope(groups: readonly ScimGroup[], source: RoleSource): ScimGroup[] {
+  return groups.filter((group) => (group.customerId ?? null) === source.customerId);
+}
+
+/**
+ * The token's own mapping, or its identity provider's alone, as signing in through the provider
+ * applies it (its default role too, none refusing whom no rule maps: SCIM and SSO give one role).
  */
 export async function roleSourceOf(deps: ProvisioningDeps, token: ScimToken): Promise<RoleSource> {
   if (token.identityProviderId === null)
-    return { rules: token.roleMapping, defaultRole: token.defaultRole, customerId: null };
+    return {
+      rules: token.roleMapping,
+      defaultRole: token.defaultRole,
+      customerId: null,
+      allowedDomains: null,
+    };
   const provider = await deps.providerMapping(token.organizationId, token.identityProviderId);
   if (!provider)
     throw conflict(
@@ -76,8 +120,9 @@ export async function roleSourceOf(deps: ProvisioningDeps, token: ScimToken): Pr
     rules: provider.roleMapping,
     defaultRole: provider.defaultRole
       ? { role: provider.defaultRole.role, customerId: provider.defaultRole.customerId ?? null }
-      : token.defaultRole,
+      : null,
     customerId: provider.customerId,
+    allowedDomains: provider.customerId === null ? null : provider.allowedDomains,
   };
 }
 
@@ -119,12 +164,13 @@ export async function reevaluateRoles(
   token: ScimToken,
   userIds: Iterable<number>,
 ): Promise<RoleChange[]> {
-  const groups = await deps.store.groupsOf(token.organizationId);
   const source = await roleSourceOf(deps, token);
+  const groups = groupsInScope(await deps.store.groupsOf(token.organizationId), source);
   const changes: RoleChange[] = [];
   for (const userId of new Set(userIds)) {
     const user = await deps.users.findById(token.organizationId, userId);
-    if (!user) continue;
+    // A customer's token never decides staff roles, even of a member who became staff since.
+    if (!user || !inScope(source, user)) continue;
     const from = { role: user.role, customerId: user.customerId };
     const decision = decideRole(source, identityOf(user, groups));
     if (decision.outcome === 'refused') {

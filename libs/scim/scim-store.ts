@@ -31,6 +31,8 @@ export interface ScimGroup {
   externalId: string | null;
   /** webmon user ids. */
   members: number[];
+  /** Made by a customer's own provider's token: that customer's, seen by its tokens only (absent: the organization's). */
+  customerId?: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,7 +42,14 @@ export const SCIM_GROUPS = 'scim_groups';
 
 /** An organization's people and groups are read whole (MongoDB; FerretDB 1.24 reads by `_id` only). */
 export const scimStoreIndexes: CollectionIndexes[] = [
-  { collection: SCIM_PEOPLE, indexes: [{ key: { organizationId: 1 }, name: 'organization' }] },
+  {
+    collection: SCIM_PEOPLE,
+    indexes: [
+      { key: { organizationId: 1 }, name: 'organization' },
+      // A sync's `externalId eq` lookup per person.
+      { key: { organizationId: 1, externalId: 1 }, name: 'organization_external_id' },
+    ],
+  },
   { collection: SCIM_GROUPS, indexes: [{ key: { organizationId: 1, id: 1 }, name: 'organization_id' }] },
 ];
 
@@ -69,6 +78,14 @@ export class ScimStore {
 
   async peopleOf(organizationId: number): Promise<ScimPerson[]> {
     const found = await this.people.find(organizationId, {}).toArray();
+    return found.map((person) => strip(person) as ScimPerson);
+  }
+
+  /** The organization's people holding this externalId (one, unless one was removed since). */
+  async peopleWithExternalId(organizationId: number, externalId: string): Promise<ScimPerson[]> {
+    const found = await this.people
+      .find(organizationId, { externalId } as Filter<Stored<ScimPerson>>)
+      .toArray();
     return found.map((person) => strip(person) as ScimPerson);
   }
 

@@ -16,9 +16,11 @@ import {
 import {
   actorOf,
   decideRole,
+  inScope,
   lockOf,
   type ProvisioningDeps,
   type RoleChange,
+  type RoleSource,
   roleSourceOf,
   type ScimCaller,
 } from './roles.js';
@@ -36,9 +38,11 @@ export interface ScimWrite<T> {
 export class ScimUsers {
   constructor(private readonly deps: ProvisioningDeps) {}
 
-  private async existing(caller: ScimCaller, id: number): Promise<User> {
+  /** The person, if the token reaches them (a customer's token: that customer's clients only). */
+  private async existing(caller: ScimCaller, id: number, source?: RoleSource): Promise<User> {
     const user = await this.deps.users.findById(caller.token.organizationId, id);
-    if (!user) throw notFound(`No user ${id} in this organization`);
+    if (!user || !inScope(source ?? (await roleSourceOf(this.deps, caller.token)), user))
+      throw notFound(`No user ${id} in this organization`);
     return user;
   }
 
@@ -55,19 +59,52 @@ export class ScimUsers {
     return this.represent(caller, await this.existing(caller, id));
   }
 
-  /** The organization's people matching the filter, a page of them. */
+  /**
+   * The people the token reaches matching the filter, a page of them. The lookups a sync makes
+   * per person (`userName eq`, `externalId eq`) read those people alone, not the organization.
+   */
   async list(caller: ScimCaller, filter: Filter | null, startIndex: number, count: number) {
     const { organizationId } = caller.token;
+    const source = await roleSourceOf(this.deps, caller.token);
+    const keyed = filter ? await this.keyedCandidates(organizationId, filter) : null;
     const [users, people, groups] = await Promise.all([
-      this.deps.users.list(organizationId),
-      this.deps.store.peopleOf(organizationId),
+      keyed ?? this.deps.users.list(organizationId),
+      keyed ? null : this.deps.store.peopleOf(organizationId),
       this.deps.store.groupsOf(organizationId),
     ]);
-    const byUser = new Map(people.map((person) => [person.userId, person]));
-    const resources = users
-      .map((user) => userResource(user, byUser.get(user.id) ?? null, groups, caller.base))
-      .filter((resource) => !filter || matches(filter, resource));
+    const byUser = people && new Map(people.map((person) => [person.userId, person]));
+    const resources: ScimUserResource[] = [];
+    for (const user of users) {
+      if (!inScope(source, user)) continue;
+      const person = byUser
+        ? (byUser.get(user.id) ?? null)
+        : await this.deps.store.person(organizationId, user.id);
+      const resource = userResource(user, person, groups, caller.base);
+      if (!filter || matches(filter, resource)) resources.push(resource);
+    }
     return listPage(resources, startIndex, count);
+  }
+
+  /**
+   * The only people `userName eq "…"` (by the users' e-mail lookup) or `externalId eq "…"` (by
+   * SCIM's people) can match; null for any other filter. The filter still judges them.
+   */
+  private async keyedCandidates(organizationId: number, filter: Filter): Promise<User[] | null> {
+    if (filter.kind !== 'compare' || filter.op !== 'eq' || typeof filter.value !== 'string') return null;
+    if (filter.path.sub || filter.path.filter) return null;
+    const attribute = filter.path.attribute.name;
+    if (attribute === 'userName') {
+      const user = await this.deps.users.findByEmail(filter.value.trim().toLowerCase());
+      return user && user.organizationId === organizationId ? [user] : [];
+    }
+    if (attribute === 'externalId') {
+      const people = await this.deps.store.peopleWithExternalId(organizationId, filter.value);
+      const users = await Promise.all(
+        people.map((person) => this.deps.users.findById(organizationId, person.userId)),
+      );
+      return users.filter((user): user is User => user !== null);
+    }
+    return null;
   }
 
   /** 409 when another person of the organization holds this externalId (one removed since does not count). */
@@ -104,16 +141,26 @@ export class ScimUsers {
   async create(caller: ScimCaller, input: ScimUserInput): Promise<ScimWrite<ScimUserResource>> {
     const { token } = caller;
     return this.deps.mutex.withLock(lockOf(token), async () => {
+      const source = await roleSourceOf(this.deps, token);
+      const domain = input.userName.slice(input.userName.lastIndexOf('@') + 1);
+      if (source.allowedDomains && !source.allowedDomains.includes(domain))
+        throw scimInvalid(
+          'invalidValue',
+          'userName',
+          `${domain} is not among the identity provider's allowed domains (${source.allowedDomains.join(', ')}); ask your webmon admin`,
+        );
       const taken = await this.deps.users.findByEmail(input.userName);
       if (taken)
         throw scimTaken(
           'userName',
-          taken.organizationId === token.organizationId
-            ? `${input.userName} is already a person of this organization (find them with filter=userName eq "…")`
-            : `${input.userName} is in use in webmon by another organization; ask your webmon admin`,
+          taken.organizationId !== token.organizationId
+            ? `${input.userName} is in use in webmon by another organization; ask your webmon admin`
+            : inScope(source, taken)
+              ? `${input.userName} is already a person of this organization (find them with filter=userName eq "…")`
+              : `${input.userName} is in use in webmon; ask your webmon admin`,
         );
       await this.checkExternalId(caller, input.externalId);
-      const decision = decideRole(await roleSourceOf(this.deps, token), {
+      const decision = decideRole(source, {
         subject: input.externalId || input.userName,
         email: input.userName,
         name: null,
@@ -223,6 +270,7 @@ export class ScimUsers {
   /** Removes the person as the users API does (the last owner stays); forgets their SCIM attributes. */
   async delete(caller: ScimCaller, id: number): Promise<void> {
     await this.deps.mutex.withLock(lockOf(caller.token), async () => {
+      await this.existing(caller, id);
       await this.deps.administration.delete(actorOf(caller.token), id);
       await this.deps.store.removePerson(caller.token.organizationId, id);
     });

@@ -4,8 +4,11 @@ import { isMongoUnavailable } from '../../../libs/db/index.js';
 import { DomainError } from '../../../libs/errors/index.js';
 import { type AppContext, AppError, applyRateLimit, type Route } from '../../../libs/http/index.js';
 import type { Logger } from '../../../libs/logging/index.js';
+import type { User } from '../../../libs/people/index.js';
 import { isRedisUnavailable, type RateLimiter } from '../../../libs/redis/index.js';
 import {
+  currentGrant,
+  type MakerRefusal,
   SCIM_CONTENT_TYPE,
   type ScimCaller,
   type ScimErrorBody,
@@ -45,7 +48,15 @@ export interface ScimGateDeps {
   perToken: RateLimiter;
   audit(event: NewAuditEvent): Promise<void>;
   logger: Logger;
+  /** The person who made a token, as they are now (null: removed). */
+  makerOf(organizationId: number, userId: number): Promise<Pick<User, 'role' | 'disabledAt'> | null>;
 }
+
+const MAKER_REFUSALS: Record<MakerRefusal, string> = {
+  'maker-gone': 'The person who made this SCIM token is no longer in the organization',
+  'maker-deactivated': 'The person who made this SCIM token is deactivated',
+  'maker-not-admin': 'The person who made this SCIM token is no longer an owner or admin',
+};
 
 /**
  * What stands in front of every SCIM route in place of the API's access guard: the SCIM token
@@ -90,6 +101,25 @@ export function scimGate(deps: ScimGateDeps) {
     return { token: found, base: deps.baseUrl(origin) };
   }
 
+  /**
+   * The caller with its maker's authority now (`grant`); refused, with the reason audited, once the
+   * maker cannot lend it any.
+   */
+  async function withMakersAuthority(ctx: AppContext, caller: ScimCaller): Promise<ScimCaller> {
+    const { token } = caller;
+    const authority = currentGrant(token.grant, await deps.makerOf(token.organizationId, token.createdBy));
+    if ('grant' in authority) return { ...caller, token: { ...token, grant: authority.grant } };
+    writes.set(ctx, {
+      resource: null,
+      changes: [{ path: 'refusedBecause', old: null, new: authority.refused }],
+      roleChanges: [],
+    });
+    throw new DomainError(
+      'not-allowed',
+      `${MAKER_REFUSALS[authority.refused]}; ask your webmon admin for a new SCIM token (organization settings, SCIM).`,
+    );
+  }
+
   /** A thrown error as SCIM's error document; anything unforeseen is a 500 naming the request only. */
   function errorOf(
     ctx: AppContext,
@@ -130,7 +160,8 @@ export function scimGate(deps: ScimGateDeps) {
     const base: NewAuditEvent = {
       organizationId: token.organizationId,
       at: new Date(),
-      actor: { type: 'token', id: token.id, scopes: ['scim'] },
+      // The authority it acted with: its maker's now (see withMakersAuthority).
+      actor: { type: 'token', id: token.id, role: token.grant, scopes: ['scim'] },
       action: route.operationId,
       method: route.method.toUpperCase(),
       route: route.path,
@@ -186,6 +217,7 @@ export function scimGate(deps: ScimGateDeps) {
       let caller: ScimCaller | undefined;
       try {
         caller = await authenticate(ctx);
+        caller = await withMakersAuthority(ctx, caller);
         callers.set(ctx, caller);
         const { bytes } = ctx.state.rawBody ?? { bytes: Buffer.alloc(0) };
         if (bytes.length > 0) {

@@ -25,8 +25,11 @@ function maker(auth: AuthContext): { userId: number; role: 'owner' | 'admin' } {
 export function scimTokenRoutes(deps: {
   tokens: ScimTokenRepository;
   customerExists(organizationId: number, customerId: number): Promise<boolean>;
-  /** Whether the organization has this identity provider. */
-  identityProviderExists(organizationId: number, id: number): Promise<boolean>;
+  /** The organization's identity provider (null: none such): what it says of roles. */
+  identityProvider(
+    organizationId: number,
+    id: number,
+  ): Promise<{ defaultRole: unknown; customerId: number | null } | null>;
   /** The SCIM base URL clients are given: PUBLIC_URL's, else this request's origin. */
   baseUrl(origin: string): string;
 }): Route[] {
@@ -90,13 +93,25 @@ export function scimTokenRoutes(deps: {
               { path: `${target.path}.customerId`, message: 'no such customer in this organization' },
             ]);
         }
-        if (
-          body.identityProviderId !== undefined &&
-          !(await deps.identityProviderExists(auth.organizationId, body.identityProviderId))
-        )
-          throw invalidInput(`No identity provider ${body.identityProviderId} in this organization`, [
-            { path: 'identityProviderId', message: 'no such identity provider in this organization' },
-          ]);
+        if (body.identityProviderId !== undefined) {
+          const provider = await deps.identityProvider(auth.organizationId, body.identityProviderId);
+          if (!provider)
+            throw invalidInput(`No identity provider ${body.identityProviderId} in this organization`, [
+              { path: 'identityProviderId', message: 'no such identity provider in this organization' },
+            ]);
+          // SCIM gives the roles signing in through the provider gives: a person no rule maps (every
+          // new one, before their groups come) needs the provider's default role.
+          if (provider.customerId === null && provider.defaultRole === null)
+            throw invalidInput(
+              `Identity provider ${body.identityProviderId} has no default role, so the people SCIM makes would get none; set the provider's default role first`,
+              [
+                {
+                  path: 'identityProviderId',
+                  message: "the provider has no default role: set the provider's default role first",
+                },
+              ],
+            );
+        }
         const { record, token } = await deps.tokens.create({
           organizationId: auth.organizationId,
           name: body.name,
