@@ -5,6 +5,7 @@ import { fitsTheWidth, launchBrowser, lookedAt, signInThroughForm } from './supp
 import { TestApi } from './support/harness.js';
 import { freePort, startTestIdp, type TestIdp } from './support/oidc-provider.js';
 import { createOrganizationId, createUser, TEST_PASSWORD } from './support/people.js';
+import { SamlTestIdp } from './support/saml-idp.js';
 
 describe('single sign-on in a real browser: the identity provider screens and signing in with OIDC', {
   timeout: 120_000,
@@ -84,6 +85,38 @@ describe('single sign-on in a real browser: the identity provider screens and si
     await page.getByRole('link', { name: '← Identity providers' }).click();
     await page.getByRole('link', { name: 'Agency IdP' }).waitFor();
     await look(page, 'sso-providers');
+  });
+
+  it('an owner adds a SAML provider from pasted metadata with the attribute its IdP sends groups in', async () => {
+    const samlIdp = await SamlTestIdp.start();
+    try {
+      const page = await newPage();
+      await signInThroughForm(page, base, owner.email, { next: '/identity-providers/new' });
+      await page.getByLabel('SAML 2.0').check();
+      await page.getByLabel('Name').fill('Agency SAML');
+      await page.getByLabel('Paste the XML').check();
+      await page.getByLabel('Metadata XML').fill(samlIdp.metadataXml);
+      await page.getByLabel('Groups attribute').fill('teams');
+      await page.getByLabel('Allowed e-mail domains').fill('saml.agency.test');
+      await look(page, 'sso-provider-saml-new');
+      await page.getByRole('button', { name: 'Add the provider' }).click();
+      await page.getByRole('heading', { name: 'Register webmon at the provider' }).waitFor();
+      expect(await page.getByLabel('Groups attribute').inputValue()).toBe('teams');
+      const stored = await api.db.collection('identity_providers').findOne({ organizationId, type: 'saml' });
+      expect(stored?.saml).toMatchObject({ groupsAttribute: 'teams', idpEntityId: samlIdp.entityId });
+      // Emptied, the usual attributes are read again.
+      await page.getByLabel('Groups attribute').fill('');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      const saved = await api.db.collection('identity_providers').findOne({ organizationId, type: 'saml' });
+      expect(saved?.saml?.groupsAttribute).toBeNull();
+      const removed = await api.request('DELETE', `/api/identity-providers/${saved?.id}`, {
+        token: await api.createToken(organizationId, ['admin']),
+      });
+      expect(removed.status).toBe(204);
+    } finally {
+      await samlIdp.close();
+    }
   });
 
   it('signs a person in through “Sign in with …” on the sign-in page, as the role of their groups', async () => {

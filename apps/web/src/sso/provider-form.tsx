@@ -114,10 +114,9 @@ export function ProviderForm({
           }),
           providerKeys.all,
         );
-    if (form.answered(answer) && answer.data) {
-      form.set('clientSecret', '');
-      onSaved(answer.data);
-    }
+    // The secret field empties before `answered` says "Saved." (a change of a field unsays it).
+    if (answer.response.ok) form.set('clientSecret', '');
+    if (form.answered(answer) && answer.data) onSaved(answer.data);
   };
 
   return (
