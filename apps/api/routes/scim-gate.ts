@@ -1,8 +1,15 @@
+import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { NewAuditEvent } from '../../../libs/audit/index.js';
 import { isMongoUnavailable } from '../../../libs/db/index.js';
 import { DomainError } from '../../../libs/errors/index.js';
-import { type AppContext, AppError, applyRateLimit, type Route } from '../../../libs/http/index.js';
+import {
+  type AppContext,
+  AppError,
+  type AppState,
+  applyRateLimit,
+  type Route,
+} from '../../../libs/http/index.js';
 import type { Logger } from '../../../libs/logging/index.js';
 import type { User } from '../../../libs/people/index.js';
 import { isRedisUnavailable, type RateLimiter } from '../../../libs/redis/index.js';
@@ -17,6 +24,27 @@ import {
   scimErrorBody,
   scimErrorOf,
 } from '../../../libs/scim/index.js';
+
+/** SCIM's paths: every answer under them is SCIM's, its errors too. */
+const SCIM_PREFIX = /^\/scim\/v2(?:\/|$)/;
+
+/**
+ * Under `/scim/v2`, the problem documents answered before a SCIM route runs (an unknown path, 405,
+ * 413, 415) become SCIM's error document (RFC 7644 §3.12), as a SCIM client reads every error. An
+ * app middleware outside the problem middleware; a body the compression middleware already
+ * encoded (over 1 KB: never these short refusals) is left as it is.
+ */
+export function scimErrorDocuments(): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (!SCIM_PREFIX.test(ctx.path) || ctx.response.get('Content-Encoding')) return;
+    if (ctx.response.type !== 'application/problem+json') return;
+    const body = Buffer.isBuffer(ctx.body) ? JSON.parse(ctx.body.toString('utf8')) : ctx.body;
+    const { status, detail } = body as { status: number; detail: string };
+    ctx.body = scimErrorBody(status, detail);
+    ctx.type = SCIM_CONTENT_TYPE;
+  };
+}
 
 /** SCIM bodies: a group of thousands of members fits; Entra ID sends a few KB. */
 const BODY = { maxBytes: 4 * 1024 * 1024, limitBytes: 4 * 1024 * 1024 };
