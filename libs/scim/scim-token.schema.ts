@@ -17,8 +17,9 @@ export interface ScimToken {
   /** The role of a person no rule matches (everyone, until groups come). */
   defaultRole: MappedRole;
   /**
-   * What the token may do to people, its maker's role when made: only an owner's token changes,
+   * The most the token may do to people, its maker's role when made: only an owner's token changes,
    * deactivates or deletes an owner, or maps anyone to owner (the owner rules of the users API).
+   * Each call acts with the lesser of this and its maker's role then (roles.ts `currentGrant`).
    */
   grant: 'owner' | 'admin';
   createdBy: number;
@@ -49,7 +50,7 @@ export const createScimTokenBody = z
     identityProviderId: resourceId()
       .optional()
       .describe(
-        'The identity provider these people sign in with: its role mapping decides their roles, and the people SCIM makes are linked to it',
+        "The identity provider these people sign in with: its role mapping and default role decide their roles (the token's are not used; a staff provider needs a default role), and the people SCIM makes are linked to it",
       ),
     roleMapping: roleMapping
       .default([])
@@ -71,7 +72,11 @@ export const scimTokenView = z
     identityProviderId: z.number().int().nullable(),
     roleMapping: roleMapping,
     defaultRole: mappedRoleView,
-    grant: z.enum(['owner', 'admin']).describe("Its maker's role: only an owner's token changes owners"),
+    grant: z
+      .enum(['owner', 'admin'])
+      .describe(
+        "Its maker's role when made, the most it acts with (its maker's role at each call caps it): only an owner's token changes owners",
+      ),
     createdBy: z.number().int().describe('The person who made it'),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),

@@ -4075,7 +4075,7 @@ export interface components {
                 customerId: number | null;
             };
             /**
-             * @description Its maker's role: only an owner's token changes owners
+             * @description Its maker's role when made, the most it acts with (its maker's role at each call caps it): only an owner's token changes owners
              * @enum {string}
              */
             grant: "owner" | "admin";
@@ -4115,7 +4115,7 @@ export interface components {
                 customerId: number | null;
             };
             /**
-             * @description Its maker's role: only an owner's token changes owners
+             * @description Its maker's role when made, the most it acts with (its maker's role at each call caps it): only an owner's token changes owners
              * @enum {string}
              */
             grant: "owner" | "admin";
@@ -8218,7 +8218,7 @@ export interface components {
         ScimTokenCreate: {
             /** @description Which client provisions with it, e.g. "Entra ID" */
             name: string;
-            /** @description The identity provider these people sign in with: its role mapping decides their roles, and the people SCIM makes are linked to it */
+            /** @description The identity provider these people sign in with: its role mapping and default role decide their roles (the token's are not used; a staff provider needs a default role), and the people SCIM makes are linked to it */
             identityProviderId?: number;
             /**
              * @description Group rules, as identity providers have them: a person gets the highest role their groups map to. Empty with `identityProviderId`: the provider’s rules decide
