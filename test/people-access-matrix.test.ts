@@ -61,22 +61,28 @@ describe('access matrix: every documented route × every role', { timeout: 120_0
       const user = await createUser(api, organizationId, role, role === 'client' ? customerId : null);
       cookies.set(role, await signIn(api, user.email));
     }
-    const provider = await api.request<{ id: number }>('POST', '/api/identity-providers', {
-      token,
-      body: {
-        type: 'oidc',
-        name: 'Matrix IdP',
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        scopes: ['openid', 'email', 'profile', 'groups'],
-        allowedDomains: ['sso.test'],
-        roleMapping: [
-          ...(['viewer', 'editor', 'admin', 'owner'] as const).map((role) => ({ group: role, role })),
-          { group: 'client', role: 'client', customerId },
-        ],
+    // An owner's provider: only an owner gives the owner role through one.
+    const provider = await withCookie<{ id: number }>(
+      api,
+      cookies.get('owner') as string,
+      'POST',
+      '/api/identity-providers',
+      {
+        body: {
+          type: 'oidc',
+          name: 'Matrix IdP',
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          scopes: ['openid', 'email', 'profile', 'groups'],
+          allowedDomains: ['sso.test'],
+          roleMapping: [
+            ...(['viewer', 'editor', 'admin', 'owner'] as const).map((role) => ({ group: role, role })),
+            { group: 'client', role: 'client', customerId },
+          ],
+        },
       },
-    });
+    );
     idp.allowRedirect(`${base}/api/auth/sso/${provider.body.id}/callback`);
     for (const role of ['viewer', 'editor', 'admin', 'owner', 'client'] as const) {
       idp.signInAs({

@@ -376,36 +376,62 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
 
   it('never demotes the last owner, and a customer’s own provider makes clients of that customer', async () => {
     const other = await api.createOrganization(['admin']);
-    const create = async (body: Record<string, unknown>) => {
-      const res = await api.request<{ id: number }>('POST', '/api/identity-providers', {
-        token: other.token,
-        body: {
-          type: 'oidc',
-          name: 'Other IdP',
-          issuer: idp.issuer,
-          clientId: idp.clientId,
-          clientSecret: idp.clientSecret,
-          scopes: ['openid', 'email', 'profile', 'groups'],
-          ...body,
-        },
-      });
+    const otherOwner = await signIn(api, (await createUser(api, other.organizationId, 'owner')).email);
+    const providerBody = (body: Record<string, unknown>) => ({
+      type: 'oidc',
+      name: 'Other IdP',
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      scopes: ['openid', 'email', 'profile', 'groups'],
+      ...body,
+    });
+    const create = async (body: Record<string, unknown>, cookie?: string) => {
+      const res = cookie
+        ? await withCookie<{ id: number }>(api, cookie, 'POST', '/api/identity-providers', {
+            body: providerBody(body),
+          })
+        : await api.request<{ id: number }>('POST', '/api/identity-providers', {
+            token: other.token,
+            body: providerBody(body),
+          });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       idp.allowRedirect(`${base}/api/auth/sso/${res.body.id}/callback`);
       return res.body.id;
     };
-    const staff = await create({
+    const ownerRules = {
       allowedDomains: ['owners.test'],
       roleMapping: [
         { group: 'owners', role: 'owner' },
         { group: 'editors', role: 'editor' },
       ],
+    };
+    // Only an owner makes owners, through a provider too: an admin's token may not.
+    const byAdmin = await api.request('POST', '/api/identity-providers', {
+      token: other.token,
+      body: providerBody(ownerRules),
     });
+    expect(byAdmin.status).toBe(403);
+    expect(JSON.stringify(byAdmin.body)).toContain('roleMapping.0.role');
+    const staff = await create(ownerRules, otherOwner);
+    const renamed = await api.request('PATCH', `/api/identity-providers/${staff}`, {
+      token: other.token,
+      body: { name: 'Renamed by an admin' },
+    });
+    expect(renamed.status).toBe(403);
     const person = { sub: sub('o'), email: `o-${sub('o')}@owners.test`, name: 'O', groups: ['owners'] };
     idp.signInAs(person);
     const first = await ssoSignIn(staff);
     expect(await me(first.cookie as string)).toMatchObject({ role: 'owner' });
     idp.signInAs({ ...person, groups: ['editors'] });
-    // The organization's only owner: the provider's group change does not leave it without one.
+    // The organization's only owner who can sign in (the one who made the provider is deactivated
+    // now): the provider's group change does not leave it without one.
+    await api.db
+      .collection('users')
+      .updateOne(
+        { organizationId: other.organizationId, role: 'owner', email: { $not: /@owners\.test$/ } },
+        { $set: { disabledAt: new Date() } },
+      );
     expect(await me((await ssoSignIn(staff)).cookie as string)).toMatchObject({ role: 'owner' });
 
     const packageId = (
@@ -442,6 +468,37 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     await api.db.collection('users').updateOne({ id: user.id }, { $set: { disabledAt: new Date() } });
     expect((await ssoSignIn()).landed.searchParams.get('sso-error')).toBe('account-disabled');
     expect((await withCookie(api, cookie as string, 'GET', '/api/me')).status).toBe(401);
+  });
+
+  it('keeps the last enabled provider while single sign-on is required: neither disabled nor deleted', async () => {
+    const other = await api.createOrganization(['admin']);
+    const owner = await createUser(api, other.organizationId, 'owner');
+    const cookie = await signIn(api, owner.email);
+    const created = await withCookie<{ id: number }>(api, cookie, 'POST', '/api/identity-providers', {
+      body: {
+        type: 'oidc',
+        name: 'Only IdP',
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        allowedDomains: ['only.test'],
+        roleMapping: RULES,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const required = await withCookie(api, cookie, 'PATCH', '/api/organization', {
+      body: { requireSso: true, breakGlassUserIds: [owner.id] },
+    });
+    expect(required.status).toBe(200);
+    const disable = await withCookie(api, cookie, 'PATCH', `/api/identity-providers/${id}`, {
+      body: { enabled: false },
+    });
+    expect(disable.status).toBe(409);
+    expect(JSON.stringify(disable.body)).toContain('requireSso');
+    expect((await withCookie(api, cookie, 'DELETE', `/api/identity-providers/${id}`)).status).toBe(409);
+    await withCookie(api, cookie, 'PATCH', '/api/organization', { body: { requireSso: false } });
+    expect((await withCookie(api, cookie, 'DELETE', `/api/identity-providers/${id}`)).status).toBe(204);
   });
 
   it('“require SSO” refuses password sign-ins but the break-glass owner’s; SSO-made accounts have no password', async () => {

@@ -40,6 +40,8 @@ export function composeSso(deps: {
     customerExists: services.customerExists,
     spKeys: services.samlKeys,
     publicUrl,
+    ssoRequired: async (organizationId) =>
+      (await services.organizations.ssoRequirement(organizationId)).requireSso,
   });
   const completion = new SsoSignIn({
     users: services.users,

@@ -1,4 +1,5 @@
-import { invalidInput, notFound } from '../errors/index.js';
+import type { Role } from '../contract/index.js';
+import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
 import { type ProviderFetch, plainHttpAllowed } from './guarded-fetch.js';
@@ -26,6 +27,39 @@ export interface IdentityProviderDeps {
   spKeys: Pick<ServiceProviderKeys, 'delete'>;
   /** An absolute URL of ours (PUBLIC_URL + path), as the app's other links are built. */
   publicUrl(path: string): string;
+  /** Whether the organization requires single sign-on: its last enabled provider then stays. */
+  ssoRequired(organizationId: number): Promise<boolean>;
+}
+
+/** Who changes a provider: its organization, and the caller's role (undefined for an API token: an admin). */
+export interface ProviderEditor {
+  organizationId: number;
+  role?: Role;
+}
+
+type Grants = Pick<IdentityProvider, 'roleMapping' | 'defaultRole'>;
+const grantsOwner = (provider: Grants) =>
+  provider.roleMapping.some((rule) => rule.role === 'owner') || provider.defaultRole?.role === 'owner';
+
+/**
+ * Only an owner makes owners (the users API's rule): a provider whose rules or default give the
+ * owner role is an owner's to make or change, or an admin could make owners by signing in.
+ */
+function checkOwnerGrant(editor: ProviderEditor, next: Grants, current: Grants | null): void {
+  if (editor.role === 'owner') return;
+  if (current && grantsOwner(current))
+    throw notAllowed('This identity provider makes owners: only an owner may change or delete it.');
+  const paths = [
+    ...next.roleMapping.flatMap((rule, index) =>
+      rule.role === 'owner' ? [`roleMapping.${index}.role`] : [],
+    ),
+    ...(next.defaultRole?.role === 'owner' ? ['defaultRole.role'] : []),
+  ];
+  if (paths.length > 0)
+    throw notAllowed(
+      'Only an owner may give the owner role through an identity provider; ask an owner of your organization.',
+      paths.map((path) => ({ path, message: 'owners only' })),
+    );
 }
 
 /** Where a provider sends people back, and what SAML's side is called: one place for every route. */
@@ -53,7 +87,9 @@ export class IdentityProviders {
     return provider;
   }
 
-  async create(organizationId: number, body: CreateIdentityProvider): Promise<IdentityProvider> {
+  async create(editor: ProviderEditor, body: CreateIdentityProvider): Promise<IdentityProvider> {
+    const { organizationId } = editor;
+    checkOwnerGrant(editor, body, null);
     await this.checkCustomers(organizationId, body);
     const id = await this.deps.providers.allocateId();
     const common = {
@@ -86,7 +122,8 @@ export class IdentityProviders {
     });
   }
 
-  async update(organizationId: number, id: number, body: PatchIdentityProvider): Promise<IdentityProvider> {
+  async update(editor: ProviderEditor, id: number, body: PatchIdentityProvider): Promise<IdentityProvider> {
+    const { organizationId } = editor;
     const current = await this.get(organizationId, id);
     const foreign = TYPE_FIELDS[current.type === 'oidc' ? 'saml' : 'oidc'].filter(
       (field) => body[field] !== undefined,
@@ -106,6 +143,8 @@ export class IdentityProviders {
       ...(body.defaultRole === undefined ? {} : { defaultRole: body.defaultRole }),
       ...(body.customerId === undefined ? {} : { customerId: body.customerId }),
     };
+    checkOwnerGrant(editor, next, current);
+    if (current.enabled && !next.enabled) await this.keepOneWhileRequired(current);
     if (current.oidc) {
       if (body.issuer !== undefined) this.checkIssuer(body.issuer);
       next.oidc = {
@@ -143,9 +182,24 @@ export class IdentityProviders {
    * The provider, its people's links to it and its SP key go; the people stay, with their role,
    * and sign in another way (a password they set, another provider of their domain).
    */
-  async delete(organizationId: number, id: number): Promise<void> {
+  async delete(editor: ProviderEditor, id: number): Promise<void> {
+    const { organizationId } = editor;
+    const current = await this.get(organizationId, id);
+    checkOwnerGrant(editor, current, current);
+    if (current.enabled) await this.keepOneWhileRequired(current);
     if (!(await this.deps.providers.delete(organizationId, id))) throw notFound(`No identity provider ${id}`);
     await this.deps.spKeys.delete(organizationId, id);
+  }
+
+  /** While single sign-on is required, its last enabled provider is neither disabled nor deleted: nobody could sign in. */
+  private async keepOneWhileRequired(provider: IdentityProvider): Promise<void> {
+    if (!(await this.deps.ssoRequired(provider.organizationId))) return;
+    const enabled = (await this.deps.providers.list(provider.organizationId)).filter((p) => p.enabled);
+    if (enabled.length <= 1)
+      throw conflict(
+        'Your organization requires single sign-on and this is its last enabled identity provider: turn off “require single sign-on” first (an owner may), or add another provider.',
+        [{ path: 'requireSso', message: 'on, with no other enabled provider' }],
+      );
   }
 
   /** The client secret, opened for a sign-in or a test (never shown, never logged). */

@@ -45,7 +45,7 @@ export function identityProviderRoutes(
       body: createIdentityProviderBody,
       success: { status: 201, description: 'Added', schema: identityProviderView },
       handle: async ({ auth, body, ctx }) => {
-        const provider = await service.create(auth.organizationId, body);
+        const provider = await service.create(auth, body);
         ctx.set('Location', `/api/identity-providers/${provider.id}`);
         return toIdentityProviderView(provider);
       },
@@ -74,7 +74,7 @@ export function identityProviderRoutes(
       body: patchIdentityProviderBody,
       success: { status: 200, description: 'The provider', schema: identityProviderView },
       handle: async ({ auth, params, body }) =>
-        toIdentityProviderView(await service.update(auth.organizationId, params.id, body)),
+        toIdentityProviderView(await service.update(auth, params.id, body)),
     }),
     defineRoute({
       method: 'delete',
@@ -86,7 +86,7 @@ export function identityProviderRoutes(
       params: idParams,
       success: { status: 204, description: 'Removed' },
       handle: async ({ auth, params }) => {
-        await service.delete(auth.organizationId, params.id);
+        await service.delete(auth, params.id);
       },
     }),
     defineRoute({
