@@ -6,6 +6,7 @@ import { scimErrorDocuments } from '../apps/api/routes/scim-gate.js';
 import { createHttpApp, createMetricsRegistry, defineRoute } from '../libs/http/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import { ERROR } from './scim-fixture.js';
+import { TestApi } from './support/harness.js';
 
 /**
  * The refusals made before a SCIM route runs (an unknown path, 405, 413) in SCIM's error
@@ -44,8 +45,8 @@ describe("SCIM's error document for everything under /scim/v2", () => {
           handle: async () => {},
         }),
       ],
+      errorDocuments: scimErrorDocuments(),
     });
-    app.middleware.unshift(scimErrorDocuments());
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,5 +84,17 @@ describe("SCIM's error document for everything under /scim/v2", () => {
     expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const near = await fetch(`${base}/scim/v20`);
     expect(near.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('is what the API itself answers under /scim/v2', async () => {
+    const api = await TestApi.start();
+    try {
+      const res = await api.request<Record<string, unknown>>('GET', '/scim/v2/Bulk');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/scim\+json/);
+      expect(res.body).toMatchObject({ schemas: [ERROR], status: '404' });
+    } finally {
+      await api.stop();
+    }
   });
 });

@@ -34,6 +34,7 @@ import { composePeople } from './compose-people.js';
 import { composeRoutes } from './compose-routes.js';
 import { customDomainMiddleware } from './custom-domains.js';
 import { startApiHousekeeping } from './housekeeping.js';
+import { scimErrorDocuments } from './routes/scim-gate.js';
 import { statusPageDomainRoutes, tlsAskRoutes } from './routes/status-page-domains.js';
 import { statusPagesBehindAccess } from './status-page-access.js';
 
@@ -160,6 +161,7 @@ export async function startApi(
     routes,
     trustProxy: config.TRUST_PROXY,
     publicUrl: config.PUBLIC_URL,
+    errorDocuments: scimErrorDocuments(),
     dependencies: [mongoHealth],
     outages: [
       { name: 'MongoDB', causes: isMongoUnavailable },

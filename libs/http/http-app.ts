@@ -34,6 +34,11 @@ export interface HttpAppOptions {
    * origin. Without it, from the origin the request was sent to (its `Host`).
    */
   publicUrl?: string | undefined;
+  /**
+   * Run just outside the problem documents (inside compression): may turn them into another error
+   * format where a protocol wants its own (SCIM's under /scim/v2).
+   */
+  errorDocuments?: Koa.Middleware<AppState>;
 }
 
 /**
@@ -92,6 +97,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   // Outside the problem middleware: problem documents get the headers and compression too.
   app.use(securityHeadersMiddleware());
   app.use(compressionMiddleware());
+  if (options.errorDocuments) app.use(options.errorDocuments);
   app.use(problemMiddleware(options.outages ?? []));
   app.use(allowedMethodsMiddleware(router));
   app.use(dependencyGateMiddleware(options.dependencies ?? [], (path) => path.startsWith('/api/')));
