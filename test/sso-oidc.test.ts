@@ -453,6 +453,52 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     idp.signInAs({ sub: sub('c'), email: `c-${sub('c')}@acme.test`, name: 'C', groups: ['everyone'] });
     const client = await me((await ssoSignIn(clients)).cookie as string);
     expect(client).toMatchObject({ role: 'client', customerId: Number(customer.body.id) });
+
+    // The client's Okta naming a staff account (passwordless, nobody's link yet): refused, not
+    // signed in as staff, nor turned into a client.
+    const users = new UserRepository(api.db);
+    const staffer = await users.create(
+      {
+        organizationId: other.organizationId,
+        email: `s-${sub('s')}@acme.test`,
+        name: 'S',
+        role: 'admin',
+        customerId: null,
+      },
+      '',
+    );
+    idp.signInAs({ sub: sub('s'), email: staffer.email, name: 'S', groups: ['everyone'] });
+    expect((await ssoSignIn(clients)).landed.searchParams.get('sso-error')).toBe(
+      'not-this-customers-account',
+    );
+    expect(await users.findById(other.organizationId, staffer.id)).toMatchObject({
+      role: 'admin',
+      customerId: null,
+    });
+  });
+
+  it('never hands a passwordless account another provider holds to a provider asserting its e-mail', async () => {
+    const users = new UserRepository(api.db);
+    const held = await users.create(
+      {
+        organizationId,
+        email: `held-${sub('h')}@agency.test`,
+        name: 'Held',
+        role: 'admin',
+        customerId: null,
+      },
+      '',
+    );
+    // Linked to another provider of the organization (the one its people sign in with).
+    await users.update(held, {
+      identities: [{ providerId: providerId + 1000, subject: 'the-real-one', linkedAt: new Date() }],
+    });
+    idp.signInAs({ sub: sub('fake'), email: held.email, name: 'Impostor', groups: ['monitoring-admins'] });
+    const attempt = await ssoSignIn();
+    expect(attempt.landed.searchParams.get('sso-error')).toBe('account-linked-elsewhere');
+    expect(attempt.cookie).toBeUndefined();
+    const after = await users.findById(organizationId, held.id);
+    expect(after?.identities?.map((link) => link.subject)).toEqual(['the-real-one']);
   });
 
   it('refuses a deactivated person', async () => {

@@ -27,6 +27,10 @@ export const SSO_REFUSALS = [
   'email-missing',
   'email-domain-not-allowed',
   'email-taken',
+  /** A passwordless account another provider holds: linking it by e-mail alone would hand it over. */
+  'account-linked-elsewhere',
+  /** A customer's own provider signs in that customer's clients only, never a staff account. */
+  'not-this-customers-account',
   'no-role',
   'ambiguous-customer',
   'account-disabled',
@@ -94,6 +98,11 @@ export class SsoSignIn {
     if (linked) return this.finish(provider, identity, linked, decision, attempt, 'linked');
     const existing = await this.deps.users.findByEmail(email);
     if (existing && existing.organizationId !== provider.organizationId) return refuse('email-taken');
+    // A passwordless account another provider holds is not handed over by an e-mail alone (one this
+    // provider's SCIM made, or nobody's yet, is; a password account is linked once its person
+    // confirms with the password, below).
+    if (existing?.passwordHash === '' && existing.identities?.some((held) => held.providerId !== provider.id))
+      return refuse('account-linked-elsewhere');
     if (existing && existing.passwordHash !== '') {
       const linkToken = await this.deps.pendingLinks.hold({
         providerId: provider.id,
@@ -237,6 +246,14 @@ export class SsoSignIn {
     openSession = true,
   ): Promise<SsoOutcome> {
     if (found.disabledAt) return this.refuse(provider, 'account-disabled', attempt, found.email);
+    // A client's Okta answers for that customer's people: a staff account (an owner too) it may
+    // name is not theirs to sign in, nor to turn into a client.
+    if (
+      provider.customerId !== null &&
+      how !== 'created' &&
+      !(found.role === 'client' && found.customerId === provider.customerId)
+    )
+      return this.refuse(provider, 'not-this-customers-account', attempt, found.email);
     const user = await this.applyRole(provider, found, role, attempt);
     if (
       !user.identities?.some((held) => held.providerId === provider.id && held.subject === identity.subject)

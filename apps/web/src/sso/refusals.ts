@@ -27,6 +27,10 @@ const SENTENCES: Record<string, string> = {
   'email-domain-not-allowed':
     'Your e-mail address’s domain may not sign in with this provider: ask your admin to add it to the provider’s allowed domains.',
   'email-taken': 'Your e-mail address belongs to an account of another organization: ask your admin.',
+  'account-linked-elsewhere':
+    'Your account signs in through another identity provider: use that one, or ask your admin to link this provider.',
+  'not-this-customers-account':
+    'This identity provider signs in its customer’s people only, and your account is not one of them: sign in the way your account does, or ask your admin.',
   'no-role':
     'Your identity provider gave you no role in webmon: ask your admin to add you to a group the provider’s role mapping names.',
   'ambiguous-customer':
