@@ -304,7 +304,21 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
         headers: { Authorization: 'Bearer ws-rotate-me' },
       },
     });
-    expect([website.status, channel.status, heartbeat.status, socket.status]).toEqual([201, 201, 201, 201]);
+    const provider = await api.request<{ id: number }>('POST', '/api/identity-providers', {
+      token,
+      body: {
+        type: 'oidc',
+        name: 'Delta IdP',
+        issuer: 'https://idp.delta.example',
+        clientId: 'webmon',
+        clientSecret: 'client-secret-rotate-me',
+        allowedDomains: ['delta.example'],
+        roleMapping: [{ group: 'staff', role: 'viewer' }],
+      },
+    });
+    expect([website.status, channel.status, heartbeat.status, socket.status, provider.status]).toEqual([
+      201, 201, 201, 201, 201,
+    ]);
     // A status page's subscriber: its unsubscribe token is sealed.
     const slug = `delta-${Date.now().toString(36)}`;
     const page = await api.request('POST', '/api/status-pages', {
@@ -335,6 +349,7 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
       monitorSecrets: { documents: 2, resealed: 2, unreadable: 0 },
       subscriberSecrets: { documents: 1, resealed: 1, unreadable: 0 },
       samlKeys: { documents: 0, resealed: 0, unreadable: 0 },
+      identityProviderSecrets: { documents: 1, resealed: 1, unreadable: 0 },
     });
     // Only the new key is needed now, and the secrets still open where they belong.
     const box = new SecretBox(newKey);
@@ -367,6 +382,11 @@ describe('admin CLI (npm run admin)', { timeout: 180_000 }, () => {
     expect(box.open(storedChannel?.secrets.apiKey, `notification-channels/${channel.body.id}/apiKey`)).toBe(
       '0a1b2c3d-0000-4000-8000-123456789abc',
     );
+
+    const storedProvider = await api.db.collection('identity_providers').findOne({ id: provider.body.id });
+    expect(
+      box.open(storedProvider?.oidc.clientSecret, `identity-provider:${provider.body.id}:clientSecret`),
+    ).toBe('client-secret-rotate-me');
 
     const second = await adminWith(api.config.MONGODB_URL, ['reseal-secrets'], rotation);
     expect(JSON.parse(second.stdout).websites.resealed).toBe(0);

@@ -1,5 +1,6 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { nextId, TenantCollection } from '../db/index.js';
+import { type ResealReport, resealCollection, type SecretBox } from '../secrets/index.js';
 import type { IdentityProvider } from './identity-provider.schema.js';
 
 export const IDENTITY_PROVIDERS = 'identity_providers';
@@ -19,6 +20,10 @@ interface IdentityLink {
 }
 
 const linkKey = (providerId: number, subject: string) => `${providerId}/${subject}`;
+
+/** What an OIDC provider's client secret is sealed for: opened for that provider alone. */
+export const clientSecretContext = (provider: Pick<IdentityProvider, 'id'>) =>
+  `identity-provider:${provider.id}:clientSecret`;
 
 /** Identity providers of organizations, and which user each provider's person is. */
 export class IdentityProviderRepository {
@@ -114,5 +119,25 @@ export class IdentityProviderRepository {
       { providerId, organizationId, userId },
       { upsert: true },
     );
+  }
+
+  /** Seals the OIDC client secrets sealed under an older SECRETS_KEY again under the current one (`reseal-secrets`). */
+  resealSecrets(box: SecretBox, onProgress?: (report: ResealReport) => void): Promise<ResealReport> {
+    return resealCollection({
+      collection: this.providers.collection,
+      box,
+      filter: { type: 'oidc' } as Filter<Stored>,
+      sealedFieldsOf: (provider) =>
+        provider.oidc
+          ? [
+              {
+                path: 'oidc.clientSecret',
+                sealed: provider.oidc.clientSecret,
+                context: clientSecretContext(provider),
+              },
+            ]
+          : [],
+      ...(onProgress ? { onProgress } : {}),
+    });
   }
 }

@@ -3,7 +3,10 @@ import { conflict, invalidInput, notAllowed, notFound } from '../errors/index.js
 import type { SecretBox } from '../secrets/index.js';
 import { refusedUrl, type TargetGuard } from '../targets/index.js';
 import { type ProviderFetch, plainHttpAllowed } from './guarded-fetch.js';
-import type { IdentityProviderRepository } from './identity-provider.repository.js';
+import {
+  type IdentityProviderRepository,
+  clientSecretContext as secretContext,
+} from './identity-provider.repository.js';
 import {
   type ConnectionTest,
   type CreateIdentityProvider,
@@ -69,9 +72,6 @@ export const ssoPaths = (providerId: number) => ({
   acs: `/api/auth/sso/${providerId}/acs`,
   metadata: `/api/auth/sso/${providerId}/metadata`,
 });
-
-const secretContext = (provider: Pick<IdentityProvider, 'id'>) =>
-  `identity-provider:${provider.id}:clientSecret`;
 
 /** An organization's identity providers: validated, secrets sealed, connections tested. */
 export class IdentityProviders {

@@ -5,7 +5,7 @@ import { MonitorRepository } from '../../../libs/monitors/index.js';
 import { ChannelRepository } from '../../../libs/notifications/index.js';
 import { TwoFactorRepository } from '../../../libs/people/index.js';
 import { type ResealReport, SecretBox } from '../../../libs/secrets/index.js';
-import { ServiceProviderKeys } from '../../../libs/sso/index.js';
+import { IdentityProviderRepository, ServiceProviderKeys } from '../../../libs/sso/index.js';
 import { SubscriberRepository } from '../../../libs/status-subscriptions/index.js';
 import { WebsiteRepository } from '../../../libs/websites/index.js';
 import { print } from './command-line.js';
@@ -41,6 +41,10 @@ export const secretCommands: Record<string, AdminCommand> = {
     const samlKeys = await new ServiceProviderKeys(db, box).resealSecrets(
       progress('SAML service-provider keys'),
     );
+    const identityProviderSecrets = await new IdentityProviderRepository(db).resealSecrets(
+      box,
+      progress('OIDC client secrets'),
+    );
     print({
       websites,
       notificationChannels: channels,
@@ -48,6 +52,7 @@ export const secretCommands: Record<string, AdminCommand> = {
       monitorSecrets,
       subscriberSecrets,
       samlKeys,
+      identityProviderSecrets,
     });
     const unreadable =
       websites.unreadable +
@@ -55,7 +60,8 @@ export const secretCommands: Record<string, AdminCommand> = {
       totpSecrets.unreadable +
       monitorSecrets.unreadable +
       subscriberSecrets.unreadable +
-      samlKeys.unreadable;
+      samlKeys.unreadable +
+      identityProviderSecrets.unreadable;
     if (unreadable > 0)
       throw new Error(
         `${unreadable} secret(s) could not be opened with SECRETS_KEY or SECRETS_KEYS_PREVIOUS; add the key that sealed them to SECRETS_KEYS_PREVIOUS and run again`,
