@@ -39,6 +39,16 @@ describe('assertionFacts', () => {
     ).toMatchObject({ inResponseTo: null });
   });
 
+  it('takes the request answered from the signed assertion only, never from the Response around it', () => {
+    // A captured unsolicited assertion wrapped in a Response naming the attacker's own request.
+    expect(
+      assertionFacts(assertion({ Recipient: ACS, NotOnOrAfter: '2026-06-01T12:05:00Z' }), {
+        ...context,
+        responseInResponseTo: '_attackers-request',
+      }),
+    ).toMatchObject({ inResponseTo: null });
+  });
+
   it('refuses another Recipient, no bearer confirmation, an expired one and two different InResponseTo', () => {
     const problem = (parsed: unknown, extra = {}) =>
       (assertionFacts(parsed, { ...context, ...extra }) as { problem?: string }).problem;

@@ -17,7 +17,7 @@ export interface AssertionFacts {
 
 export interface FactsContext {
   acsUrl: string;
-  /** The Response element's InResponseTo (outside the assertion's signature), if any. */
+  /** The Response element's InResponseTo (outside the assertion's signature): only checked against the assertion's. */
   responseInResponseTo: string | null;
   now: Date;
   skewMs: number;
@@ -73,6 +73,9 @@ export function assertionFacts(parsed: unknown, context: FactsContext): Assertio
   return {
     assertionId,
     expiresAt: new Date(Math.min(...ends)),
-    inResponseTo: signedInResponseTo ?? context.responseInResponseTo,
+    // Only the assertion's own (signed) InResponseTo says which request it answers: the Response
+    // element's is outside the signature, and taking it would let a captured unsolicited assertion
+    // be wrapped to answer the attacker's own request (SAML 2.0 profiles, 4.1.4.2, puts it here).
+    inResponseTo: signedInResponseTo,
   };
 }
