@@ -275,7 +275,12 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     // Another browser with the same callback URL (a stolen code and state): refused.
     const elsewhere = await followRedirects(callback.href, new CookieJar(), base);
     expect(elsewhere.landed.searchParams.get('sso-error')).toBe('sign-in-expired');
-    // The state was used up by that try too: the right browser is refused now as well.
+    // That try did not use the state up: the browser that started the sign-in goes on.
+    const flowCookie = jar.get(base, 'webmon_sso') as string;
+    expect(flowCookie).toBeTruthy();
+    expect((await followRedirects(callback.href, jar, base)).landed.pathname).toBe('/');
+    // Once: the same browser, its flow cookie put back, is refused the second time.
+    jar.set(base, 'webmon_sso', flowCookie);
     const replay = await followRedirects(callback.href, jar, base);
     expect(replay.landed.searchParams.get('sso-error')).toBe('sign-in-expired');
 

@@ -42,16 +42,24 @@ export class SsoFlowStore {
     await this.redis.set(this.key(state), JSON.stringify(stored), 'EX', FLOW_TTL_SECONDS);
   }
 
-  /** The flow of `state`, used up now; null when unknown, expired, used, or started in another browser. */
+  /**
+   * The flow of `state`, used up now; null when unknown, expired, used, or started in another
+   * browser. Used up only by the browser that started it: someone who saw a `state` (a log, a
+   * referrer) cannot cancel another person's sign-in by presenting it first.
+   */
   async take(state: string, binding: string | undefined): Promise<SsoFlow | null> {
-    const raw = await this.redis.getdel(this.key(state));
-    if (!raw || !binding) return null;
+    if (!binding) return null;
+    const key = this.key(state);
+    const raw = await this.redis.get(key);
+    if (!raw) return null;
     const parsed = storedFlow.safeParse(JSON.parse(raw));
     if (!parsed.success) return null;
     const { binding: expected, ...flow } = parsed.data;
     const given = hash(binding);
     const wanted = Buffer.from(expected, 'hex');
-    return wanted.length === given.length && timingSafeEqual(wanted, given) ? flow : null;
+    if (!(wanted.length === given.length && timingSafeEqual(wanted, given))) return null;
+    // Of two uses at once by that browser, the one whose delete removed it goes on.
+    return (await this.redis.del(key)) === 1 ? flow : null;
   }
 }
 

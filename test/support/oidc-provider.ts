@@ -225,6 +225,13 @@ export class CookieJar {
   get(origin: string, name: string): string | undefined {
     return this.byOrigin.get(origin)?.get(name);
   }
+
+  /** Puts a cookie back (a browser replaying what it once held). */
+  set(origin: string, name: string, value: string): void {
+    const cookies = this.byOrigin.get(origin) ?? new Map<string, string>();
+    cookies.set(name, value);
+    this.byOrigin.set(origin, cookies);
+  }
 }
 
 /**
