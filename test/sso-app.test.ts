@@ -209,6 +209,14 @@ describe('single sign-on in a real browser: the identity provider screens and si
   });
 
   it('requires single sign-on with a break-glass owner from the settings', async () => {
+    // An admin sees the setting but may not change it: who keeps a password is the owners' to say.
+    const admin = await createUser(api, organizationId, 'admin');
+    const adminPage = await newPage();
+    await signInThroughForm(adminPage, base, admin.email, { next: '/settings' });
+    await adminPage.getByText('Only an owner of your organization can change these').waitFor();
+    expect(await adminPage.getByLabel(/Require single sign-on/).isDisabled()).toBe(true);
+    expect(await adminPage.getByRole('button', { name: 'Save single sign-on' }).count()).toBe(0);
+
     const page = await newPage();
     await signInThroughForm(page, base, owner.email, { next: '/settings' });
     await page.getByRole('heading', { name: 'Single sign-on' }).waitFor();

@@ -3,6 +3,7 @@ import { api, type Schemas } from '../api/client.js';
 import { organizationKeys } from '../api/organization.js';
 import { useUsers } from '../api/people.js';
 import { write } from '../api/query.js';
+import { useSession } from '../session.js';
 import { Check, FormError, Notice } from '../ui/form.js';
 import { useIdentityProviders } from './sso-api.js';
 
@@ -13,6 +14,9 @@ import { useIdentityProviders } from './sso-api.js';
 export function SsoSettings({ organization }: { organization: Schemas['Organization'] }) {
   const users = useUsers();
   const providers = useIdentityProviders();
+  const { caller } = useSession();
+  // Who may still use a password is the owners' to say (the API refuses anyone else).
+  const isOwner = caller?.kind === 'person' && caller.user.role === 'owner';
   const [requireSso, setRequireSso] = useState(organization.requireSso);
   const [breakGlass, setBreakGlass] = useState<number[]>(organization.breakGlassUserIds);
   const [message, setMessage] = useState<string | null>(null);
@@ -46,8 +50,10 @@ export function SsoSettings({ organization }: { organization: Schemas['Organizat
           : `${enabled} identity provider(s) enabled. `}
         <a href="/identity-providers">Manage identity providers</a>
       </p>
+      {!isOwner && <p class="hint">Only an owner of your organization can change these: ask one.</p>}
       <Check
         label="Require single sign-on: refuse password sign-ins (but the break-glass owners’)"
+        disabled={!isOwner}
         checked={requireSso}
         onChange={(checked) => {
           setRequireSso(checked);
@@ -61,6 +67,7 @@ export function SsoSettings({ organization }: { organization: Schemas['Organizat
           <Check
             key={owner.id}
             label={`${owner.name} (${owner.email})`}
+            disabled={!isOwner}
             checked={breakGlass.includes(owner.id)}
             onChange={(checked) => {
               setBreakGlass(checked ? [...breakGlass, owner.id] : breakGlass.filter((id) => id !== owner.id));
@@ -69,11 +76,13 @@ export function SsoSettings({ organization }: { organization: Schemas['Organizat
           />
         ))}
       </fieldset>
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save single sign-on
-        </button>
-      </div>
+      {isOwner && (
+        <div class="actions">
+          <button type="submit" class="primary">
+            Save single sign-on
+          </button>
+        </div>
+      )}
     </form>
   );
 }
