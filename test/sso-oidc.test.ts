@@ -521,6 +521,24 @@ describe('single sign-on with OIDC against a real provider (oidc-provider on 127
     expect((await withCookie(api, cookie as string, 'GET', '/api/me')).status).toBe(401);
   });
 
+  it("refuses a domain another organization's provider signs in (its button would stand before that domain's people)", async () => {
+    const other = await api.createOrganization(['admin']);
+    const claim = await api.request('POST', '/api/identity-providers', {
+      token: other.token,
+      body: {
+        type: 'oidc',
+        name: 'Squatter',
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        allowedDomains: ['squatter.test', 'agency.test'],
+        roleMapping: RULES,
+      },
+    });
+    expect(claim.status).toBe(409);
+    expect(JSON.stringify(claim.body)).toContain('allowedDomains.1');
+  });
+
   it('keeps the last enabled provider while single sign-on is required: neither disabled nor deleted', async () => {
     const other = await api.createOrganization(['admin']);
     const owner = await createUser(api, other.organizationId, 'owner');

@@ -65,6 +65,21 @@ export class IdentityProviderRepository {
     return this.providers.find(organizationId, {}, { projection: { _id: 0 }, sort: { id: 1 } }).toArray();
   }
 
+  /** Organizations other than `organizationId` with a provider for any of `domains` (enabled or not). */
+  async domainsClaimedElsewhere(organizationId: number, domains: readonly string[]): Promise<string[]> {
+    if (domains.length === 0) return [];
+    const found = await this.providers.collection
+      .find(
+        { allowedDomains: { $in: [...domains] }, organizationId: { $ne: organizationId } } as Filter<Stored>,
+        {
+          projection: { _id: 0, allowedDomains: 1 },
+        },
+      )
+      .toArray();
+    const wanted = new Set(domains);
+    return [...new Set(found.flatMap((provider) => provider.allowedDomains.filter((d) => wanted.has(d))))];
+  }
+
   /**
    * Enabled providers that sign in people of this e-mail domain, in every organization (the
    * sign-in page's buttons). A scan, bounded by the few providers an organization has.

@@ -90,6 +90,7 @@ export class IdentityProviders {
   async create(editor: ProviderEditor, body: CreateIdentityProvider): Promise<IdentityProvider> {
     const { organizationId } = editor;
     checkOwnerGrant(editor, body, null);
+    await this.checkDomains(organizationId, body.allowedDomains);
     await this.checkCustomers(organizationId, body);
     const id = await this.deps.providers.allocateId();
     const common = {
@@ -144,6 +145,7 @@ export class IdentityProviders {
       ...(body.customerId === undefined ? {} : { customerId: body.customerId }),
     };
     checkOwnerGrant(editor, next, current);
+    if (body.allowedDomains !== undefined) await this.checkDomains(organizationId, body.allowedDomains);
     if (current.enabled && !next.enabled) await this.keepOneWhileRequired(current);
     if (current.oidc) {
       if (body.issuer !== undefined) this.checkIssuer(body.issuer);
@@ -189,6 +191,25 @@ export class IdentityProviders {
     if (current.enabled) await this.keepOneWhileRequired(current);
     if (!(await this.deps.providers.delete(organizationId, id))) throw notFound(`No identity provider ${id}`);
     await this.deps.spKeys.delete(organizationId, id);
+  }
+
+  /**
+   * A domain signs in through one organization's providers only: the sign-in page offers a
+   * domain's providers to anyone typing an address of it, so a second organization claiming it
+   * could put its button before that domain's people. webmon does not verify domains (no DNS
+   * proof): the first organization to claim one keeps it, and the refusal names no other.
+   */
+  private async checkDomains(organizationId: number, domains: readonly string[]): Promise<void> {
+    const taken = await this.deps.providers.domainsClaimedElsewhere(organizationId, domains);
+    if (taken.length > 0)
+      throw conflict(
+        `${taken.join(', ')} already sign${taken.length === 1 ? 's' : ''} in through another organization's identity provider; if the domain is yours, contact support.`,
+        domains.flatMap((domain, index) =>
+          taken.includes(domain)
+            ? [{ path: `allowedDomains.${index}`, message: 'claimed by another organization' }]
+            : [],
+        ),
+      );
   }
 
   /** While single sign-on is required, its last enabled provider is neither disabled nor deleted: nobody could sign in. */
