@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidInput, notFound } from '../../../libs/errors/index.js';
 import { type AppContext, defineRoute, type Route } from '../../../libs/http/index.js';
 import type { IdentityProvider, IdentityProviderRepository, SamlSignIn } from '../../../libs/sso/index.js';
-import { answerSso, SSO_FLOW_COOKIE, ssoAttempt } from './sso.js';
+import { answerSso, providerParams, SSO_FLOW_COOKIE, ssoAttempt } from './sso.js';
 
 const TAGS = ['Single sign-on'];
 const METADATA_TYPE = 'application/samlmetadata+xml';
@@ -13,14 +13,6 @@ const ACS = '/api/auth/sso/:providerId/acs';
  * a few hundred groups fits in far less; more is refused before it is read.
  */
 const ACS_BODY = { maxBytes: 512 * 1024, limitBytes: 512 * 1024 };
-
-const providerParams = z.object({
-  providerId: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31),
-});
 
 const samlForm = z.object({
   SAMLResponse: z

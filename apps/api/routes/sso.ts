@@ -105,7 +105,8 @@ function refusalQuery(outcome: Extract<SsoOutcome, { outcome: 'refused' }>, next
   return query.toString();
 }
 
-const providerParams = z.object({
+/** `{providerId}` of every single sign-on route (OIDC's and SAML's). */
+export const providerParams = z.object({
   providerId: z.coerce
     .number()
     .int()
