@@ -262,7 +262,9 @@ describe('HTTP conventions', () => {
     });
     // Left, each for a reason: the system probes, the app's page and the documents (OpenAPI, the
     // monitoring file's JSON Schema) take no input and fail only with 503; the two maintenance paths are the contract's (ids are integers, so `check` is
-    // never one); the licence of the API is its owners' decision, not the code's.
+    // never one); the licence of the API is its owners' decision, not the code's; single sign-on's
+    // browser steps answer only by redirect (to the provider, back into the app or to the sign-in
+    // page with the reason), never with a 2xx.
     const accepted = [
       'warn operation-4xx-response at #/paths/~1healthz/get/responses',
       'warn operation-4xx-response at #/paths/~1readyz/get/responses',
@@ -272,6 +274,10 @@ describe('HTTP conventions', () => {
       'warn operation-4xx-response at #/paths/~1/get/responses',
       'warn no-ambiguous-paths at #/paths/~1api~1maintenance-windows~1check~1{websiteId}',
       'warn info-license at #/info',
+      'warn operation-2xx-response at #/paths/~1api~1auth~1sso~1{providerId}~1start/get/responses',
+      'warn operation-2xx-response at #/paths/~1api~1auth~1sso~1{providerId}~1callback/get/responses',
+      'warn operation-2xx-response at #/paths/~1api~1auth~1sso~1{providerId}~1acs/get/responses',
+      'warn operation-2xx-response at #/paths/~1api~1auth~1sso~1{providerId}~1acs/post/responses',
     ];
     const found = problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}`);
     expect(found.filter((p) => !accepted.includes(p))).toEqual([]);
