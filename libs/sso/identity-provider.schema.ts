@@ -35,6 +35,8 @@ export const defaultRole = z
     if (target.role !== 'client' && target.customerId !== undefined)
       context.addIssue({ code: 'custom', path: ['customerId'], message: 'Only for the client role' });
   })
+  // Named: a generated client cannot read an unnamed object inside a nullable union.
+  .meta({ id: 'DefaultRole' })
   .nullable()
   .describe('The role of a person no rule matches; null or absent: such a person is refused');
 
@@ -179,7 +181,10 @@ const viewCommon = {
   enabled: z.boolean(),
   allowedDomains: z.array(z.string()),
   roleMapping,
-  defaultRole: z.object({ role: z.enum(ROLES), customerId: z.number().int().optional() }).nullable(),
+  defaultRole: z
+    .object({ role: z.enum(ROLES), customerId: z.number().int().optional() })
+    .meta({ id: 'DefaultRoleView' })
+    .nullable(),
   customerId: z.number().int().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

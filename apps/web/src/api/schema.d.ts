@@ -4236,11 +4236,7 @@ export interface components {
             enabled: boolean;
             allowedDomains: string[];
             roleMapping: components["schemas"]["RoleMappingRule"][];
-            defaultRole: {
-                /** @enum {string} */
-                role: "viewer" | "editor" | "admin" | "owner" | "client";
-                customerId?: number;
-            } | null;
+            defaultRole: components["schemas"]["DefaultRoleView"] | null;
             customerId: number | null;
             /** Format: date-time */
             createdAt: string;
@@ -4259,16 +4255,17 @@ export interface components {
             enabled: boolean;
             allowedDomains: string[];
             roleMapping: components["schemas"]["RoleMappingRule"][];
-            defaultRole: {
-                /** @enum {string} */
-                role: "viewer" | "editor" | "admin" | "owner" | "client";
-                customerId?: number;
-            } | null;
+            defaultRole: components["schemas"]["DefaultRoleView"] | null;
             customerId: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        DefaultRoleView: {
+            /** @enum {string} */
+            role: "viewer" | "editor" | "admin" | "owner" | "client";
+            customerId?: number;
         };
         ServiceProvider: {
             /** @enum {string} */
@@ -8316,11 +8313,7 @@ export interface components {
              * @description The role of a person no rule matches; null or absent: such a person is refused
              * @default null
              */
-            defaultRole: {
-                /** @enum {string} */
-                role: "viewer" | "editor" | "admin" | "owner" | "client";
-                customerId?: number;
-            } | null;
+            defaultRole: components["schemas"]["DefaultRole"] | null;
             /**
              * @description A customer’s own provider (a client’s Okta): everyone it signs in is a client user of this customer
              * @default null
@@ -8358,16 +8351,17 @@ export interface components {
              * @description The role of a person no rule matches; null or absent: such a person is refused
              * @default null
              */
-            defaultRole: {
-                /** @enum {string} */
-                role: "viewer" | "editor" | "admin" | "owner" | "client";
-                customerId?: number;
-            } | null;
+            defaultRole: components["schemas"]["DefaultRole"] | null;
             /**
              * @description A customer’s own provider (a client’s Okta): everyone it signs in is a client user of this customer
              * @default null
              */
             customerId: number | null;
+        };
+        DefaultRole: {
+            /** @enum {string} */
+            role: "viewer" | "editor" | "admin" | "owner" | "client";
+            customerId?: number;
         };
         IdentityProviderUpdate: {
             /** @description Shown on the sign-in page: "Sign in with <name>" */
@@ -8377,11 +8371,7 @@ export interface components {
             allowedDomains?: string[];
             roleMapping?: components["schemas"]["RoleMappingRule"][];
             /** @description The role of a person no rule matches; null or absent: such a person is refused */
-            defaultRole?: {
-                /** @enum {string} */
-                role: "viewer" | "editor" | "admin" | "owner" | "client";
-                customerId?: number;
-            } | null;
+            defaultRole?: components["schemas"]["DefaultRole"] | null;
             customerId?: number | null;
             /**
              * Format: uri
