@@ -21,7 +21,9 @@ const ownedBy =
   (read: Owned, param: string): CustomerGate =>
   async (ctx, caller) => {
     try {
-      return (await read(caller.organizationId, String(ctx.params[param]))).customerId === caller.customerId;
+      return (
+        (await read(caller.organizationId, String(ctx.params?.[param]))).customerId === caller.customerId
+      );
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not-found') return false;
       throw error;
@@ -89,14 +91,14 @@ export function customerCallerRoutes(deps: {
   routes.set('/api/status-pages/:id/incidents/:postId', ownedBy(deps.statusPage, 'id'));
   // Their page's subscribers are the client's own visitors: listed and exported (reads only).
   routes.set('/api/status-pages/:id/subscribers', ownedBy(deps.statusPage, 'id'));
-  const ownCustomer: CustomerGate = async (ctx, caller) => ctx.params.id === String(caller.customerId);
+  const ownCustomer: CustomerGate = async (ctx, caller) => ctx.params?.id === String(caller.customerId);
   routes.set('/api/customers/:id', ownCustomer);
   routes.set('/api/customers/:id/reports', ownCustomer);
   // The list handler narrows itself to the customer's package; one package only if it is theirs.
   routes.set('/api/packages', always);
   routes.set('/api/packages/:id', async (ctx, caller) => {
     const own = await deps.packageOfCustomer(caller.organizationId, caller.customerId);
-    return own !== null && ctx.params.id === String(own);
+    return own !== null && ctx.params?.id === String(own);
   });
   return routes;
 }

@@ -16,4 +16,5 @@ export interface AppState {
   publicOrigin?: string;
 }
 
-export type AppContext = ParameterizedContext<AppState>;
+// No custom context properties: Koa's default context takes any name as `any`, which hid a `ctx.log` that never existed.
+export type AppContext = ParameterizedContext<AppState, { params?: Record<string, string> }>;

@@ -87,7 +87,7 @@ export function accountLinkRoutes(deps: {
         schema: acceptedView,
       },
       handle: async ({ body, ctx }) => {
-        await deps.passwordReset.request(body.email, ctx.log);
+        await deps.passwordReset.request(body.email, ctx.state.log);
         return { status: 'accepted' as const };
       },
     }),

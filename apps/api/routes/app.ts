@@ -138,7 +138,7 @@ export function appRoutes(): Route[] {
     problems: [404],
     otherResponses: { 304: NOT_MODIFIED },
     async run(ctx: AppContext) {
-      const name = String(ctx.params.file ?? '');
+      const name = String(ctx.params?.file ?? '');
       const type = TYPES[extname(name)];
       const found = ASSET_NAME.test(name) && type ? await file(`assets/${name}`, type) : null;
       if (!found)

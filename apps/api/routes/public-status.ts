@@ -114,7 +114,7 @@ function publishedPageRoute(pages: PublicStatusPages, format: 'html' | 'json'): 
     problems: html ? [429, 503] : [404, 429, 503],
     otherResponses: html ? { 304: NOT_MODIFIED, 404: NOT_FOUND_PAGE } : { 304: NOT_MODIFIED },
     async run(ctx: AppContext) {
-      const slug = String(ctx.params.slug ?? '');
+      const slug = String(ctx.params?.slug ?? '');
       const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
       if (!page && !html) throw notFound('No public status page by that name');
       if (html) setContentSecurityPolicy(ctx, PAGE_POLICY, { origins: page?.embedAllowedOrigins ?? [] });
@@ -194,7 +194,7 @@ function pageEmbedRoutes(pages: PublicStatusPages): Route[] {
       problems: [429, 503],
       otherResponses: { 404: NOT_FOUND_PAGE },
       async run(ctx: AppContext) {
-        const slug = String(ctx.params.slug ?? '');
+        const slug = String(ctx.params?.slug ?? '');
         const page = SLUG_PATTERN.test(slug) ? await pages.page(slug) : null;
         ctx.type = 'text/html; charset=utf-8';
         if (!page) {

@@ -71,7 +71,7 @@ export function statusPageAccessRoute(gate: StatusPageGate): Route {
       204: { description: 'The password was right (a JSON request): the cookie is set' },
     },
     async run(ctx) {
-      const slug = String(ctx.params.slug ?? '');
+      const slug = String(ctx.params?.slug ?? '');
       const form = ctx.is('application/x-www-form-urlencoded') !== false;
       const page = await gate.published(slug);
       const hash = page?.access.mode === 'password' ? page.access.passwordHash : null;

@@ -186,7 +186,7 @@ export class StatusPageGate {
         otherResponses:
           answer === 'html' && !only ? { ...route.otherResponses, 403: GATE_PAGE } : route.otherResponses,
         run: async (ctx) => {
-          const slug = String(ctx.params.slug ?? '');
+          const slug = String(ctx.params?.slug ?? '');
           if (only) {
             if (await this.anyoneMaySee(ctx, slug, answer)) await route.run(ctx);
             return;
