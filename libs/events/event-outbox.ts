@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/index.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { type EventDocument, eventDocumentSchema } from './event.schema.js';
@@ -119,11 +119,11 @@ export class EventOutbox {
     if (ids.length === 0) return;
     const mark = { $set: { deliveredAt: new Date() } };
     try {
-      // One command of many updates, each by primary key: FerretDB scans the collection for any
+      // Commands of many updates, each by primary key: FerretDB scans the collection for any
       // other filter (an `id: {$in}` took 2 s a batch with 2,000 events stored).
-      const byKey = await this.events.bulkWrite(
+      const byKey = await chunkedBulkWrite(
+        this.events,
         ids.map((id) => ({ updateOne: { filter: { _id: id }, update: mark } })),
-        { ordered: false },
       );
       // Events written before their id was their key too: by `id`, with a scan, only then.
       if (byKey.matchedCount < ids.length)

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
-import type { CollectionIndexes } from '../db/index.js';
+import { type CollectionIndexes, chunkedBulkWrite } from '../db/index.js';
 import {
   type FindingState,
   type FindingsComparison,
@@ -49,9 +49,6 @@ export const siteFindingIndexes: CollectionIndexes = {
     { key: { retainUntil: 1 }, name: 'retain_until' },
   ],
 };
-
-/** Writes per bulk call: a large site's first crawl opens thousands at once. */
-const WRITE_BATCH = 500;
 
 /**
  * The findings of websites' crawls, kept across crawls: open ones as the last crawl found them,
@@ -118,8 +115,8 @@ export class SiteFindings {
         },
       })),
     ];
-    for (let start = 0; start < operations.length; start += WRITE_BATCH)
-      await this.collection.bulkWrite(operations.slice(start, start + WRITE_BATCH), { ordered: false });
+    // In chunks: a large site's first crawl opens thousands at once, and FerretDB hangs on 100 updates in one.
+    await chunkedBulkWrite(this.collection, operations);
   }
 
   /** A monitor's findings, newest first, of a type and state when given. */
