@@ -6,7 +6,7 @@ import { NotificationQueue } from '../libs/alerts/index.js';
 import { type EventKind, EventOutbox } from '../libs/events/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { channelsWrittenStraight, createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
 type Channel = {
@@ -189,6 +189,7 @@ describe('templates at send time: a real notifier to a local Slack-format receiv
     await api.db
       .collection('notification_channels')
       .updateOne({ id: channel.id }, { $set: { template: 'Down:\n  {% if status %}{{ website.name }}' } });
+    await channelsWrittenStraight(api, organizationId);
     await emit(website, 'website.down');
     const [fallback] = await messages('/slack/stale', 1);
     expect(fallback?.text).toBe('Globex store is down');

@@ -5,7 +5,7 @@ import { NotificationQueue } from '../libs/alerts/index.js';
 import { webhookSignature } from '../libs/connectors/index.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import { createCustomer, createPackage, TestApi } from './support/harness.js';
+import { channelsWrittenStraight, createCustomer, createPackage, TestApi } from './support/harness.js';
 import { type MailReceiver, startMailReceiver } from './support/mail-receiver.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
@@ -132,6 +132,7 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     await api.db
       .collection('notification_channels')
       .updateOne({ id: channel.id }, { $set: { previousSecretUntil: new Date(Date.now() - 1000) } });
+    await channelsWrittenStraight(api, stack.organizationId);
     await settled(channel.id, (await test(channel.id)).id);
     const second = receiver.to('/hooks/rotated')[1];
     expect(second?.headers['webhook-signature']).toBe(

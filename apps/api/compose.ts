@@ -21,7 +21,12 @@ import {
   monitorRevisions,
   RunArtifacts,
 } from '../../libs/monitors/index.js';
-import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
+import {
+  ChannelRepository,
+  ChannelService,
+  channelListRevisions,
+  channelRevisionWarning,
+} from '../../libs/notifications/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
 import { PackageCache } from '../../libs/packages/index.js';
 import { SessionStore, UserRepository } from '../../libs/people/index.js';
@@ -130,7 +135,11 @@ export function composeApi(deps: ApiDeps) {
   const customerExists = async (organizationId: number, customerId: number) =>
     (await records.customers.findById(organizationId, customerId)) !== null;
 
-  const channelRepository = new ChannelRepository(db);
+  // Its writes move the organization's channel list's revision: the notifiers keep lists.
+  const channelRepository = new ChannelRepository(db, {
+    revisions: channelListRevisions(redis, config.REDIS_KEY_PREFIX),
+    onRevisionError: channelRevisionWarning(deps.logger),
+  });
   const onCallStores = composeOnCallStores({ db, secrets, mutex });
   const { policies } = onCallStores;
   const channels = new ChannelService({

@@ -12,7 +12,12 @@ import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
 import { IncidentTimelines, RollupRepository } from '../../libs/monitoring/index.js';
 import { MonitorRepository } from '../../libs/monitors/index.js';
-import { ChannelRepository, ChannelService } from '../../libs/notifications/index.js';
+import {
+  ChannelRepository,
+  ChannelService,
+  channelListRevisions,
+  channelRevisionWarning,
+} from '../../libs/notifications/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { SecretBox } from '../../libs/secrets/index.js';
@@ -29,7 +34,12 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
   const secrets = new SecretBox(requireSecretsKey(config), config.SECRETS_KEYS_PREVIOUS);
   const records = createRecords(deps);
   const { mutex } = records;
-  const channelRepository = new ChannelRepository(db);
+  // Every event reads its organization's channels, every attempt its channel: kept while unchanged.
+  const channelRepository = new ChannelRepository(db, {
+    revisions: channelListRevisions(redis, prefix),
+    keepLists: true,
+    onRevisionError: channelRevisionWarning(deps.logger),
+  });
   // Only its organizations' mailers are asked for here; it writes no channel.
   const channels = new ChannelService({
     channels: channelRepository,

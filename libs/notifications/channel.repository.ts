@@ -1,7 +1,10 @@
 import type { Db } from 'mongodb';
 import type { OpenedChannel } from '../connectors/index.js';
 import { type CollectionIndexes, isDuplicateKey, KEY_LOOKUPS, TenantResources } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import { EVENT_KINDS } from '../events/index.js';
+import type { Logger } from '../logging/index.js';
+import { type Redis, RevisedMemory, Revisions } from '../redis/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { TemplateProblem } from '../templates/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
@@ -104,11 +107,77 @@ export function openChannel(channel: ChannelDocument, box: SecretBox, now = Date
   return { config: channel.config, secrets };
 }
 
+/** Each organization's channel list's revision (`Revisions`), moved after every write to one of its channels. */
+export function channelListRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:channel-list-rev`);
+}
+
+/**
+ * A list kept whose revision still holds is read again after this long: a write that did not move
+ * the revision (Redis did not answer, a write straight to the database) shows within it.
+ */
+const KEPT_LIST_MAX_AGE_MS = 60_000;
+/** Organizations whose lists a process keeps at most; the least recently read go first. */
+const KEPT_LISTS = 5_000;
+
+interface ChannelList {
+  /** The organization's id. */
+  id: number;
+  channels: ChannelDocument[];
+}
+
+/** Logs a revision not moved: the write is stored, lists kept elsewhere show it within a minute. */
+export const channelRevisionWarning = (logger: Logger) => (error: unknown, organizationId: number) =>
+  logger.warn(
+    { err: errorMessage(error), organizationId },
+    'could not move the channel list’s revision: notifiers may use the channels as before for a minute',
+  );
+
+export interface ChannelRevisionOptions {
+  /** The lists' revisions (`channelListRevisions`): every write moves its organization's. */
+  revisions: Revisions;
+  /**
+   * Keep each organization's list in memory while its revision holds (the notifier: every event
+   * reads its organization's channels, every attempt its channel), so a read costs a Redis GET.
+   */
+  keepLists?: boolean;
+  /** Told when a revision could not be moved (the write is stored; kept lists show it within a minute). */
+  onRevisionError?: (error: unknown, organizationId: number) => void;
+}
+
 export class ChannelRepository {
   private readonly channels: TenantResources<ChannelDocument>;
+  private readonly keptLists: RevisedMemory<ChannelList> | null;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly revised?: ChannelRevisionOptions,
+  ) {
     this.channels = new TenantResources(db, NOTIFICATION_CHANNELS);
+    this.keptLists = revised?.keepLists
+      ? new RevisedMemory(revised.revisions, KEPT_LISTS, KEPT_LIST_MAX_AGE_MS)
+      : null;
+  }
+
+  /** After a write to one of the organization's channels: lists kept anywhere read it again. */
+  private async written(organizationId: number): Promise<void> {
+    if (!this.revised) return;
+    try {
+      await this.revised.revisions.bump(organizationId);
+    } catch (error) {
+      this.revised.onRevisionError?.(error, organizationId);
+    }
+  }
+
+  /** The organization's channels, from memory while its list's revision holds (when lists are kept). */
+  private async allOf(organizationId: number): Promise<ChannelDocument[]> {
+    if (!this.keptLists) return this.channels.findMany(organizationId, {});
+    const found = await this.keptLists.readMany(
+      [organizationId],
+      () => true,
+      async () => [{ id: organizationId, channels: await this.channels.findMany(organizationId, {}) }],
+    );
+    return found.get(organizationId)?.channels ?? [];
   }
 
   /** A channel's id before it is stored: its secrets are sealed for it. */
@@ -119,13 +188,12 @@ export class ChannelRepository {
   /** Stores a new channel, its id from `allocateId`. */
   async insert(document: ChannelDocument): Promise<void> {
     await this.channels.scoped.insertOne({ ...document });
+    await this.written(document.organizationId);
   }
 
   list(organizationId: number, filter: { customerId?: number } = {}): Promise<ChannelDocument[]> {
-    return this.channels.findMany(
-      organizationId,
-      filter.customerId === undefined ? {} : { 'scope.customerId': filter.customerId },
-    );
+    if (filter.customerId === undefined) return this.allOf(organizationId);
+    return this.channels.findMany(organizationId, { 'scope.customerId': filter.customerId });
   }
 
   /**
@@ -148,8 +216,9 @@ export class ChannelRepository {
     return this.channels.scoped.countDocuments(organizationId, { 'scope.customerId': customerId });
   }
 
-  findById(organizationId: number, id: number): Promise<ChannelDocument | null> {
-    return this.channels.findById(organizationId, id);
+  async findById(organizationId: number, id: number): Promise<ChannelDocument | null> {
+    if (!this.keptLists) return this.channels.findById(organizationId, id);
+    return (await this.allOf(organizationId)).find((channel) => channel.id === id) ?? null;
   }
 
   findByIds(organizationId: number, ids: readonly number[]): Promise<ChannelDocument[]> {
@@ -157,8 +226,10 @@ export class ChannelRepository {
   }
 
   /** Writes every field but the identity ones, with `updatedAt` now; the caller holds the channel's lock. */
-  replace(document: ChannelDocument): Promise<ChannelDocument> {
-    return this.channels.replace(document);
+  async replace(document: ChannelDocument): Promise<ChannelDocument> {
+    const replaced = await this.channels.replace(document);
+    await this.written(document.organizationId);
+    return replaced;
   }
 
   /**
@@ -171,6 +242,7 @@ export class ChannelRepository {
       { id, enabled: true },
       { $set: { enabled: false, updatedAt: at } },
     );
+    await this.written(organizationId);
   }
 
   /**
@@ -187,6 +259,7 @@ export class ChannelRepository {
       { template: channel.template ?? null },
       { $set: { templateProblem: problem } },
     );
+    await this.written(channel.organizationId);
   }
 
   /** Forgets the template's last problem once it renders again. */
@@ -199,6 +272,7 @@ export class ChannelRepository {
       { template: channel.template ?? null },
       { $set: { templateProblem: null } },
     );
+    await this.written(channel.organizationId);
   }
 
   /** Seals write-only fields sealed under an older SECRETS_KEY again under the current one. */
@@ -217,7 +291,9 @@ export class ChannelRepository {
     });
   }
 
-  delete(organizationId: number, id: number): Promise<boolean> {
-    return this.channels.delete(organizationId, id);
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.channels.delete(organizationId, id);
+    await this.written(organizationId);
+    return deleted;
   }
 }

@@ -1,8 +1,11 @@
 export {
   type ChannelDocument,
   ChannelRepository,
+  type ChannelRevisionOptions,
   type ChannelTemplateProblem,
   channelIndexes,
+  channelListRevisions,
+  channelRevisionWarning,
   channelSecretContext,
   openChannel,
 } from './channel.repository.js';

@@ -10,6 +10,7 @@ import { type AppConfig, loadConfig } from '../../libs/config/index.js';
 import type { Scope } from '../../libs/contract/index.js';
 import { createLogger } from '../../libs/logging/index.js';
 import { MonitoringNodeRepository, startHeartbeat } from '../../libs/nodes/index.js';
+import { channelListRevisions } from '../../libs/notifications/index.js';
 import { CheckScheduler } from '../../libs/scheduler/index.js';
 
 /** A URL of the shared test MongoDB pointing at a database of its own. */
@@ -218,5 +219,18 @@ export async function until(condition: () => Promise<boolean>, timeoutMs: number
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * After a test wrote an organization's channels straight to the database (as data an older version
+ * left, or time passing): its channel list's revision moves, so notifiers keeping lists read it again.
+ */
+export async function channelsWrittenStraight(api: TestApi, organizationId: number): Promise<void> {
+  const redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await channelListRevisions(redis, api.config.REDIS_KEY_PREFIX).bump(organizationId);
+  } finally {
+    redis.disconnect();
   }
 }
