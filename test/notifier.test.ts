@@ -185,6 +185,21 @@ describe('notifier: deliveries to webhooks and connectors', () => {
     expect(after.body.enabled).toBe(false);
   });
 
+  it('a channel changed through the API is used as changed by the next attempt, though the notifier keeps channel lists', async () => {
+    const channel = await webhook('/hooks/kept-before');
+    await settled(channel.id, (await test(channel.id)).id);
+    expect(receiver.to('/hooks/kept-before')).toHaveLength(1);
+    const patched = await api.request('PATCH', `/api/notification-channels/${channel.id}`, {
+      token,
+      body: { config: { url: `${receiver.url}/hooks/kept-after` } },
+    });
+    expect(patched.status).toBe(200);
+    // No wait: the PATCH moved the organization's list's revision before it answered.
+    await settled(channel.id, (await test(channel.id)).id);
+    expect(receiver.to('/hooks/kept-after')).toHaveLength(1);
+    expect(receiver.to('/hooks/kept-before')).toHaveLength(1);
+  });
+
   it('410 Gone during a PATCH of the channel disables it and keeps the PATCH', async () => {
     const channel = await webhook('/hooks/gone-race');
     receiver.answer(410);
