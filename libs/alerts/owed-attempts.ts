@@ -1,5 +1,11 @@
 import type { Collection, Db } from 'mongodb';
-import type { CollectionIndexes } from '../db/index.js';
+import {
+  BatchInserter,
+  type CollectionIndexes,
+  chunkedBulkWrite,
+  GroupedWrites,
+  isDuplicateKey,
+} from '../db/index.js';
 
 /**
  * The next attempt a pending delivery owes, kept in MongoDB so that no loss of Redis (where the
@@ -31,13 +37,35 @@ const fromDocument = ({ _id, ...rest }: OwedDocument): OwedAttempt => ({ deliver
 
 export class OwedAttempts {
   private readonly owed: Collection<OwedDocument>;
+  /** First attempts of many new deliveries share one insertMany (a group commit: no wait when idle). */
+  private readonly firsts: BatchInserter<OwedDocument>;
+  /** Settled deliveries' attempts go many to a request (deletes by primary key). */
+  private readonly settled: GroupedWrites<string>;
 
   constructor(db: Db) {
     this.owed = db.collection<OwedDocument>(OWED_ATTEMPTS);
+    this.firsts = new BatchInserter(this.owed, { flushEveryMs: 0 });
+    this.settled = new GroupedWrites(
+      async (keys) => {
+        await chunkedBulkWrite(
+          this.owed,
+          keys.map((key) => ({ deleteOne: { filter: { _id: key } } })),
+        );
+        return [];
+      },
+      { flushEveryMs: 0 },
+    );
   }
 
   /** Records the attempt the delivery owes next (replacing the one it owed). */
   async owe({ deliveryKey, ...rest }: OwedAttempt): Promise<void> {
+    // A series' first attempt is owed by a delivery that owes nothing yet, nearly always: inserted.
+    if (rest.number === 1)
+      try {
+        return await this.firsts.insert({ _id: deliveryKey, ...rest });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
     await this.owed.replaceOne({ _id: deliveryKey }, rest, { upsert: true });
   }
 
@@ -47,8 +75,8 @@ export class OwedAttempts {
   }
 
   /** The delivery owes nothing more (it settled, or is gone). */
-  async paid(deliveryKey: string): Promise<void> {
-    await this.owed.deleteOne({ _id: deliveryKey });
+  paid(deliveryKey: string): Promise<void> {
+    return this.settled.add(deliveryKey);
   }
 
   /** Attempts due at `at` or before, of every organization, oldest first. */

@@ -3,6 +3,7 @@ export { asBulkWork, BULK_READS_AT_ONCE, type ReadFanOut, readFanOut } from './b
 export { BULK_WRITE_CHUNK, chunkedBulkWrite } from './chunked-bulk-write.js';
 export { isDuplicateKey, nextId, nextIds } from './counters.js';
 export { FlushedIncrements, type FlushedIncrementsOptions } from './flushed-increments.js';
+export { type BatchOutcome, GroupedWrites, type GroupedWritesOptions } from './grouped-writes.js';
 export { ID_LISTS, IdLists, ownersWithLists } from './id-lists.js';
 export { type CollectionIndexes, ensureIndexes } from './indexes.js';
 export {
