@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { type CollectionIndexes, IdLists, isDuplicateKey } from '../db/index.js';
+import { type CollectionIndexes, IdLists, isDuplicateKey, KEY_LOOKUPS } from '../db/index.js';
 import type { EventPayload } from '../events/index.js';
 import { type ParentRef, parentKey } from './dependency.schema.js';
 
@@ -28,10 +28,32 @@ export const WEBSITE_DEPENDENCIES = 'website_dependencies';
 export const HELD_ALERTS = 'held_alerts';
 
 export const dependencyIndexes: CollectionIndexes[] = [
-  { collection: HELD_ALERTS, indexes: [{ key: { heldBy: 1 }, name: 'held_by' }] },
+  {
+    collection: HELD_ALERTS,
+    indexes: [{ key: { heldBy: 1 }, name: 'held_by' }],
+    backfill: listHeldAlertsByParent,
+  },
 ];
 
+const HELD_LISTS_MARKER = '~backfilled/held_alerts.byParent';
+
+/** Alerts held before parents listed what they hold: listed once, so their parents' recoveries find them. */
+async function listHeldAlertsByParent(db: Db): Promise<void> {
+  const markers = db.collection<{ _id: string }>(KEY_LOOKUPS);
+  if (await markers.findOne({ _id: HELD_LISTS_MARKER })) return;
+  const repository = new DependencyRepository(db);
+  for (const held of await db.collection<HeldAlert>(HELD_ALERTS).find({}).toArray())
+    await repository.listHeld(held);
+  await markers.insertOne({ _id: HELD_LISTS_MARKER }).catch((error: unknown) => {
+    if (!isDuplicateKey(error)) throw error;
+  });
+}
+
 const docId = (websiteId: number) => `w${websiteId}`;
+
+/** The parent a `parentKey` names (`w<websiteId>`, `m<monitorId>`). */
+const parentOfKey = (key: string): ParentRef =>
+  key.startsWith('m') ? { monitorId: Number(key.slice(1)) } : { websiteId: Number(key.slice(1)) };
 
 /**
  * Dependencies between websites: each website's parents by primary key, and each parent's children
@@ -43,12 +65,27 @@ export class DependencyRepository {
   private readonly held: Collection<HeldAlert>;
   private readonly childrenOfWebsite: IdLists;
   private readonly childrenOfMonitor: IdLists;
+  /**
+   * Each parent's children whose alert it ever held (never shrinks; at most its children): a
+   * parent's recovery whose list is empty, nearly every recovery, holds nothing, known from one
+   * primary-key read instead of a query on `heldBy` (a scan on FerretDB).
+   */
+  private readonly heldByWebsite: IdLists;
+  private readonly heldByMonitor: IdLists;
 
   constructor(db: Db) {
     this.docs = db.collection<DependencyDocument>(WEBSITE_DEPENDENCIES);
     this.held = db.collection<HeldAlert>(HELD_ALERTS);
     this.childrenOfWebsite = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentWebsite`);
     this.childrenOfMonitor = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentMonitor`);
+    this.heldByWebsite = new IdLists(db, `${HELD_ALERTS}.parentWebsite`);
+    this.heldByMonitor = new IdLists(db, `${HELD_ALERTS}.parentMonitor`);
+  }
+
+  private heldLists(parent: ParentRef): [IdLists, number] {
+    return 'websiteId' in parent
+      ? [this.heldByWebsite, parent.websiteId]
+      : [this.heldByMonitor, parent.monitorId];
   }
 
   async parentsOf(organizationId: number, websiteId: number): Promise<ParentRef[]> {
@@ -90,6 +127,8 @@ export class DependencyRepository {
 
   /** Holds a child's alert: whether this call did (the incident's alert is held once). */
   async hold(alert: HeldAlert): Promise<boolean> {
+    // Listed first: a held alert is always found by its parents' recoveries.
+    await this.listHeld(alert);
     try {
       await this.held.insertOne(alert);
       return true;
@@ -99,12 +138,22 @@ export class DependencyRepository {
     }
   }
 
+  /** Lists the held alert's child with each parent holding it. */
+  async listHeld(alert: Pick<HeldAlert, 'heldBy' | 'websiteId'>): Promise<void> {
+    for (const key of alert.heldBy) {
+      const [list, owner] = this.heldLists(parentOfKey(key));
+      await list.add(owner, alert.websiteId);
+    }
+  }
+
   heldOf(incidentId: string): Promise<HeldAlert | null> {
     return this.held.findOne({ _id: incidentId });
   }
 
   /** Held alerts a parent holds. */
-  heldBy(parent: ParentRef): Promise<HeldAlert[]> {
+  async heldBy(parent: ParentRef): Promise<HeldAlert[]> {
+    const [list, owner] = this.heldLists(parent);
+    if ((await list.get(owner)).length === 0) return [];
     return this.held
       .find({ heldBy: parentKey(parent) })
       .limit(10_000)
