@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db, Filter } from 'mongodb';
 import {
   BatchInserter,
@@ -8,6 +9,7 @@ import {
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { EventPayload } from '../events/index.js';
+import { growingUpTo } from '../runtime/index.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
 
@@ -65,6 +67,8 @@ interface LogEntry {
 }
 
 export const DELIVERIES = 'deliveries';
+/** Delivery records a process keeps in memory at most (a few KiB each), the least recently used going first. */
+const RECORDS_KEPT = 10_000;
 export const DELIVERY_LOG = 'delivery_log';
 
 export const deliveryIndexes: CollectionIndexes[] = [
@@ -125,6 +129,11 @@ export class DeliveryRepository {
   private readonly logWriter: BatchInserter<LogEntry>;
   /** New deliveries of many concurrent dispatches share one insertMany (a group commit: no wait when idle). */
   private readonly creations: BatchInserter<DeliveryRecord & { _id: string }>;
+  /**
+   * Records this process made or read lately, by key: a record is never changed, so its first
+   * attempt (nearly always in the process that made it, a moment later) reads no MongoDB for it.
+   */
+  private readonly knownRecords = new LRUCache<string, DeliveryRecord>(growingUpTo(RECORDS_KEPT));
 
   constructor(private readonly db: Db) {
     this.deliveries = new TenantCollection(db.collection<DeliveryRecord>(DELIVERIES));
@@ -150,6 +159,7 @@ export class DeliveryRepository {
     try {
       // Insert first: a second dispatch of an event is rare, and a miss by key costs FerretDB a scan.
       await this.creations.insert({ ...record, _id: key });
+      this.knownRecords.set(key, record);
       return { delivery: withLog(record, []), created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -160,8 +170,12 @@ export class DeliveryRepository {
   }
 
   /** By primary key, without the log: what an attempt needs (FerretDB answers it without a scan). */
-  findByKey(organizationId: number, key: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.findOneByKey(organizationId, key, WITHOUT_MONGO_ID);
+  async findByKey(organizationId: number, key: string): Promise<DeliveryRecord | null> {
+    const known = this.knownRecords.get(key);
+    if (known) return known.organizationId === organizationId ? known : null;
+    const found = await this.deliveries.findOneByKey(organizationId, key, WITHOUT_MONGO_ID);
+    if (found) this.knownRecords.set(key, found);
+    return found;
   }
 
   async findById(organizationId: number, id: number): Promise<Delivery | null> {
@@ -295,6 +309,7 @@ export class DeliveryRepository {
 
   /** Retention: deliveries made, and log entries written, before `before`, of every organization. */
   async deleteBefore(before: Date): Promise<number> {
+    this.knownRecords.clear();
     const deleted = await this.deliveries.collection.deleteMany({ createdAt: { $lt: before } });
     await this.log.collection.deleteMany({ at: { $lt: before } });
     return deleted.deletedCount;

@@ -259,7 +259,7 @@ export class DeliveryRunner {
    */
   async attempt(job: DeliveryJobData): Promise<void> {
     const { deliveries, channels, logger, owed } = this.deps;
-    const owing = await owed.find(job.deliveryKey);
+    const owing = await owed.find(job.deliveryKey, job);
     if (!owing || owing.series !== job.series || owing.number !== job.number) return;
     const delivery = await deliveries.findByKey(job.organizationId, job.deliveryKey);
     // Gone with retention, or its event was deleted with its organization.

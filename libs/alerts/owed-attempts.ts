@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Collection, Db } from 'mongodb';
 import {
   BatchInserter,
@@ -6,6 +7,7 @@ import {
   GroupedWrites,
   isDuplicateKey,
 } from '../db/index.js';
+import { growingUpTo } from '../runtime/index.js';
 
 /**
  * The next attempt a pending delivery owes, kept in MongoDB so that no loss of Redis (where the
@@ -27,6 +29,8 @@ export interface OwedAttempt {
 type OwedDocument = Omit<OwedAttempt, 'deliveryKey'> & { _id: string };
 
 export const OWED_ATTEMPTS = 'delivery_owed_attempts';
+/** Attempts owed a process remembers having written at most, the least recently used going first. */
+const OWED_KEPT = 20_000;
 
 export const owedAttemptIndexes: CollectionIndexes = {
   collection: OWED_ATTEMPTS,
@@ -41,6 +45,12 @@ export class OwedAttempts {
   private readonly firsts: BatchInserter<OwedDocument>;
   /** Settled deliveries' attempts go many to a request (deletes by primary key). */
   private readonly settled: GroupedWrites<string>;
+  /**
+   * What this process last wrote each delivery owes: an attempt's job run here finds it without a
+   * read. Another process may have written since (its attempt ran there), so it is taken only when
+   * it is the very attempt the job runs; any other job reads MongoDB.
+   */
+  private readonly owedHere = new LRUCache<string, OwedAttempt>(growingUpTo(OWED_KEPT));
 
   constructor(db: Db) {
     this.owed = db.collection<OwedDocument>(OWED_ATTEMPTS);
@@ -58,7 +68,14 @@ export class OwedAttempts {
   }
 
   /** Records the attempt the delivery owes next (replacing the one it owed). */
-  async owe({ deliveryKey, ...rest }: OwedAttempt): Promise<void> {
+  async owe(owed: OwedAttempt): Promise<void> {
+    const { deliveryKey, ...rest } = owed;
+    this.owedHere.delete(deliveryKey);
+    await this.write(deliveryKey, rest);
+    this.owedHere.set(deliveryKey, owed);
+  }
+
+  private async write(deliveryKey: string, rest: Omit<OwedAttempt, 'deliveryKey'>): Promise<void> {
     // A series' first attempt is owed by a delivery that owes nothing yet, nearly always: inserted.
     if (rest.number === 1)
       try {
@@ -69,13 +86,20 @@ export class OwedAttempts {
     await this.owed.replaceOne({ _id: deliveryKey }, rest, { upsert: true });
   }
 
-  async find(deliveryKey: string): Promise<OwedAttempt | null> {
+  /** What the delivery owes now; `expected`, the attempt a job runs, is answered from memory when this process owed it last. */
+  async find(
+    deliveryKey: string,
+    expected?: Pick<OwedAttempt, 'series' | 'number'>,
+  ): Promise<OwedAttempt | null> {
+    const here = this.owedHere.get(deliveryKey);
+    if (here && expected && here.series === expected.series && here.number === expected.number) return here;
     const found = await this.owed.findOne({ _id: deliveryKey });
     return found && fromDocument(found);
   }
 
   /** The delivery owes nothing more (it settled, or is gone). */
   paid(deliveryKey: string): Promise<void> {
+    this.owedHere.delete(deliveryKey);
     return this.settled.add(deliveryKey);
   }
 
