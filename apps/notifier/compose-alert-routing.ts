@@ -4,7 +4,7 @@ import { OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
 import { ContactMethodRepository, PersonReach } from '../../libs/contact-methods/index.js';
-import type { CustomerRepository } from '../../libs/customers/index.js';
+import type { CustomerCache } from '../../libs/customers/index.js';
 import { DependencyGate, DependencyRepository, type ParentRef } from '../../libs/dependencies/index.js';
 import {
   AckLinks,
@@ -26,7 +26,7 @@ import { smtpMailer, UserRepository } from '../../libs/people/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
 import { monitorStates } from '../../libs/services/index.js';
-import type { WebsiteRepository } from '../../libs/websites/index.js';
+import type { WebsiteCache } from '../../libs/websites/index.js';
 
 /** What happens to events besides their channels, in the notifier: dependencies hold, grouping windows gather, escalations page. */
 export function composeAlertRouting(deps: {
@@ -38,8 +38,10 @@ export function composeAlertRouting(deps: {
   http: GuardedHttp;
   mutex: RedisMutex;
   channels: ChannelRepository;
-  websites: WebsiteRepository;
-  customers: CustomerRepository;
+  /** Websites as stored now, kept while their revision holds. */
+  websites: Pick<WebsiteCache, 'get'>;
+  /** Customers as stored now, kept while their revision holds. */
+  customers: Pick<CustomerCache, 'findById'>;
   timelines: IncidentTimelines;
   /** The organization's own e-mail channel as a mailer (null: none). */
   organizationMailer(
@@ -79,7 +81,7 @@ export function composeAlertRouting(deps: {
     timeScale: config.ESCALATION_TIME_SCALE,
     ports: {
       async policyIdFor(organizationId, websiteId) {
-        const website = await deps.websites.findByRef(organizationId, { id: websiteId });
+        const website = await deps.websites.get(organizationId, websiteId);
         if (!website) return null;
         const customer = await deps.customers.findById(organizationId, website.customerId);
         const organization = await organizations.findById(organizationId);
@@ -122,15 +124,14 @@ export function composeAlertRouting(deps: {
       async nameOf(organizationId, parent) {
         if ('websiteId' in parent)
           return (
-            (await deps.websites.findByRef(organizationId, { id: parent.websiteId }))?.name ??
-            `website ${parent.websiteId}`
+            (await deps.websites.get(organizationId, parent.websiteId))?.name ?? `website ${parent.websiteId}`
           );
         const monitor = await monitors.findById(organizationId, parent.monitorId);
         if (!monitor) return `monitor ${parent.monitorId}`;
-        const website = await deps.websites.findByRef(organizationId, { id: monitor.websiteId });
+        const website = await deps.websites.get(organizationId, monitor.websiteId);
         return `${website?.name ?? `website ${monitor.websiteId}`}: ${monitor.name}`;
       },
-      website: (organizationId, id) => deps.websites.findByRef(organizationId, { id }),
+      website: (organizationId, id) => deps.websites.get(organizationId, id),
       async openIncident(organizationId, websiteId, monitorId) {
         if (monitorId === null) return (await states.load(organizationId, websiteId)).openIncidentId;
         const monitor = await monitors.findById(organizationId, monitorId);

@@ -7,6 +7,7 @@ import {
 } from '../../libs/alerts/index.js';
 import { OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, requireSecretsKey } from '../../libs/config/index.js';
+import { CustomerCache } from '../../libs/customers/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
@@ -22,7 +23,10 @@ import { LogoStore } from '../../libs/organizations/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { SecretBox } from '../../libs/secrets/index.js';
 import { createRecords, createReports, monitorStates } from '../../libs/services/index.js';
-import { ChannelListings } from '../../libs/websites/index.js';
+import { ChannelListings, WebsiteCache } from '../../libs/websites/index.js';
+
+/** Websites the notifier keeps in memory at most (those whose events it reads lately). */
+const WEBSITES_KEPT = 20_000;
 
 /**
  * What the notifier runs, built once: deliveries of the outbox's events to their channels, and
@@ -74,7 +78,16 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
     secrets,
     channelRepository,
     websiteRepository: records.websites,
-    customerRepository: records.customers,
+    customerCache: records.copies.customers.keptBy(
+      new CustomerCache(records.customers, records.revisions.customers, WEBSITES_KEPT),
+    ),
+    // Escalations and dependencies read each event's website (and its customer): kept while its revision holds.
+    websiteCache: records.copies.websites.keptBy(
+      new WebsiteCache(
+        { websites: records.websites, revisions: records.revisions.websites, staleWhileUnavailable: false },
+        WEBSITES_KEPT,
+      ),
+    ),
     mutex,
     deliveries,
     owedAttempts,
