@@ -83,7 +83,7 @@ export async function startNotifier(
     onOutcome: deliveryMetrics(metrics),
     outbox,
     channels: services.channelRepository,
-    websites: services.websiteRepository,
+    websites: services.websiteCache,
     deliveries: services.deliveries,
     requests: services.deliveryRequests,
     owed: services.owedAttempts,

@@ -17,7 +17,7 @@ import {
   openChannel,
 } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import type { WebsiteRepository } from '../websites/index.js';
+import type { WebsiteCache } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
 import {
   type Delivery,
@@ -151,7 +151,8 @@ export class DeliveryRunner {
     private readonly deps: {
       outbox: EventOutbox;
       channels: ChannelRepository;
-      websites: WebsiteRepository;
+      /** Websites as stored now (the notifier's are kept while their revision holds). */
+      websites: Pick<WebsiteCache, 'get'>;
       deliveries: DeliveryRepository;
       requests: DeliveryRequests;
       owed: OwedAttempts;
@@ -212,10 +213,7 @@ export class DeliveryRunner {
     const targets =
       listable.length === byScope.length
         ? byScope
-        : select(
-            (await websites.findByRef(payload.organizationId, { id: websiteId }))?.notificationChannelIds ??
-              [],
-          );
+        : select((await websites.get(payload.organizationId, websiteId))?.notificationChannelIds ?? []);
     for (const channel of targets)
       if (!(await this.deps.routing?.buffer?.(channel, payload)))
         await this.deps.requests.enqueue(channel, payload);
