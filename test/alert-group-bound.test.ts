@@ -99,6 +99,22 @@ describe('a grouping window past its bound', () => {
     await groups.close();
   });
 
+  it('does not list a failure again when its dispatch repeats after its window was sent', async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const [first, second, third] = [failure(1), failure(2), failure(3)];
+    for (const payload of [first, second]) expect(await groups.buffer(channel, payload)).toBe(true);
+    await close(groups);
+    expect(sent[0]?.data.group?.map((site) => site.name)).toEqual(['Site 1', 'Site 2']);
+    // The sweep announced the first again before its dispatch mark was written: a new window opens
+    // for the third, and the first must not join it.
+    expect(await groups.buffer(channel, first)).toBe(true);
+    expect(await groups.buffer(channel, third)).toBe(true);
+    await close(groups);
+    expect(sent.slice(1).map((payload) => payload.id)).toEqual([third.id]);
+    await groups.close();
+  });
+
   it('sends those past the bound alone when the count was lost, rather than drop them', async () => {
     const sent: EventPayload[] = [];
     const groups = groupsSending(sent);

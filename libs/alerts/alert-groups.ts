@@ -41,7 +41,7 @@ export const alertGroupIndexes: CollectionIndexes[] = [
 /** A window this close to its end takes no more events (they go alone): its close may be reading it. */
 const CLOSING_MS = 2000;
 const FLUSH_QUEUE = 'alert-groups';
-/** A window's member count outlives the longest window (15 min) and its close's retries. */
+/** A window's member count (and an event's mark of being grouped) outlives the longest window (15 min) and its close's retries. */
 const SIZE_KEPT_MS = 3_600_000;
 
 /** Whether a channel groups this event: an opening failure of a website (not a reminder, not a test). */
@@ -107,10 +107,27 @@ export class AlertGroups {
     );
   }
 
-  /** Takes the event into the channel's window when the channel groups it: whether it did. */
+  /**
+   * Takes the event into the channel's window when the channel groups it: whether it did. An event
+   * grouped before is not grouped again: dispatched twice (the sweep announces an event whose
+   * dispatch mark was not written yet), it would join the next window and be listed twice.
+   */
   async buffer(channel: ChannelDocument, payload: EventPayload): Promise<boolean> {
     const grouping = channel.grouping;
     if (!grouping || !groupable(channel, payload)) return false;
+    const groupedKey = `${this.deps.prefix}:alert-grouped:${channel.id}:${payload.id}`;
+    if ((await this.deps.redis.exists(groupedKey)) === 1) return true;
+    const taken = await this.place(channel, grouping, payload);
+    // Marked after: a crash in between may list it twice, never not at all.
+    if (taken) await this.deps.redis.set(groupedKey, '1', 'PX', SIZE_KEPT_MS);
+    return taken;
+  }
+
+  private async place(
+    channel: ChannelDocument,
+    grouping: NonNullable<ChannelDocument['grouping']>,
+    payload: EventPayload,
+  ): Promise<boolean> {
     const key = grouping.by === 'customer' ? `c${payload.data.website?.customerId ?? 0}` : 'o';
     const windowId = `${channel.id}:${key}`;
     for (let tries = 0; tries < 3; tries++) {
