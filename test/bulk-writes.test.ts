@@ -60,7 +60,10 @@ describe('bulk writes of many updates', { timeout: 30_000 }, () => {
     await outbox.append(events);
     expect(await outbox.undispatched(new Date(), 1000)).toHaveLength(300);
     for (const event of events) outbox.markDispatched(event.id);
+    // Until its mark is written, a repeated dispatch of the event here knows it was dispatched.
+    expect(events.every((event) => outbox.dispatchedHere(event.id))).toBe(true);
     await outbox.flush();
+    expect(outbox.dispatchedHere(events[0]?.id ?? '')).toBe(false);
     expect(await outbox.undispatched(new Date(), 1000)).toEqual([]);
   });
 

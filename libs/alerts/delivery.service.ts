@@ -174,6 +174,7 @@ export class DeliveryRunner {
   /** One delivery per channel the event goes to; safe to run again for the same event. */
   async dispatch(eventId: string): Promise<void> {
     const { outbox } = this.deps;
+    if (outbox.dispatchedHere(eventId)) return;
     const found = await outbox.find(eventId);
     if (!found) return;
     if ('invalid' in found) {
@@ -234,7 +235,10 @@ export class DeliveryRunner {
     eventsOlderThanMs: number;
     attemptsDueBy: Date;
   }): Promise<{ events: number; attempts: number }> {
-    const ids = await this.deps.outbox.undispatched(new Date(Date.now() - options.eventsOlderThanMs), 1000);
+    const { outbox } = this.deps;
+    const found = await outbox.undispatched(new Date(Date.now() - options.eventsOlderThanMs), 1000);
+    // Those dispatched here whose marks are on their way are not lost.
+    const ids = found.filter((id) => !outbox.dispatchedHere(id));
     for (const id of ids) await this.deps.queue.announce(id);
     const due = await this.deps.owed.dueBy(options.attemptsDueBy, 1000);
     for (const owed of due) await this.deps.queue.deliver(owed);

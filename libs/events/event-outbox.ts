@@ -37,7 +37,9 @@ export interface EventOutboxOptions {
  */
 export class EventOutbox {
   private readonly events: Collection<StoredEvent>;
-  private dispatched: string[] = [];
+  private dispatched = new Set<string>();
+  /** Marks being written now. */
+  private readonly writing = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   /** Events stored whose announcement failed, since the start (a metric); each is logged too. */
   announceFailures = 0;
@@ -105,18 +107,28 @@ export class EventOutbox {
    * mark lost to a crash only makes the sweep dispatch the event again, which creates nothing twice.
    */
   markDispatched(eventId: string): void {
-    this.dispatched.push(eventId);
-    if (this.dispatched.length >= MARK_BATCH) void this.flush();
+    if (this.dispatchedHere(eventId)) return;
+    this.dispatched.add(eventId);
+    if (this.dispatched.size >= MARK_BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), MARK_EVERY_MS);
+  }
+
+  /**
+   * Whether this process dispatched the event and its mark is not written yet: the sweep may have
+   * announced it again meanwhile (it finds events by the mark), and it needs no second dispatch.
+   */
+  dispatchedHere(eventId: string): boolean {
+    return this.dispatched.has(eventId) || this.writing.has(eventId);
   }
 
   /** Writes the pending marks now (also at shutdown). */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const ids = this.dispatched;
-    this.dispatched = [];
+    const ids = [...this.dispatched];
+    this.dispatched = new Set();
     if (ids.length === 0) return;
+    for (const id of ids) this.writing.add(id);
     const mark = { $set: { deliveredAt: new Date() } };
     try {
       // Commands of many updates, each by primary key: FerretDB scans the collection for any
@@ -130,6 +142,8 @@ export class EventOutbox {
         await this.events.updateMany({ id: { $in: ids }, deliveredAt: null }, mark);
     } catch (error) {
       this.options.onMarkError?.(error);
+    } finally {
+      for (const id of ids) this.writing.delete(id);
     }
   }
 
