@@ -25,8 +25,8 @@ import { SecretBox } from '../../libs/secrets/index.js';
 import { createRecords, createReports, monitorStates } from '../../libs/services/index.js';
 import { ChannelListings, WebsiteCache } from '../../libs/websites/index.js';
 
-/** Websites the notifier keeps in memory at most (those whose events it reads lately). */
-const WEBSITES_KEPT = 20_000;
+/** Websites, and customers, the notifier keeps in memory at most (those whose events it read lately). */
+const RECORDS_KEPT = 20_000;
 
 /**
  * What the notifier runs, built once: deliveries of the outbox's events to their channels, and
@@ -79,13 +79,13 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
     channelRepository,
     websiteRepository: records.websites,
     customerCache: records.copies.customers.keptBy(
-      new CustomerCache(records.customers, records.revisions.customers, WEBSITES_KEPT),
+      new CustomerCache(records.customers, records.revisions.customers, RECORDS_KEPT),
     ),
     // Escalations and dependencies read each event's website (and its customer): kept while its revision holds.
     websiteCache: records.copies.websites.keptBy(
       new WebsiteCache(
         { websites: records.websites, revisions: records.revisions.websites, staleWhileUnavailable: false },
-        WEBSITES_KEPT,
+        RECORDS_KEPT,
       ),
     ),
     mutex,
