@@ -31,7 +31,8 @@ import {
   MonitorRunner,
   MonitorSummaries,
   monitorRevisions,
-  type PendingMonitorRecord,
+  isKeptMonitorEntry,
+  type KeptMonitorEntry,
   RunArtifacts,
   RunTallies,
   RunTallyRecorder,
@@ -229,9 +230,10 @@ export async function startWorker(
     flushEveryMs: options.rollupFlushMs,
   });
   // One buffer for the results of every kind while MongoDB is away, recorded in order per website.
-  const pending = new PendingRecords<PendingRecord | PendingMonitorRecord>({
+  const pending = new PendingRecords<PendingRecord | KeptMonitorEntry>({
     capacity: config.WORKER_RESULT_BUFFER,
-    record: (entry) => ('log' in entry ? monitorRunner.recordKept(entry) : runner.recordKept(entry)),
+    record: (entry) =>
+      isKeptMonitorEntry(entry) ? monitorRunner.recordKept(entry) : runner.recordKept(entry),
     isTransient: isRecordRetryable,
     onDropped: (count) => checkMetrics.resultsDropped(count),
     logger,

@@ -44,7 +44,7 @@ export {
   WEBSITE_MONITORS,
 } from './monitor.repository.js';
 export { startMonitorWorker } from './monitor.worker.js';
-export type { PendingMonitorRecord } from './monitor-committer.js';
+export { isKeptMonitorEntry, type KeptMonitorEntry } from './monitor-committer.js';
 export { MONITOR_STATUSES, type MonitorStatus } from './monitor-common.js';
 export { createMonitorBody, MONITOR_CREATE_BODIES, type MonitorCreate } from './monitor-create.schema.js';
 export { monitorHistories } from './monitor-histories.js';

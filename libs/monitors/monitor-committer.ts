@@ -12,6 +12,7 @@ import {
   inMaintenanceAt,
   isRecordRetryable,
   type KeptEntries,
+  monitorKey,
   type MongoWrites,
   type MonitorOutcome,
   type MonitorStateDocument,
@@ -80,8 +81,29 @@ export interface PendingMonitorRecord {
   decided: { effects: DurableEffects | null } | null;
 }
 
+/**
+ * A heartbeat's missed deadline decided on the hot state while MongoDB did not answer: it has no
+ * result to store, only what MongoDB owes for the decision (its state, incident, events).
+ */
+export interface KeptDeadlineDecision {
+  key: string;
+  websiteId: number;
+  /** When the deadline was judged (the decision's time). */
+  judgedAt: Date;
+  stored: true;
+  decided: { effects: DurableEffects };
+}
+
+/** What a monitor keeps in the worker's buffer: a result, or a deadline's decision. */
+export type KeptMonitorEntry = PendingMonitorRecord | KeptDeadlineDecision;
+
+/** Whether a kept entry is a monitor's (else an HTTP check's result). */
+export function isKeptMonitorEntry(entry: object): entry is KeptMonitorEntry {
+  return 'log' in entry || 'judgedAt' in entry;
+}
+
 /** Where results wait while MongoDB cannot take them: one buffer with the HTTP checks', in order per monitor. */
-export type KeptResults = KeptEntries<PendingMonitorRecord>;
+export type KeptResults = KeptEntries<KeptMonitorEntry>;
 
 /** What a verdict is decided with. */
 interface DecisionFacts {
@@ -130,19 +152,36 @@ export class MonitorCommitter {
   constructor(private readonly deps: MonitorCommitterDependencies) {}
 
   /**
-   * A verdict through the status machine and the transition path: the website's state read first
-   * (its maintenance), the pure decision and its writes under the monitor's lock.
+   * A heartbeat's missed deadline through the status machine and the transition path: the
+   * website's state read first (its maintenance), the pure decision and its writes under the
+   * monitor's lock. While MongoDB does not answer, it is decided on the hot state all the same and
+   * what MongoDB owes waits in the buffer (behind what of this monitor waits already), so the
+   * deadline's event says when it was missed, not when MongoDB answered again. False: not decided
+   * now, since a result of this monitor waits to be decided first (judge the deadline again later).
    */
-  async decide(
+  async decideDeadline(
     monitor: MonitorDocument,
     subject: Subject,
     verdict: MonitorVerdict,
-    facts: DecisionFacts & { mongoWrites?: () => MongoWrites },
-  ): Promise<{ recheckSoon: boolean; kept: DurableEffects | null }> {
+    facts: DecisionFacts,
+  ): Promise<boolean> {
+    const key = monitorKey(monitor.websiteId, { kind: monitor.kind, id: monitor.id });
+    const { pending, mongo } = this.deps;
+    if (pending.holdsUndecided(key)) return false;
     const steps = await this.steps(monitor, subject, verdict, facts);
-    const done = await this.deps.transitions.run(steps.subject, steps.decide, facts.mongoWrites ?? 'now');
+    const done = await this.deps.transitions.run(steps.subject, steps.decide, () =>
+      pending.holds(key) || !mongo.available ? 'defer' : 'defer-if-away',
+    );
+    if (done.kept)
+      pending.add({
+        key,
+        websiteId: monitor.websiteId,
+        judgedAt: facts.at,
+        stored: true,
+        decided: { effects: done.kept },
+      });
     await this.summarise(monitor, subject, done);
-    return { recheckSoon: done.refused ? false : done.result, kept: done.kept };
+    return true;
   }
 
   /** How a verdict is decided (pure, under the lock), with what it needs read before. */
@@ -312,8 +351,12 @@ export class MonitorCommitter {
     }
   }
 
-  /** Records a kept result (see `PendingRecords`): stored, then decided or its decision's effects written. */
-  async recordKept(entry: PendingMonitorRecord): Promise<void> {
+  /** Records a kept entry (see `PendingRecords`): stored, then decided or its decision's effects written. */
+  async recordKept(entry: KeptMonitorEntry): Promise<void> {
+    if (!('log' in entry)) {
+      await this.deps.transitions.applyKept(entry.decided.effects);
+      return;
+    }
     await writeKept(
       this.deps,
       entry,

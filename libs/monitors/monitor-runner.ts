@@ -35,6 +35,7 @@ import {
 import type { IntervalMonitor, MonitorDocument, MonitorRepository } from './monitor.repository.js';
 import {
   type HeardTimes,
+  type KeptMonitorEntry,
   type KeptResults,
   MonitorCommitter,
   type PendingMonitorRecord,
@@ -50,6 +51,8 @@ import { runsPerCheck } from './site-run-requests.js';
 const DAY_MS = 86_400_000;
 /** A missed heartbeat is evaluated again this often while down (reminders, a recovery's deadline). */
 const DOWN_REEVALUATE_MS = 60_000;
+/** A deadline whose heartbeat's ping waits in the buffer to be decided: judged again this soon. */
+const UNDECIDED_PING_REEVALUATE_MS = 5_000;
 /** Not monitored (paused …): looked at again this often. */
 const QUIET_REEVALUATE_MS = 30_000;
 /** Beyond a check's own timeout, how long its claim holds before another worker may take it. */
@@ -274,13 +277,17 @@ export class MonitorRunner {
       await this.deps.deadlines.schedule(member, deadline);
       return;
     }
-    await this.committer.decide(heartbeat, subject, verdict, {
+    const decided = await this.committer.decideDeadline(heartbeat, subject, verdict, {
       region: PUSH_REGION,
       at: now,
       rules: heartbeatRules(subject.owner.pkg),
       trigger: `deadline:${now.getTime()}`,
     });
-    await this.deps.deadlines.schedule(member, now.getTime() + DOWN_REEVALUATE_MS);
+    // A ping of it waits in the buffer to be decided: the deadline is judged again after it.
+    await this.deps.deadlines.schedule(
+      member,
+      now.getTime() + (decided ? DOWN_REEVALUATE_MS : UNDECIDED_PING_REEVALUATE_MS),
+    );
   }
 
   /**
@@ -437,7 +444,7 @@ export class MonitorRunner {
   }
 
   /** Records a result kept while MongoDB was away (see `PendingRecords`). */
-  recordKept(entry: PendingMonitorRecord): Promise<void> {
+  recordKept(entry: KeptMonitorEntry): Promise<void> {
     return this.committer.recordKept(entry);
   }
 
