@@ -27,12 +27,12 @@ import {
 } from '../../libs/monitoring/index.js';
 import {
   HeartbeatTokens,
+  isKeptMonitorEntry,
+  type KeptMonitorEntry,
   MonitorRepository,
   MonitorRunner,
   MonitorSummaries,
   monitorRevisions,
-  isKeptMonitorEntry,
-  type KeptMonitorEntry,
   RunArtifacts,
   RunTallies,
   RunTallyRecorder,

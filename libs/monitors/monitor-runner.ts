@@ -38,7 +38,6 @@ import {
   type KeptMonitorEntry,
   type KeptResults,
   MonitorCommitter,
-  type PendingMonitorRecord,
   type Subject,
 } from './monitor-committer.js';
 import { heartbeatRules, PUSH_REGION } from './monitor-evaluation.js';
