@@ -12,12 +12,12 @@ import {
   inMaintenanceAt,
   isRecordRetryable,
   type KeptEntries,
-  monitorKey,
   type MongoWrites,
   type MonitorOutcome,
   type MonitorStateDocument,
   type MonitorStateRepository,
   type MonitorTransitions,
+  monitorKey,
   writeKept,
 } from '../monitoring/index.js';
 import type { Revisions } from '../redis/index.js';
