@@ -200,6 +200,11 @@ export class DeliveryRepository {
     return records.map((record) => withLog(record, entries.get(keyOf(record)) ?? []));
   }
 
+  /** The delivery with its log as MongoDB holds it now (its status and attempts). */
+  reread(record: DeliveryRecord): Promise<Delivery> {
+    return this.withItsLog(record);
+  }
+
   private async withItsLog(record: DeliveryRecord): Promise<Delivery> {
     const entries = await this.entriesOf(record.organizationId, [keyOf(record)]);
     return withLog(record, entries.get(keyOf(record)) ?? []);

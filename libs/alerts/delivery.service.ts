@@ -60,13 +60,38 @@ export class DeliveryRequests {
     });
     if (created) await this.startSeries(delivery, 0);
     else if (delivery.status === 'pending' && !(await this.deps.owed.find(keyOf(delivery))))
-      await this.startSeries(delivery, delivery.attempts.length);
+      await this.resumeSeries(delivery);
     return delivery;
+  }
+
+  /**
+   * A pending delivery seen owing nothing: its maker crashed before owing the first attempt, or,
+   * far more often (one event enqueued twice at once: a grouped window closed by its job and by the
+   * sweep), its maker is owing it right now or has already sent and settled it since this read.
+   * Owed only if nothing is owed (never replacing its maker's), and queued only if its log is still
+   * as read; otherwise taken back. Without this a second enqueue could send the message again.
+   */
+  private async resumeSeries(seen: Delivery): Promise<void> {
+    const owed = this.firstOf(seen, seen.attempts.length);
+    if (!(await this.deps.owed.oweIfNothing(owed))) return;
+    const now = await this.deps.deliveries.reread(seen);
+    if (now.status !== 'pending' || now.attempts.length !== seen.attempts.length) {
+      await this.deps.owed.withdraw(owed);
+      return;
+    }
+    await this.deps.queue.deliver(owed);
   }
 
   /** Owes a first attempt now (MongoDB first, so that a lost job is found by the sweep) and queues it. */
   private async startSeries(delivery: DeliveryRecord, series: number): Promise<void> {
-    const owed: OwedAttempt = {
+    const owed = this.firstOf(delivery, series);
+    await this.deps.owed.owe(owed);
+    await this.deps.queue.deliver(owed);
+  }
+
+  /** The first attempt of a series of the delivery, due now. */
+  private firstOf(delivery: DeliveryRecord, series: number): OwedAttempt {
+    return {
       deliveryKey: keyOf(delivery),
       organizationId: delivery.organizationId,
       deliveryId: delivery.id,
@@ -74,8 +99,6 @@ export class DeliveryRequests {
       number: 1,
       dueAt: new Date(),
     };
-    await this.deps.owed.owe(owed);
-    await this.deps.queue.deliver(owed);
   }
 
   /** Sends a `test` event to one channel now (enabled or not). */

@@ -86,6 +86,28 @@ export class OwedAttempts {
     await this.owed.replaceOne({ _id: deliveryKey }, rest, { upsert: true });
   }
 
+  /**
+   * Owes the attempt only if the delivery owes nothing now (an insert, never a replace): false when
+   * it owes one already (another process made or went on with its series meanwhile).
+   */
+  async oweIfNothing(owed: OwedAttempt): Promise<boolean> {
+    const { deliveryKey, ...rest } = owed;
+    try {
+      await this.firsts.insert({ _id: deliveryKey, ...rest });
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+    this.owedHere.set(deliveryKey, owed);
+    return true;
+  }
+
+  /** Takes back an attempt owed by `oweIfNothing`, unless what is owed has moved on since. */
+  async withdraw(owed: OwedAttempt): Promise<void> {
+    this.owedHere.delete(owed.deliveryKey);
+    await this.owed.deleteOne({ _id: owed.deliveryKey, series: owed.series, number: owed.number });
+  }
+
   /** What the delivery owes now; `expected`, the attempt a job runs, is answered from memory when this process owed it last. */
   async find(
     deliveryKey: string,
