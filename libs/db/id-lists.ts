@@ -48,7 +48,27 @@ export class IdLists {
   }
 
   async add(owner: number, id: number): Promise<void> {
-    await this.lists.updateOne({ _id: this.key(owner) }, { $addToSet: { ids: id } }, { upsert: true });
+    await this.addAll(owner, [id]);
+  }
+
+  /**
+   * Adds ids to the owner's list, made if it has none. Two writers making one list at once: one
+   * inserts it, the other's upsert is refused as a duplicate key (MongoDB and FerretDB alike), and
+   * its second try updates the list that now exists.
+   */
+  private async addAll(owner: number, ids: readonly number[]): Promise<void> {
+    const upsert = () =>
+      this.lists.updateOne(
+        { _id: this.key(owner) },
+        { $addToSet: { ids: { $each: [...ids] } } },
+        { upsert: true },
+      );
+    try {
+      await upsert();
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      await upsert();
+    }
   }
 
   async remove(owner: number, id: number): Promise<void> {
@@ -72,12 +92,7 @@ export class IdLists {
     const documents = await all();
     const byOwner = new Map<number, number[]>();
     for (const { owner, id } of documents) byOwner.set(owner, [...(byOwner.get(owner) ?? []), id]);
-    for (const [owner, ids] of byOwner)
-      await this.lists.updateOne(
-        { _id: this.key(owner) },
-        { $addToSet: { ids: { $each: ids } } },
-        { upsert: true },
-      );
+    for (const [owner, ids] of byOwner) await this.addAll(owner, ids);
     await this.markers.insertOne({ _id: marker, ref: marker }).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;
     });
