@@ -2,10 +2,10 @@ import { type Collection, type Db, ObjectId } from 'mongodb';
 import type { Scope } from '../contract/index.js';
 import {
   type CollectionIndexes,
-  isDuplicateKey,
   KeyLookup,
   nextId,
   TenantCollection,
+  upsertRacingFirstWriters,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import { type GeneratedToken, generateToken } from './token.js';
@@ -181,14 +181,9 @@ export class ApiTokenRepository {
 
   /** Never writes the token itself (see API_TOKEN_USES). */
   async touchLastUsed(organizationId: number, id: number, at: Date): Promise<void> {
-    const record = () =>
-      this.uses.updateOne({ _id: id }, { $set: { organizationId, lastUsedAt: at } }, { upsert: true });
-    try {
-      await record();
-    } catch (error) {
-      // Two first uses at once: one inserted, so the other's update finds it now.
-      if (!isDuplicateKey(error)) throw error;
-      await record();
-    }
+    // Two first uses at once: one inserts the record, the other's second try updates it.
+    await upsertRacingFirstWriters(() =>
+      this.uses.updateOne({ _id: id }, { $set: { organizationId, lastUsedAt: at } }, { upsert: true }),
+    );
   }
 }

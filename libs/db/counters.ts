@@ -19,6 +19,20 @@ export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 }
 
+/**
+ * An upsert of a document that may not exist yet, tried once more when refused as a duplicate key:
+ * two first writers at once, one inserts it (MongoDB and FerretDB alike refuse the other's insert),
+ * and the second try updates the document that now exists.
+ */
+export async function upsertRacingFirstWriters<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return upsert();
+  }
+}
+
 async function increment(counters: Collection<CounterDocument>, sequence: string, by = 1): Promise<number> {
   for (;;) {
     try {

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './counters.js';
+import { isDuplicateKey, upsertRacingFirstWriters } from './counters.js';
 import { KEY_LOOKUPS } from './key-lookup.js';
 
 /** Where the lists live: one document per owner, `_id: "<namespace>/<owner>"`. */
@@ -51,24 +51,15 @@ export class IdLists {
     await this.addAll(owner, [id]);
   }
 
-  /**
-   * Adds ids to the owner's list, made if it has none. Two writers making one list at once: one
-   * inserts it, the other's upsert is refused as a duplicate key (MongoDB and FerretDB alike), and
-   * its second try updates the list that now exists.
-   */
+  /** Adds ids to the owner's list, made if it has none (by the first of writers racing to make it). */
   private async addAll(owner: number, ids: readonly number[]): Promise<void> {
-    const upsert = () =>
+    await upsertRacingFirstWriters(() =>
       this.lists.updateOne(
         { _id: this.key(owner) },
         { $addToSet: { ids: { $each: [...ids] } } },
         { upsert: true },
-      );
-    try {
-      await upsert();
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      await upsert();
-    }
+      ),
+    );
   }
 
   async remove(owner: number, id: number): Promise<void> {

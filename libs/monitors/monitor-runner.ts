@@ -442,7 +442,7 @@ export class MonitorRunner {
     return monitor;
   }
 
-  /** Records a result kept while MongoDB was away (see `PendingRecords`). */
+  /** Records what was kept while MongoDB was away, a result or a deadline's decision (see `PendingRecords`). */
   recordKept(entry: KeptMonitorEntry): Promise<void> {
     return this.committer.recordKept(entry);
   }

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Collection, type Db, ObjectId } from 'mongodb';
 import {
   type CollectionIndexes,
-  isDuplicateKey,
   KeyLookup,
   nextId,
   TenantCollection,
+  upsertRacingFirstWriters,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { MappedRole, RoleMappingRule } from '../sso/index.js';
@@ -94,19 +94,14 @@ export class ScimTokenRepository {
   }
 
   private async touch(token: ScimToken, at: Date): Promise<void> {
-    const write = () =>
+    // Two first uses at once: one inserts the record, the other's second try updates it.
+    await upsertRacingFirstWriters(() =>
       this.uses.updateOne(
         { _id: token.id },
         { $set: { organizationId: token.organizationId, lastUsedAt: at } },
         { upsert: true },
-      );
-    try {
-      await write();
-    } catch (error) {
-      // Two first uses at once: one inserted, so the other's update finds it now.
-      if (!isDuplicateKey(error)) throw error;
-      await write();
-    }
+      ),
+    );
   }
 
   /** The organization's tokens, revoked ones too, oldest first, with their last use. */
