@@ -94,7 +94,8 @@ export const deliveryIndexes: CollectionIndexes[] = [
 
 /** A delivery's primary key: one per event and channel, so a second dispatch finds the first. */
 export const deliveryKey = (eventId: string, channelId: number) => `${eventId}:${channelId}`;
-const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
+/** A delivery's key (`eventId:channelId`): its `_id`, and what its log and owed attempt are filed under. */
+export const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
   deliveryKey(delivery.eventId, delivery.channelId);
 
 /** Where a delivery stands after its log (entries in the order they happened). */

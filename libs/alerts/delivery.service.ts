@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   BlockedDestinationError,
   connectorOf,
@@ -6,9 +5,8 @@ import {
   type GuardedHttp,
   type Verdict,
 } from '../connectors/index.js';
-import { conflict, errorMessage, notFound } from '../errors/index.js';
+import { errorMessage } from '../errors/index.js';
 import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
-import type { MailBudget } from '../fair-share/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   type ChannelDocument,
@@ -20,13 +18,13 @@ import type { SecretBox } from '../secrets/index.js';
 import type { WebsiteCache } from '../websites/index.js';
 import { channelsForEvent } from './channel-matching.js';
 import {
-  type Delivery,
   type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryRepository,
   type DeliveryStatus,
-  deliveryKey,
+  keyOf,
 } from './delivery.repository.js';
+import type { DeliveryRequests } from './delivery-requests.js';
 import {
   ATTEMPTS_PER_SERIES,
   type DeliveryJobData,
@@ -34,105 +32,6 @@ import {
   RETRY_DELAYS_MS,
 } from './notification.queue.js';
 import type { OwedAttempt, OwedAttempts } from './owed-attempts.js';
-
-/** What the API asks of deliveries: test sends and redeliveries, queued for the notifier. */
-export class DeliveryRequests {
-  constructor(
-    private readonly deps: {
-      channels: ChannelRepository;
-      deliveries: DeliveryRepository;
-      owed: OwedAttempts;
-      queue: NotificationQueue;
-      /** An e-mail channel's test send is mail: one per address it sends to, within the organization's budgets. */
-      mailBudget: MailBudget;
-    },
-  ) {}
-
-  /**
-   * The channel's delivery of the event (made once). A pending one that owes no attempt (its
-   * first was never recorded: a crash right after it was made) starts its series again.
-   */
-  async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<Delivery> {
-    const { delivery, created } = await this.deps.deliveries.createOnce({
-      organizationId: channel.organizationId,
-      channelId: channel.id,
-      payload,
-    });
-    if (created) await this.startSeries(delivery, 0);
-    else if (delivery.status === 'pending' && !(await this.deps.owed.find(keyOf(delivery))))
-      await this.resumeSeries(delivery);
-    return delivery;
-  }
-
-  /**
-   * A pending delivery seen owing nothing: its maker crashed before owing the first attempt, or,
-   * far more often (one event enqueued twice at once: a grouped window closed by its job and by the
-   * sweep), its maker is owing it right now or has already sent and settled it since this read.
-   * Owed only if nothing is owed (never replacing its maker's), and queued only if its log is still
-   * as read; otherwise taken back. Without this a second enqueue could send the message again.
-   */
-  private async resumeSeries(seen: Delivery): Promise<void> {
-    const owed = this.firstOf(seen, seen.attempts.length);
-    if (!(await this.deps.owed.oweIfNothing(owed))) return;
-    const now = await this.deps.deliveries.reread(seen);
-    if (now.status !== 'pending' || now.attempts.length !== seen.attempts.length) {
-      await this.deps.owed.withdraw(owed);
-      return;
-    }
-    await this.deps.queue.deliver(owed);
-  }
-
-  /** Owes a first attempt now (MongoDB first, so that a lost job is found by the sweep) and queues it. */
-  private async startSeries(delivery: DeliveryRecord, series: number): Promise<void> {
-    const owed = this.firstOf(delivery, series);
-    await this.deps.owed.owe(owed);
-    await this.deps.queue.deliver(owed);
-  }
-
-  /** The first attempt of a series of the delivery, due now. */
-  private firstOf(delivery: DeliveryRecord, series: number): OwedAttempt {
-    return {
-      deliveryKey: keyOf(delivery),
-      organizationId: delivery.organizationId,
-      deliveryId: delivery.id,
-      series,
-      number: 1,
-      dueAt: new Date(),
-    };
-  }
-
-  /** Sends a `test` event to one channel now (enabled or not). */
-  async test(organizationId: number, channelId: number): Promise<Delivery> {
-    const channel = await this.deps.channels.findById(organizationId, channelId);
-    if (!channel) throw notFound(`No notification channel ${channelId}`);
-    const { to } = channel.config;
-    if (channel.type === 'email' && Array.isArray(to))
-      await this.deps.mailBudget.take(organizationId, to.map(String), 'test send');
-    return this.enqueue(channel, {
-      id: randomUUID(),
-      type: 'test',
-      createdAt: new Date().toISOString(),
-      organizationId,
-      data: { website: null, previousStatus: null, status: null, incident: null, result: null },
-    });
-  }
-
-  /** Starts a new series of attempts for a delivery, whatever became of the last one. */
-  async redeliver(organizationId: number, channelId: number, deliveryId: number): Promise<Delivery> {
-    const delivery = await this.deps.deliveries.findById(organizationId, deliveryId);
-    if (!delivery || delivery.channelId !== channelId)
-      throw notFound(`No delivery ${deliveryId} of channel ${channelId}`);
-    if (delivery.status === 'pending')
-      throw conflict('The delivery is still being attempted; redeliver it once it has succeeded or failed');
-    await this.deps.deliveries.reopen(delivery);
-    // The attempt count makes a job id of its own, so a finished series does not block this one.
-    await this.startSeries(delivery, delivery.attempts.length);
-    return { ...delivery, status: 'pending', outcome: null };
-  }
-}
-
-const keyOf = (delivery: Pick<DeliveryRecord, 'eventId' | 'channelId'>) =>
-  deliveryKey(delivery.eventId, delivery.channelId);
 
 /** How an attempt ended, for metrics: by channel type, never by channel or organization. */
 export interface AttemptOutcome {
