@@ -121,5 +121,27 @@ describe('a delivery enqueued again while it is being made and sent', () => {
     await services.deliveryRequests.enqueue(channel, event);
     await sleep(1_000);
     expect(sentIds()).toEqual([event.id]);
+    // Redis lost the paid mark: the log says it settled.
+    const paidMark = `${api.config.REDIS_KEY_PREFIX}:delivery-paid:${event.id}:${channel.id}`;
+    expect(await redis.del(paidMark)).toBe(1);
+    await services.deliveryRequests.enqueue(channel, event);
+    await sleep(1_000);
+    expect(sentIds()).toEqual([event.id]);
+  }, 60_000);
+
+  it('knows a settled delivery by its paid mark, without reading its log', async () => {
+    const { organizationId, channel, sentIds } = await webhookOf('/hooks/paid');
+    const event = testEvent(organizationId);
+    await services.deliveryRequests.enqueue(channel, event);
+    await expect.poll(sentIds, { timeout: 15_000, interval: 100 }).toEqual([event.id]);
+    const owedNow = () => api.db.collection('delivery_owed_attempts').countDocuments({ organizationId });
+    await expect.poll(owedNow, { timeout: 5_000, interval: 100 }).toBe(0);
+    // Without its log the delivery would look made and never tried: only the mark says it was paid.
+    const key = `${event.id}:${channel.id}`;
+    expect((await api.db.collection('delivery_log').deleteMany({ deliveryKey: key })).deletedCount).toBe(1);
+    await services.deliveryRequests.enqueue(channel, event);
+    await sleep(1_000);
+    expect(sentIds()).toEqual([event.id]);
+    expect(await owedNow()).toBe(0);
   }, 60_000);
 });

@@ -417,7 +417,7 @@ export function composeApi(deps: ApiDeps) {
     deliveryRequests: new DeliveryRequests({
       channels: channelRepository,
       deliveries,
-      owed: new OwedAttempts(db),
+      owed: new OwedAttempts(db, { redis, prefix }),
       queue: notificationQueue,
       mailBudget,
     }),

@@ -73,7 +73,7 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
   });
   const notificationQueue = new NotificationQueue(redis, prefix);
   const deliveries = new DeliveryRepository(db);
-  const owedAttempts = new OwedAttempts(db);
+  const owedAttempts = new OwedAttempts(db, { redis, prefix });
   return {
     secrets,
     channelRepository,

@@ -3,7 +3,13 @@ import { conflict, notFound } from '../errors/index.js';
 import type { EventPayload } from '../events/index.js';
 import type { MailBudget } from '../fair-share/index.js';
 import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
-import { type Delivery, type DeliveryRecord, type DeliveryRepository, keyOf } from './delivery.repository.js';
+import {
+  type Delivery,
+  type DeliveryRecord,
+  type DeliveryRepository,
+  keyOf,
+  withLog,
+} from './delivery.repository.js';
 import type { NotificationQueue } from './notification.queue.js';
 import type { OwedAttempt, OwedAttempts } from './owed-attempts.js';
 
@@ -21,37 +27,40 @@ export class DeliveryRequests {
   ) {}
 
   /**
-   * The channel's delivery of the event (made once). A pending one that owes no attempt (its
-   * first was never recorded: a crash right after it was made) starts its series again.
+   * The channel's delivery of the event (made once). A second enqueue starts nothing while the
+   * delivery owes an attempt or was paid; otherwise (see `resumeSeries`) its log decides.
    */
-  async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<Delivery> {
-    const { delivery, created } = await this.deps.deliveries.createOnce({
+  async enqueue(channel: ChannelDocument, payload: EventPayload): Promise<void> {
+    const { record, created } = await this.made(channel, payload);
+    if (created) await this.startSeries(record, 0);
+    else await this.resumeSeries(record);
+  }
+
+  private made(channel: ChannelDocument, payload: EventPayload) {
+    return this.deps.deliveries.createOnce({
       organizationId: channel.organizationId,
       channelId: channel.id,
       payload,
     });
-    if (created) await this.startSeries(delivery, 0);
-    else if (delivery.status === 'pending' && !(await this.deps.owed.find(keyOf(delivery))))
-      await this.resumeSeries(delivery);
-    return delivery;
   }
 
   /**
-   * A pending delivery seen owing nothing: its maker crashed before owing the first attempt, or,
-   * far more often (one event enqueued twice at once: a grouped window closed by its job and by the
-   * sweep), its maker is owing it right now or has already sent and settled it since this read.
-   * Owed only if nothing is owed (never replacing its maker's), and queued only if its log is still
-   * as read; otherwise taken back. Without this a second enqueue could send the message again.
+   * A delivery made before, owing nothing and not marked paid: its maker crashed before owing the
+   * first attempt (or a redelivery's), or the mark is gone (expired, Redis lost), or its maker is
+   * owing it right now or settled it just now (one event enqueued twice at once: a grouped window
+   * closed by its job and by the sweep). An attempt is owed only if nothing is owed (never
+   * replacing its maker's), then the log decides: a pending delivery's series goes on, anything else
+   * takes the attempt back. Without this a second enqueue could send the message again.
    */
-  private async resumeSeries(seen: Delivery): Promise<void> {
-    const owed = this.firstOf(seen, seen.attempts.length);
+  private async resumeSeries(record: DeliveryRecord): Promise<void> {
+    const owed = this.firstOf(record, 0);
     if (!(await this.deps.owed.oweIfNothing(owed))) return;
-    const now = await this.deps.deliveries.reread(seen);
-    if (now.status !== 'pending' || now.attempts.length !== seen.attempts.length) {
-      await this.deps.owed.withdraw(owed);
-      return;
-    }
-    await this.deps.queue.deliver(owed);
+    const now = await this.deps.deliveries.reread(record);
+    if (now.status !== 'pending') return this.deps.owed.withdraw(owed);
+    // A redelivery whose maker died: its series is numbered by the attempts before it.
+    const resumed = now.attempts.length === 0 ? owed : this.firstOf(record, now.attempts.length);
+    if (resumed !== owed) await this.deps.owed.owe(resumed);
+    await this.deps.queue.deliver(resumed);
   }
 
   /** Owes a first attempt now (MongoDB first, so that a lost job is found by the sweep) and queues it. */
@@ -80,13 +89,16 @@ export class DeliveryRequests {
     const { to } = channel.config;
     if (channel.type === 'email' && Array.isArray(to))
       await this.deps.mailBudget.take(organizationId, to.map(String), 'test send');
-    return this.enqueue(channel, {
+    // A new event: its delivery is always made here.
+    const { record } = await this.made(channel, {
       id: randomUUID(),
       type: 'test',
       createdAt: new Date().toISOString(),
       organizationId,
       data: { website: null, previousStatus: null, status: null, incident: null, result: null },
     });
+    await this.startSeries(record, 0);
+    return withLog(record, []);
   }
 
   /** Starts a new series of attempts for a delivery, whatever became of the last one. */

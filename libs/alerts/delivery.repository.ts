@@ -145,10 +145,13 @@ export class DeliveryRepository {
     });
   }
 
-  /** A new pending delivery, or the one this event already has for this channel (with its log). */
+  /**
+   * A new pending delivery, or the record this event already has for this channel (without its
+   * log: reading it scans on FerretDB, and a second enqueue rarely needs it).
+   */
   async createOnce(
     input: Pick<DeliveryRecord, 'organizationId' | 'channelId' | 'payload'>,
-  ): Promise<{ delivery: Delivery; created: boolean }> {
+  ): Promise<{ record: DeliveryRecord; created: boolean }> {
     const key = deliveryKey(input.payload.id, input.channelId);
     const record: DeliveryRecord = {
       ...input,
@@ -161,12 +164,12 @@ export class DeliveryRepository {
       // Insert first: a second dispatch of an event is rare, and a miss by key costs FerretDB a scan.
       await this.creations.insert({ ...record, _id: key });
       this.knownRecords.set(key, record);
-      return { delivery: withLog(record, []), created: true };
+      return { record, created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       const existing = await this.findByKey(input.organizationId, key);
       if (!existing) throw error;
-      return { delivery: await this.withItsLog(existing), created: false };
+      return { record: existing, created: false };
     }
   }
 

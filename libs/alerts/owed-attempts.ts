@@ -7,6 +7,7 @@ import {
   GroupedWrites,
   isDuplicateKey,
 } from '../db/index.js';
+import type { Redis } from '../redis/index.js';
 import { growingUpTo } from '../runtime/index.js';
 
 /**
@@ -31,6 +32,12 @@ type OwedDocument = Omit<OwedAttempt, 'deliveryKey'> & { _id: string };
 export const OWED_ATTEMPTS = 'delivery_owed_attempts';
 /** Attempts owed a process remembers having written at most, the least recently used going first. */
 const OWED_KEPT = 20_000;
+/**
+ * How long a paid delivery's mark stays in Redis: far longer than a second enqueue of its event
+ * comes (a grouped window closed twice, a dispatch mark not yet written). Without the mark (expired,
+ * Redis lost) a second enqueue reads the delivery's log, which is correct but scans on FerretDB.
+ */
+const PAID_MARK_MS = 3_600_000;
 
 export const owedAttemptIndexes: CollectionIndexes = {
   collection: OWED_ATTEMPTS,
@@ -52,7 +59,10 @@ export class OwedAttempts {
    */
   private readonly owedHere = new LRUCache<string, OwedAttempt>(growingUpTo(OWED_KEPT));
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly marks: { redis: Redis; prefix: string },
+  ) {
     this.owed = db.collection<OwedDocument>(OWED_ATTEMPTS);
     this.firsts = new BatchInserter(this.owed, { flushEveryMs: 0 });
     this.settled = new GroupedWrites(
@@ -67,10 +77,16 @@ export class OwedAttempts {
     );
   }
 
+  private paidMark(deliveryKey: string): string {
+    return `${this.marks.prefix}:delivery-paid:${deliveryKey}`;
+  }
+
   /** Records the attempt the delivery owes next (replacing the one it owed). */
   async owe(owed: OwedAttempt): Promise<void> {
     const { deliveryKey, ...rest } = owed;
     this.owedHere.delete(deliveryKey);
+    // A new series (a redelivery) owes again what was paid.
+    if (owed.number === 1) await this.marks.redis.del(this.paidMark(deliveryKey));
     await this.write(deliveryKey, rest);
     this.owedHere.set(deliveryKey, owed);
   }
@@ -87,11 +103,13 @@ export class OwedAttempts {
   }
 
   /**
-   * Owes the attempt only if the delivery owes nothing now (an insert, never a replace): false when
-   * it owes one already (another process made or went on with its series meanwhile).
+   * Owes the attempt only if the delivery owes nothing now (an insert, never a replace) and was not
+   * paid lately: false when it owes one already (another process made or went on with its series
+   * meanwhile) or its mark says it settled.
    */
   async oweIfNothing(owed: OwedAttempt): Promise<boolean> {
     const { deliveryKey, ...rest } = owed;
+    if ((await this.marks.redis.exists(this.paidMark(deliveryKey))) === 1) return false;
     try {
       await this.firsts.insert({ _id: deliveryKey, ...rest });
     } catch (error) {
@@ -119,9 +137,14 @@ export class OwedAttempts {
     return found && fromDocument(found);
   }
 
-  /** The delivery owes nothing more (it settled, or is gone). */
-  paid(deliveryKey: string): Promise<void> {
+  /**
+   * The delivery owes nothing more (it settled, or is gone). Marked paid before its owed attempt
+   * goes, so that a second enqueue sees one or the other; the mark is a shortcut only (its loss
+   * costs a read of the log), so a Redis failure does not fail the settlement.
+   */
+  async paid(deliveryKey: string): Promise<void> {
     this.owedHere.delete(deliveryKey);
+    await this.marks.redis.set(this.paidMark(deliveryKey), '1', 'PX', PAID_MARK_MS).catch(() => undefined);
     return this.settled.add(deliveryKey);
   }
 
