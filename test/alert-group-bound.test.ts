@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
+import { type CommandStartedEvent, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAX_GROUPED } from '../libs/alerts/alert-groups.js';
 import { AlertGroups } from '../libs/alerts/index.js';
@@ -55,7 +55,7 @@ describe('a grouping window past its bound', () => {
   });
 
   beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
+    client = await new MongoClient(uniqueMongoUrl(), { monitorCommands: true }).connect();
     redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
@@ -112,6 +112,28 @@ describe('a grouping window past its bound', () => {
     expect(await groups.buffer(channel, third)).toBe(true);
     await close(groups);
     expect(sent.slice(1).map((payload) => payload.id)).toEqual([third.id]);
+    await groups.close();
+  });
+
+  it("reads a closing window's members by primary key, not by a query over every member", async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const failures = [failure(1), failure(2), failure(3)];
+    for (const payload of failures) expect(await groups.buffer(channel, payload)).toBe(true);
+    const filters: unknown[] = [];
+    const seen = (event: CommandStartedEvent) => {
+      const { command } = event;
+      if (command.find === 'alert_group_members') filters.push(command.filter);
+      if (command.delete === 'alert_group_members')
+        filters.push(...(command.deletes as Array<{ q: unknown }>).map((one) => one.q));
+    };
+    client.on('commandStarted', seen);
+    await close(groups);
+    client.off('commandStarted', seen);
+    expect(sent[0]?.data.group?.map((site) => site.name)).toEqual(['Site 1', 'Site 2', 'Site 3']);
+    // FerretDB answers only `_id` equality without scanning the collection.
+    expect(filters.length).toBe(6);
+    for (const filter of filters) expect(Object.keys(filter as object)).toEqual(['_id']);
     await groups.close();
   });
 

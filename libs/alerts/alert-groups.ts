@@ -1,7 +1,7 @@
 import { Queue as BullQueue, type Queue, type Worker } from 'bullmq';
 import type { Collection, Db } from 'mongodb';
 import { summarize } from '../connectors/index.js';
-import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/index.js';
 import { type EventPayload, isDownEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
@@ -21,6 +21,8 @@ interface AlertWindowDocument {
   channelId: number;
   opensAt: Date;
   closesAt: Date;
+  /** The event that opened it: in its Redis member set unless Redis lost the set meanwhile. */
+  firstEventId?: string;
 }
 
 /** An event in a window (`_id`: `<window>@<opensAt>/<eventId>`: in it once). */
@@ -43,6 +45,10 @@ const CLOSING_MS = 2000;
 const FLUSH_QUEUE = 'alert-groups';
 /** A window's member count (and an event's mark of being grouped) outlives the longest window (15 min) and its close's retries. */
 const SIZE_KEPT_MS = 3_600_000;
+
+/** A member's primary key: the window, when it opened, the event. */
+const memberId = (window: Pick<AlertWindowDocument, '_id' | 'opensAt'>, eventId: string) =>
+  `${window._id}@${window.opensAt.getTime()}/${eventId}`;
 
 /** Whether a channel groups this event: an opening failure of a website (not a reminder, not a test). */
 export const groupable = (channel: ChannelDocument, payload: EventPayload): boolean =>
@@ -144,6 +150,7 @@ export class AlertGroups {
         channelId: channel.id,
         opensAt: now,
         closesAt,
+        firstEventId: payload.id,
       };
       try {
         await this.windows.insertOne(window);
@@ -174,7 +181,7 @@ export class AlertGroups {
     const members = { window: window._id, opensAt: window.opensAt };
     // Counted in Redis, not by a count of the members (a scan on FerretDB at every join); were the
     // count lost, the close still sends those past the bound alone.
-    const sizeKey = `${this.deps.prefix}:alert-group-size:${window._id}@${window.opensAt.getTime()}`;
+    const sizeKey = this.memberSetOf(window);
     const counted = await this.deps.redis
       .multi()
       .sadd(sizeKey, payload.id)
@@ -188,7 +195,7 @@ export class AlertGroups {
     }
     try {
       await this.members.insertOne({
-        _id: `${window._id}@${window.opensAt.getTime()}/${payload.id}`,
+        _id: memberId(window, payload.id),
         ...members,
         at: now,
         payload,
@@ -199,12 +206,31 @@ export class AlertGroups {
     return true;
   }
 
+  /** The window's member event ids in Redis (which also bound its size). */
+  private memberSetOf(window: Pick<AlertWindowDocument, '_id' | 'opensAt'>): string {
+    return `${this.deps.prefix}:alert-group-size:${window._id}@${window.opensAt.getTime()}`;
+  }
+
+  /**
+   * The window's members in the order they joined: each by primary key from its Redis member set
+   * (a query by window scans every member on FerretDB). A set without the first member was lost
+   * with Redis meanwhile (or the window predates the mark): then the query.
+   */
+  private async membersOf(window: AlertWindowDocument): Promise<AlertWindowMember[]> {
+    const ids = window.firstEventId ? await this.deps.redis.smembers(this.memberSetOf(window)) : [];
+    if (!window.firstEventId || !ids.includes(window.firstEventId))
+      return this.members.find({ window: window._id, opensAt: window.opensAt }).sort({ at: 1 }).toArray();
+    const found = await Promise.all(ids.map((id) => this.members.findOne({ _id: memberId(window, id) })));
+    return found
+      .filter((member): member is AlertWindowMember => member !== null)
+      .sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+
   /** Sends a closed window's message and forgets the window (one not yet closed is left to its time). */
   async flush(windowId: string): Promise<void> {
     const window = await this.windows.findOne({ _id: windowId });
     if (!window || window.closesAt > new Date()) return;
-    const which = { window: windowId, opensAt: window.opensAt };
-    const members = await this.members.find(which).sort({ at: 1 }).toArray();
+    const members = await this.membersOf(window);
     const channel = await this.deps.channels.findById(window.organizationId, window.channelId);
     const payload = groupedPayload(
       windowId,
@@ -217,7 +243,10 @@ export class AlertGroups {
       for (const past of members.slice(MAX_GROUPED)) await this.deps.enqueue(channel, past.payload);
     }
     await this.windows.deleteOne({ _id: windowId, opensAt: window.opensAt });
-    await this.members.deleteMany(which);
+    await chunkedBulkWrite(
+      this.members,
+      members.map(({ _id }) => ({ deleteOne: { filter: { _id } } })),
+    );
     if (members.length > 1)
       this.deps.logger.info({ channelId: window.channelId, websites: members.length }, 'grouped alert sent');
   }
