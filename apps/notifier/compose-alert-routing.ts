@@ -64,7 +64,12 @@ export function composeAlertRouting(deps: {
   });
   const smtp = smtpMailer(config);
   const queue = new EscalationQueue(deps.redis, config.REDIS_KEY_PREFIX);
-  const runs = new EscalationRuns(db, deps.mutex);
+  const runs = new EscalationRuns(db, {
+    redis: deps.redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    mutex: deps.mutex,
+    logger: deps.logger,
+  });
   const links = new AckLinks(db);
   const runner = new EscalationRunner({
     runs,
@@ -187,6 +192,7 @@ export function composeAlertRouting(deps: {
     close: async () => {
       await queue.close();
       await groups.close();
+      await runs.close();
     },
   };
 }

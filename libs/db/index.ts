@@ -29,3 +29,4 @@ export { serializedInProcess } from './serialized-in-process.js';
 export { TenantCollection, type TenantDocument } from './tenant-collection.js';
 export { type TenantResource, TenantResources, WITHOUT_MONGO_ID } from './tenant-resources.js';
 export { isMongoUnavailable, MongoDeadlineError, withinDeadline } from './unavailable.js';
+export { WriteBehind } from './write-behind.js';

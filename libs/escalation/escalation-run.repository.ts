@@ -1,7 +1,10 @@
 import type { Collection, Db } from 'mongodb';
-import { type CollectionIndexes, isDuplicateKey } from '../db/index.js';
+import { BatchInserter, type CollectionIndexes, isDuplicateKey, WriteBehind } from '../db/index.js';
+import { errorMessage } from '../errors/index.js';
 import type { EventPayload } from '../events/index.js';
 import type { RedisMutex } from '../locks/index.js';
+import type { Logger } from '../logging/index.js';
+import type { Redis } from '../redis/index.js';
 import type { PolicySnapshot, StepPosition } from './escalation-plan.js';
 
 export type RunState = 'active' | 'acknowledged' | 'resolved' | 'exhausted';
@@ -23,6 +26,8 @@ export interface EscalationRun {
   paged: number[];
   startedAt: Date;
   endedAt: Date | null;
+  /** Counts its changes: MongoDB's copy is behind Redis's when its revision is lower. */
+  revision?: number;
 }
 
 export const ESCALATION_RUNS = 'escalation_runs';
@@ -40,48 +45,107 @@ export const runIndexes: CollectionIndexes[] = [
   { collection: ESCALATION_SENDS, indexes: [{ key: { at: 1 }, name: 'time' }] },
 ];
 
+/** How long an active run's copy stays in Redis after its last change (then MongoDB's is read). */
+const ACTIVE_KEPT_MS = 6 * 3_600_000;
+/** An ended run is read again only by a late event of its incident. */
+const ENDED_KEPT_MS = 15 * 60_000;
+/** How long a change waits to share MongoDB's write with others (a run changes 3–5 times in its first minutes). */
+const WRITE_DELAY_MS = 500;
+
+/** A run as its Redis copy holds it (JSON: its dates as strings). */
+function revived(json: string): EscalationRun {
+  const run = JSON.parse(json) as EscalationRun;
+  const date = (value: unknown) => new Date(value as string);
+  return {
+    ...run,
+    startedAt: date(run.startedAt),
+    endedAt: run.endedAt === null ? null : date(run.endedAt),
+    next: run.next && { ...run.next, dueAt: date(run.next.dueAt) },
+    sending: run.sending && { ...run.sending, since: date(run.sending.since) },
+  };
+}
+
+/**
+ * Escalation runs: each run's current version in Redis, where its claims, finishes and stops read
+ * and write it, and MongoDB's copy written behind it, many runs to a request (a run was read five
+ * times and rewritten four in its first minute, each a large document, and FerretDB decodes and
+ * rewrites it whole every time). MongoDB's copy is a moment behind; it is what the sweep finds
+ * lost steps in and what a run is read from when Redis no longer has it (expired, lost).
+ */
 export class EscalationRuns {
   private readonly runs: Collection<EscalationRun>;
   private readonly sends: Collection<{ _id: string; at: Date }>;
+  /** Runs started at once share one insertMany (a group commit). */
+  private readonly starts: BatchInserter<EscalationRun>;
+  private readonly writes: WriteBehind<EscalationRun>;
 
   constructor(
     db: Db,
-    /** One writer of a run at a time (its reads and writes are by primary key alone). */
-    private readonly mutex: Pick<RedisMutex, 'withLock'>,
+    private readonly deps: {
+      redis: Redis;
+      prefix: string;
+      /** One writer of a run at a time. */
+      mutex: Pick<RedisMutex, 'withLock'>;
+      logger: Logger;
+    },
   ) {
     this.runs = db.collection<EscalationRun>(ESCALATION_RUNS);
     this.sends = db.collection(ESCALATION_SENDS);
+    this.starts = new BatchInserter(this.runs, { flushEveryMs: 0 });
+    this.writes = new WriteBehind(this.runs, {
+      delayMs: WRITE_DELAY_MS,
+      onFailure: (error, documents) =>
+        deps.logger.warn(
+          { err: errorMessage(error), runs: documents },
+          'escalation runs not written to MongoDB yet; tried again',
+        ),
+    });
   }
 
-  /** Starts the incident's run unless it has one: whether this call started it. */
+  private keyOf(incidentId: string): string {
+    return `${this.deps.prefix}:escalation-run:${incidentId}`;
+  }
+
+  /** The run's new version: in Redis now, in MongoDB a moment later. */
+  private async keep(changed: EscalationRun): Promise<void> {
+    const run = { ...changed, revision: (changed.revision ?? 0) + 1 };
+    const keptMs = run.state === 'active' ? ACTIVE_KEPT_MS : ENDED_KEPT_MS;
+    await this.deps.redis.set(this.keyOf(run._id), JSON.stringify(run), 'PX', keptMs);
+    this.writes.put(run);
+  }
+
+  /** Starts the incident's run unless it has one (MongoDB's insert decides): whether this call started it. */
   async start(run: EscalationRun): Promise<boolean> {
     try {
-      await this.runs.insertOne(run);
-      return true;
+      await this.starts.insert(run);
     } catch (error) {
       if (isDuplicateKey(error)) return false;
       throw error;
     }
+    await this.deps.redis.set(this.keyOf(run._id), JSON.stringify(run), 'PX', ACTIVE_KEPT_MS);
+    return true;
   }
 
-  find(incidentId: string): Promise<EscalationRun | null> {
-    return this.runs.findOne({ _id: incidentId });
+  /** The run's current version: Redis's, else the one waiting here to be written, else MongoDB's. */
+  async find(incidentId: string): Promise<EscalationRun | null> {
+    const json = await this.deps.redis.get(this.keyOf(incidentId));
+    if (json !== null) return revived(json);
+    return this.writes.waiting(incidentId) ?? (await this.runs.findOne({ _id: incidentId }));
   }
 
   /**
-   * Changes the incident's run under its lock: read and written by primary key alone (a filter
-   * with more than `_id` scans the whole collection on FerretDB 1.24: every claim of a busy minute
-   * read every run). `change` answers the fields to set (null: none) and what the caller gets.
+   * Changes the incident's run under its lock. `change` answers the fields to set (null: none) and
+   * what the caller gets.
    */
   private async changed<T>(
     incidentId: string,
     change: (run: EscalationRun) => { set: Partial<EscalationRun> | null; answer: T } | null,
   ): Promise<T | null> {
-    return this.mutex.withLock(`escalation-run:${incidentId}`, async () => {
-      const run = await this.runs.findOne({ _id: incidentId });
+    return this.deps.mutex.withLock(`escalation-run:${incidentId}`, async () => {
+      const run = await this.find(incidentId);
       const outcome = run && change(run);
       if (!outcome) return null;
-      if (outcome.set) await this.runs.updateOne({ _id: incidentId }, { $set: outcome.set });
+      if (outcome.set) await this.keep({ ...run, ...outcome.set });
       return outcome.answer;
     });
   }
@@ -127,22 +191,39 @@ export class EscalationRuns {
     );
   }
 
-  /** Active runs whose next step is due by `by`, and steps left half-sent since before `stalledBefore`. */
+  /**
+   * Active runs whose next step is due by `by`, and steps left half-sent since before `stalledBefore`.
+   * MongoDB's copies name the candidates (an older version of an active run is always one, once
+   * its time has passed); each is judged on its current version, and a copy found behind it (its
+   * writer died before writing it) is written again.
+   */
   async due(
     by: Date,
     stalledBefore: Date,
     limit: number,
   ): Promise<{ due: EscalationRun[]; stalled: EscalationRun[] }> {
-    return {
-      due: await this.runs
+    const candidates = [
+      ...(await this.runs
         .find({ state: 'active', 'next.dueAt': { $lte: by } })
         .limit(limit)
-        .toArray(),
-      stalled: await this.runs
+        .toArray()),
+      ...(await this.runs
         .find({ state: 'active', 'sending.since': { $lt: stalledBefore } })
         .limit(limit)
-        .toArray(),
-    };
+        .toArray()),
+    ];
+    const found = { due: [] as EscalationRun[], stalled: [] as EscalationRun[] };
+    const judged = new Set<string>();
+    for (const stored of candidates) {
+      if (judged.has(stored._id)) continue;
+      judged.add(stored._id);
+      const run = (await this.find(stored._id)) ?? stored;
+      if ((run.revision ?? 0) > (stored.revision ?? 0)) this.writes.put(run);
+      if (run.state !== 'active') continue;
+      if (run.next && run.next.dueAt <= by) found.due.push(run);
+      else if (run.sending && run.sending.since < stalledBefore) found.stalled.push(run);
+    }
+    return found;
   }
 
   /** Takes over a half-sent step (its claimer died): whether this caller did. */
@@ -174,8 +255,8 @@ export class EscalationRuns {
     return runs.deletedCount;
   }
 
-  /** An organization deleted: its runs go. */
-  async deleteOfOrganization(organizationId: number): Promise<void> {
-    await this.runs.deleteMany({ organizationId });
+  /** At shutdown: the runs' changes still waiting are written to MongoDB. */
+  close(): Promise<void> {
+    return this.writes.close();
   }
 }
