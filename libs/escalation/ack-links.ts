@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
-import type { CollectionIndexes } from '../db/index.js';
+import { BatchInserter, type CollectionIndexes } from '../db/index.js';
 
 /** How long an alert's acknowledge link works: a page answered the next morning still counts. */
 export const ACK_LINK_VALID_MS = 24 * 3_600_000;
@@ -28,15 +28,18 @@ export const ACK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export class AckLinks {
   private readonly links: Collection<AckLink>;
+  /** Links issued at once (a step paging many people, many incidents' steps) share one insertMany. */
+  private readonly issued: BatchInserter<AckLink>;
 
   constructor(db: Db) {
     this.links = db.collection<AckLink>(ACK_LINKS);
+    this.issued = new BatchInserter(this.links, { flushEveryMs: 0 });
   }
 
   /** A new link's token for the person and incident. */
   async issue(organizationId: number, incidentId: string, userId: number, now: Date): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.links.insertOne({
+    await this.issued.insert({
       _id: hashOf(token),
       organizationId,
       incidentId,

@@ -77,6 +77,8 @@ export class EscalationRuns {
   private readonly sends: Collection<{ _id: string; at: Date }>;
   /** Runs started at once share one insertMany (a group commit). */
   private readonly starts: BatchInserter<EscalationRun>;
+  /** Sends recorded at once (every page of many steps) share one insertMany. */
+  private readonly sent: BatchInserter<{ _id: string; at: Date }>;
   private readonly writes: WriteBehind<EscalationRun>;
 
   constructor(
@@ -92,6 +94,7 @@ export class EscalationRuns {
     this.runs = db.collection<EscalationRun>(ESCALATION_RUNS);
     this.sends = db.collection(ESCALATION_SENDS);
     this.starts = new BatchInserter(this.runs, { flushEveryMs: 0 });
+    this.sent = new BatchInserter(this.sends, { flushEveryMs: 0 });
     this.writes = new WriteBehind(this.runs, {
       delayMs: WRITE_DELAY_MS,
       onFailure: (error, documents) =>
@@ -240,7 +243,7 @@ export class EscalationRuns {
   /** Whether this send is still to be made (and is now recorded as made). */
   async firstSend(key: string, now: Date): Promise<boolean> {
     try {
-      await this.sends.insertOne({ _id: key, at: now });
+      await this.sent.insert({ _id: key, at: now });
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
