@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_WRITE_CHUNK, chunkedBulkWrite } from '../libs/db/index.js';
+import { chunkedBulkWrite, UPDATES_PER_COMMAND } from '../libs/db/index.js';
 import { type EventDocument, EventOutbox } from '../libs/events/index.js';
 import { type SiteFinding, SiteFindings } from '../libs/site-health/index.js';
 import { uniqueMongoUrl } from './support/harness.js';
 
-// FerretDB 1.24 never answers an `update` command that modifies 100 existing documents (and then
-// stops answering other updates): every bulk update of ours goes in chunks. Each case below writes
-// well over 100 updates of existing documents; without the chunks it hangs past its timeout.
+// FerretDB 1.24 holds a SQLite connection per update statement until its command ends, from a pool
+// of 100: a command of 100 statements, or commands adding up to about that many at once, never
+// end (and then no other update is answered). Every bulk update of ours goes 10 statements a
+// command, one such command at a time in a process. Each case below writes well over 100 updates
+// of existing documents, the last from several writers at once; without that, each hangs past its
+// timeout.
 describe('bulk writes of many updates', { timeout: 30_000 }, () => {
   let client: MongoClient;
   let db: Db;
@@ -28,9 +31,32 @@ describe('bulk writes of many updates', { timeout: 30_000 }, () => {
         updateOne: { filter: { _id: `d${n}` }, update: { $set: { n: n + 1000 } } },
       })),
     );
-    expect(BULK_WRITE_CHUNK).toBeLessThan(100);
+    expect(UPDATES_PER_COMMAND).toBeLessThan(100);
     expect(written).toMatchObject({ matchedCount: 250, modifiedCount: 250 });
     expect(await collection.countDocuments({ n: { $gte: 1000 } })).toBe(250);
+  });
+
+  it('writes bulk updates of four writers at once (400 statements) without the commands waiting on each other', async () => {
+    const collection = db.collection<{ _id: string; n: number; writer: number }>('bulk_writers');
+    await collection.insertMany(
+      Array.from({ length: 400 }, (_, n) => ({ _id: `d${n}`, n, writer: Math.floor(n / 100) })),
+    );
+    const written = await Promise.all(
+      [0, 1, 2, 3].map((writer) =>
+        chunkedBulkWrite(
+          collection,
+          Array.from({ length: 100 }, (_, i) => ({
+            replaceOne: {
+              filter: { _id: `d${writer * 100 + i}` },
+              replacement: { n: -1, writer },
+              upsert: true,
+            },
+          })),
+        ),
+      ),
+    );
+    expect(written.map((counts) => counts.matchedCount)).toEqual([100, 100, 100, 100]);
+    expect(await collection.countDocuments({ n: -1 })).toBe(400);
   });
 
   it('marks 300 events dispatched in one flush of the outbox', async () => {

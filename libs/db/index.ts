@@ -1,6 +1,6 @@
 export { BatchInserter } from './batch-inserter.js';
 export { asBulkWork, BULK_READS_AT_ONCE, type ReadFanOut, readFanOut } from './bulk-reads.js';
-export { BULK_WRITE_CHUNK, chunkedBulkWrite } from './chunked-bulk-write.js';
+export { BULK_WRITE_CHUNK, chunkedBulkWrite, UPDATES_PER_COMMAND } from './chunked-bulk-write.js';
 export { isDuplicateKey, nextId, nextIds, upsertRacingFirstWriters } from './counters.js';
 export { FlushedIncrements, type FlushedIncrementsOptions } from './flushed-increments.js';
 export { type BatchOutcome, GroupedWrites, type GroupedWritesOptions } from './grouped-writes.js';
