@@ -1,10 +1,11 @@
 import type { Db } from 'mongodb';
 import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
-import { DependencyRepository } from '../../libs/dependencies/index.js';
+import { DependencyRepository, dependencyRevisions } from '../../libs/dependencies/index.js';
 import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
 import type { RedisMutex } from '../../libs/locks/index.js';
 import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
 import { UserRepository } from '../../libs/people/index.js';
+import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
 
 /**
@@ -12,7 +13,13 @@ import type { SecretBox } from '../../libs/secrets/index.js';
  * websites, customers and the organization to name), contact methods, acknowledge links,
  * dependencies, and schedules with people's calendar feeds (a schedule a policy names is not deleted).
  */
-export function composeOnCallStores(deps: { db: Db; secrets: SecretBox; mutex: RedisMutex }) {
+export function composeOnCallStores(deps: {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+  secrets: SecretBox;
+  mutex: RedisMutex;
+}) {
   const { db, mutex } = deps;
   const escalationPolicies = new EscalationPolicyRepository(db);
   return {
@@ -23,7 +30,8 @@ export function composeOnCallStores(deps: { db: Db; secrets: SecretBox; mutex: R
     },
     contactMethods: new ContactMethodRepository(db),
     ackLinks: new AckLinks(db),
-    dependencies: new DependencyRepository(db),
+    // Writes move the organization's dependency revision: notifiers keep which websites dependencies concern.
+    dependencies: new DependencyRepository(db, dependencyRevisions(deps.redis, deps.prefix)),
     onCall: new OnCallService({
       schedules: new ScheduleRepository(db),
       people: new UserRepository(db),

@@ -140,7 +140,7 @@ export function composeApi(deps: ApiDeps) {
     revisions: channelListRevisions(redis, config.REDIS_KEY_PREFIX),
     onRevisionError: channelRevisionWarning(deps.logger),
   });
-  const onCallStores = composeOnCallStores({ db, secrets, mutex });
+  const onCallStores = composeOnCallStores({ db, redis, prefix, secrets, mutex });
   const { policies } = onCallStores;
   const channels = new ChannelService({
     channels: channelRepository,

@@ -5,7 +5,12 @@ import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
 import { ContactMethodRepository, PersonReach } from '../../libs/contact-methods/index.js';
 import type { CustomerCache } from '../../libs/customers/index.js';
-import { DependencyGate, DependencyRepository, type ParentRef } from '../../libs/dependencies/index.js';
+import {
+  DependencyGate,
+  DependencyRepository,
+  dependencyRevisions,
+  type ParentRef,
+} from '../../libs/dependencies/index.js';
 import {
   AckLinks,
   applicablePolicyId,
@@ -122,7 +127,7 @@ export function composeAlertRouting(deps: {
       .health;
   };
   const gate = new DependencyGate({
-    repository: new DependencyRepository(db),
+    repository: new DependencyRepository(db, dependencyRevisions(deps.redis, config.REDIS_KEY_PREFIX)),
     logger: deps.logger,
     ports: {
       isDown: async (organizationId, parent) => (await healthOf(organizationId, parent)) === 'down',

@@ -2,7 +2,7 @@ import { errorMessage } from '../errors/index.js';
 import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import { SYSTEM, type TimelineEntry } from '../monitoring/index.js';
-import type { DependencyRepository } from './dependency.repository.js';
+import type { DependencyRepository, Involvement } from './dependency.repository.js';
 import { type ParentRef, parentKey } from './dependency.schema.js';
 import { holdingParents } from './dependency-graph.js';
 
@@ -25,6 +25,11 @@ export interface GatePorts {
 /** The parent an event is about: its monitor, else the website's HTTP check. */
 const subjectRef = (payload: EventPayload, websiteId: number): ParentRef =>
   payload.data.monitor ? { monitorId: payload.data.monitor.monitorId } : { websiteId };
+
+const isParent = (involvement: Involvement, ref: ParentRef) =>
+  'websiteId' in ref
+    ? involvement.parentWebsites.has(ref.websiteId)
+    : involvement.parentMonitors.has(ref.monitorId);
 
 const list = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -53,7 +58,12 @@ export class DependencyGate {
     const { repository } = this.deps;
     const incident = payload.data.incident;
     const opening = isDownEvent(payload.type) && payload.data.reminder !== true;
-    if (incident && (isDownEvent(payload.type) || isUpEvent(payload.type))) {
+    const involvement = await repository.involvement(payload.organizationId);
+    if (
+      incident &&
+      involvement.children.has(websiteId) &&
+      (isDownEvent(payload.type) || isUpEvent(payload.type))
+    ) {
       const held = await repository.heldOf(incident);
       if (held) {
         // Its reminders are held too; a recovery while held ends it without a word to anyone.
@@ -63,13 +73,16 @@ export class DependencyGate {
       }
       if (opening && (await this.hold(payload, websiteId, incident))) return null;
     }
-    return opening ? this.withDependents(payload, websiteId) : payload;
+    const subject = subjectRef(payload, websiteId);
+    return opening && isParent(involvement, subject) ? this.withDependents(payload, subject) : payload;
   }
 
   /** After a parent's recovery is sent: its children's held alerts go out where still down. */
   async dispatched(payload: EventPayload, websiteId: number): Promise<void> {
-    if (isUpEvent(payload.type))
-      await this.releaseHeldBy(payload.organizationId, subjectRef(payload, websiteId));
+    if (!isUpEvent(payload.type)) return;
+    const subject = subjectRef(payload, websiteId);
+    if (isParent(await this.deps.repository.involvement(payload.organizationId), subject))
+      await this.releaseHeldBy(payload.organizationId, subject);
   }
 
   /** Holds the event if a parent is down: whether it did. */
@@ -99,9 +112,8 @@ export class DependencyGate {
     return true;
   }
 
-  private async withDependents(payload: EventPayload, websiteId: number): Promise<EventPayload> {
+  private async withDependents(payload: EventPayload, ref: ParentRef): Promise<EventPayload> {
     const { repository, ports } = this.deps;
-    const ref = subjectRef(payload, websiteId);
     const ids = await repository.childrenOf(ref);
     if (ids.length === 0) return payload;
     const dependents: Array<{ websiteId: number; name: string; url: string }> = [];

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { type CollectionIndexes, IdLists, isDuplicateKey, KEY_LOOKUPS } from '../db/index.js';
 import type { EventPayload } from '../events/index.js';
+import { type Redis, RevisedMemory, Revisions } from '../redis/index.js';
 import { type ParentRef, parentKey } from './dependency.schema.js';
 
 /** A website's parents (`_id`: `w<websiteId>`). */
@@ -51,6 +52,28 @@ async function listHeldAlertsByParent(db: Db): Promise<void> {
 
 const docId = (websiteId: number) => `w${websiteId}`;
 
+/**
+ * Which of an organization's websites and monitors dependencies concern: children (websites with
+ * parents, or with an alert held) and parents. Every other event passes the gate without a read.
+ */
+export interface Involvement {
+  /** The organization's id. */
+  id: number;
+  children: ReadonlySet<number>;
+  parentWebsites: ReadonlySet<number>;
+  parentMonitors: ReadonlySet<number>;
+}
+
+/** Each organization's dependency revision, moved by every write that makes a website a child or a parent. */
+export function dependencyRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:dependency-rev`);
+}
+
+/** Organizations whose involvement a process keeps (a few KiB each at most). */
+const INVOLVEMENTS_KEPT = 10_000;
+/** A copy whose revision holds is read again after this long (a write whose revision bump was lost). */
+const INVOLVEMENT_MAX_AGE_MS = 5 * 60_000;
+
 /** The parent a `parentKey` names (`w<websiteId>`, `m<monitorId>`). */
 const parentOfKey = (key: string): ParentRef =>
   key.startsWith('m') ? { monitorId: Number(key.slice(1)) } : { websiteId: Number(key.slice(1)) };
@@ -72,14 +95,60 @@ export class DependencyRepository {
    */
   private readonly heldByWebsite: IdLists;
   private readonly heldByMonitor: IdLists;
+  private readonly involvements: RevisedMemory<Involvement> | null;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /**
+     * Each organization's dependency revision (`dependencyRevisions`), moved by every write that
+     * makes a website a child or a parent; without it (the held lists' backfill, which only lists)
+     * involvement is read from MongoDB each time.
+     */
+    revisions?: Revisions,
+  ) {
     this.docs = db.collection<DependencyDocument>(WEBSITE_DEPENDENCIES);
     this.held = db.collection<HeldAlert>(HELD_ALERTS);
     this.childrenOfWebsite = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentWebsite`);
     this.childrenOfMonitor = new IdLists(db, `${WEBSITE_DEPENDENCIES}.parentMonitor`);
     this.heldByWebsite = new IdLists(db, `${HELD_ALERTS}.parentWebsite`);
     this.heldByMonitor = new IdLists(db, `${HELD_ALERTS}.parentMonitor`);
+    this.involvements = revisions
+      ? new RevisedMemory(revisions, INVOLVEMENTS_KEPT, INVOLVEMENT_MAX_AGE_MS)
+      : null;
+  }
+
+  /**
+   * Which websites and monitors of the organization dependencies concern, kept while its revision
+   * holds (its documents and held alerts are read once per change: two small queries).
+   */
+  async involvement(organizationId: number): Promise<Involvement> {
+    if (!this.involvements) return this.readInvolvement(organizationId);
+    const found = await this.involvements.readMany(
+      [organizationId],
+      () => true,
+      async () => [await this.readInvolvement(organizationId)],
+    );
+    return found.get(organizationId) ?? this.readInvolvement(organizationId);
+  }
+
+  private async readInvolvement(organizationId: number): Promise<Involvement> {
+    const children = new Set<number>();
+    const parentWebsites = new Set<number>();
+    const parentMonitors = new Set<number>();
+    for (const doc of await this.docs.find({ organizationId }).toArray()) {
+      if (doc.parents.length > 0) children.add(doc.websiteId);
+      for (const parent of doc.parents)
+        if ('websiteId' in parent) parentWebsites.add(parent.websiteId);
+        else parentMonitors.add(parent.monitorId);
+    }
+    const held = this.held.find({ organizationId }, { projection: { websiteId: 1 } });
+    for (const { websiteId } of await held.toArray()) children.add(websiteId);
+    return { id: organizationId, children, parentWebsites, parentMonitors };
+  }
+
+  /** After a write that may make a website a child or a parent: copies read before it are stale. */
+  private async moved(organizationId: number): Promise<void> {
+    if (this.involvements) await this.involvements.revisions.bump(organizationId);
   }
 
   private heldLists(parent: ParentRef): [IdLists, number] {
@@ -123,6 +192,7 @@ export class DependencyRepository {
       const [list, owner] = this.lists(parent);
       await list.remove(owner, websiteId);
     }
+    await this.moved(organizationId);
   }
 
   /** Holds a child's alert: whether this call did (the incident's alert is held once). */
@@ -131,11 +201,12 @@ export class DependencyRepository {
     await this.listHeld(alert);
     try {
       await this.held.insertOne(alert);
-      return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
       throw error;
     }
+    await this.moved(alert.organizationId);
+    return true;
   }
 
   /** Lists the held alert's child with each parent holding it. */

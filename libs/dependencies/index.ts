@@ -1,4 +1,9 @@
-export { DependencyRepository, dependencyIndexes, type HeldAlert } from './dependency.repository.js';
+export {
+  DependencyRepository,
+  dependencyIndexes,
+  dependencyRevisions,
+  type HeldAlert,
+} from './dependency.repository.js';
 export {
   dependenciesView,
   MAX_PARENTS,
