@@ -5,7 +5,7 @@ import { type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/
 import { type EventPayload, isDownEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
-import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
+import { queueName, quietQueueErrors, type Redis, redisScript, startJobWorker } from '../redis/index.js';
 
 /** Failures one grouped message lists at most (a window rarely holds more; the rest go alone). */
 export const MAX_GROUPED = 200;
@@ -43,8 +43,27 @@ export const alertGroupIndexes: CollectionIndexes[] = [
 /** A window this close to its end takes no more events (they go alone): its close may be reading it. */
 const CLOSING_MS = 2000;
 const FLUSH_QUEUE = 'alert-groups';
-/** A window's member count (and an event's mark of being grouped) outlives the longest window (15 min) and its close's retries. */
+/** A window's members in Redis (and an event's mark of being grouped) outlive the longest window (15 min) and its close's retries. */
 const SIZE_KEPT_MS = 3_600_000;
+
+/**
+ * A join in Redis: refused (-1) once the window is closing, refused (0) when it already holds
+ * MAX_GROUPED others, else the member is in (1; again: 1). KEYS: members hash, closing mark.
+ */
+const JOIN_SCRIPT = redisScript(`
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`);
+
+/** Closes a window to joins and answers its members (HGETALL). KEYS: members hash, closing mark. */
+const CLOSE_SCRIPT = redisScript(`
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`);
 
 /** A member's primary key: the window, when it opened, the event. */
 const memberId = (window: Pick<AlertWindowDocument, '_id' | 'opensAt'>, eventId: string) =>
@@ -176,53 +195,63 @@ export class AlertGroups {
     return false;
   }
 
-  /** The event joins the window (once; a full window lets it go alone). */
+  /**
+   * The event joins the window (once): false when the window is full or already closing (its close
+   * took its members: the event goes alone). Its payload joins in Redis, where the close reads it,
+   * and in MongoDB, which the close reads only when Redis lost the window's members.
+   */
   private async join(window: AlertWindowDocument, payload: EventPayload, now: Date): Promise<boolean> {
-    const members = { window: window._id, opensAt: window.opensAt };
-    // Counted in Redis, not by a count of the members (a scan on FerretDB at every join); were the
-    // count lost, the close still sends those past the bound alone.
-    const sizeKey = this.memberSetOf(window);
-    const counted = await this.deps.redis
-      .multi()
-      .sadd(sizeKey, payload.id)
-      .scard(sizeKey)
-      .pexpire(sizeKey, SIZE_KEPT_MS)
-      .exec();
-    const [added, size] = (counted ?? []).map(([error, value]) => (error ? 0 : Number(value)));
-    if (added === 1 && (size ?? 0) > MAX_GROUPED) {
-      await this.deps.redis.srem(sizeKey, payload.id);
-      return false;
-    }
+    const keys = this.keysOf(window);
+    const member: AlertWindowMember = {
+      _id: memberId(window, payload.id),
+      window: window._id,
+      opensAt: window.opensAt,
+      at: now,
+      payload,
+    };
+    const joined = await JOIN_SCRIPT.run(
+      this.deps.redis,
+      [keys.members, keys.closed],
+      [payload.id, JSON.stringify({ at: now.getTime(), payload }), MAX_GROUPED, SIZE_KEPT_MS],
+    );
+    if (Number(joined) !== 1) return false;
     try {
-      await this.members.insertOne({
-        _id: memberId(window, payload.id),
-        ...members,
-        at: now,
-        payload,
-      });
+      await this.members.insertOne(member);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
     return true;
   }
 
-  /** The window's member event ids in Redis (which also bound its size). */
-  private memberSetOf(window: Pick<AlertWindowDocument, '_id' | 'opensAt'>): string {
-    return `${this.deps.prefix}:alert-group-size:${window._id}@${window.opensAt.getTime()}`;
+  /** The window's members (event id → when it joined and its payload) and its closing mark, in Redis (one hash slot). */
+  private keysOf(window: Pick<AlertWindowDocument, '_id' | 'opensAt'>): { members: string; closed: string } {
+    const tag = `${this.deps.prefix}:alert-group:{${window._id}@${window.opensAt.getTime()}}`;
+    return { members: `${tag}:members`, closed: `${tag}:closed` };
   }
 
   /**
-   * The window's members in the order they joined: each by primary key from its Redis member set
-   * (a query by window scans every member on FerretDB). A set without the first member was lost
-   * with Redis meanwhile (or the window predates the mark): then the query.
+   * Closes the window to joins and takes its members in the order they joined: from Redis, where
+   * every join that was not refused as closing is (a join's MongoDB insert may still be on its way).
+   * Members without the first one were lost with Redis meanwhile (or the window predates them
+   * there): then MongoDB's, by a query over every member (a scan on FerretDB).
    */
-  private async membersOf(window: AlertWindowDocument): Promise<AlertWindowMember[]> {
-    const ids = window.firstEventId ? await this.deps.redis.smembers(this.memberSetOf(window)) : [];
-    if (!window.firstEventId || !ids.includes(window.firstEventId))
+  private async closeWindow(
+    window: AlertWindowDocument,
+  ): Promise<Array<Pick<AlertWindowMember, 'at' | 'payload'>>> {
+    const keys = this.keysOf(window);
+    const taken = (await CLOSE_SCRIPT.run(this.deps.redis, [keys.members, keys.closed], [SIZE_KEPT_MS])) as
+      | string[]
+      | null;
+    const fields = new Map<string, string>();
+    for (let i = 0; i + 1 < (taken?.length ?? 0); i += 2)
+      fields.set((taken as string[])[i] as string, (taken as string[])[i + 1] as string);
+    if (!window.firstEventId || !fields.has(window.firstEventId))
       return this.members.find({ window: window._id, opensAt: window.opensAt }).sort({ at: 1 }).toArray();
-    const found = await Promise.all(ids.map((id) => this.members.findOne({ _id: memberId(window, id) })));
-    return found
-      .filter((member): member is AlertWindowMember => member !== null)
+    return [...fields.values()]
+      .map((json) => {
+        const { at, payload } = JSON.parse(json) as { at: number; payload: EventPayload };
+        return { at: new Date(at), payload };
+      })
       .sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
@@ -230,7 +259,7 @@ export class AlertGroups {
   async flush(windowId: string): Promise<void> {
     const window = await this.windows.findOne({ _id: windowId });
     if (!window || window.closesAt > new Date()) return;
-    const members = await this.membersOf(window);
+    const members = await this.closeWindow(window);
     const channel = await this.deps.channels.findById(window.organizationId, window.channelId);
     const payload = groupedPayload(
       windowId,
@@ -245,7 +274,7 @@ export class AlertGroups {
     await this.windows.deleteOne({ _id: windowId, opensAt: window.opensAt });
     await chunkedBulkWrite(
       this.members,
-      members.map(({ _id }) => ({ deleteOne: { filter: { _id } } })),
+      members.map(({ payload: { id } }) => ({ deleteOne: { filter: { _id: memberId(window, id) } } })),
     );
     if (members.length > 1)
       this.deps.logger.info({ channelId: window.channelId, websites: members.length }, 'grouped alert sent');
