@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/alerts/index.js';
+import { DeliveryIds, DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/alerts/index.js';
 import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
@@ -307,7 +307,7 @@ export function composeApi(deps: ApiDeps) {
     perOrganization: config.MAIL_PER_ORGANIZATION_PER_HOUR,
     perRecipient: config.MAIL_PER_RECIPIENT_PER_HOUR,
   });
-  const deliveries = new DeliveryRepository(db);
+  const deliveries = new DeliveryRepository(db, new DeliveryIds(db, redis, prefix));
   const monitoringReads = monitoringReadsOf({ ...deps, states, rollups, listedCustomers });
   const pages = { states, monitors: monitorRepository, windows: maintenanceWindows };
   const { imports, exportSources } = composeImports({

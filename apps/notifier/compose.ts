@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import {
+  DeliveryIds,
   DeliveryRepository,
   DeliveryRequests,
   NotificationQueue,
@@ -72,7 +73,7 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
       channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),
   });
   const notificationQueue = new NotificationQueue(redis, prefix);
-  const deliveries = new DeliveryRepository(db);
+  const deliveries = new DeliveryRepository(db, new DeliveryIds(db, redis, prefix));
   const owedAttempts = new OwedAttempts(db, { redis, prefix });
   return {
     secrets,

@@ -4,12 +4,12 @@ import {
   BatchInserter,
   type CollectionIndexes,
   isDuplicateKey,
-  nextId,
   TenantCollection,
   WITHOUT_MONGO_ID,
 } from '../db/index.js';
 import type { EventPayload } from '../events/index.js';
 import { growingUpTo } from '../runtime/index.js';
+import type { DeliveryIds } from './delivery-ids.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
 
@@ -136,7 +136,11 @@ export class DeliveryRepository {
    */
   private readonly knownRecords = new LRUCache<string, DeliveryRecord>(growingUpTo(RECORDS_KEPT));
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    /** Ids in the order deliveries are made, across processes. */
+    private readonly ids: Pick<DeliveryIds, 'next'>,
+  ) {
     this.deliveries = new TenantCollection(db.collection<DeliveryRecord>(DELIVERIES));
     this.log = new TenantCollection(db.collection<LogEntry>(DELIVERY_LOG));
     this.logWriter = new BatchInserter(this.log.collection, { flushEveryMs: 20 });
@@ -155,7 +159,7 @@ export class DeliveryRepository {
     const key = deliveryKey(input.payload.id, input.channelId);
     const record: DeliveryRecord = {
       ...input,
-      id: await nextId(this.db, DELIVERIES),
+      id: await this.ids.next(),
       eventId: input.payload.id,
       eventType: input.payload.type,
       createdAt: new Date(),

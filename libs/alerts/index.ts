@@ -2,6 +2,7 @@ export { AlertGroups, alertGroupIndexes, groupedPayload } from './alert-groups.j
 export { channelsForEvent } from './channel-matching.js';
 export { type Delivery, DeliveryRepository, deliveryIndexes } from './delivery.repository.js';
 export { type AttemptOutcome, DeliveryRunner, type EventRouting } from './delivery.service.js';
+export { DeliveryIds } from './delivery-ids.js';
 export { deliveryMetrics } from './delivery-metrics.js';
 export { DeliveryRequests } from './delivery-requests.js';
 export { NotificationQueue, RETRY_DELAYS_MS, startNotificationWorkers } from './notification.queue.js';
