@@ -90,7 +90,7 @@ export function startNotificationWorkers(options: {
       prefix,
       logger,
       what: 'event dispatch',
-      concurrency: 8,
+      concurrency: 24,
       process: (job) => options.dispatch(job.data),
     }),
     startJobWorker<DeliveryJobData>({

@@ -57,7 +57,7 @@ export function startEscalationWorker(options: {
     prefix: options.prefix,
     logger: options.logger,
     what: 'escalation step',
-    concurrency: 8,
+    concurrency: 24,
     process: (job) => options.step(job.data),
   });
 }
