@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryIds } from '../libs/alerts/index.js';
-import { uniqueMongoUrl } from './support/harness.js';
+import { useStores } from './support/stores.js';
 
 /**
  * Delivery ids from a Redis counter within ranges reserved in MongoDB, on real FerretDB and Redis:
@@ -11,20 +9,10 @@ import { uniqueMongoUrl } from './support/harness.js';
  * and never handed out twice when Redis loses its counter.
  */
 describe('delivery ids', () => {
-  let client: MongoClient;
-  let redis: Redis;
+  const stores = useStores();
   const prefix = `delivery-ids-${randomUUID()}`;
 
-  beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
-    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-  });
-  afterAll(async () => {
-    await client.close();
-    redis.disconnect();
-  });
-
-  const counters = () => client.db().collection<{ _id: string; seq: number }>('counters');
+  const counters = () => stores.client.db().collection<{ _id: string; seq: number }>('counters');
   const many = async (ids: DeliveryIds, count: number) => {
     const got: number[] = [];
     for (let i = 0; i < count; i++) got.push(await ids.next());
@@ -34,7 +22,7 @@ describe('delivery ids', () => {
   it('hands each id out once across processes, in order, past the counter kept before, and again past it after Redis lost its own', async () => {
     // Ids the MongoDB counter handed out one by one before this way of handing them out.
     await counters().insertOne({ _id: 'deliveries', seq: 5000 });
-    const processes = [0, 1, 2].map(() => new DeliveryIds(client.db(), redis, prefix));
+    const processes = [0, 1, 2].map(() => new DeliveryIds(stores.client.db(), stores.redis, prefix));
     const handed = await Promise.all(processes.map((ids) => many(ids, 1200)));
     const all = handed.flat();
     expect(new Set(all).size).toBe(3600);
@@ -46,7 +34,7 @@ describe('delivery ids', () => {
     expect(seq).toBeGreaterThanOrEqual(Math.max(...all));
     expect((seq - 5000) / 1000).toBeLessThanOrEqual(9);
     // Redis flushed: its counter starts again above MongoDB's.
-    expect(await redis.del(`${prefix}:ids:deliveries`)).toBe(1);
+    expect(await stores.redis.del(`${prefix}:ids:deliveries`)).toBe(1);
     const after = await many(processes[0] as DeliveryIds, 10);
     expect(Math.min(...after)).toBeGreaterThan(Math.max(...all));
   });

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DependencyRepository, dependencyRevisions } from '../libs/dependencies/index.js';
-import { uniqueMongoUrl } from './support/harness.js';
+import { useStores } from './support/stores.js';
 
 /**
  * Which websites dependencies concern, as a notifier keeps it per organization (every other
@@ -11,21 +9,12 @@ import { uniqueMongoUrl } from './support/harness.js';
  * through another process (the API) and an alert held elsewhere show at the next read.
  */
 describe("an organization's dependency involvement, kept while its revision holds", () => {
-  let client: MongoClient;
-  let redis: Redis;
+  const stores = useStores();
   const prefix = `involvement-${randomUUID()}`;
   const organizationId = 41;
 
-  beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
-    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-  });
-  afterAll(async () => {
-    await client.close();
-    redis.disconnect();
-  });
-
-  const repository = () => new DependencyRepository(client.db(), dependencyRevisions(redis, prefix));
+  const repository = () =>
+    new DependencyRepository(stores.client.db(), dependencyRevisions(stores.redis, prefix));
   const sets = async (
     found: Promise<{ children: ReadonlySet<number>; parentWebsites: ReadonlySet<number> }>,
   ) => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { type Collection, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Collection } from 'mongodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type EscalationRun, EscalationRuns } from '../libs/escalation/index.js';
 import { RedisMutex } from '../libs/locks/index.js';
 import { createLogger } from '../libs/logging/index.js';
-import { uniqueMongoUrl } from './support/harness.js';
+import { useStores } from './support/stores.js';
 
 /**
  * Escalation runs on real FerretDB and Redis: each run's current version in Redis, MongoDB's copy
@@ -13,15 +12,14 @@ import { uniqueMongoUrl } from './support/harness.js';
  * before writing MongoDB is judged on Redis's version by the sweep, and written again.
  */
 describe('escalation runs kept in Redis, written behind to MongoDB', () => {
-  let client: MongoClient;
-  let redis: Redis;
+  const stores = useStores();
   let stored: Collection<EscalationRun>;
   const prefix = `esc-runs-${randomUUID()}`;
   const runsStore = () =>
-    new EscalationRuns(client.db(), {
-      redis,
+    new EscalationRuns(stores.client.db(), {
+      redis: stores.redis,
       prefix,
-      mutex: new RedisMutex(redis, prefix),
+      mutex: new RedisMutex(stores.redis, prefix),
       logger: createLogger('test', 'silent'),
     });
   const newRun = (now: Date): EscalationRun => ({
@@ -45,14 +43,8 @@ describe('escalation runs kept in Redis, written behind to MongoDB', () => {
   });
   const redisKey = (id: string) => `${prefix}:escalation-run:${id}`;
 
-  beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
-    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-    stored = client.db().collection<EscalationRun>('escalation_runs');
-  });
-  afterAll(async () => {
-    await client.close();
-    redis.disconnect();
+  beforeAll(() => {
+    stored = stores.client.db().collection<EscalationRun>('escalation_runs');
   });
 
   it('claims, finishes and stops a run in Redis; MongoDB has each change a moment later, and serves it once Redis lost it', async () => {
@@ -75,7 +67,7 @@ describe('escalation runs kept in Redis, written behind to MongoDB', () => {
       .toEqual(dueAt);
     expect((await stored.findOne({ _id: run._id }))?.paged).toEqual([9]);
     // Redis lost it: MongoDB's copy answers, with its dates.
-    await redis.del(redisKey(run._id));
+    await stores.redis.del(redisKey(run._id));
     expect((await runs.find(run._id))?.next).toEqual({ round: 0, step: 1, dueAt });
     const stopped = await runs.stop(run._id, 'resolved', new Date());
     expect(stopped?.state).toBe('active');
@@ -92,7 +84,7 @@ describe('escalation runs kept in Redis, written behind to MongoDB', () => {
     await runs.close();
     // A notifier claimed the step and died before writing MongoDB: only Redis knows.
     const claimedThere = { ...run, next: null, sending: { round: 0, step: 0, since: now }, revision: 5 };
-    await redis.set(redisKey(run._id), JSON.stringify(claimedThere));
+    await stores.redis.set(redisKey(run._id), JSON.stringify(claimedThere));
     const found = await runs.due(new Date(), new Date(Date.now() - 60_000), 100);
     // MongoDB's copy says the step is due; Redis's says it is half-sent since two minutes ago.
     expect(found.due.map((r) => r._id)).not.toContain(run._id);
