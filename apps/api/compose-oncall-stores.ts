@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
-import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
+import { ContactMethodRepository, contactMethodRevisions } from '../../libs/contact-methods/index.js';
 import { DependencyRepository, dependencyRevisions } from '../../libs/dependencies/index.js';
-import { AckLinks, EscalationPolicyRepository } from '../../libs/escalation/index.js';
+import { AckLinks, EscalationPolicyRepository, policyRevisions } from '../../libs/escalation/index.js';
 import type { RedisMutex } from '../../libs/locks/index.js';
 import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
 import { UserRepository } from '../../libs/people/index.js';
@@ -21,14 +21,15 @@ export function composeOnCallStores(deps: {
   mutex: RedisMutex;
 }) {
   const { db, mutex } = deps;
-  const escalationPolicies = new EscalationPolicyRepository(db);
+  // Their writes move each organization's revisions: notifiers keep policies and contact methods.
+  const escalationPolicies = new EscalationPolicyRepository(db, policyRevisions(deps.redis, deps.prefix));
   return {
     escalationPolicies,
     policies: {
       escalationPolicyExists: async (organizationId: number, id: number) =>
         (await escalationPolicies.findById(organizationId, id)) !== null,
     },
-    contactMethods: new ContactMethodRepository(db),
+    contactMethods: new ContactMethodRepository(db, contactMethodRevisions(deps.redis, deps.prefix)),
     ackLinks: new AckLinks(db),
     // Writes move the organization's dependency revision: notifiers keep which websites dependencies concern.
     dependencies: new DependencyRepository(db, dependencyRevisions(deps.redis, deps.prefix)),

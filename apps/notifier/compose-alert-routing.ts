@@ -3,7 +3,11 @@ import { AlertGroups, type EventRouting } from '../../libs/alerts/index.js';
 import { OrganizationRepository } from '../../libs/auth/index.js';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
-import { ContactMethodRepository, PersonReach } from '../../libs/contact-methods/index.js';
+import {
+  ContactMethodRepository,
+  contactMethodRevisions,
+  PersonReach,
+} from '../../libs/contact-methods/index.js';
 import type { CustomerCache } from '../../libs/customers/index.js';
 import {
   DependencyGate,
@@ -18,6 +22,7 @@ import {
   EscalationQueue,
   EscalationRunner,
   EscalationRuns,
+  policyRevisions,
   startEscalationWorker,
 } from '../../libs/escalation/index.js';
 import type { EventPayload } from '../../libs/events/index.js';
@@ -60,8 +65,11 @@ export function composeAlertRouting(deps: {
   const { db, config } = deps;
   const users = new UserRepository(db);
   const organizations = new OrganizationRepository(db);
-  const policies = new EscalationPolicyRepository(db);
-  const methods = new ContactMethodRepository(db);
+  const policies = new EscalationPolicyRepository(db, policyRevisions(deps.redis, config.REDIS_KEY_PREFIX));
+  const methods = new ContactMethodRepository(
+    db,
+    contactMethodRevisions(deps.redis, config.REDIS_KEY_PREFIX),
+  );
   const onCall = new OnCallService({
     schedules: new ScheduleRepository(db),
     people: users,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { OrganizationRepository } from '../../libs/auth/index.js';
-import { ContactMethodRepository } from '../../libs/contact-methods/index.js';
+import { ContactMethodRepository, contactMethodRevisions } from '../../libs/contact-methods/index.js';
 import { CustomerRepository } from '../../libs/customers/index.js';
-import { EscalationPolicyRepository } from '../../libs/escalation/index.js';
+import { EscalationPolicyRepository, policyRevisions } from '../../libs/escalation/index.js';
 import {
   type ChannelDocument,
   ChannelRepository,
@@ -11,6 +11,7 @@ import {
   EVENT_KINDS,
 } from '../../libs/notifications/index.js';
 import { UserRepository } from '../../libs/people/index.js';
+import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
 
 const ACCOUNT = `AC${'b1'.repeat(16)}`;
@@ -32,11 +33,13 @@ const GROUPED_TEMPLATE =
 export async function seedAgency(options: {
   db: Db;
   box: SecretBox;
+  redis: Redis;
+  prefix: string;
   customers: number;
   receiverUrl: string;
   windowSeconds: number;
 }): Promise<{ organizationId: number; customerIds: number[]; templatedCustomers: Set<number> }> {
-  const { db, box, customers, receiverUrl, windowSeconds } = options;
+  const { db, box, redis, prefix, customers, receiverUrl, windowSeconds } = options;
   const now = new Date();
   const organizations = new OrganizationRepository(db);
   const organizationId = (await organizations.create('Bench agency')).id;
@@ -142,7 +145,7 @@ export async function seedAgency(options: {
     'not a password hash: nobody signs in',
   );
   // Verified as if its code had been entered: the bench measures alerts, not verification.
-  await new ContactMethodRepository(db).create({
+  await new ContactMethodRepository(db, contactMethodRevisions(redis, prefix)).create({
     organizationId,
     userId: person.id,
     type: 'sms',
@@ -153,7 +156,7 @@ export async function seedAgency(options: {
     verifiedAt: now,
     code: null,
   });
-  const policy = await new EscalationPolicyRepository(db).create({
+  const policy = await new EscalationPolicyRepository(db, policyRevisions(redis, prefix)).create({
     organizationId,
     name: 'Agency default',
     steps: [

@@ -98,6 +98,8 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
     const { organizationId, customerIds, templatedCustomers } = await seedAgency({
       db,
       box: options.box,
+      redis: options.redis,
+      prefix: options.prefix,
       customers,
       receiverUrl,
       windowSeconds: WINDOW_MS / 1000,

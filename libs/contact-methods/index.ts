@@ -1,5 +1,9 @@
 export { accepts } from './contact-hours.js';
-export { ContactMethodRepository, contactMethodIndexes } from './contact-method.repository.js';
+export {
+  ContactMethodRepository,
+  contactMethodIndexes,
+  contactMethodRevisions,
+} from './contact-method.repository.js';
 export {
   CONTACT_EVENTS,
   CONTACT_METHOD_TYPES,

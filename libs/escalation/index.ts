@@ -3,7 +3,7 @@ export { EscalationQueue, startEscalationWorker } from './escalation.queue.js';
 export { applicablePolicyId } from './escalation-plan.js';
 export { type EscalationRun, EscalationRuns, runIndexes } from './escalation-run.repository.js';
 export { type EscalationPorts, EscalationRunner } from './escalation-runner.js';
-export { EscalationPolicyRepository, policyIndexes } from './policy.repository.js';
+export { EscalationPolicyRepository, policyIndexes, policyRevisions } from './policy.repository.js';
 export {
   createPolicyBody,
   type EscalationPolicyDocument,

@@ -149,5 +149,5 @@ export {
   type RateLimitDecision,
   type RateLimiter,
 } from './rate-limit.js';
-export { RevisedMemory, Revisions } from './revisions.js';
+export { OrganizationSnapshots, RevisedMemory, Revisions } from './revisions.js';
 export { type RedisScript, redisScript } from './script.js';

@@ -141,3 +141,38 @@ export class RevisedMemory<T extends { id: number }> {
     this.entries.delete(id);
   }
 }
+
+/** Organizations whose documents of one collection a process keeps at most. */
+const SNAPSHOTS_KEPT = 10_000;
+/** A snapshot whose revision holds is read again after this long (a write whose bump was lost). */
+const SNAPSHOT_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * Each organization's documents of one small collection (its escalation policies, its people's
+ * contact methods), kept in memory while the organization's revision for the collection holds:
+ * every write through the collection's repository moves it (`changed`), so a read after a write,
+ * in any process, reads MongoDB again. An escalation step read them on every page before.
+ */
+export class OrganizationSnapshots<T> {
+  private readonly memory: RevisedMemory<{ id: number; documents: T[] }>;
+
+  constructor(revisions: Revisions) {
+    this.memory = new RevisedMemory(revisions, SNAPSHOTS_KEPT, SNAPSHOT_MAX_AGE_MS);
+  }
+
+  /** The organization's documents: kept, or `read` (then kept under the revision read before it). */
+  async of(organizationId: number, read: () => Promise<T[]>): Promise<readonly T[]> {
+    const found = await this.memory.readMany(
+      [organizationId],
+      (kept) => kept.id === organizationId,
+      async () => [{ id: organizationId, documents: await read() }],
+    );
+    return found.get(organizationId)?.documents ?? [];
+  }
+
+  /** After a write of the organization's documents: copies read before it are stale everywhere. */
+  async changed(organizationId: number): Promise<void> {
+    this.memory.forget(organizationId);
+    await this.memory.revisions.bump(organizationId);
+  }
+}
