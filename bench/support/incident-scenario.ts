@@ -65,7 +65,7 @@ interface WebhookPayload {
   type: string;
   createdAt: string;
   message?: string;
-  data: { group?: unknown[] };
+  data: { group?: Array<{ name?: string }>; website?: { id: number } | null };
 }
 
 export interface IncidentOptions {
@@ -92,6 +92,9 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
   /** When each website's down and up were written (epoch ms): SMS texts name the website, not the event. */
   const writtenAt = new Map<number, { down?: number; up?: number }>();
   const expected = { plain: 0, templated: 0 };
+  /** Websites whose failure the grouping channel is to tell, and those it told (in a grouped message or alone). */
+  const toGroup = new Set<number>();
+  const toldAtGrouping = new Set<number>();
 
   async function seed(receiverUrl: string): Promise<void> {
     const now = new Date();
@@ -174,6 +177,7 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
     }
     for (const item of plan) {
       if (heldIds.has(item.website.id)) continue;
+      if (item.type === 'website.down') toGroup.add(item.website.id);
       if (templatedCustomers.has(item.website.customerId)) expected.templated += 1;
       else expected.plain += 1;
     }
@@ -263,6 +267,9 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
       return { kind: payload.message ? K.templated : K.plain, from, key: `${path}:${key}` };
     if (path === '/grouped') {
       const group = payload.data.group;
+      for (const site of group ?? []) toldAtGrouping.add(Number(/Site (\d+)/.exec(site.name ?? '')?.[1]));
+      if (!group && payload.type !== 'website.up' && payload.data.website)
+        toldAtGrouping.add(payload.data.website.id);
       if (group) return { kind: K.grouped, from: from + WINDOW_MS, key, covers: group.length };
       return { kind: payload.type === 'website.up' ? K.groupRecovery : K.alone, from, key };
     }
@@ -283,6 +290,19 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
     { kind: K.recovery, expected: null },
   ];
 
+  /** The first websites whose failure the grouping channel never told, if any (to look into). */
+  const untold = (): string[] => {
+    const missing = [...toGroup].filter((id) => !toldAtGrouping.has(id));
+    return missing.length === 0
+      ? []
+      : [
+          `not told at grouping       ${missing.length}: ${missing
+            .slice(0, 10)
+            .map((id) => `Site ${id}`)
+            .join(', ')}`,
+        ];
+  };
+
   return {
     label: `incidents: ${burst} websites of ${customers} customers failing at once, then ${stream} others failing and recovering 10 s later (${events} events in ${seconds} s)`,
     env: { ESCALATION_TIME_SCALE: String(ESCALATION_TIME_SCALE), PUBLIC_URL },
@@ -297,6 +317,7 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
       `alerts held (parent down)  ${held} of ${burst} at once`,
       `grouping channel           ${receipts.covers(K.grouped) + receipts.count(K.alone)} of ${opened} failures told: ${receipts.covers(K.grouped)} in ${receipts.count(K.grouped)} grouped messages, ${receipts.count(K.alone)} alone`,
       `recovery SMS               ${receipts.count(K.recovery)} of ${stream} recoveries (a person hears of one only if paged before it)`,
+      ...untold(),
     ],
   };
 }
