@@ -141,6 +141,25 @@ describe('a grouping window past its bound', () => {
     await groups.close();
   });
 
+  it("lists MongoDB's members and those only Redis has when Redis lacks the window's first", async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const [first, second, third] = [failure(1), failure(2), failure(3)];
+    for (const payload of [first, second, third]) expect(await groups.buffer(channel, payload)).toBe(true);
+    // Redis lacks the first (lost, or its opener not joined there yet); the third's MongoDB insert is on its way.
+    const window = await client
+      .db()
+      .collection<{ _id: string; opensAt: Date }>('alert_groups')
+      .findOne({ _id: `${channel.id}:o` });
+    const membersKey = `${prefix}:alert-group:{${channel.id}:o@${window?.opensAt.getTime()}}:members`;
+    expect(await redis.hdel(membersKey, first.id)).toBe(1);
+    const members = client.db().collection<{ payload: EventPayload }>('alert_group_members');
+    expect((await members.deleteMany({ 'payload.id': third.id })).deletedCount).toBe(1);
+    await close(groups);
+    expect(sent[0]?.data.group?.map((site) => site.name)).toEqual(['Site 1', 'Site 2', 'Site 3']);
+    await groups.close();
+  });
+
   it('refuses a join once the window is closing: the failure goes alone instead of being lost', async () => {
     const sent: EventPayload[] = [];
     let release = () => {};

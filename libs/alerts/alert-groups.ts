@@ -162,12 +162,14 @@ export class AlertGroups {
       if (open && open.closesAt > now) return false;
       // A window closed but not yet sent (its job is late): sent now, then a new one opens.
       if (open) await this.flush(windowId);
-      const closesAt = new Date(now.getTime() + grouping.windowSeconds * 1000);
+      // Its time from now: the close of the one before may have taken a while.
+      const opensAt = new Date();
+      const closesAt = new Date(opensAt.getTime() + grouping.windowSeconds * 1000);
       const window = {
         _id: windowId,
         organizationId: channel.organizationId,
         channelId: channel.id,
-        opensAt: now,
+        opensAt,
         closesAt,
         firstEventId: payload.id,
       };
@@ -177,12 +179,13 @@ export class AlertGroups {
         if (isDuplicateKey(error)) continue;
         throw error;
       }
-      await this.join(window, payload, now);
+      // Closed before its opener joined (its insert took the whole window under load): it goes alone.
+      const joined = await this.join(window, payload, opensAt);
       await this.queue.add(
         'flush',
         { windowId },
         {
-          jobId: `group-${windowId.replace(':', '-')}-${now.getTime()}`,
+          jobId: `group-${windowId.replace(':', '-')}-${opensAt.getTime()}`,
           delay: closesAt.getTime() - Date.now(),
           attempts: 5,
           backoff: { type: 'exponential', delay: 1000 },
@@ -190,7 +193,7 @@ export class AlertGroups {
           removeOnFail: { count: 1000 },
         },
       );
-      return true;
+      return joined;
     }
     return false;
   }
@@ -232,27 +235,25 @@ export class AlertGroups {
   /**
    * Closes the window to joins and takes its members in the order they joined: from Redis, where
    * every join that was not refused as closing is (a join's MongoDB insert may still be on its way).
-   * Members without the first one were lost with Redis meanwhile (or the window predates them
-   * there): then MongoDB's, by a query over every member (a scan on FerretDB).
+   * Members without the first one were lost with Redis meanwhile, or the opener has not joined yet
+   * (a close that came first is then sent without it, and it goes alone): then MongoDB's too, by a
+   * query over every member (a scan on FerretDB), with those only Redis has.
    */
   private async closeWindow(
     window: AlertWindowDocument,
   ): Promise<Array<Pick<AlertWindowMember, 'at' | 'payload'>>> {
     const keys = this.keysOf(window);
-    const taken = (await CLOSE_SCRIPT.run(this.deps.redis, [keys.members, keys.closed], [SIZE_KEPT_MS])) as
-      | string[]
-      | null;
-    const fields = new Map<string, string>();
-    for (let i = 0; i + 1 < (taken?.length ?? 0); i += 2)
-      fields.set((taken as string[])[i] as string, (taken as string[])[i + 1] as string);
-    if (!window.firstEventId || !fields.has(window.firstEventId))
-      return this.members.find({ window: window._id, opensAt: window.opensAt }).sort({ at: 1 }).toArray();
-    return [...fields.values()]
-      .map((json) => {
-        const { at, payload } = JSON.parse(json) as { at: number; payload: EventPayload };
-        return { at: new Date(at), payload };
-      })
-      .sort((a, b) => a.at.getTime() - b.at.getTime());
+    const taken = ((await CLOSE_SCRIPT.run(this.deps.redis, [keys.members, keys.closed], [SIZE_KEPT_MS])) ??
+      []) as string[];
+    const members = new Map<string, Pick<AlertWindowMember, 'at' | 'payload'>>();
+    for (let i = 0; i + 1 < taken.length; i += 2) {
+      const { at, payload } = JSON.parse(taken[i + 1] as string) as { at: number; payload: EventPayload };
+      members.set(taken[i] as string, { at: new Date(at), payload });
+    }
+    if (!window.firstEventId || !members.has(window.firstEventId))
+      for (const stored of await this.members.find({ window: window._id, opensAt: window.opensAt }).toArray())
+        if (!members.has(stored.payload.id)) members.set(stored.payload.id, stored);
+    return [...members.values()].sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
   /** Sends a closed window's message and forgets the window (one not yet closed is left to its time). */
