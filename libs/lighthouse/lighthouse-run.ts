@@ -20,6 +20,13 @@ export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
 const MAX_LOAD_WAIT_MS = 45_000;
 /** The share of the deadline Lighthouse may wait for a page's load; the rest is for its audits. */
 const LOAD_WAIT_SHARE = 0.75;
+
+/**
+ * How long Lighthouse may wait for the page's load within a run's deadline: whole milliseconds, as
+ * timers take them (`AbortSignal.timeout` refuses 54999.25: a deadline of 59,999 ms failed a run).
+ */
+export const loadWaitOf = (deadlineMs: number): number =>
+  Math.floor(Math.min(deadlineMs * LOAD_WAIT_SHARE, MAX_LOAD_WAIT_MS));
 /**
  * A Lighthouse thread silent this long is stuck, and replaced: past any run's deadline (a check's
  * is 90 s) and the wait for the run before it to give up.
@@ -171,7 +178,7 @@ async function runNow(
           url: input.url,
           preset: input.preset,
           deadlineMs: input.deadlineMs,
-          loadWaitMs: Math.min(input.deadlineMs * LOAD_WAIT_SHARE, MAX_LOAD_WAIT_MS),
+          loadWaitMs: loadWaitOf(input.deadlineMs),
           executablePath: options.executablePath,
           proxy: { server: proxy.server, username: proxy.username, password: proxy.password },
           userAgent: options.userAgent,
