@@ -244,6 +244,7 @@ try {
     );
     console.log('');
     for (const line of scenario.notes?.(receiver) ?? []) console.log(line);
+    for (const line of (await scenario.diagnose?.()) ?? []) console.log(line);
     console.log(
       `p99 < 5 s               ${p99 < P99_BOUND_MS ? 'yes' : 'no'} (${(p99 / 1000).toFixed(2)} s)`,
     );

@@ -39,6 +39,8 @@ export interface DeliveryScenario {
   complete(receipts: DeliveryReceipts): boolean;
   /** Lines the report adds. */
   notes?(receipts: DeliveryReceipts): string[];
+  /** Lines about what went missing, read from the databases before they go. */
+  diagnose?(): Promise<string[]>;
 }
 
 export interface KindFigures {

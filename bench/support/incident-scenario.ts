@@ -303,7 +303,55 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
         ];
   };
 
+  /** What the stores say of the first three websites the grouping channel never told. */
+  const diagnose = async (): Promise<string[]> => {
+    const lines: string[] = [];
+    const missing = [...toGroup].filter((id) => !toldAtGrouping.has(id)).slice(0, 3);
+    for (const websiteId of missing) {
+      const events = await db
+        .collection<EventDocument>('events')
+        .find({ websiteId }, { projection: { _id: 1, type: 1, createdAt: 1, deliveredAt: 1 } })
+        .toArray();
+      lines.push(`Site ${websiteId}: events ${JSON.stringify(events)}`);
+      for (const event of events.filter((e) => e.type === 'website.down')) {
+        const id = String(event._id);
+        const deliveries = await db
+          .collection('deliveries')
+          .find({ eventId: id }, { projection: { _id: 1, id: 1, createdAt: 1 } })
+          .toArray();
+        const log = await db
+          .collection('delivery_log')
+          .find(
+            { deliveryKey: { $in: deliveries.map((d) => String(d._id)) } },
+            { projection: { _id: 0, deliveryKey: 1, kind: 1, settles: 1, at: 1 } },
+          )
+          .toArray();
+        const members = await db
+          .collection('alert_group_members')
+          .find({ 'payload.id': id }, { projection: { _id: 1, at: 1 } })
+          .toArray();
+        const owed = await db
+          .collection('delivery_owed_attempts')
+          .find({ _id: { $in: deliveries.map((d) => String(d._id)) } } as never)
+          .toArray();
+        const keys = await options.redis.keys(`${options.prefix}:*${id}*`);
+        lines.push(`  down ${id}: deliveries ${JSON.stringify(deliveries)}`);
+        lines.push(`  log ${JSON.stringify(log)}`);
+        lines.push(
+          `  members ${JSON.stringify(members)} owed ${JSON.stringify(owed)} redis ${JSON.stringify(keys)}`,
+        );
+        const windows = await options.redis.keys(`${options.prefix}:alert-group:*`);
+        for (const key of windows.filter((k) => k.endsWith(':members'))) {
+          const fields = await options.redis.hkeys(key);
+          if (fields.includes(id)) lines.push(`  in window ${key} (${fields.length} members)`);
+        }
+      }
+    }
+    return lines;
+  };
+
   return {
+    diagnose,
     label: `incidents: ${burst} websites of ${customers} customers failing at once, then ${stream} others failing and recovering 10 s later (${events} events in ${seconds} s)`,
     env: { ESCALATION_TIME_SCALE: String(ESCALATION_TIME_SCALE), PUBLIC_URL },
     seed,
