@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from 'mongodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkedBulkWrite, UPDATES_PER_COMMAND } from '../libs/db/index.js';
 import { type EventDocument, EventOutbox } from '../libs/events/index.js';
 import { type SiteFinding, SiteFindings } from '../libs/site-health/index.js';
-import { uniqueMongoUrl } from './support/harness.js';
+import { useStores } from './support/stores.js';
 
 // FerretDB 1.24 holds a SQLite connection per update statement until its command ends, from a pool
 // of 100: a command of 100 statements, or commands adding up to about that many at once, never
@@ -13,14 +13,12 @@ import { uniqueMongoUrl } from './support/harness.js';
 // of existing documents, the last from several writers at once; without that, each hangs past its
 // timeout.
 describe('bulk writes of many updates', { timeout: 30_000 }, () => {
-  let client: MongoClient;
+  const stores = useStores();
   let db: Db;
 
-  beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
-    db = client.db();
+  beforeAll(() => {
+    db = stores.client.db();
   });
-  afterAll(() => client.close());
 
   it('updates 250 existing documents in chunks, counting every one', async () => {
     const collection = db.collection<{ _id: string; n: number }>('bulk_chunks');

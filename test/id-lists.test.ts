@@ -1,7 +1,7 @@
-import { type Db, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from 'mongodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { IdLists } from '../libs/db/index.js';
-import { uniqueMongoUrl } from './support/harness.js';
+import { useStores } from './support/stores.js';
 
 /**
  * Id lists on real FerretDB: many writers making one owner's list at once (children of one parent
@@ -9,14 +9,12 @@ import { uniqueMongoUrl } from './support/harness.js';
  * succeed, and the list is there with their ids.
  */
 describe('id lists made by many writers at once', () => {
-  let client: MongoClient;
+  const stores = useStores();
   let db: Db;
 
-  beforeAll(async () => {
-    client = await new MongoClient(uniqueMongoUrl()).connect();
-    db = client.db();
+  beforeAll(() => {
+    db = stores.client.db();
   });
-  afterAll(() => client.close());
 
   it('makes each new list once, refusing none of the writers', async () => {
     const lists = new IdLists(db, 'things.ownerId');

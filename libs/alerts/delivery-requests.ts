@@ -108,6 +108,7 @@ export class DeliveryRequests {
       throw notFound(`No delivery ${deliveryId} of channel ${channelId}`);
     if (delivery.status === 'pending')
       throw conflict('The delivery is still being attempted; redeliver it once it has succeeded or failed');
+    await this.deps.owed.unpaid(keyOf(delivery));
     await this.deps.deliveries.reopen(delivery);
     // The attempt count makes a job id of its own, so a finished series does not block this one.
     await this.startSeries(delivery, delivery.attempts.length);

@@ -85,8 +85,6 @@ export class OwedAttempts {
   async owe(owed: OwedAttempt): Promise<void> {
     const { deliveryKey, ...rest } = owed;
     this.owedHere.delete(deliveryKey);
-    // A new series (a redelivery) owes again what was paid.
-    if (owed.number === 1) await this.marks.redis.del(this.paidMark(deliveryKey));
     await this.write(deliveryKey, rest);
     this.owedHere.set(deliveryKey, owed);
   }
@@ -146,6 +144,11 @@ export class OwedAttempts {
     this.owedHere.delete(deliveryKey);
     await this.marks.redis.set(this.paidMark(deliveryKey), '1', 'PX', PAID_MARK_MS).catch(() => undefined);
     return this.settled.add(deliveryKey);
+  }
+
+  /** A paid delivery reopened (a redelivery): no longer marked paid, before its new series is owed. */
+  async unpaid(deliveryKey: string): Promise<void> {
+    await this.marks.redis.del(this.paidMark(deliveryKey));
   }
 
   /** Attempts due at `at` or before, of every organization, oldest first. */
