@@ -46,7 +46,7 @@ describe('templates at send time: a real notifier to a local Slack-format receiv
     redis = new Redis(api.config.REDIS_URL, { maxRetriesPerRequest: null });
     const queue = new NotificationQueue(redis, api.config.REDIS_KEY_PREFIX);
     // Events written and announced as the worker writes them.
-    outbox = new EventOutbox(api.db, { announce: (id) => queue.announce(id) });
+    outbox = new EventOutbox(api.db, { announce: (id, event) => queue.announce(id, event) });
   });
   afterAll(async () => {
     await notifier.stop();

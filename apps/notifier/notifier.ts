@@ -1,5 +1,10 @@
 import type { Registry } from 'prom-client';
-import { DeliveryRunner, deliveryMetrics, startNotificationWorkers } from '../../libs/alerts/index.js';
+import {
+  carriedEvent,
+  DeliveryRunner,
+  deliveryMetrics,
+  startNotificationWorkers,
+} from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
 import { pingMongo } from '../../libs/db/index.js';
@@ -114,7 +119,7 @@ export async function startNotifier(
     prefix: config.REDIS_KEY_PREFIX,
     logger,
     concurrency: config.NOTIFIER_CONCURRENCY,
-    dispatch: (job) => runner.dispatch(job.eventId),
+    dispatch: (job) => runner.dispatch(job.eventId, carriedEvent(job)),
     attempt: (job) => runner.attempt(job),
   });
   // Escalation steps and grouping windows wait as delayed jobs: any notifier runs the one due.

@@ -226,7 +226,7 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
   /** Each event appended (and announced) at its time, by several writers at once. */
   async function write(): Promise<{ events: number; seconds: number }> {
     const queue = new NotificationQueue(options.redis, options.prefix);
-    const outbox = new EventOutbox(db, { announce: (eventId) => queue.announce(eventId) });
+    const outbox = new EventOutbox(db, { announce: (eventId, event) => queue.announce(eventId, event) });
     const started = Date.now();
     let next = 0;
     const writer = async () => {

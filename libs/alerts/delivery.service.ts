@@ -6,7 +6,7 @@ import {
   type Verdict,
 } from '../connectors/index.js';
 import { errorMessage } from '../errors/index.js';
-import { type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
+import { type EventDocument, type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   type ChannelDocument,
@@ -93,11 +93,14 @@ export class DeliveryRunner {
     },
   ) {}
 
-  /** One delivery per channel the event goes to; safe to run again for the same event. */
-  async dispatch(eventId: string): Promise<void> {
+  /**
+   * One delivery per channel the event goes to; safe to run again for the same event. `carried`:
+   * the event as its announcement carried it (written just now), else the stored copy is read.
+   */
+  async dispatch(eventId: string, carried: EventDocument | null = null): Promise<void> {
     const { outbox } = this.deps;
     if (outbox.dispatchedHere(eventId)) return;
-    const found = await outbox.find(eventId);
+    const found = carried ? { event: carried } : await outbox.find(eventId);
     if (!found) return;
     if ('invalid' in found) {
       // Written by a producer that breaks the contract: retrying will not mend it.

@@ -5,5 +5,10 @@ export { type AttemptOutcome, DeliveryRunner, type EventRouting } from './delive
 export { DeliveryIds } from './delivery-ids.js';
 export { deliveryMetrics } from './delivery-metrics.js';
 export { DeliveryRequests } from './delivery-requests.js';
-export { NotificationQueue, RETRY_DELAYS_MS, startNotificationWorkers } from './notification.queue.js';
+export {
+  carriedEvent,
+  NotificationQueue,
+  RETRY_DELAYS_MS,
+  startNotificationWorkers,
+} from './notification.queue.js';
 export { type OwedAttempt, OwedAttempts, owedAttemptIndexes } from './owed-attempts.js';

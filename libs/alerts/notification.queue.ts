@@ -1,4 +1,6 @@
 import { Queue, type Worker } from 'bullmq';
+import { BSON } from 'mongodb';
+import { type EventDocument, eventDocumentSchema } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import { queueName, quietQueueErrors, type Redis, startJobWorker } from '../redis/index.js';
 import type { OwedAttempt } from './owed-attempts.js';
@@ -14,6 +16,25 @@ export const ATTEMPTS_PER_SERIES = RETRY_DELAYS_MS.length + 1;
 
 export interface EventJobData {
   eventId: string;
+  /**
+   * The event as first written (Extended JSON, its dates kept), so its dispatch need not read it
+   * back; absent when announced again (a replay, the sweep), where the stored copy decides.
+   */
+  event?: string;
+}
+
+/**
+ * The event an announcement carries, checked by the events contract like a stored one; null when
+ * it carries none or one that is not the event announced (the stored copy is read instead).
+ */
+export function carriedEvent(job: EventJobData): EventDocument | null {
+  if (job.event === undefined) return null;
+  try {
+    const parsed = eventDocumentSchema.safeParse(BSON.EJSON.parse(job.event, { relaxed: true }));
+    return parsed.success && parsed.data.id === job.eventId ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** One attempt of a delivery; what it owes is in MongoDB (`OwedAttempts`), the job only runs it. */
@@ -21,7 +42,10 @@ export type DeliveryJobData = Omit<OwedAttempt, 'dueAt'>;
 
 const PENDING_STATES = new Set(['delayed', 'waiting', 'active', 'prioritized', 'waiting-children']);
 
-/** Producer: events to dispatch, deliveries to attempt. Ids only; jobs re-read MongoDB. */
+/**
+ * Producer: events to dispatch, deliveries to attempt. Ids, and a new event itself (immutable but
+ * for its dispatch mark); a delivery's job re-reads MongoDB.
+ */
 export class NotificationQueue {
   private readonly events: Queue<EventJobData>;
   private readonly deliveries: Queue<DeliveryJobData>;
@@ -35,11 +59,14 @@ export class NotificationQueue {
     );
   }
 
-  /** An event was written to the outbox; dispatching it twice is harmless (and de-duplicated). */
-  async announce(eventId: string): Promise<void> {
+  /**
+   * An event was written to the outbox (`event`: just now, carried to its dispatch); dispatching
+   * it twice is harmless (and de-duplicated).
+   */
+  async announce(eventId: string, event?: EventDocument): Promise<void> {
     await this.events.add(
       'dispatch',
-      { eventId },
+      event ? { eventId, event: BSON.EJSON.stringify(event, { relaxed: true }) } : { eventId },
       {
         jobId: `event-${eventId}`,
         attempts: 10,

@@ -21,8 +21,12 @@ const MARK_BATCH = 1000;
 const MARK_EVERY_MS = 2000;
 
 export interface EventOutboxOptions {
-  /** Tells the notifier's queue of a new event; a lost announcement only delays it (the sweep finds it). */
-  announce?: (eventId: string) => Promise<void>;
+  /**
+   * Tells the notifier's queue of an event (`event`: written just now, so its dispatch may use
+   * this copy; absent for one already stored, whose stored copy decides); a lost announcement only
+   * delays it (the sweep finds it).
+   */
+  announce?: (eventId: string, event?: EventDocument) => Promise<void>;
   /** Told when a batch of marks could not be written (the sweep will dispatch those again). */
   onMarkError?: (error: unknown) => void;
   logger?: Logger;
@@ -59,6 +63,7 @@ export class EventOutbox {
   async append(events: readonly EventDocument[]): Promise<void> {
     for (const draft of events) {
       const event = eventDocumentSchema.parse(draft);
+      let written = true;
       try {
         await this.events.insertOne(
           { ...event, _id: event.id },
@@ -66,16 +71,17 @@ export class EventOutbox {
         );
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
+        written = false;
       }
-      await this.announce(event);
+      await this.announce(event, written);
     }
   }
 
-  private async announce(event: EventDocument): Promise<void> {
+  private async announce(event: EventDocument, written: boolean): Promise<void> {
     const { announce } = this.options;
     if (!announce) return;
     try {
-      await announce(event.id);
+      await (written ? announce(event.id, event) : announce(event.id));
     } catch (error) {
       this.announceFailures++;
       this.options.logger?.warn(

@@ -44,7 +44,7 @@ export function createMonitoringPath(deps: {
   const { db, config, logger } = deps;
   const states = monitorStates(db, deps.redis, config);
   const events = new EventOutbox(db, {
-    announce: (eventId) => deps.notificationQueue.announce(eventId),
+    announce: (eventId, event) => deps.notificationQueue.announce(eventId, event),
     logger,
     timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
   });
