@@ -46,6 +46,29 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     expect(values).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
+  it('NumberedLists raising every 16th: appends of several entries raise the counter only past a 16th, and readers probe past it', async () => {
+    const db = client.db();
+    const counter = () =>
+      db.collection<{ _id: string; n: number }>('rare_lists').findOne({ _id: 'steps/top' });
+    const writer = new NumberedLists<{ v: number }>(db, 'rare_lists', { raiseTopEvery: 16 });
+    await writer.appendMany('steps', [{ v: 1 }, { v: 2 }, { v: 3 }]);
+    expect(await counter()).toBeNull();
+    for (let v = 4; v <= 17; v++) await writer.append('steps', { v });
+    expect((await counter())?.n).toBe(16);
+    await writer.appendMany('steps', [{ v: 18 }, { v: 19 }]);
+    expect((await counter())?.n).toBe(16);
+    await writer.appendMany('steps', Array.from({ length: 14 }, (_, i) => ({ v: 20 + i })));
+    expect((await counter())?.n).toBe(33);
+    await writer.append('steps', { v: 34 });
+    const reader = new NumberedLists<{ v: number }>(db, 'rare_lists', { raiseTopEvery: 16 });
+    expect(await reader.top('steps')).toBe(34);
+    const values: number[] = [];
+    for await (const entry of reader.newestFirst('steps', 16)) values.push(entry.v);
+    expect(values).toEqual(Array.from({ length: 34 }, (_, i) => 34 - i));
+    // Another writer, new to the list, appends after the last entry.
+    expect(await reader.append('steps', { v: 35 })).toBe(35);
+  });
+
   it('NumberedLists with a group commit: appends made at once, to many lists and to one, each written once in its own number', async () => {
     const db = client.db();
     const lists = new NumberedLists<{ v: number }>(db, 'grouped_lists', { groupCommit: { timeoutMS: 5000 } });

@@ -5,6 +5,8 @@ import { isDuplicateKey } from './counters.js';
 /** Lists whose last number a process remembers, and numbers tried past it before the counter is read. */
 const LISTS_REMEMBERED = 10_000;
 const HINT_TRIES = 3;
+/** A reader's probes past the counter sent together (no more than the entries it may lag by). */
+const PROBES_AT_ONCE = 8;
 
 /**
  * Append-only lists read newest first by primary key: entry `n` of list `L` is the document
@@ -46,13 +48,30 @@ export class NumberedLists<E extends object> {
       : null;
   }
 
-  /** The highest entry of `list` (0: none). */
-  async top(list: string, options: { timeoutMS?: number } = {}): Promise<number> {
-    const counter = await this.entries.findOne({ _id: `${list}/top` }, options);
+  /**
+   * The highest entry of `list` (0: none): the counter, then probes past it. A writer probes one at
+   * a time (it usually appends to a list it or another writer just raised); a reader, `probes` at once.
+   */
+  async top(list: string, options: { timeoutMS?: number; probes?: number } = {}): Promise<number> {
+    const { probes = 1, ...bound } = options;
+    const counter = await this.entries.findOne({ _id: `${list}/top` }, bound);
     let n = counter?.n ?? 0;
-    while (await this.entries.findOne({ _id: `${list}/${n + 1}` }, { projection: { _id: 1 }, ...options }))
-      n++;
-    return n;
+    for (;;) {
+      const found = await Promise.all(
+        Array.from({ length: probes }, (_, i) =>
+          this.entries.findOne({ _id: `${list}/${n + 1 + i}` }, { projection: { _id: 1 }, ...bound }),
+        ),
+      );
+      const missing = found.indexOf(null);
+      if (missing !== -1) return n + missing;
+      n += probes;
+    }
+  }
+
+  /** Whether appending `from`…`to` passes a number the counter is raised at. */
+  private raisesTop(from: number, to: number): boolean {
+    const every = this.options.raiseTopEvery ?? 1;
+    return Math.floor(to / every) > Math.floor((from - 1) / every);
   }
 
   /**
@@ -83,7 +102,7 @@ export class NumberedLists<E extends object> {
     if (this.lastAppended.size >= LISTS_REMEMBERED)
       this.lastAppended.delete(this.lastAppended.keys().next().value as string);
     this.lastAppended.set(list, n);
-    if (n % (this.options.raiseTopEvery ?? 1) !== 0) return n;
+    if (!this.raisesTop(n, n)) return n;
     // Only ever raised; a lost race leaves it lower, which readers' probing covers (as it does an
     // upsert that met another writer's first counter: a duplicate key).
     await this.entries
@@ -129,11 +148,12 @@ export class NumberedLists<E extends object> {
       const last = start + written - 1;
       this.lastAppended.delete(list);
       this.lastAppended.set(list, last);
-      await this.entries
-        .updateOne({ _id: `${list}/top` }, { $max: { n: last } }, { upsert: true, ...options })
-        .catch((error: unknown) => {
-          if (!isDuplicateKey(error)) throw error;
-        });
+      if (this.raisesTop(start, last))
+        await this.entries
+          .updateOne({ _id: `${list}/top` }, { $max: { n: last } }, { upsert: true, ...options })
+          .catch((error: unknown) => {
+            if (!isDuplicateKey(error)) throw error;
+          });
     }
     for (const entry of entries.slice(written)) await this.append(list, entry, options);
   }
@@ -144,7 +164,8 @@ export class NumberedLists<E extends object> {
    * after one that ended there).
    */
   async *newestFirst(list: string, batch = 8, below?: number): AsyncGenerator<E & { n: number }> {
-    let next = below === undefined ? await this.top(list) : below - 1;
+    const probes = Math.min(this.options.raiseTopEvery ?? 1, PROBES_AT_ONCE);
+    let next = below === undefined ? await this.top(list, { probes }) : below - 1;
     while (next > 0) {
       const numbers = Array.from({ length: Math.min(batch, next) }, (_, i) => next - i);
       const found = await Promise.all(numbers.map((n) => this.entries.findOne({ _id: `${list}/${n}` })));

@@ -144,13 +144,14 @@ export class IncidentTimelines {
 
   /**
    * `busy`: for the notifier, which appends a step for every alert it settles, many at once: those
-   * go to MongoDB together, and the counter is raised every 4th step (readers probe past it).
+   * go to MongoDB together, and the counter is raised every 16th step: an incident's alerts and
+   * escalation steps rarely reach it (readers probe past it, 8 at once).
    */
   constructor(db: Db, options: { busy?: boolean } = {}) {
     this.lists = new NumberedLists<TimelineEntry>(
       db,
       INCIDENT_TIMELINES,
-      options.busy ? { raiseTopEvery: 4, groupCommit: { timeoutMS: BUSY_WRITE_TIMEOUT_MS } } : {},
+      options.busy ? { raiseTopEvery: 16, groupCommit: { timeoutMS: BUSY_WRITE_TIMEOUT_MS } } : {},
     );
   }
 
