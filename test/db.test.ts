@@ -57,7 +57,10 @@ describe('MongoDB layer (real FerretDB/MongoDB)', () => {
     expect((await counter())?.n).toBe(16);
     await writer.appendMany('steps', [{ v: 18 }, { v: 19 }]);
     expect((await counter())?.n).toBe(16);
-    await writer.appendMany('steps', Array.from({ length: 14 }, (_, i) => ({ v: 20 + i })));
+    await writer.appendMany(
+      'steps',
+      Array.from({ length: 14 }, (_, i) => ({ v: 20 + i })),
+    );
     expect((await counter())?.n).toBe(33);
     await writer.append('steps', { v: 34 });
     const reader = new NumberedLists<{ v: number }>(db, 'rare_lists', { raiseTopEvery: 16 });
