@@ -115,6 +115,40 @@ describe('a grouping window past its bound', () => {
     await groups.close();
   });
 
+  it('failures joining an open window find it in Redis and their MongoDB copies go many to an insert', async () => {
+    const sent: EventPayload[] = [];
+    const groups = groupsSending(sent);
+    const commands: string[] = [];
+    const seen = (event: CommandStartedEvent) => {
+      const { command } = event;
+      if (command.find === 'alert_groups') commands.push('find window');
+      if (command.insert === 'alert_group_members') commands.push('insert members');
+    };
+    client.on('commandStarted', seen);
+    expect(await groups.buffer(channel, failure(1))).toBe(true);
+    const failures = Array.from({ length: 30 }, (_, n) => failure(n + 2));
+    expect(await Promise.all(failures.map((payload) => groups.buffer(channel, payload)))).toEqual(
+      failures.map(() => true),
+    );
+    client.off('commandStarted', seen);
+    // The opener looked for a window in MongoDB; the 30 after it, none.
+    expect(commands.filter((command) => command === 'find window')).toHaveLength(1);
+    expect(commands.filter((command) => command === 'insert members').length).toBeLessThan(10);
+    expect(
+      await client
+        .db()
+        .collection('alert_group_members')
+        .countDocuments({ window: `${channel.id}:o` }),
+    ).toBe(31);
+    await close(groups);
+    expect(sent[0]?.data.group).toHaveLength(31);
+    // The next failure opens a new window: the one kept in Redis went with its close.
+    expect(await groups.buffer(channel, failure(40))).toBe(true);
+    await close(groups);
+    expect(sent.map((payload) => payload.data.group?.length ?? 1)).toEqual([31, 1]);
+    await groups.close();
+  });
+
   it("takes a closing window's members from Redis, not from MongoDB, and deletes them by primary key", async () => {
     const sent: EventPayload[] = [];
     const groups = groupsSending(sent);

@@ -1,7 +1,8 @@
 import { Queue as BullQueue, type Queue, type Worker } from 'bullmq';
 import type { Collection, Db } from 'mongodb';
+import { z } from 'zod';
 import { summarize } from '../connectors/index.js';
-import { type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/index.js';
+import { BatchInserter, type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/index.js';
 import { type EventPayload, isDownEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
@@ -65,6 +66,22 @@ redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `);
 
+/** A bound on each batch of members' inserts. */
+const MEMBER_WRITE_TIMEOUT_MS = 10_000;
+
+/**
+ * An open window as Redis keeps it until it closes (times in ms): every failure of its customer
+ * looks it up, and a window is only replaced after it closed, so a copy before its close is current.
+ */
+const openWindowSchema = z.object({
+  _id: z.string(),
+  organizationId: z.number().int(),
+  channelId: z.number().int(),
+  opensAt: z.number().int(),
+  closesAt: z.number().int(),
+  firstEventId: z.string().optional(),
+});
+
 /** A member's primary key: the window, when it opened, the event. */
 const memberId = (window: Pick<AlertWindowDocument, '_id' | 'opensAt'>, eventId: string) =>
   `${window._id}@${window.opensAt.getTime()}/${eventId}`;
@@ -103,13 +120,16 @@ export function groupedPayload(
 
 /**
  * Grouping of a channel's down alerts: the first failure of a customer (or the organization) opens
- * a window in MongoDB and a delayed job closes it; failures within it join (until 2 s before its
- * end); the close sends one message listing them (or the one alone). Later events (recoveries) go one by one as usual.
+ * a window in MongoDB (kept in Redis too until it closes, where the failures after it look) and a
+ * delayed job closes it; failures within it join (until 2 s before its end); the close sends one
+ * message listing them (or the one alone). Later events (recoveries) go one by one as usual.
  */
 export class AlertGroups {
   private readonly windows: Collection<AlertWindowDocument>;
   private readonly members: Collection<AlertWindowMember>;
   private readonly queue: Queue<{ windowId: string }>;
+  /** Members' MongoDB copies, many to an insert (a group commit). */
+  private readonly memberCopies: BatchInserter<AlertWindowMember>;
 
   constructor(
     private readonly deps: {
@@ -124,6 +144,10 @@ export class AlertGroups {
   ) {
     this.windows = deps.db.collection<AlertWindowDocument>(ALERT_GROUPS);
     this.members = deps.db.collection<AlertWindowMember>(ALERT_GROUP_MEMBERS);
+    this.memberCopies = new BatchInserter(this.members, {
+      flushEveryMs: 0,
+      timeoutMS: MEMBER_WRITE_TIMEOUT_MS,
+    });
     this.queue = quietQueueErrors(
       new BullQueue<{ windowId: string }>(queueName(deps.redis, FLUSH_QUEUE), {
         connection: deps.redis,
@@ -157,8 +181,12 @@ export class AlertGroups {
     const windowId = `${channel.id}:${key}`;
     for (let tries = 0; tries < 3; tries++) {
       const now = new Date();
-      const open = await this.windows.findOne({ _id: windowId });
-      if (open && open.closesAt.getTime() - now.getTime() > CLOSING_MS) return this.join(open, payload, now);
+      const kept = await this.openWindow(windowId);
+      const open = kept ?? (await this.windows.findOne({ _id: windowId }));
+      if (open && open.closesAt.getTime() - now.getTime() > CLOSING_MS) {
+        if (!kept) await this.rememberOpen(open);
+        return this.join(open, payload, now);
+      }
       if (open && open.closesAt > now) return false;
       // A window closed but not yet sent (its job is late): sent now, then a new one opens.
       if (open) await this.flush(windowId);
@@ -179,6 +207,7 @@ export class AlertGroups {
         if (isDuplicateKey(error)) continue;
         throw error;
       }
+      await this.rememberOpen(window);
       // Closed before its opener joined (its insert took the whole window under load): it goes alone.
       const joined = await this.join(window, payload, opensAt);
       await this.queue.add(
@@ -196,6 +225,34 @@ export class AlertGroups {
       return joined;
     }
     return false;
+  }
+
+  private windowKey(windowId: string): string {
+    return `${this.deps.prefix}:alert-window:${windowId}`;
+  }
+
+  /** The channel's open window as Redis keeps it (null: none kept, or not readable). */
+  private async openWindow(windowId: string): Promise<AlertWindowDocument | null> {
+    const kept = await this.deps.redis.get(this.windowKey(windowId));
+    if (kept === null) return null;
+    let json: unknown;
+    try {
+      json = JSON.parse(kept);
+    } catch {
+      return null;
+    }
+    const parsed = openWindowSchema.safeParse(json);
+    if (!parsed.success || parsed.data._id !== windowId) return null;
+    const { opensAt, closesAt, ...rest } = parsed.data;
+    return { ...rest, opensAt: new Date(opensAt), closesAt: new Date(closesAt) };
+  }
+
+  /** Keeps the open window in Redis until it closes; the failures after it find it there. */
+  private async rememberOpen(window: AlertWindowDocument): Promise<void> {
+    const leftMs = window.closesAt.getTime() - Date.now();
+    if (leftMs <= 0) return;
+    const kept = { ...window, opensAt: window.opensAt.getTime(), closesAt: window.closesAt.getTime() };
+    await this.deps.redis.set(this.windowKey(window._id), JSON.stringify(kept), 'PX', leftMs);
   }
 
   /**
@@ -217,9 +274,11 @@ export class AlertGroups {
       [keys.members, keys.closed],
       [payload.id, JSON.stringify({ at: now.getTime(), payload }), MAX_GROUPED, SIZE_KEPT_MS],
     );
+    // Closing: a copy of it kept in Redis (a close racing its keeping) must not turn more away.
+    if (Number(joined) === -1) await this.deps.redis.del(this.windowKey(window._id));
     if (Number(joined) !== 1) return false;
     try {
-      await this.members.insertOne(member);
+      await this.memberCopies.insert(member);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
@@ -261,6 +320,8 @@ export class AlertGroups {
     const window = await this.windows.findOne({ _id: windowId });
     if (!window || window.closesAt > new Date()) return;
     const members = await this.closeWindow(window);
+    // Before the window goes: from then on a new one may open and keep its own copy.
+    await this.deps.redis.del(this.windowKey(windowId));
     const channel = await this.deps.channels.findById(window.organizationId, window.channelId);
     const payload = groupedPayload(
       windowId,
@@ -303,7 +364,8 @@ export class AlertGroups {
     });
   }
 
-  close(): Promise<void> {
-    return this.queue.close();
+  async close(): Promise<void> {
+    await this.memberCopies.flush();
+    await this.queue.close();
   }
 }
