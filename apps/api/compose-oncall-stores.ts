@@ -4,7 +4,7 @@ import { DependencyRepository, dependencyRevisions } from '../../libs/dependenci
 import { AckLinks, EscalationPolicyRepository, policyRevisions } from '../../libs/escalation/index.js';
 import type { RedisMutex } from '../../libs/locks/index.js';
 import { FeedTokens, OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
-import { UserRepository } from '../../libs/people/index.js';
+import { UserRepository, userRevisions } from '../../libs/people/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
 
@@ -35,7 +35,7 @@ export function composeOnCallStores(deps: {
     dependencies: new DependencyRepository(db, dependencyRevisions(deps.redis, deps.prefix)),
     onCall: new OnCallService({
       schedules: new ScheduleRepository(db),
-      people: new UserRepository(db),
+      people: new UserRepository(db, userRevisions(deps.redis, deps.prefix)),
       mutex,
       usedBy: async (organizationId, scheduleId) =>
         (await escalationPolicies.list(organizationId))

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { DeliveryIds, DeliveryRepository, DeliveryRequests, OwedAttempts } from '../../libs/alerts/index.js';
-import { ApiTokenRepository, OrganizationRepository } from '../../libs/auth/index.js';
+import { ApiTokenRepository, OrganizationRepository, organizationRevisions } from '../../libs/auth/index.js';
 import { type AppConfig, appLink, requireSecretsKey } from '../../libs/config/index.js';
 import { GuardedHttp } from '../../libs/connectors/index.js';
 import {
@@ -29,7 +29,7 @@ import {
 } from '../../libs/notifications/index.js';
 import { LogoStore } from '../../libs/organizations/index.js';
 import { PackageCache } from '../../libs/packages/index.js';
-import { SessionStore, UserRepository } from '../../libs/people/index.js';
+import { SessionStore, UserRepository, userRevisions } from '../../libs/people/index.js';
 import { probeOptionsFrom } from '../../libs/probe/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import { SERVICE_VERSION } from '../../libs/runtime/index.js';
@@ -117,7 +117,8 @@ export function composeApi(deps: ApiDeps) {
   const checkPath = createCheckPath(deps);
   const { records, states, notificationQueue } = checkPath;
   const { mutex } = records;
-  const organizations = new OrganizationRepository(db);
+  // Writes move revisions: notifiers keep organizations and people they read at every alert.
+  const organizations = new OrganizationRepository(db, organizationRevisions(redis, prefix));
   const rollups = new RollupRepository(db);
   const maintenanceWindows = new MaintenanceWindowRepository(db);
   const maintenanceQueue = new MaintenanceQueue(redis, prefix);
@@ -341,7 +342,7 @@ export function composeApi(deps: ApiDeps) {
     listedCustomers,
     organizations,
     tokens: new ApiTokenRepository(db),
-    users: new UserRepository(db),
+    users: new UserRepository(db, userRevisions(redis, prefix)),
     /** Organizations' OIDC and SAML providers and the people linked to them. */
     identityProviders: new IdentityProviderRepository(db),
     /** Each SAML provider's own SP key pair (its private key sealed). */

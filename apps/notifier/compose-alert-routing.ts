@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { AlertGroups, type EventRouting } from '../../libs/alerts/index.js';
-import { OrganizationRepository } from '../../libs/auth/index.js';
+import { OrganizationRepository, organizationRevisions } from '../../libs/auth/index.js';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
 import {
@@ -32,7 +32,7 @@ import type { IncidentTimelines } from '../../libs/monitoring/index.js';
 import { MonitorRepository } from '../../libs/monitors/index.js';
 import type { ChannelDocument, ChannelRepository } from '../../libs/notifications/index.js';
 import { OnCallService, ScheduleRepository } from '../../libs/oncall/index.js';
-import { smtpMailer, UserRepository } from '../../libs/people/index.js';
+import { smtpMailer, UserRepository, userRevisions } from '../../libs/people/index.js';
 import type { Redis } from '../../libs/redis/index.js';
 import type { SecretBox } from '../../libs/secrets/index.js';
 import { monitorStates } from '../../libs/services/index.js';
@@ -63,8 +63,12 @@ export function composeAlertRouting(deps: {
   deliverEvent(payload: EventPayload, websiteId: number): Promise<void>;
 }) {
   const { db, config } = deps;
-  const users = new UserRepository(db);
-  const organizations = new OrganizationRepository(db);
+  // Kept while their revisions hold: every escalation reads its organization and pages people.
+  const users = new UserRepository(db, userRevisions(deps.redis, config.REDIS_KEY_PREFIX));
+  const organizations = new OrganizationRepository(
+    db,
+    organizationRevisions(deps.redis, config.REDIS_KEY_PREFIX),
+  );
   const policies = new EscalationPolicyRepository(db, policyRevisions(deps.redis, config.REDIS_KEY_PREFIX));
   const methods = new ContactMethodRepository(
     db,
@@ -102,7 +106,7 @@ export function composeAlertRouting(deps: {
         const website = await deps.websites.get(organizationId, websiteId);
         if (!website) return null;
         const customer = await deps.customers.findById(organizationId, website.customerId);
-        const organization = await organizations.findById(organizationId);
+        const organization = await organizations.findKept(organizationId);
         return applicablePolicyId({
           website: website.escalationPolicyId,
           customer: customer?.escalationPolicyId,
@@ -113,7 +117,7 @@ export function composeAlertRouting(deps: {
       onCall: async (organizationId, scheduleId, at) =>
         (await onCall.whoIsOnCall(organizationId, scheduleId, at))?.userId ?? null,
       async person(organizationId, userId) {
-        const user = await users.findById(organizationId, userId);
+        const user = await users.findKept(organizationId, userId);
         return user && user.role !== 'client' ? { id: user.id, name: user.name } : null;
       },
       methods: (organizationId, userId) => methods.ofUser(organizationId, userId),

@@ -8,5 +8,10 @@ export {
   toTokenView,
 } from './api-token.schema.js';
 export { createAuthenticator } from './authenticator.js';
-export { type Organization, OrganizationRepository, organizationIndexes } from './organization.repository.js';
+export {
+  type Organization,
+  OrganizationRepository,
+  organizationIndexes,
+  organizationRevisions,
+} from './organization.repository.js';
 export { generateToken, hashToken, isWellFormedToken } from './token.js';

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { Role } from '../contract/index.js';
 import { type CollectionIndexes, nextId } from '../db/index.js';
+import { KeptRecords, type Redis, Revisions } from '../redis/index.js';
 
 export interface Organization {
   id: number;
@@ -26,11 +27,31 @@ export const organizationIndexes: CollectionIndexes = {
   indexes: [{ key: { id: 1 }, unique: true, name: 'id_unique' }],
 };
 
+/** Each organization's revision, moved by every write of it here. */
+export function organizationRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:organization-rev`);
+}
+
+const ORGANIZATIONS_KEPT = 10_000;
+const ORGANIZATION_MAX_AGE_MS = 60_000;
+
 export class OrganizationRepository {
   private readonly collection: Collection<Organization>;
+  /** Copies for the notifier, which reads the default escalation policy at every failure. */
+  private readonly kept: KeptRecords<Organization> | null;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `revisions`: where this process moves an organization's revision at every write here. The
+   * admin CLI has no Redis: its writes move none, and kept copies elsewhere see them within a minute.
+   */
+  constructor(
+    private readonly db: Db,
+    revisions?: Revisions,
+  ) {
     this.collection = db.collection<Organization>(ORGANIZATIONS);
+    this.kept = revisions
+      ? new KeptRecords(revisions, { capacity: ORGANIZATIONS_KEPT, maxAgeMs: ORGANIZATION_MAX_AGE_MS })
+      : null;
   }
 
   async create(name: string): Promise<Organization> {
@@ -45,6 +66,16 @@ export class OrganizationRepository {
 
   findById(id: number): Promise<Organization | null> {
     return this.collection.findOne({ id }, { projection: { _id: 0 } });
+  }
+
+  /** As `findById`, from a copy kept while the organization's revision holds (one Redis read). */
+  findKept(id: number): Promise<Organization | null> {
+    if (!this.kept) return this.findById(id);
+    return this.kept.get(
+      id,
+      (organization) => organization.id === id,
+      () => this.findById(id),
+    );
   }
 
   /** The roles whose users must sign in with two-factor; none for an unknown organization. */
@@ -79,12 +110,14 @@ export class OrganizationRepository {
     >,
   ): Promise<Organization | null> {
     await this.collection.updateOne({ id }, { $set: changes });
+    await this.kept?.changed(id);
     return this.findById(id);
   }
 
   /** Sets the roles that must sign in with two-factor; false when there is no such organization. */
   async setTwoFactorRequiredFor(id: number, roles: readonly Role[]): Promise<boolean> {
     const result = await this.collection.updateOne({ id }, { $set: { requireTwoFactorFor: [...roles] } });
+    await this.kept?.changed(id);
     return result.matchedCount === 1;
   }
 }

@@ -28,7 +28,7 @@ export { SIGN_IN_WINDOW_MS, signInBudgets } from './sign-in-budgets.js';
 export { TwoFactor } from './two-factor.js';
 export { TwoFactorRepository } from './two-factor.repository.js';
 export { recoveryCodesView, twoFactorCodeBody, twoFactorEnrolmentView } from './two-factor.schema.js';
-export { USERS, UserRepository, userIndexes } from './user.repository.js';
+export { USERS, UserRepository, userIndexes, userRevisions } from './user.repository.js';
 export {
   loginBody,
   type NewUser,

@@ -1,5 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import { type CollectionIndexes, KeyLookup, nextId, TenantCollection } from '../db/index.js';
+import { KeptRecords, type Redis, Revisions } from '../redis/index.js';
 import { type NewUser, newUser, storedUser, type User } from './user.schema.js';
 
 export const USERS = 'users';
@@ -27,13 +28,34 @@ export const userIndexes: CollectionIndexes = {
 
 const parse = (document: unknown): User | null => (document ? storedUser.parse(document) : null);
 
+/** Each user's revision, moved by every write of the user here. */
+export function userRevisions(redis: Redis, prefix: string): Revisions {
+  return new Revisions(redis, `${prefix}:user-rev`);
+}
+
+/** People a process keeps for `findKept`, and how long a copy may go unchecked by a write's revision. */
+const PEOPLE_KEPT = 10_000;
+const PERSON_MAX_AGE_MS = 60_000;
+
 export class UserRepository {
   private readonly users: TenantCollection<StoredUser>;
   private readonly emails: KeyLookup<StoredUser>;
+  /** Copies for the notifier, which reads the person it pages at every page. */
+  private readonly kept: KeptRecords<User> | null;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `revisions`: where this process moves a user's revision at every write here. The admin CLI has
+   * no Redis: its writes move none, and kept copies elsewhere see them within a minute.
+   */
+  constructor(
+    private readonly db: Db,
+    revisions?: Revisions,
+  ) {
     this.users = new TenantCollection(db.collection<StoredUser>(USERS));
     this.emails = emailLookup(db);
+    this.kept = revisions
+      ? new KeptRecords(revisions, { capacity: PEOPLE_KEPT, maxAgeMs: PERSON_MAX_AGE_MS })
+      : null;
   }
 
   /** Stores a new user; `KeyTakenError` when the e-mail is taken. */
@@ -62,6 +84,19 @@ export class UserRepository {
   /** One primary-key read, checked against the organization. */
   async findById(organizationId: number, id: number): Promise<User | null> {
     return parse(await this.users.findOneByKey(organizationId, userKey(id), { projection: { _id: 0 } }));
+  }
+
+  /**
+   * As `findById`, from a copy kept while the user's revision holds (one Redis read): for who a
+   * person is (name, role). Two-factor fields are written elsewhere and may be older here.
+   */
+  async findKept(organizationId: number, id: number): Promise<User | null> {
+    if (!this.kept) return this.findById(organizationId, id);
+    return this.kept.get(
+      id,
+      (user) => user.organizationId === organizationId,
+      () => this.findById(organizationId, id),
+    );
   }
 
   /** The organization's users, oldest first (bounded per organization, read by admins only). */
@@ -107,11 +142,13 @@ export class UserRepository {
     >,
   ): Promise<void> {
     await this.users.collection.updateOne(this.byKey(user), { $set: changes });
+    await this.kept?.changed(user.id);
   }
 
   /** Deletes the document (if it is the organization's), then its e-mail entry; false when none was deleted. */
   async delete(user: Pick<User, 'id' | 'email' | 'organizationId'>): Promise<boolean> {
     const { deletedCount } = await this.users.collection.deleteOne(this.byKey(user));
+    await this.kept?.changed(user.id);
     if (deletedCount === 0) return false;
     await this.emails.release(user.email, userKey(user.id));
     return true;

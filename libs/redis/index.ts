@@ -149,5 +149,5 @@ export {
   type RateLimitDecision,
   type RateLimiter,
 } from './rate-limit.js';
-export { OrganizationSnapshots, RevisedMemory, Revisions } from './revisions.js';
+export { KeptRecords, OrganizationSnapshots, RevisedMemory, Revisions } from './revisions.js';
 export { type RedisScript, redisScript } from './script.js';

@@ -142,6 +142,35 @@ export class RevisedMemory<T extends { id: number }> {
   }
 }
 
+/**
+ * Records read by id and kept in memory while their revision holds: every write through their
+ * repository moves it (`changed`), so a read after a write, in any process, reads MongoDB again;
+ * `maxAgeMs` bounds a write made where no revision is moved (the admin CLI has no Redis). A record
+ * not found is not kept.
+ */
+export class KeptRecords<T extends { id: number }> {
+  private readonly memory: RevisedMemory<T>;
+
+  constructor(revisions: Revisions, options: { capacity: number; maxAgeMs: number }) {
+    this.memory = new RevisedMemory(revisions, options.capacity, options.maxAgeMs);
+  }
+
+  /** The record: kept, or `read` (then kept under the revision read before it). */
+  async get(id: number, wanted: (kept: T) => boolean, read: () => Promise<T | null>): Promise<T | null> {
+    const found = await this.memory.readMany([id], wanted, async () => {
+      const record = await read();
+      return record ? [record] : [];
+    });
+    return found.get(id) ?? null;
+  }
+
+  /** After a write of the record: copies read before it are stale everywhere. */
+  async changed(id: number): Promise<void> {
+    this.memory.forget(id);
+    await this.memory.revisions.bump(id);
+  }
+}
+
 /** Organizations whose documents of one collection a process keeps at most. */
 const SNAPSHOTS_KEPT = 10_000;
 /** A snapshot whose revision holds is read again after this long (a write whose bump was lost). */
@@ -154,25 +183,24 @@ const SNAPSHOT_MAX_AGE_MS = 5 * 60_000;
  * in any process, reads MongoDB again. An escalation step read them on every page before.
  */
 export class OrganizationSnapshots<T> {
-  private readonly memory: RevisedMemory<{ id: number; documents: T[] }>;
+  private readonly kept: KeptRecords<{ id: number; documents: T[] }>;
 
   constructor(revisions: Revisions) {
-    this.memory = new RevisedMemory(revisions, SNAPSHOTS_KEPT, SNAPSHOT_MAX_AGE_MS);
+    this.kept = new KeptRecords(revisions, { capacity: SNAPSHOTS_KEPT, maxAgeMs: SNAPSHOT_MAX_AGE_MS });
   }
 
   /** The organization's documents: kept, or `read` (then kept under the revision read before it). */
   async of(organizationId: number, read: () => Promise<T[]>): Promise<readonly T[]> {
-    const found = await this.memory.readMany(
-      [organizationId],
+    const found = await this.kept.get(
+      organizationId,
       (kept) => kept.id === organizationId,
-      async () => [{ id: organizationId, documents: await read() }],
+      async () => ({ id: organizationId, documents: await read() }),
     );
-    return found.get(organizationId)?.documents ?? [];
+    return found?.documents ?? [];
   }
 
   /** After a write of the organization's documents: copies read before it are stale everywhere. */
-  async changed(organizationId: number): Promise<void> {
-    this.memory.forget(organizationId);
-    await this.memory.revisions.bump(organizationId);
+  changed(organizationId: number): Promise<void> {
+    return this.kept.changed(organizationId);
   }
 }
