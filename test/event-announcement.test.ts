@@ -72,6 +72,17 @@ describe('an event carried by its announcement', () => {
     }
   });
 
+  it('counts the events waiting for a notifier (the backlog a sweep waits out)', async () => {
+    const queue = new NotificationQueue(stores.redis, `${prefix}-backlog`);
+    try {
+      expect(await queue.waitingEvents()).toBe(0);
+      for (const event of [downEvent(), downEvent()]) await queue.announce(event.id, event);
+      expect(await queue.waitingEvents()).toBe(2);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('a job carrying nothing, another event, or one breaking the contract gives none (the stored copy is read)', () => {
     const event = downEvent();
     const encoded = (value: unknown) => JSON.stringify(value);

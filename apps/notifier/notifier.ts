@@ -3,6 +3,7 @@ import {
   carriedEvent,
   DeliveryRunner,
   deliveryMetrics,
+  SweepPacing,
   startNotificationWorkers,
 } from '../../libs/alerts/index.js';
 import type { AppConfig } from '../../libs/config/index.js';
@@ -31,6 +32,8 @@ const MAINTENANCE_NOTICES_EVERY_MS = 60_000;
  */
 const SWEEP_EVERY_MS = 15_000;
 const SWEEP_AFTER_MS = 30_000;
+/** Sweeps a backlog of events may put off in a row (2 minutes). */
+const SWEEPS_PUT_OFF_AT_MOST = 7;
 
 /**
  * The notifier process: dispatches outbox events to the channels they concern and delivers them
@@ -189,9 +192,14 @@ export async function startNotifier(
       (error: unknown) => logger.warn({ err: errorMessage(error) }, 'escalation sweep failed'),
     );
   await sweepEscalations();
+  const pacing = new SweepPacing(SWEEPS_PUT_OFF_AT_MOST);
+  const sweepUnlessBacklogged = async () => {
+    const waiting = await services.notificationQueue.waitingEvents().catch(() => 0);
+    if (!pacing.due(waiting)) return;
+    await Promise.all([sweepOutbox(), sweepEscalations()]);
+  };
   const sweep = setInterval(() => {
-    void sweepOutbox();
-    void sweepEscalations();
+    void sweepUnlessBacklogged();
     void announceNotices();
   }, SWEEP_EVERY_MS);
   // Event announcements and delivery attempts wait in Redis; MongoDB knows which are owed.

@@ -12,3 +12,4 @@ export {
   startNotificationWorkers,
 } from './notification.queue.js';
 export { type OwedAttempt, OwedAttempts, owedAttemptIndexes } from './owed-attempts.js';
+export { SweepPacing } from './sweep-pacing.js';

@@ -95,6 +95,11 @@ export class NotificationQueue {
     });
   }
 
+  /** Events announced and not yet taken by a notifier (a backlog). */
+  waitingEvents(): Promise<number> {
+    return this.events.getWaitingCount();
+  }
+
   close(): Promise<void> {
     return Promise.all([this.events.close(), this.deliveries.close()]).then(() => undefined);
   }
