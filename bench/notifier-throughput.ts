@@ -212,6 +212,8 @@ try {
     // Marked in batches every 2 s: about how far the notifier got through the outbox.
     const dispatched = await db.collection('events').countDocuments({ deliveredAt: { $ne: null } });
     const loadAtEnd = loads();
+    // Read while the stores are still open.
+    const diagnosis = (await scenario.diagnose?.()) ?? [];
     redis.disconnect();
     await mongo.close();
 
@@ -244,7 +246,7 @@ try {
     );
     console.log('');
     for (const line of scenario.notes?.(receiver) ?? []) console.log(line);
-    for (const line of (await scenario.diagnose?.()) ?? []) console.log(line);
+    for (const line of diagnosis) console.log(line);
     console.log(
       `p99 < 5 s               ${p99 < P99_BOUND_MS ? 'yes' : 'no'} (${(p99 / 1000).toFixed(2)} s)`,
     );

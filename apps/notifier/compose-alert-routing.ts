@@ -198,8 +198,9 @@ export function composeAlertRouting(deps: {
     ],
     /** Steps and windows whose jobs were lost (Redis flushed) or whose notifier died. */
     async sweep() {
-      const steps = await runner.sweep();
-      return { ...steps, windows: await groups.sweep() };
+      // Each whatever the other does: a failing escalation sweep leaves no window unsent.
+      const [steps, windows] = await Promise.all([runner.sweep(), groups.sweep()]);
+      return { ...steps, windows };
     },
     /** Retention: escalations ended (and their sends) before `before`, acknowledge links expired. */
     async removeExpired(before: Date) {

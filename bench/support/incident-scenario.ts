@@ -347,6 +347,14 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
         }
       }
     }
+    if (missing.length > 0) {
+      const windows = await db.collection('alert_groups').find({}).toArray();
+      lines.push(`windows still in MongoDB: ${JSON.stringify(windows)}`);
+      const kept = await options.redis.keys(`${options.prefix}:alert-window:*`);
+      lines.push(`windows kept in Redis: ${JSON.stringify(kept)}`);
+      const closed = await options.redis.keys(`${options.prefix}:alert-group:*:closed`);
+      lines.push(`windows closed in Redis: ${closed.length}`);
+    }
     return lines;
   };
 

@@ -208,8 +208,7 @@ export class AlertGroups {
         throw error;
       }
       await this.rememberOpen(window);
-      // Closed before its opener joined (its insert took the whole window under load): it goes alone.
-      const joined = await this.join(window, payload, opensAt);
+      // Its close is queued first: were the opener's join to fail, the window still closes.
       await this.queue.add(
         'flush',
         { windowId },
@@ -222,6 +221,8 @@ export class AlertGroups {
           removeOnFail: { count: 1000 },
         },
       );
+      // Closed before its opener joined (its insert took the whole window under load): it goes alone.
+      const joined = await this.join(window, payload, opensAt);
       return joined;
     }
     return false;
