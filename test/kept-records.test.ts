@@ -67,6 +67,32 @@ describe('organizations and people kept while their revisions hold', () => {
     expect((await notifier.findKept(organization.id))?.requireTwoFactorFor).toEqual(['owner']);
   });
 
+  it('readers missing the same copy at once share one read, and never another organization’s', async () => {
+    const api = new UserRepository(db, userRevisions(stores.redis, prefix));
+    const notifier = new UserRepository(db, userRevisions(stores.redis, prefix));
+    const user = await api.create(
+      {
+        organizationId: 4,
+        email: `${randomUUID()}@example.com`,
+        name: 'Edsger',
+        role: 'admin',
+        customerId: null,
+      },
+      'hash',
+    );
+    let read: Array<unknown> = [];
+    expect(
+      await findsOf('users', async () => {
+        read = await Promise.all(Array.from({ length: 20 }, () => notifier.findKept(4, user.id)));
+      }),
+    ).toBe(1);
+    expect(read.every((found) => (found as { name: string } | null)?.name === 'Edsger')).toBe(true);
+    await api.update(user, { name: 'E. W.' });
+    const [own, other] = await Promise.all([notifier.findKept(4, user.id), notifier.findKept(5, user.id)]);
+    expect(own?.name).toBe('E. W.');
+    expect(other).toBeNull();
+  });
+
   it('without revisions (the admin CLI), every read goes to MongoDB', async () => {
     const users = new UserRepository(db);
     const user = await users.create(

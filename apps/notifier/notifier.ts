@@ -198,8 +198,9 @@ export async function startNotifier(
     if (!pacing.due(waiting)) return;
     await Promise.all([sweepOutbox(), sweepEscalations()]);
   };
+  let sweeping: Promise<void> = Promise.resolve();
   const sweep = setInterval(() => {
-    void sweepUnlessBacklogged();
+    sweeping = sweepUnlessBacklogged();
     void announceNotices();
   }, SWEEP_EVERY_MS);
   // Event announcements and delivery attempts wait in Redis; MongoDB knows which are owed.
@@ -242,6 +243,7 @@ export async function startNotifier(
     async stop() {
       await ops?.close();
       clearInterval(sweep);
+      await sweeping;
       clearInterval(retention);
       clearInterval(reports);
       clearInterval(maintenanceTicks);

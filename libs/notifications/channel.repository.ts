@@ -4,7 +4,7 @@ import { type CollectionIndexes, isDuplicateKey, KEY_LOOKUPS, TenantResources } 
 import { errorMessage } from '../errors/index.js';
 import { EVENT_KINDS } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
-import { type Redis, RevisedMemory, Revisions } from '../redis/index.js';
+import { KeptRecords, type Redis, Revisions } from '../redis/index.js';
 import { type ResealReport, resealCollection, type SealedSecret, type SecretBox } from '../secrets/index.js';
 import type { TemplateProblem } from '../templates/index.js';
 import type { ChannelType, ConfigValue, EventKind } from './channel.schema.js';
@@ -147,7 +147,7 @@ export interface ChannelRevisionOptions {
 
 export class ChannelRepository {
   private readonly channels: TenantResources<ChannelDocument>;
-  private readonly keptLists: RevisedMemory<ChannelList> | null;
+  private readonly keptLists: KeptRecords<ChannelList> | null;
 
   constructor(
     db: Db,
@@ -155,7 +155,7 @@ export class ChannelRepository {
   ) {
     this.channels = new TenantResources(db, NOTIFICATION_CHANNELS);
     this.keptLists = revised?.keepLists
-      ? new RevisedMemory(revised.revisions, KEPT_LISTS, KEPT_LIST_MAX_AGE_MS)
+      ? new KeptRecords(revised.revisions, { capacity: KEPT_LISTS, maxAgeMs: KEPT_LIST_MAX_AGE_MS })
       : null;
   }
 
@@ -169,15 +169,18 @@ export class ChannelRepository {
     }
   }
 
-  /** The organization's channels, from memory while its list's revision holds (when lists are kept). */
+  /**
+   * The organization's channels, from memory while its list's revision holds (when lists are kept;
+   * dispatches missing it at once share one read: a scan on FerretDB).
+   */
   private async allOf(organizationId: number): Promise<ChannelDocument[]> {
     if (!this.keptLists) return this.channels.findMany(organizationId, {});
-    const found = await this.keptLists.readMany(
-      [organizationId],
-      () => true,
-      async () => [{ id: organizationId, channels: await this.channels.findMany(organizationId, {}) }],
+    const kept = await this.keptLists.get(
+      organizationId,
+      (list) => list.id === organizationId,
+      async () => ({ id: organizationId, channels: await this.channels.findMany(organizationId, {}) }),
     );
-    return found.get(organizationId)?.channels ?? [];
+    return kept?.channels ?? [];
   }
 
   /** A channel's id before it is stored: its secrets are sealed for it. */

@@ -150,18 +150,39 @@ export class RevisedMemory<T extends { id: number }> {
  */
 export class KeptRecords<T extends { id: number }> {
   private readonly memory: RevisedMemory<T>;
+  /** Reads under way, by record and revision: callers missing the same copy at once share one. */
+  private readonly reading = new Map<string, Promise<T | null>>();
 
   constructor(revisions: Revisions, options: { capacity: number; maxAgeMs: number }) {
     this.memory = new RevisedMemory(revisions, options.capacity, options.maxAgeMs);
   }
 
-  /** The record: kept, or `read` (then kept under the revision read before it). */
+  /**
+   * The record: kept, or `read` (then kept under the revision read before it). A read another
+   * caller has under way for the same revision is shared when its record is one `wanted` accepts
+   * (`read` is the caller's own, tenant-scoped: otherwise it reads for itself).
+   */
   async get(id: number, wanted: (kept: T) => boolean, read: () => Promise<T | null>): Promise<T | null> {
-    const found = await this.memory.readMany([id], wanted, async () => {
-      const record = await read();
-      return record ? [record] : [];
+    const revision = await this.memory.revisions.current(id);
+    const copy = this.memory.current(id, revision);
+    if (copy && wanted(copy)) return copy;
+    const key = `${id}:${revision}`;
+    const shared = this.reading.get(key);
+    if (shared) {
+      const record = await shared;
+      if (record && wanted(record)) return record;
+      return read();
+    }
+    const own = read().then((record) => {
+      if (record) this.memory.store(record, revision);
+      return record;
     });
-    return found.get(id) ?? null;
+    this.reading.set(key, own);
+    try {
+      return await own;
+    } finally {
+      this.reading.delete(key);
+    }
   }
 
   /** After a write of the record: copies read before it are stale everywhere. */
