@@ -343,7 +343,28 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
         const windows = await options.redis.keys(`${options.prefix}:alert-group:*`);
         for (const key of windows.filter((k) => k.endsWith(':members'))) {
           const fields = await options.redis.hkeys(key);
-          if (fields.includes(id)) lines.push(`  in window ${key} (${fields.length} members)`);
+          if (!fields.includes(id)) continue;
+          lines.push(`  in window ${key} (${fields.length} members)`);
+          // What became of the window's own message: its close mark, its delivery and that one's log.
+          const window = /\{(.+)@(\d+)\}/.exec(key);
+          if (!window) continue;
+          const closed = await options.redis.exists(key.replace(/:members$/, ':closed'));
+          const groupedId = `group-${window[1]}-${window[2]}`;
+          const sent = await db
+            .collection('deliveries')
+            .find({ eventId: groupedId }, { projection: { _id: 1, id: 1, createdAt: 1 } })
+            .toArray();
+          const sentLog = await db
+            .collection('delivery_log')
+            .find(
+              { deliveryKey: { $in: sent.map((d) => String(d._id)) } },
+              { projection: { _id: 0, deliveryKey: 1, kind: 1, settles: 1, at: 1 } },
+            )
+            .toArray();
+          const sentKeys = await options.redis.keys(`${options.prefix}:*${groupedId}*`);
+          lines.push(
+            `  its close mark ${closed}, its message ${groupedId}: deliveries ${JSON.stringify(sent)} log ${JSON.stringify(sentLog)} redis ${JSON.stringify(sentKeys)}`,
+          );
         }
       }
     }

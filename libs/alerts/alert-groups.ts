@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { summarize } from '../connectors/index.js';
 import { BatchInserter, type CollectionIndexes, chunkedBulkWrite, isDuplicateKey } from '../db/index.js';
 import { type EventPayload, isDownEvent } from '../events/index.js';
+import { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ChannelDocument, ChannelRepository } from '../notifications/index.js';
 import { queueName, quietQueueErrors, type Redis, redisScript, startJobWorker } from '../redis/index.js';
@@ -66,6 +67,8 @@ redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `);
 
+/** A close under load may take seconds (its message's delivery is queued in MongoDB): held and waited for that long. */
+const CLOSE_LOCK = { ttlMs: 60_000, waitMs: 30_000 };
 /** A bound on each batch of members' inserts. */
 const MEMBER_WRITE_TIMEOUT_MS = 10_000;
 
@@ -130,6 +133,8 @@ export class AlertGroups {
   private readonly queue: Queue<{ windowId: string }>;
   /** Members' MongoDB copies, many to an insert (a group commit). */
   private readonly memberCopies: BatchInserter<AlertWindowMember>;
+  /** Held while a window closes (see `flush`). */
+  private readonly closing: RedisMutex;
 
   constructor(
     private readonly deps: {
@@ -144,6 +149,7 @@ export class AlertGroups {
   ) {
     this.windows = deps.db.collection<AlertWindowDocument>(ALERT_GROUPS);
     this.members = deps.db.collection<AlertWindowMember>(ALERT_GROUP_MEMBERS);
+    this.closing = new RedisMutex(deps.redis, deps.prefix, CLOSE_LOCK);
     this.memberCopies = new BatchInserter(this.members, {
       flushEveryMs: 0,
       timeoutMS: MEMBER_WRITE_TIMEOUT_MS,
@@ -316,8 +322,17 @@ export class AlertGroups {
     return [...members.values()].sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
-  /** Sends a closed window's message and forgets the window (one not yet closed is left to its time). */
-  async flush(windowId: string): Promise<void> {
+  /**
+   * Sends a closed window's message and forgets the window (one not yet closed is left to its time),
+   * one close of a channel's window at a time, in every notifier: FerretDB deletes in two steps (it
+   * finds the documents matching, then deletes those ids), so a second close of the same window
+   * could delete the one opened after it, with its members' message never sent.
+   */
+  flush(windowId: string): Promise<void> {
+    return this.closing.withLock(`alert-window:${windowId}`, () => this.closeAndSend(windowId));
+  }
+
+  private async closeAndSend(windowId: string): Promise<void> {
     const window = await this.windows.findOne({ _id: windowId });
     if (!window || window.closesAt > new Date()) return;
     const members = await this.closeWindow(window);
