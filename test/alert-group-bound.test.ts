@@ -74,6 +74,33 @@ describe('a grouping window past its bound', () => {
       },
       logger: createLogger('test', 'silent'),
     });
+  /**
+   * Groups whose close is held where it asks for the channel (after it took the members) until
+   * `release`; `asked` is told as it gets there.
+   */
+  const groupsHeldAtClose = (sent: EventPayload[], asked: () => void) => {
+    let release = () => {};
+    const paused = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const groups = new AlertGroups({
+      db: client.db(),
+      redis,
+      prefix,
+      channels: {
+        findById: async () => {
+          asked();
+          await paused;
+          return channel;
+        },
+      },
+      enqueue: async (_channel, payload) => {
+        sent.push(payload);
+      },
+      logger: createLogger('test', 'silent'),
+    });
+    return { groups, release };
+  };
   /** The window's close as its delayed job makes it, once its time has come. */
   const close = async (groups: AlertGroups) => {
     await client
@@ -196,31 +223,11 @@ describe('a grouping window past its bound', () => {
 
   it('refuses a join once the window is closing: the failure goes alone instead of being lost', async () => {
     const sent: EventPayload[] = [];
-    let release = () => {};
-    const paused = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     let closing = () => {};
     const closeStarted = new Promise<void>((resolve) => {
       closing = resolve;
     });
-    const groups = new AlertGroups({
-      db: client.db(),
-      redis,
-      prefix,
-      // The close asks for the channel after it took the members: held there.
-      channels: {
-        findById: async () => {
-          closing();
-          await paused;
-          return channel;
-        },
-      },
-      enqueue: async (_channel, payload) => {
-        sent.push(payload);
-      },
-      logger: createLogger('test', 'silent'),
-    });
+    const { groups, release } = groupsHeldAtClose(sent, () => closing());
     const [first, second, late] = [failure(1), failure(2), failure(3)];
     for (const payload of [first, second]) expect(await groups.buffer(channel, payload)).toBe(true);
     const closed = close(groups);
@@ -244,27 +251,8 @@ describe('a grouping window past its bound', () => {
   // then never told (the benchmark lost 11 to 28 failures a run this way).
   it('closes a window once at a time: a second close waits for the first and then finds nothing to close', async () => {
     const sent: EventPayload[] = [];
-    let release = () => {};
-    const paused = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     let asked = 0;
-    const groups = new AlertGroups({
-      db: client.db(),
-      redis,
-      prefix,
-      channels: {
-        findById: async () => {
-          asked++;
-          await paused;
-          return channel;
-        },
-      },
-      enqueue: async (_channel, payload) => {
-        sent.push(payload);
-      },
-      logger: createLogger('test', 'silent'),
-    });
+    const { groups, release } = groupsHeldAtClose(sent, () => asked++);
     for (const payload of [failure(1), failure(2)]) expect(await groups.buffer(channel, payload)).toBe(true);
     await client
       .db()
