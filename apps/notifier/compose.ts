@@ -12,7 +12,7 @@ import { CustomerCache } from '../../libs/customers/index.js';
 import { MailBudget } from '../../libs/fair-share/index.js';
 import type { Logger } from '../../libs/logging/index.js';
 import { MaintenanceWindowRepository } from '../../libs/maintenance/index.js';
-import { IncidentTimelines, RollupRepository } from '../../libs/monitoring/index.js';
+import { IncidentTimelines, RollupRepository, timelineHints } from '../../libs/monitoring/index.js';
 import { MonitorRepository } from '../../libs/monitors/index.js';
 import {
   ChannelRepository,
@@ -106,7 +106,8 @@ export function composeNotifier(deps: { db: Db; redis: Redis; config: AppConfig;
         perRecipient: config.MAIL_PER_RECIPIENT_PER_HOUR,
       }),
     }),
-    timelines: new IncidentTimelines(db, { busy: true }),
+    // Its first step of an incident starts after the worker's, from the hint the worker left in Redis.
+    timelines: new IncidentTimelines(db, { busy: true, hints: timelineHints(redis, prefix) }),
     /** The organization's own e-mail channel as a mailer (null: none). */
     organizationMailer: (organizationId: number) =>
       channels.organizationMailer(organizationId, config.DELIVERY_TIMEOUT_SECONDS * 1000),

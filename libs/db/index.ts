@@ -17,7 +17,7 @@ export {
 export { LastReadCache } from './last-read-cache.js';
 export { connectMongo, databaseNameOf, type Mongo, pingMongo, redactUrl } from './mongo.js';
 export { type MongoHealth, watchMongoHealth } from './mongo-health.js';
-export { NumberedLists } from './numbered-lists.js';
+export { type ListHints, NumberedLists } from './numbered-lists.js';
 export {
   type ListRevisions,
   OrderedIdChunks,

@@ -9,6 +9,17 @@ const HINT_TRIES = 3;
 const PROBES_AT_ONCE = 8;
 
 /**
+ * Where writers in every process leave each list's last number (Redis, `ListTopHints`): a writer
+ * new to a list starts after it instead of reading the counter and probing past it. A hint only
+ * ever names an entry written; it may lag (another writer appended since, or it was lost), which
+ * the next insert's duplicate key shows.
+ */
+export interface ListHints {
+  get(list: string): Promise<number | null>;
+  set(list: string, n: number): Promise<void>;
+}
+
+/**
  * Append-only lists read newest first by primary key: entry `n` of list `L` is the document
  * `_id: "L/<n>"` (1, 2, …), claimed by an insert (a duplicate key: another writer took `n`, try
  * `n + 1`), and `_id: "L/top"` remembers the highest claimed. FerretDB 1.24 reads only an `_id`
@@ -40,6 +51,8 @@ export class NumberedLists<E extends object> {
        * bounds each batch.
        */
       groupCommit?: { timeoutMS: number };
+      /** Last numbers shared between processes (see `ListHints`). */
+      hints?: ListHints;
     } = {},
   ) {
     this.entries = db.collection(collection);
@@ -85,7 +98,7 @@ export class NumberedLists<E extends object> {
     options: { timeoutMS?: number; tried?: (n: number) => void } = {},
   ): Promise<number> {
     const bound = options.timeoutMS === undefined ? {} : { timeoutMS: options.timeoutMS };
-    const hint = this.lastAppended.get(list);
+    const hint = await this.lastKnown(list);
     let n = hint === undefined ? (await this.top(list, bound)) + 1 : hint + 1;
     for (let taken = 0; ; taken++) {
       options.tried?.(n);
@@ -98,10 +111,7 @@ export class NumberedLists<E extends object> {
         n = taken === HINT_TRIES ? (await this.top(list, bound)) + 1 : n + 1;
       }
     }
-    this.lastAppended.delete(list);
-    if (this.lastAppended.size >= LISTS_REMEMBERED)
-      this.lastAppended.delete(this.lastAppended.keys().next().value as string);
-    this.lastAppended.set(list, n);
+    await this.remember(list, n);
     if (!this.raisesTop(n, n)) return n;
     // Only ever raised; a lost race leaves it lower, which readers' probing covers (as it does an
     // upsert that met another writer's first counter: a duplicate key).
@@ -111,6 +121,23 @@ export class NumberedLists<E extends object> {
         if (!isDuplicateKey(error)) throw error;
       });
     return n;
+  }
+
+  /** The last number this process appended to `list`, else the one another writer left as a hint. */
+  private async lastKnown(list: string): Promise<number | undefined> {
+    const here = this.lastAppended.get(list);
+    if (here !== undefined || !this.options.hints) return here;
+    // A hint is a saving, never a need: one that cannot be read is none.
+    return (await this.options.hints.get(list).catch(() => null)) ?? undefined;
+  }
+
+  /** After entry `n` of `list` was written: here, and as the hint for other writers. */
+  private async remember(list: string, n: number): Promise<void> {
+    this.lastAppended.delete(list);
+    if (this.lastAppended.size >= LISTS_REMEMBERED)
+      this.lastAppended.delete(this.lastAppended.keys().next().value as string);
+    this.lastAppended.set(list, n);
+    await this.options.hints?.set(list, n).catch(() => undefined);
   }
 
   /** Entry `n` of `list` (null: none). */
@@ -130,7 +157,7 @@ export class NumberedLists<E extends object> {
       await this.append(list, first, options);
       return;
     }
-    const hint = this.lastAppended.get(list);
+    const hint = await this.lastKnown(list);
     const start = (hint === undefined ? await this.top(list, options) : hint) + 1;
     let written = entries.length;
     try {
@@ -146,8 +173,7 @@ export class NumberedLists<E extends object> {
     }
     if (written > 0) {
       const last = start + written - 1;
-      this.lastAppended.delete(list);
-      this.lastAppended.set(list, last);
+      await this.remember(list, last);
       if (this.raisesTop(start, last))
         await this.entries
           .updateOne({ _id: `${list}/top` }, { $max: { n: last } }, { upsert: true, ...options })

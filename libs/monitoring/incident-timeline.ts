@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
 import { z } from 'zod';
-import { NumberedLists } from '../db/index.js';
+import { type ListHints, NumberedLists } from '../db/index.js';
 import type { EventKind } from '../events/index.js';
+import { ListTopHints, type Redis } from '../redis/index.js';
 import type { MonitorStateDocument } from './monitor-state.js';
 import type { RegionTrack } from './status-machine.js';
 
@@ -130,6 +131,11 @@ export function inOrder(entries: readonly TimelineEntry[]): TimelineEntry[] {
 }
 
 export const INCIDENT_TIMELINES = 'incident_timelines';
+
+/** Each timeline's last step number, left in Redis by every writer (the worker, the API, notifiers). */
+export function timelineHints(redis: Redis, prefix: string): ListHints {
+  return new ListTopHints(redis, `${prefix}:list-top:${INCIDENT_TIMELINES}`);
+}
 /** A timeline is read whole; past this many steps (a flapping region for weeks) the oldest are left out. */
 const TIMELINE_READ_LIMIT = 2000;
 /** A group of a busy writer's steps waits at most this for MongoDB (a failure is the notifier's to log). */
@@ -145,14 +151,15 @@ export class IncidentTimelines {
   /**
    * `busy`: for the notifier, which appends a step for every alert it settles, many at once: those
    * go to MongoDB together, and the counter is raised every 16th step: an incident's alerts and
-   * escalation steps rarely reach it (readers probe past it, 8 at once).
+   * escalation steps rarely reach it (readers probe past it, 8 at once). `hints`
+   * (`timelineHints`): a writer's first step of an incident starts after the last one's number,
+   * without reading the counter.
    */
-  constructor(db: Db, options: { busy?: boolean } = {}) {
-    this.lists = new NumberedLists<TimelineEntry>(
-      db,
-      INCIDENT_TIMELINES,
-      options.busy ? { raiseTopEvery: 16, groupCommit: { timeoutMS: BUSY_WRITE_TIMEOUT_MS } } : {},
-    );
+  constructor(db: Db, options: { busy?: boolean; hints?: ListHints } = {}) {
+    this.lists = new NumberedLists<TimelineEntry>(db, INCIDENT_TIMELINES, {
+      ...(options.busy ? { raiseTopEvery: 16, groupCommit: { timeoutMS: BUSY_WRITE_TIMEOUT_MS } } : {}),
+      ...(options.hints ? { hints: options.hints } : {}),
+    });
   }
 
   async append(

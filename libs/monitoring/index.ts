@@ -28,6 +28,7 @@ export {
   timelineActorSchema,
   timelineAlertSchema,
   timelineEscalationSchema,
+  timelineHints,
 } from './incident-timeline.js';
 export { listedStatuses } from './listed-statuses.js';
 export { mergedPage, notACursor, type PagedEntry, type PagedSource } from './merged-pages.js';

@@ -144,6 +144,7 @@ export { type RedisDataWatch, watchRedisData } from './data-watch.js';
 export { isRedisUnavailable, logUnlessConnectionLost, quietQueueErrors } from './errors.js';
 export { startJobWorker } from './job-worker.js';
 export { existMany, getMany, queueName, setManyIfAbsent, slotTag } from './keys.js';
+export { ListTopHints } from './list-top-hints.js';
 export {
   createRedisRateLimiter,
   type RateLimitDecision,

@@ -12,6 +12,7 @@ import {
   MonitorTransitions,
   type RunScreenshot,
   runScreenshotPath,
+  timelineHints,
 } from '../monitoring/index.js';
 import type { Redis } from '../redis/index.js';
 
@@ -48,7 +49,7 @@ export function createMonitoringPath(deps: {
     logger,
     timeoutMS: CHECK_PATH_MONGO_TIMEOUT_MS,
   });
-  const timelines = new IncidentTimelines(db);
+  const timelines = new IncidentTimelines(db, { hints: timelineHints(deps.redis, config.REDIS_KEY_PREFIX) });
   const feed = new CheckFeed(deps.redis, config.REDIS_KEY_PREFIX, logger);
   const transitions = new MonitorTransitions({
     states,
