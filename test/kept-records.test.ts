@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandStartedEvent, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationRepository, organizationRevisions } from '../libs/auth/index.js';
 import { UserRepository, userRevisions } from '../libs/people/index.js';
-import { useStores } from './support/stores.js';
+import { findsDuring, useStores } from './support/stores.js';
 
 // The notifier reads the organization (its default escalation policy) at every failure and the
 // person it pages at every page: 10,800 MongoDB reads at 10,000 events a minute. It keeps them
@@ -17,20 +17,8 @@ describe('organizations and people kept while their revisions hold', () => {
     db = stores.client.db();
   });
 
-  /** The finds of `collection` made while `run` runs. */
-  const findsOf = async (collection: string, run: () => Promise<unknown>) => {
-    let finds = 0;
-    const seen = (event: CommandStartedEvent) => {
-      if (event.command.find === collection) finds++;
-    };
-    stores.client.on('commandStarted', seen);
-    try {
-      await run();
-    } finally {
-      stores.client.off('commandStarted', seen);
-    }
-    return finds;
-  };
+  const findsOf = (collection: string, run: () => Promise<unknown>) =>
+    findsDuring(stores.client, collection, run);
 
   it('a person read once is read from memory until the API changes or deletes them', async () => {
     const api = new UserRepository(db, userRevisions(stores.redis, prefix));

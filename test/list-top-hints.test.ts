@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandStartedEvent, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NumberedLists } from '../libs/db/index.js';
 import { ListTopHints } from '../libs/redis/index.js';
-import { useStores } from './support/stores.js';
+import { findsDuring, useStores } from './support/stores.js';
 
 // A notifier's first step of an incident read the timeline's counter and probed past it (two
 // MongoDB reads per incident, 11,300 in the notifier benchmark) though the worker had just written
@@ -23,20 +23,7 @@ describe('numbered lists with last numbers shared through Redis', () => {
       hints: new ListTopHints(stores.redis, `${prefix}:list-top:hinted_lists`),
     });
 
-  /** The finds of `hinted_lists` made while `run` runs. */
-  const findsDuring = async (run: () => Promise<unknown>) => {
-    let finds = 0;
-    const seen = (event: CommandStartedEvent) => {
-      if (event.command.find === 'hinted_lists') finds++;
-    };
-    stores.client.on('commandStarted', seen);
-    try {
-      await run();
-    } finally {
-      stores.client.off('commandStarted', seen);
-    }
-    return finds;
-  };
+  const listFinds = (run: () => Promise<unknown>) => findsDuring(stores.client, 'hinted_lists', run);
 
   it('a writer new to a list appends after the last entry another wrote, without reading MongoDB', async () => {
     const worker = lists();
@@ -44,7 +31,7 @@ describe('numbered lists with last numbers shared through Redis', () => {
     const notifier = lists();
     let n = 0;
     expect(
-      await findsDuring(async () => {
+      await listFinds(async () => {
         n = await notifier.append('incident-a', { v: 3 });
       }),
     ).toBe(0);

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { type CommandStartedEvent, MongoClient, type MongoClientOptions } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { uniqueMongoUrl } from './harness.js';
 
@@ -18,4 +18,23 @@ export function useStores(options: MongoClientOptions = {}): { client: MongoClie
     stores.redis?.disconnect();
   });
   return stores;
+}
+
+/** The finds of `collection` a client (made with `monitorCommands`) sends while `run` runs. */
+export async function findsDuring(
+  client: MongoClient,
+  collection: string,
+  run: () => Promise<unknown>,
+): Promise<number> {
+  let finds = 0;
+  const seen = (event: CommandStartedEvent) => {
+    if (event.command.find === collection) finds++;
+  };
+  client.on('commandStarted', seen);
+  try {
+    await run();
+  } finally {
+    client.off('commandStarted', seen);
+  }
+  return finds;
 }
