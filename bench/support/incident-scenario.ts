@@ -303,6 +303,23 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
         ];
   };
 
+  /** An event's deliveries, their keys and their log, as the diagnosis prints them. */
+  const deliveriesOf = async (eventId: string) => {
+    const deliveries = await db
+      .collection('deliveries')
+      .find({ eventId }, { projection: { _id: 1, id: 1, createdAt: 1 } })
+      .toArray();
+    const keys = deliveries.map((d) => String(d._id));
+    const log = await db
+      .collection('delivery_log')
+      .find(
+        { deliveryKey: { $in: keys } },
+        { projection: { _id: 0, deliveryKey: 1, kind: 1, settles: 1, at: 1 } },
+      )
+      .toArray();
+    return { deliveries, keys, log };
+  };
+
   /** What the stores say of the first three websites the grouping channel never told. */
   const diagnose = async (): Promise<string[]> => {
     const lines: string[] = [];
@@ -315,24 +332,14 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
       lines.push(`Site ${websiteId}: events ${JSON.stringify(events)}`);
       for (const event of events.filter((e) => e.type === 'website.down')) {
         const id = String(event._id);
-        const deliveries = await db
-          .collection('deliveries')
-          .find({ eventId: id }, { projection: { _id: 1, id: 1, createdAt: 1 } })
-          .toArray();
-        const log = await db
-          .collection('delivery_log')
-          .find(
-            { deliveryKey: { $in: deliveries.map((d) => String(d._id)) } },
-            { projection: { _id: 0, deliveryKey: 1, kind: 1, settles: 1, at: 1 } },
-          )
-          .toArray();
+        const { deliveries, keys: deliveryKeys, log } = await deliveriesOf(id);
         const members = await db
           .collection('alert_group_members')
           .find({ 'payload.id': id }, { projection: { _id: 1, at: 1 } })
           .toArray();
         const owed = await db
           .collection('delivery_owed_attempts')
-          .find({ _id: { $in: deliveries.map((d) => String(d._id)) } } as never)
+          .find({ _id: { $in: deliveryKeys } } as never)
           .toArray();
         const keys = await options.redis.keys(`${options.prefix}:*${id}*`);
         lines.push(`  down ${id}: deliveries ${JSON.stringify(deliveries)}`);
@@ -350,17 +357,7 @@ export function incidentScenario(options: IncidentOptions): DeliveryScenario {
           if (!window) continue;
           const closed = await options.redis.exists(key.replace(/:members$/, ':closed'));
           const groupedId = `group-${window[1]}-${window[2]}`;
-          const sent = await db
-            .collection('deliveries')
-            .find({ eventId: groupedId }, { projection: { _id: 1, id: 1, createdAt: 1 } })
-            .toArray();
-          const sentLog = await db
-            .collection('delivery_log')
-            .find(
-              { deliveryKey: { $in: sent.map((d) => String(d._id)) } },
-              { projection: { _id: 0, deliveryKey: 1, kind: 1, settles: 1, at: 1 } },
-            )
-            .toArray();
+          const { deliveries: sent, log: sentLog } = await deliveriesOf(groupedId);
           const sentKeys = await options.redis.keys(`${options.prefix}:*${groupedId}*`);
           lines.push(
             `  its close mark ${closed}, its message ${groupedId}: deliveries ${JSON.stringify(sent)} log ${JSON.stringify(sentLog)} redis ${JSON.stringify(sentKeys)}`,

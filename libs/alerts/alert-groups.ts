@@ -228,8 +228,7 @@ export class AlertGroups {
         },
       );
       // Closed before its opener joined (its insert took the whole window under load): it goes alone.
-      const joined = await this.join(window, payload, opensAt);
-      return joined;
+      return this.join(window, payload, opensAt);
     }
     return false;
   }
