@@ -229,8 +229,9 @@ describe('rollups on the embedded store: documents per website, region and bucke
   it("the worker's pass folds every website's last two months once, in batches, and leaves it to a process already at it", async () => {
     const repository = new RollupRepository(db);
     const today = new Date();
-    // The pass's clock on the 2nd: the last month settled, whatever today's date.
-    const now = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 2));
+    // The pass's clock on the 2nd of last month: the month before settled for the pass and for the
+    // read below, which goes by the real clock (in a month's first hour, last month is not yet).
+    const now = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 2));
     const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const writer = recorder(repository);
     const websites = Array.from({ length: 130 }, (_, n) => ({
