@@ -42,7 +42,10 @@ export async function startFerretDb(options: {
       `--debug-addr=${options.metricsPort ? `127.0.0.1:${options.metricsPort}` : '-'}`,
       '--log-level=warn',
     ],
-    env: { DO_NOT_TRACK: '1' },
+    // Go collects garbage each time the heap doubles (GOGC=100). Waiting until it grows fivefold
+    // cut FerretDB's CPU by a fifth in the notifier benchmark (63 → 50 s), for about 65 MiB more
+    // memory at its peak (145 → 209 MiB).
+    env: { DO_NOT_TRACK: '1', GOGC: '400' },
     dataDir: options.dataDir,
     port: options.port,
     url: `mongodb://127.0.0.1:${options.port}/${options.database}`,
