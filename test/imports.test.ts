@@ -347,6 +347,34 @@ describe('imports: other tools’ monitors become websites', () => {
     ).toHaveLength(1);
   }, 60_000);
 
+  it('imports started at the same moment, over the marker of a process that died running one: one runs, the others are refused', async () => {
+    const other = await api.createOrganization(['admin']);
+    const pkg = await createPackage(api, other.token, { limits: { minCheckIntervalSeconds: 60 } });
+    const owner = await createCustomer(api, other.token, pkg.id, 'At once');
+    // What a process killed between claiming its run and storing its job leaves: a marker whose job
+    // is nowhere, taken over by the next import (on FerretDB a conditional replace reads, then
+    // writes: without the run's lock, several could take it over at once).
+    await api.db
+      .collection<{ _id: string; jobId: number }>('imports')
+      .insertOne({ _id: `running/${other.organizationId}`, jobId: 999_999 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.request<ImportJob>('POST', '/api/imports', {
+          token: other.token,
+          body: {
+            format: 'csv',
+            content: `name,url\nS${i},https://s${i}.example/\n`,
+            customerId: owner,
+            dryRun: true,
+          },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(19);
+  }, 60_000);
+
   it('refuses at once what cannot be imported: not the format, no customer, someone else’s; reads only its own organization’s', async () => {
     const refused = async (body: Record<string, unknown>) => {
       const answer = await api.request<{ errors: Array<{ path: string; message: string }> }>(

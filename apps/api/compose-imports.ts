@@ -95,6 +95,7 @@ export function composeImports(deps: {
         websites.createMany(organizationId, items, { dryRun: false, partial: true }),
       monitors: deps.monitors,
     },
+    mutex: records.mutex,
     logger: deps.logger,
   });
   return { imports, exportSources };

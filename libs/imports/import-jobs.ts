@@ -4,6 +4,7 @@ import type { CustomerDocument, CustomerWithPackage } from '../customers/index.j
 import { isDuplicateKey, nextId, TenantCollection, WITHOUT_MONGO_ID } from '../db/index.js';
 import { DomainError, errorMessage, type FieldError, invalidInput, tooMany } from '../errors/index.js';
 import type { ExportDocument } from '../exports/index.js';
+import type { RedisMutex } from '../locks/index.js';
 import type { Logger } from '../logging/index.js';
 import { backgroundTurns } from '../runtime/index.js';
 import type { BatchItem, BatchItemOutcome, WebsiteDocument } from '../websites/index.js';
@@ -25,6 +26,7 @@ export {
 const IMPORTS = 'imports';
 const importKey = (id: number) => `import/${id}`;
 const runningKey = (organizationId: number) => `running/${organizationId}`;
+const runLock = (organizationId: number) => `import-run:${organizationId}`;
 /** Websites judged (and written) per batch, in one go on the event loop: 250 held it ~17 ms, 100 ~7, 50 ~3.5 (past the background slice). */
 const CHUNK = 25;
 const PROGRESS_SAVE_MS = 500;
@@ -62,6 +64,12 @@ export class ImportJobs {
       ): Promise<BatchItemOutcome[]>;
       /** What a `webmon-json` import makes things with. */
       configuration: ConfigurationPorts;
+      /**
+       * Claims and releases of an organization's run, one at a time across processes: a claim
+       * names its job before the job is stored, and FerretDB's conditional replace and delete
+       * each read before they write, so two at once could both take the marker.
+       */
+      mutex: Pick<RedisMutex, 'withLock'>;
       logger: Logger;
     },
   ) {
@@ -97,8 +105,9 @@ export class ImportJobs {
   }
 
   /**
-   * Claims the organization's one running import for `jobId` (a marker document by `_id`): two at
-   * once would each miss what the other is making. A marker whose job stopped is taken over.
+   * Claims the organization's one running import for `jobId` (a marker document by `_id`, under the
+   * run's lock): two at once would each miss what the other is making. A marker whose job stopped
+   * is taken over.
    */
   private async claimRun(organizationId: number, jobId: number): Promise<void> {
     const _id = runningKey(organizationId);
@@ -184,7 +193,6 @@ export class ImportJobs {
   ): Promise<{ job: ImportJobDocument; done: Promise<void> }> {
     const now = new Date();
     const id = await nextId(this.db, IMPORTS);
-    await this.claimRun(organizationId, id);
     const job: ImportJobDocument = {
       id,
       organizationId,
@@ -198,8 +206,11 @@ export class ImportJobs {
       updatedAt: now,
       finishedAt: null,
     };
-    await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
-    this.runningHere.set(organizationId, job);
+    await this.deps.mutex.withLock(runLock(organizationId), async () => {
+      await this.claimRun(organizationId, id);
+      await this.jobs.insertOne({ ...job, _id: importKey(job.id) } as ImportJobDocument);
+      this.runningHere.set(organizationId, job);
+    });
     const outcome = work(job).then(
       (): ImportJobDocument => ({ ...job, status: 'succeeded', finishedAt: new Date() }),
       (error: unknown): ImportJobDocument => {
@@ -210,7 +221,9 @@ export class ImportJobs {
     );
     // The claim is released before the end is stored: whoever reads "succeeded" may start the next import.
     const ended = outcome.then(async (final) => {
-      await this.releaseRun(organizationId, job.id).catch(() => undefined);
+      await this.deps.mutex
+        .withLock(runLock(organizationId), () => this.releaseRun(organizationId, job.id))
+        .catch(() => undefined);
       if (this.runningHere.get(organizationId) === job) this.runningHere.delete(organizationId);
       await this.save(final).catch((error: unknown) =>
         this.deps.logger.error({ importId: job.id, err: errorMessage(error) }, 'import end not stored'),
