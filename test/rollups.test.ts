@@ -90,10 +90,16 @@ describe('rollups on the embedded store: documents per website, region and bucke
       ['eu', 3],
       ['us', 1],
     ]);
-    // Asked from long ago, only the buckets the retention keeps are read.
+    // Asked from long ago, only the buckets the retention keeps are read. (On a month's first day
+    // the day read above folds last month in the background: its reads of day documents may land
+    // meanwhile, so only hour documents are counted.)
     commands.length = 0;
     expect(await repository.since(2, [1], 'hour', new Date(0))).toEqual([]);
-    expect(commands.filter((command) => command.find === WEBSITE_ROLLUPS).length).toBeLessThanOrEqual(2 * 4);
+    const hourReads = commands.filter(
+      (command) => command.find === WEBSITE_ROLLUPS && String(command.filter?._id).includes(':hour:'),
+    );
+    expect(hourReads.length).toBeGreaterThan(0);
+    expect(hourReads.length).toBeLessThanOrEqual(2 * 4);
     expect(await repository.since(1, [2], 'hour', new Date(hour))).toEqual([]);
   });
 
