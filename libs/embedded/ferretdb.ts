@@ -43,8 +43,8 @@ export async function startFerretDb(options: {
       '--log-level=warn',
     ],
     // Go collects garbage each time the heap doubles (GOGC=100). Waiting until it grows fivefold
-    // cut FerretDB's CPU by a fifth in the notifier benchmark (63 → 50 s), for about 65 MiB more
-    // memory at its peak (145 → 209 MiB).
+    // cut FerretDB's CPU by a fifth in the notifier benchmark (63 → 50 s), for 65–105 MiB more
+    // memory at its peak (145 → 209–250 MiB).
     env: { DO_NOT_TRACK: '1', GOGC: '400' },
     dataDir: options.dataDir,
     port: options.port,
