@@ -245,6 +245,15 @@ try {
       `${'all deliveries'.padEnd(48)}${String(all.length).padStart(9)}${'-'.padStart(9)}${ms(percentile(all, 50))}${ms(percentile(all, 95))}${ms(p99)}${ms(all[all.length - 1] ?? Number.NaN)}`,
     );
     console.log('');
+    // Due against delivered, 10 s at a time: whether the lag is a burst's or the whole run's.
+    console.log(
+      `${'seconds'.padEnd(10)}${'due'.padStart(7)}${'arrived'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}`,
+    );
+    for (const row of receiver.windows(10_000))
+      console.log(
+        `${`${row.fromSecond}–${row.fromSecond + 10}`.padEnd(10)}${String(row.due).padStart(7)}${String(row.arrived).padStart(9)}${ms(row.p50)}${ms(row.p99)}`,
+      );
+    console.log('');
     for (const line of scenario.notes?.(receiver) ?? []) console.log(line);
     for (const line of diagnosis) console.log(line);
     console.log(

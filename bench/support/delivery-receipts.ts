@@ -54,6 +54,19 @@ export interface KindFigures {
   max: number;
 }
 
+/** Deliveries due within one window of the run, and how they fared. */
+export interface WindowFigures {
+  /** The window's start, seconds after the first delivery was due. */
+  fromSecond: number;
+  /** Deliveries due within the window (their clock started in it). */
+  due: number;
+  /** Deliveries that arrived within the window, whenever they were due. */
+  arrived: number;
+  /** Latency (ms) of those due within it. */
+  p50: number;
+  p99: number;
+}
+
 const sortedOf = (values: readonly number[]) => Float64Array.from(values).sort();
 
 /**
@@ -66,6 +79,8 @@ export class DeliveryReceipts {
   private readonly covered = new Map<string, number>();
   private readonly keys = new Map<string, Set<string>>();
   private readonly duplicated = new Map<string, number>();
+  /** Each distinct delivery's due time and arrival (epoch ms). */
+  private readonly timings: Array<{ from: number; at: number }> = [];
   unclassified = 0;
   total = 0;
   firstAt = 0;
@@ -110,6 +125,7 @@ export class DeliveryReceipts {
     const latencies = this.latencies.get(kind) ?? [];
     this.latencies.set(kind, latencies);
     latencies.push(now - receipt.from);
+    this.timings.push({ from: receipt.from, at: now });
     this.covered.set(kind, (this.covered.get(kind) ?? 0) + (receipt.covers ?? 1));
   }
 
@@ -158,6 +174,40 @@ export class DeliveryReceipts {
   /** Every distinct delivery's latency, all kinds together, ascending (ms). */
   allLatencies(): Float64Array {
     return sortedOf([...this.latencies.values()].flat());
+  }
+
+  /**
+   * The run in windows of `windowMs` from the first due time: what fell due and what arrived in
+   * each, so a backlog shows as arrivals lagging behind what fell due, window after window.
+   */
+  windows(windowMs: number): WindowFigures[] {
+    if (this.timings.length === 0) return [];
+    let origin = Number.POSITIVE_INFINITY;
+    let last = 0;
+    for (const { from, at } of this.timings) {
+      origin = Math.min(origin, from);
+      last = Math.max(last, from, at);
+    }
+    const rows = Array.from({ length: Math.floor((last - origin) / windowMs) + 1 }, (_, i) => ({
+      fromSecond: (i * windowMs) / 1000,
+      latencies: [] as number[],
+      arrived: 0,
+    }));
+    for (const { from, at } of this.timings) {
+      rows[Math.floor((from - origin) / windowMs)]?.latencies.push(at - from);
+      const arrivedIn = rows[Math.floor((at - origin) / windowMs)];
+      if (arrivedIn) arrivedIn.arrived += 1;
+    }
+    return rows.map(({ fromSecond, latencies, arrived }) => {
+      const sorted = sortedOf(latencies);
+      return {
+        fromSecond,
+        due: sorted.length,
+        arrived,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+      };
+    });
   }
 
   close(): void {
