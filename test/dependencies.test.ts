@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../apps/notifier/notifier.js';
 import { createLogger } from '../libs/logging/index.js';
 import type { RunningService } from '../libs/runtime/index.js';
-import { until } from './support/harness.js';
+import { createCustomer, until } from './support/harness.js';
 import { type MonitoringStack, startMonitoringStack } from './support/monitoring-stack.js';
 import { type ReceivedRequest, type Receiver, startReceiver } from './support/receiver.js';
 
@@ -33,11 +33,13 @@ describe('dependencies: a parent down with 20 children', { timeout: 240_000 }, (
 
   const api = () => stack.api;
   const token = () => stack.token;
-  const website = async (path: string) => {
+  /** A website of another customer depending on the same parent: its channels' business only. */
+  let otherCustomersChild: number;
+  const website = async (path: string, customerId = stack.customerId) => {
     const res = await api().request<{ id: number }>('POST', '/api/websites', {
       token: token(),
       body: {
-        customerId: stack.customerId,
+        customerId,
         name: `Site ${path}`,
         url: `${site.url}${path}`,
         checkInterval: 10,
@@ -78,8 +80,24 @@ describe('dependencies: a parent down with 20 children', { timeout: 240_000 }, (
       },
     });
     expect(hook.status).toBe(201);
+    const scoped = await api().request('POST', '/api/notification-channels', {
+      token: token(),
+      body: {
+        type: 'webhook',
+        name: 'The first customer only',
+        events: ['website.down'],
+        config: { url: `${hooks.url}/first-customer` },
+        scope: { customerId: stack.customerId, listedOnly: false },
+      },
+    });
+    expect(scoped.status, JSON.stringify(scoped.body)).toBe(201);
     parentId = await website('/server');
     for (let i = 0; i < CHILDREN; i++) childIds.push(await website(`/client-${i}`));
+    const first = await api().request<{ packageId: number }>('GET', `/api/customers/${stack.customerId}`, {
+      token: token(),
+    });
+    const other = await createCustomer(api(), token(), first.body.packageId, 'Another client');
+    otherCustomersChild = await website('/another-client', other);
   });
   afterAll(async () => {
     await notifier.stop();
@@ -88,7 +106,7 @@ describe('dependencies: a parent down with 20 children', { timeout: 240_000 }, (
   });
 
   it('sets, shows and checks dependencies', async () => {
-    for (const child of childIds) {
+    for (const child of [...childIds, otherCustomersChild]) {
       const res = await api().request('PUT', `/api/websites/${child}/dependencies`, {
         token: token(),
         body: { parents: [{ websiteId: parentId }] },
@@ -100,7 +118,7 @@ describe('dependencies: a parent down with 20 children', { timeout: 240_000 }, (
       `/api/websites/${parentId}/dependencies`,
       { token: token() },
     );
-    expect(shown.body.children).toHaveLength(CHILDREN);
+    expect(shown.body.children).toHaveLength(CHILDREN + 1);
     const child = await api().request<{
       parents: Array<{ websiteId: number; name: string; status: string }>;
     }>('GET', `/api/websites/${childIds[0]}/dependencies`, { token: token() });
@@ -134,10 +152,19 @@ describe('dependencies: a parent down with 20 children', { timeout: 240_000 }, (
     site.route('GET', '/server', 503, 'down');
     await until(async () => events('website.down', parentId).length > 0, 60_000);
     const [parentDown] = events('website.down', parentId);
-    expect(parentDown?.data.dependentCount).toBe(CHILDREN);
+    expect(parentDown?.data.dependentCount).toBe(CHILDREN + 1);
     expect(parentDown?.data.dependents?.map((d) => d.name).sort()).toEqual(
+      [...childIds.map((_, i) => `Site /client-${i}`), 'Site /another-client'].sort(),
+    );
+    // A channel scoped to the parent's customer hears nothing of the other customer's website.
+    await until(async () => hooks.to('/first-customer').length > 0, 30_000);
+    const [toldTheCustomer] = hooks.to('/first-customer');
+    const scopedDown = toldTheCustomer?.json as Payload;
+    expect(scopedDown.data.dependentCount).toBe(CHILDREN);
+    expect(scopedDown.data.dependents?.map((d) => d.name).sort()).toEqual(
       childIds.map((_, i) => `Site /client-${i}`).sort(),
     );
+    expect(toldTheCustomer?.body).not.toContain('another-client');
     for (let i = 0; i < CHILDREN; i++) site.route('GET', `/client-${i}`, 503, 'down');
     await until(async () => (await Promise.all(childIds.map(incidentOf))).every(Boolean), 90_000);
     // Held: give the notifier time to have sent them, were they not.

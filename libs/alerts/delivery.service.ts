@@ -6,7 +6,13 @@ import {
   type Verdict,
 } from '../connectors/index.js';
 import { errorMessage } from '../errors/index.js';
-import { type EventDocument, type EventOutbox, type EventPayload, toPayload } from '../events/index.js';
+import {
+  dependentsToldTo,
+  type EventDocument,
+  type EventOutbox,
+  type EventPayload,
+  toPayload,
+} from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   type ChannelDocument,
@@ -140,10 +146,12 @@ export class DeliveryRunner {
       listable.length === byScope.length
         ? byScope
         : select((await websites.get(payload.organizationId, websiteId))?.notificationChannelIds ?? []);
-    for (const channel of targets)
-      if (!(await this.deps.routing?.buffer?.(channel, payload)))
-        await this.deps.requests.enqueue(channel, payload);
-    await this.deps.routing?.dispatched(payload, websiteId);
+    for (const channel of targets) {
+      const told = dependentsToldTo(payload, channel.scope.customerId);
+      if (!(await this.deps.routing?.buffer?.(channel, told)))
+        await this.deps.requests.enqueue(channel, told);
+    }
+    await this.deps.routing?.dispatched(dependentsToldTo(payload, null), websiteId);
     if (targets.length > 0)
       this.deps.logger.info(
         { eventId: payload.id, type: payload.type, channels: targets.length },

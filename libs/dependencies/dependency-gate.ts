@@ -6,15 +6,15 @@ import type { DependencyRepository, Involvement } from './dependency.repository.
 import { type ParentRef, parentKey } from './dependency.schema.js';
 import { holdingParents } from './dependency-graph.js';
 
-/** Dependents a parent's alert names at most (the count says how many there are). */
-const DEPENDENTS_LISTED = 50;
-
 export interface GatePorts {
   /** Whether the parent is down now. */
   isDown(organizationId: number, parent: ParentRef): Promise<boolean>;
   /** A parent in words: the website's name, or "<website>: <monitor>". */
   nameOf(organizationId: number, parent: ParentRef): Promise<string>;
-  website(organizationId: number, id: number): Promise<{ id: number; name: string; url: string } | null>;
+  website(
+    organizationId: number,
+    id: number,
+  ): Promise<{ id: number; name: string; url: string; customerId: number } | null>;
   /** The incident open now on the child's HTTP check or monitor (null: none). */
   openIncident(organizationId: number, websiteId: number, monitorId: number | null): Promise<string | null>;
   timeline(incidentId: string, entry: TimelineEntry): Promise<void>;
@@ -112,25 +112,31 @@ export class DependencyGate {
     return true;
   }
 
+  /**
+   * The parent's payload with every website depending on it and its customer: each receiver is
+   * told of those it may see, 50 at most (`dependentsToldTo`).
+   */
   private async withDependents(payload: EventPayload, ref: ParentRef): Promise<EventPayload> {
     const { repository, ports } = this.deps;
     const ids = await repository.childrenOf(ref);
     if (ids.length === 0) return payload;
-    const dependents: Array<{ websiteId: number; name: string; url: string }> = [];
-    let count = 0;
+    const dependents: Array<{ websiteId: number; name: string; url: string; customerId: number }> = [];
     for (const id of ids) {
       const still = (await repository.parentsOf(payload.organizationId, id)).some(
         (p) => parentKey(p) === parentKey(ref),
       );
       const website = still ? await ports.website(payload.organizationId, id) : null;
-      if (!website) continue;
-      count += 1;
-      if (dependents.length < DEPENDENTS_LISTED)
-        dependents.push({ websiteId: website.id, name: website.name, url: website.url });
+      if (website)
+        dependents.push({
+          websiteId: website.id,
+          name: website.name,
+          url: website.url,
+          customerId: website.customerId,
+        });
     }
-    return count === 0
+    return dependents.length === 0
       ? payload
-      : { ...payload, data: { ...payload.data, dependents, dependentCount: count } };
+      : { ...payload, data: { ...payload.data, dependents, dependentCount: dependents.length } };
   }
 
   private async releaseHeldBy(organizationId: number, parent: ParentRef): Promise<void> {

@@ -5,7 +5,7 @@ import {
   type PersonReach,
 } from '../contact-methods/index.js';
 import { errorMessage } from '../errors/index.js';
-import { type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
+import { dependentsToldTo, type EventPayload, isDownEvent, isUpEvent } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import { SYSTEM, type TimelineEntry } from '../monitoring/index.js';
 import type { ChannelDocument } from '../notifications/index.js';
@@ -168,7 +168,8 @@ export class EscalationRunner {
       const channel = await ports.channel(run.organizationId, target.channel);
       if (!channel) return [`channel ${target.channel}: deleted`];
       // Its own event id per step: the channel hears each step that names it, once.
-      await ports.deliver(channel, { ...run.event, id: `${run.event.id}~esc-${stepKey(at)}` });
+      const told = dependentsToldTo(run.event, channel.scope.customerId);
+      await ports.deliver(channel, { ...told, id: `${run.event.id}~esc-${stepKey(at)}` });
       return [`${channel.name}: sent`];
     }
     let userId: number;

@@ -174,11 +174,19 @@ export const eventDataSchema = z.object({
   /** A DNS check's answer that changed (dns.changed): what it held to, and what it answers now. */
   dnsChange: z.object({ previous: z.array(z.string()), current: z.array(z.string()) }).optional(),
   /**
-   * A parent's down event: the websites that depend on it (their alerts are held while it is down),
-   * the first 50, and how many there are.
+   * A parent's down event: the websites that depend on it (their alerts are held while it is down)
+   * that the receiver may see (a channel scoped to a customer: that customer's only), the first
+   * 50, and how many there are.
    */
   dependents: z
-    .array(z.object({ websiteId: z.number().int(), name: z.string(), url: z.string() }))
+    .array(
+      z.object({
+        websiteId: z.number().int(),
+        name: z.string(),
+        url: z.string(),
+        customerId: z.number().int().optional(),
+      }),
+    )
     .max(50)
     .optional(),
   dependentCount: z.number().int().optional(),

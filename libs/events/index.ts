@@ -1,3 +1,4 @@
+export { DEPENDENTS_LISTED, dependentsToldTo } from './dependents-told.js';
 export {
   checkResultSchema,
   type EventData,
