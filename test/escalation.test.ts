@@ -271,9 +271,9 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
     expect(acknowledged.body.acknowledgement?.by.name).toBe('A viewer');
   });
 
-  it('stops when the mail’s link acknowledges: nobody else is paged', async () => {
+  it('stops when the mail’s link acknowledges: nobody else is paged, and the person paged hears of the recovery', async () => {
     const callsBefore = callsTo(BOB_VOICE).length;
-    const { incident } = await failingWebsite('/ack');
+    const { websiteId, incident } = await failingWebsite('/ack');
     let link: string | undefined;
     await until(async () => {
       const mail = smtp.mails.find(
@@ -301,5 +301,13 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
     const kinds = (await timeline(incident)).map((item) => item.kind);
     expect(kinds.filter((kind) => kind === 'escalation')).toHaveLength(1);
     expect(kinds).toContain('acknowledged');
+    // Acknowledged, then up: Alice, who was paged, is told it is over (her SMS takes recoveries).
+    site.route('GET', '/ack', 200, 'ok');
+    await until(async () => (await stack.status(websiteId)).openIncidentId === null, 60_000);
+    await until(
+      async () => messagesTo(ALICE_SMS).some((r) => /Shop \/ack is up again/.test(form(r).get('Body') ?? '')),
+      30_000,
+    );
+    expect(callsTo(BOB_VOICE)).toHaveLength(callsBefore);
   });
 });

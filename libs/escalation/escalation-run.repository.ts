@@ -185,13 +185,19 @@ export class EscalationRuns {
     });
   }
 
-  /** Ends an active run (acknowledged or resolved): the run as it was, or null when it was not active. */
+  /**
+   * Ends a run that is active or has run out of steps (acknowledged or resolved), and resolves an
+   * acknowledged one when its website recovers (so the people paged hear of the recovery, as
+   * without the acknowledgement): the run as it was, or null when there was nothing to end.
+   */
   stop(incidentId: string, state: 'acknowledged' | 'resolved', now: Date): Promise<EscalationRun | null> {
-    return this.changed(incidentId, (run) =>
-      run.state === 'active' || run.state === 'exhausted'
-        ? { set: { state, next: null, endedAt: now }, answer: run }
-        : null,
-    );
+    return this.changed(incidentId, (run) => {
+      if (run.state === 'active' || run.state === 'exhausted')
+        return { set: { state, next: null, endedAt: now }, answer: run };
+      if (run.state === 'acknowledged' && state === 'resolved')
+        return { set: { state, next: null, endedAt: run.endedAt ?? now }, answer: run };
+      return null;
+    });
   }
 
   /**
