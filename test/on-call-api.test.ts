@@ -85,6 +85,15 @@ describe('on-call API: contact methods and escalation policies', () => {
     expect(right.body.verified).toBe(true);
     const twice = await me<Problem>('POST', '', { type: 'sms', address: '+4915112345670' });
     expect(twice.status).toBe(409);
+    // A double click: the same new address twice at once is added once, with one code sent.
+    const codesBefore = twilio.requests.length;
+    const atOnce = await Promise.all(
+      [1, 2, 3].map(() => me<Method>('POST', '', { type: 'sms', address: '+4915112345671' })),
+    );
+    expect(atOnce.map((answer) => answer.status).sort()).toEqual([201, 409, 409]);
+    expect(twilio.requests.length - codesBefore).toBe(1);
+    const doubled = atOnce.find((answer) => answer.status === 201)?.body.id;
+    expect((await me('DELETE', `/${doubled}`)).status).toBe(204);
 
     const hours = { timezone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], from: '08:00', to: '18:00' };
     const patched = await me<Method>('PATCH', `/${added.body.id}`, { hours, events: ['alert'] });

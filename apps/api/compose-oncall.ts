@@ -93,7 +93,9 @@ export function onCallRoutesOf(deps: {
     ...escalationPolicyRoutes(
       new EscalationPolicyService({ policies: services.escalationPolicies, targets, mutex: services.mutex }),
     ),
-    ...contactMethodRoutes(new ContactMethodService({ methods: services.contactMethods, reach })),
+    ...contactMethodRoutes(
+      new ContactMethodService({ methods: services.contactMethods, reach, mutex: services.mutex }),
+    ),
     ...alertAckRoutes({
       links: services.ackLinks,
       states: services.states,

@@ -1,4 +1,5 @@
 import { conflict, DomainError, type FieldError, invalidInput, notFound, tooMany } from '../errors/index.js';
+import type { RedisMutex } from '../locks/index.js';
 import type { ContactMethodRepository } from './contact-method.repository.js';
 import type {
   ContactMethodDocument,
@@ -33,6 +34,8 @@ export class ContactMethodService {
     private readonly deps: {
       methods: ContactMethodRepository;
       reach: Pick<PersonReach, 'reach' | 'canReach'>;
+      /** A person's additions one at a time, so that two at once cannot both add one address. */
+      mutex: Pick<RedisMutex, 'withLock'>;
       now?: () => Date;
     },
   ) {}
@@ -51,7 +54,17 @@ export class ContactMethodService {
     return method;
   }
 
-  async create(
+  create(
+    organizationId: number,
+    userId: number,
+    input: CreateContactMethodInput,
+  ): Promise<ContactMethodDocument> {
+    return this.deps.mutex.withLock(`contact-methods:${organizationId}:${userId}`, () =>
+      this.createAlone(organizationId, userId, input),
+    );
+  }
+
+  private async createAlone(
     organizationId: number,
     userId: number,
     input: CreateContactMethodInput,

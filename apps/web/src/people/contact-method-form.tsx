@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import {
   CONTACT_METHOD_TYPES,
   createContactMethodBody,
@@ -61,14 +62,22 @@ export function AddMethodForm({ onAdded }: { onAdded: (method: ContactMethod) =>
     }),
   });
   const kind = METHOD_TYPES[form.values.type as ContactMethod['type']];
+  // Each add sends a code: a second click while the first is under way sends nothing.
+  const [sending, setSending] = useState(false);
   const add = async (event: Event) => {
     event.preventDefault();
+    if (sending) return;
     const body = form.check();
     if (!body) return;
-    const answer = await write(api.POST('/api/me/contact-methods', { body }), contactMethodKeys.mine);
-    if (!form.answered(answer) || !answer.data) return;
-    form.reset(methodValues(null));
-    onAdded(answer.data);
+    setSending(true);
+    try {
+      const answer = await write(api.POST('/api/me/contact-methods', { body }), contactMethodKeys.mine);
+      if (!form.answered(answer) || !answer.data) return;
+      form.reset(methodValues(null));
+      onAdded(answer.data);
+    } finally {
+      setSending(false);
+    }
   };
   return (
     <form class="card" onSubmit={add} noValidate aria-labelledby="add-method-title">
@@ -109,8 +118,8 @@ export function AddMethodForm({ onAdded }: { onAdded: (method: ContactMethod) =>
       </div>
       <SettingsFields form={form} />
       <div class="actions">
-        <button type="submit" class="primary">
-          Add and send a code
+        <button type="submit" class="primary" disabled={sending}>
+          {sending ? 'Sending a code…' : 'Add and send a code'}
         </button>
       </div>
     </form>
