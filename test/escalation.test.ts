@@ -42,6 +42,7 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
   let site: Receiver;
   let smtp: MailReceiver;
   let policyId: number;
+  let hookId: number;
   let alice: { id: number; email: string; cookie: string };
 
   const api = () => stack.api;
@@ -121,6 +122,7 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
         config: { url: `${hooks.url}/ops` },
       },
     });
+    hookId = hook.body.id;
     const aliceUser = await createUser(api(), stack.organizationId, 'editor');
     const bobUser = await createUser(api(), stack.organizationId, 'viewer');
     alice = { ...aliceUser, cookie: await signIn(api(), aliceUser.email) };
@@ -173,7 +175,7 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
   });
 
   /** A website on the site's path, following the policy; made to fail. */
-  const failingWebsite = async (path: string) => {
+  const failingWebsite = async (path: string, escalationPolicyId = policyId) => {
     const website = await api().request<{ id: number }>('POST', '/api/websites', {
       token: token(),
       body: {
@@ -181,7 +183,7 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
         name: `Shop ${path}`,
         url: `${site.url}${path}`,
         checkInterval: 10,
-        escalationPolicyId: policyId,
+        escalationPolicyId,
       },
     });
     expect(website.status, JSON.stringify(website.body)).toBe(201);
@@ -309,5 +311,38 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
       30_000,
     );
     expect(callsTo(BOB_VOICE)).toHaveLength(callsBefore);
+  });
+
+  it('moves on at once past a step that reached nobody', async () => {
+    const carol = await createUser(api(), stack.organizationId, 'viewer');
+    const policy = await api().request<{ id: number }>('POST', '/api/escalation-policies', {
+      token: token(),
+      body: {
+        name: 'Nobody first',
+        steps: [
+          // An hour's wait (72 s here): Carol has no contact method, so nobody is waited for.
+          { targets: [{ user: carol.id }], waitMinutes: 60 },
+          { targets: [{ channel: hookId }], waitMinutes: 0 },
+        ],
+      },
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201);
+    const { websiteId, incident } = await failingWebsite('/nobody', policy.body.id);
+    await until(
+      async () =>
+        hooks
+          .to('/ops')
+          .some(
+            (r) =>
+              (r.json as { type?: string; data?: { website?: { id?: number } } }).data?.website?.id ===
+              websiteId,
+          ),
+      20_000,
+    );
+    const [first] = (await timeline(incident)).filter((item) => item.kind === 'escalation');
+    expect(first?.text).toContain(
+      'no contact method takes alerts now; reached nobody: the next step follows at once',
+    );
+    site.route('GET', '/nobody', 200, 'ok');
   });
 });

@@ -118,13 +118,20 @@ export class EscalationRunner {
     const label = stepLabel(run.policy, at);
     const outcomes: string[] = [];
     const paged: number[] = [];
+    let reached = false;
     for (const target of step.targets) {
       try {
-        outcomes.push(...(await this.notify(run, at, target, label, paged)));
+        const notified = await this.notify(run, at, target, label, paged);
+        outcomes.push(...notified.lines);
+        reached ||= notified.reached;
       } catch (error) {
         outcomes.push(`${describe(target)}: ${errorMessage(error)}`);
       }
     }
+    const following = stepAfter(run.policy, at);
+    // A step that reached nobody (nobody on call, no method taking alerts now) has nobody to wait
+    // for: the next step follows at once.
+    if (following && !reached) outcomes.push('reached nobody: the next step follows at once');
     const now = this.now();
     await this.deps.ports
       .timeline(run._id, {
@@ -142,10 +149,9 @@ export class EscalationRunner {
           'escalation step not on the timeline',
         ),
       );
-    const following = stepAfter(run.policy, at);
     const next = following && {
       ...following,
-      dueAt: new Date(now.getTime() + waitAfterMs(step, this.deps.timeScale)),
+      dueAt: new Date(now.getTime() + (reached ? waitAfterMs(step, this.deps.timeScale) : 0)),
     };
     await this.deps.runs.finish(run._id, at, next, paged, now);
     if (next) await this.deps.queue.schedule({ incidentId: run._id, ...following }, next.dueAt);
@@ -162,35 +168,41 @@ export class EscalationRunner {
     target: EscalationTarget,
     label: string,
     paged: number[],
-  ): Promise<string[]> {
+  ): Promise<{ lines: string[]; reached: boolean }> {
     const { ports } = this.deps;
+    const nobody = (line: string) => ({ lines: [line], reached: false });
     if ('channel' in target) {
       const channel = await ports.channel(run.organizationId, target.channel);
-      if (!channel) return [`channel ${target.channel}: deleted`];
+      if (!channel) return nobody(`channel ${target.channel}: deleted`);
       // Its own event id per step: the channel hears each step that names it, once.
       const told = dependentsToldTo(run.event, channel.scope.customerId);
       await ports.deliver(channel, { ...told, id: `${run.event.id}~esc-${stepKey(at)}` });
-      return [`${channel.name}: sent`];
+      return { lines: [`${channel.name}: sent`], reached: true };
     }
     let userId: number;
     let via = '';
     if ('schedule' in target) {
       const onCall = await ports.onCall(run.organizationId, target.schedule, this.now());
-      if (onCall === null) return [`schedule ${target.schedule}: nobody on call`];
+      if (onCall === null) return nobody(`schedule ${target.schedule}: nobody on call`);
       userId = onCall;
       via = ` (on call, schedule ${target.schedule})`;
     } else userId = target.user;
     const person = await ports.person(run.organizationId, userId);
-    if (!person) return [`person ${userId}: no longer in the organization`];
+    if (!person) return nobody(`person ${userId}: no longer in the organization`);
     paged.push(person.id);
     const methods = (await ports.methods(run.organizationId, person.id)).filter((m) =>
       accepts(m, 'alert', this.now()),
     );
-    if (methods.length === 0) return [`${person.name}${via}: no contact method takes alerts now`];
+    if (methods.length === 0) return nobody(`${person.name}${via}: no contact method takes alerts now`);
     const told: string[] = [];
+    let reached = false;
     for (const method of methods) {
       const key = `${run._id}:${stepKey(at)}:u${person.id}:m${method.id}`;
-      if (!(await this.deps.runs.firstSend(key, this.now()))) continue;
+      if (!(await this.deps.runs.firstSend(key, this.now()))) {
+        // Sent before this step was taken over (its sender died): it reached them then.
+        reached = true;
+        continue;
+      }
       const token = await this.deps.links.issue(run.organizationId, run._id, person.id, this.now());
       const outcome = await this.deps.reach.reach(
         run.organizationId,
@@ -198,8 +210,9 @@ export class EscalationRunner {
         pageMessage(run.event, method.type, ports.ackUrl(token), label),
       );
       told.push(`${person.name}${via} by ${method.type}: ${outcome.sent ? 'sent' : outcome.problem}`);
+      reached ||= outcome.sent;
     }
-    return told;
+    return { lines: told, reached };
   }
 
   /** Ends the incident's run; the people it paged hear of it where their methods want to. */
