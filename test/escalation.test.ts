@@ -345,4 +345,50 @@ describe('escalation: on-call SMS → wait → the next person by voice → a ch
     );
     site.route('GET', '/nobody', 200, 'ok');
   });
+
+  it('tells a channel the alert once at the first step, and later steps as escalation steps', async () => {
+    const everything = await api().request<{ id: number }>('POST', '/api/notification-channels', {
+      token: token(),
+      body: {
+        type: 'webhook',
+        name: 'Everything',
+        events: ['website.down'],
+        config: { url: `${hooks.url}/all` },
+      },
+    });
+    expect(everything.status, JSON.stringify(everything.body)).toBe(201);
+    const policy = await api().request<{ id: number }>('POST', '/api/escalation-policies', {
+      token: token(),
+      body: {
+        name: 'Channel twice',
+        steps: [
+          { targets: [{ channel: everything.body.id }], waitMinutes: 0 },
+          { targets: [{ channel: everything.body.id }], waitMinutes: 0 },
+        ],
+      },
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201);
+    const { websiteId, incident } = await failingWebsite('/twice', policy.body.id);
+    type Told = {
+      type: string;
+      data: { website?: { id: number }; escalation?: { policy: string; step: string } };
+    };
+    const told = () =>
+      hooks
+        .to('/all')
+        .map((r) => r.json as Told)
+        .filter((p) => p.type === 'website.down' && p.data.website?.id === websiteId);
+    await until(async () => told().some((p) => p.data.escalation !== undefined), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(told().map((p) => p.data.escalation ?? null)).toEqual([
+      null,
+      { policy: 'Channel twice', step: 'step 2 of 2' },
+    ]);
+    const steps = (await timeline(incident)).filter((item) => item.kind === 'escalation');
+    expect(steps.map((item) => item.text)).toEqual([
+      'Channel twice, step 1 of 2: Everything: told by the alert itself',
+      'Channel twice, step 2 of 2: Everything: sent',
+    ]);
+    site.route('GET', '/twice', 200, 'ok');
+  });
 });

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { AlertGroups, type EventRouting } from '../../libs/alerts/index.js';
+import { AlertGroups, channelsForEvent, type EventRouting } from '../../libs/alerts/index.js';
 import { OrganizationRepository, organizationRevisions } from '../../libs/auth/index.js';
 import { type AppConfig, appLink } from '../../libs/config/index.js';
 import type { GuardedHttp } from '../../libs/connectors/index.js';
@@ -122,6 +122,18 @@ export function composeAlertRouting(deps: {
       },
       methods: (organizationId, userId) => methods.ofUser(organizationId, userId),
       channel: (organizationId, id) => deps.channels.findById(organizationId, id),
+      async heardAlert(channel, event, websiteId) {
+        const website = await deps.websites.get(channel.organizationId, websiteId);
+        const heard = channelsForEvent(
+          {
+            type: event.type,
+            customerId: website?.customerId ?? null,
+            listedChannelIds: website?.notificationChannelIds ?? [],
+          },
+          [channel],
+        );
+        return heard.length > 0;
+      },
       deliver: async (channel, payload) => {
         await deps.deliver(channel, payload);
       },

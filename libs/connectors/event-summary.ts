@@ -179,6 +179,11 @@ function groupReason(group: NonNullable<EventPayload['data']['group']>): string 
 }
 
 /** A parent's alert names the websites depending on it (their own alerts are held meanwhile). */
+/** Why a channel hears an alert again: an escalation step names it ("Escalation Business critical, step 2 of 3"). */
+function escalationLine(data: EventPayload['data']): string | null {
+  return data.escalation ? `Escalation ${data.escalation.policy}, ${data.escalation.step}` : null;
+}
+
 function dependentsLine(data: EventPayload['data']): string | null {
   const { dependents, dependentCount } = data;
   if (!dependents || dependents.length === 0) return null;
@@ -217,7 +222,9 @@ export function summarize(payload: EventPayload): EventSummary {
   return {
     title,
     reason:
-      [reasonOf(payload.type, payload.data), dependentsLine(payload.data)].filter(Boolean).join('. ') || null,
+      [reasonOf(payload.type, payload.data), dependentsLine(payload.data), escalationLine(payload.data)]
+        .filter(Boolean)
+        .join('. ') || null,
     severity: SEVERITY[payload.type],
     recovery: RECOVERIES.has(payload.type),
     excerpt: excerptOf(payload.data.evidence),

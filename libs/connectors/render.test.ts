@@ -70,6 +70,16 @@ describe('connector requests', () => {
     );
   });
 
+  it('an escalation step names its policy and step after the cause', () => {
+    const step = summarize({
+      ...down,
+      data: { ...down.data, escalation: { policy: 'Critical', step: 'step 2 of 3' } },
+    });
+    expect(step.title).toBe('Shop <b> is down');
+    expect(step.reason).toBe('HTTP 503. Escalation Critical, step 2 of 3');
+    expect(summarize(down).reason).toBe('HTTP 503');
+  });
+
   it('every tool: the cause, the first 300 characters of what the site answered, and the incident’s link', () => {
     const withEvidence: EventPayload = {
       ...down,

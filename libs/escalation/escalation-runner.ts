@@ -33,6 +33,8 @@ export interface EscalationPorts {
   person(organizationId: number, userId: number): Promise<{ id: number; name: string } | null>;
   methods(organizationId: number, userId: number): Promise<ContactMethodDocument[]>;
   channel(organizationId: number, channelId: number): Promise<ChannelDocument | null>;
+  /** Whether the channel was sent the website's event itself (it covers the website, or the website lists it). */
+  heardAlert(channel: ChannelDocument, event: EventPayload, websiteId: number): Promise<boolean>;
   /** Queues the event's delivery to a channel (idempotent by the payload's id). */
   deliver(channel: ChannelDocument, payload: EventPayload): Promise<void>;
   timeline(incidentId: string, entry: TimelineEntry): Promise<void>;
@@ -174,9 +176,16 @@ export class EscalationRunner {
     if ('channel' in target) {
       const channel = await ports.channel(run.organizationId, target.channel);
       if (!channel) return nobody(`channel ${target.channel}: deleted`);
-      // Its own event id per step: the channel hears each step that names it, once.
+      // The first step comes with the alert: a channel that had the alert itself is not told twice.
+      if (at.round === 0 && at.step === 0 && (await ports.heardAlert(channel, run.event, run.websiteId)))
+        return { lines: [`${channel.name}: told by the alert itself`], reached: true };
+      // Its own event id per step: the channel hears each step that names it, once, as a step.
       const told = dependentsToldTo(run.event, channel.scope.customerId);
-      await ports.deliver(channel, { ...told, id: `${run.event.id}~esc-${stepKey(at)}` });
+      await ports.deliver(channel, {
+        ...told,
+        id: `${run.event.id}~esc-${stepKey(at)}`,
+        data: { ...told.data, escalation: { policy: run.policy.name, step: label } },
+      });
       return { lines: [`${channel.name}: sent`], reached: true };
     }
     let userId: number;

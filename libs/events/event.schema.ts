@@ -143,6 +143,11 @@ export const eventDataSchema = z.object({
   result: resultSummarySchema.nullable().default(null),
   /** A website.down that repeats one already told (reminderIntervalMinutes). */
   reminder: z.boolean().optional(),
+  /**
+   * A channel told by an escalation policy's step (not by the alert itself): the policy's name and
+   * the step in words ("step 2 of 3").
+   */
+  escalation: z.object({ policy: z.string(), step: z.string() }).optional(),
   ssl: sslSummarySchema.nullable().optional(),
   maintenance: z
     .object({

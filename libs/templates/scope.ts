@@ -52,6 +52,7 @@ export function templateScope(payload: EventPayload): Record<string, unknown> {
       screenshot: summary.screenshot,
     },
     reminder: data.reminder === true,
+    escalation: data.escalation ? { policy: data.escalation.policy, step: data.escalation.step } : null,
     monitor: data.monitor
       ? { kind: data.monitor.kind, name: data.monitor.name, id: data.monitor.monitorId }
       : null,

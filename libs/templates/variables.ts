@@ -42,6 +42,11 @@ export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
   { path: 'summary.screenshot', description: 'A failing browser journey’s screenshot (a link)' },
   { path: 'reminder', description: 'true when a down event repeats one already sent' },
   {
+    path: 'escalation.policy',
+    description: 'The escalation policy whose step sends this (empty when the alert itself does)',
+  },
+  { path: 'escalation.step', description: 'That step, in words: “step 2 of 3”' },
+  {
     path: 'monitor.kind',
     description: 'The website’s other monitor the event is about: heartbeat, dns, port…',
   },
