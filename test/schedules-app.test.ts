@@ -82,6 +82,10 @@ describe('the app in a real browser: on-call schedules', { timeout: 120_000 }, (
     await page.getByRole('button', { name: 'Move Bob Baker up' }).click();
     await page.getByLabel('Turn length').selectOption('weekly');
     await page.getByLabel('Handoff time').fill('09:00');
+    // A new layer starts from a Monday already past, so that someone is on call once it is saved.
+    const proposed = await page.getByLabel('Starts', { exact: true }).inputValue();
+    expect(proposed.slice(0, 10) < berlinDate(Date.now())).toBe(true);
+    expect(new Date(`${proposed.slice(0, 10)}T12:00:00Z`).getUTCDay()).toBe(1);
     // Two weeks back: Bob's turn first, then Alice's, so someone is on call now.
     await page.getByLabel('Starts', { exact: true }).fill(`${berlinDate(Date.now() - 14 * DAY_MS)}T09:00`);
     await look('schedule-editor');

@@ -17,10 +17,14 @@ export interface LayerDraft {
 
 let nextKey = 0;
 
-/** A new layer: weekly, handing over at 09:00, from the next Monday. */
+/**
+ * A new layer: weekly, handing over at 09:00, from the last Monday at least a day ago (whatever the
+ * zone), so that someone is on call as soon as the schedule is saved: one starting next week left
+ * escalations with nobody to reach until then.
+ */
 export function newLayer(zone: string): LayerDraft {
-  const monday = new Date();
-  monday.setUTCDate(monday.getUTCDate() + ((8 - monday.getUTCDay()) % 7 || 7));
+  const monday = new Date(Date.now() - 86_400_000);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
   monday.setUTCHours(9, 0, 0, 0);
   return {
     key: nextKey++,
