@@ -288,6 +288,8 @@ describe('the app in a real browser: escalation policies and contact methods', {
       .poll(() => steps.first().textContent())
       .toMatch(/Escalation: Business critical, step 1 of 2✓ A admin \(on call in Primary\) by sms: sent$/);
     expect(await steps.nth(1).textContent()).toMatch(/step 2 of 2✓ Ops hook: sent$/);
+    // The channel's delivery in words, not the event's code.
+    await expect.poll(() => timeline.textContent()).toContain('Website down: delivered to Ops hook');
     expect(await steps.first().getByRole('link', { name: 'Business critical' }).getAttribute('href')).toBe(
       `/escalation-policies/${policyId}`,
     );

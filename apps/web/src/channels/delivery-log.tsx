@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
+import type { EventKind } from '../../../../libs/events/event-kinds.js';
 import { channelKeys, type Delivery, useDeliveries } from '../api/channels.js';
 import { api, problemText } from '../api/client.js';
 import { write } from '../api/query.js';
 import { FormError } from '../ui/form.js';
+import { EVENT_LABELS } from './event-labels.js';
 
 export const DELIVERY_STATUS: Record<Delivery['status'], string> = {
   pending: '… Pending',
@@ -48,7 +50,7 @@ export function DeliveryLog({ channelId, editor }: { channelId: number; editor: 
               return (
                 <tr key={d.id}>
                   <td data-label="When">{new Date(d.createdAt).toLocaleString()}</td>
-                  <td data-label="Event">{d.eventType}</td>
+                  <td data-label="Event">{EVENT_LABELS[d.eventType as EventKind] ?? d.eventType}</td>
                   <td data-label="Result">
                     {DELIVERY_STATUS[d.status]}
                     {last?.httpStatus ? ` (HTTP ${last.httpStatus})` : ''}

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
+import type { EventKind } from '../../../../libs/events/event-kinds.js';
 import { api, problemText, type Schemas } from '../api/client.js';
 import { incidentKeys, useIncident, useIncidentTimeline } from '../api/incidents.js';
 import { invalidate } from '../api/query.js';
+import { EVENT_LABELS } from '../channels/event-labels.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { Check, Field, FormError, Loading, Notice } from '../ui/form.js';
@@ -35,9 +37,11 @@ function stepText(step: Step): string {
   // A heartbeat's steps come from its pings (the "push" region), not from a place.
   const where = step.region && step.region !== 'push' ? ` in ${step.region}` : '';
   if (step.alert) {
-    const outcome =
-      step.alert.status === 'succeeded' ? 'delivered' : `failed${step.text ? `: ${step.text}` : ''}`;
-    return `${step.alert.eventType} to ${step.alert.channelName} (${step.alert.channelType}): ${outcome}`;
+    const { eventType, channelName, status } = step.alert;
+    const what = EVENT_LABELS[eventType as EventKind] ?? eventType;
+    return status === 'succeeded'
+      ? `${what}: delivered to ${channelName}`
+      : `${what}: not delivered to ${channelName}${step.text ? ` (${step.text})` : ''}`;
   }
   if (step.kind === 'held') return heldText(step.text);
   return `${STEP_TITLE[step.kind]}${where}${step.text ? ` — ${step.text}` : ''}`;

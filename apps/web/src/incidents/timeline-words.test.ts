@@ -8,7 +8,7 @@ describe('an incident timeline’s escalation and held items in words', () => {
     expect(
       escalationParts({
         escalation,
-        text: 'Business critical, step 2 of 3 (round 1 of 2): Bob by voice: sent; Carol: no contact method takes alerts now; Ops hook: sent',
+        text: 'Business critical, step 2 of 3 (round 1 of 2): Bob by voice: sent; Carol: no contact method takes alerts now; Ops hook: sent; Everything: told by the alert itself',
       }),
     ).toEqual({
       label: 'step 2 of 3 (round 1 of 2)',
@@ -16,6 +16,7 @@ describe('an incident timeline’s escalation and held items in words', () => {
         { text: 'Bob by voice: sent', ok: true },
         { text: 'Carol: no contact method takes alerts now', ok: false },
         { text: 'Ops hook: sent', ok: true },
+        { text: 'Everything: told by the alert itself', ok: true },
       ],
     });
     expect(escalationParts({ escalation, text: 'Business critical, step 2 of 3: nobody to notify' })).toEqual(

@@ -11,6 +11,9 @@ export interface EscalationParts {
   outcomes: { text: string; ok: boolean }[];
 }
 
+/** How an outcome that reached its target ends: sent now, or the channel had the alert itself. */
+const REACHED = [': sent', ': told by the alert itself'];
+
 /**
  * An escalation step's text, "<policy>, <step label>: <outcome>; <outcome>", in its parts; a text
  * of another shape stays whole as one outcome, its label from the item's step.
@@ -28,7 +31,7 @@ export function escalationParts(item: Item): EscalationParts | null {
     outcomes: said
       .split('; ')
       .filter(Boolean)
-      .map((outcome) => ({ text: outcome, ok: outcome.endsWith(': sent') })),
+      .map((outcome) => ({ text: outcome, ok: REACHED.some((end) => outcome.endsWith(end)) })),
   };
 }
 
