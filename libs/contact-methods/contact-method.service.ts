@@ -8,7 +8,18 @@ import type {
 } from './contact-method.schema.js';
 import { CONTACT_EVENTS } from './contact-method.schema.js';
 import { CARRIER_NEEDED, type PersonReach } from './person-reach.js';
-import { CODE_VALID_MS, checkCode, newCode, sendRefusal } from './verification-code.js';
+import { CODE_VALID_MS, checkCode, MAX_CODE_FAILURES, newCode, sendRefusal } from './verification-code.js';
+
+/** What a method of each type is, in a sentence: "Nothing can send to an SMS number yet". */
+const METHOD_NOUNS: Record<ContactMethodDocument['type'], string> = {
+  email: 'an e-mail address',
+  sms: 'an SMS number',
+  voice: 'a phone number for calls',
+  signal: 'a Signal number',
+  ntfy: 'an ntfy topic',
+  pushover: 'a Pushover user',
+  telegram: 'a Telegram chat',
+};
 
 /** Methods a person keeps at most. */
 export const MAX_METHODS_PER_PERSON = 10;
@@ -77,7 +88,7 @@ export class ContactMethodService {
       throw conflict('You have this contact method already', fieldError('address', 'already one of yours'));
     if (!(await this.deps.reach.canReach(organizationId, input.type)))
       throw conflict(
-        `Nothing can send to a ${input.type} contact method yet: an admin must add ${CARRIER_NEEDED[input.type]}`,
+        `Nothing can send to ${METHOD_NOUNS[input.type]} yet: an admin must add ${CARRIER_NEEDED[input.type]}`,
         fieldError('type', `needs ${CARRIER_NEEDED[input.type]}`),
       );
     const { code, pending } = newCode(this.now());
@@ -134,12 +145,19 @@ export class ContactMethodService {
           'That code was replaced by a newer one',
           fieldError('code', 'enter the newest code'),
         );
-      case 'wrong':
+      case 'wrong': {
         if (pending) await this.deps.methods.countFailure(organizationId, id, pending);
+        const left = MAX_CODE_FAILURES - (pending?.failures ?? 0) - 1;
         throw invalidInput(
           'The code is not right',
-          fieldError('code', 'is not the code sent to the address'),
+          fieldError(
+            'code',
+            left > 0
+              ? `is not the code sent to the address: ${left} ${left === 1 ? 'try' : 'tries'} left`
+              : 'is not the code sent to the address, and that was the last try: ask for a new code',
+          ),
         );
+      }
       case 'expired':
         throw invalidInput('The code has expired', fieldError('code', 'has expired: ask for a new one'));
       case 'exhausted':

@@ -25,7 +25,7 @@ const CARRIERS: Record<
 
 /** What the organization needs for a type of contact method, in words (errors tell people what to add). */
 export const CARRIER_NEEDED: Record<ContactMethodType, string> = {
-  email: 'an organization-wide e-mail channel (or SMTP_URL set by the operator)',
+  email: 'an organization-wide e-mail channel (or the server must be given SMTP_URL)',
   sms: 'an organization-wide Twilio, Vonage or MessageBird channel',
   voice: 'an organization-wide Twilio channel',
   signal: 'an organization-wide Signal channel',

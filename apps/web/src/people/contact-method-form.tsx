@@ -50,6 +50,12 @@ const settingsBody = (v: MethodValues) => ({
   events: v.events as ContactEvent[],
 });
 
+/** The address as the API takes it: a phone number as people write it (+49 151 1234-5678) in E.164. */
+function addressOf(type: ContactMethod['type'], written: string): string {
+  const trimmed = written.trim();
+  return METHOD_TYPES[type].input === 'tel' ? trimmed.replace(/[\s().-]/g, '') : trimmed;
+}
+
 /** Adds a method: the API sends it a code at once, and the new method (unverified) is handed on. */
 export function AddMethodForm({ onAdded }: { onAdded: (method: ContactMethod) => void }) {
   const { caller } = useSession();
@@ -57,7 +63,7 @@ export function AddMethodForm({ onAdded }: { onAdded: (method: ContactMethod) =>
     schema: createContactMethodBody,
     body: (v) => ({
       type: v.type as ContactMethod['type'],
-      address: v.address.trim(),
+      address: addressOf(v.type as ContactMethod['type'], v.address),
       ...settingsBody(v),
     }),
   });

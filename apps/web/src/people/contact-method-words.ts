@@ -13,19 +13,19 @@ export const METHOD_TYPES: Record<
   },
   sms: {
     name: 'SMS',
-    hint: 'In E.164: + and the country code, no spaces, e.g. +4915112345678.',
+    hint: '+ and the country code, e.g. +49 151 12345678 (spaces are taken out).',
     input: 'tel',
     placeholder: '+4915112345678',
   },
   voice: {
     name: 'Voice call',
-    hint: 'In E.164: + and the country code, no spaces, e.g. +4915112345678. The call reads the alert; 1 acknowledges.',
+    hint: '+ and the country code, e.g. +49 151 12345678 (spaces are taken out). The call reads the alert; 1 acknowledges.',
     input: 'tel',
     placeholder: '+4915112345678',
   },
   signal: {
     name: 'Signal',
-    hint: 'The E.164 number of your Signal account, e.g. +4915112345678.',
+    hint: 'The number of your Signal account with + and the country code, e.g. +49 151 12345678.',
     input: 'tel',
     placeholder: '+4915112345678',
   },
