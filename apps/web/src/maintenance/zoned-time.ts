@@ -74,14 +74,35 @@ export function formatIn(iso: string, zone: string, withZone = false): string {
   }
 }
 
+/**
+ * Zones IANA has renamed that browsers still list (and report) by their old names, CLDR's canonical
+ * ones: people look for Kolkata and Kyiv, not Calcutta and Kiev. Both names work everywhere.
+ */
+const RENAMED_ZONES: Readonly<Record<string, string>> = {
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Ulan_Bator': 'Asia/Ulaanbaatar',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+};
+
+/** A zone by its current IANA name. */
+export const currentZoneName = (zone: string): string => RENAMED_ZONES[zone] ?? zone;
+
 /** The browser's own time zone (the API does not say an organization's). */
 export function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
-/** Every IANA zone the browser knows, for the picker. */
+/** Every IANA zone the browser knows, by its current name, for the picker. */
 export function knownZones(): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
+  const zones = [...new Set((intl.supportedValuesOf?.('timeZone') ?? []).map(currentZoneName))].sort();
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 }
