@@ -444,6 +444,12 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     const client = await createUser(api, organizationId, 'client', acme?.id ?? 0);
 
     const { context, page } = await newPage();
+    // The organization's settings are not a client's to read: no screen of theirs asks for them.
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400 && new URL(response.url()).pathname.startsWith('/api/'))
+        refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
     await page.goto(`${base}/`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await look(page, 'sign-in');
@@ -463,6 +469,8 @@ describe('the app in a real browser: an agency’s first hour', { timeout: 120_0
     expect(await page.getByRole('button', { name: /Delete|Pause/ }).count()).toBe(0);
     expect(await page.content()).not.toContain('Globex');
     await look(page, 'client-website');
+    // Signed out at the start (401 from /api/me), then nothing refused.
+    expect(refused.filter((line) => line !== '401 /api/me')).toEqual([]);
     await context.close();
     expect(pageErrors).toEqual([]);
   });

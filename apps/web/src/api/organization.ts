@@ -1,3 +1,4 @@
+import { browserZone } from '../maintenance/zoned-time.js';
 import { type Caller, clientCustomerId, useSession } from '../session.js';
 import { api, must, type Schemas } from './client.js';
 import { type Loaded, useApiQuery } from './query.js';
@@ -100,6 +101,21 @@ export const organizationKeys = { settings: ['organization'] as const };
 /** The caller's organization: its name, time zone and report branding. */
 export function useOrganization(): Loaded<Schemas['Organization']> {
   return useApiQuery(organizationKeys.settings, async () => must(await api.GET('/api/organization')));
+}
+
+/**
+ * The zone a website's times are shown in: the organization's for its staff, the browser's for a
+ * client user (the organization's settings are not theirs to read: they are not asked for).
+ */
+export function useDisplayZone(): string {
+  const { caller } = useSession();
+  const staff = caller !== undefined && caller !== null && clientCustomerId(caller) === null;
+  const organization = useApiQuery(
+    organizationKeys.settings,
+    async () => must(await api.GET('/api/organization')),
+    { enabled: staff },
+  );
+  return (staff ? organization.data?.timezone : undefined) ?? browserZone();
 }
 
 /** The organization's logo as data (null: none), read again when its hash changes. */

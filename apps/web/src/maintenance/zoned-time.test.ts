@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentZoneName, knownZones } from './zoned-time.js';
+import { currentZoneName, formatIn, knownZones } from './zoned-time.js';
 
 describe('time zones for the pickers', () => {
   it('lists zones by their current names, each once, and still with UTC', () => {
@@ -18,5 +18,10 @@ describe('time zones for the pickers', () => {
     expect(currentZoneName('Europe/Berlin')).toBe('Europe/Berlin');
     for (const zone of knownZones())
       expect(() => new Intl.DateTimeFormat('en', { timeZone: zone })).not.toThrow();
+  });
+
+  it('writes instants with 24-hour times, as the calendars do', () => {
+    expect(formatIn('2026-12-01T19:00:00.000Z', 'Europe/Berlin')).toMatch(/20:00/);
+    expect(formatIn('2026-12-01T19:00:00.000Z', 'Europe/Berlin')).not.toMatch(/PM/);
   });
 });

@@ -56,7 +56,10 @@ export function isoToZoned(iso: string, zone: string): string {
   }
 }
 
-/** An instant as people read it, in `zone`: "Mon, 23 Mar 2026, 02:00". */
+/**
+ * An instant as people read it, in `zone`: "Mon, 23 Mar 2026, 02:00" (24-hour, as the calendars
+ * and the time inputs beside it show times).
+ */
 export function formatIn(iso: string, zone: string, withZone = false): string {
   try {
     return new Intl.DateTimeFormat(undefined, {
@@ -67,6 +70,7 @@ export function formatIn(iso: string, zone: string, withZone = false): string {
       year: 'numeric',
       hour: '2-digit',
       minute: '2-digit',
+      hourCycle: 'h23',
       ...(withZone ? { timeZoneName: 'short' } : {}),
     }).format(new Date(iso));
   } catch {

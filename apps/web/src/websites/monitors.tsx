@@ -2,9 +2,9 @@ import { useState } from 'preact/hooks';
 import { lazy } from 'preact-iso';
 import { api, problemText, type Schemas } from '../api/client.js';
 import { monitorKeys, useMonitors } from '../api/monitors.js';
-import { useOrganization } from '../api/organization.js';
+import { useDisplayZone } from '../api/organization.js';
 import { invalidate, write } from '../api/query.js';
-import { browserZone, formatIn } from '../maintenance/zoned-time.js';
+import { formatIn } from '../maintenance/zoned-time.js';
 import { canEdit, useSession } from '../session.js';
 import { Confirm } from '../ui/confirm.js';
 import { FormError, Notice } from '../ui/form.js';
@@ -47,7 +47,7 @@ export function WebsiteMonitors({ website }: { website: Schemas['Website'] }) {
   const host = hostOf(website.url);
   const monitors = useMonitors(websiteRef, POLL_MS);
   // Times in the organization's time zone (the browser's when the API does not say it).
-  const zone = useOrganization().data?.timezone ?? browserZone();
+  const zone = useDisplayZone();
   const [editing, setEditing] = useState<{ kind: Kind; monitor: Monitor | null } | null>(null);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
   const [adding, setAdding] = useState<ChosenKind>('icmp');
