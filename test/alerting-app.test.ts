@@ -97,4 +97,29 @@ describe('the app in a real browser: dependencies and grouping', { timeout: 120_
       )
       .toEqual({ windowSeconds: 45, by: 'organization' });
   });
+
+  it('a refused setting shows at its control, a list at its line, and the banner names no field paths', async () => {
+    await page.goto(`${api.api.url}/channels/new`);
+    await page.getByRole('heading', { level: 1, name: 'Add a channel' }).waitFor();
+    await page.getByLabel('Type').selectOption('twilio');
+    await page.getByLabel('Channel name').fill('SMS');
+    await page.getByLabel('Account SID').fill(`AC${'0a'.repeat(16)}`);
+    await page.getByLabel('Auth token').fill('1f'.repeat(16));
+    await page.getByLabel('From', { exact: true }).fill('+15005550006');
+    await page.getByLabel('To', { exact: true }).fill('+4915112345678\n+49 151 999');
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await expect.poll(() => page.getByLabel('To', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    const to = page.getByLabel('To', { exact: true });
+    const described = (await to.getAttribute('aria-describedby')) ?? '';
+    const errorId = described.split(' ').find((id) => id.endsWith('-error')) ?? '';
+    expect(await page.locator(`[id="${errorId}"]`).textContent()).toMatch(/line 2: /);
+    const banner = (await page.getByRole('alert').first().textContent()) ?? '';
+    expect(banner).not.toContain('config.');
+    expect(await lookedAt(page, 'channel-refused-line')).toEqual([]);
+    // Hints in the app's words: an empty control, not the API's null; a box says what it does.
+    expect(await page.getByText('The API’s base URL; empty: https://api.twilio.com').count()).toBe(1);
+    expect(
+      await page.getByText('Call the numbers and read the alert out instead of sending an SMS.').count(),
+    ).toBe(1);
+  });
 });

@@ -73,6 +73,29 @@ function configBody(fields: ConfigField[], values: Values, channel: Channel | nu
   return config;
 }
 
+/** The form's controls outside the connector's settings, by the API's paths. */
+const SHOWN_PATHS = new Set([
+  'type',
+  'name',
+  'events',
+  'scope.customerId',
+  'scope.listedOnly',
+  'template',
+  'grouping.windowSeconds',
+  'grouping.by',
+  'enabled',
+]);
+
+/** A setting's error, or its list's first refused line ("config.to.1": the second line). */
+function configError(errors: Record<string, string>, key: string): string | undefined {
+  const own = errors[`config.${key}`] ?? errors[key];
+  if (own) return own;
+  const item = Object.keys(errors).find((path) => path.startsWith(`config.${key}.`));
+  if (!item) return undefined;
+  const line = Number(item.slice(`config.${key}.`.length).split('.')[0]);
+  return Number.isInteger(line) ? `line ${line + 1}: ${errors[item]}` : errors[item];
+}
+
 export function ChannelForm({
   channel,
   schema,
@@ -108,6 +131,12 @@ export function ChannelForm({
       // The API's own schemas: a new channel's shared fields (its config is its connector's, which
       // the API checks), or the whole PATCH body (which names no type).
       schema: channel ? patchChannelBody : channelFields,
+      // What the API refuses is shown at its control; anything else is named above the form.
+      shows: (path, values) => {
+        const [top = '', key = ''] = path.split('.');
+        if (top === 'config') return (schema.fields[values.type] ?? []).some((field) => field.key === key);
+        return SHOWN_PATHS.has(top === 'events' ? 'events' : path);
+      },
       body: (values) =>
         ({
           ...(channel ? {} : { type: values.type }),
@@ -190,7 +219,7 @@ export function ChannelForm({
             field={field}
             value={values[`config.${field.key}`] ?? ''}
             stored={channel?.config[`${field.key}Set`] === true}
-            error={errors[`config.${field.key}`] ?? errors[field.key]}
+            error={configError(errors, field.key)}
             onChange={(value) => form.set(`config.${field.key}`, value)}
           />
         ))}
@@ -305,6 +334,9 @@ export function ChannelForm({
   );
 }
 
+/** A hint's part ending as a sentence does. */
+const sentence = (part: string) => (/[.!?]$/.test(part) ? part : `${part}.`);
+
 function ConfigInput({
   field,
   value,
@@ -319,15 +351,25 @@ function ConfigInput({
   onChange: (value: string | boolean) => void;
 }) {
   const label = `${fieldLabel(field.key)}${field.required ? '' : ' (optional)'}`;
+  // The API's words say what `null` means; here that is an empty control.
+  const description = field.description?.replace(/; null: /g, '; empty: ');
   if (field.kind === 'boolean')
-    return <Check label={label} checked={value === true} onChange={onChange} error={error} />;
+    return (
+      <Check
+        label={label}
+        checked={value === true}
+        onChange={onChange}
+        error={error}
+        hint={description ? sentence(description) : undefined}
+      />
+    );
   const hint = [
-    field.description,
+    description,
     field.secret ? (stored ? 'One is stored; leave empty to keep it.' : 'Not shown again once saved.') : null,
     field.kind === 'list' ? 'One per line.' : null,
   ]
-    .filter(Boolean)
-    .map((part) => (/[.!?]$/.test(String(part)) ? part : `${part}.`))
+    .filter((part): part is string => Boolean(part))
+    .map(sentence)
     .join(' ');
   return (
     <Field label={label} error={error} hint={hint || undefined}>

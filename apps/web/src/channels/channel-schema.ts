@@ -105,14 +105,13 @@ const NAMES: Record<string, string> = {
 };
 export const typeName = (type: string) => NAMES[type] ?? type;
 
-/** `webhookUrl` → "Webhook URL". */
+/** `webhookUrl` → "Webhook URL", `accountSid` → "Account SID". */
 export function fieldLabel(key: string): string {
   const words = key
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/\bUrl\b/g, 'URL')
     .replace(/\bApi\b/g, 'API')
     .toLowerCase()
-    .replace(/\burl\b/g, 'URL')
-    .replace(/\bapi\b/g, 'API');
+    .replace(/\b(url|api|sid|id|smtp|sms)\b/g, (word) => word.toUpperCase());
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

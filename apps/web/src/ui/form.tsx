@@ -61,14 +61,18 @@ export function Check({
   onChange,
   error,
   disabled,
+  hint,
 }: {
   label: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
   error?: string | undefined;
   disabled?: boolean;
+  /** What checking it does, under its label. */
+  hint?: string | undefined;
 }) {
   const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={error ? 'field check invalid' : 'field check'}>
       <input
@@ -76,10 +80,15 @@ export function Check({
         type="checkbox"
         checked={checked}
         disabled={disabled}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={described || undefined}
         onChange={(event) => onChange(event.currentTarget.checked)}
       />
       <label for={id}>{label}</label>
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
       {error && (
         <small id={`${id}-error`} class="error-text">
           <span aria-hidden="true">⚠ </span>
