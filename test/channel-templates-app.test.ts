@@ -24,7 +24,8 @@ describe('the app in a real browser: a channel’s message template', { timeout:
   const writes: string[] = [];
 
   beforeAll(async () => {
-    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_RETRY_SCALE: '0.00005' });
+    // Retries at their real pace: a failed test send is still being retried when the page reports it.
+    api = await TestApi.start({ ALLOW_PRIVATE_TARGETS: 'true' });
     const organizationId = await createOrganizationId(api);
     const editor = await createUser(api, organizationId, 'editor');
     notifier = await startNotifier(api.config, createLogger('notifier', 'silent'));
@@ -72,7 +73,10 @@ describe('the app in a real browser: a channel’s message template', { timeout:
     await expect
       .poll(errorAtTemplate)
       .toContain('line 2, column 1: tag {% if status == "down" %} not closed');
-    expect(await page.getByRole('alert').textContent()).toContain('Invalid template');
+    // Said once, at the template: the banner only points there.
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'Some values were refused: see the marked fields.',
+    );
     expect(writes).toEqual(['POST /api/notification-channels']);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Add a channel');
   });
@@ -151,6 +155,22 @@ describe('the app in a real browser: a channel’s message template', { timeout:
     await expect
       .poll(() => page.getByRole('row', { name: /Team chat/ }).textContent())
       .toContain('⚠ its template failed: the default message went');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a test send whose first attempt fails says why at once, while it is retried', async () => {
+    receiver.route('POST', '/slack/team', 500, 'upstream broke');
+    await page.getByRole('link', { name: 'Team chat' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
+    await page.getByRole('button', { name: 'Send a test' }).click();
+    // One test at a time: the button waits for the answer.
+    expect(await page.getByRole('button', { name: 'Sending a test…' }).isDisabled()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'first attempt' }).textContent(), {
+        timeout: 15_000,
+      })
+      .toMatch(/The test’s first attempt failed \(HTTP 500/);
+    expect(await page.getByRole('button', { name: 'Send a test' }).isEnabled()).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -106,8 +106,17 @@ export function ChannelPage() {
 function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
   const [state, setState] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
   if (!editor) return null;
   const send = async () => {
+    setSending(true);
+    try {
+      await sendAndFollow();
+    } finally {
+      setSending(false);
+    }
+  };
+  const sendAndFollow = async () => {
     setError(null);
     setState('Sending a test…');
     // The log shows the test's delivery with its outcome (read again once that is known).
@@ -132,14 +141,24 @@ function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
         );
         return;
       }
+      // A first attempt that failed is retried for hours: what it met is known now, so say it.
+      const failed = delivery?.attempts.at(-1);
+      if (failed) {
+        await invalidate(channelKeys.one(channel.id));
+        const why = [failed.httpStatus ? `HTTP ${failed.httpStatus}` : null, failed.error].filter(Boolean);
+        setState(
+          `The test’s first attempt failed${why.length > 0 ? ` (${why.join(': ')})` : ''}. It is tried again on the retry schedule; the delivery log shows each attempt.`,
+        );
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     setState('The test is still pending: see the delivery log.');
   };
   return (
     <div class="actions">
-      <button type="button" onClick={() => void send()}>
-        Send a test
+      <button type="button" onClick={() => void send()} disabled={sending}>
+        {sending ? 'Sending a test…' : 'Send a test'}
       </button>
       <p role="status" aria-live="polite">
         {state}
