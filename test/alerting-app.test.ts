@@ -46,6 +46,13 @@ describe('the app in a real browser: dependencies and grouping', { timeout: 120_
     await expect.poll(() => section.textContent()).toContain('It depends on nothing');
     await page.getByRole('button', { name: 'Add what it depends on' }).click();
     const form = page.getByRole('form', { name: 'Add a dependency' });
+    // Another website comes first; this one, without other checks, says why nothing can be picked.
+    await expect
+      .poll(() => form.getByLabel('Website').locator('option:checked').textContent())
+      .not.toBe('Client shop');
+    await form.getByLabel('Website').selectOption({ label: 'Client shop' });
+    await expect.poll(() => form.textContent()).toContain('This website has no other checks to depend on');
+    expect(await form.getByLabel('Check').isDisabled()).toBe(true);
     await form.getByLabel('Website').selectOption({ label: 'Hosting server' });
     await expect.poll(() => form.getByLabel('Check').inputValue()).toBe('http');
     await form.getByRole('button', { name: 'Add', exact: true }).click();

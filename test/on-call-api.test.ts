@@ -210,7 +210,9 @@ describe('on-call API: contact methods and escalation policies', () => {
       token,
     });
     expect(scheduleUsed.status).toBe(409);
-    expect(scheduleUsed.body.detail).toMatch(/escalation policy “Nights first”/);
+    expect(scheduleUsed.body.detail).toBe(
+      'The schedule is in use by escalation policy “Nights first”: take it out of that policy first',
+    );
 
     await api.request('PATCH', '/api/organization', { token, body: { escalationPolicyId: null } });
     await api.request('PATCH', `/api/customers/${customerId}`, { token, body: { escalationPolicyId: null } });

@@ -138,7 +138,9 @@ export class OnCallService {
       await this.get(organizationId, id);
       const uses = (await this.deps.usedBy?.(organizationId, id)) ?? [];
       if (uses.length > 0)
-        throw conflict(`The schedule is in use by ${uses.join(', ')}: take it out of them first`);
+        throw conflict(
+          `The schedule is in use by ${uses.join(', ')}: take it out of ${uses.length === 1 ? 'that policy' : 'those policies'} first`,
+        );
       if (!(await this.deps.schedules.delete(organizationId, id))) throw notFound(`No schedule ${id}`);
     });
   }

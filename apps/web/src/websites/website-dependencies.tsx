@@ -5,6 +5,7 @@ import { useApiQuery, write } from '../api/query.js';
 import { websiteKeys } from '../api/websites.js';
 import { Field, FormError } from '../ui/form.js';
 import { StatusBadge } from '../ui/status.js';
+import { KIND_NAME } from './monitor-forms.js';
 
 type Dependencies = Schemas['Dependencies'];
 type Parent = Schemas['DependencyParent'];
@@ -97,10 +98,13 @@ function AddParent({
   const websites = useApiQuery(['websites', 'summaries', 'dependency-choices'], async () =>
     must(await api.GET('/api/websites/summaries', { params: { query: { limit: PARENT_CHOICES } } })),
   );
-  const [chosen, setChosen] = useState(website.publicId);
+  const choices = websites.data ?? [];
+  // Another website first (its HTTP check is the usual parent); this one only for its monitors.
+  const [picking, setChosen] = useState<string | null>(null);
+  const chosen =
+    picking ?? choices.find((w) => w.publicId !== website.publicId)?.publicId ?? website.publicId;
   const [check, setCheck] = useState('http');
   const monitors = useMonitors(chosen, 0);
-  const choices = websites.data ?? [];
   const owner = choices.find((w) => w.publicId === chosen);
   // This website's own HTTP check cannot be its parent: its first monitor is the first choice.
   const own = chosen === website.publicId;
@@ -131,13 +135,25 @@ function AddParent({
           </select>
         )}
       </Field>
-      <Field label="Check" hint="While it is down, this website’s alerts are held">
+      <Field
+        label="Check"
+        hint={
+          own && monitors.data && !firstMonitor
+            ? 'This website has no other checks to depend on: choose another website, or add a heartbeat, DNS or port check to this one first'
+            : 'While it is down, this website’s alerts are held'
+        }
+      >
         {(props) => (
-          <select {...props} value={picked} onChange={(e) => setCheck(e.currentTarget.value)}>
+          <select
+            {...props}
+            value={picked}
+            disabled={own && monitors.data !== undefined && !firstMonitor}
+            onChange={(e) => setCheck(e.currentTarget.value)}
+          >
             {!own && <option value="http">Its HTTP check</option>}
             {(monitors.data?.items ?? []).map((monitor) => (
               <option key={monitor.id} value={String(monitor.id)}>
-                {monitor.kind}: {monitor.name}
+                {KIND_NAME[monitor.kind] ?? monitor.kind}: {monitor.name}
               </option>
             ))}
           </select>
