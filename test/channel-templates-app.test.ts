@@ -171,6 +171,30 @@ describe('the app in a real browser: a channel’s message template', { timeout:
       })
       .toMatch(/The test’s first attempt failed \(HTTP 500/);
     expect(await page.getByRole('button', { name: 'Send a test' }).isEnabled()).toBe(true);
+    // The channel says it is failing, on its page and in the list, until a delivery gets through.
+    const trouble = page.getByRole('status', { name: 'Delivery problem' });
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
+        return (await trouble.count()) > 0 ? trouble.textContent() : '';
+      })
+      .toMatch(/Deliveries to this channel are failing\..*HTTP 500/);
+    expect(await lookedAt(page, 'channel-delivery-problem')).toEqual([]);
+    await page.getByRole('link', { name: '← Channels' }).click();
+    const row = page.getByRole('row', { name: /Team chat/ });
+    await expect.poll(() => row.textContent()).toContain('⚠ failing since');
+    // Mended: the test's retry (5 s later) gets through and the mark goes.
+    receiver.route('POST', '/slack/team', 200, 'ok');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return row.textContent();
+        },
+        { timeout: 30_000, intervals: [1000] },
+      )
+      .not.toContain('failing since');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import {
   type ChannelDocument,
   type ChannelRepository,
   channelMessage,
+  type EventKind,
   openChannel,
 } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -38,6 +39,9 @@ import {
   RETRY_DELAYS_MS,
 } from './notification.queue.js';
 import type { OwedAttempt, OwedAttempts } from './owed-attempts.js';
+
+/** A channel failing every attempt has what they met written down at most this often. */
+const HEALTH_NOTE_EVERY_MS = 300_000;
 
 /** How an attempt ended, for metrics: by channel type, never by channel or organization. */
 export interface AttemptOutcome {
@@ -224,6 +228,7 @@ export class DeliveryRunner {
     ) => {
       const durationMs = Date.now() - at.getTime();
       await this.concluded(delivery, owing, { at, durationMs, ...attempt }, settlement);
+      await this.noteHealth(channel, delivery.eventType, at, attempt, settlement);
       if (settlement) await this.alertSettled(delivery, channel, at, settlement);
       const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
       this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
@@ -278,6 +283,29 @@ export class DeliveryRunner {
   }
 
   /** Tells the incident's timeline (a trouble there is logged: the delivery is recorded all the same). */
+  /**
+   * Keeps on the channel what its last failed attempt met, for its list and page (at most every 5
+   * minutes while it keeps failing: each write makes every notifier read the channels again), and
+   * forgets it once a delivery gets through (only when the copy in hand shows one).
+   */
+  private async noteHealth(
+    channel: ChannelDocument,
+    eventType: EventKind,
+    at: Date,
+    attempt: Pick<DeliveryAttempt, 'httpStatus' | 'error'>,
+    settlement: Settlement | null,
+  ): Promise<void> {
+    const known = channel.deliveryProblem;
+    if (settlement?.status === 'succeeded') {
+      if (known) await this.deps.channels.clearDeliveryProblem(channel);
+      return;
+    }
+    if (!attempt.error && !attempt.httpStatus) return;
+    if (known && at.getTime() - known.at.getTime() < HEALTH_NOTE_EVERY_MS) return;
+    const said = [attempt.httpStatus ? `HTTP ${attempt.httpStatus}` : null, attempt.error].filter(Boolean);
+    await this.deps.channels.recordDeliveryProblem(channel, { at, message: said.join(': '), eventType });
+  }
+
   private async alertSettled(
     delivery: DeliveryRecord,
     channel: ChannelDocument,

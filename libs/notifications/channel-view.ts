@@ -21,6 +21,9 @@ export function toChannelView(channel: ChannelDocument): z.input<typeof channelV
     templateProblem: channel.templateProblem
       ? { ...channel.templateProblem, at: channel.templateProblem.at.toISOString() }
       : null,
+    deliveryProblem: channel.deliveryProblem
+      ? { ...channel.deliveryProblem, at: channel.deliveryProblem.at.toISOString() }
+      : null,
     createdAt: channel.createdAt.toISOString(),
     updatedAt: channel.updatedAt.toISOString(),
   };

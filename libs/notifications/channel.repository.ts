@@ -29,10 +29,19 @@ export interface ChannelDocument {
   template?: string | null;
   /** Why the template was not used for the last delivery that rendered it; null once one renders. */
   templateProblem?: ChannelTemplateProblem | null;
+  /** What the receiver's last failed attempt met; null once a delivery gets through. */
+  deliveryProblem?: ChannelDeliveryProblem | null;
   /** Down alerts grouped within a window (null or absent: each alone). */
   grouping?: ChannelGrouping | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A delivery attempt that did not get through: when, what it met, and the event it carried. */
+export interface ChannelDeliveryProblem {
+  at: Date;
+  message: string;
+  eventType: EventKind;
 }
 
 export interface ChannelTemplateProblem extends TemplateProblem {
@@ -274,6 +283,29 @@ export class ChannelRepository {
       channel.id,
       { template: channel.template ?? null },
       { $set: { templateProblem: null } },
+    );
+    await this.written(channel.organizationId);
+  }
+
+  /** Records what a failed delivery attempt met (only this field, as `disable` does). */
+  async recordDeliveryProblem(
+    channel: Pick<ChannelDocument, 'organizationId' | 'id'>,
+    problem: ChannelDeliveryProblem,
+  ): Promise<void> {
+    await this.channels.scoped.updateOne(
+      channel.organizationId,
+      { id: channel.id },
+      { $set: { deliveryProblem: problem } },
+    );
+    await this.written(channel.organizationId);
+  }
+
+  /** Forgets the last failed attempt once a delivery gets through. */
+  async clearDeliveryProblem(channel: Pick<ChannelDocument, 'organizationId' | 'id'>): Promise<void> {
+    await this.channels.scoped.updateOne(
+      channel.organizationId,
+      { id: channel.id },
+      { $set: { deliveryProblem: null } },
     );
     await this.written(channel.organizationId);
   }

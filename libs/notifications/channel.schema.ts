@@ -62,6 +62,17 @@ const lastTemplateProblem = z
   })
   .meta({ id: 'ChannelTemplateProblem' });
 
+/** What the channel's last failed delivery attempt met (it is retried on the usual schedule). */
+const lastDeliveryProblem = z
+  .object({
+    at: z.iso.datetime(),
+    message: z
+      .string()
+      .describe('What the receiver answered or what the request met: "HTTP 500: …", a network error'),
+    eventType: eventKind.describe('The event the attempt carried'),
+  })
+  .meta({ id: 'ChannelDeliveryProblem' });
+
 export const channelView = z
   .object({
     id: z.number().int(),
@@ -87,6 +98,12 @@ export const channelView = z
       .optional()
       .describe(
         'The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change',
+      ),
+    deliveryProblem: lastDeliveryProblem
+      .nullable()
+      .optional()
+      .describe(
+        'The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does',
       ),
     grouping: groupingSchema.nullable().optional().describe('How down alerts are grouped (null: each alone)'),
     createdAt: z.iso.datetime(),

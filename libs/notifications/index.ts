@@ -1,4 +1,5 @@
 export {
+  type ChannelDeliveryProblem,
   type ChannelDocument,
   ChannelRepository,
   type ChannelRevisionOptions,

@@ -6082,6 +6082,8 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
+            /** @description The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does */
+            deliveryProblem?: components["schemas"]["ChannelDeliveryProblem"] | null;
             /** @description How down alerts are grouped (null: each alone) */
             grouping?: components["schemas"]["ChannelGrouping"] | null;
             /** Format: date-time */
@@ -6105,6 +6107,14 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @description The event the template was rendered for */
+            eventType: components["schemas"]["EventKind"];
+        };
+        ChannelDeliveryProblem: {
+            /** Format: date-time */
+            at: string;
+            /** @description What the receiver answered or what the request met: "HTTP 500: …", a network error */
+            message: string;
+            /** @description The event the attempt carried */
             eventType: components["schemas"]["EventKind"];
         };
         ChannelGrouping: {
@@ -6650,6 +6660,8 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
+            /** @description The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does */
+            deliveryProblem?: components["schemas"]["ChannelDeliveryProblem"] | null;
             /** @description How down alerts are grouped (null: each alone) */
             grouping?: components["schemas"]["ChannelGrouping"] | null;
             /** Format: date-time */

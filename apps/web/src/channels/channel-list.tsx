@@ -42,6 +42,8 @@ export function Channels() {
                 <td data-label="Type">{typeName(c.type)}</td>
                 <td data-label="State">
                   {c.enabled ? '✓ On' : '⏸ Off'}
+                  {c.deliveryProblem &&
+                    ` · ⚠ failing since ${new Date(c.deliveryProblem.at).toLocaleString()}`}
                   {c.templateProblem && ' · ⚠ its template failed: the default message went'}
                 </td>
                 <td data-label="Receives">

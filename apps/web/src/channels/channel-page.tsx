@@ -58,6 +58,7 @@ export function ChannelPage() {
           to check each delivery’s signature.
         </Notice>
       )}
+      {c && <DeliveryTrouble channel={c} />}
       {c && <TemplateTrouble channel={c} />}
       {c && <TestSend channel={c} editor={editor} />}
       {editor ? (
@@ -164,6 +165,28 @@ function TestSend({ channel, editor }: { channel: Channel; editor: boolean }) {
         {state}
       </p>
       <FormError message={error} />
+    </div>
+  );
+}
+
+/** The channel's last failed delivery attempt, until a delivery gets through. */
+function DeliveryTrouble({ channel }: { channel: Channel }) {
+  const problem = channel.deliveryProblem;
+  if (!problem) return null;
+  return (
+    <div class="banner warn" role="status" aria-label="Delivery problem">
+      <p>
+        <strong>Deliveries to this channel are failing.</strong> The last attempt, on{' '}
+        {new Date(problem.at).toLocaleString()} (
+        {EVENT_LABELS[problem.eventType as keyof typeof EVENT_LABELS] ?? problem.eventType}), met:
+      </p>
+      <p>
+        <code>{problem.message}</code>
+      </p>
+      <p class="hint">
+        Each alert is tried again on the retry schedule (the delivery log shows every attempt). Check the
+        settings, then send a test: this goes once a delivery gets through.
+      </p>
     </div>
   );
 }
