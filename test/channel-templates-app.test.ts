@@ -192,7 +192,7 @@ describe('the app in a real browser: a channel’s message template', { timeout:
           await page.reload();
           return row.textContent();
         },
-        { timeout: 30_000, intervals: [1000] },
+        { timeout: 30_000, interval: 1000 },
       )
       .not.toContain('failing since');
     expect(pageErrors).toEqual([]);
