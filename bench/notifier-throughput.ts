@@ -14,6 +14,7 @@
  * `--timeout` bounds the wait for the deliveries after the last event is written (seconds).
  * BENCH_NOTIFIER_CPU_PROF=<dir> makes the notifier write a V8 CPU profile (.cpuprofile) there;
  * BENCH_COMMAND_CENSUS=<file> writes there the notifier's MongoDB commands by shape, with their time.
+ * BENCH_NOTIFIER_LOG_LEVEL=info lets the notifier log each dispatch and delivery (warn by default).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Db, MongoClient } from 'mongodb';
 import { NotificationQueue } from '../libs/alerts/index.js';
+import { findFreePort } from '../libs/embedded/index.js';
 import { channelSecretContext, EVENT_KINDS } from '../libs/notifications/index.js';
 import { SecretBox } from '../libs/secrets/index.js';
 import { withBenchDatabases } from './support/bench-databases.js';
@@ -148,6 +150,8 @@ try {
     await scenario.seed(await receiver.start());
 
     say('starting the notifier…');
+    // Its ops server starts once its workers run: /readyz answering is when it is ready.
+    const opsPort = await findFreePort();
     const profile = process.env.BENCH_NOTIFIER_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_NOTIFIER_CPU_PROF}`]
       : [];
@@ -170,17 +174,24 @@ try {
             REDIS_KEY_PREFIX: prefix,
             SECRETS_KEY: key.toString('base64'),
             ALLOW_PRIVATE_TARGETS: 'true',
-            LOG_LEVEL: 'warn',
+            LOG_LEVEL: process.env.BENCH_NOTIFIER_LOG_LEVEL ?? 'warn',
+            METRICS_PORT: String(opsPort),
             ...scenario.env,
           },
           stdio: ['ignore', 'inherit', 'inherit'],
         },
       ),
     );
-    // The notifier is ready when its workers wait on the delivery queue (after its start-up's indexes).
+    // Ready when its ops server answers, which it starts after its indexes, its stores and its
+    // workers. (Its Redis connections open before its indexes are made: events written as they
+    // appeared waited 9 s at full size for a notifier still starting, and counted it as latency.)
     const started = Date.now();
-    const clients = async () => String(await redis.client('LIST'));
-    while (!(await clients()).includes('notifier-jobs')) {
+    const ready = () =>
+      fetch(`http://127.0.0.1:${opsPort}/readyz`).then(
+        (answer) => answer.ok,
+        () => false,
+      );
+    while (!(await ready())) {
       if (Date.now() - started > 120_000) throw new Error('the notifier did not start within 2 minutes');
       await sleep(200);
     }
