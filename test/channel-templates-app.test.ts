@@ -179,7 +179,7 @@ describe('the app in a real browser: a channel’s message template', { timeout:
         await page.getByRole('heading', { level: 1, name: 'Team chat' }).waitFor();
         return (await trouble.count()) > 0 ? trouble.textContent() : '';
       })
-      .toMatch(/Deliveries to this channel are failing\..*HTTP 500/);
+      .toMatch(/Deliveries to this channel are failing since .*HTTP 500/);
     expect(await lookedAt(page, 'channel-delivery-problem')).toEqual([]);
     await page.getByRole('link', { name: '← Channels' }).click();
     const row = page.getByRole('row', { name: /Team chat/ });

@@ -127,7 +127,8 @@ export function composeAlertRouting(deps: {
         const heard = channelsForEvent(
           {
             type: event.type,
-            customerId: website?.customerId ?? null,
+            // As the event's own dispatch chose its channels (`deliverEvent`).
+            customerId: event.data.website?.customerId ?? null,
             listedChannelIds: website?.notificationChannelIds ?? [],
           },
           [channel],

@@ -228,7 +228,9 @@ export class DeliveryRunner {
     ) => {
       const durationMs = Date.now() - at.getTime();
       await this.concluded(delivery, owing, { at, durationMs, ...attempt }, settlement);
-      await this.noteHealth(channel, delivery.eventType, at, attempt, settlement);
+      await this.noteHealth(channel, delivery.eventType, at, attempt, settlement).catch((error: unknown) =>
+        logger.warn({ ...log, err: errorMessage(error) }, 'channel delivery problem not noted'),
+      );
       if (settlement) await this.alertSettled(delivery, channel, at, settlement);
       const outcome = settlement ? (settlement.status as AttemptOutcome['outcome']) : 'retrying';
       this.deps.onOutcome?.({ channelType: channel.type, outcome, durationMs });
@@ -282,11 +284,10 @@ export class DeliveryRunner {
     return recorded(attempt, last ? { status: 'failed', outcome: outcome.problem } : null);
   }
 
-  /** Tells the incident's timeline (a trouble there is logged: the delivery is recorded all the same). */
   /**
-   * Keeps on the channel what its last failed attempt met, for its list and page (at most every 5
-   * minutes while it keeps failing: each write makes every notifier read the channels again), and
-   * forgets it once a delivery gets through (only when the copy in hand shows one).
+   * Keeps on the channel what its failed attempts met, for its list and page (noted at most every
+   * 5 minutes while it keeps failing), and forgets it once a delivery gets through. The copy in
+   * hand spares the writes when it shows nothing to change; the stores' filters decide the rest.
    */
   private async noteHealth(
     channel: ChannelDocument,
@@ -303,9 +304,14 @@ export class DeliveryRunner {
     if (!attempt.error && !attempt.httpStatus) return;
     if (known && at.getTime() - known.at.getTime() < HEALTH_NOTE_EVERY_MS) return;
     const said = [attempt.httpStatus ? `HTTP ${attempt.httpStatus}` : null, attempt.error].filter(Boolean);
-    await this.deps.channels.recordDeliveryProblem(channel, { at, message: said.join(': '), eventType });
+    await this.deps.channels.noteDeliveryProblem(
+      channel,
+      { at, message: said.join(': '), eventType },
+      HEALTH_NOTE_EVERY_MS,
+    );
   }
 
+  /** Tells the incident's timeline (a trouble there is logged: the delivery is recorded all the same). */
   private async alertSettled(
     delivery: DeliveryRecord,
     channel: ChannelDocument,

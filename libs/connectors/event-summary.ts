@@ -178,12 +178,12 @@ function groupReason(group: NonNullable<EventPayload['data']['group']>): string 
   return group.map((item) => (item.reason ? `${item.name}: ${item.reason}` : item.name)).join('; ');
 }
 
-/** A parent's alert names the websites depending on it (their own alerts are held meanwhile). */
 /** Why a channel hears an alert again: an escalation step names it ("Escalation Business critical, step 2 of 3"). */
 function escalationLine(data: EventPayload['data']): string | null {
   return data.escalation ? `Escalation ${data.escalation.policy}, ${data.escalation.step}` : null;
 }
 
+/** A parent's alert names the websites depending on it (their own alerts are held meanwhile). */
 function dependentsLine(data: EventPayload['data']): string | null {
   const { dependents, dependentCount } = data;
   if (!dependents || dependents.length === 0) return null;

@@ -65,21 +65,32 @@ export class ContactMethodService {
     return method;
   }
 
-  create(
+  async create(
     organizationId: number,
     userId: number,
     input: CreateContactMethodInput,
   ): Promise<ContactMethodDocument> {
-    return this.deps.mutex.withLock(`contact-methods:${organizationId}:${userId}`, () =>
-      this.createAlone(organizationId, userId, input),
+    // The check and the insert under the lock; the code goes out after it (a slow provider holds
+    // nobody else up).
+    const { method, code } = await this.deps.mutex.withLock(
+      `contact-methods:${organizationId}:${userId}`,
+      () => this.added(organizationId, userId, input),
     );
+    try {
+      await this.sendCode(method, code);
+    } catch (error) {
+      // A method whose code never left is of no use: nothing half-made stays.
+      await this.deps.methods.delete(organizationId, method.id);
+      throw error;
+    }
+    return method;
   }
 
-  private async createAlone(
+  private async added(
     organizationId: number,
     userId: number,
     input: CreateContactMethodInput,
-  ): Promise<ContactMethodDocument> {
+  ): Promise<{ method: ContactMethodDocument; code: string }> {
     const existing = await this.list(organizationId, userId);
     if (existing.length >= MAX_METHODS_PER_PERSON)
       throw conflict(`You have ${MAX_METHODS_PER_PERSON} contact methods; remove one first`);
@@ -103,14 +114,7 @@ export class ContactMethodService {
       verifiedAt: null,
       code: pending,
     });
-    try {
-      await this.sendCode(method, code);
-    } catch (error) {
-      // A method whose code never left is of no use: nothing half-made stays.
-      await this.deps.methods.delete(organizationId, method.id);
-      throw error;
-    }
-    return method;
+    return { method, code };
   }
 
   /** A new code (the old one no longer counts), within one a minute and five an hour. */

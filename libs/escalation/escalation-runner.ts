@@ -132,8 +132,10 @@ export class EscalationRunner {
     }
     const following = stepAfter(run.policy, at);
     // A step that reached nobody (nobody on call, no method taking alerts now) has nobody to wait
-    // for: the next step follows at once.
-    if (following && !reached) outcomes.push('reached nobody: the next step follows at once');
+    // for: the next step of its round follows at once. A new round still waits, as `repeat` is
+    // there to try again later (someone may be on call by then).
+    const atOnce = following !== null && !reached && following.round === at.round;
+    if (atOnce) outcomes.push('reached nobody: the next step follows at once');
     const now = this.now();
     await this.deps.ports
       .timeline(run._id, {
@@ -153,7 +155,7 @@ export class EscalationRunner {
       );
     const next = following && {
       ...following,
-      dueAt: new Date(now.getTime() + (reached ? waitAfterMs(step, this.deps.timeScale) : 0)),
+      dueAt: new Date(now.getTime() + (atOnce ? 0 : waitAfterMs(step, this.deps.timeScale))),
     };
     await this.deps.runs.finish(run._id, at, next, paged, now);
     if (next) await this.deps.queue.schedule({ incidentId: run._id, ...following }, next.dueAt);
@@ -186,7 +188,11 @@ export class EscalationRunner {
         id: `${run.event.id}~esc-${stepKey(at)}`,
         data: { ...told.data, escalation: { policy: run.policy.name, step: label } },
       });
-      return { lines: [`${channel.name}: sent`], reached: true };
+      // A disabled channel's delivery is skipped: it reaches nobody.
+      return {
+        lines: [`${channel.name}: ${channel.enabled ? 'sent' : 'disabled, not sent'}`],
+        reached: channel.enabled,
+      };
     }
     let userId: number;
     let via = '';
@@ -198,6 +204,8 @@ export class EscalationRunner {
     } else userId = target.user;
     const person = await ports.person(run.organizationId, userId);
     if (!person) return nobody(`person ${userId}: no longer in the organization`);
+    // Named twice in one step (on call, and by name): paged once, by the first target.
+    if (paged.includes(person.id)) return { lines: [], reached: false };
     paged.push(person.id);
     const methods = (await ports.methods(run.organizationId, person.id)).filter((m) =>
       accepts(m, 'alert', this.now()),

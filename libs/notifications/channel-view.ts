@@ -22,7 +22,11 @@ export function toChannelView(channel: ChannelDocument): z.input<typeof channelV
       ? { ...channel.templateProblem, at: channel.templateProblem.at.toISOString() }
       : null,
     deliveryProblem: channel.deliveryProblem
-      ? { ...channel.deliveryProblem, at: channel.deliveryProblem.at.toISOString() }
+      ? {
+          ...channel.deliveryProblem,
+          since: channel.deliveryProblem.since.toISOString(),
+          at: channel.deliveryProblem.at.toISOString(),
+        }
       : null,
     createdAt: channel.createdAt.toISOString(),
     updatedAt: channel.updatedAt.toISOString(),

@@ -37,8 +37,12 @@ export interface ChannelDocument {
   updatedAt: Date;
 }
 
-/** A delivery attempt that did not get through: when, what it met, and the event it carried. */
+/**
+ * Attempts that did not get through: since when (the first failure after a success), the last one
+ * noted (when, what it met, the event it carried).
+ */
 export interface ChannelDeliveryProblem {
+  since: Date;
   at: Date;
   message: string;
   eventType: EventKind;
@@ -287,27 +291,46 @@ export class ChannelRepository {
     await this.written(channel.organizationId);
   }
 
-  /** Records what a failed delivery attempt met (only this field, as `disable` does). */
-  async recordDeliveryProblem(
+  /**
+   * Notes what a failed attempt met (only this field, as `disable` does): a first failure starts
+   * the problem; a later one replaces the last noted only once that is `staleMs` old, as each write
+   * makes every notifier read the organization's channels again. Written only when it changes
+   * something, whatever copy of the channel the caller holds.
+   */
+  async noteDeliveryProblem(
     channel: Pick<ChannelDocument, 'organizationId' | 'id'>,
-    problem: ChannelDeliveryProblem,
+    attempt: Omit<ChannelDeliveryProblem, 'since'>,
+    staleMs: number,
   ): Promise<void> {
-    await this.channels.scoped.updateOne(
+    const first = await this.channels.scoped.updateOne(
       channel.organizationId,
-      { id: channel.id },
-      { $set: { deliveryProblem: problem } },
+      { id: channel.id, deliveryProblem: null },
+      { $set: { deliveryProblem: { since: attempt.at, ...attempt } } },
     );
-    await this.written(channel.organizationId);
+    const noted =
+      first ||
+      (await this.channels.scoped.updateOne(
+        channel.organizationId,
+        { id: channel.id, 'deliveryProblem.at': { $lt: new Date(attempt.at.getTime() - staleMs) } },
+        {
+          $set: {
+            'deliveryProblem.at': attempt.at,
+            'deliveryProblem.message': attempt.message,
+            'deliveryProblem.eventType': attempt.eventType,
+          },
+        },
+      ));
+    if (noted) await this.written(channel.organizationId);
   }
 
-  /** Forgets the last failed attempt once a delivery gets through. */
+  /** Forgets the problem once a delivery gets through (written only when there is one). */
   async clearDeliveryProblem(channel: Pick<ChannelDocument, 'organizationId' | 'id'>): Promise<void> {
-    await this.channels.scoped.updateOne(
+    const cleared = await this.channels.scoped.updateOne(
       channel.organizationId,
-      { id: channel.id },
+      { id: channel.id, deliveryProblem: { $ne: null } },
       { $set: { deliveryProblem: null } },
     );
-    await this.written(channel.organizationId);
+    if (cleared) await this.written(channel.organizationId);
   }
 
   /** Seals write-only fields sealed under an older SECRETS_KEY again under the current one. */

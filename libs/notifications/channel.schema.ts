@@ -65,7 +65,8 @@ const lastTemplateProblem = z
 /** What the channel's last failed delivery attempt met (it is retried on the usual schedule). */
 const lastDeliveryProblem = z
   .object({
-    at: z.iso.datetime(),
+    since: z.iso.datetime().describe('The first failed attempt after the last delivery that got through'),
+    at: z.iso.datetime().describe('The last failed attempt noted'),
     message: z
       .string()
       .describe('What the receiver answered or what the request met: "HTTP 500: …", a network error'),
@@ -103,7 +104,7 @@ export const channelView = z
       .nullable()
       .optional()
       .describe(
-        'The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does',
+        'Deliveries failing: since when, and the last failed attempt noted (at most every 5 minutes); cleared once a delivery gets through',
       ),
     grouping: groupingSchema.nullable().optional().describe('How down alerts are grouped (null: each alone)'),
     createdAt: z.iso.datetime(),

@@ -6082,7 +6082,7 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
-            /** @description The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does */
+            /** @description Deliveries failing: since when, and the last failed attempt noted (at most every 5 minutes); cleared once a delivery gets through */
             deliveryProblem?: components["schemas"]["ChannelDeliveryProblem"] | null;
             /** @description How down alerts are grouped (null: each alone) */
             grouping?: components["schemas"]["ChannelGrouping"] | null;
@@ -6110,7 +6110,15 @@ export interface components {
             eventType: components["schemas"]["EventKind"];
         };
         ChannelDeliveryProblem: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The first failed attempt after the last delivery that got through
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The last failed attempt noted
+             */
             at: string;
             /** @description What the receiver answered or what the request met: "HTTP 500: …", a network error */
             message: string;
@@ -6660,7 +6668,7 @@ export interface components {
             template?: string | null;
             /** @description The last time the template could not be rendered for a delivery (the default message was sent); cleared by a rendering that works or a template change */
             templateProblem?: components["schemas"]["ChannelTemplateProblem"] | null;
-            /** @description The last delivery attempt that did not get through (recorded at most every 5 minutes); cleared once a delivery does */
+            /** @description Deliveries failing: since when, and the last failed attempt noted (at most every 5 minutes); cleared once a delivery gets through */
             deliveryProblem?: components["schemas"]["ChannelDeliveryProblem"] | null;
             /** @description How down alerts are grouped (null: each alone) */
             grouping?: components["schemas"]["ChannelGrouping"] | null;

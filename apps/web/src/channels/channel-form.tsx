@@ -78,7 +78,6 @@ const SHOWN_PATHS = new Set([
   'type',
   'name',
   'events',
-  'scope.customerId',
   'scope.listedOnly',
   'template',
   'grouping.windowSeconds',
@@ -135,7 +134,8 @@ export function ChannelForm({
       shows: (path, values) => {
         const [top = '', key = ''] = path.split('.');
         if (top === 'config') return (schema.fields[values.type] ?? []).some((field) => field.key === key);
-        return SHOWN_PATHS.has(top === 'events' ? 'events' : path);
+        if (path === 'scope.customerId') return values.scope === 'customer';
+        return SHOWN_PATHS.has(path);
       },
       body: (values) =>
         ({

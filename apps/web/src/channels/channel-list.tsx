@@ -43,7 +43,7 @@ export function Channels() {
                 <td data-label="State">
                   {c.enabled ? '✓ On' : '⏸ Off'}
                   {c.deliveryProblem &&
-                    ` · ⚠ failing since ${new Date(c.deliveryProblem.at).toLocaleString()}`}
+                    ` · ⚠ failing since ${new Date(c.deliveryProblem.since).toLocaleString(undefined, { hourCycle: 'h23' })}`}
                   {c.templateProblem && ' · ⚠ its template failed: the default message went'}
                 </td>
                 <td data-label="Receives">

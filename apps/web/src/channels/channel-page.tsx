@@ -176,8 +176,9 @@ function DeliveryTrouble({ channel }: { channel: Channel }) {
   return (
     <div class="banner warn" role="status" aria-label="Delivery problem">
       <p>
-        <strong>Deliveries to this channel are failing.</strong> The last attempt, on{' '}
-        {new Date(problem.at).toLocaleString()} (
+        <strong>Deliveries to this channel are failing</strong> since{' '}
+        {new Date(problem.since).toLocaleString(undefined, { hourCycle: 'h23' })}. The last attempt noted, on{' '}
+        {new Date(problem.at).toLocaleString(undefined, { hourCycle: 'h23' })} (
         {EVENT_LABELS[problem.eventType as keyof typeof EVENT_LABELS] ?? problem.eventType}), met:
       </p>
       <p>

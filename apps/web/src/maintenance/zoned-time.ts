@@ -83,9 +83,16 @@ export function formatIn(iso: string, zone: string, withZone = false): string {
  * ones: people look for Kolkata and Kyiv, not Calcutta and Kiev. Both names work everywhere.
  */
 const RENAMED_ZONES: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
   'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
   'America/Godthab': 'America/Nuuk',
   'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
   'Asia/Calcutta': 'Asia/Kolkata',
   'Asia/Katmandu': 'Asia/Kathmandu',
   'Asia/Rangoon': 'Asia/Yangon',
@@ -94,6 +101,8 @@ const RENAMED_ZONES: Readonly<Record<string, string>> = {
   'Atlantic/Faeroe': 'Atlantic/Faroe',
   'Europe/Kiev': 'Europe/Kyiv',
   'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
 };
 
 /** A zone by its current IANA name. */

@@ -4,6 +4,7 @@ import { api, fieldErrors, problemText, type Schemas } from '../api/client.js';
 import { organizationKeys, useOrganization, useOrganizationLogo } from '../api/organization.js';
 import { write } from '../api/query.js';
 import { PolicyField } from '../escalation/policy-field.js';
+import { knownZones } from '../maintenance/zoned-time.js';
 import { SsoSettings } from '../sso/sso-settings.js';
 import { Confirm } from '../ui/confirm.js';
 import { Field, FormError, Loading, Notice } from '../ui/form.js';
@@ -65,7 +66,7 @@ function SettingsForm({ organization }: { organization: Organization }) {
     },
   );
   const { errors } = form;
-  const zones = Intl.supportedValuesOf('timeZone');
+  const zones = knownZones();
   const save = async (event: Event) => {
     event.preventDefault();
     const body = form.check();
@@ -81,7 +82,7 @@ function SettingsForm({ organization }: { organization: Organization }) {
       <Field label="Time zone" error={errors.timezone} hint="Reports’ days and their e-mail hours are in it">
         {(props) => (
           <select {...props} {...form.bind('timezone')}>
-            {[...new Set(['UTC', ...zones])].map((zone) => (
+            {(zones.includes(form.values.timezone) ? zones : [form.values.timezone, ...zones]).map((zone) => (
               <option key={zone} value={zone}>
                 {zone}
               </option>

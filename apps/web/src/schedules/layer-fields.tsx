@@ -23,16 +23,17 @@ let nextKey = 0;
  * escalations with nobody to reach until then.
  */
 export function newLayer(zone: string): LayerDraft {
-  const monday = new Date(Date.now() - 86_400_000);
+  // Yesterday's date in the zone, then the Monday on or before it (dates counted in UTC).
+  const yesterday = isoToZoned(new Date(Date.now() - 86_400_000).toISOString(), zone).slice(0, 10);
+  const monday = new Date(`${yesterday}T12:00:00Z`);
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
-  monday.setUTCHours(9, 0, 0, 0);
   return {
     key: nextKey++,
     participants: [],
     length: 'weekly',
     hours: '12',
     handoff: '09:00',
-    startsAt: `${isoToZoned(monday.toISOString(), zone).slice(0, 10)}T09:00`,
+    startsAt: `${monday.toISOString().slice(0, 10)}T09:00`,
     endsAt: '',
   };
 }
