@@ -9,10 +9,37 @@ interface Mailing {
   attempts: Array<{ error: string | null }>;
 }
 
-// 06:00 in Berlin on 1 December 2026 is 05:00 UTC.
-const DEC_1_0559 = new Date('2026-12-01T04:59:00Z');
-const DEC_1_0600 = new Date('2026-12-01T05:00:00Z');
-const JAN_1_0600 = new Date('2027-01-01T05:00:00Z');
+/** 06:00 on the 1st of a month (1–12) in Berlin: 05:00 UTC in winter, 04:00 in summer. */
+function berlin0600(year: number, month: number): Date {
+  const hourInBerlin = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: 'numeric',
+    hourCycle: 'h23',
+  });
+  for (const offset of [1, 2]) {
+    const guess = new Date(Date.UTC(year, month - 1, 1, 6 - offset));
+    if (Number(hourInBerlin.format(guess)) === 6) return guess;
+  }
+  throw new Error(`no 06:00 in Berlin on ${year}-${month}-01`);
+}
+const monthAfter = ({ year, month }: { year: number; month: number }) =>
+  month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
+const monthBefore = ({ year, month }: { year: number; month: number }) =>
+  month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+/** A month's first and last day, as a report's period says them. */
+const periodOf = ({ year, month }: { year: number; month: number }) => {
+  const mm = String(month).padStart(2, '0');
+  return { from: `${year}-${mm}-01`, to: `${year}-${mm}-${new Date(Date.UTC(year, month, 0)).getUTCDate()}` };
+};
+// The schedule's times come after the schedule is set: a report is due only from then (fixed
+// dates in 2026 stopped working once they had passed). The first 1st whose previous 1st at 06:00
+// is already past, and the 1st after it.
+let FIRST = monthAfter({ year: new Date().getUTCFullYear(), month: new Date().getUTCMonth() + 1 });
+while (berlin0600(monthBefore(FIRST).year, monthBefore(FIRST).month) >= new Date()) FIRST = monthAfter(FIRST);
+const SECOND = monthAfter(FIRST);
+const FIRST_0600 = berlin0600(FIRST.year, FIRST.month);
+const FIRST_0559 = new Date(FIRST_0600.getTime() - 60_000);
+const SECOND_0600 = berlin0600(SECOND.year, SECOND.month);
 
 describe('client reports e-mailed on schedule, by the notifiers, through the organization’s SMTP', {
   timeout: 180_000,
@@ -102,34 +129,37 @@ describe('client reports e-mailed on schedule, by the notifiers, through the org
     expect(scheduled.body.reportSchedule.hour).toBe(6);
     await withServices(api, (first) =>
       withServices(api, async (second) => {
-        await Promise.all([first.reportMailings.tick(DEC_1_0559), second.reportMailings.tick(DEC_1_0559)]);
+        await Promise.all([first.reportMailings.tick(FIRST_0559), second.reportMailings.tick(FIRST_0559)]);
         expect(receiver.mails).toHaveLength(0);
-        await Promise.all([first.reportMailings.tick(DEC_1_0600), second.reportMailings.tick(DEC_1_0600)]);
+        await Promise.all([first.reportMailings.tick(FIRST_0600), second.reportMailings.tick(FIRST_0600)]);
         // And again a minute later: sent is sent.
-        await first.reportMailings.tick(new Date(DEC_1_0600.getTime() + 60_000));
+        await first.reportMailings.tick(new Date(FIRST_0600.getTime() + 60_000));
       }),
     );
     expect(receiver.mails).toHaveLength(1);
     const [mail] = receiver.mails;
     expect(mail?.to).toEqual(['owner@acme.example']);
     expect(mail?.raw).toContain('Content-Type: application/pdf');
-    expect(mail?.raw).toMatch(/filename="?report-Acme-Bakery-2026-11-01-2026-11-30\.pdf/);
+    const reported = periodOf(monthBefore(FIRST));
+    expect(mail?.raw).toMatch(
+      new RegExp(`filename="?report-Acme-Bakery-${reported.from}-${reported.to}\\.pdf`),
+    );
     // The subject is MIME-encoded (it has an en dash): its words are in it all the same.
     expect(mail?.raw).toMatch(/Subject: .*Acme/);
   });
 
   it('retries an SMTP 4xx, keeps every attempt in the log, and sends again on request', async () => {
     receiver.reject = { code: 451, message: 'Try again later' };
-    await withServices(api, (services) => services.reportMailings.tick(JAN_1_0600));
+    await withServices(api, (services) => services.reportMailings.tick(SECOND_0600));
     let log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
     expect(log.body[0]).toMatchObject({
       status: 'retrying',
-      period: { from: '2026-12-01', to: '2026-12-31' },
+      period: periodOf(FIRST),
     });
     expect(log.body[0]?.attempts[0]?.error).toContain('451');
     receiver.reject = null;
     await withServices(api, (services) =>
-      services.reportMailings.tick(new Date(JAN_1_0600.getTime() + 60_000)),
+      services.reportMailings.tick(new Date(SECOND_0600.getTime() + 60_000)),
     );
     log = await api.request<Mailing[]>('GET', `/api/customers/${customerId}/report-mailings`, { token });
     expect(log.body[0]).toMatchObject({ status: 'sent' });
