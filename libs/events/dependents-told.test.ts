@@ -53,6 +53,8 @@ describe('dependentsToldTo', () => {
     expect(one.data.dependents).toHaveLength(DEPENDENTS_LISTED);
     expect(one.data.dependents?.every((d) => d.customerId === 11)).toBe(true);
     expect(one.data.dependentCount).toBe(60);
+    // Told again from the cut list (an escalation run carries the first 50): the count stays.
+    expect(dependentsToldTo(all, null).data.dependentCount).toBe(120);
   });
 
   it('leaves an event without dependents as it is', () => {

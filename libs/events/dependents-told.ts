@@ -17,6 +17,12 @@ export function dependentsToldTo(payload: EventPayload, customerId: number | nul
   if (told.length === 0) return { ...payload, data };
   return {
     ...payload,
-    data: { ...data, dependents: told.slice(0, DEPENDENTS_LISTED), dependentCount: told.length },
+    data: {
+      ...data,
+      dependents: told.slice(0, DEPENDENTS_LISTED),
+      // Everyone's count is the one given where the list came cut already (an escalation run's).
+      dependentCount:
+        customerId === null ? Math.max(payload.data.dependentCount ?? 0, told.length) : told.length,
+    },
   };
 }
